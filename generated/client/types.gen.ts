@@ -686,7 +686,7 @@ export type ExportFile = {
 /**
  * Machine-readable error code.
  */
-export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'no_data' | 'export_not_ready' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'not_implemented' | 'data_pending' | 'upstream_busy' | 'upstream_timeout';
+export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'not_implemented' | 'data_pending' | 'upstream_busy' | 'upstream_timeout';
 
 export type Error = {
     error: {

@@ -1,0 +1,157 @@
+/**
+ * The HTTP application: express 5 with express-openapi-validator enforcing the contract.
+ * Order: request context → auth and limits → body → repeated-parameter check → validator →
+ * entitlements → handler → error mapping.
+ */
+import path from 'node:path';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { operationMatcher, type OperationId, type OperationSpec } from './contract.js';
+import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/index.js';
+import type { Handler, HandlerMap, HandlerResult } from './handlers/types.js';
+import { authenticate, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
+import { ApiError, errorMiddleware, invalidParameters, sendError } from './middleware/errors.js';
+import { requestContext } from './middleware/request-context.js';
+import type { ServiceDeps } from './service.js';
+
+export interface AppOptions {
+  /** Replace handlers (tests): for example one that sleeps, to test the time-out. */
+  handlers?: HandlerMap;
+  docsDir?: string;
+}
+
+export interface App {
+  express: express.Express;
+  keys: KeyCache;
+}
+
+/** A parameter given twice is an error of its own, named, before type validation. */
+const rejectRepeatedParameters: RequestHandler = (req, _res, next) => {
+  const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
+  if (search === '') {
+    next();
+    return;
+  }
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const name of new URLSearchParams(search).keys()) {
+    if (seen.has(name)) repeated.add(name);
+    seen.add(name);
+  }
+  if (repeated.size > 0) {
+    next(invalidParameters([...repeated].map((parameter) => ({ parameter, message: 'given more than once' }))));
+    return;
+  }
+  next();
+};
+
+/** Dataset release and overnight entitlement of the route against the account. */
+function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
+  if (!account) return;
+  const dataset = operation.facts.dataset;
+  if (dataset !== 'none' && !account.datasets.includes(dataset)) {
+    throw new ApiError(403, 'forbidden', `This route needs the ${dataset} dataset release, which the account does not have.`);
+  }
+  const asksOvernight = operation.operationId === 'listOvernightOptionFlow' || query.session === 'gth' || query.session === 'all';
+  if (operation.facts.overnight && asksOvernight && !account.overnight) {
+    throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
+  }
+}
+
+function sendResult(res: Response, deps: ServiceDeps, result: HandlerResult<OperationId>): void {
+  if (res.locals.timedOut || res.headersSent) return;
+  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+  const requestId = String(res.locals.requestId);
+  if (result.bare) {
+    res.status(result.status ?? 200).json(result.data);
+    return;
+  }
+  if (result.metaRequestIdOnly) {
+    res.status(result.status ?? 200).json({ data: result.data, meta: { request_id: requestId } });
+    return;
+  }
+  const body: Record<string, unknown> = {
+    data: result.data,
+    meta: {
+      as_of: deps.clock(),
+      coverage: { complete: true, ...result.coverage },
+      delay_ms: 0,
+      delayed: false,
+      request_id: requestId,
+      source: result.source ?? 'derived',
+    },
+  };
+  if (result.pagination) body.pagination = result.pagination;
+  res.status(result.status ?? 200).json(body);
+}
+
+function dispatch(operation: OperationSpec, handler: Handler<OperationId> | undefined, deps: ServiceDeps): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const account = (res.locals.account as AuthenticatedAccount | undefined) ?? null;
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    checkEntitlements(operation, account, query);
+    if (!handler) {
+      throw new ApiError(501, 'not_implemented', `${operation.path} is specified but not served yet.`);
+    }
+    const result = await handler({
+      query: query as never,
+      params: req.params as never,
+      body: req.body as never,
+      account,
+      requestId: String(res.locals.requestId),
+      now: Number(res.locals.receivedAt),
+      deps,
+      req,
+    });
+    sendResult(res, deps, result);
+  };
+}
+
+export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const keys = new KeyCache(deps.db, deps.config.authCacheTtlMs);
+  const match = operationMatcher(deps.contract);
+
+  if (options.docsDir) {
+    app.use('/docs', express.static(path.resolve(options.docsDir), { index: 'index.html' }));
+  }
+  app.get('/', (_req, res) => res.redirect(302, '/docs/'));
+
+  const api = express.Router();
+  api.use((req, _res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? next() : next('router')));
+  api.use(requestContext({ logger: deps.logger, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
+  api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock }));
+  api.use(express.json({ limit: '64kb', strict: true, type: 'application/json' }));
+  api.use(rejectRepeatedParameters);
+  api.use(
+    OpenApiValidator.middleware({
+      apiSpec: deps.contract.document as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+      validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
+      validateSecurity: false,
+      validateFormats: true,
+      ignoreUndocumented: false,
+      formats: {
+        // A strike in dollars with at most three decimals (float noise tolerated).
+        strike: { type: 'number', validate: (v: number) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6 },
+      },
+    }),
+  );
+
+  const handlers: HandlerMap = { ...defaultHandlers, ...options.handlers };
+  for (const operation of deps.contract.operations) {
+    const handler = PENDING_OPERATIONS.has(operation.operationId) && !options.handlers?.[operation.operationId] ? undefined : handlers[operation.operationId];
+    api[operation.method](operation.expressPath, dispatch(operation, handler as Handler<OperationId> | undefined, deps));
+  }
+  api.use((_req, res) => sendError(res, new ApiError(404, 'not_found', 'No such route.')));
+  api.use(errorMiddleware(deps.logger));
+  app.use(api);
+  app.use((_req, res) => {
+    res.status(404).json({ error: { code: 'not_found', message: 'No such route.', status: 404, request_id: '', details: [], retry_after_ms: null } });
+  });
+  return { express: app, keys };
+}

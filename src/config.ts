@@ -1,0 +1,114 @@
+/**
+ * Deployment configuration, read from the environment once at boot into a frozen object.
+ * Nothing else in the service reads `process.env`. A bad variable fails the boot, naming every one.
+ */
+import path from 'node:path';
+
+export interface Limits {
+  requestsPerMinute: number;
+  requestsPerSecond: number;
+  requestsInFlight: number;
+  keylessRequestsPerMinute: number;
+  /** 429s within a minute after which an account that keeps sending is cooled down. */
+  cooldownAfterRejections: number;
+  cooldownMs: number;
+  endpointTimeoutMs: number;
+  exportsQueuedOrRunning: number;
+  exportMaxRows: number;
+  exportMaxBytes: number;
+  exportMaxQueryParams: number;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Set: use this PostgreSQL server. Unset: start the embedded one in `dataDir/pg`. */
+  databaseUrl: string | null;
+  dataDir: string;
+  embeddedPostgresPort: number;
+  databasePoolSize: number;
+  limits: Limits;
+  /** Proxy hops whose X-Forwarded-For entries are trusted (0: use the socket peer only). */
+  trustProxyHops: number;
+  /** Validate every response against the contract (on in tests; costs time in production). */
+  validateResponses: boolean;
+  logLevel: 'silent' | 'info';
+  /** Seconds an authenticated key stays cached before it is read again (revocation delay). */
+  authCacheTtlMs: number;
+  requestLogFlushMs: number;
+  requestLogRetentionDays: number;
+  /** Seed the demo account and the simulated market on first start. */
+  seedOnStart: boolean;
+  version: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+class ConfigErrors {
+  readonly problems: string[] = [];
+
+  integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  boolean(env: Env, name: string, fallback: boolean): boolean {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const errors = new ConfigErrors();
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL !== '' ? env.DATABASE_URL : null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    errors.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
+
+  const config: Config = {
+    host: env.HOST ?? '127.0.0.1',
+    port: errors.integer(env, 'PORT', 8080, 0, 65535),
+    databaseUrl,
+    dataDir: path.resolve(env.DATA_DIR ?? '.data'),
+    embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
+    databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    limits: {
+      requestsPerMinute: errors.integer(env, 'LIMIT_PER_MINUTE', 250, 1, 10_000_000),
+      requestsPerSecond: errors.integer(env, 'LIMIT_PER_SECOND', 30, 1, 1_000_000),
+      requestsInFlight: errors.integer(env, 'LIMIT_IN_FLIGHT', 4, 1, 10_000),
+      keylessRequestsPerMinute: errors.integer(env, 'LIMIT_KEYLESS_PER_MINUTE', 60, 1, 10_000_000),
+      cooldownAfterRejections: errors.integer(env, 'LIMIT_COOLDOWN_AFTER_REJECTIONS', 30, 1, 1_000_000),
+      cooldownMs: errors.integer(env, 'LIMIT_COOLDOWN_MS', 60_000, 0, 3_600_000),
+      endpointTimeoutMs: errors.integer(env, 'ENDPOINT_TIMEOUT_MS', 20_000, 10, 600_000),
+      exportsQueuedOrRunning: errors.integer(env, 'LIMIT_EXPORTS', 5, 1, 1000),
+      exportMaxRows: 100_000,
+      exportMaxBytes: 64 * 1024 * 1024,
+      exportMaxQueryParams: 32,
+    },
+    trustProxyHops: errors.integer(env, 'TRUST_PROXY', 0, 0, 10),
+    validateResponses: errors.boolean(env, 'VALIDATE_RESPONSES', false),
+    logLevel,
+    authCacheTtlMs: errors.integer(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 600_000),
+    requestLogFlushMs: errors.integer(env, 'REQUEST_LOG_FLUSH_MS', 1_000, 10, 60_000),
+    requestLogRetentionDays: 7,
+    seedOnStart: errors.boolean(env, 'SEED_ON_START', true),
+    version: '1.0.0',
+  } as Config;
+
+  if (errors.problems.length > 0) {
+    throw new Error(`Invalid configuration:\n  - ${errors.problems.join('\n  - ')}`);
+  }
+  return Object.freeze(config);
+}

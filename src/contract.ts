@@ -1,0 +1,123 @@
+/**
+ * The contract, read once from openapi/v1.yaml: the document served at /v1/openapi.json and given to
+ * the validator, and the list of operations with their route facts (the `x-` extensions).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { operations } from '../generated/openapi.js';
+
+export type OperationId = keyof operations;
+export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices' | 'none';
+
+export interface RouteFacts {
+  family: string;
+  dataset: DatasetRelease;
+  public: boolean;
+  mcp: boolean;
+  streamable: boolean;
+  overnight: boolean;
+  paginated: boolean;
+  historyParams: string[];
+}
+
+export interface ParameterSpec {
+  name: string;
+  in: 'query' | 'path' | 'header';
+  required: boolean;
+  description: string;
+  schema: Record<string, unknown>;
+}
+
+export interface OperationSpec {
+  operationId: OperationId;
+  method: 'get' | 'post';
+  path: string;
+  /** The path in express syntax (`{id}` → `:id`). */
+  expressPath: string;
+  summary: string;
+  description: string;
+  facts: RouteFacts;
+  parameters: ParameterSpec[];
+}
+
+export interface Contract {
+  document: Record<string, unknown>;
+  operations: OperationSpec[];
+  byId: Map<OperationId, OperationSpec>;
+}
+
+export const contractPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/v1.yaml');
+
+type Json = Record<string, unknown>;
+
+/** Follows a local `$ref` (`#/components/...`) to its target, repeatedly. */
+export function resolveRef(document: Json, node: unknown): Json {
+  let current = node as Json;
+  for (let depth = 0; depth < 16 && current && typeof current.$ref === 'string'; depth += 1) {
+    const pointer = (current.$ref as string).replace(/^#\//, '').split('/');
+    let target: unknown = document;
+    for (const key of pointer) target = (target as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+    current = target as Json;
+  }
+  return current;
+}
+
+/** A schema with its `$ref`s resolved (items and array members too), for the catalog. */
+export function resolveSchema(document: Json, schema: unknown): Json {
+  const resolved = { ...resolveRef(document, schema) };
+  if (resolved.items) resolved.items = resolveSchema(document, resolved.items);
+  return resolved;
+}
+
+export function loadContract(file = contractPath): Contract {
+  const document = parse(fs.readFileSync(file, 'utf8')) as Json;
+  const operations: OperationSpec[] = [];
+  for (const [routePath, item] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const method of ['get', 'post'] as const) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const parameters = ((op.parameters as unknown[] | undefined) ?? []).map((p) => {
+        const param = resolveRef(document, p);
+        return {
+          name: String(param.name),
+          in: param.in as ParameterSpec['in'],
+          required: param.required === true,
+          description: String(param.description ?? ''),
+          schema: resolveSchema(document, param.schema),
+        };
+      });
+      operations.push({
+        operationId: op.operationId as OperationId,
+        method,
+        path: routePath,
+        expressPath: routePath.replace(/\{(\w+)\}/g, ':$1'),
+        summary: String(op.summary ?? ''),
+        description: String(op.description ?? ''),
+        facts: {
+          family: String(op['x-family']),
+          dataset: op['x-dataset'] as DatasetRelease,
+          public: op['x-public'] === true,
+          mcp: op['x-mcp'] === true,
+          streamable: op['x-streamable'] === true,
+          overnight: op['x-overnight'] === true,
+          paginated: op['x-paginated'] === true,
+          historyParams: (op['x-history-params'] as string[] | undefined) ?? [],
+        },
+        parameters,
+      });
+    }
+  }
+  return { document, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
+}
+
+/** Finds the operation a method and path belong to (for logging and auth before validation). */
+export function operationMatcher(contract: Contract): (method: string, urlPath: string) => OperationSpec | null {
+  const compiled = contract.operations.map((op) => ({
+    op,
+    method: op.method.toUpperCase(),
+    pattern: new RegExp(`^${op.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}/?$`),
+  }));
+  return (method, urlPath) => compiled.find((c) => c.method === method && c.pattern.test(urlPath))?.op ?? null;
+}

@@ -1,0 +1,58 @@
+/**
+ * Handlers are typed by the generated operation types: the query a handler receives is the
+ * contract's, already validated and coerced; the data it returns is the contract's 200 (or 202) body.
+ */
+import type { Request } from 'express';
+import type { components, operations } from '../../generated/openapi.js';
+import type { OperationId } from '../contract.js';
+import type { AuthenticatedAccount } from '../middleware/auth.js';
+import type { ServiceDeps } from '../service.js';
+
+type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type SuccessBody<Op extends OperationId> = operations[Op]['responses'] extends { 200: infer R }
+  ? Json<R>
+  : operations[Op]['responses'] extends { 202: infer R }
+    ? Json<R>
+    : never;
+
+export type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
+export type PathOf<Op extends OperationId> = operations[Op]['parameters'] extends { path: infer P } ? P : Record<string, never>;
+export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+export type DataOf<Op extends OperationId> = SuccessBody<Op> extends { data: infer D } ? D : SuccessBody<Op>;
+export type Meta = components['schemas']['Meta'];
+export type Pagination = components['schemas']['Pagination'];
+
+export interface HandlerContext<Op extends OperationId> {
+  query: QueryOf<Op>;
+  params: PathOf<Op>;
+  body: BodyOf<Op>;
+  /** Null only on public routes. */
+  account: AuthenticatedAccount | null;
+  requestId: string;
+  /** When the request arrived, Unix ms. */
+  now: number;
+  deps: ServiceDeps;
+  req: Request;
+}
+
+export interface HandlerResult<Op extends OperationId> {
+  data: DataOf<Op>;
+  source?: Meta['source'];
+  coverage?: Omit<Meta['coverage'], 'complete'> & { complete?: boolean };
+  pagination?: Pagination;
+  status?: 200 | 202;
+  /** Send `data` as the whole body (the OpenAPI document), without the envelope. */
+  bare?: boolean;
+  /** Export responses carry only request_id in meta. */
+  metaRequestIdOnly?: boolean;
+  headers?: Record<string, string>;
+}
+
+export type Handler<Op extends OperationId> = (ctx: HandlerContext<Op>) => Promise<HandlerResult<Op>>;
+export type HandlerMap = { [Op in OperationId]?: Handler<Op> };
+
+/** The account of an authenticated route (the auth middleware guarantees it). */
+export function accountOf(ctx: { account: AuthenticatedAccount | null }): AuthenticatedAccount {
+  if (!ctx.account) throw new Error('authenticated route reached without an account');
+  return ctx.account;
+}

@@ -1,0 +1,24 @@
+/** Every background queue, declared here and wired by one registerWorkers(boss). */
+import PgBoss from 'pg-boss';
+import { requestLogRetention } from './request-log-retention.js';
+import type { JobDefinition, JobDeps } from './types.js';
+
+export const jobs: readonly JobDefinition<Record<string, never>>[] = [requestLogRetention];
+
+export async function startJobs(connectionString: string, deps: JobDeps): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString, application_name: 'oads-jobs', max: 4 });
+  boss.on('error', (error) => deps.logger.error('job queue error', { error: error.message }));
+  await boss.start();
+  await registerWorkers(boss, deps);
+  return boss;
+}
+
+export async function registerWorkers(boss: PgBoss, deps: JobDeps): Promise<void> {
+  for (const job of jobs) {
+    await boss.createQueue(job.name, { name: job.name, ...job.options });
+    await boss.work<Record<string, never>>(job.name, async ([first]) => {
+      await job.handler(deps, first?.data ?? {});
+    });
+    if (job.schedule) await boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' });
+  }
+}

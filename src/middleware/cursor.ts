@@ -1,0 +1,56 @@
+/**
+ * Opaque, tamper-evident pagination cursors: base64url JSON of the position and the query it
+ * belongs to, plus an HMAC-SHA256 over it with a secret kept in the database (so cursors survive
+ * restarts). A cursor is valid for 24 hours and only with the same query; anything else is 400.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './errors.js';
+
+const MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+export interface CursorPayload {
+  /** Route-specific position. */
+  p: unknown;
+}
+
+export class CursorCodec {
+  constructor(
+    private readonly secret: Buffer,
+    private readonly maxAgeMs = MAX_AGE_MS,
+  ) {}
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.secret).update(body).digest('base64url').slice(0, 22);
+  }
+
+  /** A fingerprint of the query the cursor belongs to (every parameter but cursor_id). */
+  static queryFingerprint(route: string, query: Record<string, unknown>): string {
+    const entries = Object.entries(query)
+      .filter(([k, v]) => k !== 'cursor_id' && v !== undefined)
+      .sort(([a], [b]) => a.localeCompare(b));
+    return createHash('sha256').update(route).update(JSON.stringify(entries)).digest('base64url').slice(0, 12);
+  }
+
+  encode(position: unknown, fingerprint: string, now: number): string {
+    const body = Buffer.from(JSON.stringify({ p: position, q: fingerprint, t: now })).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  decode<T>(cursor: string, fingerprint: string, now: number): T {
+    const invalid = (message: string) => new ApiError(400, 'invalid_cursor', message, [{ parameter: 'cursor_id', message }]);
+    const [body, signature, extra] = cursor.split('.');
+    if (!body || !signature || extra !== undefined) throw invalid('malformed cursor');
+    const expected = Buffer.from(this.sign(body));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('cursor was altered or not issued by this service');
+    let decoded: { p: T; q: string; t: number };
+    try {
+      decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { p: T; q: string; t: number };
+    } catch {
+      throw invalid('malformed cursor');
+    }
+    if (decoded.q !== fingerprint) throw invalid('cursor belongs to a different query');
+    if (typeof decoded.t !== 'number' || now - decoded.t > this.maxAgeMs) throw invalid('cursor expired (cursors are valid for 24 hours)');
+    return decoded.p;
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The rate-limit windows of the spec's Limits section, per API process, in memory:
+ * a rolling minute and a rolling second per account, requests in flight per account, a rolling
+ * minute per client network for keyless and bad-credential requests, and a cooldown for an account
+ * that keeps sending after 429s. Only admitted requests enter the windows, so rejected requests do
+ * not consume them. Time comes in as an argument: the limiter has no clock of its own.
+ */
+import type { Limits } from '../config.js';
+
+const MINUTE = 60_000;
+const SECOND = 1_000;
+
+/** Timestamps of admitted requests, oldest first, with amortised O(1) expiry. */
+class Window {
+  private readonly stamps: number[] = [];
+  private head = 0;
+
+  constructor(private readonly spanMs: number) {}
+
+  size(now: number): number {
+    const cutoff = now - this.spanMs;
+    while (this.head < this.stamps.length && (this.stamps[this.head] ?? Infinity) <= cutoff) this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.stamps.length) {
+      this.stamps.splice(0, this.head);
+      this.head = 0;
+    }
+    return this.stamps.length - this.head;
+  }
+
+  /** When the oldest entry leaves the window (Infinity when empty). */
+  nextExpiry(now: number): number {
+    return this.size(now) === 0 ? Infinity : (this.stamps[this.head] ?? now) + this.spanMs;
+  }
+
+  add(now: number): void {
+    this.stamps.push(now);
+  }
+}
+
+export type Rejection = { code: 'rate_limited' | 'burst_limited' | 'cooldown'; retryAfterMs: number; message: string };
+
+export interface WindowState {
+  limit: number;
+  remaining: number;
+  /** Unix ms when one more request is allowed: now while some remain, else when the oldest expires. */
+  reset: number;
+  burstLimit: number;
+  burstRemaining: number;
+  burstReset: number;
+  inFlight: number;
+  cooldownUntil: number | null;
+}
+
+class AccountState {
+  readonly minute = new Window(MINUTE);
+  readonly second = new Window(SECOND);
+  readonly rejections = new Window(MINUTE);
+  inFlight = 0;
+  cooldownUntil = 0;
+  lastSeen = 0;
+}
+
+export type Admission = { admitted: true; release: () => void } | { admitted: false; rejection: Rejection };
+
+export class RateLimiter {
+  private readonly accounts = new Map<string, AccountState>();
+  private readonly networks = new Map<string, Window>();
+  private sweeps = 0;
+
+  constructor(readonly limits: Limits) {}
+
+  private account(id: string, now: number): AccountState {
+    let state = this.accounts.get(id);
+    if (!state) {
+      state = new AccountState();
+      this.accounts.set(id, state);
+    }
+    state.lastSeen = now;
+    return state;
+  }
+
+  /**
+   * Admits a request of an account or says why not. With `consume` false (GET /v1/account/limits)
+   * the request holds an in-flight slot but spends nothing in the windows.
+   */
+  admit(accountId: string, now: number, consume = true): Admission {
+    this.sweep(now);
+    const state = this.account(accountId, now);
+    const rejection = this.check(state, now, consume);
+    if (rejection) {
+      state.rejections.add(now);
+      if (state.rejections.size(now) >= this.limits.cooldownAfterRejections && this.limits.cooldownMs > 0) {
+        state.cooldownUntil = Math.max(state.cooldownUntil, now + this.limits.cooldownMs);
+      }
+      return { admitted: false, rejection };
+    }
+    if (consume) {
+      state.minute.add(now);
+      state.second.add(now);
+    }
+    state.inFlight += 1;
+    let released = false;
+    return {
+      admitted: true,
+      release: () => {
+        if (!released) {
+          released = true;
+          state.inFlight -= 1;
+        }
+      },
+    };
+  }
+
+  private check(state: AccountState, now: number, consume: boolean): Rejection | null {
+    if (state.cooldownUntil > now) {
+      return { code: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
+    }
+    if (state.inFlight >= this.limits.requestsInFlight) {
+      return { code: 'rate_limited', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
+    }
+    if (!consume) return null;
+    if (state.second.size(now) >= this.limits.requestsPerSecond) {
+      return { code: 'burst_limited', retryAfterMs: Math.max(1, state.second.nextExpiry(now) - now), message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.` };
+    }
+    if (state.minute.size(now) >= this.limits.requestsPerMinute) {
+      return { code: 'rate_limited', retryAfterMs: Math.max(1, state.minute.nextExpiry(now) - now), message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.` };
+    }
+    return null;
+  }
+
+  state(accountId: string, now: number): WindowState {
+    const state = this.account(accountId, now);
+    const used = state.minute.size(now);
+    const burstUsed = state.second.size(now);
+    const remaining = Math.max(0, this.limits.requestsPerMinute - used);
+    const burstRemaining = Math.max(0, this.limits.requestsPerSecond - burstUsed);
+    return {
+      limit: this.limits.requestsPerMinute,
+      remaining,
+      reset: remaining > 0 ? now : state.minute.nextExpiry(now),
+      burstLimit: this.limits.requestsPerSecond,
+      burstRemaining,
+      burstReset: burstRemaining > 0 ? now : state.second.nextExpiry(now),
+      inFlight: state.inFlight,
+      cooldownUntil: state.cooldownUntil > now ? state.cooldownUntil : null,
+    };
+  }
+
+  /** The keyless budget of a client network: admits and consumes, or says how long to wait. */
+  admitKeyless(network: string, now: number): { admitted: true; remaining: number; reset: number } | { admitted: false; rejection: Rejection } {
+    this.sweep(now);
+    let window = this.networks.get(network);
+    if (!window) {
+      window = new Window(MINUTE);
+      this.networks.set(network, window);
+    }
+    if (window.size(now) >= this.limits.keylessRequestsPerMinute) {
+      return {
+        admitted: false,
+        rejection: {
+          code: 'rate_limited',
+          retryAfterMs: Math.max(1, window.nextExpiry(now) - now),
+          message: `Requests without a valid key are limited to ${this.limits.keylessRequestsPerMinute} per minute per client network.`,
+        },
+      };
+    }
+    window.add(now);
+    const remaining = this.limits.keylessRequestsPerMinute - window.size(now);
+    return { admitted: true, remaining, reset: remaining > 0 ? now : window.nextExpiry(now) };
+  }
+
+  /** Forgets idle accounts and networks now and then, so memory stays bounded. */
+  private sweep(now: number): void {
+    this.sweeps += 1;
+    if (this.sweeps % 4096 !== 0) return;
+    for (const [id, state] of this.accounts) {
+      if (state.inFlight === 0 && now - state.lastSeen > 2 * MINUTE && state.cooldownUntil <= now) this.accounts.delete(id);
+    }
+    for (const [network, window] of this.networks) {
+      if (window.size(now) === 0) this.networks.delete(network);
+    }
+  }
+}
+
+/**
+ * The client network of an address: the /24 of IPv4 (IPv4-mapped IPv6 included) or the /56 of
+ * IPv6, the usual allocation to one site, so one customer's hosts share one keyless budget.
+ */
+export function clientNetwork(address: string): string {
+  const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(address);
+  if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
+  if (address.includes(':')) {
+    const [head = '', tail = ''] = address.split('::');
+    const headGroups = head === '' ? [] : head.split(':');
+    const tailGroups = tail === '' ? [] : tail.split(':');
+    const groups = address.includes('::')
+      ? [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups]
+      : headGroups;
+    const g = groups.map((x) => parseInt(x || '0', 16));
+    const fourth = (g[3] ?? 0) & 0xff00;
+    return `${[g[0] ?? 0, g[1] ?? 0, g[2] ?? 0, fourth].map((x) => x.toString(16)).join(':')}::/56`;
+  }
+  return address || 'unknown';
+}
+
+/**
+ * The client address: the socket peer, or with `trustedHops` proxies in front, the entry of
+ * X-Forwarded-For that the outermost trusted proxy saw (entries further left can be forged).
+ */
+export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+  const peer = socketAddress ?? 'unknown';
+  if (trustedHops <= 0 || !forwardedFor) return peer;
+  const chain = [...forwardedFor.split(',').map((s) => s.trim()).filter(Boolean), peer];
+  return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? peer;
+}

@@ -1,0 +1,78 @@
+/**
+ * First in the chain: the request id (header and meta), the route template, the 20-second deadline,
+ * and on finish one structured log line and one request-log entry.
+ */
+import { randomBytes } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { OperationSpec } from '../contract.js';
+import { ApiError, sendError } from './errors.js';
+import type { Logger } from './logging.js';
+import type { RequestLogBuffer } from './request-log.js';
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** A ULID-shaped id (time-ordered, 26 characters), prefixed `req_`. */
+export function newRequestId(now: number): string {
+  let time = '';
+  let t = now;
+  for (let i = 0; i < 10; i += 1) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const bytes = randomBytes(16);
+  let random = '';
+  for (let i = 0; i < 16; i += 1) random += CROCKFORD[(bytes[i] ?? 0) % 32];
+  return `req_${time}${random}`;
+}
+
+export interface RequestContextOptions {
+  logger: Logger;
+  requestLog: RequestLogBuffer;
+  timeoutMs: number;
+  clock: () => number;
+  matchOperation: (method: string, path: string) => OperationSpec | null;
+}
+
+export function requestContext(options: RequestContextOptions): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    const now = options.clock();
+    const requestId = newRequestId(now);
+    const operation = options.matchOperation(req.method, req.path);
+    res.locals.requestId = requestId;
+    res.locals.receivedAt = now;
+    res.locals.operation = operation;
+    res.setHeader('X-Request-Id', requestId);
+
+    // The deadline: answer 504 and let the statement time-out cancel the database work.
+    const deadline = setTimeout(() => {
+      if (!res.headersSent) {
+        res.locals.timedOut = true;
+        sendError(res, new ApiError(504, 'upstream_timeout', `The endpoint did not answer within ${Math.round(options.timeoutMs / 1000)} seconds.`));
+      }
+    }, options.timeoutMs);
+    deadline.unref();
+
+    res.on('close', () => {
+      clearTimeout(deadline);
+      const durationMs = Math.round((performance.now() - started) * 100) / 100;
+      const route = operation?.path ?? 'unmatched';
+      const bytesOut = Number(res.getHeader('content-length') ?? 0) || 0;
+      const accountId = (res.locals.accountId as string | undefined) ?? null;
+      options.requestLog.record({
+        ts: new Date(now),
+        request_id: requestId,
+        account_id: accountId,
+        key_id: (res.locals.keyId as string | undefined) ?? null,
+        network: (res.locals.network as string | undefined) ?? null,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        duration_ms: durationMs,
+        bytes_out: bytesOut,
+      });
+      options.logger.info('request', { request_id: requestId, method: req.method, route, status: res.statusCode, duration_ms: durationMs, account: accountId });
+    });
+    next();
+  };
+}

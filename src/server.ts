@@ -1,0 +1,93 @@
+/** Starts the whole service (database, migrations, jobs, HTTP) and stops it cleanly. */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import type PgBoss from 'pg-boss';
+import { createApp, type AppOptions } from './app.js';
+import type { Config } from './config.js';
+import { loadContract } from './contract.js';
+import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { migrateToLatest } from './db/migrate.js';
+import { ensureSetting } from './db/settings.js';
+import { startJobs } from './jobs/index.js';
+import { CursorCodec } from './middleware/cursor.js';
+import { createLogger, type Logger } from './middleware/logging.js';
+import { RateLimiter } from './middleware/rate-limiter.js';
+import { RequestLogBuffer } from './middleware/request-log.js';
+import { seedSplits } from './seed.js';
+import type { ServiceDeps } from './service.js';
+
+export interface RunningService {
+  deps: ServiceDeps;
+  database: DatabaseHandle;
+  server: Server;
+  url: string;
+  app: ReturnType<typeof createApp>;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions extends AppOptions {
+  logger?: Logger;
+  clock?: () => number;
+  /** Start pg-boss workers (off in most tests). */
+  jobs?: boolean;
+}
+
+export async function startService(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningService> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? Date.now;
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    embeddedDir: path.join(config.dataDir, 'pg'),
+    embeddedPort: config.embeddedPostgresPort,
+    poolSize: config.databasePoolSize,
+    statementTimeoutMs: config.limits.endpointTimeoutMs,
+  });
+  let boss: PgBoss | null = null;
+  try {
+    await migrateToLatest(database.admin);
+    if (config.seedOnStart) await seedSplits(database.admin);
+    const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
+    const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
+    const deps: ServiceDeps = {
+      config,
+      db: database.db,
+      contract: loadContract(),
+      logger,
+      limiter: new RateLimiter(config.limits),
+      requestLog,
+      cursors: new CursorCodec(Buffer.from(secret, 'base64')),
+      clock,
+      startedAt: clock(),
+    };
+    if (options.jobs !== false) boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock });
+    const app = createApp(deps, options);
+    const server = await new Promise<Server>((resolve, reject) => {
+      const s = app.express.listen(config.port, config.host, () => resolve(s));
+      s.on('error', reject);
+    });
+    server.keepAliveTimeout = 65_000;
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    return {
+      deps,
+      database,
+      server,
+      url: `http://${config.host}:${port}`,
+      app,
+      stop: async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await requestLog.flush();
+        if (boss) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+        await database.close();
+      },
+    };
+  } catch (error) {
+    if (boss) await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}

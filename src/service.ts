@@ -1,0 +1,20 @@
+/** What handlers and jobs share: configuration, the database, the contract and the clock. */
+import type { Config } from './config.js';
+import type { Contract } from './contract.js';
+import type { Database } from './db/connection.js';
+import type { CursorCodec } from './middleware/cursor.js';
+import type { Logger } from './middleware/logging.js';
+import type { RateLimiter } from './middleware/rate-limiter.js';
+import type { RequestLogBuffer } from './middleware/request-log.js';
+
+export interface ServiceDeps {
+  config: Readonly<Config>;
+  db: Database;
+  contract: Contract;
+  logger: Logger;
+  limiter: RateLimiter;
+  requestLog: RequestLogBuffer;
+  cursors: CursorCodec;
+  clock: () => number;
+  startedAt: number;
+}
