@@ -10,7 +10,7 @@ import { operationMatcher, type OperationId, type OperationSpec } from './contra
 import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/index.js';
 import type { Handler, HandlerMap, HandlerResult } from './handlers/types.js';
 import { authenticate, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
-import { ApiError, errorMiddleware, invalidParameters, sendError } from './middleware/errors.js';
+import { ApiError, errorMiddleware, invalidParameters, sendError, type ErrorDetail } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import type { ServiceDeps } from './service.js';
 
@@ -25,24 +25,42 @@ export interface App {
   keys: KeyCache;
 }
 
-/** A parameter given twice is an error of its own, named, before type validation. */
-const rejectRepeatedParameters: RequestHandler = (req, _res, next) => {
+/**
+ * Names every parameter that is given twice or not in the contract. Repeated ones stop the request
+ * here; unknown ones are kept so the validator's findings can be added to them (one 400 naming every
+ * bad parameter).
+ */
+const checkParameterNames: RequestHandler = (req, res, next) => {
   const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-  if (search === '') {
+  const operation = res.locals.operation as OperationSpec | null;
+  if (search === '' || !operation) {
     next();
     return;
   }
+  const known = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   const seen = new Set<string>();
   const repeated = new Set<string>();
+  const unknown = new Set<string>();
   for (const name of new URLSearchParams(search).keys()) {
     if (seen.has(name)) repeated.add(name);
     seen.add(name);
+    if (!known.has(name)) unknown.add(name);
   }
+  const problems = [
+    ...[...repeated].map((parameter) => ({ parameter, message: 'given more than once' })),
+    ...[...unknown].filter((p) => !repeated.has(p)).map((parameter) => ({ parameter, message: 'unknown parameter' })),
+  ];
   if (repeated.size > 0) {
-    next(invalidParameters([...repeated].map((parameter) => ({ parameter, message: 'given more than once' }))));
+    next(invalidParameters(problems));
     return;
   }
+  if (problems.length > 0) res.locals.parameterProblems = problems;
   next();
+};
+
+const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
+  const problems = res.locals.parameterProblems as ErrorDetail[] | undefined;
+  next(problems ? invalidParameters(problems) : undefined);
 };
 
 /** Dataset release and overnight entitlement of the route against the account. */
@@ -126,11 +144,11 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   api.use(requestContext({ logger: deps.logger, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
   api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock }));
   api.use(express.json({ limit: '64kb', strict: true, type: 'application/json' }));
-  api.use(rejectRepeatedParameters);
+  api.use(checkParameterNames);
   api.use(
     OpenApiValidator.middleware({
       apiSpec: deps.contract.document as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false },
+      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },
       validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
       validateSecurity: false,
       validateFormats: true,
@@ -141,6 +159,7 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
       },
     }),
   );
+  api.use(rejectUnknownParameters);
 
   const handlers: HandlerMap = { ...defaultHandlers, ...options.handlers };
   for (const operation of deps.contract.operations) {

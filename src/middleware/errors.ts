@@ -106,7 +106,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       res.end();
       return;
     }
-    const mapped = toApiError(err);
+    let mapped = toApiError(err);
+    const earlier = res.locals.parameterProblems as ErrorDetail[] | undefined;
+    if (mapped?.code === 'invalid_parameter' && earlier && mapped.details !== earlier) {
+      mapped = invalidParameters([...earlier, ...mapped.details]);
+    }
     if (mapped) {
       sendError(res, mapped);
       return;
