@@ -63,6 +63,12 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
   next(problems ? invalidParameters(problems) : undefined);
 };
 
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
+}
+
 /** Dataset release and overnight entitlement of the route against the account. */
 function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
   if (!account) return;
@@ -112,7 +118,7 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId> | unde
       throw new ApiError(501, 'not_implemented', `${operation.path} is specified but not served yet.`);
     }
     const result = await handler({
-      query: query as never,
+      query: query,
       params: req.params as never,
       body: req.body as never,
       account,
@@ -151,9 +157,11 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
       validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },
       validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
       validateSecurity: false,
-      validateFormats: true,
+      validateFormats: 'full',
       ignoreUndocumented: false,
       formats: {
+        // A real calendar date (ajv's fast mode accepts 2030-06-31).
+        date: { type: 'string', validate: isCalendarDate },
         // A strike in dollars with at most three decimals (float noise tolerated).
         strike: { type: 'number', validate: (v: number) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6 },
       },
@@ -164,7 +172,7 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   const handlers: HandlerMap = { ...defaultHandlers, ...options.handlers };
   for (const operation of deps.contract.operations) {
     const handler = PENDING_OPERATIONS.has(operation.operationId) && !options.handlers?.[operation.operationId] ? undefined : handlers[operation.operationId];
-    api[operation.method](operation.expressPath, dispatch(operation, handler as Handler<OperationId> | undefined, deps));
+    api[operation.method](operation.expressPath, dispatch(operation, handler, deps));
   }
   api.use((_req, res) => sendError(res, new ApiError(404, 'not_found', 'No such route.')));
   api.use(errorMiddleware(deps.logger));

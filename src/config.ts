@@ -74,14 +74,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     errors.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
-  const logLevel = env.LOG_LEVEL ?? 'info';
+  const logLevel = env.LOG_LEVEL || 'info';
   if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
 
   const config: Config = {
-    host: env.HOST ?? '127.0.0.1',
+    host: env.HOST || '127.0.0.1',
     port: errors.integer(env, 'PORT', 8080, 0, 65535),
     databaseUrl,
-    dataDir: path.resolve(env.DATA_DIR ?? '.data'),
+    dataDir: path.resolve(env.DATA_DIR || '.data'),
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     limits: {
@@ -110,5 +110,6 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (errors.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${errors.problems.join('\n  - ')}`);
   }
+  Object.freeze(config.limits);
   return Object.freeze(config);
 }

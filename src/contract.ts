@@ -56,7 +56,7 @@ type Json = Record<string, unknown>;
 export function resolveRef(document: Json, node: unknown): Json {
   let current = node as Json;
   for (let depth = 0; depth < 16 && current && typeof current.$ref === 'string'; depth += 1) {
-    const pointer = (current.$ref as string).replace(/^#\//, '').split('/');
+    const pointer = current.$ref.replace(/^#\//, '').split('/');
     let target: unknown = document;
     for (const key of pointer) target = (target as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
     current = target as Json;
@@ -84,7 +84,7 @@ export function loadContract(file = contractPath): Contract {
           name: String(param.name),
           in: param.in as ParameterSpec['in'],
           required: param.required === true,
-          description: String(param.description ?? ''),
+          description: typeof param.description === 'string' ? param.description : '',
           schema: resolveSchema(document, param.schema),
         };
       });
@@ -93,8 +93,8 @@ export function loadContract(file = contractPath): Contract {
         method,
         path: routePath,
         expressPath: routePath.replace(/\{(\w+)\}/g, ':$1'),
-        summary: String(op.summary ?? ''),
-        description: String(op.description ?? ''),
+        summary: typeof op.summary === 'string' ? op.summary : '',
+        description: typeof op.description === 'string' ? op.description : '',
         facts: {
           family: String(op['x-family']),
           dataset: op['x-dataset'] as DatasetRelease,

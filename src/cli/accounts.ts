@@ -44,7 +44,7 @@ const handle = await openForCli();
 const db = handle.admin;
 let exitCode = 0;
 try {
-  switch (command) {
+  switch (command ?? '') {
     case 'create-account': {
       if (!values.name) throw new Error('--name is required');
       const id = await createAccount(db, { name: values.name, plan: plan(values.plan) ?? 'basic', datasets: datasets(values.datasets), overnight: values.overnight === 'true' });

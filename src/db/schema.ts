@@ -52,10 +52,142 @@ export interface StockSplitsTable {
   loaded_at: ColumnType<Date, Date | undefined, never>;
 }
 
+export interface OptionRootsTable {
+  root: string;
+  family: string;
+  underlying: string;
+  multiplier: number;
+  kind: 'index' | 'etf' | 'equity';
+  overnight: boolean;
+  curb: boolean;
+  am_settled: boolean;
+}
+
+export interface ContractsTable {
+  id: Generated<number>;
+  /** Padded OCC form, e.g. 'SPXW  241220C05900000'. */
+  option_symbol: string;
+  root: string;
+  underlying: string;
+  date_of_expiry: string;
+  contract_type: 'call' | 'put';
+  /** Strike in exact integer thousandths of a dollar. */
+  strike_thousandths: number;
+  multiplier: Generated<number>;
+}
+
+/** One classified print; partitioned by trading_date (one partition per date). Times are Unix ms. */
+export interface PrintsTable {
+  trading_date: string;
+  contract_id: number;
+  sequence: number;
+  id: string;
+  root: string;
+  family: string;
+  underlying: string;
+  ts: number;
+  session: 'rth' | 'gth' | 'curb' | 'other';
+  contract_type: 'call' | 'put';
+  date_of_expiry: string;
+  strike: number;
+  price: number;
+  size: number;
+  premium: number;
+  exchange_code: number;
+  exchange: string;
+  condition_code: number;
+  extended_conditions: number[];
+  side: string;
+  side_confidence: number;
+  sentiment: string;
+  trade_type: string;
+  flags: string[];
+  group_id: string | null;
+  is_block: boolean;
+  is_golden: boolean;
+  is_unusual: boolean;
+  day_volume: number;
+  open_interest: number | null;
+  days_to_expiry: number;
+  otm_percent: number | null;
+  implied_volatility: number | null;
+  delta: number | null;
+  underlying_price: number | null;
+  /** The bid and ask served (null when the quote in force was invalid). */
+  bid: number | null;
+  ask: number | null;
+  /** The quote in force as given to the classifier, kept so an archived session reloads exactly. */
+  quote_bid: number | null;
+  quote_ask: number | null;
+  quote_ts: number | null;
+  aggressor_side: 'buy' | 'sell' | null;
+  cancelled: Generated<boolean>;
+  /** The print exactly as served: the JSON object of the specification's 31 fields. */
+  body: string;
+}
+
+/** One-minute NBBO sample: the last quote update within [minute, minute + 60 s). */
+export interface QuoteSamplesTable {
+  trading_date: string;
+  contract_id: number;
+  minute: number;
+  bid: number | null;
+  ask: number | null;
+  bid_size: number | null;
+  ask_size: number | null;
+  quote_ts: number;
+}
+
+export interface UnderlyingBarsTable {
+  symbol: string;
+  /** Start of the one-minute bar, Unix ms. */
+  ts: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number | null;
+}
+
+export interface OpenInterestTable {
+  contract_id: number;
+  /** Trading date the figure applies to (open interest at its start). */
+  date: string;
+  open_interest: number;
+}
+
+export interface IngestFilesTable {
+  checksum: string;
+  kind: string;
+  file_name: string;
+  loaded_at: ColumnType<Date, Date | undefined, never>;
+  read: number;
+  loaded: number;
+  rejected: number;
+  duplicates: number;
+}
+
+export interface ArchivedSessionsTable {
+  trading_date: string;
+  archive_dir: string;
+  prints: number;
+  quotes: number;
+  archived_at: ColumnType<Date, Date | undefined, Date>;
+  restored_at: Date | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   request_log: RequestLogTable;
   service_settings: ServiceSettingsTable;
   stock_splits: StockSplitsTable;
+  option_roots: OptionRootsTable;
+  contracts: ContractsTable;
+  prints: PrintsTable;
+  quote_samples: QuoteSamplesTable;
+  underlying_bars: UnderlyingBarsTable;
+  open_interest: OpenInterestTable;
+  ingest_files: IngestFilesTable;
+  archived_sessions: ArchivedSessionsTable;
 }

@@ -34,8 +34,9 @@ export function parseSplitRecord(fields: Record<string, string>): SplitRow | str
     if (error instanceof CalendarRangeError) return `execution_date "${date}" is not a date from 2000-01-01 to 2035-12-31`;
     throw error;
   }
-  const from = Number(fields.split_from);
-  const to = Number(fields.split_to);
+  const decimal = /^\d+(\.\d+)?$/;
+  const from = decimal.test(fields.split_from ?? '') ? Number(fields.split_from) : NaN;
+  const to = decimal.test(fields.split_to ?? '') ? Number(fields.split_to) : NaN;
   if (!(from > 0) || !Number.isFinite(from)) return `split_from "${fields.split_from ?? ''}" must be a positive number`;
   if (!(to > 0) || !Number.isFinite(to)) return `split_to "${fields.split_to ?? ''}" must be a positive number`;
   return { symbol, execution_date: date, split_from: from, split_to: to };

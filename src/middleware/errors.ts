@@ -60,7 +60,7 @@ interface ValidatorError {
 }
 
 function isValidatorError(err: unknown): err is ValidatorError {
-  return typeof err === 'object' && err !== null && 'status' in err && typeof (err as { status: unknown }).status === 'number' && 'errors' in err;
+  return typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' && 'errors' in err;
 }
 
 /** `/query/limit` or `.query.limit` → `limit`; body paths keep their `body.` prefix. */

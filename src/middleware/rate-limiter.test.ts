@@ -232,31 +232,79 @@ describe('RateLimiter: cooldown', () => {
     // 29 rejections: not yet cooling down
     for (let i = 0; i < 29; i += 1) expect(rejection(hit(limiter, 'a', 1_100 + i)).code).toBe('burst_limited');
     expect(limiter.state('a', 1_200).cooldownUntil).toBeNull();
-    // the 30th rejection starts the cooldown
-    expect(rejection(hit(limiter, 'a', 1_500)).code).toBe('burst_limited');
+    // the 30th rejection starts the cooldown and says so
+    const starting = rejection(hit(limiter, 'a', 1_500));
+    expect(starting.code).toBe('cooldown');
+    expect(starting.retryAfterMs).toBe(60_000);
     expect(limiter.state('a', 1_500).cooldownUntil).toBe(61_500);
 
     // at 5 000 the burst window is empty and the minute has 220 left: it would fit, yet cooldown
-    expect(limiter.state('a', 5_000).remaining).toBe(220);
-    expect(limiter.state('a', 5_000).burstRemaining).toBe(30);
+    const before = limiter.state('a', 5_000);
+    expect(before.remaining).toBe(220);
+    expect(before.burstRemaining).toBe(30);
     const r = rejection(hit(limiter, 'a', 5_000));
     expect(r.code).toBe('cooldown');
-    expect(r.retryAfterMs).toBe(56_500);
-    expect(rejection(hit(limiter, 'a', 61_499)).retryAfterMs).toBe(1);
+    expect(r.retryAfterMs).toBe(56_500); // cooldownUntil (61 500) - now, as it stood when the request came
+    expect(r.message).toMatch(/cool/i);
+    // the cooldown rejection consumed nothing either
+    expect(limiter.state('a', 5_000).remaining).toBe(220);
   });
 
   it('cooldown ends at cooldownUntil and is reported by state() only while active', () => {
     const limiter = new RateLimiter(SMALL);
     for (let i = 0; i < 3; i += 1) hit(limiter, 'a', 0);
-    for (let i = 0; i < 3; i += 1) expect(rejection(hit(limiter, 'a', 100 + i)).code).toBe('burst_limited');
+    expect(rejection(hit(limiter, 'a', 100)).code).toBe('burst_limited');
+    expect(rejection(hit(limiter, 'a', 101)).code).toBe('burst_limited');
+    expect(rejection(hit(limiter, 'a', 102)).code).toBe('cooldown');
     expect(limiter.state('a', 102).cooldownUntil).toBe(30_102);
-    const r = rejection(hit(limiter, 'a', 10_000));
-    expect(r.code).toBe('cooldown');
-    expect(r.retryAfterMs).toBe(20_102);
-    // rejected-in-cooldown requests did not consume the window either
-    expect(limiter.state('a', 10_000).remaining).toBe(7);
+    expect(limiter.state('a', 30_101).cooldownUntil).toBe(30_102);
     expect(limiter.state('a', 30_102).cooldownUntil).toBeNull();
     expect(hit(limiter, 'a', 30_102).admitted).toBe(true);
+  });
+
+  it('a cooldown rejection once the rejections have left the minute gives retryAfterMs = remaining cooldown', () => {
+    // a cooldown longer than the rejection window, so the request at 70 000 is the only rejection in its minute
+    const limiter = new RateLimiter({ ...SMALL, cooldownMs: 120_000 });
+    for (let i = 0; i < 3; i += 1) hit(limiter, 'a', 0);
+    for (let i = 0; i < 3; i += 1) rejection(hit(limiter, 'a', 100 + i));
+    expect(limiter.state('a', 70_000).cooldownUntil).toBe(120_102);
+    const r = rejection(hit(limiter, 'a', 70_000));
+    expect(r.code).toBe('cooldown');
+    expect(r.retryAfterMs).toBe(50_102);
+    expect(limiter.state('a', 70_000).cooldownUntil).toBe(120_102);
+    expect(rejection(hit(limiter, 'a', 120_101)).retryAfterMs).toBe(1);
+    expect(hit(limiter, 'a', 120_102).admitted).toBe(true);
+  });
+
+  // A rejection that starts the cooldown says so, and requests during it do not extend it: a client
+  // that honours Retry-After gets back in.
+  it('a cooldown rejection reports the cooldown that the same rejection leaves in force', () => {
+    const limiter = new RateLimiter(SMALL); // 3 rejections -> 30 s cooldown
+    for (let i = 0; i < 3; i += 1) hit(limiter, 'a', 0);
+    for (let i = 0; i < 3; i += 1) rejection(hit(limiter, 'a', 1 + i)); // cooldown until 30 003
+    const r = rejection(hit(limiter, 'a', 1_000));
+    expect(r.code).toBe('cooldown');
+    // told 29 003 ms (until 30 003), but this rejection moved cooldownUntil to 31 000
+    expect(1_000 + r.retryAfterMs).toBe(limiter.state('a', 1_000).cooldownUntil);
+  });
+
+  it('a client that waits exactly the retryAfterMs it is given gets back in', () => {
+    const limiter = new RateLimiter(SMALL);
+    for (let i = 0; i < 3; i += 1) hit(limiter, 'a', 0);
+    // three quick retries inside the second (the 429s that start the cooldown) ...
+    rejection(hit(limiter, 'a', 1));
+    rejection(hit(limiter, 'a', 2));
+    const last = rejection(hit(limiter, 'a', 3));
+    // ... then the client behaves: it always waits exactly what it was told
+    let t = 3 + last.retryAfterMs;
+    let admittedAt: number | null = null;
+    for (let attempt = 0; attempt < 50 && admittedAt === null; attempt += 1) {
+      const a = hit(limiter, 'a', t);
+      if (a.admitted) admittedAt = t;
+      else t += a.rejection.retryAfterMs;
+    }
+    // in fact it is cooled down forever: each obedient retry lands in the extended cooldown
+    expect(admittedAt).not.toBeNull();
   });
 
   it('rejections spread over more than a minute do not start a cooldown', () => {
@@ -370,5 +418,13 @@ describe('clientAddress', () => {
     expect(clientAddress('10.0.0.1', undefined, 1)).toBe('10.0.0.1');
     expect(clientAddress('10.0.0.1', '', 1)).toBe('10.0.0.1');
     expect(clientAddress('10.0.0.1', ' , ', 1)).toBe('10.0.0.1');
+  });
+});
+
+describe('clientNetwork: forwarded forms', () => {
+  it('ignores a port and reads hex IPv4-mapped addresses', () => {
+    expect(clientNetwork('1.2.3.4:5678')).toBe('1.2.3.0/24');
+    expect(clientNetwork('[2001:db8:abcd:12ff::1]:443')).toBe('2001:db8:abcd:1200::/56');
+    expect(clientNetwork('::ffff:102:304')).toBe('1.2.3.0/24');
   });
 });

@@ -54,7 +54,7 @@ export interface WindowState {
 class AccountState {
   readonly minute = new Window(MINUTE);
   readonly second = new Window(SECOND);
-  readonly rejections = new Window(MINUTE);
+  rejections = new Window(MINUTE);
   inFlight = 0;
   cooldownUntil = 0;
   lastSeen = 0;
@@ -88,9 +88,15 @@ export class RateLimiter {
     const state = this.account(accountId, now);
     const rejection = this.check(state, now, consume);
     if (rejection) {
-      state.rejections.add(now);
-      if (state.rejections.size(now) >= this.limits.cooldownAfterRejections && this.limits.cooldownMs > 0) {
-        state.cooldownUntil = Math.max(state.cooldownUntil, now + this.limits.cooldownMs);
+      // Requests during a cooldown are refused without extending it, so a client that waits the
+      // Retry-After it was given gets back in. The rejection that crosses the threshold starts it.
+      if (rejection.code !== 'cooldown') {
+        state.rejections.add(now);
+        if (state.rejections.size(now) >= this.limits.cooldownAfterRejections && this.limits.cooldownMs > 0) {
+          state.cooldownUntil = now + this.limits.cooldownMs;
+          state.rejections = new Window(MINUTE);
+          return { admitted: false, rejection: this.cooldownRejection(state, now) };
+        }
       }
       return { admitted: false, rejection };
     }
@@ -111,10 +117,12 @@ export class RateLimiter {
     };
   }
 
+  private cooldownRejection(state: AccountState, now: number): Rejection {
+    return { code: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
+  }
+
   private check(state: AccountState, now: number, consume: boolean): Rejection | null {
-    if (state.cooldownUntil > now) {
-      return { code: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
-    }
+    if (state.cooldownUntil > now) return this.cooldownRejection(state, now);
     if (state.inFlight >= this.limits.requestsInFlight) {
       return { code: 'rate_limited', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
     }
@@ -186,7 +194,15 @@ export class RateLimiter {
  * The client network of an address: the /24 of IPv4 (IPv4-mapped IPv6 included) or the /56 of
  * IPv6, the usual allocation to one site, so one customer's hosts share one keyless budget.
  */
-export function clientNetwork(address: string): string {
+export function clientNetwork(rawAddress: string): string {
+  // Forwarded entries may carry a port: "1.2.3.4:5678" or "[2001:db8::1]:443".
+  const address = rawAddress.replace(/^\[([^\]]+)\](?::\d+)?$/, '$1').replace(/^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/, '$1');
+  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (mappedHex) {
+    const high = parseInt(mappedHex[1] ?? '0', 16);
+    const low = parseInt(mappedHex[2] ?? '0', 16);
+    return `${high >> 8}.${high & 0xff}.${low >> 8}.0/24`;
+  }
   const v4 = /^(?:::ffff:)?(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.\d{1,3}$/i.exec(address);
   if (v4) return `${v4[1]}.${v4[2]}.${v4[3]}.0/24`;
   if (address.includes(':')) {

@@ -24,7 +24,8 @@ describe('market calendar and sessions', () => {
     const early = await getMarketCalendarDay({ client, query: { date: '2024-11-29' } });
     expect(early.data?.data).toMatchObject({ status: 'early_close', close_timestamp: ET('2024-11-29T18:00:00Z'), options_close_timestamp: ET('2024-11-29T18:15:00Z') });
     const holiday = await getMarketCalendarDay({ client, query: { date: '2022-06-20' } });
-    expect(holiday.data?.data).toMatchObject({ status: 'closed', open_timestamp: null, close_timestamp: null, reason: expect.stringMatching(/Juneteenth/) });
+    expect(holiday.data?.data).toMatchObject({ status: 'closed', open_timestamp: null, close_timestamp: null });
+    expect(holiday.data?.data.reason).toMatch(/Juneteenth/);
     const outOfRange = await getMarketCalendarDay({ client, query: { date: '1999-12-31' } });
     expect(outOfRange.response.status).toBe(400);
   });

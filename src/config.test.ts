@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+function loadError(env: Record<string, string | undefined>): Error {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return error as Error;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig: defaults', () => {
+  const config = loadConfig({});
+
+  it('listens on 127.0.0.1:8080 and uses the embedded database', () => {
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.databaseUrl).toBeNull();
+    expect(config.dataDir).toBe(path.resolve('.data'));
+    expect(config.embeddedPostgresPort).toBe(54329);
+    expect(config.databasePoolSize).toBe(10);
+  });
+
+  it('has the limits of the spec', () => {
+    expect(config.limits).toEqual({
+      requestsPerMinute: 250,
+      requestsPerSecond: 30,
+      requestsInFlight: 4,
+      keylessRequestsPerMinute: 60,
+      cooldownAfterRejections: 30,
+      cooldownMs: 60_000,
+      endpointTimeoutMs: 20_000,
+      exportsQueuedOrRunning: 5,
+      exportMaxRows: 100_000,
+      exportMaxBytes: 64 * 1024 * 1024,
+      exportMaxQueryParams: 32,
+    });
+  });
+
+  it('has the remaining defaults', () => {
+    expect(config.trustProxyHops).toBe(0);
+    expect(config.validateResponses).toBe(false);
+    expect(config.logLevel).toBe('info');
+    expect(config.authCacheTtlMs).toBe(5_000);
+    expect(config.requestLogFlushMs).toBe(1_000);
+    expect(config.requestLogRetentionDays).toBe(7);
+    expect(config.seedOnStart).toBe(true);
+    expect(config.version).toBe('1.0.0');
+  });
+
+  it('treats empty variables as unset', () => {
+    const fromEmpty = loadConfig({ PORT: '', LIMIT_PER_MINUTE: '', DATABASE_URL: '', VALIDATE_RESPONSES: '', TRUST_PROXY: '' });
+    expect(fromEmpty.port).toBe(8080);
+    expect(fromEmpty.limits.requestsPerMinute).toBe(250);
+    expect(fromEmpty.databaseUrl).toBeNull();
+    expect(fromEmpty.validateResponses).toBe(false);
+    expect(fromEmpty.trustProxyHops).toBe(0);
+  });
+
+  // `HOST=` (an empty line in an env file) must not make listen(port, '') bind every interface.
+  it('an empty HOST falls back to 127.0.0.1 like the other empty variables', () => {
+    expect(loadConfig({ HOST: '' }).host).toBe('127.0.0.1');
+  });
+});
+
+describe('loadConfig: overrides', () => {
+  it('reads every variable', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '9090',
+      DATABASE_URL: 'postgresql://u:p@db:5432/oads',
+      DATA_DIR: '/var/lib/oads',
+      EMBEDDED_PG_PORT: '5555',
+      DATABASE_POOL_SIZE: '20',
+      LIMIT_PER_MINUTE: '500',
+      LIMIT_PER_SECOND: '50',
+      LIMIT_IN_FLIGHT: '8',
+      LIMIT_KEYLESS_PER_MINUTE: '120',
+      LIMIT_COOLDOWN_AFTER_REJECTIONS: '3',
+      LIMIT_COOLDOWN_MS: '30000',
+      ENDPOINT_TIMEOUT_MS: '5000',
+      LIMIT_EXPORTS: '2',
+      TRUST_PROXY: '1',
+      VALIDATE_RESPONSES: 'true',
+      LOG_LEVEL: 'silent',
+      AUTH_CACHE_TTL_MS: '0',
+      REQUEST_LOG_FLUSH_MS: '250',
+      SEED_ON_START: 'false',
+    });
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.port).toBe(9090);
+    expect(config.databaseUrl).toBe('postgresql://u:p@db:5432/oads');
+    expect(config.dataDir).toBe('/var/lib/oads');
+    expect(config.embeddedPostgresPort).toBe(5555);
+    expect(config.databasePoolSize).toBe(20);
+    expect(config.limits).toMatchObject({
+      requestsPerMinute: 500,
+      requestsPerSecond: 50,
+      requestsInFlight: 8,
+      keylessRequestsPerMinute: 120,
+      cooldownAfterRejections: 3,
+      cooldownMs: 30_000,
+      endpointTimeoutMs: 5_000,
+      exportsQueuedOrRunning: 2,
+    });
+    expect(config.trustProxyHops).toBe(1);
+    expect(config.validateResponses).toBe(true);
+    expect(config.logLevel).toBe('silent');
+    expect(config.authCacheTtlMs).toBe(0);
+    expect(config.requestLogFlushMs).toBe(250);
+    expect(config.seedOnStart).toBe(false);
+  });
+
+  it('accepts postgres:// too, and 1/0 for booleans', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/oads', VALIDATE_RESPONSES: '1', SEED_ON_START: '0' });
+    expect(config.databaseUrl).toBe('postgres://localhost/oads');
+    expect(config.validateResponses).toBe(true);
+    expect(config.seedOnStart).toBe(false);
+  });
+
+  it('accepts the bounds of a range', () => {
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+    expect(loadConfig({ TRUST_PROXY: '10' }).trustProxyHops).toBe(10);
+    expect(loadConfig({ LIMIT_COOLDOWN_MS: '0' }).limits.cooldownMs).toBe(0);
+  });
+});
+
+describe('loadConfig: bad variables', () => {
+  it('rejects a single bad variable, naming it and the value', () => {
+    const error = loadError({ PORT: 'eighty' });
+    expect(error.message).toMatch(/PORT/);
+    expect(error.message).toMatch(/eighty/);
+  });
+
+  it('rejects out-of-range and non-integer numbers', () => {
+    for (const [name, value] of [
+      ['PORT', '65536'],
+      ['PORT', '-1'],
+      ['PORT', '80.5'],
+      ['LIMIT_PER_MINUTE', '0'],
+      ['LIMIT_IN_FLIGHT', 'four'],
+      ['TRUST_PROXY', '11'],
+      ['ENDPOINT_TIMEOUT_MS', '5'],
+      ['DATABASE_POOL_SIZE', '201'],
+    ] as const) {
+      expect(loadError({ [name]: value }).message, `${name}=${value}`).toContain(name);
+    }
+  });
+
+  it('collects every bad variable into one error', () => {
+    const error = loadError({
+      PORT: 'x',
+      LIMIT_PER_SECOND: '0',
+      LIMIT_KEYLESS_PER_MINUTE: '-5',
+      ENDPOINT_TIMEOUT_MS: '1.5',
+      TRUST_PROXY: 'yes',
+      VALIDATE_RESPONSES: 'maybe',
+      SEED_ON_START: 'nope',
+      LOG_LEVEL: 'debug',
+      DATABASE_URL: 'mysql://localhost/db',
+    });
+    for (const name of [
+      'PORT',
+      'LIMIT_PER_SECOND',
+      'LIMIT_KEYLESS_PER_MINUTE',
+      'ENDPOINT_TIMEOUT_MS',
+      'TRUST_PROXY',
+      'VALIDATE_RESPONSES',
+      'SEED_ON_START',
+      'LOG_LEVEL',
+      'DATABASE_URL',
+    ]) {
+      expect(error.message, name).toContain(name);
+    }
+    // one line per problem
+    expect(error.message.split('\n').filter((line) => line.trim().startsWith('-'))).toHaveLength(9);
+  });
+
+  it('does not name the variables that are fine', () => {
+    const error = loadError({ PORT: 'x', LIMIT_PER_MINUTE: '300', HOST: '0.0.0.0' });
+    expect(error.message).toContain('PORT');
+    expect(error.message).not.toContain('LIMIT_PER_MINUTE');
+  });
+});
+
+describe('loadConfig: immutability', () => {
+  it('returns a frozen object', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow(TypeError);
+    expect(config.port).toBe(8080);
+  });
+
+  it('returns a fresh object per call', () => {
+    expect(loadConfig({})).not.toBe(loadConfig({}));
+    expect(loadConfig({ PORT: '1234' }).port).toBe(1234);
+    expect(loadConfig({}).port).toBe(8080);
+  });
+});

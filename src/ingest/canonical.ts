@@ -1,0 +1,274 @@
+/**
+ * Validation of records in the canonical layouts (layouts.ts) into typed rows. Each parser returns
+ * the row or the reason the record is rejected; nothing here throws on bad input.
+ */
+import { calendarDay, CalendarRangeError } from '../analytics/calendar.js';
+import { formatOccSymbol, parseOccSymbol, strikeToThousandths, type OccContract } from '../analytics/occ.js';
+import { REGULAR_SALE_CONDITION } from '../analytics/opra.js';
+
+/** A contract named by a record: the parsed OCC fields and the padded symbol the store keys on. */
+export interface ContractRef extends OccContract {
+  /** Padded OCC form. */
+  symbol: string;
+  strikeThousandths: number;
+}
+
+export interface CanonicalPrint {
+  line: number;
+  contract: ContractRef;
+  timestamp: number;
+  sequence: number;
+  price: number;
+  size: number;
+  exchangeCode: number;
+  conditionCode: number;
+  extendedConditions: number[];
+  aggressorSide: 'buy' | 'sell' | null;
+  /** The NBBO in force when the file carries it (null: look it up). */
+  quote: { bid: number | null; ask: number | null; timestamp: number } | null;
+}
+
+export interface CanonicalQuote {
+  contract: ContractRef;
+  timestamp: number;
+  bid: number | null;
+  ask: number | null;
+  bidSize: number | null;
+  askSize: number | null;
+}
+
+export interface CanonicalBar {
+  symbol: string;
+  timestamp: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number | null;
+}
+
+export interface CanonicalOpenInterest {
+  contract: ContractRef;
+  date: string;
+  openInterest: number;
+}
+
+export interface CanonicalContract {
+  contract: ContractRef;
+  underlying: string | null;
+  multiplier: number | null;
+}
+
+const MIN_MS = 946_684_800_000; // 2000-01-01
+const MAX_MS = 4_102_444_800_000; // 2100-01-01
+const INTEGER = /^-?\d+$/;
+
+const contractMemo = new Map<string, ContractRef | string>();
+
+/** Parses an OCC symbol (padded, unpadded or O:-prefixed); memoised, since files repeat symbols. */
+export function contractRef(symbol: string | undefined): ContractRef | string {
+  if (symbol === undefined || symbol === '') return 'option_symbol is missing';
+  let ref = contractMemo.get(symbol);
+  if (ref === undefined) {
+    try {
+      const occ = parseOccSymbol(symbol.toUpperCase().startsWith('O:') ? `O:${symbol.slice(2).toUpperCase()}` : symbol.toUpperCase());
+      ref = { ...occ, symbol: formatOccSymbol(occ), strikeThousandths: strikeToThousandths(occ.strike) };
+    } catch (error) {
+      ref = `option_symbol: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (contractMemo.size > 500_000) contractMemo.clear();
+    contractMemo.set(symbol, ref);
+  }
+  return ref;
+}
+
+/** Unix ms from an integer (ms) or an ISO-8601 string; null when neither or outside 2000..2100. */
+export function parseTimestampMs(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  let ms: number;
+  if (INTEGER.test(value)) ms = Number(value);
+  else {
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(value)) return null;
+    ms = isoToMs(value);
+  }
+  return Number.isFinite(ms) && ms >= MIN_MS && ms < MAX_MS ? ms : null;
+}
+
+/** ISO-8601 with any number of fractional digits (Databento prints nanoseconds): truncated to ms. */
+export function isoToMs(value: string): number {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:?\d{2})?$/.exec(value);
+  if (m === null) return NaN;
+  const fraction = (m[2] ?? '').padEnd(3, '0').slice(0, 3);
+  return Date.parse(`${m[1]}.${fraction}${m[3] ?? 'Z'}`);
+}
+
+/** Nanoseconds since the epoch (integer text, beyond 2^53) to whole milliseconds, truncating. */
+export function nanosToMs(value: string | undefined): number | null {
+  if (value === undefined || !/^\d+$/.test(value)) return null;
+  if (value.length <= 6) return 0;
+  return Number(value.slice(0, -6));
+}
+
+function number(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
+
+function positiveInteger(value: string | undefined): number | null {
+  if (value === undefined || !INTEGER.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+function nonNegativeInteger(value: string | undefined): number | null {
+  if (value === undefined || !INTEGER.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** Condition codes separated by | (or commas or spaces, as vendors write lists). */
+export function parseCodes(value: string | undefined): number[] | string {
+  if (value === undefined || value.trim() === '') return [];
+  const out: number[] = [];
+  for (const part of value.split(/[|,\s]+/)) {
+    if (part === '') continue;
+    const n = nonNegativeInteger(part);
+    if (n === null) return `condition code "${part}" is not a non-negative integer`;
+    out.push(n);
+  }
+  return out;
+}
+
+function tradingDate(value: string | undefined): string {
+  const date = value ?? '';
+  try {
+    if (calendarDay(date).status === 'closed') return `date ${date} is not a trading day`;
+  } catch (error) {
+    if (error instanceof CalendarRangeError) return `date "${date}" is not a date from 2000-01-01 to 2035-12-31`;
+    throw error;
+  }
+  return '';
+}
+
+export function parsePrintFields(fields: Record<string, string>, line: number): CanonicalPrint | string {
+  const contract = contractRef(fields.option_symbol);
+  if (typeof contract === 'string') return contract;
+  const timestamp = parseTimestampMs(fields.timestamp);
+  if (timestamp === null) return `timestamp "${fields.timestamp ?? ''}" is not Unix ms or ISO-8601 within 2000..2099`;
+  const sequence = nonNegativeInteger(fields.sequence);
+  if (sequence === null) return `sequence "${fields.sequence ?? ''}" is not a non-negative integer`;
+  const price = number(fields.price);
+  if (price === null || !(price > 0)) return `price "${fields.price ?? ''}" must be a positive number`;
+  const size = positiveInteger(fields.size);
+  if (size === null || size > 2_000_000_000) return `size "${fields.size ?? ''}" must be a positive integer`;
+  const exchangeCode = nonNegativeInteger(fields.exchange_code);
+  if (exchangeCode === null) return `exchange_code "${fields.exchange_code ?? ''}" is not a non-negative integer`;
+  let conditionCode = REGULAR_SALE_CONDITION;
+  if (fields.condition_code !== undefined && fields.condition_code !== '') {
+    const c = nonNegativeInteger(fields.condition_code);
+    if (c === null) return `condition_code "${fields.condition_code}" is not a non-negative integer`;
+    conditionCode = c;
+  }
+  const extended = parseCodes(fields.extended_conditions);
+  if (typeof extended === 'string') return `extended_conditions: ${extended}`;
+  const hint = (fields.aggressor_side ?? '').toLowerCase();
+  if (hint !== '' && hint !== 'buy' && hint !== 'sell') return `aggressor_side "${fields.aggressor_side ?? ''}" must be buy, sell or empty`;
+  let quote: CanonicalPrint['quote'] = null;
+  const hasBid = fields.bid !== undefined && fields.bid !== '';
+  const hasAsk = fields.ask !== undefined && fields.ask !== '';
+  if (hasBid || hasAsk) {
+    const bid = hasBid ? number(fields.bid) : null;
+    const ask = hasAsk ? number(fields.ask) : null;
+    if (hasBid && bid === null) return `bid "${fields.bid ?? ''}" is not a number`;
+    if (hasAsk && ask === null) return `ask "${fields.ask ?? ''}" is not a number`;
+    let quoteTs = timestamp;
+    if (fields.quote_timestamp !== undefined && fields.quote_timestamp !== '') {
+      const q = parseTimestampMs(fields.quote_timestamp);
+      if (q === null) return `quote_timestamp "${fields.quote_timestamp}" is not Unix ms or ISO-8601`;
+      quoteTs = q;
+    }
+    quote = { bid, ask, timestamp: quoteTs };
+  }
+  return {
+    line,
+    contract,
+    timestamp,
+    sequence,
+    price,
+    size,
+    exchangeCode,
+    conditionCode,
+    extendedConditions: extended,
+    aggressorSide: hint === '' ? null : (hint as 'buy' | 'sell'),
+    quote,
+  };
+}
+
+export function parseQuoteFields(fields: Record<string, string>): CanonicalQuote | string {
+  const contract = contractRef(fields.option_symbol);
+  if (typeof contract === 'string') return contract;
+  const timestamp = parseTimestampMs(fields.timestamp);
+  if (timestamp === null) return `timestamp "${fields.timestamp ?? ''}" is not Unix ms or ISO-8601 within 2000..2099`;
+  if (!('bid' in fields) || !('ask' in fields)) return 'bid and ask columns are required';
+  const bid = fields.bid === '' ? null : number(fields.bid);
+  const ask = fields.ask === '' ? null : number(fields.ask);
+  if (fields.bid !== '' && (bid === null || bid < 0)) return `bid "${fields.bid ?? ''}" must be a non-negative number or empty`;
+  if (fields.ask !== '' && (ask === null || ask < 0)) return `ask "${fields.ask ?? ''}" must be a non-negative number or empty`;
+  const bidSize = fields.bid_size === undefined || fields.bid_size === '' ? null : nonNegativeInteger(fields.bid_size);
+  const askSize = fields.ask_size === undefined || fields.ask_size === '' ? null : nonNegativeInteger(fields.ask_size);
+  if (bidSize === null && fields.bid_size !== undefined && fields.bid_size !== '') return `bid_size "${fields.bid_size}" is not a non-negative integer`;
+  if (askSize === null && fields.ask_size !== undefined && fields.ask_size !== '') return `ask_size "${fields.ask_size}" is not a non-negative integer`;
+  return { contract, timestamp, bid, ask, bidSize, askSize };
+}
+
+const UNDERLYING = /^[A-Z][A-Z0-9.]{0,7}$/;
+
+export function parseBarFields(fields: Record<string, string>): CanonicalBar | string {
+  const symbol = (fields.symbol ?? '').toUpperCase();
+  if (!UNDERLYING.test(symbol)) return `symbol "${fields.symbol ?? ''}" is not 1 to 8 letters, digits or dots starting with a letter`;
+  const timestamp = parseTimestampMs(fields.timestamp);
+  if (timestamp === null) return `timestamp "${fields.timestamp ?? ''}" is not Unix ms or ISO-8601 within 2000..2099`;
+  if (timestamp % 60_000 !== 0) return `timestamp ${timestamp} is not the start of a minute`;
+  const open = number(fields.open);
+  const high = number(fields.high);
+  const low = number(fields.low);
+  const close = number(fields.close);
+  for (const [name, v] of [['open', open], ['high', high], ['low', low], ['close', close]] as const) {
+    if (v === null || !(v > 0)) return `${name} "${fields[name] ?? ''}" must be a positive number`;
+  }
+  if (high! < low! || high! < Math.max(open!, close!) || low! > Math.min(open!, close!)) return 'high and low do not bound open and close';
+  let volume: number | null = null;
+  if (fields.volume !== undefined && fields.volume !== '') {
+    const v = number(fields.volume);
+    if (v === null || v < 0) return `volume "${fields.volume}" must be a non-negative number`;
+    volume = Math.round(v);
+  }
+  return { symbol, timestamp, open: open!, high: high!, low: low!, close: close!, volume };
+}
+
+export function parseOpenInterestFields(fields: Record<string, string>): CanonicalOpenInterest | string {
+  const contract = contractRef(fields.option_symbol);
+  if (typeof contract === 'string') return contract;
+  const bad = tradingDate(fields.date);
+  if (bad !== '') return bad;
+  const openInterest = nonNegativeInteger(fields.open_interest);
+  if (openInterest === null || openInterest > 2_000_000_000) return `open_interest "${fields.open_interest ?? ''}" must be a non-negative integer`;
+  return { contract, date: fields.date ?? '', openInterest };
+}
+
+export function parseContractFields(fields: Record<string, string>): CanonicalContract | string {
+  const contract = contractRef(fields.option_symbol);
+  if (typeof contract === 'string') return contract;
+  let underlying: string | null = null;
+  if (fields.underlying !== undefined && fields.underlying !== '') {
+    underlying = fields.underlying.toUpperCase();
+    if (!UNDERLYING.test(underlying)) return `underlying "${fields.underlying}" is not 1 to 8 letters, digits or dots starting with a letter`;
+  }
+  let multiplier: number | null = null;
+  if (fields.multiplier !== undefined && fields.multiplier !== '') {
+    multiplier = positiveInteger(fields.multiplier);
+    if (multiplier === null || multiplier > 100_000) return `multiplier "${fields.multiplier}" must be a positive integer`;
+  }
+  return { contract, underlying, multiplier };
+}
