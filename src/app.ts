@@ -12,6 +12,7 @@ import type { Handler, HandlerMap, HandlerResult } from './handlers/types.js';
 import { authenticate, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
 import { ApiError, errorMiddleware, invalidParameters, sendError, type ErrorDetail } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { memoiseValidatorRouteRegexps } from './middleware/route-regexp-cache.js';
 import type { ServiceDeps } from './service.js';
 
 export interface AppOptions {
@@ -113,13 +114,14 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId> | unde
   return async (req: Request, res: Response) => {
     const account = (res.locals.account as AuthenticatedAccount | undefined) ?? null;
     const query = (req.query ?? {}) as Record<string, unknown>;
+    const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
     checkEntitlements(operation, account, query);
     if (!handler) {
       throw new ApiError(501, 'not_implemented', `${operation.path} is specified but not served yet.`);
     }
     const result = await handler({
       query: query,
-      params: req.params as never,
+      params: pathParams as never,
       body: req.body as never,
       account,
       requestId: String(res.locals.requestId),
@@ -137,6 +139,7 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  memoiseValidatorRouteRegexps();
   const keys = new KeyCache(deps.db, deps.config.authCacheTtlMs);
   const match = operationMatcher(deps.contract);
 
@@ -149,7 +152,8 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   api.use((req, _res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? next() : next('router')));
   api.use(requestContext({ logger: deps.logger, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
   api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock }));
-  api.use(express.json({ limit: '64kb', strict: true, type: 'application/json' }));
+  const parseJson = express.json({ limit: '64kb', strict: true, type: 'application/json' });
+  api.use((req, res, next) => (req.method === 'POST' ? parseJson(req, res, next) : next()));
   api.use(checkParameterNames);
   api.use(
     OpenApiValidator.middleware({
@@ -157,7 +161,7 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
       validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },
       validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
       validateSecurity: false,
-      validateFormats: 'full',
+      validateFormats: true,
       ignoreUndocumented: false,
       formats: {
         // A real calendar date (ajv's fast mode accepts 2030-06-31).
@@ -169,12 +173,24 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   );
   api.use(rejectUnknownParameters);
 
+  // One dispatcher: the operation was matched once, in requestContext, and validated above.
   const handlers: HandlerMap = { ...defaultHandlers, ...options.handlers };
-  for (const operation of deps.contract.operations) {
-    const handler = PENDING_OPERATIONS.has(operation.operationId) && !options.handlers?.[operation.operationId] ? undefined : handlers[operation.operationId];
-    api[operation.method](operation.expressPath, dispatch(operation, handler, deps));
-  }
-  api.use((_req, res) => sendError(res, new ApiError(404, 'not_found', 'No such route.')));
+  const dispatchers = new Map(
+    deps.contract.operations.map((operation) => {
+      const handler = PENDING_OPERATIONS.has(operation.operationId) && !options.handlers?.[operation.operationId] ? undefined : handlers[operation.operationId];
+      return [operation, dispatch(operation, handler, deps)] as const;
+    }),
+  );
+  api.use((req, res, next) => {
+    const operation = res.locals.operation as OperationSpec | null;
+    const dispatcher = operation ? dispatchers.get(operation) : undefined;
+    if (!dispatcher) {
+      sendError(res, new ApiError(404, 'not_found', 'No such route.'));
+      return;
+    }
+    // express 5 runs the returned promise's rejection into the error middleware
+    return dispatcher(req, res, next);
+  });
   api.use(errorMiddleware(deps.logger));
   app.use(api);
   app.use((_req, res) => {

@@ -3,6 +3,7 @@
  * spend the keyless budget of their client network; a valid key admits the request through its
  * account's windows, and every authenticated response carries the X-RateLimit-* headers.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import type { OperationSpec } from '../contract.js';
@@ -22,6 +23,17 @@ interface CachedKey {
   account: AuthenticatedAccount;
   secretHash: Buffer;
   expires: number;
+  /** The key last seen to match the hash, so a cache hit needs no hashing. */
+  verified?: Buffer;
+}
+
+/** Whether a presented key opens a cached entry: constant-time either way. */
+function keyOpens(entry: CachedKey, token: string): boolean {
+  const presented = Buffer.from(token, 'utf8');
+  if (entry.verified && entry.verified.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
+  if (!keyMatches(token, entry.secretHash)) return false;
+  entry.verified = presented;
+  return true;
 }
 
 /** Keys read from the database are kept `ttlMs`, so a revocation takes effect within that time. */
@@ -111,7 +123,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
     const token = bearerToken(req.get('authorization'));
     const prefix = token === null ? null : keyPrefix(token);
     const cached = prefix === null ? null : await keys.lookup(prefix, now);
-    if (token === null || cached === null || !keyMatches(token, cached.secretHash)) {
+    if (token === null || cached === null || !keyOpens(cached, token)) {
       if (!spendKeyless(res, network, now)) return;
       sendError(res, new ApiError(401, 'unauthorized', token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'Invalid API key.'));
       return;

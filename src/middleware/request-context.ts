@@ -11,18 +11,24 @@ import type { RequestLogBuffer } from './request-log.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-/** A ULID-shaped id (time-ordered, 26 characters), prefixed `req_`. */
-export function newRequestId(now: number): string {
-  let time = '';
-  let t = now;
-  for (let i = 0; i < 10; i += 1) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
+function base32(value: number, width: number): string {
+  let out = '';
+  let v = value;
+  for (let i = 0; i < width; i += 1) {
+    out = CROCKFORD[v % 32] + out;
+    v = Math.floor(v / 32);
   }
-  const bytes = randomBytes(16);
-  let random = '';
-  for (let i = 0; i < 16; i += 1) random += CROCKFORD[(bytes[i] ?? 0) % 32];
-  return `req_${time}${random}`;
+  return out;
+}
+
+// 40 random bits per process and a counter: unique without a random draw per request.
+const processTag = base32(randomBytes(5).readUIntBE(0, 5), 8);
+let counter = 0;
+
+/** A ULID-shaped id (26 characters: 10 of time, 8 of process, 8 of counter), prefixed `req_`. */
+export function newRequestId(now: number): string {
+  counter = (counter + 1) % 32 ** 8;
+  return `req_${base32(now, 10)}${processTag}${base32(counter, 8)}`;
 }
 
 export interface RequestContextOptions {

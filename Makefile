@@ -1,0 +1,75 @@
+# The two set-up commands: `make run` serves the API, `make test` runs every check.
+# Both install what is missing first (npm packages, the Schemathesis venv).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export NODE_OPTIONS ?= --max-old-space-size=4096
+
+NODE_STAMP := node_modules/.oads-installed
+VENV_STAMP := .venv/.oads-installed
+
+.PHONY: help install venv codegen check-generated lint-spec typecheck lint test-unit test-integration schemathesis docs run migrate test bench simulate
+
+help:
+	@echo "make run    - install, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs)"
+	@echo "make test   - install, then spec lint, generated check, typecheck, lint, unit, integration, contract, Schemathesis"
+	@echo "make bench  - benchmarks (bench/), figures as ratios against a baseline measured in the same run"
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+install: $(NODE_STAMP)
+
+$(VENV_STAMP): test/contract/requirements.txt
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check -r test/contract/requirements.txt
+	touch $@
+
+venv: $(VENV_STAMP)
+
+codegen: install
+	bash scripts/codegen
+
+# Generated code is output only: a fresh codegen must leave generated/ unchanged.
+check-generated: install
+	bash scripts/codegen
+	@if [ -n "$$(git status --porcelain -- generated)" ]; then \
+	  git status --porcelain -- generated; \
+	  echo "generated/ differs from a fresh codegen of openapi/v1.yaml: run 'make codegen' and commit" >&2; exit 1; fi
+
+lint-spec: install
+	npx redocly lint openapi/v1.yaml
+
+typecheck: install
+	npx tsc --noEmit -p tsconfig.json
+
+lint: install
+	npx eslint --max-warnings 0 .
+
+test-unit: install
+	npx vitest run --project unit
+
+test-integration: install
+	npx vitest run --project integration --project contract
+
+schemathesis: install venv
+	bash scripts/schemathesis
+
+build/docs/index.html: openapi/v1.yaml $(NODE_STAMP)
+	npx redocly build-docs openapi/v1.yaml --inlineBundle -o build/docs/index.html
+
+docs: build/docs/index.html
+
+migrate: install
+	npx tsx src/cli/migrate.ts
+
+simulate: install
+	npx tsx src/cli/simulate.ts
+
+run: install docs
+	npx tsx src/main.ts
+
+test: install venv lint-spec check-generated typecheck lint test-unit test-integration schemathesis
+
+bench: install
+	npx tsx bench/platform/run.ts

@@ -1,0 +1,92 @@
+/**
+ * The contract, route by route: every operation is served or named pending; every served route
+ * answers through the generated client with a body the response validator accepted; pending routes
+ * answer 501 until their issue lands.
+ */
+import fs from 'node:fs';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as sdk from '../../generated/client/index.js';
+import { contractPath, loadContract } from '../../src/contract.js';
+import { handlers, PENDING_OPERATIONS } from '../../src/handlers/index.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const contract = loadContract();
+
+describe('the contract and the handlers', () => {
+  it('serves or names pending every operation, and nothing else', () => {
+    const ids = contract.operations.map((o) => o.operationId);
+    for (const id of ids) {
+      expect(Boolean(handlers[id]) !== PENDING_OPERATIONS.has(id), `${id}: exactly one of handler or pending`).toBe(true);
+    }
+    expect(Object.keys(handlers).every((id) => ids.includes(id as never))).toBe(true);
+  });
+
+  it('gives every operation its route facts as x- extensions', () => {
+    for (const op of contract.operations) {
+      expect(['options', 'futures', 'indices', 'stocks', 'market', 'account', 'platform', 'exports'], op.operationId).toContain(op.facts.family);
+      expect(['options', 'futures', 'equities', 'indices', 'none']).toContain(op.facts.dataset);
+      expect(op.facts.paginated, op.operationId).toBe(op.parameters.some((p) => p.name === 'cursor_id'));
+    }
+  });
+});
+
+describe('every served route through the generated client', () => {
+  let service: TestService;
+  let client: Awaited<ReturnType<TestService['newAccount']>>['client'];
+  beforeAll(async () => {
+    service = await startTestService({ env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
+    ({ client } = await service.newAccount({ plan: 'pro' }));
+  });
+  afterAll(async () => service.stop());
+
+  it('answers each served route with its envelope', async () => {
+    const calls: [string, () => Promise<{ response: Response; data?: unknown }>][] = [
+      ['getStatus', () => sdk.getStatus({ client: service.client() })],
+      ['getOpenApiDocument', () => sdk.getOpenApiDocument({ client: service.client() })],
+      ['listCatalog', () => sdk.listCatalog({ client, query: { family: 'options' } })],
+      ['getAccount', () => sdk.getAccount({ client })],
+      ['getAccountLimits', () => sdk.getAccountLimits({ client })],
+      ['listAccountUsage', () => sdk.listAccountUsage({ client, query: { granularity: 'day', by_route: true } })],
+      ['getMarketCalendarDay', () => sdk.getMarketCalendarDay({ client, query: { date: '2026-11-27' } })],
+      ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
+      ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
+      ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
+    ];
+    const served = contract.operations.filter((o) => !PENDING_OPERATIONS.has(o.operationId)).map((o) => o.operationId);
+    expect(calls.map(([id]) => id).sort()).toEqual([...served].sort());
+    for (const [id, call] of calls) {
+      const r = await call();
+      expect(r.response.status, id).toBe(200);
+      expect(r.response.headers.get('content-type'), id).toMatch(/^application\/json/);
+      expect(r.response.headers.get('x-request-id'), id).toMatch(/^req_/);
+    }
+  });
+
+  it('serves the contract itself at /v1/openapi.json', async () => {
+    const served = await sdk.getOpenApiDocument({ client: service.client() });
+    expect(served.data).toEqual(parse(fs.readFileSync(contractPath, 'utf8')));
+  });
+
+  it('lists every route in the catalog with its parameters', async () => {
+    const r = await sdk.listCatalog({ client });
+    const entries = r.data?.data ?? [];
+    expect(entries.map((e) => e.id).sort()).toEqual(contract.operations.map((o) => o.operationId).sort());
+    const trades = entries.find((e) => e.path === '/v1/options/trades');
+    expect(trades?.params.map((p) => p.name)).toHaveLength(25);
+    expect(trades?.params.find((p) => p.name === 'exchange')).toMatchObject({ type: 'list', item: 'enum', max_items: 17 });
+  });
+
+  it('answers 501 not_implemented on the routes still pending', async () => {
+    for (const id of PENDING_OPERATIONS) {
+      const op = contract.byId.get(id);
+      if (!op || op.method !== 'get' || op.parameters.some((p) => p.in === 'path')) continue;
+      const required = Object.fromEntries(
+        op.parameters.filter((p) => p.required).map((p) => [p.name, p.name === 'strike' ? '100' : p.name === 'timestamp' ? '1763649000000' : p.name === 'contract_type' ? 'call' : p.name === 'date_of_expiry' ? '2026-12-18' : 'SPX']),
+      );
+      const response = await fetch(`${service.url}${op.path}?${new URLSearchParams(required).toString()}`, { headers: { authorization: `Bearer ${(await service.newAccount()).key}` } });
+      expect(response.status, id).toBe(501);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_implemented');
+    }
+  });
+});
