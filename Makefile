@@ -15,7 +15,9 @@ help:
 	@echo "make bench  - benchmarks (bench/), figures as ratios against a baseline measured in the same run"
 
 $(NODE_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	# npm install honours package-lock.json; npm ci is not used because this npm omits other
+	# platforms' optional packages from the lock and then refuses it.
+	npm install --no-audit --no-fund
 	touch $@
 
 install: $(NODE_STAMP)

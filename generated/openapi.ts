@@ -920,6 +920,7 @@ export interface components {
                 request_id: string;
             };
         };
+        /** @description A parameter value; lists as an array or comma-separated text. */
         ExportQueryValue: string | number | boolean | (string | number | boolean)[];
         ExportRequest: {
             /** @example /v1/options/trades */

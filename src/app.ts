@@ -3,15 +3,17 @@
  * Order: request context → auth and limits → body → repeated-parameter check → validator →
  * entitlements → handler → error mapping.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { operationMatcher, type OperationId, type OperationSpec } from './contract.js';
 import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/index.js';
-import type { Handler, HandlerMap, HandlerResult } from './handlers/types.js';
+import type { FileBody, Handler, HandlerMap, HandlerResult } from './handlers/types.js';
 import { authenticate, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
 import { ApiError, errorMiddleware, invalidParameters, sendError, type ErrorDetail } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
+import { hasAtMostThreeDecimals, isCalendarDate } from './middleware/query-validation.js';
 import { memoiseValidatorRouteRegexps } from './middleware/route-regexp-cache.js';
 import type { ServiceDeps } from './service.js';
 
@@ -64,12 +66,6 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
   next(problems ? invalidParameters(problems) : undefined);
 };
 
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
-}
-
 /** Dataset release and overnight entitlement of the route against the account. */
 function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
   if (!account) return;
@@ -83,9 +79,28 @@ function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccou
   }
 }
 
-function sendResult(res: Response, deps: ServiceDeps, result: HandlerResult<OperationId>): void {
+/** Streams a stored file with its validators; 304 when the client already holds this version. */
+function sendFile(req: Request, res: Response, file: FileBody): void {
+  res.setHeader('ETag', file.etag);
+  res.setHeader('Content-Disposition', `attachment; filename="${file.downloadName}"`);
+  if (req.get('if-none-match') === file.etag) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', String(file.bytes));
+  const stream = fs.createReadStream(file.path);
+  stream.on('error', () => res.destroy());
+  stream.pipe(res);
+}
+
+function sendResult(req: Request, res: Response, deps: ServiceDeps, result: HandlerResult<OperationId>): void {
   if (res.locals.timedOut || res.headersSent) return;
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, value);
+  if (result.file) {
+    sendFile(req, res, result.file);
+    return;
+  }
   const requestId = String(res.locals.requestId);
   if (result.bare) {
     res.status(result.status ?? 200).json(result.data);
@@ -127,9 +142,10 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId> | unde
       requestId: String(res.locals.requestId),
       now: Number(res.locals.receivedAt),
       deps,
-      req,
+      link: { path: req.path, search: req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '' },
+      headers: req.headers as Record<string, string | undefined>,
     });
-    sendResult(res, deps, result);
+    sendResult(req, res, deps, result);
   };
 }
 
@@ -166,8 +182,7 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
       formats: {
         // A real calendar date (ajv's fast mode accepts 2030-06-31).
         date: { type: 'string', validate: isCalendarDate },
-        // A strike in dollars with at most three decimals (float noise tolerated).
-        strike: { type: 'number', validate: (v: number) => Math.abs(v * 1000 - Math.round(v * 1000)) < 1e-6 },
+        strike: { type: 'number', validate: hasAtMostThreeDecimals },
       },
     }),
   );

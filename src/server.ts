@@ -11,6 +11,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
 import { startJobs } from './jobs/index.js';
 import { CursorCodec } from './middleware/cursor.js';
+import { QueryValidator } from './middleware/query-validation.js';
 import { createLogger, type Logger } from './middleware/logging.js';
 import { RateLimiter } from './middleware/rate-limiter.js';
 import { RequestLogBuffer } from './middleware/request-log.js';
@@ -49,18 +50,24 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     if (config.seedOnStart) await seedSplits(database.admin);
     const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
     const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
+    const contract = loadContract();
     const deps: ServiceDeps = {
       config,
       db: database.db,
-      contract: loadContract(),
+      contract,
       logger,
       limiter: new RateLimiter(config.limits),
       requestLog,
       cursors: new CursorCodec(Buffer.from(secret, 'base64')),
       clock,
       startedAt: clock(),
+      queries: new QueryValidator(contract),
+      boss: null,
     };
-    if (options.jobs !== false) boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock });
+    if (options.jobs !== false) {
+      boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: deps });
+      deps.boss = boss;
+    }
     const app = createApp(deps, options);
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.express.listen(config.port, config.host, () => resolve(s));

@@ -3,7 +3,9 @@ import type { Config } from './config.js';
 import type { Contract } from './contract.js';
 import type { Database } from './db/connection.js';
 import type { CursorCodec } from './middleware/cursor.js';
+import type PgBoss from 'pg-boss';
 import type { Logger } from './middleware/logging.js';
+import type { QueryValidator } from './middleware/query-validation.js';
 import type { RateLimiter } from './middleware/rate-limiter.js';
 import type { RequestLogBuffer } from './middleware/request-log.js';
 
@@ -17,4 +19,8 @@ export interface ServiceDeps {
   cursors: CursorCodec;
   clock: () => number;
   startedAt: number;
+  /** Query rules of every route, for export requests. */
+  queries: QueryValidator;
+  /** The job queue; null when the service runs without workers (exports then answer 503). */
+  boss: PgBoss | null;
 }

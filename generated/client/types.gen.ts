@@ -631,6 +631,9 @@ export type Status = {
     }>;
 };
 
+/**
+ * A parameter value; lists as an array or comma-separated text.
+ */
 export type ExportQueryValue = string | number | boolean | Array<string | number | boolean>;
 
 export type ExportRequest = {

@@ -34,6 +34,10 @@ export async function insertApiKey(
   await db.insertInto('api_keys').values(key).execute();
 }
 
+export async function findAccount(db: Queryable, id: string): Promise<AccountRow | null> {
+  return (await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
 /** The live (not revoked) key with this prefix, and its account. */
 export async function findKeyByPrefix(db: Queryable, prefix: string): Promise<KeyWithAccount | null> {
   const row = await db

@@ -1,5 +1,5 @@
 /** Kysely table types of the schema in db/migrations. */
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, RawBuilder } from 'kysely';
 
 export type Plan = 'basic' | 'pro';
 export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices';
@@ -176,6 +176,30 @@ export interface ArchivedSessionsTable {
   restored_at: Date | null;
 }
 
+export interface ExportsTable {
+  id: string;
+  account_id: string;
+  operation_id: string;
+  path: string;
+  /** The query as requested, one string per parameter (JSON on write). */
+  query: ColumnType<Record<string, string>, string, string>;
+  status: 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
+  revision: ColumnType<number, number | undefined, number | RawBuilder<number>>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  attempts: Generated<number>;
+  last_attempt_at: Date | null;
+  failed_at: Date | null;
+  error_code: string | null;
+  failure_reason: string | null;
+  file_path: string | null;
+  etag: string | null;
+  bytes: number | null;
+  rows: number | null;
+  pages: number | null;
+  truncated: boolean | null;
+  resolution: string | null;
+}
+
 export interface DB {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -190,4 +214,5 @@ export interface DB {
   open_interest: OpenInterestTable;
   ingest_files: IngestFilesTable;
   archived_sessions: ArchivedSessionsTable;
+  exports: ExportsTable;
 }

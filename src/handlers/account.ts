@@ -1,6 +1,7 @@
 /** The calling account: who it is, its limits and windows, its usage. */
 import { bucketMs, usageBuckets, usageRange } from '../analytics/usage.js';
 import type { Config } from '../config.js';
+import { countActiveExports } from '../db/exports.js';
 import { usageByBucketAndRoute } from '../db/request-log.js';
 import { invalidParameters } from '../middleware/errors.js';
 import { accountOf, type DataOf, type Handler } from './types.js';
@@ -22,6 +23,8 @@ function limitValues(config: Readonly<Config>): DataOf<'getAccount'>['limits'] {
 
 export const getAccount: Handler<'getAccount'> = async (ctx) => {
   const account = accountOf(ctx);
+  const key = account.key;
+  if (!key) throw new Error('GET /v1/account reached without a key');
   return {
     data: {
       id: account.id,
@@ -31,7 +34,7 @@ export const getAccount: Handler<'getAccount'> = async (ctx) => {
       entitlements: { overnight: account.overnight },
       status: account.status,
       created_timestamp: account.created_at.getTime(),
-      key: { id: account.key.id, prefix: account.key.prefix, name: account.key.name, created_timestamp: account.key.created_at.getTime() },
+      key: { id: key.id, prefix: key.prefix, name: key.name, created_timestamp: key.created_at.getTime() },
       limits: limitValues(ctx.deps.config),
     },
   };
@@ -47,7 +50,7 @@ export const getAccountLimits: Handler<'getAccountLimits'> = async (ctx) => {
       second_window: { limit: state.burstLimit, remaining: state.burstRemaining, reset: state.burstReset },
       in_flight: { limit: ctx.deps.config.limits.requestsInFlight, current: state.inFlight },
       cooldown_until: state.cooldownUntil,
-      exports_active: 0,
+      exports_active: await countActiveExports(ctx.deps.db, account.id),
     },
   };
 };

@@ -1,15 +1,13 @@
-/**
- * Every operation's handler, by operationId. PENDING_OPERATIONS is the one list of routes that are
- * specified but not served yet: they answer 501 not_implemented and Schemathesis leaves them out
- * (scripts/schemathesis reads this list). Later issues shrink it to empty.
- */
-import type { OperationId } from '../contract.js';
+/** Every operation's handler, by operationId (routes not served yet are listed in pending.ts). */
 import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
+import { createExport, downloadExport, getExport } from './exports.js';
 import { getMarketCalendarDay, listMarketSessions } from './market.js';
 import { listOptionOvernightSessions } from './options.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap } from './types.js';
+
+export { PENDING_OPERATIONS } from './pending.js';
 
 export const handlers: HandlerMap = {
   getStatus,
@@ -22,22 +20,7 @@ export const handlers: HandlerMap = {
   listMarketSessions,
   listOptionOvernightSessions,
   listStockSplits,
+  createExport,
+  getExport,
+  downloadExport,
 };
-
-export const PENDING_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'listOptionTrades',
-  'listOptionFlow',
-  'listOvernightOptionFlow',
-  'listFlowLeaders',
-  'getPremiumDrift',
-  'listContractImpliedVolatility',
-  'getContractTradeAtTime',
-  'getVolatilitySkew',
-  'getVolatilityDrift',
-  'getOpenInterest',
-  'getExposureLevels',
-  'getExposureHeatmap',
-  'createExport',
-  'getExport',
-  'downloadExport',
-]);

@@ -1,9 +1,9 @@
 /** Links for the next page: the same query with the cursor set. */
-import type { Request } from 'express';
+import type { PageLink } from './types.js';
 
-export function nextPageUrl(req: Request, cursor: string | null): string | null {
+export function nextPageUrl(link: PageLink, cursor: string | null): string | null {
   if (cursor === null) return null;
-  const search = new URLSearchParams(req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '');
+  const search = new URLSearchParams(link.search);
   search.set('cursor_id', cursor);
-  return `${req.path}?${search.toString()}`;
+  return `${link.path}?${search.toString()}`;
 }

@@ -11,7 +11,7 @@ function splitType(from: number, to: number): 'forward' | 'reverse' | 'other' {
   return 'other';
 }
 
-export const listStockSplits: Handler<'listStockSplits'> = async ({ query, deps, now, req }) => {
+export const listStockSplits: Handler<'listStockSplits'> = async ({ query, deps, now, link }) => {
   const limit = query.limit ?? 100;
   const fingerprint = CursorCodec.queryFingerprint('/v1/stocks/splits', query);
   const after = query.cursor_id ? deps.cursors.decode<SplitPosition>(query.cursor_id, fingerprint, now) : undefined;
@@ -39,6 +39,6 @@ export const listStockSplits: Handler<'listStockSplits'> = async ({ query, deps,
       type: splitType(r.split_from, r.split_to),
     })),
     source: 'derived',
-    pagination: { count: page.length, has_more: hasMore, limit, next_cursor_id: nextCursor, next_url: nextPageUrl(req, nextCursor) },
+    pagination: { count: page.length, has_more: hasMore, limit, next_cursor_id: nextCursor, next_url: nextPageUrl(link, nextCursor) },
   };
 };

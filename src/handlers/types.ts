@@ -2,7 +2,6 @@
  * Handlers are typed by the generated operation types: the query a handler receives is the
  * contract's, already validated and coerced; the data it returns is the contract's 200 (or 202) body.
  */
-import type { Request } from 'express';
 import type { components, operations } from '../../generated/openapi.js';
 import type { OperationId } from '../contract.js';
 import type { AuthenticatedAccount } from '../middleware/auth.js';
@@ -32,7 +31,23 @@ export interface HandlerContext<Op extends OperationId> {
   /** When the request arrived, Unix ms. */
   now: number;
   deps: ServiceDeps;
-  req: Request;
+  /** The request's path and query string, for next-page links (exports pass the target's). */
+  link: PageLink;
+  /** Request headers a handler may read (If-None-Match on downloads); lower-case names. */
+  headers: Record<string, string | undefined>;
+}
+
+export interface PageLink {
+  path: string;
+  search: string;
+}
+
+/** A file sent as the body (export downloads), with its validator. */
+export interface FileBody {
+  path: string;
+  bytes: number;
+  etag: string;
+  downloadName: string;
 }
 
 export interface HandlerResult<Op extends OperationId> {
@@ -46,6 +61,8 @@ export interface HandlerResult<Op extends OperationId> {
   /** Export responses carry only request_id in meta. */
   metaRequestIdOnly?: boolean;
   headers?: Record<string, string>;
+  /** Stream this file instead of a JSON body (304 when If-None-Match has its ETag). */
+  file?: FileBody;
 }
 
 export type Handler<Op extends OperationId> = (ctx: HandlerContext<Op>) => Promise<HandlerResult<Op>>;

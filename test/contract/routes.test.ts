@@ -35,7 +35,7 @@ describe('every served route through the generated client', () => {
   let service: TestService;
   let client: Awaited<ReturnType<TestService['newAccount']>>['client'];
   beforeAll(async () => {
-    service = await startTestService({ env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
+    service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client } = await service.newAccount({ plan: 'pro' }));
   });
   afterAll(async () => service.stop());
@@ -53,11 +53,20 @@ describe('every served route through the generated client', () => {
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
     ];
+    const created = await sdk.createExport({ client, body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } } });
+    expect(created.response.status).toBe(202);
+    const id = created.data?.data.id ?? '';
+    calls.push(['createExport', async () => created]);
+    calls.push(['getExport', () => sdk.getExport({ client, path: { id } })]);
+    for (let i = 0; i < 200 && (await sdk.getExport({ client, path: { id } })).data?.data.status !== 'ready'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    calls.push(['downloadExport', () => sdk.downloadExport({ client, path: { id } })]);
     const served = contract.operations.filter((o) => !PENDING_OPERATIONS.has(o.operationId)).map((o) => o.operationId);
     expect(calls.map(([id]) => id).sort()).toEqual([...served].sort());
     for (const [id, call] of calls) {
       const r = await call();
-      expect(r.response.status, id).toBe(200);
+      expect(r.response.status, id).toBe(id === 'createExport' ? 202 : 200);
       expect(r.response.headers.get('content-type'), id).toMatch(/^application\/json/);
       expect(r.response.headers.get('x-request-id'), id).toMatch(/^req_/);
     }
