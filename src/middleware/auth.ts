@@ -16,7 +16,8 @@ import { clientAddress, clientNetwork, type RateLimiter, type WindowState } from
 export interface AuthenticatedAccount extends AccountRow {
   /** Overnight data: the Pro plan, or the entitlement granted to the account. */
   overnight: boolean;
-  key: { id: string; prefix: string; name: string | null; created_at: Date };
+  /** The key of the request; null when the service acts for the account (export jobs). */
+  key: { id: string; prefix: string; name: string | null; created_at: Date } | null;
 }
 
 interface CachedKey {
@@ -131,7 +132,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
 
     const account = cached.account;
     res.locals.accountId = account.id;
-    res.locals.keyId = account.key.id;
+    res.locals.keyId = account.key?.id;
     res.locals.account = account;
     if (account.status === 'suspended') {
       setRateLimitHeaders(res, limiter.state(account.id, now));
