@@ -1,0 +1,267 @@
+/**
+ * Every parameter of the simulated market, in one place. The model itself is described in the
+ * header of index.ts; the numbers here are documented where they are set. Levels and volatilities
+ * are round figures of late 2024 to 2025 markets, not data.
+ */
+import { exchangeCodeByName } from '../../analytics/opra.js';
+
+export type Scale = 'default' | 'full';
+
+/** One underlying's price and variance process (Heston, on the trading clock, see paths.ts). */
+export interface UnderlyingSpec {
+  symbol: string;
+  /** Price at the start of the first simulated segment. */
+  start: number;
+  /** Initial variance v0, long-run variance theta (annualised), mean reversion kappa (per year). */
+  v0: number;
+  theta: number;
+  kappa: number;
+  /** Volatility of variance xi and the price/variance correlation rho (the leverage effect). */
+  xi: number;
+  rho: number;
+  /** Correlation of the price shock with the market (SPX) shock. */
+  beta: number;
+  /** Shares a regular session (0 for an index, which has no volume). */
+  dailyVolume: number;
+  /** Bars through the index curb and GTH windows (indexes), to 16:15 (ETFs) or to the equity close. */
+  bars: 'index' | 'etf' | 'equity';
+  /** Tracks another underlying at a fixed ratio (SPY ≈ SPX / 10.02) instead of its own process. */
+  tracks?: { symbol: string; ratio: number };
+  /** Smile: implied = atm × (1 + skew·z + curvature·z²), z = ln(K/F)/(atm·√T) clamped to ±Z_CLAMP. */
+  skew: number;
+  curvature: number;
+  /** Implied over expected realised volatility (the variance risk premium). */
+  vrp: number;
+}
+
+const sq = (x: number): number => x * x;
+
+export const UNDERLYINGS: readonly UnderlyingSpec[] = [
+  { symbol: 'SPX', start: 5900, v0: sq(0.15), theta: sq(0.17), kappa: 4, xi: 0.7, rho: -0.75, beta: 1, dailyVolume: 0, bars: 'index', skew: -0.11, curvature: 0.022, vrp: 1.1 },
+  { symbol: 'SPY', start: 588.5, v0: sq(0.15), theta: sq(0.17), kappa: 4, xi: 0.7, rho: -0.75, beta: 1, dailyVolume: 60e6, bars: 'etf', tracks: { symbol: 'SPX', ratio: 588.5 / 5900 }, skew: -0.11, curvature: 0.022, vrp: 1.1 },
+  { symbol: 'QQQ', start: 510, v0: sq(0.2), theta: sq(0.21), kappa: 4, xi: 0.75, rho: -0.7, beta: 0.92, dailyVolume: 35e6, bars: 'etf', skew: -0.1, curvature: 0.024, vrp: 1.08 },
+  { symbol: 'IWM', start: 225, v0: sq(0.22), theta: sq(0.23), kappa: 4, xi: 0.7, rho: -0.65, beta: 0.82, dailyVolume: 30e6, bars: 'etf', skew: -0.09, curvature: 0.025, vrp: 1.08 },
+  { symbol: 'AAPL', start: 230, v0: sq(0.25), theta: sq(0.26), kappa: 3, xi: 0.8, rho: -0.5, beta: 0.65, dailyVolume: 50e6, bars: 'equity', skew: -0.06, curvature: 0.03, vrp: 1.05 },
+  { symbol: 'TSLA', start: 340, v0: sq(0.55), theta: sq(0.55), kappa: 3, xi: 1.1, rho: -0.25, beta: 0.45, dailyVolume: 90e6, bars: 'equity', skew: -0.025, curvature: 0.035, vrp: 1.05 },
+  { symbol: 'NVDA', start: 140, v0: sq(0.48), theta: sq(0.48), kappa: 3, xi: 1.0, rho: -0.35, beta: 0.6, dailyVolume: 200e6, bars: 'equity', skew: -0.04, curvature: 0.032, vrp: 1.05 },
+  { symbol: 'AMZN', start: 205, v0: sq(0.3), theta: sq(0.31), kappa: 3, xi: 0.85, rho: -0.45, beta: 0.62, dailyVolume: 40e6, bars: 'equity', skew: -0.05, curvature: 0.03, vrp: 1.05 },
+];
+
+/** Standardised moneyness beyond which the smile is flat. */
+export const Z_CLAMP = 4;
+
+/** Minimum quote tick rules (in cents: [below $3, at or above $3]). */
+export type TickRule = 'index' | 'penny_all' | 'penny_pilot';
+export const TICKS_CENTS: Record<TickRule, readonly [number, number]> = {
+  /** SPX/SPXW: $0.05 below $3, $0.10 at or above (Cboe Rule 5.4). */
+  index: [5, 10],
+  /** SPY, QQQ, IWM: $0.01 at every price (Penny Interval Program, all-penny classes). */
+  penny_all: [1, 1],
+  /** Penny Interval Program classes: $0.01 below $3, $0.05 at or above. */
+  penny_pilot: [1, 5],
+};
+
+export type ExpirationRule =
+  /** Standard AM-settled third-Friday monthlies only (SPX). */
+  | 'monthly_only'
+  /** Dailies Monday to Friday, Friday weeklies further out, monthlies (SPXW, SPY, QQQ, IWM). */
+  | 'daily'
+  /** Friday weeklies (Thursday when Friday is a holiday) and monthlies (single stocks). */
+  | 'weekly';
+
+/** Strikes every `step` dollars out to `within` (fraction of the reference price), then coarser. */
+export interface StrikeBand {
+  within: number;
+  step: number;
+}
+
+export interface RootSpec {
+  root: string;
+  underlying: string;
+  expirations: ExpirationRule;
+  strikes: readonly StrikeBand[];
+  tick: TickRule;
+  /** Share of the market's order events. */
+  activity: number;
+  /** Share of a root's events on the trading date's own expiration (0DTE). */
+  zeroDteShare: number;
+  /** e-folding time of expiration weights in calendar days. */
+  expiryDecayDays: number;
+  callShare: number;
+  /** Open interest of an at-the-money monthly call (scale of the OI model). */
+  openInterestScale: number;
+  /** Single-listed (SPX and SPXW trade only on Cboe) or multi-listed across the exchanges. */
+  listing: 'cboe_only' | 'multi';
+  /** Quote spread: relative to the option's value, plus an absolute part in dollars. */
+  spreadRelative: number;
+  spreadAbsolute: number;
+  /** Expirations and strikes per expiration given one-minute quotes in a regular session. */
+  quotedExpirations: number;
+  quotedStrikes: number;
+}
+
+export const ROOTS: readonly RootSpec[] = [
+  {
+    root: 'SPXW', underlying: 'SPX', expirations: 'daily', strikes: [{ within: 0.05, step: 5 }, { within: 0.2, step: 25 }], tick: 'index',
+    activity: 0.27, zeroDteShare: 0.55, expiryDecayDays: 6, callShare: 0.47, openInterestScale: 6000, listing: 'cboe_only',
+    spreadRelative: 0.012, spreadAbsolute: 0.05, quotedExpirations: 3, quotedStrikes: 9,
+  },
+  {
+    root: 'SPX', underlying: 'SPX', expirations: 'monthly_only', strikes: [{ within: 0.05, step: 5 }, { within: 0.2, step: 25 }], tick: 'index',
+    activity: 0.04, zeroDteShare: 0, expiryDecayDays: 45, callShare: 0.42, openInterestScale: 14000, listing: 'cboe_only',
+    spreadRelative: 0.01, spreadAbsolute: 0.1, quotedExpirations: 1, quotedStrikes: 7,
+  },
+  {
+    root: 'SPY', underlying: 'SPY', expirations: 'daily', strikes: [{ within: 0.08, step: 1 }, { within: 0.2, step: 5 }], tick: 'penny_all',
+    activity: 0.2, zeroDteShare: 0.45, expiryDecayDays: 8, callShare: 0.5, openInterestScale: 22000, listing: 'multi',
+    spreadRelative: 0.004, spreadAbsolute: 0.01, quotedExpirations: 2, quotedStrikes: 9,
+  },
+  {
+    root: 'QQQ', underlying: 'QQQ', expirations: 'daily', strikes: [{ within: 0.08, step: 1 }, { within: 0.2, step: 5 }], tick: 'penny_all',
+    activity: 0.09, zeroDteShare: 0.4, expiryDecayDays: 8, callShare: 0.52, openInterestScale: 14000, listing: 'multi',
+    spreadRelative: 0.005, spreadAbsolute: 0.01, quotedExpirations: 2, quotedStrikes: 7,
+  },
+  {
+    root: 'IWM', underlying: 'IWM', expirations: 'daily', strikes: [{ within: 0.1, step: 1 }, { within: 0.2, step: 5 }], tick: 'penny_all',
+    activity: 0.05, zeroDteShare: 0.3, expiryDecayDays: 10, callShare: 0.45, openInterestScale: 12000, listing: 'multi',
+    spreadRelative: 0.006, spreadAbsolute: 0.01, quotedExpirations: 1, quotedStrikes: 7,
+  },
+  {
+    root: 'AAPL', underlying: 'AAPL', expirations: 'weekly', strikes: [{ within: 0.1, step: 2.5 }, { within: 0.2, step: 5 }], tick: 'penny_pilot',
+    activity: 0.06, zeroDteShare: 0.2, expiryDecayDays: 15, callShare: 0.58, openInterestScale: 9000, listing: 'multi',
+    spreadRelative: 0.01, spreadAbsolute: 0.02, quotedExpirations: 2, quotedStrikes: 5,
+  },
+  {
+    root: 'TSLA', underlying: 'TSLA', expirations: 'weekly', strikes: [{ within: 0.1, step: 2.5 }, { within: 0.2, step: 5 }], tick: 'penny_pilot',
+    activity: 0.11, zeroDteShare: 0.3, expiryDecayDays: 12, callShare: 0.57, openInterestScale: 11000, listing: 'multi',
+    spreadRelative: 0.008, spreadAbsolute: 0.02, quotedExpirations: 2, quotedStrikes: 5,
+  },
+  {
+    root: 'NVDA', underlying: 'NVDA', expirations: 'weekly', strikes: [{ within: 0.1, step: 1 }, { within: 0.2, step: 5 }], tick: 'penny_pilot',
+    activity: 0.12, zeroDteShare: 0.3, expiryDecayDays: 12, callShare: 0.6, openInterestScale: 16000, listing: 'multi',
+    spreadRelative: 0.008, spreadAbsolute: 0.01, quotedExpirations: 2, quotedStrikes: 5,
+  },
+  {
+    root: 'AMZN', underlying: 'AMZN', expirations: 'weekly', strikes: [{ within: 0.1, step: 2.5 }, { within: 0.2, step: 5 }], tick: 'penny_pilot',
+    activity: 0.06, zeroDteShare: 0.2, expiryDecayDays: 15, callShare: 0.56, openInterestScale: 8000, listing: 'multi',
+    spreadRelative: 0.01, spreadAbsolute: 0.02, quotedExpirations: 2, quotedStrikes: 5,
+  },
+];
+
+/** What the two scales change. */
+export interface ScaleSpec {
+  /** Dailies listed this many calendar days past the last session (daily roots). */
+  dailyDays: number;
+  /** Friday weeklies listed this many calendar days out. */
+  weeklyDays: number;
+  /** Every monthly this many days out; beyond, only quarterly (Mar/Jun/Sep/Dec) months. */
+  monthlyDays: number;
+  /** Last expiration listed, in days. */
+  horizonDays: number;
+  /**
+   * Strike range of an expiration as a fraction of the reference price: rangeSigmas standard
+   * deviations of the price at expiry, between minRange and the roots' outer band (±20%).
+   */
+  rangeSigmas: number;
+  minRange: number;
+  /** Order events in a regular session over all roots (each event is one or more prints). */
+  rthEvents: number;
+  /** Order events of the SPX family in one overnight (GTH) session and in one curb session. */
+  gthEvents: number;
+  curbEvents: number;
+  /** Golden sweeps (≥ $1M premium) per regular session. */
+  goldenSweeps: number;
+  /** Multiplies each root's quotedExpirations / quotedStrikes. */
+  quoteExpirationFactor: number;
+  quoteStrikeFactor: number;
+  /** Contracts quoted every minute in GTH: the first GTH expirations of SPXW and SPX. */
+  gthQuotedExpirations: number;
+  gthQuotedStrikes: number;
+}
+
+export const SCALES: Record<Scale, ScaleSpec> = {
+  default: {
+    dailyDays: 10, weeklyDays: 35, monthlyDays: 95, horizonDays: 370, rangeSigmas: 3, minRange: 0.04,
+    rthEvents: 28_000, gthEvents: 240, curbEvents: 120, goldenSweeps: 4,
+    quoteExpirationFactor: 1, quoteStrikeFactor: 1, gthQuotedExpirations: 2, gthQuotedStrikes: 5,
+  },
+  full: {
+    dailyDays: 40, weeklyDays: 91, monthlyDays: 370, horizonDays: 370, rangeSigmas: 100, minRange: 0.2,
+    rthEvents: 1_500_000, gthEvents: 9_000, curbEvents: 5_000, goldenSweeps: 60,
+    quoteExpirationFactor: 2, quoteStrikeFactor: 4, gthQuotedExpirations: 3, gthQuotedStrikes: 21,
+  },
+};
+
+/**
+ * Approximate share of US options volume by venue (Massive exchange ids from opra.ts), rounded
+ * from the OCC and exchange-group volume reports of 2024–2025. OPRA itself (314) never executes.
+ */
+export const EXCHANGE_SHARES: readonly { code: number; share: number }[] = [
+  { code: exchangeCodeByName.cboe, share: 0.1 },
+  { code: exchangeCodeByName.phlx, share: 0.09 },
+  { code: exchangeCodeByName.arca, share: 0.07 },
+  { code: exchangeCodeByName.amex, share: 0.07 },
+  { code: exchangeCodeByName.ise, share: 0.06 },
+  { code: exchangeCodeByName.nom, share: 0.06 },
+  { code: exchangeCodeByName.perl, share: 0.06 },
+  { code: exchangeCodeByName.bzx, share: 0.06 },
+  { code: exchangeCodeByName.miax, share: 0.05 },
+  { code: exchangeCodeByName.emld, share: 0.05 },
+  { code: exchangeCodeByName.edgx, share: 0.04 },
+  { code: exchangeCodeByName.c2, share: 0.04 },
+  { code: exchangeCodeByName.box, share: 0.04 },
+  { code: exchangeCodeByName.memx, share: 0.04 },
+  { code: exchangeCodeByName.gmni, share: 0.03 },
+  { code: exchangeCodeByName.mrcy, share: 0.02 },
+  { code: exchangeCodeByName.bx, share: 0.02 },
+  { code: 318, share: 0.03 }, // MIAX Sapphire: a real venue without a short name (unmapped_318)
+];
+
+/** Venues with a trading floor (open outcry): Cboe, Phlx, NYSE American, NYSE Arca, BOX. */
+export const FLOOR_EXCHANGES: readonly number[] = [
+  exchangeCodeByName.cboe,
+  exchangeCodeByName.phlx,
+  exchangeCodeByName.amex,
+  exchangeCodeByName.arca,
+  exchangeCodeByName.box,
+];
+
+export const CBOE = exchangeCodeByName.cboe;
+
+/**
+ * Order events by kind (shares of events in a regular session; see prints.ts for what each emits).
+ * Late reports and cancels are drawn on top of these (LATE_SHARE, CANCEL_SHARE of events).
+ */
+export const EVENT_MIX = {
+  single: 0.715,
+  split: 0.08,
+  sweep: 0.055,
+  multileg: 0.07,
+  auction: 0.035,
+  cross: 0.018,
+  floor: 0.012,
+  block: 0.015,
+} as const;
+export type EventKind = keyof typeof EVENT_MIX;
+export const LATE_SHARE = 0.004;
+export const CANCEL_SHARE = 0.003;
+
+/**
+ * Where a print lands against the NBBO for a one-sided order (buyer-initiated shown; a seller
+ * mirrors it): at the ask, inside the spread towards the ask, at the mid, towards the bid, at the
+ * bid (the other side's liquidity-providing flow), or one tick outside the quote.
+ */
+export const PRICE_LOCATION = {
+  at: 0.56,
+  near: 0.17,
+  mid: 0.13,
+  far_near: 0.05,
+  far_at: 0.07,
+  outside: 0.02,
+} as const;
+
+/** Print sizes: Pareto(1, SIZE_ALPHA) contracts, capped; blocks Pareto(BLOCK_MIN, 1.6). */
+export const SIZE_ALPHA = 1.15;
+export const SIZE_CAP = 2500;
+export const BLOCK_MIN = 250;
+export const BLOCK_CAP = 10_000;
