@@ -66,6 +66,25 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
   next(problems ? invalidParameters(problems) : undefined);
 };
 
+/** express-openapi-validator for one operation of the contract (request, and in tests response, validation). */
+function validatorFor(deps: ServiceDeps, operation: OperationSpec): RequestHandler[] {
+  const document = deps.contract.document as { paths: Record<string, Record<string, unknown>> };
+  const single = { ...document, paths: { [operation.path]: { [operation.method]: document.paths[operation.path]?.[operation.method] } } };
+  return OpenApiValidator.middleware({
+    apiSpec: single as never,
+    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },
+    validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
+    validateSecurity: false,
+    validateFormats: true,
+    ignoreUndocumented: false,
+    formats: {
+      // A real calendar date (ajv's fast mode accepts 2030-06-31).
+      date: { type: 'string', validate: isCalendarDate },
+      strike: { type: 'number', validate: hasAtMostThreeDecimals },
+    },
+  });
+}
+
 /** Dataset release and overnight entitlement of the route against the account. */
 function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
   if (!account) return;
@@ -171,40 +190,30 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   const parseJson = express.json({ limit: '64kb', strict: true, type: 'application/json' });
   api.use((req, res, next) => (req.method === 'POST' ? parseJson(req, res, next) : next()));
   api.use(checkParameterNames);
-  api.use(
-    OpenApiValidator.middleware({
-      apiSpec: deps.contract.document as never,
-      validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },
-      validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
-      validateSecurity: false,
-      validateFormats: true,
-      ignoreUndocumented: false,
-      formats: {
-        // A real calendar date (ajv's fast mode accepts 2030-06-31).
-        date: { type: 'string', validate: isCalendarDate },
-        strike: { type: 'number', validate: hasAtMostThreeDecimals },
-      },
-    }),
-  );
-  api.use(rejectUnknownParameters);
 
-  // One dispatcher: the operation was matched once, in requestContext, and validated above.
+  // The operation was matched once, in requestContext. Each operation gets its own validator,
+  // built from a copy of the contract holding only that operation: express-openapi-validator then
+  // has one route to find instead of compiling and trying every route of the contract per request.
   const handlers: HandlerMap = { ...defaultHandlers, ...options.handlers };
-  const dispatchers = new Map(
+  const routers = new Map(
     deps.contract.operations.map((operation) => {
       const handler = PENDING_OPERATIONS.has(operation.operationId) && !options.handlers?.[operation.operationId] ? undefined : handlers[operation.operationId];
-      return [operation, dispatch(operation, handler, deps)] as const;
+      const router = express.Router();
+      router.use(validatorFor(deps, operation));
+      router.use(rejectUnknownParameters);
+      router.use(dispatch(operation, handler, deps));
+      return [operation, router] as const;
     }),
   );
   api.use((req, res, next) => {
     const operation = res.locals.operation as OperationSpec | null;
-    const dispatcher = operation ? dispatchers.get(operation) : undefined;
-    if (!dispatcher) {
-      sendError(res, new ApiError(404, 'not_found', 'No such route.'));
+    const router = operation ? routers.get(operation) : undefined;
+    if (!router) {
+      const otherMethod = match('GET', req.path) ?? match('POST', req.path);
+      sendError(res, otherMethod ? new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`) : new ApiError(404, 'not_found', 'No such route.'));
       return;
     }
-    // express 5 runs the returned promise's rejection into the error middleware
-    return dispatcher(req, res, next);
+    router(req, res, next);
   });
   api.use(errorMiddleware(deps.logger));
   app.use(api);

@@ -62,10 +62,13 @@ describe('errors, validation and the route deadline', () => {
     expect(invalid.error?.error.details[0]?.parameter).toBe('body.path');
   });
 
-  it('answers 404 with the error body for an unknown route', async () => {
+  it('answers 404 for an unknown route and 405 for a known route with another method', async () => {
     const r = await raw('/v1/nope');
     expect(r.status).toBe(404);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    const wrongMethod = await raw('/v1/stocks/splits', { method: 'DELETE' });
+    expect(wrongMethod.status).toBe(405);
+    expect(((await wrongMethod.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
   });
 
   it('turns an unhandled error into a plain 500 that leaks nothing, logged with the request id', async () => {
