@@ -39,6 +39,19 @@ const { positionals, values } = parseArgs({
   },
 });
 const [command, target] = positionals;
+const COMMANDS = ['create-account', 'create-key', 'list', 'revoke-key', 'suspend', 'reactivate', 'set-plan'];
+if (!command || !COMMANDS.includes(command)) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
+try {
+  // Arguments are checked before the database is opened.
+  plan(values.plan);
+  datasets(values.datasets);
+} catch (error) {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+}
 
 const handle = await openForCli();
 const db = handle.admin;
@@ -95,4 +108,4 @@ try {
 } finally {
   await handle.close();
 }
-process.exitCode = exitCode;
+process.exit(exitCode);
