@@ -29,7 +29,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': 'off' },
   },
   {
-    files: ['src/config.ts', 'src/config.test.ts', 'test/support/**', 'bench/**', 'scripts/**'],
+    files: ['src/config.ts', 'src/config.test.ts', 'test/**', 'bench/**', 'scripts/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
