@@ -12,7 +12,7 @@ import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/inde
 import type { FileBody, Handler, HandlerMap, HandlerResult } from './handlers/types.js';
 import { authenticate, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
 import { ApiError, errorMiddleware, invalidParameters, sendError, type ErrorDetail } from './middleware/errors.js';
-import { requestContext } from './middleware/request-context.js';
+import { newRequestId, requestContext } from './middleware/request-context.js';
 import { hasAtMostThreeDecimals, isCalendarDate } from './middleware/query-validation.js';
 import { memoiseValidatorRouteRegexps } from './middleware/route-regexp-cache.js';
 import type { ServiceDeps } from './service.js';
@@ -218,7 +218,9 @@ export function createApp(deps: ServiceDeps, options: AppOptions = {}): App {
   api.use(errorMiddleware(deps.logger));
   app.use(api);
   app.use((_req, res) => {
-    res.status(404).json({ error: { code: 'not_found', message: 'No such route.', status: 404, request_id: '', details: [], retry_after_ms: null } });
+    res.locals.requestId = newRequestId(deps.clock());
+    res.setHeader('X-Request-Id', String(res.locals.requestId));
+    sendError(res, new ApiError(404, 'not_found', 'No such route: the API lives under /v1 and its documentation at /docs.'));
   });
   return { express: app, keys };
 }

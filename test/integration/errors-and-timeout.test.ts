@@ -66,6 +66,9 @@ describe('errors, validation and the route deadline', () => {
     const r = await raw('/v1/nope');
     expect(r.status).toBe(404);
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    const outside = await raw('/nope');
+    expect(outside.status).toBe(404);
+    expect(outside.headers.get('x-request-id')).toMatch(/^req_/);
     const wrongMethod = await raw('/v1/stocks/splits', { method: 'DELETE' });
     expect(wrongMethod.status).toBe(405);
     expect(((await wrongMethod.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
