@@ -36,14 +36,14 @@ async function createDatabase(baseUrl: string): Promise<string> {
 }
 
 export async function startTestService(
-  options: { limits?: Partial<Limits>; handlers?: HandlerMap; env?: Record<string, string>; clock?: () => number; jobs?: boolean } = {},
+  options: { limits?: Partial<Limits>; handlers?: HandlerMap; env?: Record<string, string>; clock?: () => number; jobs?: boolean; docsDir?: string } = {},
 ): Promise<TestService> {
   const databaseUrl = await createDatabase(inject('postgresUrl'));
   const base = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', REQUEST_LOG_FLUSH_MS: '50', ...options.env });
   const config: Readonly<Config> = Object.freeze({ ...base, limits: { ...base.limits, ...options.limits } });
   const errors: string[] = [];
   const logger = createLogger('silent', (line) => errors.push(line));
-  const service = await startService(config, { handlers: options.handlers, logger, clock: options.clock, jobs: options.jobs ?? false });
+  const service = await startService(config, { handlers: options.handlers, logger, clock: options.clock, jobs: options.jobs ?? false, docsDir: options.docsDir });
   const client = (key?: string): Client =>
     createClient(createConfig({ baseUrl: service.url, ...(key ? { auth: () => key } : {}) }));
   return {

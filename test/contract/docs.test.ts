@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/service.js';
+
+describe('the documentation site', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-docs-'));
+    await promisify(execFile)('npx', ['redocly', 'build-docs', 'openapi/v1.yaml', '--inlineBundle', '-o', path.join(dir, 'index.html')]);
+    service = await startTestService({ docsDir: dir });
+  });
+  afterAll(async () => service.stop());
+
+  it('serves Redoc at /docs with the bundle inline (nothing fetched from the internet)', async () => {
+    const r = await fetch(`${service.url}/docs/`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await r.text();
+    expect(html).toContain('Options Analytics Data Service');
+    expect(html).not.toMatch(/<script[^>]+src="https?:/);
+    expect(html).toContain('listOptionTrades');
+  });
+
+  it('sends / to the documentation', async () => {
+    const r = await fetch(`${service.url}/`, { redirect: 'manual' });
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe('/docs/');
+  });
+});
