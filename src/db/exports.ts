@@ -1,31 +1,11 @@
 /** Export jobs. Every state change increases `revision`. */
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Queryable } from './connection.js';
+import type { ExportsTable } from './schema.js';
 
-export type ExportStatus = 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
+export type ExportStatus = ExportsTable['status'];
 
-export interface ExportRow {
-  id: string;
-  account_id: string;
-  operation_id: string;
-  path: string;
-  query: Record<string, string>;
-  status: ExportStatus;
-  revision: number;
-  created_at: Date;
-  attempts: number;
-  last_attempt_at: Date | null;
-  failed_at: Date | null;
-  error_code: string | null;
-  failure_reason: string | null;
-  file_path: string | null;
-  etag: string | null;
-  bytes: number | null;
-  rows: number | null;
-  pages: number | null;
-  truncated: boolean | null;
-  resolution: string | null;
-}
+export type ExportRow = Selectable<ExportsTable>;
 
 /** Exports that hold a slot of the account's limit: queued or retrying (running jobs stay queued). */
 export const ACTIVE_EXPORT_STATUSES: readonly ExportStatus[] = ['queued', 'retrying'];
