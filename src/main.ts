@@ -7,7 +7,8 @@ import { startService } from './server.js';
 
 const config = loadConfig();
 const docsDir = path.resolve('build/docs');
-const service = await startService(config, { docsDir: fs.existsSync(docsDir) ? docsDir : undefined });
+if (config.seedOnStart) process.stdout.write('Starting; on first start the simulated market is generated and loaded (about half a minute)...\n');
+const service = await startService(config, { docsDir: fs.existsSync(docsDir) ? docsDir : undefined, seedMarket: config.seedOnStart });
 const demoKey = config.seedOnStart ? await ensureDemoKey(service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
 
 process.stdout.write(

@@ -15,6 +15,8 @@ import { QueryValidator } from './middleware/query-validation.js';
 import { createLogger, type Logger } from './middleware/logging.js';
 import { RateLimiter } from './middleware/rate-limiter.js';
 import { RequestLogBuffer } from './middleware/request-log.js';
+import { seedOptionRoots } from './db/market-data.js';
+import { seedMarketIfEmpty } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
 
@@ -32,6 +34,8 @@ export interface StartOptions extends AppOptions {
   clock?: () => number;
   /** Start pg-boss workers (off in most tests). */
   jobs?: boolean;
+  /** Simulate and load the market when the store holds no print (first start of `make run`). */
+  seedMarket?: boolean;
 }
 
 export async function startService(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningService> {
@@ -47,7 +51,12 @@ export async function startService(config: Readonly<Config>, options: StartOptio
   let boss: PgBoss | null = null;
   try {
     await migrateToLatest(database.admin);
+    await seedOptionRoots(database.admin);
     if (config.seedOnStart) await seedSplits(database.admin);
+    if (options.seedMarket) {
+      const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) });
+      if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
+    }
     const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
     const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
     const contract = loadContract();

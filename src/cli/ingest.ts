@@ -1,33 +1,45 @@
 /**
- * `npm run ingest -- <kind> <files...>`: loads files in the canonical layout (CSV or NDJSON, gzip
- * accepted). Each file loads in one transaction; bad rows go to `<file>.rejects.csv` with their
- * line and reason. Kinds served so far: splits.
+ * `npm run ingest -- <kind> <files...>`: loads files of one kind. Canonical kinds (layouts.ts: CSV or
+ * NDJSON, gzip accepted): contracts, prints, quotes, underlying_bars, open_interest, splits. Vendor
+ * layouts (vendors.ts): massive-trades, massive-quotes, massive-minute-aggs, databento-tbbo,
+ * databento-statistics, databento-definition. Each file loads in one transaction; a file already
+ * loaded (same checksum) is skipped; bad rows go to `<file>.rejects.csv` with their line and
+ * reason; progress goes to stderr on long files; each file ends with its counts.
  */
 import fs from 'node:fs';
-import { loadSplitsFile } from '../ingest/splits.js';
+import { seedOptionRoots } from '../db/market-data.js';
+import { isLoadKind, LOAD_KINDS, loadMarketFile } from '../ingest/market.js';
 import { openForCli } from './database.js';
 
-const [kind, ...files] = process.argv.slice(2);
-const loaders = { splits: loadSplitsFile } as const;
+const args = process.argv.slice(2);
+const force = args.includes('--force');
+const [kind, ...files] = args.filter((a) => a !== '--force');
 
-if (!kind || !(kind in loaders) || files.length === 0) {
-  process.stderr.write(`usage: npm run ingest -- <${Object.keys(loaders).join('|')}> <files...>\n`);
+if (!kind || !isLoadKind(kind) || files.length === 0) {
+  process.stderr.write(`usage: npm run ingest -- <${LOAD_KINDS.join('|')}> [--force] <files...>\n`);
   process.exit(2);
 }
 
 const handle = await openForCli();
 let failed = false;
 try {
+  await seedOptionRoots(handle.admin);
   for (const file of files) {
-    const result = await loaders[kind as keyof typeof loaders](handle.admin, file);
+    const started = performance.now();
+    const result = await loadMarketFile(handle.admin, kind, file, { force, log: (line) => process.stderr.write(`${line}\n`) });
     const rejectsFile = `${file}.rejects.csv`;
     if (result.rejected.length > 0) {
       fs.writeFileSync(rejectsFile, ['line,reason', ...result.rejected.map((r) => `${r.line},"${r.reason.replace(/"/g, '""')}"`)].join('\n') + '\n');
     }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
     process.stdout.write(
-      `${file}: read ${result.read}, loaded ${result.loaded}, rejected ${result.rejected.length}, duplicates ${result.duplicates}` +
-        (result.rejected.length > 0 ? ` (rejects in ${rejectsFile})` : '') +
-        '\n',
+      result.alreadyLoaded
+        ? `${file}: already loaded (same checksum), nothing written\n`
+        : `${file}: read ${result.read}, loaded ${result.loaded}, rejected ${result.rejected.length}, duplicates ${result.duplicates}` +
+            (result.skipped > 0 ? `, skipped ${result.skipped}` : '') +
+            ` in ${seconds} s` +
+            (result.rejected.length > 0 ? ` (rejects in ${rejectsFile})` : '') +
+            '\n',
     );
   }
 } catch (error) {

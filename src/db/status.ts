@@ -1,6 +1,8 @@
 /** Health and data freshness for GET /v1/status. */
 import { sql } from 'kysely';
+import { OPTION_ROOTS } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
+import { partitionDates, partitionName } from './market-data.js';
 
 export interface DatasetFreshness {
   dataset: string;
@@ -16,10 +18,73 @@ export async function pingDatabase(db: Queryable): Promise<number> {
   return Math.round((performance.now() - started) * 1000) / 1000;
 }
 
+const INDEX_SYMBOLS = [...new Set(OPTION_ROOTS.filter((r) => r.kind === 'index').map((r) => r.underlying))];
+
+/** Planner's row estimate of a table and its partitions (exact counts of prints would scan days of rows); null before the first analyze. */
+async function estimatedRows(db: Queryable, table: string): Promise<number | null> {
+  const result = await sql<{ n: number | null }>`
+    select sum(case when c.reltuples < 0 then null else c.reltuples end)::float8 as n from pg_class c
+    where c.oid = ${table}::regclass or c.oid in (select inhrelid from pg_inherits where inhparent = ${table}::regclass)`.execute(db);
+  const n = result.rows[0]?.n;
+  return n === null || n === undefined ? null : Math.round(n);
+}
+
+async function newestPrint(db: Queryable): Promise<{ date: string | null; ts: number | null }> {
+  const dates = await partitionDates(db, 'prints');
+  for (let i = dates.length - 1; i >= 0; i -= 1) {
+    const date = dates[i] as string;
+    // One index probe per session on the market-wide newest-first index of that date's partition.
+    const result = await sql<{ ts: number | null }>`
+      select max(ts)::float8 as ts from (
+        select (select ts from ${sql.table(partitionName('prints', date))} where session = s and not cancelled order by ts desc limit 1) as ts
+        from unnest(array['rth', 'gth', 'curb', 'other']) as s
+      ) newest`.execute(db);
+    const ts = result.rows[0]?.ts ?? null;
+    if (ts !== null) return { date, ts };
+  }
+  return { date: null, ts: null };
+}
+
+async function newestQuoteDate(db: Queryable): Promise<string | null> {
+  const dates = await partitionDates(db, 'quote_samples');
+  for (let i = dates.length - 1; i >= 0; i -= 1) {
+    const date = dates[i] as string;
+    const result = await sql<{ one: number }>`select 1 as one from ${sql.table(partitionName('quote_samples', date))} limit 1`.execute(db);
+    if (result.rows.length > 0) return date;
+  }
+  return null;
+}
+
+async function newestBar(db: Queryable, indexes: boolean): Promise<number | null> {
+  const row = await db
+    .selectFrom('underlying_bars')
+    .select('ts')
+    .where('symbol', indexes ? '=' : '<>', sql<string>`${indexes ? sql`any` : sql`all`}(${INDEX_SYMBOLS}::text[])`)
+    .orderBy('ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.ts ?? null;
+}
+
+const newYorkDate = (ms: number | null): string | null =>
+  ms === null ? null : new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
+
 export async function datasetFreshness(db: Queryable): Promise<DatasetFreshness[]> {
   const splits = await db
     .selectFrom('stock_splits')
     .select([sql<string | null>`max(execution_date)::text`.as('newest_date'), sql<number>`count(*)::int`.as('rows')])
     .executeTakeFirstOrThrow();
-  return [{ dataset: 'equities.splits', newest_timestamp: null, newest_date: splits.newest_date, rows: splits.rows }];
+  const prints = await newestPrint(db);
+  const equityBar = await newestBar(db, false);
+  const indexBar = await newestBar(db, true);
+  const barRows = await estimatedRows(db, 'underlying_bars');
+  const openInterest = await db.selectFrom('open_interest').select(sql<string | null>`max(date)::text`.as('newest_date')).executeTakeFirstOrThrow();
+  return [
+    { dataset: 'equities.splits', newest_timestamp: null, newest_date: splits.newest_date, rows: splits.rows },
+    { dataset: 'options.prints', newest_timestamp: prints.ts, newest_date: prints.date, rows: await estimatedRows(db, 'prints') },
+    { dataset: 'options.quotes', newest_timestamp: null, newest_date: await newestQuoteDate(db), rows: await estimatedRows(db, 'quote_samples') },
+    { dataset: 'equities.bars', newest_timestamp: equityBar, newest_date: newYorkDate(equityBar), rows: barRows },
+    { dataset: 'indices.bars', newest_timestamp: indexBar, newest_date: newYorkDate(indexBar), rows: barRows },
+    { dataset: 'options.open_interest', newest_timestamp: null, newest_date: openInterest.newest_date, rows: await estimatedRows(db, 'open_interest') },
+  ];
 }

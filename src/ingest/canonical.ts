@@ -128,8 +128,10 @@ function nonNegativeInteger(value: string | undefined): number | null {
 }
 
 /** Condition codes separated by | (or commas or spaces, as vendors write lists). */
+const NO_CODES: number[] = Object.freeze([]) as unknown as number[];
+
 export function parseCodes(value: string | undefined): number[] | string {
-  if (value === undefined || value.trim() === '') return [];
+  if (value === undefined || value === '' || value.trim() === '') return NO_CODES;
   const out: number[] = [];
   for (const part of value.split(/[|,\s]+/)) {
     if (part === '') continue;
@@ -200,7 +202,7 @@ export function parsePrintFields(fields: Record<string, string>, line: number): 
     exchangeCode,
     conditionCode,
     extendedConditions: extended,
-    aggressorSide: hint === '' ? null : (hint as 'buy' | 'sell'),
+    aggressorSide: hint === '' ? null : hint,
     quote,
   };
 }

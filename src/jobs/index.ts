@@ -2,10 +2,12 @@
 import PgBoss from 'pg-boss';
 import { exportJob } from './export.js';
 import { requestLogRetention } from './request-log-retention.js';
+import { sessionArchive } from './session-archive.js';
+import { sessionLoad } from './session-load.js';
 import type { JobDefinition, JobDeps } from './types.js';
 
 // Each job reads its own data shape; `never` lets one list hold them all.
-export const jobs: readonly JobDefinition<never>[] = [requestLogRetention, exportJob];
+export const jobs: readonly JobDefinition<never>[] = [requestLogRetention, sessionLoad, sessionArchive, exportJob];
 
 export async function startJobs(connectionString: string, deps: JobDeps): Promise<PgBoss> {
   const boss = new PgBoss({ connectionString, application_name: 'oads-jobs', max: 4 });

@@ -1,0 +1,159 @@
+/**
+ * Ingest throughput: classified prints per second through the whole pipeline (parse a canonical
+ * prints file, place on the calendar, sort, classify, bulk write into the indexed, partitioned
+ * prints table in one transaction) against a bare bulk write of the same rows, by the same write
+ * method, into an unindexed table, in the same run on a throwaway embedded PostgreSQL.
+ * Prints both figures and their ratio (goal: >= 0.3).
+ *
+ * BENCH_PRINTS (default 250,000) sets the file size; DATABASE_URL uses that server instead.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, openDatabase, startEmbeddedPostgres } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { openCopySession } from '../../src/db/bulk-copy.js';
+import { bulkInsertPrints, createBarePrintsTable, dropPartition, dropTable, PrintColumns, seedOptionRoots, vacuumAnalyze } from '../../src/db/market-data.js';
+import { loadMarketFile } from '../../src/ingest/market.js';
+import { loadPrintsFile } from '../../src/ingest/prints.js';
+
+const PRINTS = Number(process.env.BENCH_PRINTS ?? 250_000);
+const OPEN = Date.parse('2026-11-20T14:30:00Z');
+const CLOSE = Date.parse('2026-11-20T21:00:00Z');
+
+/** mulberry32: small deterministic generator. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function writeInputs(dir: string): { prints: string; bars: string } {
+  const random = prng(20261122);
+  const bars = path.join(dir, 'bars.csv');
+  const barLines = ['symbol,timestamp,open,high,low,close,volume'];
+  const spot: number[] = [];
+  let level = 6600;
+  for (let t = OPEN - 60_000; t <= CLOSE + 15 * 60_000; t += 60_000) {
+    const next = level * (1 + (random() - 0.5) * 0.001);
+    barLines.push(`SPX,${t},${level.toFixed(2)},${Math.max(level, next).toFixed(2)},${Math.min(level, next).toFixed(2)},${next.toFixed(2)},0`);
+    spot.push(next);
+    level = next;
+  }
+  fs.writeFileSync(bars, `${barLines.join('\n')}\n`);
+
+  const prints = path.join(dir, 'prints.csv');
+  const out = fs.createWriteStream(prints);
+  const lines: string[] = ['option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp'];
+  const exchanges = [302, 308, 313, 316, 323, 325, 304, 312];
+  const conditions = [209, 209, 209, 209, 209, 219, 219, 227, 229, 232, 236, 204];
+  const expiries = ['261120', '261123', '261124', '261218'];
+  for (let i = 0; i < PRINTS; i += 1) {
+    const t = OPEN + Math.floor((i / PRINTS) * (CLOSE - OPEN)) + Math.floor(random() * 200);
+    const s = spot[Math.floor((t - OPEN) / 60_000) + 1] ?? 6600;
+    const strike = Math.round((s + (random() - 0.5) * 400) / 5) * 5;
+    const call = random() < 0.55;
+    const expiry = expiries[Math.floor(random() * random() * expiries.length)] ?? '261120';
+    const symbol = `SPXW  ${expiry}${call ? 'C' : 'P'}${String(strike * 1000).padStart(8, '0')}`;
+    const intrinsic = Math.max(0, call ? s - strike : strike - s);
+    const value = intrinsic + 2 + random() * 20;
+    const bid = Math.round(value * 10) / 10;
+    const ask = Math.round((bid + 0.1 + Math.floor(random() * 4) * 0.1) * 10) / 10;
+    const price = Math.round((bid + (ask - bid) * random()) * 100) / 100;
+    const size = Math.max(1, Math.floor(1 / (random() ** 1.2)));
+    const cancel = random() < 0.002;
+    const condition = cancel ? 201 : conditions[Math.floor(random() * conditions.length)];
+    lines.push(`${symbol},${t},${i + 1},${price},${Math.min(size, 5000)},${exchanges[Math.floor(random() * exchanges.length)]},${condition},,,${bid},${ask},${t - Math.floor(random() * 2000)}`);
+    if (lines.length >= 10_000) {
+      out.write(`${lines.join('\n')}\n`);
+      lines.length = 0;
+    }
+  }
+  out.end(`${lines.join('\n')}\n`);
+  return { prints, bars };
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-bench-ingest-'));
+fs.chmodSync(dir, 0o755);
+const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort());
+const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL ?? embedded!.url, embeddedDir: '', embeddedPort: 0, poolSize: 2, statementTimeoutMs: 0 });
+const db = handle.admin;
+try {
+  await migrateToLatest(db);
+  await seedOptionRoots(db);
+  const inputs = writeInputs(dir);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await loadMarketFile(db, 'underlying_bars', inputs.bars);
+
+  // Classified rows, captured in memory (not timed), for the bare write.
+  const batches: PrintColumns[] = [];
+  const captureStarted = performance.now();
+  await loadPrintsFile(db, inputs.prints, {
+    force: true,
+    writer: async (_db, rows) => {
+      const copy = new PrintColumns();
+      for (const [name, values] of Object.entries(rows.columns)) copy.columns[name as keyof PrintColumns['columns']].push(...values);
+      copy.length = rows.length;
+      batches.push(copy);
+      return rows.length;
+    },
+  });
+  const classified = batches.reduce((n, b) => n + b.length, 0);
+  const captureSeconds = (performance.now() - captureStarted) / 1000;
+
+  const connectionString = process.env.DATABASE_URL ?? embedded!.url;
+  const lines = [
+    `prints in file: ${PRINTS.toLocaleString('en-US')} (classified rows: ${classified.toLocaleString('en-US')})`,
+    `parse and classify alone, no write: ${Math.round(classified / captureSeconds).toLocaleString('en-US')} prints/s`,
+  ];
+  for (const method of ['copy', 'unnest'] as const) {
+    // An empty partition for each method (indexes come with it from the parent table).
+    await dropPartition(db, 'prints', '2026-11-20');
+    await vacuumAnalyze(db);
+
+    const started = performance.now();
+    const result = await loadPrintsFile(db, inputs.prints, { force: true, ...(method === 'copy' ? { connectionString } : {}) });
+    const pipelineSeconds = (performance.now() - started) / 1000;
+
+    await createBarePrintsTable(db, 'bench_bare_prints');
+    let bareSeconds: number;
+    if (method === 'copy') {
+      const session = await openCopySession(connectionString);
+      try {
+        const bareStarted = performance.now();
+        await session.db.transaction().execute(async (trx) => {
+          for (const batch of batches) await session.copyPrints(trx, batch, { table: 'bench_bare_prints', direct: true });
+        });
+        bareSeconds = (performance.now() - bareStarted) / 1000;
+      } finally {
+        await session.close();
+      }
+    } else {
+      const bareStarted = performance.now();
+      await db.transaction().execute(async (trx) => {
+        for (const batch of batches) await bulkInsertPrints(trx, batch, { table: 'bench_bare_prints', onConflict: false });
+      });
+      bareSeconds = (performance.now() - bareStarted) / 1000;
+    }
+    await dropTable(db, 'bench_bare_prints');
+
+    const pipelineRate = result.loaded / pipelineSeconds;
+    const bareRate = classified / bareSeconds;
+    const label = method === 'copy' ? 'COPY' : 'INSERT … SELECT FROM unnest()';
+    lines.push(
+      `[${label}] pipeline (parse, classify, write into indexed prints): ${Math.round(pipelineRate).toLocaleString('en-US')} prints/s (${pipelineSeconds.toFixed(2)} s, ${result.loaded.toLocaleString('en-US')} rows)`,
+      `[${label}] bare write of the same rows into an unindexed table: ${Math.round(bareRate).toLocaleString('en-US')} rows/s (${bareSeconds.toFixed(2)} s)`,
+      `[${label}] ratio: ${(pipelineRate / bareRate).toFixed(3)} (goal >= 0.3)`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  await handle.close();
+  if (embedded) await embedded.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+}

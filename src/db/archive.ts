@@ -1,0 +1,119 @@
+/** Sessions moved out of the hot store: their archive folders, and the rows they are written from. */
+import { sql } from 'kysely';
+import type { Queryable } from './connection.js';
+import { dropPartition, partitionDates } from './market-data.js';
+
+export interface ArchivedSession {
+  tradingDate: string;
+  archiveDir: string;
+  prints: number;
+  quotes: number;
+  restoredAt: Date | null;
+}
+
+export async function findArchivedSession(db: Queryable, tradingDate: string): Promise<ArchivedSession | null> {
+  const row = await db.selectFrom('archived_sessions').selectAll().where('trading_date', '=', tradingDate).executeTakeFirst();
+  return row ? { tradingDate: row.trading_date, archiveDir: row.archive_dir, prints: row.prints, quotes: row.quotes, restoredAt: row.restored_at } : null;
+}
+
+/** Records a session as archived and drops its partitions, in the caller's transaction. */
+export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSession, 'restoredAt'>): Promise<void> {
+  await db
+    .insertInto('archived_sessions')
+    .values({ trading_date: session.tradingDate, archive_dir: session.archiveDir, prints: session.prints, quotes: session.quotes, restored_at: null })
+    .onConflict((oc) =>
+      oc.column('trading_date').doUpdateSet({ archive_dir: session.archiveDir, prints: session.prints, quotes: session.quotes, archived_at: new Date(), restored_at: null }),
+    )
+    .execute();
+  await dropPartition(db, 'prints', session.tradingDate);
+  await dropPartition(db, 'quote_samples', session.tradingDate);
+}
+
+export async function markSessionRestored(db: Queryable, tradingDate: string, at: Date): Promise<void> {
+  await db.updateTable('archived_sessions').set({ restored_at: at }).where('trading_date', '=', tradingDate).execute();
+}
+
+/** Trading dates held in the hot store (a prints or quotes partition exists), ascending. */
+export async function hotDates(db: Queryable): Promise<string[]> {
+  const dates = new Set([...(await partitionDates(db, 'prints')), ...(await partitionDates(db, 'quote_samples'))]);
+  return [...dates].sort();
+}
+
+export async function isDateHot(db: Queryable, tradingDate: string): Promise<boolean> {
+  return (await partitionDates(db, 'prints')).includes(tradingDate);
+}
+
+/** A print as the canonical prints layout writes it, with its cancelled mark. */
+export interface ArchivedPrintRow {
+  option_symbol: string;
+  ts: number;
+  sequence: number;
+  contract_id: number;
+  price: number;
+  size: number;
+  exchange_code: number;
+  condition_code: number;
+  extended_conditions: number[];
+  aggressor_side: string | null;
+  quote_bid: number | null;
+  quote_ask: number | null;
+  quote_ts: number | null;
+  cancelled: boolean;
+}
+
+/** One page of a date's prints in (ts, sequence, contract) order, after `after`. */
+export async function printsPageForArchive(
+  db: Queryable,
+  tradingDate: string,
+  after: { ts: number; sequence: number; contractId: number } | null,
+  limit: number,
+): Promise<ArchivedPrintRow[]> {
+  let q = db
+    .selectFrom('prints as p')
+    .innerJoin('contracts as c', 'c.id', 'p.contract_id')
+    .select([
+      'c.option_symbol',
+      'p.ts',
+      'p.sequence',
+      'p.contract_id',
+      'p.price',
+      'p.size',
+      'p.exchange_code',
+      'p.condition_code',
+      'p.extended_conditions',
+      'p.aggressor_side',
+      'p.quote_bid',
+      'p.quote_ask',
+      'p.quote_ts',
+      'p.cancelled',
+    ])
+    .where('p.trading_date', '=', tradingDate);
+  if (after !== null) q = q.where(sql<boolean>`(p.ts, p.sequence, p.contract_id) > (${after.ts}, ${after.sequence}, ${after.contractId})`);
+  return await q.orderBy('p.ts').orderBy('p.sequence').orderBy('p.contract_id').limit(limit).execute();
+}
+
+export interface ArchivedQuoteRow {
+  option_symbol: string;
+  contract_id: number;
+  minute: number;
+  quote_ts: number;
+  bid: number | null;
+  ask: number | null;
+  bid_size: number | null;
+  ask_size: number | null;
+}
+
+export async function quotesPageForArchive(db: Queryable, tradingDate: string, after: { contractId: number; minute: number } | null, limit: number): Promise<ArchivedQuoteRow[]> {
+  let q = db
+    .selectFrom('quote_samples as q')
+    .innerJoin('contracts as c', 'c.id', 'q.contract_id')
+    .select(['c.option_symbol', 'q.contract_id', 'q.minute', 'q.quote_ts', 'q.bid', 'q.ask', 'q.bid_size', 'q.ask_size'])
+    .where('q.trading_date', '=', tradingDate);
+  if (after !== null) q = q.where(sql<boolean>`(q.contract_id, q.minute) > (${after.contractId}, ${after.minute})`);
+  return await q.orderBy('q.contract_id').orderBy('q.minute').limit(limit).execute();
+}
+
+export async function countQuoteSamples(db: Queryable, tradingDate: string): Promise<number> {
+  const row = await db.selectFrom('quote_samples').select(sql<number>`count(*)::int`.as('n')).where('trading_date', '=', tradingDate).executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -1,0 +1,476 @@
+/**
+ * The market data store: option roots, contracts, classified prints (one partition per trading
+ * date), one-minute quote samples, underlying bars, open interest and the ledger of loaded files.
+ * Bulk writes send whole columns as arrays and insert from unnest(): one round trip per batch.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
+import type { Queryable } from './connection.js';
+import type { OptionRootsTable } from './schema.js';
+
+// ---------------------------------------------------------------------------------------------
+// Roots and contracts
+// ---------------------------------------------------------------------------------------------
+
+function rootRow(r: OptionRoot): OptionRootsTable {
+  return { root: r.root, family: r.family, underlying: r.underlying, multiplier: r.multiplier, kind: r.kind, overnight: r.overnight, curb: r.curb, am_settled: r.amSettled };
+}
+
+/** Writes the reference roots (OPTION_ROOTS), updating any that changed. Run at start-up. */
+export async function seedOptionRoots(db: Queryable): Promise<void> {
+  await db
+    .insertInto('option_roots')
+    .values(OPTION_ROOTS.map(rootRow))
+    .onConflict((oc) =>
+      oc.column('root').doUpdateSet((eb) => ({
+        family: eb.ref('excluded.family'),
+        underlying: eb.ref('excluded.underlying'),
+        multiplier: eb.ref('excluded.multiplier'),
+        kind: eb.ref('excluded.kind'),
+        overnight: eb.ref('excluded.overnight'),
+        curb: eb.ref('excluded.curb'),
+        am_settled: eb.ref('excluded.am_settled'),
+      })),
+    )
+    .execute();
+}
+
+/** Adds roots met in data; known roots are left as they are. */
+export async function ensureOptionRoots(db: Queryable, roots: readonly OptionRoot[]): Promise<void> {
+  if (roots.length === 0) return;
+  await db.insertInto('option_roots').values(roots.map(rootRow)).onConflict((oc) => oc.column('root').doNothing()).execute();
+}
+
+export async function listOptionRoots(db: Queryable): Promise<OptionRoot[]> {
+  const rows = await db.selectFrom('option_roots').selectAll().orderBy('root').execute();
+  return rows.map((r) => ({ root: r.root, family: r.family, underlying: r.underlying, multiplier: r.multiplier, kind: r.kind, overnight: r.overnight, curb: r.curb, amSettled: r.am_settled }));
+}
+
+export interface ContractSpec {
+  symbol: string;
+  root: string;
+  underlying: string;
+  dateOfExpiry: string;
+  type: 'call' | 'put';
+  strikeThousandths: number;
+  multiplier: number;
+}
+
+export interface StoredContract {
+  id: number;
+  symbol: string;
+  underlying: string;
+  multiplier: number;
+}
+
+/**
+ * Creates the contracts that do not exist yet (an existing contract keeps its underlying and
+ * multiplier unless `overwrite`) and returns every one of them by padded OCC symbol.
+ */
+export async function ensureContracts(db: Queryable, specs: readonly ContractSpec[], options: { overwrite?: boolean } = {}): Promise<Map<string, StoredContract>> {
+  const out = new Map<string, StoredContract>();
+  for (let start = 0; start < specs.length; start += 20_000) {
+    const chunk = specs.slice(start, start + 20_000);
+    const conflict = options.overwrite
+      ? sql`on conflict (option_symbol) do update set underlying = excluded.underlying, multiplier = excluded.multiplier`
+      : sql`on conflict do nothing`;
+    await sql`
+      insert into contracts (option_symbol, root, underlying, date_of_expiry, contract_type, strike_thousandths, multiplier)
+      select * from unnest(${chunk.map((s) => s.symbol)}::text[], ${chunk.map((s) => s.root)}::text[], ${chunk.map((s) => s.underlying)}::text[],
+        ${chunk.map((s) => s.dateOfExpiry)}::date[], ${chunk.map((s) => s.type)}::text[], ${chunk.map((s) => s.strikeThousandths)}::int8[],
+        ${chunk.map((s) => s.multiplier)}::int4[])
+      ${conflict}`.execute(db);
+    const rows = await db
+      .selectFrom('contracts')
+      .select(['id', 'option_symbol', 'underlying', 'multiplier'])
+      .where('option_symbol', '=', sql<string>`any(${chunk.map((s) => s.symbol)}::text[])`)
+      .execute();
+    for (const r of rows) out.set(r.option_symbol, { id: r.id, symbol: r.option_symbol, underlying: r.underlying, multiplier: r.multiplier });
+  }
+  return out;
+}
+
+export async function countContracts(db: Queryable): Promise<number> {
+  const row = await db.selectFrom('contracts').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  return row.n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Partitions
+// ---------------------------------------------------------------------------------------------
+
+export type PartitionedTable = 'prints' | 'quote_samples';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function partitionName(table: PartitionedTable, date: string): string {
+  if (!DATE.test(date)) throw new RangeError(`invalid partition date ${date}`);
+  return `${table}_${date.replaceAll('-', '')}`;
+}
+
+/**
+ * Creates the partition of a trading date when missing. Run it outside the load transaction: it
+ * locks the parent table briefly, which a long load must not hold.
+ */
+export async function ensurePartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
+  const name = partitionName(table, date);
+  try {
+    await sql`create table if not exists ${sql.table(name)} partition of ${sql.table(table)} for values in (${sql.lit(date)})`.execute(db);
+  } catch (error) {
+    // Two loads creating the same partition at once: the loser finds it made.
+    if ((error as { code?: string }).code !== '42P07') throw error;
+  }
+}
+
+/**
+ * A new trading date's prints table, created standalone inside the load's transaction with only
+ * its primary key (which ON CONFLICT needs) and the check that makes it a valid partition of its
+ * date. attachPrintsPartition() then builds the other indexes in bulk, a sort per index, which is
+ * much cheaper than maintaining them row by row during the load. Returns the table name.
+ */
+export async function createStandalonePrintsPartition(db: Queryable, date: string): Promise<string> {
+  const name = partitionName('prints', date);
+  await sql`create table ${sql.table(name)} (like prints including defaults,
+    primary key (trading_date, contract_id, sequence),
+    constraint ${sql.ref(`${name}_date_check`)} check (trading_date = ${sql.lit(date)}::date))`.execute(db);
+  return name;
+}
+
+/** Attaches a standalone prints table as its date's partition (PostgreSQL creates the parent's indexes on it). */
+export async function attachPrintsPartition(db: Queryable, date: string): Promise<void> {
+  const name = partitionName('prints', date);
+  await sql`alter table prints attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
+}
+
+/** Trading dates that have a partition of the table, ascending. */
+export async function partitionDates(db: Queryable, table: PartitionedTable): Promise<string[]> {
+  const result = await sql<{ name: string }>`
+    select c.relname as name from pg_inherits i
+    join pg_class c on c.oid = i.inhrelid
+    join pg_class p on p.oid = i.inhparent
+    where p.relname = ${table}`.execute(db);
+  const prefix = `${table}_`;
+  return result.rows
+    .map((r) => r.name)
+    .filter((n) => n.startsWith(prefix) && /^\d{8}$/.test(n.slice(prefix.length)))
+    .map((n) => {
+      const d = n.slice(prefix.length);
+      return `${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}`;
+    })
+    .sort();
+}
+
+export async function dropPartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
+  await sql`drop table if exists ${sql.table(partitionName(table, date))}`.execute(db);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prints
+// ---------------------------------------------------------------------------------------------
+
+/** Column name, array type sent, and the expression that turns the unnested value into the column. */
+const PRINT_COLUMNS = [
+  ['trading_date', 'date[]', null],
+  ['contract_id', 'int8[]', null],
+  ['sequence', 'int8[]', null],
+  ['id', 'text[]', null],
+  ['root', 'text[]', null],
+  ['family', 'text[]', null],
+  ['underlying', 'text[]', null],
+  ['ts', 'int8[]', null],
+  ['session', 'text[]', null],
+  ['contract_type', 'text[]', null],
+  ['date_of_expiry', 'date[]', null],
+  ['strike', 'float8[]', null],
+  ['price', 'float8[]', null],
+  ['size', 'int4[]', null],
+  ['premium', 'float8[]', null],
+  ['exchange_code', 'int4[]', null],
+  ['exchange', 'text[]', null],
+  ['condition_code', 'int4[]', null],
+  // Arrays of arrays would flatten in unnest(): each row's array travels as its text literal.
+  ['extended_conditions', 'text[]', 'int4[]'],
+  ['side', 'text[]', null],
+  ['side_confidence', 'float8[]', null],
+  ['sentiment', 'text[]', null],
+  ['trade_type', 'text[]', null],
+  ['flags', 'text[]', 'text[]'],
+  ['group_id', 'text[]', null],
+  ['is_block', 'bool[]', null],
+  ['is_golden', 'bool[]', null],
+  ['is_unusual', 'bool[]', null],
+  ['day_volume', 'int4[]', null],
+  ['open_interest', 'int4[]', null],
+  ['days_to_expiry', 'int4[]', null],
+  ['otm_percent', 'float8[]', null],
+  ['implied_volatility', 'float8[]', null],
+  ['delta', 'float8[]', null],
+  ['underlying_price', 'float8[]', null],
+  ['bid', 'float8[]', null],
+  ['ask', 'float8[]', null],
+  ['quote_bid', 'float8[]', null],
+  ['quote_ask', 'float8[]', null],
+  ['quote_ts', 'int8[]', null],
+  ['aggressor_side', 'text[]', null],
+  ['cancelled', 'bool[]', null],
+  ['body', 'text[]', null],
+] as const;
+
+export type PrintColumnName = (typeof PRINT_COLUMNS)[number][0];
+
+/** The prints columns in table order (the order COPY sends them). */
+export const PRINT_COLUMN_NAMES: readonly PrintColumnName[] = PRINT_COLUMNS.map(([name]) => name);
+
+/** A batch of print rows held as one array per column, the shape the bulk insert sends. */
+export class PrintColumns {
+  readonly columns: Record<PrintColumnName, unknown[]>;
+  length = 0;
+
+  constructor() {
+    this.columns = Object.fromEntries(PRINT_COLUMNS.map(([name]) => [name, []])) as unknown as Record<PrintColumnName, unknown[]>;
+  }
+
+  clear(): void {
+    for (const name of Object.keys(this.columns) as PrintColumnName[]) this.columns[name].length = 0;
+    this.length = 0;
+  }
+}
+
+/** Postgres array literal of integers ('{209,219}'). */
+export function intArrayLiteral(values: readonly number[]): string {
+  return values.length === 0 ? '{}' : `{${values.join(',')}}`;
+}
+
+/** Postgres array literal of plain words ('{iso,no_side}'): the flags need no quoting. */
+export function wordArrayLiteral(values: readonly string[]): string {
+  return values.length === 0 ? '{}' : `{${values.join(',')}}`;
+}
+
+/**
+ * One column of a batch as one text parameter: the values joined by the record separator (U+001E),
+ * null as the empty string. PostgreSQL splits it with string_to_array and casts the text array;
+ * neither side escapes anything (no value holds U+001E: JSON escapes control characters), which
+ * is several times faster than sending array parameters for text-heavy rows like the print body.
+ */
+const SEPARATOR = '\x1e';
+
+function columnText(values: readonly unknown[]): string {
+  return values.join(SEPARATOR);
+}
+
+function printInsert(table: string, rows: PrintColumns, onConflict: boolean): RawBuilder<unknown> {
+  const names = PRINT_COLUMNS.map(([name]) => sql.ref(name));
+  const arrays = PRINT_COLUMNS.map(([name, type]) => sql`string_to_array(${columnText(rows.columns[name])}::text, chr(30), '')::${sql.raw(type)}`);
+  const selects = PRINT_COLUMNS.map(([name, , cast]) => (cast === null ? sql.ref(`u.${name}`) : sql`${sql.ref(`u.${name}`)}::${sql.raw(cast)}`));
+  return sql`
+    insert into ${sql.table(table)} (${sql.join(names)})
+    select ${sql.join(selects)} from unnest(${sql.join(arrays)}) as u(${sql.join(names)})
+    ${onConflict ? sql`on conflict do nothing` : sql``}`;
+}
+
+/**
+ * The bulk write of classified prints: the rows of a batch (about 10,000) in one INSERT … SELECT
+ * FROM unnest(...). A print already stored (same trading date, contract and sequence) is left as
+ * it is. Returns the rows inserted. `table` names another table of the same columns (benchmarks).
+ */
+export async function bulkInsertPrints(db: Queryable, rows: PrintColumns, options: { table?: string; onConflict?: boolean } = {}): Promise<number> {
+  if (options.table !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.table)) throw new RangeError(`bad table name ${options.table}`);
+  if (rows.length === 0) return 0;
+  const result = await printInsert(options.table ?? 'prints', rows, options.onConflict ?? true).execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Creates an unindexed, unlogged-free copy of the prints columns (benchmarks: the bare write). */
+export async function createBarePrintsTable(db: Queryable, table: string): Promise<void> {
+  await sql`drop table if exists ${sql.table(table)}`.execute(db);
+  await sql`create table ${sql.table(table)} (like prints including defaults)`.execute(db);
+}
+
+/** Reclaims space and refreshes planner statistics (benchmarks, after bulk deletes). */
+export async function vacuumAnalyze(db: Queryable): Promise<void> {
+  await sql`vacuum analyze`.execute(db);
+}
+
+export async function dropTable(db: Queryable, table: string): Promise<void> {
+  await sql`drop table if exists ${sql.table(table)}`.execute(db);
+}
+
+/** Marks stored prints cancelled (a cancel record arrived after they were written). */
+export async function markPrintsCancelled(db: Queryable, keys: readonly { tradingDate: string; contractId: number; sequence: number }[]): Promise<number> {
+  if (keys.length === 0) return 0;
+  const result = await sql`
+    update prints p set cancelled = true, flags = case when 'cancelled' = any(p.flags) then p.flags else p.flags || '{cancelled}'::text[] end
+    from unnest(${keys.map((k) => k.tradingDate)}::date[], ${keys.map((k) => k.contractId)}::int8[], ${keys.map((k) => k.sequence)}::int8[]) as k(d, c, s)
+    where p.trading_date = k.d and p.contract_id = k.c and p.sequence = k.s and not p.cancelled`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+export async function countPrints(db: Queryable, tradingDate?: string): Promise<number> {
+  let q = db.selectFrom('prints').select(sql<number>`count(*)::int`.as('n'));
+  if (tradingDate !== undefined) q = q.where('trading_date', '=', tradingDate);
+  return (await q.executeTakeFirstOrThrow()).n;
+}
+
+export async function hasAnyPrint(db: Queryable): Promise<boolean> {
+  const row = await db.selectFrom('prints').select('trading_date').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Bodies of the prints of one trading date in (timestamp, sequence) order; tests and archive checks. */
+export async function printBodies(db: Queryable, tradingDate: string, options: { includeCancelled?: boolean } = {}): Promise<string[]> {
+  let q = db.selectFrom('prints').select('body').where('trading_date', '=', tradingDate);
+  if (!options.includeCancelled) q = q.where('cancelled', '=', false);
+  const rows = await q.orderBy('ts').orderBy('sequence').orderBy('contract_id').execute();
+  return rows.map((r) => r.body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quotes, bars, open interest
+// ---------------------------------------------------------------------------------------------
+
+export interface QuoteSampleRow {
+  tradingDate: string;
+  contractId: number;
+  minute: number;
+  bid: number | null;
+  ask: number | null;
+  bidSize: number | null;
+  askSize: number | null;
+  quoteTs: number;
+}
+
+/** Upserts minute samples; a sample is replaced only by a later (or same-time) quote of its minute. */
+export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSampleRow[]): Promise<number> {
+  let written = 0;
+  for (let start = 0; start < rows.length; start += 20_000) {
+    const c = rows.slice(start, start + 20_000);
+    const result = await sql`
+      insert into quote_samples (trading_date, contract_id, minute, bid, ask, bid_size, ask_size, quote_ts)
+      select * from unnest(${c.map((r) => r.tradingDate)}::date[], ${c.map((r) => r.contractId)}::int8[], ${c.map((r) => r.minute)}::int8[],
+        ${c.map((r) => r.bid)}::float8[], ${c.map((r) => r.ask)}::float8[], ${c.map((r) => r.bidSize)}::int4[], ${c.map((r) => r.askSize)}::int4[],
+        ${c.map((r) => r.quoteTs)}::int8[])
+      on conflict (contract_id, minute, trading_date) do update
+        set bid = excluded.bid, ask = excluded.ask, bid_size = excluded.bid_size, ask_size = excluded.ask_size, quote_ts = excluded.quote_ts
+        where excluded.quote_ts >= quote_samples.quote_ts`.execute(db);
+    written += Number(result.numAffectedRows ?? 0);
+  }
+  return written;
+}
+
+/** The minute samples of a trading date for some contracts, by contract then quote time. */
+export async function quoteSamplesOn(db: Queryable, tradingDate: string, contractIds: readonly number[]): Promise<QuoteSampleRow[]> {
+  if (contractIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('quote_samples')
+    .select(['trading_date', 'contract_id', 'minute', 'bid', 'ask', 'bid_size', 'ask_size', 'quote_ts'])
+    .where('trading_date', '=', tradingDate)
+    .where('contract_id', '=', sql<number>`any(${[...contractIds]}::int8[])`)
+    .orderBy('contract_id')
+    .orderBy('quote_ts')
+    .execute();
+  return rows.map((r) => ({ tradingDate: r.trading_date, contractId: r.contract_id, minute: r.minute, bid: r.bid, ask: r.ask, bidSize: r.bid_size, askSize: r.ask_size, quoteTs: r.quote_ts }));
+}
+
+export interface BarRow {
+  symbol: string;
+  ts: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number | null;
+}
+
+export async function upsertUnderlyingBars(db: Queryable, rows: readonly BarRow[]): Promise<number> {
+  let written = 0;
+  for (let start = 0; start < rows.length; start += 20_000) {
+    const c = rows.slice(start, start + 20_000);
+    const result = await sql`
+      insert into underlying_bars (symbol, ts, open, high, low, close, volume)
+      select * from unnest(${c.map((r) => r.symbol)}::text[], ${c.map((r) => r.ts)}::int8[], ${c.map((r) => r.open)}::float8[],
+        ${c.map((r) => r.high)}::float8[], ${c.map((r) => r.low)}::float8[], ${c.map((r) => r.close)}::float8[], ${c.map((r) => r.volume)}::int8[])
+      on conflict (symbol, ts) do update set open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`.execute(db);
+    written += Number(result.numAffectedRows ?? 0);
+  }
+  return written;
+}
+
+/** Bars of some symbols with from <= ts <= to, by symbol and time. */
+export async function underlyingBarsBetween(db: Queryable, symbols: readonly string[], from: number, to: number): Promise<BarRow[]> {
+  if (symbols.length === 0) return [];
+  return await db
+    .selectFrom('underlying_bars')
+    .select(['symbol', 'ts', 'open', 'high', 'low', 'close', 'volume'])
+    .where('symbol', '=', sql<string>`any(${[...symbols]}::text[])`)
+    .where('ts', '>=', from)
+    .where('ts', '<=', to)
+    .orderBy('symbol')
+    .orderBy('ts')
+    .execute();
+}
+
+export interface OpenInterestRow {
+  contractId: number;
+  date: string;
+  openInterest: number;
+}
+
+export async function upsertOpenInterest(db: Queryable, rows: readonly OpenInterestRow[]): Promise<number> {
+  let written = 0;
+  for (let start = 0; start < rows.length; start += 20_000) {
+    const c = rows.slice(start, start + 20_000);
+    const result = await sql`
+      insert into open_interest (contract_id, date, open_interest)
+      select * from unnest(${c.map((r) => r.contractId)}::int8[], ${c.map((r) => r.date)}::date[], ${c.map((r) => r.openInterest)}::int4[])
+      on conflict (contract_id, date) do update set open_interest = excluded.open_interest`.execute(db);
+    written += Number(result.numAffectedRows ?? 0);
+  }
+  return written;
+}
+
+/** Open interest at the start of a trading date, by contract id. */
+export async function openInterestOn(db: Queryable, date: string, contractIds: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (contractIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('open_interest')
+    .select(['contract_id', 'open_interest'])
+    .where('date', '=', date)
+    .where('contract_id', '=', sql<number>`any(${[...contractIds]}::int8[])`)
+    .execute();
+  for (const r of rows) out.set(r.contract_id, r.open_interest);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ledger of loaded files
+// ---------------------------------------------------------------------------------------------
+
+export interface IngestedFile {
+  checksum: string;
+  kind: string;
+  fileName: string;
+  read: number;
+  loaded: number;
+  rejected: number;
+  duplicates: number;
+}
+
+export async function findIngestedFile(db: Queryable, checksum: string, kind: string): Promise<IngestedFile | null> {
+  const row = await db.selectFrom('ingest_files').selectAll().where('checksum', '=', checksum).where('kind', '=', kind).executeTakeFirst();
+  return row ? { checksum: row.checksum, kind: row.kind, fileName: row.file_name, read: row.read, loaded: row.loaded, rejected: row.rejected, duplicates: row.duplicates } : null;
+}
+
+export async function recordIngestedFile(db: Queryable, file: IngestedFile): Promise<void> {
+  await db
+    .insertInto('ingest_files')
+    .values({ checksum: file.checksum, kind: file.kind, file_name: file.fileName, read: file.read, loaded: file.loaded, rejected: file.rejected, duplicates: file.duplicates })
+    .onConflict((oc) => oc.columns(['checksum', 'kind']).doNothing())
+    .execute();
+}
+
+/** Forgets the loaded files of some kinds (a session dropped from the hot store may load again). */
+export async function forgetIngestedFiles(db: Queryable, fileNames: readonly string[]): Promise<void> {
+  if (fileNames.length === 0) return;
+  await db.deleteFrom('ingest_files').where('file_name', 'in', [...fileNames]).execute();
+}

@@ -1,0 +1,159 @@
+/**
+ * Retention of the hot store: the last five completed sessions plus the current one (and any
+ * later date, such as the next session's overnight prints) stay in PostgreSQL; an older session is
+ * written to `<dataDir>/archive/<date>/` as gzip files in the canonical layouts (prints.csv.gz,
+ * quotes.csv.gz) and its partitions are dropped. Reloading goes through ingest like any other file,
+ * so an archived session comes back classified by the same code (cancelled prints are written
+ * followed by a cancel record; day volume between a print and its cancel then counts the print as
+ * already cancelled, the one difference a reload can show). Underlying bars, open interest and
+ * contracts are small and stay hot.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+import { completedSessions, currentOrLastSessionDate } from '../analytics/calendar.js';
+import type { Database } from '../db/connection.js';
+import {
+  archiveSessionRows,
+  findArchivedSession,
+  hotDates,
+  isDateHot,
+  markSessionRestored,
+  printsPageForArchive,
+  quotesPageForArchive,
+} from '../db/archive.js';
+import { loadPrintsFile } from './prints.js';
+import { loadQuotesFile } from './market.js';
+
+/** Completed sessions kept hot, besides the current one. */
+export const HOT_SESSIONS = 5;
+/** A session loaded back on request stays hot this long before it may be archived again. */
+export const RESTORED_GRACE_MS = 24 * 3_600_000;
+const PAGE = 50_000;
+
+const PRINT_HEADER = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+const QUOTE_HEADER = 'option_symbol,timestamp,bid,ask,bid_size,ask_size';
+/** OPRA CANC, the cancel record written after an archived cancelled print. */
+const CANCEL_CONDITION = 201;
+
+const text = (v: number | string | null): string => (v === null ? '' : String(v));
+
+export function archiveDirOf(dataDir: string, tradingDate: string): string {
+  return path.join(dataDir, 'archive', tradingDate);
+}
+
+async function writeGzipLines(file: string, lines: AsyncIterable<string>): Promise<void> {
+  const partial = `${file}.partial`;
+  await pipeline(Readable.from(lines), createGzip(), fs.createWriteStream(partial));
+  fs.renameSync(partial, file);
+}
+
+/** Writes a hot session's prints and quotes to its archive folder. Returns the row counts. */
+export async function exportSession(db: Database, tradingDate: string, dir: string): Promise<{ prints: number; quotes: number }> {
+  fs.mkdirSync(dir, { recursive: true });
+  let prints = 0;
+  let quotes = 0;
+  await writeGzipLines(
+    path.join(dir, 'prints.csv.gz'),
+    (async function* () {
+      yield `${PRINT_HEADER}\n`;
+      let after: Parameters<typeof printsPageForArchive>[2] = null;
+      for (;;) {
+        const page = await printsPageForArchive(db, tradingDate, after, PAGE);
+        if (page.length === 0) return;
+        let chunk = '';
+        for (const p of page) {
+          const symbol = p.option_symbol;
+          const ext = p.extended_conditions.join('|');
+          chunk += `${symbol},${p.ts},${p.sequence},${p.price},${p.size},${p.exchange_code},${p.condition_code},${ext},${text(p.aggressor_side)},${text(p.quote_bid)},${text(p.quote_ask)},${text(p.quote_ts)}\n`;
+          if (p.cancelled) chunk += `${symbol},${p.ts},${p.sequence},${p.price},${p.size},${p.exchange_code},${CANCEL_CONDITION},,,,,\n`;
+          prints += 1;
+        }
+        yield chunk;
+        const last = page[page.length - 1]!;
+        after = { ts: last.ts, sequence: last.sequence, contractId: last.contract_id };
+      }
+    })(),
+  );
+  await writeGzipLines(
+    path.join(dir, 'quotes.csv.gz'),
+    (async function* () {
+      yield `${QUOTE_HEADER}\n`;
+      let after: Parameters<typeof quotesPageForArchive>[2] = null;
+      for (;;) {
+        const page = await quotesPageForArchive(db, tradingDate, after, PAGE);
+        if (page.length === 0) return;
+        let chunk = '';
+        for (const q of page) {
+          chunk += `${q.option_symbol},${q.quote_ts},${text(q.bid)},${text(q.ask)},${text(q.bid_size)},${text(q.ask_size)}\n`;
+          quotes += 1;
+        }
+        yield chunk;
+        const last = page[page.length - 1]!;
+        after = { contractId: last.contract_id, minute: last.minute };
+      }
+    })(),
+  );
+  return { prints, quotes };
+}
+
+/** Exports a session and drops it from the hot store (files first, then one transaction). */
+export async function archiveSession(db: Database, dataDir: string, tradingDate: string): Promise<{ prints: number; quotes: number; dir: string }> {
+  const dir = archiveDirOf(dataDir, tradingDate);
+  const counts = await exportSession(db, tradingDate, dir);
+  await db.transaction().execute(async (trx) => {
+    await archiveSessionRows(trx, { tradingDate, archiveDir: dir, prints: counts.prints, quotes: counts.quotes });
+  });
+  return { ...counts, dir };
+}
+
+/** Dates the hot store keeps at `now`: the last HOT_SESSIONS completed sessions and the current one. */
+export function sessionsToKeep(now: number): string[] {
+  const keep = new Set(completedSessions(now, HOT_SESSIONS));
+  keep.add(currentOrLastSessionDate(now));
+  return [...keep].sort();
+}
+
+/**
+ * Archives every hot session older than the kept ones, except sessions loaded back on request in
+ * the last RESTORED_GRACE_MS. Returns the dates archived.
+ */
+export async function enforceRetention(db: Database, options: { dataDir: string; now: number; log?: (line: string) => void }): Promise<string[]> {
+  const keep = sessionsToKeep(options.now);
+  const oldestKept = keep[0] ?? '';
+  const archived: string[] = [];
+  for (const date of await hotDates(db)) {
+    if (date >= oldestKept) continue;
+    const before = await findArchivedSession(db, date);
+    if (before?.restoredAt && options.now - before.restoredAt.getTime() < RESTORED_GRACE_MS) continue;
+    const counts = await archiveSession(db, options.dataDir, date);
+    options.log?.(`archived ${date}: ${counts.prints} prints, ${counts.quotes} quote samples → ${counts.dir}`);
+    archived.push(date);
+  }
+  return archived;
+}
+
+export type SessionState = 'hot' | 'archived' | 'absent';
+
+export async function sessionState(db: Database, tradingDate: string): Promise<SessionState> {
+  if (await isDateHot(db, tradingDate)) return 'hot';
+  return (await findArchivedSession(db, tradingDate)) === null ? 'absent' : 'archived';
+}
+
+/**
+ * Loads an archived session back through ingest (quotes, then prints). Idempotent: a session
+ * already hot is left alone, and a load repeated after a failure leaves the same rows.
+ */
+export async function reloadSession(db: Database, tradingDate: string, options: { now: number; log?: (line: string) => void }): Promise<'loaded' | 'already_hot' | 'not_archived'> {
+  const archived = await findArchivedSession(db, tradingDate);
+  if (archived === null) return (await isDateHot(db, tradingDate)) ? 'already_hot' : 'not_archived';
+  if (archived.restoredAt !== null && (await isDateHot(db, tradingDate))) return 'already_hot';
+  const quotes = path.join(archived.archiveDir, 'quotes.csv.gz');
+  const prints = path.join(archived.archiveDir, 'prints.csv.gz');
+  if (fs.existsSync(quotes)) await loadQuotesFile(db, quotes, { force: true, log: options.log });
+  await loadPrintsFile(db, prints, { force: true, log: options.log });
+  await markSessionRestored(db, tradingDate, new Date(options.now));
+  return 'loaded';
+}

@@ -1,0 +1,91 @@
+/**
+ * What every market-data load shares: the file's checksum (a file already loaded is a no-op),
+ * canonical records from a canonical or vendor file with rejects and skips counted, the result
+ * counts and progress lines on long files.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import type { OptionRoot } from '../analytics/roots.js';
+import { optionRoot } from '../analytics/roots.js';
+import type { IngestKind } from './layouts.js';
+import { readRecords, RecordError } from './records.js';
+import type { Reject } from './splits.js';
+import type { VendorAdapter, VendorKind } from './vendors.js';
+
+export interface LoadOptions {
+  /** Progress lines (a line about every million records on long files). */
+  log?: (line: string) => void;
+  /** Load even when the ledger says this file was loaded. */
+  force?: boolean;
+  /** Records between progress lines (default 1,000,000). */
+  progressEvery?: number;
+  /**
+   * The database's connection string: when given, prints are bulk-written with COPY on a
+   * connection of their own (bulk-copy.ts); otherwise with INSERT … SELECT FROM unnest().
+   */
+  connectionString?: string;
+}
+
+export interface MarketLoadResult {
+  file: string;
+  kind: IngestKind | VendorKind;
+  read: number;
+  loaded: number;
+  rejected: Reject[];
+  duplicates: number;
+  /** Records that are not data of this kind (vendor files mixing record types). */
+  skipped: number;
+  /** The same file (by checksum) was loaded before: nothing was written. */
+  alreadyLoaded: boolean;
+}
+
+export function emptyResult(file: string, kind: IngestKind | VendorKind): MarketLoadResult {
+  return { file, kind, read: 0, loaded: 0, rejected: [], duplicates: 0, skipped: 0, alreadyLoaded: false };
+}
+
+export async function fileChecksum(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Canonical fields of each data record of a file, with its line number; rejects and skips are
+ * counted into `result` as they are met.
+ */
+export async function* canonicalRecords(
+  file: string,
+  adapter: VendorAdapter | null,
+  result: MarketLoadResult,
+  options: LoadOptions,
+): AsyncGenerator<{ line: number; fields: Record<string, string> }> {
+  const every = options.progressEvery ?? 1_000_000;
+  for await (const record of readRecords(file)) {
+    result.read += 1;
+    if (result.read % every === 0) options.log?.(`${file}: read ${result.read.toLocaleString('en-US')} records`);
+    if (record instanceof RecordError) {
+      result.rejected.push({ line: record.line, reason: record.message });
+      continue;
+    }
+    if (adapter === null) {
+      yield record;
+      continue;
+    }
+    const missing = adapter.required.find((name) => !(name in record.fields));
+    if (missing !== undefined) {
+      result.rejected.push({ line: record.line, reason: `${adapter.kind} column ${missing} is missing` });
+      continue;
+    }
+    const mapped = adapter.map(record.fields, record.line);
+    if (mapped === null) result.skipped += 1;
+    else if (typeof mapped === 'string') result.rejected.push({ line: record.line, reason: mapped });
+    else yield { line: record.line, fields: mapped };
+  }
+}
+
+/** The reference root, or for a root the platform does not list, an equity-style root of its own. */
+export function rootInfo(root: string): OptionRoot {
+  return (
+    optionRoot(root) ?? { root, family: root, underlying: root, multiplier: 100, kind: 'equity', overnight: false, curb: false, amSettled: false }
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * Moves sessions older than the hot window (the last five completed sessions and the current one)
+ * to the archive folder, hourly. Idempotent: an archived session is no longer hot, so a rerun finds
+ * nothing to do. Needs the data directory (JobDeps.dataDir).
+ */
+import { enforceRetention } from '../ingest/archive.js';
+import type { JobDefinition } from './types.js';
+
+export const sessionArchive: JobDefinition<Record<string, never>> = {
+  name: 'session-archive',
+  options: { policy: 'singleton', retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
+  schedule: '41 * * * *',
+  handler: async (deps) => {
+    if (deps.dataDir === undefined) {
+      deps.logger.info('session archive skipped: no data directory configured for jobs');
+      return;
+    }
+    const archived = await enforceRetention(deps.admin, { dataDir: deps.dataDir, now: deps.clock(), log: (line) => deps.logger.info(line) });
+    deps.logger.info('session archive finished', { archived: archived.length });
+  },
+};

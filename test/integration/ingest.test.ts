@@ -1,0 +1,271 @@
+/**
+ * Ingest on real PostgreSQL: every canonical kind and vendor layout from test/fixtures/ingest,
+ * idempotent reloads, line-numbered rejects, atomic failure, classification facts that need the
+ * store (cancels, running day volume, open interest at the start of the date, sessions including
+ * an overnight print of the next trading date), and the archive round trip with the load job.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findArchivedSession } from '../../src/db/archive.js';
+import { bulkInsertPrints, countContracts, countPrints, dropPartition, forgetIngestedFiles, printBodies, seedOptionRoots } from '../../src/db/market-data.js';
+import { datasetFreshness } from '../../src/db/status.js';
+import { enforceRetention, sessionState } from '../../src/ingest/archive.js';
+import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
+import { loadPrintsFile } from '../../src/ingest/prints.js';
+import { isSessionHot, requestSessionLoad, sessionLoad } from '../../src/jobs/session-load.js';
+import { createLogger } from '../../src/middleware/logging.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const OCC_REJECT: unknown = expect.stringMatching(/^option_symbol: malformed OCC symbol/);
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/ingest');
+const fixture = (name: string): string => path.join(FIXTURES, name);
+const T = 1795185000000; // 2026-11-20 09:30 ET
+const DATE = '2026-11-20';
+
+type Body = { id: string; flags: string[]; [field: string]: unknown };
+
+async function bodies(service: TestService, date = DATE, includeCancelled = false): Promise<Map<string, Body>> {
+  const rows = (await printBodies(service.database.admin, date, { includeCancelled })).map((b) => JSON.parse(b) as Body);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+async function loadCanonicalMarket(service: TestService): Promise<void> {
+  await seedOptionRoots(service.database.admin);
+  for (const [kind, file] of [
+    ['contracts', 'contracts.csv'],
+    ['underlying_bars', 'underlying_bars.csv'],
+    ['open_interest', 'open_interest.csv'],
+    ['quotes', 'quotes.ndjson'],
+  ] as const) {
+    await loadMarketFile(service.database.admin, kind, fixture(file));
+  }
+}
+
+const id = (contract: string, sequence: number): string => `${contract}:${DATE}:${sequence}`;
+const A = 'SPXW:2026-11-20:6600000:C';
+const B = 'SPY:2026-11-20:650000:P';
+const C = 'SPXW:2026-11-20:6500000:P';
+
+describe('canonical layouts', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+  });
+  afterAll(async () => service.stop());
+
+  it('loads contracts, bars, open interest and quotes with line-numbered rejects', async () => {
+    await seedOptionRoots(service.database.admin);
+    const db = service.database.admin;
+    const contracts = await loadMarketFile(db, 'contracts', fixture('contracts.csv'));
+    expect(contracts).toMatchObject({ read: 4, loaded: 3, duplicates: 0 });
+    expect(contracts.rejected).toEqual([{ line: 6, reason: OCC_REJECT }]);
+    const bars = await loadMarketFile(db, 'underlying_bars', fixture('underlying_bars.csv'));
+    expect(bars).toMatchObject({ read: 7, loaded: 6 });
+    expect(bars.rejected).toEqual([{ line: 8, reason: `timestamp ${T + 30000} is not the start of a minute` }]);
+    const oi = await loadMarketFile(db, 'open_interest', fixture('open_interest.csv'));
+    expect(oi).toMatchObject({ read: 4, loaded: 3 });
+    expect(oi.rejected).toEqual([{ line: 5, reason: 'date 2026-11-21 is not a trading day' }]);
+    const quotes = await loadMarketFile(db, 'quotes', fixture('quotes.ndjson'));
+    expect(quotes).toMatchObject({ read: 5, loaded: 2, duplicates: 1 });
+    expect(quotes.rejected).toEqual([{ line: 5, reason: 'not a JSON object' }]);
+  });
+
+  it('classifies prints: sweeps, cancels, running day volume, open interest, quotes, underlying and sessions', async () => {
+    const result = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'));
+    expect(result).toMatchObject({ read: 10, loaded: 9, rejected: [], duplicates: 0, alreadyLoaded: false });
+    const all = await bodies(service, DATE, true);
+    const p = (contract: string, sequence: number): Body => all.get(id(contract, sequence)) as Body;
+
+    // A sweep across three exchanges at the ask.
+    for (const s of [1, 2, 3]) expect(p(A, s)).toMatchObject({ trade_type: 'sweep', group_id: `g:${id(A, 1)}`, side: 'at_ask', sentiment: 'bullish', underlying_price: 6590, open_interest: 5000, session: 'rth' });
+    expect(p(A, 2).flags).toEqual(['iso']);
+    // Running volume: the overnight print (2) comes first on the trading date.
+    expect([8, 1, 2, 3, 7].map((s) => p(A, s).day_volume)).toEqual([2, 12, 32, 37, 38]);
+    // Overnight print of Thursday evening belongs to Friday, the next trading date.
+    expect(p(A, 8)).toMatchObject({ session: 'gth', timestamp: 1795140000000, flags: ['ext_hours'] });
+    expect(p(A, 7)).toMatchObject({ session: 'curb', flags: ['post_cash_close'], underlying_price: null, implied_volatility: null });
+    // The cancel record marks the print it cancels, which leaves the day volume.
+    expect(p(B, 4)).toMatchObject({ side: 'at_bid', flags: ['cancelled', 'aggressor_hint'] });
+    expect(all.has(id(B, 5))).toBe(false);
+    expect(p(B, 10)).toMatchObject({ day_volume: 3000, open_interest: 1000, flags: ['auction', 'aggressor_hint', 'vol_gt_oi', 'size_gt_oi'], underlying_price: 659.5 });
+    expect(p(B, 9)).toMatchObject({ session: 'other', side: 'unknown', day_volume: 3001 });
+    // No quote on the print: the one-minute sample in force (09:31:25) is used.
+    expect(p(C, 6)).toMatchObject({ bid: 1.5, ask: 1.6, side: 'mid', underlying_price: 6592, open_interest: 200 });
+    expect(p(C, 6).implied_volatility).toBeGreaterThan(0);
+    // Cancelled prints are stored, marked, and never among the served bodies.
+    const served = await bodies(service);
+    expect(served.has(id(B, 4))).toBe(false);
+    expect(served.size).toBe(8);
+    expect(Object.keys(p(A, 1))).toHaveLength(31);
+  });
+
+  it('loads the same file twice to the same rows', async () => {
+    const before = [...(await bodies(service, DATE, true)).values()];
+    const again = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'));
+    expect(again.alreadyLoaded).toBe(true);
+    const forced = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'), { force: true });
+    expect(forced).toMatchObject({ loaded: 0, duplicates: 9 });
+    expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
+    const quotes = await loadMarketFile(service.database.admin, 'quotes', fixture('quotes.ndjson'), { force: true });
+    expect(quotes.rejected).toHaveLength(1);
+  });
+
+  it('rejects bad rows with line and reason and loads the good ones', async () => {
+    const result = await loadMarketFile(service.database.admin, 'prints', fixture('prints-bad.csv'));
+    expect(result).toMatchObject({ read: 7, loaded: 2, duplicates: 1 });
+    expect(result.rejected).toEqual([
+      { line: 3, reason: 'price "-1" must be a positive number' },
+      { line: 4, reason: OCC_REJECT },
+      { line: 5, reason: 'expected 12 columns, found 4' },
+      { line: 6, reason: 'size "0" must be a positive integer' },
+    ]);
+    const served = await bodies(service);
+    expect(served.get(id(B, 20))).toMatchObject({ side: 'at_ask', size: 4 });
+    expect(served.get(id(B, 25))).toMatchObject({ side: 'at_ask', size: 6 });
+  });
+
+  it('writes the same rows by COPY as by INSERT … unnest, and reloads by COPY idempotently', async () => {
+    const db = service.database.admin;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-copy-'));
+    const file = path.join(dir, 'prints.csv');
+    // The fixture two trading days earlier (Wednesday 2026-11-18).
+    const [header, ...rows] = fs.readFileSync(fixture('prints.csv'), 'utf8').trim().split('\n');
+    fs.writeFileSync(file, [header, ...rows.map((r) => r.split(',').map((v, i) => (i === 1 || i === 11) && v !== '' ? String(Number(v) - 2 * 86_400_000) : v).join(','))].join('\n'));
+    const copied = await loadMarketFile(db, 'prints', file, { connectionString: service.database.connectionString });
+    expect(copied).toMatchObject({ read: 10, loaded: 9, duplicates: 0 });
+    const byCopy = [...(await bodies(service, '2026-11-18', true)).values()];
+    expect(byCopy).toHaveLength(9);
+    expect((await loadMarketFile(db, 'prints', file, { connectionString: service.database.connectionString, force: true })).duplicates).toBe(9);
+    await dropPartition(db, 'prints', '2026-11-18');
+    await forgetIngestedFiles(db, [file]);
+    expect((await loadMarketFile(db, 'prints', file)).loaded).toBe(9);
+    expect([...(await bodies(service, '2026-11-18', true)).values()]).toEqual(byCopy);
+  });
+
+  it('leaves nothing half-written when a load fails', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-fail-'));
+    const file = path.join(dir, 'prints.csv');
+    fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,3,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,3,302`].join('\n'));
+    const contracts = await countContracts(service.database.admin);
+    await expect(
+      loadPrintsFile(service.database.admin, file, {
+        writer: async (db, rows, table) => {
+          await bulkInsertPrints(db, rows, { table });
+          throw new Error('disk full');
+        },
+      }),
+    ).rejects.toThrow('disk full');
+    expect(await countPrints(service.database.admin, '2026-11-19')).toBe(0);
+    expect(await countContracts(service.database.admin)).toBe(contracts);
+    // Not recorded as loaded: the next attempt loads it.
+    expect((await loadMarketFile(service.database.admin, 'prints', file)).loaded).toBe(2);
+    expect(await countPrints(service.database.admin, '2026-11-19')).toBe(2);
+  });
+
+  it('gives a partition loaded standalone every index of the prints table', async () => {
+    const result = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = 'prints_20261120' order by indexname`.execute(service.database.admin);
+    const definitions = result.rows.map((r) => r.indexdef.replace(/ ON public\.prints_20261120 USING btree/, ''));
+    expect(definitions).toHaveLength(4);
+    expect(definitions.join('\n')).toMatch(/\(root, session, ts DESC, sequence DESC, contract_id DESC\) WHERE \(NOT cancelled\)/);
+    expect(definitions.join('\n')).toMatch(/\(contract_id, ts DESC\)/);
+  });
+
+  it('reports freshness per dataset', async () => {
+    const datasets = new Map((await datasetFreshness(service.database.admin)).map((d) => [d.dataset, d]));
+    expect(datasets.get('options.prints')).toMatchObject({ newest_date: DATE, newest_timestamp: 1795213800000 });
+    expect(datasets.get('options.quotes')).toMatchObject({ newest_date: DATE });
+    expect(datasets.get('indices.bars')).toMatchObject({ newest_timestamp: T + 120000, newest_date: DATE });
+    expect(datasets.get('equities.bars')).toMatchObject({ newest_timestamp: T + 120000 });
+    expect(datasets.get('options.open_interest')).toMatchObject({ newest_date: DATE });
+  });
+});
+
+describe('vendor layouts', () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startTestService();
+    await seedOptionRoots(service.database.admin);
+  });
+  afterAll(async () => service.stop());
+
+  const load = async (kind: LoadKind, file: string) => await loadMarketFile(service.database.admin, kind, fixture(file));
+
+  it('loads Databento definitions, statistics and tbbo with Massive index and stock minute aggregates', async () => {
+    const aggs = await load('massive-minute-aggs', 'massive-minute-aggs.csv');
+    expect(aggs).toMatchObject({ read: 4, loaded: 3 });
+    expect(aggs.rejected).toEqual([{ line: 5, reason: `timestamp ${T + 661000} is not the start of a minute` }]);
+    expect(await load('databento-definition', 'databento-definition.csv')).toMatchObject({ read: 2, loaded: 1, skipped: 1, rejected: [] });
+    expect(await load('databento-statistics', 'databento-statistics.csv')).toMatchObject({ read: 2, loaded: 1, skipped: 1, rejected: [] });
+    const tbbo = await load('databento-tbbo', 'databento-tbbo.csv');
+    expect(tbbo).toMatchObject({ read: 3, loaded: 2 });
+    expect(tbbo.rejected).toEqual([{ line: 4, reason: 'publisher_id "99" is not an OPRA.PILLAR venue' }]);
+    const served = await bodies(service);
+    const q = 'QQQ:2026-11-20:600000:C';
+    expect(served.get(id(q, 5001))).toMatchObject({ exchange: 'cboe', side: 'at_ask', bid: 2.1, ask: 2.15, flags: ['aggressor_hint'], open_interest: 4321, underlying_price: 600.2, timestamp: T + 660000 });
+    expect(served.get(id(q, 5002))).toMatchObject({ exchange: 'ise', side: 'at_bid', sentiment: 'bearish', day_volume: 10, timestamp: T + 660150 });
+  });
+
+  it('loads Massive options quotes and trades: nanoseconds, condition lists, line sequences', async () => {
+    const quotes = await load('massive-quotes', 'massive-quotes.csv');
+    expect(quotes).toMatchObject({ read: 2, loaded: 2, rejected: [] });
+    const trades = await load('massive-trades', 'massive-trades.csv');
+    expect(trades).toMatchObject({ read: 4, loaded: 3 });
+    expect(trades.rejected).toEqual([{ line: 5, reason: 'price "abc" must be a positive number' }]);
+    const served = await bodies(service);
+    const s = 'SPY:2026-11-20:660000:C';
+    expect(served.get(id(s, 2))).toMatchObject({ timestamp: T + 200000, side: 'mid', bid: 3.1, ask: 3.2, condition_code: 209, trade_type: 'sweep' });
+    expect(served.get(id(s, 3))).toMatchObject({ timestamp: T + 200010, side: 'at_ask', condition_code: 219, flags: ['iso'], trade_type: 'sweep', exchange: 'ise' });
+    // 35 s after the last quote update: stale, so no side.
+    expect(served.get(id(s, 4))).toMatchObject({ side: 'unknown', bid: null, flags: ['no_side'], condition_code: 0 });
+  });
+});
+
+describe('retention: archive and reload', () => {
+  let service: TestService;
+  let dataDir: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-archive-'));
+    await loadCanonicalMarket(service);
+    await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'));
+  });
+  afterAll(async () => service.stop());
+
+  it('archives sessions older than the hot window and loads one back through the job, exactly', async () => {
+    const db = service.database.admin;
+    const before = [...(await bodies(service, DATE, true)).values()];
+    expect(await isSessionHot(db, DATE)).toBe(true);
+    // 2026-12-01 evening: the hot window is Nov 24, 25, 27, 30 and Dec 1.
+    const archived = await enforceRetention(db, { dataDir, now: Date.parse('2026-12-01T22:00:00Z') });
+    expect(archived).toEqual([DATE]);
+    expect(await sessionState(db, DATE)).toBe('archived');
+    expect(await countPrints(db, DATE)).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'archive', DATE, 'prints.csv.gz'))).toBe(true);
+    expect(await findArchivedSession(db, DATE)).toMatchObject({ prints: 9, quotes: 2, restoredAt: null });
+
+    const boss = new PgBoss({ connectionString: service.database.connectionString, max: 2 });
+    boss.on('error', () => undefined);
+    await boss.start();
+    try {
+      await boss.createQueue(sessionLoad.name, { name: sessionLoad.name, ...sessionLoad.options });
+      expect(await requestSessionLoad(boss, DATE)).toBe('started');
+      expect(await requestSessionLoad(boss, DATE)).toBe('running');
+      const logger = createLogger('silent');
+      await boss.work<{ date: string }>(sessionLoad.name, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        await sessionLoad.handler({ admin: db, logger, clock: () => Date.parse('2026-12-01T22:05:00Z') }, job!.data);
+      });
+      for (let i = 0; i < 240 && !(await isSessionHot(db, DATE)); i += 1) await new Promise((r) => setTimeout(r, 250));
+    } finally {
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    }
+    expect(await sessionState(db, DATE)).toBe('hot');
+    expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
+    expect((await findArchivedSession(db, DATE))?.restoredAt).not.toBeNull();
+    // Restored on request: kept through the grace period, archived again after it.
+    expect(await enforceRetention(db, { dataDir, now: Date.parse('2026-12-01T23:00:00Z') })).toEqual([]);
+  });
+});
