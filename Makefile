@@ -75,3 +75,5 @@ test: install venv lint-spec check-generated typecheck lint test-unit test-integ
 
 bench: install
 	npx tsx bench/platform/run.ts
+	npx tsx bench/ingest/run.ts
+	npx tsx bench/trades/run.ts

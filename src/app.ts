@@ -121,6 +121,14 @@ function sendResult(req: Request, res: Response, deps: ServiceDeps, result: Hand
     return;
   }
   const requestId = String(res.locals.requestId);
+  if (result.dataJson !== undefined && !deps.config.validateResponses) {
+    // The print feeds hand over their rows as stored JSON text: written into the envelope as is,
+    // never decoded and encoded again. (With response validation on, the parsed data is sent.)
+    const meta = { as_of: deps.clock(), coverage: { complete: true, ...result.coverage }, delay_ms: 0, delayed: false, request_id: requestId, source: result.source ?? 'derived' };
+    const tail = result.pagination ? `,"pagination":${JSON.stringify(result.pagination)}` : '';
+    res.status(result.status ?? 200).type('application/json; charset=utf-8').send(`{"data":${result.dataJson},"meta":${JSON.stringify(meta)}${tail}}`);
+    return;
+  }
   if (result.bare) {
     res.status(result.status ?? 200).json(result.data);
     return;

@@ -11,6 +11,7 @@ import type { QueryValue } from '../middleware/query-validation.js';
 import { exportJob, exportQueryRules } from '../jobs/export.js';
 import { accountOf, type DataOf, type Handler } from './types.js';
 import { PENDING_OPERATIONS } from './pending.js';
+import { crossParameterProblems } from './query-rules.js';
 
 type ExportJobData = DataOf<'getExport'>;
 
@@ -64,8 +65,9 @@ export const createExport: Handler<'createExport'> = async (ctx) => {
     throw new ApiError(400, 'invalid_body', 'cursor_id is not accepted by exports: the worker follows the pages itself.', [{ parameter: 'query.cursor_id', message: 'not accepted by exports' }]);
   }
   const checked = deps.queries.check(operation.operationId, query, exportQueryRules(operation, deps.config.limits.exportMaxRows));
-  if (!checked.ok) {
-    throw new ApiError(400, 'invalid_parameter', `The query is rejected by ${operation.path}.`, checked.details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })));
+  const details = checked.ok ? crossParameterProblems(operation.operationId, checked.query, ctx.now) : checked.details;
+  if (details.length > 0) {
+    throw new ApiError(400, 'invalid_parameter', `The query is rejected by ${operation.path}.`, details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })));
   }
   if (operation.facts.dataset !== 'none' && !account.datasets.includes(operation.facts.dataset)) {
     throw new ApiError(403, 'forbidden', `${operation.path} needs the ${operation.facts.dataset} dataset release, which the account does not have.`);

@@ -1,6 +1,8 @@
 /** Every operation's handler, by operationId (routes not served yet are listed in pending.ts). */
 import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
+import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';
 import { createExport, downloadExport, getExport } from './exports.js';
+import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { getMarketCalendarDay, listMarketSessions } from './market.js';
 import { listOptionOvernightSessions } from './options.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
@@ -19,6 +21,13 @@ export const handlers: HandlerMap = {
   getMarketCalendarDay,
   listMarketSessions,
   listOptionOvernightSessions,
+  listOptionTrades,
+  listOptionFlow,
+  listOvernightOptionFlow,
+  getPremiumDrift,
+  listFlowLeaders,
+  getContractTradeAtTime,
+  listContractImpliedVolatility,
   listStockSplits,
   createExport,
   getExport,

@@ -5,13 +5,6 @@
 import type { OperationId } from '../contract.js';
 
 export const PENDING_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'listOptionTrades',
-  'listOptionFlow',
-  'listOvernightOptionFlow',
-  'listFlowLeaders',
-  'getPremiumDrift',
-  'listContractImpliedVolatility',
-  'getContractTradeAtTime',
   'getVolatilitySkew',
   'getVolatilityDrift',
   'getOpenInterest',

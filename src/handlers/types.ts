@@ -52,6 +52,12 @@ export interface FileBody {
 
 export interface HandlerResult<Op extends OperationId> {
   data: DataOf<Op>;
+  /**
+   * `data` already serialized as JSON text (the print feeds: stored bodies joined), so the HTTP
+   * path can write it into the envelope without decoding and re-encoding it; `data` then stays
+   * readable (lazily parsed) for response validation and exports.
+   */
+  dataJson?: string;
   source?: Meta['source'];
   coverage?: Omit<Meta['coverage'], 'complete'> & { complete?: boolean };
   pagination?: Pagination;

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
 import { contractPath, loadContract } from '../../src/contract.js';
 import { handlers, PENDING_OPERATIONS } from '../../src/handlers/index.js';
+import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const contract = loadContract();
@@ -37,10 +38,21 @@ describe('every served route through the generated client', () => {
   beforeAll(async () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client } = await service.newAccount({ plan: 'pro' }));
+    await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
   });
   afterAll(async () => service.stop());
 
   it('answers each served route with its envelope', async () => {
+    const quoted = await service.database.admin
+      .selectFrom('quote_samples as q')
+      .innerJoin('contracts as c', 'c.id', 'q.contract_id')
+      .select(['c.root', 'c.date_of_expiry', 'c.contract_type', 'c.strike_thousandths'])
+      .where('q.trading_date', '=', '2026-11-20')
+      .where('c.root', '=', 'SPY')
+      .orderBy('c.id')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const listed = { underlying_symbol: quoted.root, contract_type: quoted.contract_type, strike: quoted.strike_thousandths / 1000, date_of_expiry: quoted.date_of_expiry };
     const calls: [string, () => Promise<{ response: Response; data?: unknown }>][] = [
       ['getStatus', () => sdk.getStatus({ client: service.client() })],
       ['getOpenApiDocument', () => sdk.getOpenApiDocument({ client: service.client() })],
@@ -52,6 +64,13 @@ describe('every served route through the generated client', () => {
       ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
+      ['listOptionTrades', () => sdk.listOptionTrades({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', session: 'all', limit: 5 } })],
+      ['listOptionFlow', () => sdk.listOptionFlow({ client, query: { date: '2026-11-20', exchange: ['cboe'], limit: 5 } })],
+      ['listOvernightOptionFlow', () => sdk.listOvernightOptionFlow({ client, query: { date: '2026-11-20', limit: 5 } })],
+      ['getPremiumDrift', () => sdk.getPremiumDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '15m' } })],
+      ['listFlowLeaders', () => sdk.listFlowLeaders({ client, query: { date: '2026-11-20', grain: 'contract', limit: 5 } })],
+      ['getContractTradeAtTime', () => sdk.getContractTradeAtTime({ client, query: { ...listed, timestamp: Date.parse('2026-11-20T20:00:00Z') } })],
+      ['listContractImpliedVolatility', () => sdk.listContractImpliedVolatility({ client, query: { ...listed, date: '2026-11-20', limit: 10 } })],
     ];
     const created = await sdk.createExport({ client, body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } } });
     expect(created.response.status).toBe(202);

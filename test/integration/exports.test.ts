@@ -75,7 +75,7 @@ describe('exports', () => {
     const cursor = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { cursor_id: 'abc' } } });
     expect(cursor.response.status).toBe(400);
     expect(cursor.error?.error.details[0]?.parameter).toBe('query.cursor_id');
-    for (const path of ['/v1/account', '/v1/account/usage', '/v1/catalog', '/v1/status', '/v1/nope', '/v1/options/trades']) {
+    for (const path of ['/v1/account', '/v1/account/usage', '/v1/catalog', '/v1/status', '/v1/nope', '/v1/options/levels']) {
       const bad = await createExport({ client: account.client, body: { path } });
       expect(bad.response.status, path).toBe(400);
     }

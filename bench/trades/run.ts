@@ -1,0 +1,187 @@
+/**
+ * Trades throughput: autocannon against /v1/options/trades pages of 100 prints (without filters,
+ * with store filters, with a post-read exchange filter) on a simulated trading day, against a bare
+ * loop from node that runs a plain SELECT of the same 100 rows and the 31 served columns with `pg`
+ * (rows decoded as usual) on a pool of the same size, with as many concurrent callers as
+ * connections, in the same run. Prints requests per second, the ratio to the bare loop (goal >= 1.0)
+ * and latency percentiles (goal: p99 < 50 ms at 8 connections).
+ *
+ * BENCH_SCALE (default full: about 2.3 million prints on the day) and BENCH_EVENTS (regular-session
+ * order events, overrides the scale's) size the day; BENCH_CONNECTIONS (8), BENCH_SECONDS (10);
+ * DATABASE_URL uses that server instead of a throwaway embedded one.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type autocannon from 'autocannon';
+import express from 'express';
+import pg from 'pg';
+import { createAccount, createKey } from '../../src/accounts.js';
+import { loadConfig } from '../../src/config.js';
+import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
+import { countPrints, vacuumAnalyze } from '../../src/db/market-data.js';
+import { printsPage, type PrintFilter } from '../../src/db/trades.js';
+import type { IngestKind } from '../../src/ingest/layouts.js';
+import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
+import { simulateMarket } from '../../src/ingest/simulator/index.js';
+import type { Scale, ScaleSpec } from '../../src/ingest/simulator/model.js';
+import { createLogger } from '../../src/middleware/logging.js';
+import { startService } from '../../src/server.js';
+
+const execFileAsync = promisify(execFile);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
+const EVENTS = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
+/** Friday 2026-11-20 after the close: the simulated week ends with that day. */
+const NOW = Date.parse('2026-11-20T23:00:00Z');
+const DAY = '2026-11-20';
+
+/** The 31 served fields as columns, in the order of the Print schema. */
+const COLUMNS =
+  'ask, bid, condition_code, contract_type, date_of_expiry, day_volume, days_to_expiry, delta, exchange, exchange_code, flags, group_id, id, implied_volatility, ' +
+  'is_block, is_golden, is_unusual, open_interest, otm_percent, premium, price, sentiment, session, side, side_confidence, size, strike, ts, trade_type, underlying_price, root';
+
+async function autocannonRun(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
+  const args = ['autocannon', '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  const { stdout } = await execFileAsync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(stdout) as autocannon.Result;
+}
+
+async function measure(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
+  await autocannonRun(url, headers, 2); // warm-up
+  return await autocannonRun(url, headers, DURATION);
+}
+
+interface LoopResult {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+/** CONNECTIONS callers each running the query back to back for `seconds`. */
+async function bareLoop(pool: pg.Pool, text: string, values: unknown[], seconds: number): Promise<LoopResult> {
+  const latencies: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const started = performance.now();
+        const result = await pool.query(text, values);
+        if (result.rows.length === 0) throw new Error('bare query returned no rows');
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-bench-trades-'));
+fs.chmodSync(dir, 0o755);
+const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort());
+const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
+const config = loadConfig({
+  DATABASE_URL: databaseUrl,
+  PORT: '0',
+  LIMIT_PER_MINUTE: '10000000',
+  LIMIT_PER_SECOND: '1000000',
+  LIMIT_IN_FLIGHT: '10000',
+  VALIDATE_RESPONSES: 'false',
+});
+const devNull = fs.openSync('/dev/null', 'w');
+const service = await startService(config, { logger: createLogger('info', (line) => fs.writeSync(devNull, line)), jobs: false });
+const accountId = await createAccount(service.database.admin, { name: 'bench', plan: 'pro' });
+const { key } = await createKey(service.database.admin, accountId);
+
+const started = performance.now();
+const overrides: Partial<ScaleSpec> = EVENTS === undefined ? {} : { rthEvents: EVENTS };
+const summary = await simulateMarket({ outDir: path.join(dir, 'sim'), seed: 20261122, scale: SCALE, now: NOW }, overrides);
+const files: Partial<Record<IngestKind, string[]>> = {};
+for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
+  files[kind] = kind === 'contracts' ? list : list.filter((f) => path.basename(f).includes(DAY));
+}
+await loadFilesInOrder(service.database.admin, files);
+await vacuumAnalyze(service.database.admin);
+const prints = await countPrints(service.database.admin, DAY);
+const loadSeconds = (performance.now() - started) / 1000;
+
+const routes: { name: string; query: string; bare: { where: string; values: unknown[] } }[] = [
+  {
+    name: 'trades SPXW, no filter',
+    query: `underlying_symbol=SPXW&date=${DAY}&limit=100`,
+    bare: { where: `root = $2 and session = 'rth'`, values: ['SPXW'] },
+  },
+  {
+    name: 'trades SPY, store filters',
+    query: `underlying_symbol=SPY&date=${DAY}&limit=100&side=ask&min_size=2&include_complex=false`,
+    bare: { where: `root = $2 and session = 'rth' and side = any('{at_ask,near_ask}') and size >= 2 and trade_type <> 'multileg'`, values: ['SPY'] },
+  },
+  {
+    name: 'trades SPY, exchange filter',
+    query: `underlying_symbol=SPY&date=${DAY}&limit=100&exchange=cboe,ise,phlx`,
+    bare: { where: `root = $2 and session = 'rth' and exchange = any('{cboe,ise,phlx}')`, values: ['SPY'] },
+  },
+];
+
+const pool = new pg.Pool({ connectionString: service.database.connectionString, max: config.databasePoolSize });
+const lines: string[] = [];
+const line = (name: string, rps: number, p50: number, p99: number, errors = 0) =>
+  `${name.padEnd(36)} ${rps.toFixed(0).padStart(8)} req/s   p50 ${p50.toFixed(1)} ms   p99 ${p99.toFixed(1)} ms${errors ? `   errors ${errors}` : ''}`;
+for (const route of routes) {
+  const text = `select ${COLUMNS} from prints where trading_date = $1::date and not cancelled and ${route.bare.where} order by ts desc, sequence desc, contract_id desc limit 100`;
+  const values = [DAY, ...route.bare.values];
+  await bareLoop(pool, text, values, 2); // warm-up
+  const bare = await bareLoop(pool, text, values, DURATION);
+  const served = await measure(`${service.url}/v1/options/trades?${route.query}`, { authorization: `Bearer ${key}` });
+  lines.push(
+    `${route.name}:`,
+    `  ${line('bare SELECT loop (pg, same pool)', bare.rps, bare.p50, bare.p99)}`,
+    `  ${line('endpoint', served.requests.average, served.latency.p50, served.latency.p99, served.errors + served.non2xx)}`,
+    `  ratio (endpoint / bare loop): ${(served.requests.average / bare.rps).toFixed(3)}  (goal >= 1.0; p99 goal < 50 ms)`,
+  );
+}
+// What the envelope's re-encoding costs: the same page read by printsPage in a bare express route,
+// sent as res.json of the parsed bodies (what sendResult does today) or as the bodies' text joined
+// into the envelope (what HandlerResult.dataJson allows).
+const filter: PrintFilter = { tradingDate: DAY, roots: ['SPXW'], sessions: ['rth', 'curb', 'other'], from: null, to: null, includeComplex: true };
+const bare = express();
+bare.get('/parsed', async (_req, res) => {
+  const rows = await printsPage(service.deps.db, filter, null, 101);
+  res.json({ data: JSON.parse(`[${rows.slice(0, 100).map((r) => r.body).join(',')}]`) as unknown, meta: { source: 'opra' } });
+});
+bare.get('/text', async (_req, res) => {
+  const rows = await printsPage(service.deps.db, filter, null, 101);
+  res.type('application/json').send(`{"data":[${rows.slice(0, 100).map((r) => r.body).join(',')}],"meta":${JSON.stringify({ source: 'opra' })}}`);
+});
+const bareServer = bare.listen(0, '127.0.0.1');
+await new Promise((resolve) => bareServer.once('listening', resolve));
+const barePort = (bareServer.address() as { port: number }).port;
+const parsed = await measure(`http://127.0.0.1:${barePort}/parsed`, {});
+const text = await measure(`http://127.0.0.1:${barePort}/text`, {});
+lines.push(
+  'envelope encoding (bare express, same SPXW page, no platform):',
+  `  ${line('parsed bodies, res.json', parsed.requests.average, parsed.latency.p50, parsed.latency.p99, parsed.errors + parsed.non2xx)}`,
+  `  ${line('body text joined into the envelope', text.requests.average, text.latency.p50, text.latency.p99, text.errors + text.non2xx)}`,
+);
+bareServer.close();
+
+const report = [
+  `trades bench: ${CONNECTIONS} connections, ${DURATION}s each, pool ${config.databasePoolSize}, node ${process.version}, ${os.cpus().length} cores`,
+  `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE}${EVENTS === undefined ? '' : `, ${EVENTS} regular-session events`}), simulated and loaded in ${loadSeconds.toFixed(0)} s`,
+  ...lines,
+].join('\n');
+process.stdout.write(`${report}\n`);
+fs.mkdirSync('bench/results', { recursive: true });
+fs.writeFileSync('bench/results/trades.txt', `${report}\n`);
+
+await pool.end();
+await service.stop();
+if (embedded) await embedded.stop();
+fs.rmSync(dir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,164 @@
+/**
+ * Flow leaders: underlyings (root grain) ranked by net (bullish minus bearish premium), bullish or
+ * bearish premium, total premium, volume or prints, with their shares of the market; or contracts
+ * (contract grain) ranked by change from the previous close, premium or volume. Ties break by
+ * symbol (then expiry, type and strike) so a ranking is stable.
+ */
+export type LeaderGrain = 'root' | 'contract';
+export type LeaderSort = 'net' | 'bullish' | 'bearish' | 'premium' | 'volume' | 'trades' | 'change_percent';
+
+export const SORTS_OF: Readonly<Record<LeaderGrain, readonly LeaderSort[]>> = {
+  root: ['net', 'bullish', 'bearish', 'premium', 'volume', 'trades'],
+  contract: ['change_percent', 'premium', 'volume'],
+};
+
+export const DEFAULT_SORT: Readonly<Record<LeaderGrain, LeaderSort>> = { root: 'net', contract: 'change_percent' };
+
+/** Totals of one underlying over the session's prints. */
+export interface UnderlyingFlow {
+  underlying: string;
+  premium: number;
+  volume: number;
+  bullish: number;
+  bearish: number;
+  neutral: number;
+  callVolume: number;
+  putVolume: number;
+  trades: number;
+}
+
+export interface RootLeaderRow {
+  underlying_symbol: string;
+  premium: number;
+  volume: number;
+  bearish_premium: number;
+  bullish_premium: number;
+  neutral_premium: number;
+  bearish_to_bullish_ratio: number | null;
+  call_volume: number;
+  put_volume: number;
+  premium_share: number;
+  trades: number;
+  trades_share: number;
+  volume_share: number;
+}
+
+/** One contract's session: premium, volume and its last print, next to the previous session's last price. */
+export interface ContractFlow {
+  root: string;
+  contractType: 'call' | 'put';
+  dateOfExpiry: string;
+  strike: number;
+  premium: number;
+  volume: number;
+  lastPrice: number;
+  impliedVolatility: number | null;
+  openInterest: number;
+  previousClose: number;
+}
+
+export interface ContractLeaderRow {
+  underlying_symbol: string;
+  premium: number;
+  volume: number;
+  change_percent: number;
+  contract_type: 'call' | 'put';
+  date_of_expiry: string;
+  implied_volatility: number | null;
+  last_price: number;
+  open_interest: number;
+  previous_close: number;
+  strike: number;
+}
+
+const share = (part: number, whole: number): number => (whole > 0 ? Math.min(1, part / whole) : 0);
+
+function rootKey(r: RootLeaderRow, sort: LeaderSort): number {
+  switch (sort) {
+    case 'net':
+      return r.bullish_premium - r.bearish_premium;
+    case 'bullish':
+      return r.bullish_premium;
+    case 'bearish':
+      return r.bearish_premium;
+    case 'volume':
+      return r.volume;
+    case 'trades':
+      return r.trades;
+    case 'premium':
+    case 'change_percent':
+      return r.premium;
+  }
+}
+
+/** Root-grain rows, ranked; shares are of the market given (every underlying's totals). */
+export function rankRoots(flows: readonly UnderlyingFlow[], sort: LeaderSort, order: 'asc' | 'desc', limit: number): RootLeaderRow[] {
+  const total = { premium: 0, volume: 0, trades: 0 };
+  for (const f of flows) {
+    total.premium += f.premium;
+    total.volume += f.volume;
+    total.trades += f.trades;
+  }
+  const rows = flows.map(
+    (f): RootLeaderRow => ({
+      underlying_symbol: f.underlying,
+      premium: f.premium,
+      volume: f.volume,
+      bearish_premium: f.bearish,
+      bullish_premium: f.bullish,
+      neutral_premium: f.neutral,
+      bearish_to_bullish_ratio: f.bullish > 0 ? f.bearish / f.bullish : null,
+      call_volume: f.callVolume,
+      put_volume: f.putVolume,
+      premium_share: share(f.premium, total.premium),
+      trades: f.trades,
+      trades_share: share(f.trades, total.trades),
+      volume_share: share(f.volume, total.volume),
+    }),
+  );
+  const sign = order === 'desc' ? -1 : 1;
+  return rows.sort((a, b) => sign * (rootKey(a, sort) - rootKey(b, sort)) || a.underlying_symbol.localeCompare(b.underlying_symbol)).slice(0, limit);
+}
+
+/** Percent change of the last price from the previous close. */
+export function changePercent(last: number, previousClose: number): number {
+  return ((last - previousClose) / previousClose) * 100;
+}
+
+function contractKey(r: ContractLeaderRow, sort: LeaderSort): number {
+  if (sort === 'premium') return r.premium;
+  if (sort === 'volume') return r.volume;
+  return r.change_percent;
+}
+
+/** Contract-grain rows of contracts with a positive previous close, ranked. */
+export function rankContracts(flows: readonly ContractFlow[], sort: LeaderSort, order: 'asc' | 'desc', limit: number): ContractLeaderRow[] {
+  const rows = flows
+    .filter((f) => f.previousClose > 0)
+    .map(
+      (f): ContractLeaderRow => ({
+        underlying_symbol: f.root,
+        premium: f.premium,
+        volume: f.volume,
+        change_percent: changePercent(f.lastPrice, f.previousClose),
+        contract_type: f.contractType,
+        date_of_expiry: f.dateOfExpiry,
+        implied_volatility: f.impliedVolatility,
+        last_price: f.lastPrice,
+        open_interest: f.openInterest,
+        previous_close: f.previousClose,
+        strike: f.strike,
+      }),
+    );
+  const sign = order === 'desc' ? -1 : 1;
+  return rows
+    .sort(
+      (a, b) =>
+        sign * (contractKey(a, sort) - contractKey(b, sort)) ||
+        a.underlying_symbol.localeCompare(b.underlying_symbol) ||
+        a.date_of_expiry.localeCompare(b.date_of_expiry) ||
+        a.contract_type.localeCompare(b.contract_type) ||
+        a.strike - b.strike,
+    )
+    .slice(0, limit);
+}

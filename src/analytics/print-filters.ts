@@ -1,0 +1,188 @@
+/**
+ * The rules of the print feeds (trades, flow, flow/overnight, premium drift) that are pure: which
+ * trading date and session a request names, the time window inside it, the roots an underlying
+ * list covers, and which sides it selects. No I/O, no clock: `now` is given.
+ *
+ * Sessions: `rth` is the trading date's day (regular, curb and late `other` prints), `gth` its
+ * overnight session (20:15 ET the evening before to 09:25 ET), `all` both. A print's trading date
+ * is fixed at ingest (src/ingest/print-session.ts): overnight prints belong to the next trading date.
+ */
+import { CalendarRangeError, currentOrLastSessionDate, isTradingDay, nextTradingDay, previousTradingDay } from './calendar.js';
+import type { Side } from './classification.js';
+import { newYorkDate, newYorkTimeToMs } from './new-york-time.js';
+import { expandUnderlying } from './roots.js';
+import { optionsOvernightWindow } from './sessions.js';
+
+export type SessionChoice = 'rth' | 'gth' | 'all';
+export type PrintSessionName = 'rth' | 'gth' | 'curb' | 'other';
+
+/** Print sessions stored under each requested session. */
+export const SESSIONS_OF: Readonly<Record<SessionChoice, readonly PrintSessionName[]>> = {
+  rth: ['rth', 'curb', 'other'],
+  gth: ['gth'],
+  all: ['gth', 'rth', 'curb', 'other'],
+};
+
+export interface Problem {
+  parameter: string;
+  message: string;
+}
+
+/** [start, end) in Unix ms. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where prints of a trading date's session can lie: gth is its overnight window; rth runs from
+ * midnight ET of the date to midnight before the next trading date (late reports over a weekend
+ * belong to the last session); all is both. Null when the date does not trade.
+ */
+export function sessionSpan(date: string, session: SessionChoice): Span | null {
+  const overnight = optionsOvernightWindow(date);
+  if (!overnight) return null;
+  const day: Span = { start: newYorkTimeToMs(date, '00:00'), end: newYorkTimeToMs(nextTradingDay(date), '00:00') };
+  if (session === 'rth') return day;
+  if (session === 'gth') return { start: overnight.start_time, end: overnight.end_time };
+  return { start: overnight.start_time, end: day.end };
+}
+
+/** The trading date whose overnight window holds `ts`, or null. */
+export function overnightDateOf(ts: number): string | null {
+  const today = newYorkDate(ts);
+  for (const date of [today, nextTradingDay(today)]) {
+    const w = optionsOvernightWindow(date);
+    if (w && ts >= w.start_time && ts < w.end_time) return date;
+  }
+  return null;
+}
+
+/** The trading date of the day (rth) an instant falls in: its New York date, or the last trading date before a closed day. */
+export function dayDateOf(ts: number): string {
+  const date = newYorkDate(ts);
+  return isTradingDay(date) ? date : previousTradingDay(date);
+}
+
+/**
+ * Default trading date: the current session, else the most recent completed one. For the overnight
+ * session, an overnight window in progress is the current session (it belongs to the next date).
+ */
+export function defaultTradingDate(now: number, session: SessionChoice): string {
+  if (session === 'gth') {
+    const overnight = overnightDateOf(now);
+    if (overnight !== null) return overnight;
+  }
+  return currentOrLastSessionDate(now);
+}
+
+export interface WindowRequest {
+  session: SessionChoice;
+  date?: string;
+  startTime?: number;
+  endTime?: number;
+  now: number;
+}
+
+export type ResolvedWindow = { ok: true; tradingDate: string; from: number | null; to: number | null } | { ok: false; problems: Problem[] };
+
+/**
+ * The trading date a request names and its time window. start_time/end_time must lie within one
+ * session: that of `date` when given, else the session the window's start (or end) falls in.
+ */
+export function resolveWindow(r: WindowRequest): ResolvedWindow {
+  try {
+    return resolveWindowIn(r);
+  } catch (error) {
+    if (!(error instanceof CalendarRangeError)) throw error;
+    const message = 'outside the exchange calendar (2000 to 2035)';
+    return { ok: false, problems: [...(r.startTime !== undefined ? [{ parameter: 'start_time', message }] : []), ...(r.endTime !== undefined ? [{ parameter: 'end_time', message }] : [])] };
+  }
+}
+
+function resolveWindowIn(r: WindowRequest): ResolvedWindow {
+  const { startTime, endTime, session } = r;
+  const both = (message: string): ResolvedWindow => ({
+    ok: false,
+    problems: [
+      ...(startTime !== undefined ? [{ parameter: 'start_time', message }] : []),
+      ...(endTime !== undefined ? [{ parameter: 'end_time', message }] : []),
+    ],
+  });
+  if (startTime !== undefined && endTime !== undefined && startTime >= endTime) return both('start_time must be before end_time');
+  if (startTime === undefined && endTime === undefined) {
+    return { ok: true, tradingDate: r.date ?? defaultTradingDate(r.now, session), from: null, to: null };
+  }
+  let date = r.date;
+  if (date === undefined) {
+    const t = startTime ?? endTime! - 1;
+    const overnight = session === 'rth' ? null : overnightDateOf(t);
+    date = overnight ?? (session === 'gth' ? undefined : dayDateOf(t));
+    if (date === undefined) return both('the window must lie within one overnight session (20:15 to 09:25 ET); give date to name it');
+  }
+  const span = sessionSpan(date, session);
+  if (!span) return both(`${date} is not a trading date`);
+  const inside = (t: number | undefined, isEnd: boolean): boolean => t === undefined || (isEnd ? t > span.start && t <= span.end : t >= span.start && t < span.end);
+  if (!inside(startTime, false) || !inside(endTime, true)) {
+    return both(`the window must lie within the ${session} session of ${date}`);
+  }
+  return { ok: true, tradingDate: date, from: startTime ?? null, to: endTime ?? null };
+}
+
+/** The roots an underlying parameter (or list) covers, families expanded, without repeats. */
+export function rootsOf(symbols: readonly string[]): string[] {
+  return [...new Set(symbols.flatMap(expandUnderlying))];
+}
+
+export type SideParameter = Side | 'ask' | 'bid';
+
+export interface SideSelection {
+  /** Sides the store is asked for (at/near pairs together). */
+  stored: Side[];
+  /** When an at/near split is asked (at_ask without near_ask, …): the exact sides to keep. */
+  exact: Side[] | null;
+}
+
+const GROUPS: Readonly<Record<'ask' | 'bid', readonly Side[]>> = { ask: ['at_ask', 'near_ask'], bid: ['near_bid', 'at_bid'] };
+const PAIR: Partial<Record<Side, 'ask' | 'bid'>> = { at_ask: 'ask', near_ask: 'ask', at_bid: 'bid', near_bid: 'bid' };
+
+/** ask = at_ask + near_ask, bid = near_bid + at_bid; an at/near split is filtered after the read. */
+export function selectSides(sides: readonly SideParameter[]): SideSelection {
+  const exact = new Set<Side>();
+  for (const s of sides) {
+    if (s === 'ask' || s === 'bid') for (const x of GROUPS[s]) exact.add(x);
+    else exact.add(s);
+  }
+  const stored = new Set<Side>(exact);
+  let split = false;
+  for (const s of exact) {
+    const pair = PAIR[s];
+    if (pair === undefined) continue;
+    for (const x of GROUPS[pair]) {
+      if (!exact.has(x)) split = true;
+      stored.add(x);
+    }
+  }
+  const order: Side[] = ['above_ask', 'at_ask', 'near_ask', 'mid', 'near_bid', 'at_bid', 'below_bid', 'unknown'];
+  return { stored: order.filter((s) => stored.has(s)), exact: split ? order.filter((s) => exact.has(s)) : null };
+}
+
+/** A lower bound above its upper bound names both parameters. */
+export function boundProblems(pairs: readonly [string, number | undefined, string, number | undefined][]): Problem[] {
+  const out: Problem[] = [];
+  for (const [minName, min, maxName, max] of pairs) {
+    if (min !== undefined && max !== undefined && min > max) {
+      out.push({ parameter: minName, message: `must not exceed ${maxName}` }, { parameter: maxName, message: `must not be below ${minName}` });
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether an instant lies in the options regular session by the clock, 09:30 to 16:15 ET inclusive
+ * (instants outside it need the overnight entitlement on trade-at-time).
+ */
+export function inRegularHours(ts: number): boolean {
+  const date = newYorkDate(ts);
+  return ts >= newYorkTimeToMs(date, '09:30') && ts <= newYorkTimeToMs(date, '16:15');
+}

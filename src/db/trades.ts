@@ -1,0 +1,338 @@
+/**
+ * Reads of classified prints for the print feeds (trades, flow, flow/overnight) and the last trade
+ * of one contract at an instant. Prints are served as their stored `body` text (the 31 fields).
+ *
+ * A page is newest first by (ts, sequence, contract_id), the order of the partial indexes
+ * prints_root_newest_idx (root, session, …) and prints_market_newest_idx (session, …). Each
+ * (root, session) pair, or each session for the whole market, is read as its own ordered, limited
+ * index scan and the branches are merged: PostgreSQL cannot keep the index order across an IN list.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Queryable } from './connection.js';
+
+export interface PrintFilter {
+  tradingDate: string;
+  /** Option roots; null for the whole market. */
+  roots: readonly string[] | null;
+  sessions: readonly string[];
+  /** Window: from <= ts < to. */
+  from: number | null;
+  to: number | null;
+  contractType?: 'call' | 'put';
+  dateOfExpiry?: string;
+  minDte?: number;
+  maxDte?: number;
+  minPremium?: number;
+  maxPremium?: number;
+  minSize?: number;
+  maxSize?: number;
+  /** Any of: sweep, block, split, single, golden, multileg, cross, floor, auction, iso. */
+  tradeTypes?: readonly string[];
+  sides?: readonly string[];
+  sentiments?: readonly string[];
+  otmOnly?: boolean;
+  includeComplex: boolean;
+  unusualOnly?: boolean;
+  minStrike?: number;
+  maxStrike?: number;
+}
+
+/** Total order of a trading date's prints; the position a cursor holds. */
+export interface PrintPosition {
+  ts: number;
+  sequence: number;
+  contractId: number;
+}
+
+export interface PrintRow {
+  body: string;
+  ts: number;
+  sequence: number;
+  contract_id: number;
+  exchange: string;
+  side: string;
+}
+
+function tradeTypeCondition(type: string): RawBuilder<boolean> {
+  switch (type) {
+    case 'block':
+      return sql<boolean>`is_block`;
+    case 'golden':
+      return sql<boolean>`is_golden`;
+    case 'auction':
+    case 'iso':
+      return sql<boolean>`${type}::text = any(flags)`;
+    default:
+      return sql<boolean>`trade_type = ${type}::text`;
+  }
+}
+
+/** The filter as SQL conditions (besides trading date, root, session and position). */
+export function printConditions(f: PrintFilter): RawBuilder<boolean>[] {
+  const c: RawBuilder<boolean>[] = [];
+  if (f.from !== null) c.push(sql<boolean>`ts >= ${f.from}::int8`);
+  if (f.to !== null) c.push(sql<boolean>`ts < ${f.to}::int8`);
+  if (f.contractType) c.push(sql<boolean>`contract_type = ${f.contractType}::text`);
+  if (f.dateOfExpiry) c.push(sql<boolean>`date_of_expiry = ${f.dateOfExpiry}::date`);
+  if (f.minDte !== undefined) c.push(sql<boolean>`days_to_expiry >= ${f.minDte}::int4`);
+  if (f.maxDte !== undefined) c.push(sql<boolean>`days_to_expiry <= ${f.maxDte}::int4`);
+  if (f.minPremium !== undefined) c.push(sql<boolean>`premium >= ${f.minPremium}::float8`);
+  if (f.maxPremium !== undefined) c.push(sql<boolean>`premium <= ${f.maxPremium}::float8`);
+  if (f.minSize !== undefined) c.push(sql<boolean>`size >= ${f.minSize}::int4`);
+  if (f.maxSize !== undefined) c.push(sql<boolean>`size <= ${f.maxSize}::int4`);
+  if (f.minStrike !== undefined) c.push(sql<boolean>`strike >= ${f.minStrike}::float8`);
+  if (f.maxStrike !== undefined) c.push(sql<boolean>`strike <= ${f.maxStrike}::float8`);
+  if (f.tradeTypes && f.tradeTypes.length > 0) c.push(sql<boolean>`(${sql.join(f.tradeTypes.map(tradeTypeCondition), sql` or `)})`);
+  if (f.sides && f.sides.length > 0) c.push(sql<boolean>`side = any(${[...f.sides]}::text[])`);
+  if (f.sentiments && f.sentiments.length > 0) c.push(sql<boolean>`sentiment = any(${[...f.sentiments]}::text[])`);
+  if (f.otmOnly) c.push(sql<boolean>`underlying_price is not null and otm_percent > 0`);
+  if (!f.includeComplex) c.push(sql<boolean>`trade_type <> 'multileg' and not ('complex' = any(flags))`);
+  if (f.unusualOnly) c.push(sql<boolean>`is_unusual`);
+  return c;
+}
+
+const NEWEST_FIRST = sql`order by ts desc, sequence desc, contract_id desc`;
+
+/**
+ * The prints of the filter newest first, strictly older than `after`, as one ordered query of at
+ * most `limit` rows (null when no (root, session) pair is asked). Each branch is an ordered, limited
+ * index scan; a Merge Append pulls from them lazily.
+ */
+function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number): RawBuilder<PrintRow> | null {
+  const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
+  if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
+  const keys: RawBuilder<boolean>[][] =
+    f.roots === null
+      ? f.sessions.map((s) => [sql<boolean>`session = ${s}::text`])
+      : f.roots.flatMap((r) => f.sessions.map((s) => [sql<boolean>`root = ${r}::text`, sql<boolean>`session = ${s}::text`]));
+  if (keys.length === 0) return null;
+  const branches = keys.map(
+    (k) => sql`(select body, ts, sequence, contract_id, exchange, side from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${limit}::int4)`,
+  );
+  return branches.length === 1
+    ? sql<PrintRow>`${branches[0]!}`
+    : sql<PrintRow>`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST} limit ${limit}::int4`;
+}
+
+/**
+ * Up to `limit` prints of the filter, newest first, strictly older than `after` (the last position
+ * already read). Cancelled prints are never returned.
+ */
+export async function printsPage(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintRow[]> {
+  const query = newestQuery(f, after, limit);
+  return query === null ? [] : (await query.execute(db)).rows;
+}
+
+/** Filters applied to the prints a bounded scan reads (exchange, an exact at/near side). */
+export interface ScanFilter {
+  exchanges: readonly string[] | null;
+  sides: readonly string[] | null;
+}
+
+export interface ScannedPrints {
+  /** Matching prints in order, at most `limit`. */
+  rows: PrintRow[];
+  /** The scan reached its budget: the last print scanned (the next page continues after it). */
+  budgetEndedAt: PrintPosition | null;
+}
+
+/**
+ * A bounded scan: of the next `budget` prints of the filter (newest first, after `after`), up to
+ * `limit` that also pass the scan filter. PostgreSQL stops reading as soon as `limit` match; the
+ * position where the budget ended is read only when fewer than `limit` matched.
+ */
+export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintPosition | null, scan: ScanFilter, limit: number, budget: number): Promise<ScannedPrints> {
+  const window = newestQuery(f, after, budget);
+  if (window === null) return { rows: [], budgetEndedAt: null };
+  const keep: RawBuilder<boolean>[] = [];
+  if (scan.exchanges) keep.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
+  if (scan.sides) keep.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
+  const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${limit}::int4`;
+  const rows = (await filtered.execute(db)).rows;
+  if (rows.length >= limit) return { rows, budgetEndedAt: null };
+  const last = await sql<PrintPosition>`
+    select ts, sequence, contract_id as "contractId" from (${window}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int4 limit 1`.execute(db);
+  return { rows, budgetEndedAt: last.rows[0] ?? null };
+}
+
+export interface ContractKey {
+  root: string;
+  dateOfExpiry: string;
+  contractType: 'call' | 'put';
+  strikeThousandths: number;
+}
+
+export interface ContractRecord {
+  id: number;
+  optionSymbol: string;
+  root: string;
+  underlying: string;
+  dateOfExpiry: string;
+  contractType: 'call' | 'put';
+  strikeThousandths: number;
+  multiplier: number;
+}
+
+export async function findContract(db: Queryable, key: ContractKey): Promise<ContractRecord | null> {
+  const row = await db
+    .selectFrom('contracts')
+    .selectAll()
+    .where('root', '=', key.root)
+    .where('date_of_expiry', '=', key.dateOfExpiry)
+    .where('contract_type', '=', key.contractType)
+    .where('strike_thousandths', '=', key.strikeThousandths)
+    .executeTakeFirst();
+  return row
+    ? {
+        id: row.id,
+        optionSymbol: row.option_symbol,
+        root: row.root,
+        underlying: row.underlying,
+        dateOfExpiry: row.date_of_expiry,
+        contractType: row.contract_type,
+        strikeThousandths: row.strike_thousandths,
+        multiplier: row.multiplier,
+      }
+    : null;
+}
+
+export interface LastTrade {
+  ts: number;
+  sequence: number;
+  price: number;
+  size: number;
+  exchange_code: number;
+  condition_code: number;
+  extended_conditions: number[];
+}
+
+/** The last uncancelled print of a contract at or before `at` (overnight prints only when allowed). */
+export async function lastTradeAt(db: Queryable, contractId: number, at: number, options: { overnight: boolean }): Promise<LastTrade | null> {
+  let q = db
+    .selectFrom('prints')
+    .select(['ts', 'sequence', 'price', 'size', 'exchange_code', 'condition_code', 'extended_conditions'])
+    .where('contract_id', '=', contractId)
+    .where('ts', '<=', at)
+    .where('cancelled', '=', false);
+  if (!options.overnight) q = q.where('session', '<>', 'gth');
+  const row = await q.orderBy('ts', 'desc').orderBy('sequence', 'desc').limit(1).executeTakeFirst();
+  return row ?? null;
+}
+
+export interface BucketNetRow {
+  index: number;
+  call: number;
+  put: number;
+  prints: number;
+}
+
+/**
+ * Net signed premium per bucket of a grid starting at `gridStart`: ask-side premium minus bid-side
+ * premium, calls and puts apart, over the prints of the filter (all matching prints counted in
+ * `prints`, mid and unknown ones included). Buckets without prints are absent.
+ */
+export async function premiumNetByBucket(
+  db: Queryable,
+  f: PrintFilter & { roots: readonly string[] },
+  gridStart: number,
+  intervalMs: number,
+  sides: { ask: readonly string[]; bid: readonly string[] },
+): Promise<BucketNetRow[]> {
+  const conditions = [
+    sql<boolean>`trading_date = ${f.tradingDate}::date`,
+    sql<boolean>`not cancelled`,
+    sql<boolean>`root = any(${[...f.roots]}::text[])`,
+    sql<boolean>`session = any(${[...f.sessions]}::text[])`,
+    ...printConditions(f),
+  ];
+  const signed = sql`case when side = any(${[...sides.ask]}::text[]) then premium when side = any(${[...sides.bid]}::text[]) then -premium else 0 end`;
+  const result = await sql<BucketNetRow>`
+    select floor((ts - ${gridStart}::int8)::float8 / ${intervalMs}::float8)::int4 as index,
+      coalesce(sum(${signed}) filter (where contract_type = 'call'), 0)::float8 as call,
+      coalesce(sum(${signed}) filter (where contract_type = 'put'), 0)::float8 as put,
+      count(*)::int4 as prints
+    from prints where ${sql.join(conditions, sql` and `)}
+    group by 1 order by 1`.execute(db);
+  return result.rows;
+}
+
+export interface LeaderFilter {
+  tradingDate: string;
+  sessions: readonly string[];
+  includeComplex: boolean;
+  minPremium?: number;
+  /** Contract grain: only these roots (null for all). */
+  roots?: readonly string[] | null;
+}
+
+function leaderConditions(f: LeaderFilter): RawBuilder<boolean>[] {
+  const c = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, sql<boolean>`session = any(${[...f.sessions]}::text[])`];
+  if (!f.includeComplex) c.push(sql<boolean>`trade_type <> 'multileg' and not ('complex' = any(flags))`);
+  if (f.minPremium !== undefined) c.push(sql<boolean>`premium >= ${f.minPremium}::float8`);
+  if (f.roots) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
+  return c;
+}
+
+export interface UnderlyingFlowRow {
+  underlying: string;
+  premium: number;
+  volume: number;
+  bullish: number;
+  bearish: number;
+  neutral: number;
+  call_volume: number;
+  put_volume: number;
+  trades: number;
+}
+
+/** Session totals per underlying (an index family's roots together). */
+export async function flowByUnderlying(db: Queryable, f: LeaderFilter): Promise<UnderlyingFlowRow[]> {
+  const result = await sql<UnderlyingFlowRow>`
+    select underlying, sum(premium)::float8 as premium, sum(size)::int8 as volume,
+      coalesce(sum(premium) filter (where sentiment = 'bullish'), 0)::float8 as bullish,
+      coalesce(sum(premium) filter (where sentiment = 'bearish'), 0)::float8 as bearish,
+      coalesce(sum(premium) filter (where sentiment = 'neutral'), 0)::float8 as neutral,
+      coalesce(sum(size) filter (where contract_type = 'call'), 0)::int8 as call_volume,
+      coalesce(sum(size) filter (where contract_type = 'put'), 0)::int8 as put_volume,
+      count(*)::int8 as trades
+    from prints where ${sql.join(leaderConditions(f), sql` and `)}
+    group by underlying`.execute(db);
+  return result.rows;
+}
+
+export interface ContractFlowRow {
+  root: string;
+  contract_type: 'call' | 'put';
+  date_of_expiry: string;
+  strike: number;
+  premium: number;
+  volume: number;
+  last_price: number;
+  implied_volatility: number | null;
+  open_interest: number | null;
+  previous_close: number | null;
+}
+
+/**
+ * Session totals per contract with its last print (price, implied volatility, open interest) and
+ * the last regular-session price of the previous trading date (null when not held).
+ */
+export async function flowByContract(db: Queryable, f: LeaderFilter, previousDate: string): Promise<ContractFlowRow[]> {
+  const result = await sql<ContractFlowRow>`
+    with day as (
+      select contract_id, min(root) as root, min(contract_type) as contract_type, min(date_of_expiry) as date_of_expiry, min(strike) as strike,
+        sum(premium)::float8 as premium, sum(size)::int8 as volume,
+        (array_agg(price order by ts desc, sequence desc))[1] as last_price,
+        (array_agg(implied_volatility order by ts desc, sequence desc))[1] as implied_volatility,
+        (array_agg(open_interest order by ts desc, sequence desc))[1] as open_interest
+      from prints where ${sql.join(leaderConditions(f), sql` and `)}
+      group by contract_id
+    ), previous as (
+      select distinct on (contract_id) contract_id, price from prints
+      where trading_date = ${previousDate}::date and not cancelled and session = 'rth' and contract_id in (select contract_id from day)
+      order by contract_id, ts desc, sequence desc
+    )
+    select d.root, d.contract_type, d.date_of_expiry, d.strike, d.premium, d.volume, d.last_price, d.implied_volatility, d.open_interest, p.price as previous_close
+    from day d left join previous p using (contract_id)`.execute(db);
+  return result.rows;
+}

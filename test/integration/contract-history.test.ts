@@ -1,0 +1,232 @@
+/**
+ * Single-contract routes on a small simulated session loaded through ingest: the last trade at an
+ * instant (with the overnight entitlement rule) checked against the store.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { getContractTradeAtTime, listContractImpliedVolatility } from '../../generated/client/index.js';
+import type { Client } from '../../generated/client/client/index.js';
+import type { Print } from '../../generated/client/types.gen.js';
+import { bsmPrice } from '../../src/analytics/pricing.js';
+import { dividendYield, riskFreeRate } from '../../src/analytics/rates.js';
+import { yearsToSettlement } from '../../src/analytics/settlement.js';
+import { printBodies } from '../../src/db/market-data.js';
+import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const DAY = '2026-11-20';
+const sequenceOf = (r: Print): number => Number(r.id.split(':').at(-1));
+
+describe('contract trade-at-time', () => {
+  let service: TestService;
+  let pro: Client;
+  let basic: Client;
+  let prints: Print[];
+
+  beforeAll(async () => {
+    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    ({ client: pro } = await service.newAccount({ plan: 'pro' }));
+    ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
+    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
+    prints = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
+  });
+  afterAll(async () => service.stop());
+
+  const sameContract = (a: Print) => (b: Print) =>
+    a.underlying_symbol === b.underlying_symbol && a.date_of_expiry === b.date_of_expiry && a.contract_type === b.contract_type && a.strike === b.strike;
+  const queryOf = (p: Print, timestamp: number) => ({ underlying_symbol: p.underlying_symbol, contract_type: p.contract_type, strike: p.strike, date_of_expiry: p.date_of_expiry, timestamp });
+  const lastBefore = (p: Print, t: number, overnight: boolean): Print | undefined =>
+    prints
+      .filter((x) => sameContract(p)(x) && x.timestamp <= t && (overnight || x.session !== 'gth'))
+      .sort((a, b) => b.timestamp - a.timestamp || sequenceOf(b) - sequenceOf(a))[0];
+
+  it('answers the last trade at or before the instant, with its conditions, venue and sequence', async () => {
+    const busy = prints.filter((p) => p.session === 'rth' && prints.filter(sameContract(p)).length >= 3).slice(0, 20);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const p of busy) {
+      for (const t of [p.timestamp, p.timestamp + 1, p.timestamp - 1]) {
+        const r = await getContractTradeAtTime({ client: pro, query: queryOf(p, t) });
+        expect(r.response.status).toBe(200);
+        const want = lastBefore(p, t, true);
+        const data = r.data!.data;
+        expect(data).toMatchObject({ underlying_symbol: p.underlying_symbol, contract_type: p.contract_type, strike: p.strike, date_of_expiry: p.date_of_expiry, requested_timestamp: t });
+        expect(data.option_symbol).toMatch(new RegExp(`^${p.underlying_symbol.padEnd(6, ' ')}\\d{6}[CP]\\d{8}$`));
+        if (want === undefined) {
+          expect(data.trade).toBeNull();
+        } else {
+          expect(data.trade).toMatchObject({ timestamp: want.timestamp, price: want.price, size: want.size, sequence: sequenceOf(want), exchange: want.exchange_code, condition: want.condition_code });
+          expect(Array.isArray(data.trade?.extended_conditions)).toBe(true);
+        }
+      }
+    }
+    expect(r200Source(await getContractTradeAtTime({ client: pro, query: queryOf(busy[0]!, busy[0]!.timestamp) }))).toBe('opra');
+  });
+
+  it('answers trade null before the first trade and 422 for a contract that is not listed', async () => {
+    const p = prints.find((x) => x.session === 'rth')!;
+    const early = await getContractTradeAtTime({ client: pro, query: queryOf(p, Date.parse('2026-11-16T15:00:00Z')) });
+    expect(early.response.status).toBe(200);
+    expect(early.data?.data.trade).toBeNull();
+    const missing = await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), strike: 0.005 } });
+    expect(missing.response.status).toBe(422);
+    // Monthly and weekly roots are different roots.
+    const weekly = prints.find((x) => x.underlying_symbol === 'SPXW' && x.session === 'rth')!;
+    const asMonthly = await getContractTradeAtTime({ client: pro, query: { ...queryOf(weekly, weekly.timestamp), underlying_symbol: 'SPX' } });
+    expect([200, 422]).toContain(asMonthly.response.status);
+    if (asMonthly.response.status === 200) expect(asMonthly.data?.data.underlying_symbol).toBe('SPX');
+  });
+
+  it('needs the overnight entitlement outside 09:30 to 16:15 ET, and leaves overnight prints out without it', async () => {
+    const gth = prints.find((x) => x.session === 'gth')!;
+    expect(gth).toBeDefined();
+    const night = await getContractTradeAtTime({ client: basic, query: queryOf(gth, gth.timestamp) });
+    expect(night.response.status).toBe(403);
+    const afterClose = await getContractTradeAtTime({ client: basic, query: queryOf(gth, Date.parse('2026-11-20T21:16:00Z')) });
+    expect(afterClose.response.status).toBe(403);
+    const proNight = await getContractTradeAtTime({ client: pro, query: queryOf(gth, gth.timestamp) });
+    expect(proNight.data?.data.trade?.timestamp).toBe(lastBefore(gth, gth.timestamp, true)?.timestamp);
+    // 09:30 and 16:15 ET are inside the regular session.
+    for (const t of [Date.parse('2026-11-20T14:30:00Z'), Date.parse('2026-11-20T21:15:00Z')]) {
+      const r = await getContractTradeAtTime({ client: basic, query: queryOf(gth, t) });
+      expect(r.response.status).toBe(200);
+      expect(r.data?.data.trade?.timestamp ?? null).toBe(lastBefore(gth, t, false)?.timestamp ?? null);
+      const p = await getContractTradeAtTime({ client: pro, query: queryOf(gth, t) });
+      expect(p.data?.data.trade?.timestamp ?? null).toBe(lastBefore(gth, t, true)?.timestamp ?? null);
+    }
+  });
+
+  it('answers 400 for a strike with more than three decimals or a missing parameter', async () => {
+    const p = prints[0]!;
+    expect((await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), strike: 100.0005 } })).response.status).toBe(400);
+    // Within the schema's bounds yet below a thousandth (found by Schemathesis): 400, not 500.
+    const tiny = await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), strike: 5e-324 } });
+    expect(tiny.response.status).toBe(400);
+    expect((tiny.error as { error: { details: { parameter: string }[] } }).error.details[0]?.parameter).toBe('strike');
+    expect((await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), underlying_symbol: 'TOOLONGX' } })).response.status).toBe(400);
+    const { timestamp: _omit, ...rest } = queryOf(p, p.timestamp);
+    expect((await getContractTradeAtTime({ client: pro, query: rest as never })).response.status).toBe(400);
+  });
+});
+
+describe('contract implied volatility', () => {
+  let service: TestService;
+  let pro: Client;
+  let contract: { root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string };
+  let samples: { minute: number; quote_ts: number; bid: number | null; ask: number | null }[];
+  const OPEN = Date.parse('2026-11-20T14:30:00Z');
+  const CLOSE = Date.parse('2026-11-20T21:15:00Z');
+
+  beforeAll(async () => {
+    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    ({ client: pro } = await service.newAccount({ plan: 'pro' }));
+    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
+    const best = await sql<{ id: number; root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string }>`
+      select c.id, c.root, c.date_of_expiry, c.contract_type, c.strike_thousandths / 1000.0 as strike, c.underlying, c.option_symbol
+      from quote_samples q join contracts c on c.id = q.contract_id
+      where q.trading_date = ${DAY} and c.root = 'SPY'
+      group by c.id order by count(*) desc, c.id limit 1`.execute(service.database.admin);
+    const row = best.rows[0]!;
+    contract = { ...row, strike: Number(row.strike) };
+    samples = (
+      await sql<{ minute: number; quote_ts: number; bid: number | null; ask: number | null }>`
+        select minute, quote_ts, bid, ask from quote_samples where contract_id = ${row.id} order by minute`.execute(service.database.admin)
+    ).rows;
+  });
+  afterAll(async () => service.stop());
+
+  const base = () => ({ underlying_symbol: contract.root, contract_type: contract.contract_type, strike: contract.strike, date_of_expiry: contract.date_of_expiry });
+  const regular = () => samples.filter((s) => s.minute >= OPEN && s.minute < CLOSE);
+
+  it('samples the latest regular session at 5 minutes by default, oldest first, each bucket its last quote, solved at the bar of its minute', async () => {
+    const r = await listContractImpliedVolatility({ client: pro, query: base() });
+    expect(r.response.status).toBe(200);
+    const rows = r.data!.data;
+    expect(r.data!.meta.source).toBe('opra');
+    const buckets = new Map<number, (typeof samples)[number]>();
+    for (const s of regular()) buckets.set(OPEN + Math.floor((s.minute - OPEN) / 300_000) * 300_000, s);
+    expect(rows.map((x) => x.timestamp)).toEqual([...buckets.keys()]);
+    expect(rows.length).toBeGreaterThan(10);
+    let solved = 0;
+    for (const row of rows) {
+      const s = buckets.get(row.timestamp)!;
+      expect(row.option_symbol).toBe(contract.option_symbol);
+      expect(row.bid).toBe(s.bid);
+      expect(row.ask).toBe(s.ask);
+      if (row.bid !== null && row.ask !== null) expect(row.midpoint).toBeCloseTo((row.bid + row.ask) / 2, 12);
+      expect(row.underlying_timestamp === s.minute || row.underlying_timestamp === s.minute - 60_000).toBe(true);
+      for (const [price, vol] of [[row.midpoint, row.implied_volatility], [row.bid, row.bid_implied_volatility], [row.ask, row.ask_implied_volatility]] as const) {
+        if (vol === null || price === null) continue;
+        solved += 1;
+        expect(vol).toBeGreaterThan(0.01);
+        expect(vol).toBeLessThan(3);
+        // The volatility reprices the quote.
+        const repriced = bsmPrice({
+          type: contract.contract_type,
+          spot: row.underlying_price!,
+          strike: contract.strike,
+          time: yearsToSettlement(s.quote_ts, contract.root, contract.date_of_expiry),
+          rate: riskFreeRate(DAY),
+          dividendYield: dividendYield(contract.underlying),
+          volatility: vol,
+        });
+        expect(repriced).toBeCloseTo(price, 6);
+      }
+    }
+    expect(solved).toBeGreaterThan(rows.length);
+    const byDate = await listContractImpliedVolatility({ client: pro, query: { ...base(), date: DAY } });
+    expect(byDate.data?.data).toEqual(rows);
+  });
+
+  it('pages through every interval with a cursor, and limits to start_time/end_time', async () => {
+    const all = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval: '1m', limit: 5000 } });
+    expect(all.data!.data.map((x) => x.timestamp)).toEqual(regular().map((s) => s.minute));
+    expect(all.data!.pagination).toMatchObject({ has_more: false, next_cursor_id: null, count: regular().length });
+    for (const [interval, limit] of [['1m', 7], ['10m', 3], ['1h', 1], ['30m', 5000]] as const) {
+      const rows: number[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 200; i += 1) {
+        const page = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval, limit, cursor_id: cursor } });
+        expect(page.response.status).toBe(200);
+        rows.push(...page.data!.data.map((x) => x.timestamp));
+        cursor = page.data!.pagination.next_cursor_id ?? undefined;
+        if (!cursor) break;
+      }
+      const step = { '1m': 60_000, '10m': 600_000, '1h': 3_600_000, '30m': 1_800_000 }[interval];
+      expect(rows, interval).toEqual([...new Set(regular().map((s) => OPEN + Math.floor((s.minute - OPEN) / step) * step))]);
+    }
+    const start = OPEN + 3_600_000;
+    const end = OPEN + 2 * 3_600_000;
+    const window = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval: '1m', start_time: start, end_time: end } });
+    expect(window.data!.data.map((x) => x.timestamp)).toEqual(regular().filter((s) => s.minute >= start && s.minute < end).map((s) => s.minute));
+    const fromStart = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval: '1m', start_time: start, limit: 5000 } });
+    expect(fromStart.data!.data.map((x) => x.timestamp)).toEqual(regular().filter((s) => s.minute >= start).map((s) => s.minute));
+  });
+
+  it('answers 400 for a date with a range, an empty or reversed range, a range over 31 days, or an altered cursor', async () => {
+    const bad = async (query: Record<string, unknown>): Promise<string[]> => {
+      const r = await listContractImpliedVolatility({ client: pro, query: { ...base(), ...query } });
+      expect(r.response.status, JSON.stringify(query)).toBe(400);
+      return [...new Set((r.error as { error: { details: { parameter: string }[] } }).error.details.map((d) => d.parameter))].sort();
+    };
+    expect(await bad({ date: DAY, start_time: OPEN })).toEqual(['date', 'start_time']);
+    expect(await bad({ start_time: OPEN, end_time: OPEN })).toEqual(['end_time', 'start_time']);
+    expect(await bad({ start_time: OPEN, end_time: OPEN + 31 * 86_400_000 + 1 })).toEqual(['end_time', 'start_time']);
+    expect(await bad({ interval: '2m', limit: 5001 })).toEqual(['interval', 'limit']);
+    expect(await bad({ cursor_id: 'abc.def' })).toEqual(['cursor_id']);
+    expect(await bad({ strike: 5e-324 })).toEqual(['strike']);
+    const ok = await listContractImpliedVolatility({ client: pro, query: { ...base(), start_time: OPEN, end_time: OPEN + 31 * 86_400_000 } });
+    expect(ok.response.status).toBe(200);
+  });
+
+  it('answers 422 for a contract that is not listed or a range without quotes', async () => {
+    for (const query of [{ strike: 0.005 }, { date: '2026-11-18' }, { date: '2026-11-21' }, { underlying_symbol: 'SPXW' }]) {
+      const r = await listContractImpliedVolatility({ client: pro, query: { ...base(), ...query } });
+      expect(r.response.status, JSON.stringify(query)).toBe(422);
+    }
+  });
+});
+
+function r200Source(r: { response: Response; data?: { meta: { source: string } } }): string | undefined {
+  expect(r.response.status).toBe(200);
+  return r.data?.meta.source;
+}
