@@ -10,29 +10,19 @@
  * order events, overrides the scale's) size the day; BENCH_CONNECTIONS (8), BENCH_SECONDS (10);
  * DATABASE_URL uses that server instead of a throwaway embedded one.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import type autocannon from 'autocannon';
 import express from 'express';
 import pg from 'pg';
-import { createAccount, createKey } from '../../src/accounts.js';
-import { loadConfig } from '../../src/config.js';
-import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
 import { countPrints, vacuumAnalyze } from '../../src/db/market-data.js';
 import { printsPage, type PrintFilter } from '../../src/db/trades.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import type { Scale, ScaleSpec } from '../../src/ingest/simulator/model.js';
-import { createLogger } from '../../src/middleware/logging.js';
-import { startService } from '../../src/server.js';
+import { CONNECTIONS, DURATION, measure, startBenchService } from '../support.js';
 
-const execFileAsync = promisify(execFile);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 const EVENTS = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
@@ -43,19 +33,6 @@ const DAY = '2026-11-20';
 const COLUMNS =
   'ask, bid, condition_code, contract_type, date_of_expiry, day_volume, days_to_expiry, delta, exchange, exchange_code, flags, group_id, id, implied_volatility, ' +
   'is_block, is_golden, is_unusual, open_interest, otm_percent, premium, price, sentiment, session, side, side_confidence, size, strike, ts, trade_type, underlying_price, root';
-
-async function autocannonRun(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
-  const args = ['autocannon', '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
-  args.push(url);
-  const { stdout } = await execFileAsync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  return JSON.parse(stdout) as autocannon.Result;
-}
-
-async function measure(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
-  await autocannonRun(url, headers, 2); // warm-up
-  return await autocannonRun(url, headers, DURATION);
-}
 
 interface LoopResult {
   rps: number;
@@ -82,22 +59,9 @@ async function bareLoop(pool: pg.Pool, text: string, values: unknown[], seconds:
   return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-bench-trades-'));
-fs.chmodSync(dir, 0o755);
-const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort());
-const databaseUrl = process.env.DATABASE_URL ?? embedded!.url;
-const config = loadConfig({
-  DATABASE_URL: databaseUrl,
-  PORT: '0',
-  LIMIT_PER_MINUTE: '10000000',
-  LIMIT_PER_SECOND: '1000000',
-  LIMIT_IN_FLIGHT: '10000',
-  VALIDATE_RESPONSES: 'false',
-});
-const devNull = fs.openSync('/dev/null', 'w');
-const service = await startService(config, { logger: createLogger('info', (line) => fs.writeSync(devNull, line)), jobs: false });
-const accountId = await createAccount(service.database.admin, { name: 'bench', plan: 'pro' });
-const { key } = await createKey(service.database.admin, accountId);
+const bench = await startBenchService('trades');
+const { dir, service, key } = bench;
+const config = service.deps.config;
 
 const started = performance.now();
 const overrides: Partial<ScaleSpec> = EVENTS === undefined ? {} : { rthEvents: EVENTS };
@@ -181,7 +145,5 @@ fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/trades.txt', `${report}\n`);
 
 await pool.end();
-await service.stop();
-if (embedded) await embedded.stop();
-fs.rmSync(dir, { recursive: true, force: true });
+await bench.close();
 process.exit(0);

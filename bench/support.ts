@@ -1,0 +1,73 @@
+/**
+ * What the HTTP benchmarks share: the service on a throwaway embedded PostgreSQL (or DATABASE_URL)
+ * with limits raised and response validation off, a Pro account's key, and autocannon run in a
+ * child process so the load generator does not share the servers' event loop.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type autocannon from 'autocannon';
+import { createAccount, createKey } from '../src/accounts.js';
+import { loadConfig } from '../src/config.js';
+import { freePort, startEmbeddedPostgres } from '../src/db/connection.js';
+import { createLogger } from '../src/middleware/logging.js';
+import { startService, type RunningService } from '../src/server.js';
+
+const execFileAsync = promisify(execFile);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+
+export interface BenchService {
+  dir: string;
+  databaseUrl: string;
+  service: RunningService;
+  key: string;
+  close(): Promise<void>;
+}
+
+export async function startBenchService(tag: string): Promise<BenchService> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `oads-bench-${tag}-`));
+  fs.chmodSync(dir, 0o755);
+  const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort());
+  const databaseUrl = process.env.DATABASE_URL ?? embedded?.url ?? '';
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    LIMIT_PER_MINUTE: '10000000',
+    LIMIT_PER_SECOND: '1000000',
+    LIMIT_IN_FLIGHT: '10000',
+    VALIDATE_RESPONSES: 'false',
+  });
+  // The JSON log line of every request is written, as in production, to /dev/null.
+  const devNull = fs.openSync('/dev/null', 'w');
+  const service = await startService(config, { logger: createLogger('info', (line) => fs.writeSync(devNull, line)), jobs: false });
+  const accountId = await createAccount(service.database.admin, { name: 'bench', plan: 'pro' });
+  const { key } = await createKey(service.database.admin, accountId);
+  return {
+    dir,
+    databaseUrl,
+    service,
+    key,
+    close: async () => {
+      await service.stop();
+      if (embedded) await embedded.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function autocannonRun(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
+  const args = ['autocannon', '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
+  args.push(url);
+  const { stdout } = await execFileAsync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return JSON.parse(stdout) as autocannon.Result;
+}
+
+/** A two-second warm-up, then the measured run. */
+export async function measure(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
+  await autocannonRun(url, headers, 2);
+  return await autocannonRun(url, headers, DURATION);
+}
