@@ -113,6 +113,7 @@
  * deterministic: no clock, no randomness; the same input gives the same output.
  */
 
+import type { components } from '../../generated/openapi.js';
 import { daysBetween } from './new-york-time.js';
 import { conditionTraitMask, exchangeName, TraitBit } from './opra.js';
 import { bsmGreeks, impliedVolatility, type OptionType } from './pricing.js';
@@ -206,40 +207,8 @@ export interface PrintContext {
   cashCloseMs: number;
 }
 
-/** The specification's "Option trade print": exactly its 31 fields. */
-export interface ClassifiedPrint {
-  ask: number | null;
-  bid: number | null;
-  condition_code: number;
-  contract_type: OptionType;
-  date_of_expiry: string;
-  day_volume: number;
-  days_to_expiry: number;
-  delta: number | null;
-  exchange: string;
-  exchange_code: number;
-  flags: PrintFlag[];
-  group_id: string | null;
-  id: string;
-  implied_volatility: number | null;
-  is_block: boolean;
-  is_golden: boolean;
-  is_unusual: boolean;
-  open_interest: number | null;
-  otm_percent: number | null;
-  premium: number;
-  price: number;
-  sentiment: Sentiment;
-  session: PrintSession;
-  side: Side;
-  side_confidence: number;
-  size: number;
-  strike: number;
-  timestamp: number;
-  trade_type: TradeType;
-  underlying_price: number | null;
-  underlying_symbol: string;
-}
+/** The specification's "Option trade print": exactly its 31 fields, typed by the contract. */
+export type ClassifiedPrint = components['schemas']['Print'];
 
 /** A classified print plus what the platform needs to store and retract it. */
 export type ClassifiedPrintRecord = ClassifiedPrint & {

@@ -4,6 +4,7 @@
  * (contract grain) ranked by change from the previous close, premium or volume. Ties break by
  * symbol (then expiry, type and strike) so a ranking is stable.
  */
+import type { components } from '../../generated/openapi.js';
 export type LeaderGrain = 'root' | 'contract';
 export type LeaderSort = 'net' | 'bullish' | 'bearish' | 'premium' | 'volume' | 'trades' | 'change_percent';
 
@@ -27,21 +28,7 @@ export interface UnderlyingFlow {
   trades: number;
 }
 
-export interface RootLeaderRow {
-  underlying_symbol: string;
-  premium: number;
-  volume: number;
-  bearish_premium: number;
-  bullish_premium: number;
-  neutral_premium: number;
-  bearish_to_bullish_ratio: number | null;
-  call_volume: number;
-  put_volume: number;
-  premium_share: number;
-  trades: number;
-  trades_share: number;
-  volume_share: number;
-}
+export type RootLeaderRow = components['schemas']['RootLeaderRow'];
 
 /** One contract's session: premium, volume and its last print, next to the previous session's last price. */
 export interface ContractFlow {
@@ -57,19 +44,7 @@ export interface ContractFlow {
   previousClose: number;
 }
 
-export interface ContractLeaderRow {
-  underlying_symbol: string;
-  premium: number;
-  volume: number;
-  change_percent: number;
-  contract_type: 'call' | 'put';
-  date_of_expiry: string;
-  implied_volatility: number | null;
-  last_price: number;
-  open_interest: number;
-  previous_close: number;
-  strike: number;
-}
+export type ContractLeaderRow = components['schemas']['ContractLeaderRow'];
 
 const share = (part: number, whole: number): number => (whole > 0 ? Math.min(1, part / whole) : 0);
 
