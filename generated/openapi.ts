@@ -244,9 +244,25 @@ export interface paths {
          * @description Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
          *     implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
          *     dividend yield, time counted to the contract's settlement instant), next to the underlying
-         *     price used. Computed only during the regular session. Give either `date` (one trading date)
-         *     or `start_time`/`end_time` (at most 31 days); the default is the latest regular session.
-         *     `underlying_symbol` is one exact root: monthly and weekly roots (SPX, SPXW) are different roots.
+         *     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+         *     the default is the trading date of the latest regular session. `underlying_symbol` is one
+         *     exact root: monthly and weekly roots (SPX, SPXW) are different roots.
+         *
+         *     `session` chooses the windows sampled. The default, `rth`, computes only during the regular
+         *     session (09:30 ET to the options close), as the route always has. `gth` and `all` extend it
+         *     to the overnight session and need the Pro plan or the overnight entitlement (403 otherwise):
+         *     `gth` is the Cboe Global Trading Hours window of each trading date, 20:15 ET on the calendar
+         *     evening before (Sunday for Monday) to 09:25 ET on the date, so with `date` it starts the
+         *     evening before; `all` is both windows of each date, so with `date` it runs from 20:15 ET the
+         *     evening before to the regular close. With `start_time`/`end_time` the chosen windows of every
+         *     trading date that meet the range are served, cut to it, oldest first. The curb session is not
+         *     sampled. Only roots with an overnight session (SPX, SPXW, XSP, VIX, VIXW) have one: `gth` for
+         *     any other root answers 422, and `all` serves its regular sessions.
+         *
+         *     Buckets start on a grid of `interval` from each window's own open: 09:30 ET for the regular
+         *     session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
+         *     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
+         *     continues across windows.
          */
         get: operations["listContractImpliedVolatility"];
         put?: never;
@@ -2495,7 +2511,7 @@ export interface operations {
                 contract_type: components["parameters"]["ContractTypeRequired"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
-                /** @description One trading date instead of start_time/end_time. */
+                /** @description One trading date instead of start_time/end_time; with session gth or all the window starts 20:15 ET the evening before. */
                 date?: components["schemas"]["Date"];
                 /** @description Expiration date of the contract. */
                 date_of_expiry: components["parameters"]["DateOfExpiryRequired"];
@@ -2505,6 +2521,8 @@ export interface operations {
                 interval?: "1m" | "5m" | "10m" | "15m" | "30m" | "1h";
                 /** @description Max rows per page. */
                 limit?: number;
+                /** @description rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET. */
+                session?: "rth" | "gth" | "all";
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
                 /** @description Strike in dollars, at most three decimals. */

@@ -137,9 +137,25 @@ export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: O
  * Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
  * implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
  * dividend yield, time counted to the contract's settlement instant), next to the underlying
- * price used. Computed only during the regular session. Give either `date` (one trading date)
- * or `start_time`/`end_time` (at most 31 days); the default is the latest regular session.
- * `underlying_symbol` is one exact root: monthly and weekly roots (SPX, SPXW) are different roots.
+ * price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+ * the default is the trading date of the latest regular session. `underlying_symbol` is one
+ * exact root: monthly and weekly roots (SPX, SPXW) are different roots.
+ *
+ * `session` chooses the windows sampled. The default, `rth`, computes only during the regular
+ * session (09:30 ET to the options close), as the route always has. `gth` and `all` extend it
+ * to the overnight session and need the Pro plan or the overnight entitlement (403 otherwise):
+ * `gth` is the Cboe Global Trading Hours window of each trading date, 20:15 ET on the calendar
+ * evening before (Sunday for Monday) to 09:25 ET on the date, so with `date` it starts the
+ * evening before; `all` is both windows of each date, so with `date` it runs from 20:15 ET the
+ * evening before to the regular close. With `start_time`/`end_time` the chosen windows of every
+ * trading date that meet the range are served, cut to it, oldest first. The curb session is not
+ * sampled. Only roots with an overnight session (SPX, SPXW, XSP, VIX, VIXW) have one: `gth` for
+ * any other root answers 422, and `all` serves its regular sessions.
+ *
+ * Buckets start on a grid of `interval` from each window's own open: 09:30 ET for the regular
+ * session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
+ * 09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
+ * continues across windows.
  *
  */
 export const listContractImpliedVolatility = <ThrowOnError extends boolean = false>(options: Options<ListContractImpliedVolatilityData, ThrowOnError>) => (options.client ?? client).get<ListContractImpliedVolatilityResponses, ListContractImpliedVolatilityErrors, ThrowOnError>({

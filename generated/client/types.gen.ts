@@ -1633,9 +1633,13 @@ export type ListContractImpliedVolatilityData = {
          */
         end_time?: UnixMsParam;
         /**
-         * One trading date instead of start_time/end_time.
+         * One trading date instead of start_time/end_time; with session gth or all the window starts 20:15 ET the evening before.
          */
         date?: Date;
+        /**
+         * rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET.
+         */
+        session?: 'rth' | 'gth' | 'all';
         /**
          * Max rows per page.
          */

@@ -1,49 +1,125 @@
 import { describe, expect, it } from 'vitest';
-import { bucketOf, INTERVAL_MS, ivSample, lastQuotePerBucket, MAX_RANGE_MS, regularWindows, resolveIvRange } from './iv-samples.js';
+import { bucketEnd, bucketOf, INTERVAL_MS, ivSample, lastQuotePerBucket, MAX_RANGE_MS, resolveIvRange, sampleWindows } from './iv-samples.js';
 import { bsmPrice } from './pricing.js';
+import { dividendYield, riskFreeRate } from './rates.js';
 import { yearsToSettlement } from './settlement.js';
 
 const at = (iso: string): number => Date.parse(iso);
 const OPEN = at('2026-11-20T14:30:00Z');
 
+// Hand-computed instants (November 2026 is EST, UTC-5).
+const H = 3_600_000;
+const GTH_NOV20 = 1_795_137_300_000; // Thu 2026-11-19 20:15 ET = 2026-11-20T01:15Z: the overnight window of Fri 2026-11-20 opens
+const GTH_NOV20_END = 1_795_184_700_000; // Fri 2026-11-20 09:25 ET = 14:25Z
+const RTH_NOV20 = 1_795_185_000_000; // Fri 2026-11-20 09:30 ET = 14:30Z
+const CLOSE_NOV20 = 1_795_209_300_000; // Fri 2026-11-20 16:15 ET = 21:15Z (index and ETF options)
+const GTH_NOV23 = 1_795_396_500_000; // Sun 2026-11-22 20:15 ET = 2026-11-23T01:15Z: Monday's overnight window opens Sunday evening
+const GTH_NOV23_END = 1_795_443_900_000; // Mon 2026-11-23 09:25 ET = 14:25Z
+const GTH_NOV24 = 1_795_482_900_000; // Mon 2026-11-23 20:15 ET = 2026-11-24T01:15Z
+
 describe('buckets and windows', () => {
-  it('aligns buckets to 09:30 ET of the date', () => {
-    expect(bucketOf(OPEN + 4 * 60_000, INTERVAL_MS['5m'])).toBe(OPEN);
-    expect(bucketOf(OPEN + 5 * 60_000, INTERVAL_MS['5m'])).toBe(OPEN + 300_000);
-    expect(bucketOf(OPEN + 89 * 60_000, INTERVAL_MS['1h'])).toBe(OPEN + 3_600_000);
+  it('aligns regular buckets to 09:30 ET of the date', () => {
+    expect(OPEN).toBe(RTH_NOV20);
+    expect(bucketOf(OPEN + 4 * 60_000, INTERVAL_MS['5m'], OPEN)).toBe(OPEN);
+    expect(bucketOf(OPEN + 5 * 60_000, INTERVAL_MS['5m'], OPEN)).toBe(OPEN + 300_000);
+    expect(bucketOf(OPEN + 89 * 60_000, INTERVAL_MS['1h'], OPEN)).toBe(OPEN + 3_600_000);
+  });
+
+  it('aligns overnight buckets to 20:15 ET of the evening before: 20:15, 21:15, ... 09:15', () => {
+    expect(bucketOf(GTH_NOV20 + 59 * 60_000, INTERVAL_MS['1h'], GTH_NOV20)).toBe(GTH_NOV20);
+    expect(bucketOf(GTH_NOV20 + 60 * 60_000, INTERVAL_MS['1h'], GTH_NOV20)).toBe(1_795_140_900_000); // 21:15 ET
+    expect(bucketOf(GTH_NOV20_END - 60_000, INTERVAL_MS['1h'], GTH_NOV20)).toBe(1_795_184_100_000); // 09:24 ET is in the 09:15 ET bucket
+    expect(bucketOf(GTH_NOV20 + 44 * 60_000, INTERVAL_MS['30m'], GTH_NOV20)).toBe(GTH_NOV20 + 1_800_000); // 20:59 ET is in 20:45
   });
 
   it('lists the regular sessions of a range: 16:15 ET for index and ETF roots, 16:00 for equities, none on holidays', () => {
-    expect(regularWindows(at('2026-11-25T00:00:00Z'), at('2026-11-28T00:00:00Z'), 'SPY')).toEqual([
-      { start: at('2026-11-25T14:30:00Z'), end: at('2026-11-25T21:15:00Z') },
-      { start: at('2026-11-27T14:30:00Z'), end: at('2026-11-27T18:15:00Z') },
+    expect(sampleWindows(at('2026-11-25T00:00:00Z'), at('2026-11-28T00:00:00Z'), 'SPY', 'rth')).toEqual([
+      { start: at('2026-11-25T14:30:00Z'), end: at('2026-11-25T21:15:00Z'), grid: at('2026-11-25T14:30:00Z'), tradingDate: '2026-11-25' },
+      { start: at('2026-11-27T14:30:00Z'), end: at('2026-11-27T18:15:00Z'), grid: at('2026-11-27T14:30:00Z'), tradingDate: '2026-11-27' },
     ]);
-    expect(regularWindows(at('2026-11-20T15:00:00Z'), at('2026-11-20T23:00:00Z'), 'AAPL')).toEqual([{ start: at('2026-11-20T15:00:00Z'), end: at('2026-11-20T21:00:00Z') }]);
-    expect(regularWindows(946684800000, 946684800000 + 86_400_000, 'SPY')).toEqual([]);
-    expect(regularWindows(4102444800000 - 86_400_000, 4102444800000, 'SPY')).toEqual([]);
+    expect(sampleWindows(at('2026-11-20T15:00:00Z'), at('2026-11-20T23:00:00Z'), 'AAPL', 'rth')).toEqual([
+      { start: at('2026-11-20T15:00:00Z'), end: at('2026-11-20T21:00:00Z'), grid: OPEN, tradingDate: '2026-11-20' },
+    ]);
+    expect(sampleWindows(946684800000, 946684800000 + 86_400_000, 'SPY', 'rth')).toEqual([]);
+    expect(sampleWindows(4102444800000 - 86_400_000, 4102444800000, 'SPY', 'rth')).toEqual([]);
+  });
+
+  it('lists the overnight windows of a range across dates, clipped, including the next date whose window opens inside it', () => {
+    // Thu 22:00 ET to Mon 21:00 ET: Friday's window cut at the start, Monday's whole, Tuesday's cut at the end.
+    const from = 1_795_143_600_000; // 2026-11-20T03:00Z
+    const to = 1_795_485_600_000; // 2026-11-24T02:00Z
+    expect(sampleWindows(from, to, 'SPXW', 'gth')).toEqual([
+      { start: from, end: GTH_NOV20_END, grid: GTH_NOV20, tradingDate: '2026-11-20' },
+      { start: GTH_NOV23, end: GTH_NOV23_END, grid: GTH_NOV23, tradingDate: '2026-11-23' },
+      { start: GTH_NOV24, end: to, grid: GTH_NOV24, tradingDate: '2026-11-24' },
+    ]);
+    // all: each date's overnight window, then its regular session; Thanksgiving evening opens Friday's window.
+    expect(sampleWindows(at('2026-11-25T00:00:00Z'), at('2026-11-28T00:00:00Z'), 'SPX', 'all').map((w) => [w.start, w.end, w.tradingDate])).toEqual([
+      [1_795_569_300_000, 1_795_616_700_000, '2026-11-25'], // Tue 20:15 ET to Wed 09:25 ET
+      [1_795_617_000_000, 1_795_641_300_000, '2026-11-25'], // Wed 09:30 to 16:15 ET
+      [1_795_742_100_000, 1_795_789_500_000, '2026-11-27'], // Thu (holiday) 20:15 ET to Fri 09:25 ET
+      [1_795_789_800_000, 1_795_803_300_000, '2026-11-27'], // Fri 09:30 to 13:15 ET (early close)
+    ]);
+    // A root without an overnight session: gth has no window, all only the regular ones.
+    expect(sampleWindows(from, to, 'SPY', 'gth')).toEqual([]);
+    expect(sampleWindows(from, to, 'SPY', 'all')).toEqual(sampleWindows(from, to, 'SPY', 'rth'));
+    expect(sampleWindows(from, to, 'SPY', 'all').map((w) => w.tradingDate)).toEqual(['2026-11-20', '2026-11-23']);
   });
 
   it('keeps the last quote of each bucket', () => {
     const q = (m: number, bid: number) => ({ minute: OPEN + m * 60_000, quoteTs: OPEN + m * 60_000 + 5, bid, ask: bid + 0.1 });
-    expect(lastQuotePerBucket([q(0, 1), q(3, 2), q(5, 3), q(11, 4)], INTERVAL_MS['5m']).map((b) => [b.bucket, b.quote.bid])).toEqual([
-      [OPEN, 2],
-      [OPEN + 300_000, 3],
-      [OPEN + 600_000, 4],
+    const windows = sampleWindows(OPEN, CLOSE_NOV20, 'SPY', 'rth');
+    expect(lastQuotePerBucket([q(0, 1), q(3, 2), q(5, 3), q(11, 4)], INTERVAL_MS['5m'], windows).map((b) => [b.bucket, b.quote.bid, b.tradingDate])).toEqual([
+      [OPEN, 2, '2026-11-20'],
+      [OPEN + 300_000, 3, '2026-11-20'],
+      [OPEN + 600_000, 4, '2026-11-20'],
     ]);
+  });
+
+  it('never lets a bucket span two windows, and resumes a cursor at the end of a cut bucket', () => {
+    const windows = sampleWindows(GTH_NOV20, CLOSE_NOV20, 'SPX', 'all');
+    const q = (minute: number, bid: number) => ({ minute, quoteTs: minute + 5, bid, ask: bid + 0.1 });
+    // 09:20 ET (overnight, bucket 09:15) and 09:31 ET (regular, bucket 09:30) are 11 minutes apart in 1h buckets.
+    const buckets = lastQuotePerBucket([q(GTH_NOV20 + 5 * 60_000, 1), q(GTH_NOV20_END - 5 * 60_000, 2), q(RTH_NOV20 + 60_000, 3), q(CLOSE_NOV20 - 60_000, 4)], INTERVAL_MS['1h'], windows);
+    expect(buckets.map((b) => [b.bucket, b.quote.bid])).toEqual([
+      [GTH_NOV20, 1],
+      [GTH_NOV20 + 13 * H, 2],
+      [RTH_NOV20, 3],
+      [RTH_NOV20 + 6 * H, 4],
+    ]);
+    expect(bucketEnd(GTH_NOV20, INTERVAL_MS['1h'], windows)).toBe(GTH_NOV20 + H);
+    expect(bucketEnd(GTH_NOV20 + 13 * H, INTERVAL_MS['1h'], windows)).toBe(GTH_NOV20_END); // 09:25 ET, not 10:15
+    expect(bucketEnd(RTH_NOV20 + 6 * H, INTERVAL_MS['1h'], windows)).toBe(CLOSE_NOV20);
   });
 });
 
 describe('resolveIvRange', () => {
-  const base = { root: 'SPY', defaultDate: '2026-11-20' };
+  const base = { root: 'SPY', session: 'rth' as const, defaultDate: '2026-11-20' };
   it('takes one date, a range, one bound or the latest session', () => {
     expect(resolveIvRange(base)).toEqual({ ok: true, from: OPEN, to: at('2026-11-20T21:15:00Z') });
     expect(resolveIvRange({ ...base, date: '2026-11-21' })).toEqual({ ok: true, from: 0, to: 0 });
     expect(resolveIvRange({ ...base, startTime: OPEN })).toEqual({ ok: true, from: OPEN, to: OPEN + MAX_RANGE_MS });
     expect(resolveIvRange({ ...base, endTime: OPEN })).toEqual({ ok: true, from: OPEN - MAX_RANGE_MS, to: OPEN });
   });
+  it('starts a gth date the evening before (Sunday for Monday), and an all date too, to the regular close', () => {
+    const spx = { ...base, root: 'SPX' };
+    expect(resolveIvRange({ ...spx, session: 'gth', date: '2026-11-20' })).toEqual({ ok: true, from: GTH_NOV20, to: GTH_NOV20_END });
+    expect(resolveIvRange({ ...spx, session: 'gth', date: '2026-11-23' })).toEqual({ ok: true, from: GTH_NOV23, to: GTH_NOV23_END });
+    expect(resolveIvRange({ ...spx, session: 'all', date: '2026-11-20' })).toEqual({ ok: true, from: GTH_NOV20, to: CLOSE_NOV20 });
+    // The default is the overnight window of the latest regular session's date.
+    expect(resolveIvRange({ ...spx, session: 'gth' })).toEqual({ ok: true, from: GTH_NOV20, to: GTH_NOV20_END });
+    expect(resolveIvRange({ ...spx, session: 'gth', date: '2026-11-22' })).toEqual({ ok: true, from: 0, to: 0 });
+    // A range is taken as given whatever the session; the windows inside it are sampleWindows'.
+    expect(resolveIvRange({ ...spx, session: 'gth', startTime: OPEN })).toEqual({ ok: true, from: OPEN, to: OPEN + MAX_RANGE_MS });
+  });
+  it('gives a root without an overnight session no gth window, and its regular session for all', () => {
+    expect(resolveIvRange({ ...base, session: 'gth', date: '2026-11-20' })).toEqual({ ok: true, from: 0, to: 0 });
+    expect(resolveIvRange({ ...base, session: 'all', date: '2026-11-20' })).toEqual({ ok: true, from: RTH_NOV20, to: CLOSE_NOV20 });
+  });
   it('names the parameters of a bad range', () => {
     const names = (r: ReturnType<typeof resolveIvRange>) => (r.ok ? [] : r.problems.map((p) => p.parameter));
     expect(names(resolveIvRange({ ...base, date: '2026-11-20', endTime: OPEN }))).toEqual(['date', 'end_time']);
+    expect(names(resolveIvRange({ ...base, session: 'gth', date: '2026-11-20', startTime: OPEN }))).toEqual(['date', 'start_time']);
     expect(names(resolveIvRange({ ...base, startTime: OPEN, endTime: OPEN - 1 }))).toEqual(['start_time', 'end_time']);
     expect(names(resolveIvRange({ ...base, startTime: OPEN, endTime: OPEN + MAX_RANGE_MS + 1 }))).toEqual(['start_time', 'end_time']);
   });
@@ -60,7 +136,7 @@ describe('ivSample', () => {
     const bid = Math.round(price(0.15) * 100) / 100;
     const ask = Math.round(price(0.17) * 100) / 100;
     const bars = new Map([[minute - 60_000, { ts: minute - 60_000, close: 588.5 }]]);
-    const s = ivSample(contract, OPEN + 3_600_000, { minute, quoteTs, bid, ask }, bars);
+    const s = ivSample(contract, { bucket: OPEN + 3_600_000, quote: { minute, quoteTs, bid, ask }, tradingDate: '2026-11-20' }, bars);
     expect(s).toMatchObject({ bid, ask, midpoint: (bid + ask) / 2, underlying_price: 588.5, underlying_timestamp: minute - 60_000, timestamp: OPEN + 3_600_000, option_symbol: contract.optionSymbol });
     expect(s.bid_implied_volatility!).toBeGreaterThan(0.13);
     expect(s.bid_implied_volatility!).toBeLessThan(s.implied_volatility!);
@@ -69,9 +145,21 @@ describe('ivSample', () => {
   });
 
   it('leaves volatilities null without an underlying price or a valid quote', () => {
-    expect(ivSample(contract, OPEN, { minute, quoteTs, bid: 1, ask: 1.1 }, new Map())).toMatchObject({ underlying_price: null, implied_volatility: null, bid_implied_volatility: null, underlying_timestamp: null });
+    expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 1, ask: 1.1 }, tradingDate: '2026-11-20' }, new Map())).toMatchObject({ underlying_price: null, implied_volatility: null, bid_implied_volatility: null, underlying_timestamp: null });
     const bars = new Map([[minute, { ts: minute, close: 588.5 }]]);
-    expect(ivSample(contract, OPEN, { minute, quoteTs, bid: null, ask: 0 }, bars)).toMatchObject({ bid: null, ask: null, midpoint: null, implied_volatility: null, ask_implied_volatility: null });
-    expect(ivSample(contract, OPEN, { minute, quoteTs, bid: 0, ask: 0.05 }, bars)).toMatchObject({ bid: 0, bid_implied_volatility: null, midpoint: 0.025 });
+    expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: null, ask: 0 }, tradingDate: '2026-11-20' }, bars)).toMatchObject({ bid: null, ask: null, midpoint: null, implied_volatility: null, ask_implied_volatility: null });
+    expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 0, ask: 0.05 }, tradingDate: '2026-11-20' }, bars)).toMatchObject({ bid: 0, bid_implied_volatility: null, midpoint: 0.025 });
+  });
+
+  it('solves an overnight bucket at the rate of its trading date, not of its evening', () => {
+    // Tue 2020-03-31 21:00 ET (EDT) belongs to Wed 2020-04-01; the March and April 2020 rates differ.
+    expect(riskFreeRate('2020-03-31')).not.toBe(riskFreeRate('2020-04-01'));
+    const spx = { optionSymbol: 'SPXW  200417C02600000', root: 'SPXW', underlying: 'SPX', type: 'call' as const, strike: 2600, dateOfExpiry: '2020-04-17' };
+    const evening = at('2020-04-01T01:00:00Z');
+    const time = yearsToSettlement(evening, 'SPXW', '2020-04-17');
+    const mid = bsmPrice({ type: 'call', spot: 2500, strike: 2600, time, rate: riskFreeRate('2020-04-01'), dividendYield: dividendYield('SPX'), volatility: 0.5 });
+    const bars = new Map([[evening, { ts: evening, close: 2500 }]]);
+    const s = ivSample(spx, { bucket: at('2020-04-01T00:15:00Z'), quote: { minute: evening, quoteTs: evening, bid: mid, ask: mid }, tradingDate: '2020-04-01' }, bars);
+    expect(s.implied_volatility!).toBeCloseTo(0.5, 6);
   });
 });

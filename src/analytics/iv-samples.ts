@@ -1,20 +1,25 @@
 /**
  * Implied-volatility samples of one contract: one-minute NBBO samples grouped into interval
- * buckets aligned to the regular open (09:30 ET), the last sample of each bucket standing for it
- * (as a bar's close), its bid, ask and midpoint solved for volatility by Black-Scholes-Merton
- * (pricing.ts impliedVolatility) on the time to the settlement instant (settlement.ts), the rate of
- * the date (rates.ts) and the underlying's dividend yield, at the underlying price of the sample's
- * minute: the close of that one-minute bar, else of the minute before (as prints are classified).
- * Computed only in the regular session (09:30 to the options close).
+ * buckets, the last sample of each bucket standing for it (as a bar's close), its bid, ask and
+ * midpoint solved for volatility by Black-Scholes-Merton (pricing.ts impliedVolatility) on the time
+ * to the settlement instant (settlement.ts), the rate of the trading date (rates.ts) and the
+ * underlying's dividend yield, at the underlying price of the sample's minute: the close of that
+ * one-minute bar, else of the minute before (as prints are classified).
+ *
+ * Sessions: rth (the default) is the regular session (09:30 to the options close); gth is the Cboe
+ * Global Trading Hours window of the trading date (20:15 ET the evening before to 09:25 ET,
+ * sessions.ts optionsOvernightWindow), only for roots that have one; all is both. Each window has
+ * its own bucket grid starting at its unclipped open (09:30, or 20:15 the evening before), so a
+ * bucket never spans two windows.
  */
 import { CALENDAR_FIRST_DATE, CALENDAR_LAST_DATE, isTradingDay, tradingDaysBetween } from './calendar.js';
-import { newYorkDate, newYorkTimeToMs } from './new-york-time.js';
+import { addDays, newYorkDate, newYorkTimeToMs } from './new-york-time.js';
 import { impliedVolatility, type OptionType } from './pricing.js';
 import { dividendYield, riskFreeRate } from './rates.js';
 import { optionRoot } from './roots.js';
-import { optionsRegularClose } from './sessions.js';
+import { optionsOvernightWindow, optionsRegularClose } from './sessions.js';
 import { yearsToSettlement } from './settlement.js';
-import type { Span } from './print-filters.js';
+import type { SessionChoice, Span } from './print-filters.js';
 
 export const INTERVAL_MS: Readonly<Record<'1m' | '5m' | '10m' | '15m' | '30m' | '1h', number>> = {
   '1m': 60_000,
@@ -38,27 +43,72 @@ export function regularSession(date: string, root: string): Span | null {
   return close === null ? null : { start: newYorkTimeToMs(date, '09:30'), end: close };
 }
 
-/** The regular sessions within [from, to), clipped to it, oldest first. */
-export function regularWindows(from: number, to: number, root: string): Span[] {
-  // The exchange calendar covers CALENDAR_FIRST_DATE to CALENDAR_LAST_DATE; nothing trades outside.
-  const first = Math.max(from, newYorkTimeToMs(CALENDAR_FIRST_DATE, '00:00'));
-  const last = Math.min(to, newYorkTimeToMs(CALENDAR_LAST_DATE, '23:59'));
-  if (!(first < last)) return [];
+/** Whether the root trades in Cboe Global Trading Hours (roots.ts); an unknown root does not. */
+export function hasOvernightSession(root: string): boolean {
+  return optionRoot(root)?.overnight === true;
+}
+
+/** The overnight window of a trading date (20:15 ET the evening before to 09:25 ET), for a root that has one. */
+function overnightSession(date: string, root: string): Span | null {
+  if (!hasOvernightSession(root)) return null;
+  const window = optionsOvernightWindow(date);
+  return window ? { start: window.start_time, end: window.end_time } : null;
+}
+
+/** The sampled sessions of one trading date, oldest first: all is the overnight window then the regular session. */
+function sessionsOf(date: string, root: string, session: SessionChoice): Span[] {
   const out: Span[] = [];
-  for (const date of tradingDaysBetween(newYorkDate(first), newYorkDate(last))) {
-    const s = regularSession(date, root);
-    if (!s) continue;
-    const start = Math.max(s.start, from);
-    const end = Math.min(s.end, to);
-    if (start < end) out.push({ start, end });
+  if (session !== 'rth') {
+    const overnight = overnightSession(date, root);
+    if (overnight) out.push(overnight);
+  }
+  if (session !== 'gth') {
+    const regular = regularSession(date, root);
+    if (regular) out.push(regular);
   }
   return out;
 }
 
-/** Start of the interval bucket holding a minute: the grid starts at 09:30 ET of its date. */
-export function bucketOf(minute: number, intervalMs: number): number {
-  const open = newYorkTimeToMs(newYorkDate(minute), '09:30');
-  return open + Math.floor((minute - open) / intervalMs) * intervalMs;
+/** A session window clipped to the request, with the start of its bucket grid. */
+export interface SampleWindow extends Span {
+  /** The window's own open, unclipped: 09:30 ET for a regular session, 20:15 ET the evening before for an overnight one. */
+  grid: number;
+  /** The trading date the window belongs to (an overnight window's evening belongs to the next date). */
+  tradingDate: string;
+}
+
+/** The chosen sessions of every trading date that meet [from, to), clipped to it, oldest first. */
+export function sampleWindows(from: number, to: number, root: string, session: SessionChoice): SampleWindow[] {
+  // The exchange calendar covers CALENDAR_FIRST_DATE to CALENDAR_LAST_DATE; nothing trades outside.
+  const first = Math.max(from, newYorkTimeToMs(CALENDAR_FIRST_DATE, '00:00'));
+  const last = Math.min(to, newYorkTimeToMs(CALENDAR_LAST_DATE, '23:59'));
+  if (!(first < last)) return [];
+  // A date's overnight window opens the calendar evening before: the day after the range may reach back into it.
+  const dayAfter = addDays(newYorkDate(last), 1);
+  const out: SampleWindow[] = [];
+  for (const date of tradingDaysBetween(newYorkDate(first), dayAfter > CALENDAR_LAST_DATE ? CALENDAR_LAST_DATE : dayAfter)) {
+    for (const s of sessionsOf(date, root, session)) {
+      const start = Math.max(s.start, from);
+      const end = Math.min(s.end, to);
+      if (start < end) out.push({ start, end, grid: s.start, tradingDate: date });
+    }
+  }
+  return out;
+}
+
+/** Start of the interval bucket holding a minute, on the grid that starts at `grid`. */
+export function bucketOf(minute: number, intervalMs: number, grid: number): number {
+  return grid + Math.floor((minute - grid) / intervalMs) * intervalMs;
+}
+
+/**
+ * Where reading resumes after a served bucket: its end, cut at the end of its window (a window's
+ * last bucket may be short, as 09:15 to 09:25 ET of an overnight one at 1h), so no minute of the
+ * next window's first bucket is skipped.
+ */
+export function bucketEnd(bucket: number, intervalMs: number, windows: readonly SampleWindow[]): number {
+  const window = windows.find((w) => bucket >= w.grid && bucket < w.end);
+  return window ? Math.min(bucket + intervalMs, window.end) : bucket + intervalMs;
 }
 
 export interface MinuteQuote {
@@ -95,20 +145,36 @@ export interface IvSample {
   underlying_timestamp: number | null;
 }
 
-/** The last quote of each bucket, buckets ascending (quotes given ascending by minute). */
-export function lastQuotePerBucket(quotes: readonly MinuteQuote[], intervalMs: number): { bucket: number; quote: MinuteQuote }[] {
-  const out: { bucket: number; quote: MinuteQuote }[] = [];
+export interface BucketQuote {
+  bucket: number;
+  quote: MinuteQuote;
+  tradingDate: string;
+}
+
+/**
+ * The last quote of each bucket, buckets ascending, each on the grid of its window (quotes and
+ * windows given ascending; a quote outside every window is not sampled).
+ */
+export function lastQuotePerBucket(quotes: readonly MinuteQuote[], intervalMs: number, windows: readonly SampleWindow[]): BucketQuote[] {
+  const out: BucketQuote[] = [];
+  let w = 0;
   for (const quote of quotes) {
-    const bucket = bucketOf(quote.minute, intervalMs);
+    while (w < windows.length && quote.minute >= windows[w]!.end) w += 1;
+    const window = windows[w];
+    if (!window || quote.minute < window.start) continue;
+    const bucket = bucketOf(quote.minute, intervalMs, window.grid);
     const last = out.at(-1);
     if (last && last.bucket === bucket) last.quote = quote;
-    else out.push({ bucket, quote });
+    else out.push({ bucket, quote, tradingDate: window.tradingDate });
   }
   return out;
 }
 
-/** One sample: the quote's prices and their volatilities at the underlying bar of its minute (else the minute before). */
-export function ivSample(contract: SampledContract, bucket: number, quote: MinuteQuote, bars: ReadonlyMap<number, Bar>): IvSample {
+/**
+ * One sample: the quote's prices and their volatilities at the underlying bar of its minute (else
+ * the minute before), at the rate of its trading date (an overnight bucket's evening belongs to the next date).
+ */
+export function ivSample(contract: SampledContract, { bucket, quote, tradingDate }: BucketQuote, bars: ReadonlyMap<number, Bar>): IvSample {
   const bar = bars.get(quote.minute) ?? bars.get(quote.minute - MINUTE_MS) ?? null;
   const bid = quote.bid !== null && quote.bid >= 0 ? quote.bid : null;
   const ask = quote.ask !== null && quote.ask > 0 ? quote.ask : null;
@@ -122,7 +188,7 @@ export function ivSample(contract: SampledContract, bucket: number, quote: Minut
       spot,
       strike: contract.strike,
       time: yearsToSettlement(quote.quoteTs, contract.root, contract.dateOfExpiry),
-      rate: riskFreeRate(newYorkDate(bucket)),
+      rate: riskFreeRate(tradingDate),
       dividendYield: dividendYield(contract.underlying),
     });
   };
@@ -142,19 +208,22 @@ export function ivSample(contract: SampledContract, bucket: number, quote: Minut
 
 export interface IvRangeRequest {
   root: string;
+  session: SessionChoice;
   date?: string;
   startTime?: number;
   endTime?: number;
-  /** The default range is the latest regular session at `defaultDate`. */
+  /** The default range is the chosen session of `defaultDate` (the latest regular session's date). */
   defaultDate: string;
 }
 
 export type IvRange = { ok: true; from: number; to: number } | { ok: false; problems: { parameter: string; message: string }[] };
 
 /**
- * The requested range: one date's regular session, or start_time/end_time (at most 31 days; one
- * bound alone reaches 31 days from it), or by default the latest regular session. An empty range
- * (a date without a session) is from = to.
+ * The requested range: one date's chosen sessions (gth and all start 20:15 ET the evening before;
+ * all ends at the regular close), or start_time/end_time (at most 31 days; one bound alone reaches
+ * 31 days from it), or by default the chosen sessions of the latest regular session's date. An
+ * empty range (a date without the session) is from = to. The windows sampled within the range are
+ * sampleWindows(from, to, root, session).
  */
 export function resolveIvRange(r: IvRangeRequest): IvRange {
   const given = [...(r.startTime !== undefined ? ['start_time'] : []), ...(r.endTime !== undefined ? ['end_time'] : [])];
@@ -169,6 +238,8 @@ export function resolveIvRange(r: IvRangeRequest): IvRange {
     if (to - from > MAX_RANGE_MS) return { ok: false, problems: given.map((parameter) => ({ parameter, message: 'the range is at most 31 days' })) };
     return { ok: true, from, to };
   }
-  const session = regularSession(r.date ?? r.defaultDate, r.root);
-  return session ? { ok: true, from: session.start, to: session.end } : { ok: true, from: 0, to: 0 };
+  const sessions = sessionsOf(r.date ?? r.defaultDate, r.root, r.session);
+  const first = sessions[0];
+  const last = sessions.at(-1);
+  return first && last ? { ok: true, from: first.start, to: last.end } : { ok: true, from: 0, to: 0 };
 }

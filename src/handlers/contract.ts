@@ -1,8 +1,8 @@
 /** Single-contract history: the last trade at an instant, and implied volatility over time. */
 import { currentOrLastSessionDate } from '../analytics/calendar.js';
-import { INTERVAL_MS, ivSample, lastQuotePerBucket, regularWindows, resolveIvRange } from '../analytics/iv-samples.js';
+import { bucketEnd, hasOvernightSession, INTERVAL_MS, ivSample, lastQuotePerBucket, resolveIvRange, sampleWindows } from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
-import { inRegularHours } from '../analytics/print-filters.js';
+import { inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
 import { underlyingBarsBetween } from '../db/market-data.js';
 import { findContract, lastTradeAt } from '../db/trades.js';
@@ -57,9 +57,19 @@ export const getContractTradeAtTime: Handler<'getContractTradeAtTime'> = async (
   };
 };
 
-/** The cross-parameter rules of implied volatility (date or a range of at most 31 days), for a query given as data. */
-export function ivQueryProblems(query: { underlying_symbol?: string; date?: string; start_time?: number; end_time?: number }, now: number): { parameter: string; message: string }[] {
-  const range = resolveIvRange({ root: (query.underlying_symbol ?? '').toUpperCase(), date: query.date, startTime: query.start_time, endTime: query.end_time, defaultDate: currentOrLastSessionDate(now) });
+/** The cross-parameter rules of implied volatility (date or a range of at most 31 days, in any session), for a query given as data. */
+export function ivQueryProblems(
+  query: { underlying_symbol?: string; session?: SessionChoice; date?: string; start_time?: number; end_time?: number },
+  now: number,
+): { parameter: string; message: string }[] {
+  const range = resolveIvRange({
+    root: (query.underlying_symbol ?? '').toUpperCase(),
+    session: query.session ?? 'rth',
+    date: query.date,
+    startTime: query.start_time,
+    endTime: query.end_time,
+    defaultDate: currentOrLastSessionDate(now),
+  });
   return range.ok ? [] : range.problems;
 }
 
@@ -68,24 +78,33 @@ interface SamplePosition {
   b: number;
 }
 
-export const listContractImpliedVolatility: Handler<'listContractImpliedVolatility'> = async ({ query, deps, now, link }) => {
+export const listContractImpliedVolatility: Handler<'listContractImpliedVolatility'> = async (ctx) => {
+  const { query, deps, now, link } = ctx;
   const root = query.underlying_symbol.toUpperCase();
-  const range = resolveIvRange({ root, date: query.date, startTime: query.start_time, endTime: query.end_time, defaultDate: currentOrLastSessionDate(now) });
+  const session = query.session ?? 'rth';
+  // The request middleware checks this too; exports run the handler without it.
+  if (session !== 'rth' && !accountOf(ctx).overnight) {
+    throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
+  }
+  const range = resolveIvRange({ root, session, date: query.date, startTime: query.start_time, endTime: query.end_time, defaultDate: currentOrLastSessionDate(now) });
   if (!range.ok) throw invalidParameters(range.problems);
+  if (session === 'gth' && !hasOvernightSession(root)) throw noData(`${root} has no overnight session: its options trade only in the regular session.`);
   const contract = await findContract(deps.db, { root, dateOfExpiry: query.date_of_expiry, contractType: query.contract_type, strikeThousandths: strikeThousandthsOf(query.strike) });
   if (!contract) throw noData(`No ${root} ${query.contract_type} of strike ${query.strike} expiring ${query.date_of_expiry} is listed.`);
 
   const limit = query.limit ?? 1000;
   const intervalMs = INTERVAL_MS[query.interval ?? '5m'];
+  const windows = sampleWindows(range.from, range.to, root, session);
   const fingerprint = CursorCodec.queryFingerprint('/v1/options/contract/implied-volatility', query);
   const after = query.cursor_id ? deps.cursors.decode<SamplePosition>(query.cursor_id, fingerprint, now) : null;
-  const from = after ? Math.max(range.from, after.b + intervalMs) : range.from;
+  const from = after ? Math.max(range.from, bucketEnd(after.b, intervalMs, windows)) : range.from;
   // A bucket holds at most intervalMs / 1 minute samples: this many rows hold limit + 1 buckets.
   const cap = (limit + 1) * (intervalMs / 60_000);
-  const rows = await quoteSamplesIn(deps.db, contract.id, regularWindows(range.from, range.to, root), from, cap);
+  const rows = await quoteSamplesIn(deps.db, contract.id, windows, from, cap);
   let buckets = lastQuotePerBucket(
     rows.map((r) => ({ minute: r.minute, quoteTs: r.quote_ts, bid: r.bid, ask: r.ask })),
     intervalMs,
+    windows,
   );
   const capped = rows.length === cap;
   // The last bucket of a capped read may be missing samples: it starts the next page.
@@ -108,7 +127,7 @@ export const listContractImpliedVolatility: Handler<'listContractImpliedVolatili
   const lastBucket = page.at(-1);
   const next = hasMore && lastBucket ? deps.cursors.encode({ b: lastBucket.bucket } satisfies SamplePosition, fingerprint, now) : null;
   return {
-    data: page.map(({ bucket, quote }) => ivSample(sampled, bucket, quote, bars)),
+    data: page.map((b) => ivSample(sampled, b, bars)),
     source: 'opra',
     pagination: { count: page.length, has_more: next !== null, limit, next_cursor_id: next, next_url: nextPageUrl(link, next) },
   };

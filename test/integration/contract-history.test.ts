@@ -1,6 +1,7 @@
 /**
  * Single-contract routes on a small simulated session loaded through ingest: the last trade at an
- * instant (with the overnight entitlement rule) checked against the store.
+ * instant and implied volatility over time (each with the overnight entitlement rule), checked
+ * against the store.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -108,29 +109,49 @@ describe('contract trade-at-time', () => {
   });
 });
 
+type QuotedContract = { id: number; root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string };
+type Sample = { minute: number; quote_ts: number; bid: number | null; ask: number | null };
+
 describe('contract implied volatility', () => {
   let service: TestService;
   let pro: Client;
-  let contract: { root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string };
-  let samples: { minute: number; quote_ts: number; bid: number | null; ask: number | null }[];
+  let basic: Client;
+  let contract: QuotedContract;
+  let samples: Sample[];
+  /** An SPXW or SPX contract quoted in both the overnight and the regular session of DAY, and its samples. */
+  let night: QuotedContract;
+  let nightSamples: Sample[];
+  let equity: QuotedContract;
   const OPEN = Date.parse('2026-11-20T14:30:00Z');
   const CLOSE = Date.parse('2026-11-20T21:15:00Z');
+  // The overnight session of Friday 2026-11-20: Thursday 20:15 ET to Friday 09:25 ET (EST, UTC-5).
+  const GTH_OPEN = Date.parse('2026-11-20T01:15:00Z');
+  const GTH_CLOSE = Date.parse('2026-11-20T14:25:00Z');
+
+  /** The contract of these roots most quoted in both windows (the lesser of its two counts). */
+  const mostQuoted = async (roots: readonly string[], windows: readonly [number, number][]): Promise<QuotedContract> => {
+    const counts = windows.map(([from, to]) => sql`count(*) filter (where q.minute >= ${from}::int8 and q.minute < ${to}::int8)`);
+    const best = await sql<QuotedContract>`
+      select c.id, c.root, c.date_of_expiry, c.contract_type, c.strike_thousandths / 1000.0 as strike, c.underlying, c.option_symbol
+      from quote_samples q join contracts c on c.id = q.contract_id
+      where q.trading_date = ${DAY} and c.root in (${sql.join(roots)})
+      group by c.id order by least(${sql.join(counts)}) desc, c.id limit 1`.execute(service.database.admin);
+    const row = best.rows[0]!;
+    return { ...row, strike: Number(row.strike) };
+  };
+  const samplesOf = async (c: QuotedContract): Promise<Sample[]> =>
+    (await sql<Sample>`select minute, quote_ts, bid, ask from quote_samples where contract_id = ${c.id} order by minute`.execute(service.database.admin)).rows;
 
   beforeAll(async () => {
     service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
+    ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
-    const best = await sql<{ id: number; root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string }>`
-      select c.id, c.root, c.date_of_expiry, c.contract_type, c.strike_thousandths / 1000.0 as strike, c.underlying, c.option_symbol
-      from quote_samples q join contracts c on c.id = q.contract_id
-      where q.trading_date = ${DAY} and c.root = 'SPY'
-      group by c.id order by count(*) desc, c.id limit 1`.execute(service.database.admin);
-    const row = best.rows[0]!;
-    contract = { ...row, strike: Number(row.strike) };
-    samples = (
-      await sql<{ minute: number; quote_ts: number; bid: number | null; ask: number | null }>`
-        select minute, quote_ts, bid, ask from quote_samples where contract_id = ${row.id} order by minute`.execute(service.database.admin)
-    ).rows;
+    contract = await mostQuoted(['SPY'], [[OPEN, CLOSE]]);
+    samples = await samplesOf(contract);
+    night = await mostQuoted(['SPX', 'SPXW'], [[GTH_OPEN, GTH_CLOSE], [OPEN, CLOSE]]);
+    nightSamples = await samplesOf(night);
+    equity = await mostQuoted(['AAPL', 'TSLA', 'NVDA', 'AMZN'], [[OPEN, CLOSE]]);
   });
   afterAll(async () => service.stop());
 
@@ -222,6 +243,89 @@ describe('contract implied volatility', () => {
     for (const query of [{ strike: 0.005 }, { date: '2026-11-18' }, { date: '2026-11-21' }, { underlying_symbol: 'SPXW' }]) {
       const r = await listContractImpliedVolatility({ client: pro, query: { ...base(), ...query } });
       expect(r.response.status, JSON.stringify(query)).toBe(422);
+    }
+  });
+
+  const nightBase = () => ({ underlying_symbol: night.root, contract_type: night.contract_type, strike: night.strike, date_of_expiry: night.date_of_expiry });
+  const overnight = () => nightSamples.filter((s) => s.minute >= GTH_OPEN && s.minute < GTH_CLOSE);
+  const nightRegular = () => nightSamples.filter((s) => s.minute >= OPEN && s.minute < CLOSE);
+  /** Bucket starts of samples on the grid that starts at `grid`, each once, ascending. */
+  const bucketsOf = (list: Sample[], grid: number, step: number): number[] => [...new Set(list.map((s) => grid + Math.floor((s.minute - grid) / step) * step))];
+
+  it('samples the overnight session with gth: from 20:15 ET the evening before to 09:25 ET, buckets aligned to 20:15 ET', async () => {
+    expect(overnight().length).toBeGreaterThan(60);
+    expect(nightRegular().length).toBeGreaterThan(60);
+    const r = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, session: 'gth', limit: 5000 } });
+    expect(r.response.status).toBe(200);
+    const rows = r.data!.data;
+    expect(rows.map((x) => x.timestamp)).toEqual(bucketsOf(overnight(), GTH_OPEN, 300_000));
+    for (const row of rows) {
+      expect(row.timestamp).toBeGreaterThanOrEqual(GTH_OPEN);
+      expect(row.timestamp).toBeLessThan(GTH_CLOSE);
+    }
+    // Each bucket is its last quote, and the overnight quotes are solved against the overnight index bars.
+    const last = new Map(overnight().map((s) => [GTH_OPEN + Math.floor((s.minute - GTH_OPEN) / 300_000) * 300_000, s]));
+    for (const row of rows) expect([row.bid, row.ask]).toEqual([last.get(row.timestamp)!.bid, last.get(row.timestamp)!.ask]);
+    expect(rows.filter((x) => x.implied_volatility !== null).length).toBeGreaterThan(0);
+    // 1h buckets are 20:15, 21:15, ... ET; the default date is the latest session's.
+    const hourly = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1h' } });
+    expect(hourly.data!.data.map((x) => x.timestamp)).toEqual(bucketsOf(overnight(), GTH_OPEN, 3_600_000));
+    expect(hourly.data!.data.every((x) => (x.timestamp - GTH_OPEN) % 3_600_000 === 0)).toBe(true);
+    // A range picks the overnight windows it meets, cut to it.
+    const from = GTH_OPEN + 2 * 3_600_000;
+    const ranged = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1m', start_time: from, end_time: CLOSE, limit: 5000 } });
+    expect(ranged.data!.data.map((x) => x.timestamp)).toEqual(overnight().filter((s) => s.minute >= from).map((s) => s.minute));
+  });
+
+  it('leaves rth as it was: the regular session alone, with or without session', async () => {
+    const implicit = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, limit: 5000 } });
+    const explicit = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, session: 'rth', limit: 5000 } });
+    expect(implicit.response.status).toBe(200);
+    expect(implicit.data!.data.map((x) => x.timestamp)).toEqual(bucketsOf(nightRegular(), OPEN, 300_000));
+    expect(explicit.data!.data).toEqual(implicit.data!.data);
+    const spy = await listContractImpliedVolatility({ client: pro, query: { ...base(), session: 'rth' } });
+    expect(spy.data!.data.map((x) => x.timestamp)).toEqual(bucketsOf(regular(), OPEN, 300_000));
+  });
+
+  it('answers 403 for gth and all without the overnight entitlement, and rth as before', async () => {
+    for (const session of ['gth', 'all'] as const) {
+      const r = await listContractImpliedVolatility({ client: basic, query: { ...nightBase(), date: DAY, session } });
+      expect(r.response.status, session).toBe(403);
+      expect((r.error as { error: { code: string } }).error.code).toBe('forbidden');
+    }
+    const rth = await listContractImpliedVolatility({ client: basic, query: { ...nightBase(), date: DAY } });
+    expect(rth.response.status).toBe(200);
+    expect(rth.data!.data.every((x) => x.timestamp >= OPEN)).toBe(true);
+  });
+
+  it('answers 422 for gth on a root without an overnight session, whose all is its regular session', async () => {
+    const equityBase = { underlying_symbol: equity.root, contract_type: equity.contract_type, strike: equity.strike, date_of_expiry: equity.date_of_expiry };
+    const gth = await listContractImpliedVolatility({ client: pro, query: { ...equityBase, date: DAY, session: 'gth' } });
+    expect(gth.response.status).toBe(422);
+    const { error } = gth.error as { error: { code: string; message: string } };
+    expect(error.code).toBe('no_data');
+    expect(error.message).toMatch(/has no overnight session/);
+    expect((await listContractImpliedVolatility({ client: pro, query: { ...base(), session: 'gth' } })).response.status).toBe(422);
+    const all = await listContractImpliedVolatility({ client: pro, query: { ...equityBase, date: DAY, session: 'all' } });
+    const rth = await listContractImpliedVolatility({ client: pro, query: { ...equityBase, date: DAY } });
+    expect(all.response.status).toBe(200);
+    expect(all.data!.data).toEqual(rth.data!.data);
+  });
+
+  it('pages through an all day with a cursor: every overnight then regular bucket once, in order', async () => {
+    for (const [interval, limit] of [['1h', 1], ['1h', 3], ['5m', 7], ['30m', 4], ['1m', 250]] as const) {
+      const step = { '1m': 60_000, '5m': 300_000, '30m': 1_800_000, '1h': 3_600_000 }[interval];
+      const want = [...bucketsOf(overnight(), GTH_OPEN, step), ...bucketsOf(nightRegular(), OPEN, step)];
+      const rows: number[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 500; i += 1) {
+        const page = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, session: 'all', interval, limit, cursor_id: cursor } });
+        expect(page.response.status).toBe(200);
+        rows.push(...page.data!.data.map((x) => x.timestamp));
+        cursor = page.data!.pagination.next_cursor_id ?? undefined;
+        if (!cursor) break;
+      }
+      expect(rows, `${interval} by ${limit}`).toEqual(want);
     }
   });
 });
