@@ -48,14 +48,19 @@ typecheck: install
 lint: install
 	npx eslint --max-warnings 0 .
 
+RESULTS := build/test-results
+
 test-unit: install
-	npx vitest run --project unit
+	mkdir -p $(RESULTS)
+	npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=$(RESULTS)/unit.json
 
 test-integration: install
-	npx vitest run --project integration --project contract
+	mkdir -p $(RESULTS)
+	npx vitest run --project integration --project contract --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
 schemathesis: install venv
-	bash scripts/schemathesis
+	mkdir -p $(RESULTS)
+	bash scripts/schemathesis $(RESULTS)
 
 build/docs/index.html: openapi/v1.yaml $(NODE_STAMP)
 	npx redocly build-docs openapi/v1.yaml --inlineBundle -o build/docs/index.html
@@ -71,7 +76,9 @@ simulate: install
 run: install docs
 	npx tsx src/main.ts
 
+# The last line is the whole run's count: "summary: N passed, N failed, N skipped".
 test: install venv lint-spec check-generated typecheck lint test-unit test-integration schemathesis
+	@node --import tsx scripts/test-summary.ts $(RESULTS)
 
 bench: install
 	npx tsx bench/platform/run.ts
