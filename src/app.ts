@@ -10,7 +10,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { operationMatcher, type OperationId, type OperationSpec } from './contract.js';
 import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/index.js';
 import type { FileBody, Handler, HandlerMap, HandlerResult } from './handlers/types.js';
-import { authenticate, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
+import { authenticate, checkEntitlements, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
 import { ApiError, errorMiddleware, invalidParameters, sendError, type ErrorDetail } from './middleware/errors.js';
 import { newRequestId, requestContext } from './middleware/request-context.js';
 import { hasAtMostThreeDecimals, isCalendarDate } from './middleware/query-validation.js';
@@ -83,19 +83,6 @@ function validatorFor(deps: ServiceDeps, operation: OperationSpec): RequestHandl
       strike: { type: 'number', validate: hasAtMostThreeDecimals },
     },
   });
-}
-
-/** Dataset release and overnight entitlement of the route against the account. */
-function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
-  if (!account) return;
-  const dataset = operation.facts.dataset;
-  if (dataset !== 'none' && !account.datasets.includes(dataset)) {
-    throw new ApiError(403, 'forbidden', `This route needs the ${dataset} dataset release, which the account does not have.`);
-  }
-  const asksOvernight = operation.operationId === 'listOvernightOptionFlow' || query.session === 'gth' || query.session === 'all';
-  if (operation.facts.overnight && asksOvernight && !account.overnight) {
-    throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
-  }
 }
 
 /** Streams a stored file with its validators; 304 when the client already holds this version. */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { EXPORTABLE_FAMILIES } from '../analytics/catalog.js';
 import type { OperationSpec } from '../contract.js';
 import type { Database } from '../db/connection.js';
-import type { AuthenticatedAccount } from '../middleware/auth.js';
+import { checkEntitlements, type AuthenticatedAccount } from '../middleware/auth.js';
 import { findExport, insertExportWithinLimit, type ExportRow } from '../db/exports.js';
 import { newId } from '../middleware/api-keys.js';
 import { ApiError } from '../middleware/errors.js';
@@ -69,9 +69,9 @@ export const createExport: Handler<'createExport'> = async (ctx) => {
   if (details.length > 0) {
     throw new ApiError(400, 'invalid_parameter', `The query is rejected by ${operation.path}.`, details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })));
   }
-  if (operation.facts.dataset !== 'none' && !account.datasets.includes(operation.facts.dataset)) {
-    throw new ApiError(403, 'forbidden', `${operation.path} needs the ${operation.facts.dataset} dataset release, which the account does not have.`);
-  }
+  // The same dataset and overnight rules as a request to the route: the worker runs the handler
+  // without the request middleware that checks them.
+  checkEntitlements(operation, account, checked.ok ? checked.query : query);
   if (!deps.boss) throw new ApiError(503, 'upstream_busy', 'Exports are temporarily unavailable.', [], 30_000);
   const row = await insertExportWithinLimit(
     deps.db,

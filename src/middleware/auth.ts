@@ -152,3 +152,22 @@ export function authenticate(options: AuthOptions): RequestHandler {
     next();
   };
 }
+
+/**
+ * What the account's plan and entitlements allow of an operation and query: the route's dataset
+ * release, and overnight data (the overnight feed, or session gth or all on a route that has
+ * overnight data) with the Pro plan or the overnight entitlement. 403 otherwise. Checked for each
+ * request and again when an export is submitted, whose worker runs the handler without the request
+ * middleware.
+ */
+export function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
+  if (!account) return;
+  const dataset = operation.facts.dataset;
+  if (dataset !== 'none' && !account.datasets.includes(dataset)) {
+    throw new ApiError(403, 'forbidden', `This route needs the ${dataset} dataset release, which the account does not have.`);
+  }
+  const asksOvernight = operation.operationId === 'listOvernightOptionFlow' || query.session === 'gth' || query.session === 'all';
+  if (operation.facts.overnight && asksOvernight && !account.overnight) {
+    throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
+  }
+}

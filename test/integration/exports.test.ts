@@ -83,6 +83,26 @@ describe('exports', () => {
     expect(tooMany.response.status).toBe(400);
   });
 
+  it('refuses exports of overnight data without the entitlement (403), as the routes do', async () => {
+    const basic = await service.newAccount({ plan: 'basic', overnight: false });
+    const asks = [
+      { path: '/v1/options/trades', query: { underlying_symbol: 'SPXW', session: 'gth' } },
+      { path: '/v1/options/trades', query: { underlying_symbol: 'SPXW', session: 'all' } },
+      { path: '/v1/options/flow', query: { session: 'gth' } },
+      { path: '/v1/options/flow/overnight', query: {} },
+      { path: '/v1/options/flow/premium-drift', query: { underlying_symbol: 'SPX', session: 'gth' } },
+      { path: '/v1/options/contract/implied-volatility', query: { underlying_symbol: 'SPXW', contract_type: 'call', strike: 6600, date_of_expiry: '2026-11-20', session: 'gth' } },
+    ];
+    for (const body of asks) {
+      const r = await createExport({ client: basic.client, body });
+      expect(r.response.status, `${body.path} ${JSON.stringify(body.query)}`).toBe(403);
+      expect(r.error?.error.code).toBe('forbidden');
+    }
+    // The regular session stays exportable for the same account.
+    const rth = await createExport({ client: basic.client, body: { path: '/v1/options/trades', query: { underlying_symbol: 'SPXW' } } });
+    expect(rth.response.status).toBe(202);
+  });
+
   it('fails an export whose route has no data, with the failure fields filled', async () => {
     const created = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { symbol: 'ZZZZ' } } });
     const failed = await settled(account.client, created.data?.data.id ?? '');
