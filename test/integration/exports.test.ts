@@ -85,7 +85,7 @@ describe('exports', () => {
 
   it('refuses exports of overnight data without the entitlement (403), as the routes do', async () => {
     const basic = await service.newAccount({ plan: 'basic', overnight: false });
-    const asks = [
+    const asks: { path: string; query: Record<string, string | number> }[] = [
       { path: '/v1/options/trades', query: { underlying_symbol: 'SPXW', session: 'gth' } },
       { path: '/v1/options/trades', query: { underlying_symbol: 'SPXW', session: 'all' } },
       { path: '/v1/options/flow', query: { session: 'gth' } },
