@@ -98,7 +98,11 @@ const NEWEST_FIRST = sql`order by ts desc, sequence desc, contract_id desc`;
  * most `limit` rows (null when no (root, session) pair is asked). Each branch is an ordered, limited
  * index scan; a Merge Append pulls from them lazily.
  */
-function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number): RawBuilder<PrintRow> | null {
+const PAGE_COLUMNS = sql`body, ts, sequence, contract_id, exchange, side`;
+/** What the position where a bounded scan ends needs of each print. */
+const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
+
+function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number, columns = PAGE_COLUMNS): RawBuilder<PrintRow> | null {
   const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
   if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
   const keys: RawBuilder<boolean>[][] =
@@ -107,7 +111,7 @@ function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number)
       : f.roots.flatMap((r) => f.sessions.map((s) => [sql<boolean>`root = ${r}::text`, sql<boolean>`session = ${s}::text`]));
   if (keys.length === 0) return null;
   const branches = keys.map(
-    (k) => sql`(select body, ts, sequence, contract_id, exchange, side from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${limit}::int4)`,
+    (k) => sql`(select ${columns} from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${limit}::int4)`,
   );
   return branches.length === 1
     ? sql<PrintRow>`${branches[0]!}`
@@ -121,6 +125,40 @@ function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number)
 export async function printsPage(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintRow[]> {
   const query = newestQuery(f, after, limit);
   return query === null ? [] : (await query.execute(db)).rows;
+}
+
+/** A page of prints as the text of their stored bodies, and where it ends. */
+export interface PrintsPageText {
+  /** The bodies of the page, newest first, joined by commas (the inside of the data array). */
+  bodies: string;
+  count: number;
+  /** More prints of the filter follow the page. */
+  hasMore: boolean;
+  /** The page's last print (null for an empty page). */
+  last: PrintPosition | null;
+}
+
+/**
+ * Up to `limit` prints of the filter, newest first, strictly older than `after`, as one row: the
+ * bodies joined by PostgreSQL (the page's text reaches node as one value, not `limit` rows to
+ * decode and join again), the count, the last position, and whether a print follows (the query
+ * reads limit + 1).
+ */
+export async function printsPageText(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintsPageText> {
+  const query = newestQuery(f, after, limit + 1);
+  if (query === null) return { bodies: '', count: 0, hasMore: false, last: null };
+  const row = (
+    await sql<{ bodies: string | null; n: number; ts: number | null; sequence: number | null; contract_id: number | null }>`
+      with page as (select body, ts, sequence, contract_id, row_number() over (${NEWEST_FIRST}) as rn from (${query}) as q)
+      select string_agg(body, ',' order by rn) filter (where rn <= ${limit}::int8) as bodies, count(*)::int4 as n,
+        (array_agg(ts order by rn desc) filter (where rn <= ${limit}::int8))[1] as ts,
+        (array_agg(sequence order by rn desc) filter (where rn <= ${limit}::int8))[1] as sequence,
+        (array_agg(contract_id order by rn desc) filter (where rn <= ${limit}::int8))[1] as contract_id
+      from page`.execute(db)
+  ).rows[0];
+  const count = Math.min(row?.n ?? 0, limit);
+  const last = count > 0 && row?.ts != null && row.sequence != null && row.contract_id != null ? { ts: row.ts, sequence: row.sequence, contractId: row.contract_id } : null;
+  return { bodies: row?.bodies ?? '', count, hasMore: (row?.n ?? 0) > limit, last };
 }
 
 /** Filters applied to the prints a bounded scan reads (exchange, an exact at/near side). */
@@ -150,8 +188,11 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
   const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${limit}::int4`;
   const rows = (await filtered.execute(db)).rows;
   if (rows.length >= limit) return { rows, budgetEndedAt: null };
+  // Where the budget ends: the window read narrow, without bodies (a root with fewer prints than
+  // the budget is read whole and sorted; small rows sort in memory).
+  const narrow = newestQuery(f, after, budget, POSITION_COLUMNS) as RawBuilder<PrintRow>;
   const last = await sql<PrintPosition>`
-    select ts, sequence, contract_id as "contractId" from (${window}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int4 limit 1`.execute(db);
+    select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int4 limit 1`.execute(db);
   return { rows, budgetEndedAt: last.rows[0] ?? null };
 }
 

@@ -16,7 +16,7 @@ import { optionRoot } from '../analytics/roots.js';
 import { previousTradingDay } from '../analytics/calendar.js';
 import { DEFAULT_SORT, rankContracts, rankRoots, SORTS_OF, type LeaderSort } from '../analytics/flow-leaders.js';
 import { underlyingBarsBetween } from '../db/market-data.js';
-import { flowByContract, flowByUnderlying, premiumNetByBucket, printsPage, scannedPrints, type PrintFilter, type PrintPosition, type PrintRow, type ScanFilter } from '../db/trades.js';
+import { flowByContract, flowByUnderlying, premiumNetByBucket, printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type PrintRow, type ScanFilter } from '../db/trades.js';
 import { requestSessionLoad, sessionState } from '../jobs/session-load.js';
 import { CursorCodec } from '../middleware/cursor.js';
 import { ApiError, invalidParameters, noData } from '../middleware/errors.js';
@@ -127,20 +127,20 @@ export function leadersQueryProblems(query: { grain?: 'root' | 'contract'; sort?
 }
 
 interface Page {
-  rows: PrintRow[];
+  /** The page's stored bodies joined by commas. */
+  bodies: string;
+  count: number;
   hasMore: boolean;
   /** Where the next page starts: after this position. */
   next: PrintPosition | null;
   scanComplete: boolean;
 }
 
-/** One page without post-read filters: limit + 1 rows tell whether more exist. */
+/** One page without post-read filters, read as the text of its bodies (limit + 1 tell whether more exist). */
 async function plainPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter, after: PrintPosition | null, limit: number): Promise<Page> {
-  const rows = await printsPage(ctx.deps.db, filter, after, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  const hasMore = rows.length > limit && last !== undefined;
-  return { rows: page, hasMore, next: hasMore ? positionOf(last) : null, scanComplete: true };
+  const page = await printsPageText(ctx.deps.db, filter, after, limit);
+  const hasMore = page.hasMore && page.last !== null;
+  return { bodies: page.bodies, count: page.count, hasMore, next: hasMore ? page.last : null, scanComplete: true };
 }
 
 /**
@@ -150,12 +150,13 @@ async function plainPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter
  */
 async function scannedPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter, after: PrintPosition | null, limit: number, scan: ScanFilter, budget: number): Promise<Page> {
   const { rows, budgetEndedAt } = await scannedPrints(ctx.deps.db, filter, after, scan, limit + 1, budget);
+  const bodiesOf = (list: readonly PrintRow[]): string => list.map((r) => r.body).join(',');
   if (rows.length > limit) {
     const page = rows.slice(0, limit);
-    return { rows: page, hasMore: true, next: positionOf(page.at(-1)!), scanComplete: true };
+    return { bodies: bodiesOf(page), count: limit, hasMore: true, next: positionOf(page.at(-1)!), scanComplete: true };
   }
-  if (budgetEndedAt === null) return { rows, hasMore: false, next: null, scanComplete: true };
-  return { rows, hasMore: true, next: budgetEndedAt, scanComplete: rows.length >= limit };
+  if (budgetEndedAt === null) return { bodies: bodiesOf(rows), count: rows.length, hasMore: false, next: null, scanComplete: true };
+  return { bodies: bodiesOf(rows), count: rows.length, hasMore: true, next: budgetEndedAt, scanComplete: rows.length >= limit };
 }
 
 /** An empty answer: an archived session starts its load (503); the caller answers no data (422) otherwise. */
@@ -222,14 +223,14 @@ async function servePrints(ctx: HandlerContext<FeedOperation>, op: FeedOperation
   const page =
     scan.exchanges === null && scan.sides === null ? await plainPage(ctx, filter, after, limit) : await scannedPage(ctx, filter, after, limit, scan, options.scanBudget);
 
-  if (page.rows.length === 0 && page.scanComplete) {
+  if (page.count === 0 && page.scanComplete) {
     await explainEmpty(ctx, window.tradingDate, options);
     if (after === null) throw noData(`No print matches the request on ${window.tradingDate}.`);
   }
   const next = page.next ? ctx.deps.cursors.encode({ t: page.next.ts, s: page.next.sequence, c: page.next.contractId } satisfies Position, fingerprint, ctx.now) : null;
   // The stored bodies are the served objects: the envelope can carry their text as it is; `data`
   // is parsed only when something reads it (response validation, exports).
-  const dataJson = `[${page.rows.map((r) => r.body).join(',')}]`;
+  const dataJson = `[${page.bodies}]`;
   let parsed: DataOf<FeedOperation> | undefined;
   return {
     get data(): DataOf<FeedOperation> {
@@ -239,7 +240,7 @@ async function servePrints(ctx: HandlerContext<FeedOperation>, op: FeedOperation
     dataJson,
     source: 'opra',
     coverage: { scan_complete: page.scanComplete },
-    pagination: { count: page.rows.length, has_more: page.hasMore, limit, next_cursor_id: next, next_url: nextPageUrl(ctx.link, next) },
+    pagination: { count: page.count, has_more: page.hasMore, limit, next_cursor_id: next, next_url: nextPageUrl(ctx.link, next) },
   };
 }
 
