@@ -76,8 +76,22 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
   };
 }
 
+/** The pool under each Kysely opened here: COPY needs a raw client, which Kysely does not expose. */
+const pools = new WeakMap<Database, pg.Pool>();
+
 function kyselyOver(pool: pg.Pool): Database {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/**
+ * A raw client of the pool behind a handle opened by openDatabase() (null for any other Kysely);
+ * the caller releases it. Bulk COPY (bulk-copy.ts) runs its load on one such client.
+ */
+export async function rawClient(db: Database): Promise<pg.PoolClient | null> {
+  const pool = pools.get(db);
+  return pool === undefined ? null : await pool.connect();
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {

@@ -6,9 +6,16 @@
  * prints_root_newest_idx (root, session, …) and prints_market_newest_idx (session, …). Each
  * (root, session) pair, or each session for the whole market, is read as its own ordered, limited
  * index scan and the branches are merged: PostgreSQL cannot keep the index order across an IN list.
+ *
+ * The feed reads run as named prepared statements (connection.ts executePrepared): parsed once per
+ * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. What shapes the
+ * plan is written into the text as literals (roots and sessions, validated words; the limits,
+ * integers), so a generic plan is the plan of that root and page size; the trading date, positions
+ * and filter bounds are bound (a partition is chosen at execution).
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Queryable } from './connection.js';
+import { executePrepared } from './prepared.js';
 
 export interface PrintFilter {
   tradingDate: string;
@@ -93,29 +100,29 @@ export function printConditions(f: PrintFilter): RawBuilder<boolean>[] {
 
 const NEWEST_FIRST = sql`order by ts desc, sequence desc, contract_id desc`;
 
+const PAGE_COLUMNS = sql`body, ts, sequence, contract_id, exchange, side`;
+/** What the position where a bounded scan ends needs of each print. */
+const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
+
 /**
  * The prints of the filter newest first, strictly older than `after`, as one ordered query of at
  * most `limit` rows (null when no (root, session) pair is asked). Each branch is an ordered, limited
  * index scan; a Merge Append pulls from them lazily.
  */
-const PAGE_COLUMNS = sql`body, ts, sequence, contract_id, exchange, side`;
-/** What the position where a bounded scan ends needs of each print. */
-const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
-
 function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number, columns = PAGE_COLUMNS): RawBuilder<PrintRow> | null {
   const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
   if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
   const keys: RawBuilder<boolean>[][] =
     f.roots === null
-      ? f.sessions.map((s) => [sql<boolean>`session = ${s}::text`])
-      : f.roots.flatMap((r) => f.sessions.map((s) => [sql<boolean>`root = ${r}::text`, sql<boolean>`session = ${s}::text`]));
+      ? f.sessions.map((s) => [sql<boolean>`session = ${sql.lit(s)}`])
+      : f.roots.flatMap((r) => f.sessions.map((s) => [sql<boolean>`root = ${sql.lit(r)}`, sql<boolean>`session = ${sql.lit(s)}`]));
   if (keys.length === 0) return null;
   const branches = keys.map(
-    (k) => sql`(select ${columns} from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${limit}::int4)`,
+    (k) => sql`(select ${columns} from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${sql.lit(limit)})`,
   );
   return branches.length === 1
     ? sql<PrintRow>`${branches[0]!}`
-    : sql<PrintRow>`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST} limit ${limit}::int4`;
+    : sql<PrintRow>`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST} limit ${sql.lit(limit)}`;
 }
 
 /**
@@ -147,15 +154,16 @@ export interface PrintsPageText {
 export async function printsPageText(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintsPageText> {
   const query = newestQuery(f, after, limit + 1);
   if (query === null) return { bodies: '', count: 0, hasMore: false, last: null };
-  const row = (
-    await sql<{ bodies: string | null; n: number; ts: number | null; sequence: number | null; contract_id: number | null }>`
+  const [row] = await executePrepared(
+    db,
+    sql<{ bodies: string | null; n: number; ts: number | null; sequence: number | null; contract_id: number | null }>`
       with page as (select body, ts, sequence, contract_id, row_number() over (${NEWEST_FIRST}) as rn from (${query}) as q)
       select string_agg(body, ',' order by rn) filter (where rn <= ${limit}::int8) as bodies, count(*)::int4 as n,
         (array_agg(ts order by rn desc) filter (where rn <= ${limit}::int8))[1] as ts,
         (array_agg(sequence order by rn desc) filter (where rn <= ${limit}::int8))[1] as sequence,
         (array_agg(contract_id order by rn desc) filter (where rn <= ${limit}::int8))[1] as contract_id
-      from page`.execute(db)
-  ).rows[0];
+      from page`.compile(db),
+  );
   const count = Math.min(row?.n ?? 0, limit);
   const last = count > 0 && row?.ts != null && row.sequence != null && row.contract_id != null ? { ts: row.ts, sequence: row.sequence, contractId: row.contract_id } : null;
   return { bodies: row?.bodies ?? '', count, hasMore: (row?.n ?? 0) > limit, last };
@@ -185,15 +193,17 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
   const keep: RawBuilder<boolean>[] = [];
   if (scan.exchanges) keep.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
   if (scan.sides) keep.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
-  const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${limit}::int4`;
-  const rows = (await filtered.execute(db)).rows;
+  const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${sql.lit(limit)}`;
+  const rows = await executePrepared(db, filtered.compile(db));
   if (rows.length >= limit) return { rows, budgetEndedAt: null };
   // Where the budget ends: the window read narrow, without bodies (a root with fewer prints than
   // the budget is read whole and sorted; small rows sort in memory).
   const narrow = newestQuery(f, after, budget, POSITION_COLUMNS) as RawBuilder<PrintRow>;
-  const last = await sql<PrintPosition>`
-    select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int4 limit 1`.execute(db);
-  return { rows, budgetEndedAt: last.rows[0] ?? null };
+  const [last] = await executePrepared(
+    db,
+    sql<PrintPosition>`select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${sql.lit(budget - 1)} limit 1`.compile(db),
+  );
+  return { rows, budgetEndedAt: last ?? null };
 }
 
 export interface ContractKey {
