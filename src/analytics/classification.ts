@@ -104,6 +104,9 @@
  * cancelled = true and the `cancelled` flag, and leaves its group; a print already output is not
  * changed (the caller owns it) and its id is reported in the batch's `cancels` instead. Either way
  * its size leaves day_volume for later prints. Late prints are ordinary prints with the `late` flag.
+ * When the context gives `stored` (prints of the date loaded before this feed), a contract's
+ * day_volume starts from its stored volume, and a cancel record matching no print of the feed is
+ * offered to stored.cancel(); a stored print it cancels leaves day_volume too.
  *
  * ## Streaming
  * Input must be sorted by (timestamp, sequence) within a trading date. push() returns the prints
@@ -205,6 +208,20 @@ export interface PrintContext {
   dividendYield: number;
   /** 16:00 ET of the trading date, Unix ms. */
   cashCloseMs: number;
+  /** Prints of the trading date stored before this feed, when the caller has any (see Cancels). */
+  stored?: StoredPrints | null;
+}
+
+/**
+ * The caller's view of prints of the trading date stored before this feed (an earlier file of the
+ * same day): day volume continues from them, and a cancel record that matches no print of the feed
+ * may cancel one of them by the same rule.
+ */
+export interface StoredPrints {
+  /** Volume of the contract traded on the trading date before this feed, less cancelled prints. */
+  dayVolume(contractKey: string): number;
+  /** Cancels the stored print the cancel record matches, if any; true when one was cancelled. */
+  cancel(contractKey: string, cancel: RawPrint): boolean;
 }
 
 /** The specification's "Option trade print": exactly its 31 fields, typed by the contract. */
@@ -664,11 +681,12 @@ export class PrintClassifier {
     let contract = this.contracts.get(key);
     if (contract === undefined) {
       contract = this.newContract(print.dateOfExpiry, context.tradingDate);
+      if (context.stored) contract.dayVolume = context.stored.dayVolume(key);
       this.contracts.set(key, contract);
     }
 
     if ((traits & T_CANCEL) !== 0) {
-      this.applyCancel(contract, print, sink);
+      this.applyCancel(contract, print, sink, key, context.stored);
     } else {
       contract.dayVolume += print.size;
       const record = this.classify(print, context, contract, key, traits);
@@ -1030,7 +1048,13 @@ export class PrintClassifier {
     this.ringId = id;
   }
 
-  private applyCancel(contract: ContractState, cancel: RawPrint, sink: PrintSink): void {
+  private applyCancel(
+    contract: ContractState,
+    cancel: RawPrint,
+    sink: PrintSink,
+    key: string,
+    stored: StoredPrints | null | undefined,
+  ): void {
     const capacity = this.ringCapacity;
     const mask = capacity - 1;
     const nextPosition = this.queueBase + this.queue.length;
@@ -1057,6 +1081,10 @@ export class PrintClassifier {
         return;
       }
       p = this.ringPrevious[i] as number;
+    }
+    if (stored && stored.cancel(key, cancel)) {
+      contract.dayVolume -= cancel.size;
+      return;
     }
     this.unmatched++;
   }

@@ -16,7 +16,7 @@ export async function findArchivedSession(db: Queryable, tradingDate: string): P
   return row ? { tradingDate: row.trading_date, archiveDir: row.archive_dir, prints: row.prints, quotes: row.quotes, restoredAt: row.restored_at } : null;
 }
 
-/** Records a session as archived and drops its partitions, in the caller's transaction. */
+/** Records a session as archived and drops its partitions (and its cross-file cancels), in the caller's transaction. */
 export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSession, 'restoredAt'>): Promise<void> {
   await db
     .insertInto('archived_sessions')
@@ -27,6 +27,8 @@ export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSe
     .execute();
   await dropPartition(db, 'prints', session.tradingDate);
   await dropPartition(db, 'quote_samples', session.tradingDate);
+  // The cross-file cancels of the date name prints that are no longer stored.
+  await sql`delete from print_cancels where trading_date = ${session.tradingDate}::date`.execute(db);
 }
 
 export async function markSessionRestored(db: Queryable, tradingDate: string, at: Date): Promise<void> {

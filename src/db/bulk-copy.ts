@@ -1,101 +1,198 @@
 /**
- * COPY for bulk loads (pg-copy-streams). COPY needs the raw connection, which Kysely does not
- * expose, so a copy session owns one pg client and a Kysely bound to it alone: a load runs its
- * transaction on that Kysely and streams COPY FROM STDIN on the same connection, inside the
- * transaction. Prints go through a temporary staging table and INSERT … SELECT … ON CONFLICT DO
- * NOTHING, so a print already stored is left as stored, as with the unnest write.
+ * COPY, the bulk write of classified prints (pg-copy-streams). COPY needs a raw connection, which
+ * Kysely does not expose, so a copy session holds one pg client (from the pool behind the handle,
+ * connection.ts rawClient) and a Kysely bound to it alone: the load runs its transaction on that
+ * Kysely and streams COPY FROM STDIN on the same connection, inside the transaction.
+ *
+ * Each row travels as one line of COPY text built straight from the classified print (ingest's
+ * pushCopyRow): no column arrays, no second pass. A trading date's rows stream through one COPY
+ * while the next rows are classified, so PostgreSQL parses and stores them on its own core as node
+ * classifies; the socket's back-pressure paces the two.
+ *
+ * Two targets:
+ * - fresh: a new trading date's standalone table, created in the load's transaction (market-data.ts
+ *   createStandalonePrintsPartition) and known to receive no key twice (prints.ts checks the
+ *   file's keys first): COPY … FREEZE straight into it, rows written frozen, no conflict check;
+ * - otherwise (a date that already has a partition, or a file repeating a key): COPY into a
+ *   temporary staging table, then one INSERT … SELECT … ON CONFLICT DO NOTHING at the end of the
+ *   date, so a print already stored (or met earlier in the file) is left as stored.
  */
-import { Kysely, PostgresDialect, sql, type PostgresPool } from 'kysely';
-import pg from 'pg';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { Database, Queryable } from './connection.js';
-import { PRINT_COLUMN_NAMES, type PrintColumns } from './market-data.js';
+import { rawClient, type Database, type Queryable } from './connection.js';
 import type { DB } from './schema.js';
 
-export interface CopySession {
-  /** A Kysely over this session's single connection. */
-  db: Database;
-  /**
-   * Writes a batch of prints by COPY through a staging table into `table` (default prints),
-   * skipping prints already stored; `direct` copies straight into `table` (no conflict check).
-   */
-  copyPrints(trx: Queryable, rows: PrintColumns, options?: { table?: string; direct?: boolean }): Promise<number>;
-  close(): Promise<void>;
-}
+/** The prints columns in the order of a row of COPY text (ingest/prints.ts pushCopyRow). */
+export const PRINT_COPY_COLUMNS = [
+  'trading_date',
+  'contract_id',
+  'sequence',
+  'id',
+  'root',
+  'family',
+  'underlying',
+  'ts',
+  'session',
+  'contract_type',
+  'date_of_expiry',
+  'strike',
+  'price',
+  'size',
+  'premium',
+  'exchange_code',
+  'exchange',
+  'condition_code',
+  'extended_conditions',
+  'side',
+  'side_confidence',
+  'sentiment',
+  'trade_type',
+  'flags',
+  'group_id',
+  'is_block',
+  'is_golden',
+  'is_unusual',
+  'day_volume',
+  'open_interest',
+  'days_to_expiry',
+  'otm_percent',
+  'implied_volatility',
+  'delta',
+  'underlying_price',
+  'bid',
+  'ask',
+  'quote_bid',
+  'quote_ask',
+  'quote_ts',
+  'aggressor_side',
+  'cancelled',
+  'body',
+] as const;
 
 const ESCAPES = /[\\\t\n\r]/;
 
 /** A text value in COPY's text format: backslash, tab and line breaks escaped. */
-function escapeText(text: string): string {
+export function copyText(text: string): string {
   return ESCAPES.test(text) ? text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : text;
 }
 
-/**
- * Columns whose values are free text. Every other column holds numbers, booleans, dates or words
- * of a fixed vocabulary (validated symbols, enums, flag and code literals), which need no escape.
- */
-const FREE_TEXT = new Set(['body', 'id', 'group_id']);
-
-/** The rows of a batch as COPY text, one line per row (\N for null). */
-export function printCopyText(rows: PrintColumns): string {
-  const columns = PRINT_COLUMN_NAMES.map((name) => {
-    const values = rows.columns[name];
-    return FREE_TEXT.has(name) ? values.map((v) => (typeof v === 'string' ? escapeText(v) : v)) : values;
-  });
-  const width = columns.length;
-  let out = '';
-  for (let i = 0; i < rows.length; i += 1) {
-    for (let c = 0; c < width; c += 1) {
-      const v = (columns[c] as unknown[])[i];
-      out += v === null || v === undefined ? '\\N' : `${v as string | number | boolean}`;
-      out += c === width - 1 ? '\n' : '\t';
-    }
-  }
-  return out;
+/** Postgres array literal of integers ('{209,219}'). */
+export function intArrayLiteral(values: readonly number[]): string {
+  return values.length === 0 ? '{}' : `{${values.join(',')}}`;
 }
 
-async function copyInto(client: pg.Client, table: string, text: string): Promise<number> {
-  const stream = client.query(copyFrom(`COPY ${table} (${PRINT_COLUMN_NAMES.join(', ')}) FROM STDIN`));
-  await new Promise<void>((resolve, reject) => {
-    stream.on('error', reject);
-    stream.on('finish', () => resolve());
-    stream.end(text);
-  });
-  return stream.rowCount;
+/** The rows of one trading date on their way into a table. */
+export interface PrintCopy {
+  /** Sends whole lines of COPY text; false when the connection is full: await drained(). */
+  write: (text: string) => boolean;
+  /** Resolves when more may be written; rejects once the COPY has failed. */
+  drained: () => Promise<void>;
+  /** Ends the rows; resolves to the rows stored. */
+  end: () => Promise<number>;
+  /** Abandons the COPY (the load failed elsewhere), leaving the connection ready for ROLLBACK. */
+  abort: (reason: Error) => Promise<void>;
+}
+
+export interface CopySession {
+  /** A Kysely over this session's single connection: run the load's transaction on it. */
+  db: Database;
+  /**
+   * Starts the COPY of a trading date's rows into `table`. `fresh`: the table was created in this
+   * transaction (COPY FREEZE, no conflict check); otherwise rows pass through the staging table and
+   * a print already stored is left as stored.
+   */
+  copyPrints(trx: Queryable, table: string, options: { fresh: boolean }): Promise<PrintCopy>;
+  close(): Promise<void>;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+const COLUMN_LIST = PRINT_COPY_COLUMNS.join(', ');
 
-export async function openCopySession(connectionString: string): Promise<CopySession> {
-  const client = new pg.Client({ connectionString, application_name: 'oads-ingest' });
-  await client.connect();
-  client.on('error', () => undefined);
+/** COPY FROM STDIN on `client`, written by the caller, with the failure kept for drained() and end(). */
+export function startCopy(client: pg.ClientBase, table: string, options: { freeze: boolean }): PrintCopy {
+  if (!IDENTIFIER.test(table)) throw new RangeError(`bad table name ${table}`);
+  const stream = client.query(copyFrom(`COPY ${table} (${COLUMN_LIST}) FROM STDIN${options.freeze ? ' WITH (FREEZE)' : ''}`));
+  let failure: Error | null = null;
+  let ended = false;
+  const finished = new Promise<number>((resolve, reject) => {
+    stream.on('error', (error: Error) => {
+      failure = error;
+      reject(error);
+    });
+    stream.on('finish', () => resolve(stream.rowCount));
+  });
+  // Observed here so that a failure met while the caller is still classifying is not unhandled.
+  finished.catch(() => undefined);
+  return {
+    write: (text) => {
+      if (failure !== null) throw failure;
+      return stream.write(text);
+    },
+    drained: async () => {
+      if (failure !== null) throw failure;
+      await new Promise<void>((resolve, reject) => {
+        const settle = (): void => {
+          stream.off('drain', settle);
+          stream.off('error', settle);
+          if (failure !== null) reject(failure);
+          else resolve();
+        };
+        stream.on('drain', settle);
+        stream.on('error', settle);
+      });
+    },
+    end: async () => {
+      if (failure !== null) throw failure;
+      ended = true;
+      stream.end();
+      return await finished;
+    },
+    abort: async (reason) => {
+      if (failure !== null || ended) return;
+      const closed = new Promise((resolve) => stream.once('close', resolve));
+      stream.destroy(reason);
+      await closed;
+    },
+  };
+}
+
+/** Opens a copy session on a client of the pool behind a handle opened by openDatabase(). */
+export async function openCopySession(source: Database): Promise<CopySession> {
+  const client = await rawClient(source);
+  if (client === null) throw new Error('bulk COPY needs a database handle opened by openDatabase()');
   const pool: PostgresPool = {
-    connect: async () => Object.assign(client, { release: () => undefined }),
+    // Kysely releases its connection after each query; the session keeps this one until close().
+    connect: async (): Promise<PostgresPoolClient> => ({ query: client.query.bind(client), release: () => undefined }),
     end: async () => undefined,
   };
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let stagedFor: Queryable | null = null;
   return {
     db,
-    async copyPrints(trx, rows, options = {}) {
-      if (rows.length === 0) return 0;
-      const text = printCopyText(rows);
-      const table = options.table ?? 'prints';
+    async copyPrints(trx, table, options) {
       if (!IDENTIFIER.test(table)) throw new RangeError(`bad table name ${table}`);
-      if (options.direct === true) return await copyInto(client, table, text);
+      if (options.fresh) return startCopy(client, table, { freeze: true });
       if (stagedFor !== trx) {
         // Dropped at the end of the load's transaction.
         await sql`create temporary table if not exists prints_stage (like prints including defaults) on commit drop`.execute(trx);
         stagedFor = trx;
       }
-      await copyInto(client, 'prints_stage', text);
-      const result = await sql`insert into ${sql.table(table)} select * from prints_stage on conflict do nothing`.execute(trx);
-      await sql`truncate prints_stage`.execute(trx);
-      return Number(result.numAffectedRows ?? 0);
+      const copy = startCopy(client, 'prints_stage', { freeze: false });
+      return {
+        write: copy.write,
+        drained: copy.drained,
+        abort: copy.abort,
+        end: async () => {
+          await copy.end();
+          const result = await sql`insert into ${sql.table(table)} select * from prints_stage on conflict do nothing`.execute(trx);
+          await sql`truncate prints_stage`.execute(trx);
+          return Number(result.numAffectedRows ?? 0);
+        },
+      };
     },
     async close() {
-      await client.end();
+      client.release();
     },
   };
 }

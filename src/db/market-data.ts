@@ -1,9 +1,10 @@
 /**
  * The market data store: option roots, contracts, classified prints (one partition per trading
  * date), one-minute quote samples, underlying bars, open interest and the ledger of loaded files.
- * Bulk writes send whole columns as arrays and insert from unnest(): one round trip per batch.
+ * Bulk writes of the small tables send whole columns as arrays and insert from unnest(): one round
+ * trip per batch. Prints, the one large table, are written by COPY (bulk-copy.ts).
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
 import type { OptionRootsTable } from './schema.js';
@@ -123,15 +124,16 @@ export async function ensurePartition(db: Queryable, table: PartitionedTable, da
 }
 
 /**
- * A new trading date's prints table, created standalone inside the load's transaction with only
- * its primary key (which ON CONFLICT needs) and the check that makes it a valid partition of its
- * date. attachPrintsPartition() then builds the other indexes in bulk, a sort per index, which is
- * much cheaper than maintaining them row by row during the load. Returns the table name.
+ * A new trading date's prints table, created standalone inside the load's transaction with the
+ * check that makes it a valid partition of its date and, when `primaryKey`, the primary key (which
+ * ON CONFLICT needs). attachPrintsPartition() then builds the other indexes (and the primary key
+ * when absent) in bulk, a sort per index, which is much cheaper than maintaining them row by row
+ * during the load. Returns the table name.
  */
-export async function createStandalonePrintsPartition(db: Queryable, date: string): Promise<string> {
+export async function createStandalonePrintsPartition(db: Queryable, date: string, options: { primaryKey: boolean }): Promise<string> {
   const name = partitionName('prints', date);
   await sql`create table ${sql.table(name)} (like prints including defaults,
-    primary key (trading_date, contract_id, sequence),
+    ${options.primaryKey ? sql`primary key (trading_date, contract_id, sequence),` : sql``}
     constraint ${sql.ref(`${name}_date_check`)} check (trading_date = ${sql.lit(date)}::date))`.execute(db);
   return name;
 }
@@ -139,6 +141,8 @@ export async function createStandalonePrintsPartition(db: Queryable, date: strin
 /** Attaches a standalone prints table as its date's partition (PostgreSQL creates the parent's indexes on it). */
 export async function attachPrintsPartition(db: Queryable, date: string): Promise<void> {
   const name = partitionName('prints', date);
+  // A day's index sorts (millions of rows) stay in memory instead of spilling to disk; this transaction only.
+  await sql`set local maintenance_work_mem = '512MB'`.execute(db);
   await sql`alter table prints attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
 }
 
@@ -168,119 +172,7 @@ export async function dropPartition(db: Queryable, table: PartitionedTable, date
 // Prints
 // ---------------------------------------------------------------------------------------------
 
-/** Column name, array type sent, and the expression that turns the unnested value into the column. */
-const PRINT_COLUMNS = [
-  ['trading_date', 'date[]', null],
-  ['contract_id', 'int8[]', null],
-  ['sequence', 'int8[]', null],
-  ['id', 'text[]', null],
-  ['root', 'text[]', null],
-  ['family', 'text[]', null],
-  ['underlying', 'text[]', null],
-  ['ts', 'int8[]', null],
-  ['session', 'text[]', null],
-  ['contract_type', 'text[]', null],
-  ['date_of_expiry', 'date[]', null],
-  ['strike', 'float8[]', null],
-  ['price', 'float8[]', null],
-  ['size', 'int4[]', null],
-  ['premium', 'float8[]', null],
-  ['exchange_code', 'int4[]', null],
-  ['exchange', 'text[]', null],
-  ['condition_code', 'int4[]', null],
-  // Arrays of arrays would flatten in unnest(): each row's array travels as its text literal.
-  ['extended_conditions', 'text[]', 'int4[]'],
-  ['side', 'text[]', null],
-  ['side_confidence', 'float8[]', null],
-  ['sentiment', 'text[]', null],
-  ['trade_type', 'text[]', null],
-  ['flags', 'text[]', 'text[]'],
-  ['group_id', 'text[]', null],
-  ['is_block', 'bool[]', null],
-  ['is_golden', 'bool[]', null],
-  ['is_unusual', 'bool[]', null],
-  ['day_volume', 'int4[]', null],
-  ['open_interest', 'int4[]', null],
-  ['days_to_expiry', 'int4[]', null],
-  ['otm_percent', 'float8[]', null],
-  ['implied_volatility', 'float8[]', null],
-  ['delta', 'float8[]', null],
-  ['underlying_price', 'float8[]', null],
-  ['bid', 'float8[]', null],
-  ['ask', 'float8[]', null],
-  ['quote_bid', 'float8[]', null],
-  ['quote_ask', 'float8[]', null],
-  ['quote_ts', 'int8[]', null],
-  ['aggressor_side', 'text[]', null],
-  ['cancelled', 'bool[]', null],
-  ['body', 'text[]', null],
-] as const;
-
-export type PrintColumnName = (typeof PRINT_COLUMNS)[number][0];
-
-/** The prints columns in table order (the order COPY sends them). */
-export const PRINT_COLUMN_NAMES: readonly PrintColumnName[] = PRINT_COLUMNS.map(([name]) => name);
-
-/** A batch of print rows held as one array per column, the shape the bulk insert sends. */
-export class PrintColumns {
-  readonly columns: Record<PrintColumnName, unknown[]>;
-  length = 0;
-
-  constructor() {
-    this.columns = Object.fromEntries(PRINT_COLUMNS.map(([name]) => [name, []])) as unknown as Record<PrintColumnName, unknown[]>;
-  }
-
-  clear(): void {
-    for (const name of Object.keys(this.columns) as PrintColumnName[]) this.columns[name].length = 0;
-    this.length = 0;
-  }
-}
-
-/** Postgres array literal of integers ('{209,219}'). */
-export function intArrayLiteral(values: readonly number[]): string {
-  return values.length === 0 ? '{}' : `{${values.join(',')}}`;
-}
-
-/** Postgres array literal of plain words ('{iso,no_side}'): the flags need no quoting. */
-export function wordArrayLiteral(values: readonly string[]): string {
-  return values.length === 0 ? '{}' : `{${values.join(',')}}`;
-}
-
-/**
- * One column of a batch as one text parameter: the values joined by the record separator (U+001E),
- * null as the empty string. PostgreSQL splits it with string_to_array and casts the text array;
- * neither side escapes anything (no value holds U+001E: JSON escapes control characters), which
- * is several times faster than sending array parameters for text-heavy rows like the print body.
- */
-const SEPARATOR = '\x1e';
-
-function columnText(values: readonly unknown[]): string {
-  return values.join(SEPARATOR);
-}
-
-function printInsert(table: string, rows: PrintColumns, onConflict: boolean): RawBuilder<unknown> {
-  const names = PRINT_COLUMNS.map(([name]) => sql.ref(name));
-  const arrays = PRINT_COLUMNS.map(([name, type]) => sql`string_to_array(${columnText(rows.columns[name])}::text, chr(30), '')::${sql.raw(type)}`);
-  const selects = PRINT_COLUMNS.map(([name, , cast]) => (cast === null ? sql.ref(`u.${name}`) : sql`${sql.ref(`u.${name}`)}::${sql.raw(cast)}`));
-  return sql`
-    insert into ${sql.table(table)} (${sql.join(names)})
-    select ${sql.join(selects)} from unnest(${sql.join(arrays)}) as u(${sql.join(names)})
-    ${onConflict ? sql`on conflict do nothing` : sql``}`;
-}
-
-/**
- * The bulk write of classified prints: the rows of a batch (about 10,000) in one INSERT … SELECT
- * FROM unnest(...). A print already stored (same trading date, contract and sequence) is left as
- * it is. Returns the rows inserted. `table` names another table of the same columns (benchmarks).
- */
-export async function bulkInsertPrints(db: Queryable, rows: PrintColumns, options: { table?: string; onConflict?: boolean } = {}): Promise<number> {
-  if (options.table !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.table)) throw new RangeError(`bad table name ${options.table}`);
-  if (rows.length === 0) return 0;
-  const result = await printInsert(options.table ?? 'prints', rows, options.onConflict ?? true).execute(db);
-  return Number(result.numAffectedRows ?? 0);
-}
-
-/** Creates an unindexed, unlogged-free copy of the prints columns (benchmarks: the bare write). */
+/** Creates an unindexed copy of the prints columns (benchmarks: the bare write). */
 export async function createBarePrintsTable(db: Queryable, table: string): Promise<void> {
   await sql`drop table if exists ${sql.table(table)}`.execute(db);
   await sql`create table ${sql.table(table)} (like prints including defaults)`.execute(db);
@@ -303,6 +195,72 @@ export async function markPrintsCancelled(db: Queryable, keys: readonly { tradin
     from unnest(${keys.map((k) => k.tradingDate)}::date[], ${keys.map((k) => k.contractId)}::int8[], ${keys.map((k) => k.sequence)}::int8[]) as k(d, c, s)
     where p.trading_date = k.d and p.contract_id = k.c and p.sequence = k.s and not p.cancelled`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** Stored volume of a trading date per contract id, less cancelled prints (day volume so far). */
+export async function storedDayVolumes(db: Queryable, tradingDate: string, contractIds: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (contractIds.length === 0) return out;
+  const result = await sql<{ contract_id: number; volume: number }>`
+    select contract_id, sum(size)::int8 as volume from prints
+    where trading_date = ${tradingDate} and not cancelled and contract_id = any(${[...contractIds]}::int8[])
+    group by contract_id`.execute(db);
+  for (const r of result.rows) out.set(Number(r.contract_id), Number(r.volume));
+  return out;
+}
+
+/** A cancel record looking for its print among the stored prints of its trading date. */
+export interface StoredCancelProbe {
+  contractId: number;
+  /** The cancel record's own sequence. */
+  sequence: number;
+  exchangeCode: number;
+  price: number;
+  size: number;
+  ts: number;
+}
+
+export interface StoredCancelCandidate {
+  /** Index of the probe. */
+  probe: number;
+  sequence: number;
+  cancelled: boolean;
+  /** This cancel record already cancelled this print (an earlier load of its file). */
+  applied: boolean;
+}
+
+/**
+ * Stored prints each cancel record could cancel: same trading date, contract, exchange, size and
+ * price (within priceEpsilon), at or before the record and at most lookbackMs earlier; newest first
+ * per probe, cancelled ones included (marked), with the cancels already recorded for the record.
+ */
+export async function storedCancelCandidates(
+  db: Queryable,
+  tradingDate: string,
+  probes: readonly StoredCancelProbe[],
+  options: { lookbackMs: number; priceEpsilon: number },
+): Promise<StoredCancelCandidate[]> {
+  if (probes.length === 0) return [];
+  const result = await sql<{ probe: number; sequence: number; cancelled: boolean; applied: boolean }>`
+    select (k.i - 1)::int as probe, p.sequence, p.cancelled,
+      exists (select 1 from print_cancels c where c.trading_date = p.trading_date and c.contract_id = k.c
+        and c.cancel_sequence = k.q and c.sequence = p.sequence) as applied
+    from unnest(${probes.map((p) => p.contractId)}::int8[], ${probes.map((p) => p.sequence)}::int8[], ${probes.map((p) => p.exchangeCode)}::int4[],
+      ${probes.map((p) => p.price)}::float8[], ${probes.map((p) => p.size)}::int4[], ${probes.map((p) => p.ts)}::int8[]) with ordinality as k(c, q, e, pr, s, t, i)
+    join prints p on p.trading_date = ${tradingDate} and p.contract_id = k.c and p.ts <= k.t and p.ts >= k.t - ${options.lookbackMs}::int8
+      and p.exchange_code = k.e and p.size = k.s and abs(p.price - k.pr) <= ${options.priceEpsilon}::float8
+    order by k.i, p.ts desc, p.sequence desc`.execute(db);
+  return result.rows.map((r) => ({ probe: r.probe, sequence: Number(r.sequence), cancelled: r.cancelled, applied: r.applied }));
+}
+
+/** Remembers which stored print a cancel record of a later file cancelled (so a reload finds it applied). */
+export async function recordPrintCancels(db: Queryable, rows: readonly { tradingDate: string; contractId: number; cancelSequence: number; sequence: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await sql`
+    insert into print_cancels (trading_date, contract_id, cancel_sequence, sequence)
+    select * from unnest(${rows.map((r) => r.tradingDate)}::date[], ${rows.map((r) => r.contractId)}::int8[], ${rows.map((r) => r.cancelSequence)}::int8[],
+      ${rows.map((r) => r.sequence)}::int8[])
+    on conflict (trading_date, contract_id, cancel_sequence) do update set sequence = excluded.sequence`.execute(db);
 }
 
 export async function countPrints(db: Queryable, tradingDate?: string): Promise<number> {

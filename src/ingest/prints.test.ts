@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClassifiedPrintRecord } from '../analytics/classification.js';
-import { printCopyText } from '../db/bulk-copy.js';
-import { PRINT_COLUMN_NAMES, PrintColumns } from '../db/market-data.js';
-import { printBody } from './prints.js';
+import { copyText, PRINT_COPY_COLUMNS } from '../db/bulk-copy.js';
+import { printBody, printCopyRow, type PrintRowFacts } from './prints.js';
 
 const SPEC_ORDER = [
   'ask', 'bid', 'condition_code', 'contract_type', 'date_of_expiry', 'day_volume', 'days_to_expiry', 'delta', 'exchange', 'exchange_code', 'flags',
@@ -31,13 +30,28 @@ describe('the stored print body', () => {
 });
 
 describe('COPY text', () => {
-  it('writes null as \\N and escapes backslashes, tabs and line breaks of free text', () => {
-    const rows = new PrintColumns();
-    for (const name of PRINT_COLUMN_NAMES) rows.columns[name].push(name === 'body' ? '{"a":"x\\\\y\\tz\\n"}' : name === 'group_id' ? null : 1);
-    rows.length = 1;
-    const fields = printCopyText(rows).slice(0, -1).split('\t');
-    expect(fields).toHaveLength(PRINT_COLUMN_NAMES.length);
-    expect(fields[PRINT_COLUMN_NAMES.indexOf('group_id')]).toBe('\\N');
-    expect(fields[PRINT_COLUMN_NAMES.indexOf('body')]).toBe('{"a":"x\\\\\\\\y\\\\tz\\\\n"}');
+  const facts: PrintRowFacts = {
+    contractId: 7, contractColumns: 'SPXW\tSPX\tSPX', extendedConditions: '{209,219}', quoteBid: 5, quoteAsk: null, quoteTs: 1795185001000, aggressorSide: null,
+  };
+  const field = (fields: string[], name: (typeof PRINT_COPY_COLUMNS)[number]): string | undefined => fields[PRINT_COPY_COLUMNS.indexOf(name)];
+
+  it('writes one line of every column in order, null as \\N, the body verbatim', () => {
+    const line = printCopyRow(record, facts);
+    expect(line.endsWith('\n')).toBe(true);
+    const fields = line.slice(0, -1).split('\t');
+    expect(fields).toHaveLength(PRINT_COPY_COLUMNS.length);
+    expect(field(fields, 'contract_id')).toBe('7');
+    expect(field(fields, 'family')).toBe('SPX');
+    expect(field(fields, 'flags')).toBe('{iso}');
+    expect(field(fields, 'extended_conditions')).toBe('{209,219}');
+    expect(field(fields, 'open_interest')).toBe('\\N');
+    expect(field(fields, 'quote_ask')).toBe('\\N');
+    expect(field(fields, 'cancelled')).toBe('false');
+    expect(field(fields, 'body')).toBe(printBody(record));
+  });
+
+  it('escapes backslashes, tabs and line breaks of free text (the contract columns)', () => {
+    expect(copyText('plain')).toBe('plain');
+    expect(copyText('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Prints: parse, place on the calendar, sort, classify, bulk write; the one path for vendor files,
- * canonical files, the simulator and archive reloads.
+ * Prints: parse, place on the calendar, sort, classify, bulk write by COPY; the one path for vendor
+ * files, canonical files, the simulator and archive reloads.
  *
  * For each print the pipeline gives the classifier (analytics/classification.ts):
  * - the quote in force: the print's own bid/ask/quote_timestamp when the file carries them, else the
@@ -12,191 +12,514 @@
  * - open interest at the start of the trading date (the open_interest row of that date);
  * - trading date and session from the calendar (print-session.ts), the cash close of the date;
  * - time to settlement (settlement.ts), the risk-free rate of the date and the dividend yield of
- *   the underlying (rates.ts).
- * Prints are sorted by (trading date, timestamp, sequence, line) in memory per file. A print whose
- * trading date, contract and sequence repeat an earlier one in the file is a duplicate and skipped;
- * one already stored is left as stored (ON CONFLICT DO NOTHING). Running day volume starts at zero
- * with each file: a trading date's prints belong in one file.
+ *   the underlying (rates.ts);
+ * - for a date already stored (an earlier file of the same day), the stored prints (below).
+ * A file's prints are held column by column in typed arrays (PrintTable, about 100 bytes a print
+ * outside the JS heap, so a 10-million-print day fits the 4 GB heap) and sorted by (trading date,
+ * timestamp, sequence, line); a file already in that order, the usual case, is not sorted again. A
+ * print whose trading date, contract, timestamp and sequence repeat the previous one is a duplicate
+ * and skipped; one already stored is left as stored.
  *
- * Writing: batches of PRINT_BATCH_ROWS rows, one written while the next is classified. A trading
- * date without a partition yet is loaded into a standalone table holding only the primary key and
- * attached as the date's partition at the end of the transaction, when PostgreSQL builds the other
- * indexes in bulk; a date already present takes its rows through the indexed partition. The write
- * is INSERT … SELECT FROM unnest() by default, COPY through a staging table when the caller gives
- * the connection string (measured slower here on these wide rows, see bench/ingest).
+ * A trading date split into several files (the usual case for a full OPRA day: chronological parts)
+ * loads file by file. A file of a date that is already stored continues it: each contract's
+ * day_volume starts from its stored volume (stored prints less cancelled ones), and a cancel record
+ * that matches no print of its own file cancels the most recent stored print of the same date,
+ * contract, exchange, price and size, not yet cancelled, at or before it within the classifier's
+ * look-back (10 minutes); the store remembers which print each such record cancelled
+ * (print_cancels), so loading its file again changes nothing. Files are meant to come in time order:
+ * when a file overlaps stored prints in time, its prints count the whole stored volume of the date
+ * as traded before them, its cancel records prefer a print of their own file, and prints it repeats
+ * (same date, contract and sequence) are left as stored.
+ *
+ * Writing: each classified print becomes one row of COPY text (pushCopyRow, the served body in
+ * its column), streamed to PostgreSQL while the following prints are classified, so PostgreSQL
+ * stores rows on the second core as node classifies. A trading date without a partition yet is
+ * loaded into a standalone table created in the load's transaction and attached as the date's
+ * partition at the end of the transaction, when PostgreSQL builds its indexes in bulk (a sort per
+ * index, much cheaper than maintaining them row by row): with no index at all and COPY … FREEZE
+ * when no (contract, sequence) repeats within the file's date (keysUnique), else with its primary
+ * key, through the staging path. A date already present takes its rows through a staging table and
+ * INSERT … ON CONFLICT DO NOTHING into the indexed partition (bulk-copy.ts). COPY replaced
+ * INSERT … SELECT FROM unnest(), which sent every row as column arrays of JS values: the bare write
+ * of the same rows runs at 50-90k rows/s by COPY against 38-41k by unnest (bench/ingest, 250,000
+ * prints, on a 2-core machine).
  */
 import { CalendarRangeError } from '../analytics/calendar.js';
 import {
+  contractKey,
+  DEFAULT_CLASSIFIER_OPTIONS,
+  PRICE_EPSILON,
   PrintClassifier,
   type ClassifiedPrintRecord,
   type PrintContext,
   type PrintSink,
   type QuoteInForce,
   type RawPrint,
+  type StoredPrints,
 } from '../analytics/classification.js';
 import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import { dividendYield, riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
+import { copyText, intArrayLiteral, openCopySession, type PrintCopy } from '../db/bulk-copy.js';
 import type { Database, Queryable } from '../db/connection.js';
 import {
-  bulkInsertPrints,
-  ensureContracts,
-  ensureOptionRoots,
   attachPrintsPartition,
   createStandalonePrintsPartition,
-  partitionDates,
+  ensureContracts,
+  ensureOptionRoots,
   findIngestedFile,
-  intArrayLiteral,
   markPrintsCancelled,
   openInterestOn,
-  PrintColumns,
+  partitionDates,
   quoteSamplesOn,
   recordIngestedFile,
+  recordPrintCancels,
+  storedCancelCandidates,
+  storedDayVolumes,
   underlyingBarsBetween,
-  wordArrayLiteral,
+  type StoredCancelCandidate,
   type StoredContract,
 } from '../db/market-data.js';
-import { openCopySession } from '../db/bulk-copy.js';
-import { parsePrintFields, type CanonicalPrint } from './canonical.js';
+import { parsePrintFields, type CanonicalPrint, type ContractRef } from './canonical.js';
 import { PrintSessionResolver } from './print-session.js';
-import { canonicalRecords, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import { canonicalRecordBatches, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
 import type { VendorAdapter } from './vendors.js';
 
-/** Rows per bulk write. */
-export const PRINT_BATCH_ROWS = 10_000;
+/** Rows of COPY text sent to PostgreSQL at a time. */
+export const PRINT_CHUNK_ROWS = 100;
 
-/** A validated print placed on the calendar, held in memory until its file is sorted. */
-class PlacedPrint {
-  readonly line: number;
-  readonly contract: CanonicalPrint['contract'];
-  readonly timestamp: number;
-  readonly sequence: number;
-  readonly price: number;
-  readonly size: number;
-  readonly exchangeCode: number;
-  readonly conditionCode: number;
-  readonly extendedConditions: number[];
-  readonly aggressorSide: 'buy' | 'sell' | null;
-  /** The file's own quote (hasQuote), then the quote in force given to the classifier. */
-  hasQuote: boolean;
-  quoteBid: number | null;
-  quoteAsk: number | null;
-  quoteTs: number | null;
-  readonly tradingDate: string;
-  /** Position of tradingDate among the file's dates, for sorting. */
-  dateIndex: number;
-  readonly session: PrintContext['session'];
-  readonly root: OptionRoot;
-  readonly cancel: boolean;
-  info: ContractInfo | null = null;
+/** A contract met in the file: its parsed symbol, root, and once stored, its row and pricing constants. */
+interface ContractSlot {
+  ref: ContractRef;
+  root: OptionRoot;
+  /** root:expiry:strike x 1000:C|P, the classifier's contract key. */
+  key: string;
+  stored: StoredContract | null;
+  settlementMs: number;
+  dividendYield: number;
+  /** root, family and underlying as COPY text. */
+  copyColumns: string;
+}
 
-  constructor(p: CanonicalPrint, tradingDate: string, dateIndex: number, session: PrintContext['session'], root: OptionRoot, cancel: boolean) {
-    this.line = p.line;
-    this.contract = p.contract;
-    this.timestamp = p.timestamp;
-    this.sequence = p.sequence;
-    this.price = p.price;
-    this.size = p.size;
-    this.exchangeCode = p.exchangeCode;
-    this.conditionCode = p.conditionCode;
-    this.extendedConditions = p.extendedConditions;
-    this.aggressorSide = p.aggressorSide;
-    this.hasQuote = p.quote !== null;
-    this.quoteBid = p.quote?.bid ?? null;
-    this.quoteAsk = p.quote?.ask ?? null;
-    this.quoteTs = p.quote?.timestamp ?? null;
-    this.tradingDate = tradingDate;
-    this.dateIndex = dateIndex;
-    this.session = session;
-    this.root = root;
-    this.cancel = cancel;
+const SESSIONS: readonly PrintContext['session'][] = ['rth', 'gth', 'curb', 'other'];
+const AGGRESSOR: readonly ('buy' | 'sell' | null)[] = [null, 'buy', 'sell'];
+const BIT_HAS_QUOTE = 1;
+const BIT_CANCEL = 2;
+const NO_CODES: number[] = [];
+
+/**
+ * The placed prints of a file, one typed array per field (null quote values as NaN): compact, off
+ * the JS heap, and nothing for the garbage collector to trace or move.
+ */
+class PrintTable {
+  length = 0;
+  private capacity = 0;
+  line = new Float64Array(0);
+  slot = new Int32Array(0);
+  timestamp = new Float64Array(0);
+  sequence = new Float64Array(0);
+  price = new Float64Array(0);
+  size = new Float64Array(0);
+  exchangeCode = new Int32Array(0);
+  conditionCode = new Int32Array(0);
+  /** Index into extendedLists (0: none). */
+  extended = new Int32Array(0);
+  quoteBid = new Float64Array(0);
+  quoteAsk = new Float64Array(0);
+  quoteTs = new Float64Array(0);
+  dateIndex = new Int32Array(0);
+  /** BIT_HAS_QUOTE | BIT_CANCEL. */
+  bits = new Uint8Array(0);
+  session = new Uint8Array(0);
+  aggressor = new Uint8Array(0);
+
+  /** Distinct extended-condition lists of the file, with their COPY text and cancel trait. */
+  readonly extendedLists: number[][] = [NO_CODES];
+  readonly extendedText: string[] = ['{}'];
+  private readonly extendedIds = new Map<string, number>();
+
+  readonly slots: ContractSlot[] = [];
+  private readonly slotIds = new Map<string, number>();
+
+  private grow(): void {
+    const capacity = Math.max(1024, Math.ceil(this.capacity * 1.5));
+    const f64 = (from: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => {
+      const to = new Float64Array(capacity);
+      to.set(from);
+      return to;
+    };
+    const i32 = (from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+      const to = new Int32Array(capacity);
+      to.set(from);
+      return to;
+    };
+    const u8 = (from: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => {
+      const to = new Uint8Array(capacity);
+      to.set(from);
+      return to;
+    };
+    this.line = f64(this.line);
+    this.slot = i32(this.slot);
+    this.timestamp = f64(this.timestamp);
+    this.sequence = f64(this.sequence);
+    this.price = f64(this.price);
+    this.size = f64(this.size);
+    this.exchangeCode = i32(this.exchangeCode);
+    this.conditionCode = i32(this.conditionCode);
+    this.extended = i32(this.extended);
+    this.quoteBid = f64(this.quoteBid);
+    this.quoteAsk = f64(this.quoteAsk);
+    this.quoteTs = f64(this.quoteTs);
+    this.dateIndex = i32(this.dateIndex);
+    this.bits = u8(this.bits);
+    this.session = u8(this.session);
+    this.aggressor = u8(this.aggressor);
+    this.capacity = capacity;
+  }
+
+  private slotOf(ref: ContractRef, root: OptionRoot): number {
+    let id = this.slotIds.get(ref.symbol);
+    if (id === undefined) {
+      id = this.slots.length;
+      this.slotIds.set(ref.symbol, id);
+      this.slots.push({
+        ref,
+        root,
+        key: contractKey(ref),
+        stored: null,
+        settlementMs: 0,
+        dividendYield: 0,
+        copyColumns: '',
+      });
+    }
+    return id;
+  }
+
+  private extendedOf(codes: readonly number[]): number {
+    if (codes.length === 0) return 0;
+    const text = intArrayLiteral(codes);
+    let id = this.extendedIds.get(text);
+    if (id === undefined) {
+      id = this.extendedLists.length;
+      this.extendedIds.set(text, id);
+      this.extendedLists.push([...codes]);
+      this.extendedText.push(text);
+    }
+    return id;
+  }
+
+  push(p: CanonicalPrint, root: OptionRoot, dateIndex: number, session: PrintContext['session']): void {
+    if (this.length === this.capacity) this.grow();
+    const i = this.length++;
+    this.line[i] = p.line;
+    this.slot[i] = this.slotOf(p.contract, root);
+    this.timestamp[i] = p.timestamp;
+    this.sequence[i] = p.sequence;
+    this.price[i] = p.price;
+    this.size[i] = p.size;
+    this.exchangeCode[i] = p.exchangeCode;
+    this.conditionCode[i] = p.conditionCode;
+    const extended = this.extendedOf(p.extendedConditions);
+    this.extended[i] = extended;
+    const quote = p.quote;
+    this.quoteBid[i] = quote?.bid ?? NaN;
+    this.quoteAsk[i] = quote?.ask ?? NaN;
+    this.quoteTs[i] = quote?.timestamp ?? NaN;
+    this.dateIndex[i] = dateIndex;
+    let traits = conditionTraitMask(p.conditionCode);
+    for (const c of this.extendedLists[extended] as number[]) traits |= conditionTraitMask(c);
+    this.bits[i] = (quote !== null ? BIT_HAS_QUOTE : 0) | ((traits & TraitBit.cancel) !== 0 ? BIT_CANCEL : 0);
+    this.session[i] = SESSIONS.indexOf(session);
+    this.aggressor[i] = p.aggressorSide === 'buy' ? 1 : p.aggressorSide === 'sell' ? 2 : 0;
+  }
+
+  isCancel(i: number): boolean {
+    return ((this.bits[i] as number) & BIT_CANCEL) !== 0;
   }
 }
 
-/** Per contract, resolved once per file: its stored row and pricing constants. */
-interface ContractInfo {
-  stored: StoredContract;
-  settlementMs: number;
-  dividendYield: number;
+/** A file's prints in classification order, by trading date. */
+interface SortedPrints {
+  table: PrintTable;
+  /** Indexes into the table, sorted, duplicates dropped. */
+  order: Int32Array;
+  /** Per trading date, in calendar order: its span of `order` and whether its row keys are unique. */
+  days: { tradingDate: string; start: number; end: number; uniqueKeys: boolean }[];
 }
 
-/** The print as served: the JSON object of the specification's 31 fields, in its order. */
-export function printBody(r: ClassifiedPrintRecord): string {
-  return (
-    `{"ask":${r.ask === null ? 'null' : r.ask},"bid":${r.bid === null ? 'null' : r.bid},"condition_code":${r.condition_code}` +
-    `,"contract_type":"${r.contract_type}","date_of_expiry":"${r.date_of_expiry}","day_volume":${r.day_volume}` +
-    `,"days_to_expiry":${r.days_to_expiry},"delta":${r.delta === null ? 'null' : r.delta},"exchange":${JSON.stringify(r.exchange)}` +
-    `,"exchange_code":${r.exchange_code},"flags":${JSON.stringify(r.flags)},"group_id":${r.group_id === null ? 'null' : JSON.stringify(r.group_id)}` +
-    `,"id":${JSON.stringify(r.id)},"implied_volatility":${r.implied_volatility === null ? 'null' : r.implied_volatility}` +
-    `,"is_block":${r.is_block},"is_golden":${r.is_golden},"is_unusual":${r.is_unusual}` +
-    `,"open_interest":${r.open_interest === null ? 'null' : r.open_interest},"otm_percent":${r.otm_percent === null ? 'null' : r.otm_percent}` +
-    `,"premium":${r.premium},"price":${r.price},"sentiment":"${r.sentiment}","session":"${r.session}","side":"${r.side}"` +
-    `,"side_confidence":${r.side_confidence},"size":${r.size},"strike":${r.strike},"timestamp":${r.timestamp}` +
-    `,"trade_type":"${r.trade_type}","underlying_price":${r.underlying_price === null ? 'null' : r.underlying_price}` +
-    `,"underlying_symbol":${JSON.stringify(r.underlying_symbol)}}`
-  );
-}
-
-function isCancelRecord(p: CanonicalPrint): boolean {
-  let traits = conditionTraitMask(p.conditionCode);
-  for (const c of p.extendedConditions) traits |= conditionTraitMask(c);
-  return (traits & TraitBit.cancel) !== 0;
+/**
+ * Whether no two prints (cancel records aside, they are never stored) of one trading date share a
+ * contract and sequence. Quick when each contract's sequences rise in time order, as a feed's do;
+ * otherwise each contract's sequences are sorted and compared.
+ */
+function keysUnique(table: PrintTable, day: Int32Array): boolean {
+  const { slot, sequence } = table;
+  const last = new Float64Array(table.slots.length).fill(-1);
+  let rising = true;
+  for (let k = 0; k < day.length && rising; k++) {
+    const i = day[k] as number;
+    if (table.isCancel(i)) continue;
+    const s = slot[i] as number;
+    if ((sequence[i] as number) <= (last[s] as number)) rising = false;
+    else last[s] = sequence[i] as number;
+  }
+  if (rising) return true;
+  // Group the sequences by contract (a counting sort), then sort and compare within each group.
+  const offsets = new Int32Array(table.slots.length + 1);
+  for (let k = 0; k < day.length; k++) {
+    const i = day[k] as number;
+    if (table.isCancel(i)) continue;
+    const s = (slot[i] as number) + 1;
+    offsets[s] = (offsets[s] as number) + 1;
+  }
+  for (let s = 1; s < offsets.length; s++) offsets[s] = (offsets[s] as number) + (offsets[s - 1] as number);
+  const fill = offsets.slice(0, -1);
+  const grouped = new Float64Array(offsets[offsets.length - 1] as number);
+  for (let k = 0; k < day.length; k++) {
+    const i = day[k] as number;
+    if (table.isCancel(i)) continue;
+    const s = slot[i] as number;
+    grouped[fill[s] as number] = sequence[i] as number;
+    fill[s] = (fill[s] as number) + 1;
+  }
+  for (let s = 0; s + 1 < offsets.length; s++) {
+    const group = grouped.subarray(offsets[s], offsets[s + 1]).sort();
+    for (let g = 1; g < group.length; g++) if (group[g] === group[g - 1]) return false;
+  }
+  return true;
 }
 
 /**
  * Reads, validates and places the prints of a file; sorted for the classifier. Repeats of a print
  * (same trading date, time, sequence and contract) are counted as duplicates and dropped.
  */
-async function readPrints(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions, resolver: PrintSessionResolver): Promise<PlacedPrint[]> {
-  const prints: PlacedPrint[] = [];
+async function readPrints(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions, resolver: PrintSessionResolver): Promise<SortedPrints> {
+  const table = new PrintTable();
   const dateIndex = new Map<string, number>();
-  for await (const { line, fields } of canonicalRecords(file, adapter, result, options)) {
-    const parsed = parsePrintFields(fields, line);
-    if (typeof parsed === 'string') {
-      result.rejected.push({ line, reason: parsed });
-      continue;
-    }
-    const root = rootInfo(parsed.contract.root);
-    let place;
-    try {
-      place = resolver.place(parsed.timestamp, root);
-    } catch (error) {
-      if (error instanceof CalendarRangeError) {
-        result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
+  for await (const batch of canonicalRecordBatches(file, adapter, result, options)) {
+    for (const { line, fields } of batch) {
+      const parsed = parsePrintFields(fields, line);
+      if (typeof parsed === 'string') {
+        result.rejected.push({ line, reason: parsed });
         continue;
       }
-      throw error;
+      const root = rootInfo(parsed.contract.root);
+      let place;
+      try {
+        place = resolver.place(parsed.timestamp, root);
+      } catch (error) {
+        if (error instanceof CalendarRangeError) {
+          result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
+          continue;
+        }
+        throw error;
+      }
+      let index = dateIndex.get(place.tradingDate);
+      if (index === undefined) dateIndex.set(place.tradingDate, (index = dateIndex.size));
+      table.push(parsed, root, index, place.session);
     }
-    let index = dateIndex.get(place.tradingDate);
-    if (index === undefined) dateIndex.set(place.tradingDate, (index = dateIndex.size));
-    prints.push(new PlacedPrint(parsed, place.tradingDate, index, place.session, root, isCancelRecord(parsed)));
   }
-  // Dates in calendar order, then (timestamp, sequence, line) within each.
-  const order = [...dateIndex.keys()].sort();
-  const rank = new Map(order.map((d, i) => [d, i]));
-  for (const p of prints) p.dateIndex = rank.get(p.tradingDate) as number;
-  prints.sort((a, b) => a.dateIndex - b.dateIndex || a.timestamp - b.timestamp || a.sequence - b.sequence || a.line - b.line);
+  // A batch's unreadable lines were counted before its invalid prints: rejects in line order.
+  result.rejected.sort((a, b) => a.line - b.line);
+
+  // Dates in calendar order, then (timestamp, sequence, line) within each; lines rise in read order.
+  const dates = [...dateIndex.keys()].sort();
+  const rank = new Int32Array(dates.length);
+  dates.forEach((d, i) => (rank[dateIndex.get(d) as number] = i));
+  const n = table.length;
+  const { timestamp, sequence } = table;
+  const dateRank = table.dateIndex;
+  for (let i = 0; i < n; i++) dateRank[i] = rank[dateRank[i] as number] as number;
+  let sorted = true;
+  for (let i = 1; i < n && sorted; i++) {
+    const d = (dateRank[i] as number) - (dateRank[i - 1] as number);
+    const t = (timestamp[i] as number) - (timestamp[i - 1] as number);
+    sorted = d > 0 || (d === 0 && (t > 0 || (t === 0 && (sequence[i] as number) >= (sequence[i - 1] as number))));
+  }
+  let order: Int32Array;
+  if (sorted) {
+    order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+  } else {
+    const indexes = Array.from({ length: n }, (_, i) => i);
+    indexes.sort(
+      (a, b) =>
+        (dateRank[a] as number) - (dateRank[b] as number) ||
+        (timestamp[a] as number) - (timestamp[b] as number) ||
+        (sequence[a] as number) - (sequence[b] as number) ||
+        a - b,
+    );
+    order = Int32Array.from(indexes);
+  }
+
   let kept = 0;
-  let previous: PlacedPrint | undefined;
-  for (const p of prints) {
+  let previous = -1;
+  const slot = table.slot;
+  for (let k = 0; k < n; k++) {
+    const i = order[k] as number;
     if (
-      previous !== undefined &&
-      !p.cancel &&
-      !previous.cancel &&
-      p.sequence === previous.sequence &&
-      p.timestamp === previous.timestamp &&
-      p.dateIndex === previous.dateIndex &&
-      p.contract.symbol === previous.contract.symbol
+      previous >= 0 &&
+      !table.isCancel(i) &&
+      !table.isCancel(previous) &&
+      sequence[i] === sequence[previous] &&
+      timestamp[i] === timestamp[previous] &&
+      dateRank[i] === dateRank[previous] &&
+      slot[i] === slot[previous]
     ) {
       result.duplicates += 1;
       continue;
     }
-    prints[kept++] = p;
-    previous = p;
+    order[kept++] = i;
+    previous = i;
   }
-  prints.length = kept;
-  return prints;
+  order = order.subarray(0, kept);
+
+  // Row keys (date, contract, sequence) must be unique for the direct COPY (see keysUnique).
+  const days: SortedPrints['days'] = [];
+  let start = 0;
+  while (start < kept) {
+    const date = dateRank[order[start] as number] as number;
+    let end = start;
+    while (end < kept && dateRank[order[end] as number] === date) end++;
+    days.push({ tradingDate: dates[date] as string, start, end, uniqueKeys: keysUnique(table, order.subarray(start, end)) });
+    start = end;
+  }
+  return { table, order, days };
+}
+
+/** Postgres array literal of flag words ('{iso,no_side}': plain words need no quoting). */
+function flagsArray(flags: readonly string[]): string {
+  switch (flags.length) {
+    case 0:
+      return '{}';
+    case 1:
+      return `{${flags[0] as string}}`;
+    default:
+      return `{${flags.join(',')}}`;
+  }
+}
+
+/** JSON array of flag words (fixed vocabulary: nothing to escape). */
+function flagsJson(flags: readonly string[]): string {
+  switch (flags.length) {
+    case 0:
+      return '[]';
+    case 1:
+      return `["${flags[0] as string}"]`;
+    default:
+      return `["${flags.join('","')}"]`;
+  }
+}
+
+/** A print's numbers that both the body and the row hold, formatted once ('' for null). */
+const formatted = {
+  ask: '',
+  bid: '',
+  delta: '',
+  impliedVolatility: '',
+  otmPercent: '',
+  premium: '',
+  price: '',
+  sideConfidence: '',
+  strike: '',
+  timestamp: '',
+  underlyingPrice: '',
+};
+
+function formatNumbers(r: ClassifiedPrintRecord): void {
+  const f = formatted;
+  f.ask = r.ask === null ? '' : `${r.ask}`;
+  f.bid = r.bid === null ? '' : `${r.bid}`;
+  f.delta = r.delta === null ? '' : `${r.delta}`;
+  f.impliedVolatility = r.implied_volatility === null ? '' : `${r.implied_volatility}`;
+  f.otmPercent = r.otm_percent === null ? '' : `${r.otm_percent}`;
+  f.premium = `${r.premium}`;
+  f.price = `${r.price}`;
+  f.sideConfidence = `${r.side_confidence}`;
+  f.strike = `${r.strike}`;
+  f.timestamp = `${r.timestamp}`;
+  f.underlyingPrice = r.underlying_price === null ? '' : `${r.underlying_price}`;
+}
+
+const json = (text: string): string => (text === '' ? 'null' : text);
+const copyValue = (text: string): string => (text === '' ? '\\N' : text);
+
+/**
+ * Appends the pieces of the formatted print's body to `out`. Its strings are words of fixed
+ * vocabularies, validated dates, and ids and symbols made of a validated OCC root (letters and
+ * digits), dates, digits and colons: none holds a quote, backslash or control character, so each is
+ * written between quotes as it is (what JSON.stringify would write).
+ */
+function pushBody(r: ClassifiedPrintRecord, out: string[]): void {
+  const f = formatted;
+  out.push(
+    '{"ask":', json(f.ask), ',"bid":', json(f.bid), ',"condition_code":', `${r.condition_code}`,
+    ',"contract_type":"', r.contract_type, '","date_of_expiry":"', r.date_of_expiry, '","day_volume":', `${r.day_volume}`,
+    ',"days_to_expiry":', `${r.days_to_expiry}`, ',"delta":', json(f.delta), ',"exchange":"', r.exchange,
+    '","exchange_code":', `${r.exchange_code}`, ',"flags":', flagsJson(r.flags), ',"group_id":', r.group_id === null ? 'null' : `"${r.group_id}"`,
+    ',"id":"', r.id, '","implied_volatility":', json(f.impliedVolatility),
+    ',"is_block":', r.is_block ? 'true' : 'false', ',"is_golden":', r.is_golden ? 'true' : 'false', ',"is_unusual":', r.is_unusual ? 'true' : 'false',
+    ',"open_interest":', r.open_interest === null ? 'null' : `${r.open_interest}`, ',"otm_percent":', json(f.otmPercent),
+    ',"premium":', f.premium, ',"price":', f.price, ',"sentiment":"', r.sentiment, '","session":"', r.session, '","side":"', r.side,
+    '","side_confidence":', f.sideConfidence, ',"size":', `${r.size}`, ',"strike":', f.strike, ',"timestamp":', f.timestamp,
+    ',"trade_type":"', r.trade_type, '","underlying_price":', json(f.underlyingPrice),
+    ',"underlying_symbol":"', r.underlying_symbol, '"}',
+  );
+}
+
+/** The print as served: the JSON object of the specification's 31 fields, in its order. */
+export function printBody(r: ClassifiedPrintRecord): string {
+  formatNumbers(r);
+  const out: string[] = [];
+  pushBody(r, out);
+  return out.join('');
+}
+
+/** What a stored print row holds beyond the classified print; one object, refilled per row. */
+export interface PrintRowFacts {
+  contractId: number;
+  /** root, family and underlying as COPY text (copyText), tab separated: constant per contract. */
+  contractColumns: string;
+  /** COPY text of extended_conditions ('{209,219}'). */
+  extendedConditions: string;
+  quoteBid: number | null;
+  quoteAsk: number | null;
+  quoteTs: number | null;
+  aggressorSide: 'buy' | 'sell' | null;
+}
+
+/**
+ * Appends one row of the prints table as COPY text to `out`: columns in PRINT_COPY_COLUMNS order,
+ * newline included, the served body in its column. Nothing in it needs COPY's escapes (backslash,
+ * tab, line breaks): the body and ids hold only the characters pushBody() lists, the row facts come
+ * escaped, and the other values are numbers, booleans, dates and fixed words. Pieces joined once
+ * per chunk of rows make one flat string, instead of a tree of concatenations per row.
+ */
+export function pushCopyRow(r: ClassifiedPrintRecord, facts: PrintRowFacts, out: string[]): void {
+  formatNumbers(r);
+  const f = formatted;
+  out.push(
+    r.trading_date, '\t', `${facts.contractId}`, '\t', `${r.sequence}`, '\t', r.id, '\t', facts.contractColumns, '\t', f.timestamp,
+    '\t', r.session, '\t', r.contract_type, '\t', r.date_of_expiry, '\t', f.strike, '\t', f.price, '\t', `${r.size}`, '\t', f.premium,
+    '\t', `${r.exchange_code}`, '\t', r.exchange, '\t', `${r.condition_code}`, '\t', facts.extendedConditions, '\t', r.side,
+    '\t', f.sideConfidence, '\t', r.sentiment, '\t', r.trade_type, '\t', flagsArray(r.flags), '\t', r.group_id ?? '\\N',
+    '\t', r.is_block ? 'true' : 'false', '\t', r.is_golden ? 'true' : 'false', '\t', r.is_unusual ? 'true' : 'false',
+    '\t', `${r.day_volume}`, '\t', r.open_interest === null ? '\\N' : `${r.open_interest}`, '\t', `${r.days_to_expiry}`,
+    '\t', copyValue(f.otmPercent), '\t', copyValue(f.impliedVolatility), '\t', copyValue(f.delta), '\t', copyValue(f.underlyingPrice),
+    '\t', copyValue(f.bid), '\t', copyValue(f.ask), '\t', facts.quoteBid === null ? '\\N' : `${facts.quoteBid}`,
+    '\t', facts.quoteAsk === null ? '\\N' : `${facts.quoteAsk}`, '\t', facts.quoteTs === null ? '\\N' : `${facts.quoteTs}`,
+    '\t', facts.aggressorSide ?? '\\N', '\t', r.cancelled ? 'true' : 'false', '\t',
+  );
+  pushBody(r, out);
+  out.push('\n');
+}
+
+/** One row of COPY text (pushCopyRow). */
+export function printCopyRow(r: ClassifiedPrintRecord, facts: PrintRowFacts): string {
+  const out: string[] = [];
+  pushCopyRow(r, facts, out);
+  return out.join('');
 }
 
 /** Latest-at-or-before lookups over one contract's minute samples. */
@@ -220,19 +543,22 @@ interface DateContext {
   cashCloseMs: number;
 }
 
-async function loadDateContext(db: Queryable, tradingDate: string, prints: readonly PlacedPrint[], resolver: PrintSessionResolver): Promise<DateContext> {
+async function loadDateContext(db: Queryable, tradingDate: string, prints: SortedPrints, day: SortedPrints['days'][number], resolver: PrintSessionResolver): Promise<DateContext> {
+  const { table, order } = prints;
   const lookupIds = new Set<number>();
   const allIds = new Set<number>();
   const underlyings = new Set<string>();
   let minTs = Infinity;
   let maxTs = -Infinity;
-  for (const p of prints) {
-    const c = (p.info as ContractInfo).stored;
+  for (let k = day.start; k < day.end; k++) {
+    const i = order[k] as number;
+    const c = (table.slots[table.slot[i] as number] as ContractSlot).stored as StoredContract;
     allIds.add(c.id);
-    if (!p.hasQuote) lookupIds.add(c.id);
+    if (((table.bits[i] as number) & BIT_HAS_QUOTE) === 0) lookupIds.add(c.id);
     underlyings.add(c.underlying);
-    if (p.timestamp < minTs) minTs = p.timestamp;
-    if (p.timestamp > maxTs) maxTs = p.timestamp;
+    const ts = table.timestamp[i] as number;
+    if (ts < minTs) minTs = ts;
+    if (ts > maxTs) maxTs = ts;
   }
   const samples = new Map<number, SampleSeries>();
   for (const s of await quoteSamplesOn(db, tradingDate, [...lookupIds])) {
@@ -277,109 +603,176 @@ function sampleAt(series: SampleSeries | undefined, ts: number, out: QuoteInForc
   return out;
 }
 
-/** Receives classified prints in input order and lays them out as insert columns. */
-class ColumnSink implements PrintSink {
-  rows = new PrintColumns();
-  /** Inputs of the prints pushed and not yet output, in order (output order is input order). */
-  private pending: (PlacedPrint | undefined)[] = [];
-  private pendingHead = 0;
+const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
+
+/**
+ * The stored prints of a date loaded before this file, as the classifier sees them: day volume per
+ * contract, and for each cancel record of the file the stored prints it could cancel.
+ */
+class StoredDay implements StoredPrints {
+  /** The table index of the print being classified (set by the pipeline before each push). */
+  current = -1;
+  /** Stored prints cancelled by this file: their keys, and the record of which cancel did it. */
+  readonly cancelled: { tradingDate: string; contractId: number; sequence: number }[] = [];
+  readonly records: { tradingDate: string; contractId: number; cancelSequence: number; sequence: number }[] = [];
+  private readonly taken = new Set<string>();
+
+  constructor(
+    private readonly tradingDate: string,
+    private readonly volumes: Map<string, number>,
+    private readonly candidates: Map<number, { contractId: number; cancelSequence: number; list: StoredCancelCandidate[] }>,
+  ) {}
+
+  dayVolume(key: string): number {
+    return this.volumes.get(key) ?? 0;
+  }
+
+  cancel(): boolean {
+    const probe = this.candidates.get(this.current);
+    if (probe === undefined) return false;
+    // Applied by an earlier load of this file: the stored volume already leaves the print out.
+    if (probe.list.some((c) => c.applied && c.cancelled)) return false;
+    for (const c of probe.list) {
+      const key = `${probe.contractId}:${c.sequence}`;
+      if (c.cancelled || this.taken.has(key)) continue;
+      this.taken.add(key);
+      this.cancelled.push({ tradingDate: this.tradingDate, contractId: probe.contractId, sequence: c.sequence });
+      this.records.push({ tradingDate: this.tradingDate, contractId: probe.contractId, cancelSequence: probe.cancelSequence, sequence: c.sequence });
+      return true;
+    }
+    return false;
+  }
+}
+
+async function loadStoredDay(db: Queryable, tradingDate: string, prints: SortedPrints, day: SortedPrints['days'][number]): Promise<StoredDay> {
+  const { table, order } = prints;
+  const slotIds = new Set<number>();
+  const probes: Parameters<typeof storedCancelCandidates>[2][number][] = [];
+  const probeIndex: number[] = [];
+  for (let k = day.start; k < day.end; k++) {
+    const i = order[k] as number;
+    const slot = table.slot[i] as number;
+    slotIds.add(slot);
+    if (!table.isCancel(i)) continue;
+    probes.push({
+      contractId: ((table.slots[slot] as ContractSlot).stored as StoredContract).id,
+      sequence: table.sequence[i] as number,
+      exchangeCode: table.exchangeCode[i] as number,
+      price: table.price[i] as number,
+      size: table.size[i] as number,
+      ts: table.timestamp[i] as number,
+    });
+    probeIndex.push(i);
+  }
+  const slots = [...slotIds].map((s) => table.slots[s] as ContractSlot);
+  const byId = await storedDayVolumes(db, tradingDate, slots.map((s) => (s.stored as StoredContract).id));
+  const volumes = new Map<string, number>();
+  for (const s of slots) volumes.set(s.key, byId.get((s.stored as StoredContract).id) ?? 0);
+  const candidates = new Map<number, { contractId: number; cancelSequence: number; list: StoredCancelCandidate[] }>();
+  for (const c of await storedCancelCandidates(db, tradingDate, probes, { lookbackMs: DEFAULT_CLASSIFIER_OPTIONS.cancelLookbackMs, priceEpsilon: PRICE_EPSILON })) {
+    const i = probeIndex[c.probe] as number;
+    let entry = candidates.get(i);
+    if (entry === undefined) {
+      const probe = probes[c.probe] as (typeof probes)[number];
+      candidates.set(i, (entry = { contractId: probe.contractId, cancelSequence: probe.sequence, list: [] }));
+    }
+    entry.list.push(c);
+  }
+  return new StoredDay(tradingDate, volumes, candidates);
+}
+
+/** Receives classified prints in input order and streams them as COPY text. */
+class CopySink implements PrintSink {
+  /** Where the current trading date's rows go. */
+  copy: PrintCopy | null = null;
+  /** The connection is full: the pipeline waits for copy.drained() before classifying on. */
+  blocked = false;
   readonly cancelledIds: string[] = [];
   output = 0;
+  /** Table indexes of the prints pushed and not yet output, in order (output order is input order). */
+  private pending: number[] = [];
+  private pendingHead = 0;
+  /** Pieces of the rows not yet sent (pushCopyRow), joined into one string per chunk. */
+  private pieces: string[] = [];
+  private pieceRows = 0;
+  private readonly facts: PrintRowFacts = {
+    contractId: 0,
+    contractColumns: '',
+    extendedConditions: '',
+    quoteBid: null,
+    quoteAsk: null,
+    quoteTs: null,
+    aggressorSide: null,
+  };
 
-  expect(print: PlacedPrint): void {
-    this.pending.push(print);
+  constructor(private readonly table: PrintTable) {}
+
+  expect(index: number): void {
+    this.pending.push(index);
   }
 
   print(r: ClassifiedPrintRecord): void {
-    const print = this.pending[this.pendingHead];
-    if (print === undefined || print.sequence !== r.sequence) throw new Error(`classifier output out of order at print ${r.id}`);
-    this.pending[this.pendingHead] = undefined;
+    const i = this.pending[this.pendingHead];
+    const t = this.table;
+    if (i === undefined || t.sequence[i] !== r.sequence) throw new Error(`classifier output out of order at print ${r.id}`);
     this.pendingHead += 1;
     if (this.pendingHead > 65_536 && this.pendingHead * 2 > this.pending.length) {
       this.pending = this.pending.slice(this.pendingHead);
       this.pendingHead = 0;
     }
-    const contract = (print.info as ContractInfo).stored;
-    const c = this.rows.columns;
-    c.trading_date.push(r.trading_date);
-    c.contract_id.push(contract.id);
-    c.sequence.push(r.sequence);
-    c.id.push(r.id);
-    c.root.push(print.root.root);
-    c.family.push(print.root.family);
-    c.underlying.push(contract.underlying);
-    c.ts.push(r.timestamp);
-    c.session.push(r.session);
-    c.contract_type.push(r.contract_type);
-    c.date_of_expiry.push(r.date_of_expiry);
-    c.strike.push(r.strike);
-    c.price.push(r.price);
-    c.size.push(r.size);
-    c.premium.push(r.premium);
-    c.exchange_code.push(r.exchange_code);
-    c.exchange.push(r.exchange);
-    c.condition_code.push(r.condition_code);
-    c.extended_conditions.push(intArrayLiteral(print.extendedConditions));
-    c.side.push(r.side);
-    c.side_confidence.push(r.side_confidence);
-    c.sentiment.push(r.sentiment);
-    c.trade_type.push(r.trade_type);
-    c.flags.push(wordArrayLiteral(r.flags));
-    c.group_id.push(r.group_id);
-    c.is_block.push(r.is_block);
-    c.is_golden.push(r.is_golden);
-    c.is_unusual.push(r.is_unusual);
-    c.day_volume.push(r.day_volume);
-    c.open_interest.push(r.open_interest);
-    c.days_to_expiry.push(r.days_to_expiry);
-    c.otm_percent.push(r.otm_percent);
-    c.implied_volatility.push(r.implied_volatility);
-    c.delta.push(r.delta);
-    c.underlying_price.push(r.underlying_price);
-    c.bid.push(r.bid);
-    c.ask.push(r.ask);
-    c.quote_bid.push(print.quoteBid);
-    c.quote_ask.push(print.quoteAsk);
-    c.quote_ts.push(print.quoteTs);
-    c.aggressor_side.push(print.aggressorSide);
-    c.cancelled.push(r.cancelled);
-    c.body.push(printBody(r));
-    this.rows.length += 1;
+    const slot = t.slots[t.slot[i] as number] as ContractSlot;
+    const facts = this.facts;
+    facts.contractId = (slot.stored as StoredContract).id;
+    facts.contractColumns = slot.copyColumns;
+    facts.extendedConditions = t.extendedText[t.extended[i] as number] as string;
+    facts.quoteBid = orNull(t.quoteBid[i] as number);
+    facts.quoteAsk = orNull(t.quoteAsk[i] as number);
+    facts.quoteTs = orNull(t.quoteTs[i] as number);
+    facts.aggressorSide = AGGRESSOR[t.aggressor[i] as number] ?? null;
+    pushCopyRow(r, facts, this.pieces);
     this.output += 1;
+    if (++this.pieceRows >= PRINT_CHUNK_ROWS) this.send();
   }
 
   cancel(id: string): void {
     this.cancelledIds.push(id);
   }
+
+  /** Sends the rows gathered so far. */
+  send(): void {
+    if (this.pieceRows === 0) return;
+    const text = this.pieces.join('');
+    this.pieces.length = 0;
+    this.pieceRows = 0;
+    if (!(this.copy as PrintCopy).write(text)) this.blocked = true;
+  }
 }
 
-/** The bulk write a pipeline uses; the benchmark swaps in its bare table. */
-export type PrintWriter = (db: Queryable, rows: PrintColumns, table: string) => Promise<number>;
+/** Opens where a trading date's rows go: `fresh` when `table` was created in this load. */
+export type PrintOutput = (trx: Queryable, table: string, options: { fresh: boolean }) => Promise<PrintCopy>;
 
 export interface PrintLoadOptions extends LoadOptions {
   adapter?: VendorAdapter | null;
-  /** Replaces the bulk write (benchmarks). */
-  writer?: PrintWriter;
+  /** Receives the COPY text instead of the database (benchmarks). */
+  output?: PrintOutput;
 }
 
 /**
  * Loads a prints file (canonical or a vendor layout) in one transaction: contracts created from
- * their OCC symbols when unknown, prints classified and bulk-written, cancels applied, the file
- * recorded in the ledger.
+ * their OCC symbols when unknown, prints classified and written by COPY, cancels applied, the file
+ * recorded in the ledger. `db` must be a handle opened by openDatabase() (COPY takes a client of
+ * its pool for the load).
  */
 export async function loadPrintsFile(db: Database, file: string, options: PrintLoadOptions = {}): Promise<MarketLoadResult> {
-  if (options.writer !== undefined || options.connectionString === undefined) {
-    return await loadPrints(db, file, options, options.writer ?? ((q, rows, table) => bulkInsertPrints(q, rows, { table })));
-  }
-  const session = await openCopySession(options.connectionString);
+  const session = await openCopySession(db);
   try {
-    return await loadPrints(session.db, file, options, (q, rows, table) => session.copyPrints(q, rows, { table }));
+    return await loadPrints(session.db, file, options, options.output ?? ((trx, table, o) => session.copyPrints(trx, table, o)));
   } finally {
     await session.close();
   }
 }
 
-async function loadPrints(db: Database, file: string, options: PrintLoadOptions, write: PrintWriter): Promise<MarketLoadResult> {
+async function loadPrints(db: Database, file: string, options: PrintLoadOptions, output: PrintOutput): Promise<MarketLoadResult> {
   const adapter = options.adapter ?? null;
   const kind = adapter?.kind ?? 'prints';
   const result = emptyResult(file, kind);
@@ -390,159 +783,150 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
   }
   const resolver = new PrintSessionResolver();
   const prints = await readPrints(file, adapter, result, options, resolver);
+  const { table, order } = prints;
   const existing = new Set(await partitionDates(db, 'prints'));
   const every = options.progressEvery ?? 1_000_000;
 
   await db.transaction().execute(async (trx) => {
-    const roots = new Map(prints.map((p) => [p.root.root, p.root]));
+    const roots = new Map(table.slots.map((s) => [s.root.root, s.root]));
     await ensureOptionRoots(trx, [...roots.values()]);
-    const specs = new Map<string, Parameters<typeof ensureContracts>[1][number]>();
-    for (const p of prints) {
-      if (specs.has(p.contract.symbol)) continue;
-      specs.set(p.contract.symbol, {
-        symbol: p.contract.symbol,
-        root: p.contract.root,
-        underlying: p.root.underlying,
-        dateOfExpiry: p.contract.dateOfExpiry,
-        type: p.contract.type,
-        strikeThousandths: p.contract.strikeThousandths,
-        multiplier: p.root.multiplier,
-      });
-    }
-    const contracts = await ensureContracts(trx, [...specs.values()]);
-
-    const infos = new Map<string, ContractInfo>();
-    for (const p of prints) {
-      let info = infos.get(p.contract.symbol);
-      if (info === undefined) {
-        const stored = contracts.get(p.contract.symbol) as StoredContract;
-        info = { stored, settlementMs: settlementInstant(p.contract.root, p.contract.dateOfExpiry), dividendYield: dividendYield(stored.underlying) };
-        infos.set(p.contract.symbol, info);
-      }
-      p.info = info;
+    const contracts = await ensureContracts(
+      trx,
+      table.slots.map((s) => ({
+        symbol: s.ref.symbol,
+        root: s.ref.root,
+        underlying: s.root.underlying,
+        dateOfExpiry: s.ref.dateOfExpiry,
+        type: s.ref.type,
+        strikeThousandths: s.ref.strikeThousandths,
+        multiplier: s.root.multiplier,
+      })),
+    );
+    for (const s of table.slots) {
+      const stored = contracts.get(s.ref.symbol) as StoredContract;
+      s.stored = stored;
+      s.settlementMs = settlementInstant(s.ref.root, s.ref.dateOfExpiry);
+      s.dividendYield = dividendYield(stored.underlying);
+      s.copyColumns = `${copyText(s.root.root)}\t${copyText(s.root.family)}\t${copyText(stored.underlying)}`;
     }
 
     const classifier = new PrintClassifier();
-    const sink = new ColumnSink();
+    const sink = new CopySink(table);
     const quote: QuoteInForce = { bid: null, ask: null, timestamp: 0 };
     const raw = {} as RawPrint;
     const context = {} as PrintContext;
     let written = 0;
     let nextProgress = every;
-    // One batch written while the next is classified: PostgreSQL and node work at the same time.
-    let inFlight: Promise<void> = Promise.resolve();
-    const outcome: { failure: Error | null } = { failure: null };
-    // Rows go to the prints table, or to a new date's standalone table until it is attached.
-    let target = 'prints';
     const attach: string[] = [];
-    const flush = async (): Promise<void> => {
-      if (sink.rows.length === 0) return;
-      const rows = sink.rows;
-      sink.rows = new PrintColumns();
-      await inFlight;
-      if (outcome.failure !== null) throw outcome.failure;
-      inFlight = write(trx, rows, target).then(
-        (n) => {
-          written += n;
-        },
-        (error: unknown) => {
-          outcome.failure = error instanceof Error ? error : new Error(String(error));
-        },
-      );
-      if (sink.output >= nextProgress) {
-        options.log?.(`${file}: classified ${sink.output.toLocaleString('en-US')} prints`);
-        nextProgress += every;
-      }
-    };
+    const storedCancels: StoredDay[] = [];
 
-    let start = 0;
-    while (start < prints.length) {
-      const tradingDate = (prints[start] as PlacedPrint).tradingDate;
-      let end = start;
-      while (end < prints.length && (prints[end] as PlacedPrint).tradingDate === tradingDate) end++;
-      const day = prints.slice(start, end);
-      await inFlight;
-      if (existing.has(tradingDate)) target = 'prints';
-      else {
-        target = await createStandalonePrintsPartition(trx, tradingDate);
+    for (const day of prints.days) {
+      const tradingDate = day.tradingDate;
+      let target = 'prints';
+      const fresh = !existing.has(tradingDate);
+      if (fresh) {
+        target = await createStandalonePrintsPartition(trx, tradingDate, { primaryKey: !day.uniqueKeys });
         attach.push(tradingDate);
       }
-      const market = await loadDateContext(trx, tradingDate, day, resolver);
-      for (const p of day) {
-        const info = p.info as ContractInfo;
-        const contract = info.stored;
-        raw.root = p.contract.root;
-        raw.underlying = contract.underlying;
-        raw.dateOfExpiry = p.contract.dateOfExpiry;
-        raw.type = p.contract.type;
-        raw.strike = p.contract.strike;
-        raw.multiplier = contract.multiplier;
-        raw.timestamp = p.timestamp;
-        raw.sequence = p.sequence;
-        raw.price = p.price;
-        raw.size = p.size;
-        raw.exchangeCode = p.exchangeCode;
-        raw.conditionCode = p.conditionCode;
-        raw.extendedConditions = p.extendedConditions;
-        raw.aggressorSide = p.aggressorSide;
-
-        let inForce: QuoteInForce | null = quote;
-        if (p.hasQuote) {
-          quote.bid = p.quoteBid;
-          quote.ask = p.quoteAsk;
-          quote.timestamp = p.quoteTs as number;
-        } else {
-          inForce = sampleAt(market.samples.get(contract.id), p.timestamp, quote);
-          p.quoteBid = inForce?.bid ?? null;
-          p.quoteAsk = inForce?.ask ?? null;
-          p.quoteTs = inForce?.timestamp ?? null;
-        }
-
-        const minute = p.timestamp - (p.timestamp % 60_000);
-        const bars = market.bars.get(contract.underlying);
-        const bar = bars === undefined ? undefined : (bars.get(minute) ?? bars.get(minute - 60_000));
-
+      const market = await loadDateContext(trx, tradingDate, prints, day, resolver);
+      const stored = fresh ? null : await loadStoredDay(trx, tradingDate, prints, day);
+      if (stored !== null) storedCancels.push(stored);
+      const copy = await output(trx, target, { fresh: fresh && day.uniqueKeys });
+      sink.copy = copy;
+      try {
         context.tradingDate = tradingDate;
-        context.session = p.session;
-        context.quote = inForce;
-        context.underlyingPrice = bar?.close ?? null;
-        context.underlyingTimestamp = bar?.ts ?? null;
-        context.openInterest = market.openInterest.get(contract.id) ?? null;
-        context.yearsToSettlement = (info.settlementMs - p.timestamp) / MS_PER_YEAR;
         context.rate = market.rate;
-        context.dividendYield = info.dividendYield;
         context.cashCloseMs = market.cashCloseMs;
+        context.stored = stored;
+        for (let k = day.start; k < day.end; k++) {
+          const i = order[k] as number;
+          const slot = table.slots[table.slot[i] as number] as ContractSlot;
+          const contract = slot.stored as StoredContract;
+          const ts = table.timestamp[i] as number;
+          raw.root = slot.ref.root;
+          raw.underlying = contract.underlying;
+          raw.dateOfExpiry = slot.ref.dateOfExpiry;
+          raw.type = slot.ref.type;
+          raw.strike = slot.ref.strike;
+          raw.multiplier = contract.multiplier;
+          raw.timestamp = ts;
+          raw.sequence = table.sequence[i] as number;
+          raw.price = table.price[i] as number;
+          raw.size = table.size[i] as number;
+          raw.exchangeCode = table.exchangeCode[i] as number;
+          raw.conditionCode = table.conditionCode[i] as number;
+          raw.extendedConditions = table.extendedLists[table.extended[i] as number] as number[];
+          raw.aggressorSide = AGGRESSOR[table.aggressor[i] as number] ?? null;
 
-        if (!p.cancel) sink.expect(p);
-        classifier.pushTo(raw, context, sink);
-        if (sink.rows.length >= PRINT_BATCH_ROWS) await flush();
+          let inForce: QuoteInForce | null = quote;
+          if (((table.bits[i] as number) & BIT_HAS_QUOTE) !== 0) {
+            quote.bid = orNull(table.quoteBid[i] as number);
+            quote.ask = orNull(table.quoteAsk[i] as number);
+            quote.timestamp = table.quoteTs[i] as number;
+          } else {
+            // The sample in force is stored with the print as its quote.
+            inForce = sampleAt(market.samples.get(contract.id), ts, quote);
+            table.quoteBid[i] = inForce?.bid ?? NaN;
+            table.quoteAsk[i] = inForce?.ask ?? NaN;
+            table.quoteTs[i] = inForce?.timestamp ?? NaN;
+          }
+
+          const minute = ts - (ts % 60_000);
+          const bars = market.bars.get(contract.underlying);
+          const bar = bars === undefined ? undefined : (bars.get(minute) ?? bars.get(minute - 60_000));
+
+          context.session = SESSIONS[table.session[i] as number] as PrintContext['session'];
+          context.quote = inForce;
+          context.underlyingPrice = bar?.close ?? null;
+          context.underlyingTimestamp = bar?.ts ?? null;
+          context.openInterest = market.openInterest.get(contract.id) ?? null;
+          context.yearsToSettlement = (slot.settlementMs - ts) / MS_PER_YEAR;
+          context.dividendYield = slot.dividendYield;
+
+          if (table.isCancel(i)) {
+            if (stored !== null) stored.current = i;
+          } else sink.expect(i);
+          classifier.pushTo(raw, context, sink);
+          if (sink.blocked) {
+            sink.blocked = false;
+            await copy.drained();
+          }
+          if (sink.output >= nextProgress) {
+            options.log?.(`${file}: classified ${sink.output.toLocaleString('en-US')} prints`);
+            nextProgress += every;
+          }
+        }
+        // The date's last groups close here, so its rows all reach its own table.
+        classifier.flushTo(sink);
+        sink.send();
+        written += await copy.end();
+      } catch (error) {
+        await copy.abort(error instanceof Error ? error : new Error(String(error)));
+        throw error;
       }
-      // The date's last groups close here, so its rows all reach its own table.
-      classifier.flushTo(sink);
-      await flush();
-      start = end;
+      sink.copy = null;
     }
-    await inFlight;
-    if (outcome.failure !== null) throw outcome.failure;
     for (const date of attach) await attachPrintsPartition(trx, date);
 
+    const keys: { tradingDate: string; contractId: number; sequence: number }[] = [];
     if (sink.cancelledIds.length > 0) {
-      const byKey = new Map<string, StoredContract>();
-      for (const p of prints) {
-        const c = (p.info as ContractInfo).stored;
-        byKey.set(`${p.contract.root}:${p.contract.dateOfExpiry}:${p.contract.strikeThousandths}:${p.contract.type === 'call' ? 'C' : 'P'}`, c);
-      }
-      const keys = sink.cancelledIds.flatMap((id) => {
+      const byKey = new Map(table.slots.map((s) => [s.key, s]));
+      for (const id of sink.cancelledIds) {
+        // root:expiry:strike x 1000:C|P:tradingDate:sequence
         const parts = id.split(':');
-        const contract = byKey.get(parts.slice(0, 4).join(':'));
-        return contract === undefined ? [] : [{ contractId: contract.id, tradingDate: parts[4] ?? '', sequence: Number(parts[5]) }];
-      });
-      await markPrintsCancelled(trx, keys);
+        const slot = byKey.get(parts.slice(0, 4).join(':'));
+        if (slot !== undefined) keys.push({ contractId: (slot.stored as StoredContract).id, tradingDate: parts[4] ?? '', sequence: Number(parts[5]) });
+      }
     }
+    for (const stored of storedCancels) {
+      keys.push(...stored.cancelled);
+      await recordPrintCancels(trx, stored.records);
+    }
+    await markPrintsCancelled(trx, keys);
     result.loaded = written;
     result.duplicates += sink.output - written;
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
   });
-  if (prints.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);
+  if (table.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);
   return result;
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { OptionRoot } from '../analytics/roots.js';
 import { optionRoot } from '../analytics/roots.js';
 import type { IngestKind } from './layouts.js';
-import { readRecords, RecordError } from './records.js';
+import { readRecordBatches, RecordError } from './records.js';
 import type { Reject } from './splits.js';
 import type { VendorAdapter, VendorKind } from './vendors.js';
 
@@ -19,11 +19,6 @@ export interface LoadOptions {
   force?: boolean;
   /** Records between progress lines (default 1,000,000). */
   progressEvery?: number;
-  /**
-   * The database's connection string: when given, prints are bulk-written with COPY on a
-   * connection of their own (bulk-copy.ts); otherwise with INSERT … SELECT FROM unnest().
-   */
-  connectionString?: string;
 }
 
 export interface MarketLoadResult {
@@ -49,38 +44,53 @@ export async function fileChecksum(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+/** A data record in canonical fields, with its line number. */
+export interface CanonicalRecord {
+  line: number;
+  fields: Record<string, string>;
+}
+
 /**
- * Canonical fields of each data record of a file, with its line number; rejects and skips are
- * counted into `result` as they are met.
+ * Canonical fields of the data records of a file, with their line numbers, in batches (one per
+ * chunk read); rejects and skips are counted into `result` as they are met.
  */
-export async function* canonicalRecords(
+export async function* canonicalRecordBatches(
   file: string,
   adapter: VendorAdapter | null,
   result: MarketLoadResult,
   options: LoadOptions,
-): AsyncGenerator<{ line: number; fields: Record<string, string> }> {
+): AsyncGenerator<CanonicalRecord[]> {
   const every = options.progressEvery ?? 1_000_000;
-  for await (const record of readRecords(file)) {
-    result.read += 1;
-    if (result.read % every === 0) options.log?.(`${file}: read ${result.read.toLocaleString('en-US')} records`);
-    if (record instanceof RecordError) {
-      result.rejected.push({ line: record.line, reason: record.message });
-      continue;
+  for await (const records of readRecordBatches(file)) {
+    const batch: CanonicalRecord[] = [];
+    for (const record of records) {
+      result.read += 1;
+      if (result.read % every === 0) options.log?.(`${file}: read ${result.read.toLocaleString('en-US')} records`);
+      if (record instanceof RecordError) {
+        result.rejected.push({ line: record.line, reason: record.message });
+        continue;
+      }
+      if (adapter === null) {
+        batch.push(record);
+        continue;
+      }
+      const missing = adapter.required.find((name) => !(name in record.fields));
+      if (missing !== undefined) {
+        result.rejected.push({ line: record.line, reason: `${adapter.kind} column ${missing} is missing` });
+        continue;
+      }
+      const mapped = adapter.map(record.fields, record.line);
+      if (mapped === null) result.skipped += 1;
+      else if (typeof mapped === 'string') result.rejected.push({ line: record.line, reason: mapped });
+      else batch.push({ line: record.line, fields: mapped });
     }
-    if (adapter === null) {
-      yield record;
-      continue;
-    }
-    const missing = adapter.required.find((name) => !(name in record.fields));
-    if (missing !== undefined) {
-      result.rejected.push({ line: record.line, reason: `${adapter.kind} column ${missing} is missing` });
-      continue;
-    }
-    const mapped = adapter.map(record.fields, record.line);
-    if (mapped === null) result.skipped += 1;
-    else if (typeof mapped === 'string') result.rejected.push({ line: record.line, reason: mapped });
-    else yield { line: record.line, fields: mapped };
+    yield batch;
   }
+}
+
+/** canonicalRecordBatches() one record at a time. */
+export async function* canonicalRecords(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions): AsyncGenerator<CanonicalRecord> {
+  for await (const batch of canonicalRecordBatches(file, adapter, result, options)) yield* batch;
 }
 
 /** The reference root, or for a root the platform does not list, an equity-style root of its own. */

@@ -2,7 +2,9 @@
  * Ingest on real PostgreSQL: every canonical kind and vendor layout from test/fixtures/ingest,
  * idempotent reloads, line-numbered rejects, atomic failure, classification facts that need the
  * store (cancels, running day volume, open interest at the start of the date, sessions including
- * an overnight print of the next trading date), and the archive round trip with the load job.
+ * an overnight print of the next trading date), a trading date loaded in two files (day volume
+ * continued, a cancel reaching back into the earlier file, the second file loaded again), and the
+ * archive round trip with the load job.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +13,7 @@ import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findArchivedSession } from '../../src/db/archive.js';
-import { bulkInsertPrints, countContracts, countPrints, dropPartition, forgetIngestedFiles, printBodies, seedOptionRoots } from '../../src/db/market-data.js';
+import { countContracts, countPrints, dropPartition, ensurePartition, forgetIngestedFiles, printBodies, seedOptionRoots } from '../../src/db/market-data.js';
 import { datasetFreshness } from '../../src/db/status.js';
 import { enforceRetention, sessionState } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
@@ -128,40 +130,39 @@ describe('canonical layouts', () => {
     expect(served.get(id(B, 25))).toMatchObject({ side: 'at_ask', size: 6 });
   });
 
-  it('writes the same rows by COPY as by INSERT … unnest, and reloads by COPY idempotently', async () => {
+  it('writes the same rows into a new date\'s table as into an existing partition, and reloads idempotently', async () => {
     const db = service.database.admin;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-copy-'));
     const file = path.join(dir, 'prints.csv');
     // The fixture two trading days earlier (Wednesday 2026-11-18).
     const [header, ...rows] = fs.readFileSync(fixture('prints.csv'), 'utf8').trim().split('\n');
     fs.writeFileSync(file, [header, ...rows.map((r) => r.split(',').map((v, i) => (i === 1 || i === 11) && v !== '' ? String(Number(v) - 2 * 86_400_000) : v).join(','))].join('\n'));
-    const copied = await loadMarketFile(db, 'prints', file, { connectionString: service.database.connectionString });
+    // A new date: COPY straight into its standalone table.
+    const copied = await loadMarketFile(db, 'prints', file);
     expect(copied).toMatchObject({ read: 10, loaded: 9, duplicates: 0 });
-    const byCopy = [...(await bodies(service, '2026-11-18', true)).values()];
-    expect(byCopy).toHaveLength(9);
-    expect((await loadMarketFile(db, 'prints', file, { connectionString: service.database.connectionString, force: true })).duplicates).toBe(9);
+    const fresh = [...(await bodies(service, '2026-11-18', true)).values()];
+    expect(fresh).toHaveLength(9);
+    expect((await loadMarketFile(db, 'prints', file, { force: true })).duplicates).toBe(9);
+    // An existing (empty) partition: through the staging table.
     await dropPartition(db, 'prints', '2026-11-18');
+    await ensurePartition(db, 'prints', '2026-11-18');
     await forgetIngestedFiles(db, [file]);
     expect((await loadMarketFile(db, 'prints', file)).loaded).toBe(9);
-    expect([...(await bodies(service, '2026-11-18', true)).values()]).toEqual(byCopy);
+    expect([...(await bodies(service, '2026-11-18', true)).values()]).toEqual(fresh);
   });
 
   it('leaves nothing half-written when a load fails', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-fail-'));
     const file = path.join(dir, 'prints.csv');
-    fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,3,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,3,302`].join('\n'));
+    // Two prints of 2 billion contracts: the second one's day volume overflows its integer column mid-COPY.
+    fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,2000000000,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,2000000000,302`].join('\n'));
     const contracts = await countContracts(service.database.admin);
-    await expect(
-      loadPrintsFile(service.database.admin, file, {
-        writer: async (db, rows, table) => {
-          await bulkInsertPrints(db, rows, { table });
-          throw new Error('disk full');
-        },
-      }),
-    ).rejects.toThrow('disk full');
+    await expect(loadPrintsFile(service.database.admin, file)).rejects.toThrow(/out of range/);
     expect(await countPrints(service.database.admin, '2026-11-19')).toBe(0);
     expect(await countContracts(service.database.admin)).toBe(contracts);
-    // Not recorded as loaded: the next attempt loads it.
+    // Not recorded as loaded: the next attempt loads it again (and fails the same way).
+    await expect(loadPrintsFile(service.database.admin, file)).rejects.toThrow(/out of range/);
+    fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,3,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,3,302`].join('\n'));
     expect((await loadMarketFile(service.database.admin, 'prints', file)).loaded).toBe(2);
     expect(await countPrints(service.database.admin, '2026-11-19')).toBe(2);
   });
@@ -181,6 +182,64 @@ describe('canonical layouts', () => {
     expect(datasets.get('indices.bars')).toMatchObject({ newest_timestamp: T + 120000, newest_date: DATE });
     expect(datasets.get('equities.bars')).toMatchObject({ newest_timestamp: T + 120000 });
     expect(datasets.get('options.open_interest')).toMatchObject({ newest_date: DATE });
+  });
+});
+
+describe('a trading date in two files', () => {
+  let service: TestService;
+  let dir: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    await loadCanonicalMarket(service);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-parts-'));
+  });
+  afterAll(async () => service.stop());
+
+  const HEADER = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+  const SPY = 'SPY   261120P00650000';
+  const part = (name: string, lines: string[]): string => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, [HEADER, ...lines].join('\n'));
+    return file;
+  };
+  const stored = async (): Promise<{ sequence: number; cancelled: boolean; flags: string[] }[]> =>
+    (await sql<{ sequence: number; cancelled: boolean; flags: string[] }>`select sequence, cancelled, flags from prints where trading_date = ${DATE} order by sequence`.execute(service.database.admin)).rows;
+
+  it('continues day volume and cancels a print of the earlier file, and the second file loads again to the same rows', async () => {
+    const db = service.database.admin;
+    // 09:30:55 and 09:31:00: two prints alike (exchange, price, size); the cancel record in the second file takes the later one.
+    const morning = part('part-1.csv', [
+      `${SPY},${T + 55_000},1,2,100,302,209,,,2,2.1,${T + 54_000}`,
+      `${SPY},${T + 60_000},2,2,100,302,209,,,2,2.1,${T + 59_000}`,
+      `${SPY},${T + 61_000},3,2.05,40,313,209,,,2,2.1,${T + 60_500}`,
+    ]);
+    const later = part('part-2.csv', [
+      `${SPY},${T + 120_000},4,2.1,3,302,209,,,2,2.1,${T + 119_500}`,
+      `${SPY},${T + 125_000},5,2,100,302,201,,,,,`,
+      `${SPY},${T + 130_000},6,2.1,7,302,209,,,2,2.1,${T + 129_500}`,
+    ]);
+    expect(await loadMarketFile(db, 'prints', morning)).toMatchObject({ read: 3, loaded: 3, duplicates: 0 });
+    expect(await loadMarketFile(db, 'prints', later)).toMatchObject({ read: 3, loaded: 2, duplicates: 0 });
+
+    const all = await bodies(service, DATE, true);
+    const volume = (sequence: number): unknown => all.get(id(B, sequence))?.day_volume;
+    expect([1, 2, 3, 4, 6].map(volume)).toEqual([100, 200, 240, 243, 150]);
+    expect(await stored()).toEqual([
+      { sequence: 1, cancelled: false, flags: [] },
+      { sequence: 2, cancelled: true, flags: ['cancelled'] },
+      { sequence: 3, cancelled: false, flags: [] },
+      { sequence: 4, cancelled: false, flags: [] },
+      { sequence: 6, cancelled: false, flags: [] },
+    ]);
+    const served = await bodies(service);
+    expect([...served.keys()].sort()).toEqual([1, 3, 4, 6].map((s) => id(B, s)).sort());
+
+    // The same second file again: already loaded; forced, it finds its prints stored and its cancel applied.
+    const before = [...(await bodies(service, DATE, true)).values()];
+    expect((await loadMarketFile(db, 'prints', later)).alreadyLoaded).toBe(true);
+    expect(await loadMarketFile(db, 'prints', later, { force: true })).toMatchObject({ loaded: 0, duplicates: 2 });
+    expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
+    expect((await stored()).filter((r) => r.cancelled).map((r) => r.sequence)).toEqual([2]);
   });
 });
 
