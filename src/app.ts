@@ -113,7 +113,12 @@ function sendResult(req: Request, res: Response, deps: ServiceDeps, result: Hand
     // never decoded and encoded again. (With response validation on, the parsed data is sent.)
     const meta = { as_of: deps.clock(), coverage: { complete: true, ...result.coverage }, delay_ms: 0, delayed: false, request_id: requestId, source: result.source ?? 'derived' };
     const tail = result.pagination ? `,"pagination":${JSON.stringify(result.pagination)}` : '';
-    res.status(result.status ?? 200).type('application/json; charset=utf-8').send(`{"data":${result.dataJson},"meta":${JSON.stringify(meta)}${tail}}`);
+    // Written by node's response itself: express's send would only re-derive these headers.
+    const text = `{"data":${result.dataJson},"meta":${JSON.stringify(meta)}${tail}}`;
+    res.statusCode = result.status ?? 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
     return;
   }
   if (result.bare) {

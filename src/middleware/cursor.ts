@@ -3,7 +3,7 @@
  * belongs to, plus an HMAC-SHA256 over it with a secret kept in the database (so cursors survive
  * restarts). A cursor is valid for 24 hours and only with the same query; anything else is 400.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { ApiError } from './errors.js';
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -14,13 +14,18 @@ export interface CursorPayload {
 }
 
 export class CursorCodec {
+  /** The secret imported once as a key object (createHmac would import a Buffer secret per call). */
+  private readonly key: KeyObject;
+
   constructor(
-    private readonly secret: Buffer,
+    secret: Buffer,
     private readonly maxAgeMs = MAX_AGE_MS,
-  ) {}
+  ) {
+    this.key = createSecretKey(secret);
+  }
 
   private sign(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url').slice(0, 22);
+    return createHmac('sha256', this.key).update(body).digest('base64url').slice(0, 22);
   }
 
   /** A fingerprint of the query the cursor belongs to (every parameter but cursor_id). */
