@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import pg from 'pg';
+import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import { countPrints, vacuumAnalyze } from '../../src/db/market-data.js';
 import { printsPage, type PrintFilter } from '../../src/db/trades.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
@@ -98,7 +99,8 @@ const routes: { name: string; query: string; bare: { where: string; values: unkn
   },
 ];
 
-const pool = new pg.Pool({ connectionString: service.database.connectionString, max: config.databasePoolSize });
+// The same pool size and session settings as the service's own pool.
+const pool = new pg.Pool({ connectionString: service.database.connectionString, max: config.databasePoolSize, options: SESSION_SETTINGS });
 const lines: string[] = [];
 const line = (name: string, rps: number, p50: number, p99: number, errors = 0) =>
   `${name.padEnd(36)} ${rps.toFixed(0).padStart(8)} req/s   p50 ${p50.toFixed(1)} ms   p99 ${p99.toFixed(1)} ms${errors ? `   errors ${errors}` : ''}`;

@@ -76,6 +76,16 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
   };
 }
 
+/**
+ * Planner settings of every session the service opens. random_page_cost 1.1 (PostgreSQL's default
+ * is 4, a spinning disk's): the store is read from memory or SSD, where an index scan's page is
+ * hardly dearer than a sequential one. With 4, a print feed filtered after the read on a root
+ * with fewer prints than the scan budget (a thin day) was planned as a sequential scan of the
+ * whole date and a sort, 27-32 ms; with 1.1 as the ordered index scan it is, 0.5 ms (measured on
+ * the default simulated day).
+ */
+export const SESSION_SETTINGS = '-c random_page_cost=1.1';
+
 /** The pool under each Kysely opened here: COPY needs a raw client, which Kysely does not expose. */
 const pools = new WeakMap<Database, pg.Pool>();
 
@@ -107,8 +117,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     max: options.poolSize,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'oads-api',
+    options: SESSION_SETTINGS,
   });
-  const adminPool = new pg.Pool({ connectionString, max: 4, application_name: 'oads-admin' });
+  const adminPool = new pg.Pool({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS });
   // An idle client losing its server must not crash the process.
   apiPool.on('error', () => undefined);
   adminPool.on('error', () => undefined);
