@@ -138,7 +138,9 @@ export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: O
  * implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
  * dividend yield, time counted to the contract's settlement instant), next to the underlying
  * price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
- * the default is the trading date of the latest regular session. `underlying_symbol` is one
+ * the default is the current session's trading date, else the latest completed one (with `gth`,
+ * an overnight session in progress is the current one: it belongs to the next trading date,
+ * as on the trades route). `underlying_symbol` is one
  * exact root: monthly and weekly roots (SPX, SPXW) are different roots.
  *
  * `session` chooses the windows sampled. The default, `rth`, computes only during the regular

@@ -212,7 +212,7 @@ export interface IvRangeRequest {
   date?: string;
   startTime?: number;
   endTime?: number;
-  /** The default range is the chosen session of `defaultDate` (the latest regular session's date). */
+  /** The default range is the chosen session of `defaultDate` (the current session, else the latest completed one; an overnight session in progress for gth). */
   defaultDate: string;
 }
 

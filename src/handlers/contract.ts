@@ -1,8 +1,7 @@
 /** Single-contract history: the last trade at an instant, and implied volatility over time. */
-import { currentOrLastSessionDate } from '../analytics/calendar.js';
 import { bucketEnd, hasOvernightSession, INTERVAL_MS, ivSample, lastQuotePerBucket, resolveIvRange, sampleWindows } from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
-import { inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
+import { defaultTradingDate, inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
 import { underlyingBarsBetween } from '../db/market-data.js';
 import { findContract, lastTradeAt } from '../db/trades.js';
@@ -68,7 +67,7 @@ export function ivQueryProblems(
     date: query.date,
     startTime: query.start_time,
     endTime: query.end_time,
-    defaultDate: currentOrLastSessionDate(now),
+    defaultDate: defaultTradingDate(now, query.session ?? 'rth'),
   });
   return range.ok ? [] : range.problems;
 }
@@ -86,7 +85,7 @@ export const listContractImpliedVolatility: Handler<'listContractImpliedVolatili
   if (session !== 'rth' && !accountOf(ctx).overnight) {
     throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
   }
-  const range = resolveIvRange({ root, session, date: query.date, startTime: query.start_time, endTime: query.end_time, defaultDate: currentOrLastSessionDate(now) });
+  const range = resolveIvRange({ root, session, date: query.date, startTime: query.start_time, endTime: query.end_time, defaultDate: defaultTradingDate(now, session) });
   if (!range.ok) throw invalidParameters(range.problems);
   if (session === 'gth' && !hasOvernightSession(root)) throw noData(`${root} has no overnight session: its options trade only in the regular session.`);
   const contract = await findContract(deps.db, { root, dateOfExpiry: query.date_of_expiry, contractType: query.contract_type, strikeThousandths: strikeThousandthsOf(query.strike) });
