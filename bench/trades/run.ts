@@ -18,7 +18,7 @@ import express from 'express';
 import pg from 'pg';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import { countPrints, vacuumAnalyze } from '../../src/db/market-data.js';
-import { printsPage, type PrintFilter } from '../../src/db/trades.js';
+import { printsPageText, type PrintFilter } from '../../src/db/trades.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
@@ -117,18 +117,18 @@ for (const route of routes) {
     `  ratio (endpoint / bare loop): ${(served.requests.average / bare.rps).toFixed(3)}  (goal >= 1.0; p99 goal < 50 ms)`,
   );
 }
-// What the envelope's re-encoding costs: the same page read by printsPage in a bare express route,
-// sent as res.json of the parsed bodies (what sendResult does today) or as the bodies' text joined
-// into the envelope (what HandlerResult.dataJson allows).
+// What the envelope's re-encoding costs: the same page read by printsPageText in a bare express
+// route, sent as res.json of the parsed bodies, or as the bodies' text inside the envelope (what
+// the feeds do with HandlerResult.dataJson).
 const filter: PrintFilter = { tradingDate: DAY, roots: ['SPXW'], sessions: ['rth', 'curb', 'other'], from: null, to: null, includeComplex: true };
 const bare = express();
 bare.get('/parsed', async (_req, res) => {
-  const rows = await printsPage(service.deps.db, filter, null, 101);
-  res.json({ data: JSON.parse(`[${rows.slice(0, 100).map((r) => r.body).join(',')}]`) as unknown, meta: { source: 'opra' } });
+  const page = await printsPageText(service.deps.db, filter, null, 100);
+  res.json({ data: JSON.parse(`[${page.bodies}]`) as unknown, meta: { source: 'opra' } });
 });
 bare.get('/text', async (_req, res) => {
-  const rows = await printsPage(service.deps.db, filter, null, 101);
-  res.type('application/json').send(`{"data":[${rows.slice(0, 100).map((r) => r.body).join(',')}],"meta":${JSON.stringify({ source: 'opra' })}}`);
+  const page = await printsPageText(service.deps.db, filter, null, 100);
+  res.type('application/json').send(`{"data":[${page.bodies}],"meta":${JSON.stringify({ source: 'opra' })}}`);
 });
 const bareServer = bare.listen(0, '127.0.0.1');
 await new Promise((resolve) => bareServer.once('listening', resolve));

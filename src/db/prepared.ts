@@ -12,7 +12,7 @@ import pg from 'pg';
 import { rawClient, type Queryable } from './connection.js';
 
 /** Named statements per connection at most: past it a new text runs unnamed (PostgreSQL keeps each until the connection closes). */
-export const PREPARED_PER_CONNECTION = 256;
+const PREPARED_PER_CONNECTION = 256;
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
 /** The statement name of a query text: a digest, so one name never stands for two texts. */

@@ -7,7 +7,7 @@
  * (root, session) pair, or each session for the whole market, is read as its own ordered, limited
  * index scan and the branches are merged: PostgreSQL cannot keep the index order across an IN list.
  *
- * The feed reads run as named prepared statements (connection.ts executePrepared): parsed once per
+ * The feed reads run as named prepared statements (prepared.ts executePrepared): parsed once per
  * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. What shapes the
  * plan is written into the text as literals (roots and sessions, validated words; the limits,
  * integers), so a generic plan is the plan of that root and page size; the trading date, positions
@@ -123,15 +123,6 @@ function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number,
   return branches.length === 1
     ? sql<PrintRow>`${branches[0]!}`
     : sql<PrintRow>`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST} limit ${sql.lit(limit)}`;
-}
-
-/**
- * Up to `limit` prints of the filter, newest first, strictly older than `after` (the last position
- * already read). Cancelled prints are never returned.
- */
-export async function printsPage(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintRow[]> {
-  const query = newestQuery(f, after, limit);
-  return query === null ? [] : (await query.execute(db)).rows;
 }
 
 /** A page of prints as the text of their stored bodies, and where it ends. */

@@ -81,10 +81,6 @@ export const listContractImpliedVolatility: Handler<'listContractImpliedVolatili
   const { query, deps, now, link } = ctx;
   const root = query.underlying_symbol.toUpperCase();
   const session = query.session ?? 'rth';
-  // The request middleware checks this too; exports run the handler without it.
-  if (session !== 'rth' && !accountOf(ctx).overnight) {
-    throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
-  }
   const range = resolveIvRange({ root, session, date: query.date, startTime: query.start_time, endTime: query.end_time, defaultDate: defaultTradingDate(now, session) });
   if (!range.ok) throw invalidParameters(range.problems);
   if (session === 'gth' && !hasOvernightSession(root)) throw noData(`${root} has no overnight session: its options trade only in the regular session.`);

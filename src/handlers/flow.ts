@@ -150,13 +150,12 @@ async function plainPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter
  */
 async function scannedPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter, after: PrintPosition | null, limit: number, scan: ScanFilter, budget: number): Promise<Page> {
   const { rows, budgetEndedAt } = await scannedPrints(ctx.deps.db, filter, after, scan, limit + 1, budget);
-  const bodiesOf = (list: readonly PrintRow[]): string => list.map((r) => r.body).join(',');
-  if (rows.length > limit) {
-    const page = rows.slice(0, limit);
-    return { bodies: bodiesOf(page), count: limit, hasMore: true, next: positionOf(page.at(-1)!), scanComplete: true };
-  }
-  if (budgetEndedAt === null) return { bodies: bodiesOf(rows), count: rows.length, hasMore: false, next: null, scanComplete: true };
-  return { bodies: bodiesOf(rows), count: rows.length, hasMore: true, next: budgetEndedAt, scanComplete: rows.length >= limit };
+  const full = rows.length > limit;
+  const page = full ? rows.slice(0, limit) : rows;
+  const bodies = page.map((r) => r.body).join(',');
+  if (full) return { bodies, count: limit, hasMore: true, next: positionOf(page.at(-1)!), scanComplete: true };
+  if (budgetEndedAt === null) return { bodies, count: page.length, hasMore: false, next: null, scanComplete: true };
+  return { bodies, count: page.length, hasMore: true, next: budgetEndedAt, scanComplete: page.length >= limit };
 }
 
 /** An empty answer: an archived session starts its load (503); the caller answers no data (422) otherwise. */
