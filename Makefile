@@ -76,7 +76,9 @@ simulate: install
 run: install docs
 	npx tsx src/main.ts
 
-# The last line is the whole run's count: "summary: N passed, N failed, N skipped".
+# Plain output (no colour codes) for logs and CI. The last line is the whole run's count, in
+# pytest's closing form: "===== N passed in Ts =====" (failures and skips named when there are any).
+test test-unit test-integration schemathesis: export NO_COLOR := 1
 test: install venv lint-spec check-generated typecheck lint test-unit test-integration schemathesis
 	@node --import tsx scripts/test-summary.ts $(RESULTS)
 

@@ -1,6 +1,7 @@
-// The closing line of `make test`: the counts of every test runner of the run, added up, as one
-// plain line ("summary: N passed, N failed, N skipped"), so a reader of the log (or CI) sees the
-// whole run's result without scrolling back through each runner. Reads the reports the runners
+// The closing lines of `make test`: the counts of every test runner of the run, a line per tier,
+// then the whole run's count added up as the last line, in the form pytest closes a run with
+// ("===== 4181 passed in 372.10s =====", failures and skips named only when there are any), the
+// form log readers and CI already know, so the run's result is read from the run's last line. Reads the reports the runners
 // wrote into build/test-results: vitest's JSON reports (one per tier) and Schemathesis's JUnit XML
 // (one test case per operation; the generated cases are counted from its closing "Test cases"
 // line, kept beside the XML). A report that is missing is an error: a tier that did not run must
@@ -25,8 +26,11 @@ function read(file: string): string {
   return fs.readFileSync(full, 'utf8');
 }
 
+const startTimes: number[] = [];
+
 function vitest(file: string): Counts {
-  const report = JSON.parse(read(file)) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  const report = JSON.parse(read(file)) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; startTime: number };
+  startTimes.push(report.startTime);
   return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests };
 }
 
@@ -49,5 +53,11 @@ const tiers: [string, Counts][] = [
 ];
 const total = tiers.reduce((t, [, c]) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 });
 for (const [name, c] of tiers) process.stdout.write(`  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped\n`);
-process.stdout.write(`summary: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`);
+const parts = [
+  ...(total.failed > 0 ? [`${total.failed} failed`] : []),
+  `${total.passed} passed`,
+  ...(total.skipped > 0 ? [`${total.skipped} skipped`] : []),
+];
+const seconds = (Date.now() - Math.min(...startTimes)) / 1000;
+process.stdout.write(`============ ${parts.join(', ')} in ${seconds.toFixed(2)}s ============\n`);
 process.exit(total.failed === 0 ? 0 : 1);
