@@ -2,7 +2,7 @@
  * Ingest throughput: classified prints per second through the whole pipeline (parse a canonical
  * prints file, place on the calendar, sort, classify, COPY into the indexed, partitioned prints
  * table for a new trading date, in one transaction) against a bare COPY of the same rows (the
- * pipeline's COPY text, captured to a file beforehand) into an unindexed table created in the
+ * pipeline's binary COPY data, captured to a file beforehand) into an unindexed table created in the
  * same transaction, in the same run on a throwaway embedded PostgreSQL. Prints both figures, their
  * ratio (goal: >= 0.3) and the node process's peak resident memory.
  *
@@ -79,13 +79,30 @@ function writeInputs(dir: string): { prints: string; bars: string } {
   return { prints, bars };
 }
 
-/** A PrintCopy into a file: the pipeline's COPY text, kept for the bare write. */
+/** Rows in chunks of binary COPY data as CopyBinaryWriter sends them (whole rows; the signature first, the trailer last). */
+function binaryRows(chunk: Buffer): number {
+  let rows = 0;
+  let p = chunk.subarray(0, 6).toString('latin1') === 'PGCOPY' ? 19 : 0;
+  while (p < chunk.length) {
+    const fields = chunk.readInt16BE(p);
+    if (fields < 0) break;
+    p += 2;
+    for (let f = 0; f < fields; f++) {
+      const length = chunk.readInt32BE(p);
+      p += 4 + Math.max(length, 0);
+    }
+    rows += 1;
+  }
+  return rows;
+}
+
+/** A PrintCopy into a file: the pipeline's binary COPY data, kept for the bare write. */
 function fileCopy(out: fs.WriteStream): PrintCopy {
   let rows = 0;
   return {
-    write: (text) => {
-      for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) rows += 1;
-      return out.write(text);
+    write: (chunk) => {
+      rows += binaryRows(chunk);
+      return out.write(chunk);
     },
     drained: async () => new Promise((resolve) => out.once('drain', resolve)),
     end: async () => rows,
@@ -105,7 +122,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 200));
   await loadMarketFile(db, 'underlying_bars', inputs.bars);
 
-  // The pipeline's rows as COPY text in a file, for the bare write.
+  // The pipeline's rows as binary COPY data in a file, for the bare write.
   const copyFile = path.join(dir, 'prints.copy');
   const out = fs.createWriteStream(copyFile);
   const captureStarted = performance.now();
@@ -129,8 +146,8 @@ try {
     await session.db.transaction().execute(async (trx) => {
       await createBarePrintsTable(trx, 'bench_bare_prints');
       const copy = await session.copyPrints(trx, 'bench_bare_prints', { fresh: true });
-      for await (const chunk of fs.createReadStream(copyFile, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
-        if (!copy.write(chunk as string)) await copy.drained();
+      for await (const chunk of fs.createReadStream(copyFile, { highWaterMark: 1 << 20 })) {
+        if (!copy.write(chunk as Buffer)) await copy.drained();
       }
       bareRows = await copy.end();
     });
@@ -144,7 +161,7 @@ try {
   const bareRate = bareRows / bareSeconds;
   const lines = [
     `prints in file: ${PRINTS.toLocaleString('en-US')} (classified rows: ${classified.toLocaleString('en-US')})`,
-    `parse and classify alone (COPY text to a file, no database write): ${Math.round(classified / captureSeconds).toLocaleString('en-US')} prints/s`,
+    `parse and classify alone (COPY data to a file, no database write): ${Math.round(classified / captureSeconds).toLocaleString('en-US')} prints/s`,
     `pipeline (parse, classify, COPY into indexed prints, new date): ${Math.round(pipelineRate).toLocaleString('en-US')} prints/s (${pipelineSeconds.toFixed(2)} s, ${result.loaded.toLocaleString('en-US')} rows)`,
     `bare COPY of the same rows into an unindexed table: ${Math.round(bareRate).toLocaleString('en-US')} rows/s (${bareSeconds.toFixed(2)} s, ${bareRows.toLocaleString('en-US')} rows)`,
     `ratio: ${(pipelineRate / bareRate).toFixed(3)} (goal >= 0.3)`,

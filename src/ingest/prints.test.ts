@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ClassifiedPrintRecord } from '../analytics/classification.js';
-import { copyText, PRINT_COPY_COLUMNS } from '../db/bulk-copy.js';
-import { printBody, printCopyRow, type PrintRowFacts } from './prints.js';
+import { PRINT_COPY_COLUMNS } from '../db/bulk-copy.js';
+import { CopyBinaryWriter } from '../db/copy-binary.js';
+import { printBody, writePrintRow, type PrintRowFacts } from './prints.js';
 
 const SPEC_ORDER = [
   'ask', 'bid', 'condition_code', 'contract_type', 'date_of_expiry', 'day_volume', 'days_to_expiry', 'delta', 'exchange', 'exchange_code', 'flags',
@@ -29,29 +30,80 @@ describe('the stored print body', () => {
   });
 });
 
-describe('COPY text', () => {
-  const facts: PrintRowFacts = {
-    contractId: 7, contractColumns: 'SPXW\tSPX\tSPX', extendedConditions: '{209,219}', quoteBid: 5, quoteAsk: null, quoteTs: 1795185001000, aggressorSide: null,
-  };
-  const field = (fields: string[], name: (typeof PRINT_COPY_COLUMNS)[number]): string | undefined => fields[PRINT_COPY_COLUMNS.indexOf(name)];
+/** The fields of the one row in binary COPY data: each value's bytes, null for NULL. */
+function rowFields(bytes: Buffer): (Buffer | null)[] {
+  let p = 19;
+  const count = bytes.readInt16BE(p);
+  p += 2;
+  const fields: (Buffer | null)[] = [];
+  for (let f = 0; f < count; f++) {
+    const length = bytes.readInt32BE(p);
+    p += 4;
+    fields.push(length < 0 ? null : bytes.subarray(p, p + length));
+    p += Math.max(length, 0);
+  }
+  expect(bytes.readInt16BE(p)).toBe(-1);
+  return fields;
+}
 
-  it('writes one line of every column in order, null as \\N, the body verbatim', () => {
-    const line = printCopyRow(record, facts);
-    expect(line.endsWith('\n')).toBe(true);
-    const fields = line.slice(0, -1).split('\t');
+/** A one-dimensional array's elements (array_send layout). */
+function arrayElements(value: Buffer): Buffer[] {
+  if (value.readInt32BE(0) === 0) return [];
+  const n = value.readInt32BE(12);
+  const out: Buffer[] = [];
+  let p = 20;
+  for (let k = 0; k < n; k++) {
+    const length = value.readInt32BE(p);
+    out.push(value.subarray(p + 4, p + 4 + length));
+    p += 4 + length;
+  }
+  return out;
+}
+
+describe('the binary COPY row', () => {
+  const facts: PrintRowFacts = {
+    contractId: 7, root: 'SPXW', family: 'SPX', underlying: 'SPX', extendedConditions: [209, 219], quoteBid: 5, quoteAsk: null, quoteTs: 1795185001000, aggressorSide: null,
+  };
+  const written = (r: ClassifiedPrintRecord): (Buffer | null)[] => {
+    const chunks: Buffer[] = [];
+    const w = new CopyBinaryWriter((chunk) => chunks.push(chunk));
+    w.header();
+    writePrintRow(r, facts, w);
+    w.end();
+    return rowFields(Buffer.concat(chunks));
+  };
+
+  it('holds every column in order in the binary form of its type, null as NULL, the body verbatim', () => {
+    const fields = written(record);
+    const field = (name: (typeof PRINT_COPY_COLUMNS)[number]): Buffer | null => fields[PRINT_COPY_COLUMNS.indexOf(name)] ?? null;
     expect(fields).toHaveLength(PRINT_COPY_COLUMNS.length);
-    expect(field(fields, 'contract_id')).toBe('7');
-    expect(field(fields, 'family')).toBe('SPX');
-    expect(field(fields, 'flags')).toBe('{iso}');
-    expect(field(fields, 'extended_conditions')).toBe('{209,219}');
-    expect(field(fields, 'open_interest')).toBe('\\N');
-    expect(field(fields, 'quote_ask')).toBe('\\N');
-    expect(field(fields, 'cancelled')).toBe('false');
-    expect(field(fields, 'body')).toBe(printBody(record));
+    // 2026-11-20: 9820 days after 2000-01-01.
+    expect(field('trading_date')?.readInt32BE(0)).toBe(9820);
+    expect(field('contract_id')?.readBigInt64BE(0)).toBe(7n);
+    expect(field('sequence')?.readBigInt64BE(0)).toBe(2n);
+    expect(field('id')?.toString()).toBe(record.id);
+    expect(field('family')?.toString()).toBe('SPX');
+    expect(field('ts')?.readBigInt64BE(0)).toBe(1795185001010n);
+    expect(field('strike')?.readDoubleBE(0)).toBe(6600);
+    expect(field('price')?.readDoubleBE(0)).toBe(5.1);
+    expect(field('size')?.readInt32BE(0)).toBe(20);
+    expect(arrayElements(field('extended_conditions') as Buffer).map((e) => e.readInt32BE(0))).toEqual([209, 219]);
+    expect(arrayElements(field('flags') as Buffer).map((e) => e.toString())).toEqual(['iso']);
+    expect(field('group_id')?.toString()).toBe(record.group_id);
+    expect(field('is_unusual')?.[0]).toBe(1);
+    expect(field('open_interest')).toBeNull();
+    expect(field('implied_volatility')?.readDoubleBE(0)).toBe(0.128522);
+    expect(field('quote_bid')?.readDoubleBE(0)).toBe(5);
+    expect(field('quote_ask')).toBeNull();
+    expect(field('quote_ts')?.readBigInt64BE(0)).toBe(1795185001000n);
+    expect(field('aggressor_side')).toBeNull();
+    expect(field('cancelled')?.[0]).toBe(0);
+    expect(field('body')?.toString()).toBe(printBody(record));
   });
 
-  it('escapes backslashes, tabs and line breaks of free text (the contract columns)', () => {
-    expect(copyText('plain')).toBe('plain');
-    expect(copyText('a\\b\tc\nd\re')).toBe('a\\\\b\\tc\\nd\\re');
+  it('writes an empty flags list and no extended conditions as empty arrays', () => {
+    const fields = written({ ...record, flags: [], group_id: null });
+    expect(arrayElements(fields[PRINT_COPY_COLUMNS.indexOf('flags')] as Buffer)).toEqual([]);
+    expect(fields[PRINT_COPY_COLUMNS.indexOf('group_id')]).toBeNull();
   });
 });

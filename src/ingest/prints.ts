@@ -31,18 +31,18 @@
  * as traded before them, its cancel records prefer a print of their own file, and prints it repeats
  * (same date, contract and sequence) are left as stored.
  *
- * Writing: each classified print becomes one row of COPY text (pushCopyRow, the served body in
- * its column), streamed to PostgreSQL while the following prints are classified, so PostgreSQL
- * stores rows on the second core as node classifies. A trading date without a partition yet is
- * loaded into a standalone table created in the load's transaction and attached as the date's
- * partition at the end of the transaction, when PostgreSQL builds its indexes in bulk (a sort per
- * index, much cheaper than maintaining them row by row): with no index at all and COPY … FREEZE
+ * Writing: each classified print becomes one row of binary COPY data (writePrintRow, the served
+ * body in its column), streamed to PostgreSQL while the following prints are classified, so
+ * PostgreSQL stores rows on the second core as node classifies. A trading date without a partition
+ * yet is loaded into a standalone table created in the load's transaction and attached as the
+ * date's partition at the end of the transaction, when PostgreSQL builds its indexes in bulk (a sort
+ * per index, much cheaper than maintaining them row by row): with no index at all and COPY … FREEZE
  * when no (contract, sequence) repeats within the file's date (keysUnique), else with its primary
  * key, through the staging path. A date already present takes its rows through a staging table and
- * INSERT … ON CONFLICT DO NOTHING into the indexed partition (bulk-copy.ts). COPY replaced
- * INSERT … SELECT FROM unnest(), which sent every row as column arrays of JS values: the bare write
- * of the same rows runs at 50-90k rows/s by COPY against 38-41k by unnest (bench/ingest, 250,000
- * prints, on a 2-core machine).
+ * INSERT … ON CONFLICT DO NOTHING into the indexed partition (bulk-copy.ts). Measured on a 2-core
+ * machine (bench/ingest, 1M prints, rows of about 1 KB with the body): PostgreSQL reads the binary
+ * rows in about half the time of the same rows as COPY text (4.9-7.6 s against 10.6-14.5 s), which
+ * in turn replaced INSERT … SELECT FROM unnest() (column arrays of JS values, slower still).
  */
 import { CalendarRangeError } from '../analytics/calendar.js';
 import {
@@ -61,7 +61,8 @@ import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import { dividendYield, riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
-import { copyText, intArrayLiteral, openCopySession, type PrintCopy } from '../db/bulk-copy.js';
+import { openCopySession, PRINT_COPY_COLUMNS, type PrintCopy } from '../db/bulk-copy.js';
+import { CopyBinaryWriter } from '../db/copy-binary.js';
 import type { Database, Queryable } from '../db/connection.js';
 import {
   attachPrintsPartition,
@@ -86,9 +87,6 @@ import { PrintSessionResolver } from './print-session.js';
 import { canonicalRecordBatches, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
 import type { VendorAdapter } from './vendors.js';
 
-/** Rows of COPY text sent to PostgreSQL at a time. */
-export const PRINT_CHUNK_ROWS = 100;
-
 /** A contract met in the file: its parsed symbol, root, and once stored, its row and pricing constants. */
 interface ContractSlot {
   ref: ContractRef;
@@ -98,8 +96,6 @@ interface ContractSlot {
   stored: StoredContract | null;
   settlementMs: number;
   dividendYield: number;
-  /** root, family and underlying as COPY text. */
-  copyColumns: string;
 }
 
 const SESSIONS: readonly PrintContext['session'][] = ['rth', 'gth', 'curb', 'other'];
@@ -134,9 +130,8 @@ class PrintTable {
   session = new Uint8Array(0);
   aggressor = new Uint8Array(0);
 
-  /** Distinct extended-condition lists of the file, with their COPY text and cancel trait. */
+  /** Distinct extended-condition lists of the file. */
   readonly extendedLists: number[][] = [NO_CODES];
-  readonly extendedText: string[] = ['{}'];
   private readonly extendedIds = new Map<string, number>();
 
   readonly slots: ContractSlot[] = [];
@@ -190,7 +185,6 @@ class PrintTable {
         stored: null,
         settlementMs: 0,
         dividendYield: 0,
-        copyColumns: '',
       });
     }
     return id;
@@ -198,13 +192,12 @@ class PrintTable {
 
   private extendedOf(codes: readonly number[]): number {
     if (codes.length === 0) return 0;
-    const text = intArrayLiteral(codes);
+    const text = codes.join(',');
     let id = this.extendedIds.get(text);
     if (id === undefined) {
       id = this.extendedLists.length;
       this.extendedIds.set(text, id);
       this.extendedLists.push([...codes]);
-      this.extendedText.push(text);
     }
     return id;
   }
@@ -388,17 +381,7 @@ async function readPrints(file: string, adapter: VendorAdapter | null, result: M
   return { table, order, days };
 }
 
-/** Postgres array literal of flag words ('{iso,no_side}': plain words need no quoting). */
-function flagsArray(flags: readonly string[]): string {
-  switch (flags.length) {
-    case 0:
-      return '{}';
-    case 1:
-      return `{${flags[0] as string}}`;
-    default:
-      return `{${flags.join(',')}}`;
-  }
-}
+const json = (value: number | null): string => (value === null ? 'null' : `${value}`);
 
 /** JSON array of flag words (fixed vocabulary: nothing to escape). */
 function flagsJson(flags: readonly string[]): string {
@@ -412,77 +395,32 @@ function flagsJson(flags: readonly string[]): string {
   }
 }
 
-/** A print's numbers that both the body and the row hold, formatted once ('' for null). */
-const formatted = {
-  ask: '',
-  bid: '',
-  delta: '',
-  impliedVolatility: '',
-  otmPercent: '',
-  premium: '',
-  price: '',
-  sideConfidence: '',
-  strike: '',
-  timestamp: '',
-  underlyingPrice: '',
-};
-
-function formatNumbers(r: ClassifiedPrintRecord): void {
-  const f = formatted;
-  f.ask = r.ask === null ? '' : `${r.ask}`;
-  f.bid = r.bid === null ? '' : `${r.bid}`;
-  f.delta = r.delta === null ? '' : `${r.delta}`;
-  f.impliedVolatility = r.implied_volatility === null ? '' : `${r.implied_volatility}`;
-  f.otmPercent = r.otm_percent === null ? '' : `${r.otm_percent}`;
-  f.premium = `${r.premium}`;
-  f.price = `${r.price}`;
-  f.sideConfidence = `${r.side_confidence}`;
-  f.strike = `${r.strike}`;
-  f.timestamp = `${r.timestamp}`;
-  f.underlyingPrice = r.underlying_price === null ? '' : `${r.underlying_price}`;
-}
-
-const json = (text: string): string => (text === '' ? 'null' : text);
-const copyValue = (text: string): string => (text === '' ? '\\N' : text);
-
 /**
- * Appends the pieces of the formatted print's body to `out`. Its strings are words of fixed
- * vocabularies, validated dates, and ids and symbols made of a validated OCC root (letters and
- * digits), dates, digits and colons: none holds a quote, backslash or control character, so each is
- * written between quotes as it is (what JSON.stringify would write).
+ * The print as served: the JSON object of the specification's 31 fields, in its order. Its strings
+ * are words of fixed vocabularies, validated dates, and ids and symbols made of a validated OCC root
+ * (letters and digits), dates, digits and colons: none holds a quote, backslash or control
+ * character, so each is written between quotes as it is (what JSON.stringify would write).
  */
-function pushBody(r: ClassifiedPrintRecord, out: string[]): void {
-  const f = formatted;
-  out.push(
-    '{"ask":', json(f.ask), ',"bid":', json(f.bid), ',"condition_code":', `${r.condition_code}`,
-    ',"contract_type":"', r.contract_type, '","date_of_expiry":"', r.date_of_expiry, '","day_volume":', `${r.day_volume}`,
-    ',"days_to_expiry":', `${r.days_to_expiry}`, ',"delta":', json(f.delta), ',"exchange":"', r.exchange,
-    '","exchange_code":', `${r.exchange_code}`, ',"flags":', flagsJson(r.flags), ',"group_id":', r.group_id === null ? 'null' : `"${r.group_id}"`,
-    ',"id":"', r.id, '","implied_volatility":', json(f.impliedVolatility),
-    ',"is_block":', r.is_block ? 'true' : 'false', ',"is_golden":', r.is_golden ? 'true' : 'false', ',"is_unusual":', r.is_unusual ? 'true' : 'false',
-    ',"open_interest":', r.open_interest === null ? 'null' : `${r.open_interest}`, ',"otm_percent":', json(f.otmPercent),
-    ',"premium":', f.premium, ',"price":', f.price, ',"sentiment":"', r.sentiment, '","session":"', r.session, '","side":"', r.side,
-    '","side_confidence":', f.sideConfidence, ',"size":', `${r.size}`, ',"strike":', f.strike, ',"timestamp":', f.timestamp,
-    ',"trade_type":"', r.trade_type, '","underlying_price":', json(f.underlyingPrice),
-    ',"underlying_symbol":"', r.underlying_symbol, '"}',
-  );
-}
-
-/** The print as served: the JSON object of the specification's 31 fields, in its order. */
 export function printBody(r: ClassifiedPrintRecord): string {
-  formatNumbers(r);
-  const out: string[] = [];
-  pushBody(r, out);
-  return out.join('');
+  return (
+    `{"ask":${json(r.ask)},"bid":${json(r.bid)},"condition_code":${r.condition_code},"contract_type":"${r.contract_type}",` +
+    `"date_of_expiry":"${r.date_of_expiry}","day_volume":${r.day_volume},"days_to_expiry":${r.days_to_expiry},"delta":${json(r.delta)},` +
+    `"exchange":"${r.exchange}","exchange_code":${r.exchange_code},"flags":${flagsJson(r.flags)},` +
+    `"group_id":${r.group_id === null ? 'null' : `"${r.group_id}"`},"id":"${r.id}","implied_volatility":${json(r.implied_volatility)},` +
+    `"is_block":${r.is_block},"is_golden":${r.is_golden},"is_unusual":${r.is_unusual},"open_interest":${json(r.open_interest)},` +
+    `"otm_percent":${json(r.otm_percent)},"premium":${r.premium},"price":${r.price},"sentiment":"${r.sentiment}","session":"${r.session}",` +
+    `"side":"${r.side}","side_confidence":${r.side_confidence},"size":${r.size},"strike":${r.strike},"timestamp":${r.timestamp},` +
+    `"trade_type":"${r.trade_type}","underlying_price":${json(r.underlying_price)},"underlying_symbol":"${r.underlying_symbol}"}`
+  );
 }
 
 /** What a stored print row holds beyond the classified print; one object, refilled per row. */
 export interface PrintRowFacts {
   contractId: number;
-  /** root, family and underlying as COPY text (copyText), tab separated: constant per contract. */
-  contractColumns: string;
-  /** COPY text of extended_conditions ('{209,219}'). */
-  extendedConditions: string;
+  root: string;
+  family: string;
+  underlying: string;
+  extendedConditions: readonly number[];
   quoteBid: number | null;
   quoteAsk: number | null;
   quoteTs: number | null;
@@ -490,36 +428,55 @@ export interface PrintRowFacts {
 }
 
 /**
- * Appends one row of the prints table as COPY text to `out`: columns in PRINT_COPY_COLUMNS order,
- * newline included, the served body in its column. Nothing in it needs COPY's escapes (backslash,
- * tab, line breaks): the body and ids hold only the characters pushBody() lists, the row facts come
- * escaped, and the other values are numbers, booleans, dates and fixed words. Pieces joined once
- * per chunk of rows make one flat string, instead of a tree of concatenations per row.
+ * Writes one row of the prints table in binary COPY form: columns in PRINT_COPY_COLUMNS order,
+ * each in its column type's binary form, the served body in its column.
  */
-export function pushCopyRow(r: ClassifiedPrintRecord, facts: PrintRowFacts, out: string[]): void {
-  formatNumbers(r);
-  const f = formatted;
-  out.push(
-    r.trading_date, '\t', `${facts.contractId}`, '\t', `${r.sequence}`, '\t', r.id, '\t', facts.contractColumns, '\t', f.timestamp,
-    '\t', r.session, '\t', r.contract_type, '\t', r.date_of_expiry, '\t', f.strike, '\t', f.price, '\t', `${r.size}`, '\t', f.premium,
-    '\t', `${r.exchange_code}`, '\t', r.exchange, '\t', `${r.condition_code}`, '\t', facts.extendedConditions, '\t', r.side,
-    '\t', f.sideConfidence, '\t', r.sentiment, '\t', r.trade_type, '\t', flagsArray(r.flags), '\t', r.group_id ?? '\\N',
-    '\t', r.is_block ? 'true' : 'false', '\t', r.is_golden ? 'true' : 'false', '\t', r.is_unusual ? 'true' : 'false',
-    '\t', `${r.day_volume}`, '\t', r.open_interest === null ? '\\N' : `${r.open_interest}`, '\t', `${r.days_to_expiry}`,
-    '\t', copyValue(f.otmPercent), '\t', copyValue(f.impliedVolatility), '\t', copyValue(f.delta), '\t', copyValue(f.underlyingPrice),
-    '\t', copyValue(f.bid), '\t', copyValue(f.ask), '\t', facts.quoteBid === null ? '\\N' : `${facts.quoteBid}`,
-    '\t', facts.quoteAsk === null ? '\\N' : `${facts.quoteAsk}`, '\t', facts.quoteTs === null ? '\\N' : `${facts.quoteTs}`,
-    '\t', facts.aggressorSide ?? '\\N', '\t', r.cancelled ? 'true' : 'false', '\t',
-  );
-  pushBody(r, out);
-  out.push('\n');
-}
-
-/** One row of COPY text (pushCopyRow). */
-export function printCopyRow(r: ClassifiedPrintRecord, facts: PrintRowFacts): string {
-  const out: string[] = [];
-  pushCopyRow(r, facts, out);
-  return out.join('');
+export function writePrintRow(r: ClassifiedPrintRecord, facts: PrintRowFacts, w: CopyBinaryWriter): void {
+  w.row(PRINT_COPY_COLUMNS.length);
+  w.date(r.trading_date);
+  w.int8(facts.contractId);
+  w.int8(r.sequence);
+  w.text(r.id);
+  w.text(facts.root);
+  w.text(facts.family);
+  w.text(facts.underlying);
+  w.int8(r.timestamp);
+  w.text(r.session);
+  w.text(r.contract_type);
+  w.date(r.date_of_expiry);
+  w.float8(r.strike);
+  w.float8(r.price);
+  w.int4(r.size);
+  w.float8(r.premium);
+  w.int4(r.exchange_code);
+  w.text(r.exchange);
+  w.int4(r.condition_code);
+  w.int4Array(facts.extendedConditions);
+  w.text(r.side);
+  w.float8(r.side_confidence);
+  w.text(r.sentiment);
+  w.text(r.trade_type);
+  w.textArray(r.flags);
+  w.textOrNull(r.group_id);
+  w.bool(r.is_block);
+  w.bool(r.is_golden);
+  w.bool(r.is_unusual);
+  w.int4(r.day_volume);
+  w.int4OrNull(r.open_interest);
+  w.int4(r.days_to_expiry);
+  w.float8OrNull(r.otm_percent);
+  w.float8OrNull(r.implied_volatility);
+  w.float8OrNull(r.delta);
+  w.float8OrNull(r.underlying_price);
+  w.float8OrNull(r.bid);
+  w.float8OrNull(r.ask);
+  w.float8OrNull(facts.quoteBid);
+  w.float8OrNull(facts.quoteAsk);
+  w.int8OrNull(facts.quoteTs);
+  w.textOrNull(facts.aggressorSide);
+  w.bool(r.cancelled);
+  w.text(printBody(r));
+  w.endRow();
 }
 
 /** Latest-at-or-before lookups over one contract's minute samples. */
@@ -681,24 +638,23 @@ async function loadStoredDay(db: Queryable, tradingDate: string, prints: SortedP
   return new StoredDay(tradingDate, volumes, candidates);
 }
 
-/** Receives classified prints in input order and streams them as COPY text. */
+/** Receives classified prints in input order and streams them as binary COPY rows. */
 class CopySink implements PrintSink {
-  /** Where the current trading date's rows go. */
-  copy: PrintCopy | null = null;
-  /** The connection is full: the pipeline waits for copy.drained() before classifying on. */
+  /** The connection is full: the pipeline waits for the COPY's drained() before classifying on. */
   blocked = false;
   readonly cancelledIds: string[] = [];
   output = 0;
+  /** Where the current trading date's rows go (start). */
+  private writer: CopyBinaryWriter | null = null;
   /** Table indexes of the prints pushed and not yet output, in order (output order is input order). */
   private pending: number[] = [];
   private pendingHead = 0;
-  /** Pieces of the rows not yet sent (pushCopyRow), joined into one string per chunk. */
-  private pieces: string[] = [];
-  private pieceRows = 0;
   private readonly facts: PrintRowFacts = {
     contractId: 0,
-    contractColumns: '',
-    extendedConditions: '',
+    root: '',
+    family: '',
+    underlying: '',
+    extendedConditions: NO_CODES,
     quoteBid: null,
     quoteAsk: null,
     quoteTs: null,
@@ -706,6 +662,20 @@ class CopySink implements PrintSink {
   };
 
   constructor(private readonly table: PrintTable) {}
+
+  /** Sends the following rows (a trading date's) to `copy`. */
+  start(copy: PrintCopy): void {
+    this.writer = new CopyBinaryWriter((chunk) => {
+      if (!copy.write(chunk)) this.blocked = true;
+    });
+    this.writer.header();
+  }
+
+  /** Sends the rows not yet sent and the end of the COPY data. */
+  finish(): void {
+    this.writer?.end();
+    this.writer = null;
+  }
 
   expect(index: number): void {
     this.pending.push(index);
@@ -721,30 +691,23 @@ class CopySink implements PrintSink {
       this.pendingHead = 0;
     }
     const slot = t.slots[t.slot[i] as number] as ContractSlot;
+    const stored = slot.stored as StoredContract;
     const facts = this.facts;
-    facts.contractId = (slot.stored as StoredContract).id;
-    facts.contractColumns = slot.copyColumns;
-    facts.extendedConditions = t.extendedText[t.extended[i] as number] as string;
+    facts.contractId = stored.id;
+    facts.root = slot.root.root;
+    facts.family = slot.root.family;
+    facts.underlying = stored.underlying;
+    facts.extendedConditions = t.extendedLists[t.extended[i] as number] as number[];
     facts.quoteBid = orNull(t.quoteBid[i] as number);
     facts.quoteAsk = orNull(t.quoteAsk[i] as number);
     facts.quoteTs = orNull(t.quoteTs[i] as number);
     facts.aggressorSide = AGGRESSOR[t.aggressor[i] as number] ?? null;
-    pushCopyRow(r, facts, this.pieces);
+    writePrintRow(r, facts, this.writer as CopyBinaryWriter);
     this.output += 1;
-    if (++this.pieceRows >= PRINT_CHUNK_ROWS) this.send();
   }
 
   cancel(id: string): void {
     this.cancelledIds.push(id);
-  }
-
-  /** Sends the rows gathered so far. */
-  send(): void {
-    if (this.pieceRows === 0) return;
-    const text = this.pieces.join('');
-    this.pieces.length = 0;
-    this.pieceRows = 0;
-    if (!(this.copy as PrintCopy).write(text)) this.blocked = true;
   }
 }
 
@@ -753,7 +716,7 @@ export type PrintOutput = (trx: Queryable, table: string, options: { fresh: bool
 
 export interface PrintLoadOptions extends LoadOptions {
   adapter?: VendorAdapter | null;
-  /** Receives the COPY text instead of the database (benchmarks). */
+  /** Receives the binary COPY data instead of the database (benchmarks). */
   output?: PrintOutput;
 }
 
@@ -807,7 +770,6 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       s.stored = stored;
       s.settlementMs = settlementInstant(s.ref.root, s.ref.dateOfExpiry);
       s.dividendYield = dividendYield(stored.underlying);
-      s.copyColumns = `${copyText(s.root.root)}\t${copyText(s.root.family)}\t${copyText(stored.underlying)}`;
     }
 
     const classifier = new PrintClassifier();
@@ -832,7 +794,7 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       const stored = fresh ? null : await loadStoredDay(trx, tradingDate, prints, day);
       if (stored !== null) storedCancels.push(stored);
       const copy = await output(trx, target, { fresh: fresh && day.uniqueKeys });
-      sink.copy = copy;
+      sink.start(copy);
       try {
         context.tradingDate = tradingDate;
         context.rate = market.rate;
@@ -898,13 +860,12 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
         }
         // The date's last groups close here, so its rows all reach its own table.
         classifier.flushTo(sink);
-        sink.send();
+        sink.finish();
         written += await copy.end();
       } catch (error) {
         await copy.abort(error instanceof Error ? error : new Error(String(error)));
         throw error;
       }
-      sink.copy = null;
     }
     for (const date of attach) await attachPrintsPartition(trx, date);
 
