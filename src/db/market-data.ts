@@ -4,6 +4,7 @@
  * Bulk writes of the small tables send whole columns as arrays and insert from unnest(): one round
  * trip per batch. Prints, the one large table, are written by COPY (bulk-copy.ts).
  */
+import os from 'node:os';
 import { sql } from 'kysely';
 import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
@@ -138,11 +139,26 @@ export async function createStandalonePrintsPartition(db: Queryable, date: strin
   return name;
 }
 
-/** Attaches a standalone prints table as its date's partition (PostgreSQL creates the parent's indexes on it). */
-export async function attachPrintsPartition(db: Queryable, date: string): Promise<void> {
+/** Sort memory per stored print for the index builds of an attach, and its floor and cap. */
+const SORT_BYTES_PER_PRINT = 200;
+const MIN_SORT_MEMORY_MB = 256;
+const MAX_SORT_MEMORY_MB = 2048;
+
+/**
+ * Attaches a standalone prints table of `rows` prints as its date's partition (PostgreSQL builds
+ * the parent's indexes on it), with settings for this transaction only:
+ * - maintenance_work_mem sized to the rows (about 200 bytes a print, 256 MB to 2 GB), so that each
+ *   index's sort stays in memory: at 10 million prints the builds took 59.8 s with 512 MB (sorts
+ *   spilled to disk) and 39.1 s with 2 GB;
+ * - at most one parallel worker per core of this machine beyond the leader's (never more than the
+ *   server allows): on 2 cores, the leader and two workers took 48.8 s against 39.1 s for one.
+ */
+export async function attachPrintsPartition(db: Queryable, date: string, rows: number): Promise<void> {
   const name = partitionName('prints', date);
-  // A day's index sorts (millions of rows) stay in memory instead of spilling to disk; this transaction only.
-  await sql`set local maintenance_work_mem = '512MB'`.execute(db);
+  const sortMb = Math.min(MAX_SORT_MEMORY_MB, Math.max(MIN_SORT_MEMORY_MB, Math.ceil((rows * SORT_BYTES_PER_PRINT) / 2 ** 20)));
+  const workers = Math.max(1, os.availableParallelism() - 1);
+  await sql`set local maintenance_work_mem = ${sql.lit(`${sortMb}MB`)}`.execute(db);
+  await sql`select set_config('max_parallel_maintenance_workers', least(current_setting('max_parallel_maintenance_workers')::int, ${workers}::int)::text, true)`.execute(db);
   await sql`alter table prints attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
 }
 

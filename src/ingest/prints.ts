@@ -779,7 +779,8 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
     const context = {} as PrintContext;
     let written = 0;
     let nextProgress = every;
-    const attach: string[] = [];
+    /** New dates' standalone tables, attached at the end, and the rows each received. */
+    const attach = new Map<string, number>();
     const storedCancels: StoredDay[] = [];
 
     for (const day of prints.days) {
@@ -788,7 +789,7 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       const fresh = !existing.has(tradingDate);
       if (fresh) {
         target = await createStandalonePrintsPartition(trx, tradingDate, { primaryKey: !day.uniqueKeys });
-        attach.push(tradingDate);
+        attach.set(tradingDate, 0);
       }
       const market = await loadDateContext(trx, tradingDate, prints, day, resolver);
       const stored = fresh ? null : await loadStoredDay(trx, tradingDate, prints, day);
@@ -861,13 +862,15 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
         // The date's last groups close here, so its rows all reach its own table.
         classifier.flushTo(sink);
         sink.finish();
-        written += await copy.end();
+        const rows = await copy.end();
+        written += rows;
+        if (attach.has(tradingDate)) attach.set(tradingDate, rows);
       } catch (error) {
         await copy.abort(error instanceof Error ? error : new Error(String(error)));
         throw error;
       }
     }
-    for (const date of attach) await attachPrintsPartition(trx, date);
+    for (const [date, rows] of attach) await attachPrintsPartition(trx, date, rows);
 
     const keys: { tradingDate: string; contractId: number; sequence: number }[] = [];
     if (sink.cancelledIds.length > 0) {
