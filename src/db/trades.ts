@@ -140,23 +140,26 @@ export interface PrintsPageText {
  * Up to `limit` prints of the filter, newest first, strictly older than `after`, as one row: the
  * bodies joined by PostgreSQL (the page's text reaches node as one value, not `limit` rows to
  * decode and join again), the count, the last position, and whether a print follows (the query
- * reads limit + 1).
+ * reads limit + 1). The rows reach the aggregate in page order, and the aggregates ask for nothing
+ * else: string_agg's order is the page's own (PostgreSQL sees the input sorted and sorts nothing),
+ * and the last position is the least (ts, sequence, contract_id) of the page, its last row in
+ * newest-first order. (Ordering the aggregates by row number instead cost PostgreSQL a sort of the
+ * page per aggregate: about 0.1-0.2 ms of a 0.7 ms SPXW page.)
  */
 export async function printsPageText(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintsPageText> {
   const query = newestQuery(f, after, limit + 1);
   if (query === null) return { bodies: '', count: 0, hasMore: false, last: null };
   const [row] = await executePrepared(
     db,
-    sql<{ bodies: string | null; n: number; ts: number | null; sequence: number | null; contract_id: number | null }>`
+    sql<{ bodies: string | null; n: number; last: string[] | null }>`
       with page as (select body, ts, sequence, contract_id, row_number() over (${NEWEST_FIRST}) as rn from (${query}) as q)
-      select string_agg(body, ',' order by rn) filter (where rn <= ${limit}::int8) as bodies, count(*)::int4 as n,
-        (array_agg(ts order by rn desc) filter (where rn <= ${limit}::int8))[1] as ts,
-        (array_agg(sequence order by rn desc) filter (where rn <= ${limit}::int8))[1] as sequence,
-        (array_agg(contract_id order by rn desc) filter (where rn <= ${limit}::int8))[1] as contract_id
+      select string_agg(body, ',' ${NEWEST_FIRST}) filter (where rn <= ${limit}::int8) as bodies, count(*)::int4 as n,
+        min(array[ts, sequence, contract_id]) filter (where rn <= ${limit}::int8) as last
       from page`.compile(db),
   );
   const count = Math.min(row?.n ?? 0, limit);
-  const last = count > 0 && row?.ts != null && row.sequence != null && row.contract_id != null ? { ts: row.ts, sequence: row.sequence, contractId: row.contract_id } : null;
+  const position = row?.last ?? null;
+  const last = count > 0 && position !== null && position.length === 3 ? { ts: Number(position[0]), sequence: Number(position[1]), contractId: Number(position[2]) } : null;
   return { bodies: row?.bodies ?? '', count, hasMore: (row?.n ?? 0) > limit, last };
 }
 
