@@ -137,22 +137,20 @@ export interface PrintsPageText {
 }
 
 /**
- * Up to `limit` prints of the filter, newest first, strictly older than `after`, as one row: the
- * bodies joined by PostgreSQL (the page's text reaches node as one value, not `limit` rows to
- * decode and join again), the count, the last position, and whether a print follows (the query
- * reads limit + 1). The rows reach the aggregate in page order, and the aggregates ask for nothing
- * else: string_agg's order is the page's own (PostgreSQL sees the input sorted and sorts nothing),
- * and the last position is the least (ts, sequence, contract_id) of the page, its last row in
- * newest-first order. (Ordering the aggregates by row number instead cost PostgreSQL a sort of the
- * page per aggregate: about 0.1-0.2 ms of a 0.7 ms SPXW page.)
+ * The first `limit` rows of `rows` (prints newest first, at most limit + 1 of them) as one row: the
+ * bodies joined by PostgreSQL (the page's text reaches node as one value, not rows to decode and
+ * join again), the count of rows read (limit + 1 tells that more follow), and the page's last
+ * position. The rows reach the aggregates in page order, and the aggregates ask for nothing else:
+ * string_agg's order is the page's own (PostgreSQL sees its input sorted and sorts nothing), and the
+ * last position is the least (ts, sequence, contract_id) of the page, its last row in newest-first
+ * order. (Aggregates ordered by row number instead cost PostgreSQL a sort of the page each: about
+ * 0.1-0.2 ms of a 0.7 ms SPXW page.)
  */
-export async function printsPageText(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintsPageText> {
-  const query = newestQuery(f, after, limit + 1);
-  if (query === null) return { bodies: '', count: 0, hasMore: false, last: null };
+async function pageText(db: Queryable, rows: RawBuilder<PrintRow>, limit: number): Promise<PrintsPageText> {
   const [row] = await executePrepared(
     db,
     sql<{ bodies: string | null; n: number; last: string[] | null }>`
-      with page as (select body, ts, sequence, contract_id, row_number() over (${NEWEST_FIRST}) as rn from (${query}) as q)
+      with page as (select body, ts, sequence, contract_id, row_number() over (${NEWEST_FIRST}) as rn from (${rows}) as q)
       select string_agg(body, ',' ${NEWEST_FIRST}) filter (where rn <= ${limit}::int8) as bodies, count(*)::int4 as n,
         min(array[ts, sequence, contract_id]) filter (where rn <= ${limit}::int8) as last
       from page`.compile(db),
@@ -163,6 +161,13 @@ export async function printsPageText(db: Queryable, f: PrintFilter, after: Print
   return { bodies: row?.bodies ?? '', count, hasMore: (row?.n ?? 0) > limit, last };
 }
 
+/** Up to `limit` prints of the filter, newest first, strictly older than `after`, as text (pageText). */
+export async function printsPageText(db: Queryable, f: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintsPageText> {
+  const query = newestQuery(f, after, limit + 1);
+  if (query === null) return { bodies: '', count: 0, hasMore: false, last: null };
+  return await pageText(db, query, limit);
+}
+
 /** Filters applied to the prints a bounded scan reads (exchange, an exact at/near side). */
 export interface ScanFilter {
   exchanges: readonly string[] | null;
@@ -170,26 +175,27 @@ export interface ScanFilter {
 }
 
 export interface ScannedPrints {
-  /** Matching prints in order, at most `limit`. */
-  rows: PrintRow[];
-  /** The scan reached its budget: the last print scanned (the next page continues after it). */
+  /** Matching prints, at most `limit`, as text (hasMore: a further print matched within the budget). */
+  page: PrintsPageText;
+  /** Fewer than limit + 1 matched and the scan reached its budget: the last print scanned (the next page continues after it). */
   budgetEndedAt: PrintPosition | null;
 }
 
 /**
  * A bounded scan: of the next `budget` prints of the filter (newest first, after `after`), up to
- * `limit` that also pass the scan filter. PostgreSQL stops reading as soon as `limit` match; the
- * position where the budget ended is read only when fewer than `limit` matched.
+ * `limit` (and one more, to tell whether more follow) that also pass the scan filter. PostgreSQL
+ * stops reading as soon as limit + 1 match; the position where the budget ended is read only when
+ * fewer matched.
  */
 export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintPosition | null, scan: ScanFilter, limit: number, budget: number): Promise<ScannedPrints> {
   const window = newestQuery(f, after, budget);
-  if (window === null) return { rows: [], budgetEndedAt: null };
+  if (window === null) return { page: { bodies: '', count: 0, hasMore: false, last: null }, budgetEndedAt: null };
   const keep: RawBuilder<boolean>[] = [];
   if (scan.exchanges) keep.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
   if (scan.sides) keep.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
-  const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${sql.lit(limit)}`;
-  const rows = await executePrepared(db, filtered.compile(db));
-  if (rows.length >= limit) return { rows, budgetEndedAt: null };
+  const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${sql.lit(limit + 1)}`;
+  const page = await pageText(db, filtered, limit);
+  if (page.hasMore) return { page, budgetEndedAt: null };
   // Where the budget ends: the window read narrow, without bodies (a root with fewer prints than
   // the budget is read whole and sorted; small rows sort in memory).
   const narrow = newestQuery(f, after, budget, POSITION_COLUMNS) as RawBuilder<PrintRow>;
@@ -197,7 +203,7 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
     db,
     sql<PrintPosition>`select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${sql.lit(budget - 1)} limit 1`.compile(db),
   );
-  return { rows, budgetEndedAt: last ?? null };
+  return { page, budgetEndedAt: last ?? null };
 }
 
 export interface ContractKey {

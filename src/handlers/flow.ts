@@ -16,7 +16,7 @@ import { optionRoot } from '../analytics/roots.js';
 import { previousTradingDay } from '../analytics/calendar.js';
 import { DEFAULT_SORT, rankContracts, rankRoots, SORTS_OF, type LeaderSort } from '../analytics/flow-leaders.js';
 import { underlyingBarsBetween } from '../db/market-data.js';
-import { flowByContract, flowByUnderlying, premiumNetByBucket, printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type PrintRow, type ScanFilter } from '../db/trades.js';
+import { flowByContract, flowByUnderlying, premiumNetByBucket, printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type ScanFilter } from '../db/trades.js';
 import { requestSessionLoad, sessionState } from '../jobs/session-load.js';
 import { CursorCodec } from '../middleware/cursor.js';
 import { ApiError, invalidParameters, noData } from '../middleware/errors.js';
@@ -75,8 +75,6 @@ interface Position {
   s: number;
   c: number;
 }
-
-const positionOf = (r: PrintRow): PrintPosition => ({ ts: r.ts, sequence: r.sequence, contractId: r.contract_id });
 
 function crossParameterProblems(op: FeedOperation | 'getPremiumDrift', q: FeedQuery): Problem[] {
   const problems: Problem[] = [];
@@ -149,13 +147,11 @@ async function plainPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter
  * the next page, after the last print it read.
  */
 async function scannedPage(ctx: HandlerContext<FeedOperation>, filter: PrintFilter, after: PrintPosition | null, limit: number, scan: ScanFilter, budget: number): Promise<Page> {
-  const { rows, budgetEndedAt } = await scannedPrints(ctx.deps.db, filter, after, scan, limit + 1, budget);
-  const full = rows.length > limit;
-  const page = full ? rows.slice(0, limit) : rows;
-  const bodies = page.map((r) => r.body).join(',');
-  if (full) return { bodies, count: limit, hasMore: true, next: positionOf(page.at(-1)!), scanComplete: true };
-  if (budgetEndedAt === null) return { bodies, count: page.length, hasMore: false, next: null, scanComplete: true };
-  return { bodies, count: page.length, hasMore: true, next: budgetEndedAt, scanComplete: page.length >= limit };
+  const { page, budgetEndedAt } = await scannedPrints(ctx.deps.db, filter, after, scan, limit, budget);
+  const { bodies, count } = page;
+  if (page.hasMore) return { bodies, count, hasMore: true, next: page.last, scanComplete: true };
+  if (budgetEndedAt === null) return { bodies, count, hasMore: false, next: null, scanComplete: true };
+  return { bodies, count, hasMore: true, next: budgetEndedAt, scanComplete: count >= limit };
 }
 
 /** An empty answer: an archived session starts its load (503); the caller answers no data (422) otherwise. */
