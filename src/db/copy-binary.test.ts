@@ -56,12 +56,12 @@ describe('CopyBinaryWriter', () => {
     expect(() => row(1, (w) => w.date('20261120'))).toThrow(RangeError);
   });
 
-  it('writes text as UTF-8 with its byte length, short or long, whole or in pieces', () => {
+  it('writes text as UTF-8 with its byte length, short or long, ASCII or not', () => {
     expect(row(1, (w) => w.text('SPXW'))).toBe('0001' + '00000004' + Buffer.from('SPXW').toString('hex'));
     expect(row(1, (w) => w.text('é'))).toBe('0001' + '00000002' + 'c3a9');
     const long = `${'x'.repeat(100)}→`;
     expect(row(1, (w) => w.text(long))).toBe('0001' + '00000067' + Buffer.from(long).toString('hex'));
-    expect(row(1, (w) => (w.beginText(), w.add('{"a":'), w.add('1}'), w.endText()))).toBe('0001' + '00000007' + Buffer.from('{"a":1}').toString('hex'));
+    expect(row(1, (w) => w.text('{"a":"é"}'))).toBe('0001' + '0000000a' + Buffer.from('{"a":"é"}').toString('hex'));
     expect(row(1, (w) => w.text(''))).toBe('0001' + '00000000');
   });
 

@@ -12,8 +12,7 @@
  * Why binary: PostgreSQL reads text COPY byte by byte (escapes, delimiters) and parses every number
  * and date, which for a wide row with a long text column (a print and its served body) costs about
  * twice the binary read of the same rows. Text values are written as UTF-8 by a byte loop (ASCII,
- * the usual case) or by Buffer.write, and a value built piece by piece (beginText, add, endText) has
- * its length filled in when it ends, so no intermediate string is made.
+ * the usual case) or by Buffer.write, straight into the buffer.
  */
 
 /** "PGCOPY\n\377\r\n\0", flags, header-extension length. */
@@ -42,8 +41,6 @@ export class CopyBinaryWriter {
   private pos = 0;
   /** Where the row being written starts: bytes before it are whole rows, ready to send. */
   private rowStart = 0;
-  /** Where the length word of the text value being built sits (beginText), else -1. */
-  private textAt = -1;
   private readonly days = new Map<string, number>();
 
   /**
@@ -172,43 +169,26 @@ export class CopyBinaryWriter {
     this.pos += 8;
   }
 
+  /** Text as UTF-8: a byte loop for short ASCII (the usual case), Buffer.write otherwise. */
   text(value: string): void {
-    this.beginText();
-    this.add(value);
-    this.endText();
-  }
-
-  /** Starts a text value written in pieces (add), ended by endText(). */
-  beginText(): void {
-    this.ensure(4);
-    this.textAt = this.pos;
-    this.pos += 4;
-  }
-
-  /** Appends a piece of the text value begun by beginText(), as UTF-8. */
-  add(piece: string): void {
-    const n = piece.length;
-    this.ensure(n * 3);
+    const n = value.length;
+    this.ensure(4 + n * 3);
     const b = this.buf;
-    if (n > LOOP_MAX) {
-      this.pos += b.write(piece, this.pos, 'utf8');
-      return;
-    }
-    let p = this.pos;
-    for (let k = 0; k < n; k++) {
-      const c = piece.charCodeAt(k);
-      if (c > 0x7f) {
-        this.pos += b.write(piece, this.pos, 'utf8');
-        return;
+    const at = this.pos;
+    let p = at + 4;
+    if (n > LOOP_MAX) p += b.write(value, p, 'utf8');
+    else {
+      for (let k = 0; k < n; k++) {
+        const c = value.charCodeAt(k);
+        if (c > 0x7f) {
+          p = at + 4 + b.write(value, at + 4, 'utf8');
+          break;
+        }
+        b[p++] = c;
       }
-      b[p++] = c;
     }
+    this.view.setInt32(at, p - at - 4);
     this.pos = p;
-  }
-
-  endText(): void {
-    this.view.setInt32(this.textAt, this.pos - this.textAt - 4);
-    this.textAt = -1;
   }
 
   /** A one-dimensional int4[] (lower bound 1); empty: the zero-dimension array '{}'. */
@@ -265,7 +245,6 @@ export class CopyBinaryWriter {
   private replace(size: number, tail: number): void {
     const next = Buffer.allocUnsafe(size);
     this.buf.copy(next, 0, this.rowStart, this.pos);
-    if (this.textAt >= 0) this.textAt -= this.rowStart;
     this.buf = next;
     this.view = new DataView(next.buffer, next.byteOffset, next.byteLength);
     this.rowStart = 0;
