@@ -14,11 +14,12 @@
  * - time to settlement (settlement.ts), the risk-free rate of the date and the dividend yield of
  *   the underlying (rates.ts);
  * - for a date already stored (an earlier file of the same day), the stored prints (below).
- * A file's prints are held column by column in typed arrays (PrintTable, about 100 bytes a print
- * outside the JS heap, so a 10-million-print day fits the 4 GB heap) and sorted by (trading date,
- * timestamp, sequence, line); a file already in that order, the usual case, is not sorted again. A
- * print whose trading date, contract, timestamp and sequence repeat the previous one is a duplicate
- * and skipped; one already stored is left as stored.
+ * A file's prints are held column by column in typed arrays (PrintTable in print-table.ts, about
+ * 100 bytes a print outside the JS heap, so a 10-million-print day fits the 4 GB heap; a large
+ * uncompressed file is read in two halves at once, the second in a worker thread) and sorted by
+ * (trading date, timestamp, sequence, line); a file already in that order, the usual case, is not
+ * sorted again. A print whose trading date, contract, timestamp and sequence repeat the previous
+ * one is a duplicate and skipped; one already stored is left as stored.
  *
  * A trading date split into several files (the usual case for a full OPRA day: chronological parts)
  * loads file by file. A file of a date that is already stored continues it: each contract's
@@ -44,9 +45,7 @@
  * rows in about half the time of the same rows as COPY text (4.9-7.6 s against 10.6-14.5 s), which
  * in turn replaced INSERT … SELECT FROM unnest() (column arrays of JS values, slower still).
  */
-import { CalendarRangeError } from '../analytics/calendar.js';
 import {
-  contractKey,
   DEFAULT_CLASSIFIER_OPTIONS,
   PRICE_EPSILON,
   PrintClassifier,
@@ -57,8 +56,6 @@ import {
   type RawPrint,
   type StoredPrints,
 } from '../analytics/classification.js';
-import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
-import type { OptionRoot } from '../analytics/roots.js';
 import { dividendYield, riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
 import { openCopySession, PRINT_COPY_COLUMNS, type PrintCopy } from '../db/bulk-copy.js';
@@ -82,155 +79,10 @@ import {
   type StoredCancelCandidate,
   type StoredContract,
 } from '../db/market-data.js';
-import { parsePrintFields, type CanonicalPrint, type ContractRef } from './canonical.js';
 import { PrintSessionResolver } from './print-session.js';
-import { canonicalRecordBatches, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import { emptyResult, fileChecksum, type MarketLoadResult } from './source.js';
+import { AGGRESSOR, BIT_HAS_QUOTE, NO_CODES, type PrintTable, readPrintTable, SESSIONS, type ContractSlot, type ReadOptions } from './print-table.js';
 import type { VendorAdapter } from './vendors.js';
-
-/** A contract met in the file: its parsed symbol, root, and once stored, its row and pricing constants. */
-interface ContractSlot {
-  ref: ContractRef;
-  root: OptionRoot;
-  /** root:expiry:strike x 1000:C|P, the classifier's contract key. */
-  key: string;
-  stored: StoredContract | null;
-  settlementMs: number;
-  dividendYield: number;
-}
-
-const SESSIONS: readonly PrintContext['session'][] = ['rth', 'gth', 'curb', 'other'];
-const AGGRESSOR: readonly ('buy' | 'sell' | null)[] = [null, 'buy', 'sell'];
-const BIT_HAS_QUOTE = 1;
-const BIT_CANCEL = 2;
-const NO_CODES: number[] = [];
-
-/**
- * The placed prints of a file, one typed array per field (null quote values as NaN): compact, off
- * the JS heap, and nothing for the garbage collector to trace or move.
- */
-class PrintTable {
-  length = 0;
-  private capacity = 0;
-  line = new Float64Array(0);
-  slot = new Int32Array(0);
-  timestamp = new Float64Array(0);
-  sequence = new Float64Array(0);
-  price = new Float64Array(0);
-  size = new Float64Array(0);
-  exchangeCode = new Int32Array(0);
-  conditionCode = new Int32Array(0);
-  /** Index into extendedLists (0: none). */
-  extended = new Int32Array(0);
-  quoteBid = new Float64Array(0);
-  quoteAsk = new Float64Array(0);
-  quoteTs = new Float64Array(0);
-  dateIndex = new Int32Array(0);
-  /** BIT_HAS_QUOTE | BIT_CANCEL. */
-  bits = new Uint8Array(0);
-  session = new Uint8Array(0);
-  aggressor = new Uint8Array(0);
-
-  /** Distinct extended-condition lists of the file. */
-  readonly extendedLists: number[][] = [NO_CODES];
-  private readonly extendedIds = new Map<string, number>();
-
-  readonly slots: ContractSlot[] = [];
-  private readonly slotIds = new Map<string, number>();
-
-  private grow(): void {
-    const capacity = Math.max(1024, Math.ceil(this.capacity * 1.5));
-    const f64 = (from: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> => {
-      const to = new Float64Array(capacity);
-      to.set(from);
-      return to;
-    };
-    const i32 = (from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-      const to = new Int32Array(capacity);
-      to.set(from);
-      return to;
-    };
-    const u8 = (from: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> => {
-      const to = new Uint8Array(capacity);
-      to.set(from);
-      return to;
-    };
-    this.line = f64(this.line);
-    this.slot = i32(this.slot);
-    this.timestamp = f64(this.timestamp);
-    this.sequence = f64(this.sequence);
-    this.price = f64(this.price);
-    this.size = f64(this.size);
-    this.exchangeCode = i32(this.exchangeCode);
-    this.conditionCode = i32(this.conditionCode);
-    this.extended = i32(this.extended);
-    this.quoteBid = f64(this.quoteBid);
-    this.quoteAsk = f64(this.quoteAsk);
-    this.quoteTs = f64(this.quoteTs);
-    this.dateIndex = i32(this.dateIndex);
-    this.bits = u8(this.bits);
-    this.session = u8(this.session);
-    this.aggressor = u8(this.aggressor);
-    this.capacity = capacity;
-  }
-
-  private slotOf(ref: ContractRef, root: OptionRoot): number {
-    let id = this.slotIds.get(ref.symbol);
-    if (id === undefined) {
-      id = this.slots.length;
-      this.slotIds.set(ref.symbol, id);
-      this.slots.push({
-        ref,
-        root,
-        key: contractKey(ref),
-        stored: null,
-        settlementMs: 0,
-        dividendYield: 0,
-      });
-    }
-    return id;
-  }
-
-  private extendedOf(codes: readonly number[]): number {
-    if (codes.length === 0) return 0;
-    const text = codes.join(',');
-    let id = this.extendedIds.get(text);
-    if (id === undefined) {
-      id = this.extendedLists.length;
-      this.extendedIds.set(text, id);
-      this.extendedLists.push([...codes]);
-    }
-    return id;
-  }
-
-  push(p: CanonicalPrint, root: OptionRoot, dateIndex: number, session: PrintContext['session']): void {
-    if (this.length === this.capacity) this.grow();
-    const i = this.length++;
-    this.line[i] = p.line;
-    this.slot[i] = this.slotOf(p.contract, root);
-    this.timestamp[i] = p.timestamp;
-    this.sequence[i] = p.sequence;
-    this.price[i] = p.price;
-    this.size[i] = p.size;
-    this.exchangeCode[i] = p.exchangeCode;
-    this.conditionCode[i] = p.conditionCode;
-    const extended = this.extendedOf(p.extendedConditions);
-    this.extended[i] = extended;
-    const quote = p.quote;
-    this.quoteBid[i] = quote?.bid ?? NaN;
-    this.quoteAsk[i] = quote?.ask ?? NaN;
-    this.quoteTs[i] = quote?.timestamp ?? NaN;
-    this.dateIndex[i] = dateIndex;
-    let traits = conditionTraitMask(p.conditionCode);
-    for (const c of this.extendedLists[extended] as number[]) traits |= conditionTraitMask(c);
-    this.bits[i] = (quote !== null ? BIT_HAS_QUOTE : 0) | ((traits & TraitBit.cancel) !== 0 ? BIT_CANCEL : 0);
-    this.session[i] = SESSIONS.indexOf(session);
-    this.aggressor[i] = p.aggressorSide === 'buy' ? 1 : p.aggressorSide === 'sell' ? 2 : 0;
-  }
-
-  isCancel(i: number): boolean {
-    return ((this.bits[i] as number) & BIT_CANCEL) !== 0;
-  }
-}
 
 /** A file's prints in classification order, by trading date. */
 interface SortedPrints {
@@ -287,34 +139,8 @@ function keysUnique(table: PrintTable, day: Int32Array): boolean {
  * Reads, validates and places the prints of a file; sorted for the classifier. Repeats of a print
  * (same trading date, time, sequence and contract) are counted as duplicates and dropped.
  */
-async function readPrints(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions, resolver: PrintSessionResolver): Promise<SortedPrints> {
-  const table = new PrintTable();
-  const dateIndex = new Map<string, number>();
-  for await (const batch of canonicalRecordBatches(file, adapter, result, options)) {
-    for (const { line, fields } of batch) {
-      const parsed = parsePrintFields(fields, line);
-      if (typeof parsed === 'string') {
-        result.rejected.push({ line, reason: parsed });
-        continue;
-      }
-      const root = rootInfo(parsed.contract.root);
-      let place;
-      try {
-        place = resolver.place(parsed.timestamp, root);
-      } catch (error) {
-        if (error instanceof CalendarRangeError) {
-          result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
-          continue;
-        }
-        throw error;
-      }
-      let index = dateIndex.get(place.tradingDate);
-      if (index === undefined) dateIndex.set(place.tradingDate, (index = dateIndex.size));
-      table.push(parsed, root, index, place.session);
-    }
-  }
-  // A batch's unreadable lines were counted before its invalid prints: rejects in line order.
-  result.rejected.sort((a, b) => a.line - b.line);
+async function readPrints(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: PrintLoadOptions, resolver: PrintSessionResolver): Promise<SortedPrints> {
+  const { table, dateIndex } = await readPrintTable(file, adapter, result, options, resolver);
 
   // Dates in calendar order, then (timestamp, sequence, line) within each; lines rise in read order.
   const dates = [...dateIndex.keys()].sort();
@@ -714,7 +540,7 @@ class CopySink implements PrintSink {
 /** Opens where a trading date's rows go: `fresh` when `table` was created in this load. */
 export type PrintOutput = (trx: Queryable, table: string, options: { fresh: boolean }) => Promise<PrintCopy>;
 
-export interface PrintLoadOptions extends LoadOptions {
+export interface PrintLoadOptions extends ReadOptions {
   adapter?: VendorAdapter | null;
   /** Receives the binary COPY data instead of the database (benchmarks). */
   output?: PrintOutput;

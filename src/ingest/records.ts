@@ -54,11 +54,43 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
+export type RecordFormat = 'csv' | 'ndjson';
+
+/** What a file's first lines tell: its format and, for CSV, its header. */
+export interface FileHead {
+  format: RecordFormat;
+  header: string[] | null;
+}
+
+/**
+ * A byte range of an uncompressed file, read on its own (a worker's share of a large file): it
+ * starts at a line's start, takes format and header from the file's head, and numbers its lines
+ * from `firstLine`.
+ */
+export interface RecordRange {
+  start: number;
+  /** Exclusive. */
+  end: number;
+  head: FileHead | null;
+  firstLine: number;
+}
+
 /** Turns the lines of a file into records, one line at a time, remembering header and format. */
 class RecordParser {
-  private header: string[] | null = null;
-  private format: 'csv' | 'ndjson' | null = null;
-  private lineNumber = 0;
+  private header: string[] | null;
+  private format: RecordFormat | null;
+  private lineNumber: number;
+
+  constructor(head: FileHead | null = null, firstLine = 1) {
+    this.format = head?.format ?? null;
+    this.header = head?.header ?? null;
+    this.lineNumber = firstLine - 1;
+  }
+
+  /** The format and header, once the lines seen told them. */
+  head(): FileHead | null {
+    return this.format === null || (this.format === 'csv' && this.header === null) ? null : { format: this.format, header: this.header };
+  }
 
   line(text: string, out: (FileRecord | RecordError)[]): void {
     this.lineNumber += 1;
@@ -103,11 +135,11 @@ const LINE_BREAK = /\r\n|\n|\r/;
  * readline counts them); a malformed line is a RecordError so the caller can reject it and go on.
  * One await per chunk instead of one per line.
  */
-export async function* readRecordBatches(file: string): AsyncGenerator<(FileRecord | RecordError)[]> {
-  const raw = fs.createReadStream(file, { highWaterMark: 1 << 20 });
-  const input = (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
+export async function* readRecordBatches(file: string, range?: RecordRange): AsyncGenerator<(FileRecord | RecordError)[]> {
+  const raw = fs.createReadStream(file, range ? { highWaterMark: 1 << 20, start: range.start, end: range.end - 1 } : { highWaterMark: 1 << 20 });
+  const input = range === undefined && (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
   input.setEncoding('utf8');
-  const parser = new RecordParser();
+  const parser = range ? new RecordParser(range.head, range.firstLine) : new RecordParser();
   let rest = '';
   for await (const chunk of input as AsyncIterable<string>) {
     let text = rest + chunk;
@@ -123,6 +155,54 @@ export async function* readRecordBatches(file: string): AsyncGenerator<(FileReco
   const batch: (FileRecord | RecordError)[] = [];
   for (const line of rest.split(LINE_BREAK)) if (line !== '') parser.line(line, batch);
   if (batch.length > 0) yield batch;
+}
+
+/**
+ * How an uncompressed file of `minBytes` or more splits in two for two readers: the first line
+ * break at or after its middle, and the file's head (format, header) for the second reader. Null
+ * for a smaller or gzip file, one whose head is not within its first 64 KiB, or one with lines
+ * ended by a bare \r (its line breaks cannot be found by \n alone).
+ */
+export async function splitForTwoReaders(file: string, minBytes: number): Promise<{ at: number; size: number; head: FileHead } | null> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size < Math.max(minBytes, 1 << 17)) return null;
+    const window = Buffer.alloc(1 << 16);
+    const first = await handle.read(window, 0, window.length, 0);
+    const start = window.subarray(0, first.bytesRead);
+    if (start[0] === 0x1f && start[1] === 0x8b) return null;
+    const text = start.toString('utf8');
+    if (/\r(?!\n)/.test(text.slice(0, -1))) return null;
+    const parser = new RecordParser();
+    const lines = text.split(/\r?\n/);
+    lines.pop(); // possibly cut
+    for (const line of lines) {
+      if (parser.head() !== null) break;
+      parser.line(line, []);
+    }
+    const head = parser.head();
+    if (head === null) return null;
+    const middle = Math.floor(size / 2);
+    const around = await handle.read(window, 0, window.length, middle);
+    const newline = window.subarray(0, around.bytesRead).indexOf(0x0a);
+    if (newline < 0) return null;
+    return { at: middle + newline + 1, size, head };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The number of the line starting at byte `offset` (just after a line break) of an uncompressed file. */
+export async function lineNumberAt(file: string, offset: number): Promise<number> {
+  let breaks = 0;
+  if (offset > 0) {
+    for await (const chunk of fs.createReadStream(file, { start: 0, end: offset - 1, highWaterMark: 1 << 20 })) {
+      const bytes = chunk as Buffer;
+      for (let i = bytes.indexOf(0x0a); i >= 0; i = bytes.indexOf(0x0a, i + 1)) breaks += 1;
+    }
+  }
+  return breaks + 1;
 }
 
 /** Yields records; a malformed line is yielded as a RecordError so the caller can reject it and go on. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { OptionRoot } from '../analytics/roots.js';
 import { optionRoot } from '../analytics/roots.js';
 import type { IngestKind } from './layouts.js';
-import { readRecordBatches, RecordError } from './records.js';
+import { readRecordBatches, RecordError, type RecordRange } from './records.js';
 import type { Reject } from './splits.js';
 import type { VendorAdapter, VendorKind } from './vendors.js';
 
@@ -51,17 +51,18 @@ export interface CanonicalRecord {
 }
 
 /**
- * Canonical fields of the data records of a file, with their line numbers, in batches (one per
- * chunk read); rejects and skips are counted into `result` as they are met.
+ * Canonical fields of the data records of a file (or of a range of it), with their line numbers,
+ * in batches (one per chunk read); rejects and skips are counted into `result` as they are met.
  */
 export async function* canonicalRecordBatches(
   file: string,
   adapter: VendorAdapter | null,
   result: MarketLoadResult,
   options: LoadOptions,
+  range?: RecordRange,
 ): AsyncGenerator<CanonicalRecord[]> {
   const every = options.progressEvery ?? 1_000_000;
-  for await (const records of readRecordBatches(file)) {
+  for await (const records of readRecordBatches(file, range)) {
     const batch: CanonicalRecord[] = [];
     for (const record of records) {
       result.read += 1;

@@ -1,0 +1,34 @@
+/**
+ * Worker threads running this project's TypeScript modules. A worker does not inherit the main
+ * thread's module hooks (tsx's loader): its first lines register tsx's ESM loader, found through
+ * tsx's own package exports, and then import the entry module.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+let loaderUrl: string | undefined;
+
+/** The file URL of tsx's ESM register API (its package's "./esm/api" import export). */
+function tsxLoaderUrl(): string {
+  if (loaderUrl === undefined) {
+    const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+    const exports = (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+    const target = exports['./esm/api']?.import.default;
+    if (target === undefined) throw new Error('tsx does not export ./esm/api');
+    loaderUrl = pathToFileURL(path.join(path.dirname(manifest), target)).href;
+  }
+  return loaderUrl;
+}
+
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+import(workerData.loader).then((tsx) => { tsx.register(); return import(workerData.entry); });
+`;
+
+/** Starts a worker thread on a TypeScript (or JavaScript) module; it reads `data` as workerData.data. */
+export function startTsWorker(entry: URL, data: unknown): Worker {
+  return new Worker(BOOT, { eval: true, workerData: { loader: tsxLoaderUrl(), entry: entry.href, data } });
+}
