@@ -34,7 +34,7 @@ function prng(seed: number): () => number {
   };
 }
 
-function writeInputs(dir: string): { prints: string; bars: string } {
+async function writeInputs(dir: string): Promise<{ prints: string; bars: string }> {
   const random = prng(20261122);
   const bars = path.join(dir, 'bars.csv');
   const barLines = ['symbol,timestamp,open,high,low,close,volume'];
@@ -71,11 +71,13 @@ function writeInputs(dir: string): { prints: string; bars: string } {
     const condition = cancel ? 201 : conditions[Math.floor(random() * conditions.length)];
     lines.push(`${symbol},${t},${i + 1},${price},${Math.min(size, 5000)},${exchanges[Math.floor(random() * exchanges.length)]},${condition},,,${bid},${ask},${t - Math.floor(random() * 2000)}`);
     if (lines.length >= 10_000) {
-      out.write(`${lines.join('\n')}\n`);
+      if (!out.write(`${lines.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       lines.length = 0;
     }
   }
-  out.end(`${lines.join('\n')}\n`);
+  // The whole file is on disk before it is read (a 10M-print file is still being flushed long after
+  // its last write call).
+  await new Promise<void>((resolve) => out.end(`${lines.join('\n')}\n`, () => resolve()));
   return { prints, bars };
 }
 
@@ -118,8 +120,7 @@ const db = handle.admin;
 try {
   await migrateToLatest(db);
   await seedOptionRoots(db);
-  const inputs = writeInputs(dir);
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  const inputs = await writeInputs(dir);
   await loadMarketFile(db, 'underlying_bars', inputs.bars);
 
   // The pipeline's rows as binary COPY data in a file, for the bare write.
