@@ -3,8 +3,12 @@
  * over the file, or for a large uncompressed file two at once, its first half here and its second
  * in a worker thread, the halves joined in file order. Parsing is most of a load's first phase,
  * when PostgreSQL has nothing to do yet: on a 2-core machine the second reader runs on the core
- * PostgreSQL uses later.
+ * PostgreSQL uses later. Measured here on 1M prints, parse alone, one pass against two in turn:
+ * 2.58-2.70 s against 2.26-2.32 s. Each half runs about a third slower than it would alone (the
+ * two cores share caches and memory bandwidth), and the worker's start costs about 0.3 s.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CalendarRangeError } from '../analytics/calendar.js';
 import { contractKey, type PrintContext } from '../analytics/classification.js';
 import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
@@ -309,11 +313,10 @@ async function readInTwo(
   resolver: PrintSessionResolver,
   into: ReadPrints,
 ): Promise<void> {
-
   // The worker numbers its first line itself (it counts the line breaks before it).
   const range: RecordRange = { start: split.at, end: split.size, head: split.head, firstLine: 0 };
   const data: RangeWorkerData = { file, range, adapterKind: adapter === null ? null : adapter.kind };
-  const worker = startTsWorker(new URL('./print-read-worker.ts', import.meta.url), data);
+  const worker = startTsWorker(new URL(`./print-read-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url), data);
   let workerRead = 0;
   const second = new Promise<Extract<RangeWorkerMessage, { type: 'done' }>>((resolve, reject) => {
     worker.on('message', (message: RangeWorkerMessage) => {
@@ -323,7 +326,8 @@ async function readInTwo(
     worker.on('error', reject);
     worker.on('exit', (code) => reject(new Error(`the second reader of ${file} stopped (exit code ${code})`)));
   });
-  // Reject early failures of the worker even while the first half is read; seen again below.
+  // A failure of the worker while the first half is read is met at `await second` below, not
+  // left unhandled meanwhile.
   second.catch(() => undefined);
 
   const every = options.progressEvery ?? 1_000_000;
