@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' } },
+      // Some units read a simulated market of the default scale: seconds on a loaded 2-core machine,
+      // where vitest's 5 s default is within reach (one took 5.4 s there).
+      { test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
       {
         test: {
           name: 'integration',
