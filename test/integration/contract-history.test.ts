@@ -127,6 +127,8 @@ describe('contract implied volatility', () => {
   // The overnight session of Friday 2026-11-20: Thursday 20:15 ET to Friday 09:25 ET (EST, UTC-5).
   const GTH_OPEN = Date.parse('2026-11-20T01:15:00Z');
   const GTH_CLOSE = Date.parse('2026-11-20T14:25:00Z');
+  /** The service's clock: after Friday's close, unless a test moves it. */
+  let now = MARKET_NOW;
 
   /** The contract of these roots most quoted in both windows (the lesser of its two counts). */
   const mostQuoted = async (roots: readonly string[], windows: readonly [number, number][]): Promise<QuotedContract> => {
@@ -143,7 +145,7 @@ describe('contract implied volatility', () => {
     (await sql<Sample>`select minute, quote_ts, bid, ask from quote_samples where contract_id = ${c.id} order by minute`.execute(service.database.admin)).rows;
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({ clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
@@ -275,6 +277,28 @@ describe('contract implied volatility', () => {
     const from = GTH_OPEN + 2 * 3_600_000;
     const ranged = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1m', start_time: from, end_time: CLOSE, limit: 5000 } });
     expect(ranged.data!.data.map((x) => x.timestamp)).toEqual(overnight().filter((s) => s.minute >= from).map((s) => s.minute));
+  });
+
+  it('defaults gth to the overnight session in progress, which belongs to the next trading date', async () => {
+    // Thursday 22:00 ET: the overnight session of Friday 2026-11-20 has run since 20:15 ET. Its
+    // quotes are loaded (the store was filled after Friday's close); Thursday's are not.
+    now = Date.parse('2026-11-20T03:00:00Z');
+    try {
+      const r = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', limit: 5000 } });
+      expect(r.response.status).toBe(200);
+      const stamps = r.data!.data.map((x) => x.timestamp);
+      expect(stamps.length).toBeGreaterThan(0);
+      expect(stamps[0]).toBe(bucketsOf(overnight(), GTH_OPEN, 300_000)[0]);
+      for (const t of stamps) {
+        expect(t).toBeGreaterThanOrEqual(GTH_OPEN);
+        expect(t).toBeLessThan(GTH_CLOSE);
+      }
+      // The regular session's default is still the last completed one, Thursday's, which is not loaded.
+      const rth = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'rth' } });
+      expect(rth.response.status).toBe(422);
+    } finally {
+      now = MARKET_NOW;
+    }
   });
 
   it('leaves rth as it was: the regular session alone, with or without session', async () => {
