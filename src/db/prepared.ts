@@ -15,19 +15,9 @@ import { rawClient, type Queryable } from './connection.js';
 const PREPARED_PER_CONNECTION = 256;
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
-/** Names of the texts seen lately: a feed's few shapes repeat on every page. */
-const NAMES_KEPT = 1024;
-const names = new Map<string, string>();
-
 /** The statement name of a query text: a digest, so one name never stands for two texts. */
 export function statementName(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `oads_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    if (names.size >= NAMES_KEPT) names.clear();
-    names.set(text, name);
-  }
-  return name;
+  return `oads_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
 }
 
 /**
