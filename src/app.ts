@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { operationMatcher, type OperationId, type OperationSpec } from './contract.js';
+import { operationMatcher, withParametersInline, type OperationId, type OperationSpec } from './contract.js';
 import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/index.js';
 import type { FileBody, Handler, HandlerMap, HandlerResult } from './handlers/types.js';
 import { authenticate, checkEntitlements, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
@@ -68,8 +68,9 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
 
 /** express-openapi-validator for one operation of the contract (request, and in tests response, validation). */
 function validatorFor(deps: ServiceDeps, operation: OperationSpec): RequestHandler[] {
-  const document = deps.contract.document as { paths: Record<string, Record<string, unknown>> };
-  const single = { ...document, paths: { [operation.path]: { [operation.method]: document.paths[operation.path]?.[operation.method] } } };
+  const document = deps.contract.document as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  const spec = document.paths[operation.path]?.[operation.method] ?? {};
+  const single = { ...document, paths: { [operation.path]: { [operation.method]: withParametersInline(document, spec) } } };
   return OpenApiValidator.middleware({
     apiSpec: single as never,
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },

@@ -71,6 +71,21 @@ export function resolveSchema(document: Json, schema: unknown): Json {
   return resolved;
 }
 
+/**
+ * An operation with its parameters written out where they were `$ref`s (and each parameter's own
+ * schema `$ref`, one level): express-openapi-validator's parameter mutator follows every `$ref` of
+ * the operation again on each request (26 on the trades route); written out once here, it reads
+ * them as they are. Nested `$ref`s (array items) stay, for ajv to resolve when it compiles.
+ */
+export function withParametersInline(document: Json, operation: Json): Json {
+  const parameters = ((operation.parameters as unknown[] | undefined) ?? []).map((p) => {
+    const parameter = { ...resolveRef(document, p) };
+    if (parameter.schema !== undefined) parameter.schema = resolveRef(document, parameter.schema);
+    return parameter;
+  });
+  return { ...operation, parameters };
+}
+
 export function loadContract(file = contractPath): Contract {
   const document = parse(fs.readFileSync(file, 'utf8')) as Json;
   const operations: OperationSpec[] = [];
