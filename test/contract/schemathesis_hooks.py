@@ -12,9 +12,9 @@ This hook keeps the generated query within those rules before it is sent:
 - time windows (start_time, end_time) on the print feeds and usage left out: a random instant
   seldom falls in the session of the date drawn, or in usage's seven-day retention window;
 - contract history: date or a time range, not both; a strike of at most three decimals.
-Each rule's 400 answer is tested in test/integration (trades.test.ts, contract-history.test.ts,
-auth-and-limits.test.ts, usage.test.ts), and the coverage phase still sends each parameter's
-out-of-bounds values.
+Each rule's 400 answer is tested in test/integration (trades.test.ts, with the cursor and leaders
+rules; contract-history.test.ts; usage.test.ts), and the coverage phase still sends each
+parameter's out-of-bounds values.
 """
 
 import schemathesis
@@ -26,7 +26,6 @@ ORDERED_PAIRS = [
     ("min_size", "max_size"),
     ("min_strike", "max_strike"),
     ("start_time", "end_time"),
-    ("start_execution_date", "end_execution_date"),
 ]
 
 PRINT_FEEDS = {
@@ -36,6 +35,7 @@ PRINT_FEEDS = {
     "/v1/options/flow/premium-drift",
 }
 
+# The sorts each grain accepts: SORTS_OF in src/analytics/flow-leaders.ts (the contract says it in prose).
 LEADER_SORTS = {
     "root": ["net", "bullish", "bearish", "premium", "volume", "trades"],
     "contract": ["change_percent", "premium", "volume"],
