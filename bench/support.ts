@@ -1,9 +1,12 @@
 /**
  * What the HTTP benchmarks share: the service on a throwaway embedded PostgreSQL (or DATABASE_URL)
  * with limits raised and response validation off, a Pro account's key, and autocannon run in a
- * child process so the load generator does not share the servers' event loop.
+ * child process so the load generator does not share the servers' event loop. The service runs in
+ * this process (its database handles load and read data) and, for the measured requests, can also
+ * run as `make run` runs it: src/main.ts in a process of its own (a cluster of WEB_WORKERS HTTP
+ * workers), over the same database.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +19,14 @@ import { createLogger } from '../src/middleware/logging.js';
 import { startService, type RunningService } from '../src/server.js';
 
 const execFileAsync = promisify(execFile);
+/** The environment of the benchmarks' services: limits raised, response validation off. */
+const BENCH_ENV = {
+  PORT: '0',
+  LIMIT_PER_MINUTE: '10000000',
+  LIMIT_PER_SECOND: '1000000',
+  LIMIT_IN_FLIGHT: '10000',
+  VALIDATE_RESPONSES: 'false',
+};
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -32,14 +43,7 @@ export async function startBenchService(tag: string): Promise<BenchService> {
   fs.chmodSync(dir, 0o755);
   const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort());
   const databaseUrl = process.env.DATABASE_URL ?? embedded?.url ?? '';
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl,
-    PORT: '0',
-    LIMIT_PER_MINUTE: '10000000',
-    LIMIT_PER_SECOND: '1000000',
-    LIMIT_IN_FLIGHT: '10000',
-    VALIDATE_RESPONSES: 'false',
-  });
+  const config = loadConfig({ DATABASE_URL: databaseUrl, ...BENCH_ENV });
   // The JSON log line of every request is written, as in production, to /dev/null.
   const devNull = fs.openSync('/dev/null', 'w');
   const service = await startService(config, { logger: createLogger('info', (line) => fs.writeSync(devNull, line)), jobs: false });
@@ -54,6 +58,48 @@ export async function startBenchService(tag: string): Promise<BenchService> {
       await service.stop();
       if (embedded) await embedded.stop();
       fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  /** HTTP worker processes (1: the service in one process). */
+  workers: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The service as `make run` starts it (src/main.ts, its HTTP workers WEB_WORKERS or the default)
+ * over the database at `databaseUrl`, with the benchmarks' limits; its request log lines go to
+ * /dev/null. Resolves once it listens.
+ */
+export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const childEnv = { ...process.env, ...BENCH_ENV, ...env, DATABASE_URL: databaseUrl, PORT: String(port), SEED_ON_START: 'false', LOG_LEVEL: 'info' };
+  const devNull = fs.openSync('/dev/null', 'w');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: childEnv, stdio: ['ignore', devNull, 'inherit'] });
+  fs.closeSync(devNull);
+  const url = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it listened`);
+    if (attempt > 600) throw new Error('the service did not listen within a minute');
+    const up = await fetch(`${url}/v1/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    workers: loadConfig(childEnv).webWorkers,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
     },
   };
 }

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
@@ -22,6 +23,18 @@ describe('loadConfig: defaults', () => {
     expect(config.dataDir).toBe(path.resolve('.data'));
     expect(config.embeddedPostgresPort).toBe(54329);
     expect(config.databasePoolSize).toBe(10);
+  });
+
+  it('forks one HTTP worker per core, at most four; WEB_WORKERS=1 serves from one process', () => {
+    expect(config.webWorkers).toBe(Math.min(4, os.availableParallelism()));
+    expect(loadConfig({ WEB_WORKERS: '1' }).webWorkers).toBe(1);
+    expect(() => loadConfig({ WEB_WORKERS: '0' })).toThrow(/WEB_WORKERS must be an integer from 1 to 64/);
+  });
+
+  it("counts a cluster's limits per HTTP worker (the spec's per API process) unless LIMIT_SCOPE=cluster", () => {
+    expect(config.limitScope).toBe('process');
+    expect(loadConfig({ LIMIT_SCOPE: 'cluster' }).limitScope).toBe('cluster');
+    expect(() => loadConfig({ LIMIT_SCOPE: 'account' })).toThrow(/LIMIT_SCOPE must be process or cluster/);
   });
 
   it('has the limits of the spec', () => {

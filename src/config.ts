@@ -2,6 +2,7 @@
  * Deployment configuration, read from the environment once at boot into a frozen object.
  * Nothing else in the service reads `process.env`. A bad variable fails the boot, naming every one.
  */
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Limits {
@@ -26,7 +27,23 @@ export interface Config {
   databaseUrl: string | null;
   dataDir: string;
   embeddedPostgresPort: number;
+  /**
+   * Connections for API requests, shared out among the HTTP workers (each has its share, rounded
+   * up); a cluster's primary keeps its own pool for jobs.
+   */
   databasePoolSize: number;
+  /**
+   * HTTP worker processes (`make run`, src/main.ts): 1 serves from one process; more fork a
+   * cluster whose primary holds the database, the jobs and the request limits.
+   */
+  webWorkers: number;
+  /**
+   * Where a cluster's request limits are counted: 'process', each HTTP worker for itself (the
+   * spec's rule: limits are enforced per API process), or 'cluster', once for all the workers by
+   * the primary (an account's windows whichever worker serves it; a round trip to the primary per
+   * request).
+   */
+  limitScope: 'process' | 'cluster';
   limits: Limits;
   /** Proxy hops whose X-Forwarded-For entries are trusted (0: use the socket peer only). */
   trustProxyHops: number;
@@ -43,6 +60,9 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The default HTTP workers: one per core, at most this many. */
+const MAX_DEFAULT_WEB_WORKERS = 4;
 
 class ConfigErrors {
   readonly problems: string[] = [];
@@ -75,6 +95,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     errors.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   const logLevel = env.LOG_LEVEL || 'info';
+  const limitScope = env.LIMIT_SCOPE || 'process';
+  if (limitScope !== 'process' && limitScope !== 'cluster') errors.problems.push('LIMIT_SCOPE must be process or cluster');
   if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
 
   const config: Config = {
@@ -84,6 +106,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    webWorkers: errors.integer(env, 'WEB_WORKERS', Math.min(MAX_DEFAULT_WEB_WORKERS, os.availableParallelism()), 1, 64),
+    limitScope,
     limits: {
       requestsPerMinute: errors.integer(env, 'LIMIT_PER_MINUTE', 250, 1, 10_000_000),
       requestsPerSecond: errors.integer(env, 'LIMIT_PER_SECOND', 30, 1, 1_000_000),

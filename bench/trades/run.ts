@@ -14,7 +14,9 @@
  * order events, overrides the scale's) size the day; BENCH_CONNECTIONS (8), BENCH_SECONDS (10, a
  * run);
  * DATABASE_URL uses that server instead of a throwaway embedded one (and the day it holds, when an
- * earlier run loaded it).
+ * earlier run loaded it). The endpoint is served as `make run` serves it (src/main.ts in its own
+ * process: WEB_WORKERS HTTP workers, default one per core, sharing the pool's size between them);
+ * WEB_WORKERS=1 measures the service in one process.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,7 +30,7 @@ import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import type { Scale, ScaleSpec } from '../../src/ingest/simulator/model.js';
-import { autocannonRun, CONNECTIONS, DURATION, measure, startBenchService } from '../support.js';
+import { autocannonRun, CONNECTIONS, DURATION, measure, startBenchService, startServerProcess } from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 const EVENTS = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
@@ -89,6 +91,9 @@ if (!reused) {
 }
 const prints = await countPrints(service.database.admin, DAY);
 const loadSeconds = (performance.now() - started) / 1000;
+// The endpoint as `make run` serves it: src/main.ts in a process of its own, by default a cluster
+// of one HTTP worker per core (WEB_WORKERS=1: one process), over the same database.
+const server = await startServerProcess(bench.databaseUrl);
 
 const routes: { name: string; query: string; bare: { where: string; values: unknown[] } }[] = [
   {
@@ -122,10 +127,10 @@ for (const route of routes) {
   const text = `select ${COLUMNS} from prints where trading_date = $1::date and not cancelled and ${route.bare.where} order by ts desc, sequence desc, contract_id desc limit 100`;
   const values = [DAY, ...route.bare.values];
   // The baseline must read the rows the endpoint serves, in the same order.
-  const page = (await (await fetch(`${service.url}/v1/options/trades?${route.query}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string }[] };
+  const page = (await (await fetch(`${server.url}/v1/options/trades?${route.query}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string }[] };
   const bareIds = (await pool.query<{ id: string }>(text, values)).rows.map((r) => r.id);
   if (JSON.stringify(page.data.map((p) => p.id)) !== JSON.stringify(bareIds)) throw new Error(`${route.name}: the bare SELECT does not read the endpoint's rows`);
-  const url = `${service.url}/v1/options/trades?${route.query}`;
+  const url = `${server.url}/v1/options/trades?${route.query}`;
   const headers = { authorization: `Bearer ${key}` };
   await bareLoop(pool, text, values, 2); // warm-ups
   await autocannonRun(url, headers, 2);
@@ -175,7 +180,7 @@ lines.push(
 bareServer.close();
 
 const report = [
-  `trades bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize}, node ${process.version}, ${os.cpus().length} cores`,
+  `trades bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${Math.ceil(config.databasePoolSize / server.workers)} each`}), node ${process.version}, ${os.cpus().length} cores`,
   `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE}${EVENTS === undefined ? '' : `, ${EVENTS} regular-session events`}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
   ...lines,
 ].join('\n');
@@ -184,5 +189,6 @@ fs.mkdirSync('bench/results', { recursive: true });
 fs.writeFileSync('bench/results/trades.txt', `${report}\n`);
 
 await pool.end();
+await server.close();
 await bench.close();
 process.exit(0);

@@ -42,7 +42,7 @@ export const getAccount: Handler<'getAccount'> = async (ctx) => {
 
 export const getAccountLimits: Handler<'getAccountLimits'> = async (ctx) => {
   const account = accountOf(ctx);
-  const state = ctx.deps.limiter.state(account.id, ctx.deps.clock());
+  const state = await ctx.deps.limiter.state(account.id, ctx.deps.clock());
   return {
     data: {
       limits: limitValues(ctx.deps.config),

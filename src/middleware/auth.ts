@@ -11,7 +11,7 @@ import { findKeyByPrefix, type AccountRow } from '../db/accounts.js';
 import type { Database } from '../db/connection.js';
 import { keyMatches, keyPrefix } from './api-keys.js';
 import { ApiError, sendError } from './errors.js';
-import { clientAddress, clientNetwork, type RateLimiter, type WindowState } from './rate-limiter.js';
+import { clientAddress, clientNetwork, type Limiter, type WindowState } from './rate-limiter.js';
 
 export interface AuthenticatedAccount extends AccountRow {
   /** Overnight data: the Pro plan, or the entitlement granted to the account. */
@@ -87,7 +87,7 @@ export function setRateLimitHeaders(res: Response, state: WindowState): void {
 
 export interface AuthOptions {
   config: Config;
-  limiter: RateLimiter;
+  limiter: Limiter;
   keys: KeyCache;
   clock: () => number;
 }
@@ -101,8 +101,8 @@ function bearerToken(header: string | undefined): string | null {
 export function authenticate(options: AuthOptions): RequestHandler {
   const { limiter, keys, clock, config } = options;
 
-  const spendKeyless = (res: Response, network: string, now: number): boolean => {
-    const admission = limiter.admitKeyless(network, now);
+  const spendKeyless = async (res: Response, network: string, now: number): Promise<boolean> => {
+    const admission = await limiter.admitKeyless(network, now);
     if (!admission.admitted) {
       sendError(res, new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs));
       return false;
@@ -117,7 +117,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
     const operation = res.locals.operation as OperationSpec | null;
 
     if (operation?.facts.public) {
-      if (spendKeyless(res, network, now)) next();
+      if (await spendKeyless(res, network, now)) next();
       return;
     }
 
@@ -125,7 +125,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
     const prefix = token === null ? null : keyPrefix(token);
     const cached = prefix === null ? null : await keys.lookup(prefix, now);
     if (token === null || cached === null || !keyOpens(cached, token)) {
-      if (!spendKeyless(res, network, now)) return;
+      if (!(await spendKeyless(res, network, now))) return;
       sendError(res, new ApiError(401, 'unauthorized', token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'Invalid API key.'));
       return;
     }
@@ -135,17 +135,22 @@ export function authenticate(options: AuthOptions): RequestHandler {
     res.locals.keyId = account.key?.id;
     res.locals.account = account;
     if (account.status === 'suspended') {
-      setRateLimitHeaders(res, limiter.state(account.id, now));
+      setRateLimitHeaders(res, await limiter.state(account.id, now));
       sendError(res, new ApiError(403, 'account_suspended', 'This account is suspended.'));
       return;
     }
 
     const consumes = operation?.operationId !== 'getAccountLimits';
-    const admission = limiter.admit(account.id, now, consumes);
-    setRateLimitHeaders(res, limiter.state(account.id, now));
+    const { admission, state } = await limiter.admitWithState(account.id, now, consumes);
+    setRateLimitHeaders(res, state);
     if (!admission.admitted) {
       const { code, retryAfterMs, message } = admission.rejection;
       sendError(res, new ApiError(429, code, message, [], retryAfterMs));
+      return;
+    }
+    // A client that left while a cluster's primary was asked has already closed the response.
+    if (res.closed) {
+      admission.release();
       return;
     }
     res.on('close', admission.release);

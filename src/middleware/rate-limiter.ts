@@ -1,5 +1,7 @@
 /**
- * The rate-limit windows of the spec's Limits section, per API process, in memory:
+ * The rate-limit windows of the spec's Limits section, in the memory of one API process (each HTTP
+ * worker of a cluster for itself, or with LIMIT_SCOPE=cluster the primary, answering its workers:
+ * cluster-limiter.ts):
  * a rolling minute and a rolling second per account, requests in flight per account, a rolling
  * minute per client network for keyless and bad-credential requests, and a cooldown for an account
  * that keeps sending after 429s. Only admitted requests enter the windows, so rejected requests do
@@ -62,7 +64,21 @@ class AccountState {
 
 export type Admission = { admitted: true; release: () => void } | { admitted: false; rejection: Rejection };
 
-export class RateLimiter {
+export type KeylessAdmission = { admitted: true; remaining: number; reset: number } | { admitted: false; rejection: Rejection };
+
+/**
+ * What the request path asks of the limits: the RateLimiter itself in a single process, or, in a
+ * cluster's worker, a client of the primary's one RateLimiter (cluster-limiter.ts), whose answers
+ * come back asynchronously. Callers await every answer.
+ */
+export interface Limiter {
+  /** admit(), and the windows after it (the rate-limit headers), in one step. */
+  admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } | Promise<{ admission: Admission; state: WindowState }>;
+  state(accountId: string, now: number): WindowState | Promise<WindowState>;
+  admitKeyless(network: string, now: number): KeylessAdmission | Promise<KeylessAdmission>;
+}
+
+export class RateLimiter implements Limiter {
   private readonly accounts = new Map<string, AccountState>();
   private readonly networks = new Map<string, Window>();
   private sweeps = 0;
@@ -117,6 +133,11 @@ export class RateLimiter {
     };
   }
 
+  admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } {
+    const admission = this.admit(accountId, now, consume);
+    return { admission, state: this.state(accountId, now) };
+  }
+
   private cooldownRejection(state: AccountState, now: number): Rejection {
     return { code: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
   }
@@ -155,7 +176,7 @@ export class RateLimiter {
   }
 
   /** The keyless budget of a client network: admits and consumes, or says how long to wait. */
-  admitKeyless(network: string, now: number): { admitted: true; remaining: number; reset: number } | { admitted: false; rejection: Rejection } {
+  admitKeyless(network: string, now: number): KeylessAdmission {
     this.sweep(now);
     let window = this.networks.get(network);
     if (!window) {

