@@ -35,6 +35,7 @@ import { autocannonRun, CONNECTIONS, DURATION, measure, startBenchService, start
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 const EVENTS = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_SECONDS = 5;
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
 const NOW = Date.parse('2026-11-20T23:00:00Z');
 const DAY = '2026-11-20';
@@ -132,8 +133,11 @@ for (const route of routes) {
   if (JSON.stringify(page.data.map((p) => p.id)) !== JSON.stringify(bareIds)) throw new Error(`${route.name}: the bare SELECT does not read the endpoint's rows`);
   const url = `${server.url}/v1/options/trades?${route.query}`;
   const headers = { authorization: `Bearer ${key}` };
-  await bareLoop(pool, text, values, 2); // warm-ups
-  await autocannonRun(url, headers, 2);
+  // Warm-ups, each side alike: the service's workers are fresh processes (each compiles its code
+  // and prepares its statements on its own connections). With 2 s, the first route's first
+  // endpoint round ran at 0.74-0.87 of the loop in three runs, its later rounds at 1.0-1.4.
+  await bareLoop(pool, text, values, WARMUP_SECONDS);
+  await autocannonRun(url, headers, WARMUP_SECONDS);
   const loops: LoopResult[] = [];
   const runs: Awaited<ReturnType<typeof autocannonRun>>[] = [];
   for (let round = 0; round < ROUNDS; round++) {
