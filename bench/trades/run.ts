@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import pg from 'pg';
+import { workerPoolSize } from '../../src/cluster.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import { countPrints, vacuumAnalyze } from '../../src/db/market-data.js';
 import { printsPageText, type PrintFilter } from '../../src/db/trades.js';
@@ -184,7 +185,7 @@ lines.push(
 bareServer.close();
 
 const report = [
-  `trades bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${Math.ceil(config.databasePoolSize / server.workers)} each`}), node ${process.version}, ${os.cpus().length} cores`,
+  `trades bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${workerPoolSize({ ...config, webWorkers: server.workers })} each`}), node ${process.version}, ${os.cpus().length} cores`,
   `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE}${EVENTS === undefined ? '' : `, ${EVENTS} regular-session events`}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
   ...lines,
 ].join('\n');
