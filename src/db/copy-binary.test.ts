@@ -65,6 +65,61 @@ describe('CopyBinaryWriter', () => {
     expect(row(1, (w) => w.text(''))).toBe('0001' + '00000000');
   });
 
+  it('writes a text value in pieces: bytes, strings and numbers as JavaScript writes them, its length before it', () => {
+    const pieces = row(1, (w) => {
+      w.openText();
+      w.appendBytes(Buffer.from('{"a":'));
+      w.appendNumber(-0.1517);
+      w.appendAscii(',"é":"');
+      w.appendAscii('x'.repeat(30));
+      w.appendBytes(Buffer.from('"}'));
+      w.closeText();
+    });
+    const text = `{"a":-0.1517,"é":"${'x'.repeat(30)}"}`;
+    expect(pieces).toBe('0001' + Buffer.byteLength(text).toString(16).padStart(8, '0') + Buffer.from(text).toString('hex'));
+  });
+
+  it('writes every number as String() does: integers, six-decimal values by digit loops, the rest through String()', () => {
+    /** mulberry32: a small deterministic generator. */
+    let seed = 20261125;
+    const random = (): number => {
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let t = seed;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const values = [
+      0, -0, 1, -1, 9, 10, 1795185001010, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, 1.5e300, -2.5e-300,
+      0.1, 0.2, 0.1 + 0.2, 1e-6, -1e-6, 1e-7, 5e-7, 0.000001, 0.0000015, 1234.5, 4.5, 0.5, 6600.25, 0.333333, 0.3333333, 1 / 3,
+      2 ** 33 - 0.5, 2 ** 33 + 0.5, -(2 ** 33) + 0.25, 8589934591.999999, 123456789.123456, 0.999999, 0.9999995, 99.99, 1e-5,
+    ];
+    for (let i = 0; i < 20_000; i++) {
+      const magnitude = 10 ** Math.floor(random() * 14 - 4);
+      const raw = (random() - 0.3) * magnitude;
+      const decimals = Math.floor(random() * 9);
+      values.push(raw, Math.round(raw * 10 ** decimals) / 10 ** decimals, Math.floor(raw));
+    }
+    const { bytes } = written((w) => {
+      w.header();
+      for (const v of values) {
+        w.row(1);
+        w.openText();
+        w.appendNumber(v);
+        w.closeText();
+        w.endRow();
+      }
+    }, 4096);
+    let p = 19;
+    const read: string[] = [];
+    for (let k = 0; k < values.length; k++) {
+      const length = bytes.readInt32BE(p + 2);
+      read.push(bytes.subarray(p + 6, p + 6 + length).toString());
+      p += 6 + length;
+    }
+    expect(read).toEqual(values.map((v) => String(v)));
+  });
+
   it('writes one-dimensional arrays with their element type, and empty arrays with no dimension', () => {
     const header = (n: number, oid: string): string => '00000001' + '00000000' + oid + n.toString(16).padStart(8, '0') + '00000001';
     // int4 is type 23, text 25.

@@ -134,7 +134,7 @@ export async function ensurePartition(db: Queryable, table: PartitionedTable, da
 export async function createStandalonePrintsPartition(db: Queryable, date: string, options: { primaryKey: boolean }): Promise<string> {
   const name = partitionName('prints', date);
   await sql`create table ${sql.table(name)} (like prints including defaults,
-    ${options.primaryKey ? sql`primary key (trading_date, contract_id, sequence),` : sql``}
+    ${options.primaryKey ? sql`primary key (contract_id, sequence, trading_date),` : sql``}
     constraint ${sql.ref(`${name}_date_check`)} check (trading_date = ${sql.lit(date)}::date))`.execute(db);
   return name;
 }

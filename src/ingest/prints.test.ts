@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClassifiedPrintRecord } from '../analytics/classification.js';
 import { PRINT_COPY_COLUMNS } from '../db/bulk-copy.js';
 import { CopyBinaryWriter } from '../db/copy-binary.js';
-import { printBody, writePrintRow, type PrintRowFacts } from './prints.js';
+import { writePrintBody, writePrintRow, type PrintRowFacts } from './prints.js';
 
 const SPEC_ORDER = [
   'ask', 'bid', 'condition_code', 'contract_type', 'date_of_expiry', 'day_volume', 'days_to_expiry', 'delta', 'exchange', 'exchange_code', 'flags',
@@ -19,14 +19,83 @@ const record: ClassifiedPrintRecord = {
   trading_date: '2026-11-20', sequence: 2,
 };
 
+/** The served JSON of a record: its 31 fields in the specification order, as JSON.stringify writes them. */
+const served = (r: ClassifiedPrintRecord): string => JSON.stringify(Object.fromEntries(SPEC_ORDER.map((k) => [k, r[k]])));
+
+/** The body text values writePrintBody writes for `records`, one row each. */
+function bodies(records: ClassifiedPrintRecord[]): string[] {
+  const chunks: Buffer[] = [];
+  const w = new CopyBinaryWriter((chunk) => chunks.push(Buffer.from(chunk)), 4096);
+  w.header();
+  for (const r of records) {
+    w.row(1);
+    writePrintBody(r, w);
+    w.endRow();
+  }
+  w.end();
+  const bytes = Buffer.concat(chunks);
+  const out: string[] = [];
+  let p = 19;
+  for (let k = 0; k < records.length; k++) {
+    const length = bytes.readInt32BE(p + 2);
+    out.push(bytes.subarray(p + 6, p + 6 + length).toString());
+    p += 6 + length;
+  }
+  return out;
+}
+
 describe('the stored print body', () => {
   it('is the JSON of exactly the 31 served fields, in the specification order', () => {
-    const body = printBody(record);
-    const parsed = JSON.parse(body) as Record<string, unknown>;
+    const [body, nulls] = bodies([
+      record,
+      { ...record, ask: null, bid: null, delta: null, group_id: null, implied_volatility: null, otm_percent: null, underlying_price: null, flags: [] },
+    ]);
+    const parsed = JSON.parse(body as string) as Record<string, unknown>;
     expect(Object.keys(parsed)).toEqual([...SPEC_ORDER]);
-    expect(body).toBe(JSON.stringify(Object.fromEntries(SPEC_ORDER.map((k) => [k, record[k]]))));
-    const nulls = printBody({ ...record, ask: null, bid: null, delta: null, group_id: null, implied_volatility: null, otm_percent: null, underlying_price: null, flags: [] });
-    expect(JSON.parse(nulls)).toMatchObject({ ask: null, group_id: null, underlying_price: null, flags: [] });
+    expect(body).toBe(served(record));
+    expect(JSON.parse(nulls as string)).toMatchObject({ ask: null, group_id: null, underlying_price: null, flags: [] });
+  });
+
+  it('is what JSON.stringify writes, for every vocabulary word, flag list, boolean and number', () => {
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+    const number = (): number => pick([Math.round(random() * 1e6) / 1e4, -Math.round(random() * 1e6) / 1e6, random(), Math.floor(random() * 1e5), 1e-7, 2 ** 40 + 0.5]);
+    const records = Array.from({ length: 3000 }, (_, i): ClassifiedPrintRecord => ({
+      ...record,
+      ask: random() < 0.1 ? null : number(),
+      bid: random() < 0.1 ? null : number(),
+      contract_type: pick(['call', 'put'] as const),
+      date_of_expiry: pick(['2026-11-20', '2026-12-18', '2027-01-15']),
+      day_volume: i * 7,
+      delta: random() < 0.1 ? null : number(),
+      exchange: pick(['ise', 'cboe', 'unmapped_99']),
+      flags: pick<ClassifiedPrintRecord['flags']>([[], ['iso'], ['iso', 'late', 'post_cash_close'], ['aggressor_hint', 'no_side']]),
+      group_id: random() < 0.5 ? null : `g:SPXW:2026-11-20:6600000:C:2026-11-20:${i}`,
+      id: `SPXW:2026-11-20:6600000:C:2026-11-20:${i}`,
+      implied_volatility: random() < 0.1 ? null : number(),
+      is_block: random() < 0.5,
+      is_golden: random() < 0.5,
+      is_unusual: random() < 0.5,
+      open_interest: random() < 0.3 ? null : Math.floor(random() * 1e5),
+      otm_percent: random() < 0.1 ? null : number(),
+      premium: number(),
+      price: number(),
+      sentiment: pick(['bullish', 'bearish', 'neutral'] as const),
+      session: pick(['rth', 'gth', 'curb', 'other'] as const),
+      side: pick(['above_ask', 'at_ask', 'near_ask', 'mid', 'near_bid', 'at_bid', 'below_bid', 'unknown'] as const),
+      side_confidence: number(),
+      size: 1 + Math.floor(random() * 5000),
+      strike: pick([4.5, 1234.5, 0.5, 6600, 6612.125]),
+      timestamp: 1795185001010 + i,
+      trade_type: pick(['sweep', 'split', 'single', 'multileg', 'cross', 'floor'] as const),
+      underlying_price: random() < 0.1 ? null : number(),
+      underlying_symbol: pick(['SPX', 'SPY', 'AAPL']),
+    }));
+    expect(bodies(records)).toEqual(records.map(served));
   });
 });
 
@@ -98,7 +167,7 @@ describe('the binary COPY row', () => {
     expect(field('quote_ts')?.readBigInt64BE(0)).toBe(1795185001000n);
     expect(field('aggressor_side')).toBeNull();
     expect(field('cancelled')?.[0]).toBe(0);
-    expect(field('body')?.toString()).toBe(printBody(record));
+    expect(field('body')?.toString()).toBe(served(record));
   });
 
   it('writes an empty flags list and no extended conditions as empty arrays', () => {
