@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  contractKey,
   PrintClassifier,
   printId,
   sentimentOf,
@@ -422,6 +423,20 @@ describe('PrintClassifier: sweeps', () => {
       [raw({ exchangeCode: 308, timestamp: T0 + 51 })],
     ]);
     expect(prints.map((p) => [p.trade_type, p.group_id])).toEqual([['single', null], ['single', null]]);
+  });
+
+  it('uses the contract key the caller keeps (RawPrint.contractKey) instead of building one', () => {
+    const key = contractKey({ root: 'SPXW', dateOfExpiry: '2024-12-20', strike: 5900, type: 'call' });
+    const built = run([[raw({ sequence: 1 })], [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10 })]]).prints;
+    const given = run([[raw({ sequence: 1, contractKey: key })], [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10, contractKey: key })]]).prints;
+    expect(given).toEqual(built);
+    expect(given.map((p) => [p.id, p.trade_type, p.day_volume])).toEqual([
+      [`${key}:2024-12-19:1`, 'sweep', 10],
+      [`${key}:2024-12-19:2`, 'sweep', 20],
+    ]);
+    // The key given is the one used: the same fields under another key are another contract.
+    const other = run([[raw({ sequence: 1, contractKey: 'K1' })], [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10, contractKey: 'K2' })]]).prints;
+    expect(other.map((p) => [p.id, p.trade_type, p.day_volume])).toEqual([['K1:2024-12-19:1', 'single', 10], ['K2:2024-12-19:2', 'single', 10]]);
   });
 
   it('does not group different contracts', () => {

@@ -156,6 +156,11 @@ export type PrintFlag =
 export interface RawPrint {
   /** Option root, e.g. SPXW. */
   root: string;
+  /**
+   * contractKey() of the print, when the caller keeps one per contract (the ingest pipeline does):
+   * the classifier then neither builds the key nor hashes a new string per print.
+   */
+  contractKey?: string;
   /** Underlying symbol, e.g. SPX. */
   underlying: string;
   /** YYYY-MM-DD. */
@@ -677,7 +682,7 @@ export class PrintClassifier {
     const extended = print.extendedConditions;
     for (let i = 0; i < extended.length; i++) traits |= conditionTraitMask(extended[i] as number);
 
-    const key = contractKey(print);
+    const key = print.contractKey ?? contractKey(print);
     let contract = this.contracts.get(key);
     if (contract === undefined) {
       contract = this.newContract(print.dateOfExpiry, context.tradingDate);

@@ -737,6 +737,7 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
           const contract = slot.stored as StoredContract;
           const ts = table.timestamp[i] as number;
           raw.root = slot.ref.root;
+          raw.contractKey = slot.key;
           raw.underlying = contract.underlying;
           raw.dateOfExpiry = slot.ref.dateOfExpiry;
           raw.type = slot.ref.type;
