@@ -36,6 +36,22 @@ const NUMBER_MAX_BYTES = 32;
 const FIXED_LIMIT = 2 ** 33;
 const FIXED_SCALE = 1e6;
 
+/**
+ * `value` as UTF-8 at `at` (room made by the caller): by a byte loop while it is ASCII and at most
+ * `loopMax` long, else by Buffer.write. Returns the position after it.
+ */
+function utf8Into(b: Buffer, at: number, value: string, loopMax: number): number {
+  const n = value.length;
+  if (n > loopMax) return at + b.write(value, at, 'utf8');
+  let p = at;
+  for (let k = 0; k < n; k++) {
+    const c = value.charCodeAt(k);
+    if (c > 0x7f) return at + b.write(value, at, 'utf8');
+    b[p++] = c;
+  }
+  return p;
+}
+
 /** The decimal digits of a non-negative safe integer at `p`; returns the position after them. */
 function writeDigits(b: Buffer, p: number, value: number): number {
   let length = 1;
@@ -193,24 +209,11 @@ export class CopyBinaryWriter {
 
   /** Text as UTF-8: a byte loop for short ASCII (the usual case), Buffer.write otherwise. */
   text(value: string): void {
-    const n = value.length;
-    this.ensure(4 + n * 3);
-    const b = this.buf;
+    this.ensure(4 + value.length * 3);
     const at = this.pos;
-    let p = at + 4;
-    if (n > LOOP_MAX) p += b.write(value, p, 'utf8');
-    else {
-      for (let k = 0; k < n; k++) {
-        const c = value.charCodeAt(k);
-        if (c > 0x7f) {
-          p = at + 4 + b.write(value, at + 4, 'utf8');
-          break;
-        }
-        b[p++] = c;
-      }
-    }
-    this.view.setInt32(at, p - at - 4);
-    this.pos = p;
+    const end = utf8Into(this.buf, at + 4, value, LOOP_MAX);
+    this.view.setInt32(at, end - at - 4);
+    this.pos = end;
   }
 
   /**
@@ -239,24 +242,8 @@ export class CopyBinaryWriter {
 
   /** A string as UTF-8 into the text value being written: short ASCII by the byte loop. */
   appendAscii(value: string): void {
-    const n = value.length;
-    this.ensure(n * 3);
-    const b = this.buf;
-    const at = this.pos;
-    if (n > LOOP_MAX_PIECE) {
-      this.pos = at + b.write(value, at, 'utf8');
-      return;
-    }
-    let p = at;
-    for (let k = 0; k < n; k++) {
-      const c = value.charCodeAt(k);
-      if (c > 0x7f) {
-        p = at + b.write(value, at, 'utf8');
-        break;
-      }
-      b[p++] = c;
-    }
-    this.pos = p;
+    this.ensure(value.length * 3);
+    this.pos = utf8Into(this.buf, this.pos, value, LOOP_MAX_PIECE);
   }
 
   /**
