@@ -48,6 +48,23 @@ export function sessionSpan(date: string, session: SessionChoice): Span | null {
   return { start: overnight.start_time, end: day.end };
 }
 
+/**
+ * The time bounds of a feed read of a trading date's prints: the request's window, else for the
+ * overnight session its window (every gth print of the date lies in it, and the newest-first
+ * indexes do not lead with session: the bound keeps an overnight read off the day's prints), else
+ * none. A date outside the calendar keeps the request's window.
+ */
+export function readBounds(date: string, session: SessionChoice, window: { from: number | null; to: number | null }): { from: number | null; to: number | null } {
+  if (session !== 'gth') return window;
+  let overnight: Span | null = null;
+  try {
+    overnight = sessionSpan(date, 'gth');
+  } catch (error) {
+    if (!(error instanceof CalendarRangeError)) throw error;
+  }
+  return { from: window.from ?? overnight?.start ?? null, to: window.to ?? overnight?.end ?? null };
+}
+
 /** The trading date whose overnight window holds `ts`, or null. */
 export function overnightDateOf(ts: number): string | null {
   const today = newYorkDate(ts);

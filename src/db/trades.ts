@@ -3,9 +3,13 @@
  * of one contract at an instant. Prints are served as their stored `body` text (the 31 fields).
  *
  * A page is newest first by (ts, sequence, contract_id), the order of the partial indexes
- * prints_root_newest_idx (root, session, …) and prints_market_newest_idx (session, …). Each
- * (root, session) pair, or each session for the whole market, is read as its own ordered, limited
- * index scan and the branches are merged: PostgreSQL cannot keep the index order across an IN list.
+ * prints_root_newest_idx (root, …) and prints_market_newest_idx (the whole market). Each root, or
+ * the whole market, is read as its own ordered, limited index scan and the branches are merged:
+ * PostgreSQL cannot keep the index order across an IN list. The sessions asked are a filter of the
+ * scan, not a key of the index: a root's overnight (gth) prints of a trading date all precede its
+ * day's (rth, curb, other) in time, so a day read newest first meets them only at its end, and an
+ * overnight read is bounded by the overnight window (the caller gives it as from/to:
+ * print-filters.ts readBounds).
  *
  * The feed reads run as named prepared statements (prepared.ts executePrepared): parsed once per
  * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. What shapes the
@@ -100,23 +104,26 @@ export function printConditions(f: PrintFilter): RawBuilder<boolean>[] {
 
 const NEWEST_FIRST = sql`order by ts desc, sequence desc, contract_id desc`;
 
+/** The sessions a print is stored under: a filter naming them all is no filter. */
+const ALL_SESSIONS = ['rth', 'gth', 'curb', 'other'];
+
 const PAGE_COLUMNS = sql`body, ts, sequence, contract_id, exchange, side`;
 /** What the position where a bounded scan ends needs of each print. */
 const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
 
 /**
  * The prints of the filter newest first, strictly older than `after`, as one ordered query of at
- * most `limit` rows (null when no (root, session) pair is asked). Each branch is an ordered, limited
+ * most `limit` rows (null when no root or no session is asked). Each branch is an ordered, limited
  * index scan; a Merge Append pulls from them lazily.
  */
 function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number, columns = PAGE_COLUMNS): RawBuilder<PrintRow> | null {
+  if (f.sessions.length === 0 || f.roots?.length === 0) return null;
   const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
+  if (!ALL_SESSIONS.every((s) => f.sessions.includes(s))) {
+    common.push(f.sessions.length === 1 ? sql<boolean>`session = ${sql.lit(f.sessions[0])}` : sql<boolean>`session in (${sql.join(f.sessions.map((s) => sql.lit(s)))})`);
+  }
   if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
-  const keys: RawBuilder<boolean>[][] =
-    f.roots === null
-      ? f.sessions.map((s) => [sql<boolean>`session = ${sql.lit(s)}`])
-      : f.roots.flatMap((r) => f.sessions.map((s) => [sql<boolean>`root = ${sql.lit(r)}`, sql<boolean>`session = ${sql.lit(s)}`]));
-  if (keys.length === 0) return null;
+  const keys: RawBuilder<boolean>[][] = f.roots === null ? [[]] : f.roots.map((r) => [sql<boolean>`root = ${sql.lit(r)}`]);
   const branches = keys.map(
     (k) => sql`(select ${columns} from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${sql.lit(limit)})`,
   );

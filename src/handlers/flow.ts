@@ -10,7 +10,7 @@
  * cursor continues from the last print scanned. The cursor position is the last print served or
  * scanned, (timestamp, sequence, contract id): the order of the store's indexes.
  */
-import { boundProblems, defaultTradingDate, resolveWindow, rootsOf, selectSides, SESSIONS_OF, type Problem, type SessionChoice, type SideParameter, type SideSelection } from '../analytics/print-filters.js';
+import { boundProblems, defaultTradingDate, readBounds, resolveWindow, rootsOf, selectSides, SESSIONS_OF, type Problem, type SessionChoice, type SideParameter, type SideSelection } from '../analytics/print-filters.js';
 import { ASK_SIDES, BID_SIDES, DRIFT_INTERVAL_MS, driftGrid, driftSeries } from '../analytics/premium-drift.js';
 import { optionRoot } from '../analytics/roots.js';
 import { previousTradingDay } from '../analytics/calendar.js';
@@ -175,12 +175,13 @@ function printFilterOf(
   sides: SideSelection | null,
   includeComplexByDefault: boolean,
 ): PrintFilter {
+  const bounds = readBounds(window.tradingDate, session, window);
   return {
     tradingDate: window.tradingDate,
     roots,
     sessions: SESSIONS_OF[session],
-    from: window.from,
-    to: window.to,
+    from: bounds.from,
+    to: bounds.to,
     contractType: q.contract_type,
     dateOfExpiry: q.date_of_expiry,
     minDte: q.min_dte,

@@ -154,15 +154,22 @@ describe('canonical layouts', () => {
   it('leaves nothing half-written when a load fails', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-fail-'));
     const file = path.join(dir, 'prints.csv');
-    // Two prints of 2 billion contracts: the second one's day volume overflows its integer column mid-COPY.
-    fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,2000000000,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,2000000000,302`].join('\n'));
-    const contracts = await countContracts(service.database.admin);
-    await expect(loadPrintsFile(service.database.admin, file)).rejects.toThrow(/out of range/);
-    expect(await countPrints(service.database.admin, '2026-11-19')).toBe(0);
-    expect(await countContracts(service.database.admin)).toBe(contracts);
-    // Not recorded as loaded: the next attempt loads it again (and fails the same way).
-    await expect(loadPrintsFile(service.database.admin, file)).rejects.toThrow(/out of range/);
+    // Two prints of the same size, and a unique index on (trading_date, size) of their date added to
+    // the prints table for this test: the load fails at its last step, when the new date's partition is
+    // attached and its indexes built, after every row was copied and its contracts created.
     fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,3,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,3,302`].join('\n'));
+    const admin = service.database.admin;
+    await sql`create unique index prints_test_one_size_idx on prints (trading_date, size) where trading_date = '2026-11-19'`.execute(admin);
+    try {
+      const contracts = await countContracts(admin);
+      await expect(loadPrintsFile(admin, file)).rejects.toThrow(/could not create unique index/);
+      expect(await countPrints(admin, '2026-11-19')).toBe(0);
+      expect(await countContracts(admin)).toBe(contracts);
+      // Not recorded as loaded: the next attempt loads it again (and fails the same way).
+      await expect(loadPrintsFile(admin, file)).rejects.toThrow(/could not create unique index/);
+    } finally {
+      await sql`drop index prints_test_one_size_idx`.execute(admin);
+    }
     expect((await loadMarketFile(service.database.admin, 'prints', file)).loaded).toBe(2);
     expect(await countPrints(service.database.admin, '2026-11-19')).toBe(2);
   });
@@ -171,7 +178,8 @@ describe('canonical layouts', () => {
     const result = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = 'prints_20261120' order by indexname`.execute(service.database.admin);
     const definitions = result.rows.map((r) => r.indexdef.replace(/ ON public\.prints_20261120 USING btree/, ''));
     expect(definitions).toHaveLength(4);
-    expect(definitions.join('\n')).toMatch(/\(root, session, ts DESC, sequence DESC, contract_id DESC\) WHERE \(NOT cancelled\)/);
+    expect(definitions.join('\n')).toMatch(/\(root, ts DESC, sequence DESC, contract_id DESC\) WHERE \(NOT cancelled\)/);
+    expect(definitions.join('\n')).toMatch(/\(ts DESC, sequence DESC, contract_id DESC\) WHERE \(NOT cancelled\)/);
     expect(definitions.join('\n')).toMatch(/\(contract_id, ts DESC\)/);
   });
 
