@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundProblems, dayDateOf, defaultTradingDate, inRegularHours, overnightDateOf, resolveWindow, rootsOf, selectSides, sessionSpan } from './print-filters.js';
+import { boundProblems, dayDateOf, defaultTradingDate, inRegularHours, overnightDateOf, readBounds, resolveWindow, rootsOf, selectSides, sessionSpan } from './print-filters.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -30,6 +30,22 @@ describe('sessions of a trading date', () => {
     expect(defaultTradingDate(at('2026-11-23T02:00:00Z'), 'gth')).toBe('2026-11-23');
     expect(defaultTradingDate(at('2026-11-23T02:00:00Z'), 'all')).toBe('2026-11-20');
     expect(defaultTradingDate(at('2026-11-20T23:00:00Z'), 'gth')).toBe('2026-11-20');
+  });
+});
+
+describe('readBounds', () => {
+  const none = { from: null, to: null };
+  it('bounds an overnight read by the overnight window, keeping a bound the request gives', () => {
+    expect(readBounds('2026-11-20', 'gth', none)).toEqual({ from: at('2026-11-20T01:15:00Z'), to: at('2026-11-20T14:25:00Z') });
+    expect(readBounds('2026-11-20', 'gth', { from: at('2026-11-20T03:00:00Z'), to: null })).toEqual({ from: at('2026-11-20T03:00:00Z'), to: at('2026-11-20T14:25:00Z') });
+    expect(readBounds('2026-11-20', 'gth', { from: null, to: at('2026-11-20T04:00:00Z') })).toEqual({ from: at('2026-11-20T01:15:00Z'), to: at('2026-11-20T04:00:00Z') });
+  });
+
+  it("leaves a day or whole-date read, a closed day's and a date outside the calendar as asked", () => {
+    expect(readBounds('2026-11-20', 'rth', none)).toEqual(none);
+    expect(readBounds('2026-11-20', 'all', { from: 5, to: null })).toEqual({ from: 5, to: null });
+    expect(readBounds('2026-11-26', 'gth', none)).toEqual(none);
+    expect(readBounds('1990-01-02', 'gth', none)).toEqual(none);
   });
 });
 
