@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { contractRef, isoToMs, nanosToMs, parseBarFields, parseCodes, parseContractFields, parseOpenInterestFields, parsePrintFields, parseQuoteFields, parseTimestampMs } from './canonical.js';
+import {
+  contractRef,
+  isoToMs,
+  nanosToMs,
+  parseBarFields,
+  parseCodes,
+  parseContractFields,
+  parseOpenInterestFields,
+  parsePrintFields,
+  parseQuoteFields,
+  parseTimestampMs,
+  printColumns,
+  PrintLineValues,
+  readPrintLine,
+} from './canonical.js';
+import { csvRecord } from './records.js';
 
 const T = 1795185000000; // 2026-11-20 09:30 ET
 
@@ -80,5 +95,188 @@ describe('canonical records', () => {
     expect(parseOpenInterestFields({ option_symbol: 'SPY   261120P00650000', date: '2026-11-20', open_interest: '5' })).toMatchObject({ date: '2026-11-20', openInterest: 5 });
     expect(parseContractFields({ option_symbol: 'SPXW261120C06600000', underlying: 'spx', multiplier: '' })).toMatchObject({ underlying: 'SPX', multiplier: null });
     expect(parseContractFields({ option_symbol: 'SPXW261120C06600000', multiplier: '0' })).toMatch(/^multiplier/);
+  });
+});
+
+describe('reading a canonical print line without its record', () => {
+  const HEADER = ['option_symbol', 'timestamp', 'sequence', 'price', 'size', 'exchange_code', 'condition_code', 'extended_conditions', 'aggressor_side', 'bid', 'ask', 'quote_timestamp'];
+
+  /** What the line's record gives, in readPrintLine()'s terms; null when it is rejected. */
+  function byRecord(header: readonly string[], line: string): unknown {
+    const record = csvRecord(header, line, 1);
+    if (!('fields' in record)) return null;
+    const p = parsePrintFields(record.fields, 1);
+    if (typeof p === 'string') return null;
+    return [
+      p.contract,
+      p.timestamp,
+      p.sequence,
+      p.price,
+      p.size,
+      p.exchangeCode,
+      p.conditionCode,
+      p.extendedConditions,
+      p.aggressorSide === 'buy' ? 1 : p.aggressorSide === 'sell' ? 2 : 0,
+      p.quote !== null,
+      p.quote?.bid ?? NaN,
+      p.quote?.ask ?? NaN,
+      p.quote?.timestamp ?? NaN,
+    ];
+  }
+
+  /**
+   * What readPrintLine() gives, with the texts it leaves to the caller parsed; false when it
+   * declines the line or the caller would (a symbol or extended list in error: print-table.ts).
+   */
+  function byLine(header: readonly string[], line: string): unknown {
+    const columns = printColumns(header);
+    if (columns === null) return false;
+    const v = new PrintLineValues(columns);
+    if (!readPrintLine(line, v)) return false;
+    const contract = contractRef(v.symbol);
+    const extended = parseCodes(v.extended);
+    if (typeof contract === 'string' || typeof extended === 'string') return false;
+    return [contract, v.timestamp, v.sequence, v.price, v.size, v.exchangeCode, v.conditionCode, extended, v.aggressor, v.hasQuote, v.bid, v.ask, v.quoteTs];
+  }
+
+  /** A line read without its record gives what its record gives (-0 and 0 told apart). */
+  function expectSame(header: readonly string[], line: string): boolean {
+    const fast = byLine(header, line);
+    if (fast === false) return false;
+    expect(fast, line).toStrictEqual(byRecord(header, line));
+    return true;
+  }
+
+  const good = ['SPXW  261120C06705000', String(T), '1', '5.36', '3', '313', '209', '', '', '5.3', '5.4', String(T - 300)];
+
+  it('reads plain lines as their records do', () => {
+    expect(expectSame(HEADER, good.join(','))).toBe(true);
+    const variants: [number, string][] = [
+      [3, '007.10'],
+      [3, '0.00000000000001'],
+      [3, '12345678901234.5'],
+      [3, '123456789012345'],
+      [2, '007'],
+      [2, '123456789012345'],
+      [4, '2000000000'],
+      [6, ''],
+      [6, '0'],
+      [7, '219'],
+      [7, '232|236'],
+      [7, '232||236|'],
+      [8, 'buy'],
+      [8, 'sell'],
+      [9, '0'],
+      [9, ''],
+      [10, ''],
+      [11, ''],
+      [1, '946684800000'],
+      [1, '4102444799999'],
+      [0, 'SPXW261120C06705000'],
+      [0, 'O:SPY261120C00660000'],
+      [0, 'spxw  261120c06705000'],
+    ];
+    for (const [k, value] of variants) {
+      const cells = [...good];
+      cells[k] = value;
+      expect(expectSame(HEADER, cells.join(',')), cells.join(',')).toBe(true);
+    }
+    // No quote at all: quote_timestamp is not looked at.
+    const noQuote = [...good];
+    noQuote[9] = '';
+    noQuote[10] = '';
+    noQuote[11] = 'not a time';
+    expect(expectSame(HEADER, noQuote.join(','))).toBe(true);
+  });
+
+  it('declines every other form, to be read by its record', () => {
+    const variants: [number, string][] = [
+      [3, '1e3'],
+      [3, '.5'],
+      [3, '5.'],
+      [3, '+5'],
+      [3, ' 5'],
+      [3, '0'],
+      [3, '1234567890123456'],
+      [3, '1.234567890123456'],
+      [3, '0.000000000000001'],
+      [3, 'Infinity'],
+      [3, '0x10'],
+      [2, '-0'],
+      [2, '1234567890123456'],
+      [2, ''],
+      [4, '2000000001'],
+      [4, '0'],
+      [1, '946684799999'],
+      [1, '4102444800000'],
+      [1, '2026-11-20T14:30:00Z'],
+      [7, '232 236'],
+      [8, 'BUY'],
+      [9, '-0.5'],
+      [11, '2026-11-20T14:30:00Z'],
+      [0, ' SPY   261120C00660000'],
+      [0, 'SPY   261120C00660000\u00a0'],
+      [0, ''],
+      [0, '"SPY   261120C00660000"'],
+    ];
+    for (const [k, value] of variants) {
+      const cells = [...good];
+      cells[k] = value;
+      expect(byLine(HEADER, cells.join(',')), cells.join(',')).toBe(false);
+    }
+    expect(byLine(HEADER, good.slice(1).join(','))).toBe(false);
+    expect(byLine(HEADER, `${good.join(',')},x`)).toBe(false);
+    expect(byLine(HEADER.slice(1), good.slice(1).join(','))).toBe(false);
+  });
+
+  it('takes each field from the column its record keeps: reordered, repeated and extra columns', () => {
+    const header = [...HEADER].reverse();
+    expect(expectSame(header, [...good].reverse().join(','))).toBe(true);
+    expect(expectSame([...HEADER, 'note', 'price'], [...good, 'x', '7.25'].join(','))).toBe(true);
+    expect(byLine([...HEADER, 'note', 'price'], [...good, 'x', '7.25'].join(','))).toMatchObject({ 3: 7.25 });
+  });
+
+  it('agrees with the record on seeded random lines, good and bad', () => {
+    let seed = 20261125;
+    const random = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+    const digits = (n: number): string => Array.from({ length: n }, () => String(Math.floor(random() * 10))).join('');
+    const number = (): string =>
+      pick([
+        () => digits(1 + Math.floor(random() * 17)),
+        () => `${digits(1 + Math.floor(random() * 9))}.${digits(1 + Math.floor(random() * 9))}`,
+        () => `${digits(Math.floor(random() * 3))}.${digits(Math.floor(random() * 3))}`,
+        () => pick(['-', '+', ' ', '']) + digits(1 + Math.floor(random() * 4)) + pick(['', 'e2', ' ', '.', '|', 'x']),
+        () => pick(['', '0', '-0', '00', '0.0', 'NaN', '1_0']),
+      ])();
+    const symbols = ['SPXW  261120C06705000', 'SPX   261120P06600000', 'SPY261120C00660000', 'ZZZQ  261120C00010000', 'SPXW  261131C06705000', 'BAD', 'SPY   2611'];
+    let taken = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const cells = [...good];
+      cells[1] = String(T + Math.floor(random() * 3e7));
+      for (let k = Math.floor(random() * 4); k > 0; k--) {
+        const at = Math.floor(random() * cells.length);
+        cells[at] =
+          at === 0
+            ? pick(symbols)
+            : at === 1 || at === 11
+              ? pick([String(T + Math.floor(random() * 1e6)), digits(13), digits(12), '', number()])
+              : at === 7
+                ? pick(['', '219', '232|236', '|', `${digits(2)}|${digits(3)}`, digits(20), number()])
+                : at === 8
+                  ? pick(['', 'buy', 'sell', 'Buy', 'x'])
+                  : number();
+      }
+      if (random() < 0.02) cells.push('x');
+      if (random() < 0.02) cells.pop();
+      const line = cells.join(',');
+      if (expectSame(HEADER, line)) taken += 1;
+    }
+    // Most lines are read without a record, and some are declined.
+    expect(taken).toBeGreaterThan(6_000);
+    expect(taken).toBeLessThan(19_000);
   });
 });

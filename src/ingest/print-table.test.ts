@@ -2,10 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CalendarRangeError } from '../analytics/calendar.js';
+import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
+import { parsePrintFields } from './canonical.js';
 import { PrintSessionResolver } from './print-session.js';
-import { readPrintTable, type ReadPrints } from './print-table.js';
-import { lineNumberAt, splitForTwoReaders } from './records.js';
-import { emptyResult, type MarketLoadResult } from './source.js';
+import { readPrintTable, SESSIONS, type ReadPrints } from './print-table.js';
+import { lineNumberAt, readRecords, RecordError, splitForTwoReaders } from './records.js';
+import { emptyResult, rootInfo, type MarketLoadResult } from './source.js';
 import { VENDOR_ADAPTERS, type VendorAdapter } from './vendors.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'print-table-'));
@@ -130,4 +133,149 @@ describe('reading a large file with two readers', () => {
     expect(await lineNumberAt(big, split?.at as number)).toBe(bytes.subarray(0, split?.at).toString().split('\n').length);
     expect(await splitForTwoReaders(big, bytes.length + 1)).toBeNull();
   });
+});
+
+/**
+ * A seeded canonical prints file of every kind of line: plain ones, and ones with quoted fields,
+ * spaces, signs, exponents, leading zeros, -0, huge or out of range values, uppercase sides,
+ * unknown roots, bad symbols, dates beyond the calendar, wrong column counts, blank and comment
+ * lines; its header's columns reordered, repeated or padded with spaces.
+ */
+function mixedFile(name: string, seed: number, n: number, eol: string): string {
+  let state = seed;
+  const random = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
+  const names = ['option_symbol', 'timestamp', 'sequence', 'price', 'size', 'exchange_code', 'condition_code', 'extended_conditions', 'aggressor_side', 'bid', 'ask', 'quote_timestamp'];
+  const header = [...names];
+  if (seed % 3 === 1) header.reverse();
+  if (seed % 3 === 2) header.push('price', 'note');
+  const odd = {
+    option_symbol: ['SPXW261120C06705000', 'O:SPY261120C00660000', 'ZZZQ  261120C00010000', 'SPXW  261131C06705000', 'BAD', ' SPY   261120C00660000', ''],
+    timestamp: ['2026-11-20T14:30:00.123456Z', String(Date.parse('2040-01-02T15:00:00Z')), '946684799999', '01795185000000', '-1', '', String(GTH)],
+    number: ['0', '007', '-0', '-1', '+1', '1e3', '.5', '5.', ' 5', '', 'x', '0x10', 'Infinity', '1234567890123456', '99999999999999999999', '2000000001', '0.00000000000001', '12345678901234.5'],
+    extended_conditions: ['219', '232|236', '232||236', '232 236', '007', 'x', '99999999999999999999'],
+    aggressor_side: ['buy', 'sell', 'BUY', 'up'],
+  };
+  const lines = ['# simulated', '', header.map((h) => (seed % 4 === 3 ? ` ${h} ` : h)).join(',')];
+  for (let i = 0; i < n; i++) {
+    const ts = OPEN + i * 7;
+    const cells: Record<string, string> = {
+      option_symbol: `${pick(['SPX', 'SPXW', 'SPY', 'AAPL'])}261120${pick(['C', 'P'])}0${6500 + (i % 9) * 5}000`,
+      timestamp: String(ts),
+      sequence: String(i),
+      price: (1 + (i % 50) / 10).toFixed(2),
+      size: String(1 + (i % 7)),
+      exchange_code: String(302 + (i % 5)),
+      condition_code: pick(['209', '219', '', '227']),
+      extended_conditions: pick(['', '', '219', '232|236']),
+      aggressor_side: pick(['', 'buy', 'sell']),
+      bid: pick(['1.4', '', '0']),
+      ask: pick(['1.6', '', '2.05']),
+      quote_timestamp: pick([String(ts - 5), '']),
+    };
+    for (let k = random() < 0.4 ? 1 + Math.floor(random() * 2) : 0; k > 0; k--) {
+      const field = pick(names);
+      cells[field] = field === 'option_symbol' || field === 'extended_conditions' || field === 'aggressor_side' ? pick(odd[field]) : field.endsWith('timestamp') ? pick(odd.timestamp) : pick(odd.number);
+    }
+    let values = header.map((h) => (h === 'note' ? 'x' : (cells[h] as string)));
+    const form = random();
+    if (form < 0.02) values = values.map((v) => `"${v}"`);
+    else if (form < 0.03) values[0] = '"a,""b"';
+    else if (form < 0.04) values.pop();
+    else if (form < 0.05) values.push('x');
+    let line = values.join(',');
+    if (form > 0.98) line = `  ${line}\t`;
+    else if (form > 0.975) line = '';
+    else if (form > 0.97) line = '# not a comment after the header';
+    lines.push(line);
+  }
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, lines.join(eol) + eol);
+  return file;
+}
+
+/**
+ * The prints of a file by the record path alone (records, parsePrintFields(), the resolver), as
+ * rows() gives them, with the contracts, extended lists and dates in the order the prints kept
+ * first name them, and the result.
+ */
+async function byRecords(file: string): Promise<{ rows: unknown[][]; symbols: string[]; lists: number[][]; dates: string[]; result: MarketLoadResult }> {
+  const result = emptyResult(file, 'prints');
+  const resolver = new PrintSessionResolver();
+  const out: unknown[][] = [];
+  const symbols = new Set<string>();
+  const lists = new Map<string, number[]>([['', []]]);
+  const dates = new Set<string>();
+  for await (const record of readRecords(file)) {
+    result.read += 1;
+    if (record instanceof RecordError) {
+      result.rejected.push({ line: record.line, reason: record.message });
+      continue;
+    }
+    const p = parsePrintFields(record.fields, record.line);
+    if (typeof p === 'string') {
+      result.rejected.push({ line: record.line, reason: p });
+      continue;
+    }
+    let place;
+    try {
+      place = resolver.place(p.timestamp, rootInfo(p.contract.root));
+    } catch (error) {
+      if (!(error instanceof CalendarRangeError)) throw error;
+      result.rejected.push({ line: record.line, reason: `timestamp ${p.timestamp} is outside the market calendar` });
+      continue;
+    }
+    symbols.add(p.contract.symbol);
+    if (p.extendedConditions.length > 0 && !lists.has(p.extendedConditions.join(','))) lists.set(p.extendedConditions.join(','), [...p.extendedConditions]);
+    dates.add(place.tradingDate);
+    const traits = [p.conditionCode, ...p.extendedConditions].reduce((t, c) => t | conditionTraitMask(c), 0);
+    out.push([
+      p.line,
+      p.contract.symbol,
+      p.timestamp,
+      p.sequence,
+      p.price,
+      p.size,
+      p.exchangeCode | 0,
+      p.conditionCode | 0,
+      p.extendedConditions,
+      p.quote?.bid ?? NaN,
+      p.quote?.ask ?? NaN,
+      p.quote?.timestamp ?? NaN,
+      place.tradingDate,
+      (p.quote !== null ? 1 : 0) | ((traits & TraitBit.cancel) !== 0 ? 2 : 0),
+      SESSIONS.indexOf(place.session),
+      p.aggressorSide === 'buy' ? 1 : p.aggressorSide === 'sell' ? 2 : 0,
+    ]);
+  }
+  return { rows: out, symbols: [...symbols], lists: [...lists.values()], dates: [...dates], result };
+}
+
+describe('reading canonical CSV lines without records', () => {
+  for (const [seed, eol] of [
+    [1, '\n'],
+    [2, '\r\n'],
+    [3, '\r'],
+    [4, '\n'],
+    [5, '\n'],
+    [6, '\r\n'],
+  ] as const) {
+    it(`gives what the records give: prints, contracts, lists, dates, rejects and counts (seed ${seed}, ${JSON.stringify(eol)})`, async () => {
+      const file = mixedFile(`mixed-${seed}.csv`, seed, 5000, eol);
+      const expected = await byRecords(file);
+      for (const twoReadersMinBytes of [Infinity, 0]) {
+        const { prints, result } = await read(file, null, twoReadersMinBytes);
+        expect(rows(prints)).toEqual(expected.rows);
+        expect(prints.table.slots.map((s) => s.ref.symbol)).toEqual(expected.symbols);
+        expect(prints.table.extendedLists).toEqual(expected.lists);
+        expect([...prints.dateIndex.keys()]).toEqual(expected.dates);
+        expect(result).toEqual({ ...expected.result, rejected: expected.result.rejected.sort((a, b) => a.line - b.line) });
+      }
+      expect(expected.rows.length).toBeGreaterThan(2500);
+      expect(expected.result.rejected.length).toBeGreaterThan(500);
+    });
+  }
 });

@@ -75,13 +75,35 @@ export interface RecordRange {
   firstLine: number;
 }
 
+/**
+ * Takes the data lines of a CSV file (trimmed, not empty) in file order instead of their becoming
+ * records: a reader with its own parse of the file's layout (print-table.ts). It makes what the
+ * record would have been with csvRecord() when it cannot read a line itself.
+ */
+export type CsvLineTaker = (line: string, lineNumber: number, header: readonly string[]) => void;
+
+/** The record of a CSV data line (trimmed) under `header`, or why the line is malformed. */
+export function csvRecord(header: readonly string[] | null, line: string, lineNumber: number): FileRecord | RecordError {
+  const values = splitCsvLine(line);
+  if (!header || values.length !== header.length) return new RecordError(lineNumber, `expected ${header?.length ?? 0} columns, found ${values.length}`);
+  const fields: Record<string, string> = {};
+  for (let i = 0; i < header.length; i += 1) fields[header[i] as string] = (values[i] as string).trim();
+  return { line: lineNumber, fields };
+}
+
 /** Turns the lines of a file into records, one line at a time, remembering header and format. */
 class RecordParser {
   private header: string[] | null;
   private format: RecordFormat | null;
   private lineNumber: number;
+  /** CSV data lines given to `take` since the last call of taken(). */
+  private takenLines = 0;
 
-  constructor(head: FileHead | null = null, firstLine = 1) {
+  constructor(
+    head: FileHead | null = null,
+    firstLine = 1,
+    private readonly take?: CsvLineTaker,
+  ) {
     this.format = head?.format ?? null;
     this.header = head?.header ?? null;
     this.lineNumber = firstLine - 1;
@@ -90,6 +112,13 @@ class RecordParser {
   /** The format and header, once the lines seen told them. */
   head(): FileHead | null {
     return this.format === null || (this.format === 'csv' && this.header === null) ? null : { format: this.format, header: this.header };
+  }
+
+  /** How many lines `take` was given since the last call. */
+  taken(): number {
+    const n = this.takenLines;
+    this.takenLines = 0;
+    return n;
   }
 
   line(text: string, out: (FileRecord | RecordError)[]): void {
@@ -116,15 +145,12 @@ class RecordParser {
       }
       return;
     }
-    const header = this.header;
-    const values = splitCsvLine(line);
-    if (!header || values.length !== header.length) {
-      out.push(new RecordError(lineNumber, `expected ${header?.length ?? 0} columns, found ${values.length}`));
+    if (this.take !== undefined && this.header !== null) {
+      this.takenLines += 1;
+      this.take(line, lineNumber, this.header);
       return;
     }
-    const fields: Record<string, string> = {};
-    for (let i = 0; i < header.length; i += 1) fields[header[i] as string] = (values[i] as string).trim();
-    out.push({ line: lineNumber, fields });
+    out.push(csvRecord(this.header, line, lineNumber));
   }
 }
 
@@ -133,13 +159,14 @@ const LINE_BREAK = /\r\n|\n|\r/;
 /**
  * Yields the records of a file in batches, one per chunk read (line breaks \n, \r\n or \r, as
  * readline counts them); a malformed line is a RecordError so the caller can reject it and go on.
- * One await per chunk instead of one per line.
+ * One await per chunk instead of one per line. With `take`, a CSV file's data lines go to it
+ * instead, and a chunk with lines taken but no record yields an empty batch.
  */
-export async function* readRecordBatches(file: string, range?: RecordRange): AsyncGenerator<(FileRecord | RecordError)[]> {
+export async function* readRecordBatches(file: string, range?: RecordRange, take?: CsvLineTaker): AsyncGenerator<(FileRecord | RecordError)[]> {
   const raw = fs.createReadStream(file, range ? { highWaterMark: 1 << 20, start: range.start, end: range.end - 1 } : { highWaterMark: 1 << 20 });
   const input = range === undefined && (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
   input.setEncoding('utf8');
-  const parser = range ? new RecordParser(range.head, range.firstLine) : new RecordParser();
+  const parser = range ? new RecordParser(range.head, range.firstLine, take) : new RecordParser(null, 1, take);
   let rest = '';
   for await (const chunk of input as AsyncIterable<string>) {
     let text = rest + chunk;
@@ -150,11 +177,11 @@ export async function* readRecordBatches(file: string, range?: RecordRange): Asy
     rest = (lines.pop() ?? '') + (heldCr ? '\r' : '');
     const batch: (FileRecord | RecordError)[] = [];
     for (const line of lines) parser.line(line, batch);
-    if (batch.length > 0) yield batch;
+    if (batch.length > 0 || parser.taken() > 0) yield batch;
   }
   const batch: (FileRecord | RecordError)[] = [];
   for (const line of rest.split(LINE_BREAK)) if (line !== '') parser.line(line, batch);
-  if (batch.length > 0) yield batch;
+  if (batch.length > 0 || parser.taken() > 0) yield batch;
 }
 
 /**
