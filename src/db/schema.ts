@@ -76,17 +76,14 @@ export interface ContractsTable {
   multiplier: Generated<number>;
 }
 
-/**
- * One classified print; partitioned by trading_date (one partition per date). Times are Unix ms.
- * The columns are what SQL filters, sorts, aggregates or reads back (the archive's canonical rows,
- * trade-at-time); a field only served (id, family, side_confidence, group_id, day_volume, delta,
- * bid, ask) is in the body alone.
- */
+/** One classified print; partitioned by trading_date (one partition per date). Times are Unix ms. */
 export interface PrintsTable {
   trading_date: string;
   contract_id: number;
   sequence: number;
+  id: string;
   root: string;
+  family: string;
   underlying: string;
   ts: number;
   session: 'rth' | 'gth' | 'curb' | 'other';
@@ -101,17 +98,24 @@ export interface PrintsTable {
   condition_code: number;
   extended_conditions: number[];
   side: string;
+  side_confidence: number;
   sentiment: string;
   trade_type: string;
   flags: string[];
+  group_id: string | null;
   is_block: boolean;
   is_golden: boolean;
   is_unusual: boolean;
+  day_volume: number;
   open_interest: number | null;
   days_to_expiry: number;
   otm_percent: number | null;
   implied_volatility: number | null;
+  delta: number | null;
   underlying_price: number | null;
+  /** The bid and ask served (null when the quote in force was invalid). */
+  bid: number | null;
+  ask: number | null;
   /** The quote in force as given to the classifier, kept so an archived session reloads exactly. */
   quote_bid: number | null;
   quote_ask: number | null;

@@ -85,6 +85,19 @@ describe('canonical records', () => {
     expect(parsePrintFields({ ...print, timestamp: '' }, 1)).toMatch(/^timestamp/);
     expect(parsePrintFields({ ...print, bid: 'x' }, 1)).toBe('bid "x" is not a number');
   });
+  it('rejects a code its 32-bit column cannot hold, and reads the largest one', () => {
+    expect(parsePrintFields({ ...print, exchange_code: '2147483648' }, 1)).toBe('exchange_code "2147483648" is above 2147483647');
+    expect(parsePrintFields({ ...print, condition_code: '3000000000' }, 1)).toBe('condition_code "3000000000" is above 2147483647');
+    expect(parsePrintFields({ ...print, extended_conditions: '219|2147483648' }, 1)).toBe('extended_conditions: condition code "2147483648" is above 2147483647');
+    expect(parsePrintFields({ ...print, exchange_code: '2147483647', condition_code: '2147483647' }, 1)).toMatchObject({ exchangeCode: 2147483647, conditionCode: 2147483647 });
+    const header = Object.keys(print);
+    const values = new PrintLineValues(printColumns(header)!);
+    const line = (fields: Record<string, string>): string => header.map((h) => fields[h]).join(',');
+    // The line reader declines such a line, so that its record rejects it.
+    expect(readPrintLine(line({ ...print, exchange_code: '2147483648' }), values)).toBe(false);
+    expect(readPrintLine(line({ ...print, condition_code: '2147483648' }), values)).toBe(false);
+    expect(readPrintLine(line({ ...print, exchange_code: '2147483647' }), values)).toBe(true);
+  });
   it('reads quotes, bars, open interest and contracts', () => {
     expect(parseQuoteFields({ option_symbol: 'SPY   261120P00650000', timestamp: String(T), bid: '', ask: '2.1', bid_size: '', ask_size: '5' })).toMatchObject({ bid: null, ask: 2.1, bidSize: null, askSize: 5 });
     expect(parseQuoteFields({ option_symbol: 'SPY   261120P00650000', timestamp: String(T) })).toBe('bid and ask columns are required');

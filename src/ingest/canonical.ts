@@ -62,6 +62,8 @@ export interface CanonicalContract {
 const MIN_MS = 946_684_800_000; // 2000-01-01
 const MAX_MS = 4_102_444_800_000; // 2100-01-01
 const INTEGER = /^-?\d+$/;
+/** The largest exchange or condition code: they are stored as 32-bit integers. */
+export const MAX_CODE = 2_147_483_647;
 
 const contractMemo = new Map<string, ContractRef | string>();
 
@@ -137,6 +139,7 @@ export function parseCodes(value: string | undefined): number[] | string {
     if (part === '') continue;
     const n = nonNegativeInteger(part);
     if (n === null) return `condition code "${part}" is not a non-negative integer`;
+    if (n > MAX_CODE) return `condition code "${part}" is above ${MAX_CODE}`;
     out.push(n);
   }
   return out;
@@ -166,10 +169,12 @@ export function parsePrintFields(fields: Record<string, string>, line: number): 
   if (size === null || size > 2_000_000_000) return `size "${fields.size ?? ''}" must be a positive integer`;
   const exchangeCode = nonNegativeInteger(fields.exchange_code);
   if (exchangeCode === null) return `exchange_code "${fields.exchange_code ?? ''}" is not a non-negative integer`;
+  if (exchangeCode > MAX_CODE) return `exchange_code "${fields.exchange_code ?? ''}" is above ${MAX_CODE}`;
   let conditionCode = REGULAR_SALE_CONDITION;
   if (fields.condition_code !== undefined && fields.condition_code !== '') {
     const c = nonNegativeInteger(fields.condition_code);
     if (c === null) return `condition_code "${fields.condition_code}" is not a non-negative integer`;
+    if (c > MAX_CODE) return `condition_code "${fields.condition_code}" is above ${MAX_CODE}`;
     conditionCode = c;
   }
   const extended = parseCodes(fields.extended_conditions);
@@ -352,7 +357,7 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
   if (size <= 0 || size > 2_000_000_000) return false;
   into.size = size;
   const exchangeCode = digitsAt(line, starts[columns.exchangeCode] as number, (starts[columns.exchangeCode + 1] as number) - 1, 15);
-  if (exchangeCode < 0) return false;
+  if (exchangeCode < 0 || exchangeCode > MAX_CODE) return false;
   into.exchangeCode = exchangeCode;
 
   start = starts[columns.conditionCode] as number;
@@ -360,7 +365,7 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
   if (end === start) into.conditionCode = REGULAR_SALE_CONDITION;
   else {
     const conditionCode = digitsAt(line, start, end, 15);
-    if (conditionCode < 0) return false;
+    if (conditionCode < 0 || conditionCode > MAX_CODE) return false;
     into.conditionCode = conditionCode;
   }
 

@@ -131,7 +131,7 @@ function arrayElements(value: Buffer): Buffer[] {
 
 describe('the binary COPY row', () => {
   const facts: PrintRowFacts = {
-    contractId: 7, root: 'SPXW', underlying: 'SPX', extendedConditions: [209, 219], quoteBid: 5, quoteAsk: null, quoteTs: 1795185001000, aggressorSide: null,
+    contractId: 7, root: 'SPXW', family: 'SPX', underlying: 'SPX', extendedConditions: [209, 219], quoteBid: 5, quoteAsk: null, quoteTs: 1795185001000, aggressorSide: null,
   };
   const written = (r: ClassifiedPrintRecord): (Buffer | null)[] => {
     const chunks: Buffer[] = [];
@@ -150,13 +150,15 @@ describe('the binary COPY row', () => {
     expect(field('trading_date')?.readInt32BE(0)).toBe(9820);
     expect(field('contract_id')?.readBigInt64BE(0)).toBe(7n);
     expect(field('sequence')?.readBigInt64BE(0)).toBe(2n);
-    expect(field('root')?.toString()).toBe('SPXW');
+    expect(field('id')?.toString()).toBe(record.id);
+    expect(field('family')?.toString()).toBe('SPX');
     expect(field('ts')?.readBigInt64BE(0)).toBe(1795185001010n);
     expect(field('strike')?.readDoubleBE(0)).toBe(6600);
     expect(field('price')?.readDoubleBE(0)).toBe(5.1);
     expect(field('size')?.readInt32BE(0)).toBe(20);
     expect(arrayElements(field('extended_conditions') as Buffer).map((e) => e.readInt32BE(0))).toEqual([209, 219]);
     expect(arrayElements(field('flags') as Buffer).map((e) => e.toString())).toEqual(['iso']);
+    expect(field('group_id')?.toString()).toBe(record.group_id);
     expect(field('is_unusual')?.[0]).toBe(1);
     expect(field('open_interest')).toBeNull();
     expect(field('implied_volatility')?.readDoubleBE(0)).toBe(0.128522);
@@ -168,14 +170,9 @@ describe('the binary COPY row', () => {
     expect(field('body')?.toString()).toBe(served(record));
   });
 
-  it('writes an empty flags list as an empty array', () => {
-    const fields = written({ ...record, flags: [] });
+  it('writes an empty flags list and no extended conditions as empty arrays', () => {
+    const fields = written({ ...record, flags: [], group_id: null });
     expect(arrayElements(fields[PRINT_COPY_COLUMNS.indexOf('flags')] as Buffer)).toEqual([]);
-  });
-
-  it('keeps the fields only served (id, family, side_confidence, group_id, day_volume, delta, bid, ask) in the body alone', () => {
-    for (const name of ['id', 'family', 'side_confidence', 'group_id', 'day_volume', 'delta', 'bid', 'ask']) expect(PRINT_COPY_COLUMNS).not.toContain(name);
-    const body = JSON.parse(written(record).at(-1)?.toString() ?? 'null') as Record<string, unknown>;
-    expect(body).toMatchObject({ id: record.id, group_id: record.group_id, day_volume: record.day_volume, delta: record.delta, bid: record.bid, ask: record.ask });
+    expect(fields[PRINT_COPY_COLUMNS.indexOf('group_id')]).toBeNull();
   });
 });
