@@ -348,6 +348,7 @@ export function writePrintBody(r: ClassifiedPrintRecord, w: CopyBinaryWriter): v
 export interface PrintRowFacts {
   contractId: number;
   root: string;
+  family: string;
   underlying: string;
   extendedConditions: readonly number[];
   quoteBid: number | null;
@@ -365,7 +366,9 @@ export function writePrintRow(r: ClassifiedPrintRecord, facts: PrintRowFacts, w:
   w.date(r.trading_date);
   w.int8(facts.contractId);
   w.int8(r.sequence);
+  w.text(r.id);
   w.text(facts.root);
+  w.text(facts.family);
   w.text(facts.underlying);
   w.int8(r.timestamp);
   w.text(r.session);
@@ -380,17 +383,23 @@ export function writePrintRow(r: ClassifiedPrintRecord, facts: PrintRowFacts, w:
   w.int4(r.condition_code);
   w.int4Array(facts.extendedConditions);
   w.text(r.side);
+  w.float8(r.side_confidence);
   w.text(r.sentiment);
   w.text(r.trade_type);
   w.textArray(r.flags);
+  w.textOrNull(r.group_id);
   w.bool(r.is_block);
   w.bool(r.is_golden);
   w.bool(r.is_unusual);
+  w.int4(r.day_volume);
   w.int4OrNull(r.open_interest);
   w.int4(r.days_to_expiry);
   w.float8OrNull(r.otm_percent);
   w.float8OrNull(r.implied_volatility);
+  w.float8OrNull(r.delta);
   w.float8OrNull(r.underlying_price);
+  w.float8OrNull(r.bid);
+  w.float8OrNull(r.ask);
   w.float8OrNull(facts.quoteBid);
   w.float8OrNull(facts.quoteAsk);
   w.int8OrNull(facts.quoteTs);
@@ -573,6 +582,7 @@ class CopySink implements PrintSink {
   private readonly facts: PrintRowFacts = {
     contractId: 0,
     root: '',
+    family: '',
     underlying: '',
     extendedConditions: NO_CODES,
     quoteBid: null,
@@ -615,6 +625,7 @@ class CopySink implements PrintSink {
     const facts = this.facts;
     facts.contractId = stored.id;
     facts.root = slot.root.root;
+    facts.family = slot.root.family;
     facts.underlying = stored.underlying;
     facts.extendedConditions = t.extendedLists[t.extended[i] as number] as number[];
     facts.quoteBid = orNull(t.quoteBid[i] as number);
