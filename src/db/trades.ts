@@ -18,6 +18,7 @@
  * and filter bounds are bound (a partition is chosen at execution).
  */
 import { sql, type RawBuilder } from 'kysely';
+import { SESSIONS_OF } from '../analytics/print-filters.js';
 import type { Queryable } from './connection.js';
 import { executePrepared } from './prepared.js';
 
@@ -104,9 +105,6 @@ export function printConditions(f: PrintFilter): RawBuilder<boolean>[] {
 
 const NEWEST_FIRST = sql`order by ts desc, sequence desc, contract_id desc`;
 
-/** The sessions a print is stored under: a filter naming them all is no filter. */
-const ALL_SESSIONS = ['rth', 'gth', 'curb', 'other'];
-
 const PAGE_COLUMNS = sql`body, ts, sequence, contract_id, exchange, side`;
 /** What the position where a bounded scan ends needs of each print. */
 const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
@@ -119,7 +117,8 @@ const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
 function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number, columns = PAGE_COLUMNS): RawBuilder<PrintRow> | null {
   if (f.sessions.length === 0 || f.roots?.length === 0) return null;
   const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
-  if (!ALL_SESSIONS.every((s) => f.sessions.includes(s))) {
+  // A filter naming every session a print is stored under is no filter.
+  if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) {
     common.push(f.sessions.length === 1 ? sql<boolean>`session = ${sql.lit(f.sessions[0])}` : sql<boolean>`session in (${sql.join(f.sessions.map((s) => sql.lit(s)))})`);
   }
   if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
