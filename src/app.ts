@@ -11,7 +11,8 @@ import { operationMatcher, withParametersInline, type OperationId, type Operatio
 import { handlers as defaultHandlers, PENDING_OPERATIONS } from './handlers/index.js';
 import type { FileBody, Handler, HandlerMap, HandlerResult } from './handlers/types.js';
 import { authenticate, checkEntitlements, KeyCache, type AuthenticatedAccount } from './middleware/auth.js';
-import { ApiError, errorMiddleware, invalidParameters, sendError, type ErrorDetail } from './middleware/errors.js';
+import { ApiError, invalidParameters, type ErrorDetail } from './errors.js';
+import { errorMiddleware, sendError } from './middleware/errors.js';
 import { newRequestId, requestContext } from './middleware/request-context.js';
 import { hasAtMostThreeDecimals, isCalendarDate } from './middleware/query-validation.js';
 import { memoiseValidatorRouteRegexps } from './middleware/route-regexp-cache.js';

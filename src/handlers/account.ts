@@ -3,7 +3,7 @@ import { bucketMs, usageBuckets, usageRange } from '../analytics/usage.js';
 import type { Config } from '../config.js';
 import { countActiveExports } from '../db/exports.js';
 import { usageByBucketAndRoute } from '../db/request-log.js';
-import { invalidParameters } from '../middleware/errors.js';
+import { invalidParameters } from '../errors.js';
 import { accountOf, type DataOf, type Handler } from './types.js';
 
 function limitValues(config: Readonly<Config>): DataOf<'getAccount'>['limits'] {

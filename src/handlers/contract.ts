@@ -6,7 +6,7 @@ import { quoteSamplesIn } from '../db/contract-history.js';
 import { underlyingBarsBetween } from '../db/market-data.js';
 import { findContract, lastTradeAt } from '../db/trades.js';
 import { CursorCodec } from '../middleware/cursor.js';
-import { ApiError, invalidParameters, noData } from '../middleware/errors.js';
+import { ApiError, invalidParameters, noData } from '../errors.js';
 import { nextPageUrl } from './pagination.js';
 import { accountOf, type Handler } from './types.js';
 

@@ -6,7 +6,7 @@ import type { Database } from '../db/connection.js';
 import { checkEntitlements, type AuthenticatedAccount } from '../middleware/auth.js';
 import { findExport, insertExportWithinLimit, type ExportRow } from '../db/exports.js';
 import { newId } from '../middleware/api-keys.js';
-import { ApiError } from '../middleware/errors.js';
+import { ApiError } from '../errors.js';
 import type { QueryValue } from '../middleware/query-validation.js';
 import { exportJob, exportQueryRules } from '../jobs/export.js';
 import { accountOf, type DataOf, type Handler } from './types.js';

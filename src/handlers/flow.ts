@@ -19,7 +19,7 @@ import { underlyingBarsBetween } from '../db/market-data.js';
 import { flowByContract, flowByUnderlying, premiumNetByBucket, printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type ScanFilter } from '../db/trades.js';
 import { requestSessionLoad, sessionState } from '../jobs/session-load.js';
 import { CursorCodec } from '../middleware/cursor.js';
-import { ApiError, invalidParameters, noData } from '../middleware/errors.js';
+import { ApiError, invalidParameters, noData } from '../errors.js';
 import { nextPageUrl } from './pagination.js';
 import type { DataOf, Handler, HandlerContext, HandlerResult } from './types.js';
 

@@ -1,7 +1,7 @@
 /** Platform routes: status, the contract, the catalog. */
 import { buildCatalog, type CatalogEntry } from '../analytics/catalog.js';
 import { datasetFreshness, pingDatabase } from '../db/status.js';
-import { ApiError } from '../middleware/errors.js';
+import { ApiError } from '../errors.js';
 import type { Handler } from './types.js';
 
 const catalogs = new WeakMap<object, CatalogEntry[]>();

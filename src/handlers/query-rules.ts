@@ -4,7 +4,7 @@
  * queries given as data: exports check them before accepting a job, as the routes do per request.
  */
 import type { OperationId } from '../contract.js';
-import type { ErrorDetail } from '../middleware/errors.js';
+import type { ErrorDetail } from '../errors.js';
 import { ivQueryProblems } from './contract.js';
 import { feedQueryProblems, leadersQueryProblems } from './flow.js';
 

@@ -1,7 +1,7 @@
 /** Stock splits. */
 import { listSplits, type SplitPosition } from '../db/splits.js';
 import { CursorCodec } from '../middleware/cursor.js';
-import { noData } from '../middleware/errors.js';
+import { noData } from '../errors.js';
 import { nextPageUrl } from './pagination.js';
 import type { Handler } from './types.js';
 

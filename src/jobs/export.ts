@@ -14,7 +14,7 @@ import { findExport, updateExport, type ExportRow } from '../db/exports.js';
 import { handlers } from '../handlers/index.js';
 import type { Handler, HandlerResult } from '../handlers/types.js';
 import type { OperationId } from '../contract.js';
-import { ApiError } from '../middleware/errors.js';
+import { ApiError } from '../errors.js';
 import type { ServiceDeps } from '../service.js';
 import type { JobDefinition } from './types.js';
 

@@ -10,7 +10,8 @@ import type { OperationSpec } from '../contract.js';
 import { findKeyByPrefix, type AccountRow } from '../db/accounts.js';
 import type { Database } from '../db/connection.js';
 import { keyMatches, keyPrefix } from './api-keys.js';
-import { ApiError, sendError } from './errors.js';
+import { ApiError } from '../errors.js';
+import { sendError } from './errors.js';
 import { clientAddress, clientNetwork, type Limiter, type WindowState } from './rate-limiter.js';
 
 export interface AuthenticatedAccount extends AccountRow {

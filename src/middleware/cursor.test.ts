@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CursorCodec } from './cursor.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 const SECRET = Buffer.from('0123456789abcdef0123456789abcdef', 'utf8');
 const OTHER_SECRET = Buffer.from('fedcba9876543210fedcba9876543210', 'utf8');

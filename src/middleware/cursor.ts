@@ -4,7 +4,7 @@
  * restarts). A cursor is valid for 24 hours and only with the same query; anything else is 400.
  */
 import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, invalidParameters, noData, toApiError } from './errors.js';
+import { ApiError, invalidParameters, noData } from '../errors.js';
+import { toApiError } from './errors.js';
 
 /** The shape express-openapi-validator throws. */
 function validatorError(status: number, errors: { path?: string; message?: string; errorCode?: string }[], message = 'validation failed'): Error {

@@ -1,36 +1,14 @@
 /**
- * One error type and one mapping to the error body. Handlers throw `ApiError`; validator errors and
+ * One mapping to the error body. Services throw `ApiError` (src/errors.ts); validator errors and
  * anything unexpected are turned into the same body here. Unknown errors become a plain 500 and are
  * logged with the request id, never echoed.
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import type { components } from '../../generated/openapi.js';
+import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
+
+type ErrorBody = components['schemas']['Error'];
 import type { Logger } from './logging.js';
-
-export type ErrorCode = components['schemas']['ErrorCode'];
-export type ErrorBody = components['schemas']['Error'];
-export interface ErrorDetail {
-  parameter: string;
-  message: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: ErrorDetail[] = [],
-    readonly retryAfterMs: number | null = null,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export const invalidParameters = (details: ErrorDetail[]): ApiError =>
-  new ApiError(400, 'invalid_parameter', `Invalid parameters: ${[...new Set(details.map((d) => d.parameter))].join(', ')}.`, details);
-
-export const noData = (message = 'No data exists for this request.'): ApiError => new ApiError(422, 'no_data', message);
 
 /** Writes the error body, with Retry-After on 429 and 503. */
 export function sendError(res: Response, error: ApiError): void {

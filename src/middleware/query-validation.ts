@@ -7,7 +7,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Contract, OperationId, OperationSpec } from '../contract.js';
-import type { ErrorDetail } from './errors.js';
+import type { ErrorDetail } from '../errors.js';
 
 export type QueryValue = string | number | boolean | (string | number | boolean)[];
 export type QueryCheck = { ok: true; query: Record<string, unknown> } | { ok: false; details: ErrorDetail[] };

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { OperationSpec } from '../contract.js';
-import { ApiError, sendError } from './errors.js';
+import { ApiError } from '../errors.js';
+import { sendError } from './errors.js';
 import type { Logger } from './logging.js';
 import type { RequestLogBuffer } from './request-log.js';
 
