@@ -494,7 +494,7 @@ export interface paths {
         /**
          * List classified option prints
          * @description One row per option execution, newest first, each classified against the NBBO in force.
-         *     Cancelled prints are never served. Give `underlying_symbol` or `underlying_symbols`, not both;
+         *     Cancelled prints are never served. Give exactly one of `underlying_symbol` and `underlying_symbols`;
          *     a family name (SPX, NDX, RUT, VIX) covers its sub-roots, a weekly root alone covers only itself.
          *     Without `date`, the current session is used, else the most recent completed one. Overnight
          *     (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
@@ -2650,7 +2650,7 @@ export interface operations {
                 perspective?: components["parameters"]["Perspective"];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];
-                /** @description Listed strikes either side of the strike nearest the underlying price. */
+                /** @description Listed strikes either side of the strike nearest the underlying price; 40 when neither min_strike nor max_strike is given (it cannot be combined with them). */
                 strikes_around?: number;
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
                 underlying_symbol: components["parameters"]["UnderlyingSymbolRequired"];

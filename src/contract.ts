@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { operations } from '../generated/openapi.js';
+import { parseParameterRules, type ParameterRule } from './parameter-rules.js';
 
 export type OperationId = keyof operations;
 export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices' | 'none';
@@ -20,6 +21,12 @@ export interface RouteFacts {
   overnight: boolean;
   paginated: boolean;
   historyParams: string[];
+  /** `x-parameter-rules`: rules between the query's parameters (parameter-rules.ts); none when absent. */
+  parameterRules: ParameterRule[];
+  /** `x-quota-free`: the request spends nothing of the minute and second windows (still in flight, still logged). */
+  quotaFree: boolean;
+  /** `x-overnight-only`: every answer is overnight data, so the overnight entitlement is needed whatever the query. */
+  overnightOnly: boolean;
 }
 
 export interface ParameterSpec {
@@ -103,8 +110,9 @@ export function loadContract(file = contractPath): Contract {
           schema: resolveSchema(document, param.schema),
         };
       });
+      const operationId = op.operationId as OperationId;
       operations.push({
-        operationId: op.operationId as OperationId,
+        operationId,
         method,
         path: routePath,
         expressPath: routePath.replace(/\{(\w+)\}/g, ':$1'),
@@ -119,6 +127,13 @@ export function loadContract(file = contractPath): Contract {
           overnight: op['x-overnight'] === true,
           paginated: op['x-paginated'] === true,
           historyParams: (op['x-history-params'] as string[] | undefined) ?? [],
+          parameterRules: parseParameterRules(
+            op['x-parameter-rules'],
+            parameters.filter((p) => p.in === 'query'),
+            operationId,
+          ),
+          quotaFree: op['x-quota-free'] === true,
+          overnightOnly: op['x-overnight-only'] === true,
         },
         parameters,
       });

@@ -22,7 +22,7 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * List classified option prints
  *
  * One row per option execution, newest first, each classified against the NBBO in force.
- * Cancelled prints are never served. Give `underlying_symbol` or `underlying_symbols`, not both;
+ * Cancelled prints are never served. Give exactly one of `underlying_symbol` and `underlying_symbols`;
  * a family name (SPX, NDX, RUT, VIX) covers its sub-roots, a weekly root alone covers only itself.
  * Without `date`, the current session is used, else the most recent completed one. Overnight
  * (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.

@@ -2204,7 +2204,7 @@ export type GetExposureHeatmapData = {
          */
         max_strike?: number;
         /**
-         * Listed strikes either side of the strike nearest the underlying price.
+         * Listed strikes either side of the strike nearest the underlying price; 40 when neither min_strike nor max_strike is given (it cannot be combined with them).
          */
         strikes_around?: number;
         /**

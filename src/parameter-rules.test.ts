@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { loadContract, type OperationId } from './contract.js';
+import { applyConditionalDefaults, parameterRuleProblems, parseParameterRules, type ParameterRule, type RuleParameter } from './parameter-rules.js';
+
+const contract = loadContract();
+const rulesOf = (id: OperationId): ParameterRule[] => {
+  const operation = contract.byId.get(id);
+  if (!operation) throw new Error(`no operation ${id}`);
+  return operation.facts.parameterRules;
+};
+const problems = (id: OperationId, query: Record<string, unknown>) => parameterRuleProblems(rulesOf(id), query);
+const names = (id: OperationId, query: Record<string, unknown>) => problems(id, query).map((d) => d.parameter);
+
+/** Parameters for the parser's own tests, shaped as the contract reads them. */
+const PARAMETERS: RuleParameter[] = [
+  { name: 'grain', required: false, schema: { type: 'string', enum: ['root', 'contract'], default: 'root' } },
+  { name: 'sort', required: false, schema: { type: 'string', enum: ['net', 'volume'] } },
+  { name: 'symbol', required: true, schema: { type: 'string' } },
+  { name: 'date', required: false, schema: { type: 'string', format: 'date' } },
+  { name: 'date_of_expiry', required: false, schema: { type: 'string', format: 'date' } },
+  { name: 'start_time', required: false, schema: { type: 'integer' } },
+  { name: 'end_time', required: false, schema: { type: 'integer' } },
+];
+
+const FEEDS = ['listOptionTrades', 'listOptionFlow', 'listOvernightOptionFlow', 'getPremiumDrift'] as const;
+const PAIRS = [
+  ['min_dte', 'max_dte'],
+  ['min_premium', 'max_premium'],
+  ['min_size', 'max_size'],
+  ['min_strike', 'max_strike'],
+] as const;
+
+describe('exactly_one_of (the trades route: underlying_symbol or underlying_symbols)', () => {
+  const message = 'give exactly one of underlying_symbol and underlying_symbols';
+
+  it('names both parameters when neither or both are given', () => {
+    const both = [
+      { parameter: 'underlying_symbol', message },
+      { parameter: 'underlying_symbols', message },
+    ];
+    expect(problems('listOptionTrades', {})).toEqual(both);
+    expect(problems('listOptionTrades', { underlying_symbol: 'SPY', underlying_symbols: ['QQQ'] })).toEqual(both);
+  });
+
+  it('accepts either one alone', () => {
+    expect(problems('listOptionTrades', { underlying_symbol: 'SPY' })).toEqual([]);
+    expect(problems('listOptionTrades', { underlying_symbols: ['SPY', 'QQQ'] })).toEqual([]);
+  });
+
+  it('is a rule of the trades route only', () => {
+    expect(problems('listOptionFlow', {})).toEqual([]);
+    expect(problems('getPremiumDrift', { underlying_symbol: 'SPY' })).toEqual([]);
+  });
+
+  it('names every member of a group when no group is given, and the given ones when two are', () => {
+    const [rule] = parseParameterRules([{ exactly_one_of: ['date', ['start_time', 'end_time']] }], PARAMETERS, 'test');
+    const rules = [rule!];
+    const message2 = 'give exactly one of date and start_time/end_time';
+    expect(parameterRuleProblems(rules, {}).map((d) => d.parameter)).toEqual(['date', 'start_time', 'end_time']);
+    expect(parameterRuleProblems(rules, {})[0]?.message).toBe(message2);
+    expect(parameterRuleProblems(rules, { date: '2026-11-20', end_time: 1 }).map((d) => d.parameter)).toEqual(['date', 'end_time']);
+    expect(parameterRuleProblems(rules, { start_time: 1, end_time: 2 })).toEqual([]);
+  });
+});
+
+describe('not_above (a minimum not above its maximum)', () => {
+  it.each(FEEDS)('%s: names both of each reversed pair, in the order declared, with the messages of before', (id) => {
+    const query: Record<string, unknown> = { underlying_symbol: 'SPY' };
+    for (const [low, high] of PAIRS) Object.assign(query, { [low]: 10, [high]: 5 });
+    expect(problems(id, query)).toEqual(
+      PAIRS.flatMap(([low, high]) => [
+        { parameter: low, message: `must not exceed ${high}` },
+        { parameter: high, message: `must not be below ${low}` },
+      ]),
+    );
+  });
+
+  it('accepts equal bounds, one bound alone, and ordered bounds', () => {
+    expect(problems('listOptionFlow', { min_dte: 3, max_dte: 3, min_premium: 0, max_strike: 5, min_size: 1, max_size: 2 })).toEqual([]);
+  });
+
+  it('is declared on the routes that take the pairs', () => {
+    expect(names('getOpenInterest', { min_dte: 2, max_dte: 1, min_strike: 6000, max_strike: 5000 })).toEqual(['min_dte', 'max_dte', 'min_strike', 'max_strike']);
+    expect(names('getExposureLevels', { min_dte: 2, max_dte: 1 })).toEqual(['min_dte', 'max_dte']);
+    expect(names('getExposureHeatmap', { min_dte: 2, max_dte: 1 })).toEqual(['min_dte', 'max_dte']);
+  });
+
+  it('compares dates as text, and leaves values of different types alone', () => {
+    const rules = parseParameterRules([{ not_above: ['date', 'date_of_expiry'] }], PARAMETERS, 'test');
+    expect(parameterRuleProblems(rules, { date: '2026-11-20', date_of_expiry: '2026-11-19' }).map((d) => d.parameter)).toEqual(['date', 'date_of_expiry']);
+    expect(parameterRuleProblems(rules, { date: '2026-11-19', date_of_expiry: '2026-11-20' })).toEqual([]);
+    expect(parameterRuleProblems(rules, { date: '2026-11-20', date_of_expiry: 3 })).toEqual([]);
+  });
+});
+
+describe('values_when, only_when and default_when (the flow leaders)', () => {
+  const ROOT = 'grain root accepts sort net, bullish, bearish, premium, volume, trades';
+  const CONTRACT = 'grain contract accepts sort change_percent, premium, volume';
+
+  it('accepts each grain its own sorts, the grain read as its schema default when absent', () => {
+    for (const sort of ['net', 'bullish', 'bearish', 'premium', 'volume', 'trades']) {
+      expect(problems('listFlowLeaders', { sort })).toEqual([]);
+      expect(problems('listFlowLeaders', { grain: 'root', sort })).toEqual([]);
+    }
+    for (const sort of ['change_percent', 'premium', 'volume']) expect(problems('listFlowLeaders', { grain: 'contract', sort })).toEqual([]);
+  });
+
+  it('refuses a sort of the other grain with the message of before', () => {
+    expect(problems('listFlowLeaders', { sort: 'change_percent' })).toEqual([{ parameter: 'sort', message: ROOT }]);
+    expect(problems('listFlowLeaders', { grain: 'root', sort: 'change_percent' })).toEqual([{ parameter: 'sort', message: ROOT }]);
+    expect(problems('listFlowLeaders', { grain: 'contract', sort: 'trades' })).toEqual([{ parameter: 'sort', message: CONTRACT }]);
+    expect(problems('listFlowLeaders', { grain: 'contract', sort: 'net' })).toEqual([{ parameter: 'sort', message: CONTRACT }]);
+  });
+
+  it('accepts underlying_symbols with grain contract only', () => {
+    const only = { parameter: 'underlying_symbols', message: 'accepted with grain contract only' };
+    expect(problems('listFlowLeaders', { underlying_symbols: ['SPY'] })).toEqual([only]);
+    expect(problems('listFlowLeaders', { grain: 'root', underlying_symbols: ['SPY'] })).toEqual([only]);
+    expect(problems('listFlowLeaders', { grain: 'contract', underlying_symbols: ['SPY'] })).toEqual([]);
+    expect(names('listFlowLeaders', { grain: 'root', sort: 'change_percent', underlying_symbols: ['SPY'] })).toEqual(['sort', 'underlying_symbols']);
+  });
+
+  it('fills the sort of the grain when none is given, and keeps a given one', () => {
+    const rules = rulesOf('listFlowLeaders');
+    expect(applyConditionalDefaults(rules, { grain: 'root' })).toEqual({ grain: 'root', sort: 'net' });
+    expect(applyConditionalDefaults(rules, {})).toEqual({ sort: 'net' });
+    expect(applyConditionalDefaults(rules, { grain: 'contract', limit: 5 })).toEqual({ grain: 'contract', limit: 5, sort: 'change_percent' });
+    const given = { grain: 'contract', sort: 'volume' };
+    expect(applyConditionalDefaults(rules, given)).toBe(given);
+  });
+
+  it('leaves the query it is given unchanged', () => {
+    const query = { grain: 'root' };
+    applyConditionalDefaults(rulesOf('listFlowLeaders'), query);
+    expect(query).toEqual({ grain: 'root' });
+  });
+});
+
+describe('at_most_one_of', () => {
+  const IV = 'give date or start_time/end_time, not both';
+
+  it('contract history: date or a time range, naming date and each bound given', () => {
+    expect(problems('listContractImpliedVolatility', { date: '2026-11-20', end_time: 1 })).toEqual([
+      { parameter: 'date', message: IV },
+      { parameter: 'end_time', message: IV },
+    ]);
+    expect(names('listContractImpliedVolatility', { date: '2026-11-20', start_time: 1, end_time: 2 })).toEqual(['date', 'start_time', 'end_time']);
+    expect(problems('listContractImpliedVolatility', { start_time: 1, end_time: 2 })).toEqual([]);
+    expect(problems('listContractImpliedVolatility', { date: '2026-11-20' })).toEqual([]);
+    expect(problems('listContractImpliedVolatility', {})).toEqual([]);
+  });
+
+  it('heat map: strikes_around not with strike bounds; 40 strikes around when no bound is given', () => {
+    const message = 'give strikes_around or min_strike/max_strike, not both';
+    expect(problems('getExposureHeatmap', { strikes_around: 10, min_strike: 5000 })).toEqual([
+      { parameter: 'strikes_around', message },
+      { parameter: 'min_strike', message },
+    ]);
+    expect(problems('getExposureHeatmap', { min_strike: 5000, max_strike: 6000 })).toEqual([]);
+    expect(problems('getExposureHeatmap', { strikes_around: 10 })).toEqual([]);
+    const rules = rulesOf('getExposureHeatmap');
+    expect(applyConditionalDefaults(rules, {})).toEqual({ strikes_around: 40 });
+    expect(applyConditionalDefaults(rules, { max_strike: 6000 })).toEqual({ max_strike: 6000 });
+    expect(applyConditionalDefaults(rules, { strikes_around: 5 })).toEqual({ strikes_around: 5 });
+  });
+
+  it('open interest combines strikes_around with strike bounds (all apply)', () => {
+    expect(problems('getOpenInterest', { strikes_around: 10, min_strike: 5000, max_strike: 6000 })).toEqual([]);
+  });
+
+  it('with three groups, says at most one', () => {
+    const rules = parseParameterRules([{ at_most_one_of: ['date', 'date_of_expiry', ['start_time', 'end_time']] }], PARAMETERS, 'test');
+    expect(parameterRuleProblems(rules, { date: 'a', end_time: 1 })).toEqual([
+      { parameter: 'date', message: 'give at most one of date, date_of_expiry or start_time/end_time' },
+      { parameter: 'end_time', message: 'give at most one of date, date_of_expiry or start_time/end_time' },
+    ]);
+  });
+});
+
+describe('parseParameterRules', () => {
+  const parse = (raw: unknown) => parseParameterRules(raw, PARAMETERS, 'op');
+
+  it('reads each kind, conditions carrying the schema default of their parameter', () => {
+    expect(
+      parse([
+        { exactly_one_of: ['date', ['start_time', 'end_time']] },
+        { at_most_one_of: ['date', 'date_of_expiry'] },
+        { not_above: ['start_time', 'end_time'] },
+        { values_when: { parameter: 'sort', when: { grain: 'root' }, values: ['net'] } },
+        { only_when: { parameter: 'date', when: { grain: 'contract', date_of_expiry: null } } },
+        { default_when: { parameter: 'sort', when: { grain: 'contract' }, value: 'volume' } },
+      ]),
+    ).toEqual([
+      { kind: 'exactly_one_of', groups: [['date'], ['start_time', 'end_time']] },
+      { kind: 'at_most_one_of', groups: [['date'], ['date_of_expiry']] },
+      { kind: 'not_above', low: 'start_time', high: 'end_time' },
+      { kind: 'values_when', parameter: 'sort', when: [{ parameter: 'grain', value: 'root', schemaDefault: 'root' }], values: ['net'] },
+      {
+        kind: 'only_when',
+        parameter: 'date',
+        when: [
+          { parameter: 'grain', value: 'contract', schemaDefault: 'root' },
+          { parameter: 'date_of_expiry', value: null, schemaDefault: undefined },
+        ],
+      },
+      { kind: 'default_when', parameter: 'sort', when: [{ parameter: 'grain', value: 'contract', schemaDefault: 'root' }], value: 'volume' },
+    ]);
+    expect(parse(undefined)).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown kind', [{ one_of: ['date', 'sort'] }], /op: x-parameter-rules\[0\].*unknown kind one_of/],
+    ['a rule of two kinds', [{ not_above: ['start_time', 'end_time'], at_most_one_of: ['date', 'sort'] }], /an object of one key/],
+    ['a list that is not one', { not_above: ['start_time', 'end_time'] }, /must be a list/],
+    ['a parameter the operation does not have', [{ not_above: ['start_time', 'finish'] }], /"finish" is not a query parameter of the operation/],
+    ['an unknown parameter in a group', [{ at_most_one_of: ['date', ['start_time', 'stop']] }], /"stop" is not a query parameter/],
+    ['an unknown condition parameter', [{ only_when: { parameter: 'date', when: { granularity: 'day' } } }], /"granularity" is not a query parameter/],
+    ['a condition value outside the enum', [{ only_when: { parameter: 'date', when: { grain: 'expiry' } } }], /"expiry" is not in the enum of grain/],
+    ['a value outside the enum', [{ values_when: { parameter: 'sort', when: { grain: 'root' }, values: ['net', 'bullish'] } }], /"bullish" is not in the enum of sort/],
+    ['a presence rule on a defaulted parameter', [{ only_when: { parameter: 'grain', when: { sort: 'net' } } }], /grain has a schema default/],
+    ['a presence rule on a required parameter', [{ exactly_one_of: ['symbol', 'date'] }], /symbol is required/],
+    ['a default for a defaulted parameter', [{ default_when: { parameter: 'grain', when: { sort: 'net' }, value: 'root' } }], /grain has a schema default/],
+    ['"not given" of a defaulted parameter', [{ only_when: { parameter: 'date', when: { grain: null } } }], /grain has a schema default/],
+    ['a one-member group list', [{ at_most_one_of: ['date'] }], /two or more/],
+    ['not_above of one parameter', [{ not_above: ['date'] }], /takes \[low, high\]/],
+    ['a missing field', [{ values_when: { parameter: 'sort', values: ['net'] } }], /takes exactly parameter, when, values/],
+    ['an extra field', [{ only_when: { parameter: 'date', when: { grain: 'root' }, values: ['x'] } }], /takes exactly parameter, when/],
+    ['an empty condition', [{ only_when: { parameter: 'date', when: {} } }], /when must map one or more/],
+  ])('refuses %s, naming the operation and the rule', (_what, raw, error) => {
+    expect(() => parse(raw)).toThrow(error);
+  });
+});
+
+describe('the contract', () => {
+  it('loads every operation with its rules, each naming parameters the operation has', () => {
+    const declared = contract.operations.filter((o) => o.facts.parameterRules.length > 0).map((o) => o.operationId);
+    expect(declared.sort()).toEqual(
+      [
+        'getExposureHeatmap',
+        'getExposureLevels',
+        'getOpenInterest',
+        'getPremiumDrift',
+        'listContractImpliedVolatility',
+        'listFlowLeaders',
+        'listOptionFlow',
+        'listOptionTrades',
+        'listOvernightOptionFlow',
+      ].sort(),
+    );
+  });
+
+  it('marks getAccountLimits quota-free and the overnight feed overnight-only, no other route', () => {
+    expect(contract.operations.filter((o) => o.facts.quotaFree).map((o) => o.operationId)).toEqual(['getAccountLimits']);
+    expect(contract.operations.filter((o) => o.facts.overnightOnly).map((o) => o.operationId)).toEqual(['listOvernightOptionFlow']);
+  });
+
+  it('gives the heat map strikes_around no schema default: its default is conditional', () => {
+    const strikesAround = contract.byId.get('getExposureHeatmap')?.parameters.find((p) => p.name === 'strikes_around');
+    expect(strikesAround?.schema.default).toBeUndefined();
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * Rules between parameters, declared once in the contract (`x-parameter-rules` of an operation) and
+ * applied here: at the edge after the validator (middleware/parameter-rules.ts), to export queries,
+ * and read again by the Schemathesis hook. A rule is one of six kinds; openapi/v1.yaml's
+ * `info.description` states their meaning for clients. Rules that depend on the calendar or the
+ * clock (a window within one session, a range of at most 31 days) stay in code.
+ *
+ * A rule reads the query after the validator: coerced, the schemas' defaults filled in. "Given"
+ * means present in that query, so a presence rule may not name a parameter with a schema default
+ * (the load refuses it). A condition (`when`) compares a parameter's value, its schema default when
+ * absent; a condition value of null means the parameter is not given.
+ */
+import type { ErrorDetail } from './errors.js';
+
+export type Scalar = string | number | boolean;
+
+export interface Condition {
+  parameter: string;
+  /** The value the condition asks for; null: the parameter is not given. */
+  value: Scalar | null;
+  /** The parameter's schema default, its value when not given. */
+  schemaDefault: Scalar | undefined;
+}
+
+export type ParameterRule =
+  /** Exactly one group given (a group is one parameter, or several that go together). */
+  | { kind: 'exactly_one_of'; groups: string[][] }
+  /** At most one group given. */
+  | { kind: 'at_most_one_of'; groups: string[][] }
+  /** When both are given, low is not above high. */
+  | { kind: 'not_above'; low: string; high: string }
+  /** When every condition holds, the parameter, if given, takes one of these values. */
+  | { kind: 'values_when'; parameter: string; when: Condition[]; values: Scalar[] }
+  /** The parameter may be given only when every condition holds. */
+  | { kind: 'only_when'; parameter: string; when: Condition[] }
+  /** When the parameter is not given and every condition holds, it takes this value. */
+  | { kind: 'default_when'; parameter: string; when: Condition[]; value: Scalar };
+
+export type RuleKind = ParameterRule['kind'];
+export const RULE_KINDS: readonly RuleKind[] = ['exactly_one_of', 'at_most_one_of', 'not_above', 'values_when', 'only_when', 'default_when'];
+
+type Query = Readonly<Record<string, unknown>>;
+
+const given = (query: Query, name: string): boolean => query[name] !== undefined;
+
+function holds(query: Query, when: readonly Condition[]): boolean {
+  return when.every((c) => (c.value === null ? !given(query, c.parameter) : (query[c.parameter] ?? c.schemaDefault) === c.value));
+}
+
+/** "a", "a and b", "a, b and c". */
+function listed(items: readonly string[], last: 'and' | 'or'): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`;
+}
+
+const groupName = (group: readonly string[]): string => group.join('/');
+const conditionText = (when: readonly Condition[]): string => when.map((c) => (c.value === null ? `no ${c.parameter}` : `${c.parameter} ${String(c.value)}`)).join(' and ');
+
+function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
+  switch (rule.kind) {
+    case 'exactly_one_of':
+    case 'at_most_one_of': {
+      const givenGroups = rule.groups.filter((g) => g.some((name) => given(query, name)));
+      if (rule.kind === 'exactly_one_of' && givenGroups.length === 0) {
+        const message = `give exactly one of ${listed(rule.groups.map(groupName), 'and')}`;
+        return rule.groups.flat().map((parameter) => ({ parameter, message }));
+      }
+      if (givenGroups.length <= 1) return [];
+      const message =
+        rule.kind === 'exactly_one_of'
+          ? `give exactly one of ${listed(rule.groups.map(groupName), 'and')}`
+          : rule.groups.length === 2
+            ? `give ${listed(rule.groups.map(groupName), 'or')}, not both`
+            : `give at most one of ${listed(rule.groups.map(groupName), 'or')}`;
+      return givenGroups.flat().filter((name) => given(query, name)).map((parameter) => ({ parameter, message }));
+    }
+    case 'not_above': {
+      const low = query[rule.low];
+      const high = query[rule.high];
+      const comparable = (typeof low === 'number' && typeof high === 'number') || (typeof low === 'string' && typeof high === 'string');
+      if (!comparable || low <= high) return [];
+      return [
+        { parameter: rule.low, message: `must not exceed ${rule.high}` },
+        { parameter: rule.high, message: `must not be below ${rule.low}` },
+      ];
+    }
+    case 'values_when': {
+      const value = query[rule.parameter];
+      if (value === undefined || !holds(query, rule.when) || rule.values.includes(value as Scalar)) return [];
+      return [{ parameter: rule.parameter, message: `${conditionText(rule.when)} accepts ${rule.parameter} ${rule.values.join(', ')}` }];
+    }
+    case 'only_when':
+      if (!given(query, rule.parameter) || holds(query, rule.when)) return [];
+      return [{ parameter: rule.parameter, message: `accepted with ${conditionText(rule.when)} only` }];
+    case 'default_when':
+      return [];
+  }
+}
+
+/** Every detail of every rule the query breaks, in the order the rules are declared; empty when it keeps them all. */
+export function parameterRuleProblems(rules: readonly ParameterRule[], query: Query): ErrorDetail[] {
+  return rules.flatMap((rule) => ruleProblems(rule, query));
+}
+
+/** The query with the defaults whose conditions hold filled in (in declaration order); the same object when none applies. */
+export function applyConditionalDefaults<Q extends Query>(rules: readonly ParameterRule[], query: Q): Q {
+  let out: Record<string, unknown> | null = null;
+  for (const rule of rules) {
+    if (rule.kind !== 'default_when') continue;
+    const current = out ?? query;
+    if (given(current, rule.parameter) || !holds(current, rule.when)) continue;
+    out ??= { ...query };
+    out[rule.parameter] = rule.value;
+  }
+  return (out ?? query) as Q;
+}
+
+/** What the parser needs to know of an operation's query parameters. */
+export interface RuleParameter {
+  name: string;
+  required: boolean;
+  schema: Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+
+const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Reads an operation's `x-parameter-rules`. Throws, naming the operation and the rule, on an
+ * unknown kind, a malformed rule, a parameter the operation does not have, a presence rule on a
+ * parameter that is required or has a schema default, or a value outside a parameter's enum.
+ */
+export function parseParameterRules(raw: unknown, parameters: readonly RuleParameter[], where: string): ParameterRule[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) throw new Error(`${where}: x-parameter-rules must be a list`);
+  const byName = new Map(parameters.map((p) => [p.name, p]));
+  return raw.map((entry, index) => {
+    const fail = (message: string): never => {
+      throw new Error(`${where}: x-parameter-rules[${index}] ${JSON.stringify(entry)}: ${message}`);
+    };
+    const parameter = (name: unknown): RuleParameter => (typeof name === 'string' ? byName.get(name) : undefined) ?? fail(`${JSON.stringify(name)} is not a query parameter of the operation`);
+    const enumOf = (p: RuleParameter): unknown[] | null => (Array.isArray(p.schema.enum) ? p.schema.enum : null);
+    const schemaDefault = (p: RuleParameter): Scalar | undefined => (isScalar(p.schema.default) ? p.schema.default : undefined);
+    const scalarOf = (p: RuleParameter, value: unknown): Scalar => {
+      if (!isScalar(value)) return fail(`${JSON.stringify(value)} is not a value of ${p.name}`);
+      const values = enumOf(p);
+      if (values && !values.includes(value)) return fail(`${JSON.stringify(value)} is not in the enum of ${p.name}`);
+      return value;
+    };
+    /** A parameter whose presence the rule reads: never required, never defaulted by its schema. */
+    const optional = (name: unknown): string => {
+      const p = parameter(name);
+      if (p.required) fail(`${p.name} is required, so its presence decides nothing`);
+      if (p.schema.default !== undefined) fail(`${p.name} has a schema default, so it is always given; state a default_when instead`);
+      return p.name;
+    };
+    const conditions = (when: unknown): Condition[] => {
+      if (!isObject(when) || Object.keys(when).length === 0) return fail('when must map one or more parameters to values');
+      return Object.entries(when).map(([name, value]) =>
+        value === null ? { parameter: optional(name), value: null, schemaDefault: undefined } : { parameter: name, value: scalarOf(parameter(name), value), schemaDefault: schemaDefault(parameter(name)) },
+      );
+    };
+    const groups = (list: unknown): string[][] => {
+      if (!Array.isArray(list) || list.length < 2) return fail('needs a list of two or more parameters or groups of parameters');
+      return list.map((g) => (Array.isArray(g) && g.length > 0 ? g.map(optional) : [optional(g)]));
+    };
+    const fields = (body: unknown, names: string[]): Json => {
+      if (!isObject(body)) return fail(`takes ${names.join(', ')}`);
+      const extra = Object.keys(body).filter((k) => !names.includes(k));
+      if (extra.length > 0 || names.some((n) => body[n] === undefined)) fail(`takes exactly ${names.join(', ')}`);
+      return body;
+    };
+
+    if (!isObject(entry) || Object.keys(entry).length !== 1) return fail(`a rule is an object of one key, its kind (${RULE_KINDS.join(', ')})`);
+    const [kind, body] = Object.entries(entry)[0]!;
+    switch (kind as RuleKind) {
+      case 'exactly_one_of':
+      case 'at_most_one_of':
+        return { kind: kind as 'exactly_one_of' | 'at_most_one_of', groups: groups(body) };
+      case 'not_above': {
+        if (!Array.isArray(body) || body.length !== 2) return fail('not_above takes [low, high]');
+        return { kind: 'not_above', low: parameter(body[0]).name, high: parameter(body[1]).name };
+      }
+      case 'values_when': {
+        const b = fields(body, ['parameter', 'when', 'values']);
+        const p = parameter(b.parameter);
+        if (!Array.isArray(b.values) || b.values.length === 0) return fail('values must be a list of one or more values');
+        return { kind: 'values_when', parameter: p.name, when: conditions(b.when), values: b.values.map((v) => scalarOf(p, v)) };
+      }
+      case 'only_when': {
+        const b = fields(body, ['parameter', 'when']);
+        return { kind: 'only_when', parameter: optional(b.parameter), when: conditions(b.when) };
+      }
+      case 'default_when': {
+        const b = fields(body, ['parameter', 'when', 'value']);
+        const name = optional(b.parameter);
+        return { kind: 'default_when', parameter: name, when: conditions(b.when), value: scalarOf(parameter(name), b.value) };
+      }
+      default:
+        return fail(`unknown kind ${kind} (known: ${RULE_KINDS.join(', ')})`);
+    }
+  });
+}
