@@ -15,7 +15,7 @@ import type autocannon from 'autocannon';
 import { createAccount, createKey } from '../src/accounts.js';
 import { loadConfig } from '../src/config.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/connection.js';
-import { createLogger } from '../src/middleware/logging.js';
+import { createLogger } from '../src/logging.js';
 import { startService, type RunningService } from '../src/server.js';
 
 const execFileAsync = promisify(execFile);

@@ -2,7 +2,8 @@
 import type { Queryable } from './db/connection.js';
 import { insertAccount, insertApiKey } from './db/accounts.js';
 import type { DatasetRelease, Plan } from './db/schema.js';
-import { generateApiKey, newId } from './middleware/api-keys.js';
+import { generateApiKey } from './api-keys.js';
+import { newId } from './ids.js';
 
 export const ALL_DATASETS: DatasetRelease[] = ['options', 'futures', 'equities', 'indices'];
 

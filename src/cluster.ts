@@ -7,8 +7,7 @@
  * to one of them) and serve every route: they skip the store's preparation and submit jobs for the
  * primary to run. Each worker counts the request limits for itself (the spec's "per API process"),
  * or with LIMIT_SCOPE=cluster asks the primary's one limiter for each request (cluster-limiter.ts):
- * one round trip over the IPC channel, which in the trades benchmark took the two workers' gain
- * over one process from about 20% to about 5%.
+ * one round trip over the IPC channel per request, the price of one count for all workers.
  *
  * A worker that dies is replaced; one that fails before it listens stops the start. On SIGTERM or
  * SIGINT the primary asks each worker to stop (it finishes its requests and flushes its request
@@ -16,9 +15,9 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
-import { ClusterLimiterClient, serveLimits } from './middleware/cluster-limiter.js';
-import type { Logger } from './middleware/logging.js';
-import { RateLimiter } from './middleware/rate-limiter.js';
+import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
+import type { Logger } from './logging.js';
+import { RateLimiter } from './limits/rate-limiter.js';
 import { startService, type RunningService, type StartOptions } from './server.js';
 
 /** How long the primary waits for a stopping worker before it kills it. */
@@ -27,10 +26,9 @@ const WORKER_STOP_MS = 10_000;
 const RESPAWN_MS = 1_000;
 /**
  * The young generation's semi-space of a worker, MB (V8's default is 16 on 64-bit). A page of
- * trades allocates some 200 KB of short-lived strings; a larger nursery scavenges less often. In
- * the trades benchmark's setting (6 alternating pairs of 8 s runs, two workers): 32 MB served 10%
- * more requests than the default (6 of 6 pairs) at the same p99; 64 MB no more than 32.
- * A --max-semi-space-size given to node (its command line) comes later and wins.
+ * trades allocates some 200 KB of short-lived strings; a larger nursery scavenges less often
+ * (bench/trades measures it; commit 128ba8f has the figures). A --max-semi-space-size given to
+ * node (its command line) comes later and wins.
  */
 const WORKER_SEMI_SPACE_MB = 32;
 

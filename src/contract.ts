@@ -6,15 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { operations } from '../generated/openapi.js';
+import type { components, operations } from '../generated/openapi.js';
 import { parseParameterRules, type ParameterRule } from './parameter-rules.js';
 
 export type OperationId = keyof operations;
-export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices' | 'none';
+/** The dataset release a route belongs to, or none (platform, account and market routes). */
+export type RouteDataset = components['schemas']['CatalogEntry']['dataset'];
 
 export interface RouteFacts {
   family: string;
-  dataset: DatasetRelease;
+  dataset: RouteDataset;
   public: boolean;
   mcp: boolean;
   streamable: boolean;
@@ -120,7 +121,7 @@ export function loadContract(file = contractPath): Contract {
         description: typeof op.description === 'string' ? op.description : '',
         facts: {
           family: String(op['x-family']),
-          dataset: op['x-dataset'] as DatasetRelease,
+          dataset: op['x-dataset'] as RouteDataset,
           public: op['x-public'] === true,
           mcp: op['x-mcp'] === true,
           streamable: op['x-streamable'] === true,

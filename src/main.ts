@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startClusterPrimary, startClusterWorker } from './cluster.js';
 import { loadConfig } from './config.js';
-import { createLogger } from './middleware/logging.js';
+import { createLogger } from './logging.js';
 import { ensureDemoKey } from './seed.js';
 import { startService } from './server.js';
 

@@ -6,7 +6,7 @@ import { createAccount, createKey } from './accounts.js';
 import type { Database } from './db/connection.js';
 import { findKeyByPrefix } from './db/accounts.js';
 import { countSplits } from './db/splits.js';
-import { keyMatches, keyPrefix } from './middleware/api-keys.js';
+import { keyMatches, keyPrefix } from './api-keys.js';
 import { loadSplitsFile } from './ingest/splits.js';
 
 const DEMO_ACCOUNT = 'acct_demo';

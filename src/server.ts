@@ -9,12 +9,16 @@ import { loadContract } from './contract.js';
 import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
+import { handlerMap } from './handlers/index.js';
+import type { HandlerMap } from './handlers/types.js';
+import type { OperationId } from './contract.js';
 import { startJobs } from './jobs/index.js';
-import { CursorCodec } from './middleware/cursor.js';
-import { QueryValidator } from './middleware/query-validation.js';
-import { createLogger, type Logger } from './middleware/logging.js';
-import { RateLimiter, type Limiter } from './middleware/rate-limiter.js';
-import { RequestLogBuffer } from './middleware/request-log.js';
+import { jobQueue } from './jobs/queue.js';
+import { CursorCodec } from './services/cursor.js';
+import { QueryValidator } from './services/query-validator.js';
+import { createLogger, type Logger } from './logging.js';
+import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
+import { RequestLogBuffer } from './request-log.js';
 import { seedOptionRoots } from './db/market-data.js';
 import { seedMarketIfEmpty } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
@@ -42,6 +46,8 @@ export interface RunningService {
 }
 
 export interface StartOptions extends AppOptions {
+  /** Replace handlers (tests): for example one that sleeps, to test the time-out. */
+  handlers?: HandlerMap;
   logger?: Logger;
   clock?: () => number;
   /**
@@ -89,6 +95,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
     const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
     const contract = loadContract();
+    const handlers = handlerMap(options.handlers);
     const deps: ServiceDeps = {
       config,
       db: database.db,
@@ -100,16 +107,17 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       clock,
       startedAt: clock(),
       queries: new QueryValidator(contract),
-      boss: null,
+      served: new Set(contract.operations.map((o) => o.operationId).filter((id: OperationId) => handlers[id] !== undefined)),
+      jobs: null,
     };
     if (options.jobs === 'submit') {
       boss = await startJobClient(database.connectionString, logger);
-      deps.boss = boss;
+      deps.jobs = jobQueue(boss);
     } else if (options.jobs !== false) {
-      boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: deps });
-      deps.boss = boss;
+      boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: { deps, handlers } });
+      deps.jobs = jobQueue(boss);
     }
-    const app = createApp(deps, options);
+    const app = createApp(deps, handlers, options);
     const server =
       options.listen === false
         ? null

@@ -1,13 +1,17 @@
-/** What handlers and jobs share: configuration, the database, the contract and the clock. */
+/**
+ * What services, handlers and jobs share: configuration, the database, the contract, the clock,
+ * and the ports to what lies outside a request (the job queue, the request log, the limits). Built
+ * once by server.ts; tests build it the same way with their own clock or handlers.
+ */
 import type { Config } from './config.js';
-import type { Contract } from './contract.js';
+import type { Contract, OperationId } from './contract.js';
 import type { Database } from './db/connection.js';
-import type { CursorCodec } from './middleware/cursor.js';
-import type PgBoss from 'pg-boss';
-import type { Logger } from './middleware/logging.js';
-import type { QueryValidator } from './middleware/query-validation.js';
-import type { Limiter } from './middleware/rate-limiter.js';
-import type { RequestLogBuffer } from './middleware/request-log.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { Limiter } from './limits/rate-limiter.js';
+import type { Logger } from './logging.js';
+import type { RequestLogBuffer } from './request-log.js';
+import type { CursorCodec } from './services/cursor.js';
+import type { QueryValidator } from './services/query-validator.js';
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -21,6 +25,8 @@ export interface ServiceDeps {
   startedAt: number;
   /** Query rules of every route, for export requests. */
   queries: QueryValidator;
-  /** The job queue; null when the service runs without workers (exports then answer 503). */
-  boss: PgBoss | null;
+  /** The operations served (a handler exists); the others answer 501 and cannot be exported. */
+  served: ReadonlySet<OperationId>;
+  /** The job queue; null when the service runs without one (exports and session loads then answer 503). */
+  jobs: JobQueue | null;
 }

@@ -226,11 +226,8 @@ export type IvRange = { ok: true; from: number; to: number } | { ok: false; prob
  * sampleWindows(from, to, root, session).
  */
 export function resolveIvRange(r: IvRangeRequest): IvRange {
+  // Date and a time range are not given together: a rule of the contract (x-parameter-rules).
   const given = [...(r.startTime !== undefined ? ['start_time'] : []), ...(r.endTime !== undefined ? ['end_time'] : [])];
-  if (r.date !== undefined && given.length > 0) {
-    const message = 'give date or start_time/end_time, not both';
-    return { ok: false, problems: ['date', ...given].map((parameter) => ({ parameter, message })) };
-  }
   if (r.startTime !== undefined || r.endTime !== undefined) {
     const from = r.startTime ?? r.endTime! - MAX_RANGE_MS;
     const to = r.endTime ?? r.startTime! + MAX_RANGE_MS;

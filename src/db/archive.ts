@@ -45,6 +45,14 @@ export async function isDateHot(db: Queryable, tradingDate: string): Promise<boo
   return (await partitionDates(db, 'prints')).includes(tradingDate);
 }
 
+/** Where a trading date's prints are: in the hot store, archived (a load can bring them back), or nowhere. */
+export type SessionState = 'hot' | 'archived' | 'absent';
+
+export async function sessionState(db: Queryable, tradingDate: string): Promise<SessionState> {
+  if (await isDateHot(db, tradingDate)) return 'hot';
+  return (await findArchivedSession(db, tradingDate)) === null ? 'absent' : 'archived';
+}
+
 /** A print as the canonical prints layout writes it, with its cancelled mark. */
 export interface ArchivedPrintRow {
   option_symbol: string;

@@ -57,9 +57,8 @@ export async function freePort(): Promise<number> {
  * this level a table created in the writing transaction is not written to the WAL at all (its
  * files are synced at commit, so a crash loses nothing committed): a new trading date's prints
  * are COPYed into a table the load creates, and their indexes built on it, so a large load writes
- * its rows once instead of twice. Measured with a 10M-print day through the pipeline: 226.5 s
- * (COPY 115 s, index builds 71 s) against 283.6 s (162 s, 84 s) at the default level, replica.
- * A server given by DATABASE_URL keeps its own settings (the README says what helps).
+ * its rows once instead of twice (commit 5925233 has the figures). A server given by
+ * DATABASE_URL keeps its own settings (the README says what helps).
  */
 const EMBEDDED_SERVER_SETTINGS = ['wal_level=minimal', 'max_wal_senders=0'];
 
@@ -94,8 +93,7 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
  * is 4, a spinning disk's): the store is read from memory or SSD, where an index scan's page is
  * hardly dearer than a sequential one. With 4, a print feed filtered after the read on a root
  * with fewer prints than the scan budget (a thin day) was planned as a sequential scan of the
- * whole date and a sort, 27-32 ms; with 1.1 as the ordered index scan it is, 0.5 ms (measured on
- * the default simulated day).
+ * whole date and a sort; with 1.1, as the ordered index scan it is.
  */
 export const SESSION_SETTINGS = '-c random_page_cost=1.1';
 

@@ -148,10 +148,9 @@ const MAX_SORT_MEMORY_MB = 2048;
  * Attaches a standalone prints table of `rows` prints as its date's partition (PostgreSQL builds
  * the parent's indexes on it), with settings for this transaction only:
  * - maintenance_work_mem sized to the rows (about 200 bytes a print, 256 MB to 2 GB), so that each
- *   index's sort stays in memory: at 10 million prints the builds took 59.8 s with 512 MB (sorts
- *   spilled to disk) and 39.1 s with 2 GB;
+ *   index's sort stays in memory instead of spilling to disk;
  * - at most one parallel worker per core of this machine beyond the leader's (never more than the
- *   server allows): on 2 cores, the leader and two workers took 48.8 s against 39.1 s for one.
+ *   server allows): more workers than cores only contend (commit 490a32a has the figures).
  */
 export async function attachPrintsPartition(db: Queryable, date: string, rows: number): Promise<void> {
   const name = partitionName('prints', date);

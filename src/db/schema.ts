@@ -1,9 +1,11 @@
 /** Kysely table types of the schema in db/migrations. */
 import type { ColumnType, Generated, RawBuilder } from 'kysely';
+import type { components } from '../../generated/openapi.js';
 
-export type Plan = 'basic' | 'pro';
-export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices';
-export type AccountStatus = 'active' | 'suspended';
+/** The contract's vocabulary, stored as it is served. */
+export type Plan = components['schemas']['Plan'];
+export type DatasetRelease = components['schemas']['DatasetRelease'];
+export type AccountStatus = components['schemas']['Account']['status'];
 
 export interface AccountsTable {
   id: string;

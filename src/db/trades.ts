@@ -149,8 +149,7 @@ export interface PrintsPageText {
  * position. The rows reach the aggregates in page order, and the aggregates ask for nothing else:
  * string_agg's order is the page's own (PostgreSQL sees its input sorted and sorts nothing), and the
  * last position is the least (ts, sequence, contract_id) of the page, its last row in newest-first
- * order. (Aggregates ordered by row number instead cost PostgreSQL a sort of the page each: about
- * 0.1-0.2 ms of a 0.7 ms SPXW page.)
+ * order. (Aggregates ordered by row number instead would cost PostgreSQL a sort of the page each.)
  */
 async function pageText(db: Queryable, rows: RawBuilder<PrintRow>, limit: number): Promise<PrintsPageText> {
   const [row] = await executePrepared(

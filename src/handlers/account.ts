@@ -1,74 +1,9 @@
 /** The calling account: who it is, its limits and windows, its usage. */
-import { bucketMs, usageBuckets, usageRange } from '../analytics/usage.js';
-import type { Config } from '../config.js';
-import { countActiveExports } from '../db/exports.js';
-import { usageByBucketAndRoute } from '../db/request-log.js';
-import { invalidParameters } from '../errors.js';
-import { accountOf, type DataOf, type Handler } from './types.js';
+import * as account from '../services/account.js';
+import type { Handler } from './types.js';
 
-function limitValues(config: Readonly<Config>): DataOf<'getAccount'>['limits'] {
-  const l = config.limits;
-  return {
-    requests_per_minute: l.requestsPerMinute,
-    requests_per_second: l.requestsPerSecond,
-    requests_in_flight: l.requestsInFlight,
-    keyless_requests_per_minute: l.keylessRequestsPerMinute,
-    endpoint_timeout_ms: l.endpointTimeoutMs,
-    exports_queued_or_running: l.exportsQueuedOrRunning,
-    export_max_rows: l.exportMaxRows,
-    export_max_bytes: l.exportMaxBytes,
-    export_max_query_params: l.exportMaxQueryParams,
-  };
-}
+export const getAccount: Handler<'getAccount'> = async (ctx) => await account.getAccount(ctx);
 
-export const getAccount: Handler<'getAccount'> = async (ctx) => {
-  const account = accountOf(ctx);
-  const key = account.key;
-  if (!key) throw new Error('GET /v1/account reached without a key');
-  return {
-    data: {
-      id: account.id,
-      name: account.name,
-      plan: account.plan,
-      datasets: account.datasets,
-      entitlements: { overnight: account.overnight },
-      status: account.status,
-      created_timestamp: account.created_at.getTime(),
-      key: { id: key.id, prefix: key.prefix, name: key.name, created_timestamp: key.created_at.getTime() },
-      limits: limitValues(ctx.deps.config),
-    },
-  };
-};
+export const getAccountLimits: Handler<'getAccountLimits'> = async (ctx) => await account.getAccountLimits(ctx);
 
-export const getAccountLimits: Handler<'getAccountLimits'> = async (ctx) => {
-  const account = accountOf(ctx);
-  const state = await ctx.deps.limiter.state(account.id, ctx.deps.clock());
-  return {
-    data: {
-      limits: limitValues(ctx.deps.config),
-      minute_window: { limit: state.limit, remaining: state.remaining, reset: state.reset },
-      second_window: { limit: state.burstLimit, remaining: state.burstRemaining, reset: state.burstReset },
-      in_flight: { limit: ctx.deps.config.limits.requestsInFlight, current: state.inFlight },
-      cooldown_until: state.cooldownUntil,
-      exports_active: await countActiveExports(ctx.deps.db, account.id),
-    },
-  };
-};
-
-export const listAccountUsage: Handler<'listAccountUsage'> = async (ctx) => {
-  const account = accountOf(ctx);
-  const granularity = ctx.query.granularity ?? 'hour';
-  const range = usageRange(ctx.now, granularity, ctx.query.start_time, ctx.query.end_time);
-  if (!range) {
-    const message = 'start_time must be before end_time and within the seven-day retention window';
-    throw invalidParameters([{ parameter: ctx.query.start_time !== undefined ? 'start_time' : 'end_time', message }]);
-  }
-  // Entries of the last moments may still sit in the buffer: write them so the answer is complete.
-  await ctx.deps.requestLog.flush();
-  const rows = await usageByBucketAndRoute(ctx.deps.db, account.id, range.start, range.end, bucketMs(granularity));
-  return {
-    data: usageBuckets(range, granularity, rows, ctx.query.by_route ?? false),
-    coverage: { durable: true },
-    source: 'derived',
-  };
-};
+export const listAccountUsage: Handler<'listAccountUsage'> = async (ctx) => await account.listAccountUsage(ctx, ctx.query);

@@ -1,10 +1,12 @@
-/** Every operation's handler, by operationId (routes not served yet are listed in pending.ts). */
+/**
+ * Every operation's handler, by operationId (routes not served yet are listed in pending.ts). The
+ * service is built with this map, or with a test's handlers laid over it.
+ */
 import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
 import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
-import { getMarketCalendarDay, listMarketSessions } from './market.js';
-import { listOptionOvernightSessions } from './options.js';
+import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap } from './types.js';
@@ -33,3 +35,8 @@ export const handlers: HandlerMap = {
   getExport,
   downloadExport,
 };
+
+/** The handler map a service is built with: these handlers, and a test's in place of some. */
+export function handlerMap(overrides: HandlerMap = {}): HandlerMap {
+  return { ...handlers, ...overrides };
+}

@@ -1,81 +1,18 @@
 /**
- * Handlers are typed by the generated operation types: the query a handler receives is the
- * contract's, already validated and coerced; the data it returns is the contract's 200 (or 202) body.
+ * A handler is the HTTP face of one operation: it receives the validated input (query, path,
+ * body, headers) with the call's context and returns the result of one service function. The
+ * shapes themselves are the services' (services/types.ts), typed by the generated operation types.
  */
-import type { components, operations } from '../../generated/openapi.js';
 import type { OperationId } from '../contract.js';
-import type { AuthenticatedAccount } from '../middleware/auth.js';
-import type { ServiceDeps } from '../service.js';
+import type { BodyOf, PathOf, QueryOf, Result, ServiceContext } from '../services/types.js';
 
-type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
-type SuccessBody<Op extends OperationId> = operations[Op]['responses'] extends { 200: infer R }
-  ? Json<R>
-  : operations[Op]['responses'] extends { 202: infer R }
-    ? Json<R>
-    : never;
-
-export type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
-export type PathOf<Op extends OperationId> = operations[Op]['parameters'] extends { path: infer P } ? P : Record<string, never>;
-export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
-export type DataOf<Op extends OperationId> = SuccessBody<Op> extends { data: infer D } ? D : SuccessBody<Op>;
-export type Meta = components['schemas']['Meta'];
-export type Pagination = components['schemas']['Pagination'];
-
-export interface HandlerContext<Op extends OperationId> {
+export interface HandlerContext<Op extends OperationId> extends ServiceContext {
   query: QueryOf<Op>;
   params: PathOf<Op>;
   body: BodyOf<Op>;
-  /** Null only on public routes. */
-  account: AuthenticatedAccount | null;
-  requestId: string;
-  /** When the request arrived, Unix ms. */
-  now: number;
-  deps: ServiceDeps;
-  /** The request's path and query string, for next-page links (exports pass the target's). */
-  link: PageLink;
   /** Request headers a handler may read (If-None-Match on downloads); lower-case names. */
   headers: Record<string, string | undefined>;
 }
 
-export interface PageLink {
-  path: string;
-  search: string;
-}
-
-/** A file sent as the body (export downloads), with its validator. */
-export interface FileBody {
-  path: string;
-  bytes: number;
-  etag: string;
-  downloadName: string;
-}
-
-export interface HandlerResult<Op extends OperationId> {
-  data: DataOf<Op>;
-  /**
-   * `data` already serialized as JSON text (the print feeds: stored bodies joined), so the HTTP
-   * path can write it into the envelope without decoding and re-encoding it; `data` then stays
-   * readable (lazily parsed) for response validation and exports.
-   */
-  dataJson?: string;
-  source?: Meta['source'];
-  coverage?: Omit<Meta['coverage'], 'complete'> & { complete?: boolean };
-  pagination?: Pagination;
-  status?: 200 | 202;
-  /** Send `data` as the whole body (the OpenAPI document), without the envelope. */
-  bare?: boolean;
-  /** Export responses carry only request_id in meta. */
-  metaRequestIdOnly?: boolean;
-  headers?: Record<string, string>;
-  /** Stream this file instead of a JSON body (304 when If-None-Match has its ETag). */
-  file?: FileBody;
-}
-
-export type Handler<Op extends OperationId> = (ctx: HandlerContext<Op>) => Promise<HandlerResult<Op>>;
+export type Handler<Op extends OperationId> = (ctx: HandlerContext<Op>) => Promise<Result<Op>>;
 export type HandlerMap = { [Op in OperationId]?: Handler<Op> };
-
-/** The account of an authenticated route (the auth middleware guarantees it). */
-export function accountOf(ctx: { account: AuthenticatedAccount | null }): AuthenticatedAccount {
-  if (!ctx.account) throw new Error('authenticated route reached without an account');
-  return ctx.account;
-}

@@ -135,13 +135,6 @@ export async function enforceRetention(db: Database, options: { dataDir: string;
   return archived;
 }
 
-export type SessionState = 'hot' | 'archived' | 'absent';
-
-export async function sessionState(db: Database, tradingDate: string): Promise<SessionState> {
-  if (await isDateHot(db, tradingDate)) return 'hot';
-  return (await findArchivedSession(db, tradingDate)) === null ? 'absent' : 'archived';
-}
-
 /**
  * Loads an archived session back through ingest (quotes, then prints). Idempotent: a session
  * already hot is left alone, and a load repeated after a failure leaves the same rows.

@@ -8,25 +8,23 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { OperationSpec } from '../contract.js';
+import type { OperationId, OperationSpec } from '../contract.js';
 import { findAccount } from '../db/accounts.js';
 import { findExport, updateExport, type ExportRow } from '../db/exports.js';
-import { handlers } from '../handlers/index.js';
-import type { Handler, HandlerResult } from '../handlers/types.js';
-import type { OperationId } from '../contract.js';
+import { authenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
+import type { Handler, HandlerMap } from '../handlers/types.js';
 import type { ServiceDeps } from '../service.js';
+import { metaOf } from '../services/envelope.js';
+import { exportQueryRules } from '../services/exports.js';
+import type { Result } from '../services/types.js';
+import { QUEUES } from './queue.js';
 import type { JobDefinition } from './types.js';
 
 export const EXPORT_ATTEMPTS = 3;
 
 export function exportFilePath(dataDir: string, id: string): string {
   return path.join(dataDir, 'exports', `${id}.json`);
-}
-
-/** Parameters whose rules differ for exports: on a paginated route, limit is the file's row cap. */
-export function exportQueryRules(operation: OperationSpec, maxRows: number): Record<string, Record<string, unknown>> {
-  return operation.facts.paginated ? { limit: { minimum: 1, maximum: maxRows } } : {};
 }
 
 /** The largest page the route serves (its `limit` maximum), used to read it in as few pages as possible. */
@@ -43,7 +41,7 @@ interface Collected {
   truncated: boolean;
 }
 
-async function collect(service: ServiceDeps, job: ExportRow, operation: OperationSpec): Promise<Collected> {
+async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, operation: OperationSpec): Promise<Collected> {
   const account = await findAccount(service.db, job.account_id);
   if (!account) throw new ApiError(404, 'not_found', 'The account of this export no longer exists.');
   const handler: Handler<OperationId> | undefined = handlers[operation.operationId];
@@ -52,7 +50,7 @@ async function collect(service: ServiceDeps, job: ExportRow, operation: Operatio
   if (!checked.ok) throw new ApiError(400, 'invalid_parameter', 'The export query is no longer valid.', checked.details);
   const maxRows = Math.min(Number(checked.query.limit ?? service.config.limits.exportMaxRows), service.config.limits.exportMaxRows);
   const maxBytes = service.config.limits.exportMaxBytes;
-  const accountContext = { ...account, overnight: account.plan === 'pro' || account.overnight_entitlement, key: null };
+  const accountContext = authenticatedAccount(account, null);
 
   const rows: unknown[] = [];
   let bytes = 0;
@@ -66,10 +64,11 @@ async function collect(service: ServiceDeps, job: ExportRow, operation: Operatio
       if (cursor) query.cursor_id = cursor;
     }
     const now = service.clock();
-    const result: HandlerResult<OperationId> = await handler({
+    const result: Result<OperationId> = await handler({
       query: query,
       params: {},
       body: undefined,
+      operation,
       account: accountContext,
       requestId: `export:${job.id}`,
       now,
@@ -78,7 +77,7 @@ async function collect(service: ServiceDeps, job: ExportRow, operation: Operatio
       headers: {},
     });
     pages += 1;
-    meta ??= { as_of: now, coverage: { complete: true, ...result.coverage }, delay_ms: 0, delayed: false, request_id: `export:${job.id}`, source: result.source ?? 'derived', export_id: job.id };
+    meta ??= { ...metaOf(result, now, `export:${job.id}`), export_id: job.id };
     if (!operation.facts.paginated || !Array.isArray(result.data)) {
       return { data: result.data, meta, pages, rows: Array.isArray(result.data) ? result.data.length : 1, truncated: false };
     }
@@ -97,7 +96,7 @@ async function collect(service: ServiceDeps, job: ExportRow, operation: Operatio
   }
 }
 
-export async function runExport(service: ServiceDeps, id: string): Promise<void> {
+export async function runExport(service: ServiceDeps, handlers: HandlerMap, id: string): Promise<void> {
   const job = await findExport(service.db, id);
   if (!job || job.status === 'ready' || job.status === 'failed') return;
   const operation = service.contract.byId.get(job.operation_id as OperationId);
@@ -105,7 +104,7 @@ export async function runExport(service: ServiceDeps, id: string): Promise<void>
   await updateExport(service.db, id, { attempts: attempt, last_attempt_at: new Date(service.clock()) });
   try {
     if (!operation) throw new ApiError(400, 'invalid_parameter', `${job.path} is not a route of the contract.`);
-    const collected = await collect(service, job, operation);
+    const collected = await collect(service, handlers, job, operation);
     const body = JSON.stringify({ data: collected.data, meta: collected.meta, pages: collected.pages, truncated: collected.truncated });
     const file = exportFilePath(service.config.dataDir, id);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -138,10 +137,10 @@ export async function runExport(service: ServiceDeps, id: string): Promise<void>
 }
 
 export const exportJob: JobDefinition<{ id: string }> = {
-  name: 'export',
+  name: QUEUES.export,
   options: { retryLimit: EXPORT_ATTEMPTS - 1, retryDelay: 2, retryBackoff: true, expireInSeconds: 900 },
   handler: async (deps, data) => {
     if (!deps.service) throw new Error('the export worker needs the service');
-    await runExport(deps.service, data.id);
+    await runExport(deps.service.deps, deps.service.handlers, data.id);
   },
 };

@@ -4,10 +4,11 @@
  * nothing to do. Needs the data directory (JobDeps.dataDir).
  */
 import { enforceRetention } from '../ingest/archive.js';
+import { QUEUES } from './queue.js';
 import type { JobDefinition } from './types.js';
 
 export const sessionArchive: JobDefinition<Record<string, never>> = {
-  name: 'session-archive',
+  name: QUEUES.sessionArchive,
   options: { policy: 'singleton', retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
   schedule: '41 * * * *',
   handler: async (deps) => {

@@ -1,6 +1,8 @@
+/** What a job's handler receives, and how a queue is declared (jobs/index.ts registers them all). */
 import type PgBoss from 'pg-boss';
 import type { Database } from '../db/connection.js';
-import type { Logger } from '../middleware/logging.js';
+import type { HandlerMap } from '../handlers/types.js';
+import type { Logger } from '../logging.js';
 import type { ServiceDeps } from '../service.js';
 
 export interface JobDeps {
@@ -9,8 +11,11 @@ export interface JobDeps {
   clock: () => number;
   /** Data directory (the session archive lives in `<dataDir>/archive`); jobs needing it skip without it. */
   dataDir?: string;
-  /** The service (handlers, contract, database): the export worker runs routes through it. */
-  service?: ServiceDeps;
+  /**
+   * The service and the handlers it was built with: the export worker runs a route's handler
+   * page after page, as a request to the route would.
+   */
+  service?: { deps: ServiceDeps; handlers: HandlerMap };
 }
 
 /** A queue: its name, pg-boss options (retry, backoff, expiry), an optional cron, an idempotent handler. */

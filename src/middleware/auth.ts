@@ -7,19 +7,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import type { OperationSpec } from '../contract.js';
-import { findKeyByPrefix, type AccountRow } from '../db/accounts.js';
+import { findKeyByPrefix } from '../db/accounts.js';
 import type { Database } from '../db/connection.js';
-import { keyMatches, keyPrefix } from './api-keys.js';
+import { keyMatches, keyPrefix } from '../api-keys.js';
+import { authenticatedAccount, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { sendError } from './errors.js';
-import { clientAddress, clientNetwork, type Limiter, type WindowState } from './rate-limiter.js';
-
-export interface AuthenticatedAccount extends AccountRow {
-  /** Overnight data: the Pro plan, or the entitlement granted to the account. */
-  overnight: boolean;
-  /** The key of the request; null when the service acts for the account (export jobs). */
-  key: { id: string; prefix: string; name: string | null; created_at: Date } | null;
-}
+import { clientAddress, clientNetwork, type Limiter, type WindowState } from '../limits/rate-limiter.js';
 
 interface CachedKey {
   account: AuthenticatedAccount;
@@ -54,11 +48,7 @@ export class KeyCache {
     const row = await findKeyByPrefix(this.db, prefix);
     const entry: CachedKey | null = row
       ? {
-          account: {
-            ...row.account,
-            overnight: row.account.plan === 'pro' || row.account.overnight_entitlement,
-            key: { id: row.key_id, prefix, name: row.key_name, created_at: row.key_created_at },
-          },
+          account: authenticatedAccount(row.account, { id: row.key_id, prefix, name: row.key_name, created_at: row.key_created_at }),
           secretHash: row.secret_hash,
           expires: now + this.ttlMs,
         }
@@ -141,7 +131,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
       return;
     }
 
-    const consumes = operation?.operationId !== 'getAccountLimits';
+    const consumes = operation?.facts.quotaFree !== true;
     const { admission, state } = await limiter.admitWithState(account.id, now, consumes);
     setRateLimitHeaders(res, state);
     if (!admission.admitted) {
@@ -157,23 +147,4 @@ export function authenticate(options: AuthOptions): RequestHandler {
     res.on('close', admission.release);
     next();
   };
-}
-
-/**
- * What the account's plan and entitlements allow of an operation and query: the route's dataset
- * release, and overnight data (the overnight feed, or session gth or all on a route that has
- * overnight data) with the Pro plan or the overnight entitlement. 403 otherwise. Checked for each
- * request and again when an export is submitted, whose worker runs the handler without the request
- * middleware.
- */
-export function checkEntitlements(operation: OperationSpec, account: AuthenticatedAccount | null, query: Record<string, unknown>): void {
-  if (!account) return;
-  const dataset = operation.facts.dataset;
-  if (dataset !== 'none' && !account.datasets.includes(dataset)) {
-    throw new ApiError(403, 'forbidden', `This route needs the ${dataset} dataset release, which the account does not have.`);
-  }
-  const asksOvernight = operation.operationId === 'listOvernightOptionFlow' || query.session === 'gth' || query.session === 'all';
-  if (operation.facts.overnight && asksOvernight && !account.overnight) {
-    throw new ApiError(403, 'forbidden', 'Overnight data needs the Pro plan or the overnight entitlement.');
-  }
 }

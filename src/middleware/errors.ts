@@ -8,7 +8,7 @@ import type { components } from '../../generated/openapi.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 
 type ErrorBody = components['schemas']['Error'];
-import type { Logger } from './logging.js';
+import type { Logger } from '../logging.js';
 
 /** Writes the error body, with Retry-After on 429 and 503. */
 export function sendError(res: Response, error: ApiError): void {

@@ -2,35 +2,13 @@
  * First in the chain: the request id (header and meta), the route template, the 20-second deadline,
  * and on finish one structured log line and one request-log entry.
  */
-import { randomBytes } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { OperationSpec } from '../contract.js';
 import { ApiError } from '../errors.js';
 import { sendError } from './errors.js';
-import type { Logger } from './logging.js';
-import type { RequestLogBuffer } from './request-log.js';
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-function base32(value: number, width: number): string {
-  let out = '';
-  let v = value;
-  for (let i = 0; i < width; i += 1) {
-    out = CROCKFORD[v % 32] + out;
-    v = Math.floor(v / 32);
-  }
-  return out;
-}
-
-// 40 random bits per process and a counter: unique without a random draw per request.
-const processTag = base32(randomBytes(5).readUIntBE(0, 5), 8);
-let counter = 0;
-
-/** A ULID-shaped id (26 characters: 10 of time, 8 of process, 8 of counter), prefixed `req_`. */
-export function newRequestId(now: number): string {
-  counter = (counter + 1) % 32 ** 8;
-  return `req_${base32(now, 10)}${processTag}${base32(counter, 8)}`;
-}
+import type { Logger } from '../logging.js';
+import type { RequestLogBuffer } from '../request-log.js';
+import { newRequestId } from '../ids.js';
 
 export interface RequestContextOptions {
   logger: Logger;

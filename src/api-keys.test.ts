@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateApiKey, hashApiKey, keyMatches, keyPrefix, newId } from './api-keys.js';
+import { generateApiKey, hashApiKey, keyMatches, keyPrefix } from './api-keys.js';
 
 const KEY_SHAPE = /^oads_[a-z0-9]{8}_[A-Za-z0-9]{32}$/;
 const SAMPLE = 'oads_ab12cd34_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
@@ -88,24 +88,5 @@ describe('hashApiKey and keyMatches', () => {
     const { key, hash } = generateApiKey();
     expect(keyMatches(key, hash)).toBe(true);
     expect(keyMatches(generateApiKey().key, hash)).toBe(false);
-  });
-});
-
-describe('newId', () => {
-  it('is <kind>_ followed by 12 lowercase letters or digits by default', () => {
-    expect(newId('acct')).toMatch(/^acct_[a-z0-9]{12}$/);
-    expect(newId('key')).toMatch(/^key_[a-z0-9]{12}$/);
-    expect(newId('exp')).toMatch(/^exp_[a-z0-9]{12}$/);
-  });
-
-  it('takes a length (an export id of 20 matches the contract pattern)', () => {
-    expect(newId('exp', 20)).toMatch(/^exp_[a-z0-9]{20}$/);
-    expect(newId('acct', 1)).toMatch(/^acct_[a-z0-9]$/);
-    expect(newId('key', 64)).toMatch(/^key_[a-z0-9]{64}$/);
-  });
-
-  it('differs between calls', () => {
-    const ids = new Set(Array.from({ length: 200 }, () => newId('acct')));
-    expect(ids.size).toBe(200);
   });
 });

@@ -29,7 +29,7 @@ export class CursorCodec {
   }
 
   /** A fingerprint of the query the cursor belongs to (every parameter but cursor_id). */
-  static queryFingerprint(route: string, query: Record<string, unknown>): string {
+  static queryFingerprint(route: string, query: object): string {
     const entries = Object.entries(query)
       .filter(([k, v]) => k !== 'cursor_id' && v !== undefined)
       .sort(([a], [b]) => a.localeCompare(b));

@@ -5,8 +5,8 @@
  * buffer is capped so a long database outage cannot exhaust memory (the oldest entries go first,
  * counted in `dropped`).
  */
-import type { Database } from '../db/connection.js';
-import { insertRequestLogBatch, type RequestLogEntry } from '../db/request-log.js';
+import type { Database } from './db/connection.js';
+import { insertRequestLogBatch, type RequestLogEntry } from './db/request-log.js';
 import type { Logger } from './logging.js';
 
 const BATCH_SIZE = 500;

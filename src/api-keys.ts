@@ -3,22 +3,10 @@
  * `oads_<id>`, is the visible prefix support can see. Only a SHA-256 of the whole key is stored
  * (keys carry 190 bits of randomness, so a slow hash adds nothing) and compared in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ID_ALPHABET, randomString } from './ids.js';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const KEY_PATTERN = /^(oads_[a-z0-9]{8})_([A-Za-z0-9]{32})$/;
-
-function randomString(length: number, alphabet: string): string {
-  const bytes = randomBytes(length * 2);
-  let out = '';
-  // Rejection sampling keeps every character uniform.
-  const limit = 256 - (256 % alphabet.length);
-  for (const byte of bytes) {
-    if (byte < limit) out += alphabet[byte % alphabet.length];
-    if (out.length === length) return out;
-  }
-  return out + randomString(length - out.length, alphabet);
-}
 
 export interface NewKey {
   key: string;
@@ -27,8 +15,8 @@ export interface NewKey {
 }
 
 export function generateApiKey(): NewKey {
-  const prefix = `oads_${randomString(8, ALPHABET)}`;
-  const key = `${prefix}_${randomString(32, ALPHABET + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`;
+  const prefix = `oads_${randomString(8, ID_ALPHABET)}`;
+  const key = `${prefix}_${randomString(32, ID_ALPHABET + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ')}`;
   return { key, prefix, hash: hashApiKey(key) };
 }
 
@@ -45,8 +33,4 @@ export function keyPrefix(key: string): string | null {
 export function keyMatches(key: string, storedHash: Buffer): boolean {
   const candidate = hashApiKey(key);
   return candidate.length === storedHash.length && timingSafeEqual(candidate, storedHash);
-}
-
-export function newId(kind: 'acct' | 'key' | 'exp', length = 12): string {
-  return `${kind}_${randomString(length, ALPHABET)}`;
 }

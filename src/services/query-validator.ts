@@ -2,26 +2,18 @@
  * Validates a query given as data (an export's `query`) by the target route's own parameter rules
  * from the contract: the same schemas the request validator enforces, compiled once per operation.
  * Values arrive as JSON (string, number, boolean, or an array of those); list parameters also
- * accept the comma-separated form. The result is the coerced query, or one detail per bad parameter.
+ * accept the comma-separated form. The result is the coerced query with the contract's defaults
+ * applied, or one detail per bad parameter.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Contract, OperationId, OperationSpec } from '../contract.js';
 import type { ErrorDetail } from '../errors.js';
+import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
+import { applyConditionalDefaults } from '../parameter-rules.js';
 
 export type QueryValue = string | number | boolean | (string | number | boolean)[];
 export type QueryCheck = { ok: true; query: Record<string, unknown> } | { ok: false; details: ErrorDetail[] };
-
-export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const time = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === value;
-}
-
-/** A strike in dollars with at most three decimals (float noise tolerated). */
-export function hasAtMostThreeDecimals(value: number): boolean {
-  return Math.abs(value * 1000 - Math.round(value * 1000)) < 1e-6;
-}
 
 function describe(error: ErrorObject): { parameter: string; message: string } {
   const [, name = ''] = error.instancePath.split('/');
@@ -80,6 +72,9 @@ export class QueryValidator {
       for (const error of entry.validate.errors ?? []) details.push(describe(error));
     }
     if (details.length > 0) return { ok: false, details };
-    return { ok: true, query: { ...forSchema, ...Object.fromEntries(Object.entries(normalised).filter(([name]) => name in overrides)) } };
+    // The defaults that depend on another parameter (the contract's default_when rules) too, as the
+    // request path applies them.
+    const coerced = { ...forSchema, ...Object.fromEntries(Object.entries(normalised).filter(([name]) => name in overrides)) };
+    return { ok: true, query: applyConditionalDefaults(entry.operation.facts.parameterRules, coerced) };
   }
 }

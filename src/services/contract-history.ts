@@ -1,0 +1,137 @@
+/**
+ * Single-contract history: the last trade of a contract at an instant, and the contract's implied
+ * volatility over time (one sample per bucket, the last quote of the bucket valued against the
+ * underlying's bar; analytics/iv-samples.ts). Instants and sessions outside the regular session
+ * need the overnight entitlement, as every overnight answer does.
+ */
+import { bucketEnd, hasOvernightSession, INTERVAL_MS, ivSample, lastQuotePerBucket, resolveIvRange, sampleWindows } from '../analytics/iv-samples.js';
+import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
+import { defaultTradingDate, inRegularHours, type Problem, type SessionChoice } from '../analytics/print-filters.js';
+import { quoteSamplesIn } from '../db/contract-history.js';
+import { underlyingBarsBetween } from '../db/market-data.js';
+import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
+import { ApiError, invalidParameters, noData } from '../errors.js';
+import { openPaging } from './paging.js';
+import { accountOf, withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
+
+/** The strike in thousandths; one that rounds below 0.001 (5e-324 passes the schema's bounds) is 400. */
+function strikeThousandthsOf(strike: number): number {
+  try {
+    return strikeToThousandths(strike);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw invalidParameters([{ parameter: 'strike', message: 'must be at least 0.001 with at most three decimals' }]);
+  }
+}
+
+/** The listed contract a query names, or 422. */
+async function namedContract(ctx: ServiceContext, q: { underlying_symbol: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number }): Promise<ContractRecord> {
+  const root = q.underlying_symbol.toUpperCase();
+  const contract = await findContract(ctx.deps.db, { root, dateOfExpiry: q.date_of_expiry, contractType: q.contract_type, strikeThousandths: strikeThousandthsOf(q.strike) });
+  if (!contract) throw noData(`No ${root} ${q.contract_type} of strike ${q.strike} expiring ${q.date_of_expiry} is listed.`);
+  return contract;
+}
+
+export async function getContractTradeAtTime(ctx: ServiceContext, q: QueryOf<'getContractTradeAtTime'>): Promise<Result<'getContractTradeAtTime'>> {
+  const overnight = accountOf(ctx).overnight;
+  if (!overnight && !inRegularHours(q.timestamp)) {
+    throw new ApiError(403, 'forbidden', 'Instants outside the regular session (09:30 to 16:15 ET) need the Pro plan or the overnight entitlement.');
+  }
+  const contract = await namedContract(ctx, q);
+  // Without the entitlement, overnight prints stay out of the answer too.
+  const trade = await lastTradeAt(ctx.deps.db, contract.id, q.timestamp, { overnight });
+  return {
+    data: {
+      contract_type: contract.contractType,
+      date_of_expiry: contract.dateOfExpiry,
+      option_symbol: contract.optionSymbol,
+      requested_timestamp: q.timestamp,
+      strike: thousandthsToStrike(contract.strikeThousandths),
+      underlying_symbol: contract.root,
+      trade:
+        trade === null
+          ? null
+          : {
+              condition: trade.condition_code,
+              exchange: trade.exchange_code,
+              extended_conditions: trade.extended_conditions,
+              price: trade.price,
+              sequence: trade.sequence,
+              size: trade.size,
+              timestamp: trade.ts,
+            },
+    },
+    source: 'opra',
+  };
+}
+
+type IvQuery = { underlying_symbol?: string; session?: SessionChoice; date?: string; start_time?: number; end_time?: number };
+
+function ivRange(q: IvQuery, now: number): ReturnType<typeof resolveIvRange> {
+  const session = withDefault(q.session, 'session');
+  return resolveIvRange({
+    root: (q.underlying_symbol ?? '').toUpperCase(),
+    session,
+    date: q.date,
+    startTime: q.start_time,
+    endTime: q.end_time,
+    defaultDate: defaultTradingDate(now, session),
+  });
+}
+
+/** The rule of implied volatility that depends on the calendar (a range of at most 31 days, in any session), for a query given as data (exports). */
+export function ivRangeProblems(query: Record<string, unknown>, now: number): Problem[] {
+  const range = ivRange(query, now);
+  return range.ok ? [] : range.problems;
+}
+
+/** Position of a page of samples: the last bucket served. */
+interface SamplePosition {
+  b: number;
+}
+
+export async function listContractImpliedVolatility(ctx: ServiceContext, q: QueryOf<'listContractImpliedVolatility'>): Promise<Result<'listContractImpliedVolatility'>> {
+  const root = q.underlying_symbol.toUpperCase();
+  const session = withDefault(q.session, 'session');
+  const range = ivRange(q, ctx.now);
+  if (!range.ok) throw invalidParameters(range.problems);
+  if (session === 'gth' && !hasOvernightSession(root)) throw noData(`${root} has no overnight session: its options trade only in the regular session.`);
+  const contract = await namedContract(ctx, q);
+
+  const paging = openPaging<SamplePosition>(ctx, q);
+  const intervalMs = INTERVAL_MS[withDefault(q.interval, 'interval')];
+  const windows = sampleWindows(range.from, range.to, root, session);
+  const from = paging.after ? Math.max(range.from, bucketEnd(paging.after.b, intervalMs, windows)) : range.from;
+  // A bucket holds at most intervalMs / 1 minute samples: this many rows hold limit + 1 buckets.
+  const cap = (paging.limit + 1) * (intervalMs / 60_000);
+  const rows = await quoteSamplesIn(ctx.deps.db, contract.id, windows, from, cap);
+  let buckets = lastQuotePerBucket(
+    rows.map((r) => ({ minute: r.minute, quoteTs: r.quote_ts, bid: r.bid, ask: r.ask })),
+    intervalMs,
+    windows,
+  );
+  const capped = rows.length === cap;
+  // The last bucket of a capped read may be missing samples: it starts the next page.
+  if (capped) buckets = buckets.slice(0, -1);
+  const page = buckets.slice(0, paging.limit);
+  if (page.length === 0 && paging.after === null) throw noData(`No quote of ${contract.optionSymbol.replace(/ +/, ' ')} in the requested range.`);
+  const hasMore = (capped || buckets.length > paging.limit) && page.length > 0;
+
+  const first = page[0]?.quote.minute ?? 0;
+  const last = page.at(-1)?.quote.minute ?? 0;
+  const bars = new Map((page.length > 0 ? await underlyingBarsBetween(ctx.deps.db, [contract.underlying], first - 60_000, last) : []).map((b) => [b.ts, b]));
+  const sampled = {
+    optionSymbol: contract.optionSymbol,
+    root: contract.root,
+    underlying: contract.underlying,
+    type: contract.contractType,
+    strike: thousandthsToStrike(contract.strikeThousandths),
+    dateOfExpiry: contract.dateOfExpiry,
+  };
+  const lastBucket = page.at(-1);
+  return {
+    data: page.map((b) => ivSample(sampled, b, bars)),
+    source: 'opra',
+    pagination: paging.pagination(page.length, hasMore && lastBucket ? { b: lastBucket.bucket } : null),
+  };
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { envelopeOf, envelopeText, metaOf } from './envelope.js';
+
+describe('the envelope', () => {
+  const pagination = { count: 1, has_more: false, limit: 100, next_cursor_id: null, next_url: null };
+
+  it('says when, which request, from where, and complete unless a service adds coverage', () => {
+    expect(metaOf({}, 1_000, 'req_a')).toEqual({ as_of: 1_000, coverage: { complete: true }, delay_ms: 0, delayed: false, request_id: 'req_a', source: 'derived' });
+    expect(metaOf({ source: 'opra', coverage: { scan_complete: false } }, 5, 'req_b')).toMatchObject({ source: 'opra', coverage: { complete: true, scan_complete: false } });
+  });
+
+  it('writes data given as text exactly as the object form would serialise', () => {
+    const data = [{ id: 'x', price: 1.25 }, { id: 'y', price: null }];
+    const result = { data: data as never, dataJson: JSON.stringify(data), pagination };
+    const meta = metaOf({ source: 'opra' }, 7, 'req_c');
+    expect(JSON.parse(envelopeText(result, meta))).toEqual(envelopeOf(result, meta));
+    expect(envelopeText(result, meta)).toBe(JSON.stringify(envelopeOf(result, meta)));
+  });
+
+  it('has no pagination block when the result has none', () => {
+    expect(envelopeOf({ data: { a: 1 } as never }, { request_id: 'req_d' })).toEqual({ data: { a: 1 }, meta: { request_id: 'req_d' } });
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The envelope of a data answer, built once for the HTTP layer and the export files:
+ * `{ data, meta, pagination? }`. `meta` says when the answer was made, which request made it, where
+ * its data come from and whether it is complete (a service adds coverage facts such as
+ * scan_complete or durable). A result that carries its data as JSON text already (the print feeds)
+ * is written as text, never decoded and encoded again.
+ */
+import type { OperationId } from '../contract.js';
+import type { Meta, Result } from './types.js';
+
+export function metaOf(result: Pick<Result<OperationId>, 'source' | 'coverage'>, asOf: number, requestId: string): Meta {
+  return {
+    as_of: asOf,
+    coverage: { complete: true, ...result.coverage },
+    delay_ms: 0,
+    delayed: false,
+    request_id: requestId,
+    source: result.source ?? 'derived',
+  };
+}
+
+/** The envelope as an object (`data` parsed). */
+export function envelopeOf(result: Result<OperationId>, meta: Meta | { request_id: string }): Record<string, unknown> {
+  const body: Record<string, unknown> = { data: result.data, meta };
+  if (result.pagination) body.pagination = result.pagination;
+  return body;
+}
+
+/** The envelope as JSON text, with the result's `dataJson` written as it is. */
+export function envelopeText(result: Result<OperationId> & { dataJson: string }, meta: Meta): string {
+  const tail = result.pagination ? `,"pagination":${JSON.stringify(result.pagination)}` : '';
+  return `{"data":${result.dataJson},"meta":${JSON.stringify(meta)}${tail}}`;
+}

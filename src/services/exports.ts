@@ -1,0 +1,114 @@
+/**
+ * Exports: a request to export a data route is checked as a request to the route would be (its
+ * parameters by the contract, the rules between them, the account's entitlements), recorded, and
+ * queued; the worker (jobs/export.ts) follows the route's pages and writes one file. Polling and
+ * downloading read the record, for its own account only.
+ */
+import fs from 'node:fs';
+import { EXPORTABLE_FAMILIES } from '../analytics/catalog.js';
+import type { OperationSpec } from '../contract.js';
+import { findExport, insertExportWithinLimit, type ExportRow } from '../db/exports.js';
+import { checkEntitlements } from '../entitlements.js';
+import { ApiError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { QueryValue } from './query-validator.js';
+import { queryProblems } from './query-rules.js';
+import { accountOf, type BodyOf, type DataOf, type Result, type ServiceContext } from './types.js';
+
+type ExportJobData = DataOf<'getExport'>;
+
+/** Parameters whose rules differ for exports: on a paginated route, limit is the file's row cap. */
+export function exportQueryRules(operation: OperationSpec, maxRows: number): Record<string, Record<string, unknown>> {
+  return operation.facts.paginated ? { limit: { minimum: 1, maximum: maxRows } } : {};
+}
+
+function view(row: ExportRow): ExportJobData {
+  const job: ExportJobData = {
+    id: row.id,
+    path: row.path,
+    query: row.query,
+    status: row.status,
+    revision: row.revision,
+    created_timestamp: row.created_at.getTime(),
+  };
+  if (row.last_attempt_at && row.status !== 'ready') job.last_attempt_timestamp = row.last_attempt_at.getTime();
+  if (row.status === 'ready') {
+    job.bytes = Number(row.bytes ?? 0);
+    job.download_url = `/v1/exports/${row.id}/download`;
+    job.pages = row.pages ?? 0;
+    job.rows = row.rows ?? 0;
+    job.truncated = row.truncated ?? false;
+    job.resolution = row.resolution ?? '';
+  }
+  if (row.status === 'failed') {
+    job.error_code = row.error_code ?? 'internal_error';
+    job.failure_reason = row.failure_reason ?? 'The export failed.';
+    job.failed_timestamp = row.failed_at?.getTime() ?? row.created_at.getTime();
+  }
+  return job;
+}
+
+/** The query as requested, one string per parameter: numbers and booleans as text, lists comma-joined. */
+function asText(query: Record<string, QueryValue>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).map(([k, v]) => [k, Array.isArray(v) ? v.map(String).join(',') : String(v)]));
+}
+
+/** A data route of the catalog that is served: platform and account routes are not exported. */
+function exportable(operation: OperationSpec | undefined): operation is OperationSpec {
+  return operation !== undefined && operation.method === 'get' && EXPORTABLE_FAMILIES.has(operation.facts.family) && !operation.facts.public;
+}
+
+export async function createExport(ctx: ServiceContext, body: BodyOf<'createExport'>): Promise<Result<'createExport'>> {
+  const account = accountOf(ctx);
+  const { deps } = ctx;
+  const operation = deps.contract.operations.find((o) => o.path === body.path && o.method === 'get');
+  if (!exportable(operation)) {
+    throw new ApiError(400, 'invalid_body', `${body.path} is not an exportable data route (platform and account routes cannot be exported).`, [{ parameter: 'body.path', message: 'not an exportable data route of the catalog' }]);
+  }
+  if (!deps.served.has(operation.operationId)) {
+    throw new ApiError(400, 'invalid_body', `${body.path} is not served yet, so it cannot be exported.`, [{ parameter: 'body.path', message: 'route not served yet' }]);
+  }
+  const query = (body.query ?? {}) as Record<string, QueryValue>;
+  if ('cursor_id' in query) {
+    throw new ApiError(400, 'invalid_body', 'cursor_id is not accepted by exports: the worker follows the pages itself.', [{ parameter: 'query.cursor_id', message: 'not accepted by exports' }]);
+  }
+  const checked = deps.queries.check(operation.operationId, query, exportQueryRules(operation, deps.config.limits.exportMaxRows));
+  const details = checked.ok ? queryProblems(operation, checked.query, ctx.now) : checked.details;
+  if (details.length > 0) {
+    throw new ApiError(400, 'invalid_parameter', `The query is rejected by ${operation.path}.`, details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })));
+  }
+  // The same dataset and overnight rules as a request to the route: the worker runs the route's
+  // service without the request middleware that checks them.
+  checkEntitlements(operation, account, checked.ok ? checked.query : query);
+  if (!deps.jobs) throw new ApiError(503, 'upstream_busy', 'Exports are temporarily unavailable.', [], 30_000);
+  const row = await insertExportWithinLimit(
+    deps.db,
+    { id: newId('exp', 20), account_id: account.id, operation_id: operation.operationId, path: operation.path, query: asText(query) },
+    deps.config.limits.exportsQueuedOrRunning,
+  );
+  if (!row) {
+    throw new ApiError(429, 'export_limit', `At most ${deps.config.limits.exportsQueuedOrRunning} exports may be queued or running per account.`, [], 5_000);
+  }
+  await deps.jobs.submitExport(row.id);
+  return { data: view(row), status: 202, metaRequestIdOnly: true };
+}
+
+async function ownExport(ctx: ServiceContext, id: string): Promise<ExportRow> {
+  const account = accountOf(ctx);
+  const row = await findExport(ctx.deps.db, id);
+  if (!row || row.account_id !== account.id) throw new ApiError(404, 'not_found', 'No such export for this account.');
+  return row;
+}
+
+export async function getExport(ctx: ServiceContext, id: string): Promise<Result<'getExport'>> {
+  return { data: view(await ownExport(ctx, id)), metaRequestIdOnly: true };
+}
+
+export async function downloadExport(ctx: ServiceContext, id: string): Promise<Result<'downloadExport'>> {
+  const row = await ownExport(ctx, id);
+  if (row.status !== 'ready' || !row.file_path || !row.etag) {
+    throw new ApiError(409, 'export_not_ready', `The export is ${row.status}; poll /v1/exports/${row.id} until it is ready.`);
+  }
+  if (!fs.existsSync(row.file_path)) throw new ApiError(404, 'not_found', 'The export file is no longer held.');
+  return { data: undefined as never, file: { path: row.file_path, bytes: Number(row.bytes ?? 0), etag: row.etag, downloadName: `${row.id}.json` } };
+}
