@@ -1,4 +1,7 @@
-/** Creating accounts and keys (used by the accounts CLI, the demo seed and tests). */
+/**
+ * Creating accounts and keys (used by the accounts CLI, the demo seed and tests): the ids (ids.ts)
+ * and the key (api-keys.ts) are made here, the SQL stays in db/accounts.ts.
+ */
 import type { Queryable } from './db/connection.js';
 import { insertAccount, insertApiKey } from './db/accounts.js';
 import type { DatasetRelease, Plan } from './db/schema.js';

@@ -1,4 +1,8 @@
-/** Structured JSON logs, one object per line on stdout. */
+/**
+ * Structured JSON logs, one object per line on stdout. Two levels: 'silent' drops info lines but
+ * still writes errors, and the writer can be replaced, so a test harness runs silent and collects
+ * the errors it meets (test/support/service.ts).
+ */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;

@@ -1,4 +1,9 @@
-/** First-start seeding: the demo Pro account and its key, and the shipped list of real splits. */
+/**
+ * First-start seeding: the demo Pro account and its key, and the shipped list of real splits
+ * (db/seed/splits.csv). The database keeps only a key's hash, so the demo key that `make run` prints
+ * is kept in a file of the data directory, and replaced when it no longer opens the demo account (a
+ * new database). Splits load only into an empty table, so a restart does not load them again.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

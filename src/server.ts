@@ -1,4 +1,10 @@
-/** Starts the whole service (database, migrations, jobs, HTTP) and stops it cleanly. */
+/**
+ * Starts the whole service (database, migrations, seeding, jobs, HTTP) and stops it cleanly. One
+ * start serves three roles through its options: a single process does everything; a cluster's
+ * primary (listen false) prepares the store and runs the jobs but serves no HTTP; a cluster's HTTP
+ * worker (prepareStore false, jobs 'submit') serves over the store the primary prepared and only
+ * submits jobs for the primary to run.
+ */
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import PgBoss from 'pg-boss';

@@ -1,4 +1,9 @@
-/** Accounts and API keys. */
+/**
+ * Accounts and their API keys. A key is found by its visible prefix (live keys only) and the caller
+ * compares the whole key with the stored SHA-256 (api-keys.ts keyMatches), so the database never
+ * holds a key itself. The request path caches the lookup (middleware/auth.ts KeyCache): a revocation
+ * takes effect within that cache's TTL. Updates answer whether a row changed, for the accounts CLI.
+ */
 import type { Queryable } from './connection.js';
 import type { AccountStatus, DatasetRelease, Plan } from './schema.js';
 

@@ -1,4 +1,10 @@
-/** Sessions moved out of the hot store: their archive folders, and the rows they are written from. */
+/**
+ * Sessions moved out of the hot store: their archive folders, and the rows they are written from.
+ * ingest/archive.ts writes a session to files from the pages read here (each starts after the last
+ * row of the one before, so a session is never held in memory whole), then in one transaction
+ * records it and drops its date's partitions. A print row keeps the quote and aggressor side the
+ * classifier was given, so a session loaded back is classified as it was.
+ */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 import { dropPartition, partitionDates } from './market-data.js';

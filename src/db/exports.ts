@@ -1,4 +1,10 @@
-/** Export jobs. Every state change increases `revision`. */
+/**
+ * Export jobs: one row per export, the state the export routes serve while the export queue
+ * (jobs/export.ts) works on it. Every state change goes through updateExport and increases
+ * `revision`, which is served with the export, so two reads show whether it changed in between. An
+ * insert locks the account row, so concurrent requests cannot pass the account's limit of active
+ * exports.
+ */
 import { sql, type Selectable } from 'kysely';
 import type { Queryable } from './connection.js';
 import type { ExportsTable } from './schema.js';

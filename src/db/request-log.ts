@@ -1,4 +1,9 @@
-/** The durable request log and the usage aggregation read from it. */
+/**
+ * The durable request log and the usage aggregation read from it. Rows arrive in batches from
+ * src/request-log.ts (one multi-row INSERT each) and leave by the retention job. Usage is summed in
+ * PostgreSQL per bucket and route, so only counts reach node; analytics/usage.ts then lays them on
+ * the full bucket grid, empty buckets included.
+ */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 import type { RequestLogTable } from './schema.js';

@@ -1,4 +1,9 @@
-/** Kysely table types of the schema in db/migrations. */
+/**
+ * Kysely table types of the schema in db/migrations, written by hand: migrations run on Kysely<any>
+ * and import nothing from src/, so a migration that changes a table needs the same change here.
+ * Words stored as they are served (plan, dataset release, account status) take their types from
+ * generated/openapi.ts. Dates are YYYY-MM-DD strings and int8 columns numbers (connection.ts parsers).
+ */
 import type { ColumnType, Generated, RawBuilder } from 'kysely';
 import type { components } from '../../generated/openapi.js';
 

@@ -1,4 +1,8 @@
-/** Stock splits: newest first by execution date, then symbol. */
+/**
+ * Stock splits, read by the splits route and written by the splits loader. Served newest first by
+ * execution date, then symbol: the pair is unique (the upsert's conflict key) and is the position a
+ * cursor holds (SplitPosition), so a page continues exactly after the last row served.
+ */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 

@@ -1,4 +1,9 @@
-/** Health and data freshness for GET /v1/status. */
+/**
+ * Health and data freshness for GET /v1/status. Row counts are the planner's estimates
+ * (pg_class.reltuples), since an exact count of prints would scan days of rows; the newest print
+ * and quote dates are looked for partition by partition from the newest, stopping at the first
+ * that holds data.
+ */
 import { sql } from 'kysely';
 import { OPTION_ROOTS } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
