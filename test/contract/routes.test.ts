@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
 import { contractPath, loadContract } from '../../src/contract.js';
 import { handlers, PENDING_OPERATIONS } from '../../src/handlers/index.js';
+import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 const contract = loadContract();
 
@@ -77,9 +79,7 @@ describe('every served route through the generated client', () => {
     const id = created.data?.data.id ?? '';
     calls.push(['createExport', async () => created]);
     calls.push(['getExport', () => sdk.getExport({ client, path: { id } })]);
-    for (let i = 0; i < 200 && (await sdk.getExport({ client, path: { id } })).data?.data.status !== 'ready'; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 20_000 });
     calls.push(['downloadExport', () => sdk.downloadExport({ client, path: { id } })]);
     const served = contract.operations.filter((o) => !PENDING_OPERATIONS.has(o.operationId)).map((o) => o.operationId);
     expect(calls.map(([id]) => id).sort()).toEqual([...served].sort());

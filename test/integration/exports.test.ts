@@ -1,21 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExport, downloadExport, getAccountLimits, getExport } from '../../generated/client/index.js';
 import { insertExportWithinLimit } from '../../src/db/exports.js';
-import { newId } from '../../src/middleware/api-keys.js';
+import { newId } from '../../src/ids.js';
+import { exportJob } from '../../src/jobs/export.js';
 import { startTestService, type TestService } from '../support/service.js';
-
-type Client = Awaited<ReturnType<TestService['newAccount']>>['client'];
-
-/** Polls the job until it leaves queued/retrying (the worker runs it through pg-boss). */
-async function settled(client: Client, id: string) {
-  for (let i = 0; i < 200; i += 1) {
-    const r = await getExport({ client, path: { id } });
-    const status = r.data?.data.status;
-    if (status === 'ready' || status === 'failed') return r.data?.data;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`export ${id} did not settle`);
-}
+import { settledJob } from '../support/settled.js';
 
 describe('exports', () => {
   let service: TestService;
@@ -26,6 +15,12 @@ describe('exports', () => {
   });
   afterAll(async () => service.stop());
 
+  /** The export once its job has finished (the worker runs it through pg-boss). */
+  async function settledExport(id: string) {
+    await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 20_000 });
+    return (await getExport({ client: account.client, path: { id } })).data?.data;
+  }
+
   it('runs an export of a paginated route through the worker and serves the file', async () => {
     const created = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { limit: 12, end_execution_date: '2024-12-31' } } });
     expect(created.response.status).toBe(202);
@@ -33,7 +28,7 @@ describe('exports', () => {
     expect(job).toMatchObject({ path: '/v1/stocks/splits', query: { limit: '12', end_execution_date: '2024-12-31' }, status: 'queued', revision: 1 });
     expect(created.data?.meta).toEqual({ request_id: created.response.headers.get('x-request-id') });
 
-    const ready = await settled(account.client, job?.id ?? '');
+    const ready = await settledExport(job?.id ?? '');
     expect(ready).toMatchObject({ status: 'ready', rows: 12, truncated: true, download_url: `/v1/exports/${job?.id}/download` });
     expect(ready?.revision).toBeGreaterThan(1);
     expect(ready?.pages).toBe(1);
@@ -55,14 +50,14 @@ describe('exports', () => {
 
   it('follows every page of a paginated route when the row cap allows', async () => {
     const created = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { limit: 100000 } } });
-    const ready = await settled(account.client, created.data?.data.id ?? '');
+    const ready = await settledExport(created.data?.data.id ?? '');
     expect(ready).toMatchObject({ status: 'ready', truncated: false });
     expect(ready?.rows).toBeGreaterThanOrEqual(50);
   });
 
   it('exports a route whose data is an object', async () => {
     const created = await createExport({ client: account.client, body: { path: '/v1/market/calendar', query: { date: '2026-11-27' } } });
-    const ready = await settled(account.client, created.data?.data.id ?? '');
+    const ready = await settledExport(created.data?.data.id ?? '');
     expect(ready).toMatchObject({ status: 'ready', rows: 1, pages: 1, truncated: false });
     const file = await downloadExport({ client: account.client, path: { id: ready?.id ?? '' }, parseAs: 'text' });
     expect((JSON.parse(file.data as unknown as string) as { data: { status: string } }).data.status).toBe('early_close');
@@ -105,7 +100,7 @@ describe('exports', () => {
 
   it('fails an export whose route has no data, with the failure fields filled', async () => {
     const created = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { symbol: 'ZZZZ' } } });
-    const failed = await settled(account.client, created.data?.data.id ?? '');
+    const failed = await settledExport(created.data?.data.id ?? '');
     expect(failed).toMatchObject({ status: 'failed', error_code: 'no_data' });
     expect(failed?.failure_reason).toMatch(/ZZZZ/);
     expect(failed?.failed_timestamp).toBeGreaterThan(0);

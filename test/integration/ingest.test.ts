@@ -15,12 +15,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findArchivedSession } from '../../src/db/archive.js';
 import { countContracts, countPrints, dropPartition, ensurePartition, forgetIngestedFiles, printBodies, seedOptionRoots } from '../../src/db/market-data.js';
 import { datasetFreshness } from '../../src/db/status.js';
-import { enforceRetention, sessionState } from '../../src/ingest/archive.js';
+import { sessionState } from '../../src/db/archive.js';
+import { enforceRetention } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { loadPrintsFile } from '../../src/ingest/prints.js';
-import { isSessionHot, requestSessionLoad, sessionLoad } from '../../src/jobs/session-load.js';
-import { createLogger } from '../../src/middleware/logging.js';
+import { jobQueue } from '../../src/jobs/queue.js';
+import { sessionLoad } from '../../src/jobs/session-load.js';
+import { createLogger } from '../../src/logging.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 const OCC_REJECT: unknown = expect.stringMatching(/^option_symbol: malformed OCC symbol/);
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/ingest');
@@ -305,7 +308,7 @@ describe('retention: archive and reload', () => {
   it('archives sessions older than the hot window and loads one back through the job, exactly', async () => {
     const db = service.database.admin;
     const before = [...(await bodies(service, DATE, true)).values()];
-    expect(await isSessionHot(db, DATE)).toBe(true);
+    expect(await sessionState(db, DATE)).toBe('hot');
     // 2026-12-01 evening: the hot window is Nov 24, 25, 27, 30 and Dec 1.
     const archived = await enforceRetention(db, { dataDir, now: Date.parse('2026-12-01T22:00:00Z') });
     expect(archived).toEqual([DATE]);
@@ -319,13 +322,13 @@ describe('retention: archive and reload', () => {
     await boss.start();
     try {
       await boss.createQueue(sessionLoad.name, { name: sessionLoad.name, ...sessionLoad.options });
-      expect(await requestSessionLoad(boss, DATE)).toBe('started');
-      expect(await requestSessionLoad(boss, DATE)).toBe('running');
+      expect(await jobQueue(boss).requestSessionLoad(DATE)).toBe('started');
+      expect(await jobQueue(boss).requestSessionLoad(DATE)).toBe('running');
       const logger = createLogger('silent');
       await boss.work<{ date: string }>(sessionLoad.name, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
         await sessionLoad.handler({ admin: db, logger, clock: () => Date.parse('2026-12-01T22:05:00Z') }, job!.data);
       });
-      for (let i = 0; i < 240 && !(await isSessionHot(db, DATE)); i += 1) await new Promise((r) => setTimeout(r, 250));
+      expect((await settledJob(db, sessionLoad.name, DATE, { timeoutMs: 50_000 })).state).toBe('completed');
     } finally {
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
     }

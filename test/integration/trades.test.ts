@@ -14,9 +14,13 @@ import type { ContractLeaderRow, Print, RootLeaderRow } from '../../generated/cl
 import { optionRoot } from '../../src/analytics/roots.js';
 import { printBodies } from '../../src/db/market-data.js';
 import { printFeedHandlers } from '../../src/handlers/flow.js';
-import { enforceRetention, sessionState } from '../../src/ingest/archive.js';
+import { sessionState } from '../../src/db/archive.js';
+import { enforceRetention } from '../../src/ingest/archive.js';
+import { exportJob } from '../../src/jobs/export.js';
+import { sessionLoad } from '../../src/jobs/session-load.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 const DAY = '2026-11-20';
 const PREVIOUS = '2026-11-19';
@@ -495,11 +499,8 @@ describe('option print feeds', () => {
     const created = await createExport({ client: pro, body: { path: '/v1/options/trades', query: { underlying_symbol: 'IWM', side: 'ask,mid', limit: 100_000 } } });
     expect(created.response.status).toBe(202);
     const id = created.data!.data.id;
-    let job = (await getExport({ client: pro, path: { id } })).data?.data;
-    for (let i = 0; i < 200 && job?.status !== 'ready' && job?.status !== 'failed'; i += 1) {
-      await new Promise((r) => setTimeout(r, 50));
-      job = (await getExport({ client: pro, path: { id } })).data?.data;
-    }
+    await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 20_000 });
+    const job = (await getExport({ client: pro, path: { id } })).data?.data;
     const want = expected((x) => day(x) && x.underlying_symbol === 'IWM' && ['at_ask', 'near_ask', 'mid'].includes(x.side));
     expect(job).toMatchObject({ status: 'ready', rows: want.length, truncated: false });
     const file = await downloadExport({ client: pro, path: { id } });
@@ -517,14 +518,10 @@ describe('option print feeds', () => {
     expect(pending.error?.error.code).toBe('data_pending');
     expect(pending.error?.error.retry_after_ms).toBe(5000);
     expect(pending.response.headers.get('retry-after')).toBe('5');
-    let after: Page | undefined;
-    for (let i = 0; i < 240; i += 1) {
-      after = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', date: PREVIOUS, limit: 500 } })) as Page;
-      if (after.response.status === 200) break;
-      expect(after.response.status).toBe(503);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(after?.response.status).toBe(200);
-    expect(ids(after!.data!.data)).toEqual(ids(before.data!.data));
+    // The 503 queued the load: once its job has run, the session answers as before.
+    expect((await settledJob(db, sessionLoad.name, PREVIOUS, { timeoutMs: 50_000 })).state).toBe('completed');
+    const after = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', date: PREVIOUS, limit: 500 } })) as Page;
+    expect(after.response.status).toBe(200);
+    expect(ids(after.data!.data)).toEqual(ids(before.data!.data));
   });
 });

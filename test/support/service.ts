@@ -10,7 +10,7 @@ import { createAccount, createKey } from '../../src/accounts.js';
 import { loadConfig, type Config, type Limits } from '../../src/config.js';
 import type { DatasetRelease, Plan } from '../../src/db/schema.js';
 import type { HandlerMap } from '../../src/handlers/types.js';
-import { createLogger } from '../../src/middleware/logging.js';
+import { createLogger } from '../../src/logging.js';
 import { startService, type RunningService } from '../../src/server.js';
 
 export interface TestService extends RunningService {
