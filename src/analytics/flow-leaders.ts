@@ -4,9 +4,15 @@
  * (contract grain) ranked by change from the previous close, premium or volume. Ties break by
  * symbol (then expiry, type and strike) so a ranking is stable.
  */
-import type { components } from '../../generated/openapi.js';
-export type LeaderGrain = 'root' | 'contract';
-export type LeaderSort = 'net' | 'bullish' | 'bearish' | 'premium' | 'volume' | 'trades' | 'change_percent';
+import type { components, operations } from '../../generated/openapi.js';
+
+type LeadersQuery = NonNullable<operations['listFlowLeaders']['parameters']['query']>;
+/** What is ranked: underlyings or contracts (the leaders route's `grain`). */
+export type LeaderGrain = NonNullable<LeadersQuery['grain']>;
+/** A ranking key (the leaders route's `sort`). */
+export type LeaderSort = NonNullable<LeadersQuery['sort']>;
+/** Direction of a ranking (the leaders route's `order`). */
+export type LeaderOrder = NonNullable<LeadersQuery['order']>;
 
 export const SORTS_OF: Readonly<Record<LeaderGrain, readonly LeaderSort[]>> = {
   root: ['net', 'bullish', 'bearish', 'premium', 'volume', 'trades'],
@@ -33,7 +39,7 @@ export type RootLeaderRow = components['schemas']['RootLeaderRow'];
 /** One contract's session: premium, volume and its last print, next to the previous session's last price. */
 export interface ContractFlow {
   root: string;
-  contractType: 'call' | 'put';
+  contractType: components['schemas']['ContractType'];
   dateOfExpiry: string;
   strike: number;
   premium: number;
@@ -67,7 +73,7 @@ function rootKey(r: RootLeaderRow, sort: LeaderSort): number {
 }
 
 /** Root-grain rows, ranked; shares are of the market given (every underlying's totals). */
-export function rankRoots(flows: readonly UnderlyingFlow[], sort: LeaderSort, order: 'asc' | 'desc', limit: number): RootLeaderRow[] {
+export function rankRoots(flows: readonly UnderlyingFlow[], sort: LeaderSort, order: LeaderOrder, limit: number): RootLeaderRow[] {
   const total = { premium: 0, volume: 0, trades: 0 };
   for (const f of flows) {
     total.premium += f.premium;
@@ -107,7 +113,7 @@ function contractKey(r: ContractLeaderRow, sort: LeaderSort): number {
 }
 
 /** Contract-grain rows of contracts with a positive previous close, ranked. */
-export function rankContracts(flows: readonly ContractFlow[], sort: LeaderSort, order: 'asc' | 'desc', limit: number): ContractLeaderRow[] {
+export function rankContracts(flows: readonly ContractFlow[], sort: LeaderSort, order: LeaderOrder, limit: number): ContractLeaderRow[] {
   const rows = flows
     .filter((f) => f.previousClose > 0)
     .map(

@@ -1,6 +1,6 @@
 /**
- * Premium drift: cumulative customer premium bought on the ask side (above_ask, at_ask, near_ask)
- * minus premium sold on the bid side (near_bid, at_bid, below_bid), for calls and puts, by bucket
+ * Premium drift: cumulative customer premium bought on the ask side (ASK_SIDES of sides.ts: above_ask,
+ * at_ask, near_ask) minus premium sold on the bid side (BID_SIDES), for calls and puts, by bucket
  * of a grid that starts at the session's start; sentiment drift is call drift minus put drift
  * (rising when premium flows into calls or out of puts). Mid and unknown prints add nothing.
  */
@@ -17,9 +17,6 @@ export const DRIFT_INTERVAL_MS: Readonly<Record<'1m' | '5m' | '15m' | '30m' | '1
   '30m': 1_800_000,
   '1h': 3_600_000,
 };
-
-export const ASK_SIDES: readonly string[] = ['above_ask', 'at_ask', 'near_ask'];
-export const BID_SIDES: readonly string[] = ['near_bid', 'at_bid', 'below_bid'];
 
 /**
  * The bucket grid of a trading date's session for some roots: gth is the overnight window; rth runs

@@ -7,17 +7,19 @@
  * overnight session (20:15 ET the evening before to 09:25 ET), `all` both. A print's trading date
  * is fixed at ingest (src/ingest/print-session.ts): overnight prints belong to the next trading date.
  */
+import type { components } from '../../generated/openapi.js';
 import { CalendarRangeError, currentOrLastSessionDate, isTradingDay, nextTradingDay, previousTradingDay } from './calendar.js';
-import type { Side } from './classification.js';
+import type { PrintSession } from './classification.js';
 import { newYorkDate, newYorkTimeToMs } from './new-york-time.js';
 import { expandUnderlying } from './roots.js';
 import { optionsOvernightWindow } from './sessions.js';
+import { SIDES, type Side } from './sides.js';
 
-export type SessionChoice = 'rth' | 'gth' | 'all';
-export type PrintSessionName = 'rth' | 'gth' | 'curb' | 'other';
+/** The session a feed request names (the contract's SessionRthGthAll parameter). */
+export type SessionChoice = components['parameters']['SessionRthGthAll'];
 
 /** Print sessions stored under each requested session. */
-export const SESSIONS_OF: Readonly<Record<SessionChoice, readonly PrintSessionName[]>> = {
+export const SESSIONS_OF: Readonly<Record<SessionChoice, readonly PrintSession[]>> = {
   rth: ['rth', 'curb', 'other'],
   gth: ['gth'],
   all: ['gth', 'rth', 'curb', 'other'],
@@ -151,7 +153,8 @@ export function rootsOf(symbols: readonly string[]): string[] {
   return [...new Set(symbols.flatMap(expandUnderlying))];
 }
 
-export type SideParameter = Side | 'ask' | 'bid';
+/** A value of the side parameter: a side, or ask / bid for an at/near pair (the contract's SideDetailed). */
+export type SideParameter = components['parameters']['SideDetailed'][number];
 
 export interface SideSelection {
   /** Sides the store is asked for (at/near pairs together). */
@@ -180,8 +183,7 @@ export function selectSides(sides: readonly SideParameter[]): SideSelection {
       stored.add(x);
     }
   }
-  const order: Side[] = ['above_ask', 'at_ask', 'near_ask', 'mid', 'near_bid', 'at_bid', 'below_bid', 'unknown'];
-  return { stored: order.filter((s) => stored.has(s)), exact: split ? order.filter((s) => exact.has(s)) : null };
+  return { stored: SIDES.filter((s) => stored.has(s)), exact: split ? SIDES.filter((s) => exact.has(s)) : null };
 }
 
 /** A lower bound above its upper bound names both parameters. */
