@@ -14,12 +14,8 @@ export type LeaderSort = NonNullable<LeadersQuery['sort']>;
 /** Direction of a ranking (the leaders route's `order`). */
 export type LeaderOrder = NonNullable<LeadersQuery['order']>;
 
-export const SORTS_OF: Readonly<Record<LeaderGrain, readonly LeaderSort[]>> = {
-  root: ['net', 'bullish', 'bearish', 'premium', 'volume', 'trades'],
-  contract: ['change_percent', 'premium', 'volume'],
-};
-
-export const DEFAULT_SORT: Readonly<Record<LeaderGrain, LeaderSort>> = { root: 'net', contract: 'change_percent' };
+// The sorts each grain accepts, and each grain's default sort, are rules of the contract
+// (x-parameter-rules of listFlowLeaders), applied before a ranking is asked for.
 
 /** Totals of one underlying over the session's prints. */
 export interface UnderlyingFlow {

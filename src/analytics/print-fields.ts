@@ -18,6 +18,7 @@ import {
   isUnusual,
 } from './print-flags.js';
 import type { TradeType } from './print-groups.js';
+import { printIdOf } from './print-id.js';
 import { placeAgainstQuote, type SidePlacement } from './print-side.js';
 import { bsmGreeks, impliedVolatility, type OptionType } from './pricing.js';
 import { directionOf, sentimentOf } from './sides.js';
@@ -231,8 +232,7 @@ export function classifyPrint(
     exchange_code: print.exchangeCode,
     flags: flagsOf(flags),
     group_id: null,
-    // printId()'s form (print-id.ts), from the key already at hand.
-    id: `${key}:${tradingDate}:${print.sequence}`,
+    id: printIdOf(key, tradingDate, print.sequence),
     implied_volatility: impliedVol,
     is_block: isBlock,
     is_golden: false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundProblems, dayDateOf, defaultTradingDate, inRegularHours, overnightDateOf, readBounds, resolveWindow, rootsOf, selectSides, sessionSpan } from './print-filters.js';
+import { dayDateOf, defaultTradingDate, inRegularHours, overnightDateOf, readBounds, resolveWindow, rootsOf, selectSides, sessionSpan } from './print-filters.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -91,10 +91,6 @@ describe('roots and sides', () => {
     expect(selectSides(['at_ask', 'near_ask', 'unknown'])).toEqual({ stored: ['at_ask', 'near_ask', 'unknown'], exact: null });
     expect(selectSides(['at_ask', 'below_bid'])).toEqual({ stored: ['at_ask', 'near_ask', 'below_bid'], exact: ['at_ask', 'below_bid'] });
     expect(selectSides(['near_bid', 'ask'])).toEqual({ stored: ['at_ask', 'near_ask', 'near_bid', 'at_bid'], exact: ['at_ask', 'near_ask', 'near_bid'] });
-  });
-
-  it('names both bounds when a minimum exceeds its maximum', () => {
-    expect(boundProblems([['min_size', 5, 'max_size', 4], ['min_dte', 1, 'max_dte', 1], ['min_strike', undefined, 'max_strike', 1]]).map((p) => p.parameter)).toEqual(['min_size', 'max_size']);
   });
 });
 

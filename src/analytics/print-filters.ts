@@ -186,17 +186,6 @@ export function selectSides(sides: readonly SideParameter[]): SideSelection {
   return { stored: SIDES.filter((s) => stored.has(s)), exact: split ? SIDES.filter((s) => exact.has(s)) : null };
 }
 
-/** A lower bound above its upper bound names both parameters. */
-export function boundProblems(pairs: readonly [string, number | undefined, string, number | undefined][]): Problem[] {
-  const out: Problem[] = [];
-  for (const [minName, min, maxName, max] of pairs) {
-    if (min !== undefined && max !== undefined && min > max) {
-      out.push({ parameter: minName, message: `must not exceed ${maxName}` }, { parameter: maxName, message: `must not be below ${minName}` });
-    }
-  }
-  return out;
-}
-
 /**
  * Whether an instant lies in the options regular session by the clock, 09:30 to 16:15 ET inclusive
  * (instants outside it need the overnight entitlement on trade-at-time).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contractKey, parsePrintId, printId } from './print-id.js';
+import { contractKey, parsePrintId, printId, printIdOf } from './print-id.js';
 
 describe('print ids', () => {
   const print = { root: 'SPXW', dateOfExpiry: '2024-12-20', strike: 5900, type: 'call' as const, tradingDate: '2024-12-19', sequence: 8812 };
@@ -19,5 +19,12 @@ describe('print ids', () => {
     for (const text of ['', 'SPXW:2024-12-20:5900000:C', 'SPXW:2024-12-20:5900000:X:2024-12-19:1', 'SPXW:2024-12-20:5900000:C:2024-12-19:1:2', ':2024-12-20:5900000:C:2024-12-19:1', 'SPXW:2024-12-20:59.5:C:2024-12-19:1', 'SPXW:2024-12-20:5900000:C:2024-12-19:-1']) {
       expect(parsePrintId(text)).toBeNull();
     }
+  });
+});
+
+describe('printIdOf', () => {
+  it('is printId from a contract key built before', () => {
+    const print = { root: 'SPY', dateOfExpiry: '2026-12-18', strike: 600.5, type: 'put' as const, tradingDate: '2026-11-20', sequence: 42 };
+    expect(printIdOf(contractKey(print), print.tradingDate, print.sequence)).toBe(printId(print));
   });
 });

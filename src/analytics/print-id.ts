@@ -26,7 +26,12 @@ export function contractKey(p: ContractKeyParts): string {
 
 /** root:expiry:strike × 1000:C|P:tradingDate:sequence. */
 export function printId(p: PrintIdParts): string {
-  return `${contractKey(p)}:${p.tradingDate}:${p.sequence}`;
+  return printIdOf(contractKey(p), p.tradingDate, p.sequence);
+}
+
+/** The print id from a contract key already built (the classifier keeps one per contract). */
+export function printIdOf(key: string, tradingDate: string, sequence: number): string {
+  return `${key}:${tradingDate}:${sequence}`;
 }
 
 /** The contract key, trading date and sequence of a print id; null when the text is not one. */
