@@ -14,8 +14,10 @@
  *
  * All functions are pure: no I/O, no clock.
  */
+import type { components } from '../../generated/openapi.js';
 
-export type OptionType = 'call' | 'put';
+/** A contract's right (the contract's ContractType). */
+export type OptionType = components['schemas']['ContractType'];
 
 export interface BsmInput {
   type: OptionType;

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
-import type { OptionRootsTable } from './schema.js';
+import type { ContractType, OptionRootsTable } from './schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // Roots and contracts
@@ -53,7 +53,7 @@ export interface ContractSpec {
   root: string;
   underlying: string;
   dateOfExpiry: string;
-  type: 'call' | 'put';
+  type: ContractType;
   strikeThousandths: number;
   multiplier: number;
 }

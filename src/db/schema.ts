@@ -11,6 +11,8 @@ import type { components } from '../../generated/openapi.js';
 export type Plan = components['schemas']['Plan'];
 export type DatasetRelease = components['schemas']['DatasetRelease'];
 export type AccountStatus = components['schemas']['Account']['status'];
+type PrintSchema = components['schemas']['Print'];
+export type ContractType = components['schemas']['ContractType'];
 
 export interface AccountsTable {
   id: string;
@@ -77,7 +79,7 @@ export interface ContractsTable {
   root: string;
   underlying: string;
   date_of_expiry: string;
-  contract_type: 'call' | 'put';
+  contract_type: ContractType;
   /** Strike in exact integer thousandths of a dollar. */
   strike_thousandths: number;
   multiplier: Generated<number>;
@@ -93,8 +95,8 @@ export interface PrintsTable {
   family: string;
   underlying: string;
   ts: number;
-  session: 'rth' | 'gth' | 'curb' | 'other';
-  contract_type: 'call' | 'put';
+  session: PrintSchema['session'];
+  contract_type: ContractType;
   date_of_expiry: string;
   strike: number;
   price: number;
@@ -104,11 +106,11 @@ export interface PrintsTable {
   exchange: string;
   condition_code: number;
   extended_conditions: number[];
-  side: string;
+  side: PrintSchema['side'];
   side_confidence: number;
-  sentiment: string;
-  trade_type: string;
-  flags: string[];
+  sentiment: PrintSchema['sentiment'];
+  trade_type: PrintSchema['trade_type'];
+  flags: PrintSchema['flags'];
   group_id: string | null;
   is_block: boolean;
   is_golden: boolean;

@@ -21,6 +21,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { SESSIONS_OF } from '../analytics/print-filters.js';
 import type { Queryable } from './connection.js';
 import { executePrepared } from './prepared.js';
+import type { ContractType } from './schema.js';
 
 export interface PrintFilter {
   tradingDate: string;
@@ -30,7 +31,7 @@ export interface PrintFilter {
   /** Window: from <= ts < to. */
   from: number | null;
   to: number | null;
-  contractType?: 'call' | 'put';
+  contractType?: ContractType;
   dateOfExpiry?: string;
   minDte?: number;
   maxDte?: number;
@@ -214,7 +215,7 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
 export interface ContractKey {
   root: string;
   dateOfExpiry: string;
-  contractType: 'call' | 'put';
+  contractType: ContractType;
   strikeThousandths: number;
 }
 
@@ -224,7 +225,7 @@ export interface ContractRecord {
   root: string;
   underlying: string;
   dateOfExpiry: string;
-  contractType: 'call' | 'put';
+  contractType: ContractType;
   strikeThousandths: number;
   multiplier: number;
 }
@@ -358,7 +359,7 @@ export async function flowByUnderlying(db: Queryable, f: LeaderFilter): Promise<
 
 export interface ContractFlowRow {
   root: string;
-  contract_type: 'call' | 'put';
+  contract_type: ContractType;
   date_of_expiry: string;
   strike: number;
   premium: number;

@@ -25,7 +25,7 @@ function strikeThousandthsOf(strike: number): number {
 }
 
 /** The listed contract a query names, or 422. */
-async function namedContract(ctx: ServiceContext, q: { underlying_symbol: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number }): Promise<ContractRecord> {
+async function namedContract(ctx: ServiceContext, q: Pick<QueryOf<'getContractTradeAtTime'>, 'underlying_symbol' | 'date_of_expiry' | 'contract_type' | 'strike'>): Promise<ContractRecord> {
   const root = q.underlying_symbol.toUpperCase();
   const contract = await findContract(ctx.deps.db, { root, dateOfExpiry: q.date_of_expiry, contractType: q.contract_type, strikeThousandths: strikeThousandthsOf(q.strike) });
   if (!contract) throw noData(`No ${root} ${q.contract_type} of strike ${q.strike} expiring ${q.date_of_expiry} is listed.`);
