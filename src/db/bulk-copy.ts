@@ -5,16 +5,17 @@
  * Kysely and streams COPY FROM STDIN on the same connection, inside the transaction.
  *
  * Each row travels in binary COPY form (copy-binary.ts), written straight from the classified print
- * (ingest's writePrintRow): no column arrays, no second pass, and nothing for PostgreSQL to parse
- * (text COPY of the same rows costs it about twice as much: every byte scanned for escapes, every
+ * by writePrintRow from one table of columns and their writers (PRINT_ROW), which also gives the
+ * COPY statement its column list: no column arrays, no second pass, and nothing for PostgreSQL to
+ * parse (text COPY of the same rows costs it much more: every byte scanned for escapes, every
  * number and date parsed). A trading date's rows stream through one COPY while the next rows are
  * classified, so PostgreSQL stores them on its own core as node classifies; the socket's
  * back-pressure paces the two.
  *
  * Two targets:
  * - fresh: a new trading date's standalone table, created in the load's transaction (market-data.ts
- *   createStandalonePrintsPartition) and known to receive no key twice (prints.ts checks the
- *   file's keys first): COPY … FREEZE straight into it, rows written frozen, no conflict check;
+ *   createStandalonePrintsPartition) and known to receive no key twice (ingest/print-order.ts
+ *   checks the file's keys first): COPY … FREEZE straight into it, rows written frozen, no conflict check;
  * - otherwise (a date that already has a partition, or a file repeating a key): COPY into a
  *   temporary staging table, then one INSERT … SELECT … ON CONFLICT DO NOTHING at the end of the
  *   date, so a print already stored (or met earlier in the file) is left as stored.
@@ -22,55 +23,98 @@
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import type { ClassifiedPrintRecord } from '../analytics/classification.js';
 import { rawClient, type Database, type Queryable } from './connection.js';
-import type { DB } from './schema.js';
+import type { CopyBinaryWriter } from './copy-binary.js';
+import type { DB, PrintsTable } from './schema.js';
 
-/** The prints columns in the order of a COPY row (ingest/prints.ts writePrintRow). */
-export const PRINT_COPY_COLUMNS = [
-  'trading_date',
-  'contract_id',
-  'sequence',
-  'id',
-  'root',
-  'family',
-  'underlying',
-  'ts',
-  'session',
-  'contract_type',
-  'date_of_expiry',
-  'strike',
-  'price',
-  'size',
-  'premium',
-  'exchange_code',
-  'exchange',
-  'condition_code',
-  'extended_conditions',
-  'side',
-  'side_confidence',
-  'sentiment',
-  'trade_type',
-  'flags',
-  'group_id',
-  'is_block',
-  'is_golden',
-  'is_unusual',
-  'day_volume',
-  'open_interest',
-  'days_to_expiry',
-  'otm_percent',
-  'implied_volatility',
-  'delta',
-  'underlying_price',
-  'bid',
-  'ask',
-  'quote_bid',
-  'quote_ask',
-  'quote_ts',
-  'aggressor_side',
-  'cancelled',
-  'body',
-] as const;
+/**
+ * What a prints row holds beyond the classified print, and the writer of its served body
+ * (ingest/print-body.ts writePrintBody, given here so that db/ does not import ingest/). One
+ * object, refilled per row.
+ */
+export interface PrintRowFacts {
+  contractId: number;
+  root: string;
+  family: string;
+  underlying: string;
+  extendedConditions: readonly number[];
+  quoteBid: number | null;
+  quoteAsk: number | null;
+  quoteTs: number | null;
+  aggressorSide: 'buy' | 'sell' | null;
+  writeBody: (r: ClassifiedPrintRecord, w: CopyBinaryWriter) => void;
+}
+
+/** Writes one column's value of a prints row in the binary form of the column's type. */
+type PrintColumnWriter = (r: ClassifiedPrintRecord, facts: PrintRowFacts, w: CopyBinaryWriter) => void;
+
+/**
+ * The prints row of binary COPY: each column in COPY order with the writer of its value. The
+ * column list of the COPY statement (PRINT_COPY_COLUMNS) and the row (writePrintRow) both come
+ * from it, so the two cannot disagree on the order; every column of the prints table is here
+ * (checked by the compiler below).
+ */
+export const PRINT_ROW = [
+  ['trading_date', (r, _, w) => w.date(r.trading_date)],
+  ['contract_id', (_, f, w) => w.int8(f.contractId)],
+  ['sequence', (r, _, w) => w.int8(r.sequence)],
+  ['id', (r, _, w) => w.text(r.id)],
+  ['root', (_, f, w) => w.text(f.root)],
+  ['family', (_, f, w) => w.text(f.family)],
+  ['underlying', (_, f, w) => w.text(f.underlying)],
+  ['ts', (r, _, w) => w.int8(r.timestamp)],
+  ['session', (r, _, w) => w.text(r.session)],
+  ['contract_type', (r, _, w) => w.text(r.contract_type)],
+  ['date_of_expiry', (r, _, w) => w.date(r.date_of_expiry)],
+  ['strike', (r, _, w) => w.float8(r.strike)],
+  ['price', (r, _, w) => w.float8(r.price)],
+  ['size', (r, _, w) => w.int4(r.size)],
+  ['premium', (r, _, w) => w.float8(r.premium)],
+  ['exchange_code', (r, _, w) => w.int4(r.exchange_code)],
+  ['exchange', (r, _, w) => w.text(r.exchange)],
+  ['condition_code', (r, _, w) => w.int4(r.condition_code)],
+  ['extended_conditions', (_, f, w) => w.int4Array(f.extendedConditions)],
+  ['side', (r, _, w) => w.text(r.side)],
+  ['side_confidence', (r, _, w) => w.float8(r.side_confidence)],
+  ['sentiment', (r, _, w) => w.text(r.sentiment)],
+  ['trade_type', (r, _, w) => w.text(r.trade_type)],
+  ['flags', (r, _, w) => w.textArray(r.flags)],
+  ['group_id', (r, _, w) => w.textOrNull(r.group_id)],
+  ['is_block', (r, _, w) => w.bool(r.is_block)],
+  ['is_golden', (r, _, w) => w.bool(r.is_golden)],
+  ['is_unusual', (r, _, w) => w.bool(r.is_unusual)],
+  ['day_volume', (r, _, w) => w.int4(r.day_volume)],
+  ['open_interest', (r, _, w) => w.int4OrNull(r.open_interest)],
+  ['days_to_expiry', (r, _, w) => w.int4(r.days_to_expiry)],
+  ['otm_percent', (r, _, w) => w.float8OrNull(r.otm_percent)],
+  ['implied_volatility', (r, _, w) => w.float8OrNull(r.implied_volatility)],
+  ['delta', (r, _, w) => w.float8OrNull(r.delta)],
+  ['underlying_price', (r, _, w) => w.float8OrNull(r.underlying_price)],
+  ['bid', (r, _, w) => w.float8OrNull(r.bid)],
+  ['ask', (r, _, w) => w.float8OrNull(r.ask)],
+  ['quote_bid', (_, f, w) => w.float8OrNull(f.quoteBid)],
+  ['quote_ask', (_, f, w) => w.float8OrNull(f.quoteAsk)],
+  ['quote_ts', (_, f, w) => w.int8OrNull(f.quoteTs)],
+  ['aggressor_side', (_, f, w) => w.textOrNull(f.aggressorSide)],
+  ['cancelled', (r, _, w) => w.bool(r.cancelled)],
+  ['body', (r, f, w) => f.writeBody(r, w)],
+] as const satisfies readonly (readonly [keyof PrintsTable, PrintColumnWriter])[];
+
+/** Fails to compile while a column of the prints table has no entry in PRINT_ROW. */
+const everyColumnWritten: Record<Exclude<keyof PrintsTable, (typeof PRINT_ROW)[number][0]>, never> = {};
+void everyColumnWritten;
+
+/** The prints columns in the order of a COPY row. */
+export const PRINT_COPY_COLUMNS: readonly (keyof PrintsTable)[] = PRINT_ROW.map(([column]) => column);
+const WRITERS: readonly PrintColumnWriter[] = PRINT_ROW.map(([, write]) => write);
+
+/** Writes one row of the prints table in binary COPY form, its columns in PRINT_COPY_COLUMNS order. */
+export function writePrintRow(r: ClassifiedPrintRecord, facts: PrintRowFacts, w: CopyBinaryWriter): void {
+  w.row(WRITERS.length);
+  for (const write of WRITERS) write(r, facts, w);
+  w.endRow();
+}
 
 /** The rows of one trading date on their way into a table. */
 export interface PrintCopy {

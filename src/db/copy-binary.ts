@@ -10,8 +10,8 @@
  * column types, so the caller writes each column with the method of its type.
  *
  * Why binary: PostgreSQL reads text COPY byte by byte (escapes, delimiters) and parses every number
- * and date, which for a wide row with a long text column (a print and its served body) costs about
- * twice the binary read of the same rows. Text values are written as UTF-8 by a byte loop (ASCII,
+ * and date, which for a wide row with a long text column (a print and its served body) costs far
+ * more than the binary read of the same rows. Text values are written as UTF-8 by a byte loop (ASCII,
  * the usual case) or by Buffer.write, straight into the buffer.
  */
 
@@ -28,7 +28,7 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const ROW_HEADROOM = 1024;
 /** Strings up to this length are written by the byte loop; longer ones by Buffer.write. */
 const LOOP_MAX = 64;
-/** The same for a piece of a text value (appendAscii), measured: longer pieces go faster by Buffer.write. */
+/** The same for a piece of a text value (appendAscii): longer pieces go faster by Buffer.write. */
 const LOOP_MAX_PIECE = 24;
 /** Bytes of the longest text a JavaScript number converts to ("-1.2345678901234567e-308"), and some. */
 const NUMBER_MAX_BYTES = 32;

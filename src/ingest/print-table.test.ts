@@ -7,6 +7,7 @@ import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
 import { parsePrintFields } from './canonical.js';
 import { PrintSessionResolver } from './print-session.js';
 import { readPrintTable, SESSIONS, type ReadPrints } from './print-table.js';
+import { CANCEL_CONDITION, printTable, storeContracts } from './prints.fixtures.js';
 import { lineNumberAt, readRecords, RecordError, splitForTwoReaders } from './records.js';
 import { emptyResult, rootInfo, type MarketLoadResult } from './source.js';
 import { VENDOR_ADAPTERS, type VendorAdapter } from './vendors.js';
@@ -278,4 +279,47 @@ describe('reading canonical CSV lines without records', () => {
       expect(expected.result.rejected.length).toBeGreaterThan(500);
     });
   }
+});
+
+describe("a PrintTable's accessors", () => {
+  it("give each print's values as the classifier takes them: nulls for NaN, names for codes", () => {
+    const table = printTable([
+      { price: 5.1, size: 3, exchangeCode: 302, conditionCode: 209, extendedConditions: [232, 236], aggressorSide: 'sell', quote: { bid: null, ask: 5.2, timestamp: OPEN - 5 } },
+      { symbol: 'SPY   261120P00660000', session: 'gth', date: 1, conditionCode: CANCEL_CONDITION },
+    ]);
+    const at = (i: number): unknown[] => [
+      table.slotAt(i),
+      table.timestampAt(i),
+      table.sequenceAt(i),
+      table.priceAt(i),
+      table.sizeAt(i),
+      table.exchangeCodeAt(i),
+      table.conditionCodeAt(i),
+      table.extendedConditionsAt(i),
+      table.dateAt(i),
+      table.sessionAt(i),
+      table.aggressorSideAt(i),
+      table.hasQuote(i),
+      [table.quoteBidAt(i), table.quoteAskAt(i), table.quoteTsAt(i)],
+      table.isCancel(i),
+    ];
+    expect(at(0)).toEqual([0, OPEN, 1, 5.1, 3, 302, 209, [232, 236], 0, 'rth', 'sell', true, [null, 5.2, OPEN - 5], false]);
+    expect(at(1)).toEqual([1, OPEN + 1, 2, 5.1, 1, 308, CANCEL_CONDITION, [], 1, 'gth', null, false, [null, null, null], true]);
+    table.setQuote(1, { bid: 1, ask: null, timestamp: OPEN });
+    expect([table.quoteBidAt(1), table.quoteAskAt(1), table.quoteTsAt(1), table.hasQuote(1)]).toEqual([1, null, OPEN, false]);
+    table.setQuote(1, null);
+    expect([table.quoteBidAt(1), table.quoteAskAt(1), table.quoteTsAt(1)]).toEqual([null, null, null]);
+    table.renumberDates(Int32Array.from([1, 0]));
+    expect([table.dateAt(0), table.dateAt(1)]).toEqual([1, 0]);
+  });
+
+  it('give a print its stored contract once the contracts are stored, and refuse slots that are not the table’s', () => {
+    const table = printTable([{}, { symbol: 'SPY   261120P00660000' }, {}]);
+    expect(() => table.storedSlotAt(0)).toThrow(/no stored contract/);
+    expect(() => table.storeContracts([])).toThrow(/not the table's/);
+    storeContracts(table, 5);
+    expect([0, 1, 2].map((i) => table.storedSlotAt(i).contract.id)).toEqual([5, 6, 5]);
+    expect(table.storedSlotAt(1)).toMatchObject({ key: 'SPY:2026-11-20:660000:P', contract: { underlying: 'SPY', multiplier: 100 } });
+    expect(() => table.storedSlotAt(-1)).toThrow(/print -1 has no stored contract/);
+  });
 });

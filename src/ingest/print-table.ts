@@ -2,39 +2,45 @@
  * A file's prints as read and placed, column by column (PrintTable), and the reading: one pass
  * over the file, or for a large uncompressed file two at once, its first half here and its second
  * in a worker thread, the halves joined in file order. Parsing is most of a load's first phase,
- * when PostgreSQL has nothing to do yet: on a 2-core machine the second reader runs on the core
- * PostgreSQL uses later. Measured here on 1M prints, parse alone, one pass against two in turn:
- * 2.58-2.70 s against 2.26-2.32 s. Each half runs about a third slower than it would alone (the
- * two cores share caches and memory bandwidth), and the worker's start costs about 0.3 s.
- * A canonical CSV file's lines are read without making records (PrintReader, readPrintLine()):
- * 1M prints in one pass 1.53 s against 5.16 s before (medians of 9), 10M prints in two halves
- * 11.2 s against 40.4 s (medians of 3). At 1M prints the two halves no longer gain on a busy
- * machine: 1.95 s against 1.71 s in one pass (medians of 9).
+ * when PostgreSQL has nothing to do yet: on a machine of two cores the second reader runs on the
+ * core PostgreSQL uses later (each half runs slower than it would alone, the cores sharing caches
+ * and memory bandwidth, and the worker takes time to start, so a small file is read in one pass).
+ * Each half is read by a PrintReader (print-reader.ts), a canonical CSV file's lines without
+ * making records.
+ * The pipeline reads a print's values through the table's accessors (timestampAt(i) and the like),
+ * typed as the classifier takes them, and its contract through storedSlotAt(i) once the file's
+ * contracts are stored (storeContracts).
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CalendarRangeError } from '../analytics/calendar.js';
 import type { PrintContext } from '../analytics/classification.js';
+import type { QuoteInForce } from '../analytics/print-side.js';
 import { contractKey } from '../analytics/print-id.js';
 import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import type { StoredContract } from '../db/market-data.js';
-import { contractRef, parseCodes, parsePrintFields, printColumns, PrintLineValues, readPrintLine, type CanonicalPrint, type ContractRef } from './canonical.js';
+import type { CanonicalPrint, ContractRef, PrintLineValues } from './canonical.js';
 import { PrintSessionResolver } from './print-session.js';
-import { csvRecord, lineNumberAt, RecordError, splitForTwoReaders, type FileHead, type RecordRange } from './records.js';
-import { canonicalRecordBatches, countRead, emptyResult, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import { readPrintRecords } from './print-reader.js';
+import { lineNumberAt, splitForTwoReaders, type FileHead, type RecordRange } from './records.js';
+import { emptyResult, type LoadOptions, type MarketLoadResult } from './source.js';
 import { VENDOR_ADAPTERS, type VendorAdapter, type VendorKind } from './vendors.js';
 import { startTsWorker } from './worker-thread.js';
 
-/** A contract met in the file: its parsed symbol, root, and once stored, its row and pricing constants. */
+/** A contract met in the file: its parsed symbol and root. */
 export interface ContractSlot {
   ref: ContractRef;
   root: OptionRoot;
   /** root:expiry:strike x 1000:C|P, the classifier's contract key. */
   key: string;
-  stored: StoredContract | null;
+}
+
+/** A contract slot once its contract is stored: its row, and the pricing constants of its prints. */
+export interface StoredSlot extends ContractSlot {
+  contract: StoredContract;
+  /** The contract's settlement instant, Unix ms. */
   settlementMs: number;
+  /** The underlying's dividend yield, continuously compounded. */
   dividendYield: number;
 }
 
@@ -107,6 +113,8 @@ export class PrintTable {
 
   readonly slots: ContractSlot[] = [];
   private readonly slotIds = new Map<string, number>();
+  /** `slots` once stored, in the same order (storeContracts). */
+  private stored: readonly StoredSlot[] = [];
 
   /** Makes room for `capacity` prints in all, at once instead of by steps. */
   reserve(capacity: number): void {
@@ -123,6 +131,8 @@ export class PrintTable {
 
   private resize(name: ColumnName, capacity: number): void {
     const from = this[name];
+    // A new column of the same typed-array class, in the same field: TypeScript types the
+    // constructor only as Function, and a field chosen by name as the union of the columns.
     const to = new (from.constructor as new (length: number) => typeof from)(capacity);
     to.set(from);
     (this as Record<ColumnName, Column>)[name] = to;
@@ -133,14 +143,7 @@ export class PrintTable {
     if (id === undefined) {
       id = this.slots.length;
       this.slotIds.set(ref.symbol, id);
-      this.slots.push({
-        ref,
-        root,
-        key: contractKey(ref),
-        stored: null,
-        settlementMs: 0,
-        dividendYield: 0,
-      });
+      this.slots.push({ ref, root, key: contractKey(ref) });
     }
     return id;
   }
@@ -178,14 +181,14 @@ export class PrintTable {
     this.quoteAsk[i] = quote?.ask ?? NaN;
     this.quoteTs[i] = quote?.timestamp ?? NaN;
     this.dateIndex[i] = dateIndex;
-    const traits = conditionTraitMask(p.conditionCode) | (this.extendedTraits[extended] as number);
+    const traits = conditionTraitMask(p.conditionCode) | (this.extendedTraits[extended] ?? 0);
     this.bits[i] = (quote !== null ? BIT_HAS_QUOTE : 0) | ((traits & TraitBit.cancel) !== 0 ? BIT_CANCEL : 0);
     this.session[i] = SESSIONS.indexOf(session);
     this.aggressor[i] = p.aggressorSide === 'buy' ? 1 : p.aggressorSide === 'sell' ? 2 : 0;
   }
 
   /** push() for a print read by readPrintLine(), its contract slot and extended list found. */
-  pushLine(v: PrintLineValues, line: number, slot: number, extended: number, dateIndex: number, session: number): void {
+  pushLine(v: PrintLineValues, line: number, slot: number, extended: number, dateIndex: number, session: PrintContext['session']): void {
     if (this.length === this.capacity) this.grow();
     const i = this.length++;
     this.line[i] = line;
@@ -201,15 +204,115 @@ export class PrintTable {
     this.quoteAsk[i] = v.ask;
     this.quoteTs[i] = v.quoteTs;
     this.dateIndex[i] = dateIndex;
-    const traits = conditionTraitMask(v.conditionCode) | (this.extendedTraits[extended] as number);
+    const traits = conditionTraitMask(v.conditionCode) | (this.extendedTraits[extended] ?? 0);
     this.bits[i] = (v.hasQuote ? BIT_HAS_QUOTE : 0) | ((traits & TraitBit.cancel) !== 0 ? BIT_CANCEL : 0);
-    this.session[i] = session;
+    this.session[i] = SESSIONS.indexOf(session);
     this.aggressor[i] = v.aggressor;
   }
 
-  isCancel(i: number): boolean {
-    return ((this.bits[i] as number) & BIT_CANCEL) !== 0;
+  /** Gives each slot its stored contract: `stored[s]` is `slots[s]` stored. */
+  storeContracts(stored: readonly StoredSlot[]): void {
+    if (stored.length !== this.slots.length || stored.some((s, k) => s.key !== this.slots[k]?.key)) throw new Error('storeContracts: the stored slots are not the table\'s');
+    this.stored = stored;
   }
+
+  /** The slots, stored (empty before storeContracts). */
+  get storedSlots(): readonly StoredSlot[] {
+    return this.stored;
+  }
+
+  // The accessors of print `i`, for 0 <= i < length as the columns are. Where a column has no
+  // element (a negative index, or past its capacity) they give NaN, -1 for an index, or throw.
+
+  /** The index of the print's contract slot. */
+  slotAt(i: number): number {
+    return this.slot[i] ?? -1;
+  }
+
+  /** The print's contract, stored. */
+  storedSlotAt(i: number): StoredSlot {
+    const slot = this.stored[this.slot[i] ?? -1];
+    if (slot === undefined) throw new Error(`print ${i} has no stored contract (storeContracts first)`);
+    return slot;
+  }
+
+  timestampAt(i: number): number {
+    return this.timestamp[i] ?? NaN;
+  }
+
+  sequenceAt(i: number): number {
+    return this.sequence[i] ?? NaN;
+  }
+
+  priceAt(i: number): number {
+    return this.price[i] ?? NaN;
+  }
+
+  sizeAt(i: number): number {
+    return this.size[i] ?? NaN;
+  }
+
+  exchangeCodeAt(i: number): number {
+    return this.exchangeCode[i] ?? NaN;
+  }
+
+  conditionCodeAt(i: number): number {
+    return this.conditionCode[i] ?? NaN;
+  }
+
+  extendedConditionsAt(i: number): number[] {
+    return this.extendedLists[this.extended[i] ?? 0] ?? NO_CODES;
+  }
+
+  /** The index of the print's trading date (see ReadPrints.dateIndex, and sortPrints's renumbering). */
+  dateAt(i: number): number {
+    return this.dateIndex[i] ?? -1;
+  }
+
+  sessionAt(i: number): PrintContext['session'] {
+    const session = SESSIONS[this.session[i] ?? -1];
+    if (session === undefined) throw new Error(`print ${i} has no session`);
+    return session;
+  }
+
+  aggressorSideAt(i: number): 'buy' | 'sell' | null {
+    return AGGRESSOR[this.aggressor[i] ?? 0] ?? null;
+  }
+
+  /** Whether the file gave the print's quote in force (else it is looked up, then set by setQuote). */
+  hasQuote(i: number): boolean {
+    return ((this.bits[i] ?? 0) & BIT_HAS_QUOTE) !== 0;
+  }
+
+  quoteBidAt(i: number): number | null {
+    return orNull(this.quoteBid[i]);
+  }
+
+  quoteAskAt(i: number): number | null {
+    return orNull(this.quoteAsk[i]);
+  }
+
+  quoteTsAt(i: number): number | null {
+    return orNull(this.quoteTs[i]);
+  }
+
+  /** Stores `quote` as the print's quote in force (null values as NaN). */
+  setQuote(i: number, quote: QuoteInForce | null): void {
+    this.quoteBid[i] = quote?.bid ?? NaN;
+    this.quoteAsk[i] = quote?.ask ?? NaN;
+    this.quoteTs[i] = quote?.timestamp ?? NaN;
+  }
+
+  isCancel(i: number): boolean {
+    return ((this.bits[i] ?? 0) & BIT_CANCEL) !== 0;
+  }
+
+  /** Renumbers the prints' trading dates: date index d becomes rank[d]. */
+  renumberDates(rank: Int32Array): void {
+    const dateIndex = this.dateIndex;
+    for (let i = 0; i < this.length; i++) dateIndex[i] = rank[dateIndex[i] ?? -1] ?? -1;
+  }
+
   /** The table as a worker hands it over: columns cut to length (their buffers transferable), slots and lists. */
   part(): PrintTablePart {
     const columns = {} as Record<ColumnName, Column>;
@@ -231,175 +334,23 @@ export class PrintTable {
     for (const name of COLUMN_NAMES) this[name].set(part.columns[name].subarray(0, n), at);
     const { slot, extended, dateIndex } = this;
     for (let i = at; i < at + n; i++) {
-      slot[i] = slotIds[slot[i] as number] as number;
-      extended[i] = extendedIds[extended[i] as number] as number;
-      dateIndex[i] = dateIndexes[dateIndex[i] as number] as number;
+      slot[i] = slotIds[slot[i] ?? -1] ?? -1;
+      extended[i] = extendedIds[extended[i] ?? -1] ?? 0;
+      dateIndex[i] = dateIndexes[dateIndex[i] ?? -1] ?? -1;
     }
     this.length = at + n;
   }
+}
+
+/** A stored value, null for NaN (a column's null) or past the table. */
+function orNull(value: number | undefined): number | null {
+  return value === undefined || Number.isNaN(value) ? null : value;
 }
 
 /** What a file's read gives: its prints, and each trading date met with its index in the table. */
 export interface ReadPrints {
   table: PrintTable;
   dateIndex: Map<string, number>;
-}
-
-/** A symbol's contract as a file's lines name it, and once a print of it is kept, its slot. */
-interface SymbolEntry {
-  ref: ContractRef | string;
-  root: OptionRoot | null;
-  slot: number;
-}
-
-/** An extended_conditions text's list, and once a print with it is kept, its id in the table. */
-interface ExtendedEntry {
-  codes: number[] | string;
-  id: number;
-}
-
-/**
- * Validates and places records (add) or, in a canonical CSV file, lines (take) into a ReadPrints,
- * rejects and counts into `result`. A line in the plain form readPrintLine() reads is placed
- * without a record, its symbol's contract, root and slot and its extended list's id found by
- * their text; any other line is read by its record, so results are those of records alone.
- */
-class PrintReader {
-  /** Lines taken, and their characters with line breaks, until the table's size is reserved. */
-  private linesTaken = 0;
-  private charsTaken = 0;
-  private header: readonly string[] | null = null;
-  private values: PrintLineValues | null = null;
-  private readonly symbols = new Map<string, SymbolEntry>();
-  private readonly extendedTexts = new Map<string, ExtendedEntry>();
-
-  constructor(
-    private readonly file: string,
-    private readonly result: MarketLoadResult,
-    private readonly options: LoadOptions,
-    private readonly resolver: PrintSessionResolver,
-    private readonly into: ReadPrints,
-    /** The bytes to read (0: unknown). */
-    private readonly bytes: number,
-  ) {}
-
-  /** A record's print (the path of every record, and of a line readPrintLine() declines). */
-  add(fields: Record<string, string>, line: number): void {
-    const parsed = parsePrintFields(fields, line);
-    if (typeof parsed === 'string') {
-      this.result.rejected.push({ line, reason: parsed });
-      return;
-    }
-    const root = rootInfo(parsed.contract.root);
-    let place;
-    try {
-      place = this.resolver.place(parsed.timestamp, root);
-    } catch (error) {
-      if (error instanceof CalendarRangeError) {
-        this.result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
-        return;
-      }
-      throw error;
-    }
-    this.into.table.push(parsed, root, this.dateIndexOf(place.tradingDate), place.session);
-  }
-
-  /** A CSV data line (a CsvLineTaker). */
-  readonly take = (line: string, lineNumber: number, header: readonly string[]): void => {
-    countRead(this.file, this.result, this.options);
-    if (this.linesTaken < RESERVE_AFTER_LINES) this.estimateSize(line);
-    if (header !== this.header) {
-      this.header = header;
-      const columns = printColumns(header);
-      this.values = columns === null ? null : new PrintLineValues(columns);
-    }
-    if (this.values !== null && this.addLine(line, lineNumber, this.values)) return;
-    const record = csvRecord(header, line, lineNumber);
-    if (record instanceof RecordError) this.result.rejected.push({ line: lineNumber, reason: record.message });
-    else this.add(record.fields, lineNumber);
-  };
-
-  /** Places a line read by readPrintLine(); false (nothing done) for a line to read by its record. */
-  private addLine(line: string, lineNumber: number, v: PrintLineValues): boolean {
-    if (!readPrintLine(line, v)) return false;
-    let symbol = this.symbols.get(v.symbol);
-    if (symbol === undefined) {
-      const ref = contractRef(v.symbol);
-      symbol = { ref, root: typeof ref === 'string' ? null : rootInfo(ref.root), slot: -1 };
-      // Bounded as contractRef()'s memo is; a slot is found again by the contract's padded symbol.
-      if (this.symbols.size > 500_000) this.symbols.clear();
-      this.symbols.set(v.symbol, symbol);
-    }
-    const { ref, root } = symbol;
-    if (typeof ref === 'string' || root === null) return false;
-    let extended: ExtendedEntry | undefined;
-    if (v.extended !== '') {
-      extended = this.extendedTexts.get(v.extended);
-      if (extended === undefined) {
-        extended = { codes: parseCodes(v.extended), id: -1 };
-        if (this.extendedTexts.size > 500_000) this.extendedTexts.clear();
-        this.extendedTexts.set(v.extended, extended);
-      }
-      if (typeof extended.codes === 'string') return false;
-    }
-    let place;
-    try {
-      place = this.resolver.place(v.timestamp, root);
-    } catch (error) {
-      if (error instanceof CalendarRangeError) return false;
-      throw error;
-    }
-    const { table } = this.into;
-    // Slots and lists are numbered as the prints kept first name them, as push() numbers them.
-    if (symbol.slot < 0) symbol.slot = table.slotOf(ref, root);
-    if (extended !== undefined && extended.id < 0) extended.id = table.extendedOf(extended.codes as number[]);
-    table.pushLine(v, lineNumber, symbol.slot, extended?.id ?? 0, this.dateIndexOf(place.tradingDate), SESSIONS.indexOf(place.session));
-    return true;
-  }
-
-  /**
-   * After its first lines, reserves the table's size from their mean length and the bytes to read
-   * (3% more): grown by half at a time, the columns are allocated three times over and copied
-   * twice. Measured on 1M prints, one pass: 1.61 s against 1.72 s (medians of 15). A guess too
-   * short (a gzip file's bytes) leaves the rest to growth.
-   */
-  private estimateSize(line: string): void {
-    this.linesTaken += 1;
-    this.charsTaken += line.length + 1;
-    if (this.linesTaken === RESERVE_AFTER_LINES && this.bytes > 0) this.into.table.reserve(Math.ceil(((this.bytes / this.charsTaken) * this.linesTaken * 1.03) + 1024));
-  }
-
-  private dateIndexOf(tradingDate: string): number {
-    const { dateIndex } = this.into;
-    let index = dateIndex.get(tradingDate);
-    if (index === undefined) dateIndex.set(tradingDate, (index = dateIndex.size));
-    return index;
-  }
-}
-
-/** Lines read before a table's size is guessed from their mean length. */
-const RESERVE_AFTER_LINES = 4096;
-
-/**
- * Reads, validates and places the prints of a file (or of a range of it) into `into`, rejects and
- * counts into `result`; `onBatch` after each chunk read.
- */
-async function readPrintRecords(
-  file: string,
-  adapter: VendorAdapter | null,
-  result: MarketLoadResult,
-  options: LoadOptions,
-  resolver: PrintSessionResolver,
-  into: ReadPrints,
-  range?: RecordRange,
-  onBatch?: () => void,
-): Promise<void> {
-  const bytes = range ? range.end - range.start : (await fs.promises.stat(file)).size;
-  const reader = new PrintReader(file, result, options, resolver, into, bytes);
-  for await (const batch of canonicalRecordBatches(file, adapter, result, options, range, reader.take)) {
-    for (const { line, fields } of batch) reader.add(fields, line);
-    onBatch?.();
-  }
 }
 
 /** Files of this size or more (uncompressed) are read by two readers at once. */

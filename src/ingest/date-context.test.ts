@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { QuoteInForce } from '../analytics/print-side.js';
+import { DateContext, dateNeeds, sampleAt } from './date-context.js';
+import { sortPrints } from './print-order.js';
+import { OPEN, printTable, storeContracts } from './prints.fixtures.js';
+
+const MINUTE = 60_000;
+
+describe('sampleAt', () => {
+  const series = { ts: [OPEN, OPEN + MINUTE, OPEN + 2 * MINUTE], bid: [1, null, 3], ask: [1.1, 2.1, null] };
+
+  it('gives the latest sample at or before the time, written into the quote given', () => {
+    const out: QuoteInForce = { bid: null, ask: null, timestamp: 0 };
+    expect(sampleAt(series, OPEN + MINUTE, out)).toBe(out);
+    expect(out).toEqual({ bid: null, ask: 2.1, timestamp: OPEN + MINUTE });
+    expect(sampleAt(series, OPEN + MINUTE - 1, out)).toEqual({ bid: 1, ask: 1.1, timestamp: OPEN });
+    expect(sampleAt(series, OPEN + 9 * MINUTE, out)).toEqual({ bid: 3, ask: null, timestamp: OPEN + 2 * MINUTE });
+  });
+
+  it('gives null before the first sample, or for a contract without samples', () => {
+    const out: QuoteInForce = { bid: 7, ask: 8, timestamp: 9 };
+    expect(sampleAt(series, OPEN - 1, out)).toBeNull();
+    expect(sampleAt(undefined, OPEN, out)).toBeNull();
+    expect(out).toEqual({ bid: 7, ask: 8, timestamp: 9 });
+  });
+});
+
+describe('DateContext', () => {
+  const context = DateContext.fromRows(
+    [
+      { tradingDate: '2026-11-20', contractId: 7, minute: OPEN, bid: 5, ask: 5.2, bidSize: 1, askSize: 1, quoteTs: OPEN + 10 },
+      { tradingDate: '2026-11-20', contractId: 7, minute: OPEN + MINUTE, bid: 5.1, ask: 5.3, bidSize: 1, askSize: 1, quoteTs: OPEN + MINUTE + 10 },
+      { tradingDate: '2026-11-20', contractId: 8, minute: OPEN, bid: 1, ask: 1.5, bidSize: 1, askSize: 1, quoteTs: OPEN + 20 },
+    ],
+    [
+      { symbol: 'SPX', ts: OPEN, open: 6590, high: 6591, low: 6589, close: 6590.5, volume: null },
+      { symbol: 'SPX', ts: OPEN + 2 * MINUTE, open: 6591, high: 6592, low: 6590, close: 6591.5, volume: null },
+    ],
+    new Map([[7, 1200]]),
+    0.0391,
+    OPEN + 6.5 * 60 * MINUTE,
+  );
+
+  it("gives each contract's quote in force from its own samples", () => {
+    const out: QuoteInForce = { bid: null, ask: null, timestamp: 0 };
+    expect(context.quoteAt(7, OPEN + MINUTE + 10, out)).toEqual({ bid: 5.1, ask: 5.3, timestamp: OPEN + MINUTE + 10 });
+    expect(context.quoteAt(8, OPEN + MINUTE + 10, out)).toEqual({ bid: 1, ask: 1.5, timestamp: OPEN + 20 });
+    expect(context.quoteAt(9, OPEN + MINUTE, out)).toBeNull();
+  });
+
+  it("gives the underlying's bar of the print's minute, else of the minute before, else null", () => {
+    expect(context.barAt('SPX', OPEN + 59_999)).toEqual({ ts: OPEN, close: 6590.5 });
+    expect(context.barAt('SPX', OPEN + MINUTE + 5)).toEqual({ ts: OPEN, close: 6590.5 });
+    expect(context.barAt('SPX', OPEN + 2 * MINUTE)).toEqual({ ts: OPEN + 2 * MINUTE, close: 6591.5 });
+    expect(context.barAt('SPX', OPEN + 4 * MINUTE)).toBeNull();
+    expect(context.barAt('NDX', OPEN)).toBeNull();
+  });
+
+  it('gives open interest by contract, null when not loaded, and the rate and cash close as given', () => {
+    expect([context.openInterestOf(7), context.openInterestOf(8)]).toEqual([1200, null]);
+    expect([context.rate, context.cashCloseMs]).toEqual([0.0391, OPEN + 6.5 * 60 * MINUTE]);
+  });
+});
+
+describe('dateNeeds', () => {
+  it("names the date's contracts, those without a quote of their own, the underlyings and the span of time", () => {
+    const table = printTable([
+      { timestamp: OPEN + 5, quote: { bid: 1, ask: 2, timestamp: OPEN } },
+      { timestamp: OPEN + 9, symbol: 'SPY   261120P00660000' },
+      { timestamp: OPEN + 1, symbol: 'SPX   261120C06600000', date: 1 },
+      { timestamp: OPEN + 7, quote: { bid: 1, ask: 2, timestamp: OPEN } },
+    ]);
+    storeContracts(table, 10);
+    const sorted = sortPrints({ table, dateIndex: new Map([['2026-11-20', 0], ['2026-11-21', 1]]) });
+    expect(sorted.days.map((day) => dateNeeds(sorted, day))).toEqual([
+      { contractIds: [10, 11], sampledIds: [11], underlyings: ['SPX', 'SPY'], minTs: OPEN + 5, maxTs: OPEN + 9 },
+      { contractIds: [12], sampledIds: [12], underlyings: ['SPX'], minTs: OPEN + 1, maxTs: OPEN + 1 },
+    ]);
+  });
+});
