@@ -18,6 +18,6 @@ describe('the envelope', () => {
   });
 
   it('has no pagination block when the result has none', () => {
-    expect(envelopeOf({ data: { a: 1 } as never }, { request_id: 'req_d' })).toEqual({ data: { a: 1 }, meta: { request_id: 'req_d' } });
+    expect(envelopeOf({ data: { a: 1 } }, { request_id: 'req_d' })).toEqual({ data: { a: 1 }, meta: { request_id: 'req_d' } });
   });
 });
