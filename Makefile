@@ -56,7 +56,7 @@ test-unit: install
 
 test-integration: install
 	mkdir -p $(RESULTS)
-	npx vitest run --project integration --project contract --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
+	npx vitest run --project integration --project contract --project reliability --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
 schemathesis: install venv
 	mkdir -p $(RESULTS)

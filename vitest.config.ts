@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three tiers: pure units beside the code, integration against real PostgreSQL, and contract tests
-// (every route through the generated client with response validation on).
+// Four tiers: pure units beside the code, integration against real PostgreSQL, contract tests
+// (every route through the generated client with response validation on), and reliability tests
+// (the service as an operator and a hostile user meet it: databases that die, signals, bad input).
 export default defineConfig({
   test: {
     projects: [
@@ -14,6 +15,15 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'reliability',
+          include: ['test/reliability/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

@@ -48,7 +48,7 @@ function schemathesis(): Counts {
 const unit = vitest('unit.json');
 const tiers: [string, Counts][] = [
   ['unit', unit],
-  ['integration and contract', vitest('integration.json')],
+  ['integration, contract and reliability', vitest('integration.json')],
   ['schemathesis cases', schemathesis()],
 ];
 const total = tiers.reduce((t, [, c]) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 });
