@@ -1,7 +1,8 @@
 /**
  * The HTTP application: express 5 with the contract enforced at the edge. A request under /v1 goes
  * request context → auth and limits → body → parameter names → the operation's validation chain
- * (validator, declared rules between parameters) → entitlements → its handler, which returns a
+ * (validator, declared rules between parameters) → a place at the database gate (an account's
+ * share of the request pool) → entitlements → its handler, which returns a
  * service's result → the envelope; every error goes through one mapping (middleware/errors.ts).
  */
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import { ApiError } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { newRequestId } from './ids.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
+import { DatabaseGate, databaseGate } from './middleware/database-gate.js';
 import { errorMiddleware, sendError } from './middleware/errors.js';
 import { requestContext } from './middleware/request-context.js';
 import { checkParameterNames, searchOf, validationFor } from './middleware/validation.js';
@@ -22,11 +24,14 @@ import type { FileBody, Result } from './services/types.js';
 
 export interface AppOptions {
   docsDir?: string;
+  /** Connections of this process's request pool (default: config.databasePoolSize): the database gate's places. */
+  poolSize?: number;
 }
 
 export interface App {
   express: express.Express;
   keys: KeyCache;
+  gate: DatabaseGate;
 }
 
 /** Streams a stored file with its validators; 304 when the client already holds this version. */
@@ -105,6 +110,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   app.set('query parser', 'simple');
 
   const keys = new KeyCache(deps.db, deps.config.authCacheTtlMs);
+  const gate = new DatabaseGate(options.poolSize ?? deps.config.databasePoolSize, deps.config.databaseWaitMs);
   const match = operationMatcher(deps.contract);
 
   if (options.docsDir) {
@@ -125,6 +131,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
     deps.contract.operations.map((operation) => {
       const router = express.Router();
       router.use(validationFor(deps, operation));
+      router.use(databaseGate(gate));
       router.use(dispatch(operation, handlers[operation.operationId], deps));
       return [operation, router] as const;
     }),
@@ -146,5 +153,5 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
     res.setHeader('X-Request-Id', String(res.locals.requestId));
     sendError(res, new ApiError(404, 'not_found', 'No such route: the API lives under /v1 and its documentation at /docs.'));
   });
-  return { express: app, keys };
+  return { express: app, keys, gate };
 }

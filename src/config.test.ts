@@ -23,6 +23,7 @@ describe('loadConfig: defaults', () => {
     expect(config.dataDir).toBe(path.resolve('.data'));
     expect(config.embeddedPostgresPort).toBe(54329);
     expect(config.databasePoolSize).toBe(10);
+    expect(config.databaseWaitMs).toBe(2_000);
   });
 
   it('forks one HTTP worker per core, at most four; WEB_WORKERS=1 serves from one process', () => {
@@ -31,9 +32,9 @@ describe('loadConfig: defaults', () => {
     expect(() => loadConfig({ WEB_WORKERS: '0' })).toThrow(/WEB_WORKERS must be an integer from 1 to 64/);
   });
 
-  it("counts a cluster's limits per HTTP worker (the spec's per API process) unless LIMIT_SCOPE=cluster", () => {
-    expect(config.limitScope).toBe('process');
-    expect(loadConfig({ LIMIT_SCOPE: 'cluster' }).limitScope).toBe('cluster');
+  it("counts a cluster's limits once for all its HTTP workers unless LIMIT_SCOPE=process", () => {
+    expect(config.limitScope).toBe('cluster');
+    expect(loadConfig({ LIMIT_SCOPE: 'process' }).limitScope).toBe('process');
     expect(() => loadConfig({ LIMIT_SCOPE: 'account' })).toThrow(/LIMIT_SCOPE must be process or cluster/);
   });
 
@@ -61,6 +62,7 @@ describe('loadConfig: defaults', () => {
     expect(config.requestLogFlushMs).toBe(1_000);
     expect(config.requestLogRetentionDays).toBe(7);
     expect(config.seedOnStart).toBe(true);
+    expect(config.shutdownGraceMs).toBe(20_000);
     expect(config.version).toBe('1.0.0');
   });
 
@@ -88,6 +90,7 @@ describe('loadConfig: overrides', () => {
       DATA_DIR: '/var/lib/oads',
       EMBEDDED_PG_PORT: '5555',
       DATABASE_POOL_SIZE: '20',
+      DATABASE_WAIT_MS: '500',
       LIMIT_PER_MINUTE: '500',
       LIMIT_PER_SECOND: '50',
       LIMIT_IN_FLIGHT: '8',
@@ -102,6 +105,7 @@ describe('loadConfig: overrides', () => {
       AUTH_CACHE_TTL_MS: '0',
       REQUEST_LOG_FLUSH_MS: '250',
       SEED_ON_START: 'false',
+      SHUTDOWN_GRACE_MS: '5000',
     });
     expect(config.host).toBe('0.0.0.0');
     expect(config.port).toBe(9090);
@@ -109,6 +113,7 @@ describe('loadConfig: overrides', () => {
     expect(config.dataDir).toBe('/var/lib/oads');
     expect(config.embeddedPostgresPort).toBe(5555);
     expect(config.databasePoolSize).toBe(20);
+    expect(config.databaseWaitMs).toBe(500);
     expect(config.limits).toMatchObject({
       requestsPerMinute: 500,
       requestsPerSecond: 50,
@@ -125,6 +130,7 @@ describe('loadConfig: overrides', () => {
     expect(config.authCacheTtlMs).toBe(0);
     expect(config.requestLogFlushMs).toBe(250);
     expect(config.seedOnStart).toBe(false);
+    expect(config.shutdownGraceMs).toBe(5_000);
   });
 
   it('accepts postgres:// too, and 1/0 for booleans', () => {
@@ -139,6 +145,7 @@ describe('loadConfig: overrides', () => {
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(loadConfig({ TRUST_PROXY: '10' }).trustProxyHops).toBe(10);
     expect(loadConfig({ LIMIT_COOLDOWN_MS: '0' }).limits.cooldownMs).toBe(0);
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '0' }).shutdownGraceMs).toBe(0);
   });
 });
 
@@ -159,6 +166,9 @@ describe('loadConfig: bad variables', () => {
       ['TRUST_PROXY', '11'],
       ['ENDPOINT_TIMEOUT_MS', '5'],
       ['DATABASE_POOL_SIZE', '201'],
+      ['DATABASE_WAIT_MS', '60001'],
+      ['SHUTDOWN_GRACE_MS', '-1'],
+      ['SHUTDOWN_GRACE_MS', '600001'],
     ] as const) {
       expect(loadError({ [name]: value }).message, `${name}=${value}`).toContain(name);
     }

@@ -33,15 +33,20 @@ export interface Config {
    */
   databasePoolSize: number;
   /**
+   * How long an API request waits for a place at its process's database gate (a connection of the
+   * request pool, at most a quarter of them per account) before it answers 503 upstream_busy.
+   */
+  databaseWaitMs: number;
+  /**
    * HTTP worker processes (`make run`, src/main.ts): 1 serves from one process; more fork a
    * cluster whose primary holds the database, the jobs and the request limits.
    */
   webWorkers: number;
   /**
-   * Where a cluster's request limits are counted: 'process', each HTTP worker for itself (the
-   * spec's rule: limits are enforced per API process), or 'cluster', once for all the workers by
-   * the primary (an account's windows whichever worker serves it; a round trip to the primary per
-   * request).
+   * Where a cluster's request limits are counted: 'cluster' (the default), once for all the workers
+   * by the primary, so an account gets the configured values whichever workers serve it (workers
+   * lease window shares from the primary in batches: cluster-limiter.ts); or 'process', each HTTP
+   * worker for itself, so that with N workers an account may get up to N times the values.
    */
   limitScope: 'process' | 'cluster';
   limits: Limits;
@@ -56,6 +61,12 @@ export interface Config {
   requestLogRetentionDays: number;
   /** Seed the demo account and the simulated market on first start. */
   seedOnStart: boolean;
+  /**
+   * On SIGTERM or SIGINT, how long requests in flight may take to finish once the service stops
+   * accepting new ones; those still running then are cut. The default is the endpoint time-out's
+   * default, by which every request has its answer.
+   */
+  shutdownGraceMs: number;
   version: string;
 }
 
@@ -95,7 +106,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     errors.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
   const logLevel = env.LOG_LEVEL || 'info';
-  const limitScope = env.LIMIT_SCOPE || 'process';
+  const limitScope = env.LIMIT_SCOPE || 'cluster';
   if (limitScope !== 'process' && limitScope !== 'cluster') errors.problems.push('LIMIT_SCOPE must be process or cluster');
   if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
 
@@ -106,6 +117,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    databaseWaitMs: errors.integer(env, 'DATABASE_WAIT_MS', 2_000, 0, 60_000),
     webWorkers: errors.integer(env, 'WEB_WORKERS', Math.min(MAX_DEFAULT_WEB_WORKERS, os.availableParallelism()), 1, 64),
     limitScope,
     limits: {
@@ -128,6 +140,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     requestLogFlushMs: errors.integer(env, 'REQUEST_LOG_FLUSH_MS', 1_000, 10, 60_000),
     requestLogRetentionDays: 7,
     seedOnStart: errors.boolean(env, 'SEED_ON_START', true),
+    shutdownGraceMs: errors.integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     version: '1.0.0',
   } as Config;
 

@@ -12,7 +12,7 @@
  *   ticket of a worker that exits.
  * Time comes from the worker's clock, as it would in one process (the workers share one host).
  */
-import type { Admission, KeylessAdmission, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
+import type { Admission, KeylessAdmission, KeylessBudget, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
 
 /** Either end of an IPC channel (a cluster worker, or process in the worker). */
 export interface Channel {
@@ -23,7 +23,7 @@ export interface Channel {
 type Request =
   | { oads: 'limit'; id: number; op: 'admit'; account: string; now: number; consume: boolean }
   | { oads: 'limit'; id: number; op: 'state'; account: string; now: number }
-  | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number }
+  | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean }
   | { oads: 'limit'; op: 'release'; ticket: number };
 
 type AdmitResult = { admitted: true; ticket: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
@@ -62,7 +62,7 @@ export function serveLimits(limiter: RateLimiter, channel: Channel): { releaseAl
     } else if (request.op === 'state') {
       result = limiter.state(request.account, request.now);
     } else {
-      result = limiter.admitKeyless(request.network, request.now);
+      result = limiter.admitKeyless(request.network, request.now, request.budget, request.consume);
     }
     channel.send({ oads: 'limit', id: request.id, result } satisfies Reply);
   });
@@ -118,7 +118,7 @@ export class ClusterLimiterClient implements Limiter {
     return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'state', account: accountId, now })) as WindowState;
   }
 
-  async admitKeyless(network: string, now: number): Promise<KeylessAdmission> {
-    return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'keyless', network, now })) as KeylessAdmission;
+  async admitKeyless(network: string, now: number, budget: KeylessBudget = 'credentials', consume = true): Promise<KeylessAdmission> {
+    return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'keyless', network, now, budget, consume })) as KeylessAdmission;
   }
 }

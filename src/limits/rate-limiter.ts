@@ -2,10 +2,11 @@
  * The rate-limit windows of the spec's Limits section, in the memory of one API process (each HTTP
  * worker of a cluster for itself, or with LIMIT_SCOPE=cluster the primary, answering its workers:
  * cluster-limiter.ts):
- * a rolling minute and a rolling second per account, requests in flight per account, a rolling
- * minute per client network for keyless and bad-credential requests, and a cooldown for an account
- * that keeps sending after 429s. Only admitted requests enter the windows, so rejected requests do
- * not consume them. Time comes in as an argument: the limiter has no clock of its own.
+ * a rolling minute and a rolling second per account, requests in flight per account, two rolling
+ * minutes per client network (one for keyless and bad-credential requests, one for the public
+ * routes, so that a flood of bad keys does not make GET /v1/status answer 429), and a cooldown for an
+ * account that keeps sending after 429s. Only admitted requests enter the windows, so rejected
+ * requests do not consume them. Time comes in as an argument: the limiter has no clock of its own.
  */
 import type { Limits } from '../config.js';
 
@@ -67,6 +68,12 @@ export type Admission = { admitted: true; release: () => void } | { admitted: fa
 export type KeylessAdmission = { admitted: true; remaining: number; reset: number } | { admitted: false; rejection: Rejection };
 
 /**
+ * The keyless budgets of a client network: 'credentials' for requests without a valid key, 'public'
+ * for the routes that need none (the same size, counted apart).
+ */
+export type KeylessBudget = 'credentials' | 'public';
+
+/**
  * What the request path asks of the limits: the RateLimiter itself in a single process, or, in a
  * cluster's worker, a client of the primary's one RateLimiter (cluster-limiter.ts), whose answers
  * come back asynchronously. Callers await every answer.
@@ -75,7 +82,7 @@ export interface Limiter {
   /** admit(), and the windows after it (the rate-limit headers), in one step. */
   admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } | Promise<{ admission: Admission; state: WindowState }>;
   state(accountId: string, now: number): WindowState | Promise<WindowState>;
-  admitKeyless(network: string, now: number): KeylessAdmission | Promise<KeylessAdmission>;
+  admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission | Promise<KeylessAdmission>;
 }
 
 export class RateLimiter implements Limiter {
@@ -97,7 +104,8 @@ export class RateLimiter implements Limiter {
 
   /**
    * Admits a request of an account or says why not. With `consume` false (GET /v1/account/limits)
-   * the request holds an in-flight slot but spends nothing in the windows.
+   * the request holds an in-flight slot but spends nothing in the windows, and is answered during a
+   * cooldown too.
    */
   admit(accountId: string, now: number, consume = true): Admission {
     this.sweep(now);
@@ -143,7 +151,7 @@ export class RateLimiter implements Limiter {
   }
 
   private check(state: AccountState, now: number, consume: boolean): Rejection | null {
-    if (state.cooldownUntil > now) return this.cooldownRejection(state, now);
+    if (consume && state.cooldownUntil > now) return this.cooldownRejection(state, now);
     if (state.inFlight >= this.limits.requestsInFlight) {
       return { code: 'rate_limited', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
     }
@@ -175,25 +183,31 @@ export class RateLimiter implements Limiter {
     };
   }
 
-  /** The keyless budget of a client network: admits and consumes, or says how long to wait. */
-  admitKeyless(network: string, now: number): KeylessAdmission {
+  /**
+   * A keyless budget of a client network: admits (and with `consume`, spends), or says how long to
+   * wait. Without `consume` it only asks whether the budget has room: authentication asks before it
+   * looks an unknown key up, so that credentials sent after the budget is spent cost no lookup.
+   */
+  admitKeyless(network: string, now: number, budget: KeylessBudget = 'credentials', consume = true): KeylessAdmission {
     this.sweep(now);
-    let window = this.networks.get(network);
+    const name = `${budget} ${network}`;
+    let window = this.networks.get(name);
     if (!window) {
       window = new Window(MINUTE);
-      this.networks.set(network, window);
+      this.networks.set(name, window);
     }
     if (window.size(now) >= this.limits.keylessRequestsPerMinute) {
+      const who = budget === 'public' ? 'Requests to the routes that need no key are' : 'Requests without a valid key are';
       return {
         admitted: false,
         rejection: {
           code: 'rate_limited',
           retryAfterMs: Math.max(1, window.nextExpiry(now) - now),
-          message: `Requests without a valid key are limited to ${this.limits.keylessRequestsPerMinute} per minute per client network.`,
+          message: `${who} limited to ${this.limits.keylessRequestsPerMinute} per minute per client network.`,
         },
       };
     }
-    window.add(now);
+    if (consume) window.add(now);
     const remaining = this.limits.keylessRequestsPerMinute - window.size(now);
     return { admitted: true, remaining, reset: remaining > 0 ? now : window.nextExpiry(now) };
   }

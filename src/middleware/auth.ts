@@ -1,7 +1,9 @@
 /**
- * Authentication and the rate-limit windows. Public routes and requests without valid credentials
- * spend the keyless budget of their client network; a valid key admits the request through its
- * account's windows, and every authenticated response carries the X-RateLimit-* headers.
+ * Authentication and the rate-limit windows. Requests without valid credentials spend the keyless
+ * budget of their client network, and the public routes a budget of their own (so a flood of bad
+ * keys leaves GET /v1/status answering); a key not known is looked up only while that budget has
+ * room. A valid key admits the request through its account's windows (a suspended account's too,
+ * before its 403), and every authenticated response carries the X-RateLimit-* headers.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
@@ -13,7 +15,7 @@ import { keyMatches, keyPrefix } from '../api-keys.js';
 import { authenticatedAccount, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { sendError } from './errors.js';
-import { clientAddress, clientNetwork, type Limiter, type WindowState } from '../limits/rate-limiter.js';
+import { clientAddress, clientNetwork, type KeylessBudget, type Limiter, type WindowState } from '../limits/rate-limiter.js';
 
 interface CachedKey {
   account: AuthenticatedAccount;
@@ -32,19 +34,46 @@ function keyOpens(entry: CachedKey, token: string): boolean {
   return true;
 }
 
-/** Keys read from the database are kept `ttlMs`, so a revocation takes effect within that time. */
+/**
+ * Keys read from the database are kept `ttlMs`, so a revocation takes effect within that time. A
+ * prefix that matches no key is kept as well (negatively), so a key sent again costs no lookup.
+ */
 export class KeyCache {
   private readonly entries = new Map<string, CachedKey | null>();
   private readonly expiries = new Map<string, number>();
+  private readonly pending = new Map<string, Promise<CachedKey | null>>();
+  /** Lookups made in the database since the start (what a flood of bad keys would cost). */
+  lookups = 0;
 
   constructor(
     private readonly db: Database,
     private readonly ttlMs: number,
   ) {}
 
-  async lookup(prefix: string, now: number): Promise<CachedKey | null> {
+  /** The entry of a prefix read less than `ttlMs` ago (null: no such key), or undefined. */
+  fresh(prefix: string, now: number): CachedKey | null | undefined {
     const expiry = this.expiries.get(prefix);
-    if (expiry !== undefined && expiry > now) return this.entries.get(prefix) ?? null;
+    return expiry !== undefined && expiry > now ? (this.entries.get(prefix) ?? null) : undefined;
+  }
+
+  /** Whether the prefix was a key's when last read (fresh or not). */
+  knownValid(prefix: string): boolean {
+    return (this.entries.get(prefix) ?? null) !== null;
+  }
+
+  /** The entry of a prefix, read from the database unless fresh; concurrent reads of one prefix are one. */
+  async lookup(prefix: string, now: number): Promise<CachedKey | null> {
+    const fresh = this.fresh(prefix, now);
+    if (fresh !== undefined) return fresh;
+    const pending = this.pending.get(prefix);
+    if (pending) return await pending;
+    const read = this.read(prefix, now).finally(() => this.pending.delete(prefix));
+    this.pending.set(prefix, read);
+    return await read;
+  }
+
+  private async read(prefix: string, now: number): Promise<CachedKey | null> {
+    this.lookups += 1;
     const row = await findKeyByPrefix(this.db, prefix);
     const entry: CachedKey | null = row
       ? {
@@ -92,8 +121,9 @@ function bearerToken(header: string | undefined): string | null {
 export function authenticate(options: AuthOptions): RequestHandler {
   const { limiter, keys, clock, config } = options;
 
-  const spendKeyless = async (res: Response, network: string, now: number): Promise<boolean> => {
-    const admission = await limiter.admitKeyless(network, now);
+  /** Admits (and with `consume`, spends) a keyless budget, or answers 429 and says false. */
+  const keyless = async (res: Response, network: string, now: number, budget: KeylessBudget, consume: boolean): Promise<boolean> => {
+    const admission = await limiter.admitKeyless(network, now, budget, consume);
     if (!admission.admitted) {
       sendError(res, new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs));
       return false;
@@ -108,15 +138,26 @@ export function authenticate(options: AuthOptions): RequestHandler {
     const operation = res.locals.operation as OperationSpec | null;
 
     if (operation?.facts.public) {
-      if (await spendKeyless(res, network, now)) next();
+      if (await keyless(res, network, now, 'public', true)) next();
       return;
     }
 
     const token = bearerToken(req.get('authorization'));
     const prefix = token === null ? null : keyPrefix(token);
-    const cached = prefix === null ? null : await keys.lookup(prefix, now);
+    let cached: CachedKey | null = null;
+    if (prefix !== null) {
+      const fresh = keys.fresh(prefix, now);
+      if (fresh !== undefined) {
+        cached = fresh;
+      } else {
+        // A prefix not known as a key's is looked up only while the network's keyless budget has
+        // room (the lookup is what bad credentials would cost); a key's own prefix always is.
+        if (!keys.knownValid(prefix) && !(await keyless(res, network, now, 'credentials', false))) return;
+        cached = await keys.lookup(prefix, now);
+      }
+    }
     if (token === null || cached === null || !keyOpens(cached, token)) {
-      if (!(await spendKeyless(res, network, now))) return;
+      if (!(await keyless(res, network, now, 'credentials', true))) return;
       sendError(res, new ApiError(401, 'unauthorized', token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'Invalid API key.'));
       return;
     }
@@ -125,12 +166,8 @@ export function authenticate(options: AuthOptions): RequestHandler {
     res.locals.accountId = account.id;
     res.locals.keyId = account.key?.id;
     res.locals.account = account;
-    if (account.status === 'suspended') {
-      setRateLimitHeaders(res, await limiter.state(account.id, now));
-      sendError(res, new ApiError(403, 'account_suspended', 'This account is suspended.'));
-      return;
-    }
 
+    // A suspended account's requests go through its windows like any other's, then answer 403.
     const consumes = operation?.facts.quotaFree !== true;
     const { admission, state } = await limiter.admitWithState(account.id, now, consumes);
     setRateLimitHeaders(res, state);
@@ -145,6 +182,10 @@ export function authenticate(options: AuthOptions): RequestHandler {
       return;
     }
     res.on('close', admission.release);
+    if (account.status === 'suspended') {
+      sendError(res, new ApiError(403, 'account_suspended', 'This account is suspended.'));
+      return;
+    }
     next();
   };
 }
