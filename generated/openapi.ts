@@ -107,8 +107,17 @@ export interface paths {
          *     endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
          *     `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
          *     `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
-         *     5 exports may be queued or running per account (429 `export_limit`). A background worker runs
-         *     the endpoint, follows its pages and writes one file of at most 100,000 rows and 64 MiB.
+         *     5 exports may be queued or running per account (429 `export_limit`). A pool of background
+         *     workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
+         *     64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
+         *     an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account
+         *     runs at most two exports at a time while its others wait, so one account's exports never hold
+         *     every worker. While the endpoint answers 503 (`data_pending`: an archived session is being
+         *     loaded) the export stays queued and runs again after the endpoint's Retry-After, for up to 30
+         *     minutes. An export whose worker process died is found within half a minute (its run renews a
+         *     heartbeat every 5 s and is judged dead 20 s after the last one), shows `retrying` with its
+         *     revision increased, and runs again; after three runs it fails. The file is kept for 24 hours
+         *     after it is ready (`expires_timestamp`).
          */
         post: operations["createExport"];
         delete?: never;
@@ -149,7 +158,8 @@ export interface paths {
          * @description The export file of a ready job: one JSON document with members data, meta, pages and
          *     truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
          *     strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
-         *     `export_not_ready`; an unknown id or another account's export is 404. Counts against the rate
+         *     `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
+         *     410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
          *     limit like any request.
          */
         get: operations["downloadExport"];
@@ -863,7 +873,7 @@ export interface components {
          * @example invalid_parameter
          * @enum {string}
          */
-        ErrorCode: "invalid_parameter" | "invalid_cursor" | "invalid_body" | "unauthorized" | "forbidden" | "account_suspended" | "not_found" | "method_not_allowed" | "no_data" | "export_not_ready" | "rate_limited" | "burst_limited" | "cooldown" | "export_limit" | "internal_error" | "not_implemented" | "data_pending" | "upstream_busy" | "upstream_timeout";
+        ErrorCode: "invalid_parameter" | "invalid_cursor" | "invalid_body" | "unauthorized" | "forbidden" | "account_suspended" | "not_found" | "method_not_allowed" | "no_data" | "export_not_ready" | "export_expired" | "export_too_large" | "rate_limited" | "burst_limited" | "cooldown" | "export_limit" | "internal_error" | "not_implemented" | "data_pending" | "upstream_busy" | "upstream_timeout";
         /**
          * @example cboe
          * @enum {string}
@@ -896,8 +906,13 @@ export interface components {
             created_timestamp: components["schemas"]["UnixMs"];
             /** @example /v1/exports/exp_0123456789abcdefghij/download */
             download_url?: string;
-            /** @example internal_error */
+            /**
+             * @description The endpoint's error code (such as no_data or invalid_parameter); export_too_large when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes; internal_error after three failed runs.
+             * @example internal_error
+             */
             error_code?: string;
+            /** @description When the file of a ready export is deleted (24 hours after it was ready); its download answers 410 after it. */
+            expires_timestamp?: components["schemas"]["UnixMs"];
             failed_timestamp?: components["schemas"]["UnixMs"];
             /** @example The export failed after 3 attempts. */
             failure_reason?: string;
@@ -924,6 +939,11 @@ export interface components {
             /** @example 5000 */
             rows?: number;
             /**
+             * @description queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
+             *     last run failed or its worker died, and it runs again; failed: for good (error_code,
+             *     failure_reason, failed_timestamp); ready: the file is at download_url until
+             *     expires_timestamp. awaiting_configuration is not used by this service (no export waits on
+             *     configuration); it stays in the enumeration because the interface lists it.
              * @example queued
              * @enum {string}
              */
@@ -1838,6 +1858,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The export's file was deleted at its expires_timestamp (export_expired); create the export again. */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Internal error (internal_error). Details are logged with the request id, never returned. */
         InternalError: {
             headers: {
@@ -2069,6 +2099,7 @@ export type SchemaVolatilityDrift = components['schemas']['VolatilityDrift'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseGone = components['responses']['Gone'];
 export type ResponseInternalError = components['responses']['InternalError'];
 export type ResponseNoData = components['responses']['NoData'];
 export type ResponseNotFound = components['responses']['NotFound'];
@@ -2394,6 +2425,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

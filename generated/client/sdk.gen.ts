@@ -399,8 +399,17 @@ export const getOpenApiDocument = <ThrowOnError extends boolean = false>(options
  * endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
  * `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
  * `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
- * 5 exports may be queued or running per account (429 `export_limit`). A background worker runs
- * the endpoint, follows its pages and writes one file of at most 100,000 rows and 64 MiB.
+ * 5 exports may be queued or running per account (429 `export_limit`). A pool of background
+ * workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
+ * 64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
+ * an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account
+ * runs at most two exports at a time while its others wait, so one account's exports never hold
+ * every worker. While the endpoint answers 503 (`data_pending`: an archived session is being
+ * loaded) the export stays queued and runs again after the endpoint's Retry-After, for up to 30
+ * minutes. An export whose worker process died is found within half a minute (its run renews a
+ * heartbeat every 5 s and is judged dead 20 s after the last one), shows `retrying` with its
+ * revision increased, and runs again; after three runs it fails. The file is kept for 24 hours
+ * after it is ready (`expires_timestamp`).
  *
  */
 export const createExport = <ThrowOnError extends boolean = false>(options: Options<CreateExportData, ThrowOnError>) => (options.client ?? client).post<CreateExportResponses, CreateExportErrors, ThrowOnError>({
@@ -430,7 +439,8 @@ export const getExport = <ThrowOnError extends boolean = false>(options: Options
  * The export file of a ready job: one JSON document with members data, meta, pages and
  * truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
  * strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
- * `export_not_ready`; an unknown id or another account's export is 404. Counts against the rate
+ * `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
+ * 410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
  * limit like any request.
  *
  */

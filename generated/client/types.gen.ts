@@ -649,12 +649,27 @@ export type ExportJob = {
     query: {
         [key: string]: string;
     };
+    /**
+     * queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
+     * last run failed or its worker died, and it runs again; failed: for good (error_code,
+     * failure_reason, failed_timestamp); ready: the file is at download_url until
+     * expires_timestamp. awaiting_configuration is not used by this service (no export waits on
+     * configuration); it stays in the enumeration because the interface lists it.
+     *
+     */
     status: 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
     revision: number;
     created_timestamp: UnixMs;
     bytes?: number;
     download_url?: string;
+    /**
+     * The endpoint's error code (such as no_data or invalid_parameter); export_too_large when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes; internal_error after three failed runs.
+     */
     error_code?: string;
+    /**
+     * When the file of a ready export is deleted (24 hours after it was ready); its download answers 410 after it.
+     */
+    expires_timestamp?: UnixMs;
     failure_reason?: string;
     failed_timestamp?: UnixMs;
     last_attempt_timestamp?: UnixMs;
@@ -689,7 +704,7 @@ export type ExportFile = {
 /**
  * Machine-readable error code.
  */
-export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'not_implemented' | 'data_pending' | 'upstream_busy' | 'upstream_timeout';
+export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'export_expired' | 'export_too_large' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'not_implemented' | 'data_pending' | 'upstream_busy' | 'upstream_timeout';
 
 export type Error = {
     error: {
@@ -2968,6 +2983,10 @@ export type DownloadExportErrors = {
      * The export is not ready yet (export_not_ready); poll the job.
      */
     409: Error;
+    /**
+     * The export's file was deleted at its expires_timestamp (export_expired); create the export again.
+     */
+    410: Error;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */

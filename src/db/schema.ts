@@ -207,6 +207,17 @@ export interface ExportsTable {
   pages: number | null;
   truncated: boolean | null;
   resolution: string | null;
+  /** The run holding the export (jobs/export.ts) while its heartbeat is fresh; null when none runs it. */
+  run_id: string | null;
+  heartbeat_at: Date | null;
+  /** Set aside because its account ran its share of the workers. */
+  parked_at: Date | null;
+  /** When a job for it was last sent to the queue. */
+  sent_at: Date | null;
+  /** When the target route first answered data_pending (the export waits for the load). */
+  pending_since: Date | null;
+  /** A ready export's file is deleted at this time; its download answers 410 after it. */
+  expires_at: Date | null;
 }
 
 export interface DB {

@@ -1,16 +1,22 @@
 /**
  * The export worker: runs the target route's handler for the account, follows its pages until the
  * data ends, and writes one JSON file `{data, meta, pages, truncated}` of at most 100,000 rows and
- * 64 MiB (truncated true when cut). Idempotent: a job whose export is ready or failed does nothing.
- * A request error of the target (no data, a bad parameter) fails the export at once; anything else
- * is retried (status retrying) up to three attempts, then fails.
+ * 64 MiB whatever the answer's shape (export-file.ts; truncated true when cut). A pool of
+ * EXPORT_WORKERS workers runs the queue; a run first claims the export (db/exports.ts claimExport),
+ * which does nothing for an export that is ready, failed or run by a live run, and parks it when
+ * its account already runs its share, so one account cannot hold every worker. While it runs, its
+ * lease is renewed every EXPORT_HEARTBEAT_MS; a run whose process dies is resumed by the sweep
+ * (export-sweep.ts), and a run that lost its lease stops and changes nothing.
+ *
+ * Outcomes: a 503 of the target (data_pending: an archived session is being loaded) sends the
+ * export back to the queue after the route's Retry-After, not counted as an attempt, for up to
+ * EXPORT_DATA_PENDING_MAX_MS; another request error of the target (no data, a bad parameter) fails
+ * it at once; anything else is retried (status retrying) up to EXPORT_ATTEMPTS runs, then fails.
  */
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { OperationId, OperationSpec } from '../contract.js';
 import { findAccount } from '../db/accounts.js';
-import { findExport, updateExport, type ExportRow } from '../db/exports.js';
+import { claimExport, endRun, renewLease, type ExportRow } from '../db/exports.js';
 import { authenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import type { Handler, HandlerMap } from '../handlers/types.js';
@@ -18,14 +24,23 @@ import type { ServiceDeps } from '../service.js';
 import { metaOf } from '../services/envelope.js';
 import { exportQueryRules } from '../services/exports.js';
 import type { Result } from '../services/types.js';
-import { QUEUES } from './queue.js';
+import { ExportFileWriter, exportFilePath, exportRunFilePath, removeFile } from './export-file.js';
+import {
+  EXPORT_ATTEMPTS,
+  EXPORT_DATA_PENDING_MAX_MS,
+  EXPORT_DATA_WAIT_MAX_MS,
+  EXPORT_FILE_RETENTION_MS,
+  EXPORT_HEARTBEAT_MS,
+  EXPORT_LEASE_MS,
+  EXPORT_POLL_SECONDS,
+  EXPORT_RUNS_PER_ACCOUNT,
+  EXPORT_WORKERS,
+} from './export-policy.js';
+import { superviseExports, wakeAccount } from './export-sweep.js';
+import { QUEUES, type JobQueue } from './queue.js';
 import type { JobDefinition } from './types.js';
 
-export const EXPORT_ATTEMPTS = 3;
-
-export function exportFilePath(dataDir: string, id: string): string {
-  return path.join(dataDir, 'exports', `${id}.json`);
-}
+export { EXPORT_ATTEMPTS } from './export-policy.js';
 
 /** The largest page the route serves (its `limit` maximum), used to read it in as few pages as possible. */
 function pageSize(operation: OperationSpec): number {
@@ -33,15 +48,53 @@ function pageSize(operation: OperationSpec): number {
   return typeof limit?.schema.maximum === 'number' ? limit.schema.maximum : 100;
 }
 
+/** Thrown inside a run whose lease was taken over: it stops and writes nothing. */
+class LeaseLost extends Error {}
+
+/** A run's hold on its export: renewed every EXPORT_HEARTBEAT_MS until stopped; `lost` once taken over. */
+class Lease {
+  lost = false;
+  private renewing = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly service: ServiceDeps,
+    private readonly id: string,
+    readonly runId: string,
+  ) {
+    this.timer = setInterval(() => void this.renew(), EXPORT_HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  private async renew(): Promise<void> {
+    if (this.renewing || this.lost) return;
+    this.renewing = true;
+    try {
+      if (!(await renewLease(this.service.db, this.id, this.runId))) this.lost = true;
+    } catch (error) {
+      // The lease may go stale meanwhile; the run's writes are fenced by its run id.
+      this.service.logger.error('export heartbeat failed', { export_id: this.id, error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  check(): void {
+    if (this.lost) throw new LeaseLost('the export was taken over by another run');
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
 interface Collected {
-  data: unknown;
-  meta: unknown;
+  writer: ExportFileWriter;
   pages: number;
-  rows: number;
   truncated: boolean;
 }
 
-async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, operation: OperationSpec): Promise<Collected> {
+async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, operation: OperationSpec, lease: Lease): Promise<Collected> {
   const account = await findAccount(service.db, job.account_id);
   if (!account) throw new ApiError(404, 'not_found', 'The account of this export no longer exists.');
   const handler: Handler<OperationId> | undefined = handlers[operation.operationId];
@@ -49,98 +102,159 @@ async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRo
   const checked = service.queries.check(operation.operationId, job.query, exportQueryRules(operation, service.config.limits.exportMaxRows));
   if (!checked.ok) throw new ApiError(400, 'invalid_parameter', 'The export query is no longer valid.', checked.details);
   const maxRows = Math.min(Number(checked.query.limit ?? service.config.limits.exportMaxRows), service.config.limits.exportMaxRows);
-  const maxBytes = service.config.limits.exportMaxBytes;
   const accountContext = authenticatedAccount(account, null);
+  const requestId = `export:${job.id}`;
 
-  const rows: unknown[] = [];
-  let bytes = 0;
+  let writer: ExportFileWriter | null = null;
   let pages = 0;
-  let meta: unknown = null;
   let cursor: string | undefined;
-  for (;;) {
-    const query: Record<string, unknown> = { ...checked.query };
-    if (operation.facts.paginated) {
-      query.limit = Math.min(pageSize(operation), maxRows - rows.length);
-      if (cursor) query.cursor_id = cursor;
-    }
-    const now = service.clock();
-    const result: Result<OperationId> = await handler({
-      query: query,
-      params: {},
-      body: undefined,
-      operation,
-      account: accountContext,
-      requestId: `export:${job.id}`,
-      now,
-      deps: service,
-      link: { path: operation.path, search: '' },
-      headers: {},
-    });
-    pages += 1;
-    meta ??= { ...metaOf(result, now, `export:${job.id}`), export_id: job.id };
-    if (!operation.facts.paginated || !Array.isArray(result.data)) {
-      return { data: result.data, meta, pages, rows: Array.isArray(result.data) ? result.data.length : 1, truncated: false };
-    }
-    for (const row of result.data as unknown[]) {
-      const size = Buffer.byteLength(JSON.stringify(row)) + 1;
-      if (rows.length >= maxRows || bytes + size > maxBytes - 4096) {
-        return { data: rows, meta, pages, rows: rows.length, truncated: true };
+  try {
+    for (;;) {
+      lease.check();
+      const query: Record<string, unknown> = { ...checked.query };
+      if (operation.facts.paginated) {
+        query.limit = Math.min(pageSize(operation), maxRows - (writer?.rowCount ?? 0));
+        if (cursor) query.cursor_id = cursor;
       }
-      rows.push(row);
-      bytes += size;
+      const now = service.clock();
+      const result: Result<OperationId> = await handler({
+        query: query,
+        params: {},
+        body: undefined,
+        operation,
+        account: accountContext,
+        requestId,
+        now,
+        deps: service,
+        link: { path: operation.path, search: '' },
+        headers: {},
+      });
+      lease.check();
+      pages += 1;
+      writer ??= await ExportFileWriter.open(exportRunFilePath(service.config.dataDir, job.id, lease.runId), service.config.limits.exportMaxBytes, {
+        ...metaOf(result, now, requestId),
+        export_id: job.id,
+      });
+      const data: unknown = result.data;
+      if (!Array.isArray(data)) {
+        if (!(await writer.setPayload(data))) {
+          throw new ApiError(400, 'export_too_large', `The answer of ${operation.path} is larger than the export file limit of ${service.config.limits.exportMaxBytes} bytes; narrow the query.`);
+        }
+        return { writer, pages, truncated: false };
+      }
+      const taken = await writer.addRows(data, maxRows);
+      if (taken < data.length) return { writer, pages, truncated: true };
+      const next = operation.facts.paginated ? (result.pagination?.next_cursor_id ?? null) : null;
+      if (next === null) return { writer, pages, truncated: false };
+      if (writer.rowCount >= maxRows) return { writer, pages, truncated: true };
+      cursor = next;
     }
-    const next = result.pagination?.next_cursor_id ?? null;
-    if (next === null) return { data: rows, meta, pages, rows: rows.length, truncated: false };
-    if (rows.length >= maxRows) return { data: rows, meta, pages, rows: rows.length, truncated: true };
-    cursor = next;
+  } catch (error) {
+    await writer?.discard();
+    throw error;
   }
 }
 
-export async function runExport(service: ServiceDeps, handlers: HandlerMap, id: string): Promise<void> {
-  const job = await findExport(service.db, id);
-  if (!job || job.status === 'ready' || job.status === 'failed') return;
+/** The run proper: the pages read into the run's file, the file moved into place, the export ready. */
+async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, lease: Lease): Promise<void> {
   const operation = service.contract.byId.get(job.operation_id as OperationId);
-  const attempt = job.attempts + 1;
-  await updateExport(service.db, id, { attempts: attempt, last_attempt_at: new Date(service.clock()) });
+  if (!operation) throw new ApiError(400, 'invalid_parameter', `${job.path} is not a route of the contract.`);
+  const collected = await collect(service, handlers, job, operation, lease);
+  const rows = collected.writer.rowCount;
+  const file = exportFilePath(service.config.dataDir, job.id, lease.runId);
+  const written = await collected.writer.finish(file, collected.pages, collected.truncated);
+  const readyAt = service.clock();
+  let ready = false;
   try {
-    if (!operation) throw new ApiError(400, 'invalid_parameter', `${job.path} is not a route of the contract.`);
-    const collected = await collect(service, handlers, job, operation);
-    const body = JSON.stringify({ data: collected.data, meta: collected.meta, pages: collected.pages, truncated: collected.truncated });
-    const file = exportFilePath(service.config.dataDir, id);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(`${file}.tmp`, body);
-    fs.renameSync(`${file}.tmp`, file);
-    await updateExport(service.db, id, {
+    ready = await endRun(service.db, job.id, lease.runId, {
       status: 'ready',
       file_path: file,
-      bytes: Buffer.byteLength(body),
-      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
-      rows: collected.rows,
+      bytes: written.bytes,
+      etag: written.etag,
+      rows,
       pages: collected.pages,
       truncated: collected.truncated,
-      resolution: `${collected.rows} row${collected.rows === 1 ? '' : 's'} of ${job.path} in ${collected.pages} page${collected.pages === 1 ? '' : 's'}${collected.truncated ? ', truncated at a limit' : ''}`,
+      resolution: `${rows} row${rows === 1 ? '' : 's'} of ${job.path} in ${collected.pages} page${collected.pages === 1 ? '' : 's'}${collected.truncated ? ', truncated at a limit' : ''}`,
+      expires_at: new Date(readyAt + EXPORT_FILE_RETENTION_MS),
+      pending_since: null,
     });
+  } finally {
+    if (!ready) await removeFile(file);
+  }
+  if (!ready) throw new LeaseLost('the export was taken over by another run');
+}
+
+/**
+ * The target answered 503 (its data is being loaded): the export goes back to the queue after the
+ * route's Retry-After, its attempt not counted, unless it has waited EXPORT_DATA_PENDING_MAX_MS.
+ */
+async function waitForData(service: ServiceDeps, queue: JobQueue, job: ExportRow, runId: string, error: ApiError): Promise<void> {
+  const now = service.clock();
+  const since = job.pending_since?.getTime() ?? now;
+  if (now - since >= EXPORT_DATA_PENDING_MAX_MS) {
+    await endRun(service.db, job.id, runId, {
+      status: 'failed',
+      failed_at: new Date(now),
+      error_code: error.code,
+      failure_reason: `The data of this export was still not available after ${Math.round((now - since) / 60_000)} minutes: ${error.message}`,
+    });
+    return;
+  }
+  if (await endRun(service.db, job.id, runId, { pending_since: new Date(since) }, { served: false, attemptsBack: true, sent: true })) {
+    const waitMs = Math.min(error.retryAfterMs ?? EXPORT_DATA_WAIT_MAX_MS, EXPORT_DATA_WAIT_MAX_MS);
+    await queue.submitExport(job.id, { startAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) });
+  }
+}
+
+export async function runExport(service: ServiceDeps, handlers: HandlerMap, queue: JobQueue, id: string): Promise<void> {
+  const runId = randomUUID();
+  const claim = await claimExport(service.db, id, { runId, perAccount: EXPORT_RUNS_PER_ACCOUNT, leaseMs: EXPORT_LEASE_MS, now: new Date(service.clock()) });
+  if (claim.outcome !== 'claimed') return;
+  const job = claim.row;
+  const lease = new Lease(service, id, runId);
+  try {
+    await run(service, handlers, job, lease);
   } catch (error) {
-    const final = error instanceof ApiError || attempt >= EXPORT_ATTEMPTS;
+    if (error instanceof LeaseLost) {
+      service.logger.info('export run stopped: taken over by another run', { export_id: id });
+      return;
+    }
+    if (error instanceof ApiError && error.status === 503) {
+      await waitForData(service, queue, job, runId, error);
+      return;
+    }
+    const final = error instanceof ApiError || job.attempts >= EXPORT_ATTEMPTS;
     if (!final) {
-      await updateExport(service.db, id, { status: 'retrying' });
+      // The queue runs the job again after its retry delay.
+      await endRun(service.db, id, runId, { status: 'retrying' }, { sent: true });
       throw error;
     }
-    await updateExport(service.db, id, {
+    await endRun(service.db, id, runId, {
       status: 'failed',
       failed_at: new Date(service.clock()),
       error_code: error instanceof ApiError ? error.code : 'internal_error',
-      failure_reason: error instanceof ApiError ? error.message : `The export failed after ${attempt} attempts.`,
+      failure_reason: error instanceof ApiError ? error.message : `The export failed after ${job.attempts} attempts.`,
     });
     if (!(error instanceof ApiError)) service.logger.error('export failed', { export_id: id, error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    lease.stop();
+    // A run of the account ended (or waits): a parked export of the account may run now.
+    await wakeAccount(service, queue, job.account_id).catch((error: unknown) =>
+      service.logger.error('export wake failed', { account_id: job.account_id, error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 }
 
 export const exportJob: JobDefinition<{ id: string }> = {
   name: QUEUES.export,
   options: { retryLimit: EXPORT_ATTEMPTS - 1, retryDelay: 2, retryBackoff: true, expireInSeconds: 900 },
+  workers: EXPORT_WORKERS,
+  work: { pollingIntervalSeconds: EXPORT_POLL_SECONDS },
+  supervise: superviseExports,
   handler: async (deps, data) => {
-    if (!deps.service) throw new Error('the export worker needs the service');
-    await runExport(deps.service.deps, deps.service.handlers, data.id);
+    const service = deps.service;
+    if (!service) throw new Error('the export worker needs the service');
+    if (!service.deps.jobs) throw new Error('the export worker needs the job queue');
+    await runExport(service.deps, service.handlers, service.deps.jobs, data.id);
   },
 };

@@ -17,12 +17,20 @@ export async function startJobs(connectionString: string, deps: JobDeps): Promis
   return boss;
 }
 
+/**
+ * Creates each queue and starts its workers: `workers` of them (pg-boss 10 runs one handler at a
+ * time per worker, so a pool is that many workers), each taking one job at a time and polling as
+ * `work` says; then its schedule and its supervisor.
+ */
 export async function registerWorkers(boss: PgBoss, deps: JobDeps): Promise<void> {
   for (const job of jobs) {
     await boss.createQueue(job.name, { name: job.name, ...job.options });
-    await boss.work<object>(job.name, async ([first]) => {
-      await job.handler(deps, (first?.data ?? {}) as never);
-    });
+    for (let i = 0; i < (job.workers ?? 1); i += 1) {
+      await boss.work<object>(job.name, { ...job.work, batchSize: 1 }, async ([first]) => {
+        await job.handler(deps, (first?.data ?? {}) as never);
+      });
+    }
     if (job.schedule) await boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' });
+    job.supervise?.(boss, deps);
   }
 }

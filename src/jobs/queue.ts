@@ -15,8 +15,11 @@ export const QUEUES = {
 
 /** The port services use (ServiceDeps.jobs). */
 export interface JobQueue {
-  /** Queues the export of this id (one job per export). */
-  submitExport(id: string): Promise<void>;
+  /**
+   * Queues a run of the export of this id, at once or after `startAfterSeconds` (an export waiting
+   * for its data). Sending it twice is harmless: a run claims the export first (jobs/export.ts).
+   */
+  submitExport(id: string, options?: { startAfterSeconds?: number }): Promise<void>;
   /**
    * Asks for an archived session to be loaded back: 'started' when this call queued the load,
    * 'running' when a load of that date is already queued or running.
@@ -26,8 +29,11 @@ export interface JobQueue {
 
 export function jobQueue(boss: PgBoss): JobQueue {
   return {
-    submitExport: async (id) => {
-      await boss.send(QUEUES.export, { id }, { singletonKey: id });
+    // The export id as singleton key names the job (tests find it by it); the queue's standard
+    // policy does not make it unique, so an export can be sent again while an old job lingers.
+    submitExport: async (id, options = {}) => {
+      const startAfter = options.startAfterSeconds ?? 0;
+      await boss.send(QUEUES.export, { id }, startAfter > 0 ? { singletonKey: id, startAfter } : { singletonKey: id });
     },
     // The queue's `stately` policy with the date as singleton key keeps at most one load queued and
     // one running per date, however many requests ask.

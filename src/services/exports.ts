@@ -1,13 +1,14 @@
 /**
  * Exports: a request to export a data route is checked as a request to the route would be (its
  * parameters by the contract, the rules between them, the account's entitlements), recorded, and
- * queued; the worker (jobs/export.ts) follows the route's pages and writes one file. Polling and
- * downloading read the record, for its own account only.
+ * queued; the worker pool (jobs/export.ts) follows the route's pages and writes one file, kept
+ * until the export's expiry (410 after it). Polling and downloading read the record, for its own
+ * account only.
  */
 import fs from 'node:fs';
 import { EXPORTABLE_FAMILIES } from '../analytics/catalog.js';
 import type { OperationSpec } from '../contract.js';
-import { findExport, insertExportWithinLimit, type ExportRow } from '../db/exports.js';
+import { findExport, insertExportWithinLimit, updateExport, type ExportRow } from '../db/exports.js';
 import { checkEntitlements } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -39,6 +40,7 @@ function view(row: ExportRow): ExportJobData {
     job.rows = row.rows ?? 0;
     job.truncated = row.truncated ?? false;
     job.resolution = row.resolution ?? '';
+    if (row.expires_at) job.expires_timestamp = row.expires_at.getTime();
   }
   if (row.status === 'failed') {
     job.error_code = row.error_code ?? 'internal_error';
@@ -89,7 +91,14 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
   if (!row) {
     throw new ApiError(429, 'export_limit', `At most ${deps.config.limits.exportsQueuedOrRunning} exports may be queued or running per account.`, [], 5_000);
   }
-  await deps.jobs.submitExport(row.id);
+  try {
+    await deps.jobs.submitExport(row.id);
+  } catch (error) {
+    // Not left queued without a job, holding one of the account's slots.
+    await updateExport(deps.db, row.id, { status: 'failed', failed_at: new Date(ctx.now), error_code: 'upstream_busy', failure_reason: 'The export could not be queued.' });
+    deps.logger.error('export not queued', { request_id: ctx.requestId, export_id: row.id, error: error instanceof Error ? error.message : String(error) });
+    throw new ApiError(503, 'upstream_busy', 'Exports are temporarily unavailable.', [], 30_000);
+  }
   return { data: view(row), status: 202, metaRequestIdOnly: true };
 }
 
@@ -106,9 +115,12 @@ export async function getExport(ctx: ServiceContext, id: string): Promise<Result
 
 export async function downloadExport(ctx: ServiceContext, id: string): Promise<Result<'downloadExport'>> {
   const row = await ownExport(ctx, id);
-  if (row.status !== 'ready' || !row.file_path || !row.etag) {
+  if (row.status !== 'ready' || !row.etag) {
     throw new ApiError(409, 'export_not_ready', `The export is ${row.status}; poll /v1/exports/${row.id} until it is ready.`);
   }
-  if (!fs.existsSync(row.file_path)) throw new ApiError(404, 'not_found', 'The export file is no longer held.');
+  if (row.expires_at && row.expires_at.getTime() <= ctx.now) {
+    throw new ApiError(410, 'export_expired', `The file of this export was deleted at its expiry, ${row.expires_at.toISOString()}; create the export again.`);
+  }
+  if (!row.file_path || !fs.existsSync(row.file_path)) throw new ApiError(404, 'not_found', 'The export file is no longer held.');
   return { data: undefined as never, file: { path: row.file_path, bytes: Number(row.bytes ?? 0), etag: row.etag, downloadName: `${row.id}.json` } };
 }
