@@ -86,3 +86,9 @@ bench: install
 	npx tsx bench/platform/run.ts
 	npx tsx bench/ingest/run.ts
 	npx tsx bench/trades/run.ts
+
+# The soak (issue #20): 20 accounts at their limits and a bad-key flood for SOAK_SECONDS (180) on
+# the default workers; exits 1 when a goal fails. Not part of `make bench` or `make test`.
+.PHONY: bench-soak
+bench-soak: install
+	npx tsx bench/soak/run.ts
