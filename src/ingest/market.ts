@@ -24,7 +24,8 @@ import { parseBarFields, parseContractFields, parseOpenInterestFields, parseQuot
 import type { IngestKind } from './layouts.js';
 import { PrintSessionResolver } from './print-session.js';
 import { loadPrintsFile } from './prints.js';
-import { canonicalRecords, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import { checkLoadCounts } from './load-counts.js';
+import { alreadyLoadedResult, canonicalRecords, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
 import { loadSplitsFile } from './splits.js';
 import { isVendorKind, VENDOR_ADAPTERS, type VendorAdapter, type VendorKind } from './vendors.js';
 
@@ -48,7 +49,10 @@ function contractSpec(c: ContractRef, root: OptionRoot, underlying?: string | nu
   };
 }
 
-/** Runs a load unless the ledger has the file; records it after the write, in the same transaction. */
+/**
+ * Runs a load unless the ledger has the file; checks its counts (load-counts.ts) and records it
+ * after the write, in the same transaction.
+ */
 async function ledgered(
   db: Database,
   file: string,
@@ -60,11 +64,12 @@ async function ledgered(
   const checksum = await fileChecksum(file);
   if (!options.force) {
     const before = await findIngestedFile(db, checksum, kind);
-    if (before !== null) return { ...result, read: before.read, duplicates: before.loaded, alreadyLoaded: true };
+    if (before !== null) return alreadyLoadedResult(file, kind, before.read);
   }
   const write = await run(result);
   await db.transaction().execute(async (trx) => {
     await write(trx);
+    checkLoadCounts(result);
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
   });
   return result;
@@ -127,6 +132,8 @@ export async function loadQuotesFile(db: Database, file: string, options: LoadOp
         result.duplicates += 1;
         continue;
       }
+      // Of two updates of a minute one is kept: the one held, or this one when it is not older.
+      if (held !== undefined) result.superseded += 1;
       if (held === undefined || parsed.timestamp >= held.sample.quoteTs) {
         samples.set(key, {
           contract: parsed.contract,
@@ -146,6 +153,8 @@ export async function loadQuotesFile(db: Database, file: string, options: LoadOp
         if (id !== undefined) rows.push({ ...s.sample, contractId: id, tradingDate: s.tradingDate });
       }
       result.loaded = await upsertQuoteSamples(trx, rows);
+      // A sample the store holds from a later update of the minute is kept (upsertQuoteSamples).
+      result.superseded += rows.length - result.loaded;
     };
   });
 }
@@ -222,9 +231,7 @@ async function loadCanonical(db: Database, kind: IngestKind, file: string, optio
       return await loadUnderlyingBarsFile(db, file, options);
     case 'open_interest':
       return await loadOpenInterestFile(db, file, options);
-    case 'splits': {
-      const r = await loadSplitsFile(db, file);
-      return { ...emptyResult(file, 'splits'), ...r };
-    }
+    case 'splits':
+      return { ...emptyResult(file, 'splits'), ...(await loadSplitsFile(db, file)) };
   }
 }

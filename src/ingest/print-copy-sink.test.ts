@@ -79,4 +79,16 @@ describe('CopySink', () => {
     sink.cancel('first');
     expect(sink.cancelledIds).toEqual(['first']);
   });
+
+  it('counts the prints output marked cancelled (each cancelled by a record of the file while held)', () => {
+    const table = twoPrints();
+    const sink = new CopySink(table);
+    sink.start(capture());
+    sink.expect(0);
+    sink.expect(1);
+    sink.print(recordOf(1, 'first'));
+    sink.print({ ...recordOf(2, 'second'), cancelled: true, flags: ['cancelled'] });
+    sink.finish();
+    expect([sink.output, sink.cancelledPrints]).toEqual([2, 1]);
+  });
 });

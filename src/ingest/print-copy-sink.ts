@@ -23,6 +23,8 @@ export class CopySink implements PrintSink {
   readonly cancelledIds: string[] = [];
   /** Prints output (written as rows). */
   output = 0;
+  /** Prints output marked cancelled: a later cancel record of the file cancelled each while it was held. */
+  cancelledPrints = 0;
   /** Where the current trading date's rows go (start). */
   private writer: CopyBinaryWriter | null = null;
   /** Table indexes of the prints pushed and not yet output, in order (output order is input order). */
@@ -86,6 +88,7 @@ export class CopySink implements PrintSink {
     facts.aggressorSide = t.aggressorSideAt(i);
     writePrintRow(r, facts, w);
     this.output += 1;
+    if (r.cancelled) this.cancelledPrints += 1;
   }
 
   cancel(id: string): void {

@@ -16,7 +16,10 @@
  * file cancels the most recent matching stored print, which the store remembers (print_cancels),
  * so that loading the file again changes nothing. Files of one date are meant to come in time
  * order (a full OPRA day in chronological parts); the file itself is recorded in the ledger, and a
- * file loaded before is skipped unless forced.
+ * file loaded before is skipped unless forced. Each record read ends in one outcome of the result
+ * (source.ts MarketLoadResult), counted where it is decided (a rejected record by the reader, a
+ * repeat by the sort, a cancel record by what it cancelled) and checked to add up before the load
+ * commits (load-counts.ts).
  */
 import { PrintClassifier, type PrintContext, type RawPrint } from '../analytics/classification.js';
 import { parsePrintId } from '../analytics/print-id.js';
@@ -41,7 +44,8 @@ import { CopySink } from './print-copy-sink.js';
 import { sortPrints } from './print-order.js';
 import { PrintSessionResolver } from './print-session.js';
 import { NO_CODES, readPrintTable, type PrintTable, type ReadOptions } from './print-table.js';
-import { emptyResult, fileChecksum, type MarketLoadResult } from './source.js';
+import { checkLoadCounts } from './load-counts.js';
+import { alreadyLoadedResult, emptyResult, fileChecksum, type MarketLoadResult } from './source.js';
 import { loadStoredDay, type CancelledKey, type StoredDay } from './stored-day.js';
 import type { VendorAdapter } from './vendors.js';
 
@@ -116,7 +120,7 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
   const checksum = await fileChecksum(file);
   if (!options.force) {
     const before = await findIngestedFile(db, checksum, kind);
-    if (before !== null) return { ...result, read: before.read, duplicates: before.loaded, alreadyLoaded: true };
+    if (before !== null) return alreadyLoadedResult(file, kind, before.read);
   }
   const resolver = new PrintSessionResolver();
   const prints = sortPrints(await readPrintTable(file, adapter, result, options, resolver));
@@ -178,7 +182,11 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       const market = await loadDateContext(trx, prints, day, resolver);
       const stored = fresh ? null : await loadStoredDay(trx, prints, day);
       if (stored !== null) storedDays.push(stored);
-      const copy = await output(trx, target, { fresh: fresh && day.uniqueKeys });
+      // Straight into the new table: every row sent is stored. Else through a staging table, where a
+      // row whose key the store (or an earlier row) holds is left out.
+      const direct = fresh && day.uniqueKeys;
+      const copy = await output(trx, target, { fresh: direct });
+      const outputBefore = sink.output;
       sink.start(copy);
       try {
         context.tradingDate = tradingDate;
@@ -243,6 +251,9 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
         sink.finish();
         const rows = await copy.end();
         written += rows;
+        // The date's prints output and not stored repeat a key the store held. A direct COPY has none,
+        // so a row it did not store stays unexplained and fails the count below.
+        if (!direct) result.duplicates += sink.output - outputBefore - rows;
         if (attach.has(tradingDate)) attach.set(tradingDate, rows);
       } catch (error) {
         await copy.abort(error instanceof Error ? error : new Error(String(error)));
@@ -258,7 +269,15 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
     }
     await markPrintsCancelled(trx, keys);
     result.loaded = written;
-    result.duplicates += sink.output - written;
+    // Each cancel record once: it cancelled a print of this file (one output before it, or one held
+    // and output marked), or a stored one, or found one an earlier load of this file cancelled, or none.
+    result.cancels = sink.cancelledIds.length + sink.cancelledPrints;
+    for (const stored of storedDays) {
+      result.cancelsOfStored += stored.records.length;
+      result.cancelsAlreadyApplied += stored.alreadyApplied;
+    }
+    result.cancelsUnmatched = classifier.unmatchedCancels - result.cancelsAlreadyApplied;
+    checkLoadCounts(result);
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
   });
   if (table.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);

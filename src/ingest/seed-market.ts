@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Database } from '../db/connection.js';
 import { hasAnyPrint, seedOptionRoots } from '../db/market-data.js';
 import type { IngestKind } from './layouts.js';
+import { countsSummary } from './load-counts.js';
 import { loadMarketFile } from './market.js';
 import { writeSimulatedMarket } from './simulator/index.js';
 
@@ -41,7 +42,7 @@ export async function loadFilesInOrder(admin: Database, files: Partial<Record<In
         log?.(`${path.basename(file)}: ${result.rejected.length} rejected (${first})`);
       }
       log?.(
-        `${path.basename(file)}: ${result.alreadyLoaded ? 'already loaded' : `loaded ${result.loaded} of ${result.read}`} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `${path.basename(file)}: ${result.alreadyLoaded ? 'already loaded' : countsSummary(result)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     }
   }

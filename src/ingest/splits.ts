@@ -7,12 +7,9 @@
 import { calendarDay, CalendarRangeError } from '../analytics/calendar.js';
 import type { Database } from '../db/connection.js';
 import { upsertSplits, type SplitRow } from '../db/splits.js';
+import { checkLoadCounts } from './load-counts.js';
 import { readRecords, RecordError } from './records.js';
-
-export interface Reject {
-  line: number;
-  reason: string;
-}
+import { emptyResult, type Reject } from './source.js';
 
 export interface LoadResult {
   read: number;
@@ -62,6 +59,9 @@ export async function loadSplitsFile(db: Database, file: string): Promise<LoadRe
     if (rows.has(key)) duplicates += 1;
     rows.set(key, parsed);
   }
-  const loaded = await db.transaction().execute(async (trx) => await upsertSplits(trx, [...rows.values()]));
-  return { read, loaded, rejected, duplicates };
+  return await db.transaction().execute(async (trx) => {
+    const result = { read, loaded: await upsertSplits(trx, [...rows.values()]), rejected, duplicates };
+    checkLoadCounts({ ...emptyResult(file, 'splits'), ...result });
+    return result;
+  });
 }

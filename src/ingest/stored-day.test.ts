@@ -34,6 +34,7 @@ describe('StoredDay', () => {
     expect(day.cancel()).toBe(false);
     expect(day.cancelled).toEqual([{ tradingDate: DATE, contractId: 7, sequence: 11 }]);
     expect(day.records).toEqual([{ tradingDate: DATE, contractId: 7, cancelSequence: 90, sequence: 11 }]);
+    expect(day.alreadyApplied).toBe(0);
   });
 
   it('cancels nothing for a record an earlier load of its file already applied', () => {
@@ -41,6 +42,8 @@ describe('StoredDay', () => {
     day.current = 0;
     expect(day.cancel()).toBe(false);
     expect(day.cancelled).toEqual([]);
+    // Counted apart from a record that finds nothing to cancel (the load's cancels_already_applied).
+    expect(day.alreadyApplied).toBe(1);
   });
 });
 

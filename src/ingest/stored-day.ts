@@ -37,6 +37,8 @@ export class StoredDay implements StoredPrints {
   /** Stored prints cancelled by this file: their keys, and the record of which cancel did it. */
   readonly cancelled: CancelledKey[] = [];
   readonly records: CancelRecord[] = [];
+  /** Cancel records an earlier load of this file applied (cancel() found their stored print cancelled by them). */
+  alreadyApplied = 0;
   private readonly taken = new Set<string>();
 
   /**
@@ -58,7 +60,10 @@ export class StoredDay implements StoredPrints {
     const probe = this.candidates.get(this.current);
     if (probe === undefined) return false;
     // Applied by an earlier load of this file: the stored volume already leaves the print out.
-    if (probe.list.some((c) => c.applied && c.cancelled)) return false;
+    if (probe.list.some((c) => c.applied && c.cancelled)) {
+      this.alreadyApplied += 1;
+      return false;
+    }
     for (const c of probe.list) {
       const key = `${probe.contractId}:${c.sequence}`;
       if (c.cancelled || this.taken.has(key)) continue;

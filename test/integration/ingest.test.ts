@@ -75,13 +75,14 @@ describe('canonical layouts', () => {
     expect(oi).toMatchObject({ read: 4, loaded: 3 });
     expect(oi.rejected).toEqual([{ line: 5, reason: 'date 2026-11-21 is not a trading day' }]);
     const quotes = await loadMarketFile(db, 'quotes', fixture('quotes.ndjson'));
-    expect(quotes).toMatchObject({ read: 5, loaded: 2, duplicates: 1 });
+    // Lines 2 and 3 are updates of one minute: line 3, the later, is kept.
+    expect(quotes).toMatchObject({ read: 5, loaded: 2, duplicates: 1, superseded: 1 });
     expect(quotes.rejected).toEqual([{ line: 5, reason: 'not a JSON object' }]);
   });
 
   it('classifies prints: sweeps, cancels, running day volume, open interest, quotes, underlying and sessions', async () => {
     const result = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'));
-    expect(result).toMatchObject({ read: 10, loaded: 9, rejected: [], duplicates: 0, alreadyLoaded: false });
+    expect(result).toMatchObject({ read: 10, loaded: 9, rejected: [], duplicates: 0, cancels: 1, cancelsOfStored: 0, cancelsUnmatched: 0, alreadyLoaded: false });
     const all = await bodies(service, DATE, true);
     const p = (contract: string, sequence: number): Body => all.get(id(contract, sequence)) as Body;
 
@@ -111,9 +112,9 @@ describe('canonical layouts', () => {
   it('loads the same file twice to the same rows', async () => {
     const before = [...(await bodies(service, DATE, true)).values()];
     const again = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'));
-    expect(again.alreadyLoaded).toBe(true);
+    expect(again).toMatchObject({ alreadyLoaded: true, read: 10, loaded: 0, duplicates: 10 });
     const forced = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'), { force: true });
-    expect(forced).toMatchObject({ loaded: 0, duplicates: 9 });
+    expect(forced).toMatchObject({ read: 10, loaded: 0, duplicates: 9, cancels: 1 });
     expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
     const quotes = await loadMarketFile(service.database.admin, 'quotes', fixture('quotes.ndjson'), { force: true });
     expect(quotes.rejected).toHaveLength(1);
@@ -121,7 +122,7 @@ describe('canonical layouts', () => {
 
   it('rejects bad rows with line and reason and loads the good ones', async () => {
     const result = await loadMarketFile(service.database.admin, 'prints', fixture('prints-bad.csv'));
-    expect(result).toMatchObject({ read: 7, loaded: 2, duplicates: 1 });
+    expect(result).toMatchObject({ read: 7, loaded: 2, duplicates: 1, cancels: 0, cancelsUnmatched: 0 });
     expect(result.rejected).toEqual([
       { line: 3, reason: 'price "-1" must be a positive number' },
       { line: 4, reason: OCC_REJECT },
@@ -230,7 +231,7 @@ describe('a trading date in two files', () => {
       `${SPY},${T + 130_000},6,2.1,7,302,209,,,2,2.1,${T + 129_500}`,
     ]);
     expect(await loadMarketFile(db, 'prints', morning)).toMatchObject({ read: 3, loaded: 3, duplicates: 0 });
-    expect(await loadMarketFile(db, 'prints', later)).toMatchObject({ read: 3, loaded: 2, duplicates: 0 });
+    expect(await loadMarketFile(db, 'prints', later)).toMatchObject({ read: 3, loaded: 2, duplicates: 0, cancels: 0, cancelsOfStored: 1, cancelsUnmatched: 0 });
 
     const all = await bodies(service, DATE, true);
     const volume = (sequence: number): unknown => all.get(id(B, sequence))?.day_volume;
@@ -248,7 +249,7 @@ describe('a trading date in two files', () => {
     // The same second file again: already loaded; forced, it finds its prints stored and its cancel applied.
     const before = [...(await bodies(service, DATE, true)).values()];
     expect((await loadMarketFile(db, 'prints', later)).alreadyLoaded).toBe(true);
-    expect(await loadMarketFile(db, 'prints', later, { force: true })).toMatchObject({ loaded: 0, duplicates: 2 });
+    expect(await loadMarketFile(db, 'prints', later, { force: true })).toMatchObject({ read: 3, loaded: 0, duplicates: 2, cancelsOfStored: 0, cancelsAlreadyApplied: 1 });
     expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
     expect((await stored()).filter((r) => r.cancelled).map((r) => r.sequence)).toEqual([2]);
   });
