@@ -12,10 +12,14 @@
  * print-filters.ts readBounds).
  *
  * The feed reads run as named prepared statements (prepared.ts executePrepared): parsed once per
- * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. What shapes the
- * plan is written into the text as literals (roots and sessions, validated words; the limits,
- * integers), so a generic plan is the plan of that root and page size; the trading date, positions
- * and filter bounds are bound (a partition is chosen at execution).
+ * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. Nothing a
+ * request gives is written into the text: roots, sessions, dates, positions, filter bounds and row
+ * limits are all bound, so a statement's text depends only on the shape of the filter (how many
+ * roots, which conditions), and one statement serves every root and page size. A bound LIMIT is
+ * one PostgreSQL cannot see when it plans generically (it assumes a tenth of the rows), so each
+ * limited read is written as an inner LIMIT of a constant (planRows: a fixed step at or above the
+ * limit, not the limit) under the bound one: a tenth of that constant is about a page, the generic
+ * plan is the ordered index scan of a page, and it costs what a custom plan costs, so it is kept.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { SESSIONS_OF } from '../analytics/print-filters.js';
@@ -111,25 +115,38 @@ const PAGE_COLUMNS = sql`body, ts, sequence, contract_id, exchange, side`;
 const POSITION_COLUMNS = sql`ts, sequence, contract_id`;
 
 /**
+ * The constant written into a limited read's text in place of its limit: the first step at or
+ * above it. Every page (at most 501 rows) plans as 1,024 rows and the default scan budget (20,000)
+ * as 32,768, whatever the request asks; a larger read still gets a step above it, so the constant
+ * never cuts a read short.
+ */
+export function planRows(limit: number): number {
+  let rows = 1024;
+  while (rows < limit) rows *= 32;
+  return rows;
+}
+
+/** The first `limit` rows of `ordered` (a query ending in ORDER BY), the limit bound (see the header). */
+function limitedTo<R>(ordered: RawBuilder<unknown>, limit: number): RawBuilder<R> {
+  return sql<R>`select * from (${ordered} limit ${sql.lit(planRows(limit))}) as limited ${NEWEST_FIRST} limit ${limit}::int8`;
+}
+
+/**
  * The prints of the filter newest first, strictly older than `after`, as one ordered query of at
  * most `limit` rows (null when no root or no session is asked). Each branch is an ordered, limited
- * index scan; a Merge Append pulls from them lazily.
+ * index scan; a Merge Append pulls from them lazily, and the bound limit on top stops them all
+ * (a branch's own LIMIT, the constant, is never reached first).
  */
 function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number, columns = PAGE_COLUMNS): RawBuilder<PrintRow> | null {
   if (f.sessions.length === 0 || f.roots?.length === 0) return null;
   const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
   // A filter naming every session a print is stored under is no filter.
-  if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) {
-    common.push(f.sessions.length === 1 ? sql<boolean>`session = ${sql.lit(f.sessions[0])}` : sql<boolean>`session in (${sql.join(f.sessions.map((s) => sql.lit(s)))})`);
-  }
+  if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) common.push(sql<boolean>`session = any(${[...f.sessions]}::text[])`);
   if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
-  const keys: RawBuilder<boolean>[][] = f.roots === null ? [[]] : f.roots.map((r) => [sql<boolean>`root = ${sql.lit(r)}`]);
-  const branches = keys.map(
-    (k) => sql`(select ${columns} from prints where ${sql.join([...k, ...common], sql` and `)} ${NEWEST_FIRST} limit ${sql.lit(limit)})`,
-  );
-  return branches.length === 1
-    ? sql<PrintRow>`${branches[0]!}`
-    : sql<PrintRow>`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST} limit ${sql.lit(limit)}`;
+  const scan = (root: RawBuilder<boolean>[]) => sql`select ${columns} from prints where ${sql.join([...root, ...common], sql` and `)} ${NEWEST_FIRST}`;
+  if (f.roots === null || f.roots.length === 1) return limitedTo<PrintRow>(scan(f.roots === null ? [] : [sql<boolean>`root = ${f.roots[0]}::text`]), limit);
+  const branches = f.roots.map((r) => sql`(${scan([sql<boolean>`root = ${r}::text`])} limit ${sql.lit(planRows(limit))})`);
+  return limitedTo<PrintRow>(sql`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST}`, limit);
 }
 
 /** A page of prints as the text of their stored bodies, and where it ends. */
@@ -199,7 +216,7 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
   const keep: RawBuilder<boolean>[] = [];
   if (scan.exchanges) keep.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
   if (scan.sides) keep.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
-  const filtered = sql<PrintRow>`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST} limit ${sql.lit(limit + 1)}`;
+  const filtered = limitedTo<PrintRow>(sql`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST}`, limit + 1);
   const page = await pageText(db, filtered, limit);
   if (page.hasMore) return { page, budgetEndedAt: null };
   // Where the budget ends: the window read narrow, without bodies (a root with fewer prints than
@@ -207,7 +224,7 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
   const narrow = newestQuery(f, after, budget, POSITION_COLUMNS) as RawBuilder<PrintRow>;
   const [last] = await executePrepared(
     db,
-    sql<PrintPosition>`select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${sql.lit(budget - 1)} limit 1`.compile(db),
+    sql<PrintPosition>`select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int8 limit 1`.compile(db),
   );
   return { page, budgetEndedAt: last ?? null };
 }

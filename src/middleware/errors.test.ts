@@ -1,6 +1,11 @@
+import type { Request, Response } from 'express';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { DATABASE_RETRY_AFTER_MS, DatabaseUnavailableError } from '../db/unavailable.js';
 import { ApiError, invalidParameters, noData } from '../errors.js';
-import { toApiError } from './errors.js';
+import { ECHO_MAX, echoed } from '../formats.js';
+import type { Logger } from '../logging.js';
+import { errorBody, errorMiddleware, toApiError } from './errors.js';
 
 /** The shape express-openapi-validator throws. */
 function validatorError(status: number, errors: { path?: string; message?: string; errorCode?: string }[], message = 'validation failed'): Error {
@@ -98,6 +103,13 @@ describe('toApiError', () => {
     expect(nested.details.map((d) => d.parameter)).toEqual(['body.query.limit', 'body']);
   });
 
+  it('cuts a long name of the body (an unknown member) to formats.ts ECHO_MAX characters', () => {
+    const name = 'n'.repeat(10_240);
+    const error = mapped(validatorError(400, [{ path: `/body/${name}`, message: 'must NOT have additional properties', errorCode: 'additionalProperties.openapi.validation' }]));
+    expect(error.details).toEqual([{ parameter: echoed(`body.${name}`), message: 'must NOT have additional properties' }]);
+    expect(error.details[0]?.parameter).toHaveLength(ECHO_MAX);
+  });
+
   it('a mix of query and body errors is invalid_parameter', () => {
     const error = mapped(validatorError(400, [{ path: '/query/limit', message: 'x' }, { path: '/body/path', message: 'y' }]));
     expect(error.code).toBe('invalid_parameter');
@@ -139,6 +151,46 @@ describe('toApiError', () => {
     expect(mapped({ type: 'entity.too.large', status: 413 })).toMatchObject({ status: 400, code: 'invalid_body' });
   });
 
+  it('maps a body in another charset or content encoding (body-parser\'s 415) to a 400 invalid_body, never a 500', () => {
+    const charset = Object.assign(new Error('unsupported charset "LATIN1"'), { status: 415, type: 'charset.unsupported', charset: 'latin1' });
+    expect(mapped(charset)).toMatchObject({ status: 400, code: 'invalid_body', details: [{ parameter: 'body', message: 'unsupported charset' }] });
+    expect(mapped(charset).message).not.toContain('LATIN1');
+    expect(mapped({ type: 'encoding.unsupported', status: 415 })).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(mapped({ type: 'request.size.invalid', status: 400 })).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(toApiError({ type: 'constructor' })).toBeNull();
+  });
+
+  it('names a value that matches no branch of an anyOf once, not once per branch', () => {
+    const anyOf = 'anyOf.openapi.validation';
+    const error = mapped(
+      validatorError(400, [
+        { path: '/body/query/limit', message: 'must be string', errorCode: 'type.openapi.validation' },
+        { path: '/body/query/limit', message: 'must be number', errorCode: 'type.openapi.validation' },
+        { path: '/body/query/limit', message: 'must match a schema in anyOf', errorCode: anyOf },
+        { path: '/body/path', message: 'must match pattern', errorCode: 'pattern.openapi.validation' },
+      ]),
+    );
+    expect(error.details).toEqual([
+      { parameter: 'body.query.limit', message: 'must match a schema in anyOf' },
+      { parameter: 'body.path', message: 'must match pattern' },
+    ]);
+  });
+
+  it('maps a lost database to a 503 upstream_busy asking to retry after DATABASE_RETRY_AFTER_MS, and a failed query on a live one to nothing (500)', () => {
+    const killed = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:54329'), { code: 'ECONNREFUSED' });
+    const lost = [killed, refused, new Error('Connection terminated unexpectedly'), new DatabaseUnavailableError(), new AggregateError([refused], 'connect failed')];
+    for (const err of lost) {
+      const error = mapped(err);
+      expect(error).toMatchObject({ status: 503, code: 'upstream_busy', details: [], retryAfterMs: DATABASE_RETRY_AFTER_MS });
+      expect(error.message).not.toMatch(/ECONNREFUSED|terminat|54329|administrator/);
+    }
+    const missingTable = Object.assign(new pg.DatabaseError('relation "prints" does not exist', 0, 'error'), { code: '42P01' });
+    expect(toApiError(missingTable)).toBeNull();
+    // body-parser's aborted request carries ECONNABORTED too: it stays a 400 about the body.
+    expect(mapped(Object.assign(new Error('request aborted'), { code: 'ECONNABORTED', type: 'request.aborted', status: 400 }))).toMatchObject({ status: 400, code: 'invalid_body' });
+  });
+
   it('returns null for anything else, so the middleware answers 500', () => {
     expect(toApiError(new Error('boom'))).toBeNull();
     expect(toApiError(new TypeError('x is undefined'))).toBeNull();
@@ -148,5 +200,57 @@ describe('toApiError', () => {
     expect(toApiError('a string')).toBeNull();
     expect(toApiError(null)).toBeNull();
     expect(toApiError(undefined)).toBeNull();
+  });
+});
+
+describe('errorBody', () => {
+  it('cuts a message past 256 characters (one that echoes a long path), keeping the details', () => {
+    const long = new ApiError(405, 'method_not_allowed', `POST is not allowed on /v1/exports/${'z'.repeat(5000)}.`, [{ parameter: 'p', message: 'm' }]);
+    const body = errorBody(long, 'req_1');
+    expect(body.error.message).toHaveLength(256);
+    expect(body.error.message.endsWith('…')).toBe(true);
+    expect(body.error.details).toEqual([{ parameter: 'p', message: 'm' }]);
+    expect(errorBody(new ApiError(400, 'invalid_body', 'short'), 'req_2').error.message).toBe('short');
+  });
+});
+
+describe('errorMiddleware', () => {
+  /** A response that records what the middleware sends (express itself is exercised by the integration tiers). */
+  function recorder(locals: Record<string, unknown>): { res: Response; sent: { status?: number; body?: unknown; headers: Record<string, string> } } {
+    const sent: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };
+    const res = {
+      locals,
+      headersSent: false,
+      setHeader: (name: string, value: string) => ((sent.headers[name.toLowerCase()] = value), res),
+      status: (status: number) => ((sent.status = status), res),
+      json: (body: unknown) => ((sent.body = body), res),
+    };
+    return { res: res as unknown as Response, sent };
+  }
+  const silent = { error: () => undefined } as unknown as Logger;
+
+  it('names a parameter the edge refused (a number not in plain decimal) once, not again by the validator', () => {
+    const earlier = [
+      { parameter: 'bogus', message: 'unknown parameter' },
+      { parameter: 'limit', message: 'must be an integer in plain decimal digits' },
+    ];
+    const { res, sent } = recorder({ requestId: 'req_1', parameterProblems: earlier });
+    const err = validatorError(400, [{ path: '/query/limit', message: 'must be <= 500' }, { path: '/query/side', message: 'must be equal to one of the allowed values' }]);
+    errorMiddleware(silent)(err, {} as Request, res, () => undefined);
+    expect(sent.status).toBe(400);
+    expect((sent.body as { error: { details: unknown[] } }).error.details).toEqual([...earlier, { parameter: 'side', message: 'must be equal to one of the allowed values' }]);
+  });
+
+  it('answers a query that met a lost database with 503 and Retry-After, the SQL and the stack kept out of the body', () => {
+    const { res, sent } = recorder({ requestId: 'req_2' });
+    const lost = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01', query: 'select body from prints where root = $1' });
+    errorMiddleware(silent)(lost, {} as Request, res, () => undefined);
+    expect(sent.status).toBe(503);
+    expect(sent.headers['retry-after']).toBe(String(Math.ceil(DATABASE_RETRY_AFTER_MS / 1000)));
+    expect(sent.body).toEqual({
+      error: { code: 'upstream_busy', message: expect.any(String) as string, status: 503, request_id: 'req_2', details: [], retry_after_ms: DATABASE_RETRY_AFTER_MS },
+    });
+    const text = JSON.stringify(sent.body);
+    for (const leaked of ['select', 'prints', 'terminating', 'administrator', '57P01', ' at ', lost.stack?.split('\n')[1]?.trim() ?? 'never']) expect(text).not.toContain(leaked);
   });
 });

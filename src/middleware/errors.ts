@@ -1,14 +1,40 @@
 /**
- * One mapping to the error body. Services throw `ApiError` (src/errors.ts); validator errors and
- * anything unexpected are turned into the same body here. Unknown errors become a plain 500 and are
- * logged with the request id, never echoed.
+ * One mapping to the error body. Services throw `ApiError` (src/errors.ts); validator errors,
+ * express.json()'s errors, a lost database and anything unexpected are turned into the same body
+ * here. A lost database (db/unavailable.ts) is 503 upstream_busy with Retry-After: the same request
+ * succeeds once it is back. Unknown errors become a plain 500 and are logged with the request id,
+ * never echoed. (The errors node's HTTP server answers before express, such as 431, get the same
+ * body from client-errors.ts.)
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import type { components } from '../../generated/openapi.js';
+import { DATABASE_RETRY_AFTER_MS, databaseUnavailable } from '../db/unavailable.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
+import { echoed } from '../formats.js';
+import type { Logger } from '../logging.js';
 
 type ErrorBody = components['schemas']['Error'];
-import type { Logger } from '../logging.js';
+
+/**
+ * Longest message sent: a message is a sentence, and one that echoes a user-given text (a path)
+ * must not carry kilobytes of it back. (A user-given name in the details is cut where it is
+ * named: formats.ts echoed.)
+ */
+const MESSAGE_MAX = 256;
+
+/** The error body of an ApiError. */
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message.length <= MESSAGE_MAX ? error.message : `${error.message.slice(0, MESSAGE_MAX - 1)}…`,
+      status: error.status,
+      request_id: requestId,
+      details: error.details,
+      retry_after_ms: error.retryAfterMs ?? (error.status === 429 || error.status === 503 ? 1000 : null),
+    },
+  };
+}
 
 /** Writes the error body, with Retry-After on 429 and 503. */
 export function sendError(res: Response, error: ApiError): void {
@@ -18,17 +44,7 @@ export function sendError(res: Response, error: ApiError): void {
   } else if (error.status === 429 || error.status === 503) {
     res.setHeader('Retry-After', '1');
   }
-  const body: ErrorBody = {
-    error: {
-      code: error.code,
-      message: error.message,
-      status: error.status,
-      request_id: requestId,
-      details: error.details,
-      retry_after_ms: error.retryAfterMs ?? (error.status === 429 || error.status === 503 ? 1000 : null),
-    },
-  };
-  res.status(error.status).json(body);
+  res.status(error.status).json(errorBody(error, requestId));
 }
 
 interface ValidatorError {
@@ -53,6 +69,25 @@ function parameterName(path: string | undefined): string {
   return parts.join('.') || 'request';
 }
 
+/**
+ * The errors of express.json() (body-parser), by their `type`. An unsupported charset or content
+ * encoding is 415 there; createExport declares no 415, so it is 400 invalid_body like a body of
+ * another content type (the validator's 415 above).
+ */
+const BODY_ERRORS = new Map<unknown, { sentence: string; detail: string }>([
+  ['entity.parse.failed', { sentence: 'The request body is not valid JSON.', detail: 'malformed JSON' }],
+  ['entity.too.large', { sentence: 'The request body is too large.', detail: 'too large' }],
+  ['charset.unsupported', { sentence: 'The body must be JSON in UTF-8.', detail: 'unsupported charset' }],
+  ['encoding.unsupported', { sentence: 'The body\'s content encoding is not supported.', detail: 'unsupported content encoding' }],
+  ['request.size.invalid', { sentence: 'The request body does not match its Content-Length.', detail: 'length mismatch' }],
+  ['request.aborted', { sentence: 'The request body was not sent whole.', detail: 'aborted' }],
+]);
+
+/** The answer to a request that met a lost database: nothing of the driver's error is sent. */
+function databaseUnavailableError(): ApiError {
+  return new ApiError(503, 'upstream_busy', 'The database is temporarily unavailable; retry shortly.', [], DATABASE_RETRY_AFTER_MS);
+}
+
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (isValidatorError(err)) {
@@ -60,7 +95,14 @@ export function toApiError(err: unknown): ApiError | null {
     if (err.status === 405) return new ApiError(405, 'method_not_allowed', 'Method not allowed on this route.');
     if (err.status === 415) return new ApiError(400, 'invalid_body', 'The body must be application/json.', [{ parameter: 'body', message: 'unsupported content type' }]);
     if (err.status === 400) {
-      const details = (err.errors ?? []).map((e) => ({ parameter: parameterName(e.path), message: (e.message ?? 'is invalid').replace(/^must/, 'must') }));
+      const errors = err.errors ?? [];
+      // A value that matches no branch of an anyOf is one finding, not one per branch tried.
+      // A name of the body's own (an unknown member) is echoed cut.
+      const anyOf = new Set(errors.filter((e) => e.errorCode === 'anyOf.openapi.validation').map((e) => echoed(parameterName(e.path))));
+      const details = errors
+        .map((e) => ({ parameter: echoed(parameterName(e.path)), message: e.message ?? 'is invalid', errorCode: e.errorCode }))
+        .filter((d) => !anyOf.has(d.parameter) || d.errorCode === 'anyOf.openapi.validation')
+        .map(({ parameter, message }) => ({ parameter, message }));
       const onBody = details.length > 0 && details.every((d) => d.parameter.startsWith('body'));
       return onBody
         ? new ApiError(400, 'invalid_body', 'The request body is invalid.', details)
@@ -68,13 +110,10 @@ export function toApiError(err: unknown): ApiError | null {
     }
     return null;
   }
-  // express.json() parse failures
-  if (typeof err === 'object' && err !== null && (err as { type?: string }).type === 'entity.parse.failed') {
-    return new ApiError(400, 'invalid_body', 'The request body is not valid JSON.', [{ parameter: 'body', message: 'malformed JSON' }]);
-  }
-  if (typeof err === 'object' && err !== null && (err as { type?: string }).type === 'entity.too.large') {
-    return new ApiError(400, 'invalid_body', 'The request body is too large.', [{ parameter: 'body', message: 'too large' }]);
-  }
+  const bodyError = typeof err === 'object' && err !== null ? BODY_ERRORS.get((err as { type?: unknown }).type) : undefined;
+  if (bodyError) return new ApiError(400, 'invalid_body', bodyError.sentence, [{ parameter: 'body', message: bodyError.detail }]);
+  // After the body's errors: body-parser's aborted request carries ECONNABORTED too.
+  if (databaseUnavailable(err)) return databaseUnavailableError();
   return null;
 }
 
@@ -87,7 +126,10 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     let mapped = toApiError(err);
     const earlier = res.locals.parameterProblems as ErrorDetail[] | undefined;
     if (mapped?.code === 'invalid_parameter' && earlier && mapped.details !== earlier) {
-      mapped = invalidParameters([...earlier, ...mapped.details]);
+      // A parameter named already (a number not in plain decimal) is not named again by what the
+      // validator made of its coerced value.
+      const named = new Set(earlier.map((d) => d.parameter));
+      mapped = invalidParameters([...earlier, ...mapped.details.filter((d) => !named.has(d.parameter))]);
     }
     if (mapped) {
       sendError(res, mapped);

@@ -15,7 +15,7 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { withParametersInline, type OperationSpec } from '../contract.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
-import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
+import { echoed, hasAtMostThreeDecimals, isCalendarDate, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
 import type { ServiceDeps } from '../service.js';
 import { calendarProblems } from '../services/query-rules.js';
 import { parameterRules } from './parameter-rules.js';
@@ -50,9 +50,33 @@ export function searchOf(originalUrl: string): string {
   return at === -1 ? '' : originalUrl.slice(at + 1);
 }
 
+interface QueryParameters {
+  known: Set<string>;
+  /** The numeric parameters: their type, and whether they are lists (comma-separated). */
+  numeric: Map<string, { type: NumericType; list: boolean }>;
+}
+
+const queryParametersOf = new WeakMap<OperationSpec, QueryParameters>();
+
+function queryParameters(operation: OperationSpec): QueryParameters {
+  let found = queryParametersOf.get(operation);
+  if (found === undefined) {
+    const query = operation.parameters.filter((p) => p.in === 'query');
+    const numeric = new Map(query.flatMap((p) => {
+      const numericType = numericTypeOf(p.schema);
+      return numericType ? [[p.name, numericType] as const] : [];
+    }));
+    found = { known: new Set(query.map((p) => p.name)), numeric };
+    queryParametersOf.set(operation, found);
+  }
+  return found;
+}
+
 /**
- * Names every parameter that is given twice or not in the contract. Repeated ones stop the request
- * here; unknown ones are kept so the validator's findings can be added to them.
+ * Names every parameter that is given twice or not in the contract, and every numeric one whose
+ * text is not a plain decimal (formats.ts numericTextProblem), before the validator's coercion
+ * reads `1e309` as Infinity or `0x10` as 16. Repeated ones stop the request here; the others are
+ * kept so the validator's findings can be added to them. Names are echoed cut (formats.ts echoed).
  */
 export const checkParameterNames: RequestHandler = (req, res, next) => {
   const search = searchOf(req.originalUrl);
@@ -61,18 +85,24 @@ export const checkParameterNames: RequestHandler = (req, res, next) => {
     next();
     return;
   }
-  const known = new Set(operation.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const { known, numeric } = queryParameters(operation);
   const seen = new Set<string>();
   const repeated = new Set<string>();
   const unknown = new Set<string>();
-  for (const name of new URLSearchParams(search).keys()) {
+  const badNumbers: ErrorDetail[] = [];
+  for (const [name, value] of new URLSearchParams(search)) {
     if (seen.has(name)) repeated.add(name);
     seen.add(name);
     if (!known.has(name)) unknown.add(name);
+    const numericType = numeric.get(name);
+    if (numericType === undefined || repeated.has(name)) continue;
+    const problem = (numericType.list ? value.split(',') : [value]).map((text) => numericTextProblem(numericType.type, text)).find((p) => p !== null);
+    if (problem) badNumbers.push({ parameter: name, message: problem });
   }
   const problems = [
-    ...[...repeated].map((parameter) => ({ parameter, message: 'given more than once' })),
-    ...[...unknown].filter((p) => !repeated.has(p)).map((parameter) => ({ parameter, message: 'unknown parameter' })),
+    ...[...repeated].map((parameter) => ({ parameter: echoed(parameter), message: 'given more than once' })),
+    ...[...unknown].filter((p) => !repeated.has(p)).map((parameter) => ({ parameter: echoed(parameter), message: 'unknown parameter' })),
+    ...badNumbers.filter((d) => !repeated.has(d.parameter)),
   ];
   if (repeated.size > 0) {
     next(invalidParameters(problems));
@@ -95,7 +125,10 @@ export function validationFor(deps: ServiceDeps, operation: OperationSpec): Requ
   const single = { ...document, paths: { [operation.path]: { [operation.method]: withParametersInline(document, spec) } } };
   const validator = OpenApiValidator.middleware({
     apiSpec: single as never,
-    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: true, removeAdditional: false, allErrors: true },
+    // Query strings are always coerced by the validator; a JSON body is not: an export's query
+    // reaches services/query-validator.ts as sent (with coercion, the anyOf of ExportQueryValue
+    // turned the text "0x10" into the number 16 before anything could refuse it).
+    validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false, allErrors: true },
     validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
     validateSecurity: false,
     validateFormats: true,

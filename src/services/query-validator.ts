@@ -9,7 +9,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { Contract, OperationId, OperationSpec } from '../contract.js';
 import type { ErrorDetail } from '../errors.js';
-import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
+import { echoed, hasAtMostThreeDecimals, isCalendarDate, numericTypeOf, numericValueProblem } from '../formats.js';
 import { applyConditionalDefaults } from '../parameter-rules.js';
 
 export type QueryValue = string | number | boolean | (string | number | boolean)[];
@@ -18,7 +18,7 @@ export type QueryCheck = { ok: true; query: Record<string, unknown> } | { ok: fa
 function describe(error: ErrorObject): { parameter: string; message: string } {
   const [, name = ''] = error.instancePath.split('/');
   if (error.keyword === 'additionalProperties') {
-    return { parameter: String((error.params as { additionalProperty: string }).additionalProperty), message: 'unknown parameter' };
+    return { parameter: echoed(String((error.params as { additionalProperty: string }).additionalProperty)), message: 'unknown parameter' };
   }
   if (error.keyword === 'required') {
     return { parameter: String((error.params as { missingProperty: string }).missingProperty), message: 'is required' };
@@ -51,16 +51,30 @@ export class QueryValidator {
     if (!entry) return { ok: false, details: [{ parameter: 'path', message: 'not a route of the contract' }] };
     const details: ErrorDetail[] = [];
     const normalised: Record<string, unknown> = {};
+    // A numeric parameter is refused as the request path refuses it (formats.ts): a string not in
+    // plain decimal, a boolean, or a JSON number that is not finite (1e309 parses to Infinity).
+    const badNumbers = new Set<string>();
     for (const [name, value] of Object.entries(query)) {
       const param = entry.operation.parameters.find((p) => p.in === 'query' && p.name === name);
       const isList = param?.schema.type === 'array';
-      if (isList) normalised[name] = Array.isArray(value) ? value : String(value).split(',');
-      else if (Array.isArray(value)) details.push({ parameter: name, message: 'takes one value, not a list' });
-      else normalised[name] = value;
+      if (Array.isArray(value) && !isList) {
+        details.push({ parameter: echoed(name), message: 'takes one value, not a list' });
+        continue;
+      }
+      const items = isList ? (Array.isArray(value) ? value : String(value).split(',')) : [value];
+      const numeric = param ? numericTypeOf(param.schema) : null;
+      const problem = numeric ? items.map((item) => numericValueProblem(numeric.type, item)).find((p) => p !== null) : null;
+      if (problem) {
+        details.push({ parameter: name, message: problem });
+        badNumbers.add(name);
+      } else {
+        normalised[name] = isList ? items : value;
+      }
     }
     // Parameters whose rules differ for exports (limit) are checked here and left out of the schema.
     for (const [name, rule] of Object.entries(overrides)) {
       if (!(name in normalised)) continue;
+      // Its form is checked above (a numeric parameter of the contract): Number() reads it as the validator would.
       const value = Number(normalised[name]);
       const min = Number(rule.minimum);
       const max = Number(rule.maximum);
@@ -69,7 +83,10 @@ export class QueryValidator {
     }
     const forSchema = Object.fromEntries(Object.entries(normalised).filter(([name]) => !(name in overrides)));
     if (!entry.validate(forSchema)) {
-      for (const error of entry.validate.errors ?? []) details.push(describe(error));
+      for (const error of entry.validate.errors ?? []) {
+        const detail = describe(error);
+        if (!badNumbers.has(detail.parameter)) details.push(detail);
+      }
     }
     if (details.length > 0) return { ok: false, details };
     // The defaults that depend on another parameter (the contract's default_when rules) too, as the
