@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
 import { createAccount, createKey } from '../../src/accounts.js';
 import { openDatabase } from '../../src/db/connection.js';
@@ -118,6 +119,8 @@ const sampleMemory = () => {
   }
 };
 
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
 const started = now();
 const until = started + SECONDS * 1000;
 sampleMemory();
@@ -127,6 +130,7 @@ const [runs, flooded] = await Promise.all([
   flood(service.url, market, FLOOD_CONNECTIONS, FLOOD_NETWORKS, FLOOD_RATE, until),
 ]);
 clearInterval(sampler);
+loopDelay.disable();
 const ended = now();
 
 // Errors: every answer of the run, baseline included.
@@ -166,6 +170,10 @@ for (const run of runs) {
   if (f.minuteWrong + f.secondWrong > 0) problems.push(`${f.minuteWrong + f.secondWrong} refusals the limits do not explain`);
   if (f.other > 0) problems.push(`${f.other} cooldown or in-flight refusals`);
   if (run.client.kind === 'paced' && refused > 0) problems.push(`a paced account refused ${refused} times`);
+  // Every whole minute of an account that wants more than its limit must hold exactly the limit;
+  // fewer means it could not be driven at it (answers too slow for the in-flight limit).
+  const short = f.perMinute.filter((n) => n < limits.perMinute);
+  if (short.length > 0) problems.push(`not driven at its limit: ${short.length} of ${f.perMinute.length} whole minutes below ${limits.perMinute}`);
   steady.push(...f.perMinute);
   accountLines.push(
     `  ${run.client.name.padEnd(9)} sent ${String(run.data.length).padStart(5)}  admitted ${String(admitted.length).padStart(5)}  per minute ${f.perMinute.join(' ') || '-'}  most in 60 s ${f.minuteMost}, in 1 s ${f.secondMost}  refused ${refused}${problems.length ? `  FAIL: ${problems.join('; ')}` : ''}`,
@@ -234,6 +242,7 @@ const report = [
     const soak = paced.flatMap((r) => r.data.filter((a) => a.route === route && a.status !== 429 && a.failed === null).map((a) => a.received - a.sent));
     return `    ${route.padEnd(8)} idle p50 ${quantile(idle, 0.5).toFixed(1)} ms p99 ${quantile(idle, 0.99).toFixed(1)} ms (${idle.length})   soak p50 ${quantile(soak, 0.5).toFixed(1)} ms p99 ${quantile(soak, 0.99).toFixed(1)} ms (${soak.length})`;
   }),
+  `  this client's own event-loop delay during the soak (part of every figure above): p50 ${(loopDelay.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)} ms`,
   `  ratio soak / idle: p50 ${(quantile(soakLatency, 0.5) / quantile(idleLatency, 0.5)).toFixed(2)}, p99 ${(p99 / quantile(idleLatency, 0.99)).toFixed(2)}`,
   `resident memory (median of the first vs the last ${(span / 1000).toFixed(0)} s of samples, goal ratio <= ${MEMORY_GOAL}):`,
   ...memoryLines,

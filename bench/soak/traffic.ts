@@ -254,6 +254,7 @@ export interface FloodRun {
 /** `connections` keep-alive connections over `networks` client networks, `rate` requests a second in all. */
 export async function flood(base: string, market: Market, connections: number, networks: number, rate: number, until: number): Promise<FloodRun> {
   const result: FloodRun = { networks: new Map() };
+  if (rate <= 0 || connections <= 0) return result;
   const perConnection = rate / connections;
   await Promise.all(
     Array.from({ length: connections }, async (_, lane) => {
