@@ -2,8 +2,8 @@
  * The HTTP edge (issue #20, section 3): a JSON body in another charset is a 400, not a 500; a
  * user-given name echoed in an error is cut, not sent back whole (twice); and the errors node's
  * HTTP server answers before express (431 for oversize headers, 400 for a request that is not HTTP)
- * carry the JSON error body, written by the 'clientError' listener of src/middleware/client-errors.ts
- * on a plain node server.
+ * carry the JSON error body, written by the 'clientError' listener of src/middleware/client-errors.ts:
+ * on the service (server.ts wires it) and, for each kind of client error, on a plain node server.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -25,6 +25,24 @@ function errorSchemaCheck(): (body: unknown) => boolean {
   const validate = ajv.compile({ $ref: '#/components/schemas/Error', components: document.components });
   return (body) => validate(body);
 }
+
+/** Sends raw bytes and reads the whole answer until the server closes the connection. */
+const exchange = (port: number, request: string, host = '127.0.0.1'): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const socket = net.connect(port, host);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.end(request);
+  });
+
+const parse = (raw: string): { status: number; headers: Record<string, string>; body: unknown } => {
+  const [head = '', body = ''] = raw.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as unknown };
+};
 
 describe('the HTTP edge of the service', () => {
   let service: TestService;
@@ -73,6 +91,15 @@ describe('the HTTP edge of the service', () => {
     expect(exported.body.error.details).toEqual([{ parameter: `query.${'y'.repeat(ECHO_MAX - 1)}…`, message: 'unknown parameter' }]);
   });
 
+  it('answers oversize headers with 431 and the JSON error body on the service itself (its clientError listener)', async () => {
+    const { hostname, port } = new URL(service.url);
+    const raw = await exchange(Number(port), `GET /v1/stocks/splits HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, hostname);
+    const { status, headers, body } = parse(raw);
+    expect(status).toBe(431);
+    expect(headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(body).toMatchObject({ error: { status: 431, code: 'invalid_parameter', details: [{ parameter: 'headers', message: 'too large' }], request_id: headers['x-request-id'] } });
+  });
+
   it('keeps a message that echoes a long path to a sentence', async () => {
     const { status, text } = await call(`/v1/exports/${'z'.repeat(8 * 1024)}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(status).toBe(405);
@@ -93,26 +120,8 @@ describe('the errors node answers before express (clientError)', () => {
   });
   afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  /** Sends raw bytes and reads the whole answer until the server closes the connection. */
-  const exchange = (request: string): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const socket = net.connect(port, '127.0.0.1');
-      const chunks: Buffer[] = [];
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-      socket.on('error', reject);
-      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-      socket.end(request);
-    });
-
-  const parse = (raw: string): { status: number; headers: Record<string, string>; body: unknown } => {
-    const [head = '', body = ''] = raw.split('\r\n\r\n');
-    const [statusLine = '', ...lines] = head.split('\r\n');
-    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-    return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as unknown };
-  };
-
   it('answers oversize headers with 431 and the JSON error body', async () => {
-    const raw = await exchange(`GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
+    const raw = await exchange(port, `GET /v1/status HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`);
     const { status, headers, body } = parse(raw);
     expect(status).toBe(431);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
@@ -122,7 +131,7 @@ describe('the errors node answers before express (clientError)', () => {
   });
 
   it('answers a request that is not HTTP with 400 and the JSON error body', async () => {
-    const { status, headers, body } = parse(await exchange('NOT HTTP AT ALL\r\n\r\n'));
+    const { status, headers, body } = parse(await exchange(port, 'NOT HTTP AT ALL\r\n\r\n'));
     expect(status).toBe(400);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(isErrorBody(body)).toBe(true);
