@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { Limits } from '../config.js';
 import { ClusterLimiterClient, serveLimits, type Channel } from './cluster-limiter.js';
-import { RateLimiter, type Admission } from './rate-limiter.js';
+import { RateLimiter, type Admission, type WindowState } from './rate-limiter.js';
 
 const LIMITS: Limits = {
   requestsPerMinute: 10,
@@ -53,84 +53,111 @@ function cluster(n: number, limits: Limits = LIMITS) {
 
 const T = 1_800_000_000_000;
 
-function settle(): Promise<void> {
-  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+async function admitAndRelease(client: ClusterLimiterClient, account: string, now: number, consume = true): Promise<{ admitted: boolean; code: string | null; state: WindowState }> {
+  const { admission, state } = await client.admitWithState(account, now, consume);
+  if (admission.admitted) admission.release();
+  return { admitted: admission.admitted, code: admission.admitted ? null : admission.rejection.code, state };
 }
 
-describe('cluster limits: one RateLimiter answering every worker', () => {
+describe('cluster limits: one RateLimiter leasing places to every worker', () => {
   it('counts an account once across workers: 5 a second admitted in all, not 5 per worker', async () => {
     const { workers } = cluster(2, { ...LIMITS, requestsInFlight: 100 });
     const [a, b] = workers.map((w) => w.client) as [ClusterLimiterClient, ClusterLimiterClient];
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, async (_, i) => {
-        const { admission, state } = await (i % 2 === 0 ? a : b).admitWithState('acct_1', T + i, true);
-        if (admission.admitted) admission.release();
-        return { admitted: admission.admitted, burstRemaining: state.burstRemaining, code: admission.admitted ? null : admission.rejection.code };
-      }),
-    );
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => admitAndRelease(i % 2 === 0 ? a : b, 'acct_1', T + i)));
     expect(answers.filter((x) => x.admitted)).toHaveLength(5);
-    // In the order the primary received them: the windows' remaining counts fall 4, 3, 2, 1, 0.
-    expect(answers.slice(0, 5).map((x) => x.burstRemaining)).toEqual([4, 3, 2, 1, 0]);
-    expect(answers.slice(5).map((x) => x.code)).toEqual(['burst_limited', 'burst_limited', 'burst_limited']);
+    expect(answers.filter((x) => !x.admitted).map((x) => x.code)).toEqual(['burst_limited', 'burst_limited', 'burst_limited']);
     // The minute window saw the same five, whichever worker asks.
     expect((await b.state('acct_1', T + 10)).remaining).toBe(5);
     expect((await a.state('acct_1', T + 10)).remaining).toBe(5);
   });
 
-  it('holds in-flight slots across workers until each response releases its own', async () => {
+  it('admits exactly the minute limit across workers, a worker\'s unused batch taken back before any refusal', async () => {
+    const { limiter, workers } = cluster(2, { ...LIMITS, requestsPerMinute: 50, requestsPerSecond: 1000, requestsInFlight: 1000 });
+    const [a, b] = workers.map((w) => w.client) as [ClusterLimiterClient, ClusterLimiterClient];
+    // a takes a batch and uses one place of it; b then has the other 49, though a holds some unused.
+    expect((await admitAndRelease(a, 'acct_2', T)).admitted).toBe(true);
+    expect(limiter.state('acct_2', T).remaining).toBeLessThan(49);
+    const fromB = [];
+    for (let i = 1; i <= 60; i += 1) fromB.push(await admitAndRelease(b, 'acct_2', T + i));
+    expect(fromB.filter((x) => x.admitted)).toHaveLength(49);
+    expect(fromB.at(-1)?.code).toBe('rate_limited');
+    // Interleaved from both workers, with nothing spent: 50 again, no more.
+    const { workers: fresh } = cluster(2, { ...LIMITS, requestsPerMinute: 50, requestsPerSecond: 1000, requestsInFlight: 1000 });
+    const mixed = await Promise.all(Array.from({ length: 90 }, (_, i) => admitAndRelease(fresh[i % 2]!.client, 'acct_2', T + i)));
+    expect(mixed.filter((x) => x.admitted)).toHaveLength(50);
+  });
+
+  it('admits from a batch without asking the primary', async () => {
+    const { limiter, workers } = cluster(1, { ...LIMITS, requestsPerMinute: 100_000, requestsPerSecond: 10_000, requestsInFlight: 100 });
+    const client = workers[0]!.client;
+    for (let i = 0; i < 200; i += 1) expect((await admitAndRelease(client, 'acct_3', T + i)).admitted).toBe(true);
+    expect(client.sent).toBeLessThan(10);
+    // Reported, the windows hold all 200 at their own times.
+    await client.state('acct_3', T + 200);
+    expect(limiter.state('acct_3', T + 200)).toMatchObject({ remaining: 100_000 - 200, inFlight: 0 });
+    expect(limiter.state('acct_3', T + 1_000 + 100).burstRemaining).toBe(10_000 - 99);
+  });
+
+  it('holds in-flight places across workers; a place one worker no longer uses is recalled for another', async () => {
     const { workers } = cluster(2);
     const [a, b] = workers.map((w) => w.client) as [ClusterLimiterClient, ClusterLimiterClient];
     const held: Admission[] = [];
-    for (const client of [a, b, a]) held.push((await client.admitWithState('acct_2', T, true)).admission);
+    for (const client of [a, b, a]) held.push((await client.admitWithState('acct_4', T, true)).admission);
     expect(held.every((h) => h.admitted)).toBe(true);
-    const fourth = await b.admitWithState('acct_2', T + 1, true);
+    const fourth = await b.admitWithState('acct_4', T + 1, true);
     expect(fourth.admission.admitted).toBe(false);
+    expect(fourth.admission.admitted ? null : fourth.admission.rejection.code).toBe('rate_limited');
     expect(fourth.state.inFlight).toBe(3);
     const first = held[0];
     if (!first?.admitted) throw new Error('expected an admission');
     first.release();
     first.release(); // a second release of the same request changes nothing
-    await settle();
-    expect((await b.state('acct_2', T + 2)).inFlight).toBe(2);
-    expect((await b.admitWithState('acct_2', T + 3, true)).admission.admitted).toBe(true);
-    expect((await a.state('acct_2', T + 4)).inFlight).toBe(3);
+    // a keeps the place it no longer uses; b's request has it recalled.
+    expect((await b.admitWithState('acct_4', T + 3, true)).admission.admitted).toBe(true);
+    expect((await a.admitWithState('acct_4', T + 4, true)).admission.admitted).toBe(false);
   });
 
-  it("frees the in-flight slots of a worker that exits, and only those", async () => {
+  it('frees the in-flight places of a worker that exits, and only those', async () => {
     const { workers } = cluster(2);
     const [a, b] = workers as [(typeof workers)[number], (typeof workers)[number]];
-    await a.client.admitWithState('acct_3', T, true);
-    await a.client.admitWithState('acct_3', T, true);
-    await b.client.admitWithState('acct_3', T, true);
-    expect((await b.client.state('acct_3', T)).inFlight).toBe(3);
+    await a.client.admitWithState('acct_5', T, true);
+    await a.client.admitWithState('acct_5', T, true);
+    await b.client.admitWithState('acct_5', T, true);
+    expect((await b.client.state('acct_5', T)).inFlight).toBe(3);
     a.exit();
-    expect((await b.client.state('acct_3', T)).inFlight).toBe(1);
+    expect((await b.client.state('acct_5', T)).inFlight).toBe(1);
   });
 
-  it('spends the consumption-free limits request (GET /v1/account/limits) from no window', async () => {
-    const { workers } = cluster(1);
+  it('spends the consumption-free limits request (GET /v1/account/limits) from no window, during a cooldown too', async () => {
+    const { workers } = cluster(1, { ...LIMITS, cooldownAfterRejections: 2 });
     const client = workers[0]!.client;
-    const { admission, state } = await client.admitWithState('acct_4', T, false);
+    const { admission, state } = await client.admitWithState('acct_6', T, false);
     expect(admission.admitted).toBe(true);
     expect(state).toMatchObject({ remaining: 10, burstRemaining: 5, inFlight: 1 });
+    if (admission.admitted) admission.release();
+    const codes = [];
+    for (let i = 0; i < 8; i += 1) codes.push((await admitAndRelease(client, 'acct_6', T + 1)).code);
+    expect(codes.at(-1)).toBe('cooldown');
+    expect((await admitAndRelease(client, 'acct_6', T + 2, false)).admitted).toBe(true);
   });
 
-  it('shares the keyless budget of a client network across workers', async () => {
+  it('shares the keyless budget of a client network across workers, the public routes apart', async () => {
     const { workers } = cluster(2);
     const results = [];
-    for (let i = 0; i < 6; i++) results.push(await workers[i % 2]!.client.admitKeyless('10.0.0.0/24', T + i));
+    for (let i = 0; i < 6; i++) results.push(await workers[i % 2]!.client.admitKeyless('10.0.0.0/24', T + i, 'credentials', true));
     expect(results.map((r) => r.admitted)).toEqual([true, true, true, true, false, false]);
     const last = results[5]!;
     expect(last.admitted ? null : last.rejection).toMatchObject({ code: 'rate_limited', retryAfterMs: 60_000 - 5 });
+    expect((await workers[0]!.client.admitKeyless('10.0.0.0/24', T + 6, 'public', true)).admitted).toBe(true);
   });
 
   it('answers each request by its own id when answers interleave', async () => {
     const { workers } = cluster(1);
     const client = workers[0]!.client;
     const [state, keyless, admitted] = await Promise.all([
-      client.state('acct_5', T),
-      client.admitKeyless('10.0.1.0/24', T),
-      client.admitWithState('acct_5', T, true),
+      client.state('acct_7', T),
+      client.admitKeyless('10.0.1.0/24', T, 'credentials', true),
+      client.admitWithState('acct_7', T, true),
     ]);
     expect(state.remaining).toBe(10);
     expect(keyless).toMatchObject({ admitted: true, remaining: 3 });
@@ -143,6 +170,6 @@ describe('cluster limits: one RateLimiter answering every worker', () => {
     const { channel, client } = workers[0]!;
     channel.send({ oads: 'stop' });
     channel.send('hello');
-    expect((await client.admitWithState('acct_6', T, true)).admission.admitted).toBe(true);
+    expect((await client.admitWithState('acct_8', T, true)).admission.admitted).toBe(true);
   });
 });

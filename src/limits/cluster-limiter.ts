@@ -1,18 +1,40 @@
 /**
- * One set of limits for a cluster of HTTP workers. The primary process holds the only RateLimiter
- * and answers its workers over the cluster's IPC channel; each worker's ClusterLimiterClient asks it
- * and awaits the answer. An account's windows and in-flight count are therefore the same whichever
- * worker a connection lands on (limits counted per worker would let an account through N times).
+ * One set of limits for a cluster of HTTP workers (LIMIT_SCOPE=cluster, the default). The primary
+ * process holds the only RateLimiter; an account's windows and in-flight count are the configured
+ * values whichever worker each request lands on (limits counted per worker would let an account
+ * through N times).
+ *
+ * Asking the primary on every request cost a round trip over the IPC channel each (in the trades
+ * benchmark most of the two workers' gain over one process). So a worker leases: when it has no
+ * place for an account's request, it asks the primary for a batch of places (window places, used
+ * one per request, and in-flight places, held while a request runs and reused after), and admits
+ * the account's next requests from the batch without asking. The primary counts leased places as
+ * taken, so the limits are never exceeded; a batch is at most the free places shared among the
+ * workers, and what a worker does not use soon (LEASE_MS) goes back, with the times of the places
+ * it used (the windows hold when each request was admitted, as in one process). When the primary
+ * would refuse a request while other workers hold places of the account, it first recalls them
+ * (each worker gives back what it is not using), then decides: an account is refused only when it
+ * has truly reached a limit. Near a limit this costs one more round trip; far from it, requests are
+ * admitted without one. The rate-limit headers a worker sends from a batch are the primary's
+ * windows when the batch was granted, less what the worker used since.
  *
  * Messages (JSON, tagged `oads: 'limit'`):
- * - worker to primary: `{ id, op: 'admit', account, now, consume }`, `{ id, op: 'state', account,
- *   now }`, `{ id, op: 'keyless', network, now }`, and `{ op: 'release', ticket }` (no answer);
- * - primary to worker: `{ id, result }`. An admitted request's result carries a ticket: the
- *   worker sends it back in a release when the response closes, and the primary releases every
- *   ticket of a worker that exits.
- * Time comes from the worker's clock, as it would in one process (the workers share one host).
+ * - worker to primary: `{ id, op: 'lease', account, now, consume, want, report }`, `{ op: 'settle',
+ *   account, report, recalled }` (no answer), `{ id, op: 'state', account, now }`, `{ id, op:
+ *   'keyless', network, now, budget, consume }`; a report gives back places: `{ used: [times],
+ *   unused, seats }`;
+ * - primary to worker: `{ id, result }`, and `{ op: 'recall', account }`, which a worker answers
+ *   with a settle marked recalled.
+ * The primary gives back the places of a worker that exits (its unreported window places count as
+ * used). Time comes from the workers' clocks, as it would in one process (they share one host).
  */
 import type { Admission, KeylessAdmission, KeylessBudget, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
+
+/** How long a worker keeps places it does not use before it gives them back. */
+export const LEASE_MS = 100;
+/** The most window places and in-flight places one lease asks for. */
+const LEASE_SLOTS = 64;
+const LEASE_SEATS = 16;
 
 /** Either end of an IPC channel (a cluster worker, or process in the worker). */
 export interface Channel {
@@ -20,68 +42,193 @@ export interface Channel {
   on(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
+interface Report {
+  /** When each window place used was used. */
+  used: number[];
+  unused: number;
+  seats: number;
+}
+
 type Request =
-  | { oads: 'limit'; id: number; op: 'admit'; account: string; now: number; consume: boolean }
+  | { oads: 'limit'; id: number; op: 'lease'; account: string; now: number; consume: boolean; want: { slots: number; seats: number }; report: Report }
+  | { oads: 'limit'; op: 'settle'; account: string; now: number; report: Report; recalled: boolean }
   | { oads: 'limit'; id: number; op: 'state'; account: string; now: number }
-  | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean }
-  | { oads: 'limit'; op: 'release'; ticket: number };
+  | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean };
 
-type AdmitResult = { admitted: true; ticket: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
+type LeaseResult = { admitted: true; slots: number; seats: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
 
-type Reply = { oads: 'limit'; id: number; result: AdmitResult | WindowState | KeylessAdmission };
+type Reply = { oads: 'limit'; id: number; result: LeaseResult | WindowState | KeylessAdmission };
+
+interface Recall {
+  oads: 'limit';
+  op: 'recall';
+  account: string;
+}
 
 function isLimitMessage(message: unknown): message is { oads: 'limit' } {
   return typeof message === 'object' && message !== null && (message as { oads?: unknown }).oads === 'limit';
 }
 
+/** Sends to a worker; one that has just exited is given up (leave() follows, on its exit). */
+function send(channel: Channel, message: Reply | Recall): void {
+  try {
+    channel.send(message);
+  } catch {
+    // The worker's channel has closed.
+  }
+}
+
+/** A worker as the primary sees it: its channel and the places it holds, per account. */
+interface Holder {
+  channel: Channel;
+  holdings: Map<string, { slots: number; seats: number }>;
+}
+
+/** The leases of every worker of one primary's RateLimiter. */
+class LeaseBook {
+  readonly holders = new Set<Holder>();
+  /** Accounts whose places are being recalled: the workers not yet answered, the leases waiting. */
+  private readonly recalls = new Map<string, { from: Set<Holder>; waiting: (() => void)[] }>();
+
+  constructor(private readonly limiter: RateLimiter) {}
+
+  settle(holder: Holder, account: string, now: number, report: Report): void {
+    const held = holder.holdings.get(account);
+    if (held) {
+      held.slots -= report.used.length + report.unused;
+      held.seats -= report.seats;
+      if (held.slots <= 0 && held.seats <= 0) holder.holdings.delete(account);
+    }
+    if (report.used.length > 0 || report.unused > 0 || report.seats > 0) this.limiter.settle(account, now, report.used, report.unused, report.seats);
+  }
+
+  lease(holder: Holder, request: Extract<Request, { op: 'lease' }>): void {
+    this.settle(holder, request.account, request.now, request.report);
+    const recall = this.recalls.get(request.account);
+    if (recall) recall.waiting.push(() => this.decide(holder, request, false));
+    else this.decide(holder, request, true);
+  }
+
+  /** Grants a lease, or recalls the account's places from the workers first, or refuses. */
+  private decide(holder: Holder, request: Extract<Request, { op: 'lease' }>, mayRecall: boolean): void {
+    // A worker gone while its lease waited on a recall gets nothing.
+    if (!this.holders.has(holder)) return;
+    const { account, now, consume } = request;
+    // After a recall, only the place this request needs: a batch would be held from the others.
+    const want = mayRecall ? request.want : { slots: 1, seats: 1 };
+    const granted = this.limiter.lease(account, now, consume, want, 2 * Math.max(1, this.holders.size));
+    let result: LeaseResult;
+    if ('seats' in granted) {
+      const held = holder.holdings.get(account) ?? { slots: 0, seats: 0 };
+      held.slots += granted.slots;
+      held.seats += granted.seats;
+      holder.holdings.set(account, held);
+      result = { admitted: true, ...granted, state: this.limiter.state(account, now) };
+    } else {
+      const from = [...this.holders].filter((h) => h.holdings.has(account));
+      if (mayRecall && granted.code !== 'cooldown' && from.length > 0) {
+        this.recalls.set(account, { from: new Set(from), waiting: [() => this.decide(holder, request, false)] });
+        for (const h of from) send(h.channel, { oads: 'limit', op: 'recall', account } satisfies Recall);
+        return;
+      }
+      const rejection = this.limiter.refuse(account, now, granted);
+      result = { admitted: false, rejection, state: this.limiter.state(account, now) };
+    }
+    send(holder.channel, { oads: 'limit', id: request.id, result } satisfies Reply);
+  }
+
+  /** A worker has answered a recall (or is gone): once all have, the waiting leases are decided. */
+  recalled(holder: Holder, account: string): void {
+    const recall = this.recalls.get(account);
+    if (!recall?.from.delete(holder) || recall.from.size > 0) return;
+    this.recalls.delete(account);
+    for (const decide of recall.waiting) decide();
+  }
+
+  /** A worker that exited: its in-flight places are free, its unreported window places count as used now. */
+  leave(holder: Holder, now: number): void {
+    this.holders.delete(holder);
+    for (const [account, held] of holder.holdings) {
+      this.limiter.settle(account, now, Array<number>(Math.max(0, held.slots)).fill(now), 0, held.seats);
+    }
+    holder.holdings.clear();
+    for (const account of [...this.recalls.keys()]) this.recalled(holder, account);
+  }
+}
+
+const books = new WeakMap<RateLimiter, LeaseBook>();
+
 /**
- * Answers one worker's limit requests from the primary's RateLimiter. Returns releaseAll(), to call
- * when the worker exits: its admitted requests are then no longer in flight.
+ * Answers one worker's limit requests from the primary's RateLimiter (every worker of one limiter
+ * shares its lease book). Returns releaseAll(), to call when the worker exits.
  */
 export function serveLimits(limiter: RateLimiter, channel: Channel): { releaseAll: () => void } {
-  const tickets = new Map<number, () => void>();
-  let nextTicket = 1;
+  let book = books.get(limiter);
+  if (!book) {
+    book = new LeaseBook(limiter);
+    books.set(limiter, book);
+  }
+  const holder: Holder = { channel, holdings: new Map() };
+  book.holders.add(holder);
+  const lessor = book;
   channel.on('message', (message) => {
     if (!isLimitMessage(message)) return;
     const request = message as Request;
-    if (request.op === 'release') {
-      tickets.get(request.ticket)?.();
-      tickets.delete(request.ticket);
-      return;
+    switch (request.op) {
+      case 'lease':
+        lessor.lease(holder, request);
+        return;
+      case 'settle':
+        lessor.settle(holder, request.account, request.now, request.report);
+        if (request.recalled) lessor.recalled(holder, request.account);
+        return;
+      case 'state':
+        channel.send({ oads: 'limit', id: request.id, result: limiter.state(request.account, request.now) } satisfies Reply);
+        return;
+      case 'keyless':
+        channel.send({ oads: 'limit', id: request.id, result: limiter.admitKeyless(request.network, request.now, request.budget, request.consume) } satisfies Reply);
+        return;
     }
-    let result: Reply['result'];
-    if (request.op === 'admit') {
-      const { admission, state } = limiter.admitWithState(request.account, request.now, request.consume);
-      if (admission.admitted) {
-        const ticket = nextTicket++;
-        tickets.set(ticket, admission.release);
-        result = { admitted: true, ticket, state };
-      } else {
-        result = { admitted: false, rejection: admission.rejection, state };
-      }
-    } else if (request.op === 'state') {
-      result = limiter.state(request.account, request.now);
-    } else {
-      result = limiter.admitKeyless(request.network, request.now, request.budget, request.consume);
-    }
-    channel.send({ oads: 'limit', id: request.id, result } satisfies Reply);
   });
-  return {
-    releaseAll: () => {
-      for (const release of tickets.values()) release();
-      tickets.clear();
-    },
-  };
+  return { releaseAll: () => lessor.leave(holder, Date.now()) };
 }
 
-/** A worker's view of the primary's limits: every answer is a round trip over the channel. */
+/** The places a worker holds for one account. */
+interface Lease {
+  /** Window places not used yet. */
+  slots: number;
+  /** In-flight places held, `busy` of them by requests running here. */
+  seats: number;
+  busy: number;
+  /** When each window place used since the last report was used. */
+  used: number[];
+  /** The primary's windows at the last grant (they counted this worker's places as taken). */
+  state: WindowState | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/** The headers' view of a worker's lease: the primary's windows, plus the places it has not used. */
+function leaseState(lease: Lease, state: WindowState, now: number): WindowState {
+  const remaining = Math.min(state.limit, state.remaining + lease.slots);
+  const burstRemaining = Math.min(state.burstLimit, state.burstRemaining + lease.slots);
+  return { ...state, remaining, burstRemaining, reset: remaining > 0 ? now : state.reset, burstReset: burstRemaining > 0 ? now : state.burstReset };
+}
+
+/** A worker's view of the primary's limits: leases, asked for when a request finds no place. */
 export class ClusterLimiterClient implements Limiter {
   private readonly pending = new Map<number, (result: Reply['result']) => void>();
+  private readonly leases = new Map<string, Lease>();
   private nextId = 1;
+  /** Messages sent to the primary (for tests and the benchmark's account of the cost). */
+  sent = 0;
 
   constructor(private readonly channel: Channel) {
     channel.on('message', (message) => {
       if (!isLimitMessage(message)) return;
+      if ((message as Partial<Recall>).op === 'recall') {
+        this.settle((message as Recall).account, true);
+        return;
+      }
       const reply = message as Reply;
       const resolve = this.pending.get(reply.id);
       if (!resolve) return;
@@ -95,26 +242,95 @@ export class ClusterLimiterClient implements Limiter {
     return this.pending.size;
   }
 
-  private ask(request: Request & { id: number }): Promise<Reply['result']> {
+  private send(message: Request): void {
+    this.sent += 1;
+    this.channel.send(message);
+  }
+
+  private ask(request: Extract<Request, { id: number }>): Promise<Reply['result']> {
     return new Promise((resolve) => {
       this.pending.set(request.id, resolve);
-      this.channel.send(request);
+      this.send(request);
     });
   }
 
-  async admitWithState(accountId: string, now: number, consume: boolean): Promise<{ admission: Admission; state: WindowState }> {
-    const result = (await this.ask({ oads: 'limit', id: this.nextId++, op: 'admit', account: accountId, now, consume })) as AdmitResult;
-    if (!result.admitted) return { admission: { admitted: false, rejection: result.rejection }, state: result.state };
-    let released = false;
-    const release = (): void => {
-      if (released) return;
-      released = true;
-      this.channel.send({ oads: 'limit', op: 'release', ticket: result.ticket } satisfies Request);
-    };
-    return { admission: { admitted: true, release }, state: result.state };
+  private lease(account: string): Lease {
+    let lease = this.leases.get(account);
+    if (!lease) {
+      lease = { slots: 0, seats: 0, busy: 0, used: [], state: null, timer: null };
+      this.leases.set(account, lease);
+    }
+    return lease;
   }
 
+  /** Gives back, LEASE_MS from now, what the lease holds unused by then. */
+  private schedule(account: string, lease: Lease): void {
+    if (lease.timer) return;
+    lease.timer = setTimeout(() => {
+      lease.timer = null;
+      this.settle(account, false);
+    }, LEASE_MS);
+    lease.timer.unref();
+  }
+
+  /** Reports the places used and gives back those not in use (all of them when recalled). */
+  private settle(account: string, recalled: boolean): void {
+    const lease = this.leases.get(account);
+    const report: Report = { used: lease?.used ?? [], unused: lease?.slots ?? 0, seats: lease ? lease.seats - lease.busy : 0 };
+    if (lease) {
+      if (lease.timer) clearTimeout(lease.timer);
+      lease.timer = null;
+      lease.used = [];
+      lease.slots = 0;
+      lease.seats = lease.busy;
+      if (lease.busy === 0) this.leases.delete(account);
+    }
+    if (!recalled && report.used.length === 0 && report.unused === 0 && report.seats === 0) return;
+    this.send({ oads: 'limit', op: 'settle', account, now: Date.now(), report, recalled });
+  }
+
+  /** Admits a request from the lease: it holds a place until released. */
+  private admitFrom(account: string, lease: Lease, now: number, consume: boolean): Admission {
+    lease.busy += 1;
+    if (consume) {
+      lease.slots -= 1;
+      lease.used.push(now);
+    }
+    this.schedule(account, lease);
+    let released = false;
+    return {
+      admitted: true,
+      release: () => {
+        if (released) return;
+        released = true;
+        // A lease with a request running is never forgotten (settle keeps it).
+        lease.busy -= 1;
+        this.schedule(account, lease);
+      },
+    };
+  }
+
+  async admitWithState(accountId: string, now: number, consume: boolean): Promise<{ admission: Admission; state: WindowState }> {
+    let lease = this.lease(accountId);
+    if (lease.state && lease.busy < lease.seats && (!consume || lease.slots > 0)) {
+      return { admission: this.admitFrom(accountId, lease, now, consume), state: leaseState(lease, lease.state, now) };
+    }
+    const report: Report = { used: lease.used, unused: 0, seats: 0 };
+    lease.used = [];
+    const want = { slots: consume ? LEASE_SLOTS : 0, seats: LEASE_SEATS };
+    const result = (await this.ask({ oads: 'limit', id: this.nextId++, op: 'lease', account: accountId, now, consume, want, report })) as LeaseResult;
+    // A recall while the lease was asked for may have settled and forgotten it.
+    lease = this.lease(accountId);
+    if (!result.admitted) return { admission: { admitted: false, rejection: result.rejection }, state: leaseState(lease, result.state, now) };
+    lease.slots += result.slots;
+    lease.seats += result.seats;
+    lease.state = result.state;
+    return { admission: this.admitFrom(accountId, lease, now, consume), state: leaseState(lease, result.state, now) };
+  }
+
+  /** The primary's windows, after this worker has reported its own part. */
   async state(accountId: string, now: number): Promise<WindowState> {
+    this.settle(accountId, false);
     return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'state', account: accountId, now })) as WindowState;
   }
 

@@ -38,6 +38,20 @@ class Window {
   add(now: number): void {
     this.stamps.push(now);
   }
+
+  /** Adds a stamp that may be older than the newest (a lease's, reported late): kept in order. */
+  insert(stamp: number): void {
+    let i = this.stamps.length;
+    while (i > this.head && (this.stamps[i - 1] ?? -Infinity) > stamp) i -= 1;
+    if (i === this.stamps.length) this.stamps.push(stamp);
+    else this.stamps.splice(i, 0, stamp);
+  }
+}
+
+/** How long to wait for a window of `spanMs` to have room: until its oldest leaves, else its span. */
+function waitFor(window: Window, now: number, spanMs: number): number {
+  const next = window.nextExpiry(now);
+  return Number.isFinite(next) ? Math.max(1, next - now) : spanMs;
 }
 
 export type Rejection = { code: 'rate_limited' | 'burst_limited' | 'cooldown'; retryAfterMs: number; message: string };
@@ -59,6 +73,8 @@ class AccountState {
   readonly second = new Window(SECOND);
   rejections = new Window(MINUTE);
   inFlight = 0;
+  /** Window places leased to a cluster's workers and not yet reported used or given back. */
+  reserved = 0;
   cooldownUntil = 0;
   lastSeen = 0;
 }
@@ -111,19 +127,7 @@ export class RateLimiter implements Limiter {
     this.sweep(now);
     const state = this.account(accountId, now);
     const rejection = this.check(state, now, consume);
-    if (rejection) {
-      // Requests during a cooldown are refused without extending it, so a client that waits the
-      // Retry-After it was given gets back in. The rejection that crosses the threshold starts it.
-      if (rejection.code !== 'cooldown') {
-        state.rejections.add(now);
-        if (state.rejections.size(now) >= this.limits.cooldownAfterRejections && this.limits.cooldownMs > 0) {
-          state.cooldownUntil = now + this.limits.cooldownMs;
-          state.rejections = new Window(MINUTE);
-          return { admitted: false, rejection: this.cooldownRejection(state, now) };
-        }
-      }
-      return { admitted: false, rejection };
-    }
+    if (rejection) return { admitted: false, rejection: this.refused(state, now, rejection) };
     if (consume) {
       state.minute.add(now);
       state.second.add(now);
@@ -141,6 +145,62 @@ export class RateLimiter implements Limiter {
     };
   }
 
+  /**
+   * Counts a refusal of `check()`: the rejection that crosses the threshold starts a cooldown.
+   * Requests during a cooldown are refused without extending it, so a client that waits the
+   * Retry-After it was given gets back in.
+   */
+  private refused(state: AccountState, now: number, rejection: Rejection): Rejection {
+    if (rejection.code === 'cooldown') return rejection;
+    state.rejections.add(now);
+    if (state.rejections.size(now) >= this.limits.cooldownAfterRejections && this.limits.cooldownMs > 0) {
+      state.cooldownUntil = now + this.limits.cooldownMs;
+      state.rejections = new Window(MINUTE);
+      return this.cooldownRejection(state, now);
+    }
+    return rejection;
+  }
+
+  /**
+   * A lease for a cluster's worker (cluster-limiter.ts): up to `want.seats` in-flight places and,
+   * with `consume`, up to `want.slots` places of the minute and second windows, each at most the
+   * free places divided by `share` (at least the one a request needs); or why not, not yet counted
+   * as a refusal (refuse() counts it, once the lessor has taken back what other workers held).
+   */
+  lease(accountId: string, now: number, consume: boolean, want: { slots: number; seats: number }, share: number): { slots: number; seats: number } | Rejection {
+    this.sweep(now);
+    const state = this.account(accountId, now);
+    const rejection = this.check(state, now, consume);
+    if (rejection) return rejection;
+    const l = this.limits;
+    const part = (free: number, wanted: number): number => Math.max(1, Math.min(wanted, Math.floor(free / share)));
+    const seats = part(l.requestsInFlight - state.inFlight, want.seats);
+    const freeSlots = Math.min(l.requestsPerSecond - state.second.size(now), l.requestsPerMinute - state.minute.size(now)) - state.reserved;
+    const slots = consume ? part(freeSlots, want.slots) : 0;
+    state.inFlight += seats;
+    state.reserved += slots;
+    return { slots, seats };
+  }
+
+  /** Counts a lease's refusal as admit() counts its own; the rejection to answer. */
+  refuse(accountId: string, now: number, rejection: Rejection): Rejection {
+    return this.refused(this.account(accountId, now), now, rejection);
+  }
+
+  /**
+   * What a worker gives back of its leases: the window places it used (when), those it did not use,
+   * and in-flight places.
+   */
+  settle(accountId: string, now: number, used: readonly number[], unused: number, seats: number): void {
+    const state = this.account(accountId, now);
+    for (const stamp of used) {
+      state.minute.insert(stamp);
+      state.second.insert(stamp);
+    }
+    state.reserved = Math.max(0, state.reserved - used.length - unused);
+    state.inFlight = Math.max(0, state.inFlight - seats);
+  }
+
   admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } {
     const admission = this.admit(accountId, now, consume);
     return { admission, state: this.state(accountId, now) };
@@ -156,19 +216,19 @@ export class RateLimiter implements Limiter {
       return { code: 'rate_limited', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
     }
     if (!consume) return null;
-    if (state.second.size(now) >= this.limits.requestsPerSecond) {
-      return { code: 'burst_limited', retryAfterMs: Math.max(1, state.second.nextExpiry(now) - now), message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.` };
+    if (state.second.size(now) + state.reserved >= this.limits.requestsPerSecond) {
+      return { code: 'burst_limited', retryAfterMs: waitFor(state.second, now, SECOND), message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.` };
     }
-    if (state.minute.size(now) >= this.limits.requestsPerMinute) {
-      return { code: 'rate_limited', retryAfterMs: Math.max(1, state.minute.nextExpiry(now) - now), message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.` };
+    if (state.minute.size(now) + state.reserved >= this.limits.requestsPerMinute) {
+      return { code: 'rate_limited', retryAfterMs: waitFor(state.minute, now, MINUTE), message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.` };
     }
     return null;
   }
 
   state(accountId: string, now: number): WindowState {
     const state = this.account(accountId, now);
-    const used = state.minute.size(now);
-    const burstUsed = state.second.size(now);
+    const used = state.minute.size(now) + state.reserved;
+    const burstUsed = state.second.size(now) + state.reserved;
     const remaining = Math.max(0, this.limits.requestsPerMinute - used);
     const burstRemaining = Math.max(0, this.limits.requestsPerSecond - burstUsed);
     return {
@@ -217,7 +277,7 @@ export class RateLimiter implements Limiter {
     this.sweeps += 1;
     if (this.sweeps % 4096 !== 0) return;
     for (const [id, state] of this.accounts) {
-      if (state.inFlight === 0 && now - state.lastSeen > 2 * MINUTE && state.cooldownUntil <= now) this.accounts.delete(id);
+      if (state.inFlight === 0 && state.reserved === 0 && now - state.lastSeen > 2 * MINUTE && state.cooldownUntil <= now) this.accounts.delete(id);
     }
     for (const [network, window] of this.networks) {
       if (window.size(now) === 0) this.networks.delete(network);
