@@ -16,6 +16,7 @@ export interface SoakService {
   /** The primary's process id (the HTTP workers are its children). */
   pid: number;
   workers: number;
+  limitScope: string;
   /** Seconds from the spawn until it listened (seeding included on a first start). */
   startSeconds: number;
   stop(): Promise<void>;
@@ -53,6 +54,7 @@ export async function startSoakService(databaseUrl: string, dataDir: string): Pr
     url,
     pid: child.pid ?? 0,
     workers: loadConfig(env).webWorkers,
+    limitScope: loadConfig(env).limitScope,
     startSeconds: (performance.now() - started) / 1000,
     stop: async () => {
       if (child.exitCode !== null) return;
