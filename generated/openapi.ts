@@ -580,7 +580,8 @@ export interface paths {
         /**
          * Service health and data freshness
          * @description Service and database health and, per dataset, the newest data held. Needs no key; counts
-         *     against the keyless budget of the client network. Answers 503 (with the same body shape as an
+         *     against the client network's budget of the routes that need none (not the budget of requests
+         *     with bad credentials). Answers 503 (with the same body shape as an
          *     error) when the database does not answer.
          */
         get: operations["getStatus"];
