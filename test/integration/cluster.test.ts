@@ -140,10 +140,10 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted once for the c
   });
 });
 
-describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (the default)', () => {
+describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LIMIT_SCOPE=process)', () => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({});
+    cluster = await startCluster({ LIMIT_SCOPE: 'process' });
   });
   afterAll(async () => stopCluster(cluster));
 
