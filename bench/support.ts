@@ -28,13 +28,24 @@ const BENCH_ENV = {
   VALIDATE_RESPONSES: 'false',
 };
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+/**
+ * The accounts whose keys the connections use in turn: by default as many as the connections need
+ * at an account's default in-flight limit (4, the spec's), so that the load is what accounts can
+ * send. One account on more connections meets its share of each worker's database gate (a quarter
+ * of the pool), by design: BENCH_ACCOUNTS=1 measures that.
+ */
+export const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? Math.ceil(CONNECTIONS / loadConfig({}).limits.requestsInFlight));
 export const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 
 export interface BenchService {
   dir: string;
   databaseUrl: string;
   service: RunningService;
+  /** The first account's key. */
   key: string;
+  /** ACCOUNTS keys, one per account: pass `headers` to autocannonRun for the connections to use them in turn. */
+  keys: string[];
+  headers: Record<string, string>[];
   close(): Promise<void>;
 }
 
@@ -47,13 +58,18 @@ export async function startBenchService(tag: string): Promise<BenchService> {
   // The JSON log line of every request is written, as in production, to /dev/null.
   const devNull = fs.openSync('/dev/null', 'w');
   const service = await startService(config, { logger: createLogger('info', (line) => fs.writeSync(devNull, line)), jobs: false });
-  const accountId = await createAccount(service.database.admin, { name: 'bench', plan: 'pro' });
-  const { key } = await createKey(service.database.admin, accountId);
+  const keys: string[] = [];
+  for (let i = 0; i < Math.max(1, ACCOUNTS); i++) {
+    const accountId = await createAccount(service.database.admin, { name: `bench ${i + 1}`, plan: 'pro' });
+    keys.push((await createKey(service.database.admin, accountId)).key);
+  }
   return {
     dir,
     databaseUrl,
     service,
-    key,
+    key: keys[0] as string,
+    keys,
+    headers: keys.map((key) => ({ authorization: `Bearer ${key}` })),
     close: async () => {
       await service.stop();
       if (embedded) await embedded.stop();
@@ -104,16 +120,19 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   };
 }
 
-export async function autocannonRun(url: string, headers: Record<string, string>, seconds: number): Promise<autocannon.Result> {
-  const args = ['autocannon', '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
-  args.push(url);
-  const { stdout } = await execFileAsync('npx', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+/**
+ * CONNECTIONS connections for `seconds`; `headers` one set for every connection, or a list dealt
+ * out to the connections in turn (several accounts, each on its own connections).
+ */
+export async function autocannonRun(url: string, headers: Record<string, string> | Record<string, string>[], seconds: number): Promise<autocannon.Result> {
+  const run = { url, connections: CONNECTIONS, seconds, headers: Array.isArray(headers) ? headers : [headers] };
+  const child = path.join(path.dirname(new URL(import.meta.url).pathname), 'autocannon-child.ts');
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', child, JSON.stringify(run)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return JSON.parse(stdout) as autocannon.Result;
 }
 
 /** A two-second warm-up, then the measured run. */
-export async function measure(url: string, headers: Record<string, string>): Promise<autocannon.Result> {
+export async function measure(url: string, headers: Record<string, string> | Record<string, string>[]): Promise<autocannon.Result> {
   await autocannonRun(url, headers, 2);
   return await autocannonRun(url, headers, DURATION);
 }

@@ -28,7 +28,7 @@ const NOW = Date.parse('2026-11-20T23:00:00Z');
 const DAY = '2026-11-20';
 
 const bench = await startBenchService('limits');
-const { dir, service, key } = bench;
+const { dir, service } = bench;
 const summary = await simulateMarket({ outDir: path.join(dir, 'sim'), seed: 20261122, scale: SCALE, now: NOW });
 const files: Partial<Record<IngestKind, string[]>> = {};
 for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
@@ -42,10 +42,11 @@ const servers = {
   process: await startServerProcess(bench.databaseUrl, { WEB_WORKERS: WORKERS, LIMIT_SCOPE: 'process' }),
   cluster: await startServerProcess(bench.databaseUrl, { WEB_WORKERS: WORKERS, LIMIT_SCOPE: 'cluster' }),
 };
-const headers = { authorization: `Bearer ${key}` };
+// The connections use the accounts' keys in turn (bench/support.ts ACCOUNTS).
+const headers = bench.headers;
 const url = (scope: keyof typeof servers): string => `${servers[scope].url}/v1/options/trades?underlying_symbol=SPXW&date=${DAY}&limit=100`;
 for (const scope of ['process', 'cluster'] as const) {
-  const page = await fetch(url(scope), { headers });
+  const page = await fetch(url(scope), { headers: headers[0] });
   if (page.status !== 200) throw new Error(`${scope}: the trades page answered ${page.status}`);
   await autocannonRun(url(scope), headers, WARMUP_SECONDS);
 }
@@ -67,7 +68,7 @@ for (let round = 0; round < ROUNDS; round++) {
   lines.push(`  round ${round + 1}: process ${rps.process.toFixed(0)} req/s, cluster ${rps.cluster.toFixed(0)} req/s, ratio ${(rps.cluster / rps.process).toFixed(3)}`);
 }
 const report = [
-  `limits bench: trades SPXW page of 100, ${WORKERS} HTTP workers, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s each way, node ${process.version}, ${os.cpus().length} cores`,
+  `limits bench: trades SPXW page of 100, ${WORKERS} HTTP workers, ${CONNECTIONS} connections (${bench.headers.length} accounts), ${ROUNDS} rounds of ${DURATION}s each way, node ${process.version}, ${os.cpus().length} cores`,
   `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE})`,
   ...lines,
   `cluster / process over all rounds: ${(totals.cluster / totals.process).toFixed(3)} (rounds ${Math.min(...ratios).toFixed(3)} to ${Math.max(...ratios).toFixed(3)}; goal above 0.90)`,

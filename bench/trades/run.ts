@@ -16,7 +16,10 @@
  * DATABASE_URL uses that server instead of a throwaway embedded one (and the day it holds, when an
  * earlier run loaded it). The endpoint is served as `make run` serves it (src/main.ts in its own
  * process: WEB_WORKERS HTTP workers, default one per core, sharing the pool's size between them);
- * WEB_WORKERS=1 measures the service in one process.
+ * WEB_WORKERS=1 measures the service in one process. The endpoint's connections are shared by
+ * BENCH_ACCOUNTS accounts (default: two, at the spec's 4 in flight each): one account on all 8
+ * meets its share of each worker's database gate, a quarter of the worker's connections, by design
+ * (BENCH_ACCOUNTS=1 measures that).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -133,7 +136,8 @@ for (const route of routes) {
   const bareIds = (await pool.query<{ id: string }>(text, values)).rows.map((r) => r.id);
   if (JSON.stringify(page.data.map((p) => p.id)) !== JSON.stringify(bareIds)) throw new Error(`${route.name}: the bare SELECT does not read the endpoint's rows`);
   const url = `${server.url}/v1/options/trades?${route.query}`;
-  const headers = { authorization: `Bearer ${key}` };
+  // The connections use the accounts' keys in turn (bench/support.ts ACCOUNTS).
+  const headers = bench.headers;
   // Warm-ups, each side alike: the service's workers are fresh processes (each compiles its code
   // and prepares its statements on its own connections). With 2 s, the first route's first
   // endpoint round ran at 0.74-0.87 of the loop in three runs, its later rounds at 1.0-1.4.
@@ -185,7 +189,7 @@ lines.push(
 bareServer.close();
 
 const report = [
-  `trades bench: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${workerPoolSize({ ...config, webWorkers: server.workers })} each`}), node ${process.version}, ${os.cpus().length} cores`,
+  `trades bench: ${CONNECTIONS} connections (${bench.headers.length} accounts), ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${workerPoolSize({ ...config, webWorkers: server.workers })} each`}), node ${process.version}, ${os.cpus().length} cores`,
   `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE}${EVENTS === undefined ? '' : `, ${EVENTS} regular-session events`}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
   ...lines,
 ].join('\n');
