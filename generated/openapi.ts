@@ -367,6 +367,14 @@ export interface paths {
          *     net (default), bullish, bearish, premium, volume, trades; contract grain accepts
          *     change_percent (default), premium, volume; another sort is 400. `underlying_symbols` is
          *     accepted with contract grain only.
+         *
+         *     `min_premium` keeps the ranked rows whose own premium (the underlying's or the contract's
+         *     session total) reaches it; every print of a row counts towards its premium, and root-grain
+         *     shares stay shares of the whole market. A contract without a previous close (not traded in
+         *     the previous session's regular hours, or that session is not held) or without open interest
+         *     is ranked with those fields null; without a previous close its `change_percent` is null, and
+         *     sorted by change_percent it ranks after every contract that has one, in either order. A
+         *     minimum that no row reaches is 422.
          */
         get: operations["listFlowLeaders"];
         put?: never;
@@ -695,6 +703,12 @@ export interface components {
                 reset: components["schemas"]["UnixMs"];
             };
         };
+        /**
+         * Format: date
+         * @description A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01 through 2035-12-31, the span whose holidays and early closes the service knows; trading dates and session windows need it.
+         * @example 2026-11-20
+         */
+        CalendarDate: string;
         CalendarDay: {
             /**
              * @description Equity close.
@@ -735,8 +749,7 @@ export interface components {
             dataset: "options" | "futures" | "equities" | "indices" | "none";
             /** @example One row per option execution. */
             description?: string;
-            /** @example options */
-            family: string;
+            family: components["schemas"]["RouteFamily"];
             /**
              * @example [
              *       "date"
@@ -797,8 +810,11 @@ export interface components {
         };
         /** @description A contract-grain leader row. */
         ContractLeaderRow: {
-            /** @example 152.3 */
-            change_percent: number;
+            /**
+             * @description Percent change of last_price from previous_close; null without a previous close.
+             * @example 152.3
+             */
+            change_percent: number | null;
             contract_type: components["schemas"]["ContractType"];
             /**
              * Format: date
@@ -807,14 +823,23 @@ export interface components {
             date_of_expiry: string;
             /** @example 0.182 */
             implied_volatility: number | null;
-            /** @example 4.1 */
+            /**
+             * @description Price per share of the session's last print.
+             * @example 4.1
+             */
             last_price: number;
-            /** @example 10233 */
-            open_interest: number;
+            /**
+             * @description Open interest at the start of the trading date, as the last print carries it; null when not known.
+             * @example 10233
+             */
+            open_interest: number | null;
             /** @example 2500000 */
             premium: number;
-            /** @example 1.63 */
-            previous_close: number;
+            /**
+             * @description Price per share of the contract's last regular-session print of the previous trading date; null when it did not trade then or that session is not held.
+             * @example 1.63
+             */
+            previous_close: number | null;
             /** @example 5900 */
             strike: number;
             /** @example SPXW */
@@ -834,12 +859,6 @@ export interface components {
          * @enum {string}
          */
         DatasetRelease: "options" | "futures" | "equities" | "indices";
-        /**
-         * Format: date
-         * @description A date, YYYY-MM-DD, from 2000-01-01 through 2035-12-31.
-         * @example 2026-11-20
-         */
-        Date: string;
         Error: {
             error: {
                 code: components["schemas"]["ErrorCode"];
@@ -891,6 +910,12 @@ export interface components {
             /** @example 1250000000 */
             value: number;
         };
+        /**
+         * Format: date
+         * @description An expiration date, YYYY-MM-DD, from 2000-01-01 through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the calendar may expire after it.
+         * @example 2026-12-18
+         */
+        ExpiryDate: string;
         ExportFile: {
             /** @description The rows (or object) of the exported endpoint. */
             data: unknown;
@@ -1045,18 +1070,42 @@ export interface components {
             unit_label: components["schemas"]["UnitLabel"];
             valuation: components["schemas"]["Valuation"];
         };
+        /**
+         * Format: date
+         * @description A date of history not bound to the exchange calendar (stock splits), YYYY-MM-DD, from 1970-01-01 through 2099-12-31.
+         * @example 2020-08-31
+         */
+        HistoryDate: string;
         ImpliedVolatilitySample: {
-            /** @example 12.4 */
+            /**
+             * @description Best offer price; null when there is no offer (a zero offer is none).
+             * @example 12.4
+             */
             ask: number | null;
-            /** @example 0.185 */
+            /**
+             * @description Implied volatility at the offer; null without an offer or an underlying price, or when no volatility reprices it.
+             * @example 0.185
+             */
             ask_implied_volatility: number | null;
-            /** @example 12.1 */
+            /**
+             * @description Best bid price; null when there is no bid (a zero bid is none).
+             * @example 12.1
+             */
             bid: number | null;
-            /** @example 0.179 */
+            /**
+             * @description Implied volatility at the bid; null without a bid or an underlying price, or when no volatility reprices it.
+             * @example 0.179
+             */
             bid_implied_volatility: number | null;
-            /** @example 0.182 */
+            /**
+             * @description Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
+             * @example 0.182
+             */
             implied_volatility: number | null;
-            /** @example 12.25 */
+            /**
+             * @description Midpoint of bid and offer; null unless both are present and not crossed.
+             * @example 12.25
+             */
             midpoint: number | null;
             option_symbol: components["schemas"]["OptionSymbol"];
             timestamp: components["schemas"]["UnixMs"];
@@ -1255,11 +1304,17 @@ export interface components {
             as_of: components["schemas"]["UnixMs"];
             /** @description complete is always present; trades adds scan_complete; usage adds durable. */
             coverage: {
-                /** @example true */
+                /**
+                 * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+                 * @example true
+                 */
                 complete: boolean;
                 /** @example true */
                 durable?: boolean;
-                /** @example true */
+                /**
+                 * @description Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
+                 * @example true
+                 */
                 scan_complete?: boolean;
             } & {
                 [key: string]: boolean;
@@ -1555,6 +1610,12 @@ export interface components {
             volume_share: number;
         };
         /**
+         * @description The family of a route (each operation's x-family); futures and indices have no routes yet.
+         * @example options
+         * @enum {string}
+         */
+        RouteFamily: "options" | "futures" | "indices" | "stocks" | "market" | "account" | "platform" | "exports";
+        /**
          * @example rth
          * @enum {string}
          */
@@ -1718,8 +1779,16 @@ export interface components {
                 exchange: number;
                 /** @example [] */
                 extended_conditions: number[];
-                /** @example 12.4 */
+                /**
+                 * @description Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
+                 * @example 1240
+                 */
                 price: number;
+                /**
+                 * @description Execution price per share, as quoted and as a print's price on the trades route.
+                 * @example 12.4
+                 */
+                price_per_share: number;
                 /** @example 1042 */
                 sequence: number;
                 /** @example 20 */
@@ -1966,16 +2035,16 @@ export interface components {
         ContractTypeRequired: components["schemas"]["ContractType"];
         /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
         CursorId: string;
-        /** @description Only contracts expiring on this date. */
-        DateOfExpiry: components["schemas"]["Date"];
-        /** @description Expiration date of the contract. */
-        DateOfExpiryRequired: components["schemas"]["Date"];
+        /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
+        DateOfExpiry: components["schemas"]["ExpiryDate"];
+        /** @description Expiration date of the contract (2000-01-01 through 2099-12-31). */
+        DateOfExpiryRequired: components["schemas"]["ExpiryDate"];
         /** @description Window end, exclusive, Unix ms. */
         EndTime: components["schemas"]["UnixMsParam"];
         /** @description Executing exchanges. */
         Exchange: components["schemas"]["ExchangeName"][];
-        /** @description Only these expirations (1 to 64 dates); unlisted dates are ignored. */
-        Expirations64: components["schemas"]["Date"][];
+        /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+        Expirations64: components["schemas"]["ExpiryDate"][];
         /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
         ExpiryMode: "0dte" | "1dte" | "weekly" | "monthly" | "lte30" | "lte90";
         /** @description Export id. */
@@ -1986,7 +2055,7 @@ export interface components {
         IncludeComplexDefaultTrue: boolean;
         /** @description Maximum days to expiration. */
         MaxDte: number;
-        /** @description Maximum premium in USD. */
+        /** @description Maximum premium of a print in USD. */
         MaxPremium: number;
         /** @description Maximum print size in contracts. */
         MaxSize: number;
@@ -1994,7 +2063,7 @@ export interface components {
         MaxStrike: number;
         /** @description Minimum days to expiration; 0 means expiring on the trading date. */
         MinDte: number;
-        /** @description Minimum premium in USD. */
+        /** @description Minimum premium of a print in USD. */
         MinPremium: number;
         /** @description Minimum print size in contracts. */
         MinSize: number;
@@ -2026,8 +2095,8 @@ export interface components {
         TradesLimit: number;
         /** @description A print matches when any listed type applies. */
         TradeType: ("sweep" | "block" | "split" | "single" | "golden" | "multileg" | "cross" | "floor" | "auction" | "iso")[];
-        /** @description Trading date; default the current session, else the most recent completed one. */
-        TradingDate: components["schemas"]["Date"];
+        /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
+        TradingDate: components["schemas"]["CalendarDate"];
         /** @description Option root or family. Give this or underlying_symbols, not both. */
         UnderlyingSymbolOptional: components["schemas"]["UnderlyingSymbol"];
         /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
@@ -2064,17 +2133,18 @@ export interface components {
 }
 export type SchemaAccount = components['schemas']['Account'];
 export type SchemaAccountLimits = components['schemas']['AccountLimits'];
+export type SchemaCalendarDate = components['schemas']['CalendarDate'];
 export type SchemaCalendarDay = components['schemas']['CalendarDay'];
 export type SchemaCatalogEntry = components['schemas']['CatalogEntry'];
 export type SchemaContractLeaderRow = components['schemas']['ContractLeaderRow'];
 export type SchemaContractType = components['schemas']['ContractType'];
 export type SchemaCount = components['schemas']['Count'];
 export type SchemaDatasetRelease = components['schemas']['DatasetRelease'];
-export type SchemaDate = components['schemas']['Date'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaErrorCode = components['schemas']['ErrorCode'];
 export type SchemaExchangeName = components['schemas']['ExchangeName'];
 export type SchemaExpiryCell = components['schemas']['ExpiryCell'];
+export type SchemaExpiryDate = components['schemas']['ExpiryDate'];
 export type SchemaExportFile = components['schemas']['ExportFile'];
 export type SchemaExportJob = components['schemas']['ExportJob'];
 export type SchemaExportJobResponse = components['schemas']['ExportJobResponse'];
@@ -2082,6 +2152,7 @@ export type SchemaExportQueryValue = components['schemas']['ExportQueryValue'];
 export type SchemaExportRequest = components['schemas']['ExportRequest'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
 export type SchemaHeatmap = components['schemas']['Heatmap'];
+export type SchemaHistoryDate = components['schemas']['HistoryDate'];
 export type SchemaImpliedVolatilitySample = components['schemas']['ImpliedVolatilitySample'];
 export type SchemaKeyLevels = components['schemas']['KeyLevels'];
 export type SchemaLimitValues = components['schemas']['LimitValues'];
@@ -2100,6 +2171,7 @@ export type SchemaPrint = components['schemas']['Print'];
 export type SchemaPrintPage = components['schemas']['PrintPage'];
 export type SchemaRankedStrike = components['schemas']['RankedStrike'];
 export type SchemaRootLeaderRow = components['schemas']['RootLeaderRow'];
+export type SchemaRouteFamily = components['schemas']['RouteFamily'];
 export type SchemaSession = components['schemas']['Session'];
 export type SchemaSkew = components['schemas']['Skew'];
 export type SchemaSkewExpiration = components['schemas']['SkewExpiration'];
@@ -2293,8 +2365,8 @@ export interface operations {
     listCatalog: {
         parameters: {
             query?: {
-                /** @description Only routes of this family. */
-                family?: "options" | "futures" | "indices" | "stocks" | "market" | "account";
+                /** @description Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures, indices) lists none. */
+                family?: components["schemas"]["RouteFamily"];
             };
             header?: never;
             path?: never;
@@ -2451,8 +2523,8 @@ export interface operations {
     getMarketCalendarDay: {
         parameters: {
             query?: {
-                /** @description The date; default today in New York. */
-                date?: components["schemas"]["Date"];
+                /** @description The date, within the exchange calendar (2000-01-01 through 2035-12-31); default today in New York. */
+                date?: components["schemas"]["CalendarDate"];
             };
             header?: never;
             path?: never;
@@ -2492,8 +2564,8 @@ export interface operations {
             query?: {
                 /** @description Asset class; default all classes. */
                 asset?: "stocks" | "options" | "futures";
-                /** @description Trading date; default the current exchange date in New York. */
-                date?: components["schemas"]["Date"];
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date in New York. */
+                date?: components["schemas"]["CalendarDate"];
             };
             header?: never;
             path?: never;
@@ -2563,9 +2635,9 @@ export interface operations {
                 contract_type: components["parameters"]["ContractTypeRequired"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
-                /** @description One trading date instead of start_time/end_time; with session gth or all the window starts 20:15 ET the evening before. */
-                date?: components["schemas"]["Date"];
-                /** @description Expiration date of the contract. */
+                /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all the window starts 20:15 ET the evening before. */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Expiration date of the contract (2000-01-01 through 2099-12-31). */
                 date_of_expiry: components["parameters"]["DateOfExpiryRequired"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
@@ -2622,7 +2694,7 @@ export interface operations {
             query: {
                 /** @description call or put. */
                 contract_type: components["parameters"]["ContractTypeRequired"];
-                /** @description Expiration date of the contract. */
+                /** @description Expiration date of the contract (2000-01-01 through 2099-12-31). */
                 date_of_expiry: components["parameters"]["DateOfExpiryRequired"];
                 /** @description Strike in dollars, at most three decimals. */
                 strike: components["parameters"]["StrikeRequired"];
@@ -2670,13 +2742,13 @@ export interface operations {
             query: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractType"];
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Index of the first expiration shown among the selected ones. */
                 expiration_offset?: number;
-                /** @description Only these expirations (1 to 64 dates); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
@@ -2748,9 +2820,9 @@ export interface operations {
                 contract_type?: components["parameters"]["ContractType"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
@@ -2762,7 +2834,7 @@ export interface operations {
                 limit?: components["parameters"]["TradesLimit"];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
-                /** @description Maximum premium in USD. */
+                /** @description Maximum premium of a print in USD. */
                 max_premium?: components["parameters"]["MaxPremium"];
                 /** @description Maximum print size in contracts. */
                 max_size?: components["parameters"]["MaxSize"];
@@ -2770,7 +2842,7 @@ export interface operations {
                 max_strike?: components["parameters"]["MaxStrike"];
                 /** @description Minimum days to expiration; 0 means expiring on the trading date. */
                 min_dte?: components["parameters"]["MinDte"];
-                /** @description Minimum premium in USD. */
+                /** @description Minimum premium of a print in USD. */
                 min_premium?: components["parameters"]["MinPremium"];
                 /** @description Minimum print size in contracts. */
                 min_size?: components["parameters"]["MinSize"];
@@ -2827,7 +2899,7 @@ export interface operations {
     listFlowLeaders: {
         parameters: {
             query?: {
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description What is ranked. */
                 grain?: "root" | "contract";
@@ -2835,8 +2907,8 @@ export interface operations {
                 include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
                 /** @description Rows returned. */
                 limit?: number;
-                /** @description Minimum premium in USD. */
-                min_premium?: components["parameters"]["MinPremium"];
+                /** @description Minimum premium of a row in USD (the underlying's or the contract's session total); rows below it are left out, the prints of a row are not filtered. */
+                min_premium?: number;
                 /** @description Direction of the ranking. */
                 order?: "desc" | "asc";
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
@@ -2887,9 +2959,9 @@ export interface operations {
                 contract_type?: components["parameters"]["ContractType"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
@@ -2901,7 +2973,7 @@ export interface operations {
                 limit?: components["parameters"]["TradesLimit"];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
-                /** @description Maximum premium in USD. */
+                /** @description Maximum premium of a print in USD. */
                 max_premium?: components["parameters"]["MaxPremium"];
                 /** @description Maximum print size in contracts. */
                 max_size?: components["parameters"]["MaxSize"];
@@ -2909,7 +2981,7 @@ export interface operations {
                 max_strike?: components["parameters"]["MaxStrike"];
                 /** @description Minimum days to expiration; 0 means expiring on the trading date. */
                 min_dte?: components["parameters"]["MinDte"];
-                /** @description Minimum premium in USD. */
+                /** @description Minimum premium of a print in USD. */
                 min_premium?: components["parameters"]["MinPremium"];
                 /** @description Minimum print size in contracts. */
                 min_size?: components["parameters"]["MinSize"];
@@ -2966,9 +3038,9 @@ export interface operations {
             query: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractType"];
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
@@ -2978,7 +3050,7 @@ export interface operations {
                 interval?: "1m" | "5m" | "15m" | "30m" | "1h";
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
-                /** @description Maximum premium in USD. */
+                /** @description Maximum premium of a print in USD. */
                 max_premium?: components["parameters"]["MaxPremium"];
                 /** @description Maximum print size in contracts. */
                 max_size?: components["parameters"]["MaxSize"];
@@ -2986,7 +3058,7 @@ export interface operations {
                 max_strike?: components["parameters"]["MaxStrike"];
                 /** @description Minimum days to expiration; 0 means expiring on the trading date. */
                 min_dte?: components["parameters"]["MinDte"];
-                /** @description Minimum premium in USD. */
+                /** @description Minimum premium of a print in USD. */
                 min_premium?: components["parameters"]["MinPremium"];
                 /** @description Minimum print size in contracts. */
                 min_size?: components["parameters"]["MinSize"];
@@ -3048,11 +3120,11 @@ export interface operations {
             query: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractType"];
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 64 dates); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
@@ -3114,11 +3186,11 @@ export interface operations {
     getOpenInterest: {
         parameters: {
             query: {
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 64 dates); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
@@ -3176,8 +3248,8 @@ export interface operations {
     listOptionOvernightSessions: {
         parameters: {
             query?: {
-                /** @description Trading date of the windows; default the current exchange date. */
-                date?: components["schemas"]["Date"];
+                /** @description Trading date of the windows, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date. */
+                date?: components["schemas"]["CalendarDate"];
             };
             header?: never;
             path?: never;
@@ -3219,9 +3291,9 @@ export interface operations {
                 contract_type?: components["parameters"]["ContractType"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
@@ -3233,7 +3305,7 @@ export interface operations {
                 limit?: components["parameters"]["TradesLimit"];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
-                /** @description Maximum premium in USD. */
+                /** @description Maximum premium of a print in USD. */
                 max_premium?: components["parameters"]["MaxPremium"];
                 /** @description Maximum print size in contracts. */
                 max_size?: components["parameters"]["MaxSize"];
@@ -3241,7 +3313,7 @@ export interface operations {
                 max_strike?: components["parameters"]["MaxStrike"];
                 /** @description Minimum days to expiration; 0 means expiring on the trading date. */
                 min_dte?: components["parameters"]["MinDte"];
-                /** @description Minimum premium in USD. */
+                /** @description Minimum premium of a print in USD. */
                 min_premium?: components["parameters"]["MinPremium"];
                 /** @description Minimum print size in contracts. */
                 min_size?: components["parameters"]["MinSize"];
@@ -3300,10 +3372,10 @@ export interface operations {
     getVolatilityDrift: {
         parameters: {
             query: {
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description The tracked expiration; default the nearest. */
-                date_of_expiry?: components["schemas"]["Date"];
+                /** @description The tracked expiration (2000-01-01 through 2099-12-31); default the nearest. */
+                date_of_expiry?: components["schemas"]["ExpiryDate"];
                 /** @description Bucket size. */
                 interval?: "1m" | "5m";
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
@@ -3348,12 +3420,12 @@ export interface operations {
     getVolatilitySkew: {
         parameters: {
             query: {
-                /** @description Trading date; default the current session, else the most recent completed one. */
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
-                /** @description Only contracts expiring on this date. */
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 8 dates). */
-                expirations?: components["schemas"]["Date"][];
+                /** @description Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). */
+                expirations?: components["schemas"]["ExpiryDate"][];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
@@ -3425,12 +3497,12 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
-                /** @description Latest execution date, inclusive. */
-                end_execution_date?: components["schemas"]["Date"];
+                /** @description Latest execution date, inclusive; any date from 1970-01-01 through 2099-12-31. */
+                end_execution_date?: components["schemas"]["HistoryDate"];
                 /** @description Max rows per page. */
                 limit?: number;
-                /** @description Earliest execution date, inclusive. */
-                start_execution_date?: components["schemas"]["Date"];
+                /** @description Earliest execution date, inclusive; any date from 1970-01-01 through 2099-12-31 (split history is not bound to the exchange calendar). */
+                start_execution_date?: components["schemas"]["HistoryDate"];
                 /** @description Ticker; 1 to 6 letters, optionally a dot and 1 to 4 letters or digits. */
                 symbol?: string;
             };

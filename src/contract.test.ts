@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContract, resolveRef, withParametersInline } from './contract.js';
+import { contractPath, loadContract, resolveRef, withParametersInline } from './contract.js';
 
 describe('withParametersInline', () => {
   const contract = loadContract();
@@ -33,5 +36,23 @@ describe('withParametersInline', () => {
     expect(inline.map((p) => p.name)).toEqual(operation?.parameters.map((p) => p.name));
     const limit = inline.find((p) => p.name === 'limit');
     expect(limit?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 100 });
+  });
+});
+
+describe('route families', () => {
+  it('reads each x-family as a RouteFamily value and refuses a contract whose x-family is not one', () => {
+    const contract = loadContract();
+    const families = resolveRef(contract.document, { $ref: '#/components/schemas/RouteFamily' }).enum as string[];
+    for (const op of contract.operations) expect(families, op.operationId).toContain(op.facts.family);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'));
+    try {
+      const file = path.join(dir, 'v1.yaml');
+      const text = fs.readFileSync(contractPath, 'utf8');
+      expect(text).toContain('x-family: platform');
+      fs.writeFileSync(file, text.replace('x-family: platform', 'x-family: plattform'));
+      expect(() => loadContract(file)).toThrow(/x-family "plattform" is not one of RouteFamily's values/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

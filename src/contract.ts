@@ -12,9 +12,11 @@ import { parseParameterRules, type ParameterRule } from './parameter-rules.js';
 export type OperationId = keyof operations;
 /** The dataset release a route belongs to, or none (platform, account and market routes). */
 export type RouteDataset = components['schemas']['CatalogEntry']['dataset'];
+/** The family of a route: one of the contract's RouteFamily values, which the catalog's filter accepts. */
+export type RouteFamily = components['schemas']['RouteFamily'];
 
 export interface RouteFacts {
-  family: string;
+  family: RouteFamily;
   dataset: RouteDataset;
   public: boolean;
   mcp: boolean;
@@ -94,6 +96,13 @@ export function withParametersInline(document: Json, operation: Json): Json {
   return { ...operation, parameters };
 }
 
+/** An operation's x-family, which must be one of the RouteFamily schema's values (so the catalog filter accepts it). */
+function familyOf(document: Json, operationId: string, value: unknown): RouteFamily {
+  const families = resolveRef(document, { $ref: '#/components/schemas/RouteFamily' }).enum as unknown[] | undefined;
+  if (!families?.includes(value)) throw new Error(`${operationId}: x-family ${JSON.stringify(value)} is not one of RouteFamily's values`);
+  return value as RouteFamily;
+}
+
 export function loadContract(file = contractPath): Contract {
   const document = parse(fs.readFileSync(file, 'utf8')) as Json;
   const operations: OperationSpec[] = [];
@@ -120,7 +129,7 @@ export function loadContract(file = contractPath): Contract {
         summary: typeof op.summary === 'string' ? op.summary : '',
         description: typeof op.description === 'string' ? op.description : '',
         facts: {
-          family: String(op['x-family']),
+          family: familyOf(document, operationId, op['x-family']),
           dataset: op['x-dataset'] as RouteDataset,
           public: op['x-public'] === true,
           mcp: op['x-mcp'] === true,

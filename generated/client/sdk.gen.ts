@@ -101,6 +101,14 @@ export const listOvernightOptionFlow = <ThrowOnError extends boolean = false>(op
  * change_percent (default), premium, volume; another sort is 400. `underlying_symbols` is
  * accepted with contract grain only.
  *
+ * `min_premium` keeps the ranked rows whose own premium (the underlying's or the contract's
+ * session total) reaches it; every print of a row counts towards its premium, and root-grain
+ * shares stay shares of the whole market. A contract without a previous close (not traded in
+ * the previous session's regular hours, or that session is not held) or without open interest
+ * is ranked with those fields null; without a previous close its `change_percent` is null, and
+ * sorted by change_percent it ranks after every contract that has one, in either order. A
+ * minimum that no row reaches is 422.
+ *
  */
 export const listFlowLeaders = <ThrowOnError extends boolean = false>(options?: Options<ListFlowLeadersData, ThrowOnError>) => (options?.client ?? client).get<ListFlowLeadersResponses, ListFlowLeadersErrors, ThrowOnError>({
     querySerializer: { parameters: { underlying_symbols: { array: { explode: false } } } },

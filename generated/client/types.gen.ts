@@ -10,9 +10,19 @@ export type ClientOptions = {
 export type UnderlyingSymbol = string;
 
 /**
- * A date, YYYY-MM-DD, from 2000-01-01 through 2035-12-31.
+ * A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01 through 2035-12-31, the span whose holidays and early closes the service knows; trading dates and session windows need it.
  */
-export type Date = string;
+export type CalendarDate = string;
+
+/**
+ * An expiration date, YYYY-MM-DD, from 2000-01-01 through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the calendar may expire after it.
+ */
+export type ExpiryDate = string;
+
+/**
+ * A date of history not bound to the exchange calendar (stock splits), YYYY-MM-DD, from 1970-01-01 through 2099-12-31.
+ */
+export type HistoryDate = string;
 
 /**
  * Unix epoch milliseconds.
@@ -26,6 +36,11 @@ export type UnixMs = number;
 
 export type ContractType = 'call' | 'put';
 
+/**
+ * The family of a route (each operation's x-family); futures and indices have no routes yet.
+ */
+export type RouteFamily = 'options' | 'futures' | 'indices' | 'stocks' | 'market' | 'account' | 'platform' | 'exports';
+
 export type ExchangeName = 'nom' | 'amex' | 'cboe' | 'ise' | 'arca' | 'phlx' | 'box' | 'mrcy' | 'gmni' | 'c2' | 'miax' | 'emld' | 'bx' | 'bzx' | 'edgx' | 'perl' | 'memx';
 
 export type Session = 'rth' | 'gth' | 'curb' | 'all';
@@ -36,7 +51,13 @@ export type Meta = {
      * complete is always present; trades adds scan_complete; usage adds durable.
      */
     coverage: {
+        /**
+         * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+         */
         complete: boolean;
+        /**
+         * Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
+         */
         scan_complete?: boolean;
         durable?: boolean;
         [key: string]: boolean | undefined;
@@ -132,11 +153,29 @@ export type PrintPage = {
 };
 
 export type ImpliedVolatilitySample = {
+    /**
+     * Best offer price; null when there is no offer (a zero offer is none).
+     */
     ask: number | null;
+    /**
+     * Implied volatility at the offer; null without an offer or an underlying price, or when no volatility reprices it.
+     */
     ask_implied_volatility: number | null;
+    /**
+     * Best bid price; null when there is no bid (a zero bid is none).
+     */
     bid: number | null;
+    /**
+     * Implied volatility at the bid; null without a bid or an underlying price, or when no volatility reprices it.
+     */
     bid_implied_volatility: number | null;
+    /**
+     * Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
+     */
     implied_volatility: number | null;
+    /**
+     * Midpoint of bid and offer; null unless both are present and not crossed.
+     */
     midpoint: number | null;
     option_symbol: OptionSymbol;
     timestamp: UnixMs;
@@ -159,7 +198,14 @@ export type TradeAtTime = {
         condition: number;
         exchange: number;
         extended_conditions: Array<number>;
+        /**
+         * Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
+         */
         price: number;
+        /**
+         * Execution price per share, as quoted and as a print's price on the trades route.
+         */
+        price_per_share: number;
         sequence: number;
         size: number;
         timestamp: UnixMs;
@@ -423,13 +469,25 @@ export type ContractLeaderRow = {
     underlying_symbol: string;
     premium: number;
     volume: number;
-    change_percent: number;
+    /**
+     * Percent change of last_price from previous_close; null without a previous close.
+     */
+    change_percent: number | null;
     contract_type: ContractType;
     date_of_expiry: string;
     implied_volatility: number | null;
+    /**
+     * Price per share of the session's last print.
+     */
     last_price: number;
-    open_interest: number;
-    previous_close: number;
+    /**
+     * Open interest at the start of the trading date, as the last print carries it; null when not known.
+     */
+    open_interest: number | null;
+    /**
+     * Price per share of the contract's last regular-session print of the previous trading date; null when it did not trade then or that session is not held.
+     */
+    previous_close: number | null;
     strike: number;
 };
 
@@ -514,7 +572,7 @@ export type UsageBucket = {
 export type CatalogEntry = {
     dataset: 'options' | 'futures' | 'equities' | 'indices' | 'none';
     description?: string;
-    family: string;
+    family: RouteFamily;
     history_params?: Array<string>;
     /**
      * The operationId.
@@ -774,9 +832,9 @@ export type UnderlyingSymbols = Array<UnderlyingSymbol>;
 export type RootRequired = string;
 
 /**
- * Trading date; default the current session, else the most recent completed one.
+ * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
  */
-export type TradingDate = Date;
+export type TradingDate = CalendarDate;
 
 /**
  * rth (regular) or gth (the overnight session before the trading date; Pro plan).
@@ -809,14 +867,14 @@ export type ContractType2 = ContractType;
 export type ContractTypeRequired = ContractType;
 
 /**
- * Only contracts expiring on this date.
+ * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
  */
-export type DateOfExpiry = Date;
+export type DateOfExpiry = ExpiryDate;
 
 /**
- * Expiration date of the contract.
+ * Expiration date of the contract (2000-01-01 through 2099-12-31).
  */
-export type DateOfExpiryRequired = Date;
+export type DateOfExpiryRequired = ExpiryDate;
 
 /**
  * Strike in dollars, at most three decimals.
@@ -824,9 +882,9 @@ export type DateOfExpiryRequired = Date;
 export type StrikeRequired = number;
 
 /**
- * Only these expirations (1 to 64 dates); unlisted dates are ignored.
+ * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
  */
-export type Expirations64 = Array<Date>;
+export type Expirations64 = Array<ExpiryDate>;
 
 /**
  * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
@@ -844,12 +902,12 @@ export type MinDte = number;
 export type MaxDte = number;
 
 /**
- * Minimum premium in USD.
+ * Minimum premium of a print in USD.
  */
 export type MinPremium = number;
 
 /**
- * Maximum premium in USD.
+ * Maximum premium of a print in USD.
  */
 export type MaxPremium = number;
 
@@ -961,9 +1019,9 @@ export type ListOptionTradesData = {
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
@@ -981,9 +1039,9 @@ export type ListOptionTradesData = {
          */
         contract_type?: ContractType;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -993,11 +1051,11 @@ export type ListOptionTradesData = {
          */
         max_dte?: number;
         /**
-         * Minimum premium in USD.
+         * Minimum premium of a print in USD.
          */
         min_premium?: number;
         /**
-         * Maximum premium in USD.
+         * Maximum premium of a print in USD.
          */
         max_premium?: number;
         /**
@@ -1111,9 +1169,9 @@ export type ListOptionFlowData = {
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
@@ -1131,9 +1189,9 @@ export type ListOptionFlowData = {
          */
         contract_type?: ContractType;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -1143,11 +1201,11 @@ export type ListOptionFlowData = {
          */
         max_dte?: number;
         /**
-         * Minimum premium in USD.
+         * Minimum premium of a print in USD.
          */
         min_premium?: number;
         /**
-         * Maximum premium in USD.
+         * Maximum premium of a print in USD.
          */
         max_premium?: number;
         /**
@@ -1261,9 +1319,9 @@ export type ListOvernightOptionFlowData = {
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * Window start, inclusive, Unix ms.
          */
@@ -1277,9 +1335,9 @@ export type ListOvernightOptionFlowData = {
          */
         contract_type?: ContractType;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -1289,11 +1347,11 @@ export type ListOvernightOptionFlowData = {
          */
         max_dte?: number;
         /**
-         * Minimum premium in USD.
+         * Minimum premium of a print in USD.
          */
         min_premium?: number;
         /**
-         * Maximum premium in USD.
+         * Maximum premium of a print in USD.
          */
         max_premium?: number;
         /**
@@ -1419,7 +1477,7 @@ export type ListFlowLeadersData = {
          */
         limit?: number;
         /**
-         * Minimum premium in USD.
+         * Minimum premium of a row in USD (the underlying's or the contract's session total); rows below it are left out, the prints of a row are not filtered.
          */
         min_premium?: number;
         /**
@@ -1427,9 +1485,9 @@ export type ListFlowLeadersData = {
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
@@ -1504,9 +1562,9 @@ export type GetPremiumDriftData = {
          */
         interval?: '1m' | '5m' | '15m' | '30m' | '1h';
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
@@ -1524,9 +1582,9 @@ export type GetPremiumDriftData = {
          */
         contract_type?: ContractType;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -1536,11 +1594,11 @@ export type GetPremiumDriftData = {
          */
         max_dte?: number;
         /**
-         * Minimum premium in USD.
+         * Minimum premium of a print in USD.
          */
         min_premium?: number;
         /**
-         * Maximum premium in USD.
+         * Maximum premium of a print in USD.
          */
         max_premium?: number;
         /**
@@ -1653,9 +1711,9 @@ export type ListContractImpliedVolatilityData = {
          */
         strike: number;
         /**
-         * Expiration date of the contract.
+         * Expiration date of the contract (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry: Date;
+        date_of_expiry: ExpiryDate;
         /**
          * Sampling interval.
          */
@@ -1669,9 +1727,9 @@ export type ListContractImpliedVolatilityData = {
          */
         end_time?: UnixMsParam;
         /**
-         * One trading date instead of start_time/end_time; with session gth or all the window starts 20:15 ET the evening before.
+         * One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all the window starts 20:15 ET the evening before.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET.
          */
@@ -1755,9 +1813,9 @@ export type GetContractTradeAtTimeData = {
          */
         strike: number;
         /**
-         * Expiration date of the contract.
+         * Expiration date of the contract (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry: Date;
+        date_of_expiry: ExpiryDate;
         /**
          * The instant, Unix ms.
          */
@@ -1824,21 +1882,21 @@ export type GetVolatilitySkewData = {
          */
         underlying_symbol: UnderlyingSymbol;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
         session?: 'rth' | 'gth';
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 8 dates).
+         * Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31).
          */
-        expirations?: Array<Date>;
+        expirations?: Array<ExpiryDate>;
     };
     url: '/v1/options/volatility/skew';
 };
@@ -1901,17 +1959,17 @@ export type GetVolatilityDriftData = {
          */
         underlying_symbol: UnderlyingSymbol;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
         session?: 'rth' | 'gth';
         /**
-         * The tracked expiration; default the nearest.
+         * The tracked expiration (2000-01-01 through 2099-12-31); default the nearest.
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
          * Bucket size.
          */
@@ -1978,17 +2036,17 @@ export type GetOpenInterestData = {
          */
         underlying_symbol: UnderlyingSymbol;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
          */
-        expirations?: Array<Date>;
+        expirations?: Array<ExpiryDate>;
         /**
          * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
          */
@@ -2083,9 +2141,9 @@ export type GetExposureLevelsData = {
          */
         underlying_symbol: UnderlyingSymbol;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
@@ -2095,13 +2153,13 @@ export type GetExposureLevelsData = {
          */
         contract_type?: ContractType;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
          */
-        expirations?: Array<Date>;
+        expirations?: Array<ExpiryDate>;
         /**
          * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
          */
@@ -2200,9 +2258,9 @@ export type GetExposureHeatmapData = {
          */
         underlying_symbol: UnderlyingSymbol;
         /**
-         * Trading date; default the current session, else the most recent completed one.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
-        date?: Date;
+        date?: CalendarDate;
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
@@ -2212,13 +2270,13 @@ export type GetExposureHeatmapData = {
          */
         contract_type?: ContractType;
         /**
-         * Only contracts expiring on this date.
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
-        date_of_expiry?: Date;
+        date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
          */
-        expirations?: Array<Date>;
+        expirations?: Array<ExpiryDate>;
         /**
          * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
          */
@@ -2329,9 +2387,9 @@ export type ListOptionOvernightSessionsData = {
     path?: never;
     query?: {
         /**
-         * Trading date of the windows; default the current exchange date.
+         * Trading date of the windows, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date.
          */
-        date?: Date;
+        date?: CalendarDate;
     };
     url: '/v1/options/sessions';
 };
@@ -2390,13 +2448,13 @@ export type ListStockSplitsData = {
          */
         symbol?: string;
         /**
-         * Earliest execution date, inclusive.
+         * Earliest execution date, inclusive; any date from 1970-01-01 through 2099-12-31 (split history is not bound to the exchange calendar).
          */
-        start_execution_date?: Date;
+        start_execution_date?: HistoryDate;
         /**
-         * Latest execution date, inclusive.
+         * Latest execution date, inclusive; any date from 1970-01-01 through 2099-12-31.
          */
-        end_execution_date?: Date;
+        end_execution_date?: HistoryDate;
         /**
          * Max rows per page.
          */
@@ -2468,9 +2526,9 @@ export type ListMarketSessionsData = {
          */
         asset?: 'stocks' | 'options' | 'futures';
         /**
-         * Trading date; default the current exchange date in New York.
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date in New York.
          */
-        date?: Date;
+        date?: CalendarDate;
     };
     url: '/v1/market/sessions';
 };
@@ -2525,9 +2583,9 @@ export type GetMarketCalendarDayData = {
     path?: never;
     query?: {
         /**
-         * The date; default today in New York.
+         * The date, within the exchange calendar (2000-01-01 through 2035-12-31); default today in New York.
          */
-        date?: Date;
+        date?: CalendarDate;
     };
     url: '/v1/market/calendar';
 };
@@ -2747,9 +2805,9 @@ export type ListCatalogData = {
     path?: never;
     query?: {
         /**
-         * Only routes of this family.
+         * Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures, indices) lists none.
          */
-        family?: 'options' | 'futures' | 'indices' | 'stocks' | 'market' | 'account';
+        family?: RouteFamily;
     };
     url: '/v1/catalog';
 };

@@ -102,6 +102,15 @@ describe('buildCatalog: entries', () => {
     expect(catalog.filter((e) => e.public).map((e) => e.path).sort()).toEqual(['/v1/openapi.json', '/v1/status']);
   });
 
+  it('the family filter accepts every family an entry has, and the families without routes yet', () => {
+    const filter = param('/v1/catalog', 'family');
+    expect(filter.type).toBe('enum');
+    const families = new Set(catalog.map((e) => e.family));
+    expect([...families]).toEqual(expect.arrayContaining(['options', 'platform', 'exports']));
+    for (const family of families) expect(filter.enum, family).toContain(family);
+    expect(filter.enum).toEqual(expect.arrayContaining(['futures', 'indices']));
+  });
+
   it('stocks family: splits carry start_execution_date / end_execution_date', () => {
     const stocks = catalog.filter((e) => e.family === 'stocks');
     expect(stocks.length).toBeGreaterThan(0);

@@ -147,7 +147,23 @@ describe('ivSample', () => {
     expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 1, ask: 1.1 }, tradingDate: '2026-11-20' }, new Map())).toMatchObject({ underlying_price: null, implied_volatility: null, bid_implied_volatility: null, underlying_timestamp: null });
     const bars = new Map([[minute, { ts: minute, close: 588.5 }]]);
     expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: null, ask: 0 }, tradingDate: '2026-11-20' }, bars)).toMatchObject({ bid: null, ask: null, midpoint: null, implied_volatility: null, ask_implied_volatility: null });
-    expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 0, ask: 0.05 }, tradingDate: '2026-11-20' }, bars)).toMatchObject({ bid: 0, bid_implied_volatility: null, midpoint: 0.025 });
+  });
+
+  it('serves a zero bid or ask as null (no bid, no offer), with no midpoint and no volatility for that side', () => {
+    // A missing value is null, never 0: a zero bid is OPRA's "no bid"; its midpoint is not ask / 2.
+    const bars = new Map([[minute, { ts: minute, close: 588.5 }]]);
+    const ask = Math.round(price(0.17) * 100) / 100;
+    const noBid = ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 0, ask }, tradingDate: '2026-11-20' }, bars);
+    expect(noBid).toMatchObject({ bid: null, bid_implied_volatility: null, midpoint: null, implied_volatility: null, ask });
+    expect(noBid.ask_implied_volatility!).toBeCloseTo(0.17, 2);
+    const bid = Math.round(price(0.15) * 100) / 100;
+    const noOffer = ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid, ask: 0 }, tradingDate: '2026-11-20' }, bars);
+    expect(noOffer).toMatchObject({ bid, ask: null, ask_implied_volatility: null, midpoint: null, implied_volatility: null });
+    expect(noOffer.bid_implied_volatility!).toBeCloseTo(0.15, 2);
+    for (const quote of [{ bid: null, ask }, { bid: -0.05, ask }, { bid: 0, ask: 0 }, { bid: Number.NaN, ask }]) {
+      const s = ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, ...quote }, tradingDate: '2026-11-20' }, bars);
+      expect(s, JSON.stringify(quote)).toMatchObject({ bid: null, bid_implied_volatility: null, midpoint: null, implied_volatility: null });
+    }
   });
 
   it('solves an overnight bucket at the rate of its trading date, not of its evening', () => {

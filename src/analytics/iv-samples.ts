@@ -170,14 +170,21 @@ export function lastQuotePerBucket(quotes: readonly MinuteQuote[], intervalMs: n
   return out;
 }
 
+/** A quoted price, or null for no price: zero, negative or not finite. */
+function priceOrNull(price: number | null): number | null {
+  return price !== null && price > 0 && Number.isFinite(price) ? price : null;
+}
+
 /**
  * One sample: the quote's prices and their volatilities at the underlying bar of its minute (else
  * the minute before), at the rate of its trading date (an overnight bucket's evening belongs to the next date).
  */
 export function ivSample(contract: SampledContract, { bucket, quote, tradingDate }: BucketQuote, bars: ReadonlyMap<number, Bar>): IvSample {
   const bar = bars.get(quote.minute) ?? bars.get(quote.minute - MINUTE_MS) ?? null;
-  const bid = quote.bid !== null && quote.bid >= 0 ? quote.bid : null;
-  const ask = quote.ask !== null && quote.ask > 0 ? quote.ask : null;
+  // A missing value is null, never 0: OPRA disseminates a zero bid or ask for "no bid" or "no
+  // offer" (as print-side.ts reads it), so a one-sided quote has no midpoint.
+  const bid = priceOrNull(quote.bid);
+  const ask = priceOrNull(quote.ask);
   const midpoint = bid !== null && ask !== null && ask >= bid ? (bid + ask) / 2 : null;
   const spot = bar?.close ?? null;
   const solve = (price: number | null): number | null => {

@@ -338,7 +338,6 @@ export interface LeaderFilter {
   tradingDate: string;
   sessions: readonly string[];
   includeComplex: boolean;
-  minPremium?: number;
   /** Contract grain: only these roots (null for all). */
   roots?: readonly string[] | null;
 }
@@ -346,7 +345,6 @@ export interface LeaderFilter {
 function leaderConditions(f: LeaderFilter): RawBuilder<boolean>[] {
   const c = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, sql<boolean>`session = any(${[...f.sessions]}::text[])`];
   if (!f.includeComplex) c.push(sql<boolean>`trade_type <> 'multileg' and not ('complex' = any(flags))`);
-  if (f.minPremium !== undefined) c.push(sql<boolean>`premium >= ${f.minPremium}::float8`);
   if (f.roots) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
   return c;
 }
@@ -393,9 +391,10 @@ export interface ContractFlowRow {
 
 /**
  * Session totals per contract with its last print (price, implied volatility, open interest) and
- * the last regular-session price of the previous trading date (null when not held).
+ * the last regular-session price of the previous trading date (null when not held, or when there
+ * is no previous date).
  */
-export async function flowByContract(db: Queryable, f: LeaderFilter, previousDate: string): Promise<ContractFlowRow[]> {
+export async function flowByContract(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
   const result = await sql<ContractFlowRow>`
     with day as (
       select contract_id, min(root) as root, min(contract_type) as contract_type, min(date_of_expiry) as date_of_expiry, min(strike) as strike,

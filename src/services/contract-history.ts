@@ -32,6 +32,15 @@ async function namedContract(ctx: ServiceContext, q: Pick<QueryOf<'getContractTr
   return contract;
 }
 
+/**
+ * A print's price per contract in dollars: the price per share times the contract's multiplier,
+ * rounded to a millionth of a dollar, which clears binary noise (1.23 x 100 is 123.00000000000001)
+ * and keeps a sub-cent price exact.
+ */
+function pricePerContract(pricePerShare: number, multiplier: number): number {
+  return Math.round(pricePerShare * multiplier * 1e6) / 1e6;
+}
+
 export async function getContractTradeAtTime(ctx: ServiceContext, q: QueryOf<'getContractTradeAtTime'>): Promise<Result<'getContractTradeAtTime'>> {
   const overnight = accountOf(ctx).overnight;
   if (!overnight && !inRegularHours(q.timestamp)) {
@@ -55,7 +64,8 @@ export async function getContractTradeAtTime(ctx: ServiceContext, q: QueryOf<'ge
               condition: trade.condition_code,
               exchange: trade.exchange_code,
               extended_conditions: trade.extended_conditions,
-              price: trade.price,
+              price: pricePerContract(trade.price, contract.multiplier),
+              price_per_share: trade.price,
               sequence: trade.sequence,
               size: trade.size,
               timestamp: trade.ts,

@@ -5,10 +5,10 @@
  * service runs.
  */
 import { previousTradingDay } from '../analytics/calendar.js';
-import { rankContracts, rankRoots } from '../analytics/flow-leaders.js';
+import { rankContracts, rankRoots, type RankingOptions } from '../analytics/flow-leaders.js';
 import { defaultTradingDate, rootsOf, SESSIONS_OF } from '../analytics/print-filters.js';
 import { flowByContract, flowByUnderlying, type LeaderFilter } from '../db/trades.js';
-import { noData } from '../errors.js';
+import { noData, type ApiError } from '../errors.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -23,54 +23,49 @@ function previousDate(date: string): string | null {
 
 export async function listFlowLeaders(ctx: ServiceContext, q: QueryOf<'listFlowLeaders'>): Promise<Result<'listFlowLeaders'>> {
   const grain = withDefault(q.grain, 'grain');
-  const sort = withDefault(q.sort, 'sort');
-  const order = withDefault(q.order, 'order');
-  const limit = withDefault(q.limit, 'limit');
   const session = withDefault(q.session, 'session');
   const tradingDate = q.date ?? defaultTradingDate(ctx.now, session);
   const filter: LeaderFilter = {
     tradingDate,
     sessions: SESSIONS_OF[session],
     includeComplex: withDefault(q.include_complex, 'include_complex'),
-    minPremium: q.min_premium,
     roots: q.underlying_symbols ? rootsOf(q.underlying_symbols) : null,
   };
+  // min_premium keeps the rows whose premium reaches it, not the prints that do (analytics/flow-leaders.ts).
+  const ranking: RankingOptions = { sort: withDefault(q.sort, 'sort'), order: withDefault(q.order, 'order'), limit: withDefault(q.limit, 'limit'), minPremium: q.min_premium };
   const empty = async (): Promise<never> => {
     await explainMissingPrints(ctx, tradingDate);
     throw noData(`No print matches the request on ${tradingDate}.`);
   };
+  const belowMinimum = (what: string): ApiError => noData(`No ${what} traded on ${tradingDate} has a premium of at least ${q.min_premium ?? 0} USD.`);
   if (grain === 'root') {
     const flows = await flowByUnderlying(ctx.deps.db, filter);
     if (flows.length === 0) return await empty();
-    const rows = flows.map((f) => ({ ...f, callVolume: f.call_volume, putVolume: f.put_volume }));
-    return { data: rankRoots(rows, sort, order, limit), source: 'opra' };
+    const ranked = rankRoots(
+      flows.map((f) => ({ ...f, callVolume: f.call_volume, putVolume: f.put_volume })),
+      ranking,
+    );
+    if (ranked.length === 0) throw belowMinimum('underlying');
+    return { data: ranked, source: 'opra' };
   }
-  const previous = previousDate(tradingDate);
-  const flows = previous === null ? [] : await flowByContract(ctx.deps.db, filter, previous);
+  // A contract without a previous close (none held, or before the calendar) or open interest is served with those fields null.
+  const flows = await flowByContract(ctx.deps.db, filter, previousDate(tradingDate));
   if (flows.length === 0) return await empty();
   const ranked = rankContracts(
-    flows.flatMap((f) =>
-      f.previous_close === null || f.open_interest === null
-        ? []
-        : [
-            {
-              root: f.root,
-              contractType: f.contract_type,
-              dateOfExpiry: f.date_of_expiry,
-              strike: f.strike,
-              premium: f.premium,
-              volume: f.volume,
-              lastPrice: f.last_price,
-              impliedVolatility: f.implied_volatility,
-              openInterest: f.open_interest,
-              previousClose: f.previous_close,
-            },
-          ],
-    ),
-    sort,
-    order,
-    limit,
+    flows.map((f) => ({
+      root: f.root,
+      contractType: f.contract_type,
+      dateOfExpiry: f.date_of_expiry,
+      strike: f.strike,
+      premium: f.premium,
+      volume: f.volume,
+      lastPrice: f.last_price,
+      impliedVolatility: f.implied_volatility,
+      openInterest: f.open_interest,
+      previousClose: f.previous_close,
+    })),
+    ranking,
   );
-  if (ranked.length === 0) throw noData(`No contract traded on ${tradingDate} has a previous close on ${previous ?? 'a retained session'}.`);
+  if (ranked.length === 0) throw belowMinimum('contract');
   return { data: ranked, source: 'opra' };
 }

@@ -5,10 +5,10 @@
  * overnight session, all both (analytics/print-filters.ts).
  *
  * Exchange filters and an at/near side split apply to the prints read, within a bounded scan per
- * page (`scanBudget` prints); when it ends before the page fills, scan_complete is false and the
- * cursor continues from the last print scanned. The cursor position is the last print served or
- * scanned, (timestamp, sequence, contract id): the order of the store's indexes. The stored bodies
- * are the served objects, so a page travels as their text.
+ * page (`scanBudget` prints); when it ends before the page fills, scan_complete and complete are
+ * false and the cursor continues from the last print scanned. The cursor position is the last
+ * print served or scanned, (timestamp, sequence, contract id): the order of the store's indexes.
+ * The stored bodies are the served objects, so a page travels as their text.
  */
 import { readBounds, resolveWindow, rootsOf, selectSides, SESSIONS_OF, type Problem, type SessionChoice, type SideSelection } from '../analytics/print-filters.js';
 import { printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type ScanFilter } from '../db/trades.js';
@@ -153,7 +153,8 @@ export async function listPrints<Op extends FeedOperation>(ctx: ServiceContext, 
     },
     dataJson,
     source: 'opra',
-    coverage: { scan_complete: page.scanComplete },
+    // A page the scan budget cut before it filled is not complete.
+    coverage: { complete: page.scanComplete, scan_complete: page.scanComplete },
     pagination: paging.pagination(page.count, next),
   };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
-import { contractPath, loadContract } from '../../src/contract.js';
+import { contractPath, loadContract, resolveRef } from '../../src/contract.js';
 import { handlers, PENDING_OPERATIONS } from '../../src/handlers/index.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket } from '../support/market.js';
@@ -27,7 +27,7 @@ describe('the contract and the handlers', () => {
 
   it('gives every operation its route facts as x- extensions', () => {
     for (const op of contract.operations) {
-      expect(['options', 'futures', 'indices', 'stocks', 'market', 'account', 'platform', 'exports'], op.operationId).toContain(op.facts.family);
+      expect(resolveRef(contract.document, { $ref: '#/components/schemas/RouteFamily' }).enum, op.operationId).toContain(op.facts.family);
       expect(['options', 'futures', 'equities', 'indices', 'none']).toContain(op.facts.dataset);
       expect(op.facts.paginated, op.operationId).toBe(op.parameters.some((p) => p.name === 'cursor_id'));
     }
@@ -103,6 +103,23 @@ describe('every served route through the generated client', () => {
     const trades = entries.find((e) => e.path === '/v1/options/trades');
     expect(trades?.params.map((p) => p.name)).toHaveLength(25);
     expect(trades?.params.find((p) => p.name === 'exchange')).toMatchObject({ type: 'list', item: 'enum', max_items: 17 });
+  });
+
+  it('filters the catalog by every family an entry has; futures and indices list none yet', async () => {
+    const entries = (await sdk.listCatalog({ client })).data?.data ?? [];
+    const families = [...new Set(entries.map((e) => e.family))];
+    expect(families).toEqual(expect.arrayContaining(['platform', 'exports']));
+    for (const family of families) {
+      const r = await sdk.listCatalog({ client, query: { family } });
+      expect(r.response.status, family).toBe(200);
+      expect(r.data?.data.map((e) => e.id), family).toEqual(entries.filter((e) => e.family === family).map((e) => e.id));
+    }
+    for (const family of ['futures', 'indices'] as const) {
+      const r = await sdk.listCatalog({ client, query: { family } });
+      expect(r.response.status, family).toBe(200);
+      expect(r.data?.data, family).toEqual([]);
+    }
+    expect((await sdk.listCatalog({ client, query: { family: 'nope' as never } })).response.status).toBe(400);
   });
 
   it('answers 501 not_implemented on the routes still pending', async () => {

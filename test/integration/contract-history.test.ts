@@ -55,12 +55,35 @@ describe('contract trade-at-time', () => {
         if (want === undefined) {
           expect(data.trade).toBeNull();
         } else {
-          expect(data.trade).toMatchObject({ timestamp: want.timestamp, price: want.price, size: want.size, sequence: sequenceOf(want), exchange: want.exchange_code, condition: want.condition_code });
+          expect(data.trade).toMatchObject({ timestamp: want.timestamp, price_per_share: want.price, size: want.size, sequence: sequenceOf(want), exchange: want.exchange_code, condition: want.condition_code });
           expect(Array.isArray(data.trade?.extended_conditions)).toBe(true);
         }
       }
     }
     expect(r200Source(await getContractTradeAtTime({ client: pro, query: queryOf(busy[0]!, busy[0]!.timestamp) }))).toBe('opra');
+  });
+
+  it('prices the trade per contract in dollars (per share times the multiplier) and per share, as the print is', async () => {
+    const p = prints.find((x) => x.session === 'rth' && x.price % 1 !== 0 && lastBefore(x, x.timestamp, true) === x)!;
+    expect(p).toBeDefined();
+    const { multiplier } = await service.database.admin
+      .selectFrom('contracts')
+      .select('multiplier')
+      .where('root', '=', p.underlying_symbol)
+      .where('date_of_expiry', '=', p.date_of_expiry)
+      .where('contract_type', '=', p.contract_type)
+      .where('strike_thousandths', '=', Math.round(p.strike * 1000))
+      .executeTakeFirstOrThrow();
+    // A standard contract: 100 shares.
+    expect(multiplier).toBe(100);
+    const r = await getContractTradeAtTime({ client: pro, query: queryOf(p, p.timestamp) });
+    const trade = r.data!.data.trade!;
+    expect(trade.timestamp).toBe(p.timestamp);
+    expect(trade.price_per_share).toBe(p.price);
+    expect(trade.price).toBeCloseTo(p.price * multiplier, 9);
+    expect(trade.price).not.toBe(trade.price_per_share);
+    // The print's premium is price x size x multiplier (to the cent): the per-contract price times the size.
+    expect(trade.price * trade.size).toBeCloseTo(p.premium, 1);
   });
 
   it('answers trade null before the first trade and 422 for a contract that is not listed', async () => {
@@ -108,6 +131,9 @@ describe('contract trade-at-time', () => {
     expect((await getContractTradeAtTime({ client: pro, query: rest as never })).response.status).toBe(400);
   });
 });
+
+/** A stored quote price as served: zero (OPRA's "no bid", "no offer") is null. */
+const quoted = (price: number | null): number | null => (price !== null && price > 0 ? price : null);
 
 type QuotedContract = { id: number; root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string };
 type Sample = { minute: number; quote_ts: number; bid: number | null; ask: number | null };
@@ -173,9 +199,11 @@ describe('contract implied volatility', () => {
     for (const row of rows) {
       const s = buckets.get(row.timestamp)!;
       expect(row.option_symbol).toBe(contract.option_symbol);
-      expect(row.bid).toBe(s.bid);
-      expect(row.ask).toBe(s.ask);
+      // A zero bid or ask is stored as disseminated and served as null (no bid, no offer).
+      expect(row.bid).toBe(quoted(s.bid));
+      expect(row.ask).toBe(quoted(s.ask));
       if (row.bid !== null && row.ask !== null) expect(row.midpoint).toBeCloseTo((row.bid + row.ask) / 2, 12);
+      else expect([row.midpoint, row.implied_volatility]).toEqual([null, null]);
       expect(row.underlying_timestamp === s.minute || row.underlying_timestamp === s.minute - 60_000).toBe(true);
       for (const [price, vol] of [[row.midpoint, row.implied_volatility], [row.bid, row.bid_implied_volatility], [row.ask, row.ask_implied_volatility]] as const) {
         if (vol === null || price === null) continue;
@@ -267,7 +295,7 @@ describe('contract implied volatility', () => {
     }
     // Each bucket is its last quote, and the overnight quotes are solved against the overnight index bars.
     const last = new Map(overnight().map((s) => [GTH_OPEN + Math.floor((s.minute - GTH_OPEN) / 300_000) * 300_000, s]));
-    for (const row of rows) expect([row.bid, row.ask]).toEqual([last.get(row.timestamp)!.bid, last.get(row.timestamp)!.ask]);
+    for (const row of rows) expect([row.bid, row.ask]).toEqual([quoted(last.get(row.timestamp)!.bid), quoted(last.get(row.timestamp)!.ask)]);
     expect(rows.filter((x) => x.implied_volatility !== null).length).toBeGreaterThan(0);
     // 1h buckets are 20:15, 21:15, ... ET; the default date is the latest session's.
     const hourly = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1h' } });

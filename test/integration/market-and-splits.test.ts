@@ -28,6 +28,10 @@ describe('market calendar and sessions', () => {
     expect(holiday.data?.data.reason).toMatch(/Juneteenth/);
     const outOfRange = await getMarketCalendarDay({ client, query: { date: '1999-12-31' } });
     expect(outOfRange.response.status).toBe(400);
+    // The calendar's span, 2000-01-01 through 2035-12-31, bounds the date parameter.
+    expect((await getMarketCalendarDay({ client, query: { date: '2035-12-31' } })).data?.data).toMatchObject({ date: '2035-12-31' });
+    expect((await getMarketCalendarDay({ client, query: { date: '2036-01-01' } })).response.status).toBe(400);
+    expect((await listMarketSessions({ client, query: { date: '2036-01-02' } })).response.status).toBe(400);
   });
 
   it('defaults to today in New York', async () => {
@@ -87,6 +91,16 @@ describe('stock splits', () => {
   it('applies inclusive execution-date bounds', async () => {
     const r = await listStockSplits({ client, query: { start_execution_date: '2020-08-31', end_execution_date: '2020-08-31' } });
     expect(r.data?.data.map((s) => s.symbol).sort()).toEqual(['AAPL', 'TSLA']);
+  });
+
+  it('takes execution dates older than the exchange calendar, from 1970-01-01', async () => {
+    const all = await listStockSplits({ client, query: { symbol: 'AAPL' } });
+    const since1970 = await listStockSplits({ client, query: { symbol: 'AAPL', start_execution_date: '1970-01-01', end_execution_date: '2099-12-31' } });
+    expect(since1970.response.status).toBe(200);
+    expect(since1970.data?.data).toEqual(all.data?.data);
+    const before2000 = await listStockSplits({ client, query: { symbol: 'AAPL', end_execution_date: '1999-12-31' } });
+    expect(before2000.response.status).toBe(422);
+    expect((await listStockSplits({ client, query: { start_execution_date: '1969-12-31' } })).response.status).toBe(400);
   });
 
   it('walks every split exactly once with any page size, then ends', async () => {

@@ -176,14 +176,17 @@ describe('option print feeds', () => {
     const walked = await walk(async (cursor) => (await listOptionFlow({ client: pro, query: { exchange: ['bx'], limit: 50, cursor_id: cursor } })) as Page);
     expect(ids(walked.rows)).toEqual(ids(want));
     const first = walked.pages[0]!.data!;
-    expect(first.meta.coverage.scan_complete).toBe(false);
+    // A page the budget cut is not complete (meta.coverage.complete), on every page the walk meets.
+    expect(first.meta.coverage).toEqual({ complete: false, scan_complete: false });
+    for (const page of walked.pages) expect(page.data!.meta.coverage.complete).toBe(page.data!.meta.coverage.scan_complete);
+    expect(walked.pages.some((p) => p.data!.meta.coverage.complete)).toBe(true);
     expect(first.pagination.has_more).toBe(true);
     expect(first.data.length).toBeLessThan(50);
     // Every print of the day is scanned once: pages = ceil(prints / budget).
     expect(walked.pages.length).toBe(Math.ceil(expected(day).length / SCAN_BUDGET));
     // A page that fills within the budget is complete.
     const filled = (await listOptionFlow({ client: pro, query: { exchange: ['cboe'], limit: 20 } })) as Page;
-    expect(filled.data!.meta.coverage.scan_complete).toBe(true);
+    expect(filled.data!.meta.coverage).toEqual({ complete: true, scan_complete: true });
     expect(filled.data!.data).toHaveLength(20);
   });
 
@@ -430,9 +433,47 @@ describe('option print feeds', () => {
         const ranked = await listFlowLeaders({ client: pro, query: { sort, order: 'asc', limit: 3 } });
         expect(ranked.data!.data.map((x) => x.underlying_symbol), sort).toEqual([...want.entries()].sort((a, b) => a[1][key] - b[1][key]).slice(0, 3).map(([u]) => u));
       }
-      const complex = await listFlowLeaders({ client: pro, query: { include_complex: true, min_premium: 1000, sort: 'trades', limit: 200 } });
-      const wantComplex = totals((x) => day(x) && x.premium >= 1000);
+      const complex = await listFlowLeaders({ client: pro, query: { include_complex: true, sort: 'trades', limit: 200 } });
+      const wantComplex = totals(day);
       for (const row of complex.data!.data) expect((row as { trades: number }).trades).toBe(wantComplex.get(row.underlying_symbol)!.trades);
+    });
+
+    it('keeps the rows whose own premium reaches min_premium, every print counted, shares of the whole market', async () => {
+      const want = totals((x) => day(x) && simple(x));
+      const premiums = [...want.values()].map((t) => t.premium).sort((a, b) => a - b);
+      expect(premiums.length).toBeGreaterThan(2);
+      // Halfway between two underlyings' totals: some rows kept, some left out.
+      const middle = Math.floor(premiums.length / 2);
+      const minimum = Math.round((premiums[middle - 1]! + premiums[middle]!) / 2);
+      const r = await listFlowLeaders({ client: pro, query: { sort: 'premium', min_premium: minimum, limit: 200 } });
+      expect(r.response.status).toBe(200);
+      const rows = r.data!.data as RootLeaderRow[];
+      const kept = [...want.entries()].filter(([, t]) => t.premium >= minimum);
+      expect(rows.map((x) => x.underlying_symbol)).toEqual(kept.sort((a, b) => b[1].premium - a[1].premium).map(([u]) => u));
+      const totalPremium = [...want.values()].reduce((a, t) => a + t.premium, 0);
+      for (const row of rows) {
+        const t = want.get(row.underlying_symbol)!;
+        // Every print of the row, those below the minimum included.
+        expect(row.trades).toBe(t.trades);
+        expect(row.premium).toBeCloseTo(t.premium, 4);
+        expect(row.premium_share).toBeCloseTo(t.premium / totalPremium, 8);
+      }
+      // Contract grain: a contract's session premium, all its prints counted.
+      const byContract = new Map<string, number>();
+      for (const x of all.filter((y) => day(y) && simple(y) && y.underlying_symbol === 'IWM')) {
+        const k = `${x.date_of_expiry}|${x.contract_type}|${x.strike}`;
+        byContract.set(k, (byContract.get(k) ?? 0) + x.premium);
+      }
+      const contractPremiums = [...byContract.values()].sort((a, b) => a - b);
+      const contractMinimum = Math.round(contractPremiums[Math.floor(contractPremiums.length / 2)]!) + 0.5;
+      const wantContracts = [...byContract.entries()].filter(([, p]) => p >= contractMinimum);
+      expect(wantContracts.length).toBeGreaterThan(0);
+      expect(wantContracts.length).toBeLessThan(byContract.size);
+      expect(wantContracts.length).toBeLessThanOrEqual(200);
+      const iwm = await listFlowLeaders({ client: pro, query: { grain: 'contract', sort: 'premium', underlying_symbols: ['IWM'], min_premium: contractMinimum, limit: 200 } });
+      const served = iwm.data!.data as ContractLeaderRow[];
+      expect(served.map((x) => `${x.date_of_expiry}|${x.contract_type}|${x.strike}`).sort()).toEqual(wantContracts.map(([k]) => k).sort());
+      for (const row of served) expect(row.premium).toBeCloseTo(byContract.get(`${row.date_of_expiry}|${row.contract_type}|${row.strike}`)!, 4);
     });
 
     it('ranks contracts by change from the previous close, premium or volume, narrowed by underlying_symbols', async () => {
@@ -450,26 +491,44 @@ describe('option print feeds', () => {
       expect(r.response.status).toBe(200);
       const rows = r.data!.data as ContractLeaderRow[];
       expect(rows.length).toBeGreaterThan(10);
-      for (let i = 1; i < rows.length; i += 1) expect(rows[i - 1]!.change_percent).toBeGreaterThanOrEqual(rows[i]!.change_percent);
-      for (const row of rows) {
+      // Descending change, contracts without a previous close (change null) after those with one.
+      const changes = rows.map((x) => x.change_percent);
+      const firstWithout = changes.indexOf(null);
+      const withChange = (firstWithout < 0 ? changes : changes.slice(0, firstWithout)) as number[];
+      for (let i = 1; i < withChange.length; i += 1) expect(withChange[i - 1]).toBeGreaterThanOrEqual(withChange[i]!);
+      if (firstWithout >= 0) expect(changes.slice(firstWithout).every((x) => x === null)).toBe(true);
+      const check = (row: ContractLeaderRow) => {
         expect(Object.keys(row)).toHaveLength(11);
         const k = `${row.underlying_symbol}|${row.date_of_expiry}|${row.contract_type}|${row.strike}`;
         const last = lasts.get(k)!;
-        const close = closes.get(k)!;
+        const close = closes.get(k);
         expect(row.last_price).toBe(last.price);
-        expect(row.previous_close).toBe(close.price);
-        expect(row.change_percent).toBeCloseTo(((last.price - close.price) / close.price) * 100, 8);
+        expect(row.previous_close).toBe(close?.price ?? null);
+        if (close) expect(row.change_percent).toBeCloseTo(((last.price - close.price) / close.price) * 100, 8);
+        else expect(row.change_percent).toBeNull();
         expect(row.volume).toBe(today.filter((x) => key(x) === k).reduce((a, x) => a + x.size, 0));
         expect(row.open_interest).toBe(last.open_interest);
         expect(row.implied_volatility).toBe(last.implied_volatility);
-      }
+      };
+      for (const row of rows) check(row);
       const byVolume = await listFlowLeaders({ client: pro, query: { grain: 'contract', sort: 'volume', underlying_symbols: ['SPX'], limit: 5 } });
       const vols = byVolume.data!.data.map((x) => x.volume);
       expect(vols).toEqual([...vols].sort((a, b) => b - a));
       expect(byVolume.data!.data.every((x) => ['SPX', 'SPXW'].includes(x.underlying_symbol))).toBe(true);
+      // Every contract of a root that traded is ranked, those without a previous close included
+      // (with those fields null): a root of at most 200 contracts, some of them not traded the day before.
+      const contractsOf = (root: string) => [...lasts.keys()].filter((k) => k.startsWith(`${root}|`));
+      const root = [...new Set(today.map((x) => x.underlying_symbol))].find((x) => contractsOf(x).length <= 200 && contractsOf(x).some((k) => !closes.has(k)));
+      expect(root).toBeDefined();
+      const contracts = contractsOf(root!);
+      const ranked = await listFlowLeaders({ client: pro, query: { grain: 'contract', underlying_symbols: [root!], limit: 200 } });
+      const served = ranked.data!.data as ContractLeaderRow[];
+      expect(served.map((x) => `${x.underlying_symbol}|${x.date_of_expiry}|${x.contract_type}|${x.strike}`).sort()).toEqual(contracts.sort());
+      for (const row of served) check(row);
+      expect(served.filter((x) => x.previous_close === null)).toHaveLength(contracts.filter((k) => !closes.has(k)).length);
     });
 
-    it('answers 400 for a sort of the other grain or underlying_symbols with root grain, 403 overnight without entitlement, 422 without data', async () => {
+    it('answers 400 for a sort of the other grain or underlying_symbols with root grain, 403 overnight without entitlement, 422 without data or rows', async () => {
       const names = async (query: Record<string, unknown>) => {
         const r = await listFlowLeaders({ client: pro, query: query });
         expect(r.response.status, JSON.stringify(query)).toBe(400);
@@ -483,8 +542,13 @@ describe('option print feeds', () => {
       expect((await listFlowLeaders({ client: basic, query: { session: 'gth' } })).response.status).toBe(403);
       expect((await listFlowLeaders({ client: pro, query: { session: 'gth' } })).data!.data.map((x) => x.underlying_symbol)).toEqual(['SPX']);
       expect((await listFlowLeaders({ client: pro, query: { date: '2026-11-18' } })).response.status).toBe(422);
-      // The session before has no retained previous close.
-      expect((await listFlowLeaders({ client: pro, query: { grain: 'contract', date: PREVIOUS } })).response.status).toBe(422);
+      // The session before is not held: every contract is served without a previous close.
+      const noPrevious = await listFlowLeaders({ client: pro, query: { grain: 'contract', date: PREVIOUS, limit: 200 } });
+      expect(noPrevious.response.status).toBe(200);
+      expect(noPrevious.data!.data.length).toBeGreaterThan(10);
+      expect(noPrevious.data!.data.every((x) => (x as ContractLeaderRow).previous_close === null && (x as ContractLeaderRow).change_percent === null)).toBe(true);
+      // A minimum no row reaches: 422.
+      expect((await listFlowLeaders({ client: pro, query: { min_premium: 1e12 } })).response.status).toBe(422);
     });
   });
 
