@@ -2,7 +2,7 @@
  * `npm run ingest -- <kind> <files...>`: loads files of one kind. Canonical kinds (layouts.ts: CSV or
  * NDJSON, gzip accepted): contracts, prints, quotes, underlying_bars, open_interest, splits. Vendor
  * layouts (vendors.ts): massive-trades, massive-quotes, massive-minute-aggs, databento-tbbo,
- * databento-statistics, databento-definition. Each file loads in one transaction; a file already
+ * databento-statistics, databento-definition, databento-cbbo. Each file loads in one transaction; a file already
  * loaded (same checksum) is skipped; bad rows go to `<file>.rejects.csv` with their line and
  * reason; progress goes to stderr on long files; each file ends with its counts, every record read
  * in exactly one named outcome, so that the outcomes sum to read: `read 12, loaded 9, rejected 1,

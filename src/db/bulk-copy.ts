@@ -137,16 +137,26 @@ export interface CopySession {
    * a print already stored is left as stored.
    */
   copyPrints(trx: Queryable, table: string, options: { fresh: boolean }): Promise<PrintCopy>;
+  /**
+   * Starts a binary COPY of rows of `columns` into `table` (another table than prints: quote
+   * samples); `freeze` when the table was created in this transaction.
+   */
+  copyInto(table: string, columns: readonly string[], options: { freeze: boolean }): PrintCopy;
   close(): Promise<void>;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const COLUMN_LIST = PRINT_COPY_COLUMNS.join(', ');
 
-/** COPY FROM STDIN on `client`, written by the caller, with the failure kept for drained() and end(). */
-export function startCopy(client: pg.ClientBase, table: string, options: { freeze: boolean }): PrintCopy {
+/**
+ * COPY FROM STDIN on `client`, written by the caller, with the failure kept for drained() and end().
+ * The columns are the prints row's (PRINT_COPY_COLUMNS) unless given.
+ */
+export function startCopy(client: pg.ClientBase, table: string, options: { freeze: boolean; columns?: readonly string[] }): PrintCopy {
   if (!IDENTIFIER.test(table)) throw new RangeError(`bad table name ${table}`);
-  const stream = client.query(copyFrom(`COPY ${table} (${COLUMN_LIST}) FROM STDIN WITH (FORMAT binary${options.freeze ? ', FREEZE' : ''})`));
+  if (options.columns?.some((c) => !IDENTIFIER.test(c))) throw new RangeError(`bad column names ${options.columns.join(', ')}`);
+  const columns = options.columns?.join(', ') ?? COLUMN_LIST;
+  const stream = client.query(copyFrom(`COPY ${table} (${columns}) FROM STDIN WITH (FORMAT binary${options.freeze ? ', FREEZE' : ''})`));
   let failure: Error | null = null;
   let ended = false;
   const finished = new Promise<number>((resolve, reject) => {
@@ -224,6 +234,9 @@ export async function openCopySession(source: Database): Promise<CopySession> {
           return Number(result.numAffectedRows ?? 0);
         },
       };
+    },
+    copyInto(table, columns, options) {
+      return startCopy(client, table, { freeze: options.freeze, columns });
     },
     async close() {
       client.release();

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
-import type { ContractType, OptionRootsTable } from './schema.js';
+import type { ContractType, OptionRootsTable, QuoteSamplesTable } from './schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // Roots and contracts
@@ -159,6 +159,30 @@ export async function attachPrintsPartition(db: Queryable, date: string, rows: n
   await sql`set local maintenance_work_mem = ${sql.lit(`${sortMb}MB`)}`.execute(db);
   await sql`select set_config('max_parallel_maintenance_workers', least(current_setting('max_parallel_maintenance_workers')::int, ${workers}::int)::text, true)`.execute(db);
   await sql`alter table prints attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
+}
+
+/**
+ * A new trading date's quote_samples table, created standalone inside the load's transaction, with
+ * the check that makes it a valid partition of its date and no index: the rows go in by COPY
+ * FREEZE (with wal_level=minimal a table created in the loading transaction writes no WAL), and
+ * attachQuotePartition() then builds the primary key in one sort. Returns the table name.
+ */
+export async function createStandaloneQuotePartition(db: Queryable, date: string): Promise<string> {
+  const name = partitionName('quote_samples', date);
+  await sql`create table ${sql.table(name)} (like quote_samples including defaults,
+    constraint ${sql.ref(`${name}_date_check`)} check (trading_date = ${sql.lit(date)}::date))`.execute(db);
+  return name;
+}
+
+/** Sort memory per quote sample for the primary key's build at attach (about 60 bytes a row), and its bounds. */
+const SORT_BYTES_PER_QUOTE = 64;
+
+/** Attaches a standalone quote_samples table of `rows` rows as its date's partition: PostgreSQL builds its primary key. */
+export async function attachQuotePartition(db: Queryable, date: string, rows: number): Promise<void> {
+  const name = partitionName('quote_samples', date);
+  const sortMb = Math.min(MAX_SORT_MEMORY_MB, Math.max(MIN_SORT_MEMORY_MB, Math.ceil((rows * SORT_BYTES_PER_QUOTE) / 2 ** 20)));
+  await sql`set local maintenance_work_mem = ${sql.lit(`${sortMb}MB`)}`.execute(db);
+  await sql`alter table quote_samples attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
 }
 
 /** Trading dates that have a partition of the table, ascending. */
@@ -312,6 +336,9 @@ export interface QuoteSampleRow {
   quoteTs: number;
 }
 
+/** The quote_samples columns in the order of a binary COPY row (ingest/quotes.ts writes them so). */
+export const QUOTE_SAMPLE_COPY_COLUMNS = ['trading_date', 'contract_id', 'minute', 'bid', 'ask', 'bid_size', 'ask_size', 'quote_ts'] as const satisfies readonly (keyof QuoteSamplesTable)[];
+
 /** Upserts minute samples; a sample is replaced only by a later (or same-time) quote of its minute. */
 export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSampleRow[]): Promise<number> {
   let written = 0;
@@ -380,6 +407,51 @@ export async function underlyingBarsBetween(db: Queryable, symbols: readonly str
     .orderBy('symbol')
     .orderBy('ts')
     .execute();
+}
+
+/** The bar of a session window made of its one-minute bars. */
+export interface SessionBar {
+  /** The trading date the window belongs to. */
+  date: string;
+  /** First bar's open, highest high, lowest low, last bar's close. */
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Summed volume (null when no bar has one). */
+  volume: number | null;
+  /** One-minute bars in the window. */
+  minutes: number;
+  /** Start of the first and of the last bar, Unix ms. */
+  firstTs: number;
+  lastTs: number;
+}
+
+/**
+ * Daily bars of one symbol built from its one-minute bars, one per window ([start, end) on the
+ * bar's start; the caller gives each trading date's session, e.g. the regular session from the
+ * calendar), ascending by date; a window without bars has no row.
+ */
+export async function sessionBars(db: Queryable, symbol: string, windows: readonly { date: string; start: number; end: number }[]): Promise<SessionBar[]> {
+  if (windows.length === 0) return [];
+  const result = await sql<{ date: string; open: number; high: number; low: number; close: number; volume: number | null; minutes: number; first_ts: number; last_ts: number }>`
+    select w.d::text as date, (array_agg(b.open order by b.ts))[1] as open, max(b.high) as high, min(b.low) as low,
+      (array_agg(b.close order by b.ts desc))[1] as close, sum(b.volume)::int8 as volume, count(*)::int as minutes,
+      min(b.ts) as first_ts, max(b.ts) as last_ts
+    from unnest(${windows.map((w) => w.date)}::date[], ${windows.map((w) => w.start)}::int8[], ${windows.map((w) => w.end)}::int8[]) as w(d, s, e)
+    join underlying_bars b on b.symbol = ${symbol} and b.ts >= w.s and b.ts < w.e
+    group by w.d order by w.d`.execute(db);
+  return result.rows.map((r) => ({
+    date: r.date,
+    open: r.open,
+    high: r.high,
+    low: r.low,
+    close: r.close,
+    volume: r.volume === null ? null : Number(r.volume),
+    minutes: r.minutes,
+    firstTs: Number(r.first_ts),
+    lastTs: Number(r.last_ts),
+  }));
 }
 
 export interface OpenInterestRow {

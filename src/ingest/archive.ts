@@ -25,7 +25,7 @@ import {
   quotesPageForArchive,
 } from '../db/archive.js';
 import { loadPrintsFile } from './prints.js';
-import { loadQuotesFile } from './market.js';
+import { loadQuotesFile } from './quotes.js';
 
 /** Completed sessions kept hot, besides the current one. */
 export const HOT_SESSIONS = 5;

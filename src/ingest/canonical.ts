@@ -413,20 +413,78 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
 }
 
 export function parseQuoteFields(fields: Record<string, string>): CanonicalQuote | string {
-  const contract = contractRef(fields.option_symbol);
+  return parseQuoteValues(fields.option_symbol, fields.timestamp, fields.bid, fields.ask, fields.bid_size, fields.ask_size);
+}
+
+/** A quote from its values, each undefined when its column is absent (parseQuoteFields, readQuoteLine). */
+function parseQuoteValues(
+  symbol: string | undefined,
+  time: string | undefined,
+  bidText: string | undefined,
+  askText: string | undefined,
+  bidSizeText: string | undefined,
+  askSizeText: string | undefined,
+): CanonicalQuote | string {
+  const contract = contractRef(symbol);
   if (typeof contract === 'string') return contract;
-  const timestamp = parseTimestampMs(fields.timestamp);
-  if (timestamp === null) return `timestamp "${fields.timestamp ?? ''}" is not Unix ms or ISO-8601 within 2000..2099`;
-  if (!('bid' in fields) || !('ask' in fields)) return 'bid and ask columns are required';
-  const bid = fields.bid === '' ? null : number(fields.bid);
-  const ask = fields.ask === '' ? null : number(fields.ask);
-  if (fields.bid !== '' && (bid === null || bid < 0)) return `bid "${fields.bid ?? ''}" must be a non-negative number or empty`;
-  if (fields.ask !== '' && (ask === null || ask < 0)) return `ask "${fields.ask ?? ''}" must be a non-negative number or empty`;
-  const bidSize = fields.bid_size === undefined || fields.bid_size === '' ? null : nonNegativeInteger(fields.bid_size);
-  const askSize = fields.ask_size === undefined || fields.ask_size === '' ? null : nonNegativeInteger(fields.ask_size);
-  if (bidSize === null && fields.bid_size !== undefined && fields.bid_size !== '') return `bid_size "${fields.bid_size}" is not a non-negative integer`;
-  if (askSize === null && fields.ask_size !== undefined && fields.ask_size !== '') return `ask_size "${fields.ask_size}" is not a non-negative integer`;
+  const timestamp = parseTimestampMs(time);
+  if (timestamp === null) return `timestamp "${time ?? ''}" is not Unix ms or ISO-8601 within 2000..2099`;
+  if (bidText === undefined || askText === undefined) return 'bid and ask columns are required';
+  const bid = bidText === '' ? null : number(bidText);
+  const ask = askText === '' ? null : number(askText);
+  if (bidText !== '' && (bid === null || bid < 0)) return `bid "${bidText}" must be a non-negative number or empty`;
+  if (askText !== '' && (ask === null || ask < 0)) return `ask "${askText}" must be a non-negative number or empty`;
+  const bidSize = bidSizeText === undefined || bidSizeText === '' ? null : nonNegativeInteger(bidSizeText);
+  const askSize = askSizeText === undefined || askSizeText === '' ? null : nonNegativeInteger(askSizeText);
+  if (bidSize === null && bidSizeText !== undefined && bidSizeText !== '') return `bid_size "${bidSizeText}" is not a non-negative integer`;
+  if (askSize === null && askSizeText !== undefined && askSizeText !== '') return `ask_size "${askSizeText}" is not a non-negative integer`;
   return { contract, timestamp, bid, ask, bidSize, askSize };
+}
+
+/** Where the quote columns sit in a CSV header (-1: absent); null when bid or ask is absent. */
+export interface QuoteColumnsAt {
+  count: number;
+  symbol: number;
+  timestamp: number;
+  bid: number;
+  ask: number;
+  bidSize: number;
+  askSize: number;
+}
+
+export function quoteColumnsAt(header: readonly string[]): QuoteColumnsAt | null {
+  // A repeated column name: the record's later value wins; left to the record path.
+  if (new Set(header).size !== header.length) return null;
+  const at = (name: string): number => header.indexOf(name);
+  const columns = { count: header.length, symbol: at('option_symbol'), timestamp: at('timestamp'), bid: at('bid'), ask: at('ask'), bidSize: at('bid_size'), askSize: at('ask_size') };
+  return columns.bid < 0 || columns.ask < 0 ? null : columns;
+}
+
+/** A value of a split line, undefined for an absent column; null when it has blanks around it (csvRecord trims them). */
+function plainValue(values: readonly string[], i: number): string | undefined | null {
+  if (i < 0) return undefined;
+  const v = values[i]!;
+  return v.trim() === v ? v : null;
+}
+
+/**
+ * A CSV quotes line (trimmed, as the record reader hands it) read straight to its quote: the same
+ * quote or reject reason as csvRecord then parseQuoteFields give, without a fields object per line
+ * (a chain snapshot file is millions of lines). null for a line this does not read (a quote
+ * character, another column count, a value with blanks around it): read it as a record.
+ */
+export function readQuoteLine(line: string, at: QuoteColumnsAt): CanonicalQuote | string | null {
+  if (line.includes('"')) return null;
+  const values = line.split(',');
+  if (values.length !== at.count) return null;
+  const symbol = plainValue(values, at.symbol);
+  const time = plainValue(values, at.timestamp);
+  const bid = plainValue(values, at.bid);
+  const ask = plainValue(values, at.ask);
+  const bidSize = plainValue(values, at.bidSize);
+  const askSize = plainValue(values, at.askSize);
+  if (symbol === null || time === null || bid === null || ask === null || bidSize === null || askSize === null) return null;
+  return parseQuoteValues(symbol, time, bid, ask, bidSize, askSize);
 }
 
 const UNDERLYING = /^[A-Z][A-Z0-9.]{0,7}$/;

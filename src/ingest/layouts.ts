@@ -38,6 +38,8 @@ export const LAYOUTS: Record<IngestKind, readonly LayoutColumn[]> = {
     col('ask', false, 'NBBO ask in force at the print.'),
     col('quote_timestamp', false, 'Time of that NBBO, Unix ms.'),
   ],
+  // Every update of a contract's NBBO, one a minute, or chain snapshots at a coarser cadence: each
+  // contract's last update within each minute is stored (the one-minute sample).
   quotes: [
     col('option_symbol', true, 'OCC symbol.'),
     col('timestamp', true, 'Quote time, Unix ms.'),

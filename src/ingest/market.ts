@@ -4,28 +4,15 @@
  * already loaded, by checksum, is a no-op; rows are keyed so a reload leaves the same rows), and a
  * bad record is rejected with its line and reason while the rest load.
  */
-import { CalendarRangeError } from '../analytics/calendar.js';
-import type { Database, Queryable } from '../db/connection.js';
-import {
-  ensureContracts,
-  ensureOptionRoots,
-  ensurePartition,
-  findIngestedFile,
-  recordIngestedFile,
-  upsertOpenInterest,
-  upsertQuoteSamples,
-  upsertUnderlyingBars,
-  type BarRow,
-  type ContractSpec,
-  type QuoteSampleRow,
-} from '../db/market-data.js';
+import type { Database } from '../db/connection.js';
+import { ensureContracts, ensureOptionRoots, upsertOpenInterest, upsertUnderlyingBars, type BarRow, type ContractSpec } from '../db/market-data.js';
 import type { OptionRoot } from '../analytics/roots.js';
-import { parseBarFields, parseContractFields, parseOpenInterestFields, parseQuoteFields, type ContractRef } from './canonical.js';
+import { parseBarFields, parseContractFields, parseOpenInterestFields } from './canonical.js';
 import type { IngestKind } from './layouts.js';
-import { PrintSessionResolver } from './print-session.js';
+import { ledgered } from './ledger.js';
 import { loadPrintsFile } from './prints.js';
-import { checkLoadCounts } from './load-counts.js';
-import { alreadyLoadedResult, canonicalRecords, emptyResult, fileChecksum, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import { loadQuotesFile } from './quotes.js';
+import { canonicalRecords, contractSpec, emptyResult, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
 import { loadSplitsFile } from './splits.js';
 import { isVendorKind, VENDOR_ADAPTERS, type VendorAdapter, type VendorKind } from './vendors.js';
 
@@ -35,44 +22,6 @@ export const LOAD_KINDS: readonly LoadKind[] = ['contracts', 'prints', 'quotes',
 
 export function isLoadKind(kind: string): kind is LoadKind {
   return (LOAD_KINDS as readonly string[]).includes(kind);
-}
-
-function contractSpec(c: ContractRef, root: OptionRoot, underlying?: string | null, multiplier?: number | null): ContractSpec {
-  return {
-    symbol: c.symbol,
-    root: c.root,
-    underlying: underlying ?? root.underlying,
-    dateOfExpiry: c.dateOfExpiry,
-    type: c.type,
-    strikeThousandths: c.strikeThousandths,
-    multiplier: multiplier ?? root.multiplier,
-  };
-}
-
-/**
- * Runs a load unless the ledger has the file; checks its counts (load-counts.ts) and records it
- * after the write, in the same transaction.
- */
-async function ledgered(
-  db: Database,
-  file: string,
-  kind: LoadKind,
-  options: LoadOptions,
-  run: (result: MarketLoadResult) => Promise<(trx: Queryable) => Promise<void>>,
-): Promise<MarketLoadResult> {
-  const result = emptyResult(file, kind);
-  const checksum = await fileChecksum(file);
-  if (!options.force) {
-    const before = await findIngestedFile(db, checksum, kind);
-    if (before !== null) return alreadyLoadedResult(file, kind, before.read);
-  }
-  const write = await run(result);
-  await db.transaction().execute(async (trx) => {
-    await write(trx);
-    checkLoadCounts(result);
-    await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
-  });
-  return result;
 }
 
 export async function loadContractsFile(db: Database, file: string, options: LoadOptions & { adapter?: VendorAdapter | null } = {}): Promise<MarketLoadResult> {
@@ -94,67 +43,6 @@ export async function loadContractsFile(db: Database, file: string, options: Loa
     return async (trx) => {
       await ensureOptionRoots(trx, [...roots.values()]);
       result.loaded = (await ensureContracts(trx, [...specs.values()], { overwrite: true })).size;
-    };
-  });
-}
-
-export async function loadQuotesFile(db: Database, file: string, options: LoadOptions & { adapter?: VendorAdapter | null } = {}): Promise<MarketLoadResult> {
-  const adapter = options.adapter ?? null;
-  const resolver = new PrintSessionResolver();
-  return await ledgered(db, file, adapter?.kind ?? 'quotes', options, async (result) => {
-    // The minute's last update per contract: the one-minute NBBO sample.
-    const samples = new Map<string, { contract: ContractRef; tradingDate: string; sample: Omit<QuoteSampleRow, 'contractId' | 'tradingDate'> }>();
-    const specs = new Map<string, ContractSpec>();
-    const roots = new Map<string, OptionRoot>();
-    for await (const { line, fields } of canonicalRecords(file, adapter, result, options)) {
-      const parsed = parseQuoteFields(fields);
-      if (typeof parsed === 'string') {
-        result.rejected.push({ line, reason: parsed });
-        continue;
-      }
-      const root = rootInfo(parsed.contract.root);
-      let tradingDate: string;
-      try {
-        tradingDate = resolver.place(parsed.timestamp, root).tradingDate;
-      } catch (error) {
-        if (error instanceof CalendarRangeError) {
-          result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
-          continue;
-        }
-        throw error;
-      }
-      roots.set(root.root, root);
-      if (!specs.has(parsed.contract.symbol)) specs.set(parsed.contract.symbol, contractSpec(parsed.contract, root));
-      const minute = Math.floor(parsed.timestamp / 60_000) * 60_000;
-      const key = `${parsed.contract.symbol}|${minute}`;
-      const held = samples.get(key);
-      if (held !== undefined && held.sample.quoteTs === parsed.timestamp && held.sample.bid === parsed.bid && held.sample.ask === parsed.ask) {
-        result.duplicates += 1;
-        continue;
-      }
-      // Of two updates of a minute one is kept: the one held, or this one when it is not older.
-      if (held !== undefined) result.superseded += 1;
-      if (held === undefined || parsed.timestamp >= held.sample.quoteTs) {
-        samples.set(key, {
-          contract: parsed.contract,
-          tradingDate,
-          sample: { minute, bid: parsed.bid, ask: parsed.ask, bidSize: parsed.bidSize, askSize: parsed.askSize, quoteTs: parsed.timestamp },
-        });
-      }
-    }
-    const dates = new Set([...samples.values()].map((s) => s.tradingDate));
-    for (const date of dates) await ensurePartition(db, 'quote_samples', date);
-    return async (trx) => {
-      await ensureOptionRoots(trx, [...roots.values()]);
-      const contracts = await ensureContracts(trx, [...specs.values()]);
-      const rows: QuoteSampleRow[] = [];
-      for (const s of samples.values()) {
-        const id = contracts.get(s.contract.symbol)?.id;
-        if (id !== undefined) rows.push({ ...s.sample, contractId: id, tradingDate: s.tradingDate });
-      }
-      result.loaded = await upsertQuoteSamples(trx, rows);
-      // A sample the store holds from a later update of the minute is kept (upsertQuoteSamples).
-      result.superseded += rows.length - result.loaded;
     };
   });
 }

@@ -7,6 +7,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { OptionRoot } from '../analytics/roots.js';
 import { optionRoot } from '../analytics/roots.js';
+import type { ContractSpec } from '../db/market-data.js';
+import type { ContractRef } from './canonical.js';
 import type { IngestKind } from './layouts.js';
 import { readRecordBatches, RecordError, type CsvLineTaker, type RecordRange } from './records.js';
 import type { VendorAdapter, VendorKind } from './vendors.js';
@@ -156,4 +158,17 @@ export function rootInfo(root: string): OptionRoot {
   return (
     optionRoot(root) ?? { root, family: root, underlying: root, multiplier: 100, kind: 'equity', overnight: false, curb: false, amSettled: false }
   );
+}
+
+/** The contract to store for a symbol read from a file, with the root's defaults for what the file leaves out. */
+export function contractSpec(c: ContractRef, root: OptionRoot, underlying?: string | null, multiplier?: number | null): ContractSpec {
+  return {
+    symbol: c.symbol,
+    root: c.root,
+    underlying: underlying ?? root.underlying,
+    dateOfExpiry: c.dateOfExpiry,
+    type: c.type,
+    strikeThousandths: c.strikeThousandths,
+    multiplier: multiplier ?? root.multiplier,
+  };
 }

@@ -50,4 +50,28 @@ describe('Databento OPRA', () => {
     expect(VENDOR_ADAPTERS['databento-definition'].map({ raw_symbol: 'QQQ   261120C00600000', underlying: 'QQQ', instrument_class: 'C', contract_multiplier: '100' }, 2)).toEqual({ option_symbol: 'QQQ   261120C00600000', underlying: 'QQQ', multiplier: '100' });
     expect(VENDOR_ADAPTERS['databento-definition'].map({ raw_symbol: 'X', underlying: 'QQQ', instrument_class: 'F' }, 2)).toBeNull();
   });
+  it('maps a cbbo-1m record as the BBO in force at the end of its interval, a zero side as none', () => {
+    const row = {
+      ts_recv: '1795185660000000000',
+      ts_event: '1795185631000000000',
+      rtype: '194',
+      publisher_id: '30',
+      instrument_id: '1',
+      side: 'N',
+      price: '2.150000000',
+      size: '3',
+      flags: '0',
+      bid_px_00: '2.100000000',
+      ask_px_00: '2.200000000',
+      bid_sz_00: '12',
+      ask_sz_00: '40',
+      bid_pb_00: '22',
+      ask_pb_00: '26',
+      symbol: 'QQQ   261120C00600000',
+    };
+    expect(VENDOR_ADAPTERS['databento-cbbo'].map(row, 2)).toEqual({ option_symbol: 'QQQ   261120C00600000', timestamp: '1795185660000', bid: '2.100000000', ask: '2.200000000', bid_size: '12', ask_size: '40' });
+    expect(VENDOR_ADAPTERS['databento-cbbo'].map({ ...row, bid_px_00: '0', bid_sz_00: '0' }, 2)).toMatchObject({ bid: '', bid_size: '' });
+    expect(VENDOR_ADAPTERS['databento-cbbo'].map({ ...row, bid_px_00: '9223372036854775807' }, 2)).toMatchObject({ bid: '', bid_size: '' });
+    expect(VENDOR_ADAPTERS['databento-cbbo'].map({ ...row, ts_recv: 'x' }, 2)).toMatch(/ts_recv/);
+  });
 });

@@ -28,6 +28,12 @@
  *   (OPRA publishes the previous close's figure before the open), dated by the trading date of
  *   ts_event (the next trading date when published on a closed day).
  * - definition: raw_symbol (the OCC symbol), underlying, contract_multiplier (among many columns).
+ * - cbbo-1m and cbbo-1s (the consolidated BBO sampled at the end of each interval in which it or the
+ *   last sale changed): ts_recv,ts_event,rtype,publisher_id,instrument_id,side,price,size,flags,
+ *   bid_px_00,ask_px_00,bid_sz_00,ask_sz_00,bid_pb_00,ask_pb_00,symbol. ts_recv is the interval's
+ *   end, a minute (second) boundary: the record is the BBO in force at that instant, stored as an
+ *   update at ts_recv, as the simulator stamps a minute's quotes at its start. A zero or undefined
+ *   price is no quote on that side.
  */
 import { isTradingDay, nextTradingDay } from '../analytics/calendar.js';
 import { newYorkDate } from '../analytics/new-york-time.js';
@@ -41,7 +47,8 @@ export type VendorKind =
   | 'massive-minute-aggs'
   | 'databento-tbbo'
   | 'databento-statistics'
-  | 'databento-definition';
+  | 'databento-definition'
+  | 'databento-cbbo';
 
 export interface VendorAdapter {
   kind: VendorKind;
@@ -226,6 +233,23 @@ const databentoDefinition: VendorAdapter = {
   },
 };
 
+const databentoCbbo: VendorAdapter = {
+  kind: 'databento-cbbo',
+  canonical: 'quotes',
+  required: ['ts_recv', 'bid_px_00', 'ask_px_00', 'symbol'],
+  map(f) {
+    const ts = databentoTime(f.ts_recv);
+    if (ts === null) return `ts_recv "${f.ts_recv ?? ''}" is not nanoseconds or ISO-8601`;
+    const bid = databentoPrice(f.bid_px_00);
+    const ask = databentoPrice(f.ask_px_00);
+    if (bid === null || ask === null) return 'bid_px_00 or ask_px_00 is not a Databento price';
+    const side = (price: string, size: string | undefined): [string, string] => (price !== '' && Number(price) > 0 ? [price, size ?? ''] : ['', '']);
+    const [bidPrice, bidSize] = side(bid, f.bid_sz_00);
+    const [askPrice, askSize] = side(ask, f.ask_sz_00);
+    return { option_symbol: f.symbol ?? '', timestamp: ts, bid: bidPrice, ask: askPrice, bid_size: bidSize, ask_size: askSize };
+  },
+};
+
 export const VENDOR_ADAPTERS: Readonly<Record<VendorKind, VendorAdapter>> = {
   'massive-trades': massiveTrades,
   'massive-quotes': massiveQuotes,
@@ -233,6 +257,7 @@ export const VENDOR_ADAPTERS: Readonly<Record<VendorKind, VendorAdapter>> = {
   'databento-tbbo': databentoTbbo,
   'databento-statistics': databentoStatistics,
   'databento-definition': databentoDefinition,
+  'databento-cbbo': databentoCbbo,
 };
 
 export function isVendorKind(kind: string): kind is VendorKind {

@@ -3,7 +3,8 @@
  * files in the canonical ingest layouts (src/ingest/layouts.ts), which `npm run simulate` loads
  * through the ordinary ingest path, so simulated prints are classified exactly like real ones.
  * The files hold RAW data only: contracts, one-minute underlying bars, open interest per contract
- * and date, one-minute NBBO samples and prints with the NBBO in force; never classified fields.
+ * and date, NBBO samples (one a minute near the money, chain snapshots of every contract) and
+ * prints with the NBBO in force; never classified fields.
  *
  * Determinism: one xoshiro128** generator seeded by `seed` (prng.ts), forked by label; the clock
  * is `now`, never the system's. Same seed and now: byte-identical files.
@@ -14,7 +15,8 @@
  *   session so far, or its regular session so far), each with its Cboe Global Trading Hours window
  *   (20:15 ET the evening before to 09:25 ET, sessions.ts optionsOvernightWindow), its regular
  *   window (09:30 to 16:15 ET; 13:15 on early-close days) and its curb (16:15–17:00 ET, not on
- *   early-close days). Only whole minutes that end at or before `now` are written.
+ *   early-close days). Only whole minutes that end at or before `now` are written. Before them, the
+ *   30 sessions of underlying history (history.ts): one-minute bars only.
  * - Underlyings (model.ts UNDERLYINGS), starting levels SPX 5900, SPY 588.5 (SPX/10.03), QQQ 510,
  *   IWM 225, AAPL 230, TSLA 340, NVDA 140, AMZN 205; at-the-money volatilities about 15–17% (SPX,
  *   SPY), 20% QQQ, 22% IWM, 25% AAPL, 30% AMZN, 48% NVDA, 55% TSLA.
@@ -36,7 +38,12 @@
  *   curb (×1.8) and in the wings, on the root's tick grid ($0.05/$0.10 SPX and SPXW, $0.01 SPY,
  *   QQQ, IWM, $0.01/$0.05 single stocks). One-minute samples for the contracts near the money of
  *   the nearest expirations of each root (model.ts quotedExpirations × quotedStrikes, chosen within
- *   ±2.2 standard deviations at the segment start), and for SPX/SPXW in GTH and the curb.
+ *   ±2.2 standard deviations at the segment start), and for SPX/SPXW in GTH and the curb; one-minute
+ *   samples at the money of the two expirations around 30 days of every root; chain snapshots of
+ *   every listed contract of each root trading in a session at its start, every 15 minutes and its
+ *   close (snapshots.ts). A snapshot and the one-minute samples of its minute never repeat a
+ *   contract; each set draws from a generator of its own, so adding one leaves the others' quotes
+ *   as they were.
  * - Open interest (chain.ts): concentrated near the money, on monthlies and on round strikes,
  *   rolled forward each date with the previous date's volume.
  * - Prints (prints.ts): Poisson order events, heavy-tailed (Pareto) sizes, a price-location mix
@@ -50,14 +57,20 @@
  * 2026-11-16):
  * - 'default': 19k contracts, 92k open-interest rows, 20k bars, 580k quote samples (1,260
  *   contracts quoted over the week), 215k prints (about 43k a session, 300 of them in GTH);
- *   10.8 MB of gzip, written in about 4 s.
+ *   10.8 MB of gzip, written in about 4 s. With the chain snapshots, the 30-day samples and the
+ *   history (seed 20261122, now 2026-11-25 16:00 ET): 6.6 million quote samples (4.55 million in
+ *   snapshots, about 1.3 million a full day; 2,332 contracts sampled every minute at some time),
+ *   140k bars over 35 dates, 87 MB of gzip at level 1, written in 16 to 23 s (14.5 s of CPU) on
+ *   the shared machine.
  * - 'full': every listed strike within ±20% for every expiration (56k contracts), 1.5 million
  *   order events per regular session: 2.3 million prints a day (SPXW 620k, SPY 460k, SPX 90k),
  *   11.4 million prints and 4 million quote samples for the week, 250 MB of gzip, written in
- *   about 95 s with a constant ~240 MB resident set (everything is streamed minute by minute).
+ *   about 95 s with a constant ~240 MB resident set (everything is streamed minute by minute),
+ *   before the chain snapshots (every one of the 56k contracts at each snapshot minute).
  *
- * Files (all gzip CSV with the canonical header): contracts.csv.gz, then per trading date
- * underlying_bars-<date>.csv.gz, open_interest-<date>.csv.gz, quotes-<date>.csv.gz,
+ * Files (all gzip CSV with the canonical header): contracts.csv.gz, underlying_bars-<date>.csv.gz
+ * of the history dates, then per trading date underlying_bars-<date>.csv.gz,
+ * open_interest-<date>.csv.gz, quotes-<date>.csv.gz,
  * prints-<date>.csv.gz. Load contracts first.
  */
 import { mkdir } from 'node:fs/promises';
@@ -69,15 +82,19 @@ import { optionRoot } from '../../analytics/roots.js';
 import { MS_PER_YEAR } from '../../analytics/settlement.js';
 import { optionsOvernightWindow } from '../../analytics/sessions.js';
 import { LAYOUTS, type IngestKind } from '../layouts.js';
-import { buildChain, contractId, initialOpenInterest, rollOpenInterest, type Chain, type Expiration } from './chain.js';
+import { buildChain, contractId, initialOpenInterest, rollOpenInterest, type Chain } from './chain.js';
 import { CANCEL_SHARE, LATE_SHARE, ROOTS, SCALES, UNDERLYINGS, type RootSpec, type Scale, type ScaleSpec } from './model.js';
+import { historyDates, simulateHistoryPaths } from './history.js';
 import { barOf, MINUTE_MS, minuteWeight, regularProfile, segmentsOf, simulatePaths, SUB_STEPS, type SegmentPath } from './paths.js';
 import { FlowGenerator, type MarketContext, type PrintRow } from './prints.js';
 import { Prng } from './prng.js';
+import { liveExpirations, quotedMinutesOf, snapshotMinutes, thirtyDayContracts, type QuotedContract } from './snapshots.js';
 import { nbboOf, valueOption, widening } from './surface.js';
 import { cents, CsvGzWriter, money } from './writer.js';
 
 export { SCALES, UNDERLYINGS, ROOTS } from './model.js';
+export { HISTORY_SESSIONS } from './history.js';
+export { SNAPSHOT_EVERY_MINUTES } from './snapshots.js';
 
 export interface SimulateOptions {
   outDir: string;
@@ -85,6 +102,17 @@ export interface SimulateOptions {
   scale: Scale;
   /** The simulated "now", Unix ms: the data ends here. */
   now: number;
+  /**
+   * Trading dates whose chain snapshots are written (default every date): tests that load a date or
+   * two skip the others' millions of lines. Everything else is written, and the same, either way.
+   */
+  snapshotDates?: readonly string[];
+  /**
+   * Called with each set of files as soon as it is written: the contracts, each history date's
+   * bars, then each trading date's files. Each set can load once the sets before it have, so a
+   * caller may load while the simulation goes on (seed-market.ts).
+   */
+  onFiles?: (files: Partial<Record<IngestKind, string[]>>) => void;
 }
 
 /** Number of completed sessions simulated. */
@@ -111,13 +139,6 @@ export function simulatedDates(now: number): string[] {
 }
 
 const header = (kind: IngestKind): string[] => LAYOUTS[kind].map((c) => c.name);
-
-interface QuotedContract {
-  e: Expiration;
-  strikeIndex: number;
-  type: 'call' | 'put';
-  id: number;
-}
 
 /** Roots trading in a segment: SPX family only in GTH and the curb. */
 function rootsOf(kind: SegmentPath['segment']['kind']): { rootIndex: number; root: RootSpec }[] {
@@ -166,6 +187,57 @@ function quotedContracts(chain: Chain, p: SegmentPath, tradingDate: string, scal
   return out;
 }
 
+/**
+ * The NBBO line of a contract at the start of minute m of a segment (model value at the minute's
+ * first price and variance, the session's spread). Draws from `rng`: the quote's lean, then the
+ * bid size (when there is a bid) and the ask size.
+ */
+function quoteLine(chain: Chain, q: QuotedContract, p: SegmentPath, m: number, rate: number, dividends: readonly number[], rng: Prng): string {
+  const t0 = p.segment.start + m * MINUTE_MS;
+  const u = q.e.underlyingIndex;
+  const v = valueOption({
+    spec: q.e.underlying,
+    type: q.type,
+    spot: p.points[u]![m * SUB_STEPS]!,
+    strike: q.e.strikes[q.strikeIndex]!,
+    years: (q.e.settleMs - t0) / MS_PER_YEAR,
+    rate,
+    dividendYield: dividends[u]!,
+    variance: p.variance[u]![m]!,
+  });
+  const n = nbboOf(v.value, {
+    rule: q.e.root.tick,
+    spreadRelative: q.e.root.spreadRelative,
+    spreadAbsolute: q.e.root.spreadAbsolute,
+    widen: widening(p.segment.kind, v.z),
+    lean: rng.between(-0.3, 0.3),
+  });
+  const depth = q.e.root.listing === 'cboe_only' ? 20 : 50;
+  const bidSize = n.bid > 0 ? Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1 : 0;
+  const askSize = Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1;
+  return `${chain.symbols[q.id]!},${t0},${n.bid > 0 ? cents(n.bid) : ''},${cents(n.ask)},${n.bid > 0 ? bidSize : ''},${askSize}`;
+}
+
+/**
+ * Writes the one-minute bars of minute m of a segment: SPX through every segment, ETFs in the
+ * regular segment, stocks to the equity close, with volume shaped by the regular profile.
+ */
+function writeBars(bars: CsvGzWriter, p: SegmentPath, m: number, profile: Float64Array | null, rng: Prng): void {
+  const { segment } = p;
+  const t0 = segment.start + m * MINUTE_MS;
+  UNDERLYINGS.forEach((spec, u) => {
+    if (spec.bars !== 'index' && segment.kind !== 'rth') return;
+    if (spec.bars === 'equity' && m >= segment.equityMinutes) return;
+    const [o, h, l, c] = barOf(p, u, m);
+    let shares = 0;
+    if (spec.dailyVolume > 0) {
+      const shape = profile ? profile[m]! * (m >= segment.equityMinutes ? 0.2 : 1) : 0;
+      shares = Math.round(((spec.dailyVolume * shape) / segment.equityMinutes) * Math.exp(0.4 * rng.normal() - 0.08));
+    }
+    bars.line(`${spec.symbol},${t0},${money(o)},${money(h)},${money(l)},${money(c)},${shares}`);
+  });
+}
+
 function printLine(symbols: readonly string[], r: PrintRow, sequence: number): string {
   const quote = r.bid === null || r.ask === null ? ',,' : `${r.bid > 0 ? cents(r.bid) : ''},${cents(r.ask)},${r.quoteTimestamp ?? ''}`;
   // option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp
@@ -176,8 +248,13 @@ export interface SimulationSummary {
   files: Partial<Record<IngestKind, string[]>>;
   rows: Partial<Record<IngestKind, number>>;
   dates: string[];
+  /** The sessions before `dates` with underlying bars only (history.ts). */
+  historyDates: string[];
   contracts: number;
+  /** Contracts sampled every minute at some time (near the money, or at the money around 30 days). */
   quotedContracts: number;
+  /** Quote lines of chain snapshots (beyond the contracts sampled every minute at those minutes). */
+  snapshotQuotes: number;
 }
 
 /**
@@ -199,13 +276,20 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
   const segments = dates.flatMap(segmentsOf).filter((s) => s.start + MINUTE_MS <= now);
   const paths = simulatePaths(segments, rng.fork('paths'));
   const chain = buildChain(dates, scale);
+  const history = historyDates(now, SESSIONS);
+  const historyPaths = simulateHistoryPaths(history, rng.fork('history-paths'));
   await mkdir(outDir, { recursive: true });
 
   const files: Partial<Record<IngestKind, string[]>> = { contracts: [], underlying_bars: [], open_interest: [], quotes: [], prints: [] };
   const rows: Partial<Record<IngestKind, number>> = {};
-  const track = (kind: IngestKind, w: CsvGzWriter): void => {
-    files[kind]!.push(w.path);
-    rows[kind] = (rows[kind] ?? 0) + w.rows;
+  const track = (...written: [IngestKind, CsvGzWriter][]): void => {
+    const set: Partial<Record<IngestKind, string[]>> = {};
+    for (const [kind, w] of written) {
+      files[kind]!.push(w.path);
+      rows[kind] = (rows[kind] ?? 0) + w.rows;
+      set[kind] = [...(set[kind] ?? []), w.path];
+    }
+    options.onFiles?.(set);
   };
 
   const contracts = new CsvGzWriter(path.join(outDir, 'contracts.csv.gz'), header('contracts'));
@@ -214,12 +298,29 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
     await contracts.drain();
   }
   await contracts.close();
-  track('contracts', contracts);
+  track(['contracts', contracts]);
+
+  for (const date of history) {
+    const bars = new CsvGzWriter(path.join(outDir, `underlying_bars-${date}.csv.gz`), header('underlying_bars'));
+    for (const p of historyPaths.filter((x) => x.segment.tradingDate === date)) {
+      const barRng = rng.fork(`history-bars:${date}:${p.segment.kind}`);
+      const profile = p.segment.kind === 'rth' ? regularProfile(p.segment.equityMinutes, p.segment.minutes) : null;
+      for (let m = 0; m < p.segment.minutes; m += 1) {
+        writeBars(bars, p, m, profile, barRng);
+        await bars.drain();
+      }
+    }
+    await bars.close();
+    track(['underlying_bars', bars]);
+  }
 
   const dividends = UNDERLYINGS.map((u) => dividendYield(u.symbol));
   const openInterest = initialOpenInterest(chain, dates[0]!, rng.fork('open-interest'));
   const volume = new Int32Array(chain.count);
   const quotedEver = new Set<number>();
+  let snapshotQuotes = 0;
+  /** Contracts sampled every minute in the segment at hand (not repeated by its snapshots). */
+  const sampled = new Uint8Array(chain.count);
 
   for (const [dateIndex, date] of dates.entries()) {
     if (dateIndex > 0) {
@@ -248,11 +349,23 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       const quoteRng = rng.fork(`quotes:${label}`);
       const barRng = rng.fork(`bars:${label}`);
       const eventRng = rng.fork(`events:${label}`);
+      const snapshotRng = rng.fork(`snapshots:${label}`);
+      const atmRng = rng.fork(`quotes-30d:${label}`);
       const quoted = quotedContracts(chain, p, date, scale, rate, dividends);
-      for (const q of quoted) quotedEver.add(q.id);
       const roots = rootsOf(segment.kind);
       const activity = roots.reduce((a, r) => a + r.root.activity, 0);
       const minutes = Math.min(segment.minutes, Math.floor((now - segment.start) / MINUTE_MS));
+      sampled.fill(0);
+      for (const q of quoted) sampled[q.id] = 1;
+      // At the money around 30 days, every minute: those not already sampled near the money.
+      const atThirtyDays = thirtyDayContracts(chain, p, roots, minutes, rate, dividends).filter((q) => sampled[q.id] === 0);
+      for (const q of atThirtyDays) sampled[q.id] = 1;
+      for (const q of [...quoted, ...atThirtyDays]) quotedEver.add(q.id);
+      const quotedMinutes = new Map(roots.map(({ rootIndex, root }) => [rootIndex, quotedMinutesOf(root, segment)]));
+      const snapshotsAt = new Map<number, number[]>();
+      for (const { rootIndex } of options.snapshotDates === undefined || options.snapshotDates.includes(date) ? roots : []) {
+        for (const m of snapshotMinutes(quotedMinutes.get(rootIndex)!, minutes)) snapshotsAt.set(m, [...(snapshotsAt.get(m) ?? []), rootIndex]);
+      }
       // Events per minute of a root: the session's budget × the root's share × the minute's activity.
       let budget: number;
       let weightSum = 0;
@@ -272,43 +385,29 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       for (let m = 0; m < minutes; m += 1) {
         const t0 = segment.start + m * MINUTE_MS;
         const weight = minuteWeight(segment, m);
-        // Bars.
-        UNDERLYINGS.forEach((spec, u) => {
-          if (spec.bars !== 'index' && segment.kind !== 'rth') return;
-          if (spec.bars === 'equity' && m >= segment.equityMinutes) return;
-          const [o, h, l, c] = barOf(p, u, m);
-          let shares = 0;
-          if (spec.dailyVolume > 0) {
-            const shape = profile ? profile[m]! * (m >= segment.equityMinutes ? 0.2 : 1) : 0;
-            shares = Math.round(((spec.dailyVolume * shape) / segment.equityMinutes) * Math.exp(0.4 * barRng.normal() - 0.08));
-          }
-          bars.line(`${spec.symbol},${t0},${money(o)},${money(h)},${money(l)},${money(c)},${shares}`);
-        });
-        // One-minute NBBO samples.
+        writeBars(bars, p, m, profile, barRng);
+        // One-minute NBBO samples: near the money, then at the money around 30 days.
         for (const q of quoted) {
           if (t0 >= q.e.lastTradeMs) continue;
-          const u = q.e.underlyingIndex;
-          const v = valueOption({
-            spec: q.e.underlying,
-            type: q.type,
-            spot: p.points[u]![m * SUB_STEPS]!,
-            strike: q.e.strikes[q.strikeIndex]!,
-            years: (q.e.settleMs - t0) / MS_PER_YEAR,
-            rate,
-            dividendYield: dividends[u]!,
-            variance: p.variance[u]![m]!,
-          });
-          const n = nbboOf(v.value, {
-            rule: q.e.root.tick,
-            spreadRelative: q.e.root.spreadRelative,
-            spreadAbsolute: q.e.root.spreadAbsolute,
-            widen: widening(segment.kind, v.z),
-            lean: quoteRng.between(-0.3, 0.3),
-          });
-          const depth = q.e.root.listing === 'cboe_only' ? 20 : 50;
-          const bidSize = n.bid > 0 ? Math.min(5000, Math.floor(quoteRng.pareto(1, 0.9) * depth * 0.2)) + 1 : 0;
-          const askSize = Math.min(5000, Math.floor(quoteRng.pareto(1, 0.9) * depth * 0.2)) + 1;
-          quotes.line(`${chain.symbols[q.id]!},${t0},${n.bid > 0 ? cents(n.bid) : ''},${cents(n.ask)},${n.bid > 0 ? bidSize : ''},${askSize}`);
+          quotes.line(quoteLine(chain, q, p, m, rate, dividends, quoteRng));
+        }
+        for (const q of atThirtyDays) {
+          if (t0 >= q.e.lastTradeMs || m >= quotedMinutes.get(q.e.rootIndex)!) continue;
+          quotes.line(quoteLine(chain, q, p, m, rate, dividends, atmRng));
+        }
+        // Chain snapshots: every other listed contract of the roots with a snapshot this minute.
+        for (const rootIndex of snapshotsAt.get(m) ?? []) {
+          for (const e of liveExpirations(chain, rootIndex, date, t0)) {
+            for (let strikeIndex = 0; strikeIndex < e.strikes.length; strikeIndex += 1) {
+              for (const type of ['call', 'put'] as const) {
+                const id = contractId(e, strikeIndex, type);
+                if (sampled[id] === 1) continue;
+                quotes.line(quoteLine(chain, { e, strikeIndex, type, id }, p, m, rate, dividends, snapshotRng));
+                snapshotQuotes += 1;
+              }
+            }
+            await quotes.drain();
+          }
         }
         // Prints.
         const minute: PrintRow[] = [];
@@ -337,10 +436,7 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       }
     }
     await Promise.all([bars.close(), quotes.close(), prints.close()]);
-    track('open_interest', oi);
-    track('underlying_bars', bars);
-    track('quotes', quotes);
-    track('prints', prints);
+    track(['underlying_bars', bars], ['open_interest', oi], ['quotes', quotes], ['prints', prints]);
   }
-  return { files, rows, dates, contracts: chain.count, quotedContracts: quotedEver.size };
+  return { files, rows, dates, historyDates: history, contracts: chain.count, quotedContracts: quotedEver.size, snapshotQuotes };
 }

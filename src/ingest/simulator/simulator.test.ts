@@ -88,7 +88,8 @@ describe('writeSimulatedMarket at the default scale', () => {
     const kinds: IngestKind[] = ['contracts', 'underlying_bars', 'open_interest', 'quotes', 'prints'];
     for (const kind of kinds) {
       const files = summary.files[kind] ?? [];
-      expect(files.length, kind).toBe(kind === 'contracts' ? 1 : 5);
+      // Underlying bars also cover the 30 sessions before the week (history.ts).
+      expect(files.length, kind).toBe(kind === 'contracts' ? 1 : kind === 'underlying_bars' ? 35 : 5);
       for (const f of files) {
         expect(fs.existsSync(f)).toBe(true);
         expect(readCsv(f).header, f).toEqual(LAYOUTS[kind].map((c) => c.name));
@@ -111,7 +112,13 @@ describe('writeSimulatedMarket at the default scale', () => {
     const total = summary.rows.prints!;
     expect(total).toBeGreaterThanOrEqual(150_000);
     expect(total).toBeLessThanOrEqual(300_000);
-    expect(summary.quotedContracts).toBeLessThanOrEqual(2000);
+    // Contracts sampled every minute: near the money (about 1,300 over the week) and, since the
+    // chain snapshots came, at the money around 30 days (about 800 more).
+    expect(summary.quotedContracts).toBeLessThanOrEqual(2500);
+    // Chain snapshots: every listed contract of each root about 28 times a regular session, 54 an
+    // overnight one, 4 a curb.
+    expect(summary.snapshotQuotes).toBeGreaterThan(3_000_000);
+    expect(summary.snapshotQuotes).toBeLessThan(6_000_000);
     expect(summary.contracts).toBeLessThan(40_000);
     expect(elapsedMs).toBeLessThan(60_000);
   });
@@ -332,7 +339,7 @@ describe('writeSimulatedMarket at the default scale', () => {
 
   it('writes one-minute bars with consistent OHLC near the documented levels', () => {
     const levels: Record<string, number> = { SPX: 5900, SPY: 588.5, QQQ: 510, IWM: 225, AAPL: 230, TSLA: 340, NVDA: 140, AMZN: 205 };
-    for (const f of summary.files.underlying_bars!) {
+    for (const f of summary.files.underlying_bars!.filter((x) => WEEK.includes(dateOfFile(x)))) {
       const rows = readCsv(f).rows;
       const symbols = new Set(rows.map((r) => r.symbol));
       expect([...symbols].sort()).toEqual(Object.keys(levels).sort());
@@ -396,7 +403,8 @@ describe('determinism', () => {
   async function run(seed: number): Promise<Map<string, Buffer>> {
     const dir = tempDir(`seed${seed}`);
     dirs.push(dir);
-    const s = await simulateMarket({ outDir: dir, seed, scale: 'default', now: NOW }, SMALL);
+    // Chain snapshots of one date: enough to show them deterministic, at a fifth of the lines.
+    const s = await simulateMarket({ outDir: dir, seed, scale: 'default', now: NOW, snapshotDates: ['2026-11-18'] }, SMALL);
     const files = new Map<string, Buffer>();
     for (const list of Object.values(s.files)) for (const f of list) files.set(path.basename(f), fs.readFileSync(f));
     return files;
@@ -425,7 +433,7 @@ describe('holiday weeks and sessions in progress', () => {
   it('simulates the Thanksgiving week: no Thursday, a short Friday without a curb', async () => {
     const dir = tempDir('thanksgiving');
     dirs.push(dir);
-    const files = await writeSimulatedMarket({ outDir: dir, seed: 3, scale: 'default', now: THANKSGIVING_NOW });
+    const files = await writeSimulatedMarket({ outDir: dir, seed: 3, scale: 'default', now: THANKSGIVING_NOW, snapshotDates: [] });
     expect(files.prints!.map(dateOfFile)).toEqual(['2026-11-20', '2026-11-23', '2026-11-24', '2026-11-25', '2026-11-27']);
     const friday = readCsv(files.prints!.find((f) => f.includes('2026-11-27'))!).rows;
     const regular = marketSessions('2026-11-27', ['options']).find((s) => s.session === 'regular')!;
@@ -444,7 +452,7 @@ describe('holiday weeks and sessions in progress', () => {
     const dir = tempDir('in-progress');
     dirs.push(dir);
     const now = Date.parse('2026-11-18T17:00:00Z'); // 12:00 ET
-    const s = await simulateMarket({ outDir: dir, seed: 5, scale: 'default', now }, SMALL);
+    const s = await simulateMarket({ outDir: dir, seed: 5, scale: 'default', now, snapshotDates: ['2026-11-18'] }, SMALL);
     expect(s.dates[s.dates.length - 1]).toBe('2026-11-18');
     const today = readCsv(s.files.prints!.find((f) => f.includes('2026-11-18'))!).rows;
     expect(today.length).toBeGreaterThan(100);
@@ -452,5 +460,14 @@ describe('holiday weeks and sessions in progress', () => {
     const bars = readCsv(s.files.underlying_bars!.find((f) => f.includes('2026-11-18'))!).rows;
     expect(bars.every((r) => Number(r.timestamp) + 60_000 <= now)).toBe(true);
     expect(bars.some((r) => Number(r.timestamp) + 60_000 === now)).toBe(true);
+    // Quotes (chain snapshots included) only of whole minutes before now; the snapshot of 11:45 ET
+    // is the last, the close's not yet written.
+    const quotes = readCsv(s.files.quotes!.find((f) => f.includes('2026-11-18'))!).rows;
+    expect(quotes.every((r) => Number(r.timestamp) + 60_000 <= now)).toBe(true);
+    const perMinute = new Map<number, number>();
+    for (const r of quotes) perMinute.set(Number(r.timestamp), (perMinute.get(Number(r.timestamp)) ?? 0) + 1);
+    const snapshots = [...perMinute].filter(([, n]) => n > 2000).map(([t]) => new Date(t).toISOString());
+    expect(snapshots.at(-1)).toBe('2026-11-18T16:45:00.000Z');
+    expect(snapshots.filter((t) => t >= '2026-11-18T14:30')).toHaveLength(10); // 09:30 to 11:45 ET
   }, 120_000);
 });

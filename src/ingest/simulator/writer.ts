@@ -2,6 +2,10 @@
  * Streaming gzip CSV writer: lines are batched into chunks of CHUNK_CHARS and handed to zlib with
  * backpressure, so memory stays constant whatever the file size. The gzip header carries no time
  * and the chunking depends only on the data, so the same rows give byte-identical files.
+ *
+ * Compression level 1: the files are written once and read once, mostly on the first start. On a
+ * chain snapshot's quote lines level 6 cost 1.8 us a line against 0.6 us at level 1, for files
+ * about a quarter larger (300,000 lines: 2.6 MB against 3.3 MB).
  */
 import fs from 'node:fs';
 import { once } from 'node:events';
@@ -21,7 +25,7 @@ export class CsvGzWriter {
     readonly path: string,
     header: readonly string[],
   ) {
-    this.gzip = createGzip({ level: 6 });
+    this.gzip = createGzip({ level: 1 });
     this.done = pipeline(this.gzip, fs.createWriteStream(path));
     this.buffer = `${header.join(',')}\n`;
   }

@@ -1,0 +1,37 @@
+/**
+ * The ledger around a load: a file already loaded (same checksum and kind) is not read again, and a
+ * load's counts are checked (load-counts.ts) and the file recorded after its write, in the same
+ * transaction, so a file is recorded exactly when its rows are.
+ */
+import type { Database, Queryable } from '../db/connection.js';
+import { findIngestedFile, recordIngestedFile } from '../db/market-data.js';
+import { checkLoadCounts } from './load-counts.js';
+import type { IngestKind } from './layouts.js';
+import { alreadyLoadedResult, emptyResult, fileChecksum, type LoadOptions, type MarketLoadResult } from './source.js';
+import type { VendorKind } from './vendors.js';
+
+/**
+ * Runs a load unless the ledger has the file: `run` reads the file into `result` and returns the
+ * write, which runs in one transaction with the count check and the ledger's record.
+ */
+export async function ledgered(
+  db: Database,
+  file: string,
+  kind: IngestKind | VendorKind,
+  options: LoadOptions,
+  run: (result: MarketLoadResult) => Promise<(trx: Queryable) => Promise<void>>,
+): Promise<MarketLoadResult> {
+  const result = emptyResult(file, kind);
+  const checksum = await fileChecksum(file);
+  if (!options.force) {
+    const before = await findIngestedFile(db, checksum, kind);
+    if (before !== null) return alreadyLoadedResult(file, kind, before.read);
+  }
+  const write = await run(result);
+  await db.transaction().execute(async (trx) => {
+    await write(trx);
+    checkLoadCounts(result);
+    await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
+  });
+  return result;
+}

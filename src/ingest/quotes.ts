@@ -1,0 +1,357 @@
+/**
+ * The quotes loader: a canonical quotes file (layouts.ts), a vendor's full quote file or a
+ * one-minute consolidated BBO file (vendors.ts) becomes one-minute NBBO samples, the last update of
+ * each contract within each minute (quote_samples). Whatever the source's cadence (every update,
+ * one a minute, a chain snapshot every 15 minutes), the rows stored are the same kind: a sample of
+ * a contract's minute.
+ *
+ * A file's updates are kept in columns (QuoteColumns), one row per contract and minute held, so a
+ * chain-wide file of millions of updates costs a few numbers a row, not an object. Of two updates
+ * of a minute the later is kept (the earlier counted superseded); an update repeating the one held
+ * (same time, bid and ask) is a duplicate. A canonical CSV file's lines are read straight to quotes
+ * (canonical.ts readQuoteLine, tested equal to the record path), any line it does not read plain
+ * going through the record reader as before.
+ *
+ * The rows of a trading date that has no partition yet (its first quotes file: the seeded market,
+ * a restored archive, a new day's file) go by binary COPY FREEZE into a table created in the load's
+ * transaction, which is then attached as the date's partition, its primary key built in one sort
+ * (with wal_level=minimal such a table writes no WAL), as a new date's prints do: the simulated
+ * market's chain snapshots are millions of samples a week, which the array upsert below would spend
+ * much of the first start on. Rows of a date that has its partition go through the upsert, which
+ * keeps the later update of a minute.
+ */
+import { CalendarRangeError } from '../analytics/calendar.js';
+import { openCopySession, type CopySession } from '../db/bulk-copy.js';
+import type { Database, Queryable } from '../db/connection.js';
+import { CopyBinaryWriter } from '../db/copy-binary.js';
+import {
+  attachQuotePartition,
+  createStandaloneQuotePartition,
+  ensureContracts,
+  ensureOptionRoots,
+  partitionDates,
+  QUOTE_SAMPLE_COPY_COLUMNS,
+  upsertQuoteSamples,
+  type ContractSpec,
+  type QuoteSampleRow,
+} from '../db/market-data.js';
+import type { OptionRoot } from '../analytics/roots.js';
+import { parseQuoteFields, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
+import { ledgered } from './ledger.js';
+import { PrintSessionResolver } from './print-session.js';
+import { csvRecord, RecordError } from './records.js';
+import { canonicalRecordBatches, contractSpec, countRead, emptyResult, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import type { VendorAdapter } from './vendors.js';
+
+const MINUTE_MS = 60_000;
+
+/** Equal as nullable numbers, NaN standing for null. */
+const same = (a: number, b: number): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+
+/** One-minute samples held in columns: the kept update of each (contract, minute). NaN is a missing value. */
+export class QuoteColumns {
+  length = 0;
+  contract = new Int32Array(1024);
+  date = new Int32Array(1024);
+  minute = new Float64Array(1024);
+  ts = new Float64Array(1024);
+  bid = new Float64Array(1024);
+  ask = new Float64Array(1024);
+  bidSize = new Float64Array(1024);
+  askSize = new Float64Array(1024);
+
+  private grow(): void {
+    const n = this.contract.length * 2;
+    const wider = <T extends Int32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(n);
+      b.set(a);
+      return b;
+    };
+    this.contract = wider(this.contract, (k) => new Int32Array(k));
+    this.date = wider(this.date, (k) => new Int32Array(k));
+    this.minute = wider(this.minute, (k) => new Float64Array(k));
+    this.ts = wider(this.ts, (k) => new Float64Array(k));
+    this.bid = wider(this.bid, (k) => new Float64Array(k));
+    this.ask = wider(this.ask, (k) => new Float64Array(k));
+    this.bidSize = wider(this.bidSize, (k) => new Float64Array(k));
+    this.askSize = wider(this.askSize, (k) => new Float64Array(k));
+  }
+
+  /** Writes row i (i = length appends one). */
+  set(i: number, contract: number, date: number, ts: number, bid: number | null, ask: number | null, bidSize: number | null, askSize: number | null): void {
+    if (i === this.length) {
+      if (this.length === this.contract.length) this.grow();
+      this.length += 1;
+    }
+    this.contract[i] = contract;
+    this.date[i] = date;
+    this.minute[i] = Math.floor(ts / MINUTE_MS) * MINUTE_MS;
+    this.ts[i] = ts;
+    this.bid[i] = bid ?? NaN;
+    this.ask[i] = ask ?? NaN;
+    this.bidSize[i] = bidSize ?? NaN;
+    this.askSize[i] = askSize ?? NaN;
+  }
+}
+
+/** What a quotes file holds after reading: its samples, the contracts and roots they name, their trading dates. */
+export interface ReadQuotes {
+  rows: QuoteColumns;
+  /** Contracts by index (QuoteColumns.contract). */
+  contracts: ContractSpec[];
+  roots: Map<string, OptionRoot>;
+  /** Trading dates by index (QuoteColumns.date). */
+  dates: string[];
+}
+
+/** Reads a quotes file into one-minute samples, counting duplicates, superseded updates and rejects into `result`. */
+export async function readQuotes(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions): Promise<ReadQuotes> {
+  const resolver = new PrintSessionResolver();
+  const rows = new QuoteColumns();
+  const contracts: ContractSpec[] = [];
+  const contractIndex = new Map<string, number>();
+  /**
+   * Per parsed contract (canonical.ts memoises one per symbol, so a lookup hashes no string): its
+   * root, and its index in `contracts` once a line of it is accepted.
+   */
+  const byRef = new Map<ContractRef, { root: OptionRoot; index: number }>();
+  const roots = new Map<string, OptionRoot>();
+  const dates: string[] = [];
+  const dateIndex = new Map<string, number>();
+  let lastDate = '';
+  let lastDateIndex = -1;
+  /** Row held per minute (Unix ms / 60,000) and contract index; the last minute's map at hand. */
+  const held = new Map<number, Map<number, number>>();
+  let heldMinute = NaN;
+  let heldOfMinute = new Map<number, number>();
+  const accept = (line: number, parsed: CanonicalQuote | string): void => {
+    if (typeof parsed === 'string') {
+      result.rejected.push({ line, reason: parsed });
+      return;
+    }
+    let known = byRef.get(parsed.contract);
+    if (known === undefined) byRef.set(parsed.contract, (known = { root: rootInfo(parsed.contract.root), index: -1 }));
+    const root = known.root;
+    let tradingDate: string;
+    try {
+      tradingDate = resolver.place(parsed.timestamp, root).tradingDate;
+    } catch (error) {
+      if (error instanceof CalendarRangeError) {
+        result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
+        return;
+      }
+      throw error;
+    }
+    if (known.index < 0) {
+      let index = contractIndex.get(parsed.contract.symbol);
+      if (index === undefined) {
+        index = contracts.length;
+        contracts.push(contractSpec(parsed.contract, root));
+        contractIndex.set(parsed.contract.symbol, index);
+        roots.set(root.root, root);
+      }
+      known.index = index;
+    }
+    const c = known.index;
+    if (tradingDate !== lastDate) {
+      let index = dateIndex.get(tradingDate);
+      if (index === undefined) {
+        index = dates.length;
+        dates.push(tradingDate);
+        dateIndex.set(tradingDate, index);
+      }
+      lastDate = tradingDate;
+      lastDateIndex = index;
+    }
+    const d = lastDateIndex;
+    const minute = Math.floor(parsed.timestamp / MINUTE_MS);
+    if (minute !== heldMinute) {
+      heldMinute = minute;
+      let ofMinute = held.get(minute);
+      if (ofMinute === undefined) held.set(minute, (ofMinute = new Map<number, number>()));
+      heldOfMinute = ofMinute;
+    }
+    const h = heldOfMinute.get(c);
+    if (h === undefined) {
+      heldOfMinute.set(c, rows.length);
+      rows.set(rows.length, c, d, parsed.timestamp, parsed.bid, parsed.ask, parsed.bidSize, parsed.askSize);
+      return;
+    }
+    if (rows.ts[h] === parsed.timestamp && same(rows.bid[h]!, parsed.bid ?? NaN) && same(rows.ask[h]!, parsed.ask ?? NaN)) {
+      result.duplicates += 1;
+      return;
+    }
+    // Of two updates of a minute one is kept: the one held, or this one when it is not older.
+    result.superseded += 1;
+    if (parsed.timestamp >= rows.ts[h]!) rows.set(h, c, d, parsed.timestamp, parsed.bid, parsed.ask, parsed.bidSize, parsed.askSize);
+  };
+  // A canonical CSV file's lines are read straight to quotes (readQuoteLine), any line that reader
+  // leaves as a record; other files (NDJSON, vendors) come as records.
+  let header: readonly string[] | null = null;
+  let at: QuoteColumnsAt | null = null;
+  const takeLine = (text: string, line: number, columns: readonly string[]): void => {
+    countRead(file, result, options);
+    if (columns !== header) {
+      header = columns;
+      at = quoteColumnsAt(columns);
+    }
+    const quote = at === null ? null : readQuoteLine(text, at);
+    if (quote !== null) {
+      accept(line, quote);
+      return;
+    }
+    const record = csvRecord(columns, text, line);
+    if (record instanceof RecordError) result.rejected.push({ line, reason: record.message });
+    else accept(line, parseQuoteFields(record.fields));
+  };
+  // A batch (a chunk of the file) at a time: one await per chunk, not per record.
+  for await (const batch of canonicalRecordBatches(file, adapter, result, options, undefined, adapter === null ? takeLine : undefined)) {
+    for (const { line, fields } of batch) accept(line, parseQuoteFields(fields));
+  }
+  return { rows, contracts, roots, dates };
+}
+
+/**
+ * Row indexes of one trading date whose contract is stored, in the order read (the primary key's
+ * order is PostgreSQL's to make: a sort when it builds the key of a new partition).
+ */
+function dateRows(rows: QuoteColumns, date: number, ids: Float64Array): Uint32Array {
+  let n = 0;
+  for (let i = 0; i < rows.length; i += 1) if (rows.date[i] === date && !Number.isNaN(ids[i]!)) n += 1;
+  const order = new Uint32Array(n);
+  let k = 0;
+  for (let i = 0; i < rows.length; i += 1) if (rows.date[i] === date && !Number.isNaN(ids[i]!)) order[k++] = i;
+  return order;
+}
+
+/** COPY of a date's rows (in `order`) into its partition, with back-pressure. Returns the rows stored. */
+async function copyDate(
+  session: CopySession,
+  table: string,
+  options: { freeze: boolean },
+  date: string,
+  rows: QuoteColumns,
+  ids: Float64Array,
+  order: Uint32Array,
+): Promise<number> {
+  const copy = session.copyInto(table, QUOTE_SAMPLE_COPY_COLUMNS, options);
+  let blocked = false;
+  const w = new CopyBinaryWriter((chunk) => {
+    if (!copy.write(chunk)) blocked = true;
+  });
+  try {
+    w.header();
+    for (const i of order) {
+      // trading_date, contract_id, minute, bid, ask, bid_size, ask_size, quote_ts
+      w.row(8);
+      w.date(date);
+      w.int8(ids[i]!);
+      w.int8(rows.minute[i]!);
+      w.float8OrNull(orNull(rows.bid[i]!));
+      w.float8OrNull(orNull(rows.ask[i]!));
+      w.int4OrNull(orNull(rows.bidSize[i]!));
+      w.int4OrNull(orNull(rows.askSize[i]!));
+      w.int8(rows.ts[i]!);
+      w.endRow();
+      if (blocked) {
+        blocked = false;
+        await copy.drained();
+      }
+    }
+    w.end();
+    return await copy.end();
+  } catch (error) {
+    await copy.abort(error instanceof Error ? error : new Error(String(error)));
+    throw error;
+  }
+}
+
+/**
+ * Writes the samples read: contracts first, then each trading date: a date without a partition into
+ * a new standalone table (COPY FREEZE, then attached as the date's partition), any other by upsert.
+ */
+async function writeQuotes(session: CopySession, trx: Queryable, read: ReadQuotes, result: MarketLoadResult): Promise<void> {
+  const { rows } = read;
+  await ensureOptionRoots(trx, [...read.roots.values()]);
+  const stored = await ensureContracts(trx, read.contracts);
+  const ids = new Float64Array(read.contracts.length);
+  read.contracts.forEach((c, k) => {
+    ids[k] = stored.get(c.symbol)?.id ?? NaN;
+  });
+  const idOf = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) idOf[i] = ids[rows.contract[i]!]!;
+  let written = 0;
+  let sent = 0;
+  const existing = new Set(await partitionDates(trx, 'quote_samples'));
+  for (const [d, date] of read.dates.entries()) {
+    const order = dateRows(rows, d, idOf);
+    sent += order.length;
+    if (!existing.has(date)) {
+      const table = await createStandaloneQuotePartition(trx, date);
+      const copied = await copyDate(session, table, { freeze: true }, date, rows, idOf, order);
+      await attachQuotePartition(trx, date, copied);
+      written += copied;
+      continue;
+    }
+    const batch: QuoteSampleRow[] = [];
+    for (const i of order) {
+      batch.push({
+        tradingDate: date,
+        contractId: idOf[i]!,
+        minute: rows.minute[i]!,
+        bid: orNull(rows.bid[i]!),
+        ask: orNull(rows.ask[i]!),
+        bidSize: orNull(rows.bidSize[i]!),
+        askSize: orNull(rows.askSize[i]!),
+        quoteTs: rows.ts[i]!,
+      });
+    }
+    // A sample the store holds from a later update of the minute is kept (upsertQuoteSamples).
+    written += await upsertQuoteSamples(trx, batch);
+  }
+  result.loaded = written;
+  result.superseded += sent - written;
+}
+
+/** A canonical quotes file read ahead of its load (seed-market.ts): the read under way and the counts it makes. */
+export interface QuotesReadAhead {
+  file: string;
+  result: MarketLoadResult;
+  read: Promise<ReadQuotes>;
+}
+
+/**
+ * Starts reading a canonical quotes file now, to load it later (loadQuotesFile with `readAhead`):
+ * the read runs while the thread would otherwise wait for PostgreSQL on the loads before it.
+ */
+export function readQuotesAhead(file: string, options: LoadOptions = {}): QuotesReadAhead {
+  const result = emptyResult(file, 'quotes');
+  const read = readQuotes(file, null, result, options);
+  // Observed here; a failure surfaces when the load awaits the read.
+  read.catch(() => undefined);
+  return { file, result, read };
+}
+
+export async function loadQuotesFile(
+  db: Database,
+  file: string,
+  options: LoadOptions & { adapter?: VendorAdapter | null; readAhead?: QuotesReadAhead } = {},
+): Promise<MarketLoadResult> {
+  const adapter = options.adapter ?? null;
+  const ahead = adapter === null && options.readAhead?.file === file ? options.readAhead : null;
+  const session = await openCopySession(db);
+  try {
+    return await ledgered(session.db, file, adapter?.kind ?? 'quotes', options, async (result) => {
+      let read: ReadQuotes;
+      if (ahead === null) read = await readQuotes(file, adapter, result, options);
+      else {
+        read = await ahead.read;
+        Object.assign(result, ahead.result);
+      }
+      return async (trx) => await writeQuotes(session, trx, read, result);
+    });
+  } finally {
+    await session.close();
+  }
+}
