@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { forwardOf, strikeRange, sviChain, type ChainSpec } from './chain.fixtures.js';
+import { type ChainSpec, forwardOf, QUARTER_SMILE_CHAIN, strikeRange, sviChain } from './chain.fixtures.js';
 import { impliedDividendYield, impliedForward, median } from './forward.js';
 import { midPrice, type ChainQuote } from './quotes.js';
 
 const spec: ChainSpec = {
-  spot: 100,
-  rate: 0.04,
-  dividendYield: 0.015,
-  time: 0.25,
-  smile: { a: 0.004, b: 0.05, rho: -0.5, m: 0.02, sigma: 0.1 },
+  ...QUARTER_SMILE_CHAIN,
   strikes: strikeRange(80, 120, 2.5),
 };
 

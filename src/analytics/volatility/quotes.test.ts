@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bsmGreeks, bsmPrice } from '../pricing.js';
-import { forwardOf, smileVolatilityAt, strikeRange, sviChain, type ChainSpec } from './chain.fixtures.js';
+import { type ChainSpec, forwardOf, QUARTER_SMILE_CHAIN, smileVolatilityAt, strikeRange, sviChain } from './chain.fixtures.js';
 import { forwardImpliedVolatility, midPrice, outOfTheMoneyPoints, quoteVolatilities, skewPoints, spotDelta, type ExpirationMarket } from './quotes.js';
 
 describe('midPrice', () => {
@@ -40,11 +40,7 @@ describe('forwardImpliedVolatility', () => {
 });
 
 const spec: ChainSpec = {
-  spot: 100,
-  rate: 0.04,
-  dividendYield: 0.015,
-  time: 0.25,
-  smile: { a: 0.004, b: 0.05, rho: -0.5, m: 0.02, sigma: 0.1 },
+  ...QUARTER_SMILE_CHAIN,
   strikes: strikeRange(70, 130, 5),
 };
 const market: ExpirationMarket & { spot: number } = { spot: spec.spot, forward: forwardOf(spec), time: spec.time, rate: spec.rate };

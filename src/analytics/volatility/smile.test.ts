@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { bsmPrice } from '../pricing.js';
-import { smileVolatilityAt, strikeRange, sviChain, uniformNoise, type ChainSpec } from './chain.fixtures.js';
+import { type ChainSpec, QUARTER_SMILE_CHAIN, smileVolatilityAt, strikeRange, sviChain, uniformNoise } from './chain.fixtures.js';
 import { impliedForward } from './forward.js';
 import { outOfTheMoneyPoints, quoteVolatilities, type ChainQuote, type ExpirationMarket, type SmilePoint } from './quotes.js';
 import { curveSlope, curveTotalVariance, discreteButterflyOk, fitSmile, interpolatedAtmVolatility, MIN_SVI_QUOTES, smileVolatility, type Smile } from './smile.js';
 import { sviTotalVariance } from './svi.js';
 
 const spec: ChainSpec = {
-  spot: 100,
-  rate: 0.04,
-  dividendYield: 0.015,
-  time: 0.25,
-  smile: { a: 0.004, b: 0.05, rho: -0.5, m: 0.02, sigma: 0.1 },
+  ...QUARTER_SMILE_CHAIN,
   strikes: strikeRange(70, 130, 2.5),
 };
 
