@@ -544,7 +544,44 @@ export interface paths {
          * At-the-money volatility through a session
          * @description At-the-money implied volatility of one expiration through the session on calendar and
          *     trading-variance clocks, next to adjusted realized volatility and the 30-day constant-maturity
-         *     volatility. Sessions older than the retained timelines answer 422.
+         *     volatility. Volatilities are decimals.
+         *
+         *     **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
+         *     overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
+         *     an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+         *     bucket's figures use the last quote of each contract in the bucket and the last underlying
+         *     bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
+         *     are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
+         *     after the session opens (for a family, as on the skew route: the later-settling root of a date).
+         *
+         *     **implied_volatility (calendar clock).** At-the-money volatility σ with total variance
+         *     w = σ²T over T, the ACT/365 years to settlement: the parity forward from the bucket's quotes
+         *     (as the skew route), the out-of-the-money mid volatilities, and w interpolated linearly in
+         *     log-forward moneyness to k = 0.
+         *
+         *     **implied_volatility_trading_clock.** The same total variance over τ, the years to settlement
+         *     on the trading-variance clock: each NYSE trading day carries 1/252 of a year of variance; the
+         *     regular-session share s of it (`realized_volatility_basis.regular_session_share`) accrues
+         *     uniformly over the regular session (09:30 to 16:00 ET, 13:00 on early closes), the rest
+         *     (1 − s) uniformly over the time since the previous trading day's close, so a night, a weekend
+         *     and a holiday each count as one overnight. σ_trading = √(w/τ): it does not drift as nights and
+         *     weekends pass on the calendar.
+         *
+         *     **implied_volatility_30d.** 30-day constant maturity as Cboe's VIX method weights its terms:
+         *     σ30² = [T1σ1²(N2 − N30)/(N2 − N1) + T2σ2²(N30 − N1)/(N2 − N1)] × N365/N30 between the two
+         *     expirations that bracket 30 calendar days (N minutes to settlement, near term under 30 days,
+         *     next at or over), each σ their at-the-money volatility in the bucket; null when either is
+         *     missing.
+         *
+         *     **adjusted_realized_volatility.** Realized variance of the underlying's one-minute log returns
+         *     from the session's open to the bucket's end, scaled to a whole day by the session's share of a
+         *     day's variance (s for the regular session, 1 − s overnight) and by the part of the session
+         *     elapsed, annualised over 252 days; null before five returns. The share s is estimated from
+         *     up to the last 30 sessions' open and close (Σ intraday² / Σ(overnight gap² + intraday²));
+         *     with fewer than 10 days of history 0.75 is used and `default_used` says so.
+         *
+         *     Sessions older than the retained timelines are archived: asking for one starts its load
+         *     and answers 503 `data_pending` with Retry-After (retry); a date never held answers 422.
          */
         get: operations["getVolatilityDrift"];
         put?: never;
@@ -566,8 +603,55 @@ export interface paths {
          * Volatility skew by expiration
          * @description Implied volatility by strike for up to eight expirations, solved by the service from the
          *     option chain, with at-the-money volatility, 25- and 10-delta risk reversals and butterflies,
-         *     normalized skew and slope against moneyness. Default: the nearest four expirations with at least
-         *     an hour to run. Volatilities are decimals (0.18 means 18%).
+         *     normalized skew and slope against moneyness. Volatilities are decimals (0.18 means 18%).
+         *
+         *     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
+         *     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
+         *     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
+         *     else 422). The valuation instant (`valuation.timestamp`) is now while the session runs and the
+         *     session's close once it has ended; a session that has not begun is 422. Each listed contract
+         *     is valued at its last quote sample at or before the instant and at most 30 minutes old
+         *     (`valuation.chain_timestamp` is the newest quote used); a contract without one is left out.
+         *     `valuation.underlying_price` is the close of the last one-minute underlying bar ended by the
+         *     instant (`underlying_timestamp` is that bar's start) and `underlying_stale` says it is more
+         *     than 15 minutes old (an index is not disseminated after 16:00 ET, nor overnight). The rate is
+         *     the continuously compounded Treasury bill rate of the trading date (`risk_free_rate`).
+         *
+         *     **Which expirations.** Default: the nearest four expirations that settle at least an hour
+         *     after the instant. `date_of_expiry` names one, `expirations` up to eight (not both); a named
+         *     expiration that is not listed, or has settled, is left out, and 422 answers when none is left.
+         *     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
+         *     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
+         *     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
+         *     settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+         *
+         *     **Method.**
+         *     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
+         *        both legs; the median over all such strikes, then the median of the eight strikes nearest
+         *        that in log-moneyness (twice, re-centred). The dividend yield is what F implies.
+         *     2. *Quote volatilities*: Black-76 on the forward (the same σ as Black-Scholes-Merton on the
+         *        spot with the implied dividend yield) for bid, ask and mid. A zero or missing side is no
+         *        quote; a mid needs both sides, not crossed. The points report each leg's mid volatility
+         *        and delta; `otm_implied_volatility` is the put below the forward and the call at or above.
+         *     3. *Smile*: raw SVI, w(k) = a + b(ρ(k − m) + √((k − m)² + σ²)) in total variance against
+         *        log-forward moneyness k = ln(K/F), calibrated to the out-of-the-money mids by the
+         *        quasi-explicit method (Zeliade Systems 2009; De Marco and Martini 2009), each quote
+         *        weighted by its bid-ask spread measured in volatility (price spread over vega). It needs
+         *        five quotes and must pass the Gatheral–Jacquier (2014) butterfly condition g(k) ≥ 0 on a
+         *        grid over the quoted moneyness; then neighbouring expirations are compared for calendar
+         *        arbitrage (total variance not decreasing with time at fixed k, on the moneyness both
+         *        quote). A smile with too few quotes, a failed fit, or a failed check is instead linear
+         *        interpolation of total variance between the quotes (flat beyond the outermost). `fit`
+         *        says which, why, and how well the curve meets the quotes.
+         *     4. *Delta measures*: delta is the Black-Scholes-Merton spot delta with the implied dividend
+         *        yield, Δc = e^{−qT}Φ(d1), Δp = −e^{−qT}Φ(−d1), at the smile's volatility. The 25-delta
+         *        call is the strike where Δc = 0.25 on the smile, the 25-delta put where Δp = −0.25 (10
+         *        likewise). At the money is the forward (k = 0). risk_reversal_x = σ(x call) − σ(x put);
+         *        butterfly_x = (σ(x call) + σ(x put))/2 − σ_atm; normalized_skew = risk_reversal_25d /
+         *        atm_implied_volatility; slope = dσ/dk at k = 0 (volatility points per unit of
+         *        log-moneyness, as a decimal). Deltas need the underlying price: without one the delta
+         *        measures are null.
+         *     5. `days_to_expiry` counts calendar days from the trading date to the expiration.
          */
         get: operations["getVolatilitySkew"];
         put?: never;
@@ -1640,31 +1724,63 @@ export interface components {
             valuation: components["schemas"]["Valuation"];
         };
         SkewExpiration: {
-            /** @example 0.16 */
+            /**
+             * @description Volatility of the smile at the forward (k = 0); null without a smile.
+             * @example 0.16
+             */
             atm_implied_volatility: number | null;
-            /** @example 0.012 */
+            /**
+             * @description Average of the 10-delta call and put volatilities minus the at-the-money volatility; null when the smile does not reach 10 delta or there is no underlying price.
+             * @example 0.012
+             */
             butterfly_10d: number | null;
-            /** @example 0.004 */
+            /**
+             * @description Average of the 25-delta call and put volatilities minus the at-the-money volatility.
+             * @example 0.004
+             */
             butterfly_25d: number | null;
             /**
              * Format: date
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /** @example 0 */
+            /**
+             * @description Calendar days from the trading date to the expiration.
+             * @example 0
+             */
             days_to_expiry: number;
-            /** @example 5851.1 */
+            fit: components["schemas"]["SmileFit"];
+            /**
+             * @description Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
+             * @example 5851.1
+             */
             forward: number | null;
-            /** @example -0.25 */
+            /**
+             * @description risk_reversal_25d over atm_implied_volatility.
+             * @example -0.25
+             */
             normalized_skew: number | null;
+            /** @description Every strike with a quote, ascending. */
             points: {
-                /** @example 0.5 */
+                /**
+                 * @description Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
+                 * @example 0.5
+                 */
                 call_delta: number | null;
-                /** @example 0.16 */
+                /**
+                 * @description Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
+                 * @example 0.16
+                 */
                 call_implied_volatility: number | null;
-                /** @example 0 */
+                /**
+                 * @description ln(strike / forward); null when the forward is unknown.
+                 * @example 0
+                 */
                 moneyness: number | null;
-                /** @example 0.16 */
+                /**
+                 * @description Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
+                 * @example 0.16
+                 */
                 otm_implied_volatility: number | null;
                 /** @example -0.5 */
                 put_delta: number | null;
@@ -1673,12 +1789,71 @@ export interface components {
                 /** @example 5850 */
                 strike: number;
             }[];
-            /** @example -0.07 */
+            /**
+             * @description 10-delta call volatility minus 10-delta put volatility.
+             * @example -0.07
+             */
             risk_reversal_10d: number | null;
-            /** @example -0.04 */
+            /**
+             * @description 25-delta call volatility minus 25-delta put volatility.
+             * @example -0.04
+             */
             risk_reversal_25d: number | null;
-            /** @example -0.9 */
+            /**
+             * @description The option root whose chain this expiration is (for a family, the later-settling root of the date).
+             * @example SPXW
+             */
+            root: string;
+            /**
+             * @description dσ/dk at the money: slope of the smile against log-forward moneyness k = ln(K/F).
+             * @example -0.9
+             */
             slope: number | null;
+        };
+        /** @description How an expiration's smile was built and how well it meets its quotes; null when there is no smile (no forward, or no out-of-the-money mid). */
+        SmileFit: null | {
+            /**
+             * @description svi: the Gatheral–Jacquier density condition g(k) ≥ 0 holds on the check grid; interpolated: call prices are convex and decreasing in strike at the quoted strikes.
+             * @example true
+             */
+            butterfly_ok: boolean;
+            /**
+             * @description Total variance is not below the previous expiration's nor above the next's at the moneyness both quote.
+             * @example true
+             */
+            calendar_ok: boolean;
+            /**
+             * @description Why the smile is interpolated rather than SVI (fewer than five quotes, a fit that did not converge, or a failed arbitrage check); null for SVI.
+             * @example null
+             * @enum {string|null}
+             */
+            fallback_reason: "too_few_quotes" | "fit_failed" | "butterfly_arbitrage" | "calendar_arbitrage" | null;
+            /**
+             * @description Largest absolute difference of fitted and quoted mid volatility, in volatility points (1 = 0.01).
+             * @example 0.21
+             */
+            max_abs_error_vol_points: number;
+            /**
+             * @description svi: a raw SVI fit; interpolated: total variance interpolated linearly between the quotes.
+             * @example svi
+             * @enum {string}
+             */
+            method: "svi" | "interpolated";
+            /**
+             * @description Out-of-the-money quotes (one per strike) the smile was built from.
+             * @example 42
+             */
+            quotes_used: number;
+            /**
+             * @description Quotes whose fitted volatility lies between their bid and ask volatilities (the repriced option within the quoted spread).
+             * @example 40
+             */
+            quotes_within_spread: number;
+            /**
+             * @description Root-mean-square of fitted minus quoted mid volatility, in volatility points.
+             * @example 0.08
+             */
+            rmse_vol_points: number;
         };
         /**
          * @description Answered within a second whatever the database and its tables do. When the database does not
@@ -2175,6 +2350,7 @@ export type SchemaRouteFamily = components['schemas']['RouteFamily'];
 export type SchemaSession = components['schemas']['Session'];
 export type SchemaSkew = components['schemas']['Skew'];
 export type SchemaSkewExpiration = components['schemas']['SkewExpiration'];
+export type SchemaSmileFit = components['schemas']['SmileFit'];
 export type SchemaStatus = components['schemas']['Status'];
 export type SchemaStockSplit = components['schemas']['StockSplit'];
 export type SchemaStrikeValue = components['schemas']['StrikeValue'];

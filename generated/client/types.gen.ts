@@ -233,25 +233,110 @@ export type Skew = {
 };
 
 export type SkewExpiration = {
+    /**
+     * Volatility of the smile at the forward (k = 0); null without a smile.
+     */
     atm_implied_volatility: number | null;
+    /**
+     * Average of the 10-delta call and put volatilities minus the at-the-money volatility; null when the smile does not reach 10 delta or there is no underlying price.
+     */
     butterfly_10d: number | null;
+    /**
+     * Average of the 25-delta call and put volatilities minus the at-the-money volatility.
+     */
     butterfly_25d: number | null;
     date_of_expiry: string;
+    /**
+     * Calendar days from the trading date to the expiration.
+     */
     days_to_expiry: number;
+    fit: SmileFit;
+    /**
+     * Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
+     */
     forward: number | null;
+    /**
+     * risk_reversal_25d over atm_implied_volatility.
+     */
     normalized_skew: number | null;
+    /**
+     * Every strike with a quote, ascending.
+     */
     points: Array<{
+        /**
+         * Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
+         */
         call_delta: number | null;
+        /**
+         * Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
+         */
         call_implied_volatility: number | null;
+        /**
+         * ln(strike / forward); null when the forward is unknown.
+         */
         moneyness: number | null;
+        /**
+         * Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
+         */
         otm_implied_volatility: number | null;
         put_delta: number | null;
         put_implied_volatility: number | null;
         strike: number;
     }>;
+    /**
+     * 10-delta call volatility minus 10-delta put volatility.
+     */
     risk_reversal_10d: number | null;
+    /**
+     * 25-delta call volatility minus 25-delta put volatility.
+     */
     risk_reversal_25d: number | null;
+    /**
+     * The option root whose chain this expiration is (for a family, the later-settling root of the date).
+     */
+    root: string;
+    /**
+     * dσ/dk at the money: slope of the smile against log-forward moneyness k = ln(K/F).
+     */
     slope: number | null;
+};
+
+/**
+ * How an expiration's smile was built and how well it meets its quotes; null when there is no smile (no forward, or no out-of-the-money mid).
+ */
+export type SmileFit = null | {
+    /**
+     * svi: the Gatheral–Jacquier density condition g(k) ≥ 0 holds on the check grid; interpolated: call prices are convex and decreasing in strike at the quoted strikes.
+     */
+    butterfly_ok: boolean;
+    /**
+     * Total variance is not below the previous expiration's nor above the next's at the moneyness both quote.
+     */
+    calendar_ok: boolean;
+    /**
+     * Why the smile is interpolated rather than SVI (fewer than five quotes, a fit that did not converge, or a failed arbitrage check); null for SVI.
+     */
+    fallback_reason: 'too_few_quotes' | 'fit_failed' | 'butterfly_arbitrage' | 'calendar_arbitrage' | null;
+    /**
+     * Largest absolute difference of fitted and quoted mid volatility, in volatility points (1 = 0.01).
+     */
+    max_abs_error_vol_points: number;
+    /**
+     * svi: a raw SVI fit; interpolated: total variance interpolated linearly between the quotes.
+     */
+    method: 'svi' | 'interpolated';
+    /**
+     * Out-of-the-money quotes (one per strike) the smile was built from.
+     */
+    quotes_used: number;
+    /**
+     * Quotes whose fitted volatility lies between their bid and ask volatilities (the repriced option within the quoted spread).
+     */
+    quotes_within_spread: number;
+    /**
+     * Root-mean-square of fitted minus quoted mid volatility, in volatility points.
+     */
+    rmse_vol_points: number;
 };
 
 export type OpenInterest = {

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  daysBetween,
+  expirationsByDate,
+  skewExpirations,
+  underlyingStale,
+  valuationInstant,
+  volatilitySession,
+} from './valuation.js';
+
+// 2026-11-20 is a Friday (third Friday of November); New York is on EST (UTC−5).
+const at = (iso: string): number => Date.parse(iso);
+
+describe('volatility sessions and the valuation instant', () => {
+  it('runs the regular session to the options close of the root', () => {
+    expect(volatilitySession('2026-11-20', 'SPXW', 'rth')).toEqual({ start: at('2026-11-20T14:30:00Z'), end: at('2026-11-20T21:15:00Z') });
+    expect(volatilitySession('2026-11-20', 'AAPL', 'rth')).toEqual({ start: at('2026-11-20T14:30:00Z'), end: at('2026-11-20T21:00:00Z') });
+  });
+
+  it('has an overnight session only for a root that trades overnight', () => {
+    expect(volatilitySession('2026-11-20', 'SPXW', 'gth')).toEqual({ start: at('2026-11-20T01:15:00Z'), end: at('2026-11-20T14:25:00Z') });
+    expect(volatilitySession('2026-11-20', 'AAPL', 'gth')).toBeNull();
+    expect(volatilitySession('2026-11-21', 'SPXW', 'rth')).toBeNull();
+  });
+
+  it('values at now inside the session, at the close after it, and not before it', () => {
+    const span = { start: 1_000, end: 5_000 };
+    expect(valuationInstant(span, 999)).toBeNull();
+    expect(valuationInstant(span, 1_000)).toBe(1_000);
+    expect(valuationInstant(span, 3_000)).toBe(3_000);
+    expect(valuationInstant(span, 9_000)).toBe(5_000);
+  });
+});
+
+describe('expirations of a request', () => {
+  const listed = [
+    { root: 'SPXW', dateOfExpiry: '2026-11-20' },
+    { root: 'SPX', dateOfExpiry: '2026-11-20' },
+    { root: 'SPXW', dateOfExpiry: '2026-11-23' },
+    { root: 'SPXW', dateOfExpiry: '2026-11-24' },
+    { root: 'SPXW', dateOfExpiry: '2026-11-25' },
+    { root: 'SPXW', dateOfExpiry: '2026-11-27' },
+    { root: 'SPX', dateOfExpiry: '2026-12-18' },
+    { root: 'SPXW', dateOfExpiry: '2026-12-18' },
+  ];
+
+  it('keeps one root per date, the one settling later (SPXW at 16:00 over SPX at 09:30)', () => {
+    const dates = expirationsByDate(listed);
+    expect(dates.map((e) => `${e.root} ${e.dateOfExpiry}`)).toEqual([
+      'SPXW 2026-11-20',
+      'SPXW 2026-11-23',
+      'SPXW 2026-11-24',
+      'SPXW 2026-11-25',
+      'SPXW 2026-11-27',
+      'SPXW 2026-12-18',
+    ]);
+    expect(dates[0]?.settlement).toBe(at('2026-11-20T21:00:00Z'));
+  });
+
+  it('defaults to the nearest four settling at least an hour after the instant', () => {
+    // 15:00 ET on the 20th: the 0DTE SPXW settles in exactly one hour and is kept.
+    expect(skewExpirations(listed, at('2026-11-20T20:00:00Z'), null).map((e) => e.dateOfExpiry)).toEqual(['2026-11-20', '2026-11-23', '2026-11-24', '2026-11-25']);
+    // One minute later it has 59 minutes to run and gives way to the 27th.
+    expect(skewExpirations(listed, at('2026-11-20T20:01:00Z'), null).map((e) => e.dateOfExpiry)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-27']);
+  });
+
+  it('keeps the named expirations that are listed and not settled', () => {
+    const instant = at('2026-11-20T21:15:00Z');
+    expect(skewExpirations(listed, instant, ['2026-12-18', '2026-11-20', '2027-01-15']).map((e) => `${e.root} ${e.dateOfExpiry}`)).toEqual(['SPXW 2026-12-18']);
+    expect(skewExpirations(listed, instant, ['2026-11-20'])).toEqual([]);
+  });
+});
+
+describe('small rules', () => {
+  it('counts calendar days between dates', () => {
+    expect(daysBetween('2026-11-20', '2026-11-20')).toBe(0);
+    expect(daysBetween('2026-11-20', '2026-12-18')).toBe(28);
+    // Across the March daylight-saving change.
+    expect(daysBetween('2026-03-06', '2026-03-09')).toBe(3);
+  });
+
+  it('calls an underlying price stale past 15 minutes or when missing', () => {
+    expect(underlyingStale(null, 0)).toBe(true);
+    expect(underlyingStale(0, 15 * 60_000)).toBe(false);
+    expect(underlyingStale(0, 15 * 60_000 + 1)).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Where the volatility routes value a chain: the session window of a trading date for a root, the
+ * valuation instant in it, which expirations a request covers, and the freshness rules of the
+ * underlying price and of a quote. The contract's descriptions of the skew and drift routes state
+ * the same rules.
+ *
+ * - The regular session runs 09:30 ET to the options close (16:15 index and ETF, 16:00 equity;
+ *   iv-samples.ts regularSession), the overnight one 20:15 ET the evening before to 09:25 ET for a
+ *   root that has one.
+ * - The instant is `now` while the session runs and its close once it has ended; before the session
+ *   opens there is none.
+ * - A family's roots may expire on the same date (SPX AM-settled monthlies and SPXW PM-settled
+ *   weeklies on a third Friday): a date is one expiration, that of the root settling later, whose
+ *   series trades through the day.
+ */
+import { hasOvernightSession, regularSession } from '../iv-samples.js';
+import type { Span } from '../print-filters.js';
+import { optionsOvernightWindow } from '../sessions.js';
+import { settlementInstant } from '../settlement.js';
+
+export type VolatilitySession = 'rth' | 'gth';
+
+/** A quote older than this at the instant is not part of the chain (chain snapshots come every 15 minutes). */
+export const CHAIN_MAX_AGE_MS = 30 * 60_000;
+/** The underlying price is stale when its bar started longer than this before the instant. */
+export const UNDERLYING_FRESH_MS = 15 * 60_000;
+/** The default expirations settle at least this long after the instant. */
+export const MIN_TIME_TO_RUN_MS = 3_600_000;
+/** How many expirations the skew route covers by default. */
+export const DEFAULT_SKEW_EXPIRATIONS = 4;
+
+/** The session window of a trading date for a root; null when the date does not trade or the root has no such session. */
+export function volatilitySession(date: string, root: string, session: VolatilitySession): Span | null {
+  if (session === 'rth') return regularSession(date, root);
+  if (!hasOvernightSession(root)) return null;
+  const window = optionsOvernightWindow(date);
+  return window ? { start: window.start_time, end: window.end_time } : null;
+}
+
+/** The valuation instant in a session window: now while it runs, its close once ended; null before it opens. */
+export function valuationInstant(span: Span, now: number): number | null {
+  if (now < span.start) return null;
+  return Math.min(now, span.end);
+}
+
+/** A listed expiration of a root. */
+export interface ListedExpiration {
+  root: string;
+  dateOfExpiry: string;
+}
+
+/** An expiration a route values: the root whose chain it is and its settlement instant. */
+export interface ChosenExpiration extends ListedExpiration {
+  settlement: number;
+}
+
+/** One expiration per date, the root settling later where two share it; ascending by date. */
+export function expirationsByDate(listed: readonly ListedExpiration[]): ChosenExpiration[] {
+  const byDate = new Map<string, ChosenExpiration>();
+  for (const e of listed) {
+    const settlement = settlementInstant(e.root, e.dateOfExpiry);
+    const held = byDate.get(e.dateOfExpiry);
+    if (held === undefined || settlement > held.settlement || (settlement === held.settlement && e.root < held.root)) {
+      byDate.set(e.dateOfExpiry, { ...e, settlement });
+    }
+  }
+  return [...byDate.values()].sort((a, b) => (a.dateOfExpiry < b.dateOfExpiry ? -1 : 1));
+}
+
+/**
+ * The expirations a skew request covers: the named ones (date_of_expiry or expirations) still to
+ * settle after the instant, else the nearest DEFAULT_SKEW_EXPIRATIONS that settle at least
+ * MIN_TIME_TO_RUN_MS after it.
+ */
+export function skewExpirations(listed: readonly ListedExpiration[], instant: number, named: readonly string[] | null): ChosenExpiration[] {
+  const dates = expirationsByDate(listed);
+  if (named !== null) {
+    const wanted = new Set(named);
+    return dates.filter((e) => wanted.has(e.dateOfExpiry) && e.settlement > instant);
+  }
+  return dates.filter((e) => e.settlement - instant >= MIN_TIME_TO_RUN_MS).slice(0, DEFAULT_SKEW_EXPIRATIONS);
+}
+
+/** Calendar days from one date to a later one (YYYY-MM-DD). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** Whether an underlying price whose bar started at `barStart` is stale at the instant. */
+export function underlyingStale(barStart: number | null, instant: number): boolean {
+  return barStart === null || instant - barStart > UNDERLYING_FRESH_MS;
+}
