@@ -608,14 +608,18 @@ export interface paths {
          *     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
          *     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
          *     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
-         *     else 422). The valuation instant (`valuation.timestamp`) is now while the session runs and the
-         *     session's close once it has ended; a session that has not begun is 422. Each listed contract
-         *     is valued at its last quote sample at or before the instant and at most 30 minutes old
-         *     (`valuation.chain_timestamp` is the newest quote used); a contract without one is left out.
-         *     `valuation.underlying_price` is the close of the last one-minute underlying bar ended by the
-         *     instant (`underlying_timestamp` is that bar's start) and `underlying_stale` says it is more
-         *     than 15 minutes old (an index is not disseminated after 16:00 ET, nor overnight). The rate is
-         *     the continuously compounded Treasury bill rate of the trading date (`risk_free_rate`).
+         *     else 422). The instant is now while the session runs and the session's close once it has
+         *     ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+         *     or before the instant, in which at least half of the contracts were sampled (the store keeps a
+         *     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
+         *     samples of the strikes near the money; the two are not mixed across a moving market). Each
+         *     contract is valued at its last quote of that minute or before it, at most 30 minutes old; a
+         *     contract without one is left out. `valuation.timestamp` is the end of the chain's minute (not
+         *     after the instant) and times to settlement run from it; `chain_timestamp` is the newest quote
+         *     used. `underlying_price` is the close of the last one-minute underlying bar ended by the
+         *     valuation time (`underlying_timestamp` is that bar's start); `underlying_stale` says that bar
+         *     started more than 15 minutes before it. `risk_free_rate` is the continuously compounded
+         *     Treasury bill rate of the trading date.
          *
          *     **Which expirations.** Default: the nearest four expirations that settle at least an hour
          *     after the instant. `date_of_expiry` names one, `expirations` up to eight (not both); a named

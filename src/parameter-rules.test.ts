@@ -245,6 +245,7 @@ describe('the contract', () => {
         'listOptionFlow',
         'listOptionTrades',
         'listOvernightOptionFlow',
+        'getVolatilitySkew',
       ].sort(),
     );
   });

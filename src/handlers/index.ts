@@ -9,6 +9,7 @@ import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, lis
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { listStockSplits } from './stocks.js';
+import { getVolatilitySkew } from './volatility-skew.js';
 import type { HandlerMap } from './types.js';
 
 export { PENDING_OPERATIONS } from './pending.js';
@@ -30,6 +31,7 @@ export const handlers: HandlerMap = {
   listFlowLeaders,
   getContractTradeAtTime,
   listContractImpliedVolatility,
+  getVolatilitySkew,
   listStockSplits,
   createExport,
   getExport,

@@ -73,6 +73,7 @@ describe('every served route through the generated client', () => {
       ['listFlowLeaders', () => sdk.listFlowLeaders({ client, query: { date: '2026-11-20', grain: 'contract', limit: 5 } })],
       ['getContractTradeAtTime', () => sdk.getContractTradeAtTime({ client, query: { ...listed, timestamp: Date.parse('2026-11-20T20:00:00Z') } })],
       ['listContractImpliedVolatility', () => sdk.listContractImpliedVolatility({ client, query: { ...listed, date: '2026-11-20', limit: 10 } })],
+      ['getVolatilitySkew', () => sdk.getVolatilitySkew({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20' } })],
     ];
     const created = await sdk.createExport({ client, body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } } });
     expect(created.response.status).toBe(202);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  chainMinute,
+  chainValuationTime,
   daysBetween,
   expirationsByDate,
   skewExpirations,
@@ -83,5 +85,23 @@ describe('small rules', () => {
     expect(underlyingStale(null, 0)).toBe(true);
     expect(underlyingStale(0, 15 * 60_000)).toBe(false);
     expect(underlyingStale(0, 15 * 60_000 + 1)).toBe(true);
+  });
+});
+
+describe('the chain minute', () => {
+  const M = 60_000;
+  it('takes a whole-chain snapshot over newer one-minute samples near the money', () => {
+    // 8 contracts last sampled by the 11:00 snapshot (minute 0), 3 near the money at minute 7.
+    expect(chainMinute([...new Array<number>(8).fill(0), 7 * M, 7 * M, 7 * M])).toBe(0);
+  });
+  it('takes the newest minute when most of the chain was sampled in it', () => {
+    expect(chainMinute([7 * M, 7 * M, 7 * M, 0, 0])).toBe(7 * M);
+    // An even split takes the older minute, where the whole chain can be valued together.
+    expect(chainMinute([7 * M, 7 * M, 0, 0])).toBe(0);
+    expect(chainMinute([])).toBeNull();
+  });
+  it('values at the end of the chain minute, not after the instant', () => {
+    expect(chainValuationTime(7 * M, 9 * M)).toBe(8 * M);
+    expect(chainValuationTime(7 * M, 7 * M + 30_000)).toBe(7 * M + 30_000);
   });
 });

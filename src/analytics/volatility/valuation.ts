@@ -9,6 +9,11 @@
  *   root that has one.
  * - The instant is `now` while the session runs and its close once it has ended; before the session
  *   opens there is none.
+ * - The chain is one minute's: the newest minute, at or before the instant, in which at least half
+ *   of the contracts read were sampled (chain snapshots cover every contract; one-minute samples
+ *   only those near the money, and mixing the two times misprices a moving market). Each contract
+ *   is valued at its last sample of that minute or before it (CHAIN_MAX_AGE_MS at most), and the
+ *   valuation time is the end of that minute (not after the instant).
  * - A family's roots may expire on the same date (SPX AM-settled monthlies and SPXW PM-settled
  *   weeklies on a third Friday): a date is one expiration, that of the root settling later, whose
  *   series trades through the day.
@@ -89,4 +94,24 @@ export function daysBetween(from: string, to: string): number {
 /** Whether an underlying price whose bar started at `barStart` is stale at the instant. */
 export function underlyingStale(barStart: number | null, instant: number): boolean {
   return barStart === null || instant - barStart > UNDERLYING_FRESH_MS;
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The chain's minute from the newest sample minute of each contract read up to the instant: the
+ * newest minute m that is some contract's newest and at or before which at least half of them have
+ * their newest sample (the median, taking the older middle one), so a snapshot of the whole chain
+ * wins over the one-minute samples of the strikes near the money; null for no contract.
+ */
+export function chainMinute(newestMinutes: readonly number[]): number | null {
+  if (newestMinutes.length === 0) return null;
+  const sorted = [...newestMinutes].sort((a, b) => b - a);
+  // The median newest minute: half the contracts were sampled at it or later.
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+/** The valuation time of a chain minute: the minute's end, not after the instant. */
+export function chainValuationTime(minute: number, instant: number): number {
+  return Math.min(minute + MINUTE_MS, instant);
 }
