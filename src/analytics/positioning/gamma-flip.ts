@@ -1,0 +1,119 @@
+/**
+ * The gamma flip: the underlying price where net modeled gamma changes sign (Perfiliev, "How to
+ * calculate gamma exposure and zero gamma level").
+ *
+ * The net gamma profile at a hypothetical underlying price x is Σ Γ(x)·position·multiplier over the
+ * valued contracts (contracts.ts), Γ(x) the Black-Scholes-Merton gamma e^{−qT}φ(d1)/(xσ√T) (Haug
+ * 2007, ch. 2) with each contract's volatility held at its strike's (sticky strike: the smile does
+ * not move with x), and its time, carry q and the rate held too. Any unit of units.ts multiplies
+ * this sum by a positive factor of x, so the sign, and the flip, is the same in every unit.
+ *
+ * The profile is sampled at `points` evenly spaced prices from lowFactor·S to highFactor·S
+ * (0.8 to 1.2 × S, 801 points: every 0.05% of S, by default). Between neighbouring samples of
+ * opposite sign (samples exactly 0 skipped) the sign change is refined by bisection to 1e-10·S;
+ * every such price is a candidate, ascending. Two sign changes within one sampling step are not
+ * seen. The flip is the candidate nearest S (the lower one on a tie); far_from_underlying is true
+ * when the profile has one sign over the whole sweep (any flip lies beyond it), false when there is
+ * a candidate, null when the profile is 0 everywhere (no valued contract with gamma).
+ *
+ * Contracts of equal strike, time, volatility and carry share one gamma, so they are summed into
+ * one node before the sweep (calls and puts at a strike share the smile's volatility): the sweep
+ * costs nodes × points gamma evaluations.
+ */
+import { normPdf } from '../pricing.js';
+import type { ValuedContract } from './contracts.js';
+
+export interface GammaSweep {
+  lowFactor: number;
+  highFactor: number;
+  points: number;
+}
+
+export const DEFAULT_GAMMA_SWEEP: GammaSweep = { lowFactor: 0.8, highFactor: 1.2, points: 801 };
+
+const REFINE_TOLERANCE = 1e-10;
+
+/** Contracts sharing one gamma: weight is Σ position × multiplier. */
+export interface GammaNode {
+  strike: number;
+  time: number;
+  volatility: number;
+  dividendYield: number;
+  weight: number;
+}
+
+export interface GammaFlip {
+  /** Every refined sign change of the profile in the sweep, ascending. */
+  candidates: number[];
+  /** The candidate nearest the underlying price; null without one. */
+  flip: number | null;
+  farFromUnderlying: boolean | null;
+}
+
+/** The valued contracts summed into gamma nodes (module comment). */
+export function gammaNodes(contracts: readonly ValuedContract[]): GammaNode[] {
+  const nodes = new Map<string, GammaNode>();
+  for (const c of contracts) {
+    if (c.greeks === null || c.volatility === null) continue;
+    const key = `${c.strike}|${c.time}|${c.volatility}|${c.dividendYield}`;
+    const node = nodes.get(key);
+    const weight = c.position * c.multiplier;
+    if (node === undefined) nodes.set(key, { strike: c.strike, time: c.time, volatility: c.volatility, dividendYield: c.dividendYield, weight });
+    else node.weight += weight;
+  }
+  return [...nodes.values()].filter((n) => n.weight !== 0);
+}
+
+/** BSM gamma e^{−qT}φ(d1)/(xσ√T) (the closed form of pricing.ts bsmGreeks, tested equal to it). */
+export function nodeGamma(n: GammaNode, spot: number, rate: number): number {
+  const s = n.volatility * Math.sqrt(n.time);
+  const d1 = (Math.log(spot / n.strike) + (rate - n.dividendYield) * n.time) / s + 0.5 * s;
+  return (Math.exp(-n.dividendYield * n.time) * normPdf(d1)) / (spot * s);
+}
+
+/** Net gamma at a hypothetical underlying price: Σ Γ(x)·position·multiplier (shares per $1). */
+export function netGammaAt(nodes: readonly GammaNode[], spot: number, rate: number): number {
+  let sum = 0;
+  for (const n of nodes) sum += n.weight * nodeGamma(n, spot, rate);
+  return sum;
+}
+
+/** The sweep's prices (module comment). */
+export function sweepPrices(spot: number, sweep: GammaSweep = DEFAULT_GAMMA_SWEEP): number[] {
+  const low = sweep.lowFactor * spot;
+  const step = ((sweep.highFactor - sweep.lowFactor) * spot) / (sweep.points - 1);
+  return Array.from({ length: sweep.points }, (_, i) => (i === sweep.points - 1 ? sweep.highFactor * spot : low + i * step));
+}
+
+/** Bisection of a sign change of f between a and b (f(a), f(b) of opposite signs). */
+function refine(f: (x: number) => number, a0: number, b0: number, tolerance: number): number {
+  let a = a0;
+  let b = b0;
+  const signA = Math.sign(f(a));
+  for (let i = 0; i < 200 && b - a > tolerance; i++) {
+    const m = 0.5 * (a + b);
+    const value = f(m);
+    if (value === 0) return m;
+    if (Math.sign(value) === signA) a = m;
+    else b = m;
+  }
+  return 0.5 * (a + b);
+}
+
+/** The flip, its candidates and whether it lies beyond the sweep (module comment). */
+export function gammaFlip(contracts: readonly ValuedContract[], spot: number, rate: number, sweep: GammaSweep = DEFAULT_GAMMA_SWEEP): GammaFlip {
+  const nodes = gammaNodes(contracts);
+  const f = (x: number): number => netGammaAt(nodes, x, rate);
+  const prices = sweepPrices(spot, sweep);
+  const candidates: number[] = [];
+  let previous: { price: number; sign: number } | null = null;
+  for (const price of prices) {
+    const sign = Math.sign(f(price));
+    if (sign === 0) continue;
+    if (previous !== null && sign !== previous.sign) candidates.push(refine(f, previous.price, price, REFINE_TOLERANCE * spot));
+    previous = { price, sign };
+  }
+  let flip: number | null = null;
+  for (const c of candidates) if (flip === null || Math.abs(c - spot) < Math.abs(flip - spot)) flip = c;
+  return { candidates, flip, farFromUnderlying: previous === null ? null : candidates.length === 0 };
+}
