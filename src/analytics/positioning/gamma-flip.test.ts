@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bsmGreeks } from '../pricing.js';
 import { valueContracts, type PositioningContract, type ValuedContract } from './contracts.js';
-import { gammaFlip, gammaNodes, nodeGamma } from './gamma-flip.js';
+import { gammaFlip, gammaFlipWithout, gammaNodes, nodeGamma } from './gamma-flip.js';
 import { SIMULATED_MARKET, simulatedChain } from './simulated-chain.fixtures.js';
 
 const { spot, rate } = SIMULATED_MARKET;
@@ -17,7 +17,7 @@ function profileFromPricingCore(contracts: readonly ValuedContract[], x: number)
 }
 
 describe('nodeGamma', () => {
-  it('equals the pricing core’s gamma', () => {
+  it('equals the pricing core’s gamma (to 1e-12 relative: e^{−d1²/2} without bsmGreeks’ split square)', () => {
     for (const [strike, time, volatility, q, x] of [
       [100, 0.25, 0.2, 0.01, 100],
       [90, 0.01, 0.35, 0, 97.3],
@@ -26,7 +26,7 @@ describe('nodeGamma', () => {
     ] as const) {
       const want = bsmGreeks({ type: 'call', spot: x, strike, time, rate, dividendYield: q, volatility }).gamma;
       const got = nodeGamma({ strike, time, volatility, dividendYield: q, weight: 1 }, x, rate);
-      expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-13 * want);
+      expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-12 * want);
     }
   });
 });
@@ -65,6 +65,21 @@ describe('gammaFlip on a simulated chain (property)', () => {
       seen += changes.length;
     }
     expect(seen).toBeGreaterThanOrEqual(5); // the seeds do exercise sign changes
+  });
+
+  it('one sweep for both flips gives what two separate sweeps give', () => {
+    for (const seed of [1, 42]) {
+      const contracts = simulatedChain(seed);
+      const near = (c: ValuedContract): boolean => c.dateOfExpiry === '2026-11-25';
+      const { all, without } = gammaFlipWithout(contracts, near, spot, rate);
+      const separate = [gammaFlip(contracts, spot, rate), gammaFlip(contracts.filter((c) => !near(c)), spot, rate)];
+      [all, without].forEach((got, i) => {
+        const want = separate[i] as ReturnType<typeof gammaFlip>;
+        expect(got.candidates).toHaveLength(want.candidates.length);
+        got.candidates.forEach((c, j) => expect(Math.abs(c - (want.candidates[j] as number))).toBeLessThan(1e-8));
+        expect(got.farFromUnderlying).toBe(want.farFromUnderlying);
+      });
+    }
   });
 
   it('groups contracts of one strike, time, volatility and carry into one node', () => {

@@ -16,11 +16,13 @@
  * when the profile has one sign over the whole sweep (any flip lies beyond it), false when there is
  * a candidate, null when the profile is 0 everywhere (no valued contract with gamma).
  *
+ * The profile of all contracts is evaluated as the profile without the trading date's expiration
+ * plus the profile of that expiration (gammaFlipWithout), so the two flips cost one sweep.
+ *
  * Contracts of equal strike, time, volatility and carry share one gamma, so they are summed into
- * one node before the sweep (calls and puts at a strike share the smile's volatility): the sweep
- * costs nodes × points gamma evaluations.
+ * one node before the sweep (calls and puts at a strike share the smile's volatility), and each
+ * node's constants are computed once: the sweep costs nodes × points exponentials.
  */
-import { normPdf } from '../pricing.js';
 import type { ValuedContract } from './contracts.js';
 
 export interface GammaSweep {
@@ -64,18 +66,47 @@ export function gammaNodes(contracts: readonly ValuedContract[]): GammaNode[] {
   return [...nodes.values()].filter((n) => n.weight !== 0);
 }
 
-/** BSM gamma e^{−qT}φ(d1)/(xσ√T) (the closed form of pricing.ts bsmGreeks, tested equal to it). */
-export function nodeGamma(n: GammaNode, spot: number, rate: number): number {
-  const s = n.volatility * Math.sqrt(n.time);
-  const d1 = (Math.log(spot / n.strike) + (rate - n.dividendYield) * n.time) / s + 0.5 * s;
-  return (Math.exp(-n.dividendYield * n.time) * normPdf(d1)) / (spot * s);
+const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
+
+/**
+ * A node ready for the sweep: d1 = (ln x − ln K)/s + shift with s = σ√T and shift = (r − q)T/s + s/2,
+ * and weight·Γ(x) = scale·e^{−d1²/2}/x with scale = weight·e^{−qT}/(s√(2π)), so that a price costs
+ * one logarithm for all nodes and one exponential per node.
+ */
+interface PreparedNode {
+  lnStrike: number;
+  s: number;
+  shift: number;
+  scale: number;
 }
 
-/** Net gamma at a hypothetical underlying price: Σ Γ(x)·position·multiplier (shares per $1). */
-export function netGammaAt(nodes: readonly GammaNode[], spot: number, rate: number): number {
+function prepare(n: GammaNode, rate: number): PreparedNode {
+  const s = n.volatility * Math.sqrt(n.time);
+  return { lnStrike: Math.log(n.strike), s, shift: ((rate - n.dividendYield) * n.time) / s + 0.5 * s, scale: (n.weight * Math.exp(-n.dividendYield * n.time) * INV_SQRT_2PI) / s };
+}
+
+function preparedSum(prepared: readonly PreparedNode[], spot: number): number {
+  const lnSpot = Math.log(spot);
   let sum = 0;
-  for (const n of nodes) sum += n.weight * nodeGamma(n, spot, rate);
-  return sum;
+  for (const p of prepared) {
+    const d1 = (lnSpot - p.lnStrike) / p.s + p.shift;
+    sum += p.scale * Math.exp(-0.5 * d1 * d1);
+  }
+  return sum / spot;
+}
+
+/**
+ * The net gamma profile of the nodes, x ↦ Σ weight·Γ(x) (shares per $1): Γ the BSM gamma
+ * e^{−qT}φ(d1)/(xσ√T) of pricing.ts bsmGreeks in the prepared form above (tested equal to it).
+ */
+export function netGammaProfile(nodes: readonly GammaNode[], rate: number): (spot: number) => number {
+  const prepared = nodes.map((n) => prepare(n, rate));
+  return (spot) => preparedSum(prepared, spot);
+}
+
+/** One node's weight·Γ at a price (the profile of that node alone). */
+export function nodeGamma(n: GammaNode, spot: number, rate: number): number {
+  return preparedSum([prepare(n, rate)], spot);
 }
 
 /** The sweep's prices (module comment). */
@@ -100,20 +131,45 @@ function refine(f: (x: number) => number, a0: number, b0: number, tolerance: num
   return 0.5 * (a + b);
 }
 
-/** The flip, its candidates and whether it lies beyond the sweep (module comment). */
-export function gammaFlip(contracts: readonly ValuedContract[], spot: number, rate: number, sweep: GammaSweep = DEFAULT_GAMMA_SWEEP): GammaFlip {
-  const nodes = gammaNodes(contracts);
-  const f = (x: number): number => netGammaAt(nodes, x, rate);
-  const prices = sweepPrices(spot, sweep);
+/** Candidates, flip and far_from_underlying from the profile f sampled at the prices (module comment). */
+function flipOfSamples(f: (x: number) => number, prices: readonly number[], values: readonly number[], spot: number): GammaFlip {
   const candidates: number[] = [];
   let previous: { price: number; sign: number } | null = null;
-  for (const price of prices) {
-    const sign = Math.sign(f(price));
-    if (sign === 0) continue;
+  prices.forEach((price, i) => {
+    const sign = Math.sign(values[i] as number);
+    if (sign === 0) return;
     if (previous !== null && sign !== previous.sign) candidates.push(refine(f, previous.price, price, REFINE_TOLERANCE * spot));
     previous = { price, sign };
-  }
+  });
   let flip: number | null = null;
   for (const c of candidates) if (flip === null || Math.abs(c - spot) < Math.abs(flip - spot)) flip = c;
   return { candidates, flip, farFromUnderlying: previous === null ? null : candidates.length === 0 };
+}
+
+/** The flip, its candidates and whether it lies beyond the sweep (module comment). */
+export function gammaFlip(contracts: readonly ValuedContract[], spot: number, rate: number, sweep: GammaSweep = DEFAULT_GAMMA_SWEEP): GammaFlip {
+  const f = netGammaProfile(gammaNodes(contracts), rate);
+  const prices = sweepPrices(spot, sweep);
+  return flipOfSamples(f, prices, prices.map(f), spot);
+}
+
+/**
+ * The flip of all the contracts and the flip without those `excluded` picks (the trading date's
+ * expiration), from one sweep: the profile of all is the profile of the rest plus that of the
+ * excluded, so each price is evaluated once per node, not twice.
+ */
+export function gammaFlipWithout(
+  contracts: readonly ValuedContract[],
+  excluded: (c: ValuedContract) => boolean,
+  spot: number,
+  rate: number,
+  sweep: GammaSweep = DEFAULT_GAMMA_SWEEP,
+): { all: GammaFlip; without: GammaFlip } {
+  const rest = netGammaProfile(gammaNodes(contracts.filter((c) => !excluded(c))), rate);
+  const left = netGammaProfile(gammaNodes(contracts.filter(excluded)), rate);
+  const all = (x: number): number => rest(x) + left(x);
+  const prices = sweepPrices(spot, sweep);
+  const restValues = prices.map(rest);
+  const allValues = prices.map((x, i) => (restValues[i] as number) + left(x));
+  return { all: flipOfSamples(all, prices, allValues, spot), without: flipOfSamples(rest, prices, restValues, spot) };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { valueContracts, type ValuedContract } from './contracts.js';
 import { A, B, handChain, RATE, S, TRADING_DATE } from './hand-chain.fixtures.js';
-import { heatmapCells, heatmapSummary, heatmapWindow, type HeatmapCell, type HeatmapContract } from './heatmap.js';
+import { heatmapCells, heatmapGrid, heatmapSummary, heatmapWindow, type HeatmapCell, type HeatmapContract } from './heatmap.js';
 import { keyLevels } from './key-levels.js';
 import { SIMULATED_MARKET, simulatedChain } from './simulated-chain.fixtures.js';
 
@@ -139,5 +139,18 @@ describe('heatmapSummary and heatmapWindow', () => {
     expect(bounded).toEqual({ expirations: [B], expiration_window: { count: 1, offset: 1, total_expirations: 2 }, lowestStrike: 95, highestStrike: 110 });
     const beyond = heatmapWindow(hand, S, { strikesAround: 40, minStrike: null, maxStrike: null, maxExpirations: 12, expirationOffset: 5 });
     expect(beyond).toEqual({ expirations: [], expiration_window: { count: 0, offset: 5, total_expirations: 2 }, lowestStrike: null, highestStrike: null });
+  });
+});
+
+describe('heatmapGrid', () => {
+  it('shows the cells inside the window and summarises them', () => {
+    // One strike either side of 100 (95 to 102.5), second expiration only: open interest calls minus
+    // puts, 95: 300 − 3,000; 100: 1,500 − 1,800; 102.5: 900 − 300.
+    const grid = heatmapGrid(hand, 'open_interest', 'net', measure, { strikesAround: 1, minStrike: null, maxStrike: null, maxExpirations: 1, expirationOffset: 1 });
+    expect(grid.cells.map((c) => [c.strike, c.value])).toEqual([[95, -2700], [100, -300], [102.5, 600]]);
+    expect(grid.expiration_window).toEqual({ count: 1, offset: 1, total_expirations: 2 });
+    expect(grid.largest_cell).toEqual({ date_of_expiry: B, strike: 95, value: -2700 });
+    expect([grid.minimum, grid.maximum]).toEqual([-2700, 600]);
+    expect(grid.strike_range).toEqual({ highest_strike: 102.5, lowest_strike: 95, total_strikes: 3 });
   });
 });

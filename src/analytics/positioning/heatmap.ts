@@ -94,12 +94,7 @@ export function heatmapCells(contracts: readonly HeatmapContract[], metric: Heat
   }));
 }
 
-export interface HeatmapSummary {
-  largest_cell: Heatmap['largest_cell'];
-  maximum: number | null;
-  minimum: number | null;
-  strike_range: Heatmap['strike_range'];
-}
+export type HeatmapSummary = Pick<Heatmap, 'largest_cell' | 'maximum' | 'minimum' | 'strike_range'>;
 
 /** Largest cell, extremes and strike range of the cells shown. */
 export function heatmapSummary(cells: readonly HeatmapCell[]): HeatmapSummary {
@@ -165,4 +160,26 @@ export function heatmapWindow(contracts: readonly { dateOfExpiry: string; strike
     lowestStrike,
     highestStrike,
   };
+}
+
+export type HeatmapGrid = Pick<Heatmap, 'cells' | 'expiration_window' | 'largest_cell' | 'maximum' | 'minimum' | 'strike_range'>;
+
+/**
+ * The grid of the heat map object: the window of the selected contracts (heatmapWindow), the cells
+ * of the contracts inside it (heatmapCells) and their summary (heatmapSummary).
+ */
+export function heatmapGrid(
+  contracts: readonly HeatmapContract[],
+  metric: HeatmapMetric,
+  leg: HeatmapLeg,
+  measure: Omit<ExposureMeasure, 'greek'>,
+  window: HeatmapWindowRequest,
+): HeatmapGrid {
+  const { expirations, expiration_window, lowestStrike, highestStrike } = heatmapWindow(contracts, measure.spot, window);
+  const shown = new Set(expirations);
+  const inside = contracts.filter(
+    (c) => shown.has(c.dateOfExpiry) && lowestStrike !== null && highestStrike !== null && c.strike >= lowestStrike && c.strike <= highestStrike,
+  );
+  const cells = heatmapCells(inside, metric, leg, measure);
+  return { cells, expiration_window, ...heatmapSummary(cells) };
 }

@@ -24,7 +24,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { ValuedContract } from './contracts.js';
 import { expectedMove, expirationShare, maxPain, nearestExpiration, type ExpectedMoveInput } from './expiration-levels.js';
 import { exposureValues, sumByCell, sumByStrike, type ExposureMeasure, type StrikeExposure } from './exposure.js';
-import { DEFAULT_GAMMA_SWEEP, gammaFlip, type GammaSweep } from './gamma-flip.js';
+import { DEFAULT_GAMMA_SWEEP, gammaFlipWithout, type GammaSweep } from './gamma-flip.js';
 import { perspectiveSign, type Perspective } from './positions.js';
 import { gammaTilt, gatekeepers, peakNetExposure, rankedLevels, wallLevels, type RankedLevels } from './strike-levels.js';
 import type { ExposureGreek, ExposureUnit } from './units.js';
@@ -83,6 +83,12 @@ function largestAbsoluteNet(rows: readonly StrikeExposure[], spot: number): numb
   return peakNetExposure(rows, spot)?.strike ?? null;
 }
 
+/** Strikes of the largest positive and most negative net vanna. */
+function vannaLevels(rows: readonly StrikeExposure[], spot: number): Levels['vanna_levels'] {
+  const { major_positive: max, major_negative: min } = wallLevels(rows, spot);
+  return { max, min };
+}
+
 /** Key levels and ranked strikes (module comment). */
 export function keyLevels(input: KeyLevelsInput): KeyLevelsResult {
   const { contracts, spot, rate } = input;
@@ -94,13 +100,7 @@ export function keyLevels(input: KeyLevelsInput): KeyLevelsResult {
   const gammaValues = input.greek === 'gamma' ? values : exposureValues(contracts, dealer('gamma'));
   const included = (greek: IncludedLevel): StrikeExposure[] | null => (input.include.includes(greek) ? sumByStrike(exposureValues(contracts, dealer(greek))) : null);
 
-  const flip = gammaFlip(contracts, spot, rate, input.sweep ?? DEFAULT_GAMMA_SWEEP);
-  const flipExcluding0dte = gammaFlip(
-    contracts.filter((c) => c.dateOfExpiry !== input.tradingDate),
-    spot,
-    rate,
-    input.sweep ?? DEFAULT_GAMMA_SWEEP,
-  );
+  const { all: flip, without: flipExcluding0dte } = gammaFlipWithout(contracts, (c) => c.dateOfExpiry === input.tradingDate, spot, rate, input.sweep ?? DEFAULT_GAMMA_SWEEP);
   const peak = peakNetExposure(rows, spot);
   let largestCell: Levels['largest_cell'] = null;
   for (const cell of sumByCell(values)) {
@@ -136,13 +136,7 @@ export function keyLevels(input: KeyLevelsInput): KeyLevelsResult {
       spot,
       flip.flip,
     ),
-    vanna_levels:
-      vanna === null
-        ? null
-        : {
-            max: wallLevels(vanna, spot).major_positive,
-            min: wallLevels(vanna, spot).major_negative,
-          },
+    vanna_levels: vanna === null ? null : vannaLevels(vanna, spot),
   };
   return { levels, ranked: rankedLevels(rows, spot, sign) };
 }

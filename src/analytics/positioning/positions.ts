@@ -5,7 +5,8 @@
  * - classic_oi/v1: dealers are long every call and short every put of the open interest (the
  *   customer writes calls and buys puts; Perfiliev, SqueezeMetrics "Gamma Exposure").
  * - flow_adjusted/v1: the classic position moved by the classified prints since the open interest
- *   date. A customer print on the ask side (above_ask, at_ask, near_ask: a customer buy) leaves the
+ *   date, i.e. of the trading dates after it up to the valuation instant (the open interest
+ *   published for a date already counts that date's trades). A customer print on the ask side (above_ask, at_ask, near_ask: a customer buy) leaves the
  *   dealer short its size more; one on the bid side (near_bid, at_bid, below_bid: a customer sell)
  *   long its size more; mid and unknown prints change nothing (sides.ts directionOf). Complex
  *   (multi-leg) prints change nothing either: a leg is priced against the whole order's net, so its

@@ -50,15 +50,10 @@ function best(rows: readonly StrikeExposure[], spot: number, score: (r: StrikeEx
 const strikeOf = (r: StrikeExposure | null): number | null => (r === null ? null : r.strike);
 const gross = (r: StrikeExposure): number => Math.abs(r.call) + Math.abs(r.put);
 
-export interface WallLevels {
-  call_wall: number | null;
-  put_wall: number | null;
-  call_wall_above: number | null;
-  put_wall_below: number | null;
-  major_positive: number | null;
-  major_negative: number | null;
-  largest_absolute_strike: number | null;
-}
+export type WallLevels = Pick<
+  components['schemas']['KeyLevels']['levels'],
+  'call_wall' | 'put_wall' | 'call_wall_above' | 'put_wall_below' | 'major_positive' | 'major_negative' | 'largest_absolute_strike'
+>;
 
 /** Walls, majors and the largest absolute strike (module comment). */
 export function wallLevels(rows: readonly StrikeExposure[], spot: number): WallLevels {
@@ -102,12 +97,7 @@ export function gammaTilt(gammaRows: readonly StrikeExposure[]): number | null {
   return negativePuts > 0 ? positiveCalls / negativePuts : null;
 }
 
-export interface RankedLevels {
-  calls: RankedStrike[];
-  puts: RankedStrike[];
-  net: RankedStrike[];
-  gross: RankedStrike[];
-}
+export type RankedLevels = NonNullable<components['schemas']['KeyLevels']['ranked']>;
 
 /** The five strikes of largest |value| of a leg, rank 1 the largest (ties: nearest S, then lower). */
 export function rankStrikes(rows: readonly StrikeExposure[], spot: number, value: (r: StrikeExposure) => number): RankedStrike[] {
