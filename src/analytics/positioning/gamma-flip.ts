@@ -134,16 +134,19 @@ function refine(f: (x: number) => number, a0: number, b0: number, tolerance: num
 /** Candidates, flip and far_from_underlying from the profile f sampled at the prices (module comment). */
 function flipOfSamples(f: (x: number) => number, prices: readonly number[], values: readonly number[], spot: number): GammaFlip {
   const candidates: number[] = [];
-  let previous: { price: number; sign: number } | null = null;
-  prices.forEach((price, i) => {
+  let previousPrice = NaN;
+  let previousSign = 0;
+  for (let i = 0; i < prices.length; i++) {
+    const price = prices[i] as number;
     const sign = Math.sign(values[i] as number);
-    if (sign === 0) return;
-    if (previous !== null && sign !== previous.sign) candidates.push(refine(f, previous.price, price, REFINE_TOLERANCE * spot));
-    previous = { price, sign };
-  });
+    if (sign === 0) continue;
+    if (previousSign !== 0 && sign !== previousSign) candidates.push(refine(f, previousPrice, price, REFINE_TOLERANCE * spot));
+    previousPrice = price;
+    previousSign = sign;
+  }
   let flip: number | null = null;
   for (const c of candidates) if (flip === null || Math.abs(c - spot) < Math.abs(flip - spot)) flip = c;
-  return { candidates, flip, farFromUnderlying: previous === null ? null : candidates.length === 0 };
+  return { candidates, flip, farFromUnderlying: previousSign === 0 ? null : candidates.length === 0 };
 }
 
 /** The flip, its candidates and whether it lies beyond the sweep (module comment). */

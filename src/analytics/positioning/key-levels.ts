@@ -6,7 +6,8 @@
  * What each member is measured on:
  * - walls, majors, largest_absolute_strike, peak_net_exposure, gatekeepers, largest_cell, ranked
  *   and regime: the requested greek, in the requested unit and perspective. largest_cell is the
- *   (expiration, strike) cell of largest |net| (exposure.ts sumByCell).
+ *   (expiration, strike) cell of largest |net| (exposure.ts sumByCell; ties: the earlier
+ *   expiration, then the lower strike).
  * - regime: net = Σ of every contract's exposure, absolute = Σ of their absolute values (so a
  *   strike's calls and puts do not offset), ratio = net/absolute; label positive at ratio ≥ 0.05,
  *   negative at ≤ −0.05, else neutral (and when ratio is null); underlying_vs_gamma_flip is above
