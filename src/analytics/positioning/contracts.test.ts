@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bsmGreeks } from '../pricing.js';
 import { forwardOf, QUARTER_SMILE_CHAIN, smileVolatilityAt, strikeRange, sviChain, type ChainSpec } from '../volatility/chain.fixtures.js';
 import { buildSurface } from '../volatility/surface.js';
-import { contractGreeks, contractVolatility, impliedDividendYield, valueContracts, type PositioningContract } from './contracts.js';
+import { contractGreeks, contractVolatility, impliedDividendYield, onSurface, valueContracts, type PositioningContract } from './contracts.js';
+import { atmVolatility } from './expiration-levels.js';
 
 describe('impliedDividendYield', () => {
   it('recovers q from F = S·e^{(r−q)T}', () => {
@@ -26,6 +27,20 @@ describe('contractVolatility', () => {
 
   it('is null without a smile or a forward', () => {
     expect(contractVolatility(null, 100, 100)).toBeNull();
+  });
+
+  it('onSurface: the smile’s volatility and the forward’s carry; atmVolatility the smile at the forward', () => {
+    const spec: ChainSpec = { ...QUARTER_SMILE_CHAIN, strikes: strikeRange(70, 130, 2.5) };
+    const [surface] = buildSurface({ spot: spec.spot, rate: spec.rate, expirations: [{ time: spec.time, quotes: sviChain(spec) }] });
+    const listed = { dateOfExpiry: '2027-02-19', daysToExpiry: 91, strike: 95, type: 'put' as const, multiplier: 100, openInterest: 10, time: spec.time };
+    const contract = onSurface(listed, surface ?? null, spec.spot, spec.rate);
+    expect(Math.abs((contract.volatility as number) - smileVolatilityAt(spec, 95))).toBeLessThan(1e-5);
+    expect(Math.abs(contract.dividendYield - spec.dividendYield)).toBeLessThan(1e-9);
+    // The chain's smile at k = 0 is √(w(0)/T), w the raw SVI the fixture priced with.
+    const { a, b, rho, m, sigma } = spec.smile;
+    const w0 = a + b * (rho * (0 - m) + Math.sqrt(m * m + sigma * sigma));
+    expect(Math.abs((atmVolatility(surface?.smile ?? null) as number) - Math.sqrt(w0 / spec.time))).toBeLessThan(1e-5);
+    expect(onSurface(listed, null, spec.spot, spec.rate)).toMatchObject({ volatility: null, dividendYield: 0 });
   });
 });
 

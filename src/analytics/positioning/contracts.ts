@@ -15,6 +15,7 @@
  */
 import { bsmGreeks, type Greeks, type OptionType } from '../pricing.js';
 import { smileVolatility, type Smile } from '../volatility/smile.js';
+import type { ExpirationSurface } from '../volatility/surface.js';
 import { dealerPosition, NO_FLOW, type CustomerFlow, type PositioningModelName } from './positions.js';
 
 /** Where the contracts are valued (the response's valuation object). */
@@ -62,6 +63,26 @@ export function impliedDividendYield(spot: number, forward: number, rate: number
 export function contractVolatility(smile: Smile | null, forward: number | null, strike: number): number | null {
   if (smile === null || forward === null || !(forward > 0) || !(strike > 0)) return null;
   return smileVolatility(smile, Math.log(strike / forward));
+}
+
+/** A listed contract before the surface is read: everything but its volatility and carry. */
+export type ListedContract = Omit<PositioningContract, 'volatility' | 'dividendYield'>;
+
+/** What the positioning reads of an expiration's surface (surface.ts buildSurface). */
+export type ExpirationSmile = Pick<ExpirationSurface, 'forward' | 'smile'>;
+
+/**
+ * A listed contract on its expiration's surface: the smile's volatility at its strike and the
+ * carry of the expiration's forward over its own time to settlement (module comment); unvalued
+ * (volatility null) when the surface has no forward or smile for it.
+ */
+export function onSurface(listed: ListedContract, expiration: ExpirationSmile | null, spot: number, rate: number): PositioningContract {
+  const forward = expiration?.forward?.forward ?? null;
+  return {
+    ...listed,
+    volatility: contractVolatility(expiration?.smile ?? null, forward, listed.strike),
+    dividendYield: forward === null ? 0 : impliedDividendYield(spot, forward, rate, listed.time),
+  };
 }
 
 /** Greeks of one contract at a spot (its own volatility, time and carry), null when it is not valued. */

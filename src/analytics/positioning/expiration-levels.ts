@@ -19,6 +19,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { OptionType } from '../pricing.js';
 import { midPrice, type ChainQuote } from '../volatility/quotes.js';
+import { smileVolatility, type Smile } from '../volatility/smile.js';
 import type { PositioningContract } from './contracts.js';
 
 type Levels = components['schemas']['KeyLevels']['levels'];
@@ -52,6 +53,11 @@ export function maxPain(
     if (best === null || pain < best.pain || (pain === best.pain && closer)) best = { strike: settle, pain };
   }
   return best === null ? null : { date_of_expiry: dateOfExpiry, strike: best.strike };
+}
+
+/** The expected move's at-the-money volatility: the smile at k = ln(K/F) = 0; null without a smile. */
+export function atmVolatility(smile: Smile | null): number | null {
+  return smile === null ? null : smileVolatility(smile, 0);
 }
 
 /** The at-the-money straddle mid (module comment); null when no strike has both mids. */
