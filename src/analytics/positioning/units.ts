@@ -9,12 +9,14 @@
  * or shares of delta per driver unit (gamma: per $1 of underlying; vanna: per 1.00 of volatility;
  * charm: per year):
  *
- * | greek | per_percent                         | per_dollar            | raw                |
- * |-------|-------------------------------------|-----------------------|--------------------|
- * | delta | Δ·P·M·S·0.01 USD per 1% rise of S   | Δ·P·M USD per $1 rise | Δ·P·M shares       |
- * | gamma | Γ·P·M·S²·0.01 USD of delta per 1%   | Γ·P·M·S USD per $1    | Γ·P·M shares per $1|
- * | vanna | vanna·P·M·S·0.01 USD of delta per volatility point | vanna·P·M·S USD per 1.00 of volatility | vanna·P·M shares per 1.00 |
- * | charm | charm·P·M·S/365 USD of delta per calendar day | charm·P·M·S USD per year | charm·P·M shares per year |
+ * With P the position and M the multiplier, per_percent / per_dollar / raw are:
+ * - delta: Δ·P·M·S·0.01 USD per 1% rise of S / Δ·P·M USD per $1 rise / Δ·P·M shares;
+ * - gamma: Γ·P·M·S²·0.01 USD of delta per 1% rise / Γ·P·M·S USD of delta per $1 rise /
+ *   Γ·P·M shares of delta per $1 rise;
+ * - vanna: vanna·P·M·S·0.01 USD of delta per volatility point (0.01) / vanna·P·M·S USD of delta
+ *   per 1.00 of volatility / vanna·P·M shares of delta per 1.00 of volatility;
+ * - charm: charm·P·M·S/365 USD of delta per calendar day / charm·P·M·S USD of delta per year /
+ *   charm·P·M shares of delta per year.
  *
  * Gamma follows Perfiliev and SqueezeMetrics ("Gamma Exposure"): per 1% the hedge a dealer trades
  * when the underlying moves 1%, per $1 the same for a one-dollar move. Delta's per-move units are
