@@ -174,6 +174,24 @@ describe('hand chain, classic_oi gamma per 1%', () => {
   });
 });
 
+describe('flow_adjusted on the hand chain', () => {
+  it('customers buying all 2,500 calls of the next expiration’s 105 strike leave the dealer flat there', () => {
+    const contracts = handChain().map((c) => (c.dateOfExpiry === B && c.strike === 105 && c.type === 'call' ? { ...c, flow: { bought: 2500, sold: 0 } } : c));
+    const { levels } = keyLevels(input({ contracts: valueContracts(contracts, { spot: S, rate: RATE }, 'flow_adjusted') }));
+    // 105 keeps only its puts (−231,761) and the 0DTE calls' negligible gamma (below 1e-9), so the
+    // largest positive net is 102.5 (434,424) and the peak is 95 (−1,078,758), below S. Between
+    // 95 and S = 100.5, 100 holds 689,115 ≥ 0.4 × 1,078,758 = 431,503: a gatekeeper.
+    expect(levels.major_positive).toBe(102.5);
+    expect(levels.call_wall_above).toBe(102.5);
+    expect(levels.peak_net_exposure?.strike).toBe(95);
+    close(levels.peak_net_exposure?.value, -1078757.56591798);
+    expect(levels.gatekeepers).toEqual([100]);
+    // Classic with the same flows ignores them.
+    const classic = keyLevels(input({ contracts: valueContracts(contracts, { spot: S, rate: RATE }, 'classic_oi') }));
+    expect(classic.levels.major_positive).toBe(105);
+  });
+});
+
 describe('perspective and unit', () => {
   it('customer negates the values and moves no level', () => {
     const dealer = keyLevels(input());
