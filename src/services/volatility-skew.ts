@@ -11,7 +11,7 @@ import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filte
 import { riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
 import { expirationSkew } from '../analytics/volatility/skew.js';
-import { buildSurface, type ExpirationChain } from '../analytics/volatility/surface.js';
+import type { ExpirationChain } from '../analytics/volatility/surface.js';
 import {
   CHAIN_MAX_AGE_MS,
   chainMinute,
@@ -27,6 +27,7 @@ import {
 import { chainQuotesAt, listedExpirations, underlyingPriceAt, type ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
 import { explainMissingPrints } from './session-data.js';
+import { memoizedSurface } from './surface-memo.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 /** How far back the underlying's last bar is looked for (a long weekend's closure). */
@@ -85,7 +86,7 @@ export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVola
   const price = await underlyingPriceAt(ctx.deps.db, underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
   const rate = riskFreeRate(tradingDate);
   const rowsOf = (e: ChosenExpiration): ChainQuoteRow[] => rows.filter((r) => r.root === e.root && r.dateOfExpiry === e.dateOfExpiry);
-  const surface = buildSurface({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(e), valuedAt)) });
+  const surface = memoizedSurface({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(e), valuedAt)) });
 
   const data: Skew = {
     expirations: chosen.map((e, i) => {
