@@ -11,6 +11,7 @@ import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { listStockSplits } from './stocks.js';
 import { getVolatilitySkew } from './volatility-skew.js';
 import type { HandlerMap } from './types.js';
+import { getVolatilityDrift } from './volatility-drift.js';
 
 export { PENDING_OPERATIONS } from './pending.js';
 
@@ -32,6 +33,7 @@ export const handlers: HandlerMap = {
   getContractTradeAtTime,
   listContractImpliedVolatility,
   getVolatilitySkew,
+  getVolatilityDrift,
   listStockSplits,
   createExport,
   getExport,

@@ -74,6 +74,7 @@ describe('every served route through the generated client', () => {
       ['getContractTradeAtTime', () => sdk.getContractTradeAtTime({ client, query: { ...listed, timestamp: Date.parse('2026-11-20T20:00:00Z') } })],
       ['listContractImpliedVolatility', () => sdk.listContractImpliedVolatility({ client, query: { ...listed, date: '2026-11-20', limit: 10 } })],
       ['getVolatilitySkew', () => sdk.getVolatilitySkew({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20' } })],
+      ['getVolatilityDrift', () => sdk.getVolatilityDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '5m' } })],
     ];
     const created = await sdk.createExport({ client, body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } } });
     expect(created.response.status).toBe(202);

@@ -1,0 +1,69 @@
+/**
+ * Reads of the volatility drift route: which expirations of some roots are listed, the contracts of
+ * a few of them, the quote samples of those within a strike band in one session's minutes, and the last
+ * underlying bar before an instant. Everything is a bound parameter.
+ */
+import { sql } from 'kysely';
+import type { Queryable } from './connection.js';
+import type { ContractType } from './schema.js';
+
+/** Distinct (root, date_of_expiry) of the roots' contracts expiring on or after a date, by date then root. */
+export async function listedExpirations(db: Queryable, roots: readonly string[], fromDate: string): Promise<{ root: string; dateOfExpiry: string }[]> {
+  if (roots.length === 0) return [];
+  const rows = await db
+    .selectFrom('contracts')
+    .select(['root', 'date_of_expiry'])
+    .distinct()
+    .where('root', '=', sql<string>`any(${[...roots]}::text[])`)
+    .where('date_of_expiry', '>=', fromDate)
+    .orderBy('date_of_expiry')
+    .orderBy('root')
+    .execute();
+  return rows.map((r) => ({ root: r.root, dateOfExpiry: r.date_of_expiry }));
+}
+
+export interface ExpirationContract {
+  id: number;
+  root: string;
+  dateOfExpiry: string;
+  contractType: ContractType;
+  strikeThousandths: number;
+}
+
+/**
+ * The contracts of a few expirations (root and date), by id. The whole chains are read (a few
+ * hundred rows an expiration); the strike band is applied to the samples read, the large read.
+ */
+export async function expirationContracts(db: Queryable, expirations: readonly { root: string; dateOfExpiry: string }[]): Promise<ExpirationContract[]> {
+  if (expirations.length === 0) return [];
+  const result = await sql<{ id: number; root: string; date_of_expiry: string; contract_type: ContractType; strike_thousandths: number }>`
+    select c.id, c.root, c.date_of_expiry, c.contract_type, c.strike_thousandths
+    from unnest(${expirations.map((e) => e.root)}::text[], ${expirations.map((e) => e.dateOfExpiry)}::date[]) as x(root, expiry)
+    join contracts c on c.root = x.root and c.date_of_expiry = x.expiry
+    order by c.id`.execute(db);
+  return result.rows.map((r) => ({ id: r.id, root: r.root, dateOfExpiry: r.date_of_expiry, contractType: r.contract_type, strikeThousandths: r.strike_thousandths }));
+}
+
+export interface SessionQuoteRow {
+  contract_id: number;
+  minute: number;
+  quote_ts: number;
+  bid: number | null;
+  ask: number | null;
+}
+
+/** Quote samples of some contracts on a trading date with from <= minute < to and quote_ts <= asOf. */
+export async function sessionQuoteSamples(db: Queryable, tradingDate: string, contractIds: readonly number[], from: number, to: number, asOf: number): Promise<SessionQuoteRow[]> {
+  if (contractIds.length === 0) return [];
+  const result = await sql<SessionQuoteRow>`
+    select contract_id, minute, quote_ts, bid, ask from quote_samples
+    where trading_date = ${tradingDate}::date and contract_id = any(${[...contractIds]}::int8[])
+      and minute >= ${from}::int8 and minute < ${to}::int8 and quote_ts <= ${asOf}::int8`.execute(db);
+  return result.rows;
+}
+
+/** The last one-minute bar of a symbol starting before an instant, or null. */
+export async function lastBarBefore(db: Queryable, symbol: string, before: number): Promise<{ ts: number; close: number } | null> {
+  const row = await db.selectFrom('underlying_bars').select(['ts', 'close']).where('symbol', '=', symbol).where('ts', '<', before).orderBy('ts', 'desc').limit(1).executeTakeFirst();
+  return row ?? null;
+}

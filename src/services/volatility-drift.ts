@@ -1,0 +1,136 @@
+/**
+ * Volatility drift of one expiration through a session (analytics/volatility/drift.ts states the
+ * rules the contract gives): the listed expirations of the underlying's roots, the tracked one and
+ * those bracketing 30 days; their contracts' quote samples in the session within a strike band
+ * around the underlying's range; the underlying's bars of the session; and the regular-session
+ * daily bars of the sessions before the trading date, for the regular-session share of variance.
+ */
+import { CalendarRangeError } from '../analytics/calendar.js';
+import { hasOvernightSession, INTERVAL_MS } from '../analytics/iv-samples.js';
+import { thousandthsToStrike } from '../analytics/occ.js';
+import { defaultTradingDate, rootsOf } from '../analytics/print-filters.js';
+import { riskFreeRate } from '../analytics/rates.js';
+import { optionRoot } from '../analytics/roots.js';
+import { MS_PER_YEAR } from '../analytics/settlement.js';
+import { driftBuckets, driftPoints, historyWindows, realizedWindow, strikeBand, thirtyDayExpirations, type DriftQuote } from '../analytics/volatility/drift.js';
+import { realizedVolatilityBasis, type MinuteBar } from '../analytics/volatility/realized.js';
+import { expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration } from '../analytics/volatility/valuation.js';
+import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
+import { sessionBars, underlyingBarsBetween } from '../db/market-data.js';
+import { expirationContracts, lastBarBefore, listedExpirations, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
+import { noData } from '../errors.js';
+import { explainMissingPrints } from './session-data.js';
+import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
+
+const MINUTE_MS = 60_000;
+
+/** The trading clock through the expiration; null when the calendar does not reach it (an expiration after 2035). */
+function tradingClock(share: number, tradingDate: string, dateOfExpiry: string): TradingVarianceClock | null {
+  try {
+    return tradingVarianceClock(share, tradingDate, dateOfExpiry);
+  } catch (error) {
+    if (error instanceof CalendarRangeError) return null;
+    throw error;
+  }
+}
+
+/** The contracts of each expiration within its strike band (drift.ts strikeBand), as quote metadata by contract id. */
+function bandedContracts(
+  contracts: readonly ExpirationContract[],
+  expirations: readonly ChosenExpiration[],
+  range: { low: number; high: number } | null,
+  rate: number,
+  from: number,
+): Map<number, ExpirationContract> {
+  const out = new Map<number, ExpirationContract>();
+  for (const e of expirations) {
+    const own = contracts.filter((c) => c.root === e.root && c.dateOfExpiry === e.dateOfExpiry);
+    const strikes = [...new Set(own.map((c) => thousandthsToStrike(c.strikeThousandths)))].sort((a, b) => a - b);
+    const band = strikeBand(strikes, range, rate, (e.settlement - from) / MS_PER_YEAR);
+    if (band === null) continue;
+    for (const c of own) {
+      const strike = thousandthsToStrike(c.strikeThousandths);
+      if (strike >= band.min && strike <= band.max) out.set(c.id, c);
+    }
+  }
+  return out;
+}
+
+export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
+  const db = ctx.deps.db;
+  const symbol = q.underlying_symbol.toUpperCase();
+  const session = withDefault(q.session, 'session');
+  const interval = withDefault(q.interval, 'interval');
+  const roots = rootsOf([symbol]);
+  const sessionRoot = session === 'gth' ? roots.find(hasOvernightSession) : roots[0];
+  if (sessionRoot === undefined) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
+  const underlying = optionRoot(sessionRoot)?.underlying ?? symbol;
+
+  const tradingDate = q.date ?? defaultTradingDate(ctx.now, session);
+  const span = volatilitySession(tradingDate, sessionRoot, session);
+  if (span === null) throw noData(`${tradingDate} is not a trading date.`);
+  const instant = valuationInstant(span, ctx.now);
+  if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+
+  // One expiration per date (the later-settling root), settling after the session opens.
+  const listed = expirationsByDate(await listedExpirations(db, roots, tradingDate)).filter((e) => e.settlement > span.start);
+  if (listed.length === 0) throw noData(`No ${symbol} option expiration is listed for the ${session} session of ${tradingDate}.`);
+  const tracked = q.date_of_expiry === undefined ? listed[0] : listed.find((e) => e.dateOfExpiry === q.date_of_expiry);
+  if (tracked === undefined) throw noData(`No ${symbol} expiration on ${q.date_of_expiry} is listed that settles after the ${session} session of ${tradingDate} opens.`);
+
+  const intervalMs = INTERVAL_MS[interval];
+  const valued = [...new Set([tracked, ...thirtyDayExpirations(listed, driftBuckets(span, intervalMs, instant))])];
+  const rate = riskFreeRate(tradingDate);
+  const [barRows, contracts, history] = await Promise.all([
+    underlyingBarsBetween(db, [underlying], span.start, instant - MINUTE_MS),
+    expirationContracts(db, valued),
+    sessionBars(db, underlying, historyWindows(tradingDate)),
+  ]);
+  const bars: MinuteBar[] = barRows.map((b) => ({ timestamp: b.ts, open: b.open, close: b.close }));
+
+  // The band is set around the underlying's range in the session, else its last price before it.
+  let range: { low: number; high: number } | null = null;
+  if (barRows.length > 0) range = { low: Math.min(...barRows.map((b) => b.low)), high: Math.max(...barRows.map((b) => b.high)) };
+  else {
+    const last = await lastBarBefore(db, underlying, instant);
+    if (last !== null) range = { low: last.close, high: last.close };
+  }
+  const quoted = bandedContracts(contracts, valued, range, rate, span.start);
+  const samples = await sessionQuoteSamples(db, tradingDate, [...quoted.keys()], span.start, instant, instant);
+  if (samples.length === 0) {
+    await explainMissingPrints(ctx, tradingDate);
+    throw noData(`No quote of a ${symbol} option is held for the ${session} session of ${tradingDate}.`);
+  }
+  const quotes: DriftQuote[] = [];
+  for (const s of samples) {
+    const c = quoted.get(s.contract_id);
+    if (c === undefined) continue;
+    quotes.push({ dateOfExpiry: c.dateOfExpiry, contractId: c.id, strike: thousandthsToStrike(c.strikeThousandths), type: c.contractType, bid: s.bid, ask: s.ask, minute: s.minute, quoteTs: s.quote_ts });
+  }
+
+  const basis = realizedVolatilityBasis(history.map((b) => ({ date: b.date, open: b.open, close: b.close })));
+  const points = driftPoints({
+    span,
+    intervalMs,
+    instant,
+    rate,
+    tracked,
+    listed,
+    quotes,
+    bars,
+    realized: realizedWindow(tradingDate, session, span, basis.regular_session_share),
+    clock: tradingClock(basis.regular_session_share, tradingDate, tracked.dateOfExpiry),
+  });
+  return {
+    data: {
+      date_of_expiry: tracked.dateOfExpiry,
+      interval,
+      points,
+      realized_volatility_basis: { days: basis.days, default_used: basis.default_used, regular_session_share: basis.regular_session_share },
+      session,
+      trading_date: tradingDate,
+      underlying_symbol: symbol,
+    },
+    source: 'opra',
+  };
+}
