@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { newYorkTimeToMs } from '../new-york-time.js';
 import { bsmPrice } from '../pricing.js';
 import { MS_PER_YEAR } from '../settlement.js';
+import { QUARTER_SMILE_CHAIN, strikeRange, sviChain, uniformNoise } from './chain.fixtures.js';
 import { constantMaturityVolatility } from './constant-maturity.js';
-import { driftBuckets, driftPoints, historyWindows, realizedWindow, STRIKES_BEYOND_RANGE, strikeBand, thirtyDayExpirations, thirtyDayPair, type DriftInput, type DriftQuote } from './drift.js';
+import type { ChainQuote } from './quotes.js';
+import { chainAtmVolatility } from './surface.js';
+import { bucketAtmVolatility, driftBuckets, driftPoints, historyWindows, realizedWindow, STRIKES_BEYOND_RANGE, strikeBand, thirtyDayExpirations, thirtyDayPair, type DriftInput, type DriftQuote } from './drift.js';
 import type { MinuteBar } from './realized.js';
 import type { ChosenExpiration } from './valuation.js';
 import { tradingVarianceClock } from './variance-clock.js';
@@ -86,6 +89,52 @@ describe('historyWindows and realizedWindow', () => {
     const gth = realizedWindow(DATE, 'gth', night, 0.8);
     expect(gth.window).toEqual(night);
     expect(gth.share).toBeCloseTo(0.2, 15);
+  });
+});
+
+describe('bucketAtmVolatility', () => {
+  const spec = { ...QUARTER_SMILE_CHAIN, strikes: strikeRange(70, 130, 2.5) };
+  const slow = (quotes: readonly ChainQuote[], time: number, spot: number | null = 100): number | null => chainAtmVolatility({ time, quotes }, spot, spec.rate)?.volatility ?? null;
+  const fast = (quotes: readonly ChainQuote[], time: number, spot: number | null = 100): number | null => bucketAtmVolatility({ time, quotes }, spot, spec.rate);
+
+  it('equals chainAtmVolatility on chains with gaps, missing, zero and crossed sides, noise and one-sided wings', () => {
+    const random = uniformNoise(20261126);
+    let compared = 0;
+    let nulls = 0;
+    for (let trial = 0; trial < 400; trial++) {
+      const time = [0.25, 0.02, 0.001, 2][trial % 4]!;
+      const base = sviChain({ ...spec, time, noise: (_, price) => 0.05 * price * random() });
+      const quotes = base
+        .filter(() => random() > -0.4)
+        .map((q) => {
+          const u = random();
+          if (u > 0.9) return { ...q, bid: null };
+          if (u > 0.8) return { ...q, bid: 0 };
+          if (u > 0.75) return { ...q, bid: (q.ask ?? 0) + 0.05 };
+          if (u < -0.95) return { ...q, ask: null };
+          return q;
+        });
+      // Some chains lose every call at or above 100, or every put below it, or every bid.
+      const cut = trial % 13 === 0 ? quotes.map((q) => ({ ...q, bid: null })) : trial % 7 === 0 ? quotes.filter((q) => !(q.type === 'call' && q.strike >= 100)) : trial % 11 === 0 ? quotes.filter((q) => !(q.type === 'put' && q.strike < 100)) : quotes;
+      // Shuffled order: the fast path must not depend on it.
+      const shuffled = [...cut].sort(() => random());
+      const want = slow(shuffled, time, trial % 5 === 0 ? null : 100);
+      expect(fast(shuffled, time, trial % 5 === 0 ? null : 100)).toBe(want);
+      compared += 1;
+      if (want === null) nulls += 1;
+    }
+    expect(compared).toBe(400);
+    expect(nulls).toBeGreaterThanOrEqual(31);
+    expect(nulls).toBeLessThan(100);
+  });
+
+  it('equals it where a call sits on the forward, without a forward, and with a contract quoted twice', () => {
+    const quotes = sviChain({ ...spec, strikes: [90, 95, 100, 105, 110], rate: 0.03, dividendYield: 0.03 });
+    // r = q: the forward is the spot, 100, a listed strike (k = 0 on the call).
+    expect(fast(quotes, spec.time)).toBe(slow(quotes, spec.time));
+    expect(fast(quotes.filter((q) => q.type === 'call'), spec.time)).toBeNull();
+    const twice = [...quotes, { ...quotes[4]!, bid: quotes[4]!.bid! * 0.98 }];
+    expect(fast(twice, spec.time)).toBe(slow(twice, spec.time));
   });
 });
 

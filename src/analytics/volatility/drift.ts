@@ -16,9 +16,11 @@ import { calendarDay, previousTradingDay } from '../calendar.js';
 import type { Span } from '../print-filters.js';
 import { MS_PER_YEAR } from '../settlement.js';
 import { bracketingTerms, constantMaturityVolatility } from './constant-maturity.js';
-import type { ChainQuote } from './quotes.js';
+import { impliedForward } from './forward.js';
+import { outOfTheMoneyPoints, quoteVolatilities, type ChainQuote, type ExpirationMarket, type SmilePoint } from './quotes.js';
 import { adjustedRealizedPath, type MinuteBar } from './realized.js';
-import { chainAtmVolatility } from './surface.js';
+import { interpolatedAtmVolatility } from './smile.js';
+import { chainAtmVolatility, type ExpirationChain } from './surface.js';
 import type { ChosenExpiration, VolatilitySession } from './valuation.js';
 import { tradingClockVolatility, type TradingVarianceClock } from './variance-clock.js';
 
@@ -120,6 +122,33 @@ export function strikeBand(strikes: readonly number[], range: { low: number; hig
   return { min, max };
 }
 
+/**
+ * chainAtmVolatility's volatility (surface.ts) without solving the quotes it does not read. Total
+ * variance interpolated linearly to k = 0, flat beyond the outermost point, reads only the nearest
+ * usable out-of-the-money point on each side of the forward (a call at k = 0 alone when there is
+ * one), so the puts below the forward are solved downward and the calls at or above it upward,
+ * each side until one solves. A chain quoting a strike and right twice goes to chainAtmVolatility.
+ * Tested equal to it (drift.test.ts); on a bucket's chain of 80 quotes it solves 2 to 4 instead of
+ * about 40, and the drift route's compute falls to about a fifth.
+ */
+export function bucketAtmVolatility(chain: ExpirationChain, spot: number | null, rate: number): number | null {
+  const keys = new Set(chain.quotes.map((q) => `${q.type}${q.strike}`));
+  if (keys.size !== chain.quotes.length) return chainAtmVolatility(chain, spot, rate)?.volatility ?? null;
+  const forward = impliedForward({ quotes: chain.quotes, time: chain.time, rate, spot });
+  if (forward === null) return null;
+  const market: ExpirationMarket = { spot, forward: forward.forward, time: chain.time, rate };
+  const nearestUsable = (side: readonly ChainQuote[]): SmilePoint[] => {
+    for (const q of side) {
+      const point = outOfTheMoneyPoints(quoteVolatilities([q], market, 'mid'), market)[0];
+      if (point !== undefined && Number.isFinite(point.moneyness) && point.totalVariance > 0) return [point];
+    }
+    return [];
+  };
+  const puts = chain.quotes.filter((q) => q.type === 'put' && q.strike < market.forward).sort((a, b) => b.strike - a.strike);
+  const calls = chain.quotes.filter((q) => q.type === 'call' && q.strike >= market.forward).sort((a, b) => a.strike - b.strike);
+  return interpolatedAtmVolatility([...nearestUsable(puts), ...nearestUsable(calls)], chain.time);
+}
+
 /** One stored quote sample of a contract of an expiration the drift values. */
 export interface DriftQuote extends ChainQuote {
   /** The expiration's date (one expiration per date, valuation.ts expirationsByDate). */
@@ -198,7 +227,7 @@ export function driftPoints(input: DriftInput): DriftPoint[] {
       if (held !== undefined) return held;
       const time = yearsTo(e, bucket.at);
       const chain = quotes.get(e.dateOfExpiry)?.get(i);
-      const volatility = time > 0 && chain !== undefined ? (chainAtmVolatility({ time, quotes: [...chain.values()] }, spot, rate)?.volatility ?? null) : null;
+      const volatility = time > 0 && chain !== undefined ? bucketAtmVolatility({ time, quotes: [...chain.values()] }, spot, rate) : null;
       memo.set(e.dateOfExpiry, volatility);
       return volatility;
     };
