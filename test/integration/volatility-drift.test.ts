@@ -323,6 +323,9 @@ describe('GET /v1/options/volatility/drift', () => {
     expect(await none({ underlying_symbol: 'SPX', date: DAY, date_of_expiry: '2026-11-19' })).toBe('no_data');
     expect(await none({ underlying_symbol: 'SPX', date: '2026-11-21' })).toBe('no_data');
     expect(await none({ underlying_symbol: 'ZZZZ', date: DAY })).toBe('no_data');
+    // The calendar's first day: the store lists only later expirations, none of them quoted then.
+    expect(await none({ underlying_symbol: 'SPX', date: '2000-01-03' })).toBe('no_data');
+    expect(await none({ underlying_symbol: 'SPX', date: '2000-01-03', session: 'gth' })).toBe('no_data');
   });
 
   it('exports the drift object as the route serves it', async () => {

@@ -81,6 +81,9 @@ describe('historyWindows and realizedWindow', () => {
     expect(windows.at(-1)).toEqual({ date: '2025-12-01', start: at('2025-12-01', '09:30'), end: at('2025-12-01', '16:00') });
     expect(windows.at(-2)).toEqual({ date: '2025-11-28', start: at('2025-11-28', '09:30'), end: at('2025-11-28', '13:00') });
     expect(windows.map((w) => w.date)).not.toContain('2025-11-27');
+    // The calendar starts on 2000-01-03.
+    expect(historyWindows('2000-01-05').map((w) => w.date)).toEqual(['2000-01-03', '2000-01-04']);
+    expect(historyWindows('2000-01-03')).toEqual([]);
   });
 
   it('measures the regular session over the calendar hours with s, the overnight one over its window with 1 − s', () => {

@@ -12,7 +12,7 @@
  * time to settlement from then. A bucket is listed once started and when any volatility has a value.
  */
 import type { components } from '../../../generated/openapi.js';
-import { calendarDay, previousTradingDay } from '../calendar.js';
+import { CalendarRangeError, calendarDay, previousTradingDay } from '../calendar.js';
 import type { Span } from '../print-filters.js';
 import { MS_PER_YEAR } from '../settlement.js';
 import { bracketingTerms, constantMaturityVolatility } from './constant-maturity.js';
@@ -39,13 +39,19 @@ export const HISTORY_SESSIONS = 30;
 /**
  * The regular sessions (calendar open to close, 16:00 or 13:00 ET) of the HISTORY_SESSIONS + 1
  * trading days before a trading date, oldest first: their daily bars give up to HISTORY_SESSIONS
- * overnight gaps and sessions (realized.ts realizedVolatilityBasis).
+ * overnight gaps and sessions (realized.ts realizedVolatilityBasis); fewer near the calendar's start.
  */
 export function historyWindows(tradingDate: string, sessions = HISTORY_SESSIONS + 1): { date: string; start: number; end: number }[] {
   const out: { date: string; start: number; end: number }[] = [];
   let date = tradingDate;
   while (out.length < sessions) {
-    date = previousTradingDay(date);
+    try {
+      date = previousTradingDay(date);
+    } catch (error) {
+      // The calendar starts in 2000: a date near its start has fewer sessions before it.
+      if (error instanceof CalendarRangeError) break;
+      throw error;
+    }
     const day = calendarDay(date);
     if (day.open_timestamp !== null && day.close_timestamp !== null) out.push({ date, start: day.open_timestamp, end: day.close_timestamp });
   }
