@@ -9,9 +9,9 @@ import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, lis
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { listStockSplits } from './stocks.js';
-import { getVolatilitySkew } from './volatility-skew.js';
 import type { HandlerMap } from './types.js';
 import { getVolatilityDrift } from './volatility-drift.js';
+import { getVolatilitySkew } from './volatility-skew.js';
 
 export { PENDING_OPERATIONS } from './pending.js';
 
