@@ -289,9 +289,11 @@ export const getVolatilitySkew = <ThrowOnError extends boolean = false>(options:
  * missing.
  *
  * **adjusted_realized_volatility.** Realized variance of the underlying's one-minute log returns
- * from the session's open to the bucket's end, scaled to a whole day by the session's share of a
- * day's variance (s for the regular session, 1 − s overnight) and by the part of the session
- * elapsed, annualised over 252 days; null before five returns. The share s is estimated from
+ * from the window's open to the bucket's end, scaled to a whole day by the window's share of a
+ * day's variance (s for the regular session's window, 09:30 to 16:00 ET or 13:00 on an early
+ * close, where the share is estimated and index bars end; 1 − s for the overnight window, which
+ * so also carries the variance of the evening and of the opening gap) and by the part of the
+ * window elapsed, annualised over 252 days; null before five returns. The share s is estimated from
  * up to the last 30 sessions' open and close (Σ intraday² / Σ(overnight gap² + intraday²));
  * with fewer than 10 days of history 0.75 is used and `default_used` says so.
  *

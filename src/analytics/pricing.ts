@@ -532,7 +532,8 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
  */
 export function impliedVolatility(i: ImpliedVolatilityInput): number | null {
   const { price, spot, strike, time, rate, dividendYield: q } = i;
-  if (![price, spot, strike, time, rate, q].every(Number.isFinite)) return null;
+  // Written out rather than as a list: this runs once per quote of a chain (no array per call).
+  if (!(Number.isFinite(price) && Number.isFinite(spot) && Number.isFinite(strike) && Number.isFinite(time) && Number.isFinite(rate) && Number.isFinite(q))) return null;
   if (!(price > 0) || !(time > 0) || !(spot > 0) || !(strike > 0)) return null;
   if (i.type !== 'call' && i.type !== 'put') return null;
   const sign = i.type === 'call' ? 1 : -1;

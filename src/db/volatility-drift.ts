@@ -1,26 +1,11 @@
 /**
- * Reads of the volatility drift route: which expirations of some roots are listed, the contracts of
- * a few of them, the quote samples of those within a strike band in one session's minutes, and the last
+ * Reads of the volatility drift route (the listed expirations are db/chain.ts's): the contracts of
+ * a few expirations, the quote samples of those within a strike band in one session's minutes, and the last
  * underlying bar before an instant. Everything is a bound parameter.
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 import type { ContractType } from './schema.js';
-
-/** Distinct (root, date_of_expiry) of the roots' contracts expiring on or after a date, by date then root. */
-export async function listedExpirations(db: Queryable, roots: readonly string[], fromDate: string): Promise<{ root: string; dateOfExpiry: string }[]> {
-  if (roots.length === 0) return [];
-  const rows = await db
-    .selectFrom('contracts')
-    .select(['root', 'date_of_expiry'])
-    .distinct()
-    .where('root', '=', sql<string>`any(${[...roots]}::text[])`)
-    .where('date_of_expiry', '>=', fromDate)
-    .orderBy('date_of_expiry')
-    .orderBy('root')
-    .execute();
-  return rows.map((r) => ({ root: r.root, dateOfExpiry: r.date_of_expiry }));
-}
 
 export interface ExpirationContract {
   id: number;

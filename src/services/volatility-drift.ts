@@ -17,7 +17,8 @@ import { realizedVolatilityBasis, type MinuteBar } from '../analytics/volatility
 import { expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration } from '../analytics/volatility/valuation.js';
 import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
 import { sessionBars, underlyingBarsBetween } from '../db/market-data.js';
-import { expirationContracts, lastBarBefore, listedExpirations, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
+import { listedExpirations } from '../db/chain.js';
+import { expirationContracts, lastBarBefore, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
 import { noData } from '../errors.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
