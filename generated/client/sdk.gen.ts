@@ -311,9 +311,28 @@ export const getVolatilityDrift = <ThrowOnError extends boolean = false>(options
  * Open interest by strike or expiration
  *
  * Open interest of the previous close (published each morning; it does not change during a
- * session), by strike or by expiration, with call and put totals and the put/call ratio.
- * `strikes_around` and `strike_percent_window` narrow strikes around the underlying price; they
- * may be combined with strike bounds (all apply).
+ * session), by strike or by expiration, with call and put totals and the put/call ratio (put
+ * over call; null without call open interest).
+ *
+ * **Which figure.** The open interest published for the trading date (at most ten days older
+ * when none is published for it yet); `open_interest_date` is the date of the close it counts,
+ * the trading date before the one it was published for. A contract without that figure is left
+ * out; 422 when no selected contract has one.
+ *
+ * **Which contracts.** The listed contracts of the underlying (a family covers its roots: SPX is
+ * SPX and SPXW; a weekly root alone covers only itself) expiring on or after the trading date.
+ * Every selector given applies (their intersection): `date_of_expiry`; `expirations` (dates not
+ * listed are ignored); `expiry_mode` (0dte the trading date, 1dte the first listed expiration
+ * after it, weekly within 7 calendar days, monthly the standard monthly expirations: the third
+ * Friday, or the trading day before it when that Friday is a holiday, lte30 and lte90 within 30
+ * or 90 days); `min_dte` and `max_dte` on calendar days from the trading date; `min_strike` and
+ * `max_strike`; `strikes_around` (that many listed strikes either side of the listed strike
+ * nearest the underlying price, the lower on a tie, among the strikes of the selected
+ * expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
+ *
+ * **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
+ * session's valuation instant (now while it runs, its close once ended; before the open, the
+ * last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
  *
  */
 export const getOpenInterest = <ThrowOnError extends boolean = false>(options: Options<GetOpenInterestData, ThrowOnError>) => (options.client ?? client).get<GetOpenInterestResponses, GetOpenInterestErrors, ThrowOnError>({

@@ -281,6 +281,10 @@ export type SkewExpiration = {
         otm_implied_volatility: number | null;
         put_delta: number | null;
         put_implied_volatility: number | null;
+        /**
+         * The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
+         */
+        smile_implied_volatility: number | null;
         strike: number;
     }>;
     /**

@@ -8,6 +8,7 @@ import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
+import { getOpenInterest } from './positioning.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap } from './types.js';
 import { getVolatilityDrift } from './volatility-drift.js';
@@ -34,6 +35,7 @@ export const handlers: HandlerMap = {
   listContractImpliedVolatility,
   getVolatilitySkew,
   getVolatilityDrift,
+  getOpenInterest,
   listStockSplits,
   createExport,
   getExport,

@@ -5,7 +5,6 @@
 import type { OperationId } from '../contract.js';
 
 export const PENDING_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'getOpenInterest',
   'getExposureLevels',
   'getExposureHeatmap',
 ]);

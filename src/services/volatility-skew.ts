@@ -3,61 +3,20 @@
  * read from the store at the valuation instant (db/chain.ts), valued on a surface (analytics/
  * volatility: parity forward, quote volatilities, SVI smiles with their arbitrage checks) and
  * reported per expiration with its delta measures and points. The rules of the session, instant,
- * expirations and freshness are analytics/volatility/valuation.ts's; the contract states them.
+ * expirations and freshness are analytics/volatility/valuation.ts's (read and fitted by
+ * chain-valuation.ts, as the positioning routes do); the contract states them.
  */
 import { hasOvernightSession } from '../analytics/iv-samples.js';
-import { thousandthsToStrike } from '../analytics/occ.js';
-import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
-import { riskFreeRate } from '../analytics/rates.js';
-import { MS_PER_YEAR } from '../analytics/settlement.js';
+import { defaultTradingDate, rootsOf } from '../analytics/print-filters.js';
 import { expirationSkew } from '../analytics/volatility/skew.js';
-import type { ExpirationChain } from '../analytics/volatility/surface.js';
-import {
-  CHAIN_MAX_AGE_MS,
-  chainMinute,
-  chainValuationTime,
-  daysBetween,
-  skewExpirations,
-  underlyingStale,
-  valuationInstant,
-  volatilitySession,
-  type ChosenExpiration,
-  type VolatilitySession,
-} from '../analytics/volatility/valuation.js';
-import { chainQuotesAt, listedExpirations, underlyingPriceAt, type ChainQuoteRow } from '../db/chain.js';
+import { daysBetween, skewExpirations, valuationInstant, volatilitySession, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import { listedExpirations, type ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
+import { chainAt, valuationObject, valueChain } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
-import { memoizedSurface } from './surface-memo.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
-/** How far back the underlying's last bar is looked for (a long weekend's closure). */
-const UNDERLYING_LOOKBACK_MS = 5 * 86_400_000;
-
 type Skew = DataOf<'getVolatilitySkew'>;
-
-/**
- * The chain of the expirations at one minute (valuation.ts chainMinute): every contract's newest
- * sample up to the instant, then those sampled after the chain's minute read again up to its end.
- */
-async function chainAt(ctx: ServiceContext, chosen: readonly ChosenExpiration[], tradingDate: string, span: Span, instant: number): Promise<ChainQuoteRow[]> {
-  const sessionStart = span.start;
-  // The close's own minute belongs to the next session (the curb's first quotes).
-  const newest = await chainQuotesAt(ctx.deps.db, chosen, tradingDate, { from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS), to: Math.min(instant, span.end - 1) });
-  const minute = chainMinute(newest.map((r) => r.minute));
-  if (minute === null) return [];
-  const end = chainValuationTime(minute, instant);
-  const later = newest.filter((r) => r.minute > minute).map((r) => r.contractId);
-  const again = new Map((await chainQuotesAt(ctx.deps.db, chosen, tradingDate, { from: Math.max(sessionStart, minute - CHAIN_MAX_AGE_MS), to: end - 1 }, later)).map((r) => [r.contractId, r]));
-  return newest.flatMap((r) => (r.minute <= minute ? (r.minute >= minute - CHAIN_MAX_AGE_MS ? [r] : []) : (again.has(r.contractId) ? [again.get(r.contractId) as ChainQuoteRow] : [])));
-}
-
-/** The chain of one chosen expiration: its quotes (strikes from thousandths) and years to settlement at the instant. */
-function expirationChain(e: ChosenExpiration, rows: readonly ChainQuoteRow[], instant: number): ExpirationChain {
-  return {
-    time: (e.settlement - instant) / MS_PER_YEAR,
-    quotes: rows.map((r) => ({ strike: thousandthsToStrike(r.strikeThousandths), type: r.contractType, bid: r.bid, ask: r.ask })),
-  };
-}
 
 export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Result<'getVolatilitySkew'>> {
   const symbol = q.underlying_symbol.toUpperCase();
@@ -80,13 +39,8 @@ export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVola
     await explainMissingPrints(ctx, tradingDate);
     throw noData(`No quote of ${symbol}'s chain in the ${session} session of ${tradingDate} up to the valuation instant.`);
   }
-  const valuedAt = chainValuationTime(chainMinute(rows.map((r) => r.minute)) as number, instant);
-
-  const underlying = (rows[0] as ChainQuoteRow).underlying;
-  const price = await underlyingPriceAt(ctx.deps.db, underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
-  const rate = riskFreeRate(tradingDate);
-  const rowsOf = (e: ChosenExpiration): ChainQuoteRow[] => rows.filter((r) => r.root === e.root && r.dateOfExpiry === e.dateOfExpiry);
-  const surface = memoizedSurface({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(e), valuedAt)) });
+  const valued = await valueChain(ctx, chosen, rows, tradingDate, (rows[0] as ChainQuoteRow).underlying, instant);
+  const surface = valued.surface;
 
   const data: Skew = {
     expirations: chosen.map((e, i) => {
@@ -97,15 +51,7 @@ export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVola
     session,
     trading_date: tradingDate,
     underlying_symbol: symbol,
-    valuation: {
-      chain_timestamp: Math.max(...rows.map((r) => r.quoteTs)),
-      open_interest_date: null,
-      risk_free_rate: rate,
-      timestamp: valuedAt,
-      underlying_price: price?.price ?? null,
-      underlying_stale: underlyingStale(price?.barStart ?? null, valuedAt),
-      underlying_timestamp: price?.barStart ?? null,
-    },
+    valuation: valuationObject(valued, null),
   };
   return { data, source: 'opra' };
 }

@@ -1,0 +1,88 @@
+/**
+ * The chain of some expirations at the valuation instant and the surface fitted on it, read and
+ * fitted one way for every route that values contracts (skew, levels, heat map), so that the same
+ * expirations at the same instant give the same chain minute, the same underlying price and the same
+ * surface (services/surface-memo.ts keys it by its whole input). The rules are
+ * analytics/volatility/valuation.ts's; the contract states them on the skew route.
+ */
+import { thousandthsToStrike } from '../analytics/occ.js';
+import type { Span } from '../analytics/print-filters.js';
+import { riskFreeRate } from '../analytics/rates.js';
+import { MS_PER_YEAR } from '../analytics/settlement.js';
+import type { ExpirationChain, ExpirationSurface } from '../analytics/volatility/surface.js';
+import { CHAIN_MAX_AGE_MS, chainMinute, chainValuationTime, underlyingStale, type ChosenExpiration } from '../analytics/volatility/valuation.js';
+import { chainQuotesAt, underlyingPriceAt, type ChainQuoteRow, type UnderlyingPrice } from '../db/chain.js';
+import type { components } from '../../generated/openapi.js';
+import { memoizedSurface } from './surface-memo.js';
+import type { ServiceContext } from './types.js';
+
+/** How far back the underlying's last bar is looked for (a long weekend's closure). */
+export const UNDERLYING_LOOKBACK_MS = 5 * 86_400_000;
+
+export type Valuation = components['schemas']['Valuation'];
+
+/**
+ * The chain of the expirations at one minute (valuation.ts chainMinute): every contract's newest
+ * sample up to the instant, then those sampled after the chain's minute read again up to its end.
+ */
+export async function chainAt(ctx: ServiceContext, chosen: readonly ChosenExpiration[], tradingDate: string, span: Span, instant: number): Promise<ChainQuoteRow[]> {
+  const sessionStart = span.start;
+  // The close's own minute belongs to the next session (the curb's first quotes).
+  const newest = await chainQuotesAt(ctx.deps.db, chosen, tradingDate, { from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS), to: Math.min(instant, span.end - 1) });
+  const minute = chainMinute(newest.map((r) => r.minute));
+  if (minute === null) return [];
+  const end = chainValuationTime(minute, instant);
+  const later = newest.filter((r) => r.minute > minute).map((r) => r.contractId);
+  const again = new Map((await chainQuotesAt(ctx.deps.db, chosen, tradingDate, { from: Math.max(sessionStart, minute - CHAIN_MAX_AGE_MS), to: end - 1 }, later)).map((r) => [r.contractId, r]));
+  return newest.flatMap((r) => (r.minute <= minute ? (r.minute >= minute - CHAIN_MAX_AGE_MS ? [r] : []) : (again.has(r.contractId) ? [again.get(r.contractId) as ChainQuoteRow] : [])));
+}
+
+/** The chain of one chosen expiration: its quotes (strikes from thousandths) and years to settlement at the instant. */
+export function expirationChain(e: ChosenExpiration, rows: readonly ChainQuoteRow[], instant: number): ExpirationChain {
+  return {
+    time: (e.settlement - instant) / MS_PER_YEAR,
+    quotes: rows.map((r) => ({ strike: thousandthsToStrike(r.strikeThousandths), type: r.contractType, bid: r.bid, ask: r.ask })),
+  };
+}
+
+/** A chain read at the instant and valued: the time, underlying price, rate and surface (one per chosen expiration, in order). */
+export interface ValuedChain {
+  rows: ChainQuoteRow[];
+  /** The end of the chain's minute, not after the instant; the instant itself without a chain. */
+  valuedAt: number;
+  price: UnderlyingPrice | null;
+  rate: number;
+  surface: readonly ExpirationSurface[];
+}
+
+/** The chain's rows of one chosen expiration. */
+export function rowsOf(rows: readonly ChainQuoteRow[], e: ChosenExpiration): ChainQuoteRow[] {
+  return rows.filter((r) => r.root === e.root && r.dateOfExpiry === e.dateOfExpiry);
+}
+
+/**
+ * Values chain rows read by chainAt: the valuation time of their minute, the underlying's price at
+ * it, the trading date's rate and the (memoized) surface of the chosen expirations. Without rows
+ * the valuation is at the instant and the surface empty.
+ */
+export async function valueChain(ctx: ServiceContext, chosen: readonly ChosenExpiration[], rows: ChainQuoteRow[], tradingDate: string, underlying: string, instant: number): Promise<ValuedChain> {
+  const minute = chainMinute(rows.map((r) => r.minute));
+  const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
+  const price = await underlyingPriceAt(ctx.deps.db, underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
+  const rate = riskFreeRate(tradingDate);
+  const surface = rows.length === 0 ? [] : memoizedSurface({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)) });
+  return { rows, valuedAt, price, rate, surface };
+}
+
+/** The response's valuation object of a valued chain. */
+export function valuationObject(v: ValuedChain, openInterestDate: string | null): Valuation {
+  return {
+    chain_timestamp: v.rows.reduce<number | null>((m, r) => (m === null || r.quoteTs > m ? r.quoteTs : m), null),
+    open_interest_date: openInterestDate,
+    risk_free_rate: v.rate,
+    timestamp: v.valuedAt,
+    underlying_price: v.price?.price ?? null,
+    underlying_stale: underlyingStale(v.price?.barStart ?? null, v.valuedAt),
+    underlying_timestamp: v.price?.barStart ?? null,
+  };
+}
