@@ -351,6 +351,72 @@ export const getOpenInterest = <ThrowOnError extends boolean = false>(options: O
  * `flow_adjusted` moves that position by classified prints since the open interest date.
  * `positioning_model` names the assumption and its version; `unit_label` says what one unit is.
  *
+ * **Which contracts.** Every listed contract of the underlying's roots (SPX covers SPX and SPXW;
+ * monthlies and weeklies of one date are both counted) in the expirations the selectors keep
+ * (all apply; as on `/v1/options/open-interest`), narrowed by `contract_type`. Contracts of an
+ * expiration that has settled before the valuation time are listed but carry no greeks.
+ *
+ * **Valuation.** Session, instant, chain minute, underlying price and rate are the skew route's
+ * (see `/v1/options/volatility/skew`): the chain of the selected expirations that settle after
+ * the instant (one per date, the later-settling root's), its smiles fitted over exactly those
+ * expirations; a skew request naming the same expirations reads the same chain and fits the same
+ * surface. Each contract is valued with Black-Scholes-Merton at the underlying price S, the rate
+ * r, its own ACT/365 time T to its settlement (09:30 ET AM-settled, the close PM-settled) from
+ * `valuation.timestamp`, the dividend yield its date's parity forward F implies,
+ * q = r − ln(F/S)/T, and one volatility per strike and date: the fitted smile at k = ln(K/F),
+ * which the skew route shows as the point's `smile_implied_volatility` (calls and puts of a
+ * strike share it). Open interest is the figure published for the trading date
+ * (`valuation.open_interest_date` is the close it counts; a contract without it counts 0).
+ *
+ * **Positions (contracts; dealer view).** classic_oi/v1: +open interest for a call, −open
+ * interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
+ * side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
+ * below_bid), over the prints of the trading dates from the open interest's publication through
+ * the trading date up to the valuation time; mid and unknown prints, and every leg of a complex
+ * (multi-leg) order, change nothing; opening and closing trades are not told apart.
+ * `perspective=customer` negates the values only: strikes chosen are the dealer's.
+ *
+ * **Units.** Per contract, with position P and multiplier M (100): gamma per_percent
+ * Γ·P·M·S²·0.01 (USD of delta the dealer hedges per 1% move), per_dollar Γ·P·M·S, raw Γ·P·M
+ * (shares per $1); delta Δ·P·M·S·0.01 / Δ·P·M / Δ·P·M shares; vanna per volatility point
+ * vanna·P·M·S·0.01 / per 1.00 of volatility vanna·P·M·S / vanna·P·M shares; charm per calendar
+ * day charm·P·M·S/365 / per year charm·P·M·S / charm·P·M shares per year (vanna ∂Δ/∂σ, charm
+ * the change of Δ as a year passes).
+ *
+ * **Levels.** Call and put legs of a strike sum its contracts over all selected expirations;
+ * net = call + put. call_wall and put_wall: largest positive call and most negative put;
+ * call_wall_above and put_wall_below: largest positive net at or above S and most negative at or
+ * below; major_positive and major_negative: the same anywhere; largest_absolute_strike: largest
+ * |call| + |put|; peak_net_exposure: largest |net|; gatekeepers: strikes from S towards the peak
+ * (S's side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio of the
+ * peak's; ties go to the strike nearest S, then the lower. regime: net and absolute are Σ and
+ * Σ|·| of the contracts' values, ratio net/absolute, positive at ≥ 0.05, negative at ≤ −0.05.
+ * ranked: the five largest |value| per leg (gross = |call| + |put|, not negated). largest_cell:
+ * the (expiration, strike) cell of largest |net|. vanna_levels, charm_max_absolute_strike and
+ * delta_key_strike: only when `include` names them.
+ *
+ * **Gamma flip (sticky strike).** Net gamma Σ Γ(x)·P·M recomputed at 801 hypothetical prices x
+ * evenly from 0.8·S to 1.2·S (every 0.05% of S), each contract keeping its volatility, time and
+ * carry; every sign change between neighbouring samples is refined by bisection to 1e-10·S
+ * (`gamma_flip_candidates`, ascending); `gamma_flip` is the one nearest S;
+ * `gamma_flip_excluding_0dte` the same without the contracts expiring on the trading date;
+ * `gamma_flip_far_from_underlying` true when net gamma keeps one sign over the whole sweep. The
+ * flip, gamma_tilt (Σ positive call gamma over |Σ negative put gamma|) and
+ * next_expiration_share (Σ|gamma| of the nearest expiration over Σ|gamma|) are measured on gamma
+ * whatever `greek` is.
+ *
+ * **Nearest expiration.** The earliest expiration with contracts still to settle. max_pain: the
+ * listed strike minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0). expected_move:
+ * S·σ·√T with σ the smile at the forward (k = 0); straddle the mid of the call plus the put at
+ * the listed strike nearest S with both mids; straddle_expected_move 0.85 × straddle; bands
+ * S ± m and S ± 2m with m the expected move (or the straddle's when σ is unknown).
+ *
+ * **Reproducing a figure.** From `/v1/options/open-interest` (`date_of_expiry`, group_by
+ * strike: each strike's call and put open interest) and `/v1/options/volatility/skew` with the
+ * same `date` and expirations (valuation.timestamp, underlying_price, risk_free_rate, the
+ * expiration's forward and each point's smile_implied_volatility): the classic_oi gamma per 1%
+ * of a strike is Σ over its dates of Γ(S, K, T, r, q, σ)·(call OI − put OI)·100·S²·0.01.
+ *
  */
 export const getExposureLevels = <ThrowOnError extends boolean = false>(options: Options<GetExposureLevelsData, ThrowOnError>) => (options.client ?? client).get<GetExposureLevelsResponses, GetExposureLevelsErrors, ThrowOnError>({
     querySerializer: { parameters: { expirations: { array: { explode: false } }, include: { array: { explode: false } } } },

@@ -8,7 +8,7 @@ import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
-import { getOpenInterest } from './positioning.js';
+import { getExposureLevels, getOpenInterest } from './positioning.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap } from './types.js';
 import { getVolatilityDrift } from './volatility-drift.js';
@@ -36,6 +36,7 @@ export const handlers: HandlerMap = {
   getVolatilitySkew,
   getVolatilityDrift,
   getOpenInterest,
+  getExposureLevels,
   listStockSplits,
   createExport,
   getExport,

@@ -5,6 +5,5 @@
 import type { OperationId } from '../contract.js';
 
 export const PENDING_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'getExposureLevels',
   'getExposureHeatmap',
 ]);

@@ -1,5 +1,7 @@
 /** Open interest, key levels and the exposure heat map. */
 import * as openInterest from '../services/open-interest.js';
+import * as positioning from '../services/positioning.js';
 import type { Handler } from './types.js';
 
 export const getOpenInterest: Handler<'getOpenInterest'> = async (ctx) => await openInterest.getOpenInterest(ctx, ctx.query);
+export const getExposureLevels: Handler<'getExposureLevels'> = async (ctx) => await positioning.getExposureLevels(ctx, ctx.query);

@@ -1,0 +1,196 @@
+/**
+ * The contracts a levels or heat map request covers, valued (analytics/positioning), and the key
+ * levels route. Both routes read and value the same way, so that on the same request they agree:
+ *
+ * - session, trading date, instant and chain as the skew route (chain-valuation.ts): the chain of
+ *   the selected expirations that settle after the instant, one per date (a family's later-settling
+ *   root: SPXW on a date SPX also expires), at one minute, and its surface fitted over exactly those
+ *   expirations, memoized; a skew request naming the same expirations reads the same chain and gets
+ *   the same surface;
+ * - the contracts: every listed contract of every root of the selected dates (SPX monthlies and SPXW
+ *   weeklies of one date are both counted), each with the open interest published for the trading
+ *   date (open-interest.ts; 0 for a contract without it), its own time to settlement from the
+ *   valuation time, and its date's smile volatility at its strike and the carry of its forward
+ *   (contracts.ts onSurface): the skew point's smile_implied_volatility;
+ * - flow_adjusted: the customer flow of the prints of the trading dates from the open interest's
+ *   publication date through the trading date, up to the valuation time (positions.ts).
+ */
+import { hasOvernightSession } from '../analytics/iv-samples.js';
+import { thousandthsToStrike } from '../analytics/occ.js';
+import { atmStraddle, atmVolatility, nearestExpiration } from '../analytics/positioning/expiration-levels.js';
+import { keyLevels, DEFAULT_GATEKEEPER_RATIO } from '../analytics/positioning/key-levels.js';
+import { onSurface, valueContracts, type ValuedContract } from '../analytics/positioning/contracts.js';
+import { customerFlow, POSITIONING_MODEL_VERSIONS, type CustomerFlow, type PositioningModelName } from '../analytics/positioning/positions.js';
+import { selectExpirationDates, type ExpirationSelectors } from '../analytics/positioning/selection.js';
+import { unitLabel } from '../analytics/positioning/units.js';
+import type { Side } from '../analytics/sides.js';
+import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
+import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
+import type { ExpirationSurface } from '../analytics/volatility/surface.js';
+import { daysBetween, expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import { listedExpirations } from '../db/chain.js';
+import { flowBySide, listedContracts, type ListedContractRow } from '../db/positioning.js';
+import { noData } from '../errors.js';
+import { chainAt, expirationChain, rowsOf, valuationObject, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
+import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
+import { explainMissingPrints } from './session-data.js';
+import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
+
+/** What the levels and heat map requests share. */
+export interface PositioningRequest extends ExpirationSelectors {
+  underlying_symbol: string;
+  date?: string;
+  session?: VolatilitySession;
+  contract_type?: 'call' | 'put';
+  model?: PositioningModelName;
+}
+
+/** The valued contracts of a request and what the response says of them. */
+export interface PositioningBook {
+  symbol: string;
+  session: VolatilitySession;
+  tradingDate: string;
+  span: Span;
+  /** Roots whose contracts are counted, sorted. */
+  roots: string[];
+  model: PositioningModelName;
+  spot: number;
+  chain: ValuedChain;
+  /** The chain's expirations, ascending, each with its surface. */
+  expirations: { chosen: ChosenExpiration; surface: ExpirationSurface }[];
+  contracts: ValuedContract[];
+  /** The contract rows the valued contracts came from, same order. */
+  rows: ListedContractRow[];
+  valuation: Valuation;
+}
+
+/** Sums the stored side flows of each contract (positions.ts customerFlow: complex prints left out). */
+function flowByContract(rows: readonly { contractId: number; side: string; complex: boolean; size: number }[]): Map<number, CustomerFlow> {
+  const prints = new Map<number, { side: Side; size: number; complex: boolean }[]>();
+  for (const r of rows) {
+    const list = prints.get(r.contractId) ?? [];
+    list.push({ side: r.side as Side, size: r.size, complex: r.complex });
+    prints.set(r.contractId, list);
+  }
+  return new Map([...prints].map(([id, list]) => [id, customerFlow(list)]));
+}
+
+/** The request's contracts, valued (module comment); 422 when there is nothing to value, 503 while its session loads. */
+export async function positioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
+  const symbol = q.underlying_symbol.toUpperCase();
+  const session: VolatilitySession = withDefault(q.session, 'session');
+  const model = withDefault(q.model, 'model');
+  const tradingDate = q.date ?? defaultTradingDate(ctx.now, session);
+  const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
+  if (roots.length === 0) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
+  const span = volatilitySession(tradingDate, roots[0] as string, session);
+  if (span === null) throw noData(`${tradingDate} is not a trading date.`);
+  const instant = valuationInstant(span, ctx.now);
+  if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+
+  const listed = await listedExpirations(ctx.deps.db, roots, tradingDate);
+  const dates = new Set(selectExpirationDates(listed.map((e) => e.dateOfExpiry), tradingDate, q));
+  const selected = listed.filter((e) => dates.has(e.dateOfExpiry));
+  const rows = (await listedContracts(ctx.deps.db, selected, tradingDate)).filter((c) => q.contract_type === undefined || c.contractType === q.contract_type);
+  if (rows.length === 0) throw noData(`No contract of ${symbol} is listed in the expirations selected on ${tradingDate}.`);
+
+  const chosen = expirationsByDate(selected).filter((e) => e.settlement > instant);
+  const chainRows = chosen.length === 0 ? [] : await chainAt(ctx, chosen, tradingDate, span, instant);
+  if (chosen.length > 0 && chainRows.length === 0) {
+    await explainMissingPrints(ctx, tradingDate);
+    throw noData(`No quote of ${symbol}'s chain in the ${session} session of ${tradingDate} up to the valuation instant.`);
+  }
+  const chain = await valueChain(ctx, chosen, chainRows, tradingDate, (rows[0] as ListedContractRow).underlying, instant);
+  const spot = chain.price?.price ?? null;
+  if (spot === null) throw noData(`No price of ${symbol}'s underlying up to the valuation instant: the contracts cannot be valued.`);
+
+  const stored = storedOpenInterestDate(rows);
+  const flows = model === 'flow_adjusted' ? flowByContract(await flowBySide(ctx.deps.db, roots, stored ?? tradingDate, tradingDate, chain.valuedAt)) : new Map<number, CustomerFlow>();
+  const surfaceOf = new Map(chosen.map((e, i) => [e.dateOfExpiry, chain.surface[i] ?? null]));
+  const contracts = valueContracts(
+    rows.map((r) =>
+      onSurface(
+        {
+          dateOfExpiry: r.dateOfExpiry,
+          daysToExpiry: daysBetween(tradingDate, r.dateOfExpiry),
+          strike: thousandthsToStrike(r.strikeThousandths),
+          type: r.contractType,
+          multiplier: r.multiplier,
+          openInterest: r.openInterestDate === stored && r.openInterest !== null ? r.openInterest : 0,
+          time: (settlementInstant(r.root, r.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR,
+          ...(flows.has(r.contractId) ? { flow: flows.get(r.contractId) } : {}),
+        },
+        surfaceOf.get(r.dateOfExpiry) ?? null,
+        spot,
+        chain.rate,
+      ),
+    ),
+    { spot, rate: chain.rate },
+    model,
+  );
+  return {
+    symbol,
+    session,
+    tradingDate,
+    span,
+    roots: [...new Set(rows.map((r) => r.root))].sort(),
+    model,
+    spot,
+    chain,
+    expirations: chosen.map((e, i) => ({ chosen: e, surface: chain.surface[i] as ExpirationSurface })),
+    contracts,
+    rows,
+    valuation: valuationObject(chain, openInterestCloseDate(stored)),
+  };
+}
+
+type KeyLevelsData = DataOf<'getExposureLevels'>;
+
+export async function getExposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>): Promise<Result<'getExposureLevels'>> {
+  const book = await positioningBook(ctx, q);
+  const greek = withDefault(q.greek, 'greek');
+  const unit = withDefault(q.unit, 'unit');
+  const perspective = withDefault(q.perspective, 'perspective');
+  const { spot, chain } = book;
+
+  // The expected move's expiration: the nearest with contracts still to settle, on its own surface.
+  const nearest = nearestExpiration(book.contracts);
+  const market = book.expirations.find((e) => e.chosen.dateOfExpiry === nearest);
+  const nearestMarket =
+    market === undefined
+      ? null
+      : {
+          time: market.surface.time,
+          atmVolatility: atmVolatility(market.surface.smile),
+          straddle: atmStraddle(expirationChain(market.chosen, rowsOf(chain.rows, market.chosen), chain.valuedAt).quotes, spot),
+        };
+  const { levels, ranked } = keyLevels({
+    contracts: book.contracts,
+    spot,
+    rate: chain.rate,
+    tradingDate: book.tradingDate,
+    greek,
+    unit,
+    perspective,
+    include: q.include ?? [],
+    gatekeeperRatio: q.gatekeeper_ratio ?? DEFAULT_GATEKEEPER_RATIO,
+    nearestMarket,
+  });
+  const data: KeyLevelsData = {
+    greek,
+    levels,
+    model: book.model,
+    perspective,
+    positioning_model: POSITIONING_MODEL_VERSIONS[book.model],
+    ranked,
+    roots: book.roots,
+    session: book.session,
+    trading_date: book.tradingDate,
+    underlying_price: spot,
+    underlying_symbol: book.symbol,
+    unit,
+    unit_label: unitLabel(greek, unit, perspective),
+    valuation: book.valuation,
+  };
+  return { data, source: 'derived' };
+}
