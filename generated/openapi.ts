@@ -320,6 +320,25 @@ export interface paths {
          *     (calls minus puts for open interest, volume, premium and trades). Default window: 40 strikes
          *     either side of the underlying price and 12 expirations. `strikes_around` cannot be combined
          *     with strike bounds (400). Exposure values are model estimates (see `/v1/options/levels`).
+         *
+         *     **Values.** The contracts, their valuation, positions, units and perspective are exactly the
+         *     levels route's on the same request (see `/v1/options/levels`): a cell of gamma, delta, vanna
+         *     or charm sums the exposures of its contracts (every root of that date at that strike), so on
+         *     the same selectors the cells summed by strike are the levels' net exposure by strike and the
+         *     largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
+         *     carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
+         *     for every model and perspective: open_interest (the published figure, contracts), and from
+         *     the trading date's classified prints from the session's start up to the valuation time,
+         *     cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+         *     multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
+         *     and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
+         *
+         *     **Window.** The selected expirations ascending; `max_expirations` of them from
+         *     `expiration_offset` (`expiration_window.total_expirations` counts all selected). Strikes:
+         *     `strikes_around` listed strikes either side of the listed strike nearest the underlying price
+         *     (the lower on a tie), among the strikes of the expirations shown; or, with `min_strike` or
+         *     `max_strike`, the listed strikes within them. A cell with value 0 is a listed contract with
+         *     nothing to show.
          */
         get: operations["getExposureHeatmap"];
         put?: never;

@@ -8,7 +8,7 @@ import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
-import { getExposureLevels, getOpenInterest } from './positioning.js';
+import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap } from './types.js';
 import { getVolatilityDrift } from './volatility-drift.js';
@@ -37,6 +37,7 @@ export const handlers: HandlerMap = {
   getVolatilityDrift,
   getOpenInterest,
   getExposureLevels,
+  getExposureHeatmap,
   listStockSplits,
   createExport,
   getExport,

@@ -5,5 +5,4 @@
 import type { OperationId } from '../contract.js';
 
 export const PENDING_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
-  'getExposureHeatmap',
 ]);

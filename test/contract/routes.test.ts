@@ -76,6 +76,7 @@ describe('every served route through the generated client', () => {
       ['getVolatilitySkew', () => sdk.getVolatilitySkew({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20' } })],
       ['getVolatilityDrift', () => sdk.getVolatilityDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '5m' } })],
       ['getExposureLevels', () => sdk.getExposureLevels({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', include: ['vanna', 'charm', 'delta'] } })],
+      ['getExposureHeatmap', () => sdk.getExposureHeatmap({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', metric: 'net_premium' } })],
       ['getOpenInterest', () => sdk.getOpenInterest({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', strikes_around: 10 } })],
     ];
     const created = await sdk.createExport({ client, body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } } });

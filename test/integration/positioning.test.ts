@@ -7,15 +7,16 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getExposureLevels, getOpenInterest, getVolatilitySkew } from '../../generated/client/index.js';
+import { getExposureHeatmap, getExposureLevels, getOpenInterest, getVolatilitySkew } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { GetExposureLevelsResponse, GetOpenInterestResponse, GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
+import type { GetExposureHeatmapResponse, GetExposureLevelsResponse, GetOpenInterestResponse, GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
 const YEAR_MS = 365 * 86_400_000;
 type Levels = GetExposureLevelsResponse['data'];
+type Heatmap = GetExposureHeatmapResponse['data'];
 type OpenInterest = GetOpenInterestResponse['data'];
 type Skew = GetVolatilitySkewResponse['data'];
 
@@ -54,8 +55,14 @@ describe('levels and heat map', () => {
 
   const base = { underlying_symbol: 'SPX', date: DAY };
   const levels = async (query: Record<string, unknown>, client = pro) => await getExposureLevels({ client, query: { ...base, ...query } });
+  const heatmap = async (query: Record<string, unknown>, client = pro) => await getExposureHeatmap({ client, query: { ...base, ...query } });
   const okLevels = async (query: Record<string, unknown>): Promise<Levels> => {
     const r = await levels(query);
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+    return r.data!.data;
+  };
+  const okHeatmap = async (query: Record<string, unknown>): Promise<Heatmap> => {
+    const r = await heatmap(query);
     expect(r.response.status, JSON.stringify(r.error)).toBe(200);
     return r.data!.data;
   };
@@ -148,10 +155,105 @@ describe('levels and heat map', () => {
     expect((await levels({ include: ['gamma'] })).response.status).toBe(400);
   });
 
+  it('adjusts the position by the customer flow of the session since the open interest date', async () => {
+    const query = { expirations: weeklies, unit: 'raw', leg: 'call', strikes_around: 200, max_expirations: 64 };
+    const [classic, flow, oi] = await Promise.all([okHeatmap(query), okHeatmap({ ...query, model: 'flow_adjusted' }), openInterest({ expirations: weeklies, group_by: 'strike' })]);
+    expect(flow.positioning_model).toBe('flow_adjusted/v1');
+    const prints = await sql<{ d: string; strike: number; net: number }>`
+      select c.date_of_expiry::text as d, c.strike_thousandths / 1000.0 as strike,
+        sum(case when p.side in ('above_ask', 'at_ask', 'near_ask') then -p.size when p.side in ('near_bid', 'at_bid', 'below_bid') then p.size else 0 end)::int8 as net
+      from prints p join contracts c on c.id = p.contract_id
+      where p.trading_date = ${DAY}::date and not p.cancelled and c.root in ('SPX', 'SPXW') and c.contract_type = 'call' and c.date_of_expiry = any(${weeklies}::date[])
+        and p.trade_type <> 'multileg' and not ('complex' = any(p.flags)) and p.ts <= ${flow.valuation.timestamp!}::int8
+      group by 1, 2`.execute(service.database.admin);
+    let moved = 0;
+    for (const row of prints.rows) {
+      if (Number(row.net) === 0) continue;
+      const perExpiration = await openInterest({ date_of_expiry: row.d });
+      const callOi = perExpiration.rows.find((x) => x.strike === Number(row.strike))?.call_open_interest ?? 0;
+      const c = classic.cells.find((x) => x.date_of_expiry === row.d && x.strike === Number(row.strike));
+      const f = flow.cells.find((x) => x.date_of_expiry === row.d && x.strike === Number(row.strike));
+      if (!c || !f || callOi === 0) continue;
+      // Γ·100 per contract from the classic cell, times the flow-adjusted position.
+      near(f.value, (c.value / callOi) * (callOi + Number(row.net)), 1e-9);
+      moved++;
+    }
+    expect(oi.rows.length).toBeGreaterThan(0);
+    expect(moved).toBeGreaterThan(0);
+  });
+
+  it('heat map: default window of 40 strikes and 12 expirations, offset and count, bounds instead of strikes_around', async () => {
+    const data = await okHeatmap({});
+    const all = await sql<{ d: string }>`
+      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}::date order by 1`.execute(service.database.admin);
+    const dates = all.rows.map((r) => r.d);
+    expect(data.expiration_window).toEqual({ count: Math.min(12, dates.length), offset: 0, total_expirations: dates.length });
+    expect([...new Set(data.cells.map((c) => c.date_of_expiry))]).toEqual(dates.slice(0, 12));
+    expect(data.strike_range.total_strikes).toBeLessThanOrEqual(81);
+    expect(data).toMatchObject({ metric: 'gamma', greek: 'gamma', leg: 'net', unit: 'per_percent', model: 'classic_oi', roots: ['SPX', 'SPXW'] });
+    const shifted = await okHeatmap({ expiration_offset: 2, max_expirations: 3 });
+    expect(shifted.expiration_window).toEqual({ count: 3, offset: 2, total_expirations: dates.length });
+    expect([...new Set(shifted.cells.map((c) => c.date_of_expiry))]).toEqual(dates.slice(2, 5));
+    const bounded = await okHeatmap({ min_strike: 6000, max_strike: 6100 });
+    expect(bounded.cells.every((c) => c.strike >= 6000 && c.strike <= 6100)).toBe(true);
+    expect(bounded.strike_range.lowest_strike).toBeGreaterThanOrEqual(6000);
+
+    const both = await heatmap({ strikes_around: 10, min_strike: 6000 });
+    expect(both.response.status).toBe(400);
+    const named = (both.error as { error: { details: { parameter: string }[] } }).error.details.map((d) => d.parameter);
+    expect(named).toEqual(expect.arrayContaining(['strikes_around', 'min_strike']));
+    expect((await heatmap({ strikes_around: 201 })).response.status).toBe(400);
+    expect((await heatmap({ max_expirations: 65 })).response.status).toBe(400);
+    expect((await heatmap({ metric: 'theta' })).response.status).toBe(400);
+  });
+
+  it('heat map: observed metrics from the open interest and the session prints, net as calls minus puts', async () => {
+    const query = { date_of_expiry: weeklies[0], min_strike: 1 };
+    const oi = await openInterest({ date_of_expiry: weeklies[0] });
+    const cells = await okHeatmap({ ...query, metric: 'open_interest' });
+    for (const row of oi.rows) {
+      expect(cells.cells.find((c) => c.strike === row.strike)?.value).toBe(row.call_open_interest - row.put_open_interest);
+    }
+    const volume = await okHeatmap({ ...query, metric: 'volume', leg: 'put' });
+    const trades = await okHeatmap({ ...query, metric: 'trades' });
+    const stored = await sql<{ strike: number; type: string; size: number; n: number }>`
+      select c.strike_thousandths / 1000.0 as strike, c.contract_type as type, sum(p.size)::int8 as size, count(*)::int8 as n
+      from prints p join contracts c on c.id = p.contract_id
+      where p.trading_date = ${DAY}::date and not p.cancelled and c.root in ('SPX', 'SPXW') and c.date_of_expiry = ${weeklies[0]}::date
+        and p.ts >= ${Date.parse('2026-11-20T14:30:00Z')}::int8 and p.ts <= ${volume.valuation.timestamp!}::int8
+      group by 1, 2`.execute(service.database.admin);
+    expect(stored.rows.length).toBeGreaterThan(0);
+    for (const row of stored.rows) {
+      const k = Number(row.strike);
+      if (row.type === 'put') expect(volume.cells.find((c) => c.strike === k)?.value).toBe(Number(row.size));
+      const calls = Number(stored.rows.find((x) => Number(x.strike) === k && x.type === 'call')?.n ?? 0);
+      const puts = Number(stored.rows.find((x) => Number(x.strike) === k && x.type === 'put')?.n ?? 0);
+      expect(trades.cells.find((c) => c.strike === k)?.value).toBe(calls - puts);
+    }
+    expect(trades.unit_label).toContain('Prints');
+  });
+
   it('overnight needs the entitlement and a root with an overnight session', async () => {
     expect((await levels({ session: 'gth' }, basic)).response.status).toBe(403);
+    expect((await heatmap({ session: 'gth' }, basic)).response.status).toBe(403);
     expect((await levels({ underlying_symbol: 'AAPL', session: 'gth' })).response.status).toBe(422);
+    expect((await heatmap({ date: '2026-11-21' })).response.status).toBe(422);
     expect((await levels({ date_of_expiry: '2026-11-22' })).response.status).toBe(422);
   });
 
+  it('measures the SPX routes on the simulated day (repeated: the surface is memoized)', async () => {
+    const time = async (f: () => Promise<unknown>): Promise<number[]> => {
+      const out: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await f();
+        out.push(performance.now() - t);
+      }
+      return out.sort((a, b) => a - b);
+    };
+    const lv = await time(async () => await okLevels({ include: ['vanna', 'charm', 'delta'] }));
+    const hm = await time(async () => await okHeatmap({}));
+    console.info(`levels SPX include=vanna,charm,delta: median ${lv[2]!.toFixed(0)} ms (${lv.map((x) => x.toFixed(0)).join(', ')})`);
+    console.info(`heatmap SPX default: median ${hm[2]!.toFixed(0)} ms (${hm.map((x) => x.toFixed(0)).join(', ')})`);
+  });
 });

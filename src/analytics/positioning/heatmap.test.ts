@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { valueContracts, type ValuedContract } from './contracts.js';
 import { A, B, handChain, RATE, S, TRADING_DATE } from './hand-chain.fixtures.js';
-import { heatmapCells, heatmapGrid, heatmapSummary, heatmapWindow, type HeatmapCell, type HeatmapContract } from './heatmap.js';
+import { heatmapCells, heatmapGrid, heatmapSummary, heatmapWindow, metricLabel, type HeatmapCell, type HeatmapContract } from './heatmap.js';
 import { keyLevels } from './key-levels.js';
 import { SIMULATED_MARKET, simulatedChain } from './simulated-chain.fixtures.js';
+import { unitLabel } from './units.js';
 
 const measure = { unit: 'per_percent', perspective: 'dealer', spot: S } as const;
 
@@ -152,5 +153,14 @@ describe('heatmapGrid', () => {
     expect(grid.largest_cell).toEqual({ date_of_expiry: B, strike: 95, value: -2700 });
     expect([grid.minimum, grid.maximum]).toEqual([-2700, 600]);
     expect(grid.strike_range).toEqual({ highest_strike: 102.5, lowest_strike: 95, total_strikes: 3 });
+  });
+});
+
+describe('metricLabel', () => {
+  it('is the unit label for a greek and says what is counted for an observed metric, whatever the unit', () => {
+    expect(metricLabel('vanna', 'raw', 'customer')).toBe(unitLabel('vanna', 'raw', 'customer'));
+    expect(metricLabel('open_interest', 'per_percent', 'dealer')).toBe(metricLabel('open_interest', 'raw', 'customer'));
+    expect(metricLabel('net_premium', 'per_percent', 'dealer')).toMatch(/^USD of customer premium/);
+    expect(metricLabel('trades', 'per_percent', 'dealer')).toMatch(/calls minus puts/);
   });
 });

@@ -24,6 +24,7 @@
 import type { components, operations } from '../../../generated/openapi.js';
 import type { ValuedContract } from './contracts.js';
 import { contractExposure, sumByCell, type CellExposure, type ExposureMeasure } from './exposure.js';
+import { unitLabel } from './units.js';
 
 type Query = NonNullable<operations['getExposureHeatmap']['parameters']['query']>;
 type Heatmap = components['schemas']['Heatmap'];
@@ -63,6 +64,32 @@ export function metricValue(c: HeatmapContract, metric: HeatmapMetric, measure: 
       return c.activity.netPremium;
     case 'trades':
       return c.activity.trades;
+  }
+}
+
+/** What one unit of an observed metric is (they have no unit parameter); the greeks' labels are units.ts's. */
+const OBSERVED_LABELS: Record<'open_interest' | 'volume' | 'premium' | 'net_premium' | 'trades', string> = {
+  open_interest: 'Contracts of open interest (net: calls minus puts)',
+  volume: 'Contracts traded in the session (net: calls minus puts)',
+  premium: 'USD of premium traded in the session, price x size x multiplier (net: calls minus puts)',
+  net_premium: 'USD of customer premium bought on the ask side minus sold on the bid side in the session (net: calls plus puts)',
+  trades: 'Prints in the session (net: calls minus puts)',
+};
+
+/** The response's unit_label for a metric. */
+export function metricLabel(metric: HeatmapMetric, unit: ExposureMeasure['unit'], perspective: ExposureMeasure['perspective']): string {
+  switch (metric) {
+    case 'gamma':
+    case 'delta':
+    case 'vanna':
+    case 'charm':
+      return unitLabel(metric, unit, perspective);
+    case 'open_interest':
+    case 'volume':
+    case 'premium':
+    case 'net_premium':
+    case 'trades':
+      return OBSERVED_LABELS[metric];
   }
 }
 

@@ -1,0 +1,56 @@
+/**
+ * The exposure heat map: the request's contracts valued as the levels route values them
+ * (positioning.ts positioningBook), each with its activity in the session when the metric is
+ * observed (volume, premium, net_premium, trades: the trading date's classified prints from the
+ * session's start up to the valuation time), laid on the strike by expiration grid of
+ * analytics/positioning/heatmap.ts.
+ */
+import { heatmapGrid, metricLabel, type ContractActivity, type HeatmapContract } from '../analytics/positioning/heatmap.js';
+import { POSITIONING_MODEL_VERSIONS } from '../analytics/positioning/positions.js';
+import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
+import { activityByContract } from '../db/positioning.js';
+import { positioningBook } from './positioning.js';
+import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
+
+type Heatmap = DataOf<'getExposureHeatmap'>;
+
+const NO_ACTIVITY: ContractActivity = { volume: 0, premium: 0, netPremium: 0, trades: 0 };
+
+export async function getExposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>): Promise<Result<'getExposureHeatmap'>> {
+  const book = await positioningBook(ctx, q);
+  const metric = withDefault(q.metric, 'metric');
+  const leg = withDefault(q.leg, 'leg');
+  const unit = withDefault(q.unit, 'unit');
+  const perspective = withDefault(q.perspective, 'perspective');
+  const observed = metric === 'volume' || metric === 'premium' || metric === 'net_premium' || metric === 'trades';
+  const activity = observed
+    ? new Map(
+        (await activityByContract(ctx.deps.db, book.roots, book.tradingDate, { from: book.span.start, to: book.chain.valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES })).map((a) => [a.contractId, a]),
+      )
+    : new Map<number, ContractActivity>();
+  const contracts: HeatmapContract[] = book.contracts.map((c, i) => ({ ...c, activity: activity.get(book.rows[i]!.contractId) ?? NO_ACTIVITY }));
+  const grid = heatmapGrid(contracts, metric, leg, { unit, perspective, spot: book.spot }, {
+    strikesAround: q.strikes_around ?? null,
+    minStrike: q.min_strike ?? null,
+    maxStrike: q.max_strike ?? null,
+    maxExpirations: withDefault(q.max_expirations, 'max_expirations'),
+    expirationOffset: withDefault(q.expiration_offset, 'expiration_offset'),
+  });
+  const data: Heatmap = {
+    ...grid,
+    greek: metric,
+    leg,
+    metric,
+    model: book.model,
+    perspective,
+    positioning_model: POSITIONING_MODEL_VERSIONS[book.model],
+    roots: book.roots,
+    session: book.session,
+    trading_date: book.tradingDate,
+    underlying_symbol: book.symbol,
+    unit,
+    unit_label: metricLabel(metric, unit, perspective),
+    valuation: book.valuation,
+  };
+  return { data, source: 'derived' };
+}
