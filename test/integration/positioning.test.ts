@@ -233,6 +233,43 @@ describe('levels and heat map', () => {
     expect(trades.unit_label).toContain('Prints');
   });
 
+  it('agrees with the levels on the same request: cells summed by strike are the net by strike, the largest cell is the same', async () => {
+    const query = { expirations: weeklies };
+    const [lv, hm] = await Promise.all([okLevels(query), okHeatmap({ ...query, min_strike: 1, max_expirations: 64 })]);
+    expect(hm.valuation).toEqual(lv.valuation);
+    const byStrike = new Map<number, number>();
+    for (const c of hm.cells) byStrike.set(c.strike, (byStrike.get(c.strike) ?? 0) + c.value);
+    for (const x of lv.ranked!.net) near(byStrike.get(x.strike), x.value);
+    near(lv.levels.peak_net_exposure!.value, byStrike.get(lv.levels.peak_net_exposure!.strike)!);
+    near(lv.levels.regime.net, hm.cells.reduce((s, c) => s + c.value, 0));
+    expect(hm.largest_cell).toEqual(lv.levels.largest_cell);
+    const top = [...byStrike].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0]!;
+    expect(lv.levels.peak_net_exposure!.strike).toBe(top[0]);
+  });
+
+  it('values each contract at the volatility the skew points show: a single call cell is Γ(σ_smile) × open interest × 100', async () => {
+    const e = weeklies[1]!;
+    const [hm, sk, oi] = await Promise.all([
+      okHeatmap({ date_of_expiry: e, unit: 'raw', leg: 'call', min_strike: 1 }),
+      skew({ date_of_expiry: e }),
+      openInterest({ date_of_expiry: e }),
+    ]);
+    expect(hm.valuation).toEqual({ ...sk.valuation, open_interest_date: '2026-11-19' });
+    const S = sk.valuation.underlying_price!;
+    const r = sk.valuation.risk_free_rate!;
+    const x = sk.expirations[0]!;
+    const T = (Date.parse(`${e}T21:00:00Z`) - sk.valuation.timestamp!) / YEAR_MS;
+    const q = r - Math.log(x.forward! / S) / T;
+    let checked = 0;
+    for (const cell of hm.cells) {
+      const point = x.points.find((p) => p.strike === cell.strike)!;
+      const callOi = oi.rows.find((row) => row.strike === cell.strike)?.call_open_interest ?? 0;
+      near(cell.value, gamma(S, cell.strike, T, r, q, point.smile_implied_volatility!) * callOi * 100, 1e-9);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
   it('overnight needs the entitlement and a root with an overnight session', async () => {
     expect((await levels({ session: 'gth' }, basic)).response.status).toBe(403);
     expect((await heatmap({ session: 'gth' }, basic)).response.status).toBe(403);
