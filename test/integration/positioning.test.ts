@@ -7,11 +7,13 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getExposureHeatmap, getExposureLevels, getOpenInterest, getVolatilitySkew } from '../../generated/client/index.js';
+import { createExport, downloadExport, getExposureHeatmap, getExposureLevels, getOpenInterest, getVolatilitySkew } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { GetExposureHeatmapResponse, GetExposureLevelsResponse, GetOpenInterestResponse, GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
+import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 const DAY = '2026-11-20';
 const YEAR_MS = 365 * 86_400_000;
@@ -41,7 +43,7 @@ describe('levels and heat map', () => {
   let weeklies: string[];
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({ jobs: true, clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
@@ -276,6 +278,23 @@ describe('levels and heat map', () => {
     expect((await levels({ underlying_symbol: 'AAPL', session: 'gth' })).response.status).toBe(422);
     expect((await heatmap({ date: '2026-11-21' })).response.status).toBe(422);
     expect((await levels({ date_of_expiry: '2026-11-22' })).response.status).toBe(422);
+  });
+
+  it('exports levels and the heat map as the routes answer them, and refuses an export the route would refuse', async () => {
+    const exported = async (path: string, query: Record<string, unknown>): Promise<unknown> => {
+      const created = await createExport({ client: pro, body: { path, query: query as never } });
+      expect(created.response.status, JSON.stringify(created.error)).toBe(202);
+      const id = created.data!.data.id;
+      await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 60_000 });
+      const file = await downloadExport({ client: pro, path: { id }, parseAs: 'text' });
+      expect(file.response.status).toBe(200);
+      return (JSON.parse(file.data as unknown as string) as { data: unknown }).data;
+    };
+    const query = { ...base, expirations: weeklies, model: 'flow_adjusted' };
+    expect(await exported('/v1/options/levels', query)).toEqual(await okLevels(query));
+    expect(await exported('/v1/options/exposure/heatmap', { ...query, metric: 'volume' })).toEqual(await okHeatmap({ ...query, metric: 'volume' }));
+    const refused = await createExport({ client: pro, body: { path: '/v1/options/exposure/heatmap', query: { ...base, strikes_around: 5, max_strike: 6000 } } });
+    expect(refused.response.status).toBe(400);
   });
 
   it('measures the SPX routes on the simulated day (repeated: the surface is memoized)', async () => {
