@@ -107,17 +107,20 @@ export async function positioningBook(ctx: ServiceContext, q: PositioningRequest
   const stored = storedOpenInterestDate(rows);
   const flows = model === 'flow_adjusted' ? flowByContract(await flowBySide(ctx.deps.db, roots, stored ?? tradingDate, tradingDate, chain.valuedAt)) : new Map<number, CustomerFlow>();
   const surfaceOf = new Map(chosen.map((e, i) => [e.dateOfExpiry, chain.surface[i] ?? null]));
+  // Per expiration, not per contract: a settlement instant is a time-zone conversion.
+  const years = new Map(selected.map((e) => [`${e.root}|${e.dateOfExpiry}`, (settlementInstant(e.root, e.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR]));
+  const days = new Map(selected.map((e) => [e.dateOfExpiry, daysBetween(tradingDate, e.dateOfExpiry)]));
   const contracts = valueContracts(
     rows.map((r) =>
       onSurface(
         {
           dateOfExpiry: r.dateOfExpiry,
-          daysToExpiry: daysBetween(tradingDate, r.dateOfExpiry),
+          daysToExpiry: days.get(r.dateOfExpiry) as number,
           strike: thousandthsToStrike(r.strikeThousandths),
           type: r.contractType,
           multiplier: r.multiplier,
           openInterest: r.openInterestDate === stored && r.openInterest !== null ? r.openInterest : 0,
-          time: (settlementInstant(r.root, r.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR,
+          time: years.get(`${r.root}|${r.dateOfExpiry}`) as number,
           ...(flows.has(r.contractId) ? { flow: flows.get(r.contractId) } : {}),
         },
         surfaceOf.get(r.dateOfExpiry) ?? null,
