@@ -272,6 +272,17 @@ describe('levels and heat map', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
+  it('lists the settled 0DTE series without greeks: levels have no exposure, the heat map still shows its open interest', async () => {
+    // At the 16:15 close DAY's SPXW series has settled (16:00) and the SPX monthly at the open.
+    const settled = await okLevels({ expiry_mode: '0dte' });
+    expect(settled.levels).toMatchObject({ gamma_flip: null, gamma_flip_candidates: [], peak_net_exposure: null, max_pain: null, expected_move: null });
+    expect(settled.levels.regime).toMatchObject({ net: 0, label: 'neutral', ratio: null });
+    expect(settled.valuation.chain_timestamp).toBeNull();
+    const oi = await okHeatmap({ expiry_mode: '0dte', metric: 'open_interest', min_strike: 1 });
+    const stored = await openInterest({ expiry_mode: '0dte' });
+    expect(oi.cells.reduce((sum, c) => sum + c.value, 0)).toBe(stored.totals.call - stored.totals.put);
+  });
+
   it('overnight needs the entitlement and a root with an overnight session', async () => {
     expect((await levels({ session: 'gth' }, basic)).response.status).toBe(403);
     expect((await heatmap({ session: 'gth' }, basic)).response.status).toBe(403);
