@@ -82,12 +82,11 @@ function sendResult(req: Request, res: Response, deps: ServiceDeps, result: Resu
   res.status(status).json(envelopeOf(result, meta));
 }
 
-function dispatch(operation: OperationSpec, handler: Handler<OperationId> | undefined, deps: ServiceDeps): RequestHandler {
+function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps: ServiceDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const account = (res.locals.account as AuthenticatedAccount | undefined) ?? null;
     const query = (req.query ?? {}) as Record<string, unknown>;
     checkEntitlements(operation, account, query);
-    if (!handler) throw new ApiError(501, 'not_implemented', `${operation.path} is specified but not served yet.`);
     const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
     const result = await handler({
       query: query,
@@ -134,7 +133,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
       const router = express.Router();
       router.use(validationFor(deps, operation));
       router.use(databaseGate(gate));
-      router.use(dispatch(operation, handlers[operation.operationId], deps));
+      router.use(dispatch(operation, handlers[operation.operationId] as Handler<OperationId>, deps));
       return [operation, router] as const;
     }),
   );

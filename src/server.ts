@@ -21,7 +21,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
 import { handlerMap } from './handlers/index.js';
 import { answerClientError } from './middleware/client-errors.js';
-import type { HandlerMap } from './handlers/types.js';
+import type { HandlerOverrides } from './handlers/types.js';
 import type { OperationId } from './contract.js';
 import { startJobs } from './jobs/index.js';
 import { jobQueue } from './jobs/queue.js';
@@ -95,7 +95,7 @@ export interface RunningService {
 
 export interface StartOptions extends AppOptions {
   /** Replace handlers (tests): for example one that sleeps, to test the time-out. */
-  handlers?: HandlerMap;
+  handlers?: HandlerOverrides;
   logger?: Logger;
   clock?: () => number;
   /**

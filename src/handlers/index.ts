@@ -10,11 +10,9 @@ import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions }
 import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
 import { listStockSplits } from './stocks.js';
-import type { HandlerMap } from './types.js';
+import type { HandlerMap, HandlerOverrides } from './types.js';
 import { getVolatilityDrift } from './volatility-drift.js';
 import { getVolatilitySkew } from './volatility-skew.js';
-
-export { PENDING_OPERATIONS } from './pending.js';
 
 export const handlers: HandlerMap = {
   getStatus,
@@ -45,6 +43,6 @@ export const handlers: HandlerMap = {
 };
 
 /** The handler map a service is built with: these handlers, and a test's in place of some. */
-export function handlerMap(overrides: HandlerMap = {}): HandlerMap {
+export function handlerMap(overrides: HandlerOverrides = {}): HandlerMap {
   return { ...handlers, ...overrides };
 }

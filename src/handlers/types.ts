@@ -15,4 +15,7 @@ export interface HandlerContext<Op extends OperationId> extends ServiceContext {
 }
 
 export type Handler<Op extends OperationId> = (ctx: HandlerContext<Op>) => Promise<Result<Op>>;
-export type HandlerMap = { [Op in OperationId]?: Handler<Op> };
+/** Every operation's handler: the compiler sees that each operation of the contract is served. */
+export type HandlerMap = { [Op in OperationId]: Handler<Op> };
+/** Handlers laid over the map (tests: one that sleeps, one that fails). */
+export type HandlerOverrides = Partial<HandlerMap>;

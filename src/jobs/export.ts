@@ -97,8 +97,7 @@ interface Collected {
 async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, operation: OperationSpec, lease: Lease): Promise<Collected> {
   const account = await findAccount(service.db, job.account_id);
   if (!account) throw new ApiError(404, 'not_found', 'The account of this export no longer exists.');
-  const handler: Handler<OperationId> | undefined = handlers[operation.operationId];
-  if (!handler) throw new ApiError(400, 'invalid_parameter', `${operation.path} is not served.`);
+  const handler = handlers[operation.operationId] as Handler<OperationId>;
   const checked = service.queries.check(operation.operationId, job.query, exportQueryRules(operation, service.config.limits.exportMaxRows));
   if (!checked.ok) throw new ApiError(400, 'invalid_parameter', 'The export query is no longer valid.', checked.details);
   const maxRows = Math.min(Number(checked.query.limit ?? service.config.limits.exportMaxRows), service.config.limits.exportMaxRows);

@@ -9,7 +9,7 @@ import { createClient, createConfig, type Client } from '../../generated/client/
 import { createAccount, createKey } from '../../src/accounts.js';
 import { loadConfig, type Config, type Limits } from '../../src/config.js';
 import type { DatasetRelease, Plan } from '../../src/db/schema.js';
-import type { HandlerMap } from '../../src/handlers/types.js';
+import type { HandlerOverrides } from '../../src/handlers/types.js';
 import { createLogger } from '../../src/logging.js';
 import { startService, type RunningService } from '../../src/server.js';
 
@@ -37,7 +37,7 @@ export async function createDatabase(baseUrl: string): Promise<string> {
 }
 
 export async function startTestService(
-  options: { limits?: Partial<Limits>; handlers?: HandlerMap; env?: Record<string, string>; clock?: () => number; jobs?: boolean; docsDir?: string } = {},
+  options: { limits?: Partial<Limits>; handlers?: HandlerOverrides; env?: Record<string, string>; clock?: () => number; jobs?: boolean; docsDir?: string } = {},
 ): Promise<TestService> {
   const databaseUrl = await createDatabase(inject('postgresUrl'));
   const base = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', REQUEST_LOG_FLUSH_MS: '50', ...options.env });
