@@ -136,3 +136,30 @@ export async function measure(url: string, headers: Record<string, string> | Rec
   await autocannonRun(url, headers, 2);
   return await autocannonRun(url, headers, DURATION);
 }
+
+/** The q-quantile of some values (nearest rank). */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+}
+
+/** Runs `once` back to back for `seconds` after a 2 s warm-up; the latencies in ms. */
+export async function sequential(once: () => Promise<void>, seconds: number): Promise<number[]> {
+  const warm = performance.now() + 2000;
+  while (performance.now() < warm) await once();
+  const out: number[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const t = performance.now();
+    await once();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+/** GETs a URL, throwing unless it answers 200; the body is read and dropped. */
+export async function getOk(url: string, headers: Record<string, string>): Promise<void> {
+  const r = await fetch(url, { headers });
+  if (r.status !== 200) throw new Error(`${url} answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
+  await r.arrayBuffer();
+}

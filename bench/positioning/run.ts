@@ -1,0 +1,120 @@
+/**
+ * Positioning routes on the full-scale simulated day, each against a bare read of its inputs in the
+ * same run:
+ * - levels for SPX (the family: SPX and SPXW, every expiration) with include=vanna,charm,delta, and
+ * - the default heat map for SPX,
+ * one request at a time, against the statements that read what they value: the listed contracts of
+ * the family's expirations with their newest open interest, every contract's newest quote sample up
+ * to the close (the chain), and the underlying's last bar, run with `pg` and decoded as usual.
+ * Goals: levels p50 under 150 ms and at most 3x the bare read; heat map p50 under 100 ms; p99 of
+ * each under 300 ms at BENCH_CONNECTIONS (8) connections.
+ *
+ * The routes keep recent surfaces by their exact inputs (services/surface-memo.ts): repeated
+ * requests for a completed session fit the smiles once, so the measured figures are those of a
+ * warm memo. BENCH_SCALE (default full), BENCH_SECONDS (10); DATABASE_URL reuses a server that
+ * holds the day already (bench/volatility loads the same day).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { SESSION_SETTINGS } from '../../src/db/connection.js';
+import { vacuumAnalyze } from '../../src/db/market-data.js';
+import type { IngestKind } from '../../src/ingest/layouts.js';
+import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
+import { simulateMarket } from '../../src/ingest/simulator/index.js';
+import type { Scale } from '../../src/ingest/simulator/model.js';
+import { autocannonRun, CONNECTIONS, DURATION, getOk, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
+
+const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
+/** Friday 2026-11-20 after the close: the simulated week ends with that day. */
+const NOW = Date.parse('2026-11-20T23:00:00Z');
+const DAY = '2026-11-20';
+/** 16:15 ET, the close of SPX options: the valuation instant. */
+const CLOSE = Date.parse('2026-11-20T21:15:00Z');
+
+const bench = await startBenchService('positioning');
+const { dir, service } = bench;
+const admin = service.database.admin;
+const started = performance.now();
+const held = await admin.selectFrom('quote_samples').select('contract_id').where('trading_date', '=', DAY).limit(1).execute();
+const reused = process.env.DATABASE_URL !== undefined && held.length > 0;
+if (!reused) {
+  const summary = await simulateMarket({ outDir: path.join(dir, 'sim'), seed: 20261122, scale: SCALE, now: NOW });
+  const files: Partial<Record<IngestKind, string[]>> = {};
+  for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
+    files[kind] = kind === 'contracts' ? list : list.filter((f) => path.basename(f).includes(DAY));
+  }
+  await loadFilesInOrder(admin, files);
+  await vacuumAnalyze(admin);
+}
+const loadSeconds = (performance.now() - started) / 1000;
+const server = await startServerProcess(bench.databaseUrl);
+const pool = new pg.Pool({ connectionString: service.database.connectionString, max: service.deps.config.databasePoolSize, options: SESSION_SETTINGS });
+const headers = bench.headers[0] as Record<string, string>;
+
+// The family's expirations from the trading date on, as both routes list them.
+const expirations = (
+  await pool.query<{ root: string; d: string }>(
+    `select distinct root, date_of_expiry::text as d from contracts where root = any($1::text[]) and date_of_expiry >= $2::date order by 2, 1`,
+    [['SPX', 'SPXW'], DAY],
+  )
+).rows;
+const roots = expirations.map((e) => e.root);
+const dates = expirations.map((e) => e.d);
+const contractsText = `
+  select c.id, c.root, c.underlying, c.date_of_expiry::text as date_of_expiry, c.contract_type, c.strike_thousandths, c.multiplier, o.date::text as oi_date, o.open_interest
+  from unnest($1::text[], $2::date[]) as e(root, d)
+  join contracts c on c.root = e.root and c.date_of_expiry = e.d
+  left join lateral (select oi.date, oi.open_interest from open_interest oi where oi.contract_id = c.id and oi.date <= $3::date and oi.date >= $3::date - 10 order by oi.date desc limit 1) o on true
+  order by c.date_of_expiry, c.root, c.contract_type, c.strike_thousandths`;
+const chainText = `
+  select c.id, s.bid, s.ask, s.quote_ts, s.minute
+  from unnest($1::text[], $2::date[]) as e(root, d)
+  join contracts c on c.root = e.root and c.date_of_expiry = e.d
+  cross join lateral (
+    select q.bid, q.ask, q.quote_ts, q.minute from quote_samples q
+    where q.trading_date = $3::date and q.contract_id = c.id and q.minute >= $4::int8 and q.minute <= $5::int8 and q.quote_ts <= $5::int8
+    order by q.minute desc limit 1) s`;
+const barText = `select close, ts from underlying_bars where symbol = $1 and ts <= $2::int8 and ts >= $3::int8 order by ts desc limit 1`;
+let contractRows = 0;
+let chainRows = 0;
+const bareRead = async (): Promise<void> => {
+  contractRows = (await pool.query(contractsText, [roots, dates, DAY])).rows.length;
+  chainRows = (await pool.query(chainText, [roots, dates, DAY, CLOSE - 30 * 60_000, CLOSE - 1])).rows.length;
+  await pool.query(barText, ['SPX', CLOSE - 60_000, CLOSE - 5 * 86_400_000]);
+};
+
+const fmt = (values: readonly number[]): string => `p50 ${quantile(values, 0.5).toFixed(1)} ms   p99 ${quantile(values, 0.99).toFixed(1)} ms   (${values.length} runs)`;
+const levelsUrl = `${server.url}/v1/options/levels?underlying_symbol=SPX&date=${DAY}&include=vanna,charm,delta`;
+const heatmapUrl = `${server.url}/v1/options/exposure/heatmap?underlying_symbol=SPX&date=${DAY}`;
+// The first request of each fits the surface of the family's expirations (the memo's cold cost).
+const firstLevels = performance.now();
+await getOk(levelsUrl, headers);
+const coldLevelsMs = performance.now() - firstLevels;
+const bareMs = await sequential(bareRead, DURATION);
+const levelsMs = await sequential(async () => await getOk(levelsUrl, headers), DURATION);
+const heatmapMs = await sequential(async () => await getOk(heatmapUrl, headers), DURATION);
+const levelsLoaded = await autocannonRun(levelsUrl, bench.headers, DURATION);
+const heatmapLoaded = await autocannonRun(heatmapUrl, bench.headers, DURATION);
+const bareP50 = quantile(bareMs, 0.5);
+
+const report = [
+  `positioning bench: node ${process.version}, ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end; the service in ${server.workers} HTTP worker(s)`,
+  `day ${DAY} (scale ${SCALE}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}; SPX family: ${expirations.length} expirations, ${contractRows} contracts, ${chainRows} quoted at the close`,
+  `bare read (pg: contracts with open interest, chain, bar)   ${fmt(bareMs)}`,
+  `levels SPX include=vanna,charm,delta, one at a time         ${fmt(levelsMs)}   ratio of p50 ${(quantile(levelsMs, 0.5) / bareP50).toFixed(2)}  (goals: p50 < 150 ms, ratio <= 3); first request (fits the surface) ${coldLevelsMs.toFixed(0)} ms`,
+  `heat map SPX default, one at a time                         ${fmt(heatmapMs)}   ratio of p50 ${(quantile(heatmapMs, 0.5) / bareP50).toFixed(2)}  (goal: p50 < 100 ms)`,
+  `levels at ${CONNECTIONS} connections: ${levelsLoaded.requests.average.toFixed(1)} req/s   p50 ${levelsLoaded.latency.p50} ms   p99 ${levelsLoaded.latency.p99} ms   errors ${levelsLoaded.errors + levelsLoaded.non2xx}  (goal: p99 < 300 ms)`,
+  `heat map at ${CONNECTIONS} connections: ${heatmapLoaded.requests.average.toFixed(1)} req/s   p50 ${heatmapLoaded.latency.p50} ms   p99 ${heatmapLoaded.latency.p99} ms   errors ${heatmapLoaded.errors + heatmapLoaded.non2xx}  (goal: p99 < 300 ms)`,
+].join('\n');
+process.stdout.write(`${report}\n`);
+fs.mkdirSync('bench/results', { recursive: true });
+fs.writeFileSync('bench/results/positioning.txt', `${report}\n`);
+
+await pool.end();
+await server.close();
+await bench.close();
