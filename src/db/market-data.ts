@@ -8,6 +8,7 @@ import os from 'node:os';
 import { sql } from 'kysely';
 import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
+import { dropFlowTotals } from './flow-aggregates.js';
 import type { ContractType, OptionRootsTable, QuoteSamplesTable } from './schema.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -203,8 +204,10 @@ export async function partitionDates(db: Queryable, table: PartitionedTable): Pr
     .sort();
 }
 
+/** Drops a trading date's partition of the table; the date's flow totals go with its prints. */
 export async function dropPartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
   await sql`drop table if exists ${sql.table(partitionName(table, date))}`.execute(db);
+  if (table === 'prints') await dropFlowTotals(db, date);
 }
 
 // ---------------------------------------------------------------------------------------------

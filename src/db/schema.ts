@@ -185,6 +185,50 @@ export interface ArchivedSessionsTable {
   restored_at: Date | null;
 }
 
+/**
+ * A session's flow totals of one contract, session, underlying and complexity (multileg or flagged
+ * complex): its uncancelled prints' sums and last print (db/flow-aggregates.ts). Premiums are
+ * numeric, read as text.
+ */
+export interface FlowTotalsByContractTable {
+  trading_date: string;
+  contract_id: number;
+  session: PrintSchema['session'];
+  complex: boolean;
+  underlying: string;
+  root: string;
+  contract_type: ContractType;
+  date_of_expiry: string;
+  strike: number;
+  premium: string;
+  bullish: string;
+  bearish: string;
+  neutral: string;
+  volume: number;
+  trades: number;
+  last_ts: number;
+  last_sequence: number;
+  last_price: number;
+  last_implied_volatility: number | null;
+  last_open_interest: number | null;
+}
+
+/** The flow totals of a session per underlying, session and complexity (the contracts' rows added up). */
+export interface FlowTotalsByUnderlyingTable {
+  trading_date: string;
+  underlying: string;
+  session: PrintSchema['session'];
+  complex: boolean;
+  premium: string;
+  bullish: string;
+  bearish: string;
+  neutral: string;
+  volume: number;
+  call_volume: number;
+  put_volume: number;
+  trades: number;
+}
+
 export interface ExportsTable {
   id: string;
   account_id: string;
@@ -234,5 +278,7 @@ export interface DB {
   open_interest: OpenInterestTable;
   ingest_files: IngestFilesTable;
   archived_sessions: ArchivedSessionsTable;
+  flow_totals_by_contract: FlowTotalsByContractTable;
+  flow_totals_by_underlying: FlowTotalsByUnderlyingTable;
   exports: ExportsTable;
 }

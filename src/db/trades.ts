@@ -361,13 +361,18 @@ export interface UnderlyingFlowRow {
   trades: number;
 }
 
-/** Session totals per underlying (an index family's roots together). */
+/**
+ * Session totals per underlying (an index family's roots together), aggregated from the prints:
+ * the flow aggregates' oracle (flow-aggregates.ts reads the same totals from a few rows). Premiums
+ * are summed as numeric, exactly: a float sum depends on the order PostgreSQL meets the prints
+ * in (a parallel plan's order varies), the exact sum does not, so both reads give the same number.
+ */
 export async function flowByUnderlying(db: Queryable, f: LeaderFilter): Promise<UnderlyingFlowRow[]> {
   const result = await sql<UnderlyingFlowRow>`
-    select underlying, sum(premium)::float8 as premium, sum(size)::int8 as volume,
-      coalesce(sum(premium) filter (where sentiment = 'bullish'), 0)::float8 as bullish,
-      coalesce(sum(premium) filter (where sentiment = 'bearish'), 0)::float8 as bearish,
-      coalesce(sum(premium) filter (where sentiment = 'neutral'), 0)::float8 as neutral,
+    select underlying, sum(premium::numeric)::float8 as premium, sum(size)::int8 as volume,
+      coalesce(sum(premium::numeric) filter (where sentiment = 'bullish'), 0)::float8 as bullish,
+      coalesce(sum(premium::numeric) filter (where sentiment = 'bearish'), 0)::float8 as bearish,
+      coalesce(sum(premium::numeric) filter (where sentiment = 'neutral'), 0)::float8 as neutral,
       coalesce(sum(size) filter (where contract_type = 'call'), 0)::int8 as call_volume,
       coalesce(sum(size) filter (where contract_type = 'put'), 0)::int8 as put_volume,
       count(*)::int8 as trades
@@ -392,13 +397,14 @@ export interface ContractFlowRow {
 /**
  * Session totals per contract with its last print (price, implied volatility, open interest) and
  * the last regular-session price of the previous trading date (null when not held, or when there
- * is no previous date).
+ * is no previous date), aggregated from the prints: the flow aggregates' oracle, premiums summed
+ * exactly (flowByUnderlying).
  */
 export async function flowByContract(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
   const result = await sql<ContractFlowRow>`
     with day as (
       select contract_id, min(root) as root, min(contract_type) as contract_type, min(date_of_expiry) as date_of_expiry, min(strike) as strike,
-        sum(premium)::float8 as premium, sum(size)::int8 as volume,
+        sum(premium::numeric)::float8 as premium, sum(size)::int8 as volume,
         (array_agg(price order by ts desc, sequence desc))[1] as last_price,
         (array_agg(implied_volatility order by ts desc, sequence desc))[1] as implied_volatility,
         (array_agg(open_interest order by ts desc, sequence desc))[1] as open_interest

@@ -19,7 +19,9 @@
  * file loaded before is skipped unless forced. Each record read ends in one outcome of the result
  * (source.ts MarketLoadResult), counted where it is decided (a rejected record by the reader, a
  * repeat by the sort, a cancel record by what it cancelled) and checked to add up before the load
- * commits (load-counts.ts).
+ * commits (load-counts.ts). The flow totals of the dates the load changed (db/flow-aggregates.ts)
+ * are written last, in the same transaction, so a reader sees a session's prints and its totals
+ * together.
  */
 import { PrintClassifier, type PrintContext, type RawPrint } from '../analytics/classification.js';
 import { parsePrintId } from '../analytics/print-id.js';
@@ -28,6 +30,7 @@ import { dividendYield } from '../analytics/rates.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
 import { openCopySession, type PrintCopy } from '../db/bulk-copy.js';
 import type { Database, Queryable } from '../db/connection.js';
+import { refreshFlowTotals } from '../db/flow-aggregates.js';
 import {
   attachPrintsPartition,
   createStandalonePrintsPartition,
@@ -111,6 +114,13 @@ export function cancelledKeys(table: PrintTable, ids: readonly string[]): Cancel
     if (parsed !== null && slot !== undefined) keys.push({ contractId: slot.contract.id, tradingDate: parsed.tradingDate, sequence: parsed.sequence });
   }
   return keys;
+}
+
+/** The contract ids of some of the table's records (an order's slice). */
+function contractIdsOf(table: PrintTable, records: Iterable<number>): Set<number> {
+  const ids = new Set<number>();
+  for (const i of records) ids.add(table.storedSlotAt(i).contract.id);
+  return ids;
 }
 
 async function loadPrints(db: Database, file: string, options: PrintLoadOptions, output: PrintOutput): Promise<MarketLoadResult> {
@@ -268,6 +278,16 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       await recordPrintCancels(trx, stored.records);
     }
     await markPrintsCancelled(trx, keys);
+    // The flow totals of what changed: a new date's whole, a stored date's contracts that took
+    // prints or cancels, after the cancels so that cancelled prints are left out.
+    const changed = new Map<string, Set<number> | null>([...attach.keys()].map((date) => [date, null]));
+    for (const day of prints.days) if (!changed.has(day.tradingDate)) changed.set(day.tradingDate, contractIdsOf(table, order.subarray(day.start, day.end)));
+    for (const key of keys) {
+      const contracts = changed.get(key.tradingDate);
+      if (contracts === undefined) changed.set(key.tradingDate, new Set([key.contractId]));
+      else contracts?.add(key.contractId);
+    }
+    for (const [date, contracts] of changed) await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
     result.loaded = written;
     // Each cancel record once: it cancelled a print of this file (one output before it, or one held
     // and output marked), or a stored one, or found one an earlier load of this file cancelled, or none.

@@ -1,13 +1,15 @@
 /**
  * Flow leaders: the session's flow totals read per underlying or per contract, ranked
- * (analytics/flow-leaders.ts). The sort allowed for each grain, its default and underlying_symbols
- * with contract grain only are rules of the contract (x-parameter-rules), applied before a
- * service runs.
+ * (analytics/flow-leaders.ts). The totals come from the flow aggregates written when the session's
+ * prints were loaded (db/flow-aggregates.ts), equal to aggregating the prints. The sort allowed for
+ * each grain, its default and underlying_symbols with contract grain only are rules of the contract
+ * (x-parameter-rules), applied before a service runs.
  */
 import { previousTradingDay } from '../analytics/calendar.js';
 import { rankContracts, rankRoots, type RankingOptions } from '../analytics/flow-leaders.js';
 import { defaultTradingDate, rootsOf, SESSIONS_OF } from '../analytics/print-filters.js';
-import { flowByContract, flowByUnderlying, type LeaderFilter } from '../db/trades.js';
+import { contractFlowTotals, underlyingFlowTotals } from '../db/flow-aggregates.js';
+import { flowByUnderlying, type LeaderFilter } from '../db/trades.js';
 import { noData, type ApiError } from '../errors.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
@@ -39,7 +41,9 @@ export async function listFlowLeaders(ctx: ServiceContext, q: QueryOf<'listFlowL
   };
   const belowMinimum = (what: string): ApiError => noData(`No ${what} traded on ${tradingDate} has a premium of at least ${q.min_premium ?? 0} USD.`);
   if (grain === 'root') {
-    const flows = await flowByUnderlying(ctx.deps.db, filter);
+    // The underlying aggregates have no per-root rows: root grain narrowed by roots (which the
+    // contract's rules refuse before this runs) would aggregate the prints.
+    const flows = filter.roots ? await flowByUnderlying(ctx.deps.db, filter) : await underlyingFlowTotals(ctx.deps.db, { ...filter, roots: null });
     if (flows.length === 0) return await empty();
     const ranked = rankRoots(
       flows.map((f) => ({ ...f, callVolume: f.call_volume, putVolume: f.put_volume })),
@@ -49,7 +53,7 @@ export async function listFlowLeaders(ctx: ServiceContext, q: QueryOf<'listFlowL
     return { data: ranked, source: 'opra' };
   }
   // A contract without a previous close (none held, or before the calendar) or open interest is served with those fields null.
-  const flows = await flowByContract(ctx.deps.db, filter, previousDate(tradingDate));
+  const flows = await contractFlowTotals(ctx.deps.db, filter, previousDate(tradingDate));
   if (flows.length === 0) return await empty();
   const ranked = rankContracts(
     flows.map((f) => ({

@@ -1,0 +1,93 @@
+/**
+ * Session flow totals, kept so that the flow leaders route reads a few rows instead of aggregating
+ * a session's prints on every request: per trading date, contract, session, underlying and whether
+ * the prints are complex (multileg or flagged complex), the uncancelled prints' premium (split by
+ * sentiment), volume and count, and the last print (its price, implied volatility and open
+ * interest); and the same per underlying. Premiums are summed as numeric, exactly, so that totals
+ * added up from these rows equal the totals of the prints themselves whatever the order. The
+ * loader writes them in the transaction of each load (src/db/flow-aggregates.ts); the rows of
+ * sessions already stored are computed here once.
+ */
+import { sql, type Kysely } from 'kysely';
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`
+    create table flow_totals_by_contract (
+      trading_date date not null,
+      contract_id bigint not null,
+      session text not null,
+      complex boolean not null,
+      underlying text not null,
+      root text not null,
+      contract_type text not null,
+      date_of_expiry date not null,
+      strike double precision not null,
+      premium numeric not null,
+      bullish numeric not null,
+      bearish numeric not null,
+      neutral numeric not null,
+      volume bigint not null,
+      trades bigint not null,
+      last_ts bigint not null,
+      last_sequence bigint not null,
+      last_price double precision not null,
+      last_implied_volatility double precision,
+      last_open_interest integer,
+      primary key (trading_date, contract_id, session, complex, underlying)
+    )
+  `.execute(db);
+  await sql`
+    create table flow_totals_by_underlying (
+      trading_date date not null,
+      underlying text not null,
+      session text not null,
+      complex boolean not null,
+      premium numeric not null,
+      bullish numeric not null,
+      bearish numeric not null,
+      neutral numeric not null,
+      volume bigint not null,
+      call_volume bigint not null,
+      put_volume bigint not null,
+      trades bigint not null,
+      primary key (trading_date, underlying, session, complex)
+    )
+  `.execute(db);
+  // The sessions already stored (the same statements as src/db/flow-aggregates.ts, whole dates).
+  await sql`
+    insert into flow_totals_by_contract
+    select t.trading_date, t.contract_id, t.session, t.complex, t.underlying, t.root, t.contract_type, t.date_of_expiry, t.strike,
+      t.premium, t.bullish, t.bearish, t.neutral, t.volume, t.trades, l.ts, l.sequence, l.price, l.implied_volatility, l.open_interest
+    from (
+      select trading_date, contract_id, session, (trade_type = 'multileg' or 'complex' = any(flags)) as complex, underlying,
+        min(root) as root, min(contract_type) as contract_type, min(date_of_expiry) as date_of_expiry, min(strike) as strike,
+        sum(premium::numeric) as premium,
+        coalesce(sum(premium::numeric) filter (where sentiment = 'bullish'), 0) as bullish,
+        coalesce(sum(premium::numeric) filter (where sentiment = 'bearish'), 0) as bearish,
+        coalesce(sum(premium::numeric) filter (where sentiment = 'neutral'), 0) as neutral,
+        sum(size)::int8 as volume, count(*)::int8 as trades
+      from prints where not cancelled
+      group by 1, 2, 3, 4, 5
+    ) t join (
+      select distinct on (trading_date, contract_id, session, complex, underlying) trading_date, contract_id, session, complex, underlying,
+        ts, sequence, price, implied_volatility, open_interest
+      from (select trading_date, contract_id, session, (trade_type = 'multileg' or 'complex' = any(flags)) as complex, underlying,
+          ts, sequence, price, implied_volatility, open_interest
+        from prints where not cancelled) p
+      order by trading_date, contract_id, session, complex, underlying, ts desc, sequence desc
+    ) l using (trading_date, contract_id, session, complex, underlying)
+  `.execute(db);
+  await sql`
+    insert into flow_totals_by_underlying
+    select trading_date, underlying, session, complex, sum(premium), sum(bullish), sum(bearish), sum(neutral), sum(volume)::int8,
+      coalesce(sum(volume) filter (where contract_type = 'call'), 0)::int8, coalesce(sum(volume) filter (where contract_type = 'put'), 0)::int8,
+      sum(trades)::int8
+    from flow_totals_by_contract
+    group by 1, 2, 3, 4
+  `.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table if exists flow_totals_by_underlying`.execute(db);
+  await sql`drop table if exists flow_totals_by_contract`.execute(db);
+}

@@ -1,0 +1,115 @@
+/**
+ * Flow aggregates: each stored session's flow totals (db/migrations/20261126T010000-flow-aggregates.ts),
+ * written in the transaction that loads or cancels its prints and read by the flow leaders route
+ * instead of the session's prints. A row of flow_totals_by_contract holds, for one trading date,
+ * contract, session, underlying and complexity (multileg or flagged complex), the uncancelled
+ * prints' premium (and its bullish, bearish and neutral parts), volume and count, and its last
+ * print; flow_totals_by_underlying adds those up per underlying. The leaders' filters (trading
+ * date, sessions, include_complex, roots) are all unions of these rows, and every total is a sum or
+ * a last print, so any filter is answered from them exactly: premiums are summed as numeric (exact
+ * sums of the cent values), so a total added up from rows equals the prints' own total
+ * (trades.ts flowByUnderlying, flowByContract: the direct queries, kept as the oracle and for root
+ * grain narrowed by roots, which the contract's rules do not allow).
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Queryable } from './connection.js';
+import type { ContractFlowRow, LeaderFilter, UnderlyingFlowRow } from './trades.js';
+
+/** A print counted as complex: what include_complex=false leaves out (trades.ts printConditions). */
+const COMPLEX = sql<boolean>`(trade_type = 'multileg' or 'complex' = any(flags))`;
+
+/**
+ * Recomputes the flow totals of a trading date from its stored prints: of the contracts given, or
+ * of the whole date (null), then the date's totals per underlying. Holds a lock of the date until
+ * the transaction ends, so that two loads of one date write its totals one after the other (each
+ * statement then reads the prints the other committed).
+ */
+export async function refreshFlowTotals(db: Queryable, tradingDate: string, contractIds: readonly number[] | null): Promise<void> {
+  if (contractIds?.length === 0) return;
+  await sql`select pg_advisory_xact_lock(hashtext('flow_totals'), hashtext(${tradingDate}::text))`.execute(db);
+  const prints = [sql<boolean>`trading_date = ${tradingDate}::date`, sql<boolean>`not cancelled`];
+  const totals = [sql<boolean>`trading_date = ${tradingDate}::date`];
+  if (contractIds !== null) {
+    prints.push(sql<boolean>`contract_id = any(${[...contractIds]}::int8[])`);
+    totals.push(sql<boolean>`contract_id = any(${[...contractIds]}::int8[])`);
+  }
+  const where = sql.join(prints, sql` and `);
+  await sql`delete from flow_totals_by_contract where ${sql.join(totals, sql` and `)}`.execute(db);
+  await sql`
+    insert into flow_totals_by_contract
+    select t.trading_date, t.contract_id, t.session, t.complex, t.underlying, t.root, t.contract_type, t.date_of_expiry, t.strike,
+      t.premium, t.bullish, t.bearish, t.neutral, t.volume, t.trades, l.ts, l.sequence, l.price, l.implied_volatility, l.open_interest
+    from (
+      select trading_date, contract_id, session, ${COMPLEX} as complex, underlying,
+        min(root) as root, min(contract_type) as contract_type, min(date_of_expiry) as date_of_expiry, min(strike) as strike,
+        sum(premium::numeric) as premium,
+        coalesce(sum(premium::numeric) filter (where sentiment = 'bullish'), 0) as bullish,
+        coalesce(sum(premium::numeric) filter (where sentiment = 'bearish'), 0) as bearish,
+        coalesce(sum(premium::numeric) filter (where sentiment = 'neutral'), 0) as neutral,
+        sum(size)::int8 as volume, count(*)::int8 as trades
+      from prints where ${where}
+      group by 1, 2, 3, 4, 5
+    ) t join (
+      select distinct on (contract_id, session, complex, underlying) contract_id, session, complex, underlying, ts, sequence, price, implied_volatility, open_interest
+      from (select contract_id, session, ${COMPLEX} as complex, underlying, ts, sequence, price, implied_volatility, open_interest from prints where ${where}) p
+      order by contract_id, session, complex, underlying, ts desc, sequence desc
+    ) l using (contract_id, session, complex, underlying)`.execute(db);
+  await sql`delete from flow_totals_by_underlying where trading_date = ${tradingDate}::date`.execute(db);
+  await sql`
+    insert into flow_totals_by_underlying
+    select trading_date, underlying, session, complex, sum(premium), sum(bullish), sum(bearish), sum(neutral), sum(volume)::int8,
+      coalesce(sum(volume) filter (where contract_type = 'call'), 0)::int8, coalesce(sum(volume) filter (where contract_type = 'put'), 0)::int8,
+      sum(trades)::int8
+    from flow_totals_by_contract where trading_date = ${tradingDate}::date
+    group by 1, 2, 3, 4`.execute(db);
+}
+
+/** Forgets the flow totals of a trading date (its prints partition is dropped). */
+export async function dropFlowTotals(db: Queryable, tradingDate: string): Promise<void> {
+  await sql`delete from flow_totals_by_contract where trading_date = ${tradingDate}::date`.execute(db);
+  await sql`delete from flow_totals_by_underlying where trading_date = ${tradingDate}::date`.execute(db);
+}
+
+function totalsConditions(f: LeaderFilter, options: { roots: boolean }): RawBuilder<boolean>[] {
+  const c = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`session = any(${[...f.sessions]}::text[])`];
+  if (!f.includeComplex) c.push(sql<boolean>`not complex`);
+  if (options.roots && f.roots) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
+  return c;
+}
+
+/** Session totals per underlying from the aggregates: equal to trades.ts flowByUnderlying for a filter without roots. */
+export async function underlyingFlowTotals(db: Queryable, f: LeaderFilter & { roots?: null }): Promise<UnderlyingFlowRow[]> {
+  const result = await sql<UnderlyingFlowRow>`
+    select underlying, sum(premium)::float8 as premium, sum(volume)::int8 as volume,
+      sum(bullish)::float8 as bullish, sum(bearish)::float8 as bearish, sum(neutral)::float8 as neutral,
+      sum(call_volume)::int8 as call_volume, sum(put_volume)::int8 as put_volume, sum(trades)::int8 as trades
+    from flow_totals_by_underlying where ${sql.join(totalsConditions(f, { roots: false }), sql` and `)}
+    group by underlying`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Session totals per contract from the aggregates, with the last print of the rows asked and the
+ * previous date's last regular-session price (its rows of session rth): equal to trades.ts
+ * flowByContract. One scan of both dates' rows grouped by contract, the previous date's rows
+ * apart by filter, instead of a join: no plan of it depends on row estimates (a join planned from
+ * a new table's missing statistics became a nested loop, 1.4 s at the default scale).
+ */
+export async function contractFlowTotals(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
+  const previous = [sql<boolean>`trading_date = ${previousDate}::date`, sql<boolean>`session = 'rth'`];
+  if (f.roots) previous.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
+  const last = sql`order by last_ts desc, last_sequence desc`;
+  const result = await sql<ContractFlowRow>`
+    select min(root) as root, min(contract_type) as contract_type, min(date_of_expiry) as date_of_expiry, min(strike) as strike,
+      sum(premium) filter (where day)::float8 as premium, sum(volume) filter (where day)::int8 as volume,
+      (array_agg(last_price ${last}) filter (where day))[1] as last_price,
+      (array_agg(last_implied_volatility ${last}) filter (where day))[1] as implied_volatility,
+      (array_agg(last_open_interest ${last}) filter (where day))[1] as open_interest,
+      (array_agg(last_price ${last}) filter (where not day))[1] as previous_close
+    from (
+      select *, trading_date = ${f.tradingDate}::date as day from flow_totals_by_contract
+      where (${sql.join(totalsConditions(f, { roots: true }), sql` and `)}) or (${sql.join(previous, sql` and `)})
+    ) as rows
+    group by contract_id having bool_or(day)`.execute(db);
+  return result.rows;
+}

@@ -1,0 +1,132 @@
+/**
+ * The flow aggregates against the prints they add up (an oracle test): on a small simulated market
+ * of two sessions, the totals the leaders route reads (db/flow-aggregates.ts) equal the direct
+ * aggregation of the stored prints (db/trades.ts flowByUnderlying, flowByContract) for every
+ * session choice, with and without complex prints, whole market and narrowed by roots; and still
+ * do after a later file of a stored date adds prints and cancels stored ones (last prints among
+ * them), after the session is archived (its totals dropped with it) and after it is loaded back.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
+import type { Queryable } from '../../src/db/connection.js';
+import { contractFlowTotals, underlyingFlowTotals } from '../../src/db/flow-aggregates.js';
+import { flowByContract, flowByUnderlying, type ContractFlowRow, type LeaderFilter, type UnderlyingFlowRow } from '../../src/db/trades.js';
+import { archiveSession, reloadSession } from '../../src/ingest/archive.js';
+import { loadMarketFile } from '../../src/ingest/market.js';
+import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const DAY = '2026-11-20';
+const PREVIOUS = '2026-11-19';
+
+const byUnderlying = (rows: UnderlyingFlowRow[]): UnderlyingFlowRow[] => [...rows].sort((a, b) => a.underlying.localeCompare(b.underlying));
+const contractKey = (r: ContractFlowRow): string => `${r.root}|${r.date_of_expiry}|${r.contract_type}|${r.strike}`;
+const byContract = (rows: ContractFlowRow[]): ContractFlowRow[] => [...rows].sort((a, b) => contractKey(a).localeCompare(contractKey(b)));
+
+/** The filters compared: each session choice, with and without complex prints, the market and some roots. */
+function filters(date: string): LeaderFilter[] {
+  const out: LeaderFilter[] = [];
+  for (const sessions of Object.values(SESSIONS_OF)) {
+    for (const includeComplex of [false, true]) {
+      for (const roots of [null, ['SPX', 'SPXW'], ['IWM'], ['NOSUCHROOT']]) out.push({ tradingDate: date, sessions, includeComplex, roots });
+    }
+  }
+  return out;
+}
+
+/** Compares the aggregates with the prints for every filter of the date; returns how many rows were compared. */
+async function expectTotalsEqualPrints(db: Queryable, date: string, previous: string | null): Promise<number> {
+  let compared = 0;
+  for (const f of filters(date)) {
+    const label = JSON.stringify(f);
+    if (f.roots === null) {
+      const want = byUnderlying(await flowByUnderlying(db, f));
+      expect(byUnderlying(await underlyingFlowTotals(db, { ...f, roots: null })), label).toEqual(want);
+      compared += want.length;
+    }
+    const want = byContract(await flowByContract(db, f, previous));
+    expect(byContract(await contractFlowTotals(db, f, previous)), label).toEqual(want);
+    compared += want.length;
+  }
+  return compared;
+}
+
+async function totalsRows(db: Queryable, date: string): Promise<unknown[]> {
+  const contracts = await sql`select * from flow_totals_by_contract where trading_date = ${date}::date order by contract_id, session, complex, underlying`.execute(db);
+  const underlyings = await sql`select * from flow_totals_by_underlying where trading_date = ${date}::date order by underlying, session, complex`.execute(db);
+  return [...contracts.rows, ...underlyings.rows];
+}
+
+describe('flow aggregates', () => {
+  let service: TestService;
+  let dataDir: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flow-aggregates-'));
+    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
+  });
+  afterAll(async () => {
+    await service.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('equal the prints aggregated, for every session choice, with and without complex prints, by roots', async () => {
+    const db = service.database.admin;
+    expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
+    expect(await expectTotalsEqualPrints(db, PREVIOUS, null)).toBeGreaterThan(1000);
+    // The previous close is read from the previous date's totals: some contracts have one.
+    const rows = await contractFlowTotals(db, { tradingDate: DAY, sessions: SESSIONS_OF.rth, includeComplex: false, roots: null }, PREVIOUS);
+    expect(rows.filter((r) => r.previous_close !== null).length).toBeGreaterThan(10);
+    expect(rows.filter((r) => r.previous_close === null).length).toBeGreaterThan(0);
+  });
+
+  it('follow a later file of a stored date: new prints, new last prints and cancels of stored prints', async () => {
+    const db = service.database.admin;
+    // Regular-session prints of DAY: the last print of some contracts (a cancel of it changes the
+    // contract's last price), and others anywhere in the day.
+    const stored = await sql<{ option_symbol: string; ts: number; sequence: number; price: number; size: number; exchange_code: number; is_last: boolean }>`
+      select c.option_symbol, p.ts, p.sequence, p.price, p.size, p.exchange_code,
+        array[p.ts, p.sequence] = (select max(array[q.ts, q.sequence]) from prints q where q.trading_date = p.trading_date and q.contract_id = p.contract_id and not q.cancelled) as is_last
+      from prints p join contracts c on c.id = p.contract_id
+      where p.trading_date = ${DAY}::date and p.session = 'rth' and not p.cancelled
+      order by p.contract_id, p.ts, p.sequence`.execute(db);
+    const lasts = stored.rows.filter((r) => r.is_last).slice(0, 12);
+    const others = stored.rows.filter((r) => !r.is_last).filter((_, i) => i % 97 === 0).slice(0, 12);
+    expect(lasts.length).toBe(12);
+    expect(others.length).toBe(12);
+    const header = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+    const lines: string[] = [];
+    let sequence = 900_000_000;
+    // A cancel record 1 ms after each chosen print (same exchange, price and size).
+    for (const p of [...lasts, ...others]) lines.push(`${p.option_symbol},${Number(p.ts) + 1},${(sequence += 1)},${p.price},${p.size},${p.exchange_code},201,,,,,`);
+    // New prints: a later last print of other contracts, priced apart from their last.
+    for (const p of stored.rows.filter((r) => r.is_last).slice(20, 26)) {
+      lines.push(`${p.option_symbol},${Number(p.ts) + 2},${(sequence += 1)},${(Number(p.price) + 0.05).toFixed(2)},${p.size + 3},${p.exchange_code},209,,,,,`);
+    }
+    const file = path.join(dataDir, 'later-prints.csv');
+    fs.writeFileSync(file, [header, ...lines].join('\n'));
+    const before = await totalsRows(db, DAY);
+    const result = await loadMarketFile(db, 'prints', file);
+    expect(result).toMatchObject({ loaded: 6, cancelsOfStored: 24 });
+    expect(await totalsRows(db, DAY)).not.toEqual(before);
+    expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
+  });
+
+  it('leave with an archived session and come back with it', async () => {
+    const db = service.database.admin;
+    const before = await totalsRows(db, DAY);
+    expect(before.length).toBeGreaterThan(0);
+    await archiveSession(db, dataDir, DAY);
+    expect(await totalsRows(db, DAY)).toEqual([]);
+    expect(await underlyingFlowTotals(db, { tradingDate: DAY, sessions: SESSIONS_OF.all, includeComplex: true })).toEqual([]);
+    // The previous date keeps its totals.
+    expect(await expectTotalsEqualPrints(db, PREVIOUS, null)).toBeGreaterThan(1000);
+    expect(await reloadSession(db, DAY, { now: MARKET_NOW })).toBe('loaded');
+    expect(await totalsRows(db, DAY)).toEqual(before);
+    expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
+  });
+});
