@@ -4,8 +4,11 @@
  * the prints are complex (multileg or flagged complex), the uncancelled prints' premium (split by
  * sentiment), volume and count, and the last print (its price, implied volatility and open
  * interest); and the same per underlying. Premiums are summed as numeric, exactly, so that totals
- * added up from these rows equal the totals of the prints themselves whatever the order. The
- * loader writes them in the transaction of each load (src/db/flow-aggregates.ts); the rows of
+ * added up from these rows equal the totals of the prints themselves whatever the order. From
+ * those, flow_leaders_by_contract holds each contract's row of the contract grain for each session
+ * choice of the route (rth: rth, curb and other; gth; all) with and without complex prints, and
+ * the contract's last regular-session (rth) price of the date, the next date's previous close.
+ * The loader writes them in the transaction of each load (src/db/flow-aggregates.ts); the rows of
  * sessions already stored are computed here once.
  */
 import { sql, type Kysely } from 'kysely';
@@ -53,6 +56,25 @@ export async function up(db: Kysely<any>): Promise<void> {
       primary key (trading_date, underlying, session, complex)
     )
   `.execute(db);
+  await sql`
+    create table flow_leaders_by_contract (
+      trading_date date not null,
+      sessions text not null,
+      include_complex boolean not null,
+      contract_id bigint not null,
+      root text not null,
+      contract_type text not null,
+      date_of_expiry date not null,
+      strike double precision not null,
+      premium double precision not null,
+      volume bigint not null,
+      last_price double precision not null,
+      implied_volatility double precision,
+      open_interest integer,
+      regular_close double precision,
+      primary key (trading_date, sessions, include_complex, contract_id)
+    )
+  `.execute(db);
   // The sessions already stored (the same statements as src/db/flow-aggregates.ts, whole dates).
   await sql`
     insert into flow_totals_by_contract
@@ -85,9 +107,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     from flow_totals_by_contract
     group by 1, 2, 3, 4
   `.execute(db);
+  await sql`
+    insert into flow_leaders_by_contract
+    select t.trading_date, c.sessions, i.include_complex, t.contract_id, min(t.root), min(t.contract_type), min(t.date_of_expiry), min(t.strike),
+      sum(t.premium)::float8, sum(t.volume)::int8,
+      (array_agg(t.last_price order by t.last_ts desc, t.last_sequence desc))[1],
+      (array_agg(t.last_implied_volatility order by t.last_ts desc, t.last_sequence desc))[1],
+      (array_agg(t.last_open_interest order by t.last_ts desc, t.last_sequence desc))[1],
+      (select r.last_price from flow_totals_by_contract r where r.trading_date = t.trading_date and r.contract_id = t.contract_id and r.session = 'rth'
+        order by r.last_ts desc, r.last_sequence desc limit 1)
+    from flow_totals_by_contract t
+    join (values ('rth', '{rth,curb,other}'::text[]), ('gth', '{gth}'::text[]), ('all', '{gth,rth,curb,other}'::text[])) as c(sessions, members) on t.session = any(c.members)
+    join (values (true), (false)) as i(include_complex) on i.include_complex or not t.complex
+    group by 1, 2, 3, 4
+  `.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table if exists flow_leaders_by_contract`.execute(db);
   await sql`drop table if exists flow_totals_by_underlying`.execute(db);
   await sql`drop table if exists flow_totals_by_contract`.execute(db);
 }

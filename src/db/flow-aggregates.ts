@@ -9,9 +9,14 @@
  * a last print, so any filter is answered from them exactly: premiums are summed as numeric (exact
  * sums of the cent values), so a total added up from rows equals the prints' own total
  * (trades.ts flowByUnderlying, flowByContract: the direct queries, kept as the oracle and for root
- * grain narrowed by roots, which the contract's rules do not allow).
+ * grain narrowed by roots, which the contract's rules do not allow). The contract grain reads every
+ * contract of a session, so its rows are also kept added up: flow_leaders_by_contract, one row per
+ * contract for each session choice of the route with and without complex prints, with the
+ * contract's last regular-session price of the date (the next date's previous close); a read is
+ * then an index range of rows, not a grouping of the rows per session.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { SESSIONS_OF, type SessionChoice } from '../analytics/print-filters.js';
 import type { Queryable } from './connection.js';
 import type { ContractFlowRow, LeaderFilter, UnderlyingFlowRow } from './trades.js';
 
@@ -27,14 +32,13 @@ const COMPLEX = sql<boolean>`(trade_type = 'multileg' or 'complex' = any(flags))
 export async function refreshFlowTotals(db: Queryable, tradingDate: string, contractIds: readonly number[] | null): Promise<void> {
   if (contractIds?.length === 0) return;
   await sql`select pg_advisory_xact_lock(hashtext('flow_totals'), hashtext(${tradingDate}::text))`.execute(db);
-  const prints = [sql<boolean>`trading_date = ${tradingDate}::date`, sql<boolean>`not cancelled`];
-  const totals = [sql<boolean>`trading_date = ${tradingDate}::date`];
-  if (contractIds !== null) {
-    prints.push(sql<boolean>`contract_id = any(${[...contractIds]}::int8[])`);
-    totals.push(sql<boolean>`contract_id = any(${[...contractIds]}::int8[])`);
-  }
-  const where = sql.join(prints, sql` and `);
-  await sql`delete from flow_totals_by_contract where ${sql.join(totals, sql` and `)}`.execute(db);
+  /** The rows refreshed, of the table under `alias`. */
+  const scope = (alias: string): RawBuilder<boolean> => {
+    const date = sql<boolean>`${sql.ref(`${alias}.trading_date`)} = ${tradingDate}::date`;
+    return contractIds === null ? date : sql<boolean>`${date} and ${sql.ref(`${alias}.contract_id`)} = any(${[...contractIds]}::int8[])`;
+  };
+  const prints = sql<boolean>`${scope('prints')} and not cancelled`;
+  await sql`delete from flow_totals_by_contract t where ${scope('t')}`.execute(db);
   await sql`
     insert into flow_totals_by_contract
     select t.trading_date, t.contract_id, t.session, t.complex, t.underlying, t.root, t.contract_type, t.date_of_expiry, t.strike,
@@ -47,13 +51,30 @@ export async function refreshFlowTotals(db: Queryable, tradingDate: string, cont
         coalesce(sum(premium::numeric) filter (where sentiment = 'bearish'), 0) as bearish,
         coalesce(sum(premium::numeric) filter (where sentiment = 'neutral'), 0) as neutral,
         sum(size)::int8 as volume, count(*)::int8 as trades
-      from prints where ${where}
+      from prints where ${prints}
       group by 1, 2, 3, 4, 5
     ) t join (
       select distinct on (contract_id, session, complex, underlying) contract_id, session, complex, underlying, ts, sequence, price, implied_volatility, open_interest
-      from (select contract_id, session, ${COMPLEX} as complex, underlying, ts, sequence, price, implied_volatility, open_interest from prints where ${where}) p
+      from (select contract_id, session, ${COMPLEX} as complex, underlying, ts, sequence, price, implied_volatility, open_interest from prints where ${prints}) p
       order by contract_id, session, complex, underlying, ts desc, sequence desc
     ) l using (contract_id, session, complex, underlying)`.execute(db);
+  // The contract grain's rows: each session choice of the route, with and without complex prints.
+  await sql`delete from flow_leaders_by_contract t where ${scope('t')}`.execute(db);
+  const choices = Object.entries(SESSIONS_OF).map(([choice, members]) => sql`(${choice}::text, ${[...members]}::text[])`);
+  await sql`
+    insert into flow_leaders_by_contract
+    select t.trading_date, c.sessions, i.include_complex, t.contract_id, min(t.root), min(t.contract_type), min(t.date_of_expiry), min(t.strike),
+      sum(t.premium)::float8, sum(t.volume)::int8,
+      (array_agg(t.last_price order by t.last_ts desc, t.last_sequence desc))[1],
+      (array_agg(t.last_implied_volatility order by t.last_ts desc, t.last_sequence desc))[1],
+      (array_agg(t.last_open_interest order by t.last_ts desc, t.last_sequence desc))[1],
+      (select r.last_price from flow_totals_by_contract r where r.trading_date = t.trading_date and r.contract_id = t.contract_id and r.session = 'rth'
+        order by r.last_ts desc, r.last_sequence desc limit 1)
+    from flow_totals_by_contract t
+    join (values ${sql.join(choices)}) as c(sessions, members) on t.session = any(c.members)
+    join (values (true), (false)) as i(include_complex) on i.include_complex or not t.complex
+    where ${scope('t')}
+    group by 1, 2, 3, 4`.execute(db);
   await sql`delete from flow_totals_by_underlying where trading_date = ${tradingDate}::date`.execute(db);
   await sql`
     insert into flow_totals_by_underlying
@@ -66,8 +87,9 @@ export async function refreshFlowTotals(db: Queryable, tradingDate: string, cont
 
 /** Forgets the flow totals of a trading date (its prints partition is dropped). */
 export async function dropFlowTotals(db: Queryable, tradingDate: string): Promise<void> {
-  await sql`delete from flow_totals_by_contract where trading_date = ${tradingDate}::date`.execute(db);
-  await sql`delete from flow_totals_by_underlying where trading_date = ${tradingDate}::date`.execute(db);
+  for (const table of ['flow_totals_by_contract', 'flow_totals_by_underlying', 'flow_leaders_by_contract']) {
+    await sql`delete from ${sql.table(table)} where trading_date = ${tradingDate}::date`.execute(db);
+  }
 }
 
 function totalsConditions(f: LeaderFilter, options: { roots: boolean }): RawBuilder<boolean>[] {
@@ -88,14 +110,41 @@ export async function underlyingFlowTotals(db: Queryable, f: LeaderFilter & { ro
   return result.rows;
 }
 
+/** The session choice of the route (SESSIONS_OF) whose sessions are exactly these, if any. */
+function sessionChoiceOf(sessions: readonly string[]): SessionChoice | null {
+  const asked = new Set(sessions);
+  const choice = (Object.keys(SESSIONS_OF) as SessionChoice[]).find((c) => SESSIONS_OF[c].length === asked.size && SESSIONS_OF[c].every((s) => asked.has(s)));
+  return choice ?? null;
+}
+
 /**
- * Session totals per contract from the aggregates, with the last print of the rows asked and the
- * previous date's last regular-session price (its rows of session rth): equal to trades.ts
- * flowByContract. One scan of both dates' rows grouped by contract, the previous date's rows
- * apart by filter, instead of a join: no plan of it depends on row estimates (a join planned from
- * a new table's missing statistics became a nested loop, 1.4 s at the default scale).
+ * Session totals per contract with its last print and the previous date's last regular-session
+ * price: equal to trades.ts flowByContract. The route's session choices read their rows of
+ * flow_leaders_by_contract, one per contract, the previous close from the previous date's rows;
+ * any other set of sessions adds up the rows per session (contractFlowTotalsBySession).
  */
 export async function contractFlowTotals(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
+  const choice = sessionChoiceOf(f.sessions);
+  if (choice === null) return await contractFlowTotalsBySession(db, f, previousDate);
+  const conditions = [sql<boolean>`c.trading_date = ${f.tradingDate}::date`, sql<boolean>`c.sessions = ${choice}::text`, sql<boolean>`c.include_complex = ${f.includeComplex}::bool`];
+  if (f.roots) conditions.push(sql<boolean>`c.root = any(${[...f.roots]}::text[])`);
+  // A contract that traded in the regular session has a row of every session and complex print.
+  const every: SessionChoice = 'all';
+  const result = await sql<ContractFlowRow>`
+    select c.root, c.contract_type, c.date_of_expiry, c.strike, c.premium, c.volume, c.last_price, c.implied_volatility, c.open_interest, p.regular_close as previous_close
+    from flow_leaders_by_contract c
+    left join flow_leaders_by_contract p on p.trading_date = ${previousDate}::date and p.sessions = ${every}::text and p.include_complex and p.contract_id = c.contract_id
+    where ${sql.join(conditions, sql` and `)}`.execute(db);
+  return result.rows;
+}
+
+/**
+ * contractFlowTotals from the rows per session: one scan of both dates' rows grouped by contract,
+ * the previous date's rows apart by filter, instead of a join: no plan of it depends on row
+ * estimates (a join planned from a new table's missing statistics became a nested loop, 1.4 s at
+ * the default scale).
+ */
+async function contractFlowTotalsBySession(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
   const previous = [sql<boolean>`trading_date = ${previousDate}::date`, sql<boolean>`session = 'rth'`];
   if (f.roots) previous.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
   const last = sql`order by last_ts desc, last_sequence desc`;

@@ -2,9 +2,10 @@
  * The flow aggregates against the prints they add up (an oracle test): on a small simulated market
  * of two sessions, the totals the leaders route reads (db/flow-aggregates.ts) equal the direct
  * aggregation of the stored prints (db/trades.ts flowByUnderlying, flowByContract) for every
- * session choice, with and without complex prints, whole market and narrowed by roots; and still
- * do after a later file of a stored date adds prints and cancels stored ones (last prints among
- * them), after the session is archived (its totals dropped with it) and after it is loaded back.
+ * session choice (and two other sets of sessions), with and without complex prints, whole market
+ * and narrowed by roots; and still do after a later file of a stored date adds prints and cancels
+ * stored ones (last prints among them), after the session is archived (its totals dropped with
+ * it) and after it is loaded back.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,10 +28,11 @@ const byUnderlying = (rows: UnderlyingFlowRow[]): UnderlyingFlowRow[] => [...row
 const contractKey = (r: ContractFlowRow): string => `${r.root}|${r.date_of_expiry}|${r.contract_type}|${r.strike}`;
 const byContract = (rows: ContractFlowRow[]): ContractFlowRow[] => [...rows].sort((a, b) => contractKey(a).localeCompare(contractKey(b)));
 
-/** The filters compared: each session choice, with and without complex prints, the market and some roots. */
+/** The filters compared: session sets, with and without complex prints, the market and some roots. */
 function filters(date: string): LeaderFilter[] {
   const out: LeaderFilter[] = [];
-  for (const sessions of Object.values(SESSIONS_OF)) {
+  // The route's session choices, and two other sets (read from the rows per session).
+  for (const sessions of [...Object.values(SESSIONS_OF), ['rth'], ['curb', 'other']]) {
     for (const includeComplex of [false, true]) {
       for (const roots of [null, ['SPX', 'SPXW'], ['IWM'], ['NOSUCHROOT']]) out.push({ tradingDate: date, sessions, includeComplex, roots });
     }
@@ -58,7 +60,8 @@ async function expectTotalsEqualPrints(db: Queryable, date: string, previous: st
 async function totalsRows(db: Queryable, date: string): Promise<unknown[]> {
   const contracts = await sql`select * from flow_totals_by_contract where trading_date = ${date}::date order by contract_id, session, complex, underlying`.execute(db);
   const underlyings = await sql`select * from flow_totals_by_underlying where trading_date = ${date}::date order by underlying, session, complex`.execute(db);
-  return [...contracts.rows, ...underlyings.rows];
+  const leaders = await sql`select * from flow_leaders_by_contract where trading_date = ${date}::date order by sessions, include_complex, contract_id`.execute(db);
+  return [...contracts.rows, ...underlyings.rows, ...leaders.rows];
 }
 
 describe('flow aggregates', () => {
@@ -74,7 +77,7 @@ describe('flow aggregates', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('equal the prints aggregated, for every session choice, with and without complex prints, by roots', async () => {
+  it('equal the prints aggregated, for every session set, with and without complex prints, by roots', async () => {
     const db = service.database.admin;
     expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
     expect(await expectTotalsEqualPrints(db, PREVIOUS, null)).toBeGreaterThan(1000);
