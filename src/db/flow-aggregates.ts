@@ -24,10 +24,11 @@ import type { ContractFlowRow, LeaderFilter, UnderlyingFlowRow } from './trades.
 const COMPLEX = sql<boolean>`(trade_type = 'multileg' or 'complex' = any(flags))`;
 
 /**
- * Recomputes the flow totals of a trading date from its stored prints: of the contracts given, or
- * of the whole date (null), then the date's totals per underlying. Holds a lock of the date until
- * the transaction ends, so that two loads of one date write its totals one after the other (each
- * statement then reads the prints the other committed).
+ * Recomputes the flow totals of a trading date from its stored prints: the rows per session and
+ * the contract-grain rows of the contracts given, or of the whole date (null), then the date's
+ * totals per underlying. Holds a lock of the date until the transaction ends, so that two loads of
+ * one date write its totals one after the other (each statement then reads the prints the other
+ * committed).
  */
 export async function refreshFlowTotals(db: Queryable, tradingDate: string, contractIds: readonly number[] | null): Promise<void> {
   if (contractIds?.length === 0) return;

@@ -287,7 +287,8 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       if (contracts === undefined) changed.set(key.tradingDate, new Set([key.contractId]));
       else contracts?.add(key.contractId);
     }
-    for (const [date, contracts] of changed) await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
+    // In date order: each takes its date's lock, and two loads lock their dates in the same order.
+    for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b))) await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
     result.loaded = written;
     // Each cancel record once: it cancelled a print of this file (one output before it, or one held
     // and output marked), or a stored one, or found one an earlier load of this file cancelled, or none.
