@@ -15,6 +15,11 @@ import type autocannon from 'autocannon';
 import { createAccount, createKey } from '../src/accounts.js';
 import { loadConfig } from '../src/config.js';
 import { freePort, startEmbeddedPostgres } from '../src/db/connection.js';
+import { vacuumAnalyze } from '../src/db/market-data.js';
+import type { IngestKind } from '../src/ingest/layouts.js';
+import { loadFilesInOrder } from '../src/ingest/seed-market.js';
+import { simulateMarket } from '../src/ingest/simulator/index.js';
+import type { Scale } from '../src/ingest/simulator/model.js';
 import { createLogger } from '../src/logging.js';
 import { startService, type RunningService } from '../src/server.js';
 
@@ -162,4 +167,25 @@ export async function getOk(url: string, headers: Record<string, string>): Promi
   const r = await fetch(url, { headers });
   if (r.status !== 200) throw new Error(`${url} answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
   await r.arrayBuffer();
+}
+
+/**
+ * One simulated trading day with the underlying history before its week, loaded through the
+ * ordinary loaders into the bench's database; a server given by DATABASE_URL that holds the day's
+ * quotes already (an earlier run) is kept as it is. The load's seconds, or null when reused.
+ */
+export async function loadSimulatedDay(bench: BenchService, options: { day: string; scale: Scale; now: number }): Promise<number | null> {
+  const admin = bench.service.database.admin;
+  const held = await admin.selectFrom('quote_samples').select('contract_id').where('trading_date', '=', options.day).limit(1).execute();
+  if (process.env.DATABASE_URL !== undefined && held.length > 0) return null;
+  const started = performance.now();
+  const summary = await simulateMarket({ outDir: path.join(bench.dir, 'sim'), seed: 20261122, scale: options.scale, now: options.now });
+  const wanted = [...summary.historyDates, options.day];
+  const files: Partial<Record<IngestKind, string[]>> = {};
+  for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
+    files[kind] = kind === 'contracts' ? list : list.filter((f) => wanted.some((d) => path.basename(f).includes(d)));
+  }
+  await loadFilesInOrder(admin, files);
+  await vacuumAnalyze(admin);
+  return (performance.now() - started) / 1000;
 }

@@ -16,15 +16,10 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
-import { vacuumAnalyze } from '../../src/db/market-data.js';
-import type { IngestKind } from '../../src/ingest/layouts.js';
-import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
-import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import type { Scale } from '../../src/ingest/simulator/model.js';
-import { autocannonRun, CONNECTIONS, DURATION, getOk, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
+import { autocannonRun, CONNECTIONS, DURATION, getOk, loadSimulatedDay, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
@@ -34,21 +29,8 @@ const DAY = '2026-11-20';
 const CLOSE = Date.parse('2026-11-20T21:15:00Z');
 
 const bench = await startBenchService('positioning');
-const { dir, service } = bench;
-const admin = service.database.admin;
-const started = performance.now();
-const held = await admin.selectFrom('quote_samples').select('contract_id').where('trading_date', '=', DAY).limit(1).execute();
-const reused = process.env.DATABASE_URL !== undefined && held.length > 0;
-if (!reused) {
-  const summary = await simulateMarket({ outDir: path.join(dir, 'sim'), seed: 20261122, scale: SCALE, now: NOW });
-  const files: Partial<Record<IngestKind, string[]>> = {};
-  for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
-    files[kind] = kind === 'contracts' ? list : list.filter((f) => path.basename(f).includes(DAY));
-  }
-  await loadFilesInOrder(admin, files);
-  await vacuumAnalyze(admin);
-}
-const loadSeconds = (performance.now() - started) / 1000;
+const { service } = bench;
+const loadSeconds = await loadSimulatedDay(bench, { day: DAY, scale: SCALE, now: NOW });
 const server = await startServerProcess(bench.databaseUrl);
 const pool = new pg.Pool({ connectionString: service.database.connectionString, max: service.deps.config.databasePoolSize, options: SESSION_SETTINGS });
 const headers = bench.headers[0] as Record<string, string>;
@@ -104,7 +86,7 @@ const report = [
     .loadavg()
     .map((l) => l.toFixed(1))
     .join(' ')} at the end; the service in ${server.workers} HTTP worker(s)`,
-  `day ${DAY} (scale ${SCALE}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}; SPX family: ${expirations.length} expirations, ${contractRows} contracts, ${chainRows} quoted at the close`,
+  `day ${DAY} (scale ${SCALE}), ${loadSeconds === null ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}; SPX family: ${expirations.length} expirations, ${contractRows} contracts, ${chainRows} quoted at the close`,
   `bare read (pg: contracts with open interest, chain, bar)   ${fmt(bareMs)}`,
   `levels SPX include=vanna,charm,delta, one at a time         ${fmt(levelsMs)}   ratio of p50 ${(quantile(levelsMs, 0.5) / bareP50).toFixed(2)}  (goals: p50 < 150 ms, ratio <= 3); first request (fits the surface) ${coldLevelsMs.toFixed(0)} ms`,
   `heat map SPX default, one at a time                         ${fmt(heatmapMs)}   ratio of p50 ${(quantile(heatmapMs, 0.5) / bareP50).toFixed(2)}  (goal: p50 < 100 ms)`,

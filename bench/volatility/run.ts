@@ -18,7 +18,6 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { thousandthsToStrike } from '../../src/analytics/occ.js';
 import { riskFreeRate } from '../../src/analytics/rates.js';
@@ -27,12 +26,8 @@ import { impliedForward } from '../../src/analytics/volatility/forward.js';
 import { quoteVolatilities, type ChainQuote } from '../../src/analytics/volatility/quotes.js';
 import { buildSurface, type SurfaceInput } from '../../src/analytics/volatility/surface.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
-import { vacuumAnalyze } from '../../src/db/market-data.js';
-import type { IngestKind } from '../../src/ingest/layouts.js';
-import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
-import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import type { Scale } from '../../src/ingest/simulator/model.js';
-import { autocannonRun, CONNECTIONS, DURATION, getOk, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
+import { autocannonRun, CONNECTIONS, DURATION, getOk, loadSimulatedDay, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
@@ -43,22 +38,8 @@ const CLOSE = Date.parse('2026-11-20T21:15:00Z');
 const SESSION_START = Date.parse('2026-11-20T14:30:00Z');
 
 const bench = await startBenchService('volatility');
-const { dir, service } = bench;
-const admin = service.database.admin;
-const started = performance.now();
-const held = await admin.selectFrom('quote_samples').select('contract_id').where('trading_date', '=', DAY).limit(1).execute();
-const reused = process.env.DATABASE_URL !== undefined && held.length > 0;
-if (!reused) {
-  const summary = await simulateMarket({ outDir: path.join(dir, 'sim'), seed: 20261122, scale: SCALE, now: NOW });
-  const wanted = [...summary.historyDates, DAY];
-  const files: Partial<Record<IngestKind, string[]>> = {};
-  for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
-    files[kind] = kind === 'contracts' ? list : list.filter((f) => wanted.some((d) => path.basename(f).includes(d)));
-  }
-  await loadFilesInOrder(admin, files);
-  await vacuumAnalyze(admin);
-}
-const loadSeconds = (performance.now() - started) / 1000;
+const { service } = bench;
+const loadSeconds = await loadSimulatedDay(bench, { day: DAY, scale: SCALE, now: NOW });
 const server = await startServerProcess(bench.databaseUrl);
 const pool = new pg.Pool({ connectionString: service.database.connectionString, max: service.deps.config.databasePoolSize, options: SESSION_SETTINGS });
 const headers = bench.headers[0] as Record<string, string>;
@@ -186,7 +167,7 @@ lines.push(`skew at ${CONNECTIONS} connections: ${loaded.requests.average.toFixe
 
 const report = [
   `volatility bench: node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; the service in ${server.workers} HTTP worker(s)`,
-  `day ${DAY} (scale ${SCALE}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
+  `day ${DAY} (scale ${SCALE}), ${loadSeconds === null ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
   ...lines,
 ].join('\n');
 process.stdout.write(`${report}\n`);

@@ -5,14 +5,25 @@
  * surface (services/surface-memo.ts keys it by its whole input). The rules are
  * analytics/volatility/valuation.ts's; the contract states them on the skew route.
  */
+import { hasOvernightSession } from '../analytics/iv-samples.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
-import type { Span } from '../analytics/print-filters.js';
+import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
 import { riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
 import type { ExpirationChain, ExpirationSurface } from '../analytics/volatility/surface.js';
-import { CHAIN_MAX_AGE_MS, chainMinute, chainValuationTime, underlyingStale, type ChosenExpiration } from '../analytics/volatility/valuation.js';
+import {
+  CHAIN_MAX_AGE_MS,
+  chainMinute,
+  chainValuationTime,
+  underlyingStale,
+  valuationInstant,
+  volatilitySession,
+  type ChosenExpiration,
+  type VolatilitySession,
+} from '../analytics/volatility/valuation.js';
 import { chainQuotesAt, underlyingPriceAt, type ChainQuoteRow, type UnderlyingPrice } from '../db/chain.js';
 import type { components } from '../../generated/openapi.js';
+import { noData } from '../errors.js';
 import { memoizedSurface } from './surface-memo.js';
 import type { ServiceContext } from './types.js';
 
@@ -20,6 +31,32 @@ import type { ServiceContext } from './types.js';
 export const UNDERLYING_LOOKBACK_MS = 5 * 86_400_000;
 
 export type Valuation = components['schemas']['Valuation'];
+
+/** Where a request values an underlying's chain: its roots in the session, the session's window and the instant. */
+export interface ValuationWindow {
+  symbol: string;
+  tradingDate: string;
+  roots: string[];
+  span: Span;
+  instant: number;
+}
+
+/**
+ * The window of an underlying's session on a trading date (default as everywhere) and the instant
+ * in it (valuation.ts); 422 for an overnight session of a root without one, a date that does not
+ * trade, or a session that has not begun.
+ */
+export function valuationWindow(now: number, underlyingSymbol: string, session: VolatilitySession, date: string | undefined): ValuationWindow {
+  const symbol = underlyingSymbol.toUpperCase();
+  const tradingDate = date ?? defaultTradingDate(now, session);
+  const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
+  if (roots.length === 0) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
+  const span = volatilitySession(tradingDate, roots[0] as string, session);
+  if (span === null) throw noData(`${tradingDate} is not a trading date.`);
+  const instant = valuationInstant(span, now);
+  if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+  return { symbol, tradingDate, roots, span, instant };
+}
 
 /**
  * The chain of the expirations at one minute (valuation.ts chainMinute): every contract's newest

@@ -15,7 +15,6 @@
  * - flow_adjusted: the customer flow of the prints of the trading dates from the open interest's
  *   publication date through the trading date, up to the valuation time (positions.ts).
  */
-import { hasOvernightSession } from '../analytics/iv-samples.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
 import { atmStraddle, atmVolatility, nearestExpiration } from '../analytics/positioning/expiration-levels.js';
 import { keyLevels, DEFAULT_GATEKEEPER_RATIO } from '../analytics/positioning/key-levels.js';
@@ -24,14 +23,14 @@ import { customerFlow, POSITIONING_MODEL_VERSIONS, type CustomerFlow, type Posit
 import { selectExpirationDates, type ExpirationSelectors } from '../analytics/positioning/selection.js';
 import { unitLabel } from '../analytics/positioning/units.js';
 import type { Side } from '../analytics/sides.js';
-import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
+import type { Span } from '../analytics/print-filters.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
 import type { ExpirationSurface } from '../analytics/volatility/surface.js';
-import { daysBetween, expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import { daysBetween, expirationsByDate, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import { listedExpirations } from '../db/chain.js';
 import { flowBySide, listedContracts, type ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import { chainAt, expirationChain, rowsOf, valuationObject, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
+import { chainAt, expirationChain, rowsOf, valuationObject, valuationWindow, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
@@ -77,16 +76,9 @@ function flowByContract(rows: readonly { contractId: number; side: string; compl
 
 /** The request's contracts, valued (module comment); 422 when there is nothing to value, 503 while its session loads. */
 export async function positioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
-  const symbol = q.underlying_symbol.toUpperCase();
   const session: VolatilitySession = withDefault(q.session, 'session');
   const model = withDefault(q.model, 'model');
-  const tradingDate = q.date ?? defaultTradingDate(ctx.now, session);
-  const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
-  if (roots.length === 0) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
-  const span = volatilitySession(tradingDate, roots[0] as string, session);
-  if (span === null) throw noData(`${tradingDate} is not a trading date.`);
-  const instant = valuationInstant(span, ctx.now);
-  if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+  const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
 
   const listed = await listedExpirations(ctx.deps.db, roots, tradingDate);
   const dates = new Set(selectExpirationDates(listed.map((e) => e.dateOfExpiry), tradingDate, q));

@@ -6,28 +6,19 @@
  * expirations and freshness are analytics/volatility/valuation.ts's (read and fitted by
  * chain-valuation.ts, as the positioning routes do); the contract states them.
  */
-import { hasOvernightSession } from '../analytics/iv-samples.js';
-import { defaultTradingDate, rootsOf } from '../analytics/print-filters.js';
 import { expirationSkew } from '../analytics/volatility/skew.js';
-import { daysBetween, skewExpirations, valuationInstant, volatilitySession, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import { daysBetween, skewExpirations, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import { listedExpirations, type ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
-import { chainAt, valuationObject, valueChain } from './chain-valuation.js';
+import { chainAt, valuationObject, valuationWindow, valueChain } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type Skew = DataOf<'getVolatilitySkew'>;
 
 export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Result<'getVolatilitySkew'>> {
-  const symbol = q.underlying_symbol.toUpperCase();
   const session: VolatilitySession = withDefault(q.session, 'session');
-  const tradingDate = q.date ?? defaultTradingDate(ctx.now, session);
-  const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
-  if (roots.length === 0) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
-  const span = volatilitySession(tradingDate, roots[0] as string, session);
-  if (span === null) throw noData(`${tradingDate} is not a trading date.`);
-  const instant = valuationInstant(span, ctx.now);
-  if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+  const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
 
   const named = q.date_of_expiry !== undefined ? [q.date_of_expiry] : (q.expirations ?? null);
   const chosen = skewExpirations(await listedExpirations(ctx.deps.db, roots, tradingDate), instant, named);
