@@ -16,6 +16,8 @@ import { newRequestId } from './ids.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
 import { DatabaseGate, databaseGate } from './middleware/database-gate.js';
 import { errorMiddleware, sendError } from './middleware/errors.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
+import { MCP_PATH } from './mcp/route.js';
 import { requestContext } from './middleware/request-context.js';
 import { checkParameterNames, searchOf, validationFor } from './middleware/validation.js';
 import type { ServiceDeps } from './service.js';
@@ -137,6 +139,8 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
       return [operation, router] as const;
     }),
   );
+  // MCP (src/mcp): authenticated and counted above; a tool call runs its operation's router.
+  api.all(MCP_PATH, mcpEndpoint({ deps, routerOf: (operation) => routers.get(operation) }));
   api.use((req, res, next) => {
     const operation = res.locals.operation as OperationSpec | null;
     const router = operation ? routers.get(operation) : undefined;

@@ -1,6 +1,9 @@
 /**
  * First in the chain: the request id (header and meta), the route template, the 20-second deadline,
- * and on finish one structured log line and one request-log entry.
+ * and on finish one structured log line and one request-log entry. The MCP endpoint, not an
+ * operation of the contract, is logged under its own path; a request whose HTTP status cannot say
+ * what it did (an MCP tool call answers 200 whatever the route answered) sets
+ * `res.locals.outcomeStatus`, which the entry records instead.
  */
 import type { RequestHandler } from 'express';
 import type { OperationSpec } from '../contract.js';
@@ -9,6 +12,7 @@ import { sendError } from './errors.js';
 import type { Logger } from '../logging.js';
 import type { RequestLogBuffer } from '../request-log.js';
 import { newRequestId } from '../ids.js';
+import { MCP_PATH } from '../mcp/route.js';
 
 export interface RequestContextOptions {
   logger: Logger;
@@ -24,6 +28,7 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
     const now = options.clock();
     const requestId = newRequestId(now);
     const operation = options.matchOperation(req.method, req.path);
+    const route = operation?.path ?? (req.path === MCP_PATH || req.path === `${MCP_PATH}/` ? MCP_PATH : 'unmatched');
     res.locals.requestId = requestId;
     res.locals.receivedAt = now;
     res.locals.operation = operation;
@@ -41,7 +46,7 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
     res.on('close', () => {
       clearTimeout(deadline);
       const durationMs = Math.round((performance.now() - started) * 100) / 100;
-      const route = operation?.path ?? 'unmatched';
+      const status = (res.locals.outcomeStatus as number | undefined) ?? res.statusCode;
       const bytesOut = Number(res.getHeader('content-length') ?? 0) || 0;
       const accountId = (res.locals.accountId as string | undefined) ?? null;
       options.requestLog.record({
@@ -52,11 +57,11 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
         network: (res.locals.network as string | undefined) ?? null,
         method: req.method,
         route,
-        status: res.statusCode,
+        status,
         duration_ms: durationMs,
         bytes_out: bytesOut,
       });
-      options.logger.info('request', { request_id: requestId, method: req.method, route, status: res.statusCode, duration_ms: durationMs, account: accountId });
+      options.logger.info('request', { request_id: requestId, method: req.method, route, status, duration_ms: durationMs, account: accountId });
     });
     next();
   };
