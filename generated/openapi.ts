@@ -955,7 +955,10 @@ export interface components {
              * @example listOptionTrades
              */
             id: string;
-            /** @example true */
+            /**
+             * @description Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
+             * @example true
+             */
             mcp: boolean;
             /** @example GET */
             method: string;

@@ -667,6 +667,9 @@ export type CatalogEntry = {
      * The operationId.
      */
     id: string;
+    /**
+     * Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
+     */
     mcp: boolean;
     method: string;
     overnight: boolean;
