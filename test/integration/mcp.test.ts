@@ -194,6 +194,8 @@ describe('MCP tool access', () => {
     const bad = await call(client, 'listStockSplits', { limit: 0 });
     expect(bad.isError).toBe(true);
     expect(await remaining()).toBe(before - 2);
+    // Each call's place at the database gate was given back with its answer.
+    expect(service.app.gate.inUse).toBe(0);
 
     const rows = await settled(flushed, (r) => r.length === connectRequests.length + 2, { what: 'the two tool calls in the log' });
     // The calls' entries: POST /v1/mcp with the status the route answered (200, then 400).
