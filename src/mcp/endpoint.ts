@@ -34,6 +34,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationId, OperationSpec } from '../contract.js';
 import { ApiError, invalidParameters } from '../errors.js';
+import { echoed } from '../formats.js';
 import { errorBody, errorMiddleware, sendError } from '../middleware/errors.js';
 import { checkParameterNames } from '../middleware/validation.js';
 import type { ServiceDeps } from '../service.js';
@@ -140,7 +141,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
 
   const callTool = async (res: Response, name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
     const operation = operations.get(name);
-    if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoed(name)}`);
     const query = queryStringOf(operation, args);
     let answer: InjectedAnswer;
     if ('problems' in query) {
@@ -161,8 +162,8 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
     if (!resource || !operation) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
     const answer = await run(res, operation, '');
     if (answer.status !== 200) {
-      const { error } = parsed(answer) as { error: { code: string; message: string } };
-      throw new McpError(ErrorCode.InternalError, `${error.code}: ${error.message}`, parsed(answer));
+      const body = parsed(answer) as { error: { code: string; message: string } };
+      throw new McpError(ErrorCode.InternalError, `${body.error.code}: ${body.error.message}`, body);
     }
     return { contents: [{ uri, mimeType: 'application/json', text: answer.body }] };
   };
