@@ -11,6 +11,8 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAccountLimits, getOpenApiDocument, listAccountUsage, listCatalog, listOptionTrades } from '../../generated/client/index.js';
 import type { Client as RestClient } from '../../generated/client/client/index.js';
+import { listMarketSessions } from '../../src/handlers/market.js';
+import type { Handler } from '../../src/handlers/types.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settled } from '../support/settled.js';
@@ -62,8 +64,19 @@ describe('MCP tool access', () => {
 
   const ids = (body: Body): string[] => body.data.map((r) => r.id);
 
+  // listMarketSessions waits for the test once `hold` is set (the client that leaves mid-call).
+  let hold: Promise<void> | null = null;
+  let held = false;
+  const heldSessions: Handler<'listMarketSessions'> = async (ctx) => {
+    if (hold) {
+      held = true;
+      await hold;
+    }
+    return await listMarketSessions(ctx);
+  };
+
   beforeAll(async () => {
-    service = await startTestService({ clock: () => now, limits: { requestsPerMinute: PER_MINUTE } });
+    service = await startTestService({ clock: () => now, limits: { requestsPerMinute: PER_MINUTE }, handlers: { listMarketSessions: heldSessions } });
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     const account = await service.newAccount();
     rest = account.client;
@@ -209,6 +222,24 @@ describe('MCP tool access', () => {
     const routes = (usage.data?.data ?? []).flatMap((b) => b.routes ?? []).filter((r) => r.route === '/v1/mcp');
     expect(routes.reduce((n, r) => n + r.requests, 0)).toBe(rows.length);
     expect(routes.reduce((n, r) => n + r.client_errors, 0)).toBe(rows.filter((r) => r.status >= 400 && r.status < 500).length);
+  });
+
+  it('gives a call\'s database-gate place back when its client leaves before the route answers', async () => {
+    const { key } = await service.newAccount();
+    const client = await connect(key);
+    let release: () => void = () => undefined;
+    hold = new Promise((resolve) => (release = resolve));
+    const pending = client.callTool({ name: 'listMarketSessions', arguments: { date: DAY } }).catch((error: unknown) => error);
+    await settled(() => held && service.app.gate.inUse === 1, Boolean, { what: 'the call to hold its place in the route' });
+    await client.close();
+    await settled(() => service.app.gate.inUse, (n) => n === 0, { what: 'the place to be given back' });
+    expect(await pending).toBeInstanceOf(Error);
+    hold = null;
+    release();
+    // The service goes on answering.
+    const again = await connect(key);
+    expect((await call(again, 'listMarketSessions', { date: DAY })).isError).toBeFalsy();
+    expect(service.errors).toEqual([]);
   });
 
   it('answers 429 rate_limited once the minute is spent, and logs it', async () => {
