@@ -159,7 +159,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   const readResource = async (res: Response, uri: string): Promise<ReadResourceResult> => {
     const resource = RESOURCES.find((r) => r.uri === uri);
     const operation = resource ? deps.contract.byId.get(resource.operationId) : undefined;
-    if (!resource || !operation) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`);
+    if (!resource || !operation) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${echoed(uri)}`);
     const answer = await run(res, operation, '');
     if (answer.status !== 200) {
       const body = parsed(answer) as { error: { code: string; message: string } };
