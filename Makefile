@@ -7,7 +7,7 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 NODE_STAMP := node_modules/.oads-installed
 VENV_STAMP := .venv/.oads-installed
 
-.PHONY: help install venv codegen check-generated lint-spec typecheck lint test-unit test-integration schemathesis docs run migrate test bench simulate
+.PHONY: help install venv codegen check-generated lint-spec typecheck lint test-unit test-integration schemathesis docs build run migrate test bench simulate
 
 help:
 	@echo "make run    - install, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs)"
@@ -67,14 +67,26 @@ build/docs/index.html: openapi/v1.yaml $(NODE_STAMP)
 
 docs: build/docs/index.html
 
+# The service compiled to JavaScript (scripts/build): rebuilt when a source, a folder's list of
+# files (one added or deleted) or the build's settings change.
+BUILD_STAMP := dist/.oads-built
+BUILD_INPUTS := $(shell find src db/migrations -type d -o -name '*.ts' ! -name '*.test.ts') tsconfig.json tsconfig.build.json scripts/build
+
+$(BUILD_STAMP): $(BUILD_INPUTS) $(NODE_STAMP)
+	bash scripts/build
+
+build: $(BUILD_STAMP)
+
 migrate: install
 	npx tsx src/cli/migrate.ts
 
 simulate: install
 	npx tsx src/cli/simulate.ts
 
-run: install docs
-	npx tsx src/main.ts
+# The build and the docs page are made side by side (two jobs), then the service runs from dist/.
+run: install
+	@$(MAKE) --no-print-directory -j2 build docs
+	node dist/src/main.js
 
 # Plain output (no colour codes) for logs and CI. The last line is the whole run's count, in
 # pytest's closing form: "===== N passed in Ts =====" (failures and skips named when there are any).

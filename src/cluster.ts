@@ -5,7 +5,13 @@
  * (starting the embedded server), migrates and seeds it and runs the background jobs; it serves no
  * HTTP. It forks the workers, which share the listening port (node's cluster hands each connection
  * to one of them) and serve every route: they skip the store's preparation and submit jobs for the
- * primary to run. Each worker counts the request limits for itself (the spec's "per API process"),
+ * primary to run.
+ *
+ * The start overlaps: the primary forks the workers as soon as the store is migrated, and they load
+ * their modules, connect and build the app while the primary simulates and loads the market (the
+ * first start's long part). Each then says it is waiting, and listens only when the primary answers
+ * `serve`: once the market is loaded and the job queue installed, so that no route answers over a
+ * market half loaded. A worker forked later (a replacement) is answered at once. Each worker counts the request limits for itself (the spec's "per API process"),
  * or with LIMIT_SCOPE=cluster asks the primary's one limiter for each request (cluster-limiter.ts):
  * one round trip over the IPC channel per request, the price of one count for all workers.
  *
@@ -17,6 +23,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/connection.js';
 import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
 import type { Logger } from './logging.js';
 import { RateLimiter } from './limits/rate-limiter.js';
@@ -46,12 +53,16 @@ export interface RunningCluster {
   stop(): Promise<void>;
 }
 
-interface StopMessage {
-  oads: 'stop';
+/**
+ * The start and stop protocol over the IPC channel: a worker built and waiting to listen says
+ * `waiting`, the primary answers `serve` once the data is ready; `stop` asks a worker to stop.
+ */
+interface ClusterMessage {
+  oads: 'waiting' | 'serve' | 'stop';
 }
 
-function isStopMessage(message: unknown): message is StopMessage {
-  return typeof message === 'object' && message !== null && (message as { oads?: unknown }).oads === 'stop';
+function isMessage(message: unknown, kind: ClusterMessage['oads']): message is ClusterMessage {
+  return typeof message === 'object' && message !== null && (message as { oads?: unknown }).oads === kind;
 }
 
 /** The connections of each worker's request pool: its share of config.databasePoolSize. */
@@ -60,49 +71,72 @@ export function workerPoolSize(config: Readonly<Config>): number {
 }
 
 /**
- * Prepares the store, starts the jobs and forks config.webWorkers HTTP workers; resolves once every
- * worker listens.
+ * Prepares the store, forks config.webWorkers HTTP workers as soon as it is migrated, seeds the
+ * market and starts the jobs meanwhile, then lets the workers listen; resolves once every worker
+ * listens.
  */
 export async function startClusterPrimary(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningCluster> {
   const limiter = new RateLimiter(config.limits);
-  const service = await startService(config, { ...options, limiter, listen: false });
   const shared = config.limitScope === 'cluster';
   const { logger } = options;
-  // Workers use the primary's database (the embedded server's URL when it started one).
-  const env = { DATABASE_URL: service.database.connectionString };
   let stopping = false;
+  let serving = false;
+  const waiting = new Set<Worker>();
   const releases = new Map<Worker, () => void>();
+  // A worker that died meanwhile is past answering (its exit is handled below).
+  const serve = (worker: Worker): void => {
+    if (!worker.isDead()) worker.send({ oads: 'serve' } satisfies ClusterMessage, undefined, () => undefined);
+  };
 
   cluster.setupPrimary({ execArgv: [`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, ...process.execArgv] });
+  // Workers use the primary's database (the embedded server's URL when it started one).
+  let env: Record<string, string> = {};
   const fork = (): Worker => {
     const worker = cluster.fork(env);
     if (shared) releases.set(worker, serveLimits(limiter, worker).releaseAll);
+    worker.on('message', (message) => {
+      if (!isMessage(message, 'waiting')) return;
+      if (serving) serve(worker);
+      else waiting.add(worker);
+    });
     return worker;
   };
 
   let url = '';
+  // Each worker's start: listening, or failed by exiting first. Handled at once (a worker may die
+  // while the market loads) and awaited once the primary is ready.
+  let started: Promise<unknown>[] = [];
+  const startWorkers = (database: DatabaseHandle): void => {
+    env = { DATABASE_URL: database.connectionString };
+    started = Array.from({ length: config.webWorkers }, fork).map((worker) => {
+      const listening = new Promise<void>((resolve, reject) => {
+        const failed = (code: number | null) => reject(new Error(`HTTP worker ${worker.id} exited with ${code} before it listened`));
+        worker.once('exit', failed);
+        worker.once('listening', (address) => {
+          worker.off('exit', failed);
+          url = `http://${config.host}:${address.port}`;
+          resolve();
+        });
+      });
+      listening.catch(() => undefined);
+      return listening;
+    });
+  };
+
+  let service: RunningService | null = null;
   try {
-    const workers = Array.from({ length: config.webWorkers }, fork);
-    await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<void>((resolve, reject) => {
-            const failed = (code: number | null) => reject(new Error(`HTTP worker ${worker.id} exited with ${code} before it listened`));
-            worker.once('exit', failed);
-            worker.once('listening', (address) => {
-              worker.off('exit', failed);
-              url = `http://${config.host}:${address.port}`;
-              resolve();
-            });
-          }),
-      ),
-    );
+    service = await startService(config, { ...options, limiter, listen: false, onStorePrepared: startWorkers });
+    serving = true;
+    for (const worker of waiting) serve(worker);
+    waiting.clear();
+    await Promise.all(started);
   } catch (error) {
     stopping = true;
     for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGKILL');
-    await service.stop();
+    await service?.stop();
     throw error;
   }
+  const primary = service;
 
   cluster.on('exit', (worker, code, signal) => {
     releases.get(worker)?.();
@@ -115,7 +149,7 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
   });
 
   return {
-    service,
+    service: primary,
     url,
     workers: config.webWorkers,
     stop: async () => {
@@ -131,14 +165,14 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
                 resolve();
               });
               try {
-                worker.send({ oads: 'stop' } satisfies StopMessage);
+                worker.send({ oads: 'stop' } satisfies ClusterMessage);
               } catch {
                 worker.kill('SIGTERM');
               }
             }),
         ),
       );
-      await service.stop();
+      await primary.stop();
     },
   };
 }
@@ -150,7 +184,23 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
  */
 export async function startClusterWorker(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningService> {
   const channel = process as unknown as NodeJS.Process & { send(message: unknown): boolean };
+  // Listening before saying so, so that the answer is not missed; a primary gone first ends the start.
+  const serveWhen = new Promise<void>((resolve, reject) => {
+    const heard = (message: unknown): void => {
+      if (!isMessage(message, 'serve')) return;
+      process.off('message', heard);
+      process.off('disconnect', gone);
+      resolve();
+    };
+    const gone = (): void => reject(new Error('the primary went away before the data was ready'));
+    process.on('message', heard);
+    process.once('disconnect', gone);
+  });
+  // Awaited by startService once the app is built; a rejection before then is not unhandled.
+  serveWhen.catch(() => undefined);
+  channel.send({ oads: 'waiting' } satisfies ClusterMessage);
   const service = await startService(config, {
+    serveWhen,
     ...options,
     prepareStore: false,
     seedMarket: false,
@@ -168,7 +218,7 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
     );
   };
   process.on('message', (message) => {
-    if (isStopMessage(message)) stop(0);
+    if (isMessage(message, 'stop')) stop(0);
   });
   process.on('disconnect', () => stop(1));
   void stopSignal().then(() => stop(0));

@@ -1,5 +1,6 @@
 /**
- * `make run`: the service on 127.0.0.1:8080 with docs at /docs, printing the demo API key. With
+ * `make run`: the service on 127.0.0.1:8080 with docs at /docs, printing the demo API key; run from
+ * the compiled JavaScript (`node dist/src/main.js`, scripts/build) or through tsx (tests). With
  * WEB_WORKERS above 1 (the default on a machine of several cores) a cluster serves it: this
  * process becomes its primary and forks the HTTP workers, each of which runs this file too
  * (cluster.ts).
@@ -41,6 +42,7 @@ if (cluster.isWorker) {
       : startService(config, options).then((service) => ({ service, url: service.url, workers: 1, stop: () => service.stop() }))
   ).catch(failedStart);
   const demoKey = config.seedOnStart ? await ensureDemoKey(running.service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
+  logger.info('listening', { url: running.url, workers: running.workers, started_s: Number(process.uptime().toFixed(1)) });
 
   process.stdout.write(
     [

@@ -112,6 +112,17 @@ export interface StartOptions extends AppOptions {
   prepareStore?: boolean;
   /** Serve HTTP (false for a cluster's primary). */
   listen?: boolean;
+  /**
+   * Called by the process that prepares the store once it is migrated (and the splits loaded),
+   * before the market is simulated and loaded: a cluster's primary forks its HTTP workers then, so
+   * that they start while the market loads.
+   */
+  onStorePrepared?: (database: DatabaseHandle) => void;
+  /**
+   * A cluster's HTTP worker: waited for once the app is built, before the job client starts and the
+   * server listens (the primary's word that the market is loaded and the job queue installed).
+   */
+  serveWhen?: Promise<void>;
   /** The request limits (default: a RateLimiter of this process). */
   limiter?: Limiter;
   /** Connections of the request pool (default: config.databasePoolSize). */
@@ -136,6 +147,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       await migrateToLatest(database.admin);
       await seedOptionRoots(database.admin);
       if (config.seedOnStart) await seedSplits(database.admin);
+      options.onStorePrepared?.(database);
     }
     if (prepare && options.seedMarket) {
       const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) });
@@ -159,6 +171,9 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       served: new Set(contract.operations.map((o) => o.operationId).filter((id: OperationId) => handlers[id] !== undefined)),
       jobs: null,
     };
+    // Before the jobs, which read deps.jobs at run time only: a cluster's worker builds it while the market loads.
+    const app = createApp(deps, handlers, options);
+    if (options.serveWhen) await options.serveWhen;
     if (options.jobs === 'submit') {
       boss = await startJobClient(database.connectionString, logger);
       deps.jobs = jobQueue(boss);
@@ -166,7 +181,6 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: { deps, handlers } });
       deps.jobs = jobQueue(boss);
     }
-    const app = createApp(deps, handlers, options);
     const server =
       options.listen === false
         ? null

@@ -7,13 +7,16 @@ import type { Database } from './connection.js';
 
 const migrationFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../db/migrations');
 
+/** The migrations' extension: .ts from the sources (tsx, vitest), .js from the compiled dist/. */
+const extension = path.extname(fileURLToPath(import.meta.url));
+
 /** Imports the migration files from here, so the TypeScript loader in use (tsx, vitest) handles them. */
 const provider: MigrationProvider = {
   async getMigrations() {
     const migrations: Record<string, Migration> = {};
-    const files = (await fs.readdir(migrationFolder)).filter((f) => f.endsWith('.ts')).sort();
+    const files = (await fs.readdir(migrationFolder)).filter((f) => f.endsWith(extension)).sort();
     for (const file of files) {
-      migrations[file.replace(/\.ts$/, '')] = (await import(pathToFileURL(path.join(migrationFolder, file)).href)) as Migration;
+      migrations[file.slice(0, -extension.length)] = (await import(pathToFileURL(path.join(migrationFolder, file)).href)) as Migration;
     }
     return migrations;
   },

@@ -1,7 +1,8 @@
 /**
- * Worker threads running this project's TypeScript modules. A worker does not inherit the main
- * thread's module hooks (tsx's loader): its first lines register tsx's ESM loader, found through
- * tsx's own package exports, and then import the entry module.
+ * Worker threads running this project's modules. Compiled JavaScript (dist/, `make run`) starts as
+ * it is. A TypeScript entry (tsx, vitest) needs tsx's loader, which a worker does not inherit from
+ * the main thread's module hooks: its first lines register tsx's ESM loader, found through tsx's
+ * own package exports, and then import the entry module.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -30,5 +31,6 @@ import(workerData.loader).then((tsx) => { tsx.register(); return import(workerDa
 
 /** Starts a worker thread on a TypeScript (or JavaScript) module; it reads `data` as workerData.data. */
 export function startTsWorker(entry: URL, data: unknown): Worker {
+  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData: { data } });
   return new Worker(BOOT, { eval: true, workerData: { loader: tsxLoaderUrl(), entry: entry.href, data } });
 }
