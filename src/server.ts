@@ -171,8 +171,12 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       served: new Set(contract.operations.map((o) => o.operationId).filter((id: OperationId) => handlers[id] !== undefined)),
       jobs: null,
     };
-    // Before the jobs, which read deps.jobs at run time only: a cluster's worker builds it while the market loads.
-    const app = createApp(deps, handlers, options);
+    // The app (its validators compile the contract's schemas: seconds of CPU) is built for a process
+    // that serves, before the jobs, which it reads at run time only: a cluster's worker builds it
+    // while the market loads. A cluster's primary, which serves nothing, builds it only if asked.
+    let app: ReturnType<typeof createApp> | null = null;
+    const appOf = (): ReturnType<typeof createApp> => (app ??= createApp(deps, handlers, options));
+    if (options.listen !== false) appOf();
     if (options.serveWhen) await options.serveWhen;
     if (options.jobs === 'submit') {
       boss = await startJobClient(database.connectionString, logger);
@@ -185,7 +189,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       options.listen === false
         ? null
         : await new Promise<Server>((resolve, reject) => {
-            const s = app.express.listen(config.port, config.host, () => resolve(s));
+            const s = appOf().express.listen(config.port, config.host, () => resolve(s));
             s.on('error', reject);
           });
     if (server) {
@@ -201,7 +205,9 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       database,
       server,
       url: server ? `http://${config.host}:${port}` : '',
-      app,
+      get app() {
+        return appOf();
+      },
       stop: async () => {
         if (drain) await drain(config.shutdownGraceMs);
         // The database closes (and an embedded server is waited for until it has exited) even when

@@ -125,6 +125,9 @@ export function validationFor(deps: ServiceDeps, operation: OperationSpec): Requ
   const single = { ...document, paths: { [operation.path]: { [operation.method]: withParametersInline(document, spec) } } };
   const validator = OpenApiValidator.middleware({
     apiSpec: single as never,
+    // The contract is checked whole by `redocly lint` (make test); checked again here it was each
+    // operation's copy against the OpenAPI schema, seconds of every process's start.
+    validateApiSpec: false,
     // Query strings are always coerced by the validator; a JSON body is not: an export's query
     // reaches services/query-validator.ts as sent (with coercion, the anyOf of ExportQueryValue
     // turned the text "0x10" into the number 16 before anything could refuse it).
