@@ -10,7 +10,7 @@ VENV_STAMP := .venv/.oads-installed
 .PHONY: help install venv codegen check-generated lint-spec typecheck lint test-unit test-integration schemathesis docs build run migrate test bench simulate
 
 help:
-	@echo "make run    - install, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs)"
+	@echo "make run    - install, build dist/ and the docs, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs)"
 	@echo "make test   - install, then spec lint, generated check, typecheck, lint, unit, integration, contract, Schemathesis"
 	@echo "make bench  - benchmarks (bench/), figures as ratios against a baseline measured in the same run"
 

@@ -35,7 +35,7 @@ function failedStart(error: unknown): never {
 if (cluster.isWorker) {
   await startClusterWorker(config, options).catch(failedStart);
 } else {
-  if (config.seedOnStart) process.stdout.write('Starting; on first start the simulated market is generated and loaded (about half a minute)...\n');
+  if (config.seedOnStart) process.stdout.write('Starting; on first start the simulated market is generated and loaded (about 45 s on two cores)...\n');
   const running = await (
     config.webWorkers > 1
       ? startClusterPrimary(config, options)
