@@ -38,6 +38,17 @@ describe('startTsWorker', () => {
     }
   });
 
+  it("sizes the thread's young generation when asked", async () => {
+    const entry = path.join(dir, 'limits.js');
+    fs.writeFileSync(entry, "import { parentPort, resourceLimits } from 'node:worker_threads';\nparentPort.postMessage(resourceLimits.maxYoungGenerationSizeMb);\n");
+    const worker = startTsWorker(pathToFileURL(entry), null, { youngGenerationMb: 96 });
+    try {
+      expect(await firstMessage(worker)).toBe(96);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
   it('starts a TypeScript entry through tsx', async () => {
     const entry = path.join(dir, 'echo.ts');
     fs.writeFileSync(

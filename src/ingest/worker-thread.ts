@@ -29,8 +29,12 @@ const { workerData } = require('node:worker_threads');
 import(workerData.loader).then((tsx) => { tsx.register(); return import(workerData.entry); });
 `;
 
-/** Starts a worker thread on a TypeScript (or JavaScript) module; it reads `data` as workerData.data. */
-export function startTsWorker(entry: URL, data: unknown): Worker {
-  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData: { data } });
-  return new Worker(BOOT, { eval: true, workerData: { loader: tsxLoaderUrl(), entry: entry.href, data } });
+/**
+ * Starts a worker thread on a TypeScript (or JavaScript) module; it reads `data` as workerData.data.
+ * `youngGenerationMb` sizes the thread's young generation (three semi-spaces; node's default 48).
+ */
+export function startTsWorker(entry: URL, data: unknown, options: { youngGenerationMb?: number } = {}): Worker {
+  const resourceLimits = options.youngGenerationMb === undefined ? undefined : { maxYoungGenerationSizeMb: options.youngGenerationMb };
+  if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData: { data }, resourceLimits });
+  return new Worker(BOOT, { eval: true, workerData: { loader: tsxLoaderUrl(), entry: entry.href, data }, resourceLimits });
 }
