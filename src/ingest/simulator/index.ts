@@ -78,19 +78,15 @@ import path from 'node:path';
 import { completedSessions, isTradingDay, nextTradingDay } from '../../analytics/calendar.js';
 import { newYorkDate } from '../../analytics/new-york-time.js';
 import { dividendYield, riskFreeRate } from '../../analytics/rates.js';
-import { optionRoot } from '../../analytics/roots.js';
-import { MS_PER_YEAR } from '../../analytics/settlement.js';
 import { optionsOvernightWindow } from '../../analytics/sessions.js';
 import { LAYOUTS, type IngestKind } from '../layouts.js';
-import { buildChain, contractId, initialOpenInterest, rollOpenInterest, type Chain } from './chain.js';
-import { CANCEL_SHARE, LATE_SHARE, ROOTS, SCALES, UNDERLYINGS, type RootSpec, type Scale, type ScaleSpec } from './model.js';
+import { buildChain, initialOpenInterest, rollOpenInterest } from './chain.js';
+import { SCALES, UNDERLYINGS, type Scale, type ScaleSpec } from './model.js';
 import { historyDates, simulateHistoryPaths } from './history.js';
-import { barOf, MINUTE_MS, minuteWeight, regularProfile, segmentsOf, simulatePaths, SUB_STEPS, type SegmentPath } from './paths.js';
-import { FlowGenerator, type MarketContext, type PrintRow } from './prints.js';
+import { simulateDay, writeBars } from './day.js';
+import { MINUTE_MS, regularProfile, segmentsOf, simulatePaths } from './paths.js';
 import { Prng } from './prng.js';
-import { liveExpirations, quotedMinutesOf, snapshotMinutes, thirtyDayContracts, type QuotedContract } from './snapshots.js';
-import { nbboOf, valueOption, widening } from './surface.js';
-import { cents, CsvGzWriter, money } from './writer.js';
+import { CsvGzWriter } from './writer.js';
 
 export { SCALES, UNDERLYINGS, ROOTS } from './model.js';
 export { HISTORY_SESSIONS } from './history.js';
@@ -119,130 +115,45 @@ export interface SimulateOptions {
 export const SESSIONS = 5;
 
 /**
- * The trading dates simulated: the last five completed sessions, plus the date whose overnight or
- * regular session is in progress at `now` (ascending).
+ * The trading date whose options windows are in progress at `now`: from the end of the first
+ * minute of its overnight window to the end of its last window (the curb, or the regular session
+ * on an early-close day), the pause between windows included. Null when none is.
+ */
+export function dateInProgress(now: number): string | null {
+  const today = newYorkDate(now);
+  for (const date of [today, nextTradingDay(today)]) {
+    if (!isTradingDay(date)) continue;
+    const segments = segmentsOf(date);
+    const first = segments[0];
+    const last = segments[segments.length - 1];
+    if (first === undefined || last === undefined) continue;
+    if (first.start + MINUTE_MS <= now && now < last.start + last.minutes * MINUTE_MS) return date;
+  }
+  return null;
+}
+
+/**
+ * The dates simulated while `tradingDate` is in progress: the last five sessions completed before
+ * its overnight window opens, then the date itself (ascending).
+ */
+export function datesThrough(tradingDate: string): string[] {
+  const gth = optionsOvernightWindow(tradingDate);
+  if (gth === null) throw new RangeError(`not a trading date: ${tradingDate}`);
+  return [...completedSessions(gth.start_time, SESSIONS), tradingDate];
+}
+
+/**
+ * The trading dates simulated: the last five completed sessions, plus the date whose overnight,
+ * regular or curb session is in progress at `now` (ascending). A date in progress keeps the same
+ * dates until its last window ends (its regular close does not make it one of the five), so that
+ * its day file, and the live market's minutes of it (src/live/), come from one simulation all day.
  */
 export function simulatedDates(now: number): string[] {
-  const dates = completedSessions(now, SESSIONS);
-  const last = dates[dates.length - 1]!;
-  const today = newYorkDate(now);
-  const candidates = [today, nextTradingDay(today)];
-  for (const date of candidates) {
-    if (date <= last || !isTradingDay(date)) continue;
-    const gth = optionsOvernightWindow(date);
-    if (gth && gth.start_time + MINUTE_MS <= now) {
-      dates.push(date);
-      break;
-    }
-  }
-  return dates;
+  const inProgress = dateInProgress(now);
+  return inProgress === null ? completedSessions(now, SESSIONS) : datesThrough(inProgress);
 }
 
 const header = (kind: IngestKind): string[] => LAYOUTS[kind].map((c) => c.name);
-
-/** Roots trading in a segment: SPX family only in GTH and the curb. */
-function rootsOf(kind: SegmentPath['segment']['kind']): { rootIndex: number; root: RootSpec }[] {
-  return ROOTS.map((root, rootIndex) => ({ rootIndex, root })).filter(({ root }) => {
-    if (kind === 'rth') return true;
-    const ref = optionRoot(root.root);
-    return kind === 'gth' ? ref?.overnight === true : ref?.curb === true;
-  });
-}
-
-/** Contracts sampled every minute in a segment (see the header). */
-function quotedContracts(chain: Chain, p: SegmentPath, tradingDate: string, scale: ScaleSpec, rate: number, dividends: readonly number[]): QuotedContract[] {
-  const { segment } = p;
-  const out: QuotedContract[] = [];
-  for (const { rootIndex, root } of rootsOf(segment.kind)) {
-    const expiries = chain.byRoot[rootIndex]!.filter((e) => e.date >= tradingDate && e.lastTradeMs > segment.start);
-    const gth = segment.kind === 'gth';
-    const nExp = gth ? (root.root === 'SPX' ? 1 : scale.gthQuotedExpirations) : Math.round(root.quotedExpirations * scale.quoteExpirationFactor);
-    const nStrikes = gth ? scale.gthQuotedStrikes : Math.round(root.quotedStrikes * scale.quoteStrikeFactor);
-    for (const e of expiries.slice(0, nExp)) {
-      const u = e.underlyingIndex;
-      const spot = p.points[u]![0]!;
-      const years = Math.max((e.settleMs - segment.start) / MS_PER_YEAR, 1 / 365 / 24);
-      const sd = Math.sqrt(p.variance[u]![0]! * years) * e.underlying.vrp;
-      const forward = spot * Math.exp((rate - dividends[u]!) * years);
-      const within = e.strikes.map((k, i) => ({ i, d: Math.abs(Math.log(k / forward)) })).filter((s) => s.d <= 2.2 * sd);
-      let chosen = within.map((s) => s.i);
-      if (chosen.length < 3) {
-        chosen = e.strikes
-          .map((k, i) => ({ i, d: Math.abs(Math.log(k / forward)) }))
-          .sort((a, b) => a.d - b.d)
-          .slice(0, 3)
-          .map((s) => s.i)
-          .sort((a, b) => a - b);
-      }
-      if (chosen.length > nStrikes) {
-        const picked = new Set<number>();
-        for (let k = 0; k < nStrikes; k += 1) picked.add(chosen[Math.round((k * (chosen.length - 1)) / (nStrikes - 1))]!);
-        chosen = [...picked];
-      }
-      for (const strikeIndex of chosen) {
-        for (const type of ['call', 'put'] as const) out.push({ e, strikeIndex, type, id: contractId(e, strikeIndex, type) });
-      }
-    }
-  }
-  return out;
-}
-
-/**
- * The NBBO line of a contract at the start of minute m of a segment (model value at the minute's
- * first price and variance, the session's spread). Draws from `rng`: the quote's lean, then the
- * bid size (when there is a bid) and the ask size.
- */
-function quoteLine(chain: Chain, q: QuotedContract, p: SegmentPath, m: number, rate: number, dividends: readonly number[], rng: Prng): string {
-  const t0 = p.segment.start + m * MINUTE_MS;
-  const u = q.e.underlyingIndex;
-  const v = valueOption({
-    spec: q.e.underlying,
-    type: q.type,
-    spot: p.points[u]![m * SUB_STEPS]!,
-    strike: q.e.strikes[q.strikeIndex]!,
-    years: (q.e.settleMs - t0) / MS_PER_YEAR,
-    rate,
-    dividendYield: dividends[u]!,
-    variance: p.variance[u]![m]!,
-  });
-  const n = nbboOf(v.value, {
-    rule: q.e.root.tick,
-    spreadRelative: q.e.root.spreadRelative,
-    spreadAbsolute: q.e.root.spreadAbsolute,
-    widen: widening(p.segment.kind, v.z),
-    lean: rng.between(-0.3, 0.3),
-  });
-  const depth = q.e.root.listing === 'cboe_only' ? 20 : 50;
-  const bidSize = n.bid > 0 ? Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1 : 0;
-  const askSize = Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1;
-  return `${chain.symbols[q.id]!},${t0},${n.bid > 0 ? cents(n.bid) : ''},${cents(n.ask)},${n.bid > 0 ? bidSize : ''},${askSize}`;
-}
-
-/**
- * Writes the one-minute bars of minute m of a segment: SPX through every segment, ETFs in the
- * regular segment, stocks to the equity close, with volume shaped by the regular profile.
- */
-function writeBars(bars: CsvGzWriter, p: SegmentPath, m: number, profile: Float64Array | null, rng: Prng): void {
-  const { segment } = p;
-  const t0 = segment.start + m * MINUTE_MS;
-  UNDERLYINGS.forEach((spec, u) => {
-    if (spec.bars !== 'index' && segment.kind !== 'rth') return;
-    if (spec.bars === 'equity' && m >= segment.equityMinutes) return;
-    const [o, h, l, c] = barOf(p, u, m);
-    let shares = 0;
-    if (spec.dailyVolume > 0) {
-      const shape = profile ? profile[m]! * (m >= segment.equityMinutes ? 0.2 : 1) : 0;
-      shares = Math.round(((spec.dailyVolume * shape) / segment.equityMinutes) * Math.exp(0.4 * rng.normal() - 0.08));
-    }
-    bars.line(`${spec.symbol},${t0},${money(o)},${money(h)},${money(l)},${money(c)},${shares}`);
-  });
-}
-
-function printLine(symbols: readonly string[], r: PrintRow, sequence: number): string {
-  const quote = r.bid === null || r.ask === null ? ',,' : `${r.bid > 0 ? cents(r.bid) : ''},${cents(r.ask)},${r.quoteTimestamp ?? ''}`;
-  // option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp
-  return `${symbols[r.contract]!},${r.timestamp},${sequence},${cents(r.price)},${r.size},${r.exchange},${r.condition ?? ''},,,${quote}`;
-}
 
 export interface SimulationSummary {
   files: Partial<Record<IngestKind, string[]>>;
@@ -318,9 +229,7 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
   const openInterest = initialOpenInterest(chain, dates[0]!, rng.fork('open-interest'));
   const volume = new Int32Array(chain.count);
   const quotedEver = new Set<number>();
-  let snapshotQuotes = 0;
-  /** Contracts sampled every minute in the segment at hand (not repeated by its snapshots). */
-  const sampled = new Uint8Array(chain.count);
+  const counters = { snapshotQuotes: 0 };
 
   for (const [dateIndex, date] of dates.entries()) {
     if (dateIndex > 0) {
@@ -338,105 +247,29 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
     const bars = new CsvGzWriter(path.join(outDir, `underlying_bars-${date}.csv.gz`), header('underlying_bars'));
     const quotes = new CsvGzWriter(path.join(outDir, `quotes-${date}.csv.gz`), header('quotes'));
     const prints = new CsvGzWriter(path.join(outDir, `prints-${date}.csv.gz`), header('prints'));
-    const rate = riskFreeRate(date);
-    const market: MarketContext = { chain, tradingDate: date, rate, dividends };
-    let sequence = 0;
-
-    for (const p of paths.filter((x) => x.segment.tradingDate === date)) {
-      const { segment } = p;
-      const label = `${date}:${segment.kind}`;
-      const flow = new FlowGenerator(market, p, rng.fork(`flow:${label}`));
-      const quoteRng = rng.fork(`quotes:${label}`);
-      const barRng = rng.fork(`bars:${label}`);
-      const eventRng = rng.fork(`events:${label}`);
-      const snapshotRng = rng.fork(`snapshots:${label}`);
-      const atmRng = rng.fork(`quotes-30d:${label}`);
-      const quoted = quotedContracts(chain, p, date, scale, rate, dividends);
-      const roots = rootsOf(segment.kind);
-      const activity = roots.reduce((a, r) => a + r.root.activity, 0);
-      const minutes = Math.min(segment.minutes, Math.floor((now - segment.start) / MINUTE_MS));
-      sampled.fill(0);
-      for (const q of quoted) sampled[q.id] = 1;
-      // At the money around 30 days, every minute: those not already sampled near the money.
-      const atThirtyDays = thirtyDayContracts(chain, p, roots, minutes, rate, dividends).filter((q) => sampled[q.id] === 0);
-      for (const q of atThirtyDays) sampled[q.id] = 1;
-      for (const q of [...quoted, ...atThirtyDays]) quotedEver.add(q.id);
-      const quotedMinutes = new Map(roots.map(({ rootIndex, root }) => [rootIndex, quotedMinutesOf(root, segment)]));
-      const snapshotsAt = new Map<number, number[]>();
-      for (const { rootIndex } of options.snapshotDates === undefined || options.snapshotDates.includes(date) ? roots : []) {
-        for (const m of snapshotMinutes(quotedMinutes.get(rootIndex)!, minutes)) snapshotsAt.set(m, [...(snapshotsAt.get(m) ?? []), rootIndex]);
-      }
-      // Events per minute of a root: the session's budget × the root's share × the minute's activity.
-      let budget: number;
-      let weightSum = 0;
-      if (segment.kind === 'rth') {
-        budget = scale.rthEvents;
-        weightSum = 390;
-      } else {
-        budget = segment.kind === 'gth' ? scale.gthEvents : scale.curbEvents;
-        for (let m = 0; m < segment.minutes; m += 1) weightSum += minuteWeight(segment, m);
-      }
-      const profile = segment.kind === 'rth' ? regularProfile(segment.equityMinutes, segment.minutes) : null;
-      const golden = new Set<number>();
-      if (segment.kind === 'rth') {
-        for (let k = 0; k < scale.goldenSweeps; k += 1) golden.add(5 + eventRng.int(Math.max(1, segment.equityMinutes - 10)));
-      }
-
-      for (let m = 0; m < minutes; m += 1) {
-        const t0 = segment.start + m * MINUTE_MS;
-        const weight = minuteWeight(segment, m);
-        writeBars(bars, p, m, profile, barRng);
-        // One-minute NBBO samples: near the money, then at the money around 30 days.
-        for (const q of quoted) {
-          if (t0 >= q.e.lastTradeMs) continue;
-          quotes.line(quoteLine(chain, q, p, m, rate, dividends, quoteRng));
-        }
-        for (const q of atThirtyDays) {
-          if (t0 >= q.e.lastTradeMs || m >= quotedMinutes.get(q.e.rootIndex)!) continue;
-          quotes.line(quoteLine(chain, q, p, m, rate, dividends, atmRng));
-        }
-        // Chain snapshots: every other listed contract of the roots with a snapshot this minute.
-        for (const rootIndex of snapshotsAt.get(m) ?? []) {
-          for (const e of liveExpirations(chain, rootIndex, date, t0)) {
-            for (let strikeIndex = 0; strikeIndex < e.strikes.length; strikeIndex += 1) {
-              for (const type of ['call', 'put'] as const) {
-                const id = contractId(e, strikeIndex, type);
-                if (sampled[id] === 1) continue;
-                quotes.line(quoteLine(chain, { e, strikeIndex, type, id }, p, m, rate, dividends, snapshotRng));
-                snapshotQuotes += 1;
-              }
-            }
-            await quotes.drain();
-          }
-        }
-        // Prints.
-        const minute: PrintRow[] = [];
-        const eventTime = (): number => t0 + eventRng.int(59_000);
-        for (const { rootIndex, root } of roots) {
-          if (segment.kind === 'rth' && optionRoot(root.root)?.kind === 'equity' && m >= segment.equityMinutes) continue;
-          const lambda = (budget * (root.activity / activity) * (profile ? profile[m]! : weight)) / weightSum;
-          const n = eventRng.poisson(lambda);
-          for (let k = 0; k < n; k += 1) {
-            const t = eventTime();
-            flow.event(rootIndex, root, t, minute);
-            if (eventRng.chance(LATE_SHARE)) flow.late(rootIndex, root, eventTime(), minute);
-            if (eventRng.chance(CANCEL_SHARE)) flow.cancel(eventTime(), minute);
-          }
-        }
-        if (golden.has(m)) flow.golden(roots, eventTime(), minute);
-        minute.sort((a, b) => a.timestamp - b.timestamp);
-        for (const r of minute) {
-          if (r.timestamp >= now) continue;
-          sequence += 1;
-          prints.line(printLine(chain.symbols, r, sequence));
-          if (r.condition !== 201) volume[r.contract] = volume[r.contract]! + r.size;
-        }
-        flow.remember(minute);
-        await Promise.all([bars.drain(), quotes.drain(), prints.drain()]);
-      }
+    const minutes = simulateDay({
+      chain,
+      scale,
+      rng,
+      tradingDate: date,
+      paths: paths.filter((x) => x.segment.tradingDate === date),
+      rate: riskFreeRate(date),
+      dividends,
+      now,
+      snapshots: options.snapshotDates === undefined || options.snapshotDates.includes(date),
+      quotes: true,
+      volume,
+      quotedEver,
+      counters,
+    });
+    for (const minute of minutes) {
+      for (const line of minute.bars) bars.line(line);
+      for (const line of minute.quotes) quotes.line(line);
+      for (const line of minute.prints) prints.line(line);
+      await Promise.all([bars.drain(), quotes.drain(), prints.drain()]);
     }
     await Promise.all([bars.close(), quotes.close(), prints.close()]);
     track(['underlying_bars', bars], ['open_interest', oi], ['quotes', quotes], ['prints', prints]);
   }
-  return { files, rows, dates, historyDates: history, contracts: chain.count, quotedContracts: quotedEver.size, snapshotQuotes };
+  return { files, rows, dates, historyDates: history, contracts: chain.count, quotedContracts: quotedEver.size, snapshotQuotes: counters.snapshotQuotes };
 }
