@@ -140,6 +140,16 @@ describe('loadConfig: overrides', () => {
     expect(config.seedOnStart).toBe(false);
   });
 
+  it('runs the live market by default only where the simulated market is seeded', () => {
+    expect(loadConfig({}).liveMode).toBe('live');
+    expect(loadConfig({}).liveCatchUpMinutes).toBe(120);
+    expect(loadConfig({ SEED_ON_START: 'false' }).liveMode).toBe('off');
+    expect(loadConfig({ LIVE_MODE: 'off' }).liveMode).toBe('off');
+    expect(loadConfig({ SEED_ON_START: 'false', LIVE_MODE: 'live', LIVE_CATCH_UP_MINUTES: '0' })).toMatchObject({ liveMode: 'live', liveCatchUpMinutes: 0 });
+    expect(loadError({ LIVE_MODE: 'replay-ish' }).message).toContain('LIVE_MODE');
+    expect(loadError({ LIVE_CATCH_UP_MINUTES: '1441' }).message).toContain('LIVE_CATCH_UP_MINUTES');
+  });
+
   it('accepts the bounds of a range', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);

@@ -62,6 +62,15 @@ export interface Config {
   /** Seed the demo account and the simulated market on first start. */
   seedOnStart: boolean;
   /**
+   * 'live': the simulated market goes on minute by minute while its sessions are open (src/live/),
+   * run by the process that holds the database (a cluster's primary). Default 'live' when the
+   * simulated market is seeded (SEED_ON_START, `make run`), 'off' otherwise (tests, benchmarks,
+   * a store of one's own files).
+   */
+  liveMode: 'off' | 'live';
+  /** The most minutes the live market catches up on a start (those since the last one stored). */
+  liveCatchUpMinutes: number;
+  /**
    * On SIGTERM or SIGINT, how long requests in flight may take to finish once the service stops
    * accepting new ones; those still running then are cut. The default is the endpoint time-out's
    * default, by which every request has its answer.
@@ -109,6 +118,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const limitScope = env.LIMIT_SCOPE || 'cluster';
   if (limitScope !== 'process' && limitScope !== 'cluster') errors.problems.push('LIMIT_SCOPE must be process or cluster');
   if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
+  const seedOnStart = errors.boolean(env, 'SEED_ON_START', true);
+  const liveMode = env.LIVE_MODE || (seedOnStart ? 'live' : 'off');
+  if (liveMode !== 'off' && liveMode !== 'live') errors.problems.push('LIVE_MODE must be off or live');
 
   const config: Config = {
     host: env.HOST || '127.0.0.1',
@@ -139,7 +151,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     authCacheTtlMs: errors.integer(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 600_000),
     requestLogFlushMs: errors.integer(env, 'REQUEST_LOG_FLUSH_MS', 1_000, 10, 60_000),
     requestLogRetentionDays: 7,
-    seedOnStart: errors.boolean(env, 'SEED_ON_START', true),
+    seedOnStart,
+    liveMode,
+    liveCatchUpMinutes: errors.integer(env, 'LIVE_CATCH_UP_MINUTES', 120, 0, 1440),
     shutdownGraceMs: errors.integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     version: '1.0.0',
   } as Config;

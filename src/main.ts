@@ -16,6 +16,9 @@ import path from 'node:path';
 import { startClusterPrimary, startClusterWorker } from './cluster.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
+import { SIMULATION_SEED } from './ingest/seed-market.js';
+import { startLiveMarket } from './live/runner.js';
+import { SimulatedLiveSource } from './live/simulated-source.js';
 import { ensureDemoKey } from './seed.js';
 import { startService } from './server.js';
 import { stopSignal, surviveDatabaseLoss } from './lifecycle.js';
@@ -43,6 +46,8 @@ if (cluster.isWorker) {
   ).catch(failedStart);
   const demoKey = config.seedOnStart ? await ensureDemoKey(running.service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
   logger.info('listening', { url: running.url, workers: running.workers, started_s: Number(process.uptime().toFixed(1)) });
+  // The live market (src/live/): one writer, this process, which holds the database.
+  const live = startLiveMarket(running.service.database.admin, config, { source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }), logger });
 
   process.stdout.write(
     [
@@ -58,6 +63,8 @@ if (cluster.isWorker) {
 
   const received = await signal;
   logger.info('stopping', { signal: received, grace_ms: config.shutdownGraceMs });
+  // The live minute being loaded finishes (its loads are transactions) before the database closes.
+  await live?.stop();
   const exitCode = await running.stop().then(
     () => 0,
     (error: unknown) => {

@@ -215,3 +215,26 @@ export class LiveMarket {
     return prints;
   }
 }
+
+/**
+ * The embedded market's live runner (main.ts): the simulator continuing the seeded market (same
+ * seed and scale as ingest/seed-market.ts), its minutes' files under `<dataDir>/live`, ticking on
+ * the wall clock. Null when config.liveMode is off.
+ */
+export function startLiveMarket(
+  db: Database,
+  config: { liveMode: 'off' | 'live'; liveCatchUpMinutes: number; dataDir: string },
+  options: { source: LiveSource; clock?: () => number; logger?: Logger },
+): LiveMarket | null {
+  if (config.liveMode !== 'live') return null;
+  const market = new LiveMarket({
+    db,
+    source: options.source,
+    clock: options.clock ?? Date.now,
+    dir: path.join(config.dataDir, 'live'),
+    catchUpMinutes: config.liveCatchUpMinutes,
+    logger: options.logger,
+  });
+  market.start();
+  return market;
+}
