@@ -1,0 +1,159 @@
+/**
+ * The live market (src/live/): with a fake clock, the simulated source's minutes load through the
+ * ordinary loaders as the clock passes them and appear on GET /v1/options/trades in order, and
+ * /v1/status's freshness moves with them. A date loaded minute by minute holds exactly the prints
+ * (classified fields included) of the same rows loaded as one day file, and loading a minute
+ * again, or restarting the runner, changes nothing.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getStatus, listOptionTrades } from '../../generated/client/index.js';
+import type { Client } from '../../generated/client/client/index.js';
+import type { Print } from '../../generated/client/types.gen.js';
+import { countPrints, printBodies } from '../../src/db/market-data.js';
+import { LiveMarket } from '../../src/live/runner.js';
+import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
+import { SMALL_MARKET } from '../support/market.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const DATE = '2026-11-19';
+const MINUTE = 60_000;
+/** 09:33 ET on the date: the overnight window and three regular minutes are over. */
+const FIRST_LIVE = Date.parse('2026-11-19T14:33:00Z');
+const LIVE_MINUTES = 5;
+const UNDERLYINGS = ['SPX', 'SPY', 'QQQ', 'IWM', 'AAPL', 'TSLA', 'NVDA', 'AMZN'];
+
+const sequenceOf = (id: string): number => Number(id.split(':').at(-1));
+const newestFirst = (a: { id: string; timestamp: number }, b: { id: string; timestamp: number }): number => b.timestamp - a.timestamp || sequenceOf(b.id) - sequenceOf(a.id);
+
+async function tableCount(service: TestService, table: 'quote_samples' | 'underlying_bars'): Promise<number> {
+  const row = await service.database.admin.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+describe('the live market', () => {
+  let live: TestService;
+  let whole: TestService;
+  let pro: Client;
+  let now = FIRST_LIVE + MINUTE / 2;
+  const dirs: string[] = [];
+  const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL_MARKET, snapshots: false });
+  const runner = (service: TestService, options: { catchUpMinutes?: number; batchMinutes?: number } = {}): LiveMarket => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-live-'));
+    dirs.push(dir);
+    return new LiveMarket({ db: service.database.admin, source, clock: () => now, dir, ...options });
+  };
+  let market: LiveMarket;
+
+  beforeAll(async () => {
+    live = await startTestService({ clock: () => now });
+    whole = await startTestService({ clock: () => now });
+    pro = (await live.newAccount({ plan: 'pro', overnight: true })).client;
+    // The date so far, as a first start loads it: one load of every minute before the clock's.
+    market = runner(live, { catchUpMinutes: 2_000, batchMinutes: 2_000 });
+    const first = await market.tick();
+    expect(first).toMatchObject({ tradingDate: DATE, skipped: 0 });
+    expect(first.minutes).toBe(13 * 60 + 10 + 3);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([live?.stop(), whole?.stop()]);
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const trades = async (from: number, to: number): Promise<Print[]> => {
+    const r = await listOptionTrades({ client: pro, query: { underlying_symbols: UNDERLYINGS, date: DATE, start_time: from, end_time: to, limit: 500 } });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.pagination.has_more).toBe(false);
+    return r.data!.data;
+  };
+
+  const storedBetween = async (from: number, to: number): Promise<{ id: string; timestamp: number }[]> =>
+    (await printBodies(live.database.admin, DATE))
+      .map((body) => JSON.parse(body) as { id: string; timestamp: number })
+      .filter((p) => p.timestamp >= from && p.timestamp < to)
+      .sort(newestFirst);
+
+  it('loads each minute as the clock passes it; its prints appear on /v1/options/trades, newest first, and /v1/status moves', async () => {
+    const statusBefore = await getStatus({ client: live.client() });
+    const printsBefore = statusBefore.data!.data.datasets.find((d) => d.dataset === 'options.prints')!;
+    expect(printsBefore.newest_timestamp).toBeLessThan(FIRST_LIVE);
+    let total = 0;
+    for (let k = 0; k < LIVE_MINUTES; k += 1) {
+      const minute = FIRST_LIVE + k * MINUTE;
+      expect(await trades(minute, minute + MINUTE), `before ${k}`).toEqual([]);
+      // A tick before the minute ends loads nothing.
+      now = minute + MINUTE - 1;
+      expect((await market.tick()).minutes).toBe(0);
+      now = minute + MINUTE + 500;
+      const tick = await market.tick();
+      expect(tick).toMatchObject({ tradingDate: DATE, minutes: 1, skipped: 0 });
+      const rows = await trades(minute, minute + MINUTE);
+      expect(rows.length, `minute ${k}`).toBeGreaterThan(0);
+      expect(rows.map((r) => r.id)).toEqual((await storedBetween(minute, minute + MINUTE)).map((p) => p.id));
+      expect(rows.every((r) => r.timestamp >= minute && r.timestamp < minute + MINUTE && r.session === 'rth')).toBe(true);
+      total += rows.length;
+      // The minutes so far, newest first: this one's on top of the ones before.
+      const sofar = await trades(FIRST_LIVE, minute + MINUTE);
+      expect(sofar.length).toBe(total);
+      expect(sofar.slice(0, rows.length).map((r) => r.id)).toEqual(rows.map((r) => r.id));
+      const status = await getStatus({ client: live.client() });
+      const prints = status.data!.data.datasets.find((d) => d.dataset === 'options.prints')!;
+      expect(prints.newest_timestamp).toBe(Math.max(...rows.map((r) => r.timestamp)));
+      const bars = status.data!.data.datasets.find((d) => d.dataset === 'indices.bars')!;
+      expect(bars.newest_timestamp).toBe(minute);
+    }
+  }, 300_000);
+
+  it('stores exactly the prints, classification included, that the same rows loaded as one day file give', async () => {
+    // The other service loads the date up to the same minute in one load of each kind.
+    const once = runner(whole, { catchUpMinutes: 2_000, batchMinutes: 2_000 });
+    const loaded = await once.tick();
+    expect(loaded.minutes).toBe(13 * 60 + 10 + 3 + LIVE_MINUTES);
+    const byMinute = await printBodies(live.database.admin, DATE, { includeCancelled: true });
+    const byDay = await printBodies(whole.database.admin, DATE, { includeCancelled: true });
+    expect(byMinute.length).toBeGreaterThan(500);
+    expect(byMinute).toEqual(byDay);
+    expect(await printBodies(live.database.admin, DATE)).toEqual(await printBodies(whole.database.admin, DATE));
+  }, 300_000);
+
+  it('changes nothing when a minute loads again, or when the runner restarts and resumes', async () => {
+    const before = {
+      prints: await countPrints(live.database.admin, DATE),
+      bodies: await printBodies(live.database.admin, DATE, { includeCancelled: true }),
+      quotes: await tableCount(live, 'quote_samples'),
+      bars: await tableCount(live, 'underlying_bars'),
+    };
+    const again = FIRST_LIVE + 2 * MINUTE;
+    const minutes = await source.minutes(DATE, again, again + MINUTE);
+    expect(minutes.map((m) => m.start)).toEqual([again]);
+    expect(minutes[0]!.prints.length).toBeGreaterThan(0);
+    expect(await market.loadMinutes(DATE, minutes)).toBe(0);
+    // A restart: a new runner finds the newest minute stored, loads it again and nothing else is due.
+    const restarted = runner(live);
+    expect(await restarted.tick()).toMatchObject({ tradingDate: DATE, minutes: 1, prints: 0, skipped: 0 });
+    expect(await restarted.tick()).toMatchObject({ minutes: 0 });
+    expect({
+      prints: await countPrints(live.database.admin, DATE),
+      bodies: await printBodies(live.database.admin, DATE, { includeCancelled: true }),
+      quotes: await tableCount(live, 'quote_samples'),
+      bars: await tableCount(live, 'underlying_bars'),
+    }).toEqual(before);
+  }, 300_000);
+
+  it('bounds the catch-up after a long stop, and loads nothing while the market is closed', async () => {
+    // Twenty minutes later, a runner allowed five catches up the last five and says it left fifteen out.
+    now = FIRST_LIVE + (LIVE_MINUTES + 20) * MINUTE + 500;
+    const bounded = runner(live, { catchUpMinutes: 5, batchMinutes: 2 });
+    const tick = await bounded.tick();
+    expect(tick).toMatchObject({ tradingDate: DATE, minutes: 5, skipped: 15 });
+    const newest = await trades(FIRST_LIVE, now);
+    expect(newest[0]!.timestamp).toBeGreaterThanOrEqual(now - 500 - MINUTE);
+    expect(await trades(FIRST_LIVE + LIVE_MINUTES * MINUTE, FIRST_LIVE + (LIVE_MINUTES + 15) * MINUTE)).toEqual([]);
+    // Thanksgiving: no session, nothing loaded.
+    now = Date.parse('2026-11-26T16:00:00Z');
+    expect(await bounded.tick()).toEqual({ tradingDate: null, minutes: 0, prints: 0, skipped: 0 });
+  }, 300_000);
+});
