@@ -65,7 +65,9 @@ describe('the live market', () => {
 
   const trades = async (from: number, to: number): Promise<Print[]> => {
     const r = await listOptionTrades({ client: pro, query: { underlying_symbols: UNDERLYINGS, date: DATE, start_time: from, end_time: to, limit: 500 } });
-    expect(r.response.status).toBe(200);
+    // A window no print matches is 422 no_data.
+    if (r.response.status === 422 && (r.error as { error?: { code?: string } }).error?.code === 'no_data') return [];
+    expect(r.response.status, JSON.stringify(r.error)).toBe(200);
     expect(r.data!.pagination.has_more).toBe(false);
     return r.data!.data;
   };
@@ -114,7 +116,7 @@ describe('the live market', () => {
     expect(loaded.minutes).toBe(13 * 60 + 10 + 3 + LIVE_MINUTES);
     const byMinute = await printBodies(live.database.admin, DATE, { includeCancelled: true });
     const byDay = await printBodies(whole.database.admin, DATE, { includeCancelled: true });
-    expect(byMinute.length).toBeGreaterThan(500);
+    expect(byMinute.length).toBeGreaterThan(100);
     expect(byMinute).toEqual(byDay);
     expect(await printBodies(live.database.admin, DATE)).toEqual(await printBodies(whole.database.admin, DATE));
   }, 300_000);
@@ -144,11 +146,12 @@ describe('the live market', () => {
   }, 300_000);
 
   it('bounds the catch-up after a long stop, and loads nothing while the market is closed', async () => {
-    // Twenty minutes later, a runner allowed five catches up the last five and says it left fifteen out.
+    // Twenty minutes later, a runner allowed five catches up the last five; of the 21 due (the newest
+    // stored minute again, then 20), it says it left 16 out.
     now = FIRST_LIVE + (LIVE_MINUTES + 20) * MINUTE + 500;
     const bounded = runner(live, { catchUpMinutes: 5, batchMinutes: 2 });
     const tick = await bounded.tick();
-    expect(tick).toMatchObject({ tradingDate: DATE, minutes: 5, skipped: 15 });
+    expect(tick).toMatchObject({ tradingDate: DATE, minutes: 5, skipped: 16 });
     const newest = await trades(FIRST_LIVE, now);
     expect(newest[0]!.timestamp).toBeGreaterThanOrEqual(now - 500 - MINUTE);
     expect(await trades(FIRST_LIVE + LIVE_MINUTES * MINUTE, FIRST_LIVE + (LIVE_MINUTES + 15) * MINUTE)).toEqual([]);
