@@ -10,9 +10,10 @@
  *
  * At the start of a date (and on every start of the service) the date's contracts and open
  * interest are loaded first; a file the ledger already holds (same rows, same bytes) is skipped.
- * On start the runner resumes at the newest minute of the date holding a bar (loaded again, in
- * case its quotes or prints were not) and catches up the minutes since, at most `catchUpMinutes`
- * of them (the older ones are left out, and the gap logged), in batches of `batchMinutes`.
+ * On start the runner resumes at the newest minute of the date that all kinds reach (db/live.ts
+ * newestCompleteMinute: loaded again, in case a load after it stopped half way) and catches up the
+ * minutes since, at most `catchUpMinutes` of them (the older ones are left out, and the gap
+ * logged), in batches of `batchMinutes`.
  *
  * One runner writes (a cluster's primary, main.ts); it loads one batch at a time, and stop() waits
  * for the batch in flight. A failed load (the database away) is logged and tried again a minute
@@ -23,7 +24,7 @@ import path from 'node:path';
 import { marketSessions } from '../analytics/sessions.js';
 import { addDays, newYorkDate } from '../analytics/new-york-time.js';
 import type { Database } from '../db/connection.js';
-import { newestBarMinute } from '../db/live.js';
+import { newestCompleteMinute } from '../db/live.js';
 import { seedOptionRoots } from '../db/market-data.js';
 import { LAYOUTS, type IngestKind } from '../ingest/layouts.js';
 import { loadMarketFile } from '../ingest/market.js';
@@ -149,7 +150,7 @@ export class LiveMarket {
     const dayStart = windows[0]!.start;
     await this.prepareDay(tradingDate);
     let from = this.next.get(tradingDate);
-    if (from === undefined) from = (await newestBarMinute(this.options.db, dayStart, windows[windows.length - 1]!.end)) ?? dayStart;
+    if (from === undefined) from = (await newestCompleteMinute(this.options.db, tradingDate, dayStart, windows[windows.length - 1]!.end)) ?? dayStart;
     let due = dueMinutes(tradingDate, from, now);
     const skipped = Math.max(0, due.length - this.catchUp);
     if (skipped > 0) {

@@ -38,8 +38,8 @@ describe('the simulated live source', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-live-'));
-    // The day file of the date as a first start at NOW writes it (no chain snapshots but the date's).
-    const summary = await simulateMarket({ outDir: dir, seed: 11, scale: 'default', now: NOW, snapshotDates: [DATE] }, SMALL);
+    // The day file of the date as a first start at NOW writes it (the other dates' quotes left out).
+    const summary = await simulateMarket({ outDir: dir, seed: 11, scale: 'default', now: NOW, snapshotDates: [DATE], quoteDates: [DATE] }, SMALL);
     const pick = (kind: string): string => summary.files[kind as 'prints']!.find((f) => f.includes(DATE) || kind === 'contracts')!;
     files = Object.fromEntries(['contracts', 'open_interest', 'underlying_bars', 'quotes', 'prints'].map((k) => [k, pick(k)]));
     const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL });

@@ -133,9 +133,12 @@ describe('the live market', () => {
     expect(minutes.map((m) => m.start)).toEqual([again]);
     expect(minutes[0]!.prints.length).toBeGreaterThan(0);
     expect(await market.loadMinutes(DATE, minutes)).toBe(0);
-    // A restart: a new runner finds the newest minute stored, loads it again and nothing else is due.
+    // A restart: a new runner finds the newest minute every kind reaches, loads it (and any after it
+    // that hold no print) again, and nothing else is due.
     const restarted = runner(live);
-    expect(await restarted.tick()).toMatchObject({ tradingDate: DATE, minutes: 1, prints: 0, skipped: 0 });
+    const resumed = await restarted.tick();
+    expect(resumed).toMatchObject({ tradingDate: DATE, prints: 0, skipped: 0 });
+    expect(resumed.minutes).toBeGreaterThanOrEqual(1);
     expect(await restarted.tick()).toMatchObject({ minutes: 0 });
     expect({
       prints: await countPrints(live.database.admin, DATE),
@@ -145,16 +148,32 @@ describe('the live market', () => {
     }).toEqual(before);
   }, 300_000);
 
+  it('completes, on the next start, a minute whose load stopped half way (bars and quotes stored, not its prints)', async () => {
+    const minute = FIRST_LIVE + LIVE_MINUTES * MINUTE;
+    now = minute + MINUTE + 500;
+    const [rows] = await source.minutes(DATE, minute, minute + MINUTE);
+    expect(rows!.prints.length).toBeGreaterThan(0);
+    await market.loadMinutes(DATE, [{ ...rows!, prints: [] }]);
+    expect(await trades(minute, minute + MINUTE)).toEqual([]);
+    const tick = await runner(live).tick();
+    expect(tick.prints).toBeGreaterThan(0);
+    const loaded = await trades(minute, minute + MINUTE);
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.map((r) => r.id)).toEqual((await storedBetween(minute, minute + MINUTE)).map((p) => p.id));
+  }, 300_000);
+
   it('bounds the catch-up after a long stop, and loads nothing while the market is closed', async () => {
-    // Twenty minutes later, a runner allowed five catches up the last five; of the 21 due (the newest
-    // stored minute again, then 20), it says it left 16 out.
+    // Nineteen minutes after the newest complete one (09:38), a runner allowed five catches up the
+    // last five (09:53 to 09:57) and says it left out the 15 before them (09:38 again, then 14).
     now = FIRST_LIVE + (LIVE_MINUTES + 20) * MINUTE + 500;
     const bounded = runner(live, { catchUpMinutes: 5, batchMinutes: 2 });
     const tick = await bounded.tick();
-    expect(tick).toMatchObject({ tradingDate: DATE, minutes: 5, skipped: 16 });
+    expect(tick).toMatchObject({ tradingDate: DATE, minutes: 5 });
+    expect(tick.skipped).toBe(15);
     const newest = await trades(FIRST_LIVE, now);
     expect(newest[0]!.timestamp).toBeGreaterThanOrEqual(now - 500 - MINUTE);
-    expect(await trades(FIRST_LIVE + LIVE_MINUTES * MINUTE, FIRST_LIVE + (LIVE_MINUTES + 15) * MINUTE)).toEqual([]);
+    expect(await trades(FIRST_LIVE + (LIVE_MINUTES + 1) * MINUTE, FIRST_LIVE + (LIVE_MINUTES + 15) * MINUTE)).toEqual([]);
+    expect((await trades(FIRST_LIVE + (LIVE_MINUTES + 15) * MINUTE, now)).length).toBeGreaterThan(0);
     // Thanksgiving: no session, nothing loaded.
     now = Date.parse('2026-11-26T16:00:00Z');
     expect(await bounded.tick()).toEqual({ tradingDate: null, minutes: 0, prints: 0, skipped: 0 });

@@ -104,6 +104,12 @@ export interface SimulateOptions {
    */
   snapshotDates?: readonly string[];
   /**
+   * Trading dates whose quotes are written (default every date; the others' quotes files hold the
+   * header only). The prints, bars and open interest are the same either way: quotes draw from
+   * generators of their own.
+   */
+  quoteDates?: readonly string[];
+  /**
    * Called with each set of files as soon as it is written: the contracts, each history date's
    * bars, then each trading date's files. Each set can load once the sets before it have, so a
    * caller may load while the simulation goes on (seed-market.ts).
@@ -257,7 +263,7 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       dividends,
       now,
       snapshots: options.snapshotDates === undefined || options.snapshotDates.includes(date),
-      quotes: true,
+      quotes: options.quoteDates === undefined || options.quoteDates.includes(date),
       volume,
       quotedEver,
       counters,
