@@ -124,7 +124,7 @@ export class LiveMarket {
       this.timer = setTimeout(run, wait);
     };
     const run = (): void => {
-      this.tick().then(
+      void this.tick().then(
         (result) => {
           if (result.minutes > 0) this.options.logger?.info('live minutes loaded', { ...result });
         },
