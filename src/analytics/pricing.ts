@@ -70,63 +70,39 @@ const DBL_EPSILON = 2 ** -52;
 // ---------------------------------------------------------------------------------------------
 // Normal distribution (Cody 1969)
 
-// Cody's |x| <= 0.46875 erf approximation.
-const ERF_A = [3.1611237438705656, 113.86415415105016, 377.48523768530202, 3209.3775891384695, 0.18577770618460315];
-const ERF_B = [23.601290952344122, 244.02463793444417, 1282.6165260773723, 2844.2368334391706];
-// Cody's 0.46875 <= x <= 4 erfc approximation (scaled by exp(x²)).
-const ERFC_C = [
-  0.56418849698867009, 8.8831497943883759, 66.119190637141630, 298.63513819740013, 881.95222124176909,
-  1712.0476126340706, 2051.0783778260715, 1230.3393547979972, 2.1531153547440385e-8,
-];
-const ERFC_D = [
-  15.744926110709835, 117.69395089131250, 537.18110186200986, 1621.3895745666902, 3290.7992357334596,
-  4362.6190901432472, 3439.3676741437216, 1230.3393548037494,
-];
-// Cody's x > 4 erfc approximation (asymptotic in 1/x²).
-const ERFC_P = [
-  0.30532663496123234, 0.36034489994980444, 0.12578172611122925, 0.016083785148742277, 6.5874916152983780e-4,
-  0.016315387137302098,
-];
-const ERFC_Q = [2.5685201922898224, 1.8729528499234673, 0.52790510295142841, 0.060518341312441319, 2.3352049762686918e-3];
+// Cody's coefficients, written out in Horner form (the solver evaluates these a few times per
+// quote of a chain: no table reads).
 
-/** Indexed coefficient read (the tables are constant, so the index is always in range). */
-function coef(a: readonly number[], i: number): number {
-  return a[i] as number;
-}
-
-/** erf(y) for |y| <= 0.46875. */
+/** erf(y) for |y| <= 0.46875 (Cody's first rational approximation). */
 function erfSmall(y: number): number {
   const z = y * y;
-  let num = coef(ERF_A, 4) * z;
-  let den = z;
-  for (let i = 0; i < 3; i++) {
-    num = (num + coef(ERF_A, i)) * z;
-    den = (den + coef(ERF_B, i)) * z;
-  }
-  return (y * (num + coef(ERF_A, 3))) / (den + coef(ERF_B, 3));
+  const num = ((((0.18577770618460315 * z + 3.1611237438705656) * z + 113.86415415105016) * z + 377.48523768530202) * z + 3209.3775891384695) * y;
+  const den = (((z + 23.601290952344122) * z + 244.02463793444417) * z + 1282.6165260773723) * z + 2844.2368334391706;
+  return num / den;
 }
 
-/** exp(y²)·erfc(y) for y >= 0.46875: Cody's rational part without the Gaussian factor. */
+/** exp(y²)·erfc(y) for y >= 0.46875: Cody's rational parts (0.46875 to 4, and asymptotic in 1/y² beyond) without the Gaussian factor. */
 function erfcxLarge(y: number): number {
   if (y <= 4) {
-    let num = coef(ERFC_C, 8) * y;
-    let den = y;
-    for (let i = 0; i < 7; i++) {
-      num = (num + coef(ERFC_C, i)) * y;
-      den = (den + coef(ERFC_D, i)) * y;
-    }
-    return (num + coef(ERFC_C, 7)) / (den + coef(ERFC_D, 7));
+    const num =
+      (((((((2.1531153547440385e-8 * y + 0.56418849698867009) * y + 8.8831497943883759) * y + 66.11919063714163) * y + 298.63513819740013) * y + 881.95222124176909) * y +
+        1712.0476126340706) *
+        y +
+        2051.0783778260715) *
+        y +
+      1230.3393547979972;
+    const den =
+      (((((((y + 15.744926110709835) * y + 117.6939508913125) * y + 537.18110186200986) * y + 1621.3895745666902) * y + 3290.7992357334596) * y + 4362.6190901432472) * y +
+        3439.3676741437216) *
+        y +
+      1230.3393548037494;
+    return num / den;
   }
   if (!Number.isFinite(y)) return 0;
   const z = 1 / (y * y);
-  let num = coef(ERFC_P, 5) * z;
-  let den = z;
-  for (let i = 0; i < 4; i++) {
-    num = (num + coef(ERFC_P, i)) * z;
-    den = (den + coef(ERFC_Q, i)) * z;
-  }
-  const r = (z * (num + coef(ERFC_P, 4))) / (den + coef(ERFC_Q, 4));
-  return (INV_SQRT_PI - r) / y;
+  const num = (((((0.016315387137302098 * z + 0.30532663496123234) * z + 0.36034489994980444) * z + 0.12578172611122925) * z + 0.016083785148742277) * z + 6.587491615298378e-4) * z;
+  const den = ((((z + 2.5685201922898224) * z + 1.8729528499234673) * z + 0.52790510295142841) * z + 0.060518341312441319) * z + 2.3352049762686918e-3;
+  return (INV_SQRT_PI - num / den) / y;
 }
 
 /**
@@ -182,16 +158,13 @@ export function normPdf(x: number): number {
 }
 
 // Acklam (2003), relative accuracy ~1.2e-9: only used to start the implied-volatility iteration.
-const ICDF_A = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
-const ICDF_B = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-const ICDF_C = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
-const ICDF_D = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
 
+/** Acklam's lower-tail rational function of q = √(−2 ln p). */
 function tailInverse(p: number): number {
   const q = Math.sqrt(-2 * Math.log(p));
   return (
-    (((((coef(ICDF_C, 0) * q + coef(ICDF_C, 1)) * q + coef(ICDF_C, 2)) * q + coef(ICDF_C, 3)) * q + coef(ICDF_C, 4)) * q + coef(ICDF_C, 5)) /
-    ((((coef(ICDF_D, 0) * q + coef(ICDF_D, 1)) * q + coef(ICDF_D, 2)) * q + coef(ICDF_D, 3)) * q + 1)
+    (((((-0.007784894002430293 * q - 0.3223964580411365) * q - 2.400758277161838) * q - 2.549732539343734) * q + 4.374664141464968) * q + 2.938163982698783) /
+    ((((0.007784695709041462 * q + 0.3224671290700398) * q + 2.445134137142996) * q + 3.754408661907416) * q + 1)
   );
 }
 
@@ -204,8 +177,8 @@ export function approximateInverseNormCdf(p: number): number {
   const q = p - 0.5;
   const r = q * q;
   return (
-    ((((((coef(ICDF_A, 0) * r + coef(ICDF_A, 1)) * r + coef(ICDF_A, 2)) * r + coef(ICDF_A, 3)) * r + coef(ICDF_A, 4)) * r + coef(ICDF_A, 5)) * q) /
-    (((((coef(ICDF_B, 0) * r + coef(ICDF_B, 1)) * r + coef(ICDF_B, 2)) * r + coef(ICDF_B, 3)) * r + coef(ICDF_B, 4)) * r + 1)
+    (((((-39.69683028665376 * r + 220.9460984245205) * r - 275.9285104469687) * r + 138.357751867269) * r - 30.66479806614716) * r + 2.506628277459239) * q /
+    (((((-54.47609879822406 * r + 161.5858368580409) * r - 155.6989798598866) * r + 66.80131188771972) * r - 13.28068155288572) * r + 1)
   );
 }
 
@@ -367,152 +340,250 @@ export function bsmGreeks(i: BsmInput): Greeks {
 /** Prices this close to a no-arbitrage bound (relative) are treated as carrying no volatility information. */
 const BOUND_TOLERANCE = 1e-12;
 
-type Objective = (s: number) => { f: number; f1: number; f2: number };
+// Rational cubic interpolation (R. Delbourgo, J. A. Gregory, "Shape preserving piecewise rational
+// interpolation", SIAM J. Sci. Stat. Comput. 6 (1985) 967-976), which Jäckel (2015) uses for the
+// initial guesses: on [xl, xr] with values yl, yr and slopes dl, dr, at the fraction t = (x − xl)/w,
+//   r(t) = [yr t³ + (ρ yr − w dr) t²(1−t) + (ρ yl + w dl) t(1−t)² + yl (1−t)³] / [1 + (ρ − 3) t(1−t)],
+// a cubic Hermite interpolant at ρ = 3 and the straight line as ρ → ∞; ρ > −1 keeps it pole-free.
 
-/**
- * Safeguarded Halley iteration on a monotone objective, keeping a bracket [lo, hi] around the root
- * and bisecting (geometrically when the bracket spans decades) whenever a step leaves it. Stops when
- * the step is below 1e-14 relative, or when steps stop shrinking at a small size: Halley converges
- * cubically, so a step that is not much smaller than the previous one is rounding noise in f.
- */
-function solveBracketed(objective: Objective, increasing: boolean, lo0: number, hi0: number, s0: number): number {
-  let lo = lo0;
-  let hi = hi0;
-  let s = s0 > lo && s0 < hi ? s0 : Number.isFinite(hi) ? 0.5 * (lo + hi) : 2 * lo + 1;
-  let previousStep = Infinity;
-  for (let iter = 0; iter < 100; iter++) {
-    const { f, f1, f2 } = objective(s);
-    if (f === 0) return s;
-    if (f < 0 === increasing) lo = Math.max(lo, s);
-    else hi = Math.min(hi, s);
-    let next = NaN;
-    if (Number.isFinite(f) && Number.isFinite(f1) && f1 !== 0) {
-      const newton = -f / f1;
-      const halley = 1 + (0.5 * newton * f2) / f1;
-      const step = Number.isFinite(halley) && halley > 0.5 ? newton / halley : newton;
-      const size = Math.abs(step);
-      const stalled = size <= 1e-9 * s && size >= 0.5 * previousStep;
-      next = s + step;
-      const inside = next > lo && next < hi;
-      // A converged step may land on (or, by rounding, just past) the bracket end that s itself set.
-      if (size <= 1e-14 * s || stalled) return inside ? next : s;
-      previousStep = size;
-    }
-    if (!(next > lo && next < hi)) {
-      if (!Number.isFinite(hi)) next = 2 * Math.max(s, lo);
-      else if (lo > 0 && hi > 4 * lo) next = Math.sqrt(lo * hi);
-      else next = 0.5 * (lo + hi);
-      previousStep = Infinity;
-    }
-    if (hi - lo <= 4 * DBL_EPSILON * hi) return next;
-    s = next;
-  }
-  return s;
+const MIN_CONTROL = -(1 - Math.sqrt(DBL_EPSILON));
+const MAX_CONTROL = 2 / (DBL_EPSILON * DBL_EPSILON);
+
+/** The interpolant above at t, with 1 − t passed apart so that either end keeps its relative accuracy. */
+function rationalCubic(t: number, omt: number, w: number, yl: number, yr: number, dl: number, dr: number, control: number): number {
+  if (!(control < MAX_CONTROL)) return yr * t + yl * omt;
+  const t2 = t * t;
+  const omt2 = omt * omt;
+  return (yr * t2 * t + (control * yr - w * dr) * t2 * omt + (control * yl + w * dl) * t * omt2 + yl * omt2 * omt) / (1 + (control - 3) * t * omt);
 }
 
 /**
- * Solves b(x, s) = β for s, with x <= 0 (out-of-the-money call form). β is passed as ln β (deep
- * out-of-the-money prices may be below the smallest double once normalised) and as the gap to the
- * upper bound gap = e^{x/2} − β (accurate when β is near the bound).
- * Follows the branch structure of Jäckel (2015): the tangent at the inflection point s_c = √(2|x|)
- * splits (0, ∞) into four intervals; on the outer ones the objective is transformed so that it is
- * nearly linear (1/ln b on the low side, ln(e^{x/2} − b) on the high side), on the inner ones it is
- * b − β itself. Unlike Jäckel's rational-cubic initial guesses, starting points here are asymptotic
- * maps or the tangent, and convergence is guarded by a bracket instead of being proved.
+ * The least control parameter for which the interpolant keeps the data's monotonicity and
+ * convexity (Delbourgo and Gregory's sufficient conditions), given the end slopes and the chord's slope.
+ */
+function shapePreservingControl(dl: number, dr: number, slope: number): number {
+  const monotone = dl * slope >= 0 && dr * slope >= 0;
+  const convex = dl <= slope && slope <= dr;
+  const concave = dl >= slope && slope >= dr;
+  if (!monotone && !convex && !concave) return MIN_CONTROL;
+  let forMonotone = -MAX_CONTROL;
+  let forConvexity = -MAX_CONTROL;
+  if (monotone) forMonotone = slope !== 0 ? (dr + dl) / slope : MAX_CONTROL;
+  if (convex || concave) {
+    const spread = dr - dl;
+    forConvexity = slope !== dl && dr !== slope ? Math.max(Math.abs(spread / (dr - slope)), Math.abs(spread / (slope - dl))) : MAX_CONTROL;
+  } else if (monotone) {
+    forConvexity = MAX_CONTROL;
+  }
+  return Math.max(MIN_CONTROL, forMonotone, forConvexity);
+}
+
+/**
+ * The control parameter for which the interpolant's second derivative at one end is `second`
+ * (at the left end when `atLeft`), raised to the shape-preserving minimum when `preserveShape`.
+ * From r''(xl) = 2(ρ(s − dl) − (dr − dl))/w and r''(xr) = 2(ρ(dr − s) − (dr − dl))/w, s the chord's slope.
+ */
+function fittedControl(w: number, yl: number, yr: number, dl: number, dr: number, second: number, atLeft: boolean, preserveShape: boolean): number {
+  const slope = (yr - yl) / w;
+  const numerator = 0.5 * w * second + (dr - dl);
+  const denominator = atLeft ? slope - dl : dr - slope;
+  let control: number;
+  if (numerator === 0) control = 0;
+  else if (denominator === 0) control = numerator > 0 ? MAX_CONTROL : MIN_CONTROL;
+  else control = numerator / denominator;
+  if (preserveShape) control = Math.max(control, shapePreservingControl(dl, dr, slope));
+  return Math.max(control, MIN_CONTROL);
+}
+
+/**
+ * Φ⁻¹(e^{lnP}) for lnP < ln ½: Acklam's approximation while e^{lnP} is a normal double, below that
+ * the tail asymptote ln Φ(z) ≈ −z²/2 − ln(−z) − ln√(2π) solved by fixed point (guesses only).
+ */
+function inverseNormCdfOfLog(lnP: number): number {
+  if (lnP > -700) return approximateInverseNormCdf(Math.exp(lnP));
+  let z = -Math.sqrt(-2 * lnP);
+  for (let k = 0; k < 4; k++) z = -Math.sqrt(-2 * (lnP + Math.log(-z) + LN_SQRT_2PI));
+  return z;
+}
+
+/** ln(3√3/(2π)): the lower map's constant (below). */
+const LN_LOWER_MAP = Math.log((3 * Math.sqrt(3)) / (2 * Math.PI));
+const INV_SQRT3 = 1 / Math.sqrt(3);
+/** A Householder step this small (relative) leaves an error of order its fourth power: the iteration stops. */
+const CONVERGED_STEP = 3e-5;
+const MAX_ITERATIONS = 60;
+
+/**
+ * Solves b(x, s) = β for s, with x <= 0 (out-of-the-money call form), after P. Jäckel, "Let's Be
+ * Rational" (2015). β is passed as ln β (deep out-of-the-money prices may be below the smallest
+ * double once normalised) and as the gap to the upper bound gap = e^{x/2} − β (accurate when β is
+ * near the bound).
+ *
+ * The tangent to b at its inflection point s_c = √(2|x|) meets 0 at s_l and the upper bound e^{x/2}
+ * at s_u; with b_l = b(s_l), b_c = b(s_c), b_u = b(s_u) the price falls in one of four branches:
+ * 1. β < b_l: b is nearly the lower map f_l(s) = (2π|x|/(3√3))·Φ(x/(√3 s))³; f_l as a function of β
+ *    is interpolated by a shape-preserving rational cubic through (0, 0) with slope 1 and through b_l
+ *    with its slope and curvature, and inverted; the objective is 1/ln b(s) − 1/ln β.
+ * 2. b_l ≤ β < b_c and 3. b_c ≤ β ≤ b_u: s(β) is interpolated by a rational cubic through the
+ *    branch's ends with slopes 1/b'(s) and no curvature at s_c; the objective is b(s) − β.
+ * 4. β > b_u: the upper map f_u(s) = Φ(−s/2) as a function of β, through b_u and (e^{x/2}, 0) with
+ *    slope −½, interpolated the same way and inverted; the objective is ln(e^{x/2} − b(s)) − ln gap.
+ * From the guess, Householder steps of order 3 (quartic convergence) on the branch's objective,
+ * kept within the branch's interval by a bracket that bisects a step leaving it; one or two steps
+ * reach machine precision from these guesses. The curvature fits and objectives are the paper's;
+ * the code, the bracket and the logarithmic forms for underflowing prices are this module's own.
  */
 function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
   const bMax = Math.exp(0.5 * x);
   const sc = Math.sqrt(-2 * x);
-  let lnBc: number;
-  let lnVegaC: number;
-  if (sc > 0) {
-    const hc = x / sc;
-    const tc = 0.5 * sc;
-    lnBc = lnOtmCallBelowCritical(hc, tc);
-    lnVegaC = lnNormalisedVega(hc, tc);
-  } else {
-    lnBc = -Infinity;
-    lnVegaC = -LN_SQRT_2PI;
-  }
+  // b_c and b'(s_c) = e^{x/2}/√(2π) (h² + t² = |x| at s_c).
+  const lnBc = sc > 0 ? lnOtmCallBelowCritical(x / sc, 0.5 * sc) : -Infinity;
   const bc = Math.exp(lnBc);
-  const vegaC = Math.exp(lnVegaC);
-
-  if (lnBeta < lnBc) {
-    // Low side, s < s_c: every evaluation uses the underflow-free erfcx form.
-    const sl = sc - bc / vegaC;
-    const lnBl = sl > 0 ? lnOtmCallBelowCritical(x / sl, 0.5 * sl) : -Infinity;
-    if (lnBeta < lnBl) {
-      // b ≈ (2π|x|/(3√3))·Φ(−|x|/(√3 s))³ for small s (Jäckel's lower-branch map); ln b ~ −x²/(2s²),
-      // so 1/ln b is close to linear in s².
-      const z = Math.exp((lnBeta + Math.log((3 * Math.sqrt(3)) / (2 * Math.PI * -x))) / 3);
-      const guess = z < 0.5 ? -x / (Math.sqrt(3) * -approximateInverseNormCdf(z)) : 0.5 * sl;
-      const invLnBeta = 1 / lnBeta;
-      return solveBracketed(
-        (s) => {
-          const h = x / s;
-          const t = 0.5 * s;
-          const L = lnOtmCallBelowCritical(h, t);
-          const v = Math.exp(lnNormalisedVega(h, t) - L); // (ln b)'
-          const L2 = (v * (h * h - t * t)) / s - v * v; // (ln b)''
-          return { f: 1 / L - invLnBeta, f1: -v / (L * L), f2: -L2 / (L * L) + (2 * v * v) / (L * L * L) };
-        },
-        false,
-        0,
-        sl,
-        guess,
-      );
-    }
-    const beta = Math.exp(lnBeta);
-    return solveBracketed(
-      (s) => {
-        const h = x / s;
-        const t = 0.5 * s;
-        const b = Math.exp(lnOtmCallBelowCritical(h, t));
-        const vega = Math.exp(lnNormalisedVega(h, t));
-        return { f: b - beta, f1: vega, f2: (vega * (h * h - t * t)) / s };
-      },
-      true,
-      Math.max(sl, 0),
-      sc,
-      sc + (beta - bc) / vegaC,
-    );
-  }
-
-  // High side, s >= s_c.
-  const su = sc + (bMax - bc) / vegaC;
-  const lnGapU = lnUpperGapAboveCritical(x / su, 0.5 * su);
-  if (Math.log(gap) > lnGapU) {
-    const beta = Math.exp(lnBeta);
-    return solveBracketed(
-      (s) => {
-        const h = x / s;
-        const t = 0.5 * s;
-        const b = otmCallAboveCritical(x, h, t);
-        const vega = Math.exp(lnNormalisedVega(h, t));
-        return { f: b - beta, f1: vega, f2: (vega * (h * h - t * t)) / s };
-      },
-      true,
-      sc,
-      su,
-      sc + (beta - bc) / vegaC,
-    );
-  }
-  // e^{x/2} − b ≈ (e^{x/2} + e^{−x/2})·Φ(−s/2) for large s; exact at x = 0.
+  const vc = INV_SQRT_2PI * bMax;
+  let branch: 1 | 2 | 3 | 4;
+  let lo: number;
+  let hi: number;
+  let s: number;
   const lnGap = Math.log(gap);
-  const guess = -2 * approximateInverseNormCdf(gap / (bMax + 1 / bMax));
-  return solveBracketed(
-    (s) => {
-      const h = x / s;
-      const t = 0.5 * s;
+  if (lnBeta < lnBc) {
+    const sl = sc - Math.exp(lnBc - Math.log(vc));
+    const hl = x / sl;
+    const tl = 0.5 * sl;
+    const lnBl = sl > 0 ? lnOtmCallBelowCritical(hl, tl) : -Infinity;
+    const vl = Math.exp(lnNormalisedVega(hl, tl));
+    const bl = Math.exp(lnBl);
+    if (lnBeta < lnBl) {
+      branch = 1;
+      lo = 0;
+      hi = sl;
+      // The lower map and its first two derivatives in s at s_l, z = x/(√3 s).
+      const z = (INV_SQRT3 * x) / sl;
+      const phi = normPdf(z);
+      const cdf = normCdf(z);
+      const scale = (2 * Math.PI * -x) / (3 * Math.sqrt(3));
+      const dz = -z / sl;
+      const fl = scale * cdf * cdf * cdf;
+      const fl1 = 3 * scale * cdf * cdf * phi * dz;
+      const fl2 = 3 * scale * cdf * phi * dz * dz * (2 * phi - z * cdf) + 3 * scale * cdf * cdf * phi * ((2 * z) / (sl * sl));
+      // As functions of β: dF/dβ = f'/b', d²F/dβ² = (f'' − f'·b''/b')/b'².
+      const b2l = (hl * hl - tl * tl) / sl;
+      const d1 = fl1 / vl;
+      const d2 = (fl2 - fl1 * b2l) / (vl * vl);
+      const t = Math.exp(lnBeta - lnBl);
+      let lnF = lnBeta; // F(β) = β(1 + O(β/b_l)) near 0
+      if (t > 1e-12) {
+        const control = fittedControl(bl, 0, fl, 1, d1, d2, false, true);
+        const f = rationalCubic(t, 1 - t, bl, 0, fl, 1, d1, control);
+        if (f > 0) lnF = Math.log(f);
+      }
+      const zGuess = inverseNormCdfOfLog((lnF + LN_LOWER_MAP - Math.log(-x)) / 3);
+      s = (INV_SQRT3 * x) / zGuess;
+    } else {
+      branch = 2;
+      lo = Math.max(sl, 0);
+      hi = sc;
+      const beta = Math.exp(lnBeta);
+      const w = bc - bl;
+      const control = fittedControl(w, sl, sc, 1 / vl, 1 / vc, 0, false, false);
+      const t = (beta - bl) / w;
+      s = rationalCubic(t, 1 - t, w, sl, sc, 1 / vl, 1 / vc, control);
+    }
+  } else {
+    const su = sc + (bMax - bc) / vc;
+    const hu = x / su;
+    const tu = 0.5 * su;
+    const lnGapU = lnUpperGapAboveCritical(hu, tu);
+    const vu = Math.exp(lnNormalisedVega(hu, tu));
+    const gapU = Math.exp(lnGapU);
+    if (lnGap > lnGapU) {
+      branch = 3;
+      lo = sc;
+      hi = su;
+      const w = bMax - gapU - bc; // b_u − b_c
+      const control = fittedControl(w, sc, su, 1 / vc, 1 / vu, 0, true, false);
+      const omt = (gap - gapU) / w; // (b_u − β)/(b_u − b_c)
+      s = rationalCubic(1 - omt, omt, w, sc, su, 1 / vc, 1 / vu, control);
+    } else {
+      branch = 4;
+      lo = su;
+      hi = Infinity;
+      // The upper map and its derivatives in s at s_u; as functions of β as in branch 1.
+      const phi = normPdf(tu);
+      const fu = normCdf(-tu);
+      const fu1 = -0.5 * phi;
+      const fu2 = 0.125 * su * phi;
+      const b2u = (hu * hu - tu * tu) / su;
+      const d1 = fu1 / vu;
+      const d2 = (fu2 - fu1 * b2u) / (vu * vu);
+      const omt = gap / gapU; // (e^{x/2} − β)/(e^{x/2} − b_u)
+      const control = fittedControl(gapU, fu, 0, d1, -0.5, d2, true, true);
+      let f = rationalCubic(1 - omt, omt, gapU, fu, 0, d1, -0.5, control);
+      if (!(f > 0 && f < 0.5)) f = 0.5 * gap;
+      s = -2 * approximateInverseNormCdf(f);
+    }
+  }
+  return householder(branch, x, lnBeta, lnGap, s, lo, hi);
+}
+
+/**
+ * Householder iteration of order 3 on branch `branch`'s objective g (normalisedVolatility), from s
+ * within [lo, hi]: s += ν(1 + ½ν·g''/g')/(1 + ν(g''/g' + ν·g'''/(6g'))) with ν = −g/g'. The ratios
+ * come from b'''/b' = (b''/b')² − 3h²/s² − ¼ and b''/b' = (h² − t²)/s, h = x/s, t = s/2 (Jäckel 2015).
+ * Each objective increases towards the root from below (ν > 0 below it), which keeps the bracket.
+ */
+function householder(branch: 1 | 2 | 3 | 4, x: number, lnBeta: number, lnGap: number, s0: number, lo0: number, hi0: number): number {
+  let lo = lo0;
+  let hi = hi0;
+  let s = s0 > lo && s0 < hi ? s0 : Number.isFinite(hi) ? 0.5 * (lo + hi) : 2 * lo + 1;
+  const beta = branch === 2 || branch === 3 ? Math.exp(lnBeta) : 0;
+  for (let iter = 0; iter < MAX_ITERATIONS; iter++) {
+    const h = x / s;
+    const t = 0.5 * s;
+    const lnVega = lnNormalisedVega(h, t);
+    const b2 = (h * h - t * t) / s; // b''/b'
+    const b3 = b2 * b2 - (3 * h * h) / (s * s) - 0.25; // b'''/b'
+    let newton: number;
+    let h2: number;
+    let h3: number;
+    if (branch === 1) {
+      // g = 1/ln b − 1/ln β; with L = ln b, p = b'/b: g''/g' = b''/b' − p − 2p/L,
+      // g'''/g' = b'''/b' − 3p·b''/b' + 2p² − 6(p·b''/b' − p²)/L + 6p²/L².
+      const L = lnOtmCallBelowCritical(h, t);
+      const p = Math.exp(lnVega - L);
+      const invL = 1 / L;
+      newton = ((lnBeta - L) * L) / (lnBeta * p);
+      h2 = b2 - p - 2 * p * invL;
+      h3 = b3 - 3 * p * b2 + 2 * p * p - 6 * (p * b2 - p * p) * invL + 6 * p * p * invL * invL;
+    } else if (branch === 4) {
+      // g = ln(e^{x/2} − b) − ln gap; with q = b'/(e^{x/2} − b): g''/g' = b''/b' + q, g'''/g' = b'''/b' + 3q·b''/b' + 2q².
       const lnG = lnUpperGapAboveCritical(h, t);
-      const w = Math.exp(lnNormalisedVega(h, t) - lnG); // vega / g
-      return { f: lnG - lnGap, f1: -w, f2: (-w * (h * h - t * t)) / s - w * w };
-    },
-    false,
-    su,
-    Infinity,
-    guess,
-  );
+      const q = Math.exp(lnVega - lnG);
+      newton = (lnG - lnGap) / q;
+      h2 = b2 + q;
+      h3 = b3 + 3 * q * b2 + 2 * q * q;
+    } else {
+      const b = h + t <= 0 ? Math.exp(lnOtmCallBelowCritical(h, t)) : otmCallAboveCritical(x, h, t);
+      newton = (beta - b) / Math.exp(lnVega);
+      h2 = b2;
+      h3 = b3;
+    }
+    if (newton > 0) lo = s;
+    else if (newton < 0) hi = s;
+    else return s;
+    let step = (newton * (1 + 0.5 * h2 * newton)) / (1 + newton * (h2 + (h3 * newton) / 6));
+    if (!Number.isFinite(step) || step * newton <= 0) step = newton;
+    let next = s + step;
+    const inside = next > lo && next < hi;
+    if (Math.abs(step) <= CONVERGED_STEP * s && inside) return next;
+    if (!inside) {
+      if (!Number.isFinite(hi)) next = 2 * s;
+      else if (lo > 0 && hi > 4 * lo) next = Math.sqrt(lo * hi);
+      else next = 0.5 * (lo + hi);
+      if (hi - lo <= 4 * DBL_EPSILON * hi) return next;
+    }
+    s = next;
+  }
+  return s;
 }
 
 /**
