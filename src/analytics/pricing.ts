@@ -64,6 +64,7 @@ export interface ImpliedVolatilityInput {
 const SQRT2 = Math.SQRT2;
 const INV_SQRT_PI = 0.5641895835477562869; // 1/sqrt(pi)
 const INV_SQRT_2PI = 0.3989422804014326779; // 1/sqrt(2 pi)
+const SQRT_2PI = 2.5066282746310005024; // sqrt(2 pi)
 const LN_SQRT_2PI = 0.9189385332046727418; // ln(sqrt(2 pi))
 const DBL_EPSILON = 2 ** -52;
 
@@ -436,17 +437,18 @@ const MAX_ITERATIONS = 60;
 function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
   const bMax = Math.exp(0.5 * x);
   const sc = Math.sqrt(-2 * x);
-  // b_c and b'(s_c) = e^{x/2}/√(2π) (h² + t² = |x| at s_c).
-  const lnBc = sc > 0 ? lnOtmCallBelowCritical(x / sc, 0.5 * sc) : -Infinity;
-  const bc = Math.exp(lnBc);
+  // At s_c (h = −t, h² + t² = |x|): b_c = ½e^{x/2}(1 − erfcx(√|x|)) and b'(s_c) = e^{x/2}/√(2π).
+  const halfGapC = 0.5 * (1 - erfcx(Math.sqrt(-x)));
+  const lnBc = halfGapC > 0 ? Math.log(halfGapC) + 0.5 * x : -Infinity;
+  const bc = halfGapC * bMax;
   const vc = INV_SQRT_2PI * bMax;
   let branch: 1 | 2 | 3 | 4;
   let lo: number;
   let hi: number;
   let s: number;
-  const lnGap = Math.log(gap);
+  let lnGap = NaN;
   if (lnBeta < lnBc) {
-    const sl = sc - Math.exp(lnBc - Math.log(vc));
+    const sl = sc - SQRT_2PI * halfGapC; // s_c − b_c/b'(s_c)
     const hl = x / sl;
     const tl = 0.5 * sl;
     const lnBl = sl > 0 ? lnOtmCallBelowCritical(hl, tl) : -Infinity;
@@ -457,9 +459,11 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
       lo = 0;
       hi = sl;
       // The lower map and its first two derivatives in s at s_l, z = x/(√3 s).
+      // Φ(z) = ½·erfcx(−z/√2)·e^{−z²/2} (z < 0): one exponential for φ and Φ.
       const z = (INV_SQRT3 * x) / sl;
-      const phi = normPdf(z);
-      const cdf = normCdf(z);
+      const gauss = Math.exp(-0.5 * z * z);
+      const phi = INV_SQRT_2PI * gauss;
+      const cdf = 0.5 * erfcx(-z / SQRT2) * gauss;
       const scale = (2 * Math.PI * -x) / (3 * Math.sqrt(3));
       const dz = -z / sl;
       const fl = scale * cdf * cdf * cdf;
@@ -489,7 +493,8 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
       s = rationalCubic(t, 1 - t, w, sl, sc, 1 / vl, 1 / vc, control);
     }
   } else {
-    const su = sc + (bMax - bc) / vc;
+    lnGap = Math.log(gap);
+    const su = sc + SQRT_2PI * (1 - halfGapC); // s_c + (e^{x/2} − b_c)/b'(s_c)
     const hu = x / su;
     const tu = 0.5 * su;
     const lnGapU = lnUpperGapAboveCritical(hu, tu);
@@ -605,24 +610,44 @@ export function impliedVolatility(i: ImpliedVolatilityInput): number | null {
   const { price, spot, strike, time, rate, dividendYield: q } = i;
   // Written out rather than as a list: this runs once per quote of a chain (no array per call).
   if (!(Number.isFinite(price) && Number.isFinite(spot) && Number.isFinite(strike) && Number.isFinite(time) && Number.isFinite(rate) && Number.isFinite(q))) return null;
-  if (!(price > 0) || !(time > 0) || !(spot > 0) || !(strike > 0)) return null;
+  if (!(spot > 0) || !(strike > 0) || !(time > 0)) return null;
   if (i.type !== 'call' && i.type !== 'put') return null;
-  const sign = i.type === 'call' ? 1 : -1;
-  const spotPv = spot * Math.exp(-q * time);
-  const strikePv = strike * Math.exp(-rate * time);
-  const upper = i.type === 'call' ? spotPv : strikePv;
+  return solveDiscounted(i.type === 'call', price, spot * Math.exp(-q * time), strike * Math.exp(-rate * time), logForwardMoneyness(spot, strike, (rate - q) * time), time);
+}
+
+/**
+ * Black-76 implied volatility of an option on a forward F settling in `time` years, both legs
+ * discounted by `discount` = e^{−rT}: the same σ, to the last bit, as {@link impliedVolatility} with
+ * spot = F and dividendYield = r (when discount is that call's e^{−rT}), without its argument object
+ * or exponentials, for callers solving a whole chain of one expiration. Null in the same cases.
+ */
+export function blackImpliedVolatility(type: OptionType, price: number, forward: number, strike: number, time: number, discount: number): number | null {
+  if (!(Number.isFinite(price) && Number.isFinite(forward) && Number.isFinite(strike) && Number.isFinite(time) && Number.isFinite(discount))) return null;
+  if (!(forward > 0) || !(strike > 0) || !(time > 0) || !(discount > 0)) return null;
+  if (type !== 'call' && type !== 'put') return null;
+  return solveDiscounted(type === 'call', price, forward * discount, strike * discount, logForwardMoneyness(forward, strike, 0), time);
+}
+
+/**
+ * The σ at which the option is worth `price`, from the present values of its legs (S e^{−qT} and
+ * K e^{−rT}) and x = ln(F/K): impliedVolatility's method (its comment), after its input checks.
+ */
+function solveDiscounted(isCall: boolean, price: number, spotPv: number, strikePv: number, x: number, time: number): number | null {
+  if (!(price > 0)) return null;
+  const sign = isCall ? 1 : -1;
+  const upper = isCall ? spotPv : strikePv;
   if (!(price < upper) || upper - price <= BOUND_TOLERANCE * upper) return null;
-  const x = logForwardMoneyness(spot, strike, (rate - q) * time);
   let otmPrice = price;
   if (sign * x > 0) {
     const intrinsic = sign * (spotPv - strikePv);
     otmPrice = price - intrinsic;
     if (!(otmPrice > BOUND_TOLERANCE * intrinsic)) return null;
   }
-  // β = otmPrice / (DF·√(FK)) with DF·√(FK) = √(S e^{−qT}·K e^{−rT}); kept in logs against underflow.
-  const lnScale = 0.5 * (Math.log(spotPv) + Math.log(strikePv));
-  const lnBeta = Math.log(otmPrice) - lnScale;
-  const gap = (upper - price) / Math.exp(lnScale); // distance to the bound, normalised (parity-invariant)
+  // β = otmPrice / (DF·√(FK)) with DF·√(FK) = √(S e^{−qT}·K e^{−rT}) (as a product of roots: no
+  // overflow), β kept in logs against underflow.
+  const scale = Math.sqrt(spotPv) * Math.sqrt(strikePv);
+  const lnBeta = Math.log(otmPrice) - Math.log(scale);
+  const gap = (upper - price) / scale; // distance to the bound, normalised (parity-invariant)
   const xOtm = -Math.abs(x);
   if (!(lnBeta < 0.5 * xOtm) || !(gap > 0)) return null;
   const s = normalisedVolatility(xOtm, lnBeta, gap);

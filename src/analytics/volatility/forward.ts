@@ -80,8 +80,12 @@ export function impliedForward(input: ForwardInput): ForwardEstimate | null {
   let used = candidates.length;
   // Two passes: the second re-centres the window on the first near-the-money median.
   for (let pass = 0; pass < 2; pass++) {
+    // Distances taken once per strike, not once per comparison (the sort is stable, as before).
     const centre = forward;
-    const near = [...candidates].sort((x, y) => Math.abs(Math.log(x.strike / centre)) - Math.abs(Math.log(y.strike / centre))).slice(0, count);
+    const near = candidates
+      .map((c) => ({ forward: c.forward, distance: Math.abs(Math.log(c.strike / centre)) }))
+      .sort((x, y) => x.distance - y.distance)
+      .slice(0, count);
     forward = median(near.map((c) => c.forward));
     used = near.length;
   }

@@ -12,7 +12,7 @@
  * A side is missing when it is null, not finite or not positive: a zero bid is no bid (as Cboe's VIX
  * method treats it). A quote has a mid only when both sides are present and not crossed (ask ≥ bid).
  */
-import { impliedVolatility, normCdf, type OptionType } from '../pricing.js';
+import { blackImpliedVolatility, impliedVolatility, normCdf, type OptionType } from '../pricing.js';
 
 /** One quoted contract of an expiration. */
 export interface ChainQuote {
@@ -104,20 +104,30 @@ function forwardVega(strike: number, volatility: number, market: ExpirationMarke
 export function quoteVolatilities(quotes: readonly ChainQuote[], market: ExpirationMarket, sides: 'all' | 'mid' = 'all'): QuoteVolatility[] {
   const deltaMarket = market.spot !== null && market.spot > 0 ? { ...market, spot: market.spot } : null;
   const all = sides === 'all';
-  return quotes.map((q) => {
+  // e^{−rT} once for the expiration: the same σ as forwardImpliedVolatility, without its exponentials.
+  const { forward, time } = market;
+  const discount = Math.exp(-market.rate * time);
+  const out: QuoteVolatility[] = new Array<QuoteVolatility>(quotes.length);
+  for (let i = 0; i < quotes.length; i++) {
+    const q = quotes[i] as ChainQuote;
     const bid = quoteSide(q.bid);
     const ask = quoteSide(q.ask);
     const mid = midPrice(bid, ask);
-    const midVolatility = mid === null ? null : forwardImpliedVolatility(q.type, mid, q.strike, market);
-    return {
-      ...q,
+    const midVolatility = mid === null ? null : blackImpliedVolatility(q.type, mid, forward, q.strike, time, discount);
+    // Written field by field (not spread from q): one object shape for every quote.
+    out[i] = {
+      strike: q.strike,
+      type: q.type,
+      bid: q.bid,
+      ask: q.ask,
       mid,
-      bidVolatility: bid === null || !all ? null : forwardImpliedVolatility(q.type, bid, q.strike, market),
-      askVolatility: ask === null || !all ? null : forwardImpliedVolatility(q.type, ask, q.strike, market),
+      bidVolatility: bid === null || !all ? null : blackImpliedVolatility(q.type, bid, forward, q.strike, time, discount),
+      askVolatility: ask === null || !all ? null : blackImpliedVolatility(q.type, ask, forward, q.strike, time, discount),
       midVolatility,
       delta: midVolatility === null || deltaMarket === null ? null : spotDelta(q.type, q.strike, midVolatility, deltaMarket),
     };
-  });
+  }
+  return out;
 }
 
 /**
