@@ -39,7 +39,12 @@ export const DEFAULT_NEAR_STRIKES = 8;
 
 /** Median of a non-empty list (mean of the middle two for an even count). */
 export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  return medianInPlace(Float64Array.from(values));
+}
+
+/** Median of a non-empty typed array, sorting it in place. */
+function medianInPlace(values: Float64Array): number {
+  const sorted = values.sort();
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : 0.5 * ((sorted[mid - 1] as number) + (sorted[mid] as number));
 }
@@ -49,46 +54,68 @@ export function impliedDividendYield(spot: number, forward: number, rate: number
   return rate - Math.log(forward / spot) / time;
 }
 
-/** The parity forward of each strike with both mids, keyed by strike. */
-function parityForwards(quotes: readonly ChainQuote[], growth: number): { strike: number; forward: number }[] {
-  const legs = new Map<number, { call: number | null; put: number | null }>();
+/** The parity forwards of the strikes with both mids, in the order each strike first appears: strikes and forwards. */
+function parityForwards(quotes: readonly ChainQuote[], growth: number): { strikes: Float64Array; forwards: Float64Array } {
+  // Per strike (by first appearance) the last call and put mids seen; NaN where none.
+  const slotOf = new Map<number, number>();
+  const strikes: number[] = [];
+  const calls: number[] = [];
+  const puts: number[] = [];
   for (const q of quotes) {
     const mid = midPrice(q.bid, q.ask);
     if (mid === null || !(q.strike > 0)) continue;
-    const leg = legs.get(q.strike) ?? { call: null, put: null };
-    if (q.type === 'call') leg.call = mid;
-    else leg.put = mid;
-    legs.set(q.strike, leg);
+    let slot = slotOf.get(q.strike);
+    if (slot === undefined) {
+      slot = strikes.length;
+      slotOf.set(q.strike, slot);
+      strikes.push(q.strike);
+      calls.push(NaN);
+      puts.push(NaN);
+    }
+    if (q.type === 'call') calls[slot] = mid;
+    else puts[slot] = mid;
   }
-  const out: { strike: number; forward: number }[] = [];
-  for (const [strike, { call, put }] of legs) {
-    if (call === null || put === null) continue;
+  const outStrikes: number[] = [];
+  const outForwards: number[] = [];
+  for (let i = 0; i < strikes.length; i++) {
+    const call = calls[i] as number;
+    const put = puts[i] as number;
+    if (Number.isNaN(call) || Number.isNaN(put)) continue;
+    const strike = strikes[i] as number;
     const forward = strike + growth * (call - put);
-    if (forward > 0) out.push({ strike, forward });
+    if (forward > 0) {
+      outStrikes.push(strike);
+      outForwards.push(forward);
+    }
   }
-  return out;
+  return { strikes: Float64Array.from(outStrikes), forwards: Float64Array.from(outForwards) };
 }
 
 /** The robust parity forward (see the module comment); null when no strike has both mids or time is not positive. */
 export function impliedForward(input: ForwardInput): ForwardEstimate | null {
   const { time, rate, spot } = input;
   if (!(time > 0) || !Number.isFinite(rate)) return null;
-  const candidates = parityForwards(input.quotes, Math.exp(rate * time));
-  if (candidates.length === 0) return null;
-  const count = Math.max(1, input.nearStrikes ?? DEFAULT_NEAR_STRIKES);
-  let forward = median(candidates.map((c) => c.forward));
-  let used = candidates.length;
-  // Two passes: the second re-centres the window on the first near-the-money median.
+  const { strikes, forwards } = parityForwards(input.quotes, Math.exp(rate * time));
+  const n = strikes.length;
+  if (n === 0) return null;
+  const count = Math.min(n, Math.max(1, input.nearStrikes ?? DEFAULT_NEAR_STRIKES));
+  let forward = medianInPlace(forwards.slice());
+  const distance = new Float64Array(n);
+  const order: number[] = new Array<number>(n);
+  const near = new Float64Array(count);
+  // Two passes: the second re-centres the window on the first near-the-money median. The nearest
+  // `count` strikes by |ln(K/centre)|, ties in first-appearance order (a stable sort).
   for (let pass = 0; pass < 2; pass++) {
-    // Distances taken once per strike, not once per comparison (the sort is stable, as before).
     const centre = forward;
-    const near = candidates
-      .map((c) => ({ forward: c.forward, distance: Math.abs(Math.log(c.strike / centre)) }))
-      .sort((x, y) => x.distance - y.distance)
-      .slice(0, count);
-    forward = median(near.map((c) => c.forward));
-    used = near.length;
+    for (let i = 0; i < n; i++) {
+      distance[i] = Math.abs(Math.log((strikes[i] as number) / centre));
+      order[i] = i;
+    }
+    order.sort((a, b) => (distance[a] as number) - (distance[b] as number));
+    for (let j = 0; j < count; j++) near[j] = forwards[order[j] as number] as number;
+    forward = medianInPlace(near.slice());
   }
+  const used = count;
   const dividendYield = spot !== null && spot > 0 ? impliedDividendYield(spot, forward, rate, time) : null;
   return { forward, strikesUsed: used, dividendYield };
 }
