@@ -99,6 +99,7 @@ bench: install
 	npx tsx bench/ingest/run.ts
 	npx tsx bench/trades/run.ts
 	npx tsx bench/volatility/run.ts
+	npx tsx bench/volatility/solver.ts
 	npx tsx bench/positioning/run.ts
 
 # The soak (issue #20): 20 accounts at their limits and a bad-key flood for SOAK_SECONDS (180) on

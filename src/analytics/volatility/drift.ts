@@ -138,8 +138,14 @@ export function strikeBand(strikes: readonly number[], range: { low: number; hig
  * about 40, and the drift route's compute falls to about a fifth.
  */
 export function bucketAtmVolatility(chain: ExpirationChain, spot: number | null, rate: number): number | null {
-  const keys = new Set(chain.quotes.map((q) => `${q.type}${q.strike}`));
-  if (keys.size !== chain.quotes.length) return chainAtmVolatility(chain, spot, rate)?.volatility ?? null;
+  // Rights quoted per strike (1 call, 2 put): a repeat sends the chain to chainAtmVolatility.
+  const rights = new Map<number, number>();
+  for (const q of chain.quotes) {
+    const right = q.type === 'call' ? 1 : 2;
+    const held = rights.get(q.strike) ?? 0;
+    if ((held & right) !== 0) return chainAtmVolatility(chain, spot, rate)?.volatility ?? null;
+    rights.set(q.strike, held | right);
+  }
   const forward = impliedForward({ quotes: chain.quotes, time: chain.time, rate, spot });
   if (forward === null) return null;
   const market: ExpirationMarket = { spot, forward: forward.forward, time: chain.time, rate };
