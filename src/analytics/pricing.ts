@@ -189,29 +189,27 @@ export function approximateInverseNormCdf(p: number): number {
 // db/ds = φ(h+t)e^{x/2} = exp(−(h²+t²)/2)/√(2π),  d²b/ds² = db/ds · (h²−t²)/s,
 // so the inflection point (the "critical" s) is s_c = √(2|x|), where h + t = 0.
 
-/** ln(db/ds) at (h, t). */
-function lnNormalisedVega(h: number, t: number): number {
-  return -0.5 * (h * h + t * t) - LN_SQRT_2PI;
-}
-
 /**
  * For s <= s_c (h + t <= 0): b written with Cody's scaled erfc,
- * b = ½·exp(−(h²+t²)/2)·[erfcx(−(h+t)/√2) − erfcx(−(h−t)/√2)] (as in Jäckel 2015),
- * which never underflows: returns ln b.
+ * b = exp(−(h²+t²)/2)·β̃ with β̃ = ½[erfcx(−(h+t)/√2) − erfcx(−(h−t)/√2)] (as in Jäckel 2015),
+ * which never underflows. Returns β̃; b'/b = 1/(√(2π)·β̃) then needs no exponential.
  */
+function otmCallBracket(h: number, t: number): number {
+  return 0.5 * (erfcx(-(h + t) / SQRT2) - erfcx(-(h - t) / SQRT2));
+}
+
+/** ln b for s <= s_c (otmCallBracket). */
 function lnOtmCallBelowCritical(h: number, t: number): number {
-  const bracket = 0.5 * (erfcx(-(h + t) / SQRT2) - erfcx(-(h - t) / SQRT2));
-  return Math.log(bracket) - 0.5 * (h * h + t * t);
+  return Math.log(otmCallBracket(h, t)) - 0.5 * (h * h + t * t);
 }
 
 /**
  * For s >= s_c (h + t >= 0): the distance to the upper bound,
- * g = e^{x/2} − b = e^{x/2}Φ(−h−t) + e^{−x/2}Φ(h−t)
- *   = ½·exp(−(h²+t²)/2)·[erfcx((h+t)/√2) + erfcx((t−h)/√2)], a sum of positive terms: returns ln g.
+ * g = e^{x/2} − b = e^{x/2}Φ(−h−t) + e^{−x/2}Φ(h−t) = exp(−(h²+t²)/2)·γ̃ with
+ * γ̃ = ½[erfcx((h+t)/√2) + erfcx((t−h)/√2)], a sum of positive terms. Returns γ̃.
  */
-function lnUpperGapAboveCritical(h: number, t: number): number {
-  const bracket = 0.5 * (erfcx((h + t) / SQRT2) + erfcx((t - h) / SQRT2));
-  return Math.log(bracket) - 0.5 * (h * h + t * t);
+function upperGapBracket(h: number, t: number): number {
+  return 0.5 * (erfcx((h + t) / SQRT2) + erfcx((t - h) / SQRT2));
 }
 
 /**
@@ -451,9 +449,13 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
     const sl = sc - SQRT_2PI * halfGapC; // s_c − b_c/b'(s_c)
     const hl = x / sl;
     const tl = 0.5 * sl;
-    const lnBl = sl > 0 ? lnOtmCallBelowCritical(hl, tl) : -Infinity;
-    const vl = Math.exp(lnNormalisedVega(hl, tl));
-    const bl = Math.exp(lnBl);
+    // b_l = e^{−q}·β̃ and b'(s_l) = e^{−q}/√(2π), q = (h² + t²)/2: one exponential for both.
+    const ql = 0.5 * (hl * hl + tl * tl);
+    const bracketL = sl > 0 ? otmCallBracket(hl, tl) : 0;
+    const lnBl = Math.log(bracketL) - ql;
+    const gaussL = Math.exp(-ql);
+    const vl = INV_SQRT_2PI * gaussL;
+    const bl = bracketL * gaussL;
     if (lnBeta < lnBl) {
       branch = 1;
       lo = 0;
@@ -473,14 +475,10 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
       const b2l = (hl * hl - tl * tl) / sl;
       const d1 = fl1 / vl;
       const d2 = (fl2 - fl1 * b2l) / (vl * vl);
+      // Φ(z)³ = F/scale at the guess; F(β) = β(1 + O(β/b_l)) near 0, taken in logs there (β may underflow).
       const t = Math.exp(lnBeta - lnBl);
-      let lnF = lnBeta; // F(β) = β(1 + O(β/b_l)) near 0
-      if (t > 1e-12) {
-        const control = fittedControl(bl, 0, fl, 1, d1, d2, false, true);
-        const f = rationalCubic(t, 1 - t, bl, 0, fl, 1, d1, control);
-        if (f > 0) lnF = Math.log(f);
-      }
-      const zGuess = inverseNormCdfOfLog((lnF + LN_LOWER_MAP - Math.log(-x)) / 3);
+      const f = t > 1e-12 ? rationalCubic(t, 1 - t, bl, 0, fl, 1, d1, fittedControl(bl, 0, fl, 1, d1, d2, false, true)) : 0;
+      const zGuess = f > 1e-280 ? approximateInverseNormCdf(Math.cbrt(f / scale)) : inverseNormCdfOfLog((lnBeta + LN_LOWER_MAP - Math.log(-x)) / 3);
       s = (INV_SQRT3 * x) / zGuess;
     } else {
       branch = 2;
@@ -497,9 +495,12 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
     const su = sc + SQRT_2PI * (1 - halfGapC); // s_c + (e^{x/2} − b_c)/b'(s_c)
     const hu = x / su;
     const tu = 0.5 * su;
-    const lnGapU = lnUpperGapAboveCritical(hu, tu);
-    const vu = Math.exp(lnNormalisedVega(hu, tu));
-    const gapU = Math.exp(lnGapU);
+    const qu = 0.5 * (hu * hu + tu * tu);
+    const bracketU = upperGapBracket(hu, tu);
+    const lnGapU = Math.log(bracketU) - qu;
+    const gaussU = Math.exp(-qu);
+    const vu = INV_SQRT_2PI * gaussU;
+    const gapU = bracketU * gaussU;
     if (lnGap > lnGapU) {
       branch = 3;
       lo = sc;
@@ -544,7 +545,7 @@ function householder(branch: 1 | 2 | 3 | 4, x: number, lnBeta: number, lnGap: nu
   for (let iter = 0; iter < MAX_ITERATIONS; iter++) {
     const h = x / s;
     const t = 0.5 * s;
-    const lnVega = lnNormalisedVega(h, t);
+    const q = 0.5 * (h * h + t * t); // b' = e^{−q}/√(2π)
     const b2 = (h * h - t * t) / s; // b''/b'
     const b3 = b2 * b2 - (3 * h * h) / (s * s) - 0.25; // b'''/b'
     let newton: number;
@@ -553,22 +554,24 @@ function householder(branch: 1 | 2 | 3 | 4, x: number, lnBeta: number, lnGap: nu
     if (branch === 1) {
       // g = 1/ln b − 1/ln β; with L = ln b, p = b'/b: g''/g' = b''/b' − p − 2p/L,
       // g'''/g' = b'''/b' − 3p·b''/b' + 2p² − 6(p·b''/b' − p²)/L + 6p²/L².
-      const L = lnOtmCallBelowCritical(h, t);
-      const p = Math.exp(lnVega - L);
+      const bracket = otmCallBracket(h, t);
+      const L = Math.log(bracket) - q;
+      const p = INV_SQRT_2PI / bracket;
       const invL = 1 / L;
       newton = ((lnBeta - L) * L) / (lnBeta * p);
       h2 = b2 - p - 2 * p * invL;
       h3 = b3 - 3 * p * b2 + 2 * p * p - 6 * (p * b2 - p * p) * invL + 6 * p * p * invL * invL;
     } else if (branch === 4) {
-      // g = ln(e^{x/2} − b) − ln gap; with q = b'/(e^{x/2} − b): g''/g' = b''/b' + q, g'''/g' = b'''/b' + 3q·b''/b' + 2q².
-      const lnG = lnUpperGapAboveCritical(h, t);
-      const q = Math.exp(lnVega - lnG);
-      newton = (lnG - lnGap) / q;
-      h2 = b2 + q;
-      h3 = b3 + 3 * q * b2 + 2 * q * q;
+      // g = ln(e^{x/2} − b) − ln gap; with w = b'/(e^{x/2} − b): g''/g' = b''/b' + w, g'''/g' = b'''/b' + 3w·b''/b' + 2w².
+      const bracket = upperGapBracket(h, t);
+      const w = INV_SQRT_2PI / bracket; // b'/(e^{x/2} − b)
+      newton = (Math.log(bracket) - q - lnGap) / w;
+      h2 = b2 + w;
+      h3 = b3 + 3 * w * b2 + 2 * w * w;
     } else {
-      const b = h + t <= 0 ? Math.exp(lnOtmCallBelowCritical(h, t)) : otmCallAboveCritical(x, h, t);
-      newton = (beta - b) / Math.exp(lnVega);
+      const gauss = Math.exp(-q);
+      const b = h + t <= 0 ? otmCallBracket(h, t) * gauss : otmCallAboveCritical(x, h, t);
+      newton = (beta - b) / (INV_SQRT_2PI * gauss);
       h2 = b2;
       h3 = b3;
     }
