@@ -7,8 +7,12 @@
  *   Pricing Formulas", 2nd ed., McGraw-Hill 2007, ch. 1 and 2.
  * - Error function: W. J. Cody, "Rational Chebyshev approximations for the error function",
  *   Mathematics of Computation 23 (1969) 631-637; coefficients as in Cody's CALERF (Netlib specfun).
- * - Normalised Black price, its inflection point and the branch-wise objective functions of the
- *   implied-volatility solver: P. Jäckel, "Let's Be Rational", Wilmott (2015) 40-53.
+ * - Normalised Black price, its inflection point, and the implied-volatility solver's four branches,
+ *   their rational-cubic initial guesses, objective functions and order-3 Householder steps:
+ *   P. Jäckel, "Let's Be Rational", Wilmott (2015) 40-53. The code is this module's own.
+ * - Rational cubic interpolation and its shape-preserving control parameter: R. Delbourgo and
+ *   J. A. Gregory, "Shape preserving piecewise rational interpolation", SIAM J. Sci. Stat. Comput. 6
+ *   (1985) 967-976.
  * - Rough inverse normal used only for starting guesses: P. J. Acklam, "An algorithm for computing
  *   the inverse normal cumulative distribution function" (2003).
  *
@@ -600,9 +604,11 @@ function householder(branch: 1 | 2 | 3 | 4, x: number, lnBeta: number, lnGap: nu
  * The price is moved to the forward measure and normalised (Jäckel 2015): x = ln(F/K),
  * β = price·e^{rT}/√(FK); an in-the-money option is replaced by the out-of-the-money option of the
  * other type via put-call parity, and puts by calls through b(x, s, put) = b(−x, s, call), so only
- * out-of-the-money calls are solved. The solver's own relative error in σ is about 2e-16/(σ√T)
- * (cancellation inside the normalised price: 2e-11 at σ√T = 1e-5, below 1e-14 from σ√T = 0.02),
- * on top of what the price itself pins down: an in-the-money price moves σ by ~ε·price/vega.
+ * out-of-the-money calls are solved (normalisedVolatility: one or two Householder steps from Jäckel's
+ * guesses, no bracketing search). The solver's own relative error in σ is about
+ * 2e-16·(1 + |z|)/(σ√T) with z = ln(K/F)/(σ√T) (cancellation inside the normalised price: 2e-11 at
+ * σ√T = 1e-5 near the money, below 1e-14 from σ√T = 0.02), on top of what the price itself pins
+ * down: an in-the-money price moves σ by ~ε·price/vega.
  *
  * Returns null when no volatility fits: non-finite inputs, price <= 0, time <= 0, spot or strike
  * <= 0, price at or below the discounted intrinsic value (or within 1e-12 relative of it), price at
