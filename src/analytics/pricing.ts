@@ -579,11 +579,11 @@ function householder(branch: 1 | 2 | 3 | 4, x: number, lnBeta: number, lnGap: nu
       h2 = b2;
       h3 = b3;
     }
+    if (newton === 0) return s;
     if (newton > 0) lo = s;
-    else if (newton < 0) hi = s;
-    else return s;
+    else if (newton < 0) hi = s; // (a NaN step, from an unrepresentable price, bisects below)
     let step = (newton * (1 + 0.5 * h2 * newton)) / (1 + newton * (h2 + (h3 * newton) / 6));
-    if (!Number.isFinite(step) || step * newton <= 0) step = newton;
+    if (!Number.isFinite(step) || !(step * newton > 0)) step = newton;
     let next = s + step;
     const inside = next > lo && next < hi;
     if (Math.abs(step) <= CONVERGED_STEP * s && inside) return next;
