@@ -4,11 +4,16 @@
  * (validator, declared rules between parameters) → a place at the database gate (an account's
  * share of the request pool) → entitlements → its handler, which returns a
  * service's result → the envelope; every error goes through one mapping (middleware/errors.ts).
+ *
+ * Before all of it, for every route: HEAD is served as GET without the body, and a response of at
+ * least config.compressionThresholdBytes is compressed (br or gzip, as the client accepts). A
+ * method a route does not have is 405 with the route's methods in Allow.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import compression from 'compression';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { operationMatcher, type OperationId, type OperationSpec } from './contract.js';
+import { operationMatcher, type Contract, type OperationId, type OperationSpec } from './contract.js';
 import { checkEntitlements, type AuthenticatedAccount } from './entitlements.js';
 import { ApiError } from './errors.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
@@ -84,6 +89,37 @@ function sendResult(req: Request, res: Response, deps: ServiceDeps, result: Resu
   res.status(status).json(envelopeOf(result, meta));
 }
 
+/**
+ * HEAD as GET: the route, its checks and its headers are the GET's, and node sends no body (the
+ * response was made for a HEAD request, whatever the method says afterwards). The request log and
+ * the metrics still say HEAD (request-context.ts).
+ */
+const headAsGet: RequestHandler = (req, res, next) => {
+  if (req.method === 'HEAD') {
+    res.locals.head = true;
+    req.method = 'GET';
+  }
+  next();
+};
+
+/**
+ * Compression of what is worth it: the docs page (2.7 MB), the contract and large JSON bodies.
+ * Smaller bodies go as they are: bench/trades measures a page compressed and not, in one run
+ * (README, Operations). An export file is sent as stored: its strong ETag names those bytes.
+ */
+function compressLarge(thresholdBytes: number): RequestHandler {
+  return compression({
+    threshold: thresholdBytes,
+    filter: (req, res) => !String(res.getHeader('Content-Disposition') ?? '').startsWith('attachment') && compression.filter(req, res),
+  });
+}
+
+/** The methods of the routes whose template matches a path (HEAD with GET), for Allow. */
+function methodsOf(contract: Contract, match: (method: string, path: string) => OperationSpec | null, urlPath: string): string[] {
+  const methods = [...new Set(contract.operations.map((o) => o.method.toUpperCase()))].filter((method) => match(method, urlPath) !== null);
+  return methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
+}
+
 function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps: ServiceDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const account = (res.locals.account as AuthenticatedAccount | undefined) ?? null;
@@ -116,6 +152,8 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   const gate = new DatabaseGate(options.poolSize ?? deps.config.databasePoolSize, deps.config.databaseWaitMs);
   const match = operationMatcher(deps.contract);
 
+  app.use(headAsGet);
+  app.use(compressLarge(deps.config.compressionThresholdBytes));
   if (options.docsDir) {
     app.use('/docs', express.static(path.resolve(options.docsDir), { index: 'index.html' }));
   }
@@ -123,8 +161,8 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
 
   const api = express.Router();
   api.use((req, _res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? next() : next('router')));
-  api.use(requestContext({ logger: deps.logger, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
-  api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock }));
+  api.use(requestContext({ logger: deps.logger, metrics: deps.metrics, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
+  api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock, metrics: deps.metrics }));
   const parseJson = express.json({ limit: '64kb', strict: true, type: 'application/json' });
   api.use((req, res, next) => (req.method === 'POST' ? parseJson(req, res, next) : next()));
   api.use(checkParameterNames);
@@ -134,7 +172,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
     deps.contract.operations.map((operation) => {
       const router = express.Router();
       router.use(validationFor(deps, operation));
-      router.use(databaseGate(gate));
+      router.use(databaseGate(gate, deps.metrics));
       router.use(dispatch(operation, handlers[operation.operationId] as Handler<OperationId>, deps));
       return [operation, router] as const;
     }),
@@ -145,8 +183,13 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
     const operation = res.locals.operation as OperationSpec | null;
     const router = operation ? routers.get(operation) : undefined;
     if (!router) {
-      const otherMethod = match('GET', req.path) ?? match('POST', req.path);
-      sendError(res, otherMethod ? new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`) : new ApiError(404, 'not_found', 'No such route.'));
+      const allowed = methodsOf(deps.contract, match, req.path);
+      if (allowed.length === 0) {
+        sendError(res, new ApiError(404, 'not_found', 'No such route.'));
+        return;
+      }
+      res.setHeader('Allow', allowed.join(', '));
+      sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`));
       return;
     }
     router(req, res, next);

@@ -55,6 +55,16 @@ export interface Config {
   /** Validate every response against the contract (on in tests; costs time in production). */
   validateResponses: boolean;
   logLevel: 'silent' | 'info';
+  /**
+   * The port of the Prometheus metrics server (GET /metrics, src/metrics.ts), on `host`; null
+   * (METRICS_PORT unset, the default): no metrics server. 0 takes a free port (tests).
+   */
+  metricsPort: number | null;
+  /**
+   * Responses of at least this many bytes are compressed (gzip or br, as the client accepts);
+   * smaller ones are sent as they are (bench/trades measures both; README, Operations).
+   */
+  compressionThresholdBytes: number;
   /** Seconds an authenticated key stays cached before it is read again (revocation delay). */
   authCacheTtlMs: number;
   requestLogFlushMs: number;
@@ -148,6 +158,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     trustProxyHops: errors.integer(env, 'TRUST_PROXY', 0, 0, 10),
     validateResponses: errors.boolean(env, 'VALIDATE_RESPONSES', false),
     logLevel,
+    metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : errors.integer(env, 'METRICS_PORT', 0, 0, 65535),
+    compressionThresholdBytes: errors.integer(env, 'COMPRESSION_THRESHOLD', 65_536, 0, 1_073_741_824),
     authCacheTtlMs: errors.integer(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 600_000),
     requestLogFlushMs: errors.integer(env, 'REQUEST_LOG_FLUSH_MS', 1_000, 10, 60_000),
     requestLogRetentionDays: 7,

@@ -9,6 +9,7 @@
  * config.shutdownGraceMs; those still running then are cut), flushes the request log, stops the
  * jobs, then closes the database (and stops the embedded server).
  */
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
 import PgBoss from 'pg-boss';
@@ -16,7 +17,7 @@ import path from 'node:path';
 import { createApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
 import { loadContract } from './contract.js';
-import { openDatabase, type DatabaseHandle } from './db/connection.js';
+import { openDatabase, poolCounts, type DatabaseHandle } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
 import { handlerMap } from './handlers/index.js';
@@ -24,7 +25,9 @@ import { answerClientError } from './middleware/client-errors.js';
 import type { HandlerOverrides } from './handlers/types.js';
 import type { OperationId } from './contract.js';
 import { startJobs } from './jobs/index.js';
-import { jobQueue } from './jobs/queue.js';
+import { jobQueue, QUEUES } from './jobs/queue.js';
+import { onFileLoaded } from './ingest/ledger.js';
+import { answerMetricsRequests, Metrics, serveMetrics } from './metrics.js';
 import { CursorCodec } from './services/cursor.js';
 import { QueryValidator } from './services/query-validator.js';
 import { createLogger, type Logger } from './logging.js';
@@ -89,6 +92,8 @@ export interface RunningService {
   /** Null for a cluster's primary, which serves no HTTP. */
   server: Server | null;
   url: string;
+  /** The metrics server's URL (GET /metrics), or null when this process serves none (metrics.ts). */
+  metricsUrl: string | null;
   app: ReturnType<typeof createApp>;
   stop(): Promise<void>;
 }
@@ -140,7 +145,13 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     statementTimeoutMs: config.limits.endpointTimeoutMs,
     logger,
   });
+  const metrics = new Metrics();
+  metrics.watchPool('api', () => poolCounts(database.db));
+  metrics.watchPool('admin', () => poolCounts(database.admin));
+  const stopFollowingLoads = onFileLoaded((kind, rows, seconds) => metrics.ingested(kind, rows, seconds));
   let boss: PgBoss | null = null;
+  let metricsServer: Server | null = null;
+  const stopAnsweringMetrics = cluster.isWorker ? answerMetricsRequests(metrics) : () => undefined;
   try {
     const prepare = options.prepareStore !== false;
     if (prepare) {
@@ -162,6 +173,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       db: database.db,
       contract,
       logger,
+      metrics,
       limiter: options.limiter ?? new RateLimiter(config.limits),
       requestLog,
       cursors: new CursorCodec(Buffer.from(secret, 'base64')),
@@ -182,9 +194,13 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       boss = await startJobClient(database.connectionString, logger);
       deps.jobs = jobQueue(boss);
     } else if (options.jobs !== false) {
-      boss = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: { deps, handlers } });
-      deps.jobs = jobQueue(boss);
+      const jobs = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: { deps, handlers } });
+      boss = jobs;
+      deps.jobs = jobQueue(jobs);
+      metrics.watchQueues(async () => new Map(await Promise.all(Object.values(QUEUES).map(async (queue) => [queue, await jobs.getQueueSize(queue)] as const))));
     }
+    // A cluster's workers answer their primary, which serves the metrics of all (metrics.ts).
+    if (config.metricsPort !== null && !cluster.isWorker) metricsServer = await serveMetrics(metrics, config.host, config.metricsPort);
     const server =
       options.listen === false
         ? null
@@ -200,6 +216,8 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     const drain = server ? drainable(server, logger) : null;
     const address = server?.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    const metricsAddress = metricsServer?.address();
+    const served = metricsServer;
     return {
       deps,
       database,
@@ -208,6 +226,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       get app() {
         return appOf();
       },
+      metricsUrl: typeof metricsAddress === 'object' && metricsAddress ? `http://${config.host}:${metricsAddress.port}/metrics` : null,
       stop: async () => {
         if (drain) await drain(config.shutdownGraceMs);
         // The database closes (and an embedded server is waited for until it has exited) even when
@@ -216,11 +235,17 @@ export async function startService(config: Readonly<Config>, options: StartOptio
           await requestLog.flush();
           if (boss) await boss.stop({ graceful: true, wait: true, timeout: JOBS_STOP_MS });
         } finally {
+          stopFollowingLoads();
+          stopAnsweringMetrics();
+          if (served) await new Promise((resolve) => served.close(resolve));
           await database.close();
         }
       },
     };
   } catch (error) {
+    stopFollowingLoads();
+    stopAnsweringMetrics();
+    metricsServer?.close();
     if (boss) await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;

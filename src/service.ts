@@ -9,6 +9,7 @@ import type { Database } from './db/connection.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Limiter } from './limits/rate-limiter.js';
 import type { Logger } from './logging.js';
+import type { Metrics } from './metrics.js';
 import type { RequestLogBuffer } from './request-log.js';
 import type { CursorCodec } from './services/cursor.js';
 import type { QueryValidator } from './services/query-validator.js';
@@ -18,6 +19,8 @@ export interface ServiceDeps {
   db: Database;
   contract: Contract;
   logger: Logger;
+  /** This process's Prometheus metrics (metrics.ts). */
+  metrics: Metrics;
   limiter: Limiter;
   requestLog: RequestLogBuffer;
   cursors: CursorCodec;

@@ -104,6 +104,14 @@ const SLOW_CONNECT_MS = 2_000;
  * Kysely does not expose.
  */
 const pools = new WeakMap<Database, { connect(): Promise<pg.PoolClient> }>();
+/** The pg pool under each Kysely opened here, for its connection counts (the metrics). */
+const pgPools = new WeakMap<Database, pg.Pool>();
+
+/** Connections of the pool behind a Kysely opened by openDatabase() (null for any other). */
+export function poolCounts(db: Database): { total: number; idle: number; waiting: number } | null {
+  const pool = pgPools.get(db);
+  return pool === undefined ? null : { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
 
 /** What GET /v1/status reads beside the request pool. */
 export interface DatabaseHealth {
@@ -147,6 +155,7 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch): Database {
   } satisfies PostgresPool;
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: guarded }) });
   pools.set(db, guarded);
+  pgPools.set(db, pool);
   return db;
 }
 

@@ -10,6 +10,23 @@ import type { IngestKind } from './layouts.js';
 import { alreadyLoadedResult, emptyResult, fileChecksum, type LoadOptions, type MarketLoadResult } from './source.js';
 import type { VendorKind } from './vendors.js';
 
+/** Told of every file loaded in this process: its kind, rows written and seconds taken. */
+export type LoadListener = (kind: string, rows: number, seconds: number) => void;
+
+const loadListeners = new Set<LoadListener>();
+
+/** Follows the loads of this process (the metrics' ingest rows); returns the unsubscribe. */
+export function onFileLoaded(listener: LoadListener): () => void {
+  loadListeners.add(listener);
+  return () => loadListeners.delete(listener);
+}
+
+/** Tells the listeners of a file's load, begun at `started` (performance.now()). */
+export function fileLoaded(result: MarketLoadResult, started: number): void {
+  const seconds = (performance.now() - started) / 1000;
+  for (const listener of loadListeners) listener(result.kind, result.loaded, seconds);
+}
+
 /**
  * Runs a load unless the ledger has the file: `run` reads the file into `result` and returns the
  * write, which runs in one transaction with the count check and the ledger's record.
@@ -21,6 +38,7 @@ export async function ledgered(
   options: LoadOptions,
   run: (result: MarketLoadResult) => Promise<(trx: Queryable) => Promise<void>>,
 ): Promise<MarketLoadResult> {
+  const started = performance.now();
   const result = emptyResult(file, kind);
   const checksum = await fileChecksum(file);
   if (!options.force) {
@@ -33,5 +51,6 @@ export async function ledgered(
     checkLoadCounts(result);
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
   });
+  fileLoaded(result, started);
   return result;
 }

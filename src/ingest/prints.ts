@@ -48,6 +48,7 @@ import { sortPrints } from './print-order.js';
 import { PrintSessionResolver } from './print-session.js';
 import { NO_CODES, readPrintTable, type PrintTable, type ReadOptions } from './print-table.js';
 import { checkLoadCounts } from './load-counts.js';
+import { fileLoaded } from './ledger.js';
 import { alreadyLoadedResult, emptyResult, fileChecksum, type MarketLoadResult } from './source.js';
 import { loadStoredDay, type CancelledKey, type StoredDay } from './stored-day.js';
 import type { VendorAdapter } from './vendors.js';
@@ -126,6 +127,7 @@ function contractIdsOf(table: PrintTable, records: Iterable<number>): Set<number
 async function loadPrints(db: Database, file: string, options: PrintLoadOptions, output: PrintOutput): Promise<MarketLoadResult> {
   const adapter = options.adapter ?? null;
   const kind = adapter?.kind ?? 'prints';
+  const started = performance.now();
   const result = emptyResult(file, kind);
   const checksum = await fileChecksum(file);
   if (!options.force) {
@@ -302,5 +304,6 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
   });
   if (table.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);
+  fileLoaded(result, started);
   return result;
 }

@@ -211,20 +211,26 @@ export async function runExport(service: ServiceDeps, handlers: HandlerMap, queu
   if (claim.outcome !== 'claimed') return;
   const job = claim.row;
   const lease = new Lease(service, id, runId);
+  const started = performance.now();
+  let outcome = 'failed';
   try {
     await run(service, handlers, job, lease);
+    outcome = 'ready';
   } catch (error) {
     if (error instanceof LeaseLost) {
+      outcome = 'taken_over';
       service.logger.info('export run stopped: taken over by another run', { export_id: id });
       return;
     }
     if (error instanceof ApiError && error.status === 503) {
+      outcome = 'waiting';
       await waitForData(service, queue, job, runId, error);
       return;
     }
     const final = error instanceof ApiError || job.attempts >= EXPORT_ATTEMPTS;
     if (!final) {
       // The queue runs the job again after its retry delay.
+      outcome = 'retrying';
       await endRun(service.db, id, runId, { status: 'retrying' }, { sent: true });
       throw error;
     }
@@ -237,6 +243,7 @@ export async function runExport(service: ServiceDeps, handlers: HandlerMap, queu
     if (!(error instanceof ApiError)) service.logger.error('export failed', { export_id: id, error: error instanceof Error ? error.message : String(error) });
   } finally {
     lease.stop();
+    service.metrics.exportDuration.observe({ outcome }, (performance.now() - started) / 1000);
     // A run of the account ended (or waits): a parked export of the account may run now.
     await wakeAccount(service, queue, job.account_id).catch((error: unknown) =>
       service.logger.error('export wake failed', { account_id: job.account_id, error: error instanceof Error ? error.message : String(error) }),

@@ -54,7 +54,13 @@ function waitFor(window: Window, now: number, spanMs: number): number {
   return Number.isFinite(next) ? Math.max(1, next - now) : spanMs;
 }
 
-export type Rejection = { code: 'rate_limited' | 'burst_limited' | 'cooldown'; retryAfterMs: number; message: string };
+/** A refusal: its error code, and which limit refused (`kind`, what the metrics count it by). */
+export type Rejection = {
+  code: 'rate_limited' | 'burst_limited' | 'cooldown';
+  kind: 'in_flight' | 'second' | 'minute' | 'cooldown' | 'keyless';
+  retryAfterMs: number;
+  message: string;
+};
 
 export interface WindowState {
   limit: number;
@@ -207,20 +213,20 @@ export class RateLimiter implements Limiter {
   }
 
   private cooldownRejection(state: AccountState, now: number): Rejection {
-    return { code: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
+    return { code: 'cooldown', kind: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
   }
 
   private check(state: AccountState, now: number, consume: boolean): Rejection | null {
     if (consume && state.cooldownUntil > now) return this.cooldownRejection(state, now);
     if (state.inFlight >= this.limits.requestsInFlight) {
-      return { code: 'rate_limited', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
+      return { code: 'rate_limited', kind: 'in_flight', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
     }
     if (!consume) return null;
     if (state.second.size(now) + state.reserved >= this.limits.requestsPerSecond) {
-      return { code: 'burst_limited', retryAfterMs: waitFor(state.second, now, SECOND), message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.` };
+      return { code: 'burst_limited', kind: 'second', retryAfterMs: waitFor(state.second, now, SECOND), message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.` };
     }
     if (state.minute.size(now) + state.reserved >= this.limits.requestsPerMinute) {
-      return { code: 'rate_limited', retryAfterMs: waitFor(state.minute, now, MINUTE), message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.` };
+      return { code: 'rate_limited', kind: 'minute', retryAfterMs: waitFor(state.minute, now, MINUTE), message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.` };
     }
     return null;
   }
@@ -262,6 +268,7 @@ export class RateLimiter implements Limiter {
         admitted: false,
         rejection: {
           code: 'rate_limited',
+          kind: 'keyless',
           retryAfterMs: Math.max(1, window.nextExpiry(now) - now),
           message: `${who} limited to ${this.limits.keylessRequestsPerMinute} per minute per client network.`,
         },

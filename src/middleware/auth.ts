@@ -3,7 +3,9 @@
  * budget of their client network, and the public routes a budget of their own (so a flood of bad
  * keys leaves GET /v1/status answering); a key not known is looked up only while that budget has
  * room. A valid key admits the request through its account's windows (a suspended account's too,
- * before its 403), and every authenticated response carries the X-RateLimit-* headers.
+ * before its 403), and every authenticated response carries the X-RateLimit-* headers. A 401 says
+ * how to authenticate in WWW-Authenticate (RFC 6750: a bearer token; `error="invalid_token"` when
+ * one was sent and is not a key's, no error code when none was). Each 429 is counted by kind.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
@@ -14,6 +16,7 @@ import type { Database } from '../db/connection.js';
 import { keyMatches, keyPrefix } from '../api-keys.js';
 import { authenticatedAccount, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
+import type { Metrics } from '../metrics.js';
 import { sendError } from './errors.js';
 import { clientAddress, clientNetwork, type KeylessBudget, type Limiter, type WindowState } from '../limits/rate-limiter.js';
 
@@ -110,6 +113,17 @@ export interface AuthOptions {
   limiter: Limiter;
   keys: KeyCache;
   clock: () => number;
+  metrics: Metrics;
+}
+
+/** The protection space named in WWW-Authenticate (RFC 7235 §2.2): the API, whatever its host. */
+const REALM = 'Options Analytics Data Service';
+
+/** The challenge of a 401 (RFC 6750 §3): an error code only when credentials were sent. */
+export function bearerChallenge(tokenSent: boolean): string {
+  return tokenSent
+    ? `Bearer realm="${REALM}", error="invalid_token", error_description="The API key is not valid."`
+    : `Bearer realm="${REALM}"`;
 }
 
 function bearerToken(header: string | undefined): string | null {
@@ -119,12 +133,13 @@ function bearerToken(header: string | undefined): string | null {
 }
 
 export function authenticate(options: AuthOptions): RequestHandler {
-  const { limiter, keys, clock, config } = options;
+  const { limiter, keys, clock, config, metrics } = options;
 
   /** Admits (and with `consume`, spends) a keyless budget, or answers 429 and says false. */
   const keyless = async (res: Response, network: string, now: number, budget: KeylessBudget, consume: boolean): Promise<boolean> => {
     const admission = await limiter.admitKeyless(network, now, budget, consume);
     if (!admission.admitted) {
+      metrics.limiterRejections.inc({ kind: `keyless_${budget}` });
       sendError(res, new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs));
       return false;
     }
@@ -144,6 +159,8 @@ export function authenticate(options: AuthOptions): RequestHandler {
 
     const token = bearerToken(req.get('authorization'));
     const prefix = token === null ? null : keyPrefix(token);
+    // The visible part of a well-formed key, for the request's log line (support sees it too).
+    if (prefix !== null) res.locals.keyPrefix = prefix;
     let cached: CachedKey | null = null;
     if (prefix !== null) {
       const fresh = keys.fresh(prefix, now);
@@ -158,6 +175,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
     }
     if (token === null || cached === null || !keyOpens(cached, token)) {
       if (!(await keyless(res, network, now, 'credentials', true))) return;
+      res.setHeader('WWW-Authenticate', bearerChallenge(token !== null));
       sendError(res, new ApiError(401, 'unauthorized', token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'Invalid API key.'));
       return;
     }
@@ -172,7 +190,8 @@ export function authenticate(options: AuthOptions): RequestHandler {
     const { admission, state } = await limiter.admitWithState(account.id, now, consumes);
     setRateLimitHeaders(res, state);
     if (!admission.admitted) {
-      const { code, retryAfterMs, message } = admission.rejection;
+      const { code, kind, retryAfterMs, message } = admission.rejection;
+      metrics.limiterRejections.inc({ kind });
       sendError(res, new ApiError(429, code, message, [], retryAfterMs));
       return;
     }

@@ -13,6 +13,7 @@
  */
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors.js';
+import type { Metrics } from '../metrics.js';
 import { sendError } from './errors.js';
 
 /** How long a refused request is asked to wait before it tries again. */
@@ -105,7 +106,7 @@ export class DatabaseGate {
 }
 
 /** The gate as middleware, for requests with an account (others pass). */
-export function databaseGate(gate: DatabaseGate): RequestHandler {
+export function databaseGate(gate: DatabaseGate, metrics: Metrics): RequestHandler {
   return async (_req, res, next) => {
     const account = res.locals.accountId as string | undefined;
     if (account === undefined) {
@@ -115,7 +116,10 @@ export function databaseGate(gate: DatabaseGate): RequestHandler {
     const gone = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const release = await gate.enter(account, gone);
     if (release === null) {
-      if (!res.closed) sendError(res, new ApiError(503, 'upstream_busy', 'The service\'s database capacity is full; retry with backoff.', [], BUSY_RETRY_AFTER_MS));
+      if (!res.closed) {
+        metrics.gateRejections.inc();
+        sendError(res, new ApiError(503, 'upstream_busy', 'The service\'s database capacity is full; retry with backoff.', [], BUSY_RETRY_AFTER_MS));
+      }
       return;
     }
     if (res.closed) {

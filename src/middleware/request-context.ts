@@ -1,6 +1,8 @@
 /**
  * First in the chain: the request id (header and meta), the route template, the 20-second deadline,
- * and on finish one structured log line and one request-log entry. The MCP endpoint, not an
+ * and on finish one structured log line (request id, method, route, status, duration, account and
+ * key prefix), one request-log entry and the request's metrics. A HEAD request is matched, logged
+ * and counted as HEAD, and served as its GET (app.ts). The MCP endpoint, not an
  * operation of the contract, is logged under its own path; a request whose HTTP status cannot say
  * what it did (an MCP tool call answers 200 whatever the route answered) sets
  * `res.locals.outcomeStatus`, which the entry records instead.
@@ -10,12 +12,14 @@ import type { OperationSpec } from '../contract.js';
 import { ApiError } from '../errors.js';
 import { sendError } from './errors.js';
 import type { Logger } from '../logging.js';
+import type { Metrics } from '../metrics.js';
 import type { RequestLogBuffer } from '../request-log.js';
 import { newRequestId } from '../ids.js';
 import { MCP_PATH } from '../mcp/route.js';
 
 export interface RequestContextOptions {
   logger: Logger;
+  metrics: Metrics;
   requestLog: RequestLogBuffer;
   timeoutMs: number;
   clock: () => number;
@@ -49,19 +53,30 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
       const status = (res.locals.outcomeStatus as number | undefined) ?? res.statusCode;
       const bytesOut = Number(res.getHeader('content-length') ?? 0) || 0;
       const accountId = (res.locals.accountId as string | undefined) ?? null;
+      const method = res.locals.head === true ? 'HEAD' : req.method;
       options.requestLog.record({
         ts: new Date(now),
         request_id: requestId,
         account_id: accountId,
         key_id: (res.locals.keyId as string | undefined) ?? null,
         network: (res.locals.network as string | undefined) ?? null,
-        method: req.method,
+        method,
         route,
         status,
         duration_ms: durationMs,
         bytes_out: bytesOut,
       });
-      options.logger.info('request', { request_id: requestId, method: req.method, route, status, duration_ms: durationMs, account: accountId });
+      options.metrics.requests.inc({ route, method, status });
+      options.metrics.requestDuration.observe({ route, method }, durationMs / 1000);
+      options.logger.info('request', {
+        request_id: requestId,
+        method,
+        route,
+        status,
+        duration_ms: durationMs,
+        account: accountId,
+        key_prefix: (res.locals.keyPrefix as string | undefined) ?? null,
+      });
     });
     next();
   };
