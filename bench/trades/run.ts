@@ -10,6 +10,12 @@
  * round's ratio, and latency percentiles (goal: p99 < 50 ms at 8 connections; the endpoint's
  * worst round).
  *
+ * Then compression: the SPXW page of 100 prints and of 500 (the largest) asked without
+ * Accept-Encoding, with gzip and with br, in alternating rounds against the same server (started
+ * with COMPRESSION_THRESHOLD=0, so that it compresses any page a client accepts compressed; a
+ * client that sends no Accept-Encoding, as autocannon above, gets the page as it is): requests per
+ * second, p99 and bytes per page, which is what the service's default threshold is chosen from.
+ *
  * BENCH_SCALE (default full: about 2.3 million prints on the day) and BENCH_EVENTS (regular-session
  * order events, overrides the scale's) size the day; BENCH_CONNECTIONS (8), BENCH_SECONDS (10, a
  * run);
@@ -22,6 +28,7 @@
  * (BENCH_ACCOUNTS=1 measures that).
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
@@ -98,7 +105,7 @@ const prints = await countPrints(service.database.admin, DAY);
 const loadSeconds = (performance.now() - started) / 1000;
 // The endpoint as `make run` serves it: src/main.ts in a process of its own, by default a cluster
 // of one HTTP worker per core (WEB_WORKERS=1: one process), over the same database.
-const server = await startServerProcess(bench.databaseUrl);
+const server = await startServerProcess(bench.databaseUrl, { COMPRESSION_THRESHOLD: '0' });
 
 const routes: { name: string; query: string; bare: { where: string; values: unknown[] } }[] = [
   {
@@ -163,6 +170,42 @@ for (const route of routes) {
     `  ratio (endpoint / bare loop): ${(servedRps / bareRps).toFixed(3)}, rounds ${rounds}  (goal >= 1.0; p99 goal < 50 ms)`,
   );
 }
+/** The bytes of a response as sent, and its Content-Encoding. */
+function sentBytes(url: string, headers: Record<string, string>): Promise<{ bytes: number; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+        res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+      })
+      .on('error', reject);
+  });
+}
+
+lines.push('compression (the service compresses any page here; the rows are what the client accepts):');
+for (const limit of [100, 500]) {
+  const url = `${server.url}/v1/options/trades?underlying_symbol=SPXW&date=${DAY}&limit=${limit}`;
+  const encodings = ['identity', 'gzip', 'br'] as const;
+  const results = new Map<string, Awaited<ReturnType<typeof autocannonRun>>[]>(encodings.map((e) => [e, []]));
+  const headersFor = (encoding: string) => bench.headers.map((h) => ({ ...h, 'accept-encoding': encoding }));
+  for (const encoding of encodings) await autocannonRun(url, headersFor(encoding), 2);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const encoding of encodings) results.get(encoding)?.push(await autocannonRun(url, headersFor(encoding), DURATION));
+  }
+  const identityRps = (results.get('identity') ?? []).reduce((sum, r) => sum + r.requests.total, 0) / (ROUNDS * DURATION);
+  for (const encoding of encodings) {
+    const runs = results.get(encoding) ?? [];
+    const rps = runs.reduce((sum, r) => sum + r.requests.total, 0) / (ROUNDS * DURATION);
+    const sent = await sentBytes(url, { ...(bench.headers[0] ?? {}), 'accept-encoding': encoding });
+    if (sent.encoding !== encoding) throw new Error(`asked ${encoding}, got ${sent.encoding}`);
+    const errors = runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
+    lines.push(
+      `  ${line(`${limit} prints, ${encoding}`, rps, quantile(runs.map((r) => r.latency.p50), 0.5), Math.max(...runs.map((r) => r.latency.p99)), errors)}   ${sent.bytes.toLocaleString('en-US')} bytes   ratio to identity ${(rps / identityRps).toFixed(3)}`,
+    );
+  }
+}
+
 // What the envelope's re-encoding costs: the same page read by printsPageText in a bare express
 // route, sent as res.json of the parsed bodies, or as the bodies' text inside the envelope (what
 // the feeds do with HandlerResult.dataJson).

@@ -25,6 +25,23 @@ describe('the documentation site', () => {
     expect(html).toContain('listOptionTrades');
   });
 
+  it('compresses the page (2.7 MB) for a client that accepts it, and answers HEAD with the same headers', async () => {
+    const plain = await fetch(`${service.url}/docs/`, { headers: { 'accept-encoding': 'identity' } });
+    const plainBytes = (await plain.arrayBuffer()).byteLength;
+    expect(plainBytes).toBeGreaterThan(service.config.compressionThresholdBytes);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    for (const encoding of ['gzip', 'br']) {
+      const r = await fetch(`${service.url}/docs/`, { headers: { 'accept-encoding': encoding } });
+      expect(r.headers.get('content-encoding')).toBe(encoding);
+      // fetch decodes the body: the page is the same.
+      expect((await r.arrayBuffer()).byteLength).toBe(plainBytes);
+      const head = await fetch(`${service.url}/docs/`, { method: 'HEAD', headers: { 'accept-encoding': encoding } });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-encoding')).toBe(encoding);
+      expect(head.headers.get('content-type')).toBe(r.headers.get('content-type'));
+    }
+  });
+
   it('sends / to the documentation', async () => {
     const r = await fetch(`${service.url}/`, { redirect: 'manual' });
     expect(r.status).toBe(302);
