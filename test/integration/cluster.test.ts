@@ -2,7 +2,8 @@
  * The service as `make run` starts it with two HTTP workers (src/main.ts, WEB_WORKERS=2) over a
  * fresh database: connections spread over both workers; the limits are counted by each worker for
  * itself (LIMIT_SCOPE=process, the spec's "per API process") or once for the cluster
- * (LIMIT_SCOPE=cluster); SIGTERM stops the workers and the primary.
+ * (LIMIT_SCOPE=cluster); the primary serves the metrics of all the workers, summed; SIGTERM stops
+ * the workers and the primary.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -83,8 +84,10 @@ async function burst(cluster: Cluster): Promise<Answer[]> {
 
 describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted once for the cluster', () => {
   let cluster: Cluster;
+  let metricsPort: number;
   beforeAll(async () => {
-    cluster = await startCluster({ LIMIT_SCOPE: 'cluster' });
+    metricsPort = await freePort();
+    cluster = await startCluster({ LIMIT_SCOPE: 'cluster', METRICS_PORT: String(metricsPort) });
   });
   afterAll(async () => stopCluster(cluster));
 
@@ -112,6 +115,32 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted once for the c
     const limits = await request(`${cluster.base}/v1/account/limits`, cluster.key);
     expect(limits.status).toBe(200);
     expect(limits.body.data).toMatchObject({ minute_window: { remaining: 246 }, in_flight: { current: 1 } });
+  });
+
+  it('serves on the metrics port the requests of both workers, summed (after the two tests above)', async () => {
+    const text = await new Promise<string>((resolve, reject) => {
+      http
+        .get(`http://127.0.0.1:${metricsPort}/metrics`, { agent: false }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve(body));
+        })
+        .on('error', reject);
+    });
+    const value = (sample: string): number | undefined => {
+      const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
+      return line === undefined ? undefined : Number(line.slice(sample.length + 1));
+    };
+    // The 8 status requests went to both workers (the first test): one series counts all 8.
+    expect(text.split('\n').filter((l) => l.startsWith('oads_http_requests_total{route="/v1/status"'))).toHaveLength(1);
+    expect(value('oads_http_requests_total{route="/v1/status",method="GET",status="200"}')).toBe(8);
+    expect(value('oads_http_requests_total{route="/v1/account",method="GET",status="429"}')).toBe(4);
+    expect(value('oads_limiter_rejections_total{kind="second"}')).toBe(4);
+    expect(value('oads_http_request_duration_seconds_count{route="/v1/status",method="GET"}')).toBe(8);
+    // Both workers' request pools (one connection at least each served a request) and the primary's.
+    expect(value('oads_db_pool_connections_open{pool="api"}')).toBeGreaterThanOrEqual(2);
+    expect(value('oads_job_queue_depth{queue="export"}')).toBe(0);
   });
 
   it('stops the workers and the primary on SIGTERM', async () => {
