@@ -59,7 +59,7 @@ describe('loadConfig: defaults', () => {
     expect(config.validateResponses).toBe(false);
     expect(config.logLevel).toBe('info');
     expect(config.metricsPort).toBeNull();
-    expect(config.compressionThresholdBytes).toBe(65_536);
+    expect(config.compressionThresholdBytes).toBe(131_072);
     expect(config.authCacheTtlMs).toBe(5_000);
     expect(config.requestLogFlushMs).toBe(1_000);
     expect(config.requestLogRetentionDays).toBe(7);

@@ -159,7 +159,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     validateResponses: errors.boolean(env, 'VALIDATE_RESPONSES', false),
     logLevel,
     metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : errors.integer(env, 'METRICS_PORT', 0, 0, 65535),
-    compressionThresholdBytes: errors.integer(env, 'COMPRESSION_THRESHOLD', 65_536, 0, 1_073_741_824),
+    compressionThresholdBytes: errors.integer(env, 'COMPRESSION_THRESHOLD', 131_072, 0, 1_073_741_824),
     authCacheTtlMs: errors.integer(env, 'AUTH_CACHE_TTL_MS', 5_000, 0, 600_000),
     requestLogFlushMs: errors.integer(env, 'REQUEST_LOG_FLUSH_MS', 1_000, 10, 60_000),
     requestLogRetentionDays: 7,

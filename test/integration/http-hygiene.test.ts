@@ -9,6 +9,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExport } from '../../generated/client/index.js';
+import { loadConfig } from '../../src/config.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { MARKET_NOW } from '../support/market.js';
@@ -143,6 +144,8 @@ describe('HTTP hygiene and metrics', () => {
     const contract = await raw(`${service.url}/v1/openapi.json`);
     expect(contract.headers['content-encoding']).toBeUndefined();
     expect(contract.body.length).toBeGreaterThan(threshold);
+    // Compressed with the default threshold too.
+    expect(contract.body.length).toBeGreaterThan(loadConfig({}).compressionThresholdBytes);
     const pageUrl = `${service.url}/v1/options/trades?underlying_symbol=SPXW&date=${DAY}&limit=500`;
     const page = await raw(pageUrl, { headers: authorized() });
     expect(page.status).toBe(200);
