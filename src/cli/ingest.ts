@@ -7,44 +7,74 @@
  * reason; progress goes to stderr on long files; each file ends with its counts, every record read
  * in exactly one named outcome, so that the outcomes sum to read: `read 12, loaded 9, rejected 1,
  * duplicates 1, cancels 1, ...` (load-counts.ts; for prints, the cancel records by what they cancelled).
+ * On a terminal a progress bar on stderr follows the files' bytes (progress.ts). With `--json` the
+ * counts are one JSON object on stdout instead of the lines: `{kind, files: [{file, read, loaded,
+ * rejected, ..., seconds, rejects_file}], totals: {files, read, loaded, rejected, seconds}}`, and
+ * `error` when a load failed.
  */
 import fs from 'node:fs';
 import { seedOptionRoots } from '../db/market-data.js';
 import { countsSummary } from '../ingest/load-counts.js';
 import { isLoadKind, LOAD_KINDS, loadMarketFile } from '../ingest/market.js';
 import { openForCli } from './database.js';
+import { ProgressBar } from './progress.js';
 
 const args = process.argv.slice(2);
 const force = args.includes('--force');
-const [kind, ...files] = args.filter((a) => a !== '--force');
+const json = args.includes('--json');
+const [kind, ...files] = args.filter((a) => a !== '--force' && a !== '--json');
 
 if (!kind || !isLoadKind(kind) || files.length === 0) {
-  process.stderr.write(`usage: npm run ingest -- <${LOAD_KINDS.join('|')}> [--force] <files...>\n`);
+  process.stderr.write(`usage: npm run ingest -- <${LOAD_KINDS.join('|')}> [--force] [--json] <files...>\n`);
   process.exit(2);
 }
 
+/** A file's size, or 0 when it cannot be read (its load then says why). */
+const sizeOf = (file: string): number => {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+};
+
+const sizes = files.map(sizeOf);
+const progress = new ProgressBar(process.stderr, sizes.reduce((sum, size) => sum + size, 0), files.length);
+const summaries: Record<string, unknown>[] = [];
+const startedAll = performance.now();
+let failure: string | null = null;
 const handle = await openForCli();
-let failed = false;
 try {
   await seedOptionRoots(handle.admin);
-  for (const file of files) {
+  for (const [i, file] of files.entries()) {
     const started = performance.now();
-    const result = await loadMarketFile(handle.admin, kind, file, { force, log: (line) => process.stderr.write(`${line}\n`) });
+    const result = await loadMarketFile(handle.admin, kind, file, { force, log: (line) => progress.log(line) });
     const rejectsFile = `${file}.rejects.csv`;
     if (result.rejected.length > 0) {
       fs.writeFileSync(rejectsFile, ['line,reason', ...result.rejected.map((r) => `${r.line},"${r.reason.replace(/"/g, '""')}"`)].join('\n') + '\n');
     }
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    process.stdout.write(
+    const seconds = (performance.now() - started) / 1000;
+    progress.advance(sizes[i] ?? 0, result.alreadyLoaded ? 0 : result.loaded);
+    const { rejected, ...counts } = result;
+    summaries.push({ ...counts, rejected: rejected.length, seconds: Math.round(seconds * 1000) / 1000, rejects_file: rejected.length > 0 ? rejectsFile : null });
+    if (json) continue;
+    progress.log(
       result.alreadyLoaded
-        ? `${file}: already loaded (same checksum), nothing written\n`
-        : `${file}: ${countsSummary(result)} in ${seconds} s` + (result.rejected.length > 0 ? ` (rejects in ${rejectsFile})` : '') + '\n',
+        ? `${file}: already loaded (same checksum), nothing written`
+        : `${file}: ${countsSummary(result)} in ${seconds.toFixed(1)} s` + (result.rejected.length > 0 ? ` (rejects in ${rejectsFile})` : ''),
+      process.stdout,
     );
   }
 } catch (error) {
-  failed = true;
-  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  failure = error instanceof Error ? error.message : String(error);
 } finally {
   await handle.close();
 }
-process.exitCode = failed ? 1 : 0;
+progress.end();
+if (failure !== null) process.stderr.write(`error: ${failure}\n`);
+if (json) {
+  const total = (name: string) => summaries.reduce((sum, s) => sum + Number(s[name] ?? 0), 0);
+  const totals = { files: summaries.length, read: total('read'), loaded: total('loaded'), rejected: total('rejected'), seconds: Math.round(performance.now() - startedAll) / 1000 };
+  process.stdout.write(`${JSON.stringify({ kind, files: summaries, totals, ...(failure === null ? {} : { error: failure }) })}\n`);
+}
+process.exitCode = failure === null ? 0 : 1;

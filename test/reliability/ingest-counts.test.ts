@@ -114,6 +114,22 @@ describe('a prints file in two parts, with cancels, repeats and rejects, each lo
     expect(await storedCounts(service)).toEqual({ rows: 5, cancelled: 2 });
   });
 
+  it('with --json gives the counts as one JSON object on stdout, and draws no progress off a terminal', async () => {
+    const tsx = path.resolve('node_modules/.bin/tsx');
+    const { stdout, stderr } = await promisify(execFile)(tsx, ['src/cli/ingest.ts', 'prints', '--json', morning], {
+      env: { ...process.env, DATABASE_URL: service.database.connectionString, LOG_LEVEL: 'silent' },
+    });
+    expect(stderr).toBe('');
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+    const summary = JSON.parse(stdout) as { kind: string; files: Record<string, unknown>[]; totals: Record<string, number>; error?: string };
+    // Loaded by the command above: this time all 12 records are duplicates of that load.
+    expect(summary.kind).toBe('prints');
+    expect(summary.error).toBeUndefined();
+    expect(summary.files).toHaveLength(1);
+    expect(summary.files[0]).toMatchObject({ file: morning, alreadyLoaded: true, read: 12, loaded: 0, duplicates: 12, rejected: 0, rejects_file: null });
+    expect(summary.totals).toMatchObject({ files: 1, read: 12, loaded: 0, rejected: 0 });
+  });
+
   it('counts a later file of the date: a repeat of a stored print, a cancel of its own print, of a stored print, and one unmatched', async () => {
     const result = await loadMarketFile(service.database.admin, 'prints', later);
     expect(result).toMatchObject({ read: 5, loaded: 1, rejected: [], duplicates: 1, cancels: 1, cancelsOfStored: 1, cancelsAlreadyApplied: 0, cancelsUnmatched: 1 });
