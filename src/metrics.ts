@@ -10,7 +10,7 @@
  * the connections in use across all the pools of a kind). A worker that does not answer within
  * WORKER_ANSWER_MS is left out of that scrape rather than failing it.
  */
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import http from 'node:http';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 
@@ -156,10 +156,10 @@ export class Metrics {
 
   /** This process's metrics and, in a cluster's primary, its workers'. */
   async text(): Promise<string> {
-    const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected()) : [];
+    const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected()) : [];
     if (workers.length === 0) return await this.registry.metrics();
     const own = await this.registry.getMetricsAsJSON();
-    const theirs = await Promise.all(workers.map((worker) => (worker ? askWorker(worker) : Promise.resolve(null))));
+    const theirs = await Promise.all(workers.map(askWorker));
     const all = [own, ...theirs.filter((m): m is MetricObjectWithValues<MetricValue<string>>[] => m !== null)];
     return await AggregatorRegistry.aggregate(all).metrics();
   }
@@ -183,7 +183,7 @@ function isMetricsMessage(message: unknown): message is MetricsRequest | Metrics
 let nextRequest = 0;
 
 /** A worker's metrics, or null when it does not answer in time. */
-function askWorker(worker: NonNullable<typeof cluster.workers>[number] & object): Promise<MetricObjectWithValues<MetricValue<string>>[] | null> {
+function askWorker(worker: Worker): Promise<MetricObjectWithValues<MetricValue<string>>[] | null> {
   const id = nextRequest++;
   return new Promise((resolve) => {
     const done = (metrics: MetricObjectWithValues<MetricValue<string>>[] | null): void => {
