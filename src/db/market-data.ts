@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { OPTION_ROOTS, type OptionRoot } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
 import { dropFlowTotals } from './flow-aggregates.js';
+import { recordMarketDataChange, utcDate } from './market-data-changes.js';
 import type { ContractType, OptionRootsTable, QuoteSamplesTable } from './schema.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,12 +78,14 @@ export async function ensureContracts(db: Queryable, specs: readonly ContractSpe
     const conflict = options.overwrite
       ? sql`on conflict (option_symbol) do update set underlying = excluded.underlying, multiplier = excluded.multiplier`
       : sql`on conflict do nothing`;
-    await sql`
+    const written = await sql`
       insert into contracts (option_symbol, root, underlying, date_of_expiry, contract_type, strike_thousandths, multiplier)
       select * from unnest(${chunk.map((s) => s.symbol)}::text[], ${chunk.map((s) => s.root)}::text[], ${chunk.map((s) => s.underlying)}::text[],
         ${chunk.map((s) => s.dateOfExpiry)}::date[], ${chunk.map((s) => s.type)}::text[], ${chunk.map((s) => s.strikeThousandths)}::int8[],
         ${chunk.map((s) => s.multiplier)}::int4[])
       ${conflict}`.execute(db);
+    // A contract listed or changed: every trading date lists it.
+    if (Number(written.numAffectedRows ?? 0) > 0) await recordMarketDataChange(db, [null]);
     const rows = await db
       .selectFrom('contracts')
       .select(['id', 'option_symbol', 'underlying', 'multiplier'])
@@ -160,6 +163,7 @@ export async function attachPrintsPartition(db: Queryable, date: string, rows: n
   await sql`set local maintenance_work_mem = ${sql.lit(`${sortMb}MB`)}`.execute(db);
   await sql`select set_config('max_parallel_maintenance_workers', least(current_setting('max_parallel_maintenance_workers')::int, ${workers}::int)::text, true)`.execute(db);
   await sql`alter table prints attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
+  await recordMarketDataChange(db, [date]);
 }
 
 /**
@@ -184,6 +188,7 @@ export async function attachQuotePartition(db: Queryable, date: string, rows: nu
   const sortMb = Math.min(MAX_SORT_MEMORY_MB, Math.max(MIN_SORT_MEMORY_MB, Math.ceil((rows * SORT_BYTES_PER_QUOTE) / 2 ** 20)));
   await sql`set local maintenance_work_mem = ${sql.lit(`${sortMb}MB`)}`.execute(db);
   await sql`alter table quote_samples attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
+  await recordMarketDataChange(db, [date]);
 }
 
 /** Trading dates that have a partition of the table, ascending. */
@@ -207,6 +212,7 @@ export async function partitionDates(db: Queryable, table: PartitionedTable): Pr
 /** Drops a trading date's partition of the table; the date's flow totals go with its prints. */
 export async function dropPartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
   await sql`drop table if exists ${sql.table(partitionName(table, date))}`.execute(db);
+  await recordMarketDataChange(db, [date]);
   if (table === 'prints') await dropFlowTotals(db, date);
 }
 
@@ -236,7 +242,9 @@ export async function markPrintsCancelled(db: Queryable, keys: readonly { tradin
     update prints p set cancelled = true, flags = case when 'cancelled' = any(p.flags) then p.flags else p.flags || '{cancelled}'::text[] end
     from unnest(${keys.map((k) => k.tradingDate)}::date[], ${keys.map((k) => k.contractId)}::int8[], ${keys.map((k) => k.sequence)}::int8[]) as k(d, c, s)
     where p.trading_date = k.d and p.contract_id = k.c and p.sequence = k.s and not p.cancelled`.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  const marked = Number(result.numAffectedRows ?? 0);
+  if (marked > 0) await recordMarketDataChange(db, keys.map((k) => k.tradingDate));
+  return marked;
 }
 
 /** Stored volume of a trading date per contract id, less cancelled prints (day volume so far). */
@@ -357,6 +365,7 @@ export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSamp
         where excluded.quote_ts >= quote_samples.quote_ts`.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }
+  if (written > 0) await recordMarketDataChange(db, rows.map((r) => r.tradingDate));
   return written;
 }
 
@@ -395,6 +404,7 @@ export async function upsertUnderlyingBars(db: Queryable, rows: readonly BarRow[
       on conflict (symbol, ts) do update set open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }
+  if (written > 0) await recordMarketDataChange(db, rows.map((r) => utcDate(r.ts)));
   return written;
 }
 
@@ -473,6 +483,7 @@ export async function upsertOpenInterest(db: Queryable, rows: readonly OpenInter
       on conflict (contract_id, date) do update set open_interest = excluded.open_interest`.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }
+  if (written > 0) await recordMarketDataChange(db, rows.map((r) => r.date));
   return written;
 }
 

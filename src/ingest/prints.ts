@@ -42,6 +42,7 @@ import {
   recordIngestedFile,
   recordPrintCancels,
 } from '../db/market-data.js';
+import { recordMarketDataChange } from '../db/market-data-changes.js';
 import { loadDateContext } from './date-context.js';
 import { CopySink } from './print-copy-sink.js';
 import { sortPrints } from './print-order.js';
@@ -273,6 +274,11 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
       }
     }
     for (const [date, rows] of attach) await attachPrintsPartition(trx, date, rows);
+    // Dates stored already took their prints through the staging table (attached ones are recorded by the attach).
+    await recordMarketDataChange(
+      trx,
+      prints.days.map((d) => d.tradingDate).filter((d) => !attach.has(d)),
+    );
 
     const keys = cancelledKeys(table, sink.cancelledIds);
     for (const stored of storedDays) {

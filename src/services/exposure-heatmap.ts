@@ -10,6 +10,7 @@ import { POSITIONING_MODEL_VERSIONS } from '../analytics/positioning/positions.j
 import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
 import { activityByContract } from '../db/positioning.js';
 import { positioningBook } from './positioning.js';
+import { memoizedPositioning } from './positioning-memo.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type Heatmap = DataOf<'getExposureHeatmap'>;
@@ -17,6 +18,10 @@ type Heatmap = DataOf<'getExposureHeatmap'>;
 const NO_ACTIVITY: ContractActivity = { volume: 0, premium: 0, netPremium: 0, trades: 0 };
 
 export async function getExposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>): Promise<Result<'getExposureHeatmap'>> {
+  return await memoizedPositioning(ctx, 'getExposureHeatmap', q, async () => await exposureHeatmap(ctx, q));
+}
+
+async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>): Promise<Heatmap> {
   const book = await positioningBook(ctx, q);
   const metric = withDefault(q.metric, 'metric');
   const leg = withDefault(q.leg, 'leg');
@@ -52,5 +57,5 @@ export async function getExposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExp
     unit_label: metricLabel(metric, unit, perspective),
     valuation: book.valuation,
   };
-  return { data, source: 'derived' };
+  return data;
 }

@@ -32,6 +32,7 @@ import { flowBySide, listedContracts, type ListedContractRow } from '../db/posit
 import { noData } from '../errors.js';
 import { chainAt, expirationChain, rowsOf, valuationObject, valuationWindow, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
+import { memoizedPositioning } from './positioning-memo.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -142,6 +143,10 @@ export async function positioningBook(ctx: ServiceContext, q: PositioningRequest
 type KeyLevelsData = DataOf<'getExposureLevels'>;
 
 export async function getExposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>): Promise<Result<'getExposureLevels'>> {
+  return await memoizedPositioning(ctx, 'getExposureLevels', q, async () => await exposureLevels(ctx, q));
+}
+
+async function exposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>): Promise<KeyLevelsData> {
   const book = await positioningBook(ctx, q);
   const greek = withDefault(q.greek, 'greek');
   const unit = withDefault(q.unit, 'unit');
@@ -187,5 +192,5 @@ export async function getExposureLevels(ctx: ServiceContext, q: QueryOf<'getExpo
     unit_label: unitLabel(greek, unit, perspective),
     valuation: book.valuation,
   };
-  return { data, source: 'derived' };
+  return data;
 }

@@ -5,11 +5,15 @@
  * the heat map and the levels are checked against each other on the same request, and the observed
  * metrics against the stored prints.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExport, downloadExport, getExposureHeatmap, getExposureLevels, getOpenInterest, getVolatilitySkew } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { GetExposureHeatmapResponse, GetExposureLevelsResponse, GetOpenInterestResponse, GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
+import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -322,5 +326,41 @@ describe('levels and heat map', () => {
     const hm = await time(async () => await okHeatmap({}));
     console.info(`levels SPX include=vanna,charm,delta: median ${lv[2]!.toFixed(0)} ms (${lv.map((x) => x.toFixed(0)).join(', ')})`);
     console.info(`heatmap SPX default: median ${hm[2]!.toFixed(0)} ms (${hm.map((x) => x.toFixed(0)).join(', ')})`);
+  });
+
+  // Last: it changes one contract's open interest (and puts it back).
+  it('answers from the data loaded: a load of open interest for the date is seen by the next request of a kept answer', async () => {
+    const query = { date_of_expiry: weeklies[0], min_strike: 1, metric: 'open_interest' };
+    const before = await okHeatmap(query);
+    expect(await okHeatmap(query)).toEqual(before);
+    const levelsBefore = await okLevels({ date_of_expiry: weeklies[0] });
+    // A call of the expiration with open interest stored for the date the routes read.
+    const stored = await sql<{ option_symbol: string; strike: number; date: string; open_interest: number }>`
+      select c.option_symbol, c.strike_thousandths / 1000.0 as strike, o.date::text as date, o.open_interest
+      from contracts c join open_interest o on o.contract_id = c.id
+      where c.root = 'SPXW' and c.date_of_expiry = ${weeklies[0]}::date and c.contract_type = 'call'
+        and o.date = (select max(date) from open_interest where date <= ${DAY}::date)
+      order by abs(c.strike_thousandths / 1000.0 - ${before.valuation.underlying_price!}) limit 1`.execute(service.database.admin);
+    const contract = stored.rows[0]!;
+    const strike = Number(contract.strike);
+    const cellBefore = before.cells.find((c) => c.strike === strike)!.value;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-oi-'));
+    const load = async (openInterest: number): Promise<void> => {
+      const file = path.join(dir, `open_interest-${openInterest}.csv`);
+      fs.writeFileSync(file, `option_symbol,date,open_interest\n${contract.option_symbol},${contract.date},${openInterest}\n`);
+      expect((await loadMarketFile(service.database.admin, 'open_interest', file)).loaded).toBe(1);
+    };
+    try {
+      await load(contract.open_interest + 1234);
+      const after = await okHeatmap(query);
+      expect(after.cells.find((c) => c.strike === strike)!.value).toBe(cellBefore + 1234);
+      // More calls held by customers near the money: the dealers' net gamma moves.
+      expect((await okLevels({ date_of_expiry: weeklies[0] })).levels.regime.net).not.toBe(levelsBefore.levels.regime.net);
+      await load(contract.open_interest);
+      expect(await okHeatmap(query)).toEqual(before);
+      expect(await okLevels({ date_of_expiry: weeklies[0] })).toEqual(levelsBefore);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

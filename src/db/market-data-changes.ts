@@ -1,0 +1,33 @@
+/**
+ * The log of market data changes (migration 20261126T030000): every write of contracts, open
+ * interest, quote samples, underlying bars or prints adds, in its own transaction, a row per trading
+ * date it touched (a row without a date for the listed contracts, which every date reads). Bars are
+ * dated by the UTC date of their start.
+ *
+ * The log is append-only, so the number of its rows over a span of dates (plus the undated ones) is
+ * a stamp of what the store holds for those dates: it changes with every committed write of them
+ * and with nothing else. A process that derived something from those dates under one stamp may
+ * serve it again exactly while the stamp is unchanged (services/positioning-memo.ts).
+ */
+import { sql } from 'kysely';
+import type { Queryable } from './connection.js';
+
+/** Records that the write in progress on `db` (its transaction) changed these trading dates; null: every date. */
+export async function recordMarketDataChange(db: Queryable, dates: Iterable<string | null>): Promise<void> {
+  const distinct = [...new Set(dates)];
+  if (distinct.length === 0) return;
+  await sql`insert into market_data_changes (trading_date) select unnest(${distinct}::date[])`.execute(db);
+}
+
+/** The UTC date of a Unix ms instant (a bar's date in the log). */
+export function utcDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** The stamp of the dates from `from` through `to` (YYYY-MM-DD, inclusive): the log's rows that concern them. */
+export async function marketDataStamp(db: Queryable, from: string, to: string): Promise<number> {
+  const result = await sql<{ n: string }>`
+    select (select count(*) from market_data_changes where trading_date is null)
+      + (select count(*) from market_data_changes where trading_date >= ${from}::date and trading_date <= ${to}::date) as n`.execute(db);
+  return Number(result.rows[0]?.n ?? 0);
+}

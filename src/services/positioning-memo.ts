@@ -1,0 +1,83 @@
+/**
+ * Levels and heat map answers kept per process (response-memo.ts), so that a repeated request does
+ * not read and value the whole chain again: the bare read of an SPX family's inputs alone takes
+ * longer than the answer should.
+ *
+ * The key names everything an answer is a function of:
+ * - the route and its whole query (after the contract's defaults);
+ * - the trading date and the valuation instant the request resolves to (chain-valuation.ts
+ *   valuationWindow): all it reads of the clock;
+ * - the market data stamp of the dates it reads (db/market-data-changes.ts): open interest up to
+ *   OPEN_INTEREST_LOOKBACK_DAYS before the trading date, prints from that date on (flow_adjusted),
+ *   the date's quotes and prints, the underlying's bars from UNDERLYING_LOOKBACK_MS before the
+ *   instant, and the listed contracts. Any load that changes one of those commits a new row of the
+ *   log, so the next request reads another stamp and computes afresh: nothing stale is served.
+ *
+ * Only a session whose valuation instant is already past is kept (instant before now: a completed
+ * session, or one valued at its close); during a session the instant is the request's own time, so
+ * no two requests share one. A refused request (422, 503) is not kept. Each cluster worker holds
+ * its own memo, at most POSITIONING_MEMO_LIMITS.
+ */
+import { addDays } from '../analytics/new-york-time.js';
+import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
+import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
+import type { OperationId } from '../contract.js';
+import { UNDERLYING_LOOKBACK_MS, valuationWindow } from './chain-valuation.js';
+import { ResponseMemo } from './response-memo.js';
+import { withDefault, type DataOf, type Result, type ServiceContext } from './types.js';
+import type { VolatilitySession } from '../analytics/volatility/valuation.js';
+
+/** Per process: a levels answer is a few KB, a heat map's some tens of KB. */
+export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20 };
+
+const memo = new ResponseMemo(POSITIONING_MEMO_LIMITS);
+
+/** What the key reads of a positioning query. */
+interface PositioningQuery {
+  underlying_symbol: string;
+  date?: string;
+  session?: VolatilitySession;
+}
+
+/** The query with its keys sorted, as text (arrays keep their order). */
+function canonicalQuery(q: object): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+}
+
+/** The dates a request of the trading date valued at the instant reads (module comment). */
+export function datesRead(tradingDate: string, instant: number): { from: string; to: string } {
+  const openInterestFrom = addDays(tradingDate, -OPEN_INTEREST_LOOKBACK_DAYS);
+  const barsFrom = utcDate(instant - UNDERLYING_LOOKBACK_MS);
+  const barsTo = utcDate(instant);
+  return { from: openInterestFrom < barsFrom ? openInterestFrom : barsFrom, to: barsTo > tradingDate ? barsTo : tradingDate };
+}
+
+/** The answer of `compute` for the request, kept or computed once (module comment). */
+export async function memoizedPositioning<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: PositioningQuery,
+  compute: () => Promise<DataOf<Op>>,
+): Promise<Result<Op>> {
+  const { tradingDate, instant } = valuationWindow(ctx.now, q.underlying_symbol, withDefault(q.session, 'session'), q.date);
+  if (instant >= ctx.now) return { data: await compute(), source: 'derived' };
+  const { from, to } = datesRead(tradingDate, instant);
+  const stamp = await marketDataStamp(ctx.deps.db, from, to);
+  const key = JSON.stringify([operation, stamp, tradingDate, instant, canonicalQuery(q)]);
+  const dataJson = await memo.get(key, async () => JSON.stringify(await compute()));
+  // Each caller parses its own copy, and only when something reads it (response validation, exports).
+  let parsed: DataOf<Op> | undefined;
+  return {
+    get data(): DataOf<Op> {
+      parsed ??= JSON.parse(dataJson) as DataOf<Op>;
+      return parsed;
+    },
+    dataJson,
+    source: 'derived',
+  };
+}
+
+/** Empties this process's memo (benchmarks that measure the computation itself). */
+export function clearPositioningMemo(): void {
+  memo.clear();
+}
