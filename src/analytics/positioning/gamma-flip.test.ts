@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bsmGreeks } from '../pricing.js';
 import { valueContracts, type PositioningContract, type ValuedContract } from './contracts.js';
-import { gammaFlip, gammaFlipWithout, gammaNodes, nodeGamma } from './gamma-flip.js';
+import { gammaFlip, gammaFlipWithout, gammaNodes, netGammaProfile, netGammaProfileAt, nodeGamma, sweepPrices } from './gamma-flip.js';
 import { SIMULATED_MARKET, simulatedChain } from './simulated-chain.fixtures.js';
 
 const { spot, rate } = SIMULATED_MARKET;
@@ -125,5 +125,62 @@ describe('gammaFlip edge cases', () => {
     const want = Math.sqrt(110 * 90) * Math.exp(-0.5 * 0.04 * T);
     expect(flip.candidates).toHaveLength(1);
     expect(Math.abs((flip.flip as number) - want)).toBeLessThan(1e-8);
+  });
+});
+
+describe('netGammaProfileAt (the sweep node by node)', () => {
+  /** The profile price by price, as netGammaProfile evaluates it (the sweep before the node-by-node form). */
+  const pointwise = (nodes: ReturnType<typeof gammaNodes>, prices: readonly number[]): number[] => prices.map(netGammaProfile(nodes, rate));
+
+  it('equals the profile evaluated price by price to the last bit, on simulated chains and with far, short-dated nodes', () => {
+    const prices = sweepPrices(spot);
+    for (const seed of [1, 7, 42]) {
+      const nodes = gammaNodes(simulatedChain(seed));
+      // Nodes whose gamma is exactly 0 at part or all of the sweep: an hour to settlement far from
+      // the money, and strikes outside the sweep.
+      const far = [
+        { strike: 70, time: 1 / 8760, volatility: 0.2, dividendYield: 0.01, weight: -5000 },
+        { strike: 121, time: 2 / 8760, volatility: 0.15, dividendYield: 0.01, weight: 3000 },
+        { strike: 100.2, time: 0.5 / 8760, volatility: 0.1, dividendYield: 0, weight: 700 },
+      ];
+      for (const set of [nodes, [...far, ...nodes], [...nodes, ...far]]) {
+        const got = netGammaProfileAt(set, rate, prices);
+        const want = pointwise(set, prices);
+        expect(got).toHaveLength(want.length);
+        want.forEach((w, i) => expect(Object.is(got[i], w) || (got[i] === 0 && w === 0), `price ${prices[i]}: ${got[i]} vs ${w}`).toBe(true));
+      }
+    }
+  });
+
+  it('gives the flips the price-by-price sweep gives, exactly', () => {
+    for (const seed of [1, 42, 2026]) {
+      const contracts = simulatedChain(seed);
+      const near = (c: ValuedContract): boolean => c.dateOfExpiry === '2026-11-25';
+      const prices = sweepPrices(spot);
+      const restNodes = gammaNodes(contracts.filter((c) => !near(c)));
+      const leftNodes = gammaNodes(contracts.filter(near));
+      const rest = pointwise(restNodes, prices);
+      const all = rest.map((v, i) => v + netGammaProfile(leftNodes, rate)(prices[i] as number));
+      // The sign changes of the pointwise samples bracket the candidates, one each.
+      const { all: flip, without } = gammaFlipWithout(contracts, near, spot, rate);
+      for (const [values, got] of [
+        [all, flip],
+        [rest, without],
+      ] as const) {
+        const brackets: [number, number][] = [];
+        let previous: { x: number; sign: number } | null = null;
+        values.forEach((v, i) => {
+          const sign = Math.sign(v);
+          if (sign === 0) return;
+          if (previous !== null && sign !== previous.sign) brackets.push([previous.x, prices[i] as number]);
+          previous = { x: prices[i] as number, sign };
+        });
+        expect(got.candidates).toHaveLength(brackets.length);
+        got.candidates.forEach((c, j) => {
+          expect(c).toBeGreaterThanOrEqual(brackets[j]![0]);
+          expect(c).toBeLessThanOrEqual(brackets[j]![1]);
+        });
+      }
+    }
   });
 });

@@ -21,7 +21,8 @@
  *
  * Contracts of equal strike, time, volatility and carry share one gamma, so they are summed into
  * one node before the sweep (calls and puts at a strike share the smile's volatility), and each
- * node's constants are computed once: the sweep costs nodes × points exponentials.
+ * node's constants are computed once: the sweep costs at most nodes × points exponentials, fewer
+ * where a node's gamma is exactly 0 at a price (netGammaProfileAt).
  */
 import type { ValuedContract } from './contracts.js';
 
@@ -104,6 +105,60 @@ export function netGammaProfile(nodes: readonly GammaNode[], rate: number): (spo
   return (spot) => preparedSum(prepared, spot);
 }
 
+/**
+ * |d1| beyond which e^{−d1²/2} is exactly 0 in double precision (e^{−x} underflows to 0 past
+ * x ≈ 745.13, i.e. |d1| ≈ 38.6): a node adds exactly nothing to the profile at such prices.
+ */
+const NEGLIGIBLE_D1 = 40;
+
+/** The first index of the ascending values at or above x (values.length when none). */
+function lowerBound(values: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((values[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The profile of the prepared nodes at each of the ascending prices, equal to the last bit to
+ * preparedSum at each price: the same terms are added in the same node order, node by node over
+ * all prices instead of price by price. A node's terms at prices where |d1| > NEGLIGIBLE_D1 are
+ * exactly 0 and are not computed (adding 0 changes no sum), so a short-dated node far from the
+ * sweep's prices costs nothing.
+ */
+function preparedSums(prepared: readonly PreparedNode[], prices: readonly number[]): Float64Array {
+  const n = prices.length;
+  const lnPrices = Float64Array.from(prices, (x) => Math.log(x));
+  const sums = new Float64Array(n);
+  for (const p of prepared) {
+    // d1 rises with ln x (s > 0): |d1| <= NEGLIGIBLE_D1 on an interval of ln x, widened by a price each side.
+    // (A node whose constants are not numbers is summed over every price, NaN as before.)
+    const low = p.lnStrike + (-NEGLIGIBLE_D1 - p.shift) * p.s;
+    const high = p.lnStrike + (NEGLIGIBLE_D1 - p.shift) * p.s;
+    const numbers = !Number.isNaN(low) && !Number.isNaN(high);
+    const from = numbers ? Math.max(0, lowerBound(lnPrices, low) - 1) : 0;
+    const to = numbers ? Math.min(n, lowerBound(lnPrices, high) + 1) : n;
+    for (let i = from; i < to; i++) {
+      const d1 = ((lnPrices[i] as number) - p.lnStrike) / p.s + p.shift;
+      sums[i] = (sums[i] as number) + p.scale * Math.exp(-0.5 * d1 * d1);
+    }
+  }
+  for (let i = 0; i < n; i++) sums[i] = (sums[i] as number) / (prices[i] as number);
+  return sums;
+}
+
+/** The net gamma profile of the nodes at each of the ascending prices (netGammaProfile at each, to the last bit). */
+export function netGammaProfileAt(nodes: readonly GammaNode[], rate: number, prices: readonly number[]): Float64Array {
+  return preparedSums(
+    nodes.map((n) => prepare(n, rate)),
+    prices,
+  );
+}
+
 /** One node's weight·Γ at a price (the profile of that node alone). */
 export function nodeGamma(n: GammaNode, spot: number, rate: number): number {
   return preparedSum([prepare(n, rate)], spot);
@@ -132,7 +187,7 @@ function refine(f: (x: number) => number, a0: number, b0: number, tolerance: num
 }
 
 /** Candidates, flip and far_from_underlying from the profile f sampled at the prices (module comment). */
-function flipOfSamples(f: (x: number) => number, prices: readonly number[], values: readonly number[], spot: number): GammaFlip {
+function flipOfSamples(f: (x: number) => number, prices: readonly number[], values: ArrayLike<number>, spot: number): GammaFlip {
   const candidates: number[] = [];
   let previousPrice = NaN;
   let previousSign = 0;
@@ -151,9 +206,9 @@ function flipOfSamples(f: (x: number) => number, prices: readonly number[], valu
 
 /** The flip, its candidates and whether it lies beyond the sweep (module comment). */
 export function gammaFlip(contracts: readonly ValuedContract[], spot: number, rate: number, sweep: GammaSweep = DEFAULT_GAMMA_SWEEP): GammaFlip {
-  const f = netGammaProfile(gammaNodes(contracts), rate);
+  const nodes = gammaNodes(contracts);
   const prices = sweepPrices(spot, sweep);
-  return flipOfSamples(f, prices, prices.map(f), spot);
+  return flipOfSamples(netGammaProfile(nodes, rate), prices, netGammaProfileAt(nodes, rate, prices), spot);
 }
 
 /**
@@ -168,11 +223,14 @@ export function gammaFlipWithout(
   rate: number,
   sweep: GammaSweep = DEFAULT_GAMMA_SWEEP,
 ): { all: GammaFlip; without: GammaFlip } {
-  const rest = netGammaProfile(gammaNodes(contracts.filter((c) => !excluded(c))), rate);
-  const left = netGammaProfile(gammaNodes(contracts.filter(excluded)), rate);
+  const restNodes = gammaNodes(contracts.filter((c) => !excluded(c)));
+  const leftNodes = gammaNodes(contracts.filter(excluded));
+  const rest = netGammaProfile(restNodes, rate);
+  const left = netGammaProfile(leftNodes, rate);
   const all = (x: number): number => rest(x) + left(x);
   const prices = sweepPrices(spot, sweep);
-  const restValues = prices.map(rest);
-  const allValues = prices.map((x, i) => (restValues[i] as number) + left(x));
+  const restValues = netGammaProfileAt(restNodes, rate, prices);
+  const leftValues = netGammaProfileAt(leftNodes, rate, prices);
+  const allValues = restValues.map((v, i) => v + (leftValues[i] as number));
   return { all: flipOfSamples(all, prices, allValues, spot), without: flipOfSamples(rest, prices, restValues, spot) };
 }
