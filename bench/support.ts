@@ -102,9 +102,13 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: childEnv, stdio: ['ignore', devNull, 'inherit'] });
   fs.closeSync(devNull);
   const url = `http://127.0.0.1:${port}`;
+  // Three minutes: on a shared machine under load, loading the service's modules alone can take one.
   for (let attempt = 0; ; attempt++) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it listened`);
-    if (attempt > 600) throw new Error('the service did not listen within a minute');
+    if (attempt > 1800) {
+      child.kill('SIGTERM');
+      throw new Error('the service did not listen within three minutes');
+    }
     const up = await fetch(`${url}/v1/status`).then(
       (r) => r.ok,
       () => false,
