@@ -1,7 +1,9 @@
 /**
  * Levels and heat map answers kept per process (response-memo.ts), so that a repeated request does
  * not read and value the whole chain again: the bare read of an SPX family's inputs alone takes
- * longer than the answer should.
+ * longer than the answer should. The valued book they are built from (positioning.ts) is kept too,
+ * so that requests differing only in what they show of one book (greek, unit, perspective, include,
+ * the heat map's window or metric) read and value it once.
  *
  * The key names everything an answer is a function of:
  * - the route and its whole query (after the contract's defaults);
@@ -16,21 +18,47 @@
  * Only a session whose valuation instant is already past is kept (instant before now: a completed
  * session, or one valued at its close); during a session the instant is the request's own time, so
  * no two requests share one. A refused request (422, 503) is not kept. Each cluster worker holds
- * its own memo, at most POSITIONING_MEMO_LIMITS.
+ * its own memos, at most POSITIONING_MEMO_LIMITS of answers and BOOK_MEMO_LIMITS books. A book's
+ * key is the answer's without the route and with only the book's members of the query.
  */
 import { addDays } from '../analytics/new-york-time.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import type { OperationId } from '../contract.js';
+import type { PositioningBook, PositioningRequest } from './positioning.js';
 import { UNDERLYING_LOOKBACK_MS, valuationWindow } from './chain-valuation.js';
 import { ResponseMemo } from './response-memo.js';
 import { withDefault, type DataOf, type Result, type ServiceContext } from './types.js';
 import type { VolatilitySession } from '../analytics/volatility/valuation.js';
 
-/** Per process: a levels answer is a few KB, a heat map's some tens of KB. */
+/** Per process: a levels answer is a few KB, a heat map's some tens to hundreds of KB. */
 export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20 };
 
+/**
+ * Valued books per process (positioning.ts positioningBook): the book of an SPX family's every
+ * expiration (21,774 contracts) takes some tens of MB, so only the last few are kept.
+ */
+export const BOOK_MEMO_LIMITS = { maxEntries: 3, maxBytes: 3 };
+
 const memo = new ResponseMemo(POSITIONING_MEMO_LIMITS);
+const books = new ResponseMemo<PositioningBook>(BOOK_MEMO_LIMITS, () => 1);
+
+/**
+ * Every member of a book request, so that the book's key names all positioningBook can read of
+ * its query (the type makes a member added to PositioningRequest a compile error here until listed).
+ */
+const BOOK_QUERY_MEMBERS: Record<keyof PositioningRequest, true> = {
+  underlying_symbol: true,
+  date: true,
+  session: true,
+  contract_type: true,
+  model: true,
+  date_of_expiry: true,
+  expirations: true,
+  expiry_mode: true,
+  min_dte: true,
+  max_dte: true,
+};
 
 /** What the key reads of a positioning query. */
 interface PositioningQuery {
@@ -52,6 +80,22 @@ export function datesRead(tradingDate: string, instant: number): { from: string;
   return { from: openInterestFrom < barsFrom ? openInterestFrom : barsFrom, to: barsTo > tradingDate ? barsTo : tradingDate };
 }
 
+/** The stamp of what a request reads, or null when its instant is now (a session under way: nothing kept). */
+async function requestStamp(ctx: ServiceContext, q: PositioningQuery): Promise<{ tradingDate: string; instant: number; stamp: number } | null> {
+  const { tradingDate, instant } = valuationWindow(ctx.now, q.underlying_symbol, withDefault(q.session, 'session'), q.date);
+  if (instant >= ctx.now) return null;
+  const { from, to } = datesRead(tradingDate, instant);
+  return { tradingDate, instant, stamp: await marketDataStamp(ctx.deps.db, from, to) };
+}
+
+/** The book of `compute` for the request, kept or computed once (module comment: the key is the same, of the book's members only). */
+export async function memoizedBook(ctx: ServiceContext, q: PositioningRequest, compute: () => Promise<PositioningBook>): Promise<PositioningBook> {
+  const at = await requestStamp(ctx, q);
+  if (at === null) return await compute();
+  const members = Object.fromEntries(Object.keys(BOOK_QUERY_MEMBERS).map((k) => [k, q[k as keyof PositioningRequest]]));
+  return await books.get(JSON.stringify([at.stamp, at.tradingDate, at.instant, canonicalQuery(members)]), compute);
+}
+
 /** The answer of `compute` for the request, kept or computed once (module comment). */
 export async function memoizedPositioning<Op extends OperationId>(
   ctx: ServiceContext,
@@ -59,11 +103,9 @@ export async function memoizedPositioning<Op extends OperationId>(
   q: PositioningQuery,
   compute: () => Promise<DataOf<Op>>,
 ): Promise<Result<Op>> {
-  const { tradingDate, instant } = valuationWindow(ctx.now, q.underlying_symbol, withDefault(q.session, 'session'), q.date);
-  if (instant >= ctx.now) return { data: await compute(), source: 'derived' };
-  const { from, to } = datesRead(tradingDate, instant);
-  const stamp = await marketDataStamp(ctx.deps.db, from, to);
-  const key = JSON.stringify([operation, stamp, tradingDate, instant, canonicalQuery(q)]);
+  const at = await requestStamp(ctx, q);
+  if (at === null) return { data: await compute(), source: 'derived' };
+  const key = JSON.stringify([operation, at.stamp, at.tradingDate, at.instant, canonicalQuery(q)]);
   const dataJson = await memo.get(key, async () => JSON.stringify(await compute()));
   // Each caller parses its own copy, and only when something reads it (response validation, exports).
   let parsed: DataOf<Op> | undefined;
@@ -77,7 +119,8 @@ export async function memoizedPositioning<Op extends OperationId>(
   };
 }
 
-/** Empties this process's memo (benchmarks that measure the computation itself). */
+/** Empties this process's memos (benchmarks that measure the computation itself). */
 export function clearPositioningMemo(): void {
   memo.clear();
+  books.clear();
 }

@@ -32,7 +32,7 @@ import { flowBySide, listedContracts, type ListedContractRow } from '../db/posit
 import { noData } from '../errors.js';
 import { chainAt, expirationChain, rowsOf, valuationObject, valuationWindow, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
-import { memoizedPositioning } from './positioning-memo.js';
+import { memoizedBook, memoizedPositioning } from './positioning-memo.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -75,8 +75,16 @@ function flowByContract(rows: readonly { contractId: number; side: string; compl
   return new Map([...prints].map(([id, list]) => [id, customerFlow(list)]));
 }
 
-/** The request's contracts, valued (module comment); 422 when there is nothing to value, 503 while its session loads. */
+/**
+ * The request's contracts, valued (module comment); 422 when there is nothing to value, 503 while
+ * its session loads. Kept per process for a session already valued (positioning-memo.ts), shared by
+ * the requests that differ only in what they show of it: readers must not change it.
+ */
 export async function positioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
+  return await memoizedBook(ctx, q, async () => await readPositioningBook(ctx, q));
+}
+
+async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
   const session: VolatilitySession = withDefault(q.session, 'session');
   const model = withDefault(q.model, 'model');
   const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);

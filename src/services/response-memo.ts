@@ -1,43 +1,46 @@
 /**
- * Answers kept per process by the exact identity of their inputs, least recently used dropped
+ * Values kept per process by the exact identity of their inputs, least recently used dropped
  * first, with concurrent misses of one key sharing one computation (single flight): eight callers
- * asking for the same thing at once compute it once, and each later caller is served the stored
- * text. What a key must name to be exact is the caller's business (services/positioning-memo.ts).
+ * asking for the same thing at once compute it once, and each later caller is served the kept
+ * value. What a key must name to be exact is the caller's business (services/positioning-memo.ts).
  *
- * Values are JSON text, so that no reader can change what another is served, and their size is
- * known: the memo holds at most `maxEntries` entries and `maxBytes` UTF-16 code units of text (an
- * entry larger than that is served but not kept). A computation that fails is not kept; the callers
- * waiting on it get its error.
+ * The memo holds at most `maxEntries` entries whose sizes (`sizeOf`) add up to at most `maxBytes`
+ * (an entry larger than that is served but not kept). A computation that fails is not kept; the
+ * callers waiting on it get its error. Kept values are shared: readers must not change them (JSON
+ * text cannot be).
  */
 export interface ResponseMemoLimits {
   maxEntries: number;
-  /** Total length of the kept texts, in UTF-16 code units (about bytes for JSON's ASCII). */
+  /** Total size of the kept values (for texts, their length in UTF-16 code units: about bytes for JSON's ASCII). */
   maxBytes: number;
 }
 
-export class ResponseMemo {
-  private readonly kept = new Map<string, string>();
-  private readonly pending = new Map<string, Promise<string>>();
+export class ResponseMemo<V = string> {
+  private readonly kept = new Map<string, { value: V; size: number }>();
+  private readonly pending = new Map<string, Promise<V>>();
   private bytes = 0;
 
-  constructor(private readonly limits: ResponseMemoLimits) {}
+  constructor(
+    private readonly limits: ResponseMemoLimits,
+    private readonly sizeOf: (value: V) => number = (value) => (typeof value === 'string' ? value.length : 1),
+  ) {}
 
-  /** The text kept for the key, else the one a computation under way for it yields, else `compute`'s (then kept). */
-  async get(key: string, compute: () => Promise<string>): Promise<string> {
+  /** The value kept for the key, else the one a computation under way for it yields, else `compute`'s (then kept). */
+  async get(key: string, compute: () => Promise<V>): Promise<V> {
     const held = this.kept.get(key);
     if (held !== undefined) {
       // Most recently used last.
       this.kept.delete(key);
       this.kept.set(key, held);
-      return held;
+      return held.value;
     }
     const under = this.pending.get(key);
     if (under !== undefined) return await under;
     const run = (async () => {
       try {
-        const text = await compute();
-        this.keep(key, text);
-        return text;
+        const value = await compute();
+        this.keep(key, value);
+        return value;
       } finally {
         this.pending.delete(key);
       }
@@ -51,7 +54,7 @@ export class ResponseMemo {
     return this.kept.size;
   }
 
-  /** Total length of the kept texts. */
+  /** Total size of the kept values. */
   get keptBytes(): number {
     return this.bytes;
   }
@@ -61,19 +64,20 @@ export class ResponseMemo {
     this.bytes = 0;
   }
 
-  private keep(key: string, text: string): void {
-    if (text.length > this.limits.maxBytes) return;
+  private keep(key: string, value: V): void {
+    const size = this.sizeOf(value);
+    if (size > this.limits.maxBytes) return;
     const before = this.kept.get(key);
     if (before !== undefined) {
       this.kept.delete(key);
-      this.bytes -= before.length;
+      this.bytes -= before.size;
     }
-    this.kept.set(key, text);
-    this.bytes += text.length;
-    for (const [oldest, value] of this.kept) {
+    this.kept.set(key, { value, size });
+    this.bytes += size;
+    for (const [oldest, entry] of this.kept) {
       if (this.kept.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
       this.kept.delete(oldest);
-      this.bytes -= value.length;
+      this.bytes -= entry.size;
     }
   }
 }
