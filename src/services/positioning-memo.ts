@@ -36,7 +36,8 @@ export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20
 
 /**
  * Valued books per process (positioning.ts positioningBook): the book of an SPX family's every
- * expiration (21,774 contracts) takes some tens of MB, so only the last few are kept.
+ * expiration (21,774 contracts) holds about 17 MB of heap besides its surfaces (surface-memo.ts),
+ * so only the last three are kept.
  */
 export const BOOK_MEMO_LIMITS = { maxEntries: 3, maxBytes: 3 };
 
