@@ -93,9 +93,16 @@ const answeredMs = await sequential(async () => {
   await getOk(`${levelsUrl}&gatekeeper_ratio=${(0.1 + (variant % 800_000) * 1e-6).toFixed(6)}`, headers);
 }, DURATION);
 const heatmapMs = await sequential(async () => await getOk(heatmapUrl, headers), DURATION);
-// Two seconds at the connections first: each HTTP worker keeps its own answers, and the one-at-a-time
-// runs above may have reached only one of them (a kept-alive connection stays with its worker).
+// Each HTTP worker keeps its own answers, and the one-at-a-time runs above may have reached only one
+// of them (a kept-alive connection stays with its worker): CONNECTIONS requests at once, on as many
+// connections dealt out to the workers in turn, make each worker answer once (its first request is
+// the cold cost reported above), then two seconds at the connections before the measured run.
+const everyWorker = async (url: string): Promise<void> => {
+  await Promise.all(Array.from({ length: CONNECTIONS }, async () => await getOk(url, headers)));
+};
+await everyWorker(levelsUrl);
 const levelsLoaded = await measure(levelsUrl, bench.headers);
+await everyWorker(heatmapUrl);
 const heatmapLoaded = await measure(heatmapUrl, bench.headers);
 const bareP50 = quantile(bareMs, 0.5);
 
