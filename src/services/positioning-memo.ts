@@ -27,7 +27,7 @@ import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import type { OperationId } from '../contract.js';
 import type { PositioningBook, PositioningRequest } from './positioning.js';
 import { UNDERLYING_LOOKBACK_MS, valuationWindow } from './chain-valuation.js';
-import { ResponseMemo } from './response-memo.js';
+import { canonicalQuery, keptAnswer, ResponseMemo } from './response-memo.js';
 import { withDefault, type DataOf, type Result, type ServiceContext } from './types.js';
 import type { VolatilitySession } from '../analytics/volatility/valuation.js';
 
@@ -68,11 +68,6 @@ interface PositioningQuery {
   session?: VolatilitySession;
 }
 
-/** The query with its keys sorted, as text (arrays keep their order). */
-function canonicalQuery(q: object): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-}
-
 /** The dates a request of the trading date valued at the instant reads (module comment). */
 export function datesRead(tradingDate: string, instant: number): { from: string; to: string } {
   const openInterestFrom = addDays(tradingDate, -OPEN_INTEREST_LOOKBACK_DAYS);
@@ -107,17 +102,7 @@ export async function memoizedPositioning<Op extends OperationId>(
   const at = await requestStamp(ctx, q);
   if (at === null) return { data: await compute(), source: 'derived' };
   const key = JSON.stringify([operation, at.stamp, at.tradingDate, at.instant, canonicalQuery(q)]);
-  const dataJson = await memo.get(key, async () => JSON.stringify(await compute()));
-  // Each caller parses its own copy, and only when something reads it (response validation, exports).
-  let parsed: DataOf<Op> | undefined;
-  return {
-    get data(): DataOf<Op> {
-      parsed ??= JSON.parse(dataJson) as DataOf<Op>;
-      return parsed;
-    },
-    dataJson,
-    source: 'derived',
-  };
+  return await keptAnswer<Op>(memo, key, 'derived', compute);
 }
 
 /** Empties this process's memos (benchmarks that measure the computation itself). */

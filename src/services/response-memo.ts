@@ -9,6 +9,9 @@
  * callers waiting on it get its error. Kept values are shared: readers must not change them (JSON
  * text cannot be).
  */
+import type { OperationId } from '../contract.js';
+import type { DataOf, Result } from './types.js';
+
 export interface ResponseMemoLimits {
   maxEntries: number;
   /** Total size of the kept values (for texts, their length in UTF-16 code units: about bytes for JSON's ASCII). */
@@ -80,4 +83,32 @@ export class ResponseMemo<V = string> {
       this.bytes -= entry.size;
     }
   }
+}
+
+/**
+ * A route's answer kept in `memo` as JSON text under `key` (computed once when missing): each
+ * caller gets its own copy, parsed only when something reads it (response validation, exports);
+ * the envelope writes the text as it is.
+ */
+export async function keptAnswer<Op extends OperationId>(
+  memo: ResponseMemo<string>,
+  key: string,
+  source: Result<Op>['source'],
+  compute: () => Promise<DataOf<Op>>,
+): Promise<Result<Op>> {
+  const dataJson = await memo.get(key, async () => JSON.stringify(await compute()));
+  let parsed: DataOf<Op> | undefined;
+  return {
+    get data(): DataOf<Op> {
+      parsed ??= JSON.parse(dataJson) as DataOf<Op>;
+      return parsed;
+    },
+    dataJson,
+    source,
+  };
+}
+
+/** The query with its keys sorted, as text (arrays keep their order). */
+export function canonicalQuery(q: object): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(q).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }

@@ -8,20 +8,22 @@
 import { CalendarRangeError } from '../analytics/calendar.js';
 import { hasOvernightSession, INTERVAL_MS } from '../analytics/iv-samples.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
-import { defaultTradingDate, rootsOf } from '../analytics/print-filters.js';
+import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
 import { riskFreeRate } from '../analytics/rates.js';
 import { optionRoot } from '../analytics/roots.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
 import { driftBuckets, driftPoints, historyWindows, realizedWindow, strikeBand, thirtyDayExpirations, type DriftQuote } from '../analytics/volatility/drift.js';
 import { realizedVolatilityBasis, type MinuteBar } from '../analytics/volatility/realized.js';
-import { expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration } from '../analytics/volatility/valuation.js';
+import { expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
 import { sessionBars, underlyingBarsBetween } from '../db/market-data.js';
 import { listedExpirations } from '../db/chain.js';
 import { expirationContracts, lastBarBefore, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
+import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { noData } from '../errors.js';
 import { explainMissingPrints } from './session-data.js';
-import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
+import { canonicalQuery, keptAnswer, ResponseMemo } from './response-memo.js';
+import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 const MINUTE_MS = 60_000;
 
@@ -57,8 +59,20 @@ function bandedContracts(
   return out;
 }
 
+/**
+ * Drifts of completed sessions (instant before now) kept per process as JSON text, by the query,
+ * the trading date, the instant and the market data stamp (db/market-data-changes.ts) of every
+ * date up to the instant's: the route reads the session's quotes and bars, the bars of the 30
+ * sessions before, the listed contracts and, for a session without bars, the last bar before it at
+ * any earlier date, so any committed load of those changes the stamp and the next request computes
+ * afresh. A drift of the full-scale SPXW day is some hundreds of KB.
+ */
+export const DRIFT_MEMO_LIMITS = { maxEntries: 64, maxBytes: 32 * 2 ** 20 };
+const memo = new ResponseMemo(DRIFT_MEMO_LIMITS);
+/** The stamp's first date: the calendar's first (every date the route could read). */
+const FIRST_DATE = '2000-01-01';
+
 export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
-  const db = ctx.deps.db;
   const symbol = q.underlying_symbol.toUpperCase();
   const session = withDefault(q.session, 'session');
   const interval = withDefault(q.interval, 'interval');
@@ -72,7 +86,28 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
   const instant = valuationInstant(span, ctx.now);
   if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+  const drift = { symbol, session, interval, roots, underlying, tradingDate, span, instant };
+  if (instant >= ctx.now) return { data: await computeDrift(ctx, q, drift), source: 'opra' };
+  const lastDate = utcDate(instant) > tradingDate ? utcDate(instant) : tradingDate;
+  const stamp = await marketDataStamp(ctx.deps.db, FIRST_DATE, lastDate);
+  const key = JSON.stringify([stamp, tradingDate, instant, canonicalQuery(q)]);
+  return await keptAnswer<'getVolatilityDrift'>(memo, key, 'opra', async () => await computeDrift(ctx, q, drift));
+}
 
+interface DriftRequest {
+  symbol: string;
+  session: VolatilitySession;
+  interval: NonNullable<QueryOf<'getVolatilityDrift'>['interval']>;
+  roots: string[];
+  underlying: string;
+  tradingDate: string;
+  span: Span;
+  instant: number;
+}
+
+async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>, r: DriftRequest): Promise<DataOf<'getVolatilityDrift'>> {
+  const db = ctx.deps.db;
+  const { symbol, session, interval, roots, underlying, tradingDate, span, instant } = r;
   // One expiration per date (the later-settling root), settling after the session opens.
   const listed = expirationsByDate(await listedExpirations(db, roots, tradingDate)).filter((e) => e.settlement > span.start);
   if (listed.length === 0) throw noData(`No ${symbol} option expiration is listed for the ${session} session of ${tradingDate}.`);
@@ -123,15 +158,12 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
     clock: tradingClock(basis.regular_session_share, tradingDate, tracked.dateOfExpiry),
   });
   return {
-    data: {
-      date_of_expiry: tracked.dateOfExpiry,
-      interval,
-      points,
-      realized_volatility_basis: { days: basis.days, default_used: basis.default_used, regular_session_share: basis.regular_session_share },
-      session,
-      trading_date: tradingDate,
-      underlying_symbol: symbol,
-    },
-    source: 'opra',
+    date_of_expiry: tracked.dateOfExpiry,
+    interval,
+    points,
+    realized_volatility_basis: { days: basis.days, default_used: basis.default_used, regular_session_share: basis.regular_session_share },
+    session,
+    trading_date: tradingDate,
+    underlying_symbol: symbol,
   };
 }

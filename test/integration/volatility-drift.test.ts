@@ -17,6 +17,7 @@ import { calendarDay, previousTradingDay } from '../../src/analytics/calendar.js
 import { impliedVolatility } from '../../src/analytics/pricing.js';
 import { riskFreeRate } from '../../src/analytics/rates.js';
 import { settlementInstant } from '../../src/analytics/settlement.js';
+import { recordMarketDataChange } from '../../src/db/market-data-changes.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { sessionLoad } from '../../src/jobs/session-load.js';
@@ -377,7 +378,12 @@ describe('GET /v1/options/volatility/drift', () => {
   it('uses the default share, and says so, with fewer than ten days of history', async () => {
     // Keep only the last five history sessions' bars (the last test: it changes the store).
     const keepFrom = calendarDay(historyDates.at(-5)!).open_timestamp! - 12 * 3_600_000;
+    const kept = await ok({ underlying_symbol: 'SPX', date: DAY, interval: '5m' });
+    expect(kept.realized_volatility_basis.default_used).toBe(false);
+    // A write by hand, as an operator's: it records the dates it changed in the log of market data
+    // changes, as every writer of the store does (db/market-data.ts), so the kept drift is not served.
     await sql`delete from underlying_bars where symbol = 'SPX' and ts < ${keepFrom}::int8`.execute(service.database.admin);
+    await recordMarketDataChange(service.database.admin, historyDates.slice(0, -5));
     const d = await ok({ underlying_symbol: 'SPX', date: DAY, interval: '5m' });
     expect(d.realized_volatility_basis).toEqual({ days: 4, default_used: true, regular_session_share: 0.75 });
     const p = d.points.find((x) => x.implied_volatility !== null)!;
