@@ -1,6 +1,6 @@
 /**
- * Levels and heat map answers kept per process (response-memo.ts), so that a repeated request does
- * not read and value the whole chain again: the bare read of an SPX family's inputs alone takes
+ * Levels, heat map and skew answers kept per process (response-memo.ts), so that a repeated request
+ * does not read and value the whole chain again: the bare read of an SPX family's inputs alone takes
  * longer than the answer should. The valued book they are built from (positioning.ts) is kept too,
  * so that requests differing only in what they show of one book (greek, unit, perspective, include,
  * the heat map's window or metric) read and value it once.
@@ -98,11 +98,12 @@ export async function memoizedPositioning<Op extends OperationId>(
   operation: Op,
   q: PositioningQuery,
   compute: () => Promise<DataOf<Op>>,
+  source: Result<Op>['source'] = 'derived',
 ): Promise<Result<Op>> {
   const at = await requestStamp(ctx, q);
-  if (at === null) return { data: await compute(), source: 'derived' };
+  if (at === null) return { data: await compute(), source };
   const key = JSON.stringify([operation, at.stamp, at.tradingDate, at.instant, canonicalQuery(q)]);
-  return await keptAnswer<Op>(memo, key, 'derived', compute);
+  return await keptAnswer<Op>(memo, key, source, compute);
 }
 
 /** Empties this process's memos (benchmarks that measure the computation itself). */

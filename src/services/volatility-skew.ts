@@ -11,12 +11,18 @@ import { daysBetween, skewExpirations, type VolatilitySession } from '../analyti
 import { listedExpirations, type ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
 import { chainAt, valuationObject, valuationWindow, valueChain } from './chain-valuation.js';
+import { memoizedPositioning } from './positioning-memo.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type Skew = DataOf<'getVolatilitySkew'>;
 
+/** The skew, kept per process for a session already valued (positioning-memo.ts: the same reads, the same rule). */
 export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Result<'getVolatilitySkew'>> {
+  return await memoizedPositioning(ctx, 'getVolatilitySkew', q, async () => await volatilitySkew(ctx, q), 'opra');
+}
+
+async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Skew> {
   const session: VolatilitySession = withDefault(q.session, 'session');
   const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
 
@@ -44,5 +50,5 @@ export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVola
     underlying_symbol: symbol,
     valuation: valuationObject(valued, null),
   };
-  return { data, source: 'opra' };
+  return data;
 }
