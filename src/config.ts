@@ -72,12 +72,14 @@ export interface Config {
   /** Seed the demo account and the simulated market on first start. */
   seedOnStart: boolean;
   /**
-   * 'live': the simulated market goes on minute by minute while its sessions are open (src/live/),
-   * run by the process that holds the database (a cluster's primary). Default 'live' when the
+   * LIVE_MODE. 'live': the simulated market goes on minute by minute while its sessions are open
+   * (src/live/), run by the process that holds the database (a cluster's primary), and outside
+   * market hours the streams replay the last completed session (stream/replay.ts). 'replay': the
+   * streams replay it always and nothing is loaded. 'off': neither. Default 'live' when the
    * simulated market is seeded (SEED_ON_START, `make run`), 'off' otherwise (tests, benchmarks,
    * a store of one's own files).
    */
-  liveMode: 'off' | 'live';
+  liveMode: 'off' | 'live' | 'replay';
   /** The most minutes the live market catches up on a start (those since the last one stored). */
   liveCatchUpMinutes: number;
   /**
@@ -86,6 +88,8 @@ export interface Config {
    * default, by which every request has its answer.
    */
   shutdownGraceMs: number;
+  /** Replayed time per real time (REPLAY_SPEED: 1 is real time). */
+  replaySpeed: number;
   version: string;
 }
 
@@ -130,7 +134,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
   const seedOnStart = errors.boolean(env, 'SEED_ON_START', true);
   const liveMode = env.LIVE_MODE || (seedOnStart ? 'live' : 'off');
-  if (liveMode !== 'off' && liveMode !== 'live') errors.problems.push('LIVE_MODE must be off or live');
+  if (liveMode !== 'off' && liveMode !== 'live' && liveMode !== 'replay') errors.problems.push('LIVE_MODE must be off, live or replay');
 
   const config: Config = {
     host: env.HOST || '127.0.0.1',
@@ -167,6 +171,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     liveMode,
     liveCatchUpMinutes: errors.integer(env, 'LIVE_CATCH_UP_MINUTES', 120, 0, 1440),
     shutdownGraceMs: errors.integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
+    replaySpeed: errors.integer(env, 'REPLAY_SPEED', 60, 1, 10_000),
     version: '1.0.0',
   } as Config;
 

@@ -37,6 +37,9 @@ import { seedOptionRoots } from './db/market-data.js';
 import { seedMarketIfEmpty } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
+import { StreamGateway } from './stream/gateway.js';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream/protocol.js';
+import type { ReplayOptions } from './stream/replay.js';
 
 /** How long a stop waits for running jobs (pg-boss's graceful stop) before it closes the database. */
 const JOBS_STOP_MS = 5_000;
@@ -95,6 +98,8 @@ export interface RunningService {
   /** The metrics server's URL (GET /metrics), or null when this process serves none (metrics.ts). */
   metricsUrl: string | null;
   app: ReturnType<typeof createApp>;
+  /** GET /v1/stream (null without an HTTP server). */
+  streams: StreamGateway | null;
   stop(): Promise<void>;
 }
 
@@ -132,6 +137,15 @@ export interface StartOptions extends AppOptions {
   limiter?: Limiter;
   /** Connections of the request pool (default: config.databasePoolSize). */
   poolSize?: number;
+  /** The streams' limits (tests lower them; default: stream/protocol.ts). */
+  streamLimits?: Partial<StreamLimits>;
+  /** The streams' replay (default: from config.liveMode and config.replaySpeed). */
+  replay?: ReplayOptions | null;
+}
+
+function replayOf(config: Readonly<Config>): ReplayOptions | null {
+  if (config.liveMode === 'off') return null;
+  return { speed: config.replaySpeed, when: config.liveMode === 'replay' ? 'always' : 'outside_hours' };
 }
 
 export async function startService(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningService> {
@@ -208,10 +222,13 @@ export async function startService(config: Readonly<Config>, options: StartOptio
             const s = appOf().express.listen(config.port, config.host, () => resolve(s));
             s.on('error', reject);
           });
+    let streams: StreamGateway | null = null;
     if (server) {
       server.keepAliveTimeout = 65_000;
       // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
       server.on('clientError', answerClientError);
+      streams = new StreamGateway(deps, app.keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay);
+      await streams.start(server, database.connectionString);
     }
     const drain = server ? drainable(server, logger) : null;
     const address = server?.address();
@@ -227,7 +244,9 @@ export async function startService(config: Readonly<Config>, options: StartOptio
         return appOf();
       },
       metricsUrl: typeof metricsAddress === 'object' && metricsAddress ? `http://${config.host}:${metricsAddress.port}/metrics` : null,
+      streams,
       stop: async () => {
+        await streams?.stop();
         if (drain) await drain(config.shutdownGraceMs);
         // The database closes (and an embedded server is waited for until it has exited) even when
         // a step before fails.

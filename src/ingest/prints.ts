@@ -43,6 +43,7 @@ import {
   recordPrintCancels,
 } from '../db/market-data.js';
 import { recordMarketDataChange } from '../db/market-data-changes.js';
+import { notifyPrintsLoaded, type LoadedDate } from '../db/print-events.js';
 import { loadDateContext } from './date-context.js';
 import { CopySink } from './print-copy-sink.js';
 import { sortPrints } from './print-order.js';
@@ -183,6 +184,8 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
     /** New dates' standalone tables, attached at the end, and the rows each received. */
     const attach = new Map<string, number>();
     const storedDays: StoredDay[] = [];
+    /** Each date's time range and rows, announced to the streams at the end (db/print-events.ts). */
+    const loaded: LoadedDate[] = [];
 
     for (const day of prints.days) {
       const tradingDate = day.tradingDate;
@@ -268,6 +271,14 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
         // so a row it did not store stays unexplained and fails the count below.
         if (!direct) result.duplicates += sink.output - outputBefore - rows;
         if (attach.has(tradingDate)) attach.set(tradingDate, rows);
+        let from = Infinity;
+        let to = -Infinity;
+        for (const i of order.subarray(day.start, day.end)) {
+          const ts = table.timestampAt(i);
+          if (ts < from) from = ts;
+          if (ts > to) to = ts;
+        }
+        if (rows > 0) loaded.push({ tradingDate, from, to, rows });
       } catch (error) {
         await copy.abort(error instanceof Error ? error : new Error(String(error)));
         throw error;
@@ -308,6 +319,8 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
     result.cancelsUnmatched = classifier.unmatchedCancels - result.cancelsAlreadyApplied;
     checkLoadCounts(result);
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
+    // Last: PostgreSQL sends it at the commit, so a stream reads only committed prints.
+    await notifyPrintsLoaded(trx, loaded);
   });
   if (table.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);
   fileLoaded(result, started);

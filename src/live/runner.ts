@@ -220,11 +220,11 @@ export class LiveMarket {
 /**
  * The embedded market's live runner (main.ts): the simulator continuing the seeded market (same
  * seed and scale as ingest/seed-market.ts), its minutes' files under `<dataDir>/live`, ticking on
- * the wall clock. Null when config.liveMode is off.
+ * the wall clock. Null unless config.liveMode is live.
  */
 export function startLiveMarket(
   db: Database,
-  config: { liveMode: 'off' | 'live'; liveCatchUpMinutes: number; dataDir: string },
+  config: { liveMode: 'off' | 'live' | 'replay'; liveCatchUpMinutes: number; dataDir: string },
   options: { source: LiveSource; clock?: () => number; logger?: Logger },
 ): LiveMarket | null {
   if (config.liveMode !== 'live') return null;

@@ -29,7 +29,7 @@ interface CachedKey {
 }
 
 /** Whether a presented key opens a cached entry: constant-time either way. */
-function keyOpens(entry: CachedKey, token: string): boolean {
+export function keyOpens(entry: CachedKey, token: string): boolean {
   const presented = Buffer.from(token, 'utf8');
   if (entry.verified && entry.verified.length === presented.length && timingSafeEqual(entry.verified, presented)) return true;
   if (!keyMatches(token, entry.secretHash)) return false;

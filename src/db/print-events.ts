@@ -1,0 +1,94 @@
+/**
+ * The store's side of the streams: a prints load announces what it wrote (a NOTIFY on
+ * PRINTS_CHANNEL, sent by PostgreSQL at commit, in commit order to every listener), and a stream
+ * reads those prints back by the load's transaction id, in the trades route's order (ts, sequence,
+ * contract id) read forward, as their stored bodies (the bodies GET /v1/options/trades serves).
+ *
+ * A load's rows carry its transaction id as xmin (COPY and INSERT in one transaction, no
+ * savepoint); a print the load repeated was left as stored and keeps its older xmin, a print it
+ * cancelled is left out by `not cancelled`. The payload's time range (the load's first and last
+ * print of the date) bounds the read to the index range of the new rows.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import { SESSIONS_OF } from '../analytics/print-filters.js';
+import type { Queryable } from './connection.js';
+import { printConditions, type PrintFilter } from './trades.js';
+
+/** The LISTEN/NOTIFY channel of committed prints loads. */
+export const PRINTS_CHANNEL = 'oads_prints';
+
+/** What a load wrote for one trading date. */
+export interface LoadedDate {
+  tradingDate: string;
+  /** The earliest and latest print time of the date in the load, Unix ms. */
+  from: number;
+  to: number;
+  rows: number;
+}
+
+/** The payload of a notification (JSON). */
+export interface PrintsLoaded {
+  trading_date: string;
+  /** The load's transaction id, as PostgreSQL's 32-bit xid (the rows' xmin). */
+  xid: string;
+  from: number;
+  to: number;
+  rows: number;
+  /** PostgreSQL's clock when the load announced itself, just before its commit, Unix ms. */
+  loaded_at: number;
+}
+
+export function parsePrintsLoaded(payload: string): PrintsLoaded | null {
+  try {
+    const value = JSON.parse(payload) as Partial<PrintsLoaded>;
+    if (typeof value.trading_date !== 'string' || typeof value.xid !== 'string' || typeof value.from !== 'number' || typeof value.to !== 'number') return null;
+    return { trading_date: value.trading_date, xid: value.xid, from: value.from, to: value.to, rows: Number(value.rows ?? 0), loaded_at: Number(value.loaded_at ?? 0) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Announces the dates a load wrote, inside its transaction (the last statement before the commit):
+ * PostgreSQL delivers the notifications when, and only if, the transaction commits.
+ */
+export async function notifyPrintsLoaded(trx: Queryable, dates: readonly LoadedDate[]): Promise<void> {
+  for (const d of dates) {
+    if (d.rows === 0) continue;
+    await sql`select pg_notify(${PRINTS_CHANNEL}::text, json_build_object(
+        'trading_date', ${d.tradingDate}::text, 'xid', (txid_current() % 4294967296)::text,
+        'from', ${d.from}::int8, 'to', ${d.to}::int8, 'rows', ${d.rows}::int4,
+        'loaded_at', floor(extract(epoch from clock_timestamp()) * 1000)::int8)::text)`.execute(trx);
+  }
+}
+
+/** Which prints of a date to read: those one load wrote, or a window of the stored ones (a replay). */
+export type PrintSelection = { kind: 'load'; xid: string; from: number; to: number } | { kind: 'window'; from: number; to: number };
+
+/** A print read for a stream: its stored body and its place in the trades order. */
+export interface StreamPrint {
+  body: string;
+  ts: number;
+  sequence: number;
+  contract_id: number;
+}
+
+/**
+ * The prints of `selection` that pass the trades filter `f` and the scan filter (exchange, exact
+ * side), oldest first by (ts, sequence, contract id).
+ */
+export async function streamPrints(db: Queryable, f: PrintFilter, selection: PrintSelection, scan: { exchanges: readonly string[] | null; sides: readonly string[] | null }): Promise<StreamPrint[]> {
+  if (f.sessions.length === 0 || f.roots?.length === 0) return [];
+  const c: RawBuilder<boolean>[] = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
+  if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) c.push(sql<boolean>`session = any(${[...f.sessions]}::text[])`);
+  if (f.roots !== null) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
+  if (scan.exchanges) c.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
+  if (scan.sides) c.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
+  if (selection.kind === 'load') {
+    c.push(sql<boolean>`ts between ${selection.from}::int8 and ${selection.to}::int8`, sql<boolean>`xmin = ${selection.xid}::text::xid`);
+  } else {
+    c.push(sql<boolean>`ts >= ${selection.from}::int8`, sql<boolean>`ts < ${selection.to}::int8`);
+  }
+  const result = await sql<StreamPrint>`select body, ts, sequence, contract_id from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
+  return result.rows.map((r) => ({ body: r.body, ts: Number(r.ts), sequence: Number(r.sequence), contract_id: Number(r.contract_id) }));
+}

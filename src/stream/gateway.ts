@@ -1,0 +1,295 @@
+/**
+ * GET /v1/stream: the WebSocket upgrade on the service's HTTP server, and each connection's
+ * conversation. Authentication is the REST routes' (a Bearer key on the upgrade, or for browsers,
+ * which cannot set headers, an `auth` message first); bad credentials spend the client network's
+ * keyless budget as on REST. An upgrade is a request of the account's rate-limit windows (it holds
+ * no in-flight place while the connection lasts) and one of its connections per ten minutes
+ * (connection-window.ts); it is written to the request log as route /v1/stream, status 101 when
+ * admitted, else the status a REST request would have had. A refusal after the upgrade closes the
+ * connection with a code of protocol.ts and a reason naming the error code, after an `error`
+ * message carrying the REST error object.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { keyPrefix } from '../api-keys.js';
+import type { AuthenticatedAccount } from '../entitlements.js';
+import { ApiError } from '../errors.js';
+import { newRequestId } from '../ids.js';
+import { clientAddress, clientNetwork } from '../limits/rate-limiter.js';
+import { keyOpens, type KeyCache } from '../middleware/auth.js';
+import { errorBody, toApiError } from '../middleware/errors.js';
+import type { ServiceDeps } from '../service.js';
+import { ConnectionWindow } from './connection-window.js';
+import { StreamHub } from './hub.js';
+import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
+import type { ReplayOptions } from './replay.js';
+import { Stream } from './stream.js';
+
+export const STREAM_PATH = '/v1/stream';
+
+/** Why a connection is refused: the close code and the REST error. */
+class Refusal extends Error {
+  constructor(
+    readonly closeCode: number,
+    readonly error: ApiError,
+  ) {
+    super(error.message);
+  }
+}
+
+function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match ? (match[1] ?? null) : null;
+}
+
+interface Upgrade {
+  requestId: string;
+  receivedAt: number;
+  started: number;
+  network: string;
+  resume: { streamId: string; lastSeq: number } | null;
+}
+
+function resumeOf(query: URLSearchParams): Upgrade['resume'] {
+  const streamId = query.get('resume');
+  if (!streamId) return null;
+  return { streamId, lastSeq: Number(query.get('last_seq') ?? 'NaN') };
+}
+
+export class StreamGateway {
+  readonly hub: StreamHub;
+  private readonly wss: WebSocketServer;
+  private readonly connections: ConnectionWindow;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly alive = new WeakSet<WebSocket>();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly keys: KeyCache,
+    readonly limits: StreamLimits,
+    replay: ReplayOptions | null,
+  ) {
+    this.hub = new StreamHub(deps, limits, replay);
+    this.connections = new ConnectionWindow(limits);
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: false });
+    this.heartbeat = setInterval(() => this.ping(), limits.pingIntervalMs);
+    this.heartbeat.unref();
+  }
+
+  async start(server: Server, connectionString: string): Promise<void> {
+    await this.hub.start(connectionString);
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  /** Closes every connection (1001) and stops the hub. */
+  async stop(): Promise<void> {
+    clearInterval(this.heartbeat);
+    for (const ws of this.wss.clients) ws.close(CLOSE.goingAway, 'the service is stopping');
+    await this.hub.stop();
+    this.wss.close();
+  }
+
+  /** A client that did not answer the previous ping is cut; the others are pinged. */
+  private ping(): void {
+    for (const ws of this.wss.clients) {
+      if (!this.alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      this.alive.delete(ws);
+      ws.ping();
+    }
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== STREAM_PATH) {
+      const body = JSON.stringify({ error: { code: 'not_found', message: 'No such route: streams live at /v1/stream.', status: 404, request_id: newRequestId(this.deps.clock()), details: [], retry_after_ms: null } });
+      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      return;
+    }
+    const now = this.deps.clock();
+    const upgrade: Upgrade = {
+      requestId: newRequestId(now),
+      receivedAt: now,
+      started: performance.now(),
+      network: clientNetwork(clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, this.deps.config.trustProxyHops)),
+      resume: resumeOf(url.searchParams),
+    };
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.alive.add(ws);
+      ws.on('pong', () => this.alive.add(ws));
+      ws.on('error', () => ws.terminate());
+      const token = bearerToken(req.headers.authorization);
+      if (token !== null) {
+        void this.open(ws, upgrade, token);
+        return;
+      }
+      // A browser's first message authenticates.
+      const timer = setTimeout(() => this.refuse(ws, upgrade, null, new Refusal(CLOSE.authTimeout, new ApiError(401, 'unauthorized', 'No auth message: send {"type":"auth","key":"<API_KEY>"} first.'))), this.limits.authTimeoutMs);
+      ws.once('message', (raw: RawData) => {
+        clearTimeout(timer);
+        const message = parse(raw);
+        if (message?.type !== 'auth' || typeof message.key !== 'string') {
+          this.refuse(ws, upgrade, null, new Refusal(CLOSE.unauthorized, new ApiError(401, 'unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY> on the upgrade, or {"type":"auth","key":"<API_KEY>"} first.')));
+          return;
+        }
+        if (typeof message.resume === 'string') upgrade.resume = { streamId: message.resume, lastSeq: Number(message.last_seq) };
+        void this.open(ws, upgrade, message.key);
+      });
+      ws.once('close', () => clearTimeout(timer));
+    });
+  }
+
+  /** Authenticates and admits the connection, then starts or resumes its stream. */
+  private async open(ws: WebSocket, upgrade: Upgrade, token: string): Promise<void> {
+    let account: AuthenticatedAccount | null = null;
+    try {
+      account = await this.authenticate(upgrade, token);
+      await this.admit(account, upgrade);
+    } catch (error) {
+      this.refuse(ws, upgrade, account, error instanceof Refusal ? error : new Refusal(CLOSE.internal, toApiError(error) ?? new ApiError(500, 'internal_error', 'The connection could not be opened.')));
+      return;
+    }
+    if (ws.readyState !== ws.OPEN) return;
+    let stream: Stream;
+    let resumed = false;
+    if (upgrade.resume !== null) {
+      const held = this.hub.streams.get(upgrade.resume.streamId);
+      if (!held || held.account.id !== account.id || !held.canResumeFrom(upgrade.resume.lastSeq)) {
+        this.refuse(ws, upgrade, account, new Refusal(CLOSE.resumeUnavailable, new ApiError(400, 'invalid_parameter', 'This stream cannot be resumed from that sequence: open a new stream.', [{ parameter: 'resume', message: 'unknown stream, another account\'s, or its resume window has passed' }])), 101);
+        return;
+      }
+      stream = held;
+      stream.account = account;
+      // One connection per stream: the one it had is replaced.
+      const previous = stream.ws;
+      stream.ws = null;
+      previous?.close(CLOSE.replaced, 'replaced: the stream was resumed by another connection');
+      resumed = true;
+    } else {
+      stream = new Stream(randomBytes(12).toString('base64url'), account, this.limits);
+      this.hub.streams.set(stream.id, stream);
+    }
+    stream.ws = ws;
+    stream.detachedAt = null;
+    this.log(upgrade, account, 101);
+    if (resumed && upgrade.resume) stream.resendAfter(upgrade.resume.lastSeq);
+    const limits = {
+      max_client_message_bytes: this.limits.maxClientMessageBytes,
+      max_server_message_bytes: this.limits.maxServerMessageBytes,
+      max_subscriptions: this.limits.maxSubscriptions,
+      max_symbols: 50,
+      max_buffered_bytes: this.limits.maxBufferedBytes,
+      heartbeat_ms: this.limits.pingIntervalMs,
+      resume_window_ms: this.limits.resumeWindowMs,
+      levels_cadence_ms: this.limits.levelsCadenceMs,
+    };
+    stream.send(`"type":"welcome","stream_id":${JSON.stringify(stream.id)},"resumed":${resumed},"replay":${this.hub.replaying},"request_id":${JSON.stringify(upgrade.requestId)},"limits":${JSON.stringify(limits)}}`);
+    ws.on('message', (raw: RawData) => void this.onMessage(stream, ws, raw));
+    ws.on('close', () => {
+      if (stream.ws === ws) {
+        stream.ws = null;
+        stream.detachedAt = this.deps.clock();
+      }
+    });
+  }
+
+  private async onMessage(stream: Stream, ws: WebSocket, raw: RawData): Promise<void> {
+    if (stream.ws !== ws) return;
+    const message = parse(raw);
+    const requestId = typeof message?.id === 'string' || typeof message?.id === 'number' ? String(message.id) : null;
+    try {
+      if (message === null) throw new ApiError(400, 'invalid_parameter', 'A message is a JSON object with a type.', [{ parameter: 'type', message: 'must be subscribe or unsubscribe' }]);
+      if (message.type === 'subscribe') await this.hub.subscribe(stream, message.channel, message.params, requestId);
+      else if (message.type === 'unsubscribe') {
+        if (!this.hub.unsubscribe(stream, message.subscription, requestId)) throw new ApiError(400, 'invalid_parameter', 'No such subscription.', [{ parameter: 'subscription', message: 'not a subscription of this stream' }]);
+      } else throw new ApiError(400, 'invalid_parameter', 'Unknown message type.', [{ parameter: 'type', message: 'must be subscribe or unsubscribe' }]);
+    } catch (error) {
+      const apiError = toApiError(error) ?? new ApiError(500, 'internal_error', 'The message could not be handled.');
+      if (apiError.status === 500) this.deps.logger.error('stream message failed', { error: error instanceof Error ? error.message : String(error) });
+      stream.send(`"type":"error","subscription":null,"request":${JSON.stringify(requestId)},${JSON.stringify(errorBody(apiError, newRequestId(this.deps.clock()))).slice(1)}`);
+    }
+  }
+
+  /** The account of a key, or a refusal (401, or 429 when the network's keyless budget is spent). */
+  private async authenticate(upgrade: Upgrade, token: string): Promise<AuthenticatedAccount> {
+    const now = this.deps.clock();
+    const prefix = keyPrefix(token);
+    const keyless = async (consume: boolean): Promise<void> => {
+      const admission = await this.deps.limiter.admitKeyless(upgrade.network, now, 'credentials', consume);
+      if (!admission.admitted) throw new Refusal(CLOSE.rateLimited, new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs));
+    };
+    let cached = null;
+    if (prefix !== null) {
+      if (this.keys.fresh(prefix, now) === undefined && !this.keys.knownValid(prefix)) await keyless(false);
+      cached = await this.keys.lookup(prefix, now);
+    }
+    if (cached === null || !keyOpens(cached, token)) {
+      await keyless(true);
+      throw new Refusal(CLOSE.unauthorized, new ApiError(401, 'unauthorized', 'Invalid API key.'));
+    }
+    return cached.account;
+  }
+
+  /** The account's request windows (one request), then its connection window. */
+  private async admit(account: AuthenticatedAccount, upgrade: Upgrade): Promise<void> {
+    const now = this.deps.clock();
+    const { admission } = await this.deps.limiter.admitWithState(account.id, now, true);
+    if (!admission.admitted) {
+      const { code, message, retryAfterMs } = admission.rejection;
+      throw new Refusal(CLOSE.rateLimited, new ApiError(429, code, message, [], retryAfterMs));
+    }
+    admission.release();
+    if (account.status === 'suspended') throw new Refusal(CLOSE.forbidden, new ApiError(403, 'account_suspended', 'This account is suspended.'));
+    const connection = this.connections.admit(account.id, now);
+    if (!connection.admitted) {
+      throw new Refusal(
+        CLOSE.rateLimited,
+        new ApiError(429, 'cooldown', `More than ${this.limits.connectionsPerWindow} stream connections in ${Math.round(this.limits.connectionWindowMs / 60_000)} minutes: cooling down.`, [], connection.retryAfterMs),
+      );
+    }
+    void upgrade;
+  }
+
+  /** Sends the error object, closes with the refusal's code, and logs the upgrade with the REST status. */
+  private refuse(ws: WebSocket, upgrade: Upgrade, account: AuthenticatedAccount | null, refusal: Refusal, loggedStatus?: number): void {
+    const { error } = refusal;
+    if (ws.readyState === ws.OPEN) {
+      ws.send(JSON.stringify({ seq: 0, type: 'error', subscription: null, request: null, ...errorBody(error, upgrade.requestId) }));
+      const wait = error.retryAfterMs !== null ? ` retry_after_ms=${error.retryAfterMs}` : '';
+      ws.close(refusal.closeCode, closeReason(`${error.code}:${wait} ${error.message}`));
+    }
+    this.log(upgrade, account, loggedStatus ?? error.status);
+  }
+
+  private log(upgrade: Upgrade, account: AuthenticatedAccount | null, status: number): void {
+    const durationMs = Math.round((performance.now() - upgrade.started) * 100) / 100;
+    this.deps.requestLog.record({
+      ts: new Date(upgrade.receivedAt),
+      request_id: upgrade.requestId,
+      account_id: account?.id ?? null,
+      key_id: account?.key?.id ?? null,
+      network: upgrade.network,
+      method: 'GET',
+      route: STREAM_PATH,
+      status,
+      duration_ms: durationMs,
+      bytes_out: 0,
+    });
+    this.deps.logger.info('request', { request_id: upgrade.requestId, method: 'GET', route: STREAM_PATH, status, duration_ms: durationMs, account: account?.id ?? null });
+  }
+}
+
+function parse(raw: RawData): Record<string, unknown> | null {
+  try {
+    const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * The streams of one process and what feeds them. One PostgreSQL connection LISTENs for committed
+ * prints loads (db/print-events.ts); each load, and each step of a replay, is handled in turn, in
+ * the order PostgreSQL delivered them:
+ * - prints: the subscriptions are grouped by their query, and each group reads the new prints once,
+ *   in the trades route's order read forward, as the bodies GET /v1/options/trades serves;
+ * - premium_drift: each group's drift (services/premium-drift.ts) is computed again, and each
+ *   subscription gets the buckets that differ from those it was last sent;
+ * - levels: each group's levels (services/positioning.ts) are computed again, sent when they
+ *   changed, and at the stated cadence in any case.
+ * A load of a date before the current session's (an archived session loaded again) is not news
+ * and is not streamed.
+ */
+import pg from 'pg';
+import { readBounds, rootsOf, selectSides, SESSIONS_OF, defaultTradingDate, type SessionChoice } from '../analytics/print-filters.js';
+import type { OperationId, OperationSpec } from '../contract.js';
+import { PRINTS_CHANNEL, parsePrintsLoaded, streamPrints, type PrintSelection } from '../db/print-events.js';
+import { ApiError } from '../errors.js';
+import { newRequestId } from '../ids.js';
+import { errorBody, toApiError } from '../middleware/errors.js';
+import type { ServiceDeps } from '../service.js';
+import { getPremiumDrift } from '../services/premium-drift.js';
+import { getExposureLevels } from '../services/positioning.js';
+import { printFilterOf, type FeedQuery } from '../services/print-feeds.js';
+import type { QueryOf, ServiceContext } from '../services/types.js';
+import { channelNamed, checkSubscription } from './channels.js';
+import type { StreamLimits } from './protocol.js';
+import { Replay, type ReplayOptions } from './replay.js';
+import type { Stream, Subscription } from './stream.js';
+
+/** A batch of prints to stream: one load of a date, or one step of a replay. */
+export interface PrintsEvent {
+  tradingDate: string;
+  selection: PrintSelection;
+  replay: boolean;
+  /** The load's commit (a replay: the replayed instant), Unix ms. */
+  at: number;
+}
+
+const RECONNECT_MS = 1_000;
+
+export class StreamHub {
+  readonly streams = new Map<string, Stream>();
+  private readonly operations: ReadonlyMap<OperationId, OperationSpec>;
+  private listener: pg.Client | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private cadence: NodeJS.Timeout | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+  private replay: Replay | null = null;
+  /** Loads handled since the start (tests and benchmarks wait on it). */
+  eventsHandled = 0;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    readonly limits: StreamLimits,
+    private readonly replayOptions: ReplayOptions | null,
+  ) {
+    this.operations = new Map(deps.contract.operations.map((o) => [o.operationId, o]));
+  }
+
+  async start(connectionString: string): Promise<void> {
+    await this.listen(connectionString);
+    this.cadence = setInterval(() => this.enqueue(() => this.levelsCadence()), this.limits.levelsCadenceMs);
+    this.cadence.unref();
+    this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.resumeWindowMs, 10_000));
+    this.sweeper.unref();
+    if (this.replayOptions) {
+      this.replay = new Replay(this.replayOptions, this.deps.clock, (event) => this.enqueue(() => this.handlePrints(event)));
+      this.replay.start();
+    }
+  }
+
+  get replaying(): boolean {
+    return this.replay?.active ?? false;
+  }
+
+  private async listen(connectionString: string): Promise<void> {
+    const client = new pg.Client({ connectionString, application_name: 'oads-streams' });
+    client.on('notification', (message) => {
+      if (message.channel !== PRINTS_CHANNEL || !message.payload) return;
+      const loaded = parsePrintsLoaded(message.payload);
+      if (loaded === null) return;
+      const event: PrintsEvent = {
+        tradingDate: loaded.trading_date,
+        selection: { kind: 'load', xid: loaded.xid, from: loaded.from, to: loaded.to },
+        replay: false,
+        at: loaded.loaded_at,
+      };
+      this.enqueue(() => this.handlePrints(event));
+    });
+    // The database went away: listen again once it is back (db/watch.ts restarts it).
+    client.on('error', (error) => {
+      this.deps.logger.error('stream listener lost its connection', { error: error.message });
+      this.listener = null;
+      client.end().catch(() => undefined);
+      this.relisten(connectionString);
+    });
+    await client.connect();
+    await client.query(`listen ${PRINTS_CHANNEL}`);
+    this.listener = client;
+  }
+
+  private relisten(connectionString: string): void {
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (this.stopped || this.listener !== null) return;
+      this.listen(connectionString).catch(() => this.relisten(connectionString));
+    }, RECONNECT_MS).unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.replay?.stop();
+    if (this.cadence) clearInterval(this.cadence);
+    if (this.sweeper) clearInterval(this.sweeper);
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+    await this.queue;
+  }
+
+  /** Handles events one after another, in arrival order. */
+  enqueue(task: () => Promise<void>): void {
+    this.queue = this.queue.then(task).catch((error: unknown) => {
+      this.deps.logger.error('stream event failed', { error: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  /** Waits for the events received so far (tests). */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
+  /** Forgets streams closed longer ago than the resume window. */
+  private sweep(): void {
+    const now = this.deps.clock();
+    for (const [id, stream] of this.streams) {
+      if (stream.detachedAt !== null && now - stream.detachedAt > this.limits.resumeWindowMs) this.streams.delete(id);
+    }
+  }
+
+  private *subscriptions(channel: string): Iterable<Subscription> {
+    for (const stream of this.streams.values()) for (const sub of stream.subscriptions.values()) if (sub.channel.name === channel) yield sub;
+  }
+
+  private groups(channel: string): Map<string, Subscription[]> {
+    const groups = new Map<string, Subscription[]>();
+    for (const sub of this.subscriptions(channel)) {
+      const group = groups.get(sub.key);
+      if (group) group.push(sub);
+      else groups.set(sub.key, [sub]);
+    }
+    return groups;
+  }
+
+  /** Adds a subscription (its parameters checked as the route checks a query); throws the route's 400 or 403. */
+  async subscribe(stream: Stream, channelName: unknown, params: unknown, requestId: string | null): Promise<void> {
+    const channel = channelNamed(channelName);
+    if (!channel) throw new ApiError(400, 'invalid_parameter', 'Unknown channel.', [{ parameter: 'channel', message: 'must be one of prints, premium_drift, levels' }]);
+    if (stream.subscriptions.size >= this.limits.maxSubscriptions) {
+      throw new ApiError(400, 'invalid_parameter', `A connection holds at most ${this.limits.maxSubscriptions} subscriptions.`, [{ parameter: 'channel', message: `at most ${this.limits.maxSubscriptions} subscriptions per connection` }]);
+    }
+    const checked = checkSubscription(channel, params, { operations: this.operations, queries: this.deps.queries, account: stream.account, now: this.deps.clock() });
+    const id = stream.newSubscriptionId();
+    const sub: Subscription = { ...checked, id, stream, key: `${channel.name}:${JSON.stringify(checked.query)}`, last: null };
+    stream.subscriptions.set(id, sub);
+    stream.send(`"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(checked.query)}}`);
+    // The snapshot channels start with the current state.
+    if (channel.name !== 'prints') this.enqueue(() => this.refreshSnapshots([sub], channel.name === 'levels'));
+  }
+
+  unsubscribe(stream: Stream, id: unknown, requestId: string | null): boolean {
+    if (typeof id !== 'string' || !stream.subscriptions.delete(id)) return false;
+    stream.send(`"type":"unsubscribed","subscription":${JSON.stringify(id)},"request":${JSON.stringify(requestId)}}`);
+    return true;
+  }
+
+  /** The current session's trading date: loads of earlier dates are not streamed. */
+  private isCurrent(tradingDate: string): boolean {
+    return tradingDate >= defaultTradingDate(this.deps.clock(), 'rth');
+  }
+
+  async handlePrints(event: PrintsEvent): Promise<void> {
+    this.eventsHandled += 1;
+    if (!event.replay && !this.isCurrent(event.tradingDate)) return;
+    for (const group of this.groups('prints').values()) {
+      const first = group[0];
+      if (!first) continue;
+      const q = first.query as FeedQuery;
+      const session = (q.session ?? 'rth');
+      if (!SESSIONS_OF[session].length) continue;
+      const window = { tradingDate: event.tradingDate, from: null, to: null };
+      const sides = q.side ? selectSides(q.side) : null;
+      const filter = printFilterOf(q, window, session, first.symbols ? rootsOf(first.symbols) : null, sides);
+      const bounds = readBounds(event.tradingDate, session, window);
+      filter.from = bounds.from;
+      filter.to = bounds.to;
+      const rows = await streamPrints(this.deps.db, filter, event.selection, { exchanges: q.exchange ?? null, sides: sides?.exact ?? null });
+      if (rows.length === 0) continue;
+      const batches = this.batches(rows.map((r) => r.body));
+      for (const sub of group) {
+        // An account that lost the overnight entitlement since it subscribed gets no overnight print.
+        const head = `"type":"prints","channel":"prints","subscription":${JSON.stringify(sub.id)},"replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
+        for (const batch of batches) sub.stream.send(`${head}${batch}]}`);
+      }
+    }
+    if (event.replay) return;
+    const drift = [...this.subscriptions('premium_drift')];
+    const levels = [...this.subscriptions('levels')];
+    if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
+  }
+
+  /** Bodies joined by commas, in batches that keep each message under the stated size. */
+  private batches(bodies: string[]): string[] {
+    const budget = this.limits.maxServerMessageBytes - 512;
+    const batches: string[] = [];
+    let current: string[] = [];
+    let size = 0;
+    for (const body of bodies) {
+      if (current.length > 0 && size + body.length + 1 > budget) {
+        batches.push(current.join(','));
+        current = [];
+        size = 0;
+      }
+      current.push(body);
+      size += body.length + 1;
+    }
+    if (current.length > 0) batches.push(current.join(','));
+    return batches;
+  }
+
+  private async levelsCadence(): Promise<void> {
+    const levels = [...this.subscriptions('levels')];
+    if (levels.length > 0) await this.refreshSnapshots(levels, true);
+  }
+
+  /** Computes each group's snapshot once and sends each subscription what changed (levels: or all, when `always`). */
+  private async refreshSnapshots(subs: readonly Subscription[], always: boolean): Promise<void> {
+    const byKey = new Map<string, Subscription[]>();
+    for (const sub of subs) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
+    for (const group of byKey.values()) {
+      const first = group[0];
+      if (!first) continue;
+      const ctx: ServiceContext = {
+        deps: this.deps,
+        operation: first.operation,
+        account: first.stream.account,
+        requestId: newRequestId(this.deps.clock()),
+        now: this.deps.clock(),
+        link: { path: first.operation.path, search: '' },
+      };
+      let data: unknown;
+      try {
+        data =
+          first.channel.name === 'premium_drift'
+            ? (await getPremiumDrift(ctx, first.query as QueryOf<'getPremiumDrift'>)).data
+            : (await getExposureLevels(ctx, first.query as QueryOf<'getExposureLevels'>)).data;
+      } catch (error) {
+        const apiError = toApiError(error);
+        // No data yet (422), a session still loading (503): nothing to send until a load changes it.
+        if (apiError && (apiError.status === 422 || apiError.status === 503)) continue;
+        for (const sub of group) sub.stream.send(`"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError ?? new ApiError(500, 'internal_error', 'The snapshot could not be computed.'), ctx.requestId)).slice(1)}`);
+        if (!apiError) this.deps.logger.error('stream snapshot failed', { channel: first.channel.name, error: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      for (const sub of group) {
+        if (sub.channel.name === 'premium_drift') this.sendDrift(sub, data as Array<{ timestamp: number }>);
+        else this.sendLevels(sub, data as { levels: unknown; trading_date: string }, always);
+      }
+    }
+  }
+
+  private sendDrift(sub: Subscription, buckets: Array<{ timestamp: number }>): void {
+    const last = sub.last instanceof Map ? sub.last : new Map<number, string>();
+    sub.last = last;
+    const changed: string[] = [];
+    for (const bucket of buckets) {
+      const text = JSON.stringify(bucket);
+      if (last.get(bucket.timestamp) !== text) {
+        last.set(bucket.timestamp, text);
+        changed.push(text);
+      }
+    }
+    if (changed.length === 0 || !sub.stream.subscriptions.has(sub.id)) return;
+    sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":false,"data":[${changed.join(',')}]}`);
+  }
+
+  private sendLevels(sub: Subscription, data: { levels: unknown; trading_date: string }, always: boolean): void {
+    const levels = JSON.stringify(data.levels);
+    if (!always && sub.last === levels) return;
+    sub.last = levels;
+    if (!sub.stream.subscriptions.has(sub.id)) return;
+    sub.stream.send(`"type":"levels","channel":"levels","subscription":${JSON.stringify(sub.id)},"replay":false,"data":${JSON.stringify(data)}}`);
+  }
+}
