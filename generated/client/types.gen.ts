@@ -3022,6 +3022,43 @@ export type GetOpenApiDocumentResponses = {
 
 export type GetOpenApiDocumentResponse = GetOpenApiDocumentResponses[keyof GetOpenApiDocumentResponses];
 
+export type GetAsyncApiDocumentData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/asyncapi.json';
+};
+
+export type GetAsyncApiDocumentErrors = {
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: Error;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: Error;
+};
+
+export type GetAsyncApiDocumentError = GetAsyncApiDocumentErrors[keyof GetAsyncApiDocumentErrors];
+
+export type GetAsyncApiDocumentResponses = {
+    /**
+     * The AsyncAPI document.
+     */
+    200: {
+        asyncapi: string;
+        info: {
+            [key: string]: unknown;
+        };
+        channels: {
+            [key: string]: unknown;
+        };
+    };
+};
+
+export type GetAsyncApiDocumentResponse = GetAsyncApiDocumentResponses[keyof GetAsyncApiDocumentResponses];
+
 export type CreateExportData = {
     body: ExportRequest;
     path?: never;

@@ -91,7 +91,7 @@ describe('buildCatalog: entries', () => {
   });
 
   it('status and openapi.json: public, dataset none, no history params', () => {
-    for (const path of ['/v1/status', '/v1/openapi.json']) {
+    for (const path of ['/v1/status', '/v1/openapi.json', '/v1/asyncapi.json']) {
       const e = entry(path);
       expect(e.public).toBe(true);
       expect(e.dataset).toBe('none');
@@ -99,7 +99,7 @@ describe('buildCatalog: entries', () => {
       expect(e.paginated).toBe(false);
       expect(e).not.toHaveProperty('history_params');
     }
-    expect(catalog.filter((e) => e.public).map((e) => e.path).sort()).toEqual(['/v1/openapi.json', '/v1/status']);
+    expect(catalog.filter((e) => e.public).map((e) => e.path).sort()).toEqual(['/v1/asyncapi.json', '/v1/openapi.json', '/v1/status']);
   });
 
   it('the family filter accepts every family an entry has, and the families without routes yet', () => {

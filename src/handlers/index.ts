@@ -7,7 +7,7 @@ import { getContractTradeAtTime, listContractImpliedVolatility } from './contrac
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
-import { getOpenApiDocument, getStatus, listCatalog } from './platform.js';
+import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap, HandlerOverrides } from './types.js';
@@ -17,6 +17,7 @@ import { getVolatilitySkew } from './volatility-skew.js';
 export const handlers: HandlerMap = {
   getStatus,
   getOpenApiDocument,
+  getAsyncApiDocument,
   listCatalog,
   getAccount,
   getAccountLimits,

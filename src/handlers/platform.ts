@@ -6,4 +6,6 @@ export const getStatus: Handler<'getStatus'> = async (ctx) => await platform.get
 
 export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async (ctx) => await platform.getOpenApiDocument(ctx);
 
+export const getAsyncApiDocument: Handler<'getAsyncApiDocument'> = async (ctx) => await platform.getAsyncApiDocument(ctx);
+
 export const listCatalog: Handler<'listCatalog'> = async (ctx) => await platform.listCatalog(ctx, ctx.query);

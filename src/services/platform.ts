@@ -2,6 +2,8 @@
 import { buildCatalog, type CatalogEntry } from '../analytics/catalog.js';
 import { healthOf, type Database } from '../db/connection.js';
 import { datasetFreshness, pingDatabase, type DatasetFreshness } from '../db/status.js';
+import { asyncApiDocument } from '../stream/asyncapi.js';
+import { DEFAULT_STREAM_LIMITS } from '../stream/protocol.js';
 import type { QueryOf, Result, ServiceContext } from './types.js';
 
 const catalogs = new WeakMap<object, CatalogEntry[]>();
@@ -78,6 +80,18 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
 /** The contract itself, served bare (no envelope). */
 export async function getOpenApiDocument({ deps }: ServiceContext): Promise<Result<'getOpenApiDocument'>> {
   return { data: deps.contract.document as never, bare: true };
+}
+
+const asyncApiDocuments = new WeakMap<object, Record<string, unknown>>();
+
+/** The AsyncAPI document of the streams (stream/asyncapi.ts), served bare. */
+export async function getAsyncApiDocument({ deps }: ServiceContext): Promise<Result<'getAsyncApiDocument'>> {
+  let document = asyncApiDocuments.get(deps.contract);
+  if (!document) {
+    document = asyncApiDocument(deps.contract, DEFAULT_STREAM_LIMITS, deps.config.version);
+    asyncApiDocuments.set(deps.contract, document);
+  }
+  return { data: document as never, bare: true };
 }
 
 export async function listCatalog({ deps }: ServiceContext, query: QueryOf<'listCatalog'>): Promise<Result<'listCatalog'>> {

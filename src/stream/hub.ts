@@ -188,7 +188,7 @@ export class StreamHub {
       const first = group[0];
       if (!first) continue;
       const q = first.query as FeedQuery;
-      const session = (q.session ?? 'rth');
+      const session: SessionChoice = q.session ?? 'rth';
       if (!SESSIONS_OF[session].length) continue;
       const window = { tradingDate: event.tradingDate, from: null, to: null };
       const sides = q.side ? selectSides(q.side) : null;

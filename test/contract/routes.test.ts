@@ -56,6 +56,7 @@ describe('every served route through the generated client', () => {
     const calls: [string, () => Promise<{ response: Response; data?: unknown }>][] = [
       ['getStatus', () => sdk.getStatus({ client: service.client() })],
       ['getOpenApiDocument', () => sdk.getOpenApiDocument({ client: service.client() })],
+      ['getAsyncApiDocument', () => sdk.getAsyncApiDocument({ client: service.client() })],
       ['listCatalog', () => sdk.listCatalog({ client, query: { family: 'options' } })],
       ['getAccount', () => sdk.getAccount({ client })],
       ['getAccountLimits', () => sdk.getAccountLimits({ client })],

@@ -1,0 +1,188 @@
+/**
+ * The AsyncAPI 3 document of GET /v1/stream, served at /v1/asyncapi.json: every channel of
+ * channels.ts and every message of the protocol, the payloads of data messages taken from the
+ * contract's own schemas (Print, PremiumDriftBucket, KeyLevels, Error), so a stream's bodies and
+ * the REST routes' are described once. The limits stated are protocol.ts's.
+ */
+import type { Contract } from '../contract.js';
+import { CHANNELS, MAX_PRINTS_SYMBOLS } from './channels.js';
+import { CLOSE, type StreamLimits } from './protocol.js';
+
+type Json = Record<string, unknown>;
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** The contract's schemas that `roots` reach through $ref. */
+function reachableSchemas(contract: Contract, roots: readonly string[]): Json {
+  const all = ((contract.document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+  const out: Json = {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node as Json)) {
+        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) add(value.slice('#/components/schemas/'.length));
+        else visit(value);
+      }
+    }
+  };
+  const add = (name: string): void => {
+    if (name in out) return;
+    const schema = all[name];
+    if (!schema) throw new Error(`schema ${name} is not in the contract`);
+    out[name] = schema;
+    visit(schema);
+  };
+  roots.forEach(add);
+  return out;
+}
+
+const seq = { type: 'integer', minimum: 0, description: 'The stream\'s message number: 1, 2, 3… without gaps (0 only on the error sent before a refused connection closes). Reconnect with resume=<stream_id>&last_seq=<the last one read> to get the rest.' };
+const subscriptionId = { type: 'string', description: 'The subscription, as the subscribed message named it.', examples: ['s1'] };
+const request = { type: ['string', 'null'], description: 'The `id` of the client message this answers, if it gave one.' };
+const replay = { type: 'boolean', description: 'True when the message replays the last completed session (LIVE_MODE=replay, or outside market hours): nothing new was loaded.' };
+
+function message(name: string, summary: string, payload: Json): Json {
+  return { name, title: name, summary, contentType: 'application/json', payload };
+}
+
+function object(required: string[], properties: Json): Json {
+  return { type: 'object', additionalProperties: false, required, properties };
+}
+
+function serverMessage(type: string, extra: Json, required: string[]): Json {
+  return object(['seq', 'type', ...required], { seq, type: { const: type }, ...extra });
+}
+
+export function asyncApiDocument(contract: Contract, limits: StreamLimits, version: string): Json {
+  const params = (description: string): Json => ({ type: 'object', description, additionalProperties: { oneOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } });
+  const subscribeOf = (channel: string, description: string): Json =>
+    message(`subscribe_${channel}`, `Subscribe to ${channel}.`, object(['type', 'channel'], { type: { const: 'subscribe' }, id: { type: ['string', 'number'], description: 'Echoed as `request` in the answer.' }, channel: { const: channel }, params: params(description) }));
+  const messages: Record<string, Json> = {
+    auth: message('auth', 'First message of a connection without an Authorization header (browsers).', object(['type', 'key'], { type: { const: 'auth' }, key: { type: 'string' }, resume: { type: 'string', description: 'A stream id to resume.' }, last_seq: { type: 'integer', minimum: 0 } })),
+    subscribe_prints: subscribeOf(
+      'prints',
+      `The parameters of /v1/options/trades, checked by its rules, except date, start_time, end_time, limit and cursor_id: underlying_symbols lists 1 to ${MAX_PRINTS_SYMBOLS} underlyings, or is left out for the whole market. session gth or all needs the overnight entitlement.`,
+    ),
+    subscribe_premium_drift: subscribeOf('premium_drift', 'The parameters of /v1/options/flow/premium-drift, checked by its rules, except date, start_time and end_time (the current session).'),
+    subscribe_levels: subscribeOf('levels', 'The parameters of /v1/options/levels, checked by its rules, except date (the current session).'),
+    unsubscribe: message('unsubscribe', 'End a subscription.', object(['type', 'subscription'], { type: { const: 'unsubscribe' }, id: { type: ['string', 'number'] }, subscription: subscriptionId })),
+    welcome: message(
+      'welcome',
+      'First message of a connection once admitted.',
+      serverMessage(
+        'welcome',
+        {
+          stream_id: { type: 'string', description: 'Resume this stream with it.' },
+          resumed: { type: 'boolean' },
+          replay,
+          request_id: { type: 'string' },
+          limits: object(
+            ['max_client_message_bytes', 'max_server_message_bytes', 'max_subscriptions', 'max_symbols', 'max_buffered_bytes', 'heartbeat_ms', 'resume_window_ms', 'levels_cadence_ms'],
+            Object.fromEntries(['max_client_message_bytes', 'max_server_message_bytes', 'max_subscriptions', 'max_symbols', 'max_buffered_bytes', 'heartbeat_ms', 'resume_window_ms', 'levels_cadence_ms'].map((k) => [k, { type: 'integer' }])),
+          ),
+        },
+        ['stream_id', 'resumed', 'replay', 'request_id', 'limits'],
+      ),
+    ),
+    subscribed: message('subscribed', 'A subscription was added; params are the checked query, defaults applied.', serverMessage('subscribed', { subscription: subscriptionId, channel: { enum: CHANNELS.map((c) => c.name) }, request, params: { type: 'object' } }, ['subscription', 'channel', 'request', 'params'])),
+    unsubscribed: message('unsubscribed', 'A subscription ended.', serverMessage('unsubscribed', { subscription: subscriptionId, request }, ['subscription', 'request'])),
+    error: message(
+      'error',
+      'A refused message or subscription (the REST error object: 400 naming each bad parameter, 403, 429…); before a refused connection closes, with seq 0.',
+      serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/Error/properties/error' } }, ['subscription', 'request', 'error']),
+    ),
+    prints: message(
+      'prints',
+      'New prints of one load (or one replay step), oldest first by (timestamp, sequence, contract): the order of /v1/options/trades read backwards, and its bodies.',
+      serverMessage(
+        'prints',
+        {
+          channel: { const: 'prints' },
+          subscription: subscriptionId,
+          replay,
+          trading_date: { type: 'string', format: 'date' },
+          loaded_at: { type: 'integer', description: 'When the load committed (a replay: the replayed instant), Unix ms.' },
+          data: { type: 'array', minItems: 1, items: ref('Print') },
+        },
+        ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
+      ),
+    ),
+    premium_drift: message(
+      'premium_drift',
+      'The buckets of /v1/options/flow/premium-drift that changed since the last message (all of them first).',
+      serverMessage('premium_drift', { channel: { const: 'premium_drift' }, subscription: subscriptionId, replay, data: { type: 'array', minItems: 1, items: ref('PremiumDriftBucket') } }, ['channel', 'subscription', 'replay', 'data']),
+    ),
+    levels: message(
+      'levels',
+      `The data of /v1/options/levels: on subscribing, every ${Math.round(limits.levelsCadenceMs / 1000)} seconds, and when new prints change its levels.`,
+      serverMessage('levels', { channel: { const: 'levels' }, subscription: subscriptionId, replay, data: ref('KeyLevels') }, ['channel', 'subscription', 'replay', 'data']),
+    ),
+  };
+  const refTo = (name: string): Json => ({ $ref: `#/components/messages/${name}` });
+  const control = ['auth', 'unsubscribe', 'welcome', 'subscribed', 'unsubscribed', 'error'];
+  const channels: Json = {
+    control: {
+      address: '/v1/stream',
+      title: 'Connection control',
+      description: 'Messages of every connection: authentication, subscriptions and errors.',
+      messages: Object.fromEntries(control.map((m) => [m, refTo(m)])),
+    },
+    ...Object.fromEntries(
+      CHANNELS.map((c) => [
+        c.name,
+        {
+          address: '/v1/stream',
+          title: c.name,
+          description: `${c.summary} Streams the data of: ${c.operations.join(', ')}.`,
+          messages: { [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`), [c.name]: refTo(c.name) },
+        },
+      ]),
+    ),
+  };
+  const operations: Json = {
+    ...Object.fromEntries(control.map((m) => [`${m}Message`, { action: ['auth', 'unsubscribe'].includes(m) ? 'receive' : 'send', channel: { $ref: '#/channels/control' }, messages: [{ $ref: `#/channels/control/messages/${m}` }] }])),
+    ...Object.fromEntries(
+      CHANNELS.flatMap((c) => [
+        [`subscribe_${c.name}`, { action: 'receive', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/subscribe_${c.name}` }] }],
+        [`send_${c.name}`, { action: 'send', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/${c.name}` }] }],
+      ]),
+    ),
+  };
+  const closeCodes = Object.entries(CLOSE)
+    .map(([name, code]) => `${code} ${name}`)
+    .join(', ');
+  return {
+    asyncapi: '3.0.0',
+    info: {
+      title: 'Options Analytics Data Service streams',
+      version,
+      description: [
+        'GET /v1/stream upgrades to a WebSocket. Authenticate with `Authorization: Bearer <API_KEY>` on the upgrade, or send `{"type":"auth","key":"<API_KEY>"}` first',
+        `(within ${limits.authTimeoutMs / 1000} s). An upgrade counts as a request against the rate limits and is in the request log and /v1/account/usage; an account may open`,
+        `${limits.connectionsPerWindow} connections per ${limits.connectionWindowMs / 60_000} minutes, after which a ${limits.cooldownMs / 60_000}-minute cooldown (429 cooldown) refuses more.`,
+        `Limits: client messages ${limits.maxClientMessageBytes} bytes, server messages ${limits.maxServerMessageBytes} bytes, ${limits.maxSubscriptions} subscriptions per connection,`,
+        `${MAX_PRINTS_SYMBOLS} underlyings per prints subscription, ${limits.maxBufferedBytes} bytes waiting to be read (beyond it the connection is closed as a slow consumer).`,
+        `The server pings every ${limits.pingIntervalMs / 1000} s and closes a connection that did not answer. Every server message carries seq; a client reconnecting`,
+        `within ${limits.resumeWindowMs / 1000} s with ?resume=<stream_id>&last_seq=<n> gets the messages after n, then the stream continues (one connection per stream: the older one is closed).`,
+        `A refusal sends an error message (seq 0), then closes with a code: ${closeCodes}; the reason starts with the error code.`,
+      ].join(' '),
+    },
+    defaultContentType: 'application/json',
+    servers: {
+      service: {
+        host: 'localhost:8080',
+        protocol: 'ws',
+        pathname: '/v1/stream',
+        description: 'The service itself (the host and port it listens on).',
+        security: [{ $ref: '#/components/securitySchemes/bearer' }],
+      },
+    },
+    channels,
+    operations,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key, as on the REST routes.' } },
+      messages,
+      schemas: reachableSchemas(contract, ['Print', 'PremiumDriftBucket', 'KeyLevels', 'Error']),
+    },
+  };
+}
