@@ -65,10 +65,19 @@ export class StreamHub {
     this.cadence.unref();
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.resumeWindowMs, 10_000));
     this.sweeper.unref();
-    if (this.replayOptions) {
-      this.replay = new Replay(this.replayOptions, this.deps.clock, (event) => this.enqueue(() => this.handlePrints(event)));
-      this.replay.start();
-    }
+    if (this.replayOptions) this.startReplay(this.replayOptions);
+  }
+
+  /** Starts replaying (LIVE_MODE; a test starts one on a running service). */
+  startReplay(options: ReplayOptions): void {
+    this.replay?.stop();
+    this.replay = new Replay(options, this.deps.clock, (event) => this.enqueue(() => this.handlePrints(event)));
+    this.replay.start();
+  }
+
+  stopReplay(): void {
+    this.replay?.stop();
+    this.replay = null;
   }
 
   get replaying(): boolean {

@@ -12,6 +12,8 @@ import type { DatasetRelease, Plan } from '../../src/db/schema.js';
 import type { HandlerOverrides } from '../../src/handlers/types.js';
 import { createLogger } from '../../src/logging.js';
 import { startService, type RunningService } from '../../src/server.js';
+import type { StreamLimits } from '../../src/stream/protocol.js';
+import type { ReplayOptions } from '../../src/stream/replay.js';
 
 export interface TestService extends RunningService {
   config: Readonly<Config>;
@@ -37,14 +39,31 @@ export async function createDatabase(baseUrl: string): Promise<string> {
 }
 
 export async function startTestService(
-  options: { limits?: Partial<Limits>; handlers?: HandlerOverrides; env?: Record<string, string>; clock?: () => number; jobs?: boolean; docsDir?: string } = {},
+  options: {
+    limits?: Partial<Limits>;
+    handlers?: HandlerOverrides;
+    env?: Record<string, string>;
+    clock?: () => number;
+    jobs?: boolean;
+    docsDir?: string;
+    streamLimits?: Partial<StreamLimits>;
+    replay?: ReplayOptions | null;
+  } = {},
 ): Promise<TestService> {
   const databaseUrl = await createDatabase(inject('postgresUrl'));
   const base = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', REQUEST_LOG_FLUSH_MS: '50', ...options.env });
   const config: Readonly<Config> = Object.freeze({ ...base, limits: { ...base.limits, ...options.limits } });
   const errors: string[] = [];
   const logger = createLogger('silent', (line) => errors.push(line));
-  const service = await startService(config, { handlers: options.handlers, logger, clock: options.clock, jobs: options.jobs ?? false, docsDir: options.docsDir });
+  const service = await startService(config, {
+    handlers: options.handlers,
+    logger,
+    clock: options.clock,
+    jobs: options.jobs ?? false,
+    docsDir: options.docsDir,
+    streamLimits: options.streamLimits,
+    replay: options.replay,
+  });
   const client = (key?: string): Client =>
     createClient(createConfig({ baseUrl: service.url, ...(key ? { auth: () => key } : {}) }));
   return {

@@ -1,0 +1,249 @@
+/**
+ * GET /v1/stream on a small simulated market: everything of 2026-11-20 but its prints is loaded
+ * first; streams then subscribe and 2026-11-20's prints file
+ * is loaded through the ordinary ingest path. The prints arrive in the trades route's order with its
+ * bodies; premium drift and levels follow the REST routes; every message validates against the
+ * AsyncAPI document; authentication, the connection cooldown, a slow consumer, resume and replay.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAsyncApiDocument, getExposureLevels, getPremiumDrift, listAccountUsage, listOptionFlow, listOptionTrades } from '../../generated/client/index.js';
+import type { Client } from '../../generated/client/client/index.js';
+import type { Print } from '../../generated/client/types.gen.js';
+import { optionsRegularClose } from '../../src/analytics/sessions.js';
+import type { IngestKind } from '../../src/ingest/layouts.js';
+import { loadMarketFile } from '../../src/ingest/market.js';
+import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
+import { simulateMarket } from '../../src/ingest/simulator/index.js';
+import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { MessageSchemas, StreamClient, type StreamMessage } from '../support/stream-client.js';
+
+const DAY = '2026-11-20';
+
+type Page = { data?: { data: Print[]; pagination: { next_cursor_id: string | null } }; response: Response };
+
+async function walk(call: (cursor: string | undefined) => Promise<Page>): Promise<Print[]> {
+  const rows: Print[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 1000; i += 1) {
+    const page = await call(cursor);
+    expect(page.response.status).toBe(200);
+    rows.push(...(page.data?.data ?? []));
+    cursor = page.data?.pagination.next_cursor_id ?? undefined;
+    if (cursor === undefined) return rows;
+  }
+  throw new Error('walk did not end');
+}
+
+const printsOf = (messages: StreamMessage[], subscription: string, replay = false): Print[] =>
+  messages.filter((m) => m.type === 'prints' && m.subscription === subscription && m.replay === replay).flatMap((m) => m.data as Print[]);
+
+describe('streams', () => {
+  let service: TestService;
+  let key: string;
+  let client: Client;
+  let schemas: MessageSchemas;
+  let dayPrints: string[];
+  let main: StreamClient;
+  let slow: StreamClient;
+  const subs: Record<string, string> = {};
+
+  beforeAll(async () => {
+    // The market's clock, moving on from its instant (the usage route counts what came before now).
+    const started = Date.now();
+    service = await startTestService({ clock: () => MARKET_NOW + (Date.now() - started), streamLimits: { maxBufferedBytes: 256 * 1024, authTimeoutMs: 500 } });
+    ({ key, client } = await service.newAccount({ plan: 'pro' }));
+    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-stream-'));
+    const summary = await simulateMarket({ outDir, seed: 11, scale: 'default', now: MARKET_NOW, snapshotDates: [DAY] }, SMALL_MARKET);
+    const files: Partial<Record<IngestKind, string[]>> = {};
+    for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
+      const wanted = kind === 'contracts' ? list : list.filter((f) => path.basename(f).includes(DAY));
+      files[kind] = kind === 'prints' ? wanted.filter((f) => !path.basename(f).includes(DAY)) : wanted;
+    }
+    dayPrints = (summary.files.prints ?? []).filter((f) => path.basename(f).includes(DAY));
+    await loadFilesInOrder(service.database.admin, files);
+    const doc = await getAsyncApiDocument({ client: service.client() });
+    schemas = new MessageSchemas(doc.data as unknown as Record<string, unknown>);
+  });
+  afterAll(async () => {
+    main?.close();
+    slow?.close();
+    await service?.stop();
+  });
+
+  it('streams a load\'s prints in the trades route\'s order with its bodies, and drift and levels as REST serves them', async () => {
+    main = await StreamClient.open(service.url, { key, schemas });
+    const welcome = await main.next((m) => m.type === 'welcome');
+    expect(welcome.seq).toBe(1);
+    const subscribe = async (id: string, channel: string, params: Record<string, unknown>): Promise<string> => {
+      main.send({ type: 'subscribe', id, channel, params });
+      const answer = await main.next((m) => m.request === id);
+      expect(answer.type, JSON.stringify(answer)).toBe('subscribed');
+      return String(answer.subscription);
+    };
+    subs.market = await subscribe('market', 'prints', { session: 'all' });
+    subs.spy = await subscribe('spy', 'prints', { underlying_symbols: 'SPY,QQQ', min_size: 2, trade_type: ['sweep', 'single'] });
+    subs.drift = await subscribe('drift', 'premium_drift', { underlying_symbol: 'SPY', interval: '15m' });
+    subs.levels = await subscribe('levels', 'levels', { underlying_symbol: 'SPX' });
+
+    // A consumer that reads nothing, with ten whole-market subscriptions: it is closed, not buffered without end.
+    slow = await StreamClient.open(service.url, { key });
+    const slowWelcome = await slow.next((m) => m.type === 'welcome');
+    for (let i = 0; i < 10; i += 1) slow.send({ type: 'subscribe', channel: 'prints', params: { session: 'all' } });
+    await slow.next((m) => m.type === 'subscribed' && m.subscription === 's10');
+    (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+
+    for (const file of dayPrints) await loadMarketFile(service.database.admin, 'prints', file);
+    await service.streams?.hub.settled();
+
+    const market = await walk((cursor) => listOptionFlow({ client, query: { date: DAY, session: 'all', limit: 500, cursor_id: cursor } }));
+    expect(market.length).toBeGreaterThan(1000);
+    await main.next(() => printsOf(main.messages, subs.market ?? '').length >= market.length);
+    expect(printsOf(main.messages, subs.market ?? '')).toEqual([...market].reverse());
+
+    const spy = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbols: ['SPY', 'QQQ'], date: DAY, min_size: 2, trade_type: ['sweep', 'single'], limit: 500, cursor_id: cursor } }));
+    expect(spy.length).toBeGreaterThan(10);
+    await main.next(() => printsOf(main.messages, subs.spy ?? '').length >= spy.length);
+    expect(printsOf(main.messages, subs.spy ?? '')).toEqual([...spy].reverse());
+
+    // Premium drift: the buckets sent, latest of each, are the route's.
+    const drift = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } });
+    await main.next((m) => m.type === 'premium_drift');
+    const buckets = new Map<number, unknown>();
+    for (const m of main.messages.filter((x) => x.type === 'premium_drift')) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
+    expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(drift.data?.data);
+
+    const levels = await getExposureLevels({ client, query: { underlying_symbol: 'SPX' } });
+    const lastLevels = await main.next((m) => m.type === 'levels');
+    expect(levels.response.status).toBe(200);
+    expect(main.messages.filter((m) => m.type === 'levels').at(-1)?.data).toEqual(levels.data?.data);
+    void lastLevels;
+
+    // Sequence numbers without gaps; every message as the AsyncAPI document describes it.
+    expect(main.messages.map((m) => m.seq)).toEqual(main.messages.map((_, i) => i + 1));
+    expect(main.invalid).toEqual([]);
+
+    // The slow consumer was closed, its stream held for a resume.
+    const slowStream = service.streams?.hub.streams.get(String(slowWelcome.stream_id));
+    expect(slowStream?.ws).toBeNull();
+    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
+    const slowClose = await slow.closedWith();
+    expect([4413, 1006]).toContain(slowClose.code);
+  });
+
+  it('resumes a stream from the last sequence read, without duplicates or gaps', async () => {
+    const welcome = main.messages[0];
+    const before = main.messages.length;
+    expect(before).toBeGreaterThan(10);
+    const lastRead = Math.floor(before / 2);
+    main.close();
+    await main.closedWith();
+    const resumed = await StreamClient.open(service.url, { key, schemas, query: `resume=${String(welcome?.stream_id)}&last_seq=${lastRead}` });
+    try {
+      const hello = await resumed.next((m) => m.type === 'welcome');
+      expect(hello.resumed).toBe(true);
+      // The messages after lastRead, as first sent, then the welcome of the new connection.
+      expect(resumed.messages.slice(0, before - lastRead)).toEqual(main.messages.slice(lastRead));
+      expect(hello.seq).toBe(before + 1);
+      // The stream goes on: a subscription answered with the next number.
+      resumed.send({ type: 'unsubscribe', id: 'u', subscription: subs.levels });
+      const unsubscribed = await resumed.next((m) => m.request === 'u');
+      expect(unsubscribed).toMatchObject({ type: 'unsubscribed', seq: before + 2 });
+      expect(resumed.invalid).toEqual([]);
+
+      const unknown = await StreamClient.open(service.url, { key, query: 'resume=nope&last_seq=3' });
+      expect((await unknown.closedWith()).code).toBe(4410);
+    } finally {
+      resumed.close();
+    }
+  });
+
+  it('closes a connection without a valid key with a clear code and reason; checks subscriptions by the routes\' rules', async () => {
+    const none = await StreamClient.open(service.url);
+    const timedOut = await none.closedWith();
+    expect(timedOut.code).toBe(4408);
+    expect(timedOut.reason).toMatch(/^unauthorized/);
+
+    const bad = await StreamClient.open(service.url, { key: 'oads_notakey_0000000000000000000000' });
+    const badClose = await bad.closedWith();
+    expect(badClose).toEqual({ code: 4401, reason: 'unauthorized: Invalid API key.' });
+    expect(bad.messages[0]).toMatchObject({ type: 'error', error: { code: 'unauthorized', status: 401 } });
+
+    const browserBad = await StreamClient.open(service.url);
+    browserBad.send({ type: 'auth', key: 'wrong' });
+    expect((await browserBad.closedWith()).code).toBe(4401);
+
+    const browser = await StreamClient.open(service.url, { schemas });
+    browser.send({ type: 'auth', key });
+    await browser.next((m) => m.type === 'welcome');
+    browser.send({ type: 'subscribe', id: 'x', channel: 'prints', params: { min_size: -1, date: DAY, underlying_symbols: Array.from({ length: 51 }, (_, i) => `S${i}`) } });
+    const refused = await browser.next((m) => m.request === 'x');
+    expect(refused).toMatchObject({ type: 'error', error: { code: 'invalid_parameter', status: 400 } });
+    const named = (refused.error as { details: { parameter: string }[] }).details.map((d) => d.parameter).sort();
+    expect(named).toEqual(['date', 'min_size', 'underlying_symbols']);
+    browser.send({ type: 'subscribe', id: 'y', channel: 'quotes' });
+    expect(await browser.next((m) => m.request === 'y')).toMatchObject({ type: 'error', error: { code: 'invalid_parameter' } });
+    expect(browser.invalid).toEqual([]);
+    browser.close();
+
+    // Overnight data needs the entitlement, as on REST.
+    const basic = await service.newAccount({ plan: 'basic', overnight: false });
+    const stream = await StreamClient.open(service.url, { key: basic.key, schemas });
+    await stream.next((m) => m.type === 'welcome');
+    stream.send({ type: 'subscribe', id: 'g', channel: 'prints', params: { session: 'gth' } });
+    expect(await stream.next((m) => m.request === 'g')).toMatchObject({ type: 'error', error: { code: 'forbidden', status: 403 } });
+    stream.send({ type: 'subscribe', id: 'r', channel: 'prints', params: { session: 'rth' } });
+    expect(await stream.next((m) => m.request === 'r')).toMatchObject({ type: 'subscribed' });
+    stream.close();
+  });
+
+  it('counts upgrades in the limits and the usage log; the 21st connection in ten minutes starts the cooldown', async () => {
+    const account = await service.newAccount({ plan: 'pro' });
+    const open: StreamClient[] = [];
+    try {
+      for (let i = 0; i < 20; i += 1) {
+        const c = await StreamClient.open(service.url, { key: account.key });
+        await c.next((m) => m.type === 'welcome');
+        open.push(c);
+      }
+      for (let i = 0; i < 2; i += 1) {
+        const refused = await StreamClient.open(service.url, { key: account.key, schemas });
+        const closed = await refused.closedWith();
+        expect(closed.code).toBe(4429);
+        expect(closed.reason).toMatch(/^cooldown: retry_after_ms=\d+/);
+        expect(refused.messages[0]).toMatchObject({ type: 'error', error: { code: 'cooldown', status: 429 } });
+      }
+    } finally {
+      for (const c of open) c.close();
+    }
+    await service.deps.requestLog.flush();
+    const usage = await listAccountUsage({ client: account.client, query: { granularity: 'day', by_route: true } });
+    const routes = (usage.data?.data ?? []).flatMap((b) => (b as { routes?: { route: string; requests: number }[] }).routes ?? []);
+    const stream = routes.filter((r) => r.route === '/v1/stream').reduce((n, r) => n + r.requests, 0);
+    expect(stream).toBe(22);
+  });
+
+  it('replays the last completed session from its open, marked replay, leaving the store as it was', async () => {
+    const count = async (): Promise<number> => Number((await service.database.admin.selectFrom('prints').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const viewer = await StreamClient.open(service.url, { key, schemas });
+    await viewer.next((m) => m.type === 'welcome');
+    viewer.send({ type: 'subscribe', id: 'q', channel: 'prints', params: { underlying_symbols: ['QQQ'] } });
+    const sub = String((await viewer.next((m) => m.request === 'q')).subscription);
+    service.streams?.hub.startReplay({ speed: 60 * 60 * 1000, when: 'always', stepMs: 20 });
+    const rest = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'QQQ', date: DAY, limit: 500, cursor_id: cursor } }));
+    const open = Date.parse('2026-11-20T14:30:00Z');
+    const end = (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000;
+    const expected = [...rest].reverse().filter((p) => p.timestamp >= open && p.timestamp < end);
+    await viewer.next(() => printsOf(viewer.messages, sub, true).length >= expected.length, 30_000);
+    service.streams?.hub.stopReplay();
+    expect(printsOf(viewer.messages, sub, true).slice(0, expected.length)).toEqual(expected);
+    expect(viewer.messages.filter((m) => m.type === 'prints').every((m) => m.replay === true)).toBe(true);
+    expect(viewer.invalid).toEqual([]);
+    expect(await count()).toBe(before);
+    viewer.close();
+  });
+});
