@@ -1,0 +1,128 @@
+/**
+ * Stream fan-out: BENCH_STREAMS (200) WebSocket connections, each subscribed to the whole market's
+ * prints, while a simulated day's prints are loaded through the ordinary ingest path at the
+ * full-scale simulator's rate at the open, about BENCH_PRINTS_PER_SECOND (1,000) prints a second:
+ * the day's prints file cut into files of that many prints in time order, one loaded each second.
+ * The clients run in a process of their own (clients.ts). Figures: each print's delivery delay from
+ * its load's commit (p50, p99; goal p99 < 100 ms), against the baseline of the same run, a bare
+ * PostgreSQL LISTEN client's delay for the load's notification itself (ratio stream/baseline); prints
+ * lost (each connection must receive every print loaded; goal 0) and sequence gaps; the service's
+ * RSS before and after (goal: growth bounded, under 200 MB). BENCH_LOAD_SECONDS (60) loads.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import zlib from 'node:zlib';
+import { createAccount, createKey } from '../../src/accounts.js';
+import { loadMarketFile } from '../../src/ingest/market.js';
+import type { IngestKind } from '../../src/ingest/layouts.js';
+import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
+import { simulateMarket } from '../../src/ingest/simulator/index.js';
+import { startBenchService } from '../support.js';
+
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
+const RATE = Number(process.env.BENCH_PRINTS_PER_SECOND ?? 1000);
+const LOADS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
+const NOW = Date.parse('2026-11-20T23:00:00Z');
+const DAY = '2026-11-20';
+
+function weightedQuantile(pairs: readonly [number, number][], q: number): number {
+  const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
+  const total = sorted.reduce((n, [, w]) => n + w, 0);
+  let seen = 0;
+  for (const [value, weight] of sorted) {
+    seen += weight;
+    if (seen >= q * total) return value;
+  }
+  return sorted.at(-1)?.[0] ?? NaN;
+}
+
+/** The prints file cut into files of `size` prints, in the file's (time) order. */
+async function cut(file: string, size: number, count: number, dir: string): Promise<string[]> {
+  const lines = readline.createInterface({ input: fs.createReadStream(file).pipe(zlib.createGunzip()) });
+  let header = '';
+  let chunk: string[] = [];
+  const files: string[] = [];
+  for await (const line of lines) {
+    if (header === '') {
+      header = line;
+      continue;
+    }
+    chunk.push(line);
+    if (chunk.length === size) {
+      const out = path.join(dir, `prints-${DAY}-part${String(files.length).padStart(4, '0')}.csv.gz`);
+      fs.writeFileSync(out, zlib.gzipSync(`${header}\n${chunk.join('\n')}\n`));
+      files.push(out);
+      chunk = [];
+      if (files.length === count) break;
+    }
+  }
+  lines.close();
+  return files;
+}
+
+const bench = await startBenchService('stream');
+try {
+  const admin = bench.service.database.admin;
+  const sim = path.join(bench.dir, 'sim');
+  // The default scale's day (its open's rate is the full scale's per underlying; enough prints to cut LOADS seconds from).
+  const summary = await simulateMarket({ outDir: sim, seed: 20261122, scale: 'default', now: NOW, snapshotDates: [DAY] });
+  const files: Partial<Record<IngestKind, string[]>> = {};
+  for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
+    const ofDay = kind === 'contracts' ? list : list.filter((f) => path.basename(f).includes(DAY));
+    files[kind] = kind === 'prints' ? [] : ofDay;
+  }
+  await loadFilesInOrder(admin, files);
+  const printsFile = (summary.files.prints ?? []).find((f) => path.basename(f).includes(DAY));
+  if (!printsFile) throw new Error('no prints file for the day');
+  const parts = await cut(printsFile, RATE, LOADS, bench.dir);
+
+  const keys: string[] = [];
+  for (let i = 0; i < Math.ceil(STREAMS / 20); i += 1) keys.push((await createKey(admin, await createAccount(admin, { name: `stream ${i}`, plan: 'pro' }))).key);
+  const url = bench.service.server ? `http://127.0.0.1:${(bench.service.server.address() as { port: number }).port}` : '';
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(new URL(import.meta.url).pathname), 'clients.ts'), url, keys.join(','), bench.databaseUrl, String(STREAMS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
+  while (!output.includes('ready\n')) await new Promise((r) => setTimeout(r, 100));
+
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let loaded = 0;
+  let late = 0;
+  const started = performance.now();
+  for (let i = 0; i < parts.length; i += 1) {
+    const due = started + i * 1000;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    else late += 1;
+    const file = parts[i];
+    if (file) loaded += (await loadMarketFile(admin, 'prints', file)).loaded;
+  }
+  await bench.service.streams?.hub.settled();
+  await new Promise((r) => setTimeout(r, 2000));
+  const rssAfter = process.memoryUsage().rss;
+  child.stdin.end();
+  await new Promise((r) => child.once('exit', r));
+  const result = JSON.parse(output.split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}') as {
+    streamDelays: [number, number][];
+    listenDelays: [number, number][];
+    printsPerConnection: number[];
+    seqGaps: number;
+    closed: number;
+  };
+  const lost = result.printsPerConnection.reduce((n, got) => n + Math.max(0, loaded - got), 0);
+  const extra = result.printsPerConnection.reduce((n, got) => n + Math.max(0, got - loaded), 0);
+  const p = (pairs: [number, number][], q: number): number => weightedQuantile(pairs, q);
+  const streamP99 = p(result.streamDelays, 0.99);
+  const listenP99 = p(result.listenDelays, 0.99);
+  console.log(`stream fan-out: ${STREAMS} connections x whole market, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored`);
+  console.log(`  delivery from commit: p50 ${p(result.streamDelays, 0.5)} ms, p99 ${streamP99} ms, max ${Math.max(...result.streamDelays.map(([d]) => d))} ms (goal p99 < 100 ms)`);
+  console.log(`  baseline (bare LISTEN of the load's notification): p50 ${p(result.listenDelays, 0.5)} ms, p99 ${listenP99} ms; ratio stream/baseline p99 ${(streamP99 / Math.max(1, listenP99)).toFixed(1)}`);
+  console.log(`  prints lost ${lost}, extra ${extra}, sequence gaps ${result.seqGaps}, connections closed ${result.closed} (goal 0)`);
+  console.log(`  service RSS ${(rssBefore / 1e6).toFixed(0)} MB -> ${(rssAfter / 1e6).toFixed(0)} MB (growth ${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB; goal < 200 MB)`);
+  const ok = streamP99 < 100 && lost === 0 && extra === 0 && result.seqGaps === 0 && rssAfter - rssBefore < 200e6;
+  console.log(ok ? '  goals met' : '  GOALS NOT MET');
+} finally {
+  await bench.close();
+}
