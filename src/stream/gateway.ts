@@ -21,6 +21,7 @@ import { clientAddress, clientNetwork } from '../limits/rate-limiter.js';
 import { keyOpens, type KeyCache } from '../middleware/auth.js';
 import { errorBody, toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
+import { MAX_PRINTS_SYMBOLS } from './channels.js';
 import { ConnectionWindow } from './connection-window.js';
 import { StreamHub } from './hub.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
@@ -171,7 +172,7 @@ export class StreamGateway {
       previous?.close(CLOSE.replaced, 'replaced: the stream was resumed by another connection');
       resumed = true;
     } else {
-      stream = new Stream(randomBytes(12).toString('base64url'), account, this.limits);
+      stream = new Stream(randomBytes(12).toString('base64url'), account, this.limits, this.deps.clock);
       this.hub.streams.set(stream.id, stream);
     }
     stream.ws = ws;
@@ -182,7 +183,7 @@ export class StreamGateway {
       max_client_message_bytes: this.limits.maxClientMessageBytes,
       max_server_message_bytes: this.limits.maxServerMessageBytes,
       max_subscriptions: this.limits.maxSubscriptions,
-      max_symbols: 50,
+      max_symbols: MAX_PRINTS_SYMBOLS,
       max_buffered_bytes: this.limits.maxBufferedBytes,
       heartbeat_ms: this.limits.pingIntervalMs,
       resume_window_ms: this.limits.resumeWindowMs,

@@ -209,7 +209,6 @@ export class StreamHub {
       if (rows.length === 0) continue;
       const batches = this.batches(rows.map((r) => r.body));
       for (const sub of group) {
-        // An account that lost the overnight entitlement since it subscribed gets no overnight print.
         const head = `"type":"prints","channel":"prints","subscription":${JSON.stringify(sub.id)},"replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
         for (const batch of batches) sub.stream.send(`${head}${batch}]}`);
       }

@@ -19,9 +19,11 @@ export interface Subscription extends CheckedSubscription {
   last: Map<number, string> | string | null;
 }
 
+/** A message kept for a resume: its body is the one string every stream sent it to shares. */
 interface Sent {
   seq: number;
-  text: string;
+  body: string;
+  at: number;
 }
 
 export class Stream {
@@ -38,6 +40,7 @@ export class Stream {
     readonly id: string,
     public account: AuthenticatedAccount,
     private readonly limits: StreamLimits,
+    private readonly clock: () => number,
   ) {}
 
   newSubscriptionId(): string {
@@ -52,19 +55,21 @@ export class Stream {
    */
   send(body: string): void {
     this.seq += 1;
-    const text = `{"seq":${this.seq},${body}`;
-    this.sent.push({ seq: this.seq, text });
-    if (this.sent.length - this.head > this.limits.resumeMessages) this.head += 1;
+    const now = this.clock();
+    this.sent.push({ seq: this.seq, body, at: now });
+    // Kept for the resume window, and at most resumeMessages of them.
+    while (this.sent.length - this.head > this.limits.resumeMessages || (this.sent[this.head]?.at ?? now) < now - this.limits.resumeWindowMs) this.head += 1;
     if (this.head > 1024 && this.head * 2 > this.sent.length) {
       this.sent.splice(0, this.head);
       this.head = 0;
     }
-    this.deliver(text);
+    this.deliver(this.seq, body);
   }
 
-  private deliver(text: string): void {
+  private deliver(seq: number, body: string): void {
     const ws = this.ws;
     if (ws === null || ws.readyState !== ws.OPEN) return;
+    const text = `{"seq":${seq},${body}`;
     if (ws.bufferedAmount + text.length > this.limits.maxBufferedBytes) {
       ws.close(CLOSE.slowConsumer, closeReason(`slow_consumer: more than ${this.limits.maxBufferedBytes} bytes waiting to be read`));
       // The socket is cut: a client that does not read would never take the close frame.
@@ -85,7 +90,7 @@ export class Stream {
   resendAfter(lastSeq: number): void {
     for (let i = this.head; i < this.sent.length; i += 1) {
       const m = this.sent[i];
-      if (m !== undefined && m.seq > lastSeq) this.deliver(m.text);
+      if (m !== undefined && m.seq > lastSeq) this.deliver(m.seq, m.body);
     }
   }
 }

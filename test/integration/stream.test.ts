@@ -67,7 +67,8 @@ describe('streams', () => {
     await loadFilesInOrder(service.database.admin, files);
     const doc = await getAsyncApiDocument({ client: service.client() });
     schemas = new MessageSchemas(doc.data as unknown as Record<string, unknown>);
-  });
+    // The day's quotes with chain snapshots (for levels) are most of the time: tens of seconds on a quiet machine, minutes on a busy one.
+  }, 300_000);
   afterAll(async () => {
     main?.close();
     slow?.close();
