@@ -172,4 +172,17 @@ describe('cluster limits: one RateLimiter leasing places to every worker', () =>
     channel.send('hello');
     expect((await client.admitWithState('acct_8', T, true)).admission.admitted).toBe(true);
   });
+
+  it('counts an account\'s stream connections once for all the workers, then cools it down', async () => {
+    const { workers } = cluster(2);
+    const limits = { connectionsPerWindow: 4, connectionWindowMs: 600_000, cooldownMs: 600_000 };
+    const [a, b] = workers.map((w) => w.client);
+    if (!a || !b) throw new Error('two workers');
+    const admitted: boolean[] = [];
+    for (let i = 0; i < 4; i += 1) admitted.push((await (i % 2 === 0 ? a : b).admitConnection('acct_c', T + i, limits)).admitted);
+    expect(admitted).toEqual([true, true, true, true]);
+    expect(await b.admitConnection('acct_c', T + 10, limits)).toEqual({ admitted: false, retryAfterMs: 600_000 });
+    expect(await a.admitConnection('acct_c', T + 20, limits)).toEqual({ admitted: false, retryAfterMs: 599_990 });
+    expect((await a.admitConnection('acct_d', T + 20, limits)).admitted).toBe(true);
+  });
 });

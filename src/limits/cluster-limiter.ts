@@ -21,13 +21,15 @@
  * Messages (JSON, tagged `oads: 'limit'`):
  * - worker to primary: `{ id, op: 'lease', account, now, consume, want, report }`, `{ op: 'settle',
  *   account, report, recalled }` (no answer), `{ id, op: 'state', account, now }`, `{ id, op:
- *   'keyless', network, now, budget, consume }`; a report gives back places: `{ used: [times],
+ *   'keyless', network, now, budget, consume }`, `{ id, op: 'connection', account, now, limits }` (a
+ *   stream connection); a report gives back places: `{ used: [times],
  *   unused, seats }`;
  * - primary to worker: `{ id, result }`, and `{ op: 'recall', account }`, which a worker answers
  *   with a settle marked recalled.
  * The primary gives back the places of a worker that exits (its unreported window places count as
  * used). Time comes from the workers' clocks, as it would in one process (they share one host).
  */
+import type { ConnectionAdmission, ConnectionLimits } from '../stream/connection-window.js';
 import type { Admission, KeylessAdmission, KeylessBudget, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
 
 /** How long a worker keeps places it does not use before it gives them back. */
@@ -53,11 +55,12 @@ type Request =
   | { oads: 'limit'; id: number; op: 'lease'; account: string; now: number; consume: boolean; want: { slots: number; seats: number }; report: Report }
   | { oads: 'limit'; op: 'settle'; account: string; now: number; report: Report; recalled: boolean }
   | { oads: 'limit'; id: number; op: 'state'; account: string; now: number }
-  | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean };
+  | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean }
+  | { oads: 'limit'; id: number; op: 'connection'; account: string; now: number; limits: ConnectionLimits };
 
 type LeaseResult = { admitted: true; slots: number; seats: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
 
-type Reply = { oads: 'limit'; id: number; result: LeaseResult | WindowState | KeylessAdmission };
+type Reply = { oads: 'limit'; id: number; result: LeaseResult | WindowState | KeylessAdmission | ConnectionAdmission };
 
 interface Recall {
   oads: 'limit';
@@ -187,6 +190,9 @@ export function serveLimits(limiter: RateLimiter, channel: Channel): { releaseAl
         return;
       case 'keyless':
         channel.send({ oads: 'limit', id: request.id, result: limiter.admitKeyless(request.network, request.now, request.budget, request.consume) } satisfies Reply);
+        return;
+      case 'connection':
+        channel.send({ oads: 'limit', id: request.id, result: limiter.admitConnection(request.account, request.now, request.limits) } satisfies Reply);
         return;
     }
   });
@@ -336,5 +342,9 @@ export class ClusterLimiterClient implements Limiter {
 
   async admitKeyless(network: string, now: number, budget: KeylessBudget = 'credentials', consume = true): Promise<KeylessAdmission> {
     return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'keyless', network, now, budget, consume })) as KeylessAdmission;
+  }
+
+  async admitConnection(accountId: string, now: number, limits: ConnectionLimits): Promise<ConnectionAdmission> {
+    return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'connection', account: accountId, now, limits })) as ConnectionAdmission;
   }
 }

@@ -9,6 +9,7 @@
  * requests do not consume them. Time comes in as an argument: the limiter has no clock of its own.
  */
 import type { Limits } from '../config.js';
+import { ConnectionWindow, type ConnectionAdmission, type ConnectionLimits } from '../stream/connection-window.js';
 
 const MINUTE = 60_000;
 const SECOND = 1_000;
@@ -105,14 +106,23 @@ export interface Limiter {
   admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } | Promise<{ admission: Admission; state: WindowState }>;
   state(accountId: string, now: number): WindowState | Promise<WindowState>;
   admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission | Promise<KeylessAdmission>;
+  /** A stream connection of the account (stream/connection-window.ts): counted where the request windows are. */
+  admitConnection(accountId: string, now: number, limits: ConnectionLimits): ConnectionAdmission | Promise<ConnectionAdmission>;
 }
 
 export class RateLimiter implements Limiter {
   private readonly accounts = new Map<string, AccountState>();
   private readonly networks = new Map<string, Window>();
   private sweeps = 0;
+  private connections: ConnectionWindow | null = null;
 
   constructor(readonly limits: Limits) {}
+
+  /** The stream connection window, made with the limits of the first connection asked for. */
+  admitConnection(accountId: string, now: number, limits: ConnectionLimits): ConnectionAdmission {
+    this.connections ??= new ConnectionWindow(limits);
+    return this.connections.admit(accountId, now);
+  }
 
   private account(id: string, now: number): AccountState {
     let state = this.accounts.get(id);

@@ -1,16 +1,22 @@
 /**
  * The spec's WebSocket limit: about 20 connections per account per ten minutes, beyond which a
- * ten-minute cooldown applies. Counted per API process, as the spec's other limits ("Limits are
- * enforced per API process"); only admitted connections enter the window. Time comes in as an
- * argument.
+ * ten-minute cooldown applies. Held by the RateLimiter, so counted where the request windows are:
+ * in a cluster with LIMIT_SCOPE=cluster once, by the primary, for all the HTTP workers. Only
+ * admitted connections enter the window. Time comes in as an argument.
  */
 export type ConnectionAdmission = { admitted: true } | { admitted: false; retryAfterMs: number };
+
+export interface ConnectionLimits {
+  connectionsPerWindow: number;
+  connectionWindowMs: number;
+  cooldownMs: number;
+}
 
 export class ConnectionWindow {
   private readonly opened = new Map<string, number[]>();
   private readonly cooldowns = new Map<string, number>();
 
-  constructor(private readonly limits: { connectionsPerWindow: number; connectionWindowMs: number; cooldownMs: number }) {}
+  constructor(private readonly limits: ConnectionLimits) {}
 
   admit(accountId: string, now: number): ConnectionAdmission {
     const until = this.cooldowns.get(accountId);

@@ -22,7 +22,6 @@ import { keyOpens, type KeyCache } from '../middleware/auth.js';
 import { errorBody, toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
 import { MAX_PRINTS_SYMBOLS } from './channels.js';
-import { ConnectionWindow } from './connection-window.js';
 import { StreamHub } from './hub.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
 import type { ReplayOptions } from './replay.js';
@@ -63,7 +62,6 @@ function resumeOf(query: URLSearchParams): Upgrade['resume'] {
 export class StreamGateway {
   readonly hub: StreamHub;
   private readonly wss: WebSocketServer;
-  private readonly connections: ConnectionWindow;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
 
@@ -74,7 +72,6 @@ export class StreamGateway {
     replay: ReplayOptions | null,
   ) {
     this.hub = new StreamHub(deps, limits, replay);
-    this.connections = new ConnectionWindow(limits);
     this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: false });
     this.heartbeat = setInterval(() => this.ping(), limits.pingIntervalMs);
     this.heartbeat.unref();
@@ -246,7 +243,7 @@ export class StreamGateway {
     }
     admission.release();
     if (account.status === 'suspended') throw new Refusal(CLOSE.forbidden, new ApiError(403, 'account_suspended', 'This account is suspended.'));
-    const connection = this.connections.admit(account.id, now);
+    const connection = await this.deps.limiter.admitConnection(account.id, now, this.limits);
     if (!connection.admitted) {
       throw new Refusal(
         CLOSE.rateLimited,
