@@ -228,7 +228,12 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
       server.on('clientError', answerClientError);
       streams = new StreamGateway(deps, app.keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay);
-      await streams.start(server, database.connectionString);
+      try {
+        await streams.start(server, database.connectionString);
+      } catch (error) {
+        server.close();
+        throw error;
+      }
     }
     const drain = server ? drainable(server, logger) : null;
     const address = server?.address();

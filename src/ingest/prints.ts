@@ -21,7 +21,8 @@
  * repeat by the sort, a cancel record by what it cancelled) and checked to add up before the load
  * commits (load-counts.ts). The flow totals of the dates the load changed (db/flow-aggregates.ts)
  * are written last, in the same transaction, so a reader sees a session's prints and its totals
- * together.
+ * together. Its last statement announces each date's new prints (db/print-events.ts: a NOTIFY that
+ * PostgreSQL sends at the commit), for the streams to read them.
  */
 import { PrintClassifier, type PrintContext, type RawPrint } from '../analytics/classification.js';
 import { parsePrintId } from '../analytics/print-id.js';
