@@ -164,6 +164,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
         `${MAX_PRINTS_SYMBOLS} underlyings per prints subscription, ${limits.maxBufferedBytes} bytes waiting to be read (beyond it the connection is closed as a slow consumer).`,
         `The server pings every ${limits.pingIntervalMs / 1000} s and closes a connection that did not answer. Every server message carries seq; a client reconnecting`,
         `within ${limits.resumeWindowMs / 1000} s with ?resume=<stream_id>&last_seq=<n> gets the messages after n, then the stream continues (one connection per stream: the older one is closed).`,
+        'A stream is held by the server process that opened it: where the service runs several HTTP worker processes, a resume that reaches another one is refused (4410) and the client opens a new stream.',
         `A refusal sends an error message (seq 0), then closes with a code: ${closeCodes}; the reason starts with the error code.`,
       ].join(' '),
     },
