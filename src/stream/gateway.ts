@@ -121,29 +121,31 @@ export class StreamGateway {
       this.alive.add(ws);
       ws.on('pong', () => this.alive.add(ws));
       ws.on('error', () => ws.terminate());
+      const inbox = new Inbox(ws);
       const token = bearerToken(req.headers.authorization);
       if (token !== null) {
-        void this.open(ws, upgrade, token);
+        void this.open(ws, upgrade, token, inbox);
         return;
       }
       // A browser's first message authenticates.
       const timer = setTimeout(() => this.refuse(ws, upgrade, null, new Refusal(CLOSE.authTimeout, new ApiError(401, 'unauthorized', 'No auth message: send {"type":"auth","key":"<API_KEY>"} first.'))), this.limits.authTimeoutMs);
-      ws.once('message', (raw: RawData) => {
+      inbox.take((raw: RawData) => {
         clearTimeout(timer);
+        inbox.take(null);
         const message = parse(raw);
         if (message?.type !== 'auth' || typeof message.key !== 'string') {
           this.refuse(ws, upgrade, null, new Refusal(CLOSE.unauthorized, new ApiError(401, 'unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY> on the upgrade, or {"type":"auth","key":"<API_KEY>"} first.')));
           return;
         }
         if (typeof message.resume === 'string') upgrade.resume = { streamId: message.resume, lastSeq: Number(message.last_seq) };
-        void this.open(ws, upgrade, message.key);
+        void this.open(ws, upgrade, message.key, inbox);
       });
       ws.once('close', () => clearTimeout(timer));
     });
   }
 
   /** Authenticates and admits the connection, then starts or resumes its stream. */
-  private async open(ws: WebSocket, upgrade: Upgrade, token: string): Promise<void> {
+  private async open(ws: WebSocket, upgrade: Upgrade, token: string, inbox: Inbox): Promise<void> {
     let account: AuthenticatedAccount | null = null;
     try {
       account = await this.authenticate(upgrade, token);
@@ -187,7 +189,7 @@ export class StreamGateway {
       levels_cadence_ms: this.limits.levelsCadenceMs,
     };
     stream.send(`"type":"welcome","stream_id":${JSON.stringify(stream.id)},"resumed":${resumed},"replay":${this.hub.replaying},"request_id":${JSON.stringify(upgrade.requestId)},"limits":${JSON.stringify(limits)}}`);
-    ws.on('message', (raw: RawData) => void this.onMessage(stream, ws, raw));
+    inbox.take((raw: RawData) => void this.onMessage(stream, ws, raw));
     ws.on('close', () => {
       if (stream.ws === ws) {
         stream.ws = null;
@@ -279,6 +281,35 @@ export class StreamGateway {
       bytes_out: 0,
     });
     this.deps.logger.info('request', { request_id: upgrade.requestId, method: 'GET', route: STREAM_PATH, status, duration_ms: durationMs, account: account?.id ?? null });
+  }
+}
+
+/** Messages that arrive before the connection is admitted. */
+const EARLY_MESSAGES = 64;
+
+/**
+ * A connection's messages to whoever takes them: those that arrive while nobody does (a client
+ * that subscribes before its welcome, while its key is checked) wait, in order, up to EARLY_MESSAGES.
+ */
+class Inbox {
+  private readonly early: RawData[] = [];
+  private handler: ((raw: RawData) => void) | null = null;
+
+  constructor(ws: WebSocket) {
+    ws.on('message', (raw: RawData) => {
+      if (this.handler) this.handler(raw);
+      else if (this.early.length < EARLY_MESSAGES) this.early.push(raw);
+      else ws.close(CLOSE.badMessage, closeReason(`invalid_parameter: more than ${EARLY_MESSAGES} messages before the welcome`));
+    });
+  }
+
+  /** Hands the waiting messages, then each new one, to `handler` (null: they wait). */
+  take(handler: ((raw: RawData) => void) | null): void {
+    this.handler = handler;
+    while (this.handler !== null && this.early.length > 0) {
+      const raw = this.early.shift();
+      if (raw !== undefined) this.handler(raw);
+    }
   }
 }
 

@@ -190,6 +190,16 @@ describe('streams', () => {
     expect(browser.invalid).toEqual([]);
     browser.close();
 
+    // A client that subscribes at once, before its welcome (while its key is checked), is answered in order.
+    const eager = await StreamClient.open(service.url, { key, schemas });
+    eager.send({ type: 'subscribe', id: 'e', channel: 'prints', params: { underlying_symbols: 'SPY' } });
+    await eager.next((m) => m.request === 'e');
+    expect(eager.messages.map((m) => [m.seq, m.type])).toEqual([
+      [1, 'welcome'],
+      [2, 'subscribed'],
+    ]);
+    eager.close();
+
     // Overnight data needs the entitlement, as on REST.
     const basic = await service.newAccount({ plan: 'basic', overnight: false });
     const stream = await StreamClient.open(service.url, { key: basic.key, schemas });
