@@ -87,6 +87,9 @@ export class StreamGateway {
     clearInterval(this.heartbeat);
     for (const ws of this.wss.clients) ws.close(CLOSE.goingAway, 'the service is stopping');
     await this.hub.stop();
+    // A client that does not answer the close within a second is cut, so the server's stop does not wait on it.
+    if (this.wss.clients.size > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const ws of this.wss.clients) ws.terminate();
     this.wss.close();
   }
 

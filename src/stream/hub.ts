@@ -12,7 +12,7 @@
  * and is not streamed.
  */
 import pg from 'pg';
-import { readBounds, rootsOf, selectSides, SESSIONS_OF, defaultTradingDate, type SessionChoice } from '../analytics/print-filters.js';
+import { defaultTradingDate, rootsOf, selectSides, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../contract.js';
 import { PRINTS_CHANNEL, parsePrintsLoaded, streamPrints, type PrintSelection } from '../db/print-events.js';
 import { ApiError } from '../errors.js';
@@ -198,13 +198,9 @@ export class StreamHub {
       if (!first) continue;
       const q = first.query as FeedQuery;
       const session: SessionChoice = q.session ?? 'rth';
-      if (!SESSIONS_OF[session].length) continue;
-      const window = { tradingDate: event.tradingDate, from: null, to: null };
       const sides = q.side ? selectSides(q.side) : null;
-      const filter = printFilterOf(q, window, session, first.symbols ? rootsOf(first.symbols) : null, sides);
-      const bounds = readBounds(event.tradingDate, session, window);
-      filter.from = bounds.from;
-      filter.to = bounds.to;
+      // The route's filter of the date's session (an overnight read bounded by its window).
+      const filter = printFilterOf(q, { tradingDate: event.tradingDate, from: null, to: null }, session, first.symbols ? rootsOf(first.symbols) : null, sides);
       const rows = await streamPrints(this.deps.db, filter, event.selection, { exchanges: q.exchange ?? null, sides: sides?.exact ?? null });
       if (rows.length === 0) continue;
       const batches = this.batches(rows.map((r) => r.body));
