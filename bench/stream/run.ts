@@ -7,7 +7,8 @@
  * its load's commit (p50, p99; goal p99 < 100 ms), against the baseline of the same run, a bare
  * PostgreSQL LISTEN client's delay for the load's notification itself (ratio stream/baseline); prints
  * lost (each connection must receive every print loaded; goal 0) and sequence gaps; the service's
- * RSS before and after (goal: growth bounded, under 200 MB). BENCH_LOAD_SECONDS (60) loads.
+ * RSS before and after (goal: growth bounded, under 200 MB). BENCH_LOAD_SECONDS (60) loads, at most
+ * as many as the simulated day has prints for. The day is the current session's by the real clock.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import zlib from 'node:zlib';
 import { createAccount, createKey } from '../../src/accounts.js';
+import { currentOrLastSessionDate } from '../../src/analytics/calendar.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
@@ -24,8 +26,10 @@ import { startBenchService } from '../support.js';
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
 const RATE = Number(process.env.BENCH_PRINTS_PER_SECOND ?? 1000);
 const LOADS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
-const NOW = Date.parse('2026-11-20T23:00:00Z');
-const DAY = '2026-11-20';
+// The current (or last) session by the real clock: the streams send the loads of the current session
+// only (an older date loaded is an archive coming back, not news).
+const DAY = currentOrLastSessionDate(Date.now());
+const NOW = Date.parse(`${DAY}T23:00:00Z`);
 
 function weightedQuantile(pairs: readonly [number, number][], q: number): number {
   const sorted = [...pairs].sort((a, b) => a[0] - b[0]);
