@@ -85,6 +85,8 @@ export async function startBenchService(tag: string): Promise<BenchService> {
 
 export interface ServerProcess {
   url: string;
+  /** The process started (with WEB_WORKERS=1, the one serving). */
+  pid: number;
   /** HTTP worker processes (1: the service in one process). */
   workers: number;
   close(): Promise<void>;
@@ -118,6 +120,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   }
   return {
     url,
+    pid: child.pid ?? 0,
     workers: loadConfig(childEnv).webWorkers,
     close: async () => {
       if (child.exitCode !== null) return;

@@ -3,7 +3,8 @@
  * prints, while a simulated day's prints are loaded through the ordinary ingest path at the
  * full-scale simulator's rate at the open, about BENCH_PRINTS_PER_SECOND (1,000) prints a second:
  * the day's prints file cut into files of that many prints in time order, one loaded each second.
- * The clients run in a process of their own (clients.ts). Figures: each print's delivery delay from
+ * The service runs as `make run` runs it, in a process of its own (WEB_WORKERS=1: one process
+ * serves every connection), the clients in another (clients.ts), the loads in this one. Figures: each print's delivery delay from
  * its load's commit (p50, p99; goal p99 < 100 ms), against the baseline of the same run, a bare
  * PostgreSQL LISTEN client's delay for the load's notification itself (ratio stream/baseline); prints
  * lost (each connection must receive every print loaded; goal 0) and sequence gaps; the service's
@@ -21,7 +22,7 @@ import { loadMarketFile } from '../../src/ingest/market.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
-import { startBenchService } from '../support.js';
+import { startBenchService, startServerProcess } from '../support.js';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
 const RATE = Number(process.env.BENCH_PRINTS_PER_SECOND ?? 1000);
@@ -84,14 +85,15 @@ try {
 
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(STREAMS / 20); i += 1) keys.push((await createKey(admin, await createAccount(admin, { name: `stream ${i}`, plan: 'pro' }))).key);
-  const url = bench.service.server ? `http://127.0.0.1:${(bench.service.server.address() as { port: number }).port}` : '';
+  const server = await startServerProcess(bench.databaseUrl, { WEB_WORKERS: '1' });
+  const url = server.url;
+  const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(new URL(import.meta.url).pathname), 'clients.ts'), url, keys.join(','), bench.databaseUrl, String(STREAMS)], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
   while (!output.includes('ready\n')) await new Promise((r) => setTimeout(r, 100));
 
-  global.gc?.();
-  const rssBefore = process.memoryUsage().rss;
+  const rssBefore = rss();
   let loaded = 0;
   let late = 0;
   const started = performance.now();
@@ -103,9 +105,8 @@ try {
     const file = parts[i];
     if (file) loaded += (await loadMarketFile(admin, 'prints', file)).loaded;
   }
-  await bench.service.streams?.hub.settled();
-  await new Promise((r) => setTimeout(r, 2000));
-  const rssAfter = process.memoryUsage().rss;
+  await new Promise((r) => setTimeout(r, 5000));
+  const rssAfter = rss();
   child.stdin.end();
   await new Promise((r) => child.once('exit', r));
   const result = JSON.parse(output.split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}') as {
@@ -127,6 +128,7 @@ try {
   console.log(`  service RSS ${(rssBefore / 1e6).toFixed(0)} MB -> ${(rssAfter / 1e6).toFixed(0)} MB (growth ${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB; goal < 200 MB)`);
   const ok = streamP99 < 100 && lost === 0 && extra === 0 && result.seqGaps === 0 && rssAfter - rssBefore < 200e6;
   console.log(ok ? '  goals met' : '  GOALS NOT MET');
+  await server.close();
 } finally {
   await bench.close();
 }
