@@ -31,7 +31,7 @@ export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = Object.freeze({
   maxClientMessageBytes: 16 * 1024,
   maxServerMessageBytes: 256 * 1024,
   maxSubscriptions: 10,
-  maxBufferedBytes: 8 * 1024 * 1024,
+  maxBufferedBytes: 1024 * 1024,
   connectionsPerWindow: 20,
   connectionWindowMs: 10 * 60_000,
   cooldownMs: 10 * 60_000,
