@@ -66,6 +66,6 @@ process.stdout.write('ready\n');
 process.stdin.resume();
 process.stdin.on('end', () => {
   void listener.end();
-  process.stdout.write(`${JSON.stringify({ streamDelays, listenDelays, printsPerConnection, seqGaps, closed })}\n`);
-  process.exit(0);
+  // Exits once the summary is written: a pipe's write completes later.
+  process.stdout.write(`${JSON.stringify({ streamDelays, listenDelays, printsPerConnection, seqGaps, closed })}\n`, () => process.exit(0));
 });
