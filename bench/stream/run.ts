@@ -86,7 +86,13 @@ try {
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(STREAMS / 20); i += 1) keys.push((await createKey(admin, await createAccount(admin, { name: `stream ${i}`, plan: 'pro' }))).key);
   const server = await startServerProcess(bench.databaseUrl, { WEB_WORKERS: '1' });
-  process.once('exit', () => process.kill(server.pid));
+  process.once('exit', () => {
+    try {
+      process.kill(server.pid);
+    } catch {
+      // Already ended.
+    }
+  });
   const url = server.url;
   const rss = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(new URL(import.meta.url).pathname), 'clients.ts'), url, keys.join(','), bench.databaseUrl, String(STREAMS)], { stdio: ['pipe', 'pipe', 'inherit'] });
