@@ -123,6 +123,9 @@ try {
     seqGaps: number;
     closed: number;
   };
+  // What a stream sends: the prints stored and not cancelled (a load's cancel of its own print leaves it out, as the trades route does).
+  const served = Number((await admin.selectFrom('prints').select((eb) => eb.fn.countAll().as('n')).where('trading_date', '=', DAY).where('cancelled', '=', false).executeTakeFirstOrThrow()).n);
+  loaded = served;
   const lost = result.printsPerConnection.reduce((n, got) => n + Math.max(0, loaded - got), 0);
   const extra = result.printsPerConnection.reduce((n, got) => n + Math.max(0, got - loaded), 0);
   const p = (pairs: [number, number][], q: number): number => weightedQuantile(pairs, q);
