@@ -227,7 +227,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       server.keepAliveTimeout = 65_000;
       // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
       server.on('clientError', answerClientError);
-      streams = new StreamGateway(deps, app.keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay);
+      streams = new StreamGateway(deps, appOf().keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay);
       try {
         await streams.start(server, database.connectionString);
       } catch (error) {
