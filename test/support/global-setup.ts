@@ -1,31 +1,79 @@
 /**
  * One throwaway PostgreSQL for a test run: an embedded cluster in a temporary folder, or the server
  * at DATABASE_URL when set. Each test file then creates a database of its own on it.
+ *
+ * The projects that name this set-up (integration, reliability, contract) share the one server,
+ * started by the first and stopped by the last teardown: the simulated markets of market.ts are
+ * loaded once per run into template databases on it (market-template.ts), which this teardown
+ * drops (they would otherwise outlive the run on a DATABASE_URL server).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     postgresUrl: string;
+    /** Names this run's market templates (market-template.ts). */
+    marketRun: string;
+  }
+}
+
+/** The start of the name of each market template database (market-template.ts). */
+export const TEMPLATE_PREFIX = 'oads_market_';
+
+interface SharedServer {
+  started: Promise<{ url: string; run: string; stop: () => Promise<void> }>;
+  users: number;
+}
+
+/** On globalThis: each project may load this module anew, and they all run in the one main process. */
+const SHARED = Symbol.for('oads.test.postgres');
+type WithShared = typeof globalThis & { [SHARED]?: SharedServer };
+
+async function start(): Promise<{ url: string; run: string; stop: () => Promise<void> }> {
+  const run = randomBytes(4).toString('hex');
+  const external = process.env.DATABASE_URL;
+  if (external) return { url: external, run, stop: () => dropTemplates(external, run) };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-test-pg-'));
+  fs.chmodSync(dir, 0o755);
+  const server = await startEmbeddedPostgres(path.join(dir, 'data'), await freePort());
+  return {
+    url: server.url,
+    run,
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function dropTemplates(url: string, run: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const found = await client.query<{ name: string }>('select datname as name from pg_database where starts_with(datname, $1)', [`${TEMPLATE_PREFIX}${run}_`]);
+    for (const { name } of found.rows) await client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`);
+  } finally {
+    await client.end();
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const external = process.env.DATABASE_URL;
-  if (external) {
-    project.provide('postgresUrl', external);
-    return async () => undefined;
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-test-pg-'));
-  fs.chmodSync(dir, 0o755);
-  const server = await startEmbeddedPostgres(path.join(dir, 'data'), await freePort());
+  const global = globalThis as WithShared;
+  const shared = (global[SHARED] ??= { started: start(), users: 0 });
+  shared.users += 1;
+  const server = await shared.started;
   project.provide('postgresUrl', server.url);
+  project.provide('marketRun', server.run);
   return async () => {
+    shared.users -= 1;
+    if (shared.users > 0) return;
+    delete global[SHARED];
     await server.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
   };
 }
