@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Four tiers: pure units beside the code, integration against real PostgreSQL, contract tests
@@ -5,17 +6,23 @@ import { defineConfig } from 'vitest/config';
 // (the service as an operator and a hostile user meet it: databases that die, signals, bad input).
 export default defineConfig({
   test: {
+    // At least two test files at once. vitest's default is one fewer than the cores, a single file
+    // at a time on a 2-core machine, where much of a run waits: on PostgreSQL, on a service's
+    // shutdown grace, on an export's heartbeat; another file's work fills those waits.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       // Some units read a simulated market of the default scale: seconds on a loaded 2-core machine,
       // where vitest's 5 s default is within reach (one took 5.4 s there).
       { test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
+      // The tiers on PostgreSQL: a set-up hook may wait for another file's first load of the same market
+      // (test/support/market-template.ts) before copying it, with another file running beside them.
       {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
-          hookTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
       {
@@ -24,7 +31,7 @@ export default defineConfig({
           include: ['test/reliability/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
-          hookTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
       {
@@ -33,7 +40,7 @@ export default defineConfig({
           include: ['test/contract/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
-          hookTimeout: 120_000,
+          hookTimeout: 240_000,
         },
       },
     ],
