@@ -50,12 +50,13 @@ lint: install
 
 # The static checks side by side: each is one single-threaded process, so on two cores they take
 # about the longest one's time instead of the sum. typecheck and lint read generated/, which
-# check-generated rewrites: they start once it is done. --output-sync keeps each check's output whole.
+# check-generated rewrites: they start once it is done (the inner make shares the outer's three
+# job slots). --output-sync keeps each check's output whole.
 static-checks: install
 	$(MAKE) --no-print-directory -j3 --output-sync=target lint-spec code-checks
 
 code-checks: check-generated
-	$(MAKE) --no-print-directory -j2 --output-sync=target typecheck lint
+	$(MAKE) --no-print-directory --output-sync=target typecheck lint
 
 RESULTS := build/test-results
 
