@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Four tiers: pure units beside the code, integration against real PostgreSQL, contract tests
@@ -6,10 +5,6 @@ import { defineConfig } from 'vitest/config';
 // (the service as an operator and a hostile user meet it: databases that die, signals, bad input).
 export default defineConfig({
   test: {
-    // At least two test files at once. vitest's default is one fewer than the cores, a single file
-    // at a time on a 2-core machine, where much of a run waits: on PostgreSQL, on a service's
-    // shutdown grace, on an export's heartbeat; another file's work fills those waits.
-    maxWorkers: Math.max(2, os.availableParallelism() - 1),
     projects: [
       // Some units read a simulated market of the default scale: seconds on a loaded 2-core machine,
       // where vitest's 5 s default is within reach (one took 5.4 s there).
