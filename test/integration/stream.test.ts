@@ -3,7 +3,9 @@
  * first; streams then subscribe and 2026-11-20's prints file
  * is loaded through the ordinary ingest path. The prints arrive in the trades route's order with its
  * bodies; premium drift and levels follow the REST routes; every message validates against the
- * AsyncAPI document; authentication, the connection cooldown, a slow consumer, resume and replay.
+ * AsyncAPI document; authentication, the connection cooldown, resume and replay. The slow-consumer
+ * close is a unit test (src/stream/stream.test.ts): over a real socket, whether a client that does not
+ * read passes the limit depends on how much the kernel's socket buffers take (up to tens of MB here).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -48,7 +50,6 @@ describe('streams', () => {
   let schemas: MessageSchemas;
   let dayPrints: string[];
   let main: StreamClient;
-  let slow: StreamClient;
   const subs: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -71,7 +72,6 @@ describe('streams', () => {
   }, 300_000);
   afterAll(async () => {
     main?.close();
-    slow?.close();
     await service?.stop();
   });
 
@@ -89,13 +89,6 @@ describe('streams', () => {
     subs.spy = await subscribe('spy', 'prints', { underlying_symbols: 'SPY,QQQ', min_size: 2, trade_type: ['sweep', 'single'] });
     subs.drift = await subscribe('drift', 'premium_drift', { underlying_symbol: 'SPY', interval: '15m' });
     subs.levels = await subscribe('levels', 'levels', { underlying_symbol: 'SPX' });
-
-    // A consumer that reads nothing, with ten whole-market subscriptions: it is closed, not buffered without end.
-    slow = await StreamClient.open(service.url, { key });
-    const slowWelcome = await slow.next((m) => m.type === 'welcome');
-    for (let i = 0; i < 10; i += 1) slow.send({ type: 'subscribe', channel: 'prints', params: { session: 'all' } });
-    await slow.next((m) => m.type === 'subscribed' && m.subscription === 's10');
-    (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
 
     for (const file of dayPrints) await loadMarketFile(service.database.admin, 'prints', file);
     await service.streams?.hub.settled();
@@ -126,13 +119,6 @@ describe('streams', () => {
     // Sequence numbers without gaps; every message as the AsyncAPI document describes it.
     expect(main.messages.map((m) => m.seq)).toEqual(main.messages.map((_, i) => i + 1));
     expect(main.invalid).toEqual([]);
-
-    // The slow consumer was closed, its stream held for a resume.
-    const slowStream = service.streams?.hub.streams.get(String(slowWelcome.stream_id));
-    expect(slowStream?.ws).toBeNull();
-    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
-    const slowClose = await slow.closedWith();
-    expect([4413, 1006]).toContain(slowClose.code);
   });
 
   it('resumes a stream from the last sequence read, without duplicates or gaps', async () => {
