@@ -14,8 +14,9 @@ import { readBounds, resolveWindow, rootsOf, selectSides, SESSIONS_OF, type Prob
 import { printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type ScanFilter } from '../db/trades.js';
 import { invalidParameters, noData } from '../errors.js';
 import { openPaging } from './paging.js';
+import { textResult } from './response-memo.js';
 import { explainMissingPrints, LOAD_RETRY_AFTER_MS } from './session-data.js';
-import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
+import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 export type FeedOperation = 'listOptionTrades' | 'listOptionFlow' | 'listOvernightOptionFlow';
 
@@ -144,17 +145,9 @@ export async function listPrints<Op extends FeedOperation>(ctx: ServiceContext, 
   }
   const next: Position | null = page.next ? { t: page.next.ts, s: page.next.sequence, c: page.next.contractId } : null;
   // `data` is parsed only when something reads it (response validation, exports).
-  const dataJson = `[${page.bodies}]`;
-  let parsed: DataOf<Op> | undefined;
-  return {
-    get data(): DataOf<Op> {
-      parsed ??= JSON.parse(dataJson) as DataOf<Op>;
-      return parsed;
-    },
-    dataJson,
-    source: 'opra',
+  return Object.assign(textResult<Op>(`[${page.bodies}]`, 'opra'), {
     // A page the scan budget cut before it filled is not complete.
     coverage: { complete: page.scanComplete, scan_complete: page.scanComplete },
     pagination: paging.pagination(page.count, next),
-  };
+  });
 }

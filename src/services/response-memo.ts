@@ -96,7 +96,11 @@ export async function keptAnswer<Op extends OperationId>(
   source: Result<Op>['source'],
   compute: () => Promise<DataOf<Op>>,
 ): Promise<Result<Op>> {
-  const dataJson = await memo.get(key, async () => JSON.stringify(await compute()));
+  return textResult<Op>(await memo.get(key, async () => JSON.stringify(await compute())), source);
+}
+
+/** A result whose data is JSON text, parsed only when something reads `data` (response validation, exports). */
+export function textResult<Op extends OperationId>(dataJson: string, source: Result<Op>['source']): Result<Op> & { dataJson: string } {
   let parsed: DataOf<Op> | undefined;
   return {
     get data(): DataOf<Op> {
