@@ -11,7 +11,8 @@
  * Also checks the solver on the out-of-the-money legs' model prices: the largest relative error in σ.
  */
 import os from 'node:os';
-import { blackImpliedVolatility, bsmPrice, impliedVolatility, type OptionType } from '../../src/analytics/pricing.js';
+import { bsmPrice, type OptionType } from '../../src/analytics/pricing.js';
+import { blackImpliedVolatility, impliedVolatility } from '../../src/analytics/implied-volatility.js';
 import { DURATION, quantile } from '../support.js';
 
 const FORWARD = 6600;

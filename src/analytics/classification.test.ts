@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PrintClassifier, type PrintContext, type PrintSink, type RawPrint } from './classification.js';
 import { CASH_CLOSE, ctx, one, quote, raw, run, T0 } from './classification.fixtures.js';
 import { printId } from './print-id.js';
-import { bsmGreeks, bsmPrice, impliedVolatility } from './pricing.js';
+import { bsmGreeks, bsmPrice } from './pricing.js';
+import { impliedVolatility } from './implied-volatility.js';
 
 const SPEC_FIELDS = [
   'ask', 'bid', 'condition_code', 'contract_type', 'date_of_expiry', 'day_volume',

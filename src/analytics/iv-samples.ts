@@ -1,7 +1,7 @@
 /**
  * Implied-volatility samples of one contract: one-minute NBBO samples grouped into interval
  * buckets, the last sample of each bucket standing for it (as a bar's close), its bid, ask and
- * midpoint solved for volatility by Black-Scholes-Merton (pricing.ts impliedVolatility) on the time
+ * midpoint solved for volatility by Black-Scholes-Merton (implied-volatility.ts impliedVolatility) on the time
  * to the settlement instant (settlement.ts), the rate of the trading date (rates.ts) and the
  * underlying's dividend yield, at the underlying price of the sample's minute: the close of that
  * one-minute bar, else of the minute before (as prints are classified).
@@ -14,7 +14,8 @@
  */
 import { CALENDAR_FIRST_DATE, CALENDAR_LAST_DATE, isTradingDay, tradingDaysBetween } from './calendar.js';
 import { addDays, newYorkDate, newYorkTimeToMs } from './new-york-time.js';
-import { impliedVolatility, type OptionType } from './pricing.js';
+import { type OptionType } from './pricing.js';
+import { impliedVolatility } from './implied-volatility.js';
 import { dividendYield, riskFreeRate } from './rates.js';
 import { optionRoot } from './roots.js';
 import { optionsOvernightWindow, optionsRegularClose } from './sessions.js';

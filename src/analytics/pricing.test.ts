@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  approximateInverseNormCdf,
-  blackImpliedVolatility,
-  bsmGreeks,
-  bsmPrice,
-  impliedVolatility,
-  normCdf,
-  normPdf,
-  type BsmInput,
-  type OptionType,
-} from './pricing.js';
+import { approximateInverseNormCdf, bsmGreeks, bsmPrice, normCdf, normPdf, type BsmInput, type OptionType } from './pricing.js';
+import { blackImpliedVolatility, impliedVolatility } from './implied-volatility.js';
 
 function relErr(got: number, want: number): number {
   return Math.abs(got - want) / Math.abs(want);

@@ -20,7 +20,8 @@ import {
 import type { TradeType } from './print-groups.js';
 import { printIdOf } from './print-id.js';
 import { placeAgainstQuote, type SidePlacement } from './print-side.js';
-import { bsmGreeks, impliedVolatility, type OptionType } from './pricing.js';
+import { bsmGreeks, type OptionType } from './pricing.js';
+import { impliedVolatility } from './implied-volatility.js';
 import { directionOf, sentimentOf } from './sides.js';
 
 /**

@@ -14,7 +14,7 @@ import { createExport, downloadExport, getExport, getVolatilityDrift } from '../
 import type { Client } from '../../generated/client/client/index.js';
 import type { VolatilityDrift } from '../../generated/client/types.gen.js';
 import { calendarDay, previousTradingDay } from '../../src/analytics/calendar.js';
-import { impliedVolatility } from '../../src/analytics/pricing.js';
+import { impliedVolatility } from '../../src/analytics/implied-volatility.js';
 import { riskFreeRate } from '../../src/analytics/rates.js';
 import { settlementInstant } from '../../src/analytics/settlement.js';
 import { recordMarketDataChange } from '../../src/db/market-data-changes.js';

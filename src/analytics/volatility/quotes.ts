@@ -3,7 +3,7 @@
  * implied volatility of its bid, ask and mid, its delta, and the out-of-the-money leg at each strike
  * that the smile is fitted to.
  *
- * Volatilities are solved by the pricing core (pricing.ts impliedVolatility, Black-Scholes-Merton)
+ * Volatilities are solved by the pricing core (implied-volatility.ts impliedVolatility, Black-Scholes-Merton)
  * in its Black-76 form: the underlying is the forward F implied by the chain (forward.ts), both legs
  * discounted at the rate r, i.e. spot = F and dividend yield = r, so that S·e^{−qT} = F·e^{−rT}
  * whatever the spot and dividend yield are. The result is the same σ as solving on the spot with
@@ -12,7 +12,8 @@
  * A side is missing when it is null, not finite or not positive: a zero bid is no bid (as Cboe's VIX
  * method treats it). A quote has a mid only when both sides are present and not crossed (ask ≥ bid).
  */
-import { blackImpliedVolatility, impliedVolatility, normCdf, type OptionType } from '../pricing.js';
+import { normCdf, type OptionType } from '../pricing.js';
+import { blackImpliedVolatility, impliedVolatility } from '../implied-volatility.js';
 
 /** One quoted contract of an expiration. */
 export interface ChainQuote {
