@@ -844,6 +844,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Account */
         Account: {
             created_timestamp: components["schemas"]["UnixMs"];
             /**
@@ -853,81 +854,110 @@ export interface components {
              *     ]
              */
             datasets: components["schemas"]["DatasetRelease"][];
-            entitlements: {
-                /**
-                 * @description Overnight data and instants (Pro plan or granted).
-                 * @example true
-                 */
-                overnight: boolean;
-            };
+            entitlements: components["schemas"]["Entitlements"];
             /** @example acct_demo */
             id: string;
-            key: {
-                created_timestamp: components["schemas"]["UnixMs"];
-                /** @example key_3kq9w2 */
-                id: string;
-                /** @example laptop */
-                name: string | null;
-                /**
-                 * @description The visible prefix of the key, for support.
-                 * @example oads_3kq9w2
-                 */
-                prefix: string;
-            };
+            key: components["schemas"]["ApiKeyInfo"];
             limits: components["schemas"]["LimitValues"];
             /** @example Demo */
             name: string;
             plan: components["schemas"]["Plan"];
-            /**
-             * @example active
-             * @enum {string}
-             */
-            status: "active" | "suspended";
+            /** @example active */
+            status: components["schemas"]["AccountStatus"];
         };
+        /** AccountLimits */
         AccountLimits: {
             /**
+             * Format: int64
              * @description Unix ms when a cooldown ends; null when none.
              * @example null
              */
             cooldown_until: number | null;
             /**
+             * Format: int64
              * @description Exports queued or running.
              * @example 0
              */
             exports_active: number;
-            in_flight: {
-                /**
-                 * @description Requests in flight now, this one included.
-                 * @example 1
-                 */
-                current: number;
-                /** @example 4 */
-                limit: number;
-            };
+            in_flight: components["schemas"]["InFlightLimit"];
             limits: components["schemas"]["LimitValues"];
-            minute_window: {
-                /** @example 250 */
-                limit: number;
-                /** @example 249 */
-                remaining: number;
-                reset: components["schemas"]["UnixMs"];
-            };
-            second_window: {
-                /** @example 30 */
-                limit: number;
-                /** @example 30 */
-                remaining: number;
-                reset: components["schemas"]["UnixMs"];
-            };
+            minute_window: components["schemas"]["RateWindow"];
+            second_window: components["schemas"]["RateWindow"];
+        };
+        /** AccountLimitsResponse */
+        AccountLimitsResponse: {
+            data: components["schemas"]["AccountLimits"];
+            meta: components["schemas"]["Meta"];
+        };
+        /** AccountResponse */
+        AccountResponse: {
+            data: components["schemas"]["Account"];
+            meta: components["schemas"]["Meta"];
         };
         /**
+         * AccountStatus
+         * @enum {string}
+         */
+        AccountStatus: "active" | "suspended";
+        /** ApiError */
+        ApiError: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description One element per bad parameter (400); empty otherwise. */
+            details: components["schemas"]["ParameterError"][];
+            /**
+             * @description A sentence for people; never internals.
+             * @example Invalid query parameter: limit must be <= 500.
+             */
+            message: string;
+            /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
+            request_id: string;
+            /**
+             * Format: int64
+             * @description Milliseconds to wait (429 and 503); null otherwise.
+             * @example null
+             */
+            retry_after_ms: number | null;
+            /** @example 400 */
+            status: number;
+        };
+        /** ApiKeyInfo */
+        ApiKeyInfo: {
+            created_timestamp: components["schemas"]["UnixMs"];
+            /** @example key_3kq9w2 */
+            id: string;
+            /** @example laptop */
+            name: string | null;
+            /**
+             * @description The visible prefix of the key, for support.
+             * @example oads_3kq9w2
+             */
+            prefix: string;
+        };
+        /**
+         * AssetClass
+         * @enum {string}
+         */
+        AssetClass: "stocks" | "options" | "futures";
+        /** AsyncApiChannels */
+        AsyncApiChannels: Record<string, never>;
+        /** AsyncApiDocument */
+        AsyncApiDocument: {
+            /** @example 3.0.0 */
+            asyncapi: string;
+            channels: components["schemas"]["AsyncApiChannels"];
+            info: components["schemas"]["DocumentInfo"];
+        };
+        /**
+         * CalendarDate
          * Format: date
          * @description A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01 through 2035-12-31, the span whose holidays and early closes the service knows; trading dates and session windows need it.
          * @example 2026-11-20
          */
         CalendarDate: string;
+        /** CalendarDay */
         CalendarDay: {
             /**
+             * Format: int64
              * @description Equity close.
              * @example 1763672400000
              */
@@ -938,11 +968,13 @@ export interface components {
              */
             date: string;
             /**
+             * Format: int64
              * @description Equity open.
              * @example 1763649000000
              */
             open_timestamp: number | null;
             /**
+             * Format: int64
              * @description Close of index and ETF options, 15 minutes after the equity close.
              * @example 1763673300000
              */
@@ -952,18 +984,28 @@ export interface components {
              * @example null
              */
             reason: string | null;
-            /**
-             * @example open
-             * @enum {string}
-             */
-            status: "open" | "early_close" | "closed";
+            /** @example open */
+            status: components["schemas"]["CalendarDayStatus"];
         };
+        /** CalendarDayResponse */
+        CalendarDayResponse: {
+            data: components["schemas"]["CalendarDay"];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * CalendarDayStatus
+         * @enum {string}
+         */
+        CalendarDayStatus: "open" | "early_close" | "closed";
+        /**
+         * CatalogDataset
+         * @enum {string}
+         */
+        CatalogDataset: "options" | "futures" | "equities" | "indices" | "none";
+        /** CatalogEntry */
         CatalogEntry: {
-            /**
-             * @example options
-             * @enum {string}
-             */
-            dataset: "options" | "futures" | "equities" | "indices" | "none";
+            /** @example options */
+            dataset: components["schemas"]["CatalogDataset"];
             /** @example One row per option execution. */
             description?: string;
             family: components["schemas"]["RouteFamily"];
@@ -989,36 +1031,7 @@ export interface components {
             overnight: boolean;
             /** @example true */
             paginated: boolean;
-            params: {
-                /** @example 100 */
-                default?: unknown;
-                /** @example Max rows per page. */
-                description: string;
-                /**
-                 * @example [
-                 *       "rth",
-                 *       "gth"
-                 *     ]
-                 */
-                enum?: string[];
-                /** @example enum */
-                item?: string;
-                /** @example 500 */
-                max?: number;
-                /** @example 10 */
-                max_items?: number;
-                /** @example 1 */
-                min?: number;
-                /** @example limit */
-                name: string;
-                /** @example false */
-                required: boolean;
-                /**
-                 * @example int
-                 * @enum {string}
-                 */
-                type: "string" | "int" | "number" | "decimal" | "bool" | "ms" | "date" | "enum" | "list";
-            }[];
+            params: components["schemas"]["CatalogParameter"][];
             /** @example /v1/options/trades */
             path: string;
             /** @example false */
@@ -1028,7 +1041,56 @@ export interface components {
             /** @example List classified option prints */
             summary: string;
         };
-        /** @description A contract-grain leader row. */
+        /** CatalogParameter */
+        CatalogParameter: {
+            /** @example 100 */
+            default?: unknown;
+            /** @example Max rows per page. */
+            description: string;
+            /**
+             * @example [
+             *       "rth",
+             *       "gth"
+             *     ]
+             */
+            enum?: string[];
+            /** @example enum */
+            item?: string;
+            /** @example 500 */
+            max?: number;
+            /**
+             * Format: int64
+             * @example 10
+             */
+            max_items?: number;
+            /** @example 1 */
+            min?: number;
+            /** @example limit */
+            name: string;
+            /** @example false */
+            required: boolean;
+            /** @example int */
+            type: components["schemas"]["CatalogParameterType"];
+        };
+        /**
+         * CatalogParameterType
+         * @enum {string}
+         */
+        CatalogParameterType: "string" | "int" | "number" | "decimal" | "bool" | "ms" | "date" | "enum" | "list";
+        /** CatalogResponse */
+        CatalogResponse: {
+            data: components["schemas"]["CatalogEntry"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * CoarseSideFilter
+         * @enum {string}
+         */
+        CoarseSideFilter: "above_ask" | "ask" | "mid" | "bid" | "below_bid" | "unknown";
+        /**
+         * ContractLeaderRow
+         * @description A contract-grain leader row.
+         */
         ContractLeaderRow: {
             /**
              * @description Percent change of last_price from previous_close; null without a previous close.
@@ -1049,6 +1111,7 @@ export interface components {
              */
             last_price: number;
             /**
+             * Format: int64
              * @description Open interest at the start of the trading date, as the last print carries it; null when not known.
              * @example 10233
              */
@@ -1064,61 +1127,172 @@ export interface components {
             strike: number;
             /** @example SPXW */
             underlying_symbol: string;
-            /** @example 25000 */
+            /**
+             * Format: int64
+             * @example 25000
+             */
             volume: number;
         };
         /**
+         * ContractType
          * @example call
          * @enum {string}
          */
         ContractType: "call" | "put";
-        /** @example 41 */
-        Count: number;
         /**
+         * Count
+         * Format: int64
+         * @example 41
+         */
+        Count: number;
+        /** Coverage */
+        Coverage: {
+            /**
+             * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+             * @example true
+             */
+            complete: boolean;
+            /** @example true */
+            durable?: boolean;
+            /**
+             * @description Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
+             * @example true
+             */
+            scan_complete?: boolean;
+        } & {
+            [key: string]: boolean;
+        };
+        /** DatabaseHealth */
+        DatabaseHealth: {
+            /**
+             * @description Round trip of a trivial query; null when down.
+             * @example 0.4
+             */
+            latency_ms: number | null;
+            /**
+             * @description down when the database does not answer (the service reconnects by itself).
+             * @example ok
+             */
+            status: components["schemas"]["DatabaseStatus"];
+        };
+        /**
+         * DatabaseStatus
+         * @enum {string}
+         */
+        DatabaseStatus: "ok" | "down";
+        /** DatasetFreshness */
+        DatasetFreshness: {
+            /** @example options.prints */
+            dataset: string;
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            newest_date: string | null;
+            /**
+             * Format: int64
+             * @example 1763672400000
+             */
+            newest_timestamp: number | null;
+            /**
+             * Format: int64
+             * @description Approximate row count.
+             * @example 120000
+             */
+            rows: number | null;
+        };
+        /**
+         * DatasetRelease
          * @example options
          * @enum {string}
          */
         DatasetRelease: "options" | "futures" | "equities" | "indices";
-        Error: {
-            error: {
-                code: components["schemas"]["ErrorCode"];
-                /** @description One element per bad parameter (400); empty otherwise. */
-                details: {
-                    /** @example must be <= 500 */
-                    message: string;
-                    /**
-                     * @description Parameter name (query.name for export bodies).
-                     * @example limit
-                     */
-                    parameter: string;
-                }[];
-                /**
-                 * @description A sentence for people; never internals.
-                 * @example Invalid query parameter: limit must be <= 500.
-                 */
-                message: string;
-                /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
-                request_id: string;
-                /**
-                 * @description Milliseconds to wait (429 and 503); null otherwise.
-                 * @example null
-                 */
-                retry_after_ms: number | null;
-                /** @example 400 */
-                status: number;
-            };
+        /**
+         * DataSource
+         * @enum {string}
+         */
+        DataSource: "opra" | "sip" | "derived";
+        /** DocumentInfo */
+        DocumentInfo: Record<string, never>;
+        /**
+         * DriftInterval
+         * @enum {string}
+         */
+        DriftInterval: "1m" | "5m";
+        /** Entitlements */
+        Entitlements: {
+            /**
+             * @description Overnight data and instants (Pro plan or granted).
+             * @example true
+             */
+            overnight: boolean;
         };
         /**
+         * ErrorCode
          * @description Machine-readable error code.
          * @example invalid_parameter
          * @enum {string}
          */
         ErrorCode: "invalid_parameter" | "invalid_cursor" | "invalid_body" | "unauthorized" | "forbidden" | "account_suspended" | "not_found" | "method_not_allowed" | "no_data" | "export_not_ready" | "export_expired" | "export_too_large" | "rate_limited" | "burst_limited" | "cooldown" | "export_limit" | "internal_error" | "data_pending" | "upstream_busy" | "upstream_timeout";
+        /** ErrorResponse */
+        ErrorResponse: {
+            error: components["schemas"]["ApiError"];
+        };
         /**
+         * ExchangeName
          * @example cboe
          * @enum {string}
          */
         ExchangeName: "nom" | "amex" | "cboe" | "ise" | "arca" | "phlx" | "box" | "mrcy" | "gmni" | "c2" | "miax" | "emld" | "bx" | "bzx" | "edgx" | "perl" | "memx";
+        /** ExpectedMove */
+        ExpectedMove: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            date_of_expiry: string;
+            /** @example 48.2 */
+            expected_move: number | null;
+            /** @example 0.16 */
+            implied_volatility: number | null;
+            /**
+             * @example [
+             *       5802.05,
+             *       5898.45
+             *     ]
+             */
+            one_sigma_band: number[];
+            /** @example 40.1 */
+            straddle: number | null;
+            /** @example 34.1 */
+            straddle_expected_move: number | null;
+            /**
+             * @example [
+             *       5753.85,
+             *       5946.65
+             *     ]
+             */
+            two_sigma_band: number[];
+        };
+        /** ExpirationWindow */
+        ExpirationWindow: {
+            /**
+             * Format: int64
+             * @example 12
+             */
+            count: number;
+            /**
+             * Format: int64
+             * @example 0
+             */
+            offset: number;
+            /**
+             * Format: int64
+             * @example 40
+             */
+            total_expirations: number;
+        };
+        /** ExpiryCell */
         ExpiryCell: {
             /**
              * Format: date
@@ -1131,23 +1305,39 @@ export interface components {
             value: number;
         };
         /**
+         * ExpiryDate
          * Format: date
          * @description An expiration date, YYYY-MM-DD, from 2000-01-01 through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the calendar may expire after it.
          * @example 2026-12-18
          */
         ExpiryDate: string;
+        /**
+         * ExpiryMode
+         * @enum {string}
+         */
+        ExpiryMode: "0dte" | "1dte" | "weekly" | "monthly" | "lte30" | "lte90";
+        /** ExportFile */
         ExportFile: {
             /** @description The rows (or object) of the exported endpoint. */
             data: unknown;
             /** @description The meta of the first page read, with the export id. */
-            meta: Record<string, never>;
-            /** @example 50 */
+            meta: components["schemas"]["ExportFileMeta"];
+            /**
+             * Format: int64
+             * @example 50
+             */
             pages: number;
             /** @example false */
             truncated: boolean;
         };
+        /** ExportFileMeta */
+        ExportFileMeta: Record<string, never>;
+        /** ExportJob */
         ExportJob: {
-            /** @example 48213 */
+            /**
+             * Format: int64
+             * @example 48213
+             */
             bytes?: number;
             created_timestamp: components["schemas"]["UnixMs"];
             /** @example /v1/exports/exp_0123456789abcdefghij/download */
@@ -1165,7 +1355,10 @@ export interface components {
             /** @example exp_0123456789abcdefghij */
             id: string;
             last_attempt_timestamp?: components["schemas"]["UnixMs"];
-            /** @example 50 */
+            /**
+             * Format: int64
+             * @example 50
+             */
             pages?: number;
             /** @example /v1/options/trades */
             path: string;
@@ -1175,14 +1368,18 @@ export interface components {
              *       "limit": "5000"
              *     }
              */
-            query: {
-                [key: string]: string;
-            };
+            query: components["schemas"]["ExportQuery"];
             /** @example 5000 prints of SPX on 2026-11-20 (rth) */
             resolution?: string;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             revision: number;
-            /** @example 5000 */
+            /**
+             * Format: int64
+             * @example 5000
+             */
             rows?: number;
             /**
              * @description queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
@@ -1191,21 +1388,26 @@ export interface components {
              *     expires_timestamp. awaiting_configuration is not used by this service (no export waits on
              *     configuration); it stays in the enumeration because the interface lists it.
              * @example queued
-             * @enum {string}
              */
-            status: "queued" | "retrying" | "awaiting_configuration" | "failed" | "ready";
+            status: components["schemas"]["ExportStatus"];
             /** @example false */
             truncated?: boolean;
         };
+        /** ExportJobResponse */
         ExportJobResponse: {
             data: components["schemas"]["ExportJob"];
-            meta: {
-                /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
-                request_id: string;
-            };
+            meta: components["schemas"]["RequestMeta"];
         };
-        /** @description A parameter value; lists as an array or comma-separated text. */
+        /** ExportQuery */
+        ExportQuery: {
+            [key: string]: components["schemas"]["ExportQueryValue"];
+        };
+        /**
+         * ExportQueryValue
+         * @description A parameter value; lists as an array or comma-separated text.
+         */
         ExportQueryValue: string | number | boolean | (string | number | boolean)[];
+        /** ExportRequest */
         ExportRequest: {
             /** @example /v1/options/trades */
             path: string;
@@ -1215,45 +1417,51 @@ export interface components {
              *       "limit": 5000
              *     }
              */
-            query?: {
-                [key: string]: components["schemas"]["ExportQueryValue"];
-            };
+            query?: components["schemas"]["ExportQuery"];
         };
         /**
+         * ExportStatus
+         * @enum {string}
+         */
+        ExportStatus: "queued" | "retrying" | "awaiting_configuration" | "failed" | "ready";
+        /**
+         * ExposureUnit
          * @example per_percent
          * @enum {string}
          */
         ExposureUnit: "per_percent" | "per_dollar" | "raw";
+        /** FlowLeadersResponse */
+        FlowLeadersResponse: {
+            data: (components["schemas"]["RootLeaderRow"] | components["schemas"]["ContractLeaderRow"])[];
+            meta: components["schemas"]["Meta"];
+        };
+        /** GammaRegime */
+        GammaRegime: {
+            /** @example 9000000000 */
+            absolute: number | null;
+            /** @example positive */
+            label: components["schemas"]["RegimeLabel"];
+            /** @example 1200000000 */
+            net: number | null;
+            /** @example 0.13 */
+            ratio: number | null;
+            /** @example above */
+            underlying_vs_gamma_flip: components["schemas"]["PriceVersusFlip"];
+        };
+        /**
+         * Greek
+         * @enum {string}
+         */
+        Greek: "gamma" | "delta" | "vanna" | "charm";
+        /** Heatmap */
         Heatmap: {
-            cells: {
-                /**
-                 * Format: date
-                 * @example 2026-11-20
-                 */
-                date_of_expiry: string;
-                /** @example 0 */
-                days_to_expiry: number;
-                /** @example 5900 */
-                strike: number;
-                /** @example 1250000000 */
-                value: number;
-            }[];
-            expiration_window: {
-                /** @example 12 */
-                count: number;
-                /** @example 0 */
-                offset: number;
-                /** @example 40 */
-                total_expirations: number;
-            };
+            cells: components["schemas"]["HeatmapCell"][];
+            expiration_window: components["schemas"]["ExpirationWindow"];
             /** @example gamma */
             greek: string;
             largest_cell: null | components["schemas"]["ExpiryCell"];
-            /**
-             * @example net
-             * @enum {string}
-             */
-            leg: "net" | "call" | "put";
+            /** @example net */
+            leg: components["schemas"]["HeatmapLeg"];
             /** @example 1250000000 */
             maximum: number | null;
             /** @example gamma */
@@ -1271,14 +1479,7 @@ export interface components {
              */
             roots: string[];
             session: components["schemas"]["Session"];
-            strike_range: {
-                /** @example 6050 */
-                highest_strike: number | null;
-                /** @example 5650 */
-                lowest_strike: number | null;
-                /** @example 81 */
-                total_strikes: number;
-            };
+            strike_range: components["schemas"]["StrikeRange"];
             /**
              * Format: date
              * @example 2026-11-20
@@ -1290,12 +1491,52 @@ export interface components {
             unit_label: components["schemas"]["UnitLabel"];
             valuation: components["schemas"]["Valuation"];
         };
+        /** HeatmapCell */
+        HeatmapCell: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            date_of_expiry: string;
+            /**
+             * Format: int64
+             * @example 0
+             */
+            days_to_expiry: number;
+            /** @example 5900 */
+            strike: number;
+            /** @example 1250000000 */
+            value: number;
+        };
         /**
+         * HeatmapLeg
+         * @enum {string}
+         */
+        HeatmapLeg: "net" | "call" | "put";
+        /**
+         * HeatmapMetric
+         * @enum {string}
+         */
+        HeatmapMetric: "gamma" | "delta" | "vanna" | "charm" | "open_interest" | "volume" | "premium" | "net_premium" | "trades";
+        /** HeatmapResponse */
+        HeatmapResponse: {
+            data: components["schemas"]["Heatmap"];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * HistoryDate
          * Format: date
          * @description A date of history not bound to the exchange calendar (stock splits), YYYY-MM-DD, from 1970-01-01 through 2099-12-31.
          * @example 2020-08-31
          */
         HistoryDate: string;
+        /** ImpliedVolatilityPage */
+        ImpliedVolatilityPage: {
+            data: components["schemas"]["ImpliedVolatilitySample"][];
+            meta: components["schemas"]["Meta"];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** ImpliedVolatilitySample */
         ImpliedVolatilitySample: {
             /**
              * @description Best offer price; null when there is no offer (a zero offer is none).
@@ -1331,130 +1572,35 @@ export interface components {
             timestamp: components["schemas"]["UnixMs"];
             /** @example 5850.25 */
             underlying_price: number | null;
-            /** @example 1763649000000 */
+            /**
+             * Format: int64
+             * @example 1763649000000
+             */
             underlying_timestamp: number | null;
         };
-        KeyLevels: {
+        /** InFlightLimit */
+        InFlightLimit: {
             /**
-             * @example gamma
-             * @enum {string}
+             * Format: int64
+             * @description Requests in flight now, this one included.
+             * @example 1
              */
-            greek: "gamma" | "delta" | "vanna" | "charm";
-            levels: {
-                /** @example 6000 */
-                call_wall: number | null;
-                /** @example 5900 */
-                call_wall_above: number | null;
-                /** @example 5850 */
-                charm_max_absolute_strike: number | null;
-                /** @example 5800 */
-                delta_key_strike: number | null;
-                expected_move: null | {
-                    /**
-                     * Format: date
-                     * @example 2026-11-20
-                     */
-                    date_of_expiry: string;
-                    /** @example 48.2 */
-                    expected_move: number | null;
-                    /** @example 0.16 */
-                    implied_volatility: number | null;
-                    /**
-                     * @example [
-                     *       5802.05,
-                     *       5898.45
-                     *     ]
-                     */
-                    one_sigma_band: number[];
-                    /** @example 40.1 */
-                    straddle: number | null;
-                    /** @example 34.1 */
-                    straddle_expected_move: number | null;
-                    /**
-                     * @example [
-                     *       5753.85,
-                     *       5946.65
-                     *     ]
-                     */
-                    two_sigma_band: number[];
-                };
-                /** @example 5812.5 */
-                gamma_flip: number | null;
-                /**
-                 * @example [
-                 *       5812.5
-                 *     ]
-                 */
-                gamma_flip_candidates: number[];
-                /** @example 5790 */
-                gamma_flip_excluding_0dte: number | null;
-                /** @example false */
-                gamma_flip_far_from_underlying: boolean | null;
-                /** @example 1.2 */
-                gamma_tilt: number | null;
-                /**
-                 * @example [
-                 *       5875
-                 *     ]
-                 */
-                gatekeepers: number[];
-                /** @example 5900 */
-                largest_absolute_strike: number | null;
-                largest_cell: null | components["schemas"]["ExpiryCell"];
-                /** @example 5700 */
-                major_negative: number | null;
-                /** @example 5900 */
-                major_positive: number | null;
-                max_pain: null | {
-                    /**
-                     * Format: date
-                     * @example 2026-11-20
-                     */
-                    date_of_expiry: string;
-                    /** @example 5850 */
-                    strike: number;
-                };
-                /** @example 0.42 */
-                next_expiration_share: number | null;
-                peak_net_exposure: null | components["schemas"]["StrikeValue"];
-                /** @example 5700 */
-                put_wall: number | null;
-                /** @example 5800 */
-                put_wall_below: number | null;
-                regime: {
-                    /** @example 9000000000 */
-                    absolute: number | null;
-                    /**
-                     * @example positive
-                     * @enum {string}
-                     */
-                    label: "positive" | "negative" | "neutral";
-                    /** @example 1200000000 */
-                    net: number | null;
-                    /** @example 0.13 */
-                    ratio: number | null;
-                    /**
-                     * @example above
-                     * @enum {string}
-                     */
-                    underlying_vs_gamma_flip: "above" | "below" | "none";
-                };
-                vanna_levels: null | {
-                    /** @example 5900 */
-                    max: number | null;
-                    /** @example 5700 */
-                    min: number | null;
-                };
-            };
+            current: number;
+            /**
+             * Format: int64
+             * @example 4
+             */
+            limit: number;
+        };
+        /** KeyLevels */
+        KeyLevels: {
+            /** @example gamma */
+            greek: components["schemas"]["Greek"];
+            levels: components["schemas"]["Levels"];
             model: components["schemas"]["PositioningModelName"];
             perspective: components["schemas"]["Perspective"];
             positioning_model: components["schemas"]["PositioningModelVersion"];
-            ranked: null | {
-                calls: components["schemas"]["RankedStrike"][];
-                gross: components["schemas"]["RankedStrike"][];
-                net: components["schemas"]["RankedStrike"][];
-                puts: components["schemas"]["RankedStrike"][];
-            };
+            ranked: null | components["schemas"]["RankedStrikes"];
             /**
              * @example [
              *       "SPX",
@@ -1476,87 +1622,189 @@ export interface components {
             unit_label: components["schemas"]["UnitLabel"];
             valuation: components["schemas"]["Valuation"];
         };
+        /** KeyLevelsResponse */
+        KeyLevelsResponse: {
+            data: components["schemas"]["KeyLevels"];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * LeaderGrain
+         * @enum {string}
+         */
+        LeaderGrain: "root" | "contract";
+        /**
+         * LeaderSort
+         * @enum {string}
+         */
+        LeaderSort: "net" | "bullish" | "bearish" | "premium" | "volume" | "trades" | "change_percent";
+        /** Levels */
+        Levels: {
+            /** @example 6000 */
+            call_wall: number | null;
+            /** @example 5900 */
+            call_wall_above: number | null;
+            /** @example 5850 */
+            charm_max_absolute_strike: number | null;
+            /** @example 5800 */
+            delta_key_strike: number | null;
+            expected_move: null | components["schemas"]["ExpectedMove"];
+            /** @example 5812.5 */
+            gamma_flip: number | null;
+            /**
+             * @example [
+             *       5812.5
+             *     ]
+             */
+            gamma_flip_candidates: number[];
+            /** @example 5790 */
+            gamma_flip_excluding_0dte: number | null;
+            /** @example false */
+            gamma_flip_far_from_underlying: boolean | null;
+            /** @example 1.2 */
+            gamma_tilt: number | null;
+            /**
+             * @example [
+             *       5875
+             *     ]
+             */
+            gatekeepers: number[];
+            /** @example 5900 */
+            largest_absolute_strike: number | null;
+            largest_cell: null | components["schemas"]["ExpiryCell"];
+            /** @example 5700 */
+            major_negative: number | null;
+            /** @example 5900 */
+            major_positive: number | null;
+            max_pain: null | components["schemas"]["MaxPain"];
+            /** @example 0.42 */
+            next_expiration_share: number | null;
+            peak_net_exposure: null | components["schemas"]["StrikeValue"];
+            /** @example 5700 */
+            put_wall: number | null;
+            /** @example 5800 */
+            put_wall_below: number | null;
+            regime: components["schemas"]["GammaRegime"];
+            vanna_levels: null | components["schemas"]["VannaLevels"];
+        };
+        /**
+         * LevelsExtra
+         * @enum {string}
+         */
+        LevelsExtra: "vanna" | "charm" | "delta";
+        /** LimitValues */
         LimitValues: {
-            /** @example 20000 */
+            /**
+             * Format: int64
+             * @example 20000
+             */
             endpoint_timeout_ms: number;
-            /** @example 67108864 */
+            /**
+             * Format: int64
+             * @example 67108864
+             */
             export_max_bytes: number;
-            /** @example 32 */
+            /**
+             * Format: int64
+             * @example 32
+             */
             export_max_query_params: number;
-            /** @example 100000 */
+            /**
+             * Format: int64
+             * @example 100000
+             */
             export_max_rows: number;
-            /** @example 5 */
+            /**
+             * Format: int64
+             * @example 5
+             */
             exports_queued_or_running: number;
-            /** @example 60 */
+            /**
+             * Format: int64
+             * @example 60
+             */
             keyless_requests_per_minute: number;
-            /** @example 4 */
+            /**
+             * Format: int64
+             * @example 4
+             */
             requests_in_flight: number;
-            /** @example 250 */
+            /**
+             * Format: int64
+             * @example 250
+             */
             requests_per_minute: number;
-            /** @example 30 */
+            /**
+             * Format: int64
+             * @example 30
+             */
             requests_per_second: number;
         };
+        /** MarketSession */
         MarketSession: {
-            /**
-             * @example stocks
-             * @enum {string}
-             */
-            asset: "stocks" | "options" | "futures";
+            /** @example stocks */
+            asset: components["schemas"]["AssetClass"];
             end_time: components["schemas"]["UnixMs"];
-            /**
-             * @example regular
-             * @enum {string}
-             */
-            session: "pre_market" | "regular" | "after_hours" | "overnight" | "curb" | "globex";
+            /** @example regular */
+            session: components["schemas"]["MarketSessionName"];
             start_time: components["schemas"]["UnixMs"];
-            /**
-             * @example regular
-             * @enum {string}
-             */
-            status: "regular" | "early_close";
+            /** @example regular */
+            status: components["schemas"]["SessionHours"];
             /**
              * Format: date
              * @example 2026-11-20
              */
             trading_date: string;
         };
+        /**
+         * MarketSessionName
+         * @enum {string}
+         */
+        MarketSessionName: "pre_market" | "regular" | "after_hours" | "overnight" | "curb" | "globex";
+        /** MarketSessionsResponse */
+        MarketSessionsResponse: {
+            data: components["schemas"]["MarketSession"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /** MaxPain */
+        MaxPain: {
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            date_of_expiry: string;
+            /** @example 5850 */
+            strike: number;
+        };
+        /** Meta */
         Meta: {
             as_of: components["schemas"]["UnixMs"];
             /** @description complete is always present; trades adds scan_complete; usage adds durable. */
-            coverage: {
-                /**
-                 * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
-                 * @example true
-                 */
-                complete: boolean;
-                /** @example true */
-                durable?: boolean;
-                /**
-                 * @description Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
-                 * @example true
-                 */
-                scan_complete?: boolean;
-            } & {
-                [key: string]: boolean;
-            };
-            /** @example 0 */
+            coverage: components["schemas"]["Coverage"];
+            /**
+             * Format: int64
+             * @example 0
+             */
             delay_ms: number;
             /** @example false */
             delayed: boolean;
             /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
             request_id: string;
-            /**
-             * @example opra
-             * @enum {string}
-             */
-            source: "opra" | "sip" | "derived";
+            /** @example opra */
+            source: components["schemas"]["DataSource"];
         };
+        /** OpenApiDocument */
+        OpenApiDocument: {
+            info: components["schemas"]["DocumentInfo"];
+            /** @example 3.1.0 */
+            openapi: string;
+            paths: components["schemas"]["OpenApiPaths"];
+        };
+        /** OpenApiPaths */
+        OpenApiPaths: Record<string, never>;
+        /** OpenInterest */
         OpenInterest: {
-            /**
-             * @example strike
-             * @enum {string}
-             */
-            group_by: "strike" | "expiration";
+            /** @example strike */
+            group_by: components["schemas"]["OpenInterestGrouping"];
             /**
              * Format: date
              * @example 2026-11-19
@@ -1569,33 +1817,8 @@ export interface components {
              *     ]
              */
             roots: string[];
-            rows: {
-                /** @example 1200 */
-                call_open_interest: number;
-                /**
-                 * Format: date
-                 * @description Present only when grouped by expiration.
-                 * @example 2026-11-20
-                 */
-                date_of_expiry?: string;
-                /** @example 900 */
-                put_open_interest: number;
-                /**
-                 * @description Present only when grouped by strike.
-                 * @example 5850
-                 */
-                strike?: number;
-                /** @example 2100 */
-                total_open_interest: number;
-            }[];
-            totals: {
-                /** @example 120000 */
-                call: number;
-                /** @example 150000 */
-                put: number;
-                /** @example 1.25 */
-                put_call_ratio: number | null;
-            };
+            rows: components["schemas"]["OpenInterestRow"][];
+            totals: components["schemas"]["OpenInterestTotals"];
             /**
              * Format: date
              * @example 2026-11-20
@@ -1607,69 +1830,64 @@ export interface components {
             underlying_symbol: string;
         };
         /**
-         * @description OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight digits.
-         * @example SPXW  261120C05900000
+         * OpenInterestGrouping
+         * @enum {string}
          */
-        OptionSymbol: string;
-        OvernightRoot: {
-            /** @example SPX */
-            family: string;
-            /** @example SPXW */
-            root: string;
-            sessions: components["schemas"]["MarketSession"][];
+        OpenInterestGrouping: "strike" | "expiration";
+        /** OpenInterestResponse */
+        OpenInterestResponse: {
+            data: components["schemas"]["OpenInterest"];
+            meta: components["schemas"]["Meta"];
+        };
+        /** OpenInterestRow */
+        OpenInterestRow: {
+            /**
+             * Format: int64
+             * @example 1200
+             */
+            call_open_interest: number;
             /**
              * Format: date
+             * @description Present only when grouped by expiration.
              * @example 2026-11-20
              */
-            trading_date: string;
-            /** @example SPX */
-            underlying_symbol: string;
+            date_of_expiry?: string;
+            /**
+             * Format: int64
+             * @example 900
+             */
+            put_open_interest: number;
+            /**
+             * @description Present only when grouped by strike.
+             * @example 5850
+             */
+            strike?: number;
+            /**
+             * Format: int64
+             * @example 2100
+             */
+            total_open_interest: number;
         };
-        Pagination: {
-            /** @example 100 */
-            count: number;
-            /** @example true */
-            has_more: boolean;
-            /** @example 100 */
-            limit: number;
-            /** @example eyJ2IjoxfQ.c2ln */
-            next_cursor_id: string | null;
-            /** @example /v1/stocks/splits?limit=100&cursor_id=eyJ2IjoxfQ.c2ln */
-            next_url: string | null;
+        /** OpenInterestTotals */
+        OpenInterestTotals: {
+            /**
+             * Format: int64
+             * @example 120000
+             */
+            call: number;
+            /**
+             * Format: int64
+             * @example 150000
+             */
+            put: number;
+            /** @example 1.25 */
+            put_call_ratio: number | null;
         };
         /**
-         * @example dealer
-         * @enum {string}
+         * OptionPrint
+         * @description One option execution classified against the quote in force.
          */
-        Perspective: "dealer" | "customer";
-        /**
-         * @example pro
-         * @enum {string}
-         */
-        Plan: "basic" | "pro";
-        /**
-         * @example classic_oi
-         * @enum {string}
-         */
-        PositioningModelName: "classic_oi" | "flow_adjusted";
-        /**
-         * @description Name and version of the positioning assumption (a model estimate, not an observed position).
-         * @example classic_oi/v1
-         */
-        PositioningModelVersion: string;
-        PremiumDriftBucket: {
-            /** @example 1250000 */
-            call_drift: number | null;
-            /** @example -320000 */
-            put_drift: number | null;
-            /** @example 1570000 */
-            sentiment_drift: number | null;
-            timestamp: components["schemas"]["UnixMs"];
-            /** @example 5850.25 */
-            underlying_price: number | null;
-        };
-        /** @description One option execution classified against the quote in force. */
-        Print: {
+        OptionPrint: {
             /**
              * @description Best ask at execution; null when no valid quote.
              * @example 12.4
@@ -1681,6 +1899,7 @@ export interface components {
              */
             bid: number | null;
             /**
+             * Format: int64
              * @description Numeric sale condition code.
              * @example 209
              */
@@ -1692,11 +1911,13 @@ export interface components {
              */
             date_of_expiry: string;
             /**
+             * Format: int64
              * @description Contracts traded in this contract so far on the trading date.
              * @example 1520
              */
             day_volume: number;
             /**
+             * Format: int64
              * @description Calendar days from trading date to expiration.
              * @example 0
              */
@@ -1708,14 +1929,17 @@ export interface components {
              * @example cboe
              */
             exchange: string;
-            /** @example 302 */
+            /**
+             * Format: int64
+             * @example 302
+             */
             exchange_code: number;
             /**
              * @example [
              *       "iso"
              *     ]
              */
-            flags: ("iso" | "auction" | "cross" | "floor" | "complex" | "tied" | "implied" | "ext_hours" | "late" | "cancelled" | "aggressor_hint" | "post_cash_close" | "vol_gt_oi" | "size_gt_oi" | "no_side")[];
+            flags: components["schemas"]["PrintFlag"][];
             /**
              * @description Sweep or split the print belongs to (inferred); null for a single print.
              * @example g:SPXW:2026-11-20:5900000:C:2026-11-20:1042
@@ -1734,7 +1958,10 @@ export interface components {
             is_golden: boolean;
             /** @example false */
             is_unusual: boolean;
-            /** @example 10233 */
+            /**
+             * Format: int64
+             * @example 10233
+             */
             open_interest: number | null;
             /**
              * @description Percent out of the money; negative in the money.
@@ -1748,33 +1975,24 @@ export interface components {
             premium: number;
             /** @example 12.4 */
             price: number;
-            /**
-             * @example bullish
-             * @enum {string}
-             */
-            sentiment: "bullish" | "bearish" | "neutral" | "unknown";
-            /**
-             * @example rth
-             * @enum {string}
-             */
-            session: "rth" | "gth" | "curb" | "other";
-            /**
-             * @example at_ask
-             * @enum {string}
-             */
-            side: "above_ask" | "at_ask" | "near_ask" | "mid" | "near_bid" | "at_bid" | "below_bid" | "unknown";
+            /** @example bullish */
+            sentiment: components["schemas"]["Sentiment"];
+            /** @example rth */
+            session: components["schemas"]["PrintSession"];
+            /** @example at_ask */
+            side: components["schemas"]["PrintSide"];
             /** @example 0.95 */
             side_confidence: number;
-            /** @example 20 */
+            /**
+             * Format: int64
+             * @example 20
+             */
             size: number;
             /** @example 5900 */
             strike: number;
             timestamp: components["schemas"]["UnixMs"];
-            /**
-             * @example sweep
-             * @enum {string}
-             */
-            trade_type: "sweep" | "split" | "single" | "multileg" | "cross" | "floor";
+            /** @example sweep */
+            trade_type: components["schemas"]["PrintTradeType"];
             /** @example 5850.25 */
             underlying_price: number | null;
             /**
@@ -1783,24 +2001,242 @@ export interface components {
              */
             underlying_symbol: string;
         };
+        /**
+         * OptionSymbol
+         * @description OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight digits.
+         * @example SPXW  261120C05900000
+         */
+        OptionSymbol: string;
+        /** OvernightRoot */
+        OvernightRoot: {
+            /** @example SPX */
+            family: string;
+            /** @example SPXW */
+            root: string;
+            sessions: components["schemas"]["MarketSession"][];
+            /**
+             * Format: date
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /** @example SPX */
+            underlying_symbol: string;
+        };
+        /** OvernightRootsResponse */
+        OvernightRootsResponse: {
+            data: components["schemas"]["OvernightRoot"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /** Pagination */
+        Pagination: {
+            /**
+             * Format: int64
+             * @example 100
+             */
+            count: number;
+            /** @example true */
+            has_more: boolean;
+            /**
+             * Format: int64
+             * @example 100
+             */
+            limit: number;
+            /** @example eyJ2IjoxfQ.c2ln */
+            next_cursor_id: string | null;
+            /** @example /v1/stocks/splits?limit=100&cursor_id=eyJ2IjoxfQ.c2ln */
+            next_url: string | null;
+        };
+        /** ParameterError */
+        ParameterError: {
+            /** @example must be <= 500 */
+            message: string;
+            /**
+             * @description Parameter name (query.name for export bodies).
+             * @example limit
+             */
+            parameter: string;
+        };
+        /**
+         * Perspective
+         * @example dealer
+         * @enum {string}
+         */
+        Perspective: "dealer" | "customer";
+        /**
+         * Plan
+         * @example pro
+         * @enum {string}
+         */
+        Plan: "basic" | "pro";
+        /**
+         * PositioningModelName
+         * @example classic_oi
+         * @enum {string}
+         */
+        PositioningModelName: "classic_oi" | "flow_adjusted";
+        /**
+         * PositioningModelVersion
+         * @description Name and version of the positioning assumption (a model estimate, not an observed position).
+         * @example classic_oi/v1
+         */
+        PositioningModelVersion: string;
+        /** PremiumDriftBucket */
+        PremiumDriftBucket: {
+            /** @example 1250000 */
+            call_drift: number | null;
+            /** @example -320000 */
+            put_drift: number | null;
+            /** @example 1570000 */
+            sentiment_drift: number | null;
+            timestamp: components["schemas"]["UnixMs"];
+            /** @example 5850.25 */
+            underlying_price: number | null;
+        };
+        /**
+         * PremiumDriftInterval
+         * @enum {string}
+         */
+        PremiumDriftInterval: "1m" | "5m" | "15m" | "30m" | "1h";
+        /** PremiumDriftResponse */
+        PremiumDriftResponse: {
+            data: components["schemas"]["PremiumDriftBucket"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * PriceVersusFlip
+         * @enum {string}
+         */
+        PriceVersusFlip: "above" | "below" | "none";
+        /**
+         * PrintFlag
+         * @enum {string}
+         */
+        PrintFlag: "iso" | "auction" | "cross" | "floor" | "complex" | "tied" | "implied" | "ext_hours" | "late" | "cancelled" | "aggressor_hint" | "post_cash_close" | "vol_gt_oi" | "size_gt_oi" | "no_side";
+        /** PrintPage */
         PrintPage: {
-            data: components["schemas"]["Print"][];
+            data: components["schemas"]["OptionPrint"][];
             meta: components["schemas"]["Meta"];
             pagination: components["schemas"]["Pagination"];
         };
+        /**
+         * PrintSession
+         * @enum {string}
+         */
+        PrintSession: "rth" | "gth" | "curb" | "other";
+        /**
+         * PrintSide
+         * @enum {string}
+         */
+        PrintSide: "above_ask" | "at_ask" | "near_ask" | "mid" | "near_bid" | "at_bid" | "below_bid" | "unknown";
+        /**
+         * PrintTradeType
+         * @enum {string}
+         */
+        PrintTradeType: "sweep" | "split" | "single" | "multileg" | "cross" | "floor";
+        /** RankedStrike */
         RankedStrike: {
             /** @example 0.85 */
             distance_percent: number | null;
             /** @example 49.75 */
             distance_points: number;
-            /** @example 1 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             rank: number;
             /** @example 5900 */
             strike: number;
             /** @example 1250000000 */
             value: number;
         };
-        /** @description A root-grain leader row. */
+        /** RankedStrikes */
+        RankedStrikes: {
+            calls: components["schemas"]["RankedStrike"][];
+            gross: components["schemas"]["RankedStrike"][];
+            net: components["schemas"]["RankedStrike"][];
+            puts: components["schemas"]["RankedStrike"][];
+        };
+        /** RateWindow */
+        RateWindow: {
+            /**
+             * Format: int64
+             * @example 250
+             */
+            limit: number;
+            /**
+             * Format: int64
+             * @example 249
+             */
+            remaining: number;
+            reset: components["schemas"]["UnixMs"];
+        };
+        /** RealizedVolatilityBasis */
+        RealizedVolatilityBasis: {
+            /**
+             * Format: int64
+             * @example 20
+             */
+            days: number;
+            /** @example false */
+            default_used: boolean;
+            /** @example 0.78 */
+            regular_session_share: number | null;
+        };
+        /** RecordedTrade */
+        RecordedTrade: {
+            /**
+             * Format: int64
+             * @example 209
+             */
+            condition: number;
+            /**
+             * Format: int64
+             * @example 302
+             */
+            exchange: number;
+            /** @example [] */
+            extended_conditions: number[];
+            /**
+             * @description Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
+             * @example 1240
+             */
+            price: number;
+            /**
+             * @description Execution price per share, as quoted and as a print's price on the trades route.
+             * @example 12.4
+             */
+            price_per_share: number;
+            /**
+             * Format: int64
+             * @example 1042
+             */
+            sequence: number;
+            /**
+             * Format: int64
+             * @example 20
+             */
+            size: number;
+            timestamp: components["schemas"]["UnixMs"];
+        };
+        /**
+         * RegimeLabel
+         * @enum {string}
+         */
+        RegimeLabel: "positive" | "negative" | "neutral";
+        /**
+         * RegularOrGlobalSession
+         * @enum {string}
+         */
+        RegularOrGlobalSession: "rth" | "gth";
+        /** RequestMeta */
+        RequestMeta: {
+            /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
+            request_id: string;
+        };
+        /**
+         * RootLeaderRow
+         * @description A root-grain leader row.
+         */
         RootLeaderRow: {
             /** @example 5000000 */
             bearish_premium: number;
@@ -1808,7 +2244,10 @@ export interface components {
             bearish_to_bullish_ratio: number | null;
             /** @example 6000000 */
             bullish_premium: number;
-            /** @example 140000 */
+            /**
+             * Format: int64
+             * @example 140000
+             */
             call_volume: number;
             /** @example 1500000 */
             neutral_premium: number;
@@ -1816,30 +2255,77 @@ export interface components {
             premium: number;
             /** @example 0.21 */
             premium_share: number;
-            /** @example 110000 */
+            /**
+             * Format: int64
+             * @example 110000
+             */
             put_volume: number;
-            /** @example 8200 */
+            /**
+             * Format: int64
+             * @example 8200
+             */
             trades: number;
             /** @example 0.18 */
             trades_share: number;
             /** @example SPY */
             underlying_symbol: string;
-            /** @example 250000 */
+            /**
+             * Format: int64
+             * @example 250000
+             */
             volume: number;
             /** @example 0.2 */
             volume_share: number;
         };
         /**
+         * RouteFamily
          * @description The family of a route (each operation's x-family); futures and indices have no routes yet.
          * @example options
          * @enum {string}
          */
         RouteFamily: "options" | "futures" | "indices" | "stocks" | "market" | "account" | "platform" | "exports";
+        /** RouteUsage */
+        RouteUsage: {
+            bytes_out: components["schemas"]["Count"];
+            client_errors: components["schemas"]["Count"];
+            errors: components["schemas"]["Count"];
+            rate_limited: components["schemas"]["Count"];
+            requests: components["schemas"]["Count"];
+            /** @example /v1/options/trades */
+            route: string;
+        };
         /**
+         * Sentiment
+         * @enum {string}
+         */
+        Sentiment: "bullish" | "bearish" | "neutral" | "unknown";
+        /**
+         * ServiceStatus
+         * @enum {string}
+         */
+        ServiceStatus: "ok" | "degraded";
+        /**
+         * Session
          * @example rth
          * @enum {string}
          */
         Session: "rth" | "gth" | "curb" | "all";
+        /**
+         * SessionFilter
+         * @enum {string}
+         */
+        SessionFilter: "rth" | "gth" | "all";
+        /**
+         * SessionHours
+         * @enum {string}
+         */
+        SessionHours: "regular" | "early_close";
+        /**
+         * SideFilter
+         * @enum {string}
+         */
+        SideFilter: "above_ask" | "at_ask" | "near_ask" | "ask" | "mid" | "near_bid" | "at_bid" | "bid" | "below_bid" | "unknown";
+        /** Skew */
         Skew: {
             expirations: components["schemas"]["SkewExpiration"][];
             /**
@@ -1859,6 +2345,7 @@ export interface components {
             underlying_symbol: string;
             valuation: components["schemas"]["Valuation"];
         };
+        /** SkewExpiration */
         SkewExpiration: {
             /**
              * @description Volatility of the smile at the forward (k = 0); null without a smile.
@@ -1881,11 +2368,12 @@ export interface components {
              */
             date_of_expiry: string;
             /**
+             * Format: int64
              * @description Calendar days from the trading date to the expiration.
              * @example 0
              */
             days_to_expiry: number;
-            fit: components["schemas"]["SmileFit"];
+            fit: components["schemas"]["SmileFit"] | null;
             /**
              * @description Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
              * @example 5851.1
@@ -1897,39 +2385,7 @@ export interface components {
              */
             normalized_skew: number | null;
             /** @description Every strike with a quote, ascending. */
-            points: {
-                /**
-                 * @description Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
-                 * @example 0.5
-                 */
-                call_delta: number | null;
-                /**
-                 * @description Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
-                 * @example 0.16
-                 */
-                call_implied_volatility: number | null;
-                /**
-                 * @description ln(strike / forward); null when the forward is unknown.
-                 * @example 0
-                 */
-                moneyness: number | null;
-                /**
-                 * @description Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
-                 * @example 0.16
-                 */
-                otm_implied_volatility: number | null;
-                /** @example -0.5 */
-                put_delta: number | null;
-                /** @example 0.16 */
-                put_implied_volatility: number | null;
-                /**
-                 * @description The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
-                 * @example 0.161
-                 */
-                smile_implied_volatility: number | null;
-                /** @example 5850 */
-                strike: number;
-            }[];
+            points: components["schemas"]["SkewPoint"][];
             /**
              * @description 10-delta call volatility minus 10-delta put volatility.
              * @example -0.07
@@ -1951,8 +2407,55 @@ export interface components {
              */
             slope: number | null;
         };
-        /** @description How an expiration's smile was built and how well it meets its quotes; null when there is no smile (no forward, or no out-of-the-money mid). */
-        SmileFit: null | {
+        /** SkewPoint */
+        SkewPoint: {
+            /**
+             * @description Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
+             * @example 0.5
+             */
+            call_delta: number | null;
+            /**
+             * @description Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
+             * @example 0.16
+             */
+            call_implied_volatility: number | null;
+            /**
+             * @description ln(strike / forward); null when the forward is unknown.
+             * @example 0
+             */
+            moneyness: number | null;
+            /**
+             * @description Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
+             * @example 0.16
+             */
+            otm_implied_volatility: number | null;
+            /** @example -0.5 */
+            put_delta: number | null;
+            /** @example 0.16 */
+            put_implied_volatility: number | null;
+            /**
+             * @description The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
+             * @example 0.161
+             */
+            smile_implied_volatility: number | null;
+            /** @example 5850 */
+            strike: number;
+        };
+        /** SkewResponse */
+        SkewResponse: {
+            data: components["schemas"]["Skew"];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * SmileFallbackReason
+         * @enum {string}
+         */
+        SmileFallbackReason: "too_few_quotes" | "fit_failed" | "butterfly_arbitrage" | "calendar_arbitrage";
+        /**
+         * SmileFit
+         * @description How an expiration's smile was built and how well it meets its quotes; null when there is no smile (no forward, or no out-of-the-money mid).
+         */
+        SmileFit: {
             /**
              * @description svi: the Gatheral–Jacquier density condition g(k) ≥ 0 holds on the check grid; interpolated: call prices are convex and decreasing in strike at the quoted strikes.
              * @example true
@@ -1966,9 +2469,8 @@ export interface components {
             /**
              * @description Why the smile is interpolated rather than SVI (fewer than five quotes, a fit that did not converge, or a failed arbitrage check); null for SVI.
              * @example null
-             * @enum {string|null}
              */
-            fallback_reason: "too_few_quotes" | "fit_failed" | "butterfly_arbitrage" | "calendar_arbitrage" | null;
+            fallback_reason: components["schemas"]["SmileFallbackReason"] | null;
             /**
              * @description Largest absolute difference of fitted and quoted mid volatility, in volatility points (1 = 0.01).
              * @example 0.21
@@ -1977,15 +2479,16 @@ export interface components {
             /**
              * @description svi: a raw SVI fit; interpolated: total variance interpolated linearly between the quotes.
              * @example svi
-             * @enum {string}
              */
-            method: "svi" | "interpolated";
+            method: components["schemas"]["SmileFitMethod"];
             /**
+             * Format: int64
              * @description Out-of-the-money quotes (one per strike) the smile was built from.
              * @example 42
              */
             quotes_used: number;
             /**
+             * Format: int64
              * @description Quotes whose fitted volatility lies between their bid and ask volatilities (the repriced option within the quoted spread).
              * @example 40
              */
@@ -1997,6 +2500,22 @@ export interface components {
             rmse_vol_points: number;
         };
         /**
+         * SmileFitMethod
+         * @enum {string}
+         */
+        SmileFitMethod: "svi" | "interpolated";
+        /**
+         * SortOrder
+         * @enum {string}
+         */
+        SortOrder: "desc" | "asc";
+        /**
+         * SplitType
+         * @enum {string}
+         */
+        SplitType: "forward" | "reverse" | "other";
+        /**
+         * Status
          * @description Answered within a second whatever the database and its tables do. When the database does not
          *     answer, `database.status` is `down` (and `status` degraded) and `datasets` are the figures of
          *     the last read that succeeded; when the figures cannot be read within the time (a table held by
@@ -2004,36 +2523,10 @@ export interface components {
          *     `status` is degraded.
          */
         Status: {
-            database: {
-                /**
-                 * @description Round trip of a trivial query; null when down.
-                 * @example 0.4
-                 */
-                latency_ms: number | null;
-                /**
-                 * @description down when the database does not answer (the service reconnects by itself).
-                 * @example ok
-                 * @enum {string}
-                 */
-                status: "ok" | "down";
-            };
-            datasets: {
-                /** @example options.prints */
-                dataset: string;
-                /**
-                 * Format: date
-                 * @example 2026-11-20
-                 */
-                newest_date: string | null;
-                /** @example 1763672400000 */
-                newest_timestamp: number | null;
-                /**
-                 * @description Approximate row count.
-                 * @example 120000
-                 */
-                rows: number | null;
-            }[];
+            database: components["schemas"]["DatabaseHealth"];
+            datasets: components["schemas"]["DatasetFreshness"][];
             /**
+             * Format: int64
              * @description When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
              * @example 1763672400000
              */
@@ -2042,12 +2535,17 @@ export interface components {
             /**
              * @description ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
              * @example ok
-             * @enum {string}
              */
-            status: "ok" | "degraded";
+            status: components["schemas"]["ServiceStatus"];
             /** @example 1.0.0 */
             version: string;
         };
+        /** StatusResponse */
+        StatusResponse: {
+            data: components["schemas"]["Status"];
+            meta: components["schemas"]["Meta"];
+        };
+        /** StockSplit */
         StockSplit: {
             /**
              * Format: date
@@ -2065,18 +2563,35 @@ export interface components {
             split_to: number;
             /** @example AAPL */
             symbol: string;
-            /**
-             * @example forward
-             * @enum {string}
-             */
-            type: "forward" | "reverse" | "other";
+            /** @example forward */
+            type: components["schemas"]["SplitType"];
         };
+        /** StockSplitPage */
+        StockSplitPage: {
+            data: components["schemas"]["StockSplit"][];
+            meta: components["schemas"]["Meta"];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** StrikeRange */
+        StrikeRange: {
+            /** @example 6050 */
+            highest_strike: number | null;
+            /** @example 5650 */
+            lowest_strike: number | null;
+            /**
+             * Format: int64
+             * @example 81
+             */
+            total_strikes: number;
+        };
+        /** StrikeValue */
         StrikeValue: {
             /** @example 5900 */
             strike: number;
             /** @example 1250000000 */
             value: number;
         };
+        /** TradeAtTime */
         TradeAtTime: {
             contract_type: components["schemas"]["ContractType"];
             /**
@@ -2088,52 +2603,47 @@ export interface components {
             requested_timestamp: components["schemas"]["UnixMs"];
             /** @example 5900 */
             strike: number;
-            trade: null | {
-                /** @example 209 */
-                condition: number;
-                /** @example 302 */
-                exchange: number;
-                /** @example [] */
-                extended_conditions: number[];
-                /**
-                 * @description Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
-                 * @example 1240
-                 */
-                price: number;
-                /**
-                 * @description Execution price per share, as quoted and as a print's price on the trades route.
-                 * @example 12.4
-                 */
-                price_per_share: number;
-                /** @example 1042 */
-                sequence: number;
-                /** @example 20 */
-                size: number;
-                timestamp: components["schemas"]["UnixMs"];
-            };
+            trade: null | components["schemas"]["RecordedTrade"];
             /** @example SPXW */
             underlying_symbol: string;
         };
+        /** TradeAtTimeResponse */
+        TradeAtTimeResponse: {
+            data: components["schemas"]["TradeAtTime"];
+            meta: components["schemas"]["Meta"];
+        };
         /**
+         * TradeTypeFilter
+         * @enum {string}
+         */
+        TradeTypeFilter: "sweep" | "block" | "split" | "single" | "golden" | "multileg" | "cross" | "floor" | "auction" | "iso";
+        /**
+         * UnderlyingSymbol
          * @description A letter followed by up to 7 letters, digits or dots (at most 8 characters).
          * @example SPX
          */
         UnderlyingSymbol: string;
         /**
+         * UnitLabel
          * @description What one unit of the values is.
          * @example USD of modeled dealer hedging per 1% move of the underlying
          */
         UnitLabel: string;
         /**
+         * UnixMs
+         * Format: int64
          * @description Unix epoch milliseconds (UTC).
          * @example 1763649000000
          */
         UnixMs: number;
         /**
+         * UnixMsParam
+         * Format: int64
          * @description Unix epoch milliseconds.
          * @example 1763649000000
          */
         UnixMsParam: number;
+        /** UsageBucket */
         UsageBucket: {
             bytes_out: components["schemas"]["Count"];
             client_errors: components["schemas"]["Count"];
@@ -2141,19 +2651,25 @@ export interface components {
             errors: components["schemas"]["Count"];
             rate_limited: components["schemas"]["Count"];
             requests: components["schemas"]["Count"];
-            routes?: {
-                bytes_out: components["schemas"]["Count"];
-                client_errors: components["schemas"]["Count"];
-                errors: components["schemas"]["Count"];
-                rate_limited: components["schemas"]["Count"];
-                requests: components["schemas"]["Count"];
-                /** @example /v1/options/trades */
-                route: string;
-            }[];
+            routes?: components["schemas"]["RouteUsage"][];
             start_time: components["schemas"]["UnixMs"];
         };
+        /**
+         * UsageGranularity
+         * @enum {string}
+         */
+        UsageGranularity: "hour" | "day";
+        /** UsageResponse */
+        UsageResponse: {
+            data: components["schemas"]["UsageBucket"][];
+            meta: components["schemas"]["Meta"];
+        };
+        /** Valuation */
         Valuation: {
-            /** @example 1763649000000 */
+            /**
+             * Format: int64
+             * @example 1763649000000
+             */
             chain_timestamp: number | null;
             /**
              * Format: date
@@ -2162,47 +2678,39 @@ export interface components {
             open_interest_date: string | null;
             /** @example 0.0391 */
             risk_free_rate: number | null;
-            /** @example 1763649000000 */
+            /**
+             * Format: int64
+             * @example 1763649000000
+             */
             timestamp: number | null;
             /** @example 5850.25 */
             underlying_price: number | null;
             /** @example false */
             underlying_stale: boolean;
-            /** @example 1763649000000 */
+            /**
+             * Format: int64
+             * @example 1763649000000
+             */
             underlying_timestamp: number | null;
         };
+        /** VannaLevels */
+        VannaLevels: {
+            /** @example 5900 */
+            max: number | null;
+            /** @example 5700 */
+            min: number | null;
+        };
+        /** VolatilityDrift */
         VolatilityDrift: {
             /**
              * Format: date
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /**
-             * @example 1m
-             * @enum {string}
-             */
-            interval: "1m" | "5m";
-            points: {
-                /** @example 0.12 */
-                adjusted_realized_volatility: number | null;
-                /** @example 0.16 */
-                implied_volatility: number | null;
-                /** @example 0.17 */
-                implied_volatility_30d: number | null;
-                /** @example 0.15 */
-                implied_volatility_trading_clock: number | null;
-                timestamp: components["schemas"]["UnixMs"];
-                /** @example 5850.25 */
-                underlying_price: number | null;
-            }[];
-            realized_volatility_basis: {
-                /** @example 20 */
-                days: number;
-                /** @example false */
-                default_used: boolean;
-                /** @example 0.78 */
-                regular_session_share: number | null;
-            };
+            /** @example 1m */
+            interval: components["schemas"]["DriftInterval"];
+            points: components["schemas"]["VolatilityDriftPoint"][];
+            realized_volatility_basis: components["schemas"]["RealizedVolatilityBasis"];
             session: components["schemas"]["Session"];
             /**
              * Format: date
@@ -2212,6 +2720,30 @@ export interface components {
             /** @example SPX */
             underlying_symbol: string;
         };
+        /** VolatilityDriftPoint */
+        VolatilityDriftPoint: {
+            /** @example 0.12 */
+            adjusted_realized_volatility: number | null;
+            /** @example 0.16 */
+            implied_volatility: number | null;
+            /** @example 0.17 */
+            implied_volatility_30d: number | null;
+            /** @example 0.15 */
+            implied_volatility_trading_clock: number | null;
+            timestamp: components["schemas"]["UnixMs"];
+            /** @example 5850.25 */
+            underlying_price: number | null;
+        };
+        /** VolatilityDriftResponse */
+        VolatilityDriftResponse: {
+            data: components["schemas"]["VolatilityDrift"];
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * VolatilityInterval
+         * @enum {string}
+         */
+        VolatilityInterval: "1m" | "5m" | "10m" | "15m" | "30m" | "1h";
     };
     responses: {
         /** @description Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter. */
@@ -2238,7 +2770,7 @@ export interface components {
                  *       }
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The export is not ready yet (export_not_ready); poll the job. */
@@ -2248,7 +2780,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended). */
@@ -2258,7 +2790,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The export's file was deleted at its expires_timestamp (export_expired); create the export again. */
@@ -2268,7 +2800,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Internal error (internal_error). Details are logged with the request id, never returned. */
@@ -2278,7 +2810,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The request is valid but no data exists for it (no_data). */
@@ -2288,7 +2820,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description No such resource for this account (not_found). */
@@ -2298,7 +2830,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled. */
@@ -2308,7 +2840,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds. */
@@ -2319,7 +2851,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Missing or invalid API key (code unauthorized). */
@@ -2329,7 +2861,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
         /** @description Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds. */
@@ -2340,7 +2872,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorResponse"];
             };
         };
     };
@@ -2362,7 +2894,7 @@ export interface components {
         /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
         Expirations64: components["schemas"]["ExpiryDate"][];
         /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
-        ExpiryMode: "0dte" | "1dte" | "weekly" | "monthly" | "lte30" | "lte90";
+        ExpiryMode: components["schemas"]["ExpiryMode"];
         /** @description Export id. */
         ExportId: string;
         /** @description Include multi-leg prints. */
@@ -2388,21 +2920,21 @@ export interface components {
         /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
         OtmOnly: boolean;
         /** @description dealer, or customer (which negates the values only). */
-        Perspective: "dealer" | "customer";
+        Perspective: components["schemas"]["Perspective"];
         /** @description Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date. */
-        PositioningModel: "classic_oi" | "flow_adjusted";
+        PositioningModel: components["schemas"]["PositioningModelName"];
         /** @description One exact option root of at most six characters (SPX and SPXW are different roots). */
         RootRequired: string;
         /** @description Sentiments. */
-        Sentiment: ("bullish" | "bearish" | "neutral" | "unknown")[];
+        Sentiment: components["schemas"]["Sentiment"][];
         /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
-        SessionRthGth: "rth" | "gth";
+        SessionRthGth: components["schemas"]["RegularOrGlobalSession"];
         /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
-        SessionRthGthAll: "rth" | "gth" | "all";
+        SessionRthGthAll: components["schemas"]["SessionFilter"];
         /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
-        SideCoarse: ("above_ask" | "ask" | "mid" | "bid" | "below_bid" | "unknown")[];
+        SideCoarse: components["schemas"]["CoarseSideFilter"][];
         /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
-        SideDetailed: ("above_ask" | "at_ask" | "near_ask" | "ask" | "mid" | "near_bid" | "at_bid" | "bid" | "below_bid" | "unknown")[];
+        SideDetailed: components["schemas"]["SideFilter"][];
         /** @description Window start, inclusive, Unix ms. */
         StartTime: components["schemas"]["UnixMsParam"];
         /** @description Strike in dollars, at most three decimals. */
@@ -2410,7 +2942,7 @@ export interface components {
         /** @description Max rows per page. */
         TradesLimit: number;
         /** @description A print matches when any listed type applies. */
-        TradeType: ("sweep" | "block" | "split" | "single" | "golden" | "multileg" | "cross" | "floor" | "auction" | "iso")[];
+        TradeType: components["schemas"]["TradeTypeFilter"][];
         /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
         TradingDate: components["schemas"]["CalendarDate"];
         /** @description Option root or family. Give this or underlying_symbols, not both. */
@@ -2420,7 +2952,7 @@ export interface components {
         /** @description Several underlyings (roots or families), comma-separated. */
         UnderlyingSymbols: components["schemas"]["UnderlyingSymbol"][];
         /** @description Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek). */
-        Unit: "per_percent" | "per_dollar" | "raw";
+        Unit: components["schemas"]["ExposureUnit"];
         /** @description Only unusual activity (see is_unusual). */
         UnusualOnly: boolean;
     };
@@ -2449,60 +2981,151 @@ export interface components {
 }
 export type SchemaAccount = components['schemas']['Account'];
 export type SchemaAccountLimits = components['schemas']['AccountLimits'];
+export type SchemaAccountLimitsResponse = components['schemas']['AccountLimitsResponse'];
+export type SchemaAccountResponse = components['schemas']['AccountResponse'];
+export type SchemaAccountStatus = components['schemas']['AccountStatus'];
+export type SchemaApiError = components['schemas']['ApiError'];
+export type SchemaApiKeyInfo = components['schemas']['ApiKeyInfo'];
+export type SchemaAssetClass = components['schemas']['AssetClass'];
+export type SchemaAsyncApiChannels = components['schemas']['AsyncApiChannels'];
+export type SchemaAsyncApiDocument = components['schemas']['AsyncApiDocument'];
 export type SchemaCalendarDate = components['schemas']['CalendarDate'];
 export type SchemaCalendarDay = components['schemas']['CalendarDay'];
+export type SchemaCalendarDayResponse = components['schemas']['CalendarDayResponse'];
+export type SchemaCalendarDayStatus = components['schemas']['CalendarDayStatus'];
+export type SchemaCatalogDataset = components['schemas']['CatalogDataset'];
 export type SchemaCatalogEntry = components['schemas']['CatalogEntry'];
+export type SchemaCatalogParameter = components['schemas']['CatalogParameter'];
+export type SchemaCatalogParameterType = components['schemas']['CatalogParameterType'];
+export type SchemaCatalogResponse = components['schemas']['CatalogResponse'];
+export type SchemaCoarseSideFilter = components['schemas']['CoarseSideFilter'];
 export type SchemaContractLeaderRow = components['schemas']['ContractLeaderRow'];
 export type SchemaContractType = components['schemas']['ContractType'];
 export type SchemaCount = components['schemas']['Count'];
+export type SchemaCoverage = components['schemas']['Coverage'];
+export type SchemaDatabaseHealth = components['schemas']['DatabaseHealth'];
+export type SchemaDatabaseStatus = components['schemas']['DatabaseStatus'];
+export type SchemaDatasetFreshness = components['schemas']['DatasetFreshness'];
 export type SchemaDatasetRelease = components['schemas']['DatasetRelease'];
-export type SchemaError = components['schemas']['Error'];
+export type SchemaDataSource = components['schemas']['DataSource'];
+export type SchemaDocumentInfo = components['schemas']['DocumentInfo'];
+export type SchemaDriftInterval = components['schemas']['DriftInterval'];
+export type SchemaEntitlements = components['schemas']['Entitlements'];
 export type SchemaErrorCode = components['schemas']['ErrorCode'];
+export type SchemaErrorResponse = components['schemas']['ErrorResponse'];
 export type SchemaExchangeName = components['schemas']['ExchangeName'];
+export type SchemaExpectedMove = components['schemas']['ExpectedMove'];
+export type SchemaExpirationWindow = components['schemas']['ExpirationWindow'];
 export type SchemaExpiryCell = components['schemas']['ExpiryCell'];
 export type SchemaExpiryDate = components['schemas']['ExpiryDate'];
+export type SchemaExpiryMode = components['schemas']['ExpiryMode'];
 export type SchemaExportFile = components['schemas']['ExportFile'];
+export type SchemaExportFileMeta = components['schemas']['ExportFileMeta'];
 export type SchemaExportJob = components['schemas']['ExportJob'];
 export type SchemaExportJobResponse = components['schemas']['ExportJobResponse'];
+export type SchemaExportQuery = components['schemas']['ExportQuery'];
 export type SchemaExportQueryValue = components['schemas']['ExportQueryValue'];
 export type SchemaExportRequest = components['schemas']['ExportRequest'];
+export type SchemaExportStatus = components['schemas']['ExportStatus'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
+export type SchemaFlowLeadersResponse = components['schemas']['FlowLeadersResponse'];
+export type SchemaGammaRegime = components['schemas']['GammaRegime'];
+export type SchemaGreek = components['schemas']['Greek'];
 export type SchemaHeatmap = components['schemas']['Heatmap'];
+export type SchemaHeatmapCell = components['schemas']['HeatmapCell'];
+export type SchemaHeatmapLeg = components['schemas']['HeatmapLeg'];
+export type SchemaHeatmapMetric = components['schemas']['HeatmapMetric'];
+export type SchemaHeatmapResponse = components['schemas']['HeatmapResponse'];
 export type SchemaHistoryDate = components['schemas']['HistoryDate'];
+export type SchemaImpliedVolatilityPage = components['schemas']['ImpliedVolatilityPage'];
 export type SchemaImpliedVolatilitySample = components['schemas']['ImpliedVolatilitySample'];
+export type SchemaInFlightLimit = components['schemas']['InFlightLimit'];
 export type SchemaKeyLevels = components['schemas']['KeyLevels'];
+export type SchemaKeyLevelsResponse = components['schemas']['KeyLevelsResponse'];
+export type SchemaLeaderGrain = components['schemas']['LeaderGrain'];
+export type SchemaLeaderSort = components['schemas']['LeaderSort'];
+export type SchemaLevels = components['schemas']['Levels'];
+export type SchemaLevelsExtra = components['schemas']['LevelsExtra'];
 export type SchemaLimitValues = components['schemas']['LimitValues'];
 export type SchemaMarketSession = components['schemas']['MarketSession'];
+export type SchemaMarketSessionName = components['schemas']['MarketSessionName'];
+export type SchemaMarketSessionsResponse = components['schemas']['MarketSessionsResponse'];
+export type SchemaMaxPain = components['schemas']['MaxPain'];
 export type SchemaMeta = components['schemas']['Meta'];
+export type SchemaOpenApiDocument = components['schemas']['OpenApiDocument'];
+export type SchemaOpenApiPaths = components['schemas']['OpenApiPaths'];
 export type SchemaOpenInterest = components['schemas']['OpenInterest'];
+export type SchemaOpenInterestGrouping = components['schemas']['OpenInterestGrouping'];
+export type SchemaOpenInterestResponse = components['schemas']['OpenInterestResponse'];
+export type SchemaOpenInterestRow = components['schemas']['OpenInterestRow'];
+export type SchemaOpenInterestTotals = components['schemas']['OpenInterestTotals'];
+export type SchemaOptionPrint = components['schemas']['OptionPrint'];
 export type SchemaOptionSymbol = components['schemas']['OptionSymbol'];
 export type SchemaOvernightRoot = components['schemas']['OvernightRoot'];
+export type SchemaOvernightRootsResponse = components['schemas']['OvernightRootsResponse'];
 export type SchemaPagination = components['schemas']['Pagination'];
+export type SchemaParameterError = components['schemas']['ParameterError'];
 export type SchemaPerspective = components['schemas']['Perspective'];
 export type SchemaPlan = components['schemas']['Plan'];
 export type SchemaPositioningModelName = components['schemas']['PositioningModelName'];
 export type SchemaPositioningModelVersion = components['schemas']['PositioningModelVersion'];
 export type SchemaPremiumDriftBucket = components['schemas']['PremiumDriftBucket'];
-export type SchemaPrint = components['schemas']['Print'];
+export type SchemaPremiumDriftInterval = components['schemas']['PremiumDriftInterval'];
+export type SchemaPremiumDriftResponse = components['schemas']['PremiumDriftResponse'];
+export type SchemaPriceVersusFlip = components['schemas']['PriceVersusFlip'];
+export type SchemaPrintFlag = components['schemas']['PrintFlag'];
 export type SchemaPrintPage = components['schemas']['PrintPage'];
+export type SchemaPrintSession = components['schemas']['PrintSession'];
+export type SchemaPrintSide = components['schemas']['PrintSide'];
+export type SchemaPrintTradeType = components['schemas']['PrintTradeType'];
 export type SchemaRankedStrike = components['schemas']['RankedStrike'];
+export type SchemaRankedStrikes = components['schemas']['RankedStrikes'];
+export type SchemaRateWindow = components['schemas']['RateWindow'];
+export type SchemaRealizedVolatilityBasis = components['schemas']['RealizedVolatilityBasis'];
+export type SchemaRecordedTrade = components['schemas']['RecordedTrade'];
+export type SchemaRegimeLabel = components['schemas']['RegimeLabel'];
+export type SchemaRegularOrGlobalSession = components['schemas']['RegularOrGlobalSession'];
+export type SchemaRequestMeta = components['schemas']['RequestMeta'];
 export type SchemaRootLeaderRow = components['schemas']['RootLeaderRow'];
 export type SchemaRouteFamily = components['schemas']['RouteFamily'];
+export type SchemaRouteUsage = components['schemas']['RouteUsage'];
+export type SchemaSentiment = components['schemas']['Sentiment'];
+export type SchemaServiceStatus = components['schemas']['ServiceStatus'];
 export type SchemaSession = components['schemas']['Session'];
+export type SchemaSessionFilter = components['schemas']['SessionFilter'];
+export type SchemaSessionHours = components['schemas']['SessionHours'];
+export type SchemaSideFilter = components['schemas']['SideFilter'];
 export type SchemaSkew = components['schemas']['Skew'];
 export type SchemaSkewExpiration = components['schemas']['SkewExpiration'];
+export type SchemaSkewPoint = components['schemas']['SkewPoint'];
+export type SchemaSkewResponse = components['schemas']['SkewResponse'];
+export type SchemaSmileFallbackReason = components['schemas']['SmileFallbackReason'];
 export type SchemaSmileFit = components['schemas']['SmileFit'];
+export type SchemaSmileFitMethod = components['schemas']['SmileFitMethod'];
+export type SchemaSortOrder = components['schemas']['SortOrder'];
+export type SchemaSplitType = components['schemas']['SplitType'];
 export type SchemaStatus = components['schemas']['Status'];
+export type SchemaStatusResponse = components['schemas']['StatusResponse'];
 export type SchemaStockSplit = components['schemas']['StockSplit'];
+export type SchemaStockSplitPage = components['schemas']['StockSplitPage'];
+export type SchemaStrikeRange = components['schemas']['StrikeRange'];
 export type SchemaStrikeValue = components['schemas']['StrikeValue'];
 export type SchemaTradeAtTime = components['schemas']['TradeAtTime'];
+export type SchemaTradeAtTimeResponse = components['schemas']['TradeAtTimeResponse'];
+export type SchemaTradeTypeFilter = components['schemas']['TradeTypeFilter'];
 export type SchemaUnderlyingSymbol = components['schemas']['UnderlyingSymbol'];
 export type SchemaUnitLabel = components['schemas']['UnitLabel'];
 export type SchemaUnixMs = components['schemas']['UnixMs'];
 export type SchemaUnixMsParam = components['schemas']['UnixMsParam'];
 export type SchemaUsageBucket = components['schemas']['UsageBucket'];
+export type SchemaUsageGranularity = components['schemas']['UsageGranularity'];
+export type SchemaUsageResponse = components['schemas']['UsageResponse'];
 export type SchemaValuation = components['schemas']['Valuation'];
+export type SchemaVannaLevels = components['schemas']['VannaLevels'];
 export type SchemaVolatilityDrift = components['schemas']['VolatilityDrift'];
+export type SchemaVolatilityDriftPoint = components['schemas']['VolatilityDriftPoint'];
+export type SchemaVolatilityDriftResponse = components['schemas']['VolatilityDriftResponse'];
+export type SchemaVolatilityInterval = components['schemas']['VolatilityInterval'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseConflict = components['responses']['Conflict'];
 export type ResponseForbidden = components['responses']['Forbidden'];
@@ -2585,10 +3208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Account"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["AccountResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2620,10 +3240,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["AccountLimits"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["AccountLimitsResponse"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2642,7 +3259,7 @@ export interface operations {
                 /** @description Range end, exclusive. */
                 end_time?: components["schemas"]["UnixMsParam"];
                 /** @description Bucket size. */
-                granularity?: "hour" | "day";
+                granularity?: components["schemas"]["UsageGranularity"];
                 /** @description Range start, inclusive. */
                 start_time?: components["schemas"]["UnixMsParam"];
             };
@@ -2664,10 +3281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["UsageBucket"][];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["UsageResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2695,12 +3309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example 3.0.0 */
-                        asyncapi: string;
-                        channels: Record<string, never>;
-                        info: Record<string, never>;
-                    };
+                    "application/json": components["schemas"]["AsyncApiDocument"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -2731,10 +3340,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["CatalogEntry"][];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["CatalogResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2889,10 +3495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["CalendarDay"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["CalendarDayResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2908,7 +3511,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Asset class; default all classes. */
-                asset?: "stocks" | "options" | "futures";
+                asset?: components["schemas"]["AssetClass"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date in New York. */
                 date?: components["schemas"]["CalendarDate"];
             };
@@ -2930,10 +3533,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["MarketSession"][];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["MarketSessionsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2961,12 +3561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        info: Record<string, never>;
-                        /** @example 3.1.0 */
-                        openapi: string;
-                        paths: Record<string, never>;
-                    };
+                    "application/json": components["schemas"]["OpenApiDocument"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -2987,11 +3582,11 @@ export interface operations {
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
                 /** @description Sampling interval. */
-                interval?: "1m" | "5m" | "10m" | "15m" | "30m" | "1h";
+                interval?: components["schemas"]["VolatilityInterval"];
                 /** @description Max rows per page. */
                 limit?: number;
                 /** @description rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET. */
-                session?: "rth" | "gth" | "all";
+                session?: components["schemas"]["SessionFilter"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
                 /** @description Strike in dollars, at most three decimals. */
@@ -3017,11 +3612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["ImpliedVolatilitySample"][];
-                        meta: components["schemas"]["Meta"];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["ImpliedVolatilityPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3066,10 +3657,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["TradeAtTime"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["TradeAtTimeResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3098,7 +3686,7 @@ export interface operations {
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
                 /** @description Which leg. */
-                leg?: "net" | "call" | "put";
+                leg?: components["schemas"]["HeatmapLeg"];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
                 /** @description Expirations (columns) shown. */
@@ -3106,7 +3694,7 @@ export interface operations {
                 /** @description Maximum strike in dollars. */
                 max_strike?: components["parameters"]["MaxStrike"];
                 /** @description Cell value. */
-                metric?: "gamma" | "delta" | "vanna" | "charm" | "open_interest" | "volume" | "premium" | "net_premium" | "trades";
+                metric?: components["schemas"]["HeatmapMetric"];
                 /** @description Minimum days to expiration; 0 means expiring on the trading date. */
                 min_dte?: components["parameters"]["MinDte"];
                 /** @description Minimum strike in dollars. */
@@ -3142,10 +3730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Heatmap"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["HeatmapResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3247,7 +3832,7 @@ export interface operations {
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description What is ranked. */
-                grain?: "root" | "contract";
+                grain?: components["schemas"]["LeaderGrain"];
                 /** @description Include multi-leg prints. */
                 include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
                 /** @description Rows returned. */
@@ -3255,11 +3840,11 @@ export interface operations {
                 /** @description Minimum premium of a row in USD (the underlying's or the contract's session total); rows below it are left out, the prints of a row are not filtered. */
                 min_premium?: number;
                 /** @description Direction of the ranking. */
-                order?: "desc" | "asc";
+                order?: components["schemas"]["SortOrder"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Ranking key; the default depends on the grain (net for root, change_percent for contract). */
-                sort?: "net" | "bullish" | "bearish" | "premium" | "volume" | "trades" | "change_percent";
+                sort?: components["schemas"]["LeaderSort"];
                 /** @description Contract grain only; default is every underlying the platform tabulates. */
                 underlying_symbols?: components["schemas"]["UnderlyingSymbol"][];
             };
@@ -3281,10 +3866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: (components["schemas"]["RootLeaderRow"] | components["schemas"]["ContractLeaderRow"])[];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["FlowLeadersResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3392,7 +3974,7 @@ export interface operations {
                 /** @description Include multi-leg prints. */
                 include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
                 /** @description Bucket size. */
-                interval?: "1m" | "5m" | "15m" | "30m" | "1h";
+                interval?: components["schemas"]["PremiumDriftInterval"];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
                 /** @description Maximum premium of a print in USD. */
@@ -3444,10 +4026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["PremiumDriftBucket"][];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["PremiumDriftResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3476,9 +4055,9 @@ export interface operations {
                 /** @description Minimum fraction of the peak's absolute exposure for a gatekeeper strike. */
                 gatekeeper_ratio?: number;
                 /** @description Exposure measured. */
-                greek?: "gamma" | "delta" | "vanna" | "charm";
+                greek?: components["schemas"]["Greek"];
                 /** @description Optional key levels to compute. */
-                include?: ("vanna" | "charm" | "delta")[];
+                include?: components["schemas"]["LevelsExtra"][];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
                 /** @description Minimum days to expiration; 0 means expiring on the trading date. */
@@ -3512,10 +4091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["KeyLevels"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["KeyLevelsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3540,7 +4116,7 @@ export interface operations {
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
                 /** @description Rows per strike or per expiration. */
-                group_by?: "strike" | "expiration";
+                group_by?: components["schemas"]["OpenInterestGrouping"];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
                 /** @description Maximum strike in dollars. */
@@ -3574,10 +4150,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OpenInterest"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["OpenInterestResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3614,10 +4187,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["OvernightRoot"][];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["OvernightRootsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3722,7 +4292,7 @@ export interface operations {
                 /** @description The tracked expiration (2000-01-01 through 2099-12-31); default the nearest. */
                 date_of_expiry?: components["schemas"]["ExpiryDate"];
                 /** @description Bucket size. */
-                interval?: "1m" | "5m";
+                interval?: components["schemas"]["DriftInterval"];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
@@ -3746,10 +4316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["VolatilityDrift"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["VolatilityDriftResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3794,10 +4361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Skew"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["SkewResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3826,10 +4390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["Status"];
-                        meta: components["schemas"]["Meta"];
-                    };
+                    "application/json": components["schemas"]["StatusResponse"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -3869,11 +4430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["StockSplit"][];
-                        meta: components["schemas"]["Meta"];
-                        pagination: components["schemas"]["Pagination"];
-                    };
+                    "application/json": components["schemas"]["StockSplitPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

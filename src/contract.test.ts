@@ -39,6 +39,36 @@ describe('withParametersInline', () => {
   });
 });
 
+describe('resolveRef and the schemas the validators read', () => {
+  const contract = loadContract();
+  const document = contract.document;
+
+  it("keeps the members beside a $ref over the target's, the nearest first", () => {
+    const doc = { components: { schemas: { A: { type: 'string', enum: ['x', 'y'], description: 'a' }, B: { $ref: '#/components/schemas/A', description: 'b' } } } };
+    expect(resolveRef(doc, { $ref: '#/components/schemas/B', default: 'x' })).toEqual({ type: 'string', enum: ['x', 'y'], description: 'b', default: 'x' });
+    expect(resolveRef(doc, { $ref: '#/components/schemas/B', description: 'c' }).description).toBe('c');
+    // Without siblings the target itself is returned.
+    expect(resolveRef(doc, { $ref: '#/components/schemas/A' })).toBe(doc.components.schemas.A);
+  });
+
+  it('reads a shared enum with the parameter\'s own default (session of the trades route)', () => {
+    const session = contract.byId.get('listOptionTrades')?.parameters.find((p) => p.name === 'session');
+    expect(session?.schema).toMatchObject({ type: 'string', enum: ['rth', 'gth', 'all'], default: 'rth' });
+  });
+
+  it('states the strike as multipleOf 0.001 in the contract and gives the validators the decimal format', () => {
+    const strike = resolveRef(document, { $ref: '#/components/parameters/StrikeRequired' });
+    expect(strike.schema).toMatchObject({ type: 'number', multipleOf: 0.001 });
+    const parsed = contract.byId.get('getContractTradeAtTime')?.parameters.find((p) => p.name === 'strike');
+    expect(parsed?.schema).toMatchObject({ type: 'number', format: 'strike' });
+    expect(parsed?.schema.multipleOf).toBeUndefined();
+    const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
+    const operation = Object.values(paths).flatMap((item) => Object.values(item)).find((op) => op.operationId === 'getContractTradeAtTime');
+    const inline = withParametersInline(document, operation ?? {}).parameters as { name: string; schema: Record<string, unknown> }[];
+    expect(inline.find((p) => p.name === 'strike')?.schema).toMatchObject({ format: 'strike' });
+  });
+});
+
 describe('route families', () => {
   it('reads each x-family as a RouteFamily value and refuses a contract whose x-family is not one', () => {
     const contract = loadContract();

@@ -62,21 +62,41 @@ export const contractPath = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 type Json = Record<string, unknown>;
 
-/** Follows a local `$ref` (`#/components/...`) to its target, repeatedly. */
+/**
+ * Follows a local `$ref` (`#/components/...`) to its target, repeatedly. Members beside a `$ref`
+ * (OpenAPI 3.1 allows them: a parameter's `default`, `description`, `examples` next to the shared
+ * schema it names) are kept over the target's, the nearest `$ref`'s first.
+ */
 export function resolveRef(document: Json, node: unknown): Json {
   let current = node as Json;
+  let siblings: Json | null = null;
   for (let depth = 0; depth < 16 && current && typeof current.$ref === 'string'; depth += 1) {
-    const pointer = current.$ref.replace(/^#\//, '').split('/');
+    const { $ref, ...rest } = current;
+    if (Object.keys(rest).length > 0) siblings = { ...rest, ...(siblings ?? {}) };
+    const pointer = $ref.replace(/^#\//, '').split('/');
     let target: unknown = document;
     for (const key of pointer) target = (target as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
     current = target as Json;
   }
-  return current;
+  return siblings ? { ...current, ...siblings } : current;
 }
 
-/** A schema with its `$ref`s resolved (items and array members too), for the catalog. */
+/**
+ * A strike is a number of at most three decimals, written in the contract as `multipleOf: 0.001`
+ * (a standard constraint every generator reads). Checked as a binary fraction that would refuse
+ * most strikes (5900.123 / 0.001 is not an integer in floating point), so the validators are given
+ * the decimal check instead: the format `strike` (formats.ts hasAtMostThreeDecimals).
+ */
+export const STRIKE_STEP = 0.001;
+function enforceable(schema: Json): Json {
+  if (schema.multipleOf !== STRIKE_STEP) return schema;
+  const { multipleOf: _, ...rest } = schema;
+  return { ...rest, format: 'strike' };
+}
+
+/** A schema with its `$ref`s resolved (items and array members too), for the catalog and the validators. */
 export function resolveSchema(document: Json, schema: unknown): Json {
-  const resolved = { ...resolveRef(document, schema) };
+  const resolved = enforceable({ ...resolveRef(document, schema) });
   if (resolved.items) resolved.items = resolveSchema(document, resolved.items);
   return resolved;
 }
@@ -90,7 +110,7 @@ export function resolveSchema(document: Json, schema: unknown): Json {
 export function withParametersInline(document: Json, operation: Json): Json {
   const parameters = ((operation.parameters as unknown[] | undefined) ?? []).map((p) => {
     const parameter = { ...resolveRef(document, p) };
-    if (parameter.schema !== undefined) parameter.schema = resolveRef(document, parameter.schema);
+    if (parameter.schema !== undefined) parameter.schema = enforceable(resolveRef(document, parameter.schema));
     return parameter;
   });
   return { ...operation, parameters };

@@ -7,7 +7,7 @@
 import type { components } from '../generated/openapi.js';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
-export type ErrorBody = components['schemas']['Error'];
+export type ErrorBody = components['schemas']['ErrorResponse'];
 export interface ErrorDetail {
   parameter: string;
   message: string;

@@ -10,7 +10,7 @@ import type { components } from '../../generated/openapi.js';
 import { PRICE_EPSILON } from './print-side.js';
 
 /** What the look-back keeps of a classified print. */
-export type RememberedPrint = Pick<components['schemas']['Print'], 'timestamp' | 'price' | 'size' | 'exchange_code' | 'id'>;
+export type RememberedPrint = Pick<components['schemas']['OptionPrint'], 'timestamp' | 'price' | 'size' | 'exchange_code' | 'id'>;
 
 /** What a cancel record is matched on (besides its contract, whose chain it walks). */
 export interface CancelRecord {

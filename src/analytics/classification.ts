@@ -24,7 +24,7 @@ import { directionOf } from './sides.js';
 
 export type { OptionType } from './pricing.js';
 
-export type PrintSession = components['schemas']['Print']['session'];
+export type PrintSession = components['schemas']['OptionPrint']['session'];
 
 /** One execution as the vendor reports it. */
 export interface RawPrint {
@@ -96,7 +96,7 @@ export interface StoredPrints {
 }
 
 /** The specification's "Option trade print": exactly its 31 fields, typed by the contract. */
-export type ClassifiedPrint = components['schemas']['Print'];
+export type ClassifiedPrint = components['schemas']['OptionPrint'];
 
 /** A classified print plus what the platform needs to store and retract it. */
 export type ClassifiedPrintRecord = ClassifiedPrint & {

@@ -4,14 +4,14 @@ import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import { FLAG_ORDER, FlagBit, flagsOf, isUnusual, maskOfFlags } from './print-flags.js';
 
-type Print = components['schemas']['Print'];
+type Print = components['schemas']['OptionPrint'];
 
 describe('FLAG_ORDER and FlagBit', () => {
-  it("is the Print schema's flags enum, in its order", () => {
+  it("is the PrintFlag schema's enum (the items of OptionPrint.flags), in its order", () => {
     const document = parse(fs.readFileSync(new URL('../../openapi/v1.yaml', import.meta.url), 'utf8')) as {
-      components: { schemas: { Print: { properties: { flags: { items: { enum: unknown } } } } } };
+      components: { schemas: { PrintFlag: { enum: unknown } } };
     };
-    expect(FLAG_ORDER).toEqual(document.components.schemas.Print.properties.flags.items.enum);
+    expect(FLAG_ORDER).toEqual(document.components.schemas.PrintFlag.enum);
   });
 
   it('gives flag i the bit 1 << i', () => {

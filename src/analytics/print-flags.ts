@@ -8,7 +8,7 @@
 import type { components } from '../../generated/openapi.js';
 import { directionOf } from './sides.js';
 
-type Print = components['schemas']['Print'];
+type Print = components['schemas']['OptionPrint'];
 export type PrintFlag = Print['flags'][number];
 
 /**

@@ -5,7 +5,7 @@ import { ctx, quote, raw, run, T0 } from './classification.fixtures.js';
 import { addToGroup, joinsGroup, settleGroup, type GroupMember, type GroupState } from './print-groups.js';
 import { contractKey } from './print-id.js';
 
-type Print = components['schemas']['Print'];
+type Print = components['schemas']['OptionPrint'];
 
 let nextSequence = 1;
 

@@ -12,7 +12,7 @@ import type { components } from '../../generated/openapi.js';
 import { GOLDEN_SWEEP_PREMIUM, isUnusual } from './print-flags.js';
 import { PRICE_EPSILON } from './print-side.js';
 
-export type TradeType = components['schemas']['Print']['trade_type'];
+export type TradeType = components['schemas']['OptionPrint']['trade_type'];
 
 export interface GroupingWindows {
   /** Longest span of a sweep across exchanges, from its first print. */
@@ -22,7 +22,7 @@ export interface GroupingWindows {
 }
 
 /** A classified print as grouping reads and settles it. */
-export type GroupMember = components['schemas']['Print'] & { cancelled: boolean };
+export type GroupMember = components['schemas']['OptionPrint'] & { cancelled: boolean };
 
 /** The one open group of a contract. */
 export interface GroupState {

@@ -3,16 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ASK_SIDES, BID_SIDES, directionOf, sentimentOf, SIDES, type Sentiment, type Side } from './sides.js';
 
-/** The Print schema's enum of a property, read from the contract. */
+/** The enum of an OptionPrint property, read from the contract (through the property's $ref). */
 function printEnum(property: string): unknown {
   const document = parse(fs.readFileSync(new URL('../../openapi/v1.yaml', import.meta.url), 'utf8')) as {
-    components: { schemas: { Print: { properties: Record<string, { enum?: unknown }> } } };
+    components: { schemas: Record<string, { enum?: unknown; properties?: Record<string, { $ref?: string }> }> };
   };
-  return document.components.schemas.Print.properties[property]?.enum;
+  const schemas = document.components.schemas;
+  const target = schemas.OptionPrint?.properties?.[property]?.$ref?.split('/').at(-1);
+  return target === undefined ? undefined : schemas[target]?.enum;
 }
 
 describe('SIDES', () => {
-  it("is the Print schema's side enum, in its order", () => {
+  it("is the PrintSide schema's enum (OptionPrint.side), in its order", () => {
     expect(SIDES).toEqual(printEnum('side'));
   });
 });

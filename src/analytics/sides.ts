@@ -9,7 +9,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { OptionType } from './pricing.js';
 
-type Print = components['schemas']['Print'];
+type Print = components['schemas']['OptionPrint'];
 export type Side = Print['side'];
 export type Sentiment = Print['sentiment'];
 

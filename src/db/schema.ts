@@ -11,7 +11,7 @@ import type { components } from '../../generated/openapi.js';
 export type Plan = components['schemas']['Plan'];
 export type DatasetRelease = components['schemas']['DatasetRelease'];
 export type AccountStatus = components['schemas']['Account']['status'];
-type PrintSchema = components['schemas']['Print'];
+type PrintSchema = components['schemas']['OptionPrint'];
 export type ContractType = components['schemas']['ContractType'];
 
 export interface AccountsTable {

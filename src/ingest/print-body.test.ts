@@ -100,11 +100,11 @@ describe('the body field order', () => {
     expect(() => printBodyWriter([...SPEC_ORDER, 'id'])).toThrow(/fields named twice: id/);
   });
 
-  it('is read from the contract file given, which must have a Print schema', () => {
+  it('is read from the contract file given, which must have an OptionPrint schema', () => {
     const file = path.join(dir, 'contract.yaml');
-    fs.writeFileSync(file, 'components:\n  schemas:\n    Print:\n      properties:\n        price: { type: number }\n        id: { type: string }\n');
+    fs.writeFileSync(file, 'components:\n  schemas:\n    OptionPrint:\n      properties:\n        price: { type: number }\n        id: { type: string }\n');
     expect(contractPrintFields(file)).toEqual(['price', 'id']);
     fs.writeFileSync(file, 'components:\n  schemas:\n    Trade: {}\n');
-    expect(() => contractPrintFields(file)).toThrow(/has no components.schemas.Print.properties/);
+    expect(() => contractPrintFields(file)).toThrow(/has no components.schemas.OptionPrint.properties/);
   });
 });

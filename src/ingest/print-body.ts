@@ -1,6 +1,6 @@
 /**
  * The print as served, written as the body column's text value of its stored row: the JSON object
- * of the contract's Print schema (openapi/v1.yaml components.schemas.Print), its fields in the
+ * of the contract's Print schema (openapi/v1.yaml components.schemas.OptionPrint), its fields in the
  * contract's order, exactly as JSON.stringify writes it. The order is read from the contract when
  * this module loads, and each field has its writer here, keyed by its name: a field of the
  * contract without a writer, or a writer without a field, stops the load with an error naming it,
@@ -21,7 +21,7 @@ import type { CopyBinaryWriter } from '../db/copy-binary.js';
 import { contractPath } from '../contract.js';
 
 /** A field of the contract's Print schema. */
-export type PrintField = keyof components['schemas']['Print'];
+export type PrintField = keyof components['schemas']['OptionPrint'];
 
 /** Writes a print's served body into the text value its writer's row is at. */
 export type PrintBodyWriter = (r: ClassifiedPrintRecord, w: CopyBinaryWriter) => void;
@@ -386,8 +386,8 @@ function member(node: unknown, key: string): unknown {
 /** The fields of the contract's Print schema, in its order. */
 export function contractPrintFields(file = contractPath): string[] {
   const document: unknown = parse(fs.readFileSync(file, 'utf8'));
-  const properties = member(member(member(member(document, 'components'), 'schemas'), 'Print'), 'properties');
-  if (typeof properties !== 'object' || properties === null) throw new Error(`${file} has no components.schemas.Print.properties`);
+  const properties = member(member(member(member(document, 'components'), 'schemas'), 'OptionPrint'), 'properties');
+  if (typeof properties !== 'object' || properties === null) throw new Error(`${file} has no components.schemas.OptionPrint.properties`);
   return Object.keys(properties);
 }
 

@@ -13,7 +13,7 @@ import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 import type { Logger } from '../logging.js';
 
-type ErrorBody = components['schemas']['Error'];
+type ErrorBody = components['schemas']['ErrorResponse'];
 
 /**
  * Longest message sent: a message is a sentence, and one that echoes a user-given text (a path)

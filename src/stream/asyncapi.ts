@@ -89,7 +89,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
     error: message(
       'error',
       'A refused message or subscription (the REST error object: 400 naming each bad parameter, 403, 429…); before a refused connection closes, with seq 0.',
-      serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/Error/properties/error' } }, ['subscription', 'request', 'error']),
+      serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/ApiError' } }, ['subscription', 'request', 'error']),
     ),
     prints: message(
       'prints',
@@ -102,7 +102,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
           replay,
           trading_date: { type: 'string', format: 'date' },
           loaded_at: { type: 'integer', description: 'When the load committed (a replay: the replayed instant), Unix ms.' },
-          data: { type: 'array', minItems: 1, items: ref('Print') },
+          data: { type: 'array', minItems: 1, items: ref('OptionPrint') },
         },
         ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
       ),
@@ -183,7 +183,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key, as on the REST routes.' } },
       messages,
-      schemas: reachableSchemas(contract, ['Print', 'PremiumDriftBucket', 'KeyLevels', 'Error']),
+      schemas: reachableSchemas(contract, ['OptionPrint', 'PremiumDriftBucket', 'KeyLevels', 'ApiError']),
     },
   };
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { getContractTradeAtTime, listContractImpliedVolatility } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { Print } from '../../generated/client/types.gen.js';
+import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { bsmPrice } from '../../src/analytics/pricing.js';
 import { dividendYield, riskFreeRate } from '../../src/analytics/rates.js';
 import { yearsToSettlement } from '../../src/analytics/settlement.js';

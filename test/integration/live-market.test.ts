@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStatus, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { Print } from '../../generated/client/types.gen.js';
+import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { countPrints, printBodies } from '../../src/db/market-data.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAsyncApiDocument, getExposureLevels, getPremiumDrift, listAccountUsage, listOptionFlow, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { Print } from '../../generated/client/types.gen.js';
+import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { optionsRegularClose } from '../../src/analytics/sessions.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadMarketFile } from '../../src/ingest/market.js';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExport, downloadExport, getExport, getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { ContractLeaderRow, Print, RootLeaderRow } from '../../generated/client/types.gen.js';
+import type { ContractLeaderRow, OptionPrint as Print, RootLeaderRow } from '../../generated/client/types.gen.js';
 import { optionRoot } from '../../src/analytics/roots.js';
 import { printBodies } from '../../src/db/market-data.js';
 import { printFeedHandlers } from '../../src/handlers/flow.js';

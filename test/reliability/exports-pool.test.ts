@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExport, downloadExport, getExport, listOptionTrades, listStockSplits } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { ExportJob, Print } from '../../generated/client/types.gen.js';
+import type { ExportJob, OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { sessionState } from '../../src/db/archive.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { EXPORT_RUNS_PER_ACCOUNT } from '../../src/jobs/export-policy.js';

@@ -22,7 +22,7 @@ interface ErrorBody {
 function errorSchemaCheck(): (body: unknown) => boolean {
   const document = loadContract().document as { components: Record<string, unknown> };
   const ajv = new Ajv2020({ strict: false });
-  const validate = ajv.compile({ $ref: '#/components/schemas/Error', components: document.components });
+  const validate = ajv.compile({ $ref: '#/components/schemas/ErrorResponse', components: document.components });
   return (body) => validate(body);
 }
 
