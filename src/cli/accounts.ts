@@ -1,6 +1,6 @@
 /**
  * `npm run accounts -- <command>`: manage accounts and keys.
- *   create-account --name NAME [--plan basic|pro] [--datasets options,equities,...] [--overnight]
+ *   create-account --name NAME [--plan basic|pro] [--datasets options,equities,...] [--overnight true|false]
  *   create-key ACCOUNT_ID [--name NAME]        prints the key once; only its hash is stored
  *   list                                       accounts, plans, states and key prefixes
  *   revoke-key KEY_ID_OR_PREFIX
@@ -13,7 +13,14 @@ import { listAccountsWithKeys, revokeKey, setAccountPlan, setAccountStatus } fro
 import type { DatasetRelease, Plan } from '../db/schema.js';
 import { openForCli } from './database.js';
 
-const USAGE = `usage: npm run accounts -- <create-account|create-key|list|revoke-key|suspend|reactivate|set-plan> [options]`;
+const USAGE = `usage: npm run accounts -- <command> [options]
+  create-account --name NAME [--plan basic|pro] [--datasets options,equities,...] [--overnight true|false]
+  create-key ACCOUNT_ID [--name NAME]        prints the key once; only its hash is stored
+  list                                       accounts, plans, states and key prefixes
+  revoke-key KEY_ID_OR_PREFIX
+  suspend ACCOUNT_ID | reactivate ACCOUNT_ID
+  set-plan ACCOUNT_ID --plan basic|pro [--datasets ...] [--overnight true|false]
+The database is DATABASE_URL's, or the embedded server of DATA_DIR (default .data).`;
 
 function plan(value: string | undefined): Plan | undefined {
   if (value === undefined) return undefined;
@@ -29,19 +36,38 @@ function datasets(value: string | undefined): DatasetRelease[] | undefined {
   return list as DatasetRelease[];
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    name: { type: 'string' },
-    plan: { type: 'string' },
-    datasets: { type: 'string' },
-    overnight: { type: 'string' },
-  },
-});
+/** The arguments, or the usage on stderr and exit 2 (an unknown option, no command); --help prints it on stdout. */
+function parsed(): ReturnType<typeof parseOptions> {
+  try {
+    const args = parseOptions();
+    if (args.values.help === true) {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    }
+    return args;
+  } catch (error) {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+function parseOptions() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      datasets: { type: 'string' },
+      overnight: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+const { positionals, values } = parsed();
 const [command, target] = positionals;
 const COMMANDS = ['create-account', 'create-key', 'list', 'revoke-key', 'suspend', 'reactivate', 'set-plan'];
 if (!command || !COMMANDS.includes(command)) {
-  process.stderr.write(`${USAGE}\n`);
+  process.stderr.write(`${command ? `error: unknown command ${command}\n` : ''}${USAGE}\n`);
   process.exit(2);
 }
 try {

@@ -50,7 +50,14 @@ describe('command-line tools', () => {
 
   it('refuses bad arguments with a message and a non-zero exit', async () => {
     await expect(cli('accounts', 'create-account', '--name', 'X', '--plan', 'gold')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--plan must be basic or pro') as unknown });
-    await expect(cli('accounts', 'frobnicate')).rejects.toMatchObject({ code: 2 });
+    await expect(cli('accounts', 'frobnicate')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command frobnicate') as unknown });
+    // An unknown option: a one-line error and the usage, never a stack trace.
+    const unknown = cli('accounts', 'list', '--bogus');
+    await expect(unknown).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") as unknown });
+    await expect(unknown).rejects.toMatchObject({ stderr: expect.not.stringContaining('    at ') as unknown });
+    const help = await cli('accounts', '--help');
+    expect(help.stdout).toContain('create-account --name NAME');
+    expect(help.stdout).toContain('set-plan ACCOUNT_ID');
   });
 
   it('ingests a splits file and writes rejects with line numbers', async () => {
