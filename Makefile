@@ -32,12 +32,12 @@ venv: $(VENV_STAMP)
 codegen: install
 	bash scripts/codegen
 
-# Generated code is output only: a fresh codegen must leave generated/ unchanged.
+# Generated code is output only: a fresh codegen must leave generated/ and the SDKs (sdk/) unchanged.
 check-generated: install
 	bash scripts/codegen
-	@if [ -n "$$(git status --porcelain -- generated)" ]; then \
-	  git status --porcelain -- generated; \
-	  echo "generated/ differs from a fresh codegen of openapi/v1.yaml: run 'make codegen' and commit" >&2; exit 1; fi
+	@if [ -n "$$(git status --porcelain -- generated sdk)" ]; then \
+	  git status --porcelain -- generated sdk; \
+	  echo "generated/ or sdk/ differs from a fresh codegen of openapi/v1.yaml: run 'make codegen' and commit" >&2; exit 1; fi
 
 lint-spec: install
 	npx redocly lint openapi/v1.yaml

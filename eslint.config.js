@@ -14,7 +14,7 @@ const WORKERS = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'generated/**', 'node_modules/**', 'build/**', '.data/**', '.venv/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'generated/**', 'sdk/*/src/generated/**', 'sdk/*/dist/**', 'node_modules/**', 'build/**', '.data/**', '.venv/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,0 +1,225 @@
+/**
+ * The client: one method per operationId (operations.ts), each taking the operation's path and query
+ * parameters in one object (or createExport's body) and resolving to the parsed JSON body; any
+ * non-2xx answer throws an OadsError. Requests go through the generated hey-api client, so lists
+ * are sent as the contract says (`explode: false`: `side=ask,above_ask`, never the name twice).
+ *
+ * Answers 429 and 503 are retried after the wait the service asks for (Retry-After; the contract's
+ * "wait Retry-After seconds"), or with exponential backoff and full jitter when it names none, up
+ * to a bounded number of attempts; a wait longer than `maxDelayMs` is not slept through but thrown,
+ * so a cooled-down account learns it at once.
+ */
+import { OadsError, OadsExportFailedError, retryAfterSeconds, type OadsErrorCode } from './errors.js';
+import { createClient, createConfig, type Client } from './generated/client/index.js';
+import {
+  operationIds,
+  operationRequest,
+  type ArgsOf,
+  type BodyOf,
+  type OperationId,
+  type OperationMethods,
+  type OperationRequest,
+  type PaginatedOperationId,
+  type ParamsOf,
+  type ResultOf,
+} from './operations.js';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
+
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 4); 1 turns retrying off. */
+  maxAttempts?: number;
+  /** The longest wait before a retry, in ms (default 60 000): an answer asking for longer is thrown. */
+  maxDelayMs?: number;
+  /** Without Retry-After: the first backoff in ms (default 500), doubled at each attempt, with full jitter. */
+  baseDelayMs?: number;
+}
+
+/** What `onRetry` is told before the SDK waits and sends a request again. */
+export interface RetryEvent {
+  /** The operation, or the URL for a request that is not one (an export's download_url). */
+  operation: string;
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  status: number;
+  code: OadsErrorCode;
+  /** Retry-After in seconds, null when the answer had none. */
+  retryAfter: number | null;
+  /** How long the SDK now waits, in ms. */
+  delayMs: number;
+}
+
+export interface OadsOptions {
+  /** The account's API key, sent as `Authorization: Bearer <key>`; routes that need none work without it. */
+  apiKey?: string;
+  /** The service, e.g. `https://oads.example.com` (default http://127.0.0.1:8080). */
+  baseUrl?: string;
+  retry?: RetryOptions;
+  /** Called before each retry (for logs or metrics). */
+  onRetry?: (event: RetryEvent) => void;
+  /** A fetch implementation (default globalThis.fetch). */
+  fetch?: typeof fetch;
+  /** Headers sent with every request (a User-Agent, say). */
+  headers?: Record<string, string>;
+}
+
+export interface RunExportOptions {
+  /** The wait between polls when the service suggests none (Retry-After on the poll), in ms (default 1000). */
+  pollIntervalMs?: number;
+  /** Give up (and throw) when the export is not ready after this long, in ms (default 30 minutes, the longest an export waits for its data). */
+  timeoutMs?: number;
+}
+
+type ExportJob = ResultOf<'getExport'>['data'];
+
+/** A finished export: its job as last polled (rows, pages, truncated, bytes, expires_timestamp), the file's text and its parsed JSON. */
+export interface ExportResult {
+  job: ExportJob;
+  /** The file as sent (one JSON document). */
+  text: string;
+  /** The file parsed: data (the rows, or the route's object), meta, pages and truncated. */
+  file: ResultOf<'downloadExport'>;
+  /** The file's strong validator (ETag), for a later conditional download. */
+  etag: string | null;
+}
+
+interface Sent {
+  data: unknown;
+  response: Response;
+}
+
+type PageArgs<K extends PaginatedOperationId> = undefined extends ArgsOf<K>[0]
+  ? [params?: Omit<ParamsOf<K>, 'cursor_id'>]
+  : [params: Omit<ParamsOf<K>, 'cursor_id'>];
+
+// The operations are methods of the class's prototype (installed below from the generated SDK); this
+// interface gives them their types. Merging an interface into a class is the way to declare
+// members a class gets outside its body.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface Oads extends OperationMethods {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class Oads {
+  readonly baseUrl: string;
+  private readonly client: Client;
+  private readonly retry: Required<RetryOptions>;
+  private readonly onRetry: ((event: RetryEvent) => void) | undefined;
+
+  constructor(options: OadsOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    const apiKey = options.apiKey;
+    this.client = createClient(
+      createConfig({
+        baseUrl: this.baseUrl,
+        ...(apiKey !== undefined ? { auth: () => apiKey } : {}),
+        ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+        ...(options.headers !== undefined ? { headers: options.headers } : {}),
+      }),
+    );
+    this.retry = { maxAttempts: 4, maxDelayMs: 60_000, baseDelayMs: 500, ...options.retry };
+    if (!(this.retry.maxAttempts >= 1)) throw new RangeError('retry.maxAttempts must be at least 1.');
+    this.onRetry = options.onRetry;
+  }
+
+  /** Calls an operation by its operationId (what each method does). */
+  async call<K extends OperationId>(operationId: K, ...args: ArgsOf<K>): Promise<ResultOf<K>> {
+    const request = operationRequest(operationId);
+    const sent = request.hasBody
+      ? await this.send(operationId, request, { body: args[0] })
+      : await this.send(operationId, request, splitParams(request, (args[0] ?? {}) as Record<string, unknown>));
+    return sent.data as ResultOf<K>;
+  }
+
+  /**
+   * The pages of a paginated operation, first to last: each page is the parsed body; the next one
+   * repeats the query with `cursor_id` set to the page's `pagination.next_cursor_id`, until that is
+   * null. A page whose scan budget ran out may hold fewer rows than `limit` (even none) and still
+   * have a cursor: the walk goes on.
+   */
+  async *pages<K extends PaginatedOperationId>(operationId: K, ...args: PageArgs<K>): AsyncGenerator<ResultOf<K>, void, undefined> {
+    const query = { ...(args[0] ?? {}) } as Record<string, unknown>;
+    delete query.cursor_id;
+    let cursor: string | null = null;
+    do {
+      const params = cursor === null ? query : { ...query, cursor_id: cursor };
+      const page = (await this.call(operationId, ...([params] as ArgsOf<K>))) as ResultOf<K> & { pagination: { next_cursor_id: string | null } };
+      yield page;
+      cursor = page.pagination.next_cursor_id;
+    } while (cursor !== null);
+  }
+
+  /**
+   * Runs an export to its file: creates it (POST /v1/exports), polls the job until it is ready
+   * (waiting what each answer's Retry-After asks, else `pollIntervalMs`), then downloads the file
+   * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
+   * after `timeoutMs` throws an Error naming its id and status.
+   */
+  async runExport(body: BodyOf<'createExport'>, options: RunExportOptions = {}): Promise<ExportResult> {
+    const pollIntervalMs = options.pollIntervalMs ?? 1000;
+    const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
+    let sent = await this.send('createExport', operationRequest('createExport'), { body });
+    let job = (sent.data as ResultOf<'createExport'>).data;
+    while (job.status !== 'ready') {
+      if (job.status === 'failed') throw new OadsExportFailedError(job);
+      const suggested = retryAfterSeconds(sent.response.headers.get('retry-after'));
+      const waitMs = suggested !== null ? suggested * 1000 : pollIntervalMs;
+      if (Date.now() + waitMs > deadline) throw new Error(`Export ${job.id} is still ${job.status} after the timeout.`);
+      await sleep(waitMs);
+      sent = await this.send('getExport', operationRequest('getExport'), { path: { id: job.id } });
+      job = (sent.data as ResultOf<'getExport'>).data;
+    }
+    if (job.download_url === undefined) throw new Error(`Export ${job.id} is ready without a download_url.`);
+    const download = await this.send(job.download_url, { ...operationRequest('downloadExport'), url: job.download_url, pathNames: [] }, { parseAs: 'text' });
+    const text = download.data as string;
+    return { job, text, file: JSON.parse(text) as ResultOf<'downloadExport'>, etag: download.response.headers.get('etag') };
+  }
+
+  /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
+  private async send(operation: string, request: OperationRequest, values: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; parseAs?: 'text' }): Promise<Sent> {
+    for (let attempt = 1; ; attempt += 1) {
+      const options = { ...request.options, ...values, method: request.method, url: request.url, throwOnError: false };
+      const result = (await this.client.request(options)) as { data?: unknown; error?: unknown; response?: Response };
+      // No response: the request never got an answer (network, DNS, abort); the fetch error as thrown.
+      if (result.response === undefined) throw result.error;
+      if (result.response.ok) return { data: result.data, response: result.response };
+      const error = OadsError.fromResponse(result.response, result.error);
+      const delayMs = this.retryDelay(error, attempt);
+      if (delayMs === null) throw error;
+      this.onRetry?.({ operation, attempt, status: error.status, code: error.code, retryAfter: error.retryAfter, delayMs });
+      await sleep(delayMs);
+    }
+  }
+
+  /** The wait before the next attempt after `error`, or null when it is not retried. */
+  private retryDelay(error: OadsError, attempt: number): number | null {
+    if (error.status !== 429 && error.status !== 503) return null;
+    if (attempt >= this.retry.maxAttempts) return null;
+    const delayMs = error.retryAfter !== null ? error.retryAfter * 1000 : Math.random() * this.retry.baseDelayMs * 2 ** (attempt - 1);
+    return delayMs > this.retry.maxDelayMs ? null : delayMs;
+  }
+}
+
+for (const id of operationIds) {
+  Object.defineProperty(Oads.prototype, id, {
+    value: function (this: Oads, ...args: unknown[]) {
+      return this.call(id, ...(args as ArgsOf<typeof id>));
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+/** An operation's parameters split into those of its path and those of its query. */
+function splitParams(request: OperationRequest, params: Record<string, unknown>): { path: Record<string, unknown>; query: Record<string, unknown> } {
+  const path: Record<string, unknown> = {};
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(params)) {
+    if (request.pathNames.includes(name)) path[name] = value;
+    else query[name] = value;
+  }
+  return { path, query };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
