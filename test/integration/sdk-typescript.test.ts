@@ -14,6 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { Oads, OadsError, operationIds, retryAfterSeconds, type OadsErrorCode, type ParamsOf, type Print, type RetryEvent } from '../../sdk/typescript/src/index.js';
 import { printBodies } from '../../src/db/market-data.js';
+import { ApiError } from '../../src/errors.js';
+import { getMarketCalendarDay } from '../../src/handlers/market.js';
+import type { Handler } from '../../src/handlers/types.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -48,6 +51,15 @@ describe('the TypeScript SDK against the live service', () => {
   let service: TestService;
   let stored: Print[];
   const offset = Date.now() - MARKET_NOW;
+  /** The calendar route answers this many 503 upstream_busy (through the service's own error mapping) before its real answers. */
+  let busyAnswers = 0;
+  const busyCalendar: Handler<'getMarketCalendarDay'> = async (ctx) => {
+    if (busyAnswers > 0) {
+      busyAnswers -= 1;
+      throw new ApiError(503, 'upstream_busy', 'Work capacity is full; retry shortly.', [], 400);
+    }
+    return getMarketCalendarDay(ctx);
+  };
 
   /** An SDK client as a new account, with its exchanges recorded. */
   async function newUser(options: { onRetry?: (event: RetryEvent) => void } = {}): Promise<{ oads: Oads; log: Exchange[] }> {
@@ -57,7 +69,7 @@ describe('the TypeScript SDK against the live service', () => {
   }
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => Date.now() - offset, limits: { requestsPerSecond: PER_SECOND } });
+    service = await startTestService({ jobs: true, clock: () => Date.now() - offset, limits: { requestsPerSecond: PER_SECOND }, handlers: { getMarketCalendarDay: busyCalendar } });
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     stored = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
   });
@@ -128,6 +140,17 @@ describe('the TypeScript SDK against the live service', () => {
     expect(errors[0]).toBeInstanceOf(OadsError);
     expect(errors[0]).toMatchObject({ status: 429, code: 'burst_limited' });
     expect((errors[0] as OadsError).retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  it('retries a 503 after its Retry-After (whole seconds, over the body\'s retry_after_ms)', async () => {
+    const retries: RetryEvent[] = [];
+    const { oads, log } = await newUser({ onRetry: (event) => retries.push(event) });
+    busyAnswers = 1;
+    const day = await oads.getMarketCalendarDay({ date: '2026-11-27' });
+    expect(day.data.status).toBe('early_close');
+    expect(log.map((x) => [x.status, x.retryAfter])).toEqual([[503, '1'], [200, null]]);
+    expect(retries).toMatchObject([{ operation: 'getMarketCalendarDay', status: 503, code: 'upstream_busy', retryAfter: 1, delayMs: 1000 }]);
+    expect(log[1]!.sentAt - log[0]!.answeredAt).toBeGreaterThanOrEqual(995);
   });
 
   it('runs an export to ready and downloads the file the route itself would answer', async () => {
