@@ -64,8 +64,13 @@ export interface OadsOptions {
 }
 
 export interface RunExportOptions {
-  /** The wait between polls when the service suggests none (Retry-After on the poll), in ms (default 1000). */
+  /**
+   * The first wait between polls when the service suggests none (Retry-After on the poll), in ms
+   * (default 1000); each later wait is half as long again, up to `maxPollIntervalMs`.
+   */
   pollIntervalMs?: number;
+  /** The longest wait between polls the SDK chooses itself, in ms (default 10 000). */
+  maxPollIntervalMs?: number;
   /** Give up (and throw) when the export is not ready after this long, in ms (default 30 minutes, the longest an export waits for its data). */
   timeoutMs?: number;
 }
@@ -116,7 +121,8 @@ export class Oads {
         ...(options.headers !== undefined ? { headers: options.headers } : {}),
       }),
     );
-    this.retry = { maxAttempts: 4, maxDelayMs: 60_000, baseDelayMs: 500, ...options.retry };
+    const retry = options.retry ?? {};
+    this.retry = { maxAttempts: retry.maxAttempts ?? 4, maxDelayMs: retry.maxDelayMs ?? 60_000, baseDelayMs: retry.baseDelayMs ?? 500 };
     if (!(this.retry.maxAttempts >= 1)) throw new RangeError('retry.maxAttempts must be at least 1.');
     this.onRetry = options.onRetry;
   }
@@ -150,12 +156,14 @@ export class Oads {
 
   /**
    * Runs an export to its file: creates it (POST /v1/exports), polls the job until it is ready
-   * (waiting what each answer's Retry-After asks, else `pollIntervalMs`), then downloads the file
+   * (waiting what each answer's Retry-After asks, else a wait growing from `pollIntervalMs` to
+   * `maxPollIntervalMs`, so a long export does not spend the account's requests), then downloads the file
    * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
    * after `timeoutMs` throws an Error naming its id and status.
    */
   async runExport(body: BodyOf<'createExport'>, options: RunExportOptions = {}): Promise<ExportResult> {
-    const pollIntervalMs = options.pollIntervalMs ?? 1000;
+    let pollIntervalMs = options.pollIntervalMs ?? 1000;
+    const maxPollIntervalMs = Math.max(pollIntervalMs, options.maxPollIntervalMs ?? 10_000);
     const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
     let sent = await this.send('createExport', operationRequest('createExport'), { body });
     let job = (sent.data as ResultOf<'createExport'>).data;
@@ -165,6 +173,7 @@ export class Oads {
       const waitMs = suggested !== null ? suggested * 1000 : pollIntervalMs;
       if (Date.now() + waitMs > deadline) throw new Error(`Export ${job.id} is still ${job.status} after the timeout.`);
       await sleep(waitMs);
+      pollIntervalMs = Math.min(maxPollIntervalMs, pollIntervalMs * 1.5);
       sent = await this.send('getExport', operationRequest('getExport'), { path: { id: job.id } });
       job = (sent.data as ResultOf<'getExport'>).data;
     }
