@@ -76,7 +76,7 @@ describe('the TypeScript SDK against the live service', () => {
   afterAll(async () => service.stop());
 
   it('has one method per operationId of the contract', () => {
-    const contract = YAML.parse(fs.readFileSync('openapi/v1.yaml', 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const contract = YAML.parse(fs.readFileSync(new URL('../../openapi/v1.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
     const contractIds = Object.values(contract.paths).flatMap((item) => Object.values(item).flatMap((op) => (typeof op === 'object' && op.operationId ? [op.operationId] : [])));
     expect(new Set(operationIds)).toEqual(new Set(contractIds));
     const oads = new Oads({ baseUrl: service.url });
