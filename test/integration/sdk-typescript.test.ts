@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { Oads, OadsError, operationIds, retryAfterSeconds, type OadsErrorCode, type ParamsOf, type Print, type RetryEvent } from '../../sdk/typescript/src/index.js';
+import { Oads, OadsError, operationIds, retryAfterSeconds, type OadsErrorCode, type ParamsOf, type OptionPrint, type RetryEvent } from '../../sdk/typescript/src/index.js';
 import { printBodies } from '../../src/db/market-data.js';
 import { ApiError } from '../../src/errors.js';
 import { getMarketCalendarDay } from '../../src/handlers/market.js';
@@ -44,12 +44,12 @@ function recordingFetch(log: Exchange[]): typeof fetch {
   };
 }
 
-const sequenceOf = (r: Print): number => Number(r.id.split(':').at(-1));
-const newestFirst = (a: Print, b: Print): number => b.timestamp - a.timestamp || sequenceOf(b) - sequenceOf(a);
+const sequenceOf = (r: OptionPrint): number => Number(r.id.split(':').at(-1));
+const newestFirst = (a: OptionPrint, b: OptionPrint): number => b.timestamp - a.timestamp || sequenceOf(b) - sequenceOf(a);
 
 describe('the TypeScript SDK against the live service', () => {
   let service: TestService;
-  let stored: Print[];
+  let stored: OptionPrint[];
   const offset = Date.now() - MARKET_NOW;
   /** The calendar route answers this many 503 upstream_busy (through the service's own error mapping) before its real answers. */
   let busyAnswers = 0;
@@ -71,7 +71,7 @@ describe('the TypeScript SDK against the live service', () => {
   beforeAll(async () => {
     service = await startTestService({ jobs: true, clock: () => Date.now() - offset, limits: { requestsPerSecond: PER_SECOND }, handlers: { getMarketCalendarDay: busyCalendar } });
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
-    stored = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
+    stored = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as OptionPrint);
   });
   afterAll(async () => service.stop());
 

@@ -5,69 +5,87 @@ export type ClientOptions = {
 };
 
 /**
+ * UnderlyingSymbol
+ *
  * A letter followed by up to 7 letters, digits or dots (at most 8 characters).
  */
 export type UnderlyingSymbol = string;
 
 /**
+ * CalendarDate
+ *
  * A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01 through 2035-12-31, the span whose holidays and early closes the service knows; trading dates and session windows need it.
  */
 export type CalendarDate = string;
 
 /**
+ * ExpiryDate
+ *
  * An expiration date, YYYY-MM-DD, from 2000-01-01 through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the calendar may expire after it.
  */
 export type ExpiryDate = string;
 
 /**
+ * HistoryDate
+ *
  * A date of history not bound to the exchange calendar (stock splits), YYYY-MM-DD, from 1970-01-01 through 2099-12-31.
  */
 export type HistoryDate = string;
 
 /**
+ * UnixMsParam
+ *
  * Unix epoch milliseconds.
  */
 export type UnixMsParam = number;
 
 /**
+ * UnixMs
+ *
  * Unix epoch milliseconds (UTC).
  */
 export type UnixMs = number;
 
+/**
+ * ContractType
+ */
 export type ContractType = 'call' | 'put';
 
 /**
+ * RouteFamily
+ *
  * The family of a route (each operation's x-family); futures and indices have no routes yet.
  */
 export type RouteFamily = 'options' | 'futures' | 'indices' | 'stocks' | 'market' | 'account' | 'platform' | 'exports';
 
+/**
+ * ExchangeName
+ */
 export type ExchangeName = 'nom' | 'amex' | 'cboe' | 'ise' | 'arca' | 'phlx' | 'box' | 'mrcy' | 'gmni' | 'c2' | 'miax' | 'emld' | 'bx' | 'bzx' | 'edgx' | 'perl' | 'memx';
 
+/**
+ * Session
+ */
 export type Session = 'rth' | 'gth' | 'curb' | 'all';
 
+/**
+ * Meta
+ */
 export type Meta = {
     as_of: UnixMs;
     /**
      * complete is always present; trades adds scan_complete; usage adds durable.
      */
-    coverage: {
-        /**
-         * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
-         */
-        complete: boolean;
-        /**
-         * Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
-         */
-        scan_complete?: boolean;
-        durable?: boolean;
-        [key: string]: boolean | undefined;
-    };
+    coverage: Coverage;
     delay_ms: number;
     delayed: boolean;
     request_id: string;
-    source: 'opra' | 'sip' | 'derived';
+    source: DataSource;
 };
 
+/**
+ * Pagination
+ */
 export type Pagination = {
     count: number;
     has_more: boolean;
@@ -77,9 +95,11 @@ export type Pagination = {
 };
 
 /**
+ * OptionPrint
+ *
  * One option execution classified against the quote in force.
  */
-export type Print = {
+export type OptionPrint = {
     /**
      * Best ask at execution; null when no valid quote.
      */
@@ -108,7 +128,7 @@ export type Print = {
      */
     exchange: string;
     exchange_code: number;
-    flags: Array<'iso' | 'auction' | 'cross' | 'floor' | 'complex' | 'tied' | 'implied' | 'ext_hours' | 'late' | 'cancelled' | 'aggressor_hint' | 'post_cash_close' | 'vol_gt_oi' | 'size_gt_oi' | 'no_side'>;
+    flags: Array<PrintFlag>;
     /**
      * Sweep or split the print belongs to (inferred); null for a single print.
      */
@@ -131,14 +151,14 @@ export type Print = {
      */
     premium: number;
     price: number;
-    sentiment: 'bullish' | 'bearish' | 'neutral' | 'unknown';
-    session: 'rth' | 'gth' | 'curb' | 'other';
-    side: 'above_ask' | 'at_ask' | 'near_ask' | 'mid' | 'near_bid' | 'at_bid' | 'below_bid' | 'unknown';
+    sentiment: Sentiment;
+    session: PrintSession;
+    side: PrintSide;
     side_confidence: number;
     size: number;
     strike: number;
     timestamp: UnixMs;
-    trade_type: 'sweep' | 'split' | 'single' | 'multileg' | 'cross' | 'floor';
+    trade_type: PrintTradeType;
     underlying_price: number | null;
     /**
      * Option root of the contract.
@@ -146,12 +166,18 @@ export type Print = {
     underlying_symbol: string;
 };
 
+/**
+ * PrintPage
+ */
 export type PrintPage = {
-    data: Array<Print>;
+    data: Array<OptionPrint>;
     meta: Meta;
     pagination: Pagination;
 };
 
+/**
+ * ImpliedVolatilitySample
+ */
 export type ImpliedVolatilitySample = {
     /**
      * Best offer price; null when there is no offer (a zero offer is none).
@@ -184,35 +210,28 @@ export type ImpliedVolatilitySample = {
 };
 
 /**
+ * OptionSymbol
+ *
  * OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight digits.
  */
 export type OptionSymbol = string;
 
+/**
+ * TradeAtTime
+ */
 export type TradeAtTime = {
     contract_type: ContractType;
     date_of_expiry: string;
     option_symbol: OptionSymbol;
     requested_timestamp: UnixMs;
     strike: number;
-    trade: null | {
-        condition: number;
-        exchange: number;
-        extended_conditions: Array<number>;
-        /**
-         * Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
-         */
-        price: number;
-        /**
-         * Execution price per share, as quoted and as a print's price on the trades route.
-         */
-        price_per_share: number;
-        sequence: number;
-        size: number;
-        timestamp: UnixMs;
-    };
+    trade: null | RecordedTrade;
     underlying_symbol: string;
 };
 
+/**
+ * Valuation
+ */
 export type Valuation = {
     chain_timestamp: number | null;
     open_interest_date: string | null;
@@ -223,6 +242,9 @@ export type Valuation = {
     underlying_timestamp: number | null;
 };
 
+/**
+ * Skew
+ */
 export type Skew = {
     expirations: Array<SkewExpiration>;
     roots: Array<string>;
@@ -232,6 +254,9 @@ export type Skew = {
     valuation: Valuation;
 };
 
+/**
+ * SkewExpiration
+ */
 export type SkewExpiration = {
     /**
      * Volatility of the smile at the forward (k = 0); null without a smile.
@@ -250,7 +275,7 @@ export type SkewExpiration = {
      * Calendar days from the trading date to the expiration.
      */
     days_to_expiry: number;
-    fit: SmileFit;
+    fit: SmileFit | null;
     /**
      * Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
      */
@@ -262,31 +287,7 @@ export type SkewExpiration = {
     /**
      * Every strike with a quote, ascending.
      */
-    points: Array<{
-        /**
-         * Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
-         */
-        call_delta: number | null;
-        /**
-         * Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
-         */
-        call_implied_volatility: number | null;
-        /**
-         * ln(strike / forward); null when the forward is unknown.
-         */
-        moneyness: number | null;
-        /**
-         * Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
-         */
-        otm_implied_volatility: number | null;
-        put_delta: number | null;
-        put_implied_volatility: number | null;
-        /**
-         * The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
-         */
-        smile_implied_volatility: number | null;
-        strike: number;
-    }>;
+    points: Array<SkewPoint>;
     /**
      * 10-delta call volatility minus 10-delta put volatility.
      */
@@ -306,9 +307,11 @@ export type SkewExpiration = {
 };
 
 /**
+ * SmileFit
+ *
  * How an expiration's smile was built and how well it meets its quotes; null when there is no smile (no forward, or no out-of-the-money mid).
  */
-export type SmileFit = null | {
+export type SmileFit = {
     /**
      * svi: the Gatheral–Jacquier density condition g(k) ≥ 0 holds on the check grid; interpolated: call prices are convex and decreasing in strike at the quoted strikes.
      */
@@ -320,7 +323,7 @@ export type SmileFit = null | {
     /**
      * Why the smile is interpolated rather than SVI (fewer than five quotes, a fit that did not converge, or a failed arbitrage check); null for SVI.
      */
-    fallback_reason: 'too_few_quotes' | 'fit_failed' | 'butterfly_arbitrage' | 'calendar_arbitrage' | null;
+    fallback_reason: SmileFallbackReason | null;
     /**
      * Largest absolute difference of fitted and quoted mid volatility, in volatility points (1 = 0.01).
      */
@@ -328,7 +331,7 @@ export type SmileFit = null | {
     /**
      * svi: a raw SVI fit; interpolated: total variance interpolated linearly between the quotes.
      */
-    method: 'svi' | 'interpolated';
+    method: SmileFitMethod;
     /**
      * Out-of-the-money quotes (one per strike) the smile was built from.
      */
@@ -343,65 +346,53 @@ export type SmileFit = null | {
     rmse_vol_points: number;
 };
 
+/**
+ * OpenInterest
+ */
 export type OpenInterest = {
-    group_by: 'strike' | 'expiration';
+    group_by: OpenInterestGrouping;
     open_interest_date: string;
     roots: Array<string>;
-    rows: Array<{
-        call_open_interest: number;
-        put_open_interest: number;
-        total_open_interest: number;
-        /**
-         * Present only when grouped by strike.
-         */
-        strike?: number;
-        /**
-         * Present only when grouped by expiration.
-         */
-        date_of_expiry?: string;
-    }>;
-    totals: {
-        call: number;
-        put: number;
-        put_call_ratio: number | null;
-    };
+    rows: Array<OpenInterestRow>;
+    totals: OpenInterestTotals;
     trading_date: string;
     underlying_price: number | null;
     underlying_symbol: string;
 };
 
+/**
+ * VolatilityDrift
+ */
 export type VolatilityDrift = {
     date_of_expiry: string;
-    interval: '1m' | '5m';
-    points: Array<{
-        adjusted_realized_volatility: number | null;
-        implied_volatility: number | null;
-        implied_volatility_30d: number | null;
-        implied_volatility_trading_clock: number | null;
-        timestamp: UnixMs;
-        underlying_price: number | null;
-    }>;
-    realized_volatility_basis: {
-        days: number;
-        default_used: boolean;
-        regular_session_share: number | null;
-    };
+    interval: DriftInterval;
+    points: Array<VolatilityDriftPoint>;
+    realized_volatility_basis: RealizedVolatilityBasis;
     session: Session;
     trading_date: string;
     underlying_symbol: string;
 };
 
+/**
+ * StrikeValue
+ */
 export type StrikeValue = {
     strike: number;
     value: number;
 };
 
+/**
+ * ExpiryCell
+ */
 export type ExpiryCell = {
     date_of_expiry: string;
     strike: number;
     value: number;
 };
 
+/**
+ * RankedStrike
+ */
 export type RankedStrike = {
     distance_percent: number | null;
     distance_points: number;
@@ -410,83 +401,45 @@ export type RankedStrike = {
     value: number;
 };
 
+/**
+ * PositioningModelName
+ */
 export type PositioningModelName = 'classic_oi' | 'flow_adjusted';
 
+/**
+ * Perspective
+ */
 export type Perspective = 'dealer' | 'customer';
 
 /**
+ * PositioningModelVersion
+ *
  * Name and version of the positioning assumption (a model estimate, not an observed position).
  */
 export type PositioningModelVersion = string;
 
+/**
+ * ExposureUnit
+ */
 export type ExposureUnit = 'per_percent' | 'per_dollar' | 'raw';
 
 /**
+ * UnitLabel
+ *
  * What one unit of the values is.
  */
 export type UnitLabel = string;
 
+/**
+ * KeyLevels
+ */
 export type KeyLevels = {
-    greek: 'gamma' | 'delta' | 'vanna' | 'charm';
-    levels: {
-        call_wall: number | null;
-        call_wall_above: number | null;
-        charm_max_absolute_strike: number | null;
-        delta_key_strike: number | null;
-        expected_move: null | {
-            date_of_expiry: string;
-            expected_move: number | null;
-            implied_volatility: number | null;
-            one_sigma_band: [
-                number,
-                number
-            ];
-            straddle: number | null;
-            straddle_expected_move: number | null;
-            two_sigma_band: [
-                number,
-                number
-            ];
-        };
-        gamma_flip: number | null;
-        gamma_flip_candidates: Array<number>;
-        gamma_flip_excluding_0dte: number | null;
-        gamma_flip_far_from_underlying: boolean | null;
-        gamma_tilt: number | null;
-        gatekeepers: Array<number>;
-        largest_absolute_strike: number | null;
-        largest_cell: null | ExpiryCell;
-        major_negative: number | null;
-        major_positive: number | null;
-        max_pain: null | {
-            date_of_expiry: string;
-            strike: number;
-        };
-        next_expiration_share: number | null;
-        peak_net_exposure: null | StrikeValue;
-        put_wall: number | null;
-        put_wall_below: number | null;
-        regime: {
-            absolute: number | null;
-            label: 'positive' | 'negative' | 'neutral';
-            net: number | null;
-            ratio: number | null;
-            underlying_vs_gamma_flip: 'above' | 'below' | 'none';
-        };
-        vanna_levels: null | {
-            max: number | null;
-            min: number | null;
-        };
-    };
+    greek: Greek;
+    levels: Levels;
     model: PositioningModelName;
     perspective: Perspective;
     positioning_model: PositioningModelVersion;
-    ranked: null | {
-        calls: Array<RankedStrike>;
-        puts: Array<RankedStrike>;
-        net: Array<RankedStrike>;
-        gross: Array<RankedStrike>;
-    };
+    ranked: null | RankedStrikes;
     roots: Array<string>;
     session: Session;
     trading_date: string;
@@ -497,21 +450,15 @@ export type KeyLevels = {
     valuation: Valuation;
 };
 
+/**
+ * Heatmap
+ */
 export type Heatmap = {
-    cells: Array<{
-        date_of_expiry: string;
-        days_to_expiry: number;
-        strike: number;
-        value: number;
-    }>;
-    expiration_window: {
-        count: number;
-        offset: number;
-        total_expirations: number;
-    };
+    cells: Array<HeatmapCell>;
+    expiration_window: ExpirationWindow;
     greek: string;
     largest_cell: null | ExpiryCell;
-    leg: 'net' | 'call' | 'put';
+    leg: HeatmapLeg;
     maximum: number | null;
     metric: string;
     minimum: number | null;
@@ -520,11 +467,7 @@ export type Heatmap = {
     positioning_model: PositioningModelVersion;
     roots: Array<string>;
     session: Session;
-    strike_range: {
-        highest_strike: number | null;
-        lowest_strike: number | null;
-        total_strikes: number;
-    };
+    strike_range: StrikeRange;
     trading_date: string;
     underlying_symbol: string;
     unit: ExposureUnit;
@@ -533,6 +476,8 @@ export type Heatmap = {
 };
 
 /**
+ * RootLeaderRow
+ *
  * A root-grain leader row.
  */
 export type RootLeaderRow = {
@@ -552,6 +497,8 @@ export type RootLeaderRow = {
 };
 
 /**
+ * ContractLeaderRow
+ *
  * A contract-grain leader row.
  */
 export type ContractLeaderRow = {
@@ -580,6 +527,9 @@ export type ContractLeaderRow = {
     strike: number;
 };
 
+/**
+ * PremiumDriftBucket
+ */
 export type PremiumDriftBucket = {
     call_drift: number | null;
     put_drift: number | null;
@@ -588,6 +538,9 @@ export type PremiumDriftBucket = {
     underlying_price: number | null;
 };
 
+/**
+ * StockSplit
+ */
 export type StockSplit = {
     execution_date: string;
     /**
@@ -597,18 +550,24 @@ export type StockSplit = {
     split_from: number;
     split_to: number;
     symbol: string;
-    type: 'forward' | 'reverse' | 'other';
+    type: SplitType;
 };
 
+/**
+ * MarketSession
+ */
 export type MarketSession = {
-    asset: 'stocks' | 'options' | 'futures';
+    asset: AssetClass;
     end_time: UnixMs;
-    session: 'pre_market' | 'regular' | 'after_hours' | 'overnight' | 'curb' | 'globex';
+    session: MarketSessionName;
     start_time: UnixMs;
-    status: 'regular' | 'early_close';
+    status: SessionHours;
     trading_date: string;
 };
 
+/**
+ * CalendarDay
+ */
 export type CalendarDay = {
     /**
      * Equity close.
@@ -619,7 +578,7 @@ export type CalendarDay = {
      * Equity open.
      */
     open_timestamp: number | null;
-    status: 'open' | 'early_close' | 'closed';
+    status: CalendarDayStatus;
     /**
      * Close of index and ETF options, 15 minutes after the equity close.
      */
@@ -630,6 +589,9 @@ export type CalendarDay = {
     reason: string | null;
 };
 
+/**
+ * OvernightRoot
+ */
 export type OvernightRoot = {
     root: string;
     family: string;
@@ -638,8 +600,14 @@ export type OvernightRoot = {
     sessions: Array<MarketSession>;
 };
 
+/**
+ * Count
+ */
 export type Count = number;
 
+/**
+ * UsageBucket
+ */
 export type UsageBucket = {
     bytes_out: Count;
     client_errors: Count;
@@ -648,18 +616,14 @@ export type UsageBucket = {
     rate_limited: Count;
     requests: Count;
     start_time: UnixMs;
-    routes?: Array<{
-        bytes_out: Count;
-        client_errors: Count;
-        errors: Count;
-        rate_limited: Count;
-        requests: Count;
-        route: string;
-    }>;
+    routes?: Array<RouteUsage>;
 };
 
+/**
+ * CatalogEntry
+ */
 export type CatalogEntry = {
-    dataset: 'options' | 'futures' | 'equities' | 'indices' | 'none';
+    dataset: CatalogDataset;
     description?: string;
     family: RouteFamily;
     history_params?: Array<string>;
@@ -674,28 +638,26 @@ export type CatalogEntry = {
     method: string;
     overnight: boolean;
     paginated: boolean;
-    params: Array<{
-        name: string;
-        type: 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'ms' | 'date' | 'enum' | 'list';
-        required: boolean;
-        description: string;
-        default?: unknown;
-        enum?: Array<string>;
-        item?: string;
-        max?: number;
-        min?: number;
-        max_items?: number;
-    }>;
+    params: Array<CatalogParameter>;
     path: string;
     public: boolean;
     streamable: boolean;
     summary: string;
 };
 
+/**
+ * Plan
+ */
 export type Plan = 'basic' | 'pro';
 
+/**
+ * DatasetRelease
+ */
 export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices';
 
+/**
+ * LimitValues
+ */
 export type LimitValues = {
     requests_per_minute: number;
     requests_per_second: number;
@@ -708,50 +670,29 @@ export type LimitValues = {
     export_max_query_params: number;
 };
 
+/**
+ * Account
+ */
 export type Account = {
     id: string;
     name: string;
     plan: Plan;
     datasets: Array<DatasetRelease>;
-    entitlements: {
-        /**
-         * Overnight data and instants (Pro plan or granted).
-         */
-        overnight: boolean;
-    };
-    status: 'active' | 'suspended';
+    entitlements: Entitlements;
+    status: AccountStatus;
     created_timestamp: UnixMs;
-    key: {
-        id: string;
-        /**
-         * The visible prefix of the key, for support.
-         */
-        prefix: string;
-        name: string | null;
-        created_timestamp: UnixMs;
-    };
+    key: ApiKeyInfo;
     limits: LimitValues;
 };
 
+/**
+ * AccountLimits
+ */
 export type AccountLimits = {
     limits: LimitValues;
-    minute_window: {
-        limit: number;
-        remaining: number;
-        reset: UnixMs;
-    };
-    second_window: {
-        limit: number;
-        remaining: number;
-        reset: UnixMs;
-    };
-    in_flight: {
-        limit: number;
-        /**
-         * Requests in flight now, this one included.
-         */
-        current: number;
-    };
+    minute_window: RateWindow;
+    second_window: RateWindow;
+    in_flight: InFlightLimit;
     /**
      * Unix ms when a cooldown ends; null when none.
      */
@@ -763,6 +704,8 @@ export type AccountLimits = {
 };
 
 /**
+ * Status
+ *
  * Answered within a second whatever the database and its tables do. When the database does not
  * answer, `database.status` is `down` (and `status` degraded) and `datasets` are the figures of
  * the last read that succeeded; when the figures cannot be read within the time (a table held by
@@ -774,52 +717,39 @@ export type Status = {
     /**
      * ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
      */
-    status: 'ok' | 'degraded';
+    status: ServiceStatus;
     version: string;
     started_timestamp: UnixMs;
-    database: {
-        /**
-         * down when the database does not answer (the service reconnects by itself).
-         */
-        status: 'ok' | 'down';
-        /**
-         * Round trip of a trivial query; null when down.
-         */
-        latency_ms: number | null;
-    };
+    database: DatabaseHealth;
     /**
      * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
      */
     datasets_timestamp: number | null;
-    datasets: Array<{
-        dataset: string;
-        newest_timestamp: number | null;
-        newest_date: string | null;
-        /**
-         * Approximate row count.
-         */
-        rows: number | null;
-    }>;
+    datasets: Array<DatasetFreshness>;
 };
 
 /**
+ * ExportQueryValue
+ *
  * A parameter value; lists as an array or comma-separated text.
  */
 export type ExportQueryValue = string | number | boolean | Array<string | number | boolean>;
 
+/**
+ * ExportRequest
+ */
 export type ExportRequest = {
     path: string;
-    query?: {
-        [key: string]: ExportQueryValue;
-    };
+    query?: ExportQuery;
 };
 
+/**
+ * ExportJob
+ */
 export type ExportJob = {
     id: string;
     path: string;
-    query: {
-        [key: string]: string;
-    };
+    query: ExportQuery;
     /**
      * queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
      * last run failed or its worker died, and it runs again; failed: for good (error_code,
@@ -828,7 +758,7 @@ export type ExportJob = {
      * configuration); it stays in the enumeration because the interface lists it.
      *
      */
-    status: 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
+    status: ExportStatus;
     revision: number;
     created_timestamp: UnixMs;
     bytes?: number;
@@ -850,13 +780,17 @@ export type ExportJob = {
     truncated?: boolean;
 };
 
+/**
+ * ExportJobResponse
+ */
 export type ExportJobResponse = {
     data: ExportJob;
-    meta: {
-        request_id: string;
-    };
+    meta: RequestMeta;
 };
 
+/**
+ * ExportFile
+ */
 export type ExportFile = {
     /**
      * The rows (or object) of the exported endpoint.
@@ -865,42 +799,778 @@ export type ExportFile = {
     /**
      * The meta of the first page read, with the export id.
      */
-    meta: {
-        [key: string]: unknown;
-    };
+    meta: ExportFileMeta;
     pages: number;
     truncated: boolean;
 };
 
 /**
+ * ErrorCode
+ *
  * Machine-readable error code.
  */
 export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'export_expired' | 'export_too_large' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'data_pending' | 'upstream_busy' | 'upstream_timeout';
 
-export type Error = {
-    error: {
-        code: ErrorCode;
-        /**
-         * A sentence for people; never internals.
-         */
-        message: string;
-        status: number;
-        request_id: string;
-        /**
-         * One element per bad parameter (400); empty otherwise.
-         */
-        details: Array<{
-            /**
-             * Parameter name (query.name for export bodies).
-             */
-            parameter: string;
-            message: string;
-        }>;
-        /**
-         * Milliseconds to wait (429 and 503); null otherwise.
-         */
-        retry_after_ms: number | null;
-    };
+/**
+ * ErrorResponse
+ */
+export type ErrorResponse = {
+    error: ApiError;
+};
+
+/**
+ * Coverage
+ */
+export type Coverage = {
+    /**
+     * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+     */
+    complete: boolean;
+    /**
+     * Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
+     */
+    scan_complete?: boolean;
+    durable?: boolean;
+    [key: string]: boolean | undefined;
+};
+
+/**
+ * DataSource
+ */
+export type DataSource = 'opra' | 'sip' | 'derived';
+
+/**
+ * PrintFlag
+ */
+export type PrintFlag = 'iso' | 'auction' | 'cross' | 'floor' | 'complex' | 'tied' | 'implied' | 'ext_hours' | 'late' | 'cancelled' | 'aggressor_hint' | 'post_cash_close' | 'vol_gt_oi' | 'size_gt_oi' | 'no_side';
+
+/**
+ * Sentiment
+ */
+export type Sentiment = 'bullish' | 'bearish' | 'neutral' | 'unknown';
+
+/**
+ * PrintSession
+ */
+export type PrintSession = 'rth' | 'gth' | 'curb' | 'other';
+
+/**
+ * PrintSide
+ */
+export type PrintSide = 'above_ask' | 'at_ask' | 'near_ask' | 'mid' | 'near_bid' | 'at_bid' | 'below_bid' | 'unknown';
+
+/**
+ * PrintTradeType
+ */
+export type PrintTradeType = 'sweep' | 'split' | 'single' | 'multileg' | 'cross' | 'floor';
+
+/**
+ * RecordedTrade
+ */
+export type RecordedTrade = {
+    condition: number;
+    exchange: number;
+    extended_conditions: Array<number>;
+    /**
+     * Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
+     */
+    price: number;
+    /**
+     * Execution price per share, as quoted and as a print's price on the trades route.
+     */
+    price_per_share: number;
+    sequence: number;
+    size: number;
+    timestamp: UnixMs;
+};
+
+/**
+ * SkewPoint
+ */
+export type SkewPoint = {
+    /**
+     * Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
+     */
+    call_delta: number | null;
+    /**
+     * Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
+     */
+    call_implied_volatility: number | null;
+    /**
+     * ln(strike / forward); null when the forward is unknown.
+     */
+    moneyness: number | null;
+    /**
+     * Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
+     */
+    otm_implied_volatility: number | null;
+    put_delta: number | null;
+    put_implied_volatility: number | null;
+    /**
+     * The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
+     */
+    smile_implied_volatility: number | null;
+    strike: number;
+};
+
+/**
+ * SmileFallbackReason
+ */
+export type SmileFallbackReason = 'too_few_quotes' | 'fit_failed' | 'butterfly_arbitrage' | 'calendar_arbitrage';
+
+/**
+ * SmileFitMethod
+ */
+export type SmileFitMethod = 'svi' | 'interpolated';
+
+/**
+ * OpenInterestGrouping
+ */
+export type OpenInterestGrouping = 'strike' | 'expiration';
+
+/**
+ * OpenInterestRow
+ */
+export type OpenInterestRow = {
+    call_open_interest: number;
+    put_open_interest: number;
+    total_open_interest: number;
+    /**
+     * Present only when grouped by strike.
+     */
+    strike?: number;
+    /**
+     * Present only when grouped by expiration.
+     */
+    date_of_expiry?: string;
+};
+
+/**
+ * OpenInterestTotals
+ */
+export type OpenInterestTotals = {
+    call: number;
+    put: number;
+    put_call_ratio: number | null;
+};
+
+/**
+ * DriftInterval
+ */
+export type DriftInterval = '1m' | '5m';
+
+/**
+ * VolatilityDriftPoint
+ */
+export type VolatilityDriftPoint = {
+    adjusted_realized_volatility: number | null;
+    implied_volatility: number | null;
+    implied_volatility_30d: number | null;
+    implied_volatility_trading_clock: number | null;
+    timestamp: UnixMs;
+    underlying_price: number | null;
+};
+
+/**
+ * RealizedVolatilityBasis
+ */
+export type RealizedVolatilityBasis = {
+    days: number;
+    default_used: boolean;
+    regular_session_share: number | null;
+};
+
+/**
+ * Greek
+ */
+export type Greek = 'gamma' | 'delta' | 'vanna' | 'charm';
+
+/**
+ * ExpectedMove
+ */
+export type ExpectedMove = {
+    date_of_expiry: string;
+    expected_move: number | null;
+    implied_volatility: number | null;
+    one_sigma_band: [
+        number,
+        number
+    ];
+    straddle: number | null;
+    straddle_expected_move: number | null;
+    two_sigma_band: [
+        number,
+        number
+    ];
+};
+
+/**
+ * MaxPain
+ */
+export type MaxPain = {
+    date_of_expiry: string;
+    strike: number;
+};
+
+/**
+ * RegimeLabel
+ */
+export type RegimeLabel = 'positive' | 'negative' | 'neutral';
+
+/**
+ * PriceVersusFlip
+ */
+export type PriceVersusFlip = 'above' | 'below' | 'none';
+
+/**
+ * GammaRegime
+ */
+export type GammaRegime = {
+    absolute: number | null;
+    label: RegimeLabel;
+    net: number | null;
+    ratio: number | null;
+    underlying_vs_gamma_flip: PriceVersusFlip;
+};
+
+/**
+ * VannaLevels
+ */
+export type VannaLevels = {
+    max: number | null;
+    min: number | null;
+};
+
+/**
+ * Levels
+ */
+export type Levels = {
+    call_wall: number | null;
+    call_wall_above: number | null;
+    charm_max_absolute_strike: number | null;
+    delta_key_strike: number | null;
+    expected_move: null | ExpectedMove;
+    gamma_flip: number | null;
+    gamma_flip_candidates: Array<number>;
+    gamma_flip_excluding_0dte: number | null;
+    gamma_flip_far_from_underlying: boolean | null;
+    gamma_tilt: number | null;
+    gatekeepers: Array<number>;
+    largest_absolute_strike: number | null;
+    largest_cell: null | ExpiryCell;
+    major_negative: number | null;
+    major_positive: number | null;
+    max_pain: null | MaxPain;
+    next_expiration_share: number | null;
+    peak_net_exposure: null | StrikeValue;
+    put_wall: number | null;
+    put_wall_below: number | null;
+    regime: GammaRegime;
+    vanna_levels: null | VannaLevels;
+};
+
+/**
+ * RankedStrikes
+ */
+export type RankedStrikes = {
+    calls: Array<RankedStrike>;
+    puts: Array<RankedStrike>;
+    net: Array<RankedStrike>;
+    gross: Array<RankedStrike>;
+};
+
+/**
+ * HeatmapCell
+ */
+export type HeatmapCell = {
+    date_of_expiry: string;
+    days_to_expiry: number;
+    strike: number;
+    value: number;
+};
+
+/**
+ * ExpirationWindow
+ */
+export type ExpirationWindow = {
+    count: number;
+    offset: number;
+    total_expirations: number;
+};
+
+/**
+ * HeatmapLeg
+ */
+export type HeatmapLeg = 'net' | 'call' | 'put';
+
+/**
+ * StrikeRange
+ */
+export type StrikeRange = {
+    highest_strike: number | null;
+    lowest_strike: number | null;
+    total_strikes: number;
+};
+
+/**
+ * SplitType
+ */
+export type SplitType = 'forward' | 'reverse' | 'other';
+
+/**
+ * AssetClass
+ */
+export type AssetClass = 'stocks' | 'options' | 'futures';
+
+/**
+ * MarketSessionName
+ */
+export type MarketSessionName = 'pre_market' | 'regular' | 'after_hours' | 'overnight' | 'curb' | 'globex';
+
+/**
+ * SessionHours
+ */
+export type SessionHours = 'regular' | 'early_close';
+
+/**
+ * CalendarDayStatus
+ */
+export type CalendarDayStatus = 'open' | 'early_close' | 'closed';
+
+/**
+ * RouteUsage
+ */
+export type RouteUsage = {
+    bytes_out: Count;
+    client_errors: Count;
+    errors: Count;
+    rate_limited: Count;
+    requests: Count;
+    route: string;
+};
+
+/**
+ * CatalogDataset
+ */
+export type CatalogDataset = 'options' | 'futures' | 'equities' | 'indices' | 'none';
+
+/**
+ * CatalogParameterType
+ */
+export type CatalogParameterType = 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'ms' | 'date' | 'enum' | 'list';
+
+/**
+ * CatalogParameter
+ */
+export type CatalogParameter = {
+    name: string;
+    type: CatalogParameterType;
+    required: boolean;
+    description: string;
+    default?: unknown;
+    enum?: Array<string>;
+    item?: string;
+    max?: number;
+    min?: number;
+    max_items?: number;
+};
+
+/**
+ * Entitlements
+ */
+export type Entitlements = {
+    /**
+     * Overnight data and instants (Pro plan or granted).
+     */
+    overnight: boolean;
+};
+
+/**
+ * AccountStatus
+ */
+export type AccountStatus = 'active' | 'suspended';
+
+/**
+ * ApiKeyInfo
+ */
+export type ApiKeyInfo = {
+    id: string;
+    /**
+     * The visible prefix of the key, for support.
+     */
+    prefix: string;
+    name: string | null;
+    created_timestamp: UnixMs;
+};
+
+/**
+ * RateWindow
+ */
+export type RateWindow = {
+    limit: number;
+    remaining: number;
+    reset: UnixMs;
+};
+
+/**
+ * InFlightLimit
+ */
+export type InFlightLimit = {
+    limit: number;
+    /**
+     * Requests in flight now, this one included.
+     */
+    current: number;
+};
+
+/**
+ * ServiceStatus
+ */
+export type ServiceStatus = 'ok' | 'degraded';
+
+/**
+ * DatabaseStatus
+ */
+export type DatabaseStatus = 'ok' | 'down';
+
+/**
+ * DatabaseHealth
+ */
+export type DatabaseHealth = {
+    /**
+     * down when the database does not answer (the service reconnects by itself).
+     */
+    status: DatabaseStatus;
+    /**
+     * Round trip of a trivial query; null when down.
+     */
+    latency_ms: number | null;
+};
+
+/**
+ * DatasetFreshness
+ */
+export type DatasetFreshness = {
+    dataset: string;
+    newest_timestamp: number | null;
+    newest_date: string | null;
+    /**
+     * Approximate row count.
+     */
+    rows: number | null;
+};
+
+/**
+ * ExportQuery
+ */
+export type ExportQuery = {
+    [key: string]: ExportQueryValue;
+};
+
+/**
+ * ExportStatus
+ */
+export type ExportStatus = 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
+
+/**
+ * RequestMeta
+ */
+export type RequestMeta = {
+    request_id: string;
+};
+
+/**
+ * ExportFileMeta
+ */
+export type ExportFileMeta = {
+    [key: string]: unknown;
+};
+
+/**
+ * ParameterError
+ */
+export type ParameterError = {
+    /**
+     * Parameter name (query.name for export bodies).
+     */
+    parameter: string;
+    message: string;
+};
+
+/**
+ * ApiError
+ */
+export type ApiError = {
+    code: ErrorCode;
+    /**
+     * A sentence for people; never internals.
+     */
+    message: string;
+    status: number;
+    request_id: string;
+    /**
+     * One element per bad parameter (400); empty otherwise.
+     */
+    details: Array<ParameterError>;
+    /**
+     * Milliseconds to wait (429 and 503); null otherwise.
+     */
+    retry_after_ms: number | null;
+};
+
+/**
+ * RegularOrGlobalSession
+ */
+export type RegularOrGlobalSession = 'rth' | 'gth';
+
+/**
+ * SessionFilter
+ */
+export type SessionFilter = 'rth' | 'gth' | 'all';
+
+/**
+ * ExpiryMode
+ */
+export type ExpiryMode = '0dte' | '1dte' | 'weekly' | 'monthly' | 'lte30' | 'lte90';
+
+/**
+ * TradeTypeFilter
+ */
+export type TradeTypeFilter = 'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso';
+
+/**
+ * SideFilter
+ */
+export type SideFilter = 'above_ask' | 'at_ask' | 'near_ask' | 'ask' | 'mid' | 'near_bid' | 'at_bid' | 'bid' | 'below_bid' | 'unknown';
+
+/**
+ * CoarseSideFilter
+ */
+export type CoarseSideFilter = 'above_ask' | 'ask' | 'mid' | 'bid' | 'below_bid' | 'unknown';
+
+/**
+ * LeaderGrain
+ */
+export type LeaderGrain = 'root' | 'contract';
+
+/**
+ * LeaderSort
+ */
+export type LeaderSort = 'net' | 'bullish' | 'bearish' | 'premium' | 'volume' | 'trades' | 'change_percent';
+
+/**
+ * SortOrder
+ */
+export type SortOrder = 'desc' | 'asc';
+
+/**
+ * PremiumDriftInterval
+ */
+export type PremiumDriftInterval = '1m' | '5m' | '15m' | '30m' | '1h';
+
+/**
+ * VolatilityInterval
+ */
+export type VolatilityInterval = '1m' | '5m' | '10m' | '15m' | '30m' | '1h';
+
+/**
+ * LevelsExtra
+ */
+export type LevelsExtra = 'vanna' | 'charm' | 'delta';
+
+/**
+ * HeatmapMetric
+ */
+export type HeatmapMetric = 'gamma' | 'delta' | 'vanna' | 'charm' | 'open_interest' | 'volume' | 'premium' | 'net_premium' | 'trades';
+
+/**
+ * UsageGranularity
+ */
+export type UsageGranularity = 'hour' | 'day';
+
+/**
+ * DocumentInfo
+ */
+export type DocumentInfo = {
+    [key: string]: unknown;
+};
+
+/**
+ * OpenApiPaths
+ */
+export type OpenApiPaths = {
+    [key: string]: unknown;
+};
+
+/**
+ * AsyncApiChannels
+ */
+export type AsyncApiChannels = {
+    [key: string]: unknown;
+};
+
+/**
+ * FlowLeadersResponse
+ */
+export type FlowLeadersResponse = {
+    data: Array<RootLeaderRow | ContractLeaderRow>;
+    meta: Meta;
+};
+
+/**
+ * PremiumDriftResponse
+ */
+export type PremiumDriftResponse = {
+    data: Array<PremiumDriftBucket>;
+    meta: Meta;
+};
+
+/**
+ * ImpliedVolatilityPage
+ */
+export type ImpliedVolatilityPage = {
+    data: Array<ImpliedVolatilitySample>;
+    meta: Meta;
+    pagination: Pagination;
+};
+
+/**
+ * TradeAtTimeResponse
+ */
+export type TradeAtTimeResponse = {
+    data: TradeAtTime;
+    meta: Meta;
+};
+
+/**
+ * SkewResponse
+ */
+export type SkewResponse = {
+    data: Skew;
+    meta: Meta;
+};
+
+/**
+ * VolatilityDriftResponse
+ */
+export type VolatilityDriftResponse = {
+    data: VolatilityDrift;
+    meta: Meta;
+};
+
+/**
+ * OpenInterestResponse
+ */
+export type OpenInterestResponse = {
+    data: OpenInterest;
+    meta: Meta;
+};
+
+/**
+ * KeyLevelsResponse
+ */
+export type KeyLevelsResponse = {
+    data: KeyLevels;
+    meta: Meta;
+};
+
+/**
+ * HeatmapResponse
+ */
+export type HeatmapResponse = {
+    data: Heatmap;
+    meta: Meta;
+};
+
+/**
+ * OvernightRootsResponse
+ */
+export type OvernightRootsResponse = {
+    data: Array<OvernightRoot>;
+    meta: Meta;
+};
+
+/**
+ * StockSplitPage
+ */
+export type StockSplitPage = {
+    data: Array<StockSplit>;
+    meta: Meta;
+    pagination: Pagination;
+};
+
+/**
+ * MarketSessionsResponse
+ */
+export type MarketSessionsResponse = {
+    data: Array<MarketSession>;
+    meta: Meta;
+};
+
+/**
+ * CalendarDayResponse
+ */
+export type CalendarDayResponse = {
+    data: CalendarDay;
+    meta: Meta;
+};
+
+/**
+ * AccountResponse
+ */
+export type AccountResponse = {
+    data: Account;
+    meta: Meta;
+};
+
+/**
+ * AccountLimitsResponse
+ */
+export type AccountLimitsResponse = {
+    data: AccountLimits;
+    meta: Meta;
+};
+
+/**
+ * UsageResponse
+ */
+export type UsageResponse = {
+    data: Array<UsageBucket>;
+    meta: Meta;
+};
+
+/**
+ * CatalogResponse
+ */
+export type CatalogResponse = {
+    data: Array<CatalogEntry>;
+    meta: Meta;
+};
+
+/**
+ * StatusResponse
+ */
+export type StatusResponse = {
+    data: Status;
+    meta: Meta;
+};
+
+/**
+ * OpenApiDocument
+ */
+export type OpenApiDocument = {
+    openapi: string;
+    info: DocumentInfo;
+    paths: OpenApiPaths;
+};
+
+/**
+ * AsyncApiDocument
+ */
+export type AsyncApiDocument = {
+    asyncapi: string;
+    info: DocumentInfo;
+    channels: AsyncApiChannels;
 };
 
 /**
@@ -931,12 +1601,12 @@ export type TradingDate = CalendarDate;
 /**
  * rth (regular) or gth (the overnight session before the trading date; Pro plan).
  */
-export type SessionRthGth = 'rth' | 'gth';
+export type SessionRthGth = RegularOrGlobalSession;
 
 /**
  * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
  */
-export type SessionRthGthAll = 'rth' | 'gth' | 'all';
+export type SessionRthGthAll = SessionFilter;
 
 /**
  * Window start, inclusive, Unix ms.
@@ -981,7 +1651,7 @@ export type Expirations64 = Array<ExpiryDate>;
 /**
  * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
  */
-export type ExpiryMode = '0dte' | '1dte' | 'weekly' | 'monthly' | 'lte30' | 'lte90';
+export type ExpiryMode2 = ExpiryMode;
 
 /**
  * Minimum days to expiration; 0 means expiring on the trading date.
@@ -1016,22 +1686,22 @@ export type MaxSize = number;
 /**
  * A print matches when any listed type applies.
  */
-export type TradeType = Array<'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso'>;
+export type TradeType = Array<TradeTypeFilter>;
 
 /**
  * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
  */
-export type SideDetailed = Array<'above_ask' | 'at_ask' | 'near_ask' | 'ask' | 'mid' | 'near_bid' | 'at_bid' | 'bid' | 'below_bid' | 'unknown'>;
+export type SideDetailed = Array<SideFilter>;
 
 /**
  * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
  */
-export type SideCoarse = Array<'above_ask' | 'ask' | 'mid' | 'bid' | 'below_bid' | 'unknown'>;
+export type SideCoarse = Array<CoarseSideFilter>;
 
 /**
  * Sentiments.
  */
-export type Sentiment = Array<'bullish' | 'bearish' | 'neutral' | 'unknown'>;
+export type Sentiment2 = Array<Sentiment>;
 
 /**
  * Only out-of-the-money contracts; prints without a known underlying price are excluded.
@@ -1081,17 +1751,17 @@ export type CursorId = string;
 /**
  * Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
  */
-export type Unit = 'per_percent' | 'per_dollar' | 'raw';
+export type Unit = ExposureUnit;
 
 /**
  * Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
  */
-export type PositioningModel = 'classic_oi' | 'flow_adjusted';
+export type PositioningModel = PositioningModelName;
 
 /**
  * dealer, or customer (which negates the values only).
  */
-export type Perspective2 = 'dealer' | 'customer';
+export type Perspective2 = Perspective;
 
 /**
  * Export id.
@@ -1117,7 +1787,7 @@ export type ListOptionTradesData = {
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
-        session?: 'rth' | 'gth' | 'all';
+        session?: SessionFilter;
         /**
          * Window start, inclusive, Unix ms.
          */
@@ -1161,15 +1831,15 @@ export type ListOptionTradesData = {
         /**
          * A print matches when any listed type applies.
          */
-        trade_type?: Array<'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso'>;
+        trade_type?: Array<TradeTypeFilter>;
         /**
          * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
          */
-        side?: Array<'above_ask' | 'at_ask' | 'near_ask' | 'ask' | 'mid' | 'near_bid' | 'at_bid' | 'bid' | 'below_bid' | 'unknown'>;
+        side?: Array<SideFilter>;
         /**
          * Sentiments.
          */
-        sentiment?: Array<'bullish' | 'bearish' | 'neutral' | 'unknown'>;
+        sentiment?: Array<Sentiment>;
         /**
          * Only out-of-the-money contracts; prints without a known underlying price are excluded.
          */
@@ -1210,35 +1880,35 @@ export type ListOptionTradesErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListOptionTradesError = ListOptionTradesErrors[keyof ListOptionTradesErrors];
@@ -1267,7 +1937,7 @@ export type ListOptionFlowData = {
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
-        session?: 'rth' | 'gth' | 'all';
+        session?: SessionFilter;
         /**
          * Window start, inclusive, Unix ms.
          */
@@ -1311,15 +1981,15 @@ export type ListOptionFlowData = {
         /**
          * A print matches when any listed type applies.
          */
-        trade_type?: Array<'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso'>;
+        trade_type?: Array<TradeTypeFilter>;
         /**
          * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
          */
-        side?: Array<'above_ask' | 'ask' | 'mid' | 'bid' | 'below_bid' | 'unknown'>;
+        side?: Array<CoarseSideFilter>;
         /**
          * Sentiments.
          */
-        sentiment?: Array<'bullish' | 'bearish' | 'neutral' | 'unknown'>;
+        sentiment?: Array<Sentiment>;
         /**
          * Only out-of-the-money contracts; prints without a known underlying price are excluded.
          */
@@ -1360,35 +2030,35 @@ export type ListOptionFlowErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListOptionFlowError = ListOptionFlowErrors[keyof ListOptionFlowErrors];
@@ -1457,15 +2127,15 @@ export type ListOvernightOptionFlowData = {
         /**
          * A print matches when any listed type applies.
          */
-        trade_type?: Array<'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso'>;
+        trade_type?: Array<TradeTypeFilter>;
         /**
          * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
          */
-        side?: Array<'above_ask' | 'at_ask' | 'near_ask' | 'ask' | 'mid' | 'near_bid' | 'at_bid' | 'bid' | 'below_bid' | 'unknown'>;
+        side?: Array<SideFilter>;
         /**
          * Sentiments.
          */
-        sentiment?: Array<'bullish' | 'bearish' | 'neutral' | 'unknown'>;
+        sentiment?: Array<Sentiment>;
         /**
          * Only out-of-the-money contracts; prints without a known underlying price are excluded.
          */
@@ -1506,35 +2176,35 @@ export type ListOvernightOptionFlowErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListOvernightOptionFlowError = ListOvernightOptionFlowErrors[keyof ListOvernightOptionFlowErrors];
@@ -1555,15 +2225,15 @@ export type ListFlowLeadersData = {
         /**
          * What is ranked.
          */
-        grain?: 'root' | 'contract';
+        grain?: LeaderGrain;
         /**
          * Ranking key; the default depends on the grain (net for root, change_percent for contract).
          */
-        sort?: 'net' | 'bullish' | 'bearish' | 'premium' | 'volume' | 'trades' | 'change_percent';
+        sort?: LeaderSort;
         /**
          * Direction of the ranking.
          */
-        order?: 'desc' | 'asc';
+        order?: SortOrder;
         /**
          * Rows returned.
          */
@@ -1583,7 +2253,7 @@ export type ListFlowLeadersData = {
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
-        session?: 'rth' | 'gth' | 'all';
+        session?: SessionFilter;
         /**
          * Include multi-leg prints.
          */
@@ -1596,35 +2266,35 @@ export type ListFlowLeadersErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListFlowLeadersError = ListFlowLeadersErrors[keyof ListFlowLeadersErrors];
@@ -1633,10 +2303,7 @@ export type ListFlowLeadersResponses = {
     /**
      * Leader rows in ranking order.
      */
-    200: {
-        data: Array<RootLeaderRow | ContractLeaderRow>;
-        meta: Meta;
-    };
+    200: FlowLeadersResponse;
 };
 
 export type ListFlowLeadersResponse = ListFlowLeadersResponses[keyof ListFlowLeadersResponses];
@@ -1652,7 +2319,7 @@ export type GetPremiumDriftData = {
         /**
          * Bucket size.
          */
-        interval?: '1m' | '5m' | '15m' | '30m' | '1h';
+        interval?: PremiumDriftInterval;
         /**
          * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
@@ -1660,7 +2327,7 @@ export type GetPremiumDriftData = {
         /**
          * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
          */
-        session?: 'rth' | 'gth' | 'all';
+        session?: SessionFilter;
         /**
          * Window start, inclusive, Unix ms.
          */
@@ -1704,15 +2371,15 @@ export type GetPremiumDriftData = {
         /**
          * A print matches when any listed type applies.
          */
-        trade_type?: Array<'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso'>;
+        trade_type?: Array<TradeTypeFilter>;
         /**
          * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
          */
-        side?: Array<'above_ask' | 'ask' | 'mid' | 'bid' | 'below_bid' | 'unknown'>;
+        side?: Array<CoarseSideFilter>;
         /**
          * Sentiments.
          */
-        sentiment?: Array<'bullish' | 'bearish' | 'neutral' | 'unknown'>;
+        sentiment?: Array<Sentiment>;
         /**
          * Only out-of-the-money contracts; prints without a known underlying price are excluded.
          */
@@ -1741,35 +2408,35 @@ export type GetPremiumDriftErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetPremiumDriftError = GetPremiumDriftErrors[keyof GetPremiumDriftErrors];
@@ -1778,10 +2445,7 @@ export type GetPremiumDriftResponses = {
     /**
      * Buckets, oldest first.
      */
-    200: {
-        data: Array<PremiumDriftBucket>;
-        meta: Meta;
-    };
+    200: PremiumDriftResponse;
 };
 
 export type GetPremiumDriftResponse = GetPremiumDriftResponses[keyof GetPremiumDriftResponses];
@@ -1809,7 +2473,7 @@ export type ListContractImpliedVolatilityData = {
         /**
          * Sampling interval.
          */
-        interval?: '1m' | '5m' | '10m' | '15m' | '30m' | '1h';
+        interval?: VolatilityInterval;
         /**
          * Window start, inclusive, Unix ms.
          */
@@ -1825,7 +2489,7 @@ export type ListContractImpliedVolatilityData = {
         /**
          * rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET.
          */
-        session?: 'rth' | 'gth' | 'all';
+        session?: SessionFilter;
         /**
          * Max rows per page.
          */
@@ -1842,35 +2506,35 @@ export type ListContractImpliedVolatilityErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListContractImpliedVolatilityError = ListContractImpliedVolatilityErrors[keyof ListContractImpliedVolatilityErrors];
@@ -1879,11 +2543,7 @@ export type ListContractImpliedVolatilityResponses = {
     /**
      * Samples, oldest first.
      */
-    200: {
-        data: Array<ImpliedVolatilitySample>;
-        meta: Meta;
-        pagination: Pagination;
-    };
+    200: ImpliedVolatilityPage;
 };
 
 export type ListContractImpliedVolatilityResponse = ListContractImpliedVolatilityResponses[keyof ListContractImpliedVolatilityResponses];
@@ -1920,35 +2580,35 @@ export type GetContractTradeAtTimeErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetContractTradeAtTimeError = GetContractTradeAtTimeErrors[keyof GetContractTradeAtTimeErrors];
@@ -1957,10 +2617,7 @@ export type GetContractTradeAtTimeResponses = {
     /**
      * The trade-at-time object.
      */
-    200: {
-        data: TradeAtTime;
-        meta: Meta;
-    };
+    200: TradeAtTimeResponse;
 };
 
 export type GetContractTradeAtTimeResponse = GetContractTradeAtTimeResponses[keyof GetContractTradeAtTimeResponses];
@@ -1980,7 +2637,7 @@ export type GetVolatilitySkewData = {
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
-        session?: 'rth' | 'gth';
+        session?: RegularOrGlobalSession;
         /**
          * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
@@ -1997,35 +2654,35 @@ export type GetVolatilitySkewErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetVolatilitySkewError = GetVolatilitySkewErrors[keyof GetVolatilitySkewErrors];
@@ -2034,10 +2691,7 @@ export type GetVolatilitySkewResponses = {
     /**
      * The skew object.
      */
-    200: {
-        data: Skew;
-        meta: Meta;
-    };
+    200: SkewResponse;
 };
 
 export type GetVolatilitySkewResponse = GetVolatilitySkewResponses[keyof GetVolatilitySkewResponses];
@@ -2057,7 +2711,7 @@ export type GetVolatilityDriftData = {
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
-        session?: 'rth' | 'gth';
+        session?: RegularOrGlobalSession;
         /**
          * The tracked expiration (2000-01-01 through 2099-12-31); default the nearest.
          */
@@ -2065,7 +2719,7 @@ export type GetVolatilityDriftData = {
         /**
          * Bucket size.
          */
-        interval?: '1m' | '5m';
+        interval?: DriftInterval;
     };
     url: '/v1/options/volatility/drift';
 };
@@ -2074,35 +2728,35 @@ export type GetVolatilityDriftErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetVolatilityDriftError = GetVolatilityDriftErrors[keyof GetVolatilityDriftErrors];
@@ -2111,10 +2765,7 @@ export type GetVolatilityDriftResponses = {
     /**
      * The drift object.
      */
-    200: {
-        data: VolatilityDrift;
-        meta: Meta;
-    };
+    200: VolatilityDriftResponse;
 };
 
 export type GetVolatilityDriftResponse = GetVolatilityDriftResponses[keyof GetVolatilityDriftResponses];
@@ -2142,7 +2793,7 @@ export type GetOpenInterestData = {
         /**
          * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
          */
-        expiry_mode?: '0dte' | '1dte' | 'weekly' | 'monthly' | 'lte30' | 'lte90';
+        expiry_mode?: ExpiryMode;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -2170,7 +2821,7 @@ export type GetOpenInterestData = {
         /**
          * Rows per strike or per expiration.
          */
-        group_by?: 'strike' | 'expiration';
+        group_by?: OpenInterestGrouping;
     };
     url: '/v1/options/open-interest';
 };
@@ -2179,35 +2830,35 @@ export type GetOpenInterestErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetOpenInterestError = GetOpenInterestErrors[keyof GetOpenInterestErrors];
@@ -2216,10 +2867,7 @@ export type GetOpenInterestResponses = {
     /**
      * The open interest object.
      */
-    200: {
-        data: OpenInterest;
-        meta: Meta;
-    };
+    200: OpenInterestResponse;
 };
 
 export type GetOpenInterestResponse = GetOpenInterestResponses[keyof GetOpenInterestResponses];
@@ -2239,7 +2887,7 @@ export type GetExposureLevelsData = {
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
-        session?: 'rth' | 'gth';
+        session?: RegularOrGlobalSession;
         /**
          * call or put; omit for both.
          */
@@ -2255,7 +2903,7 @@ export type GetExposureLevelsData = {
         /**
          * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
          */
-        expiry_mode?: '0dte' | '1dte' | 'weekly' | 'monthly' | 'lte30' | 'lte90';
+        expiry_mode?: ExpiryMode;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -2267,23 +2915,23 @@ export type GetExposureLevelsData = {
         /**
          * Exposure measured.
          */
-        greek?: 'gamma' | 'delta' | 'vanna' | 'charm';
+        greek?: Greek;
         /**
          * Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
          */
-        unit?: 'per_percent' | 'per_dollar' | 'raw';
+        unit?: ExposureUnit;
         /**
          * Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
          */
-        model?: 'classic_oi' | 'flow_adjusted';
+        model?: PositioningModelName;
         /**
          * dealer, or customer (which negates the values only).
          */
-        perspective?: 'dealer' | 'customer';
+        perspective?: Perspective;
         /**
          * Optional key levels to compute.
          */
-        include?: Array<'vanna' | 'charm' | 'delta'>;
+        include?: Array<LevelsExtra>;
         /**
          * Minimum fraction of the peak's absolute exposure for a gatekeeper strike.
          */
@@ -2296,35 +2944,35 @@ export type GetExposureLevelsErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetExposureLevelsError = GetExposureLevelsErrors[keyof GetExposureLevelsErrors];
@@ -2333,10 +2981,7 @@ export type GetExposureLevelsResponses = {
     /**
      * The key levels object.
      */
-    200: {
-        data: KeyLevels;
-        meta: Meta;
-    };
+    200: KeyLevelsResponse;
 };
 
 export type GetExposureLevelsResponse = GetExposureLevelsResponses[keyof GetExposureLevelsResponses];
@@ -2356,7 +3001,7 @@ export type GetExposureHeatmapData = {
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
-        session?: 'rth' | 'gth';
+        session?: RegularOrGlobalSession;
         /**
          * call or put; omit for both.
          */
@@ -2372,7 +3017,7 @@ export type GetExposureHeatmapData = {
         /**
          * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
          */
-        expiry_mode?: '0dte' | '1dte' | 'weekly' | 'monthly' | 'lte30' | 'lte90';
+        expiry_mode?: ExpiryMode;
         /**
          * Minimum days to expiration; 0 means expiring on the trading date.
          */
@@ -2404,23 +3049,23 @@ export type GetExposureHeatmapData = {
         /**
          * Cell value.
          */
-        metric?: 'gamma' | 'delta' | 'vanna' | 'charm' | 'open_interest' | 'volume' | 'premium' | 'net_premium' | 'trades';
+        metric?: HeatmapMetric;
         /**
          * Which leg.
          */
-        leg?: 'net' | 'call' | 'put';
+        leg?: HeatmapLeg;
         /**
          * Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
          */
-        unit?: 'per_percent' | 'per_dollar' | 'raw';
+        unit?: ExposureUnit;
         /**
          * Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
          */
-        model?: 'classic_oi' | 'flow_adjusted';
+        model?: PositioningModelName;
         /**
          * dealer, or customer (which negates the values only).
          */
-        perspective?: 'dealer' | 'customer';
+        perspective?: Perspective;
     };
     url: '/v1/options/exposure/heatmap';
 };
@@ -2429,35 +3074,35 @@ export type GetExposureHeatmapErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetExposureHeatmapError = GetExposureHeatmapErrors[keyof GetExposureHeatmapErrors];
@@ -2466,10 +3111,7 @@ export type GetExposureHeatmapResponses = {
     /**
      * The heat map object.
      */
-    200: {
-        data: Heatmap;
-        meta: Meta;
-    };
+    200: HeatmapResponse;
 };
 
 export type GetExposureHeatmapResponse = GetExposureHeatmapResponses[keyof GetExposureHeatmapResponses];
@@ -2490,31 +3132,31 @@ export type ListOptionOvernightSessionsErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListOptionOvernightSessionsError = ListOptionOvernightSessionsErrors[keyof ListOptionOvernightSessionsErrors];
@@ -2523,10 +3165,7 @@ export type ListOptionOvernightSessionsResponses = {
     /**
      * Roots with an overnight session.
      */
-    200: {
-        data: Array<OvernightRoot>;
-        meta: Meta;
-    };
+    200: OvernightRootsResponse;
 };
 
 export type ListOptionOvernightSessionsResponse = ListOptionOvernightSessionsResponses[keyof ListOptionOvernightSessionsResponses];
@@ -2563,35 +3202,35 @@ export type ListStockSplitsErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * The request is valid but no data exists for it (no_data).
      */
-    422: Error;
+    422: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListStockSplitsError = ListStockSplitsErrors[keyof ListStockSplitsErrors];
@@ -2600,11 +3239,7 @@ export type ListStockSplitsResponses = {
     /**
      * Splits, newest first.
      */
-    200: {
-        data: Array<StockSplit>;
-        meta: Meta;
-        pagination: Pagination;
-    };
+    200: StockSplitPage;
 };
 
 export type ListStockSplitsResponse = ListStockSplitsResponses[keyof ListStockSplitsResponses];
@@ -2616,7 +3251,7 @@ export type ListMarketSessionsData = {
         /**
          * Asset class; default all classes.
          */
-        asset?: 'stocks' | 'options' | 'futures';
+        asset?: AssetClass;
         /**
          * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date in New York.
          */
@@ -2629,31 +3264,31 @@ export type ListMarketSessionsErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListMarketSessionsError = ListMarketSessionsErrors[keyof ListMarketSessionsErrors];
@@ -2662,10 +3297,7 @@ export type ListMarketSessionsResponses = {
     /**
      * Session windows ordered by asset then start time.
      */
-    200: {
-        data: Array<MarketSession>;
-        meta: Meta;
-    };
+    200: MarketSessionsResponse;
 };
 
 export type ListMarketSessionsResponse = ListMarketSessionsResponses[keyof ListMarketSessionsResponses];
@@ -2686,31 +3318,31 @@ export type GetMarketCalendarDayErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetMarketCalendarDayError = GetMarketCalendarDayErrors[keyof GetMarketCalendarDayErrors];
@@ -2719,10 +3351,7 @@ export type GetMarketCalendarDayResponses = {
     /**
      * The calendar day.
      */
-    200: {
-        data: CalendarDay;
-        meta: Meta;
-    };
+    200: CalendarDayResponse;
 };
 
 export type GetMarketCalendarDayResponse = GetMarketCalendarDayResponses[keyof GetMarketCalendarDayResponses];
@@ -2738,27 +3367,27 @@ export type GetAccountErrors = {
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetAccountError = GetAccountErrors[keyof GetAccountErrors];
@@ -2767,10 +3396,7 @@ export type GetAccountResponses = {
     /**
      * The account.
      */
-    200: {
-        data: Account;
-        meta: Meta;
-    };
+    200: AccountResponse;
 };
 
 export type GetAccountResponse = GetAccountResponses[keyof GetAccountResponses];
@@ -2786,27 +3412,27 @@ export type GetAccountLimitsErrors = {
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type GetAccountLimitsError = GetAccountLimitsErrors[keyof GetAccountLimitsErrors];
@@ -2815,10 +3441,7 @@ export type GetAccountLimitsResponses = {
     /**
      * Limits and windows.
      */
-    200: {
-        data: AccountLimits;
-        meta: Meta;
-    };
+    200: AccountLimitsResponse;
 };
 
 export type GetAccountLimitsResponse = GetAccountLimitsResponses[keyof GetAccountLimitsResponses];
@@ -2838,7 +3461,7 @@ export type ListAccountUsageData = {
         /**
          * Bucket size.
          */
-        granularity?: 'hour' | 'day';
+        granularity?: UsageGranularity;
         /**
          * Add the per-route breakdown to every bucket that has requests.
          */
@@ -2851,31 +3474,31 @@ export type ListAccountUsageErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListAccountUsageError = ListAccountUsageErrors[keyof ListAccountUsageErrors];
@@ -2884,10 +3507,7 @@ export type ListAccountUsageResponses = {
     /**
      * Usage buckets, oldest first.
      */
-    200: {
-        data: Array<UsageBucket>;
-        meta: Meta;
-    };
+    200: UsageResponse;
 };
 
 export type ListAccountUsageResponse = ListAccountUsageResponses[keyof ListAccountUsageResponses];
@@ -2908,31 +3528,31 @@ export type ListCatalogErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
     /**
      * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
      */
-    504: Error;
+    504: ErrorResponse;
 };
 
 export type ListCatalogError = ListCatalogErrors[keyof ListCatalogErrors];
@@ -2941,10 +3561,7 @@ export type ListCatalogResponses = {
     /**
      * Catalog entries ordered by path.
      */
-    200: {
-        data: Array<CatalogEntry>;
-        meta: Meta;
-    };
+    200: CatalogResponse;
 };
 
 export type ListCatalogResponse = ListCatalogResponses[keyof ListCatalogResponses];
@@ -2960,15 +3577,15 @@ export type GetStatusErrors = {
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
 };
 
 export type GetStatusError = GetStatusErrors[keyof GetStatusErrors];
@@ -2977,10 +3594,7 @@ export type GetStatusResponses = {
     /**
      * Health and freshness.
      */
-    200: {
-        data: Status;
-        meta: Meta;
-    };
+    200: StatusResponse;
 };
 
 export type GetStatusResponse = GetStatusResponses[keyof GetStatusResponses];
@@ -2996,11 +3610,11 @@ export type GetOpenApiDocumentErrors = {
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
 };
 
 export type GetOpenApiDocumentError = GetOpenApiDocumentErrors[keyof GetOpenApiDocumentErrors];
@@ -3009,15 +3623,7 @@ export type GetOpenApiDocumentResponses = {
     /**
      * The OpenAPI document.
      */
-    200: {
-        openapi: string;
-        info: {
-            [key: string]: unknown;
-        };
-        paths: {
-            [key: string]: unknown;
-        };
-    };
+    200: OpenApiDocument;
 };
 
 export type GetOpenApiDocumentResponse = GetOpenApiDocumentResponses[keyof GetOpenApiDocumentResponses];
@@ -3033,11 +3639,11 @@ export type GetAsyncApiDocumentErrors = {
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
 };
 
 export type GetAsyncApiDocumentError = GetAsyncApiDocumentErrors[keyof GetAsyncApiDocumentErrors];
@@ -3046,15 +3652,7 @@ export type GetAsyncApiDocumentResponses = {
     /**
      * The AsyncAPI document.
      */
-    200: {
-        asyncapi: string;
-        info: {
-            [key: string]: unknown;
-        };
-        channels: {
-            [key: string]: unknown;
-        };
-    };
+    200: AsyncApiDocument;
 };
 
 export type GetAsyncApiDocumentResponse = GetAsyncApiDocumentResponses[keyof GetAsyncApiDocumentResponses];
@@ -3070,27 +3668,27 @@ export type CreateExportErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
 };
 
 export type CreateExportError = CreateExportErrors[keyof CreateExportErrors];
@@ -3120,31 +3718,31 @@ export type GetExportErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * No such resource for this account (not_found).
      */
-    404: Error;
+    404: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
     /**
      * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
      */
-    503: Error;
+    503: ErrorResponse;
 };
 
 export type GetExportError = GetExportErrors[keyof GetExportErrors];
@@ -3174,35 +3772,35 @@ export type DownloadExportErrors = {
     /**
      * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
      */
-    400: Error;
+    400: ErrorResponse;
     /**
      * Missing or invalid API key (code unauthorized).
      */
-    401: Error;
+    401: ErrorResponse;
     /**
      * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
      */
-    403: Error;
+    403: ErrorResponse;
     /**
      * No such resource for this account (not_found).
      */
-    404: Error;
+    404: ErrorResponse;
     /**
      * The export is not ready yet (export_not_ready); poll the job.
      */
-    409: Error;
+    409: ErrorResponse;
     /**
      * The export's file was deleted at its expires_timestamp (export_expired); create the export again.
      */
-    410: Error;
+    410: ErrorResponse;
     /**
      * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
      */
-    429: Error;
+    429: ErrorResponse;
     /**
      * Internal error (internal_error). Details are logged with the request id, never returned.
      */
-    500: Error;
+    500: ErrorResponse;
 };
 
 export type DownloadExportError = DownloadExportErrors[keyof DownloadExportErrors];
