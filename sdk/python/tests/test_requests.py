@@ -1,0 +1,110 @@
+"""The requests the SDK builds, without a server: httpx's MockTransport answers in place of the service."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import httpx
+import pytest
+
+from oads_sdk import Oads, OadsError
+
+
+def client_answering(handler) -> tuple[Oads, list[httpx.Request], list[float]]:
+    seen: list[httpx.Request] = []
+    slept: list[float] = []
+
+    def record(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return handler(request, len(seen))
+
+    oads = Oads(api_key="oads_test", base_url="http://oads.test", sleep=slept.append)
+    oads._client.set_httpx_client(httpx.Client(base_url="http://oads.test", transport=httpx.MockTransport(record), headers={"Authorization": "Bearer oads_test"}))
+    return oads, seen, slept
+
+
+def ok(_: httpx.Request, __: int) -> httpx.Response:
+    return httpx.Response(200, json={"data": [], "pagination": {"next_cursor_id": None}})
+
+
+def test_lists_go_comma_joined_once_and_only_given_parameters_are_sent() -> None:
+    oads, seen, _ = client_answering(ok)
+    oads.list_option_trades(underlying_symbol="SPY", side=["ask", "above_ask"], exchange=["cboe", "ise"])
+    query = seen[0].url.params
+    assert query.get_list("side") == ["ask,above_ask"]
+    assert query.get_list("exchange") == ["cboe,ise"]
+    assert sorted(query.keys()) == ["exchange", "side", "underlying_symbol"]
+    assert seen[0].headers["authorization"] == "Bearer oads_test"
+
+
+def test_aware_datetimes_become_unix_ms_and_naive_ones_are_refused() -> None:
+    oads, seen, _ = client_answering(ok)
+    start = dt.datetime(2026, 11, 20, 9, 30, 0, 250_000, tzinfo=dt.timezone(dt.timedelta(hours=-5)))
+    oads.list_option_trades(underlying_symbol="SPY", start_time=start, date=dt.date(2026, 11, 20))
+    # 2026-11-20T14:30:00.250Z: 56 years of 365 days, 14 leap days and 323 days into 2026 after the
+    # epoch (20,777 days), then 52,200.25 s into the day.
+    assert seen[0].url.params["start_time"] == str((56 * 365 + 14 + 323) * 86_400_000 + 52_200_250)
+    assert seen[0].url.params["date"] == "2026-11-20"
+    with pytest.raises(ValueError, match="naive datetime"):
+        oads.list_option_trades(underlying_symbol="SPY", end_time=dt.datetime(2026, 11, 20, 15, 0))
+    assert len(seen) == 1
+
+
+def test_unknown_and_missing_parameters_are_refused_before_sending() -> None:
+    oads, seen, _ = client_answering(ok)
+    with pytest.raises(TypeError, match="unknown parameter.*underlying"):
+        oads.list_option_trades(underlying="SPY")
+    with pytest.raises(TypeError, match="missing required parameter.*id"):
+        oads.get_export()
+    assert seen == []
+
+
+def test_429_and_503_are_retried_after_retry_after_then_surface() -> None:
+    def busy(_: httpx.Request, count: int) -> httpx.Response:
+        if count <= 2:
+            return httpx.Response(429 if count == 1 else 503, headers={"Retry-After": str(count)}, json={"error": {"code": "rate_limited", "message": "slow down", "status": 429, "request_id": "r", "details": [], "retry_after_ms": 1000}})
+        return httpx.Response(200, json={"data": {"id": "acct_1"}})
+
+    oads, seen, slept = client_answering(busy)
+    assert oads.get_account() == {"data": {"id": "acct_1"}}
+    assert slept == [1.0, 2.0]
+    assert oads.retries == 2
+
+    def always(_: httpx.Request, __: int) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": "1"}, json={"error": {"code": "burst_limited", "message": "m", "status": 429, "request_id": "r", "details": [], "retry_after_ms": 1000}})
+
+    oads, seen, slept = client_answering(always)
+    with pytest.raises(OadsError) as error:
+        oads.get_account()
+    assert (error.value.status, error.value.code, error.value.retry_after, error.value.request_id) == (429, "burst_limited", 1.0, "r")
+    assert len(seen) == 1 + oads.max_retries
+
+
+def test_pages_follow_the_cursor_until_null() -> None:
+    def paged(request: httpx.Request, count: int) -> httpx.Response:
+        cursor = request.url.params.get("cursor_id")
+        assert cursor == (None if count == 1 else f"c{count - 1}")
+        return httpx.Response(200, json={"data": [count], "pagination": {"next_cursor_id": f"c{count}" if count < 3 else None}})
+
+    oads, seen, _ = client_answering(paged)
+    assert [page["data"] for page in oads.pages("list_stock_splits")] == [[1], [2], [3]]
+    with pytest.raises(ValueError, match="not a paginated operation"):
+        next(oads.pages("get_account"))
+
+
+def test_export_body_timestamps_follow_the_target_route() -> None:
+    def export(request: httpx.Request, count: int) -> httpx.Response:
+        if request.method == "POST":
+            body = json.loads(request.content)
+            assert body == {"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "start_time": 1795185000000, "date": "2026-11-20", "side": ["ask", "mid"]}}
+            return httpx.Response(202, json={"data": {"id": "exp_1", "status": "queued"}, "meta": {}})
+        if request.url.path.endswith("/download"):
+            return httpx.Response(200, json={"data": [1, 2], "truncated": False})
+        return httpx.Response(200, json={"data": {"id": "exp_1", "status": "ready" if count > 2 else "queued"}, "meta": {}})
+
+    oads, seen, _ = client_answering(export)
+    start = dt.datetime(2026, 11, 20, 14, 30, tzinfo=dt.timezone.utc)
+    file = oads.run_export({"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "start_time": start, "date": dt.date(2026, 11, 20), "side": ["ask", "mid"]}})
+    assert file == {"data": [1, 2], "truncated": False}
+    assert [request.url.path for request in seen] == ["/v1/exports", "/v1/exports/exp_1", "/v1/exports/exp_1", "/v1/exports/exp_1/download"]
