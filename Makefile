@@ -7,11 +7,11 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 NODE_STAMP := node_modules/.oads-installed
 VENV_STAMP := .venv/.oads-installed
 
-.PHONY: help install venv codegen check-generated lint-spec typecheck lint test-unit test-integration schemathesis docs build run migrate test bench simulate static-checks code-checks
+.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint test-unit test-integration schemathesis docs build run migrate test bench simulate static-checks code-checks
 
 help:
 	@echo "make run    - install, build dist/ and the docs, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs)"
-	@echo "make test   - install, then spec lint, generated check, typecheck, lint, unit, integration, contract, Schemathesis"
+	@echo "make test   - install, then spec lint, generated check, generator check, typecheck, lint, unit, integration, contract, Schemathesis"
 	@echo "make bench  - benchmarks (bench/), figures as ratios against a baseline measured in the same run"
 
 $(NODE_STAMP): package.json package-lock.json
@@ -22,22 +22,30 @@ $(NODE_STAMP): package.json package-lock.json
 
 install: $(NODE_STAMP)
 
-$(VENV_STAMP): test/contract/requirements.txt
-	python3 -m venv .venv
-	.venv/bin/pip install --quiet --disable-pip-version-check -r test/contract/requirements.txt
+# The venv holds Schemathesis and the Python SDK's generator and run-time packages.
+$(VENV_STAMP): test/contract/requirements.txt sdk/python/requirements-dev.txt
+	[ -x .venv/bin/python ] || python3 -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check -r test/contract/requirements.txt -r sdk/python/requirements-dev.txt
 	touch $@
 
 venv: $(VENV_STAMP)
 
-codegen: install
+codegen: install venv
 	bash scripts/codegen
+	bash scripts/codegen-python
 
 # Generated code is output only: a fresh codegen must leave generated/ and the SDKs (sdk/) unchanged.
-check-generated: install
+check-generated: install venv
 	bash scripts/codegen
+	bash scripts/codegen-python
 	@if [ -n "$$(git status --porcelain -- generated sdk)" ]; then \
 	  git status --porcelain -- generated sdk; \
 	  echo "generated/ or sdk/ differs from a fresh codegen of openapi/v1.yaml: run 'make codegen' and commit" >&2; exit 1; fi
+
+# The contract as openapi-python-client and openapi-typescript read it: no warning, no enum set
+# declared twice, no auto-named model (findings also in build/generator-findings.txt).
+check-generators: install venv
+	bash scripts/check-generators build/generator-findings.txt
 
 lint-spec: install
 	npx redocly lint openapi/v1.yaml
@@ -54,8 +62,8 @@ lint: install
 # about the longest one's time instead of the sum. typecheck and lint read generated/, which
 # check-generated rewrites: they start once it is done (the inner make shares the outer's three
 # job slots). --output-sync keeps each check's output whole.
-static-checks: install
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint-spec code-checks
+static-checks: install venv
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint-spec check-generators code-checks
 
 code-checks: check-generated
 	$(MAKE) --no-print-directory --output-sync=target typecheck lint
@@ -72,7 +80,7 @@ test-unit: install
 	mkdir -p $(RESULTS)
 	npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=$(RESULTS)/unit.json
 
-test-integration: install
+test-integration: install venv
 	mkdir -p $(RESULTS)
 	npx vitest run --project integration --project contract --project reliability --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 

@@ -7,7 +7,9 @@ way a new integrator would (default settings) and lists what such a user would t
 - auto-named models: a generated class not named after a components/schemas entry (the names
   openapi-python-client invents for inline schemas: `<Operation>Response200`, `<Schema><Prop>Item`,
   `...Type0`, `<Operation><Param>`);
-- formats no generator knows (a custom `format` is silently dropped by every one of them).
+- formats no generator knows (a custom `format` is silently dropped by every one of them);
+- integers that do not fit 32 bits (a bound or example past 2^31 - 1, or Unix milliseconds) without
+  `format: int64`: Go and Java generators make them int32/Integer and cannot decode the answers.
 
 Usage: check_generators.py CONTRACT FINDINGS_FILE [TYPESCRIPT_OUTPUT_FILE]
 The findings file is rewritten on every run (empty when the contract is clean); exit status 1 when
@@ -120,6 +122,29 @@ def format_findings(node: object, where: str, found: dict[str, list[str]]) -> No
             format_findings(value, f"{where}/{index}", found)
 
 
+INT32_MAX = 2**31 - 1
+UNIX_MS = re.compile(r"\bunix\b[^.]*\b(ms|milliseconds)\b|\bepoch milliseconds\b", re.IGNORECASE)
+
+
+def int64_findings(node: object, where: str, found: list[str]) -> None:
+    """Integer schemas that need format: int64 and lack it."""
+    if isinstance(node, dict):
+        types = node.get("type")
+        is_integer = types == "integer" or (isinstance(types, list) and "integer" in types)
+        if is_integer and node.get("format") != "int64":
+            numbers = [node.get(key) for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "default", "example")]
+            numbers += list(node.get("examples") or []) + list(node.get("enum") or [])
+            large = any(isinstance(n, int) and not isinstance(n, bool) and abs(n) > INT32_MAX for n in numbers)
+            if large or UNIX_MS.search(str(node.get("description", ""))):
+                found.append(where)
+        for key, value in node.items():
+            if key not in ("examples", "example"):
+                int64_findings(value, f"{where}/{key}", found)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            int64_findings(value, f"{where}/{index}", found)
+
+
 def typescript_findings(output_file: Path) -> list[str]:
     text = output_file.read_text(encoding="utf-8") if output_file.exists() else ""
     status, _, output = text.partition("\n")
@@ -152,6 +177,12 @@ def main() -> int:
     for fmt, places in sorted(formats.items()):
         findings.append(f"format: {fmt} is known to no generator (use a standard constraint such as multipleOf or a pattern, the rule in the description), at {len(places)} places:")
         findings.extend(f"    {place}" for place in places)
+
+    int64: list[str] = []
+    int64_findings(contract_doc, "#", int64)
+    if int64:
+        findings.append(f"{len(int64)} integers past 32 bits (bounds, examples or Unix ms) without format: int64:")
+        findings.extend(f"    {place}" for place in int64)
 
     findings_file.write_text("".join(f"{line}\n" for line in findings), encoding="utf-8")
     if findings:
