@@ -33,10 +33,32 @@ from openapi_python_client.strings import ClassName
 
 # Formats that OpenAPI 3.1 and JSON Schema define (the ones generators map to types or validate).
 STANDARD_FORMATS = {
-    "int32", "int64", "float", "double", "byte", "binary", "password",
-    "date", "date-time", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-    "ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uri-template", "uuid",
-    "json-pointer", "relative-json-pointer", "regex",
+    "int32",
+    "int64",
+    "float",
+    "double",
+    "byte",
+    "binary",
+    "password",
+    "date",
+    "date-time",
+    "time",
+    "duration",
+    "email",
+    "idn-email",
+    "hostname",
+    "idn-hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "uri-reference",
+    "iri",
+    "iri-reference",
+    "uri-template",
+    "uuid",
+    "json-pointer",
+    "relative-json-pointer",
+    "regex",
 }
 
 # openapi-typescript's normal progress lines; anything else it prints is a warning or an error.
@@ -50,7 +72,10 @@ def python_generator_findings(contract: Path, venv_bin: Path) -> tuple[list[str]
     env = {**os.environ, "PATH": f"{venv_bin}{os.pathsep}{os.environ.get('PATH', '')}", "NO_COLOR": "1", "TERM": "dumb"}
     run = subprocess.run(
         [str(venv_bin / "openapi-python-client"), "generate", "--path", str(contract), "--output-path", str(out), "--meta", "none"],
-        capture_output=True, text=True, env=env, check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     findings: list[str] = []
     output = (run.stdout + run.stderr).strip()
@@ -74,11 +99,7 @@ def generated_classes(models: Path) -> dict[str, tuple[str, frozenset[object] | 
             bases = {ast.unparse(base) for base in node.bases}
             values: frozenset[object] | None = None
             if bases & {"Enum", "StrEnum", "IntEnum"}:
-                values = frozenset(
-                    stmt.value.value
-                    for stmt in node.body
-                    if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant)
-                )
+                values = frozenset(stmt.value.value for stmt in node.body if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant))
             classes[node.name] = (file.name, values)
     return classes
 
@@ -175,7 +196,9 @@ def main() -> int:
     formats: dict[str, list[str]] = defaultdict(list)
     format_findings(contract_doc, "#", formats)
     for fmt, places in sorted(formats.items()):
-        findings.append(f"format: {fmt} is known to no generator (use a standard constraint such as multipleOf or a pattern, the rule in the description), at {len(places)} places:")
+        findings.append(
+            f"format: {fmt} is known to no generator (use a standard constraint such as multipleOf or a pattern, the rule in the description), at {len(places)} places:"
+        )
         findings.extend(f"    {place}" for place in places)
 
     int64: list[str] = []

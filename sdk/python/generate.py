@@ -11,6 +11,9 @@ Three steps, all reproducible from the contract:
 3. operations.py: the facts the hand-written layer (oads_sdk/_oads.py) needs and the generated code
    does not keep: each operation's module, method, path, whether it is paginated (x-paginated), and
    which parameters are Unix-ms or date-time timestamps (so aware datetimes can be converted).
+4. methods.py: class Operations, one method per operationId in snake case with the contract's
+   parameters as keyword arguments (typed from their schemas, enums as Literal), each calling
+   self.call(); oads_sdk.Oads inherits it, so the methods are real (help(), completion, type checks).
 
 Usage: generate.py CONTRACT PACKAGE_DIR (PACKAGE_DIR is the oads_sdk folder).
 """
@@ -67,6 +70,24 @@ class Contract:
             return "unix_ms"
         return None
 
+    def annotation(self, schema: dict, timestamp: str | None) -> str:
+        """A Python type for a parameter's schema, as oads_sdk.Oads accepts it."""
+        resolved, _ = self.resolve(schema)
+        if resolved.get("type") == "array":
+            return f"Sequence[{self.annotation(resolved.get('items', {}), timestamp)}]"
+        if "enum" in resolved:
+            return f"Literal[{', '.join(repr(value) for value in resolved['enum'])}]"
+        if timestamp == "unix_ms":
+            return "datetime.datetime | int"
+        if timestamp == "date_time":
+            return "datetime.datetime | str"
+        if timestamp == "date":
+            return "datetime.date | str"
+        types = resolved.get("type")
+        python = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+        named = [python[t] for t in (types if isinstance(types, list) else [types]) if t in python]
+        return " | ".join(named) if named else "Any"
+
     def operations(self) -> list[dict]:
         found = []
         for path, item in (self.doc.get("paths") or {}).items():
@@ -81,22 +102,29 @@ class Contract:
                     schema, _ = self.resolve(param.get("schema", {}))
                     style = param.get("style", "form" if param["in"] == "query" else "simple")
                     explode = param.get("explode", style == "form")
-                    params.append({
-                        "name": param["name"],
-                        "in": param["in"],
-                        "required": bool(param.get("required", False)),
-                        "list": schema.get("type") == "array",
-                        "joined": schema.get("type") == "array" and param["in"] == "query" and not explode,
-                        "timestamp": self.timestamp_kind(param.get("schema", {}), param.get("description", "")),
-                    })
-                found.append({
-                    "operation_id": operation["operationId"],
-                    "method": method.upper(),
-                    "path": path,
-                    "paginated": bool(operation.get("x-paginated", False)),
-                    "body": "requestBody" in operation,
-                    "params": params,
-                })
+                    params.append(
+                        {
+                            "name": param["name"],
+                            "annotation": self.annotation(param.get("schema", {}), self.timestamp_kind(param.get("schema", {}), param.get("description", ""))),
+                            "description": " ".join(str(param.get("description", "")).split()),
+                            "in": param["in"],
+                            "required": bool(param.get("required", False)),
+                            "list": schema.get("type") == "array",
+                            "joined": schema.get("type") == "array" and param["in"] == "query" and not explode,
+                            "timestamp": self.timestamp_kind(param.get("schema", {}), param.get("description", "")),
+                        }
+                    )
+                found.append(
+                    {
+                        "operation_id": operation["operationId"],
+                        "summary": operation.get("summary", ""),
+                        "method": method.upper(),
+                        "path": path,
+                        "paginated": bool(operation.get("x-paginated", False)),
+                        "body": "requestBody" in operation,
+                        "params": params,
+                    }
+                )
         return found
 
 
@@ -106,9 +134,23 @@ def run_generator(contract: Path, out: Path, config: Path) -> None:
     if out.exists():
         shutil.rmtree(out)
     run = subprocess.run(
-        [str(venv_bin / "openapi-python-client"), "generate", "--path", str(contract), "--output-path", str(out),
-         "--meta", "none", "--config", str(config), "--fail-on-warning"],
-        capture_output=True, text=True, env=env, check=False,
+        [
+            str(venv_bin / "openapi-python-client"),
+            "generate",
+            "--path",
+            str(contract),
+            "--output-path",
+            str(out),
+            "--meta",
+            "none",
+            "--config",
+            str(config),
+            "--fail-on-warning",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     if run.returncode != 0 or "arning" in run.stdout + run.stderr:
         sys.stderr.write(run.stdout + run.stderr)
@@ -153,18 +195,57 @@ def write_operations(operations: list[dict], out: Path) -> None:
         name = snake_case(operation["operation_id"])
         module = modules[name].relative_to(out / "api").with_suffix("").as_posix().replace("/", ".")
         lines.append(f"    {name!r}: {{\n")
-        lines.append(f"        \"operation_id\": {operation['operation_id']!r},\n")
-        lines.append(f"        \"module\": {module!r},\n")
-        lines.append(f"        \"method\": {operation['method']!r},\n")
-        lines.append(f"        \"path\": {operation['path']!r},\n")
-        lines.append(f"        \"paginated\": {operation['paginated']!r},\n")
-        lines.append(f"        \"body\": {operation['body']!r},\n")
-        lines.append("        \"params\": {\n")
+        lines.append(f'        "operation_id": {operation["operation_id"]!r},\n')
+        lines.append(f'        "module": {module!r},\n')
+        lines.append(f'        "method": {operation["method"]!r},\n')
+        lines.append(f'        "path": {operation["path"]!r},\n')
+        lines.append(f'        "paginated": {operation["paginated"]!r},\n')
+        lines.append(f'        "body": {operation["body"]!r},\n')
+        lines.append('        "params": {\n')
         for param in operation["params"]:
             lines.append(f"            {param['name']!r}: ({param['in']!r}, {param['required']!r}, {param['list']!r}, {param['timestamp']!r}),\n")
         lines.append("        },\n    },\n")
     lines.append("}\n")
     (out / "operations.py").write_text("".join(lines), encoding="utf-8")
+
+
+def docstring_text(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"""', "'''")
+
+
+def write_methods(operations: list[dict], out: Path) -> None:
+    lines = [
+        BANNER,
+        '"""One method per operation of the contract, for oads_sdk.Oads (which supplies call())."""\n\n',
+        "from __future__ import annotations\n\n",
+        "import datetime\n",
+        "from collections.abc import Mapping, Sequence\n",
+        "from typing import Any, Literal\n\n\n",
+        "class Operations:\n",
+        '    """The operations of openapi/v1.yaml; each returns the parsed JSON body of a 2xx answer."""\n\n',
+        "    def call(self, operation: str, body: Mapping[str, Any] | None = None, /, **params: Any) -> Any:\n",
+        "        raise NotImplementedError\n",
+    ]
+    for operation in sorted(operations, key=lambda op: snake_case(op["operation_id"])):
+        name = snake_case(operation["operation_id"])
+        required = [param for param in operation["params"] if param["required"]]
+        optional = [param for param in operation["params"] if not param["required"]]
+        signature = ["self"]
+        if operation["body"]:
+            signature.append("body: Mapping[str, Any]")
+        if required or optional:
+            signature.append("*")
+        signature += [f"{param['name']}: {param['annotation']}" for param in required]
+        signature += [f"{param['name']}: {param['annotation']} | None = None" for param in optional]
+        arguments = [repr(name), *(["body"] if operation["body"] else []), *(f"{param['name']}={param['name']}" for param in operation["params"])]
+        doc = [f"{operation['summary']}: {operation['method']} {operation['path']} ({operation['operation_id']})."]
+        if operation["params"]:
+            doc += ["", "Args:", *(f"    {param['name']}: {param['description']}" for param in operation["params"])]
+        body = "\n".join(f"        {line}" if index and line else line for index, line in enumerate(doc))
+        lines.append(f"\n    def {name}({', '.join(signature)}) -> Any:\n")
+        lines.append(f'        """{docstring_text(body)}\n        """\n')
+        lines.append(f"        return self.call({', '.join(arguments)})\n")
+    (out / "methods.py").write_text("".join(lines), encoding="utf-8")
 
 
 def add_banner(out: Path) -> None:
@@ -186,6 +267,7 @@ def main() -> None:
     (out / ".gitignore").unlink(missing_ok=True)
     join_exploded_lists(operations, operation_modules(out))
     write_operations(operations, out)
+    write_methods(operations, out)
     venv_bin = Path(sys.executable).parent
     subprocess.run([str(venv_bin / "ruff"), "format", "--quiet", "--no-cache", "--isolated", str(out)], check=True)
     add_banner(out)

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from .generated.client import AuthenticatedClient
+from .generated.methods import Operations
 from .generated.operations import OPERATIONS
 from .generated.types import UNSET, Unset
 
@@ -77,7 +78,7 @@ def _retry_after_seconds(response: httpx.Response) -> float | None:
         return None
 
 
-EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 
 
 def _unix_ms(name: str, value: dt.datetime) -> int:
@@ -123,15 +124,16 @@ def _coerce(name: str, value: object, hint: object, timestamp: str | None) -> ob
     return value
 
 
-class Oads:
+class Oads(Operations):
     """Client of the Options Analytics Data Service.
 
         oads = Oads(api_key=os.environ["OADS_API_KEY"], base_url="http://127.0.0.1:8080")
         page = oads.list_option_trades(underlying_symbol="SPY", side=["ask", "above_ask"], limit=100)
 
-    Every operation of the contract is a method named after its operationId in snake case, taking
-    its path and query parameters as keyword arguments by their contract names (createExport takes
-    the request body) and returning the parsed JSON body. Any non-2xx answer raises OadsError.
+    Every operation of the contract is a method named after its operationId in snake case (from
+    oads_sdk.generated.methods), taking its path and query parameters as keyword arguments by their
+    contract names (createExport takes the request body) and returning the parsed JSON body. Any
+    non-2xx answer raises OadsError.
     429 and 503 answers are retried after their Retry-After, at most max_retries times and only when
     the wait is at most max_retry_wait seconds.
     """
@@ -155,25 +157,11 @@ class Oads:
     def close(self) -> None:
         self._client.get_httpx_client().close()
 
-    def __enter__(self) -> Oads:
+    def __enter__(self) -> typing.Self:
         return self
 
     def __exit__(self, *_: object) -> None:
         self.close()
-
-    def __getattr__(self, name: str) -> Callable[..., JsonBody]:
-        if name.startswith("_") or name not in OPERATIONS:
-            raise AttributeError(f"{type(self).__name__!s} has no operation {name!r}")
-
-        def call(*args: Any, **params: Any) -> JsonBody:
-            return self.call(name, *args, **params)
-
-        call.__name__ = name
-        call.__doc__ = f"{OPERATIONS[name]['method']} {OPERATIONS[name]['path']} ({OPERATIONS[name]['operation_id']})"
-        return call
-
-    def __dir__(self) -> list[str]:
-        return sorted({*super().__dir__(), *OPERATIONS})
 
     def call(self, operation: str, body: Mapping[str, Any] | None = None, /, **params: Any) -> JsonBody:
         """One request of an operation (snake-case operationId); the parsed JSON body of the answer."""
@@ -194,9 +182,7 @@ class Oads:
         # A parameter not given is not sent (UNSET), rather than sent with the generator's default:
         # the service applies the contract's defaults itself, and the request says only what the caller said.
         arguments: dict[str, Any] = {name: UNSET for name, (location, _, _, _) in declared.items() if location == "query"}
-        arguments.update(
-            (name, _coerce(name, value, hints.get(name), declared[name][3])) for name, value in params.items() if value is not None
-        )
+        arguments.update((name, _coerce(name, value, hints.get(name), declared[name][3])) for name, value in params.items() if value is not None)
         if spec["body"]:
             if body is None:
                 raise TypeError(f"{operation}: the request body is required")

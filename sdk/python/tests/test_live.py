@@ -73,10 +73,9 @@ def test_aware_datetimes_bound_the_window(oads: Oads) -> None:
 def test_a_429_is_retried_after_retry_after() -> None:
     per_second = int(os.environ["OADS_PER_SECOND"])
     key, base_url = os.environ["OADS_BURST_KEY"], os.environ["OADS_BASE_URL"]
-    with Oads(api_key=key, base_url=base_url, max_retries=0) as impatient:
-        with pytest.raises(OadsError) as refused:
-            for _ in range(per_second + 1):
-                impatient.get_account()
+    with Oads(api_key=key, base_url=base_url, max_retries=0) as impatient, pytest.raises(OadsError) as refused:
+        for _ in range(per_second + 1):
+            impatient.get_account()
     assert refused.value.status == 429
     assert refused.value.code in ("burst_limited", "rate_limited")
     assert refused.value.retry_after is not None and 0 < refused.value.retry_after <= 2
@@ -89,8 +88,10 @@ def test_a_429_is_retried_after_retry_after() -> None:
 
 def test_an_export_runs_to_ready_and_is_downloaded(oads: Oads) -> None:
     day = dt.date.fromisoformat(os.environ["OADS_DATE"])
-    start = dt.datetime.combine(day, dt.time(15, 0), dt.timezone.utc)
-    file = oads.run_export({"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "date": day, "side": ["ask", "above_ask"], "start_time": start, "limit": 40}})
+    start = dt.datetime.combine(day, dt.time(15, 0), dt.UTC)
+    file = oads.run_export(
+        {"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "date": day, "side": ["ask", "above_ask"], "start_time": start, "limit": 40}}
+    )
     rows = file["data"]
     assert len(rows) == 40
     assert file["truncated"] is True

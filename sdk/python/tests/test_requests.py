@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
+from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 
 from oads_sdk import Oads, OadsError
+from oads_sdk.generated.operations import OPERATIONS
 
 
 def client_answering(handler) -> tuple[Oads, list[httpx.Request], list[float]]:
@@ -20,7 +24,9 @@ def client_answering(handler) -> tuple[Oads, list[httpx.Request], list[float]]:
         return handler(request, len(seen))
 
     oads = Oads(api_key="oads_test", base_url="http://oads.test", sleep=slept.append)
-    oads._client.set_httpx_client(httpx.Client(base_url="http://oads.test", transport=httpx.MockTransport(record), headers={"Authorization": "Bearer oads_test"}))
+    oads._client.set_httpx_client(
+        httpx.Client(base_url="http://oads.test", transport=httpx.MockTransport(record), headers={"Authorization": "Bearer oads_test"})
+    )
     return oads, seen, slept
 
 
@@ -53,17 +59,39 @@ def test_aware_datetimes_become_unix_ms_and_naive_ones_are_refused() -> None:
 
 def test_unknown_and_missing_parameters_are_refused_before_sending() -> None:
     oads, seen, _ = client_answering(ok)
+    with pytest.raises(TypeError, match="underlying"):
+        oads.list_option_trades(underlying="SPY")  # the contract's name is underlying_symbol
     with pytest.raises(TypeError, match="unknown parameter.*underlying"):
-        oads.list_option_trades(underlying="SPY")
+        oads.call("list_option_trades", underlying="SPY")
     with pytest.raises(TypeError, match="missing required parameter.*id"):
-        oads.get_export()
+        oads.call("get_export")
+    with pytest.raises(ValueError, match="'sideways' is not a valid"):
+        oads.list_option_trades(side=["sideways"])
     assert seen == []
+
+
+def test_every_operation_of_the_contract_is_a_method() -> None:
+    contract = yaml.safe_load((Path(__file__).parents[3] / "openapi" / "v1.yaml").read_text(encoding="utf-8"))
+    operation_ids = [
+        operation["operationId"]
+        for item in contract["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    ]
+    snake = {re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", operation_id).lower() for operation_id in operation_ids}
+    assert len(snake) == len(operation_ids) > 20
+    assert snake == set(OPERATIONS)
+    assert all(callable(getattr(Oads, name, None)) for name in snake)
 
 
 def test_429_and_503_are_retried_after_retry_after_then_surface() -> None:
     def busy(_: httpx.Request, count: int) -> httpx.Response:
         if count <= 2:
-            return httpx.Response(429 if count == 1 else 503, headers={"Retry-After": str(count)}, json={"error": {"code": "rate_limited", "message": "slow down", "status": 429, "request_id": "r", "details": [], "retry_after_ms": 1000}})
+            return httpx.Response(
+                429 if count == 1 else 503,
+                headers={"Retry-After": str(count)},
+                json={"error": {"code": "rate_limited", "message": "slow down", "status": 429, "request_id": "r", "details": [], "retry_after_ms": 1000}},
+            )
         return httpx.Response(200, json={"data": {"id": "acct_1"}})
 
     oads, seen, slept = client_answering(busy)
@@ -72,7 +100,11 @@ def test_429_and_503_are_retried_after_retry_after_then_surface() -> None:
     assert oads.retries == 2
 
     def always(_: httpx.Request, __: int) -> httpx.Response:
-        return httpx.Response(429, headers={"Retry-After": "1"}, json={"error": {"code": "burst_limited", "message": "m", "status": 429, "request_id": "r", "details": [], "retry_after_ms": 1000}})
+        return httpx.Response(
+            429,
+            headers={"Retry-After": "1"},
+            json={"error": {"code": "burst_limited", "message": "m", "status": 429, "request_id": "r", "details": [], "retry_after_ms": 1000}},
+        )
 
     oads, seen, slept = client_answering(always)
     with pytest.raises(OadsError) as error:
@@ -87,7 +119,7 @@ def test_pages_follow_the_cursor_until_null() -> None:
         assert cursor == (None if count == 1 else f"c{count - 1}")
         return httpx.Response(200, json={"data": [count], "pagination": {"next_cursor_id": f"c{count}" if count < 3 else None}})
 
-    oads, seen, _ = client_answering(paged)
+    oads, _seen, _ = client_answering(paged)
     assert [page["data"] for page in oads.pages("list_stock_splits")] == [[1], [2], [3]]
     with pytest.raises(ValueError, match="not a paginated operation"):
         next(oads.pages("get_account"))
@@ -97,14 +129,19 @@ def test_export_body_timestamps_follow_the_target_route() -> None:
     def export(request: httpx.Request, count: int) -> httpx.Response:
         if request.method == "POST":
             body = json.loads(request.content)
-            assert body == {"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "start_time": 1795185000000, "date": "2026-11-20", "side": ["ask", "mid"]}}
+            assert body == {
+                "path": "/v1/options/trades",
+                "query": {"underlying_symbol": "SPY", "start_time": 1795185000000, "date": "2026-11-20", "side": ["ask", "mid"]},
+            }
             return httpx.Response(202, json={"data": {"id": "exp_1", "status": "queued"}, "meta": {}})
         if request.url.path.endswith("/download"):
             return httpx.Response(200, json={"data": [1, 2], "truncated": False})
         return httpx.Response(200, json={"data": {"id": "exp_1", "status": "ready" if count > 2 else "queued"}, "meta": {}})
 
     oads, seen, _ = client_answering(export)
-    start = dt.datetime(2026, 11, 20, 14, 30, tzinfo=dt.timezone.utc)
-    file = oads.run_export({"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "start_time": start, "date": dt.date(2026, 11, 20), "side": ["ask", "mid"]}})
+    start = dt.datetime(2026, 11, 20, 14, 30, tzinfo=dt.UTC)
+    file = oads.run_export(
+        {"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY", "start_time": start, "date": dt.date(2026, 11, 20), "side": ["ask", "mid"]}}
+    )
     assert file == {"data": [1, 2], "truncated": False}
     assert [request.url.path for request in seen] == ["/v1/exports", "/v1/exports/exp_1", "/v1/exports/exp_1", "/v1/exports/exp_1/download"]
