@@ -1,0 +1,84 @@
+"""scripts/check_generators.py on two small contracts: one with each fault the check exists for, and
+the same contract with the faults repaired (named components, int64, a standard constraint)."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+CHECK = Path(__file__).parents[3] / "scripts" / "check_generators.py"
+
+SIDE = {"type": "string", "enum": ["ask", "bid"]}
+FAULTY = {
+    "openapi": "3.1.0",
+    "info": {"title": "Check", "version": "1"},
+    "paths": {
+        "/prints": {
+            "get": {
+                "operationId": "listPrints",
+                "parameters": [
+                    {"name": "side", "in": "query", "schema": copy.deepcopy(SIDE)},
+                    {"name": "strike", "in": "query", "schema": {"type": "number", "format": "strike"}},
+                ],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {"application/json": {"schema": {"type": "object", "properties": {"data": {"$ref": "#/components/schemas/Print"}}}}},
+                    }
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "Print": {
+                "type": "object",
+                "properties": {"side": copy.deepcopy(SIDE), "timestamp": {"type": "integer", "examples": [1763649000000]}},
+            }
+        }
+    },
+}
+
+
+def repaired() -> dict:
+    contract = copy.deepcopy(FAULTY)
+    contract["components"]["schemas"]["Side"] = copy.deepcopy(SIDE)
+    contract["components"]["schemas"]["PrintPage"] = {"type": "object", "properties": {"data": {"$ref": "#/components/schemas/Print"}}}
+    contract["components"]["schemas"]["Print"]["properties"] = {
+        "side": {"$ref": "#/components/schemas/Side"},
+        "timestamp": {"type": "integer", "format": "int64", "examples": [1763649000000]},
+    }
+    operation = contract["paths"]["/prints"]["get"]
+    operation["parameters"] = [
+        {"name": "side", "in": "query", "schema": {"$ref": "#/components/schemas/Side"}},
+        {"name": "strike", "in": "query", "schema": {"type": "number", "multipleOf": 0.001}},
+    ]
+    operation["responses"]["200"]["content"]["application/json"]["schema"] = {"$ref": "#/components/schemas/PrintPage"}
+    return contract
+
+
+def check(tmp_path: Path, contract: dict) -> tuple[int, str]:
+    path = tmp_path / "contract.yaml"
+    path.write_text(yaml.safe_dump(contract), encoding="utf-8")
+    findings = tmp_path / "findings.txt"
+    run = subprocess.run([sys.executable, str(CHECK), str(path), str(findings)], capture_output=True, text=True, check=False)
+    return run.returncode, findings.read_text(encoding="utf-8")
+
+
+def test_each_fault_is_found(tmp_path: Path) -> None:
+    status, findings = check(tmp_path, FAULTY)
+    assert status == 1
+    assert "ListPrintsResponse200 (list_prints_response_200.py)" in findings
+    assert "ListPrintsSide (list_prints_side.py)" in findings
+    assert "PrintSide (print_side.py)" in findings
+    assert "[ask, bid] in 2 classes: ListPrintsSide, PrintSide" in findings
+    assert "format: strike is known to no generator" in findings
+    assert "#/components/schemas/Print/properties/timestamp" in findings
+
+
+def test_the_repaired_contract_is_clean(tmp_path: Path) -> None:
+    assert check(tmp_path, repaired()) == (0, "")
