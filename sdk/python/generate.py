@@ -41,6 +41,8 @@ def snake_case(name: str) -> str:
 class Contract:
     def __init__(self, doc: dict) -> None:
         self.doc = doc
+        # Named enum components used by parameters: name -> Literal[...], written as aliases in methods.py.
+        self.enum_aliases: dict[str, str] = {}
 
     def resolve(self, node: dict) -> tuple[dict, list[str]]:
         """The node behind a chain of $refs, and the names of the refs followed."""
@@ -72,11 +74,15 @@ class Contract:
 
     def annotation(self, schema: dict, timestamp: str | None) -> str:
         """A Python type for a parameter's schema, as oads_sdk.Oads accepts it."""
-        resolved, _ = self.resolve(schema)
+        resolved, names = self.resolve(schema)
         if resolved.get("type") == "array":
             return f"Sequence[{self.annotation(resolved.get('items', {}), timestamp)}]"
         if "enum" in resolved:
-            return f"Literal[{', '.join(repr(value) for value in resolved['enum'])}]"
+            literal = f"Literal[{', '.join(repr(value) for value in resolved['enum'])}]"
+            if not names or names[-1] in ("Any", "Literal", "TypeAlias", "Mapping", "Sequence", "datetime", "Operations"):
+                return literal
+            self.enum_aliases[names[-1]] = literal
+            return names[-1]
         if timestamp == "unix_ms":
             return "datetime.datetime | int"
         if timestamp == "date_time":
@@ -213,14 +219,17 @@ def docstring_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace('"""', "'''")
 
 
-def write_methods(operations: list[dict], out: Path) -> None:
+def write_methods(operations: list[dict], enum_aliases: dict[str, str], out: Path) -> None:
     lines = [
         BANNER,
         '"""One method per operation of the contract, for oads_sdk.Oads (which supplies call())."""\n\n',
         "from __future__ import annotations\n\n",
         "import datetime\n",
         "from collections.abc import Mapping, Sequence\n",
-        "from typing import Any, Literal\n\n\n",
+        "from typing import Any, Literal, TypeAlias\n\n",
+        "# The contract's named vocabularies (components/schemas) that parameters take.\n",
+        *(f"{name}: TypeAlias = {literal}\n" for name, literal in sorted(enum_aliases.items())),
+        "\n\n",
         "class Operations:\n",
         '    """The operations of openapi/v1.yaml; each returns the parsed JSON body of a 2xx answer."""\n\n',
         "    def call(self, operation: str, body: Mapping[str, Any] | None = None, /, **params: Any) -> Any:\n",
@@ -267,7 +276,7 @@ def main() -> None:
     (out / ".gitignore").unlink(missing_ok=True)
     join_exploded_lists(operations, operation_modules(out))
     write_operations(operations, out)
-    write_methods(operations, out)
+    write_methods(operations, contract.enum_aliases, out)
     venv_bin = Path(sys.executable).parent
     subprocess.run([str(venv_bin / "ruff"), "format", "--quiet", "--no-cache", "--isolated", str(out)], check=True)
     add_banner(out)

@@ -5,7 +5,98 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
+
+# The contract's named vocabularies (components/schemas) that parameters take.
+AssetClass: TypeAlias = Literal["stocks", "options", "futures"]
+CoarseSideFilter: TypeAlias = Literal[
+    "above_ask", "ask", "mid", "bid", "below_bid", "unknown"
+]
+ContractType: TypeAlias = Literal["call", "put"]
+DriftInterval: TypeAlias = Literal["1m", "5m"]
+ExchangeName: TypeAlias = Literal[
+    "nom",
+    "amex",
+    "cboe",
+    "ise",
+    "arca",
+    "phlx",
+    "box",
+    "mrcy",
+    "gmni",
+    "c2",
+    "miax",
+    "emld",
+    "bx",
+    "bzx",
+    "edgx",
+    "perl",
+    "memx",
+]
+ExpiryMode: TypeAlias = Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
+ExposureUnit: TypeAlias = Literal["per_percent", "per_dollar", "raw"]
+Greek: TypeAlias = Literal["gamma", "delta", "vanna", "charm"]
+HeatmapLeg: TypeAlias = Literal["net", "call", "put"]
+HeatmapMetric: TypeAlias = Literal[
+    "gamma",
+    "delta",
+    "vanna",
+    "charm",
+    "open_interest",
+    "volume",
+    "premium",
+    "net_premium",
+    "trades",
+]
+LeaderGrain: TypeAlias = Literal["root", "contract"]
+LeaderSort: TypeAlias = Literal[
+    "net", "bullish", "bearish", "premium", "volume", "trades", "change_percent"
+]
+LevelsExtra: TypeAlias = Literal["vanna", "charm", "delta"]
+OpenInterestGrouping: TypeAlias = Literal["strike", "expiration"]
+Perspective: TypeAlias = Literal["dealer", "customer"]
+PositioningModelName: TypeAlias = Literal["classic_oi", "flow_adjusted"]
+PremiumDriftInterval: TypeAlias = Literal["1m", "5m", "15m", "30m", "1h"]
+RegularOrGlobalSession: TypeAlias = Literal["rth", "gth"]
+RouteFamily: TypeAlias = Literal[
+    "options",
+    "futures",
+    "indices",
+    "stocks",
+    "market",
+    "account",
+    "platform",
+    "exports",
+]
+Sentiment: TypeAlias = Literal["bullish", "bearish", "neutral", "unknown"]
+SessionFilter: TypeAlias = Literal["rth", "gth", "all"]
+SideFilter: TypeAlias = Literal[
+    "above_ask",
+    "at_ask",
+    "near_ask",
+    "ask",
+    "mid",
+    "near_bid",
+    "at_bid",
+    "bid",
+    "below_bid",
+    "unknown",
+]
+SortOrder: TypeAlias = Literal["desc", "asc"]
+TradeTypeFilter: TypeAlias = Literal[
+    "sweep",
+    "block",
+    "split",
+    "single",
+    "golden",
+    "multileg",
+    "cross",
+    "floor",
+    "auction",
+    "iso",
+]
+UsageGranularity: TypeAlias = Literal["hour", "day"]
+VolatilityInterval: TypeAlias = Literal["1m", "5m", "10m", "15m", "30m", "1h"]
 
 
 class Operations:
@@ -44,7 +135,7 @@ class Operations:
         self,
         *,
         underlying_symbol: str,
-        contract_type: Literal["call", "put"],
+        contract_type: ContractType,
         strike: float,
         date_of_expiry: datetime.date | str,
         timestamp: datetime.datetime | int,
@@ -80,12 +171,11 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth"] | None = None,
-        contract_type: Literal["call", "put"] | None = None,
+        session: RegularOrGlobalSession | None = None,
+        contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
         expirations: Sequence[datetime.date | str] | None = None,
-        expiry_mode: Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
-        | None = None,
+        expiry_mode: ExpiryMode | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
         min_strike: float | None = None,
@@ -93,22 +183,11 @@ class Operations:
         strikes_around: int | None = None,
         max_expirations: int | None = None,
         expiration_offset: int | None = None,
-        metric: Literal[
-            "gamma",
-            "delta",
-            "vanna",
-            "charm",
-            "open_interest",
-            "volume",
-            "premium",
-            "net_premium",
-            "trades",
-        ]
-        | None = None,
-        leg: Literal["net", "call", "put"] | None = None,
-        unit: Literal["per_percent", "per_dollar", "raw"] | None = None,
-        model: Literal["classic_oi", "flow_adjusted"] | None = None,
-        perspective: Literal["dealer", "customer"] | None = None,
+        metric: HeatmapMetric | None = None,
+        leg: HeatmapLeg | None = None,
+        unit: ExposureUnit | None = None,
+        model: PositioningModelName | None = None,
+        perspective: Perspective | None = None,
     ) -> Any:
         """Strike-by-expiration exposure heat map: GET /v1/options/exposure/heatmap (getExposureHeatmap).
 
@@ -161,19 +240,18 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth"] | None = None,
-        contract_type: Literal["call", "put"] | None = None,
+        session: RegularOrGlobalSession | None = None,
+        contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
         expirations: Sequence[datetime.date | str] | None = None,
-        expiry_mode: Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
-        | None = None,
+        expiry_mode: ExpiryMode | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
-        greek: Literal["gamma", "delta", "vanna", "charm"] | None = None,
-        unit: Literal["per_percent", "per_dollar", "raw"] | None = None,
-        model: Literal["classic_oi", "flow_adjusted"] | None = None,
-        perspective: Literal["dealer", "customer"] | None = None,
-        include: Sequence[Literal["vanna", "charm", "delta"]] | None = None,
+        greek: Greek | None = None,
+        unit: ExposureUnit | None = None,
+        model: PositioningModelName | None = None,
+        perspective: Perspective | None = None,
+        include: Sequence[LevelsExtra] | None = None,
         gatekeeper_ratio: float | None = None,
     ) -> Any:
         """Modeled dealer exposure key levels: GET /v1/options/levels (getExposureLevels).
@@ -235,15 +313,14 @@ class Operations:
         date: datetime.date | str | None = None,
         date_of_expiry: datetime.date | str | None = None,
         expirations: Sequence[datetime.date | str] | None = None,
-        expiry_mode: Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
-        | None = None,
+        expiry_mode: ExpiryMode | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
         min_strike: float | None = None,
         max_strike: float | None = None,
         strikes_around: int | None = None,
         strike_percent_window: float | None = None,
-        group_by: Literal["strike", "expiration"] | None = None,
+        group_by: OpenInterestGrouping | None = None,
     ) -> Any:
         """Open interest by strike or expiration: GET /v1/options/open-interest (getOpenInterest).
 
@@ -281,12 +358,12 @@ class Operations:
         self,
         *,
         underlying_symbol: str,
-        interval: Literal["1m", "5m", "15m", "30m", "1h"] | None = None,
+        interval: PremiumDriftInterval | None = None,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth", "all"] | None = None,
+        session: SessionFilter | None = None,
         start_time: datetime.datetime | int | None = None,
         end_time: datetime.datetime | int | None = None,
-        contract_type: Literal["call", "put"] | None = None,
+        contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
@@ -294,27 +371,9 @@ class Operations:
         max_premium: float | None = None,
         min_size: int | None = None,
         max_size: int | None = None,
-        trade_type: Sequence[
-            Literal[
-                "sweep",
-                "block",
-                "split",
-                "single",
-                "golden",
-                "multileg",
-                "cross",
-                "floor",
-                "auction",
-                "iso",
-            ]
-        ]
-        | None = None,
-        side: Sequence[
-            Literal["above_ask", "ask", "mid", "bid", "below_bid", "unknown"]
-        ]
-        | None = None,
-        sentiment: Sequence[Literal["bullish", "bearish", "neutral", "unknown"]]
-        | None = None,
+        trade_type: Sequence[TradeTypeFilter] | None = None,
+        side: Sequence[CoarseSideFilter] | None = None,
+        sentiment: Sequence[Sentiment] | None = None,
         otm_only: bool | None = None,
         include_complex: bool | None = None,
         unusual_only: bool | None = None,
@@ -382,9 +441,9 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth"] | None = None,
+        session: RegularOrGlobalSession | None = None,
         date_of_expiry: datetime.date | str | None = None,
-        interval: Literal["1m", "5m"] | None = None,
+        interval: DriftInterval | None = None,
     ) -> Any:
         """At-the-money volatility through a session: GET /v1/options/volatility/drift (getVolatilityDrift).
 
@@ -409,7 +468,7 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth"] | None = None,
+        session: RegularOrGlobalSession | None = None,
         date_of_expiry: datetime.date | str | None = None,
         expirations: Sequence[datetime.date | str] | None = None,
     ) -> Any:
@@ -436,7 +495,7 @@ class Operations:
         *,
         start_time: datetime.datetime | int | None = None,
         end_time: datetime.datetime | int | None = None,
-        granularity: Literal["hour", "day"] | None = None,
+        granularity: UsageGranularity | None = None,
         by_route: bool | None = None,
     ) -> Any:
         """Request usage of the account: GET /v1/account/usage (listAccountUsage).
@@ -455,21 +514,7 @@ class Operations:
             by_route=by_route,
         )
 
-    def list_catalog(
-        self,
-        *,
-        family: Literal[
-            "options",
-            "futures",
-            "indices",
-            "stocks",
-            "market",
-            "account",
-            "platform",
-            "exports",
-        ]
-        | None = None,
-    ) -> Any:
+    def list_catalog(self, *, family: RouteFamily | None = None) -> Any:
         """Catalog of routes: GET /v1/catalog (listCatalog).
 
         Args:
@@ -481,14 +526,14 @@ class Operations:
         self,
         *,
         underlying_symbol: str,
-        contract_type: Literal["call", "put"],
+        contract_type: ContractType,
         strike: float,
         date_of_expiry: datetime.date | str,
-        interval: Literal["1m", "5m", "10m", "15m", "30m", "1h"] | None = None,
+        interval: VolatilityInterval | None = None,
         start_time: datetime.datetime | int | None = None,
         end_time: datetime.datetime | int | None = None,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth", "all"] | None = None,
+        session: SessionFilter | None = None,
         limit: int | None = None,
         cursor_id: str | None = None,
     ) -> Any:
@@ -525,17 +570,14 @@ class Operations:
     def list_flow_leaders(
         self,
         *,
-        grain: Literal["root", "contract"] | None = None,
-        sort: Literal[
-            "net", "bullish", "bearish", "premium", "volume", "trades", "change_percent"
-        ]
-        | None = None,
-        order: Literal["desc", "asc"] | None = None,
+        grain: LeaderGrain | None = None,
+        sort: LeaderSort | None = None,
+        order: SortOrder | None = None,
         limit: int | None = None,
         min_premium: float | None = None,
         underlying_symbols: Sequence[str] | None = None,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth", "all"] | None = None,
+        session: SessionFilter | None = None,
         include_complex: bool | None = None,
     ) -> Any:
         """Rank underlyings or contracts by flow: GET /v1/options/flow/leaders (listFlowLeaders).
@@ -567,7 +609,7 @@ class Operations:
     def list_market_sessions(
         self,
         *,
-        asset: Literal["stocks", "options", "futures"] | None = None,
+        asset: AssetClass | None = None,
         date: datetime.date | str | None = None,
     ) -> Any:
         """Session windows of a trading date: GET /v1/market/sessions (listMarketSessions).
@@ -583,10 +625,10 @@ class Operations:
         *,
         underlying_symbols: Sequence[str] | None = None,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth", "all"] | None = None,
+        session: SessionFilter | None = None,
         start_time: datetime.datetime | int | None = None,
         end_time: datetime.datetime | int | None = None,
-        contract_type: Literal["call", "put"] | None = None,
+        contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
@@ -594,54 +636,15 @@ class Operations:
         max_premium: float | None = None,
         min_size: int | None = None,
         max_size: int | None = None,
-        trade_type: Sequence[
-            Literal[
-                "sweep",
-                "block",
-                "split",
-                "single",
-                "golden",
-                "multileg",
-                "cross",
-                "floor",
-                "auction",
-                "iso",
-            ]
-        ]
-        | None = None,
-        side: Sequence[
-            Literal["above_ask", "ask", "mid", "bid", "below_bid", "unknown"]
-        ]
-        | None = None,
-        sentiment: Sequence[Literal["bullish", "bearish", "neutral", "unknown"]]
-        | None = None,
+        trade_type: Sequence[TradeTypeFilter] | None = None,
+        side: Sequence[CoarseSideFilter] | None = None,
+        sentiment: Sequence[Sentiment] | None = None,
         otm_only: bool | None = None,
         include_complex: bool | None = None,
         unusual_only: bool | None = None,
         min_strike: float | None = None,
         max_strike: float | None = None,
-        exchange: Sequence[
-            Literal[
-                "nom",
-                "amex",
-                "cboe",
-                "ise",
-                "arca",
-                "phlx",
-                "box",
-                "mrcy",
-                "gmni",
-                "c2",
-                "miax",
-                "emld",
-                "bx",
-                "bzx",
-                "edgx",
-                "perl",
-                "memx",
-            ]
-        ]
-        | None = None,
+        exchange: Sequence[ExchangeName] | None = None,
         limit: int | None = None,
         cursor_id: str | None = None,
     ) -> Any:
@@ -717,10 +720,10 @@ class Operations:
         underlying_symbol: str | None = None,
         underlying_symbols: Sequence[str] | None = None,
         date: datetime.date | str | None = None,
-        session: Literal["rth", "gth", "all"] | None = None,
+        session: SessionFilter | None = None,
         start_time: datetime.datetime | int | None = None,
         end_time: datetime.datetime | int | None = None,
-        contract_type: Literal["call", "put"] | None = None,
+        contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
@@ -728,65 +731,15 @@ class Operations:
         max_premium: float | None = None,
         min_size: int | None = None,
         max_size: int | None = None,
-        trade_type: Sequence[
-            Literal[
-                "sweep",
-                "block",
-                "split",
-                "single",
-                "golden",
-                "multileg",
-                "cross",
-                "floor",
-                "auction",
-                "iso",
-            ]
-        ]
-        | None = None,
-        side: Sequence[
-            Literal[
-                "above_ask",
-                "at_ask",
-                "near_ask",
-                "ask",
-                "mid",
-                "near_bid",
-                "at_bid",
-                "bid",
-                "below_bid",
-                "unknown",
-            ]
-        ]
-        | None = None,
-        sentiment: Sequence[Literal["bullish", "bearish", "neutral", "unknown"]]
-        | None = None,
+        trade_type: Sequence[TradeTypeFilter] | None = None,
+        side: Sequence[SideFilter] | None = None,
+        sentiment: Sequence[Sentiment] | None = None,
         otm_only: bool | None = None,
         include_complex: bool | None = None,
         unusual_only: bool | None = None,
         min_strike: float | None = None,
         max_strike: float | None = None,
-        exchange: Sequence[
-            Literal[
-                "nom",
-                "amex",
-                "cboe",
-                "ise",
-                "arca",
-                "phlx",
-                "box",
-                "mrcy",
-                "gmni",
-                "c2",
-                "miax",
-                "emld",
-                "bx",
-                "bzx",
-                "edgx",
-                "perl",
-                "memx",
-            ]
-        ]
-        | None = None,
+        exchange: Sequence[ExchangeName] | None = None,
         limit: int | None = None,
         cursor_id: str | None = None,
     ) -> Any:
@@ -855,7 +808,7 @@ class Operations:
         date: datetime.date | str | None = None,
         start_time: datetime.datetime | int | None = None,
         end_time: datetime.datetime | int | None = None,
-        contract_type: Literal["call", "put"] | None = None,
+        contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
         min_dte: int | None = None,
         max_dte: int | None = None,
@@ -863,65 +816,15 @@ class Operations:
         max_premium: float | None = None,
         min_size: int | None = None,
         max_size: int | None = None,
-        trade_type: Sequence[
-            Literal[
-                "sweep",
-                "block",
-                "split",
-                "single",
-                "golden",
-                "multileg",
-                "cross",
-                "floor",
-                "auction",
-                "iso",
-            ]
-        ]
-        | None = None,
-        side: Sequence[
-            Literal[
-                "above_ask",
-                "at_ask",
-                "near_ask",
-                "ask",
-                "mid",
-                "near_bid",
-                "at_bid",
-                "bid",
-                "below_bid",
-                "unknown",
-            ]
-        ]
-        | None = None,
-        sentiment: Sequence[Literal["bullish", "bearish", "neutral", "unknown"]]
-        | None = None,
+        trade_type: Sequence[TradeTypeFilter] | None = None,
+        side: Sequence[SideFilter] | None = None,
+        sentiment: Sequence[Sentiment] | None = None,
         otm_only: bool | None = None,
         include_complex: bool | None = None,
         unusual_only: bool | None = None,
         min_strike: float | None = None,
         max_strike: float | None = None,
-        exchange: Sequence[
-            Literal[
-                "nom",
-                "amex",
-                "cboe",
-                "ise",
-                "arca",
-                "phlx",
-                "box",
-                "mrcy",
-                "gmni",
-                "c2",
-                "miax",
-                "emld",
-                "bx",
-                "bzx",
-                "edgx",
-                "perl",
-                "memx",
-            ]
-        ]
-        | None = None,
+        exchange: Sequence[ExchangeName] | None = None,
         limit: int | None = None,
         cursor_id: str | None = None,
     ) -> Any:

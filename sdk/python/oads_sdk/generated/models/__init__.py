@@ -2,367 +2,277 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .account import Account
-from .account_entitlements import AccountEntitlements
-from .account_key import AccountKey
 from .account_limits import AccountLimits
-from .account_limits_in_flight import AccountLimitsInFlight
-from .account_limits_minute_window import AccountLimitsMinuteWindow
-from .account_limits_second_window import AccountLimitsSecondWindow
+from .account_limits_response import AccountLimitsResponse
+from .account_response import AccountResponse
 from .account_status import AccountStatus
+from .api_error import ApiError
+from .api_key_info import ApiKeyInfo
+from .asset_class import AssetClass
+from .async_api_channels import AsyncApiChannels
+from .async_api_document import AsyncApiDocument
 from .calendar_day import CalendarDay
+from .calendar_day_response import CalendarDayResponse
 from .calendar_day_status import CalendarDayStatus
+from .catalog_dataset import CatalogDataset
 from .catalog_entry import CatalogEntry
-from .catalog_entry_dataset import CatalogEntryDataset
-from .catalog_entry_params_item import CatalogEntryParamsItem
-from .catalog_entry_params_item_type import CatalogEntryParamsItemType
+from .catalog_parameter import CatalogParameter
+from .catalog_parameter_type import CatalogParameterType
+from .catalog_response import CatalogResponse
+from .coarse_side_filter import CoarseSideFilter
 from .contract_leader_row import ContractLeaderRow
 from .contract_type import ContractType
+from .coverage import Coverage
+from .data_source import DataSource
+from .database_health import DatabaseHealth
+from .database_status import DatabaseStatus
+from .dataset_freshness import DatasetFreshness
 from .dataset_release import DatasetRelease
-from .error import Error
+from .document_info import DocumentInfo
+from .drift_interval import DriftInterval
+from .entitlements import Entitlements
 from .error_code import ErrorCode
-from .error_error import ErrorError
-from .error_error_details_item import ErrorErrorDetailsItem
+from .error_response import ErrorResponse
 from .exchange_name import ExchangeName
+from .expected_move import ExpectedMove
+from .expiration_window import ExpirationWindow
 from .expiry_cell import ExpiryCell
+from .expiry_mode import ExpiryMode
 from .export_file import ExportFile
 from .export_file_meta import ExportFileMeta
 from .export_job import ExportJob
-from .export_job_query import ExportJobQuery
 from .export_job_response import ExportJobResponse
-from .export_job_response_meta import ExportJobResponseMeta
-from .export_job_status import ExportJobStatus
+from .export_query import ExportQuery
 from .export_request import ExportRequest
-from .export_request_query import ExportRequestQuery
+from .export_status import ExportStatus
 from .exposure_unit import ExposureUnit
-from .get_account_limits_response_200 import GetAccountLimitsResponse200
-from .get_account_response_200 import GetAccountResponse200
-from .get_async_api_document_response_200 import GetAsyncApiDocumentResponse200
-from .get_async_api_document_response_200_channels import (
-    GetAsyncApiDocumentResponse200Channels,
-)
-from .get_async_api_document_response_200_info import GetAsyncApiDocumentResponse200Info
-from .get_contract_trade_at_time_response_200 import GetContractTradeAtTimeResponse200
-from .get_exposure_heatmap_expiry_mode import GetExposureHeatmapExpiryMode
-from .get_exposure_heatmap_leg import GetExposureHeatmapLeg
-from .get_exposure_heatmap_metric import GetExposureHeatmapMetric
-from .get_exposure_heatmap_model import GetExposureHeatmapModel
-from .get_exposure_heatmap_perspective import GetExposureHeatmapPerspective
-from .get_exposure_heatmap_response_200 import GetExposureHeatmapResponse200
-from .get_exposure_heatmap_session import GetExposureHeatmapSession
-from .get_exposure_heatmap_unit import GetExposureHeatmapUnit
-from .get_exposure_levels_expiry_mode import GetExposureLevelsExpiryMode
-from .get_exposure_levels_greek import GetExposureLevelsGreek
-from .get_exposure_levels_include_item import GetExposureLevelsIncludeItem
-from .get_exposure_levels_model import GetExposureLevelsModel
-from .get_exposure_levels_perspective import GetExposureLevelsPerspective
-from .get_exposure_levels_response_200 import GetExposureLevelsResponse200
-from .get_exposure_levels_session import GetExposureLevelsSession
-from .get_exposure_levels_unit import GetExposureLevelsUnit
-from .get_market_calendar_day_response_200 import GetMarketCalendarDayResponse200
-from .get_open_api_document_response_200 import GetOpenApiDocumentResponse200
-from .get_open_api_document_response_200_info import GetOpenApiDocumentResponse200Info
-from .get_open_api_document_response_200_paths import GetOpenApiDocumentResponse200Paths
-from .get_open_interest_expiry_mode import GetOpenInterestExpiryMode
-from .get_open_interest_group_by import GetOpenInterestGroupBy
-from .get_open_interest_response_200 import GetOpenInterestResponse200
-from .get_premium_drift_interval import GetPremiumDriftInterval
-from .get_premium_drift_response_200 import GetPremiumDriftResponse200
-from .get_premium_drift_sentiment_item import GetPremiumDriftSentimentItem
-from .get_premium_drift_session import GetPremiumDriftSession
-from .get_premium_drift_side_item import GetPremiumDriftSideItem
-from .get_premium_drift_trade_type_item import GetPremiumDriftTradeTypeItem
-from .get_status_response_200 import GetStatusResponse200
-from .get_volatility_drift_interval import GetVolatilityDriftInterval
-from .get_volatility_drift_response_200 import GetVolatilityDriftResponse200
-from .get_volatility_drift_session import GetVolatilityDriftSession
-from .get_volatility_skew_response_200 import GetVolatilitySkewResponse200
-from .get_volatility_skew_session import GetVolatilitySkewSession
+from .flow_leaders_response import FlowLeadersResponse
+from .gamma_regime import GammaRegime
+from .greek import Greek
 from .heatmap import Heatmap
-from .heatmap_cells_item import HeatmapCellsItem
-from .heatmap_expiration_window import HeatmapExpirationWindow
+from .heatmap_cell import HeatmapCell
 from .heatmap_leg import HeatmapLeg
-from .heatmap_strike_range import HeatmapStrikeRange
+from .heatmap_metric import HeatmapMetric
+from .heatmap_response import HeatmapResponse
+from .implied_volatility_page import ImpliedVolatilityPage
 from .implied_volatility_sample import ImpliedVolatilitySample
+from .in_flight_limit import InFlightLimit
 from .key_levels import KeyLevels
-from .key_levels_greek import KeyLevelsGreek
-from .key_levels_levels import KeyLevelsLevels
-from .key_levels_levels_expected_move_type_1 import KeyLevelsLevelsExpectedMoveType1
-from .key_levels_levels_max_pain_type_1 import KeyLevelsLevelsMaxPainType1
-from .key_levels_levels_regime import KeyLevelsLevelsRegime
-from .key_levels_levels_regime_label import KeyLevelsLevelsRegimeLabel
-from .key_levels_levels_regime_underlying_vs_gamma_flip import (
-    KeyLevelsLevelsRegimeUnderlyingVsGammaFlip,
-)
-from .key_levels_levels_vanna_levels_type_1 import KeyLevelsLevelsVannaLevelsType1
-from .key_levels_ranked_type_1 import KeyLevelsRankedType1
+from .key_levels_response import KeyLevelsResponse
+from .leader_grain import LeaderGrain
+from .leader_sort import LeaderSort
+from .levels import Levels
+from .levels_extra import LevelsExtra
 from .limit_values import LimitValues
-from .list_account_usage_granularity import ListAccountUsageGranularity
-from .list_account_usage_response_200 import ListAccountUsageResponse200
-from .list_catalog_response_200 import ListCatalogResponse200
-from .list_contract_implied_volatility_interval import (
-    ListContractImpliedVolatilityInterval,
-)
-from .list_contract_implied_volatility_response_200 import (
-    ListContractImpliedVolatilityResponse200,
-)
-from .list_contract_implied_volatility_session import (
-    ListContractImpliedVolatilitySession,
-)
-from .list_flow_leaders_grain import ListFlowLeadersGrain
-from .list_flow_leaders_order import ListFlowLeadersOrder
-from .list_flow_leaders_response_200 import ListFlowLeadersResponse200
-from .list_flow_leaders_session import ListFlowLeadersSession
-from .list_flow_leaders_sort import ListFlowLeadersSort
-from .list_market_sessions_asset import ListMarketSessionsAsset
-from .list_market_sessions_response_200 import ListMarketSessionsResponse200
-from .list_option_flow_sentiment_item import ListOptionFlowSentimentItem
-from .list_option_flow_session import ListOptionFlowSession
-from .list_option_flow_side_item import ListOptionFlowSideItem
-from .list_option_flow_trade_type_item import ListOptionFlowTradeTypeItem
-from .list_option_overnight_sessions_response_200 import (
-    ListOptionOvernightSessionsResponse200,
-)
-from .list_option_trades_sentiment_item import ListOptionTradesSentimentItem
-from .list_option_trades_session import ListOptionTradesSession
-from .list_option_trades_side_item import ListOptionTradesSideItem
-from .list_option_trades_trade_type_item import ListOptionTradesTradeTypeItem
-from .list_overnight_option_flow_sentiment_item import (
-    ListOvernightOptionFlowSentimentItem,
-)
-from .list_overnight_option_flow_side_item import ListOvernightOptionFlowSideItem
-from .list_overnight_option_flow_trade_type_item import (
-    ListOvernightOptionFlowTradeTypeItem,
-)
-from .list_stock_splits_response_200 import ListStockSplitsResponse200
 from .market_session import MarketSession
-from .market_session_asset import MarketSessionAsset
-from .market_session_session import MarketSessionSession
-from .market_session_status import MarketSessionStatus
+from .market_session_name import MarketSessionName
+from .market_sessions_response import MarketSessionsResponse
+from .max_pain import MaxPain
 from .meta import Meta
-from .meta_coverage import MetaCoverage
-from .meta_source import MetaSource
+from .open_api_document import OpenApiDocument
+from .open_api_paths import OpenApiPaths
 from .open_interest import OpenInterest
-from .open_interest_group_by import OpenInterestGroupBy
-from .open_interest_rows_item import OpenInterestRowsItem
+from .open_interest_grouping import OpenInterestGrouping
+from .open_interest_response import OpenInterestResponse
+from .open_interest_row import OpenInterestRow
 from .open_interest_totals import OpenInterestTotals
+from .option_print import OptionPrint
 from .overnight_root import OvernightRoot
+from .overnight_roots_response import OvernightRootsResponse
 from .pagination import Pagination
+from .parameter_error import ParameterError
 from .perspective import Perspective
 from .plan import Plan
 from .positioning_model_name import PositioningModelName
 from .premium_drift_bucket import PremiumDriftBucket
-from .print_ import Print
-from .print_flags_item import PrintFlagsItem
+from .premium_drift_interval import PremiumDriftInterval
+from .premium_drift_response import PremiumDriftResponse
+from .price_versus_flip import PriceVersusFlip
+from .print_flag import PrintFlag
 from .print_page import PrintPage
-from .print_sentiment import PrintSentiment
 from .print_session import PrintSession
 from .print_side import PrintSide
 from .print_trade_type import PrintTradeType
 from .ranked_strike import RankedStrike
+from .ranked_strikes import RankedStrikes
+from .rate_window import RateWindow
+from .realized_volatility_basis import RealizedVolatilityBasis
+from .recorded_trade import RecordedTrade
+from .regime_label import RegimeLabel
+from .regular_or_global_session import RegularOrGlobalSession
+from .request_meta import RequestMeta
 from .root_leader_row import RootLeaderRow
 from .route_family import RouteFamily
+from .route_usage import RouteUsage
+from .sentiment import Sentiment
+from .service_status import ServiceStatus
 from .session import Session
+from .session_filter import SessionFilter
+from .session_hours import SessionHours
+from .side_filter import SideFilter
 from .skew import Skew
 from .skew_expiration import SkewExpiration
-from .skew_expiration_points_item import SkewExpirationPointsItem
-from .smile_fit_type_1 import SmileFitType1
-from .smile_fit_type_1_fallback_reason_type_1 import SmileFitType1FallbackReasonType1
-from .smile_fit_type_1_fallback_reason_type_2_type_1 import (
-    SmileFitType1FallbackReasonType2Type1,
-)
-from .smile_fit_type_1_fallback_reason_type_3_type_1 import (
-    SmileFitType1FallbackReasonType3Type1,
-)
-from .smile_fit_type_1_method import SmileFitType1Method
+from .skew_point import SkewPoint
+from .skew_response import SkewResponse
+from .smile_fallback_reason import SmileFallbackReason
+from .smile_fit import SmileFit
+from .smile_fit_method import SmileFitMethod
+from .sort_order import SortOrder
+from .split_type import SplitType
 from .status import Status
-from .status_database import StatusDatabase
-from .status_database_status import StatusDatabaseStatus
-from .status_datasets_item import StatusDatasetsItem
-from .status_status import StatusStatus
+from .status_response import StatusResponse
 from .stock_split import StockSplit
-from .stock_split_type import StockSplitType
+from .stock_split_page import StockSplitPage
+from .strike_range import StrikeRange
 from .strike_value import StrikeValue
 from .trade_at_time import TradeAtTime
-from .trade_at_time_trade_type_1 import TradeAtTimeTradeType1
+from .trade_at_time_response import TradeAtTimeResponse
+from .trade_type_filter import TradeTypeFilter
 from .usage_bucket import UsageBucket
-from .usage_bucket_routes_item import UsageBucketRoutesItem
+from .usage_granularity import UsageGranularity
+from .usage_response import UsageResponse
 from .valuation import Valuation
+from .vanna_levels import VannaLevels
 from .volatility_drift import VolatilityDrift
-from .volatility_drift_interval import VolatilityDriftInterval
-from .volatility_drift_points_item import VolatilityDriftPointsItem
-from .volatility_drift_realized_volatility_basis import (
-    VolatilityDriftRealizedVolatilityBasis,
-)
+from .volatility_drift_point import VolatilityDriftPoint
+from .volatility_drift_response import VolatilityDriftResponse
+from .volatility_interval import VolatilityInterval
 
 __all__ = (
     "Account",
-    "AccountEntitlements",
-    "AccountKey",
     "AccountLimits",
-    "AccountLimitsInFlight",
-    "AccountLimitsMinuteWindow",
-    "AccountLimitsSecondWindow",
+    "AccountLimitsResponse",
+    "AccountResponse",
     "AccountStatus",
+    "ApiError",
+    "ApiKeyInfo",
+    "AssetClass",
+    "AsyncApiChannels",
+    "AsyncApiDocument",
     "CalendarDay",
+    "CalendarDayResponse",
     "CalendarDayStatus",
+    "CatalogDataset",
     "CatalogEntry",
-    "CatalogEntryDataset",
-    "CatalogEntryParamsItem",
-    "CatalogEntryParamsItemType",
+    "CatalogParameter",
+    "CatalogParameterType",
+    "CatalogResponse",
+    "CoarseSideFilter",
     "ContractLeaderRow",
     "ContractType",
+    "Coverage",
+    "DataSource",
+    "DatabaseHealth",
+    "DatabaseStatus",
+    "DatasetFreshness",
     "DatasetRelease",
-    "Error",
+    "DocumentInfo",
+    "DriftInterval",
+    "Entitlements",
     "ErrorCode",
-    "ErrorError",
-    "ErrorErrorDetailsItem",
+    "ErrorResponse",
     "ExchangeName",
+    "ExpectedMove",
+    "ExpirationWindow",
     "ExpiryCell",
+    "ExpiryMode",
     "ExportFile",
     "ExportFileMeta",
     "ExportJob",
-    "ExportJobQuery",
     "ExportJobResponse",
-    "ExportJobResponseMeta",
-    "ExportJobStatus",
+    "ExportQuery",
     "ExportRequest",
-    "ExportRequestQuery",
+    "ExportStatus",
     "ExposureUnit",
-    "GetAccountLimitsResponse200",
-    "GetAccountResponse200",
-    "GetAsyncApiDocumentResponse200",
-    "GetAsyncApiDocumentResponse200Channels",
-    "GetAsyncApiDocumentResponse200Info",
-    "GetContractTradeAtTimeResponse200",
-    "GetExposureHeatmapExpiryMode",
-    "GetExposureHeatmapLeg",
-    "GetExposureHeatmapMetric",
-    "GetExposureHeatmapModel",
-    "GetExposureHeatmapPerspective",
-    "GetExposureHeatmapResponse200",
-    "GetExposureHeatmapSession",
-    "GetExposureHeatmapUnit",
-    "GetExposureLevelsExpiryMode",
-    "GetExposureLevelsGreek",
-    "GetExposureLevelsIncludeItem",
-    "GetExposureLevelsModel",
-    "GetExposureLevelsPerspective",
-    "GetExposureLevelsResponse200",
-    "GetExposureLevelsSession",
-    "GetExposureLevelsUnit",
-    "GetMarketCalendarDayResponse200",
-    "GetOpenApiDocumentResponse200",
-    "GetOpenApiDocumentResponse200Info",
-    "GetOpenApiDocumentResponse200Paths",
-    "GetOpenInterestExpiryMode",
-    "GetOpenInterestGroupBy",
-    "GetOpenInterestResponse200",
-    "GetPremiumDriftInterval",
-    "GetPremiumDriftResponse200",
-    "GetPremiumDriftSentimentItem",
-    "GetPremiumDriftSession",
-    "GetPremiumDriftSideItem",
-    "GetPremiumDriftTradeTypeItem",
-    "GetStatusResponse200",
-    "GetVolatilityDriftInterval",
-    "GetVolatilityDriftResponse200",
-    "GetVolatilityDriftSession",
-    "GetVolatilitySkewResponse200",
-    "GetVolatilitySkewSession",
+    "FlowLeadersResponse",
+    "GammaRegime",
+    "Greek",
     "Heatmap",
-    "HeatmapCellsItem",
-    "HeatmapExpirationWindow",
+    "HeatmapCell",
     "HeatmapLeg",
-    "HeatmapStrikeRange",
+    "HeatmapMetric",
+    "HeatmapResponse",
+    "ImpliedVolatilityPage",
     "ImpliedVolatilitySample",
+    "InFlightLimit",
     "KeyLevels",
-    "KeyLevelsGreek",
-    "KeyLevelsLevels",
-    "KeyLevelsLevelsExpectedMoveType1",
-    "KeyLevelsLevelsMaxPainType1",
-    "KeyLevelsLevelsRegime",
-    "KeyLevelsLevelsRegimeLabel",
-    "KeyLevelsLevelsRegimeUnderlyingVsGammaFlip",
-    "KeyLevelsLevelsVannaLevelsType1",
-    "KeyLevelsRankedType1",
+    "KeyLevelsResponse",
+    "LeaderGrain",
+    "LeaderSort",
+    "Levels",
+    "LevelsExtra",
     "LimitValues",
-    "ListAccountUsageGranularity",
-    "ListAccountUsageResponse200",
-    "ListCatalogResponse200",
-    "ListContractImpliedVolatilityInterval",
-    "ListContractImpliedVolatilityResponse200",
-    "ListContractImpliedVolatilitySession",
-    "ListFlowLeadersGrain",
-    "ListFlowLeadersOrder",
-    "ListFlowLeadersResponse200",
-    "ListFlowLeadersSession",
-    "ListFlowLeadersSort",
-    "ListMarketSessionsAsset",
-    "ListMarketSessionsResponse200",
-    "ListOptionFlowSentimentItem",
-    "ListOptionFlowSession",
-    "ListOptionFlowSideItem",
-    "ListOptionFlowTradeTypeItem",
-    "ListOptionOvernightSessionsResponse200",
-    "ListOptionTradesSentimentItem",
-    "ListOptionTradesSession",
-    "ListOptionTradesSideItem",
-    "ListOptionTradesTradeTypeItem",
-    "ListOvernightOptionFlowSentimentItem",
-    "ListOvernightOptionFlowSideItem",
-    "ListOvernightOptionFlowTradeTypeItem",
-    "ListStockSplitsResponse200",
     "MarketSession",
-    "MarketSessionAsset",
-    "MarketSessionSession",
-    "MarketSessionStatus",
+    "MarketSessionName",
+    "MarketSessionsResponse",
+    "MaxPain",
     "Meta",
-    "MetaCoverage",
-    "MetaSource",
+    "OpenApiDocument",
+    "OpenApiPaths",
     "OpenInterest",
-    "OpenInterestGroupBy",
-    "OpenInterestRowsItem",
+    "OpenInterestGrouping",
+    "OpenInterestResponse",
+    "OpenInterestRow",
     "OpenInterestTotals",
+    "OptionPrint",
     "OvernightRoot",
+    "OvernightRootsResponse",
     "Pagination",
+    "ParameterError",
     "Perspective",
     "Plan",
     "PositioningModelName",
     "PremiumDriftBucket",
-    "Print",
-    "PrintFlagsItem",
+    "PremiumDriftInterval",
+    "PremiumDriftResponse",
+    "PriceVersusFlip",
+    "PrintFlag",
     "PrintPage",
-    "PrintSentiment",
     "PrintSession",
     "PrintSide",
     "PrintTradeType",
     "RankedStrike",
+    "RankedStrikes",
+    "RateWindow",
+    "RealizedVolatilityBasis",
+    "RecordedTrade",
+    "RegimeLabel",
+    "RegularOrGlobalSession",
+    "RequestMeta",
     "RootLeaderRow",
     "RouteFamily",
+    "RouteUsage",
+    "Sentiment",
+    "ServiceStatus",
     "Session",
+    "SessionFilter",
+    "SessionHours",
+    "SideFilter",
     "Skew",
     "SkewExpiration",
-    "SkewExpirationPointsItem",
-    "SmileFitType1",
-    "SmileFitType1FallbackReasonType1",
-    "SmileFitType1FallbackReasonType2Type1",
-    "SmileFitType1FallbackReasonType3Type1",
-    "SmileFitType1Method",
+    "SkewPoint",
+    "SkewResponse",
+    "SmileFallbackReason",
+    "SmileFit",
+    "SmileFitMethod",
+    "SortOrder",
+    "SplitType",
     "Status",
-    "StatusDatabase",
-    "StatusDatabaseStatus",
-    "StatusDatasetsItem",
-    "StatusStatus",
+    "StatusResponse",
     "StockSplit",
-    "StockSplitType",
+    "StockSplitPage",
+    "StrikeRange",
     "StrikeValue",
     "TradeAtTime",
-    "TradeAtTimeTradeType1",
+    "TradeAtTimeResponse",
+    "TradeTypeFilter",
     "UsageBucket",
-    "UsageBucketRoutesItem",
+    "UsageGranularity",
+    "UsageResponse",
     "Valuation",
+    "VannaLevels",
     "VolatilityDrift",
-    "VolatilityDriftInterval",
-    "VolatilityDriftPointsItem",
-    "VolatilityDriftRealizedVolatilityBasis",
+    "VolatilityDriftPoint",
+    "VolatilityDriftResponse",
+    "VolatilityInterval",
 )

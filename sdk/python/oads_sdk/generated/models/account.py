@@ -11,8 +11,8 @@ from ..models.dataset_release import DatasetRelease
 from ..models.plan import Plan
 
 if TYPE_CHECKING:
-    from ..models.account_entitlements import AccountEntitlements
-    from ..models.account_key import AccountKey
+    from ..models.api_key_info import ApiKeyInfo
+    from ..models.entitlements import Entitlements
     from ..models.limit_values import LimitValues
 
 
@@ -27,10 +27,10 @@ class Account:
         name (str):
         plan (Plan):
         datasets (list[DatasetRelease]):
-        entitlements (AccountEntitlements):
+        entitlements (Entitlements):
         status (AccountStatus):
         created_timestamp (int): Unix epoch milliseconds (UTC).
-        key (AccountKey):
+        key (ApiKeyInfo):
         limits (LimitValues):
     """
 
@@ -38,10 +38,10 @@ class Account:
     name: str
     plan: Plan
     datasets: list[DatasetRelease]
-    entitlements: AccountEntitlements
+    entitlements: Entitlements
     status: AccountStatus
     created_timestamp: int
-    key: AccountKey
+    key: ApiKeyInfo
     limits: LimitValues
 
     def to_dict(self) -> dict[str, Any]:
@@ -86,8 +86,8 @@ class Account:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.account_entitlements import AccountEntitlements
-        from ..models.account_key import AccountKey
+        from ..models.api_key_info import ApiKeyInfo
+        from ..models.entitlements import Entitlements
         from ..models.limit_values import LimitValues
 
         d = dict(src_dict)
@@ -104,13 +104,13 @@ class Account:
 
             datasets.append(datasets_item)
 
-        entitlements = AccountEntitlements.from_dict(d.pop("entitlements"))
+        entitlements = Entitlements.from_dict(d.pop("entitlements"))
 
         status = AccountStatus(d.pop("status"))
 
         created_timestamp = d.pop("created_timestamp")
 
-        key = AccountKey.from_dict(d.pop("key"))
+        key = ApiKeyInfo.from_dict(d.pop("key"))
 
         limits = LimitValues.from_dict(d.pop("limits"))
 

@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.account_limits_in_flight import AccountLimitsInFlight
-    from ..models.account_limits_minute_window import AccountLimitsMinuteWindow
-    from ..models.account_limits_second_window import AccountLimitsSecondWindow
+    from ..models.in_flight_limit import InFlightLimit
     from ..models.limit_values import LimitValues
+    from ..models.rate_window import RateWindow
 
 
 T = TypeVar("T", bound="AccountLimits")
@@ -21,17 +20,17 @@ class AccountLimits:
     """
     Attributes:
         limits (LimitValues):
-        minute_window (AccountLimitsMinuteWindow):
-        second_window (AccountLimitsSecondWindow):
-        in_flight (AccountLimitsInFlight):
+        minute_window (RateWindow):
+        second_window (RateWindow):
+        in_flight (InFlightLimit):
         cooldown_until (int | None): Unix ms when a cooldown ends; null when none.
         exports_active (int): Exports queued or running.
     """
 
     limits: LimitValues
-    minute_window: AccountLimitsMinuteWindow
-    second_window: AccountLimitsSecondWindow
-    in_flight: AccountLimitsInFlight
+    minute_window: RateWindow
+    second_window: RateWindow
+    in_flight: InFlightLimit
     cooldown_until: int | None
     exports_active: int
 
@@ -66,19 +65,18 @@ class AccountLimits:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.account_limits_in_flight import AccountLimitsInFlight
-        from ..models.account_limits_minute_window import AccountLimitsMinuteWindow
-        from ..models.account_limits_second_window import AccountLimitsSecondWindow
+        from ..models.in_flight_limit import InFlightLimit
         from ..models.limit_values import LimitValues
+        from ..models.rate_window import RateWindow
 
         d = dict(src_dict)
         limits = LimitValues.from_dict(d.pop("limits"))
 
-        minute_window = AccountLimitsMinuteWindow.from_dict(d.pop("minute_window"))
+        minute_window = RateWindow.from_dict(d.pop("minute_window"))
 
-        second_window = AccountLimitsSecondWindow.from_dict(d.pop("second_window"))
+        second_window = RateWindow.from_dict(d.pop("second_window"))
 
-        in_flight = AccountLimitsInFlight.from_dict(d.pop("in_flight"))
+        in_flight = InFlightLimit.from_dict(d.pop("in_flight"))
 
         def _parse_cooldown_until(data: object) -> int | None:
             if data is None:

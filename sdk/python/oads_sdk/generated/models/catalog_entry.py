@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.catalog_entry_dataset import CatalogEntryDataset
+from ..models.catalog_dataset import CatalogDataset
 from ..models.route_family import RouteFamily
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.catalog_entry_params_item import CatalogEntryParamsItem
+    from ..models.catalog_parameter import CatalogParameter
 
 
 T = TypeVar("T", bound="CatalogEntry")
@@ -21,14 +21,14 @@ T = TypeVar("T", bound="CatalogEntry")
 class CatalogEntry:
     """
     Attributes:
-        dataset (CatalogEntryDataset):
+        dataset (CatalogDataset):
         family (RouteFamily): The family of a route (each operation's x-family); futures and indices have no routes yet.
         id (str): The operationId.
         mcp (bool): Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
         method (str):
         overnight (bool):
         paginated (bool):
-        params (list[CatalogEntryParamsItem]):
+        params (list[CatalogParameter]):
         path (str):
         public (bool):
         streamable (bool):
@@ -37,14 +37,14 @@ class CatalogEntry:
         history_params (list[str] | Unset):
     """
 
-    dataset: CatalogEntryDataset
+    dataset: CatalogDataset
     family: RouteFamily
     id: str
     mcp: bool
     method: str
     overnight: bool
     paginated: bool
-    params: list[CatalogEntryParamsItem]
+    params: list[CatalogParameter]
     path: str
     public: bool
     streamable: bool
@@ -113,10 +113,10 @@ class CatalogEntry:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.catalog_entry_params_item import CatalogEntryParamsItem
+        from ..models.catalog_parameter import CatalogParameter
 
         d = dict(src_dict)
-        dataset = CatalogEntryDataset(d.pop("dataset"))
+        dataset = CatalogDataset(d.pop("dataset"))
 
         family = RouteFamily(d.pop("family"))
 
@@ -133,7 +133,7 @@ class CatalogEntry:
         params = []
         _params = d.pop("params")
         for params_item_data in _params:
-            params_item = CatalogEntryParamsItem.from_dict(params_item_data)
+            params_item = CatalogParameter.from_dict(params_item_data)
 
             params.append(params_item)
 

@@ -18,7 +18,7 @@ class ExportFile:
     """
     Attributes:
         data (Any): The rows (or object) of the exported endpoint.
-        meta (ExportFileMeta): The meta of the first page read, with the export id.
+        meta (ExportFileMeta):
         pages (int):
         truncated (bool):
     """

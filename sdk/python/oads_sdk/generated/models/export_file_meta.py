@@ -12,8 +12,6 @@ T = TypeVar("T", bound="ExportFileMeta")
 
 @_attrs_define
 class ExportFileMeta:
-    """The meta of the first page read, with the export id."""
-
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.export_job_status import ExportJobStatus
+from ..models.export_status import ExportStatus
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.export_job_query import ExportJobQuery
+    from ..models.export_query import ExportQuery
 
 
 T = TypeVar("T", bound="ExportJob")
@@ -22,13 +22,8 @@ class ExportJob:
     Attributes:
         id (str):
         path (str):
-        query (ExportJobQuery):
-        status (ExportJobStatus): queued: waiting for a worker, running, or waiting for its data to be loaded; retrying:
-            its
-            last run failed or its worker died, and it runs again; failed: for good (error_code,
-            failure_reason, failed_timestamp); ready: the file is at download_url until
-            expires_timestamp. awaiting_configuration is not used by this service (no export waits on
-            configuration); it stays in the enumeration because the interface lists it.
+        query (ExportQuery):
+        status (ExportStatus):
         revision (int):
         created_timestamp (int): Unix epoch milliseconds (UTC).
         bytes_ (int | Unset):
@@ -48,8 +43,8 @@ class ExportJob:
 
     id: str
     path: str
-    query: ExportJobQuery
-    status: ExportJobStatus
+    query: ExportQuery
+    status: ExportStatus
     revision: int
     created_timestamp: int
     bytes_: int | Unset = UNSET
@@ -138,16 +133,16 @@ class ExportJob:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.export_job_query import ExportJobQuery
+        from ..models.export_query import ExportQuery
 
         d = dict(src_dict)
         id = d.pop("id")
 
         path = d.pop("path")
 
-        query = ExportJobQuery.from_dict(d.pop("query"))
+        query = ExportQuery.from_dict(d.pop("query"))
 
-        status = ExportJobStatus(d.pop("status"))
+        status = ExportStatus(d.pop("status"))
 
         revision = d.pop("revision")
 

@@ -8,7 +8,7 @@ from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
     from ..models.export_job import ExportJob
-    from ..models.export_job_response_meta import ExportJobResponseMeta
+    from ..models.request_meta import RequestMeta
 
 
 T = TypeVar("T", bound="ExportJobResponse")
@@ -19,11 +19,11 @@ class ExportJobResponse:
     """
     Attributes:
         data (ExportJob):
-        meta (ExportJobResponseMeta):
+        meta (RequestMeta):
     """
 
     data: ExportJob
-    meta: ExportJobResponseMeta
+    meta: RequestMeta
 
     def to_dict(self) -> dict[str, Any]:
         data = self.data.to_dict()
@@ -44,12 +44,12 @@ class ExportJobResponse:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.export_job import ExportJob
-        from ..models.export_job_response_meta import ExportJobResponseMeta
+        from ..models.request_meta import RequestMeta
 
         d = dict(src_dict)
         data = ExportJob.from_dict(d.pop("data"))
 
-        meta = ExportJobResponseMeta.from_dict(d.pop("meta"))
+        meta = RequestMeta.from_dict(d.pop("meta"))
 
         export_job_response = cls(
             data=data,

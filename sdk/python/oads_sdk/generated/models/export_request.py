@@ -9,7 +9,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.export_request_query import ExportRequestQuery
+    from ..models.export_query import ExportQuery
 
 
 T = TypeVar("T", bound="ExportRequest")
@@ -20,11 +20,11 @@ class ExportRequest:
     """
     Attributes:
         path (str):
-        query (ExportRequestQuery | Unset):
+        query (ExportQuery | Unset):
     """
 
     path: str
-    query: ExportRequestQuery | Unset = UNSET
+    query: ExportQuery | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         path = self.path
@@ -47,17 +47,17 @@ class ExportRequest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.export_request_query import ExportRequestQuery
+        from ..models.export_query import ExportQuery
 
         d = dict(src_dict)
         path = d.pop("path")
 
         _query = d.pop("query", UNSET)
-        query: ExportRequestQuery | Unset
+        query: ExportQuery | Unset
         if isinstance(_query, Unset):
             query = UNSET
         else:
-            query = ExportRequestQuery.from_dict(_query)
+            query = ExportQuery.from_dict(_query)
 
         export_request = cls(
             path=path,

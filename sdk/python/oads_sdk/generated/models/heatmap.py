@@ -14,10 +14,10 @@ from ..models.positioning_model_name import PositioningModelName
 from ..models.session import Session
 
 if TYPE_CHECKING:
+    from ..models.expiration_window import ExpirationWindow
     from ..models.expiry_cell import ExpiryCell
-    from ..models.heatmap_cells_item import HeatmapCellsItem
-    from ..models.heatmap_expiration_window import HeatmapExpirationWindow
-    from ..models.heatmap_strike_range import HeatmapStrikeRange
+    from ..models.heatmap_cell import HeatmapCell
+    from ..models.strike_range import StrikeRange
     from ..models.valuation import Valuation
 
 
@@ -28,8 +28,8 @@ T = TypeVar("T", bound="Heatmap")
 class Heatmap:
     """
     Attributes:
-        cells (list[HeatmapCellsItem]):
-        expiration_window (HeatmapExpirationWindow):
+        cells (list[HeatmapCell]):
+        expiration_window (ExpirationWindow):
         greek (str):
         largest_cell (ExpiryCell | None):
         leg (HeatmapLeg):
@@ -42,7 +42,7 @@ class Heatmap:
             position).
         roots (list[str]):
         session (Session):
-        strike_range (HeatmapStrikeRange):
+        strike_range (StrikeRange):
         trading_date (datetime.date):
         underlying_symbol (str):
         unit (ExposureUnit):
@@ -50,8 +50,8 @@ class Heatmap:
         valuation (Valuation):
     """
 
-    cells: list[HeatmapCellsItem]
-    expiration_window: HeatmapExpirationWindow
+    cells: list[HeatmapCell]
+    expiration_window: ExpirationWindow
     greek: str
     largest_cell: ExpiryCell | None
     leg: HeatmapLeg
@@ -63,7 +63,7 @@ class Heatmap:
     positioning_model: str
     roots: list[str]
     session: Session
-    strike_range: HeatmapStrikeRange
+    strike_range: StrikeRange
     trading_date: datetime.date
     underlying_symbol: str
     unit: ExposureUnit
@@ -150,23 +150,21 @@ class Heatmap:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.expiration_window import ExpirationWindow
         from ..models.expiry_cell import ExpiryCell
-        from ..models.heatmap_cells_item import HeatmapCellsItem
-        from ..models.heatmap_expiration_window import HeatmapExpirationWindow
-        from ..models.heatmap_strike_range import HeatmapStrikeRange
+        from ..models.heatmap_cell import HeatmapCell
+        from ..models.strike_range import StrikeRange
         from ..models.valuation import Valuation
 
         d = dict(src_dict)
         cells = []
         _cells = d.pop("cells")
         for cells_item_data in _cells:
-            cells_item = HeatmapCellsItem.from_dict(cells_item_data)
+            cells_item = HeatmapCell.from_dict(cells_item_data)
 
             cells.append(cells_item)
 
-        expiration_window = HeatmapExpirationWindow.from_dict(
-            d.pop("expiration_window")
-        )
+        expiration_window = ExpirationWindow.from_dict(d.pop("expiration_window"))
 
         greek = d.pop("greek")
 
@@ -213,7 +211,7 @@ class Heatmap:
 
         session = Session(d.pop("session"))
 
-        strike_range = HeatmapStrikeRange.from_dict(d.pop("strike_range"))
+        strike_range = StrikeRange.from_dict(d.pop("strike_range"))
 
         trading_date = datetime.date.fromisoformat(d.pop("trading_date"))
 

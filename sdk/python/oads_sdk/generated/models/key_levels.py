@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.exposure_unit import ExposureUnit
-from ..models.key_levels_greek import KeyLevelsGreek
+from ..models.greek import Greek
 from ..models.perspective import Perspective
 from ..models.positioning_model_name import PositioningModelName
 from ..models.session import Session
 
 if TYPE_CHECKING:
-    from ..models.key_levels_levels import KeyLevelsLevels
-    from ..models.key_levels_ranked_type_1 import KeyLevelsRankedType1
+    from ..models.levels import Levels
+    from ..models.ranked_strikes import RankedStrikes
     from ..models.valuation import Valuation
 
 
@@ -26,13 +26,13 @@ T = TypeVar("T", bound="KeyLevels")
 class KeyLevels:
     """
     Attributes:
-        greek (KeyLevelsGreek):
-        levels (KeyLevelsLevels):
+        greek (Greek):
+        levels (Levels):
         model (PositioningModelName):
         perspective (Perspective):
         positioning_model (str): Name and version of the positioning assumption (a model estimate, not an observed
             position).
-        ranked (KeyLevelsRankedType1 | None):
+        ranked (None | RankedStrikes):
         roots (list[str]):
         session (Session):
         trading_date (datetime.date):
@@ -43,12 +43,12 @@ class KeyLevels:
         valuation (Valuation):
     """
 
-    greek: KeyLevelsGreek
-    levels: KeyLevelsLevels
+    greek: Greek
+    levels: Levels
     model: PositioningModelName
     perspective: Perspective
     positioning_model: str
-    ranked: KeyLevelsRankedType1 | None
+    ranked: None | RankedStrikes
     roots: list[str]
     session: Session
     trading_date: datetime.date
@@ -59,7 +59,7 @@ class KeyLevels:
     valuation: Valuation
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.key_levels_ranked_type_1 import KeyLevelsRankedType1
+        from ..models.ranked_strikes import RankedStrikes
 
         greek = self.greek.value
 
@@ -72,7 +72,7 @@ class KeyLevels:
         positioning_model = self.positioning_model
 
         ranked: dict[str, Any] | None
-        if isinstance(self.ranked, KeyLevelsRankedType1):
+        if isinstance(self.ranked, RankedStrikes):
             ranked = self.ranked.to_dict()
         else:
             ranked = self.ranked
@@ -119,14 +119,14 @@ class KeyLevels:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.key_levels_levels import KeyLevelsLevels
-        from ..models.key_levels_ranked_type_1 import KeyLevelsRankedType1
+        from ..models.levels import Levels
+        from ..models.ranked_strikes import RankedStrikes
         from ..models.valuation import Valuation
 
         d = dict(src_dict)
-        greek = KeyLevelsGreek(d.pop("greek"))
+        greek = Greek(d.pop("greek"))
 
-        levels = KeyLevelsLevels.from_dict(d.pop("levels"))
+        levels = Levels.from_dict(d.pop("levels"))
 
         model = PositioningModelName(d.pop("model"))
 
@@ -134,18 +134,18 @@ class KeyLevels:
 
         positioning_model = d.pop("positioning_model")
 
-        def _parse_ranked(data: object) -> KeyLevelsRankedType1 | None:
+        def _parse_ranked(data: object) -> None | RankedStrikes:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                ranked_type_1 = KeyLevelsRankedType1.from_dict(data)
+                ranked_type_1 = RankedStrikes.from_dict(data)
 
                 return ranked_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(KeyLevelsRankedType1 | None, data)
+            return cast(None | RankedStrikes, data)
 
         ranked = _parse_ranked(d.pop("ranked"))
 

@@ -7,9 +7,9 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.market_session_asset import MarketSessionAsset
-from ..models.market_session_session import MarketSessionSession
-from ..models.market_session_status import MarketSessionStatus
+from ..models.asset_class import AssetClass
+from ..models.market_session_name import MarketSessionName
+from ..models.session_hours import SessionHours
 
 T = TypeVar("T", bound="MarketSession")
 
@@ -18,19 +18,19 @@ T = TypeVar("T", bound="MarketSession")
 class MarketSession:
     """
     Attributes:
-        asset (MarketSessionAsset):
+        asset (AssetClass):
         end_time (int): Unix epoch milliseconds (UTC).
-        session (MarketSessionSession):
+        session (MarketSessionName):
         start_time (int): Unix epoch milliseconds (UTC).
-        status (MarketSessionStatus):
+        status (SessionHours):
         trading_date (datetime.date):
     """
 
-    asset: MarketSessionAsset
+    asset: AssetClass
     end_time: int
-    session: MarketSessionSession
+    session: MarketSessionName
     start_time: int
-    status: MarketSessionStatus
+    status: SessionHours
     trading_date: datetime.date
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,15 +64,15 @@ class MarketSession:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
-        asset = MarketSessionAsset(d.pop("asset"))
+        asset = AssetClass(d.pop("asset"))
 
         end_time = d.pop("end_time")
 
-        session = MarketSessionSession(d.pop("session"))
+        session = MarketSessionName(d.pop("session"))
 
         start_time = d.pop("start_time")
 
-        status = MarketSessionStatus(d.pop("status"))
+        status = SessionHours(d.pop("status"))
 
         trading_date = datetime.date.fromisoformat(d.pop("trading_date"))
 

@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.meta_source import MetaSource
+from ..models.data_source import DataSource
 
 if TYPE_CHECKING:
-    from ..models.meta_coverage import MetaCoverage
+    from ..models.coverage import Coverage
 
 
 T = TypeVar("T", bound="Meta")
@@ -20,19 +20,19 @@ class Meta:
     """
     Attributes:
         as_of (int): Unix epoch milliseconds (UTC).
-        coverage (MetaCoverage): complete is always present; trades adds scan_complete; usage adds durable.
+        coverage (Coverage):
         delay_ms (int):
         delayed (bool):
         request_id (str):
-        source (MetaSource):
+        source (DataSource):
     """
 
     as_of: int
-    coverage: MetaCoverage
+    coverage: Coverage
     delay_ms: int
     delayed: bool
     request_id: str
-    source: MetaSource
+    source: DataSource
 
     def to_dict(self) -> dict[str, Any]:
         as_of = self.as_of
@@ -64,12 +64,12 @@ class Meta:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.meta_coverage import MetaCoverage
+        from ..models.coverage import Coverage
 
         d = dict(src_dict)
         as_of = d.pop("as_of")
 
-        coverage = MetaCoverage.from_dict(d.pop("coverage"))
+        coverage = Coverage.from_dict(d.pop("coverage"))
 
         delay_ms = d.pop("delay_ms")
 
@@ -77,7 +77,7 @@ class Meta:
 
         request_id = d.pop("request_id")
 
-        source = MetaSource(d.pop("source"))
+        source = DataSource(d.pop("source"))
 
         meta = cls(
             as_of=as_of,

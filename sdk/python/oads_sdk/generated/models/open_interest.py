@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.open_interest_group_by import OpenInterestGroupBy
+from ..models.open_interest_grouping import OpenInterestGrouping
 
 if TYPE_CHECKING:
-    from ..models.open_interest_rows_item import OpenInterestRowsItem
+    from ..models.open_interest_row import OpenInterestRow
     from ..models.open_interest_totals import OpenInterestTotals
 
 
@@ -21,20 +21,20 @@ T = TypeVar("T", bound="OpenInterest")
 class OpenInterest:
     """
     Attributes:
-        group_by (OpenInterestGroupBy):
+        group_by (OpenInterestGrouping):
         open_interest_date (datetime.date):
         roots (list[str]):
-        rows (list[OpenInterestRowsItem]):
+        rows (list[OpenInterestRow]):
         totals (OpenInterestTotals):
         trading_date (datetime.date):
         underlying_price (float | None):
         underlying_symbol (str):
     """
 
-    group_by: OpenInterestGroupBy
+    group_by: OpenInterestGrouping
     open_interest_date: datetime.date
     roots: list[str]
-    rows: list[OpenInterestRowsItem]
+    rows: list[OpenInterestRow]
     totals: OpenInterestTotals
     trading_date: datetime.date
     underlying_price: float | None
@@ -80,11 +80,11 @@ class OpenInterest:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.open_interest_rows_item import OpenInterestRowsItem
+        from ..models.open_interest_row import OpenInterestRow
         from ..models.open_interest_totals import OpenInterestTotals
 
         d = dict(src_dict)
-        group_by = OpenInterestGroupBy(d.pop("group_by"))
+        group_by = OpenInterestGrouping(d.pop("group_by"))
 
         open_interest_date = datetime.date.fromisoformat(d.pop("open_interest_date"))
 
@@ -93,7 +93,7 @@ class OpenInterest:
         rows = []
         _rows = d.pop("rows")
         for rows_item_data in _rows:
-            rows_item = OpenInterestRowsItem.from_dict(rows_item_data)
+            rows_item = OpenInterestRow.from_dict(rows_item_data)
 
             rows.append(rows_item)
 

@@ -8,8 +8,8 @@ from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
     from ..models.meta import Meta
+    from ..models.option_print import OptionPrint
     from ..models.pagination import Pagination
-    from ..models.print_ import Print
 
 
 T = TypeVar("T", bound="PrintPage")
@@ -19,12 +19,12 @@ T = TypeVar("T", bound="PrintPage")
 class PrintPage:
     """
     Attributes:
-        data (list[Print]):
+        data (list[OptionPrint]):
         meta (Meta):
         pagination (Pagination):
     """
 
-    data: list[Print]
+    data: list[OptionPrint]
     meta: Meta
     pagination: Pagination
 
@@ -53,14 +53,14 @@ class PrintPage:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         from ..models.meta import Meta
+        from ..models.option_print import OptionPrint
         from ..models.pagination import Pagination
-        from ..models.print_ import Print
 
         d = dict(src_dict)
         data = []
         _data = d.pop("data")
         for data_item_data in _data:
-            data_item = Print.from_dict(data_item_data)
+            data_item = OptionPrint.from_dict(data_item_data)
 
             data.append(data_item)
 

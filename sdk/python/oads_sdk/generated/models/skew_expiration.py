@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.skew_expiration_points_item import SkewExpirationPointsItem
-    from ..models.smile_fit_type_1 import SmileFitType1
+    from ..models.skew_point import SkewPoint
+    from ..models.smile_fit import SmileFit
 
 
 T = TypeVar("T", bound="SkewExpiration")
@@ -26,12 +26,11 @@ class SkewExpiration:
             volatility.
         date_of_expiry (datetime.date):
         days_to_expiry (int): Calendar days from the trading date to the expiration.
-        fit (None | SmileFitType1): How an expiration's smile was built and how well it meets its quotes; null when
-            there is no smile (no forward, or no out-of-the-money mid).
+        fit (None | SmileFit):
         forward (float | None): Forward price implied by put-call parity on the chain; null when no strike has both legs
             quoted.
         normalized_skew (float | None): risk_reversal_25d over atm_implied_volatility.
-        points (list[SkewExpirationPointsItem]): Every strike with a quote, ascending.
+        points (list[SkewPoint]): Every strike with a quote, ascending.
         risk_reversal_10d (float | None): 10-delta call volatility minus 10-delta put volatility.
         risk_reversal_25d (float | None): 25-delta call volatility minus 25-delta put volatility.
         root (str): The option root whose chain this expiration is (for a family, the later-settling root of the date).
@@ -43,17 +42,17 @@ class SkewExpiration:
     butterfly_25d: float | None
     date_of_expiry: datetime.date
     days_to_expiry: int
-    fit: None | SmileFitType1
+    fit: None | SmileFit
     forward: float | None
     normalized_skew: float | None
-    points: list[SkewExpirationPointsItem]
+    points: list[SkewPoint]
     risk_reversal_10d: float | None
     risk_reversal_25d: float | None
     root: str
     slope: float | None
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.smile_fit_type_1 import SmileFitType1
+        from ..models.smile_fit import SmileFit
 
         atm_implied_volatility: float | None
         atm_implied_volatility = self.atm_implied_volatility
@@ -69,7 +68,7 @@ class SkewExpiration:
         days_to_expiry = self.days_to_expiry
 
         fit: dict[str, Any] | None
-        if isinstance(self.fit, SmileFitType1):
+        if isinstance(self.fit, SmileFit):
             fit = self.fit.to_dict()
         else:
             fit = self.fit
@@ -120,8 +119,8 @@ class SkewExpiration:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.skew_expiration_points_item import SkewExpirationPointsItem
-        from ..models.smile_fit_type_1 import SmileFitType1
+        from ..models.skew_point import SkewPoint
+        from ..models.smile_fit import SmileFit
 
         d = dict(src_dict)
 
@@ -152,18 +151,18 @@ class SkewExpiration:
 
         days_to_expiry = d.pop("days_to_expiry")
 
-        def _parse_fit(data: object) -> None | SmileFitType1:
+        def _parse_fit(data: object) -> None | SmileFit:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                componentsschemas_smile_fit_type_1 = SmileFitType1.from_dict(data)
+                fit_type_0 = SmileFit.from_dict(data)
 
-                return componentsschemas_smile_fit_type_1
+                return fit_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | SmileFitType1, data)
+            return cast(None | SmileFit, data)
 
         fit = _parse_fit(d.pop("fit"))
 
@@ -184,7 +183,7 @@ class SkewExpiration:
         points = []
         _points = d.pop("points")
         for points_item_data in _points:
-            points_item = SkewExpirationPointsItem.from_dict(points_item_data)
+            points_item = SkewPoint.from_dict(points_item_data)
 
             points.append(points_item)
 

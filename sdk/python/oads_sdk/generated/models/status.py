@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.status_status import StatusStatus
+from ..models.service_status import ServiceStatus
 
 if TYPE_CHECKING:
-    from ..models.status_database import StatusDatabase
-    from ..models.status_datasets_item import StatusDatasetsItem
+    from ..models.database_health import DatabaseHealth
+    from ..models.dataset_freshness import DatasetFreshness
 
 
 T = TypeVar("T", bound="Status")
@@ -25,22 +25,21 @@ class Status:
     `status` is degraded.
 
         Attributes:
-            status (StatusStatus): ok when the database answers and the dataset figures were read for this answer; degraded
-                otherwise.
+            status (ServiceStatus):
             version (str):
             started_timestamp (int): Unix epoch milliseconds (UTC).
-            database (StatusDatabase):
+            database (DatabaseHealth):
             datasets_timestamp (int | None): When the dataset figures were read (Unix ms); null when no read has succeeded
                 since the service started.
-            datasets (list[StatusDatasetsItem]):
+            datasets (list[DatasetFreshness]):
     """
 
-    status: StatusStatus
+    status: ServiceStatus
     version: str
     started_timestamp: int
-    database: StatusDatabase
+    database: DatabaseHealth
     datasets_timestamp: int | None
-    datasets: list[StatusDatasetsItem]
+    datasets: list[DatasetFreshness]
 
     def to_dict(self) -> dict[str, Any]:
         status = self.status.value
@@ -76,17 +75,17 @@ class Status:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.status_database import StatusDatabase
-        from ..models.status_datasets_item import StatusDatasetsItem
+        from ..models.database_health import DatabaseHealth
+        from ..models.dataset_freshness import DatasetFreshness
 
         d = dict(src_dict)
-        status = StatusStatus(d.pop("status"))
+        status = ServiceStatus(d.pop("status"))
 
         version = d.pop("version")
 
         started_timestamp = d.pop("started_timestamp")
 
-        database = StatusDatabase.from_dict(d.pop("database"))
+        database = DatabaseHealth.from_dict(d.pop("database"))
 
         def _parse_datasets_timestamp(data: object) -> int | None:
             if data is None:
@@ -98,7 +97,7 @@ class Status:
         datasets = []
         _datasets = d.pop("datasets")
         for datasets_item_data in _datasets:
-            datasets_item = StatusDatasetsItem.from_dict(datasets_item_data)
+            datasets_item = DatasetFreshness.from_dict(datasets_item_data)
 
             datasets.append(datasets_item)
 

@@ -7,7 +7,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.stock_split_type import StockSplitType
+from ..models.split_type import SplitType
 
 T = TypeVar("T", bound="StockSplit")
 
@@ -21,7 +21,7 @@ class StockSplit:
         split_from (float):
         split_to (float):
         symbol (str):
-        type_ (StockSplitType):
+        type_ (SplitType):
     """
 
     execution_date: datetime.date
@@ -29,7 +29,7 @@ class StockSplit:
     split_from: float
     split_to: float
     symbol: str
-    type_: StockSplitType
+    type_: SplitType
 
     def to_dict(self) -> dict[str, Any]:
         execution_date = self.execution_date.isoformat()
@@ -72,7 +72,7 @@ class StockSplit:
 
         symbol = d.pop("symbol")
 
-        type_ = StockSplitType(d.pop("type"))
+        type_ = SplitType(d.pop("type"))
 
         stock_split = cls(
             execution_date=execution_date,

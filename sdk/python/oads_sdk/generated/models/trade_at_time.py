@@ -10,7 +10,7 @@ from attrs import define as _attrs_define
 from ..models.contract_type import ContractType
 
 if TYPE_CHECKING:
-    from ..models.trade_at_time_trade_type_1 import TradeAtTimeTradeType1
+    from ..models.recorded_trade import RecordedTrade
 
 
 T = TypeVar("T", bound="TradeAtTime")
@@ -26,7 +26,7 @@ class TradeAtTime:
             digits.
         requested_timestamp (int): Unix epoch milliseconds (UTC).
         strike (float):
-        trade (None | TradeAtTimeTradeType1):
+        trade (None | RecordedTrade):
         underlying_symbol (str):
     """
 
@@ -35,11 +35,11 @@ class TradeAtTime:
     option_symbol: str
     requested_timestamp: int
     strike: float
-    trade: None | TradeAtTimeTradeType1
+    trade: None | RecordedTrade
     underlying_symbol: str
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.trade_at_time_trade_type_1 import TradeAtTimeTradeType1
+        from ..models.recorded_trade import RecordedTrade
 
         contract_type = self.contract_type.value
 
@@ -52,7 +52,7 @@ class TradeAtTime:
         strike = self.strike
 
         trade: dict[str, Any] | None
-        if isinstance(self.trade, TradeAtTimeTradeType1):
+        if isinstance(self.trade, RecordedTrade):
             trade = self.trade.to_dict()
         else:
             trade = self.trade
@@ -77,7 +77,7 @@ class TradeAtTime:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.trade_at_time_trade_type_1 import TradeAtTimeTradeType1
+        from ..models.recorded_trade import RecordedTrade
 
         d = dict(src_dict)
         contract_type = ContractType(d.pop("contract_type"))
@@ -90,18 +90,18 @@ class TradeAtTime:
 
         strike = d.pop("strike")
 
-        def _parse_trade(data: object) -> None | TradeAtTimeTradeType1:
+        def _parse_trade(data: object) -> None | RecordedTrade:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                trade_type_1 = TradeAtTimeTradeType1.from_dict(data)
+                trade_type_1 = RecordedTrade.from_dict(data)
 
                 return trade_type_1
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | TradeAtTimeTradeType1, data)
+            return cast(None | RecordedTrade, data)
 
         trade = _parse_trade(d.pop("trade"))
 

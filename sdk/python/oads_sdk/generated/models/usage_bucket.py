@@ -9,7 +9,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.usage_bucket_routes_item import UsageBucketRoutesItem
+    from ..models.route_usage import RouteUsage
 
 
 T = TypeVar("T", bound="UsageBucket")
@@ -26,7 +26,7 @@ class UsageBucket:
         rate_limited (int):
         requests (int):
         start_time (int): Unix epoch milliseconds (UTC).
-        routes (list[UsageBucketRoutesItem] | Unset):
+        routes (list[RouteUsage] | Unset):
     """
 
     bytes_out: int
@@ -36,7 +36,7 @@ class UsageBucket:
     rate_limited: int
     requests: int
     start_time: int
-    routes: list[UsageBucketRoutesItem] | Unset = UNSET
+    routes: list[RouteUsage] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         bytes_out = self.bytes_out
@@ -80,7 +80,7 @@ class UsageBucket:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.usage_bucket_routes_item import UsageBucketRoutesItem
+        from ..models.route_usage import RouteUsage
 
         d = dict(src_dict)
         bytes_out = d.pop("bytes_out")
@@ -98,11 +98,11 @@ class UsageBucket:
         start_time = d.pop("start_time")
 
         _routes = d.pop("routes", UNSET)
-        routes: list[UsageBucketRoutesItem] | Unset = UNSET
+        routes: list[RouteUsage] | Unset = UNSET
         if _routes is not UNSET:
             routes = []
             for routes_item_data in _routes:
-                routes_item = UsageBucketRoutesItem.from_dict(routes_item_data)
+                routes_item = RouteUsage.from_dict(routes_item_data)
 
                 routes.append(routes_item)
 

@@ -7,14 +7,12 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.drift_interval import DriftInterval
 from ..models.session import Session
-from ..models.volatility_drift_interval import VolatilityDriftInterval
 
 if TYPE_CHECKING:
-    from ..models.volatility_drift_points_item import VolatilityDriftPointsItem
-    from ..models.volatility_drift_realized_volatility_basis import (
-        VolatilityDriftRealizedVolatilityBasis,
-    )
+    from ..models.realized_volatility_basis import RealizedVolatilityBasis
+    from ..models.volatility_drift_point import VolatilityDriftPoint
 
 
 T = TypeVar("T", bound="VolatilityDrift")
@@ -25,18 +23,18 @@ class VolatilityDrift:
     """
     Attributes:
         date_of_expiry (datetime.date):
-        interval (VolatilityDriftInterval):
-        points (list[VolatilityDriftPointsItem]):
-        realized_volatility_basis (VolatilityDriftRealizedVolatilityBasis):
+        interval (DriftInterval):
+        points (list[VolatilityDriftPoint]):
+        realized_volatility_basis (RealizedVolatilityBasis):
         session (Session):
         trading_date (datetime.date):
         underlying_symbol (str):
     """
 
     date_of_expiry: datetime.date
-    interval: VolatilityDriftInterval
-    points: list[VolatilityDriftPointsItem]
-    realized_volatility_basis: VolatilityDriftRealizedVolatilityBasis
+    interval: DriftInterval
+    points: list[VolatilityDriftPoint]
+    realized_volatility_basis: RealizedVolatilityBasis
     session: Session
     trading_date: datetime.date
     underlying_symbol: str
@@ -77,24 +75,22 @@ class VolatilityDrift:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.volatility_drift_points_item import VolatilityDriftPointsItem
-        from ..models.volatility_drift_realized_volatility_basis import (
-            VolatilityDriftRealizedVolatilityBasis,
-        )
+        from ..models.realized_volatility_basis import RealizedVolatilityBasis
+        from ..models.volatility_drift_point import VolatilityDriftPoint
 
         d = dict(src_dict)
         date_of_expiry = datetime.date.fromisoformat(d.pop("date_of_expiry"))
 
-        interval = VolatilityDriftInterval(d.pop("interval"))
+        interval = DriftInterval(d.pop("interval"))
 
         points = []
         _points = d.pop("points")
         for points_item_data in _points:
-            points_item = VolatilityDriftPointsItem.from_dict(points_item_data)
+            points_item = VolatilityDriftPoint.from_dict(points_item_data)
 
             points.append(points_item)
 
-        realized_volatility_basis = VolatilityDriftRealizedVolatilityBasis.from_dict(
+        realized_volatility_basis = RealizedVolatilityBasis.from_dict(
             d.pop("realized_volatility_basis")
         )
 

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_account_response_200 import GetAccountResponse200
+from ...models.account_response import AccountResponse
+from ...models.error_response import ErrorResponse
 from ...types import Response
 
 
@@ -23,39 +23,39 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetAccountResponse200 | None:
+) -> AccountResponse | ErrorResponse | None:
     if response.status_code == 200:
-        response_200 = GetAccountResponse200.from_dict(response.json())
+        response_200 = AccountResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -67,7 +67,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetAccountResponse200]:
+) -> Response[AccountResponse | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,7 +79,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetAccountResponse200]:
+) -> Response[AccountResponse | ErrorResponse]:
     """The calling account
 
      The account behind the key, its plan, dataset releases, entitlements, the key's visible prefix, and
@@ -90,7 +90,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAccountResponse200]
+        Response[AccountResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs()
@@ -105,7 +105,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetAccountResponse200 | None:
+) -> AccountResponse | ErrorResponse | None:
     """The calling account
 
      The account behind the key, its plan, dataset releases, entitlements, the key's visible prefix, and
@@ -116,7 +116,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAccountResponse200
+        AccountResponse | ErrorResponse
     """
 
     return sync_detailed(
@@ -127,7 +127,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetAccountResponse200]:
+) -> Response[AccountResponse | ErrorResponse]:
     """The calling account
 
      The account behind the key, its plan, dataset releases, entitlements, the key's visible prefix, and
@@ -138,7 +138,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAccountResponse200]
+        Response[AccountResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs()
@@ -151,7 +151,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetAccountResponse200 | None:
+) -> AccountResponse | ErrorResponse | None:
     """The calling account
 
      The account behind the key, its plan, dataset releases, entitlements, the key's visible prefix, and
@@ -162,7 +162,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAccountResponse200
+        AccountResponse | ErrorResponse
     """
 
     return (

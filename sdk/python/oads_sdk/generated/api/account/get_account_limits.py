@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_account_limits_response_200 import GetAccountLimitsResponse200
+from ...models.account_limits_response import AccountLimitsResponse
+from ...models.error_response import ErrorResponse
 from ...types import Response
 
 
@@ -23,39 +23,39 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetAccountLimitsResponse200 | None:
+) -> AccountLimitsResponse | ErrorResponse | None:
     if response.status_code == 200:
-        response_200 = GetAccountLimitsResponse200.from_dict(response.json())
+        response_200 = AccountLimitsResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -67,7 +67,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetAccountLimitsResponse200]:
+) -> Response[AccountLimitsResponse | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,7 +79,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetAccountLimitsResponse200]:
+) -> Response[AccountLimitsResponse | ErrorResponse]:
     """Limits in force and live window state
 
      The limit values in force and the live state of the account's windows. This request is not
@@ -91,7 +91,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAccountLimitsResponse200]
+        Response[AccountLimitsResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs()
@@ -106,7 +106,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetAccountLimitsResponse200 | None:
+) -> AccountLimitsResponse | ErrorResponse | None:
     """Limits in force and live window state
 
      The limit values in force and the live state of the account's windows. This request is not
@@ -118,7 +118,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAccountLimitsResponse200
+        AccountLimitsResponse | ErrorResponse
     """
 
     return sync_detailed(
@@ -129,7 +129,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetAccountLimitsResponse200]:
+) -> Response[AccountLimitsResponse | ErrorResponse]:
     """Limits in force and live window state
 
      The limit values in force and the live state of the account's windows. This request is not
@@ -141,7 +141,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAccountLimitsResponse200]
+        Response[AccountLimitsResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs()
@@ -154,7 +154,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetAccountLimitsResponse200 | None:
+) -> AccountLimitsResponse | ErrorResponse | None:
     """Limits in force and live window state
 
      The limit values in force and the live state of the account's windows. This request is not
@@ -166,7 +166,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAccountLimitsResponse200
+        AccountLimitsResponse | ErrorResponse
     """
 
     return (

@@ -6,9 +6,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.list_account_usage_granularity import ListAccountUsageGranularity
-from ...models.list_account_usage_response_200 import ListAccountUsageResponse200
+from ...models.error_response import ErrorResponse
+from ...models.usage_granularity import UsageGranularity
+from ...models.usage_response import UsageResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -16,7 +16,7 @@ def _get_kwargs(
     *,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
-    granularity: ListAccountUsageGranularity | Unset = ListAccountUsageGranularity.HOUR,
+    granularity: UsageGranularity | Unset = UNSET,
     by_route: bool | Unset = False,
 ) -> dict[str, Any]:
 
@@ -47,44 +47,44 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListAccountUsageResponse200 | None:
+) -> ErrorResponse | UsageResponse | None:
     if response.status_code == 200:
-        response_200 = ListAccountUsageResponse200.from_dict(response.json())
+        response_200 = UsageResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -96,7 +96,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListAccountUsageResponse200]:
+) -> Response[ErrorResponse | UsageResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -110,9 +110,9 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
-    granularity: ListAccountUsageGranularity | Unset = ListAccountUsageGranularity.HOUR,
+    granularity: UsageGranularity | Unset = UNSET,
     by_route: bool | Unset = False,
-) -> Response[Error | ListAccountUsageResponse200]:
+) -> Response[ErrorResponse | UsageResponse]:
     """Request usage of the account
 
      Counts of the account's own requests (all its keys, every route, rejected requests included)
@@ -125,8 +125,7 @@ def sync_detailed(
     Args:
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        granularity (ListAccountUsageGranularity | Unset):  Default:
-            ListAccountUsageGranularity.HOUR.
+        granularity (UsageGranularity | Unset):
         by_route (bool | Unset):  Default: False.
 
     Raises:
@@ -134,7 +133,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAccountUsageResponse200]
+        Response[ErrorResponse | UsageResponse]
     """
 
     kwargs = _get_kwargs(
@@ -156,9 +155,9 @@ def sync(
     client: AuthenticatedClient | Client,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
-    granularity: ListAccountUsageGranularity | Unset = ListAccountUsageGranularity.HOUR,
+    granularity: UsageGranularity | Unset = UNSET,
     by_route: bool | Unset = False,
-) -> Error | ListAccountUsageResponse200 | None:
+) -> ErrorResponse | UsageResponse | None:
     """Request usage of the account
 
      Counts of the account's own requests (all its keys, every route, rejected requests included)
@@ -171,8 +170,7 @@ def sync(
     Args:
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        granularity (ListAccountUsageGranularity | Unset):  Default:
-            ListAccountUsageGranularity.HOUR.
+        granularity (UsageGranularity | Unset):
         by_route (bool | Unset):  Default: False.
 
     Raises:
@@ -180,7 +178,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAccountUsageResponse200
+        ErrorResponse | UsageResponse
     """
 
     return sync_detailed(
@@ -197,9 +195,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
-    granularity: ListAccountUsageGranularity | Unset = ListAccountUsageGranularity.HOUR,
+    granularity: UsageGranularity | Unset = UNSET,
     by_route: bool | Unset = False,
-) -> Response[Error | ListAccountUsageResponse200]:
+) -> Response[ErrorResponse | UsageResponse]:
     """Request usage of the account
 
      Counts of the account's own requests (all its keys, every route, rejected requests included)
@@ -212,8 +210,7 @@ async def asyncio_detailed(
     Args:
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        granularity (ListAccountUsageGranularity | Unset):  Default:
-            ListAccountUsageGranularity.HOUR.
+        granularity (UsageGranularity | Unset):
         by_route (bool | Unset):  Default: False.
 
     Raises:
@@ -221,7 +218,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListAccountUsageResponse200]
+        Response[ErrorResponse | UsageResponse]
     """
 
     kwargs = _get_kwargs(
@@ -241,9 +238,9 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
-    granularity: ListAccountUsageGranularity | Unset = ListAccountUsageGranularity.HOUR,
+    granularity: UsageGranularity | Unset = UNSET,
     by_route: bool | Unset = False,
-) -> Error | ListAccountUsageResponse200 | None:
+) -> ErrorResponse | UsageResponse | None:
     """Request usage of the account
 
      Counts of the account's own requests (all its keys, every route, rejected requests included)
@@ -256,8 +253,7 @@ async def asyncio(
     Args:
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        granularity (ListAccountUsageGranularity | Unset):  Default:
-            ListAccountUsageGranularity.HOUR.
+        granularity (UsageGranularity | Unset):
         by_route (bool | Unset):  Default: False.
 
     Raises:
@@ -265,7 +261,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListAccountUsageResponse200
+        ErrorResponse | UsageResponse
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...models.error_response import ErrorResponse
 from ...models.export_job_response import ExportJobResponse
 from ...models.export_request import ExportRequest
 from ...types import Response
@@ -33,39 +33,39 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ExportJobResponse | None:
+) -> ErrorResponse | ExportJobResponse | None:
     if response.status_code == 202:
         response_202 = ExportJobResponse.from_dict(response.json())
 
         return response_202
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
@@ -77,7 +77,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ExportJobResponse]:
+) -> Response[ErrorResponse | ExportJobResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,7 +90,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: ExportRequest,
-) -> Response[Error | ExportJobResponse]:
+) -> Response[ErrorResponse | ExportJobResponse]:
     """Queue a file export of a data endpoint
 
      Queues an export of any data endpoint of the catalog. The query is validated by the target
@@ -117,7 +117,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ExportJobResponse]
+        Response[ErrorResponse | ExportJobResponse]
     """
 
     kwargs = _get_kwargs(
@@ -135,7 +135,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     body: ExportRequest,
-) -> Error | ExportJobResponse | None:
+) -> ErrorResponse | ExportJobResponse | None:
     """Queue a file export of a data endpoint
 
      Queues an export of any data endpoint of the catalog. The query is validated by the target
@@ -162,7 +162,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ExportJobResponse
+        ErrorResponse | ExportJobResponse
     """
 
     return sync_detailed(
@@ -175,7 +175,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     body: ExportRequest,
-) -> Response[Error | ExportJobResponse]:
+) -> Response[ErrorResponse | ExportJobResponse]:
     """Queue a file export of a data endpoint
 
      Queues an export of any data endpoint of the catalog. The query is validated by the target
@@ -202,7 +202,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ExportJobResponse]
+        Response[ErrorResponse | ExportJobResponse]
     """
 
     kwargs = _get_kwargs(
@@ -218,7 +218,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     body: ExportRequest,
-) -> Error | ExportJobResponse | None:
+) -> ErrorResponse | ExportJobResponse | None:
     """Queue a file export of a data endpoint
 
      Queues an export of any data endpoint of the catalog. The query is validated by the target
@@ -245,7 +245,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ExportJobResponse
+        ErrorResponse | ExportJobResponse
     """
 
     return (

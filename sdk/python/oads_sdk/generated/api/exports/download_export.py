@@ -7,7 +7,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...models.error_response import ErrorResponse
 from ...models.export_file import ExportFile
 from ...types import Response
 
@@ -28,7 +28,7 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Any | Error | ExportFile | None:
+) -> Any | ErrorResponse | ExportFile | None:
     if response.status_code == 200:
         response_200 = ExportFile.from_dict(response.json())
 
@@ -39,42 +39,42 @@ def _parse_response(
         return response_304
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = ErrorResponse.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 409:
-        response_409 = Error.from_dict(response.json())
+        response_409 = ErrorResponse.from_dict(response.json())
 
         return response_409
 
     if response.status_code == 410:
-        response_410 = Error.from_dict(response.json())
+        response_410 = ErrorResponse.from_dict(response.json())
 
         return response_410
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
@@ -86,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Any | Error | ExportFile]:
+) -> Response[Any | ErrorResponse | ExportFile]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,7 +99,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Error | ExportFile]:
+) -> Response[Any | ErrorResponse | ExportFile]:
     """Download an export file
 
      The export file of a ready job: one JSON document with members data, meta, pages and
@@ -117,7 +117,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error | ExportFile]
+        Response[Any | ErrorResponse | ExportFile]
     """
 
     kwargs = _get_kwargs(
@@ -135,7 +135,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Error | ExportFile | None:
+) -> Any | ErrorResponse | ExportFile | None:
     """Download an export file
 
      The export file of a ready job: one JSON document with members data, meta, pages and
@@ -153,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error | ExportFile
+        Any | ErrorResponse | ExportFile
     """
 
     return sync_detailed(
@@ -166,7 +166,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Any | Error | ExportFile]:
+) -> Response[Any | ErrorResponse | ExportFile]:
     """Download an export file
 
      The export file of a ready job: one JSON document with members data, meta, pages and
@@ -184,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error | ExportFile]
+        Response[Any | ErrorResponse | ExportFile]
     """
 
     kwargs = _get_kwargs(
@@ -200,7 +200,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Any | Error | ExportFile | None:
+) -> Any | ErrorResponse | ExportFile | None:
     """Download an export file
 
      The export file of a ready job: one JSON document with members data, meta, pages and
@@ -218,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error | ExportFile
+        Any | ErrorResponse | ExportFile
     """
 
     return (

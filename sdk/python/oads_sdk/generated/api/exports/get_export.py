@@ -7,7 +7,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
+from ...models.error_response import ErrorResponse
 from ...models.export_job_response import ExportJobResponse
 from ...types import Response
 
@@ -28,44 +28,44 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ExportJobResponse | None:
+) -> ErrorResponse | ExportJobResponse | None:
     if response.status_code == 200:
         response_200 = ExportJobResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
+        response_404 = ErrorResponse.from_dict(response.json())
 
         return response_404
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
@@ -77,7 +77,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ExportJobResponse]:
+) -> Response[ErrorResponse | ExportJobResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -90,7 +90,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | ExportJobResponse]:
+) -> Response[ErrorResponse | ExportJobResponse]:
     """Poll an export job
 
      The export job; poll until `status` is ready, then fetch `download_url`. Another account's export is
@@ -104,7 +104,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ExportJobResponse]
+        Response[ErrorResponse | ExportJobResponse]
     """
 
     kwargs = _get_kwargs(
@@ -122,7 +122,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Error | ExportJobResponse | None:
+) -> ErrorResponse | ExportJobResponse | None:
     """Poll an export job
 
      The export job; poll until `status` is ready, then fetch `download_url`. Another account's export is
@@ -136,7 +136,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ExportJobResponse
+        ErrorResponse | ExportJobResponse
     """
 
     return sync_detailed(
@@ -149,7 +149,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | ExportJobResponse]:
+) -> Response[ErrorResponse | ExportJobResponse]:
     """Poll an export job
 
      The export job; poll until `status` is ready, then fetch `download_url`. Another account's export is
@@ -163,7 +163,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ExportJobResponse]
+        Response[ErrorResponse | ExportJobResponse]
     """
 
     kwargs = _get_kwargs(
@@ -179,7 +179,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-) -> Error | ExportJobResponse | None:
+) -> ErrorResponse | ExportJobResponse | None:
     """Poll an export job
 
      The export job; poll until `status` is ready, then fetch `download_url`. Another account's export is
@@ -193,7 +193,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ExportJobResponse
+        ErrorResponse | ExportJobResponse
     """
 
     return (

@@ -7,10 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_market_calendar_day_response_200 import (
-    GetMarketCalendarDayResponse200,
-)
+from ...models.calendar_day_response import CalendarDayResponse
+from ...models.error_response import ErrorResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -39,44 +37,44 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetMarketCalendarDayResponse200 | None:
+) -> CalendarDayResponse | ErrorResponse | None:
     if response.status_code == 200:
-        response_200 = GetMarketCalendarDayResponse200.from_dict(response.json())
+        response_200 = CalendarDayResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -88,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetMarketCalendarDayResponse200]:
+) -> Response[CalendarDayResponse | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Response[Error | GetMarketCalendarDayResponse200]:
+) -> Response[CalendarDayResponse | ErrorResponse]:
     """Whether the equity market trades on a date
 
      Whether the US equity market (NYSE calendar) is open, closes early or is closed on a date, with
@@ -119,7 +117,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetMarketCalendarDayResponse200]
+        Response[CalendarDayResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
@@ -137,7 +135,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Error | GetMarketCalendarDayResponse200 | None:
+) -> CalendarDayResponse | ErrorResponse | None:
     """Whether the equity market trades on a date
 
      Whether the US equity market (NYSE calendar) is open, closes early or is closed on a date, with
@@ -155,7 +153,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetMarketCalendarDayResponse200
+        CalendarDayResponse | ErrorResponse
     """
 
     return sync_detailed(
@@ -168,7 +166,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Response[Error | GetMarketCalendarDayResponse200]:
+) -> Response[CalendarDayResponse | ErrorResponse]:
     """Whether the equity market trades on a date
 
      Whether the US equity market (NYSE calendar) is open, closes early or is closed on a date, with
@@ -186,7 +184,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetMarketCalendarDayResponse200]
+        Response[CalendarDayResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
@@ -202,7 +200,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Error | GetMarketCalendarDayResponse200 | None:
+) -> CalendarDayResponse | ErrorResponse | None:
     """Whether the equity market trades on a date
 
      Whether the US equity market (NYSE calendar) is open, closes early or is closed on a date, with
@@ -220,7 +218,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetMarketCalendarDayResponse200
+        CalendarDayResponse | ErrorResponse
     """
 
     return (

@@ -7,15 +7,15 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.list_market_sessions_asset import ListMarketSessionsAsset
-from ...models.list_market_sessions_response_200 import ListMarketSessionsResponse200
+from ...models.asset_class import AssetClass
+from ...models.error_response import ErrorResponse
+from ...models.market_sessions_response import MarketSessionsResponse
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    asset: ListMarketSessionsAsset | Unset = UNSET,
+    asset: AssetClass | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
 ) -> dict[str, Any]:
 
@@ -45,44 +45,44 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListMarketSessionsResponse200 | None:
+) -> ErrorResponse | MarketSessionsResponse | None:
     if response.status_code == 200:
-        response_200 = ListMarketSessionsResponse200.from_dict(response.json())
+        response_200 = MarketSessionsResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -94,7 +94,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListMarketSessionsResponse200]:
+) -> Response[ErrorResponse | MarketSessionsResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -106,9 +106,9 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    asset: ListMarketSessionsAsset | Unset = UNSET,
+    asset: AssetClass | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-) -> Response[Error | ListMarketSessionsResponse200]:
+) -> Response[ErrorResponse | MarketSessionsResponse]:
     """Session windows of a trading date
 
      Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and
@@ -122,7 +122,7 @@ def sync_detailed(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (ListMarketSessionsAsset | Unset):
+        asset (AssetClass | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -132,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListMarketSessionsResponse200]
+        Response[ErrorResponse | MarketSessionsResponse]
     """
 
     kwargs = _get_kwargs(
@@ -150,9 +150,9 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    asset: ListMarketSessionsAsset | Unset = UNSET,
+    asset: AssetClass | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-) -> Error | ListMarketSessionsResponse200 | None:
+) -> ErrorResponse | MarketSessionsResponse | None:
     """Session windows of a trading date
 
      Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and
@@ -166,7 +166,7 @@ def sync(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (ListMarketSessionsAsset | Unset):
+        asset (AssetClass | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -176,7 +176,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListMarketSessionsResponse200
+        ErrorResponse | MarketSessionsResponse
     """
 
     return sync_detailed(
@@ -189,9 +189,9 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    asset: ListMarketSessionsAsset | Unset = UNSET,
+    asset: AssetClass | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-) -> Response[Error | ListMarketSessionsResponse200]:
+) -> Response[ErrorResponse | MarketSessionsResponse]:
     """Session windows of a trading date
 
      Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and
@@ -205,7 +205,7 @@ async def asyncio_detailed(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (ListMarketSessionsAsset | Unset):
+        asset (AssetClass | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -215,7 +215,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListMarketSessionsResponse200]
+        Response[ErrorResponse | MarketSessionsResponse]
     """
 
     kwargs = _get_kwargs(
@@ -231,9 +231,9 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    asset: ListMarketSessionsAsset | Unset = UNSET,
+    asset: AssetClass | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-) -> Error | ListMarketSessionsResponse200 | None:
+) -> ErrorResponse | MarketSessionsResponse | None:
     """Session windows of a trading date
 
      Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and
@@ -247,7 +247,7 @@ async def asyncio(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (ListMarketSessionsAsset | Unset):
+        asset (AssetClass | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -257,7 +257,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListMarketSessionsResponse200
+        ErrorResponse | MarketSessionsResponse
     """
 
     return (

@@ -8,10 +8,8 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.contract_type import ContractType
-from ...models.error import Error
-from ...models.get_contract_trade_at_time_response_200 import (
-    GetContractTradeAtTimeResponse200,
-)
+from ...models.error_response import ErrorResponse
+from ...models.trade_at_time_response import TradeAtTimeResponse
 from ...types import UNSET, Response
 
 
@@ -51,49 +49,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetContractTradeAtTimeResponse200 | None:
+) -> ErrorResponse | TradeAtTimeResponse | None:
     if response.status_code == 200:
-        response_200 = GetContractTradeAtTimeResponse200.from_dict(response.json())
+        response_200 = TradeAtTimeResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -105,7 +103,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetContractTradeAtTimeResponse200]:
+) -> Response[ErrorResponse | TradeAtTimeResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -122,7 +120,7 @@ def sync_detailed(
     strike: float,
     date_of_expiry: datetime.date,
     timestamp: int,
-) -> Response[Error | GetContractTradeAtTimeResponse200]:
+) -> Response[ErrorResponse | TradeAtTimeResponse]:
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
@@ -142,7 +140,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetContractTradeAtTimeResponse200]
+        Response[ErrorResponse | TradeAtTimeResponse]
     """
 
     kwargs = _get_kwargs(
@@ -168,7 +166,7 @@ def sync(
     strike: float,
     date_of_expiry: datetime.date,
     timestamp: int,
-) -> Error | GetContractTradeAtTimeResponse200 | None:
+) -> ErrorResponse | TradeAtTimeResponse | None:
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
@@ -188,7 +186,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetContractTradeAtTimeResponse200
+        ErrorResponse | TradeAtTimeResponse
     """
 
     return sync_detailed(
@@ -209,7 +207,7 @@ async def asyncio_detailed(
     strike: float,
     date_of_expiry: datetime.date,
     timestamp: int,
-) -> Response[Error | GetContractTradeAtTimeResponse200]:
+) -> Response[ErrorResponse | TradeAtTimeResponse]:
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
@@ -229,7 +227,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetContractTradeAtTimeResponse200]
+        Response[ErrorResponse | TradeAtTimeResponse]
     """
 
     kwargs = _get_kwargs(
@@ -253,7 +251,7 @@ async def asyncio(
     strike: float,
     date_of_expiry: datetime.date,
     timestamp: int,
-) -> Error | GetContractTradeAtTimeResponse200 | None:
+) -> ErrorResponse | TradeAtTimeResponse | None:
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
@@ -273,7 +271,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetContractTradeAtTimeResponse200
+        ErrorResponse | TradeAtTimeResponse
     """
 
     return (

@@ -8,15 +8,15 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.contract_type import ContractType
-from ...models.error import Error
-from ...models.get_exposure_heatmap_expiry_mode import GetExposureHeatmapExpiryMode
-from ...models.get_exposure_heatmap_leg import GetExposureHeatmapLeg
-from ...models.get_exposure_heatmap_metric import GetExposureHeatmapMetric
-from ...models.get_exposure_heatmap_model import GetExposureHeatmapModel
-from ...models.get_exposure_heatmap_perspective import GetExposureHeatmapPerspective
-from ...models.get_exposure_heatmap_response_200 import GetExposureHeatmapResponse200
-from ...models.get_exposure_heatmap_session import GetExposureHeatmapSession
-from ...models.get_exposure_heatmap_unit import GetExposureHeatmapUnit
+from ...models.error_response import ErrorResponse
+from ...models.expiry_mode import ExpiryMode
+from ...models.exposure_unit import ExposureUnit
+from ...models.heatmap_leg import HeatmapLeg
+from ...models.heatmap_metric import HeatmapMetric
+from ...models.heatmap_response import HeatmapResponse
+from ...models.perspective import Perspective
+from ...models.positioning_model_name import PositioningModelName
+from ...models.regular_or_global_session import RegularOrGlobalSession
 from ...types import UNSET, Response, Unset
 
 
@@ -24,11 +24,11 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureHeatmapSession | Unset = GetExposureHeatmapSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureHeatmapExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
@@ -36,12 +36,11 @@ def _get_kwargs(
     strikes_around: int | Unset = UNSET,
     max_expirations: int | Unset = 12,
     expiration_offset: int | Unset = 0,
-    metric: GetExposureHeatmapMetric | Unset = GetExposureHeatmapMetric.GAMMA,
-    leg: GetExposureHeatmapLeg | Unset = GetExposureHeatmapLeg.NET,
-    unit: GetExposureHeatmapUnit | Unset = GetExposureHeatmapUnit.PER_PERCENT,
-    model: GetExposureHeatmapModel | Unset = GetExposureHeatmapModel.CLASSIC_OI,
-    perspective: GetExposureHeatmapPerspective
-    | Unset = GetExposureHeatmapPerspective.DEALER,
+    metric: HeatmapMetric | Unset = UNSET,
+    leg: HeatmapLeg | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -147,49 +146,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetExposureHeatmapResponse200 | None:
+) -> ErrorResponse | HeatmapResponse | None:
     if response.status_code == 200:
-        response_200 = GetExposureHeatmapResponse200.from_dict(response.json())
+        response_200 = HeatmapResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -201,7 +200,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetExposureHeatmapResponse200]:
+) -> Response[ErrorResponse | HeatmapResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -215,11 +214,11 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureHeatmapSession | Unset = GetExposureHeatmapSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureHeatmapExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
@@ -227,13 +226,12 @@ def sync_detailed(
     strikes_around: int | Unset = UNSET,
     max_expirations: int | Unset = 12,
     expiration_offset: int | Unset = 0,
-    metric: GetExposureHeatmapMetric | Unset = GetExposureHeatmapMetric.GAMMA,
-    leg: GetExposureHeatmapLeg | Unset = GetExposureHeatmapLeg.NET,
-    unit: GetExposureHeatmapUnit | Unset = GetExposureHeatmapUnit.PER_PERCENT,
-    model: GetExposureHeatmapModel | Unset = GetExposureHeatmapModel.CLASSIC_OI,
-    perspective: GetExposureHeatmapPerspective
-    | Unset = GetExposureHeatmapPerspective.DEALER,
-) -> Response[Error | GetExposureHeatmapResponse200]:
+    metric: HeatmapMetric | Unset = UNSET,
+    leg: HeatmapLeg | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+) -> Response[ErrorResponse | HeatmapResponse]:
     """Strike-by-expiration exposure heat map
 
      Modeled exposure (or open interest, volume, premium, net premium, prints) on a strike by
@@ -267,13 +265,13 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureHeatmapSession | Unset):  Default: GetExposureHeatmapSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureHeatmapExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
@@ -281,19 +279,18 @@ def sync_detailed(
         strikes_around (int | Unset):
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
-        metric (GetExposureHeatmapMetric | Unset):  Default: GetExposureHeatmapMetric.GAMMA.
-        leg (GetExposureHeatmapLeg | Unset):  Default: GetExposureHeatmapLeg.NET.
-        unit (GetExposureHeatmapUnit | Unset):  Default: GetExposureHeatmapUnit.PER_PERCENT.
-        model (GetExposureHeatmapModel | Unset):  Default: GetExposureHeatmapModel.CLASSIC_OI.
-        perspective (GetExposureHeatmapPerspective | Unset):  Default:
-            GetExposureHeatmapPerspective.DEALER.
+        metric (HeatmapMetric | Unset):
+        leg (HeatmapLeg | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetExposureHeatmapResponse200]
+        Response[ErrorResponse | HeatmapResponse]
     """
 
     kwargs = _get_kwargs(
@@ -330,11 +327,11 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureHeatmapSession | Unset = GetExposureHeatmapSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureHeatmapExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
@@ -342,13 +339,12 @@ def sync(
     strikes_around: int | Unset = UNSET,
     max_expirations: int | Unset = 12,
     expiration_offset: int | Unset = 0,
-    metric: GetExposureHeatmapMetric | Unset = GetExposureHeatmapMetric.GAMMA,
-    leg: GetExposureHeatmapLeg | Unset = GetExposureHeatmapLeg.NET,
-    unit: GetExposureHeatmapUnit | Unset = GetExposureHeatmapUnit.PER_PERCENT,
-    model: GetExposureHeatmapModel | Unset = GetExposureHeatmapModel.CLASSIC_OI,
-    perspective: GetExposureHeatmapPerspective
-    | Unset = GetExposureHeatmapPerspective.DEALER,
-) -> Error | GetExposureHeatmapResponse200 | None:
+    metric: HeatmapMetric | Unset = UNSET,
+    leg: HeatmapLeg | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+) -> ErrorResponse | HeatmapResponse | None:
     """Strike-by-expiration exposure heat map
 
      Modeled exposure (or open interest, volume, premium, net premium, prints) on a strike by
@@ -382,13 +378,13 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureHeatmapSession | Unset):  Default: GetExposureHeatmapSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureHeatmapExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
@@ -396,19 +392,18 @@ def sync(
         strikes_around (int | Unset):
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
-        metric (GetExposureHeatmapMetric | Unset):  Default: GetExposureHeatmapMetric.GAMMA.
-        leg (GetExposureHeatmapLeg | Unset):  Default: GetExposureHeatmapLeg.NET.
-        unit (GetExposureHeatmapUnit | Unset):  Default: GetExposureHeatmapUnit.PER_PERCENT.
-        model (GetExposureHeatmapModel | Unset):  Default: GetExposureHeatmapModel.CLASSIC_OI.
-        perspective (GetExposureHeatmapPerspective | Unset):  Default:
-            GetExposureHeatmapPerspective.DEALER.
+        metric (HeatmapMetric | Unset):
+        leg (HeatmapLeg | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetExposureHeatmapResponse200
+        ErrorResponse | HeatmapResponse
     """
 
     return sync_detailed(
@@ -440,11 +435,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureHeatmapSession | Unset = GetExposureHeatmapSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureHeatmapExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
@@ -452,13 +447,12 @@ async def asyncio_detailed(
     strikes_around: int | Unset = UNSET,
     max_expirations: int | Unset = 12,
     expiration_offset: int | Unset = 0,
-    metric: GetExposureHeatmapMetric | Unset = GetExposureHeatmapMetric.GAMMA,
-    leg: GetExposureHeatmapLeg | Unset = GetExposureHeatmapLeg.NET,
-    unit: GetExposureHeatmapUnit | Unset = GetExposureHeatmapUnit.PER_PERCENT,
-    model: GetExposureHeatmapModel | Unset = GetExposureHeatmapModel.CLASSIC_OI,
-    perspective: GetExposureHeatmapPerspective
-    | Unset = GetExposureHeatmapPerspective.DEALER,
-) -> Response[Error | GetExposureHeatmapResponse200]:
+    metric: HeatmapMetric | Unset = UNSET,
+    leg: HeatmapLeg | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+) -> Response[ErrorResponse | HeatmapResponse]:
     """Strike-by-expiration exposure heat map
 
      Modeled exposure (or open interest, volume, premium, net premium, prints) on a strike by
@@ -492,13 +486,13 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureHeatmapSession | Unset):  Default: GetExposureHeatmapSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureHeatmapExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
@@ -506,19 +500,18 @@ async def asyncio_detailed(
         strikes_around (int | Unset):
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
-        metric (GetExposureHeatmapMetric | Unset):  Default: GetExposureHeatmapMetric.GAMMA.
-        leg (GetExposureHeatmapLeg | Unset):  Default: GetExposureHeatmapLeg.NET.
-        unit (GetExposureHeatmapUnit | Unset):  Default: GetExposureHeatmapUnit.PER_PERCENT.
-        model (GetExposureHeatmapModel | Unset):  Default: GetExposureHeatmapModel.CLASSIC_OI.
-        perspective (GetExposureHeatmapPerspective | Unset):  Default:
-            GetExposureHeatmapPerspective.DEALER.
+        metric (HeatmapMetric | Unset):
+        leg (HeatmapLeg | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetExposureHeatmapResponse200]
+        Response[ErrorResponse | HeatmapResponse]
     """
 
     kwargs = _get_kwargs(
@@ -553,11 +546,11 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureHeatmapSession | Unset = GetExposureHeatmapSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureHeatmapExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
@@ -565,13 +558,12 @@ async def asyncio(
     strikes_around: int | Unset = UNSET,
     max_expirations: int | Unset = 12,
     expiration_offset: int | Unset = 0,
-    metric: GetExposureHeatmapMetric | Unset = GetExposureHeatmapMetric.GAMMA,
-    leg: GetExposureHeatmapLeg | Unset = GetExposureHeatmapLeg.NET,
-    unit: GetExposureHeatmapUnit | Unset = GetExposureHeatmapUnit.PER_PERCENT,
-    model: GetExposureHeatmapModel | Unset = GetExposureHeatmapModel.CLASSIC_OI,
-    perspective: GetExposureHeatmapPerspective
-    | Unset = GetExposureHeatmapPerspective.DEALER,
-) -> Error | GetExposureHeatmapResponse200 | None:
+    metric: HeatmapMetric | Unset = UNSET,
+    leg: HeatmapLeg | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+) -> ErrorResponse | HeatmapResponse | None:
     """Strike-by-expiration exposure heat map
 
      Modeled exposure (or open interest, volume, premium, net premium, prints) on a strike by
@@ -605,13 +597,13 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureHeatmapSession | Unset):  Default: GetExposureHeatmapSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureHeatmapExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
@@ -619,19 +611,18 @@ async def asyncio(
         strikes_around (int | Unset):
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
-        metric (GetExposureHeatmapMetric | Unset):  Default: GetExposureHeatmapMetric.GAMMA.
-        leg (GetExposureHeatmapLeg | Unset):  Default: GetExposureHeatmapLeg.NET.
-        unit (GetExposureHeatmapUnit | Unset):  Default: GetExposureHeatmapUnit.PER_PERCENT.
-        model (GetExposureHeatmapModel | Unset):  Default: GetExposureHeatmapModel.CLASSIC_OI.
-        perspective (GetExposureHeatmapPerspective | Unset):  Default:
-            GetExposureHeatmapPerspective.DEALER.
+        metric (HeatmapMetric | Unset):
+        leg (HeatmapLeg | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetExposureHeatmapResponse200
+        ErrorResponse | HeatmapResponse
     """
 
     return (

@@ -8,15 +8,15 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.contract_type import ContractType
-from ...models.error import Error
-from ...models.get_exposure_levels_expiry_mode import GetExposureLevelsExpiryMode
-from ...models.get_exposure_levels_greek import GetExposureLevelsGreek
-from ...models.get_exposure_levels_include_item import GetExposureLevelsIncludeItem
-from ...models.get_exposure_levels_model import GetExposureLevelsModel
-from ...models.get_exposure_levels_perspective import GetExposureLevelsPerspective
-from ...models.get_exposure_levels_response_200 import GetExposureLevelsResponse200
-from ...models.get_exposure_levels_session import GetExposureLevelsSession
-from ...models.get_exposure_levels_unit import GetExposureLevelsUnit
+from ...models.error_response import ErrorResponse
+from ...models.expiry_mode import ExpiryMode
+from ...models.exposure_unit import ExposureUnit
+from ...models.greek import Greek
+from ...models.key_levels_response import KeyLevelsResponse
+from ...models.levels_extra import LevelsExtra
+from ...models.perspective import Perspective
+from ...models.positioning_model_name import PositioningModelName
+from ...models.regular_or_global_session import RegularOrGlobalSession
 from ...types import UNSET, Response, Unset
 
 
@@ -24,19 +24,18 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureLevelsSession | Unset = GetExposureLevelsSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureLevelsExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
-    greek: GetExposureLevelsGreek | Unset = GetExposureLevelsGreek.GAMMA,
-    unit: GetExposureLevelsUnit | Unset = GetExposureLevelsUnit.PER_PERCENT,
-    model: GetExposureLevelsModel | Unset = GetExposureLevelsModel.CLASSIC_OI,
-    perspective: GetExposureLevelsPerspective
-    | Unset = GetExposureLevelsPerspective.DEALER,
-    include: list[GetExposureLevelsIncludeItem] | Unset = UNSET,
+    greek: Greek | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+    include: list[LevelsExtra] | Unset = UNSET,
     gatekeeper_ratio: float | Unset = 0.4,
 ) -> dict[str, Any]:
 
@@ -143,49 +142,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetExposureLevelsResponse200 | None:
+) -> ErrorResponse | KeyLevelsResponse | None:
     if response.status_code == 200:
-        response_200 = GetExposureLevelsResponse200.from_dict(response.json())
+        response_200 = KeyLevelsResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -197,7 +196,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetExposureLevelsResponse200]:
+) -> Response[ErrorResponse | KeyLevelsResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -211,21 +210,20 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureLevelsSession | Unset = GetExposureLevelsSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureLevelsExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
-    greek: GetExposureLevelsGreek | Unset = GetExposureLevelsGreek.GAMMA,
-    unit: GetExposureLevelsUnit | Unset = GetExposureLevelsUnit.PER_PERCENT,
-    model: GetExposureLevelsModel | Unset = GetExposureLevelsModel.CLASSIC_OI,
-    perspective: GetExposureLevelsPerspective
-    | Unset = GetExposureLevelsPerspective.DEALER,
-    include: list[GetExposureLevelsIncludeItem] | Unset = UNSET,
+    greek: Greek | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+    include: list[LevelsExtra] | Unset = UNSET,
     gatekeeper_ratio: float | Unset = 0.4,
-) -> Response[Error | GetExposureLevelsResponse200]:
+) -> Response[ErrorResponse | KeyLevelsResponse]:
     """Modeled dealer exposure key levels
 
      Key levels of modeled dealer exposure: gamma flip, walls, gatekeepers, regime, expected move,
@@ -306,21 +304,20 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureLevelsSession | Unset):  Default: GetExposureLevelsSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureLevelsExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (GetExposureLevelsGreek | Unset):  Default: GetExposureLevelsGreek.GAMMA.
-        unit (GetExposureLevelsUnit | Unset):  Default: GetExposureLevelsUnit.PER_PERCENT.
-        model (GetExposureLevelsModel | Unset):  Default: GetExposureLevelsModel.CLASSIC_OI.
-        perspective (GetExposureLevelsPerspective | Unset):  Default:
-            GetExposureLevelsPerspective.DEALER.
-        include (list[GetExposureLevelsIncludeItem] | Unset):
+        greek (Greek | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
+        include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
     Raises:
@@ -328,7 +325,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetExposureLevelsResponse200]
+        Response[ErrorResponse | KeyLevelsResponse]
     """
 
     kwargs = _get_kwargs(
@@ -361,21 +358,20 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureLevelsSession | Unset = GetExposureLevelsSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureLevelsExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
-    greek: GetExposureLevelsGreek | Unset = GetExposureLevelsGreek.GAMMA,
-    unit: GetExposureLevelsUnit | Unset = GetExposureLevelsUnit.PER_PERCENT,
-    model: GetExposureLevelsModel | Unset = GetExposureLevelsModel.CLASSIC_OI,
-    perspective: GetExposureLevelsPerspective
-    | Unset = GetExposureLevelsPerspective.DEALER,
-    include: list[GetExposureLevelsIncludeItem] | Unset = UNSET,
+    greek: Greek | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+    include: list[LevelsExtra] | Unset = UNSET,
     gatekeeper_ratio: float | Unset = 0.4,
-) -> Error | GetExposureLevelsResponse200 | None:
+) -> ErrorResponse | KeyLevelsResponse | None:
     """Modeled dealer exposure key levels
 
      Key levels of modeled dealer exposure: gamma flip, walls, gatekeepers, regime, expected move,
@@ -456,21 +452,20 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureLevelsSession | Unset):  Default: GetExposureLevelsSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureLevelsExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (GetExposureLevelsGreek | Unset):  Default: GetExposureLevelsGreek.GAMMA.
-        unit (GetExposureLevelsUnit | Unset):  Default: GetExposureLevelsUnit.PER_PERCENT.
-        model (GetExposureLevelsModel | Unset):  Default: GetExposureLevelsModel.CLASSIC_OI.
-        perspective (GetExposureLevelsPerspective | Unset):  Default:
-            GetExposureLevelsPerspective.DEALER.
-        include (list[GetExposureLevelsIncludeItem] | Unset):
+        greek (Greek | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
+        include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
     Raises:
@@ -478,7 +473,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetExposureLevelsResponse200
+        ErrorResponse | KeyLevelsResponse
     """
 
     return sync_detailed(
@@ -506,21 +501,20 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureLevelsSession | Unset = GetExposureLevelsSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureLevelsExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
-    greek: GetExposureLevelsGreek | Unset = GetExposureLevelsGreek.GAMMA,
-    unit: GetExposureLevelsUnit | Unset = GetExposureLevelsUnit.PER_PERCENT,
-    model: GetExposureLevelsModel | Unset = GetExposureLevelsModel.CLASSIC_OI,
-    perspective: GetExposureLevelsPerspective
-    | Unset = GetExposureLevelsPerspective.DEALER,
-    include: list[GetExposureLevelsIncludeItem] | Unset = UNSET,
+    greek: Greek | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+    include: list[LevelsExtra] | Unset = UNSET,
     gatekeeper_ratio: float | Unset = 0.4,
-) -> Response[Error | GetExposureLevelsResponse200]:
+) -> Response[ErrorResponse | KeyLevelsResponse]:
     """Modeled dealer exposure key levels
 
      Key levels of modeled dealer exposure: gamma flip, walls, gatekeepers, regime, expected move,
@@ -601,21 +595,20 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureLevelsSession | Unset):  Default: GetExposureLevelsSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureLevelsExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (GetExposureLevelsGreek | Unset):  Default: GetExposureLevelsGreek.GAMMA.
-        unit (GetExposureLevelsUnit | Unset):  Default: GetExposureLevelsUnit.PER_PERCENT.
-        model (GetExposureLevelsModel | Unset):  Default: GetExposureLevelsModel.CLASSIC_OI.
-        perspective (GetExposureLevelsPerspective | Unset):  Default:
-            GetExposureLevelsPerspective.DEALER.
-        include (list[GetExposureLevelsIncludeItem] | Unset):
+        greek (Greek | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
+        include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
     Raises:
@@ -623,7 +616,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetExposureLevelsResponse200]
+        Response[ErrorResponse | KeyLevelsResponse]
     """
 
     kwargs = _get_kwargs(
@@ -654,21 +647,20 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetExposureLevelsSession | Unset = GetExposureLevelsSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetExposureLevelsExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
-    greek: GetExposureLevelsGreek | Unset = GetExposureLevelsGreek.GAMMA,
-    unit: GetExposureLevelsUnit | Unset = GetExposureLevelsUnit.PER_PERCENT,
-    model: GetExposureLevelsModel | Unset = GetExposureLevelsModel.CLASSIC_OI,
-    perspective: GetExposureLevelsPerspective
-    | Unset = GetExposureLevelsPerspective.DEALER,
-    include: list[GetExposureLevelsIncludeItem] | Unset = UNSET,
+    greek: Greek | Unset = UNSET,
+    unit: ExposureUnit | Unset = UNSET,
+    model: PositioningModelName | Unset = UNSET,
+    perspective: Perspective | Unset = UNSET,
+    include: list[LevelsExtra] | Unset = UNSET,
     gatekeeper_ratio: float | Unset = 0.4,
-) -> Error | GetExposureLevelsResponse200 | None:
+) -> ErrorResponse | KeyLevelsResponse | None:
     """Modeled dealer exposure key levels
 
      Key levels of modeled dealer exposure: gamma flip, walls, gatekeepers, regime, expected move,
@@ -749,21 +741,20 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetExposureLevelsSession | Unset):  Default: GetExposureLevelsSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetExposureLevelsExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (GetExposureLevelsGreek | Unset):  Default: GetExposureLevelsGreek.GAMMA.
-        unit (GetExposureLevelsUnit | Unset):  Default: GetExposureLevelsUnit.PER_PERCENT.
-        model (GetExposureLevelsModel | Unset):  Default: GetExposureLevelsModel.CLASSIC_OI.
-        perspective (GetExposureLevelsPerspective | Unset):  Default:
-            GetExposureLevelsPerspective.DEALER.
-        include (list[GetExposureLevelsIncludeItem] | Unset):
+        greek (Greek | Unset):
+        unit (ExposureUnit | Unset):
+        model (PositioningModelName | Unset):
+        perspective (Perspective | Unset):
+        include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
     Raises:
@@ -771,7 +762,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetExposureLevelsResponse200
+        ErrorResponse | KeyLevelsResponse
     """
 
     return (

@@ -7,10 +7,10 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_open_interest_expiry_mode import GetOpenInterestExpiryMode
-from ...models.get_open_interest_group_by import GetOpenInterestGroupBy
-from ...models.get_open_interest_response_200 import GetOpenInterestResponse200
+from ...models.error_response import ErrorResponse
+from ...models.expiry_mode import ExpiryMode
+from ...models.open_interest_grouping import OpenInterestGrouping
+from ...models.open_interest_response import OpenInterestResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -20,14 +20,14 @@ def _get_kwargs(
     date: datetime.date | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetOpenInterestExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
     strikes_around: int | Unset = UNSET,
     strike_percent_window: float | Unset = UNSET,
-    group_by: GetOpenInterestGroupBy | Unset = GetOpenInterestGroupBy.STRIKE,
+    group_by: OpenInterestGrouping | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -95,49 +95,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetOpenInterestResponse200 | None:
+) -> ErrorResponse | OpenInterestResponse | None:
     if response.status_code == 200:
-        response_200 = GetOpenInterestResponse200.from_dict(response.json())
+        response_200 = OpenInterestResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -149,7 +149,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetOpenInterestResponse200]:
+) -> Response[ErrorResponse | OpenInterestResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -165,15 +165,15 @@ def sync_detailed(
     date: datetime.date | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetOpenInterestExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
     strikes_around: int | Unset = UNSET,
     strike_percent_window: float | Unset = UNSET,
-    group_by: GetOpenInterestGroupBy | Unset = GetOpenInterestGroupBy.STRIKE,
-) -> Response[Error | GetOpenInterestResponse200]:
+    group_by: OpenInterestGrouping | Unset = UNSET,
+) -> Response[ErrorResponse | OpenInterestResponse]:
     """Open interest by strike or expiration
 
      Open interest of the previous close (published each morning; it does not change during a
@@ -210,21 +210,21 @@ def sync_detailed(
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetOpenInterestExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (GetOpenInterestGroupBy | Unset):  Default: GetOpenInterestGroupBy.STRIKE.
+        group_by (OpenInterestGrouping | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetOpenInterestResponse200]
+        Response[ErrorResponse | OpenInterestResponse]
     """
 
     kwargs = _get_kwargs(
@@ -256,15 +256,15 @@ def sync(
     date: datetime.date | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetOpenInterestExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
     strikes_around: int | Unset = UNSET,
     strike_percent_window: float | Unset = UNSET,
-    group_by: GetOpenInterestGroupBy | Unset = GetOpenInterestGroupBy.STRIKE,
-) -> Error | GetOpenInterestResponse200 | None:
+    group_by: OpenInterestGrouping | Unset = UNSET,
+) -> ErrorResponse | OpenInterestResponse | None:
     """Open interest by strike or expiration
 
      Open interest of the previous close (published each morning; it does not change during a
@@ -301,21 +301,21 @@ def sync(
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetOpenInterestExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (GetOpenInterestGroupBy | Unset):  Default: GetOpenInterestGroupBy.STRIKE.
+        group_by (OpenInterestGrouping | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetOpenInterestResponse200
+        ErrorResponse | OpenInterestResponse
     """
 
     return sync_detailed(
@@ -342,15 +342,15 @@ async def asyncio_detailed(
     date: datetime.date | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetOpenInterestExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
     strikes_around: int | Unset = UNSET,
     strike_percent_window: float | Unset = UNSET,
-    group_by: GetOpenInterestGroupBy | Unset = GetOpenInterestGroupBy.STRIKE,
-) -> Response[Error | GetOpenInterestResponse200]:
+    group_by: OpenInterestGrouping | Unset = UNSET,
+) -> Response[ErrorResponse | OpenInterestResponse]:
     """Open interest by strike or expiration
 
      Open interest of the previous close (published each morning; it does not change during a
@@ -387,21 +387,21 @@ async def asyncio_detailed(
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetOpenInterestExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (GetOpenInterestGroupBy | Unset):  Default: GetOpenInterestGroupBy.STRIKE.
+        group_by (OpenInterestGrouping | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetOpenInterestResponse200]
+        Response[ErrorResponse | OpenInterestResponse]
     """
 
     kwargs = _get_kwargs(
@@ -431,15 +431,15 @@ async def asyncio(
     date: datetime.date | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-    expiry_mode: GetOpenInterestExpiryMode | Unset = UNSET,
+    expiry_mode: ExpiryMode | Unset = UNSET,
     min_dte: int | Unset = UNSET,
     max_dte: int | Unset = UNSET,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
     strikes_around: int | Unset = UNSET,
     strike_percent_window: float | Unset = UNSET,
-    group_by: GetOpenInterestGroupBy | Unset = GetOpenInterestGroupBy.STRIKE,
-) -> Error | GetOpenInterestResponse200 | None:
+    group_by: OpenInterestGrouping | Unset = UNSET,
+) -> ErrorResponse | OpenInterestResponse | None:
     """Open interest by strike or expiration
 
      Open interest of the previous close (published each morning; it does not change during a
@@ -476,21 +476,21 @@ async def asyncio(
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
         expirations (list[datetime.date] | Unset):
-        expiry_mode (GetOpenInterestExpiryMode | Unset):
+        expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
         min_strike (float | Unset):
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (GetOpenInterestGroupBy | Unset):  Default: GetOpenInterestGroupBy.STRIKE.
+        group_by (OpenInterestGrouping | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetOpenInterestResponse200
+        ErrorResponse | OpenInterestResponse
     """
 
     return (

@@ -7,23 +7,23 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.coarse_side_filter import CoarseSideFilter
 from ...models.contract_type import ContractType
-from ...models.error import Error
-from ...models.get_premium_drift_interval import GetPremiumDriftInterval
-from ...models.get_premium_drift_response_200 import GetPremiumDriftResponse200
-from ...models.get_premium_drift_sentiment_item import GetPremiumDriftSentimentItem
-from ...models.get_premium_drift_session import GetPremiumDriftSession
-from ...models.get_premium_drift_side_item import GetPremiumDriftSideItem
-from ...models.get_premium_drift_trade_type_item import GetPremiumDriftTradeTypeItem
+from ...models.error_response import ErrorResponse
+from ...models.premium_drift_interval import PremiumDriftInterval
+from ...models.premium_drift_response import PremiumDriftResponse
+from ...models.sentiment import Sentiment
+from ...models.session_filter import SessionFilter
+from ...models.trade_type_filter import TradeTypeFilter
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
     underlying_symbol: str,
-    interval: GetPremiumDriftInterval | Unset = GetPremiumDriftInterval.VALUE_1,
+    interval: PremiumDriftInterval | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: GetPremiumDriftSession | Unset = GetPremiumDriftSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -34,9 +34,9 @@ def _get_kwargs(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[GetPremiumDriftTradeTypeItem] | Unset = UNSET,
-    side: list[GetPremiumDriftSideItem] | Unset = UNSET,
-    sentiment: list[GetPremiumDriftSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = False,
     unusual_only: bool | Unset = False,
@@ -157,49 +157,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetPremiumDriftResponse200 | None:
+) -> ErrorResponse | PremiumDriftResponse | None:
     if response.status_code == 200:
-        response_200 = GetPremiumDriftResponse200.from_dict(response.json())
+        response_200 = PremiumDriftResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -211,7 +211,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetPremiumDriftResponse200]:
+) -> Response[ErrorResponse | PremiumDriftResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -224,9 +224,9 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
-    interval: GetPremiumDriftInterval | Unset = GetPremiumDriftInterval.VALUE_1,
+    interval: PremiumDriftInterval | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: GetPremiumDriftSession | Unset = GetPremiumDriftSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -237,15 +237,15 @@ def sync_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[GetPremiumDriftTradeTypeItem] | Unset = UNSET,
-    side: list[GetPremiumDriftSideItem] | Unset = UNSET,
-    sentiment: list[GetPremiumDriftSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = False,
     unusual_only: bool | Unset = False,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
-) -> Response[Error | GetPremiumDriftResponse200]:
+) -> Response[ErrorResponse | PremiumDriftResponse]:
     """Cumulative signed premium through a session
 
      Running totals of customer premium bought on the ask side (at_ask, near_ask, above_ask) minus
@@ -258,11 +258,11 @@ def sync_detailed(
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
             characters).
-        interval (GetPremiumDriftInterval | Unset):  Default: GetPremiumDriftInterval.VALUE_1.
+        interval (PremiumDriftInterval | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetPremiumDriftSession | Unset):  Default: GetPremiumDriftSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -275,9 +275,9 @@ def sync_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[GetPremiumDriftTradeTypeItem] | Unset):
-        side (list[GetPremiumDriftSideItem] | Unset):
-        sentiment (list[GetPremiumDriftSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: False.
         unusual_only (bool | Unset):  Default: False.
@@ -289,7 +289,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetPremiumDriftResponse200]
+        Response[ErrorResponse | PremiumDriftResponse]
     """
 
     kwargs = _get_kwargs(
@@ -328,9 +328,9 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
-    interval: GetPremiumDriftInterval | Unset = GetPremiumDriftInterval.VALUE_1,
+    interval: PremiumDriftInterval | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: GetPremiumDriftSession | Unset = GetPremiumDriftSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -341,15 +341,15 @@ def sync(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[GetPremiumDriftTradeTypeItem] | Unset = UNSET,
-    side: list[GetPremiumDriftSideItem] | Unset = UNSET,
-    sentiment: list[GetPremiumDriftSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = False,
     unusual_only: bool | Unset = False,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
-) -> Error | GetPremiumDriftResponse200 | None:
+) -> ErrorResponse | PremiumDriftResponse | None:
     """Cumulative signed premium through a session
 
      Running totals of customer premium bought on the ask side (at_ask, near_ask, above_ask) minus
@@ -362,11 +362,11 @@ def sync(
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
             characters).
-        interval (GetPremiumDriftInterval | Unset):  Default: GetPremiumDriftInterval.VALUE_1.
+        interval (PremiumDriftInterval | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetPremiumDriftSession | Unset):  Default: GetPremiumDriftSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -379,9 +379,9 @@ def sync(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[GetPremiumDriftTradeTypeItem] | Unset):
-        side (list[GetPremiumDriftSideItem] | Unset):
-        sentiment (list[GetPremiumDriftSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: False.
         unusual_only (bool | Unset):  Default: False.
@@ -393,7 +393,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetPremiumDriftResponse200
+        ErrorResponse | PremiumDriftResponse
     """
 
     return sync_detailed(
@@ -427,9 +427,9 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
-    interval: GetPremiumDriftInterval | Unset = GetPremiumDriftInterval.VALUE_1,
+    interval: PremiumDriftInterval | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: GetPremiumDriftSession | Unset = GetPremiumDriftSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -440,15 +440,15 @@ async def asyncio_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[GetPremiumDriftTradeTypeItem] | Unset = UNSET,
-    side: list[GetPremiumDriftSideItem] | Unset = UNSET,
-    sentiment: list[GetPremiumDriftSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = False,
     unusual_only: bool | Unset = False,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
-) -> Response[Error | GetPremiumDriftResponse200]:
+) -> Response[ErrorResponse | PremiumDriftResponse]:
     """Cumulative signed premium through a session
 
      Running totals of customer premium bought on the ask side (at_ask, near_ask, above_ask) minus
@@ -461,11 +461,11 @@ async def asyncio_detailed(
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
             characters).
-        interval (GetPremiumDriftInterval | Unset):  Default: GetPremiumDriftInterval.VALUE_1.
+        interval (PremiumDriftInterval | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetPremiumDriftSession | Unset):  Default: GetPremiumDriftSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -478,9 +478,9 @@ async def asyncio_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[GetPremiumDriftTradeTypeItem] | Unset):
-        side (list[GetPremiumDriftSideItem] | Unset):
-        sentiment (list[GetPremiumDriftSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: False.
         unusual_only (bool | Unset):  Default: False.
@@ -492,7 +492,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetPremiumDriftResponse200]
+        Response[ErrorResponse | PremiumDriftResponse]
     """
 
     kwargs = _get_kwargs(
@@ -529,9 +529,9 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
-    interval: GetPremiumDriftInterval | Unset = GetPremiumDriftInterval.VALUE_1,
+    interval: PremiumDriftInterval | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: GetPremiumDriftSession | Unset = GetPremiumDriftSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -542,15 +542,15 @@ async def asyncio(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[GetPremiumDriftTradeTypeItem] | Unset = UNSET,
-    side: list[GetPremiumDriftSideItem] | Unset = UNSET,
-    sentiment: list[GetPremiumDriftSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = False,
     unusual_only: bool | Unset = False,
     min_strike: float | Unset = UNSET,
     max_strike: float | Unset = UNSET,
-) -> Error | GetPremiumDriftResponse200 | None:
+) -> ErrorResponse | PremiumDriftResponse | None:
     """Cumulative signed premium through a session
 
      Running totals of customer premium bought on the ask side (at_ask, near_ask, above_ask) minus
@@ -563,11 +563,11 @@ async def asyncio(
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
             characters).
-        interval (GetPremiumDriftInterval | Unset):  Default: GetPremiumDriftInterval.VALUE_1.
+        interval (PremiumDriftInterval | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetPremiumDriftSession | Unset):  Default: GetPremiumDriftSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -580,9 +580,9 @@ async def asyncio(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[GetPremiumDriftTradeTypeItem] | Unset):
-        side (list[GetPremiumDriftSideItem] | Unset):
-        sentiment (list[GetPremiumDriftSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: False.
         unusual_only (bool | Unset):  Default: False.
@@ -594,7 +594,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetPremiumDriftResponse200
+        ErrorResponse | PremiumDriftResponse
     """
 
     return (

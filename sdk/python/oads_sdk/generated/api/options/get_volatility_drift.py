@@ -7,10 +7,10 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_volatility_drift_interval import GetVolatilityDriftInterval
-from ...models.get_volatility_drift_response_200 import GetVolatilityDriftResponse200
-from ...models.get_volatility_drift_session import GetVolatilityDriftSession
+from ...models.drift_interval import DriftInterval
+from ...models.error_response import ErrorResponse
+from ...models.regular_or_global_session import RegularOrGlobalSession
+from ...models.volatility_drift_response import VolatilityDriftResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -18,9 +18,9 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilityDriftSession | Unset = GetVolatilityDriftSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
-    interval: GetVolatilityDriftInterval | Unset = GetVolatilityDriftInterval.VALUE_0,
+    interval: DriftInterval | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -62,49 +62,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetVolatilityDriftResponse200 | None:
+) -> ErrorResponse | VolatilityDriftResponse | None:
     if response.status_code == 200:
-        response_200 = GetVolatilityDriftResponse200.from_dict(response.json())
+        response_200 = VolatilityDriftResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -116,7 +116,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetVolatilityDriftResponse200]:
+) -> Response[ErrorResponse | VolatilityDriftResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -130,10 +130,10 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilityDriftSession | Unset = GetVolatilityDriftSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
-    interval: GetVolatilityDriftInterval | Unset = GetVolatilityDriftInterval.VALUE_0,
-) -> Response[Error | GetVolatilityDriftResponse200]:
+    interval: DriftInterval | Unset = UNSET,
+) -> Response[ErrorResponse | VolatilityDriftResponse]:
     """At-the-money volatility through a session
 
      At-the-money implied volatility of one expiration through the session on calendar and
@@ -185,19 +185,18 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilityDriftSession | Unset):  Default: GetVolatilityDriftSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (GetVolatilityDriftInterval | Unset):  Default:
-            GetVolatilityDriftInterval.VALUE_0.
+        interval (DriftInterval | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetVolatilityDriftResponse200]
+        Response[ErrorResponse | VolatilityDriftResponse]
     """
 
     kwargs = _get_kwargs(
@@ -220,10 +219,10 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilityDriftSession | Unset = GetVolatilityDriftSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
-    interval: GetVolatilityDriftInterval | Unset = GetVolatilityDriftInterval.VALUE_0,
-) -> Error | GetVolatilityDriftResponse200 | None:
+    interval: DriftInterval | Unset = UNSET,
+) -> ErrorResponse | VolatilityDriftResponse | None:
     """At-the-money volatility through a session
 
      At-the-money implied volatility of one expiration through the session on calendar and
@@ -275,19 +274,18 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilityDriftSession | Unset):  Default: GetVolatilityDriftSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (GetVolatilityDriftInterval | Unset):  Default:
-            GetVolatilityDriftInterval.VALUE_0.
+        interval (DriftInterval | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetVolatilityDriftResponse200
+        ErrorResponse | VolatilityDriftResponse
     """
 
     return sync_detailed(
@@ -305,10 +303,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilityDriftSession | Unset = GetVolatilityDriftSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
-    interval: GetVolatilityDriftInterval | Unset = GetVolatilityDriftInterval.VALUE_0,
-) -> Response[Error | GetVolatilityDriftResponse200]:
+    interval: DriftInterval | Unset = UNSET,
+) -> Response[ErrorResponse | VolatilityDriftResponse]:
     """At-the-money volatility through a session
 
      At-the-money implied volatility of one expiration through the session on calendar and
@@ -360,19 +358,18 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilityDriftSession | Unset):  Default: GetVolatilityDriftSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (GetVolatilityDriftInterval | Unset):  Default:
-            GetVolatilityDriftInterval.VALUE_0.
+        interval (DriftInterval | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetVolatilityDriftResponse200]
+        Response[ErrorResponse | VolatilityDriftResponse]
     """
 
     kwargs = _get_kwargs(
@@ -393,10 +390,10 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilityDriftSession | Unset = GetVolatilityDriftSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
-    interval: GetVolatilityDriftInterval | Unset = GetVolatilityDriftInterval.VALUE_0,
-) -> Error | GetVolatilityDriftResponse200 | None:
+    interval: DriftInterval | Unset = UNSET,
+) -> ErrorResponse | VolatilityDriftResponse | None:
     """At-the-money volatility through a session
 
      At-the-money implied volatility of one expiration through the session on calendar and
@@ -448,19 +445,18 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilityDriftSession | Unset):  Default: GetVolatilityDriftSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (GetVolatilityDriftInterval | Unset):  Default:
-            GetVolatilityDriftInterval.VALUE_0.
+        interval (DriftInterval | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetVolatilityDriftResponse200
+        ErrorResponse | VolatilityDriftResponse
     """
 
     return (

@@ -7,9 +7,9 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_volatility_skew_response_200 import GetVolatilitySkewResponse200
-from ...models.get_volatility_skew_session import GetVolatilitySkewSession
+from ...models.error_response import ErrorResponse
+from ...models.regular_or_global_session import RegularOrGlobalSession
+from ...models.skew_response import SkewResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -17,7 +17,7 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilitySkewSession | Unset = GetVolatilitySkewSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -69,49 +69,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetVolatilitySkewResponse200 | None:
+) -> ErrorResponse | SkewResponse | None:
     if response.status_code == 200:
-        response_200 = GetVolatilitySkewResponse200.from_dict(response.json())
+        response_200 = SkewResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -123,7 +123,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetVolatilitySkewResponse200]:
+) -> Response[ErrorResponse | SkewResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -137,10 +137,10 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilitySkewSession | Unset = GetVolatilitySkewSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-) -> Response[Error | GetVolatilitySkewResponse200]:
+) -> Response[ErrorResponse | SkewResponse]:
     """Volatility skew by expiration
 
      Implied volatility by strike for up to eight expirations, solved by the service from the
@@ -205,7 +205,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilitySkewSession | Unset):  Default: GetVolatilitySkewSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -216,7 +216,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetVolatilitySkewResponse200]
+        Response[ErrorResponse | SkewResponse]
     """
 
     kwargs = _get_kwargs(
@@ -239,10 +239,10 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilitySkewSession | Unset = GetVolatilitySkewSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-) -> Error | GetVolatilitySkewResponse200 | None:
+) -> ErrorResponse | SkewResponse | None:
     """Volatility skew by expiration
 
      Implied volatility by strike for up to eight expirations, solved by the service from the
@@ -307,7 +307,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilitySkewSession | Unset):  Default: GetVolatilitySkewSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -318,7 +318,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetVolatilitySkewResponse200
+        ErrorResponse | SkewResponse
     """
 
     return sync_detailed(
@@ -336,10 +336,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilitySkewSession | Unset = GetVolatilitySkewSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-) -> Response[Error | GetVolatilitySkewResponse200]:
+) -> Response[ErrorResponse | SkewResponse]:
     """Volatility skew by expiration
 
      Implied volatility by strike for up to eight expirations, solved by the service from the
@@ -404,7 +404,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilitySkewSession | Unset):  Default: GetVolatilitySkewSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -415,7 +415,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetVolatilitySkewResponse200]
+        Response[ErrorResponse | SkewResponse]
     """
 
     kwargs = _get_kwargs(
@@ -436,10 +436,10 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
-    session: GetVolatilitySkewSession | Unset = GetVolatilitySkewSession.RTH,
+    session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
-) -> Error | GetVolatilitySkewResponse200 | None:
+) -> ErrorResponse | SkewResponse | None:
     """Volatility skew by expiration
 
      Implied volatility by strike for up to eight expirations, solved by the service from the
@@ -504,7 +504,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (GetVolatilitySkewSession | Unset):  Default: GetVolatilitySkewSession.RTH.
+        session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -515,7 +515,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetVolatilitySkewResponse200
+        ErrorResponse | SkewResponse
     """
 
     return (

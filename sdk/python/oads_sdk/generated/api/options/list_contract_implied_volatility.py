@@ -8,16 +8,10 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.contract_type import ContractType
-from ...models.error import Error
-from ...models.list_contract_implied_volatility_interval import (
-    ListContractImpliedVolatilityInterval,
-)
-from ...models.list_contract_implied_volatility_response_200 import (
-    ListContractImpliedVolatilityResponse200,
-)
-from ...models.list_contract_implied_volatility_session import (
-    ListContractImpliedVolatilitySession,
-)
+from ...models.error_response import ErrorResponse
+from ...models.implied_volatility_page import ImpliedVolatilityPage
+from ...models.session_filter import SessionFilter
+from ...models.volatility_interval import VolatilityInterval
 from ...types import UNSET, Response, Unset
 
 
@@ -27,13 +21,11 @@ def _get_kwargs(
     contract_type: ContractType,
     strike: float,
     date_of_expiry: datetime.date,
-    interval: ListContractImpliedVolatilityInterval
-    | Unset = ListContractImpliedVolatilityInterval.VALUE_1,
+    interval: VolatilityInterval | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListContractImpliedVolatilitySession
-    | Unset = ListContractImpliedVolatilitySession.RTH,
+    session: SessionFilter | Unset = UNSET,
     limit: int | Unset = 1000,
     cursor_id: str | Unset = UNSET,
 ) -> dict[str, Any]:
@@ -88,51 +80,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListContractImpliedVolatilityResponse200 | None:
+) -> ErrorResponse | ImpliedVolatilityPage | None:
     if response.status_code == 200:
-        response_200 = ListContractImpliedVolatilityResponse200.from_dict(
-            response.json()
-        )
+        response_200 = ImpliedVolatilityPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -144,7 +134,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListContractImpliedVolatilityResponse200]:
+) -> Response[ErrorResponse | ImpliedVolatilityPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -160,16 +150,14 @@ def sync_detailed(
     contract_type: ContractType,
     strike: float,
     date_of_expiry: datetime.date,
-    interval: ListContractImpliedVolatilityInterval
-    | Unset = ListContractImpliedVolatilityInterval.VALUE_1,
+    interval: VolatilityInterval | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListContractImpliedVolatilitySession
-    | Unset = ListContractImpliedVolatilitySession.RTH,
+    session: SessionFilter | Unset = UNSET,
     limit: int | Unset = 1000,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | ListContractImpliedVolatilityResponse200]:
+) -> Response[ErrorResponse | ImpliedVolatilityPage]:
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
@@ -204,15 +192,13 @@ def sync_detailed(
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (ListContractImpliedVolatilityInterval | Unset):  Default:
-            ListContractImpliedVolatilityInterval.VALUE_1.
+        interval (VolatilityInterval | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListContractImpliedVolatilitySession | Unset):  Default:
-            ListContractImpliedVolatilitySession.RTH.
+        session (SessionFilter | Unset):
         limit (int | Unset):  Default: 1000.
         cursor_id (str | Unset):
 
@@ -221,7 +207,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListContractImpliedVolatilityResponse200]
+        Response[ErrorResponse | ImpliedVolatilityPage]
     """
 
     kwargs = _get_kwargs(
@@ -252,16 +238,14 @@ def sync(
     contract_type: ContractType,
     strike: float,
     date_of_expiry: datetime.date,
-    interval: ListContractImpliedVolatilityInterval
-    | Unset = ListContractImpliedVolatilityInterval.VALUE_1,
+    interval: VolatilityInterval | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListContractImpliedVolatilitySession
-    | Unset = ListContractImpliedVolatilitySession.RTH,
+    session: SessionFilter | Unset = UNSET,
     limit: int | Unset = 1000,
     cursor_id: str | Unset = UNSET,
-) -> Error | ListContractImpliedVolatilityResponse200 | None:
+) -> ErrorResponse | ImpliedVolatilityPage | None:
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
@@ -296,15 +280,13 @@ def sync(
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (ListContractImpliedVolatilityInterval | Unset):  Default:
-            ListContractImpliedVolatilityInterval.VALUE_1.
+        interval (VolatilityInterval | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListContractImpliedVolatilitySession | Unset):  Default:
-            ListContractImpliedVolatilitySession.RTH.
+        session (SessionFilter | Unset):
         limit (int | Unset):  Default: 1000.
         cursor_id (str | Unset):
 
@@ -313,7 +295,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListContractImpliedVolatilityResponse200
+        ErrorResponse | ImpliedVolatilityPage
     """
 
     return sync_detailed(
@@ -339,16 +321,14 @@ async def asyncio_detailed(
     contract_type: ContractType,
     strike: float,
     date_of_expiry: datetime.date,
-    interval: ListContractImpliedVolatilityInterval
-    | Unset = ListContractImpliedVolatilityInterval.VALUE_1,
+    interval: VolatilityInterval | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListContractImpliedVolatilitySession
-    | Unset = ListContractImpliedVolatilitySession.RTH,
+    session: SessionFilter | Unset = UNSET,
     limit: int | Unset = 1000,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | ListContractImpliedVolatilityResponse200]:
+) -> Response[ErrorResponse | ImpliedVolatilityPage]:
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
@@ -383,15 +363,13 @@ async def asyncio_detailed(
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (ListContractImpliedVolatilityInterval | Unset):  Default:
-            ListContractImpliedVolatilityInterval.VALUE_1.
+        interval (VolatilityInterval | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListContractImpliedVolatilitySession | Unset):  Default:
-            ListContractImpliedVolatilitySession.RTH.
+        session (SessionFilter | Unset):
         limit (int | Unset):  Default: 1000.
         cursor_id (str | Unset):
 
@@ -400,7 +378,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListContractImpliedVolatilityResponse200]
+        Response[ErrorResponse | ImpliedVolatilityPage]
     """
 
     kwargs = _get_kwargs(
@@ -429,16 +407,14 @@ async def asyncio(
     contract_type: ContractType,
     strike: float,
     date_of_expiry: datetime.date,
-    interval: ListContractImpliedVolatilityInterval
-    | Unset = ListContractImpliedVolatilityInterval.VALUE_1,
+    interval: VolatilityInterval | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListContractImpliedVolatilitySession
-    | Unset = ListContractImpliedVolatilitySession.RTH,
+    session: SessionFilter | Unset = UNSET,
     limit: int | Unset = 1000,
     cursor_id: str | Unset = UNSET,
-) -> Error | ListContractImpliedVolatilityResponse200 | None:
+) -> ErrorResponse | ImpliedVolatilityPage | None:
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
@@ -473,15 +449,13 @@ async def asyncio(
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (ListContractImpliedVolatilityInterval | Unset):  Default:
-            ListContractImpliedVolatilityInterval.VALUE_1.
+        interval (VolatilityInterval | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListContractImpliedVolatilitySession | Unset):  Default:
-            ListContractImpliedVolatilitySession.RTH.
+        session (SessionFilter | Unset):
         limit (int | Unset):  Default: 1000.
         cursor_id (str | Unset):
 
@@ -490,7 +464,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListContractImpliedVolatilityResponse200
+        ErrorResponse | ImpliedVolatilityPage
     """
 
     return (

@@ -7,25 +7,25 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.list_flow_leaders_grain import ListFlowLeadersGrain
-from ...models.list_flow_leaders_order import ListFlowLeadersOrder
-from ...models.list_flow_leaders_response_200 import ListFlowLeadersResponse200
-from ...models.list_flow_leaders_session import ListFlowLeadersSession
-from ...models.list_flow_leaders_sort import ListFlowLeadersSort
+from ...models.error_response import ErrorResponse
+from ...models.flow_leaders_response import FlowLeadersResponse
+from ...models.leader_grain import LeaderGrain
+from ...models.leader_sort import LeaderSort
+from ...models.session_filter import SessionFilter
+from ...models.sort_order import SortOrder
 from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     *,
-    grain: ListFlowLeadersGrain | Unset = ListFlowLeadersGrain.ROOT,
-    sort: ListFlowLeadersSort | Unset = UNSET,
-    order: ListFlowLeadersOrder | Unset = ListFlowLeadersOrder.DESC,
+    grain: LeaderGrain | Unset = UNSET,
+    sort: LeaderSort | Unset = UNSET,
+    order: SortOrder | Unset = UNSET,
     limit: int | Unset = 50,
     min_premium: float | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListFlowLeadersSession | Unset = ListFlowLeadersSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     include_complex: bool | Unset = False,
 ) -> dict[str, Any]:
 
@@ -90,49 +90,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListFlowLeadersResponse200 | None:
+) -> ErrorResponse | FlowLeadersResponse | None:
     if response.status_code == 200:
-        response_200 = ListFlowLeadersResponse200.from_dict(response.json())
+        response_200 = FlowLeadersResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -144,7 +144,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListFlowLeadersResponse200]:
+) -> Response[ErrorResponse | FlowLeadersResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -156,16 +156,16 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-    grain: ListFlowLeadersGrain | Unset = ListFlowLeadersGrain.ROOT,
-    sort: ListFlowLeadersSort | Unset = UNSET,
-    order: ListFlowLeadersOrder | Unset = ListFlowLeadersOrder.DESC,
+    grain: LeaderGrain | Unset = UNSET,
+    sort: LeaderSort | Unset = UNSET,
+    order: SortOrder | Unset = UNSET,
     limit: int | Unset = 50,
     min_premium: float | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListFlowLeadersSession | Unset = ListFlowLeadersSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     include_complex: bool | Unset = False,
-) -> Response[Error | ListFlowLeadersResponse200]:
+) -> Response[ErrorResponse | FlowLeadersResponse]:
     """Rank underlyings or contracts by flow
 
      Ranks underlyings (`grain=root`) by net, bullish or bearish premium, total premium, volume or
@@ -184,16 +184,16 @@ def sync_detailed(
     minimum that no row reaches is 422.
 
     Args:
-        grain (ListFlowLeadersGrain | Unset):  Default: ListFlowLeadersGrain.ROOT.
-        sort (ListFlowLeadersSort | Unset):
-        order (ListFlowLeadersOrder | Unset):  Default: ListFlowLeadersOrder.DESC.
+        grain (LeaderGrain | Unset):
+        sort (LeaderSort | Unset):
+        order (SortOrder | Unset):
         limit (int | Unset):  Default: 50.
         min_premium (float | Unset):
         underlying_symbols (list[str] | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListFlowLeadersSession | Unset):  Default: ListFlowLeadersSession.RTH.
+        session (SessionFilter | Unset):
         include_complex (bool | Unset):  Default: False.
 
     Raises:
@@ -201,7 +201,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListFlowLeadersResponse200]
+        Response[ErrorResponse | FlowLeadersResponse]
     """
 
     kwargs = _get_kwargs(
@@ -226,16 +226,16 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-    grain: ListFlowLeadersGrain | Unset = ListFlowLeadersGrain.ROOT,
-    sort: ListFlowLeadersSort | Unset = UNSET,
-    order: ListFlowLeadersOrder | Unset = ListFlowLeadersOrder.DESC,
+    grain: LeaderGrain | Unset = UNSET,
+    sort: LeaderSort | Unset = UNSET,
+    order: SortOrder | Unset = UNSET,
     limit: int | Unset = 50,
     min_premium: float | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListFlowLeadersSession | Unset = ListFlowLeadersSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     include_complex: bool | Unset = False,
-) -> Error | ListFlowLeadersResponse200 | None:
+) -> ErrorResponse | FlowLeadersResponse | None:
     """Rank underlyings or contracts by flow
 
      Ranks underlyings (`grain=root`) by net, bullish or bearish premium, total premium, volume or
@@ -254,16 +254,16 @@ def sync(
     minimum that no row reaches is 422.
 
     Args:
-        grain (ListFlowLeadersGrain | Unset):  Default: ListFlowLeadersGrain.ROOT.
-        sort (ListFlowLeadersSort | Unset):
-        order (ListFlowLeadersOrder | Unset):  Default: ListFlowLeadersOrder.DESC.
+        grain (LeaderGrain | Unset):
+        sort (LeaderSort | Unset):
+        order (SortOrder | Unset):
         limit (int | Unset):  Default: 50.
         min_premium (float | Unset):
         underlying_symbols (list[str] | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListFlowLeadersSession | Unset):  Default: ListFlowLeadersSession.RTH.
+        session (SessionFilter | Unset):
         include_complex (bool | Unset):  Default: False.
 
     Raises:
@@ -271,7 +271,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListFlowLeadersResponse200
+        ErrorResponse | FlowLeadersResponse
     """
 
     return sync_detailed(
@@ -291,16 +291,16 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-    grain: ListFlowLeadersGrain | Unset = ListFlowLeadersGrain.ROOT,
-    sort: ListFlowLeadersSort | Unset = UNSET,
-    order: ListFlowLeadersOrder | Unset = ListFlowLeadersOrder.DESC,
+    grain: LeaderGrain | Unset = UNSET,
+    sort: LeaderSort | Unset = UNSET,
+    order: SortOrder | Unset = UNSET,
     limit: int | Unset = 50,
     min_premium: float | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListFlowLeadersSession | Unset = ListFlowLeadersSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     include_complex: bool | Unset = False,
-) -> Response[Error | ListFlowLeadersResponse200]:
+) -> Response[ErrorResponse | FlowLeadersResponse]:
     """Rank underlyings or contracts by flow
 
      Ranks underlyings (`grain=root`) by net, bullish or bearish premium, total premium, volume or
@@ -319,16 +319,16 @@ async def asyncio_detailed(
     minimum that no row reaches is 422.
 
     Args:
-        grain (ListFlowLeadersGrain | Unset):  Default: ListFlowLeadersGrain.ROOT.
-        sort (ListFlowLeadersSort | Unset):
-        order (ListFlowLeadersOrder | Unset):  Default: ListFlowLeadersOrder.DESC.
+        grain (LeaderGrain | Unset):
+        sort (LeaderSort | Unset):
+        order (SortOrder | Unset):
         limit (int | Unset):  Default: 50.
         min_premium (float | Unset):
         underlying_symbols (list[str] | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListFlowLeadersSession | Unset):  Default: ListFlowLeadersSession.RTH.
+        session (SessionFilter | Unset):
         include_complex (bool | Unset):  Default: False.
 
     Raises:
@@ -336,7 +336,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListFlowLeadersResponse200]
+        Response[ErrorResponse | FlowLeadersResponse]
     """
 
     kwargs = _get_kwargs(
@@ -359,16 +359,16 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-    grain: ListFlowLeadersGrain | Unset = ListFlowLeadersGrain.ROOT,
-    sort: ListFlowLeadersSort | Unset = UNSET,
-    order: ListFlowLeadersOrder | Unset = ListFlowLeadersOrder.DESC,
+    grain: LeaderGrain | Unset = UNSET,
+    sort: LeaderSort | Unset = UNSET,
+    order: SortOrder | Unset = UNSET,
     limit: int | Unset = 50,
     min_premium: float | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListFlowLeadersSession | Unset = ListFlowLeadersSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     include_complex: bool | Unset = False,
-) -> Error | ListFlowLeadersResponse200 | None:
+) -> ErrorResponse | FlowLeadersResponse | None:
     """Rank underlyings or contracts by flow
 
      Ranks underlyings (`grain=root`) by net, bullish or bearish premium, total premium, volume or
@@ -387,16 +387,16 @@ async def asyncio(
     minimum that no row reaches is 422.
 
     Args:
-        grain (ListFlowLeadersGrain | Unset):  Default: ListFlowLeadersGrain.ROOT.
-        sort (ListFlowLeadersSort | Unset):
-        order (ListFlowLeadersOrder | Unset):  Default: ListFlowLeadersOrder.DESC.
+        grain (LeaderGrain | Unset):
+        sort (LeaderSort | Unset):
+        order (SortOrder | Unset):
         limit (int | Unset):  Default: 50.
         min_premium (float | Unset):
         underlying_symbols (list[str] | Unset):
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListFlowLeadersSession | Unset):  Default: ListFlowLeadersSession.RTH.
+        session (SessionFilter | Unset):
         include_complex (bool | Unset):  Default: False.
 
     Raises:
@@ -404,7 +404,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListFlowLeadersResponse200
+        ErrorResponse | FlowLeadersResponse
     """
 
     return (

@@ -7,14 +7,14 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.coarse_side_filter import CoarseSideFilter
 from ...models.contract_type import ContractType
-from ...models.error import Error
+from ...models.error_response import ErrorResponse
 from ...models.exchange_name import ExchangeName
-from ...models.list_option_flow_sentiment_item import ListOptionFlowSentimentItem
-from ...models.list_option_flow_session import ListOptionFlowSession
-from ...models.list_option_flow_side_item import ListOptionFlowSideItem
-from ...models.list_option_flow_trade_type_item import ListOptionFlowTradeTypeItem
 from ...models.print_page import PrintPage
+from ...models.sentiment import Sentiment
+from ...models.session_filter import SessionFilter
+from ...models.trade_type_filter import TradeTypeFilter
 from ...types import UNSET, Response, Unset
 
 
@@ -22,7 +22,7 @@ def _get_kwargs(
     *,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionFlowSession | Unset = ListOptionFlowSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -33,9 +33,9 @@ def _get_kwargs(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -180,49 +180,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     if response.status_code == 200:
         response_200 = PrintPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -234,7 +234,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -248,7 +248,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionFlowSession | Unset = ListOptionFlowSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -259,9 +259,9 @@ def sync_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -270,7 +270,7 @@ def sync_detailed(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     """List market-wide option flow
 
      The market-wide feed of classified prints across every underlying the platform holds, newest
@@ -282,7 +282,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionFlowSession | Unset):  Default: ListOptionFlowSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -295,9 +295,9 @@ def sync_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOptionFlowSideItem] | Unset):
-        sentiment (list[ListOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -312,7 +312,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PrintPage]
+        Response[ErrorResponse | PrintPage]
     """
 
     kwargs = _get_kwargs(
@@ -354,7 +354,7 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionFlowSession | Unset = ListOptionFlowSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -365,9 +365,9 @@ def sync(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -376,7 +376,7 @@ def sync(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     """List market-wide option flow
 
      The market-wide feed of classified prints across every underlying the platform holds, newest
@@ -388,7 +388,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionFlowSession | Unset):  Default: ListOptionFlowSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -401,9 +401,9 @@ def sync(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOptionFlowSideItem] | Unset):
-        sentiment (list[ListOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -418,7 +418,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PrintPage
+        ErrorResponse | PrintPage
     """
 
     return sync_detailed(
@@ -455,7 +455,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionFlowSession | Unset = ListOptionFlowSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -466,9 +466,9 @@ async def asyncio_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -477,7 +477,7 @@ async def asyncio_detailed(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     """List market-wide option flow
 
      The market-wide feed of classified prints across every underlying the platform holds, newest
@@ -489,7 +489,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionFlowSession | Unset):  Default: ListOptionFlowSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -502,9 +502,9 @@ async def asyncio_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOptionFlowSideItem] | Unset):
-        sentiment (list[ListOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -519,7 +519,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PrintPage]
+        Response[ErrorResponse | PrintPage]
     """
 
     kwargs = _get_kwargs(
@@ -559,7 +559,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionFlowSession | Unset = ListOptionFlowSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -570,9 +570,9 @@ async def asyncio(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[CoarseSideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -581,7 +581,7 @@ async def asyncio(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     """List market-wide option flow
 
      The market-wide feed of classified prints across every underlying the platform holds, newest
@@ -593,7 +593,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionFlowSession | Unset):  Default: ListOptionFlowSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -606,9 +606,9 @@ async def asyncio(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOptionFlowSideItem] | Unset):
-        sentiment (list[ListOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[CoarseSideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -623,7 +623,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PrintPage
+        ErrorResponse | PrintPage
     """
 
     return (

@@ -7,10 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.list_option_overnight_sessions_response_200 import (
-    ListOptionOvernightSessionsResponse200,
-)
+from ...models.error_response import ErrorResponse
+from ...models.overnight_roots_response import OvernightRootsResponse
 from ...types import UNSET, Response, Unset
 
 
@@ -39,44 +37,44 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListOptionOvernightSessionsResponse200 | None:
+) -> ErrorResponse | OvernightRootsResponse | None:
     if response.status_code == 200:
-        response_200 = ListOptionOvernightSessionsResponse200.from_dict(response.json())
+        response_200 = OvernightRootsResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -88,7 +86,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListOptionOvernightSessionsResponse200]:
+) -> Response[ErrorResponse | OvernightRootsResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -101,7 +99,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Response[Error | ListOptionOvernightSessionsResponse200]:
+) -> Response[ErrorResponse | OvernightRootsResponse]:
     """Option roots with an overnight session
 
      The option roots that trade in an overnight (Cboe Global Trading Hours) session, each with its
@@ -118,7 +116,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListOptionOvernightSessionsResponse200]
+        Response[ErrorResponse | OvernightRootsResponse]
     """
 
     kwargs = _get_kwargs(
@@ -136,7 +134,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Error | ListOptionOvernightSessionsResponse200 | None:
+) -> ErrorResponse | OvernightRootsResponse | None:
     """Option roots with an overnight session
 
      The option roots that trade in an overnight (Cboe Global Trading Hours) session, each with its
@@ -153,7 +151,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListOptionOvernightSessionsResponse200
+        ErrorResponse | OvernightRootsResponse
     """
 
     return sync_detailed(
@@ -166,7 +164,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Response[Error | ListOptionOvernightSessionsResponse200]:
+) -> Response[ErrorResponse | OvernightRootsResponse]:
     """Option roots with an overnight session
 
      The option roots that trade in an overnight (Cboe Global Trading Hours) session, each with its
@@ -183,7 +181,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListOptionOvernightSessionsResponse200]
+        Response[ErrorResponse | OvernightRootsResponse]
     """
 
     kwargs = _get_kwargs(
@@ -199,7 +197,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     date: datetime.date | Unset = UNSET,
-) -> Error | ListOptionOvernightSessionsResponse200 | None:
+) -> ErrorResponse | OvernightRootsResponse | None:
     """Option roots with an overnight session
 
      The option roots that trade in an overnight (Cboe Global Trading Hours) session, each with its
@@ -216,7 +214,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListOptionOvernightSessionsResponse200
+        ErrorResponse | OvernightRootsResponse
     """
 
     return (

@@ -8,13 +8,13 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.contract_type import ContractType
-from ...models.error import Error
+from ...models.error_response import ErrorResponse
 from ...models.exchange_name import ExchangeName
-from ...models.list_option_trades_sentiment_item import ListOptionTradesSentimentItem
-from ...models.list_option_trades_session import ListOptionTradesSession
-from ...models.list_option_trades_side_item import ListOptionTradesSideItem
-from ...models.list_option_trades_trade_type_item import ListOptionTradesTradeTypeItem
 from ...models.print_page import PrintPage
+from ...models.sentiment import Sentiment
+from ...models.session_filter import SessionFilter
+from ...models.side_filter import SideFilter
+from ...models.trade_type_filter import TradeTypeFilter
 from ...types import UNSET, Response, Unset
 
 
@@ -23,7 +23,7 @@ def _get_kwargs(
     underlying_symbol: str | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionTradesSession | Unset = ListOptionTradesSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -34,9 +34,9 @@ def _get_kwargs(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionTradesTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionTradesSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionTradesSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -183,49 +183,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     if response.status_code == 200:
         response_200 = PrintPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -237,7 +237,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -252,7 +252,7 @@ def sync_detailed(
     underlying_symbol: str | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionTradesSession | Unset = ListOptionTradesSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -263,9 +263,9 @@ def sync_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionTradesTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionTradesSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionTradesSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -274,7 +274,7 @@ def sync_detailed(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     """List classified option prints
 
      One row per option execution, newest first, each classified against the NBBO in force.
@@ -297,7 +297,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionTradesSession | Unset):  Default: ListOptionTradesSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -310,9 +310,9 @@ def sync_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionTradesTradeTypeItem] | Unset):
-        side (list[ListOptionTradesSideItem] | Unset):
-        sentiment (list[ListOptionTradesSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -327,7 +327,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PrintPage]
+        Response[ErrorResponse | PrintPage]
     """
 
     kwargs = _get_kwargs(
@@ -371,7 +371,7 @@ def sync(
     underlying_symbol: str | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionTradesSession | Unset = ListOptionTradesSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -382,9 +382,9 @@ def sync(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionTradesTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionTradesSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionTradesSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -393,7 +393,7 @@ def sync(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     """List classified option prints
 
      One row per option execution, newest first, each classified against the NBBO in force.
@@ -416,7 +416,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionTradesSession | Unset):  Default: ListOptionTradesSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -429,9 +429,9 @@ def sync(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionTradesTradeTypeItem] | Unset):
-        side (list[ListOptionTradesSideItem] | Unset):
-        sentiment (list[ListOptionTradesSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -446,7 +446,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PrintPage
+        ErrorResponse | PrintPage
     """
 
     return sync_detailed(
@@ -485,7 +485,7 @@ async def asyncio_detailed(
     underlying_symbol: str | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionTradesSession | Unset = ListOptionTradesSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -496,9 +496,9 @@ async def asyncio_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionTradesTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionTradesSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionTradesSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -507,7 +507,7 @@ async def asyncio_detailed(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     """List classified option prints
 
      One row per option execution, newest first, each classified against the NBBO in force.
@@ -530,7 +530,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionTradesSession | Unset):  Default: ListOptionTradesSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -543,9 +543,9 @@ async def asyncio_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionTradesTradeTypeItem] | Unset):
-        side (list[ListOptionTradesSideItem] | Unset):
-        sentiment (list[ListOptionTradesSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -560,7 +560,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PrintPage]
+        Response[ErrorResponse | PrintPage]
     """
 
     kwargs = _get_kwargs(
@@ -602,7 +602,7 @@ async def asyncio(
     underlying_symbol: str | Unset = UNSET,
     underlying_symbols: list[str] | Unset = UNSET,
     date: datetime.date | Unset = UNSET,
-    session: ListOptionTradesSession | Unset = ListOptionTradesSession.RTH,
+    session: SessionFilter | Unset = UNSET,
     start_time: int | Unset = UNSET,
     end_time: int | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
@@ -613,9 +613,9 @@ async def asyncio(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOptionTradesTradeTypeItem] | Unset = UNSET,
-    side: list[ListOptionTradesSideItem] | Unset = UNSET,
-    sentiment: list[ListOptionTradesSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -624,7 +624,7 @@ async def asyncio(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     """List classified option prints
 
      One row per option execution, newest first, each classified against the NBBO in force.
@@ -647,7 +647,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
-        session (ListOptionTradesSession | Unset):  Default: ListOptionTradesSession.RTH.
+        session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
         contract_type (ContractType | Unset):
@@ -660,9 +660,9 @@ async def asyncio(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOptionTradesTradeTypeItem] | Unset):
-        side (list[ListOptionTradesSideItem] | Unset):
-        sentiment (list[ListOptionTradesSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -677,7 +677,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PrintPage
+        ErrorResponse | PrintPage
     """
 
     return (

@@ -8,18 +8,12 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.contract_type import ContractType
-from ...models.error import Error
+from ...models.error_response import ErrorResponse
 from ...models.exchange_name import ExchangeName
-from ...models.list_overnight_option_flow_sentiment_item import (
-    ListOvernightOptionFlowSentimentItem,
-)
-from ...models.list_overnight_option_flow_side_item import (
-    ListOvernightOptionFlowSideItem,
-)
-from ...models.list_overnight_option_flow_trade_type_item import (
-    ListOvernightOptionFlowTradeTypeItem,
-)
 from ...models.print_page import PrintPage
+from ...models.sentiment import Sentiment
+from ...models.side_filter import SideFilter
+from ...models.trade_type_filter import TradeTypeFilter
 from ...types import UNSET, Response, Unset
 
 
@@ -37,9 +31,9 @@ def _get_kwargs(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOvernightOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOvernightOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOvernightOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -178,49 +172,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     if response.status_code == 200:
         response_200 = PrintPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -232,7 +226,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -256,9 +250,9 @@ def sync_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOvernightOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOvernightOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOvernightOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -267,7 +261,7 @@ def sync_detailed(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     """List overnight-session option prints
 
      Prints of the overnight (gth) session that belongs to `date` (it starts the evening before),
@@ -292,9 +286,9 @@ def sync_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOvernightOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOvernightOptionFlowSideItem] | Unset):
-        sentiment (list[ListOvernightOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -309,7 +303,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PrintPage]
+        Response[ErrorResponse | PrintPage]
     """
 
     kwargs = _get_kwargs(
@@ -360,9 +354,9 @@ def sync(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOvernightOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOvernightOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOvernightOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -371,7 +365,7 @@ def sync(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     """List overnight-session option prints
 
      Prints of the overnight (gth) session that belongs to `date` (it starts the evening before),
@@ -396,9 +390,9 @@ def sync(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOvernightOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOvernightOptionFlowSideItem] | Unset):
-        sentiment (list[ListOvernightOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -413,7 +407,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PrintPage
+        ErrorResponse | PrintPage
     """
 
     return sync_detailed(
@@ -459,9 +453,9 @@ async def asyncio_detailed(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOvernightOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOvernightOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOvernightOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -470,7 +464,7 @@ async def asyncio_detailed(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | PrintPage]:
+) -> Response[ErrorResponse | PrintPage]:
     """List overnight-session option prints
 
      Prints of the overnight (gth) session that belongs to `date` (it starts the evening before),
@@ -495,9 +489,9 @@ async def asyncio_detailed(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOvernightOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOvernightOptionFlowSideItem] | Unset):
-        sentiment (list[ListOvernightOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -512,7 +506,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | PrintPage]
+        Response[ErrorResponse | PrintPage]
     """
 
     kwargs = _get_kwargs(
@@ -561,9 +555,9 @@ async def asyncio(
     max_premium: float | Unset = UNSET,
     min_size: int | Unset = UNSET,
     max_size: int | Unset = UNSET,
-    trade_type: list[ListOvernightOptionFlowTradeTypeItem] | Unset = UNSET,
-    side: list[ListOvernightOptionFlowSideItem] | Unset = UNSET,
-    sentiment: list[ListOvernightOptionFlowSentimentItem] | Unset = UNSET,
+    trade_type: list[TradeTypeFilter] | Unset = UNSET,
+    side: list[SideFilter] | Unset = UNSET,
+    sentiment: list[Sentiment] | Unset = UNSET,
     otm_only: bool | Unset = False,
     include_complex: bool | Unset = True,
     unusual_only: bool | Unset = False,
@@ -572,7 +566,7 @@ async def asyncio(
     exchange: list[ExchangeName] | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | PrintPage | None:
+) -> ErrorResponse | PrintPage | None:
     """List overnight-session option prints
 
      Prints of the overnight (gth) session that belongs to `date` (it starts the evening before),
@@ -597,9 +591,9 @@ async def asyncio(
         max_premium (float | Unset):
         min_size (int | Unset):
         max_size (int | Unset):
-        trade_type (list[ListOvernightOptionFlowTradeTypeItem] | Unset):
-        side (list[ListOvernightOptionFlowSideItem] | Unset):
-        sentiment (list[ListOvernightOptionFlowSentimentItem] | Unset):
+        trade_type (list[TradeTypeFilter] | Unset):
+        side (list[SideFilter] | Unset):
+        sentiment (list[Sentiment] | Unset):
         otm_only (bool | Unset):  Default: False.
         include_complex (bool | Unset):  Default: True.
         unusual_only (bool | Unset):  Default: False.
@@ -614,7 +608,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | PrintPage
+        ErrorResponse | PrintPage
     """
 
     return (

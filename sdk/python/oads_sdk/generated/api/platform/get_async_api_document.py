@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_async_api_document_response_200 import GetAsyncApiDocumentResponse200
+from ...models.async_api_document import AsyncApiDocument
+from ...models.error_response import ErrorResponse
 from ...types import Response
 
 
@@ -23,19 +23,19 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetAsyncApiDocumentResponse200 | None:
+) -> AsyncApiDocument | ErrorResponse | None:
     if response.status_code == 200:
-        response_200 = GetAsyncApiDocumentResponse200.from_dict(response.json())
+        response_200 = AsyncApiDocument.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
@@ -47,7 +47,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetAsyncApiDocumentResponse200]:
+) -> Response[AsyncApiDocument | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -59,7 +59,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetAsyncApiDocumentResponse200]:
+) -> Response[AsyncApiDocument | ErrorResponse]:
     """The streams document as JSON
 
      The AsyncAPI 3 document of the WebSocket streams at GET /v1/stream (channels prints,
@@ -72,7 +72,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAsyncApiDocumentResponse200]
+        Response[AsyncApiDocument | ErrorResponse]
     """
 
     kwargs = _get_kwargs()
@@ -87,7 +87,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetAsyncApiDocumentResponse200 | None:
+) -> AsyncApiDocument | ErrorResponse | None:
     """The streams document as JSON
 
      The AsyncAPI 3 document of the WebSocket streams at GET /v1/stream (channels prints,
@@ -100,7 +100,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAsyncApiDocumentResponse200
+        AsyncApiDocument | ErrorResponse
     """
 
     return sync_detailed(
@@ -111,7 +111,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetAsyncApiDocumentResponse200]:
+) -> Response[AsyncApiDocument | ErrorResponse]:
     """The streams document as JSON
 
      The AsyncAPI 3 document of the WebSocket streams at GET /v1/stream (channels prints,
@@ -124,7 +124,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetAsyncApiDocumentResponse200]
+        Response[AsyncApiDocument | ErrorResponse]
     """
 
     kwargs = _get_kwargs()
@@ -137,7 +137,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetAsyncApiDocumentResponse200 | None:
+) -> AsyncApiDocument | ErrorResponse | None:
     """The streams document as JSON
 
      The AsyncAPI 3 document of the WebSocket streams at GET /v1/stream (channels prints,
@@ -150,7 +150,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetAsyncApiDocumentResponse200
+        AsyncApiDocument | ErrorResponse
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_open_api_document_response_200 import GetOpenApiDocumentResponse200
+from ...models.error_response import ErrorResponse
+from ...models.open_api_document import OpenApiDocument
 from ...types import Response
 
 
@@ -23,19 +23,19 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetOpenApiDocumentResponse200 | None:
+) -> ErrorResponse | OpenApiDocument | None:
     if response.status_code == 200:
-        response_200 = GetOpenApiDocumentResponse200.from_dict(response.json())
+        response_200 = OpenApiDocument.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
@@ -47,7 +47,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetOpenApiDocumentResponse200]:
+) -> Response[ErrorResponse | OpenApiDocument]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -59,7 +59,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetOpenApiDocumentResponse200]:
+) -> Response[ErrorResponse | OpenApiDocument]:
     """This contract as JSON
 
      The OpenAPI 3.1 document of this service, as JSON, for client generation. Needs no key. The body is
@@ -70,7 +70,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetOpenApiDocumentResponse200]
+        Response[ErrorResponse | OpenApiDocument]
     """
 
     kwargs = _get_kwargs()
@@ -85,7 +85,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetOpenApiDocumentResponse200 | None:
+) -> ErrorResponse | OpenApiDocument | None:
     """This contract as JSON
 
      The OpenAPI 3.1 document of this service, as JSON, for client generation. Needs no key. The body is
@@ -96,7 +96,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetOpenApiDocumentResponse200
+        ErrorResponse | OpenApiDocument
     """
 
     return sync_detailed(
@@ -107,7 +107,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetOpenApiDocumentResponse200]:
+) -> Response[ErrorResponse | OpenApiDocument]:
     """This contract as JSON
 
      The OpenAPI 3.1 document of this service, as JSON, for client generation. Needs no key. The body is
@@ -118,7 +118,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetOpenApiDocumentResponse200]
+        Response[ErrorResponse | OpenApiDocument]
     """
 
     kwargs = _get_kwargs()
@@ -131,7 +131,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetOpenApiDocumentResponse200 | None:
+) -> ErrorResponse | OpenApiDocument | None:
     """This contract as JSON
 
      The OpenAPI 3.1 document of this service, as JSON, for client generation. Needs no key. The body is
@@ -142,7 +142,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetOpenApiDocumentResponse200
+        ErrorResponse | OpenApiDocument
     """
 
     return (

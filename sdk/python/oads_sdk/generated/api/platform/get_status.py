@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.get_status_response_200 import GetStatusResponse200
+from ...models.error_response import ErrorResponse
+from ...models.status_response import StatusResponse
 from ...types import Response
 
 
@@ -23,24 +23,24 @@ def _get_kwargs() -> dict[str, Any]:
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | GetStatusResponse200 | None:
+) -> ErrorResponse | StatusResponse | None:
     if response.status_code == 200:
-        response_200 = GetStatusResponse200.from_dict(response.json())
+        response_200 = StatusResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
@@ -52,7 +52,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | GetStatusResponse200]:
+) -> Response[ErrorResponse | StatusResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -64,7 +64,7 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetStatusResponse200]:
+) -> Response[ErrorResponse | StatusResponse]:
     """Service health and data freshness
 
      Service and database health and, per dataset, the newest data held. Needs no key; counts
@@ -77,7 +77,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetStatusResponse200]
+        Response[ErrorResponse | StatusResponse]
     """
 
     kwargs = _get_kwargs()
@@ -92,7 +92,7 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetStatusResponse200 | None:
+) -> ErrorResponse | StatusResponse | None:
     """Service health and data freshness
 
      Service and database health and, per dataset, the newest data held. Needs no key; counts
@@ -105,7 +105,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetStatusResponse200
+        ErrorResponse | StatusResponse
     """
 
     return sync_detailed(
@@ -116,7 +116,7 @@ def sync(
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
-) -> Response[Error | GetStatusResponse200]:
+) -> Response[ErrorResponse | StatusResponse]:
     """Service health and data freshness
 
      Service and database health and, per dataset, the newest data held. Needs no key; counts
@@ -129,7 +129,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | GetStatusResponse200]
+        Response[ErrorResponse | StatusResponse]
     """
 
     kwargs = _get_kwargs()
@@ -142,7 +142,7 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
-) -> Error | GetStatusResponse200 | None:
+) -> ErrorResponse | StatusResponse | None:
     """Service health and data freshness
 
      Service and database health and, per dataset, the newest data held. Needs no key; counts
@@ -155,7 +155,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | GetStatusResponse200
+        ErrorResponse | StatusResponse
     """
 
     return (

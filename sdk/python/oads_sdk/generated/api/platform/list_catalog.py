@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.list_catalog_response_200 import ListCatalogResponse200
+from ...models.catalog_response import CatalogResponse
+from ...models.error_response import ErrorResponse
 from ...models.route_family import RouteFamily
 from ...types import UNSET, Response, Unset
 
@@ -38,44 +38,44 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListCatalogResponse200 | None:
+) -> CatalogResponse | ErrorResponse | None:
     if response.status_code == 200:
-        response_200 = ListCatalogResponse200.from_dict(response.json())
+        response_200 = CatalogResponse.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -87,7 +87,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListCatalogResponse200]:
+) -> Response[CatalogResponse | ErrorResponse]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,7 +100,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     family: RouteFamily | Unset = UNSET,
-) -> Response[Error | ListCatalogResponse200]:
+) -> Response[CatalogResponse | ErrorResponse]:
     """Catalog of routes
 
      Every route with its parameters, dataset release, pagination and streaming support, read from this
@@ -115,7 +115,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCatalogResponse200]
+        Response[CatalogResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
@@ -133,7 +133,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     family: RouteFamily | Unset = UNSET,
-) -> Error | ListCatalogResponse200 | None:
+) -> CatalogResponse | ErrorResponse | None:
     """Catalog of routes
 
      Every route with its parameters, dataset release, pagination and streaming support, read from this
@@ -148,7 +148,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCatalogResponse200
+        CatalogResponse | ErrorResponse
     """
 
     return sync_detailed(
@@ -161,7 +161,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     family: RouteFamily | Unset = UNSET,
-) -> Response[Error | ListCatalogResponse200]:
+) -> Response[CatalogResponse | ErrorResponse]:
     """Catalog of routes
 
      Every route with its parameters, dataset release, pagination and streaming support, read from this
@@ -176,7 +176,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListCatalogResponse200]
+        Response[CatalogResponse | ErrorResponse]
     """
 
     kwargs = _get_kwargs(
@@ -192,7 +192,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     family: RouteFamily | Unset = UNSET,
-) -> Error | ListCatalogResponse200 | None:
+) -> CatalogResponse | ErrorResponse | None:
     """Catalog of routes
 
      Every route with its parameters, dataset release, pagination and streaming support, read from this
@@ -207,7 +207,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListCatalogResponse200
+        CatalogResponse | ErrorResponse
     """
 
     return (

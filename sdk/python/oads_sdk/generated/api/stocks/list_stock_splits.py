@@ -7,8 +7,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.error import Error
-from ...models.list_stock_splits_response_200 import ListStockSplitsResponse200
+from ...models.error_response import ErrorResponse
+from ...models.stock_split_page import StockSplitPage
 from ...types import UNSET, Response, Unset
 
 
@@ -52,49 +52,49 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Error | ListStockSplitsResponse200 | None:
+) -> ErrorResponse | StockSplitPage | None:
     if response.status_code == 200:
-        response_200 = ListStockSplitsResponse200.from_dict(response.json())
+        response_200 = StockSplitPage.from_dict(response.json())
 
         return response_200
 
     if response.status_code == 400:
-        response_400 = Error.from_dict(response.json())
+        response_400 = ErrorResponse.from_dict(response.json())
 
         return response_400
 
     if response.status_code == 401:
-        response_401 = Error.from_dict(response.json())
+        response_401 = ErrorResponse.from_dict(response.json())
 
         return response_401
 
     if response.status_code == 403:
-        response_403 = Error.from_dict(response.json())
+        response_403 = ErrorResponse.from_dict(response.json())
 
         return response_403
 
     if response.status_code == 422:
-        response_422 = Error.from_dict(response.json())
+        response_422 = ErrorResponse.from_dict(response.json())
 
         return response_422
 
     if response.status_code == 429:
-        response_429 = Error.from_dict(response.json())
+        response_429 = ErrorResponse.from_dict(response.json())
 
         return response_429
 
     if response.status_code == 500:
-        response_500 = Error.from_dict(response.json())
+        response_500 = ErrorResponse.from_dict(response.json())
 
         return response_500
 
     if response.status_code == 503:
-        response_503 = Error.from_dict(response.json())
+        response_503 = ErrorResponse.from_dict(response.json())
 
         return response_503
 
     if response.status_code == 504:
-        response_504 = Error.from_dict(response.json())
+        response_504 = ErrorResponse.from_dict(response.json())
 
         return response_504
 
@@ -106,7 +106,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[Error | ListStockSplitsResponse200]:
+) -> Response[ErrorResponse | StockSplitPage]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -123,7 +123,7 @@ def sync_detailed(
     end_execution_date: datetime.date | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | ListStockSplitsResponse200]:
+) -> Response[ErrorResponse | StockSplitPage]:
     """List historical stock splits
 
      Historical stock splits, newest first (ties by symbol), paginated. `type` is forward when
@@ -144,7 +144,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListStockSplitsResponse200]
+        Response[ErrorResponse | StockSplitPage]
     """
 
     kwargs = _get_kwargs(
@@ -170,7 +170,7 @@ def sync(
     end_execution_date: datetime.date | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | ListStockSplitsResponse200 | None:
+) -> ErrorResponse | StockSplitPage | None:
     """List historical stock splits
 
      Historical stock splits, newest first (ties by symbol), paginated. `type` is forward when
@@ -191,7 +191,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListStockSplitsResponse200
+        ErrorResponse | StockSplitPage
     """
 
     return sync_detailed(
@@ -212,7 +212,7 @@ async def asyncio_detailed(
     end_execution_date: datetime.date | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Response[Error | ListStockSplitsResponse200]:
+) -> Response[ErrorResponse | StockSplitPage]:
     """List historical stock splits
 
      Historical stock splits, newest first (ties by symbol), paginated. `type` is forward when
@@ -233,7 +233,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | ListStockSplitsResponse200]
+        Response[ErrorResponse | StockSplitPage]
     """
 
     kwargs = _get_kwargs(
@@ -257,7 +257,7 @@ async def asyncio(
     end_execution_date: datetime.date | Unset = UNSET,
     limit: int | Unset = 100,
     cursor_id: str | Unset = UNSET,
-) -> Error | ListStockSplitsResponse200 | None:
+) -> ErrorResponse | StockSplitPage | None:
     """List historical stock splits
 
      Historical stock splits, newest first (ties by symbol), paginated. `type` is forward when
@@ -278,7 +278,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | ListStockSplitsResponse200
+        ErrorResponse | StockSplitPage
     """
 
     return (
