@@ -16,6 +16,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import { operationMatcher, type Contract, type OperationId, type OperationSpec } from './contract.js';
 import { checkEntitlements, type AuthenticatedAccount } from './entitlements.js';
 import { ApiError } from './errors.js';
+import { explorerPage } from './explorer-page.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { newRequestId } from './ids.js';
 import { authenticate, KeyCache } from './middleware/auth.js';
@@ -31,6 +32,8 @@ import type { FileBody, Result } from './services/types.js';
 
 export interface AppOptions {
   docsDir?: string;
+  /** The built explorer page (scripts/build-explorer.ts), served at /explorer when given. */
+  explorerDir?: string;
   /** Connections of this process's request pool (default: config.databasePoolSize): the database gate's places. */
   poolSize?: number;
 }
@@ -157,6 +160,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   if (options.docsDir) {
     app.use('/docs', express.static(path.resolve(options.docsDir), { index: 'index.html' }));
   }
+  if (options.explorerDir) app.use('/explorer', explorerPage(options.explorerDir));
   app.get('/', (_req, res) => res.redirect(302, '/docs/'));
 
   const api = express.Router();

@@ -14,6 +14,7 @@ import cluster from 'node:cluster';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startClusterPrimary, startClusterWorker } from './cluster.js';
+import { EXPLORER_BUILD_DIR } from './explorer-page.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { SIMULATION_SEED } from './ingest/seed-market.js';
@@ -28,7 +29,8 @@ const config = loadConfig();
 const docsDir = path.resolve('build/docs');
 const logger = createLogger(config.logLevel);
 surviveDatabaseLoss(logger);
-const options = { docsDir: fs.existsSync(docsDir) ? docsDir : undefined, seedMarket: config.seedOnStart, logger };
+const explorerDir = path.resolve(EXPLORER_BUILD_DIR);
+const options = { docsDir: fs.existsSync(docsDir) ? docsDir : undefined, explorerDir: fs.existsSync(explorerDir) ? explorerDir : undefined, seedMarket: config.seedOnStart, logger };
 
 function failedStart(error: unknown): never {
   process.stderr.write(`error: the service did not start: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -54,6 +56,7 @@ if (cluster.isWorker) {
       '',
       `Options Analytics Data Service listening on ${running.url} (${running.workers === 1 ? 'one process' : `${running.workers} HTTP worker processes`})`,
       `  docs:      ${running.url}/docs/`,
+      options.explorerDir ? `  explorer:  ${running.url}/explorer/` : '',
       `  contract:  ${running.url}/v1/openapi.json`,
       demoKey ? `  demo key:  ${demoKey}` : '',
       demoKey ? `  try:       curl -H "Authorization: Bearer ${demoKey}" ${running.url}/v1/market/calendar` : '',

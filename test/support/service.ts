@@ -46,6 +46,7 @@ export async function startTestService(
     clock?: () => number;
     jobs?: boolean;
     docsDir?: string;
+    explorerDir?: string;
     streamLimits?: Partial<StreamLimits>;
     replay?: ReplayOptions | null;
   } = {},
@@ -61,6 +62,7 @@ export async function startTestService(
     clock: options.clock,
     jobs: options.jobs ?? false,
     docsDir: options.docsDir,
+    explorerDir: options.explorerDir,
     streamLimits: options.streamLimits,
     replay: options.replay,
   });
