@@ -7,10 +7,10 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 NODE_STAMP := node_modules/.oads-installed
 VENV_STAMP := .venv/.oads-installed
 
-.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint test-unit test-integration schemathesis docs build run migrate test bench simulate static-checks code-checks
+.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint test-unit test-integration schemathesis docs build explorer browser run migrate test bench simulate static-checks code-checks
 
 help:
-	@echo "make run    - install, build dist/ and the docs, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs)"
+	@echo "make run    - install, build dist/, the docs and the explorer, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs, explorer at /explorer)"
 	@echo "make test   - install, then spec lint, generated check, generator check, typecheck, lint, unit, integration, contract, Schemathesis"
 	@echo "make bench  - benchmarks (bench/), figures as ratios against a baseline measured in the same run"
 
@@ -56,6 +56,7 @@ lint-spec: install
 typecheck: install
 	npx tsc --noEmit -p tsconfig.json
 	npx tsc --noEmit -p sdk/typescript/tsconfig.json
+	npx tsc --noEmit -p explorer/tsconfig.json
 
 lint: install
 	npx eslint --max-warnings 0 .
@@ -82,7 +83,7 @@ test-unit: install
 	mkdir -p $(RESULTS)
 	npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=$(RESULTS)/unit.json
 
-test-integration: install venv
+test-integration: install venv explorer browser
 	mkdir -p $(RESULTS)
 	npx vitest run --project integration --project contract --project reliability --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
@@ -94,6 +95,20 @@ build/docs/index.html: openapi/v1.yaml $(NODE_STAMP)
 	npx redocly build-docs openapi/v1.yaml --inlineBundle -o build/docs/index.html
 
 docs: build/docs/index.html
+
+# The explorer page (explorer/, served at /explorer): its script with uPlot bundled by esbuild and
+# its styles, beside its HTML, in build/explorer (scripts/build-explorer.ts).
+EXPLORER_PAGE := build/explorer/index.html
+EXPLORER_INPUTS := $(shell find explorer -type f) scripts/build-explorer.ts
+
+$(EXPLORER_PAGE): $(EXPLORER_INPUTS) $(NODE_STAMP)
+	npx tsx scripts/build-explorer.ts build/explorer
+
+explorer: $(EXPLORER_PAGE)
+
+# Debian's chromium, which the explorer's browser test drives (test/integration/explorer.test.ts).
+browser:
+	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the explorer's browser test"; apt-get update && apt-get install -y --no-install-recommends chromium; }
 
 # The service compiled to JavaScript (scripts/build): rebuilt when a source, a folder's list of
 # files (one added or deleted) or the build's settings change.
@@ -111,9 +126,10 @@ migrate: install
 simulate: install
 	npx tsx src/cli/simulate.ts
 
-# The build and the docs page are made side by side (two jobs), then the service runs from dist/.
+# The build, the docs page and the explorer are made side by side (two jobs), then the service
+# runs from dist/.
 run: install
-	@$(MAKE) --no-print-directory -j2 build docs
+	@$(MAKE) --no-print-directory -j2 build docs explorer
 	node dist/src/main.js
 
 # Plain output (no colour codes) for logs and CI. The last line is the whole run's count, in

@@ -49,7 +49,10 @@ function markersPlugin(markers: readonly Marker[]): uPlot.Plugin {
           ctx.moveTo(x, bbox.top);
           ctx.lineTo(x, bbox.top + bbox.height);
           ctx.stroke();
-          ctx.fillText(m.label, x + 4 * devicePixelRatio, bbox.top + (12 + 13 * i) * devicePixelRatio);
+          // Beside the line, on its left when the line is in the right quarter (not clipped).
+          const right = x > bbox.left + bbox.width * 0.75;
+          ctx.textAlign = right ? 'right' : 'left';
+          ctx.fillText(m.label, x + (right ? -4 : 4) * devicePixelRatio, bbox.top + (12 + 13 * i) * devicePixelRatio);
         });
         ctx.restore();
       },
@@ -71,6 +74,8 @@ export interface ChartOptions {
   markers?: readonly Marker[];
   /** Keep 0 inside the y range (bars, signed totals). */
   zero?: boolean;
+  /** x values the x range must include (markers outside the data, such as a distant flip). */
+  xInclude?: readonly number[];
   height?: number;
 }
 
@@ -89,13 +94,20 @@ export function chart(box: HTMLElement, options: ChartOptions): uPlot {
     const pad = (hi - lo || Math.abs(hi) || 1) * 0.05;
     return [lo - (lo < 0 ? pad : 0), hi + (hi > 0 ? pad : 0)];
   };
+  const include = options.xInclude ?? [];
+  const xRange: uPlot.Range.Function = (_u, min, max) => {
+    const lo = Math.min(min, ...include);
+    const hi = Math.max(max, ...include);
+    const pad = (hi - lo) * 0.01;
+    return [lo - pad, hi + pad];
+  };
   const chartOptions: uPlot.Options = {
     title: options.title,
     width: widthOf(box),
     height: options.height ?? 380,
     ms: 1,
     tzDate: (ts) => uPlot.tzDate(new Date(ts), NEW_YORK),
-    scales: { x: { time: options.time }, y: options.zero ? { range: zeroRange } : {}, ...(options.y2 ? { y2: {} } : {}) },
+    scales: { x: include.length > 0 ? { time: options.time, range: xRange } : { time: options.time }, y: options.zero ? { range: zeroRange } : {}, ...(options.y2 ? { y2: {} } : {}) },
     axes,
     series: [{ label: options.xLabel ?? 'time', value: options.time ? '{HH}:{mm}' : (_u, v) => (v === null ? '–' : v.toLocaleString('en-US')) }, ...options.series],
     legend: { live: true },

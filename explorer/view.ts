@@ -60,3 +60,12 @@ export function queryOf(context: ViewContext, options: { underlying?: false | 'u
   for (const [name, values] of lists) query.set(name, values.join(','));
   return query;
 }
+
+/** The newest non-null value of a field in rows oldest first, with its row's timestamp. */
+export function latest<T extends { timestamp: number }, K extends keyof T>(rows: readonly T[], field: K): { value: NonNullable<T[K]>; timestamp: number } | null {
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const value = rows[i]![field];
+    if (value !== null && value !== undefined) return { value: value, timestamp: rows[i]!.timestamp };
+  }
+  return null;
+}

@@ -14,7 +14,7 @@ import { queryOf, type View } from '../view';
 type Heatmap = GetExposureHeatmapResponse['data'];
 
 const ROW_HEIGHT = 18;
-const LABEL_WIDTH = 64;
+const LABEL_WIDTH = 84;
 const HEADER_HEIGHT = 34;
 
 function colorOf(value: number, scale: number, signed: boolean): string {
@@ -104,9 +104,13 @@ function draw(canvas: HTMLCanvasElement, h: Heatmap, grid: Grid, width: number):
       ctx.moveTo(0, y);
       ctx.lineTo(cssWidth, y);
       ctx.stroke();
+      // The price in the strike column, on a plate over the strike labels it crosses.
+      const label = `price ${num(price)}`;
       ctx.fillStyle = '#f5f7fa';
-      ctx.textAlign = 'left';
-      ctx.fillText(`▶ ${num(price)}`, 2, y - 7);
+      ctx.fillRect(0, y - 8, LABEL_WIDTH - 2, 16);
+      ctx.fillStyle = '#0e1116';
+      ctx.textAlign = 'center';
+      ctx.fillText(label, (LABEL_WIDTH - 2) / 2, y);
     }
   }
   return { cellWidth };

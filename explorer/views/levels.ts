@@ -15,6 +15,9 @@ import { queryOf, type View } from '../view';
 type Levels = GetExposureLevelsResponse['data'];
 type Heatmap = GetExposureHeatmapResponse['data'];
 
+/** Axis shorthand of the unit; the full `unit_label` the API gives is printed above the chart. */
+const UNIT_SHORT: Record<Levels['unit'], string> = { per_percent: 'per 1% move', per_dollar: 'per $1 move', raw: 'raw' };
+
 /** Cells summed by strike, ascending. */
 function byStrike(heatmap: Heatmap): Map<number, number> {
   const sums = new Map<number, number>();
@@ -95,10 +98,10 @@ export const levels: View = {
       const fmt = (_u: unknown, v: number | null): string => compact(v);
       const markers = markersOf(d);
       const u = chart(box, {
-        title: `${d.underlying_symbol} ${d.greek} exposure by strike (${d.unit_label})`,
+        title: `${d.underlying_symbol} ${d.greek} exposure by strike: calls, puts and net (${d.positioning_model}, ${d.perspective})`,
         time: false,
         xLabel: 'Strike',
-        yLabel: d.unit_label.length > 40 ? d.unit : d.unit_label,
+        yLabel: `${d.greek} (${UNIT_SHORT[d.unit]})`,
         yFormat: (v) => compact(v),
         zero: true,
         data: [strikes, call, put, strikes.map((_, i) => call[i]! + put[i]!)],
@@ -108,6 +111,7 @@ export const levels: View = {
           { label: 'Net', stroke: COLORS.net, width: 1.5, points: { show: false }, value: fmt },
         ],
         markers,
+        xInclude: markers.map((m) => m.value),
         height: 420,
       });
       const [x, c, p, net] = u.data;

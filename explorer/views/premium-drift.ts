@@ -6,8 +6,8 @@ import type { GetPremiumDriftResponse } from '../../generated/client/types.gen';
 import { getJson, urlOf } from '../api';
 import { chart, COLORS } from '../chart';
 import { el, facts } from '../dom';
-import { num, usd } from '../format';
-import { queryOf, type View } from '../view';
+import { num, timeOf, usd } from '../format';
+import { latest, queryOf, type View } from '../view';
 
 export const premiumDrift: View = {
   id: 'premium-drift',
@@ -16,13 +16,16 @@ export const premiumDrift: View = {
     const body = await getJson<GetPremiumDriftResponse>(url);
     return (out) => {
       const buckets = body.data;
-      const last = buckets.at(-1);
+      const at = (field: 'call_drift' | 'put_drift' | 'sentiment_drift'): string => {
+        const last = latest(buckets, field);
+        return last === null ? '–' : `${usd(last.value)} at ${timeOf(last.timestamp)}`;
+      };
       out.append(
         facts([
           ['Buckets', String(buckets.length)],
-          ['Call drift', usd(last?.call_drift)],
-          ['Put drift', usd(last?.put_drift)],
-          ['Sentiment drift', usd(last?.sentiment_drift)],
+          ['Call drift', at('call_drift')],
+          ['Put drift', at('put_drift')],
+          ['Sentiment drift', at('sentiment_drift')],
         ]),
         el('p', { class: 'note' }, 'Cumulative premium bought on the ask side minus sold on the bid side; sentiment drift is calls minus puts. Mid and unknown prints add nothing.'),
       );

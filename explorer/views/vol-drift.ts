@@ -7,8 +7,8 @@ import type { GetVolatilityDriftResponse } from '../../generated/client/types.ge
 import { getJson, urlOf } from '../api';
 import { chart, COLORS } from '../chart';
 import { el, facts } from '../dom';
-import { num, vol } from '../format';
-import { queryOf, type View } from '../view';
+import { num, timeOf, vol } from '../format';
+import { latest, queryOf, type View } from '../view';
 
 export const volDrift: View = {
   id: 'vol-drift',
@@ -18,14 +18,17 @@ export const volDrift: View = {
     return (out) => {
       const d = body.data;
       const basis = d.realized_volatility_basis;
-      const last = d.points.at(-1);
+      const at = (field: 'implied_volatility' | 'implied_volatility_30d' | 'adjusted_realized_volatility'): string => {
+        const last = latest(d.points, field);
+        return last === null ? '–' : `${vol(last.value)} at ${timeOf(last.timestamp)}`;
+      };
       out.append(
         facts([
           ['Expiration', d.date_of_expiry],
           ['Session', `${d.session} ${d.trading_date}`],
-          ['ATM vol (last)', vol(last?.implied_volatility)],
-          ['30-day', vol(last?.implied_volatility_30d)],
-          ['Realized (adj.)', vol(last?.adjusted_realized_volatility)],
+          ['ATM vol', at('implied_volatility')],
+          ['30-day', at('implied_volatility_30d')],
+          ['Realized (adj.)', at('adjusted_realized_volatility')],
           ['Regular-session share', basis.regular_session_share === null ? '–' : `${num(basis.regular_session_share)}${basis.default_used ? ' (default: under 10 days of history)' : ` (${basis.days} days)`}`],
         ]),
       );
