@@ -74,11 +74,11 @@ export const skew: View = {
       const tables = withSmile.map((e): uPlot.AlignedData => [e.points.map((p) => p.strike), e.points.map((p) => p.smile_implied_volatility), e.points.map((p) => p.otm_implied_volatility)]);
       const data = uPlot.join(tables);
       const pct = (_u: unknown, value: number | null): string => vol(value, 2);
-      const series: uPlot.Series[] = withSmile.flatMap((e, i) => {
+      const series: uPlot.Series[] = withSmile.flatMap((e) => {
         const color = PALETTE[s.expirations.indexOf(e) % PALETTE.length]!;
         return [
           { label: `${e.date_of_expiry} smile`, stroke: color, width: 2, spanGaps: true, value: pct, points: { show: false } },
-          { label: `${e.date_of_expiry} quotes`, stroke: color, fill: color, paths: () => null, points: { show: true, size: 4, fill: color }, value: pct, show: i < 8 },
+          { label: `${e.date_of_expiry} quotes`, stroke: color, fill: color, paths: () => null, points: { show: true, size: 4, fill: color }, value: pct },
         ];
       });
       const box = el('div', { class: 'chart' });

@@ -52,6 +52,8 @@ describe('the explorer page', () => {
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       viewport: { width: 1400, height: 900 },
     });
+    // A Content-Security-Policy violation is an error of the page's, whether or not the browser logs it.
+    await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)));
     page = context.pages()[0] ?? (await context.newPage());
     const origin = new URL(service.url).origin;
     page.on('console', (m) => m.type() === 'error' && trouble.push(`console: ${m.text()}`));
@@ -78,7 +80,7 @@ describe('the explorer page', () => {
     const section = page.locator(`#view-${view}`);
     if (submit) await section.locator('button[type=submit]').click();
     else await page.click(`#tabs a[data-view="${view}"]`);
-    await page.waitForFunction((id) => ['ready', 'error'].includes(document.getElementById(`view-${id}`)?.dataset.state ?? ''), view, { timeout: 20_000 });
+    await page.waitForFunction((id) => ['ready', 'error'].includes(document.getElementById(`view-${id}`)?.dataset.state ?? ''), view, { timeout: 45_000 });
     const state = await section.getAttribute('data-state');
     expect(state, (await section.locator('.error').textContent()) ?? '').toBe('ready');
     // A chart paints on the next frame: the screenshot waits for it.
