@@ -3,7 +3,7 @@ import type { ListOptionTradesResponse } from '../../generated/client/types.gen'
 import { getJson, urlOf } from '../api';
 import { el, table, td } from '../dom';
 import { compact, num, strike, timeOf, usd, vol } from '../format';
-import { queryOf, type View } from '../view';
+import { queryOf, recordDrawn, type View } from '../view';
 
 type Page = ListOptionTradesResponse;
 type Print = Page['data'][number];
@@ -81,15 +81,17 @@ export const tape: View = {
             cursor = nextPage.pagination.next_cursor_id;
             coverage = nextPage.meta.coverage;
             update();
+            recordDrawn('tape', drawn());
           })
           .catch((error: unknown) => {
             status.textContent = `Loading more failed: ${error instanceof Error ? error.message : String(error)}`;
           })
           .finally(() => (more.disabled = false));
       });
+      const drawn = () => ({ requests: [...pages], ids: prints.map((p) => p.id), premiums: prints.map((p) => p.premium) });
       update();
       out.append(status, prints.length === 0 ? el('p', { class: 'empty' }, 'No print matches these filters.') : body, more);
-      return { requests: [url], ids: prints.map((p) => p.id), premiums: prints.map((p) => p.premium) };
+      return drawn();
     };
   },
 };

@@ -118,6 +118,21 @@ describe('the explorer page', () => {
     expect(drawn.ids).toEqual(body.data.map((p) => p.id));
     expect(drawn.premiums).toEqual(body.data.map((p) => p.premium));
     expect(await page.locator('#view-tape tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(body.data.map((p) => p.id));
+
+    // The next page by the cursor, appended below.
+    const { body: first } = await api<{ pagination: { next_cursor_id: string | null } }>(drawn.requests[0]!);
+    expect(first.pagination.next_cursor_id).not.toBeNull();
+    await page.click('#view-tape button.more');
+    await page.waitForFunction(() => (window as unknown as { explorerDrawn: Record<string, { requests: string[] }> }).explorerDrawn.tape!.requests.length === 2);
+    const more = (await page.evaluate(() => (window as unknown as { explorerDrawn: Record<string, Drawn> }).explorerDrawn.tape)) as Drawn;
+    const next = new URLSearchParams(drawn.requests[0]!.split('?')[1]);
+    next.set('cursor_id', first.pagination.next_cursor_id!);
+    expect(more.requests[1]).toBe(`/v1/options/trades?${next.toString()}`);
+    const second = (await api<{ data: { id: string }[] }>(more.requests[1]!)).body.data;
+    expect(second.length).toBeGreaterThan(0);
+    expect(more.ids).toEqual([...body.data, ...second].map((p) => p.id));
+    expect(await page.locator('#view-tape tbody tr').count()).toBe(body.data.length + second.length);
+    expect(trouble).toEqual([]);
   });
 
   it('flow leaders: the ranking of /v1/options/flow/leaders', async () => {
