@@ -106,9 +106,11 @@ $(EXPLORER_PAGE): $(EXPLORER_INPUTS) $(NODE_STAMP)
 
 explorer: $(EXPLORER_PAGE)
 
-# Debian's chromium, which the explorer's browser test drives (test/integration/explorer.test.ts).
+# Debian's chromium, which the explorer's browser test drives (test/integration/explorer.test.ts),
+# installed with apt when missing (through sudo when not root).
 browser:
-	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the explorer's browser test"; apt-get update && apt-get install -y --no-install-recommends chromium; }
+	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the explorer's browser test"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
 
 # The service compiled to JavaScript (scripts/build): rebuilt when a source, a folder's list of
 # files (one added or deleted) or the build's settings change.

@@ -14,10 +14,15 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
 
 /** A table: a header row, then one row per item with its cells. */
 export function table(headers: readonly string[], rows: readonly { cells: Child[]; attrs?: Record<string, string> }[], className = 'grid'): HTMLTableElement {
+  // A header sits over its column's numbers on the right, as the first row's cell does.
+  const numeric = (i: number): boolean => {
+    const cell = rows[0]?.cells[i];
+    return cell instanceof HTMLTableCellElement && cell.classList.contains('num');
+  };
   return el(
     'table',
     { class: className },
-    el('thead', {}, el('tr', {}, ...headers.map((h) => el('th', {}, h)))),
+    el('thead', {}, el('tr', {}, ...headers.map((h, i) => el('th', numeric(i) ? { class: 'num' } : {}, h)))),
     el('tbody', {}, ...rows.map((row) => el('tr', row.attrs ?? {}, ...row.cells.map((cell) => (cell instanceof HTMLTableCellElement ? cell : el('td', {}, cell)))))),
   );
 }
