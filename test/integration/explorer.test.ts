@@ -75,7 +75,7 @@ describe('the explorer page', () => {
   };
 
   /** Shows a view by its tab and waits until it has drawn (or failed: the page's error text). */
-  const open = async (view: string, submit = false): Promise<Drawn> => {
+  const open = async (view: string, submit = false, shot = view): Promise<Drawn> => {
     trouble.length = 0;
     const section = page.locator(`#view-${view}`);
     if (submit) await section.locator('button[type=submit]').click();
@@ -85,7 +85,7 @@ describe('the explorer page', () => {
     expect(state, (await section.locator('.error').textContent()) ?? '').toBe('ready');
     // A chart paints on the next frame: the screenshot waits for it.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.screenshot({ path: path.join(SHOTS, `${view}.png`), fullPage: true });
+    await page.screenshot({ path: path.join(SHOTS, `${shot}.png`), fullPage: true });
     expect(trouble).toEqual([]);
     return (await page.evaluate((id) => (window as unknown as { explorerDrawn?: Record<string, Drawn> }).explorerDrawn?.[id], view)) as Drawn;
   };
@@ -201,18 +201,29 @@ describe('the explorer page', () => {
     }
   });
 
-  it('heat map: every cell of /v1/options/exposure/heatmap at its strike and expiration, and no other', async () => {
-    const drawn = await open('heatmap');
-    const { body } = await api<{ data: { cells: { strike: number; date_of_expiry: string; value: number }[]; positioning_model: string } }>(drawn.requests[0]!);
-    const strikes = drawn.strikes as number[];
-    const expirations = drawn.expirations as string[];
-    const values = drawn.values as (number | null)[][];
-    expect(body.data.cells.length).toBeGreaterThan(50);
-    expect(strikes).toEqual([...new Set(body.data.cells.map((c) => c.strike))].sort((a, b) => b - a));
-    expect(expirations).toEqual([...new Set(body.data.cells.map((c) => c.date_of_expiry))].sort());
-    for (const c of body.data.cells) expect(values[strikes.indexOf(c.strike)]![expirations.indexOf(c.date_of_expiry)]).toBe(c.value);
-    expect(values.flat().filter((v) => v !== null)).toHaveLength(body.data.cells.length);
-    expect(await page.textContent('#view-heatmap')).toContain(body.data.positioning_model);
+  it('heat map: every cell of /v1/options/exposure/heatmap at its strike and expiration, and no other (modeled gamma, then observed open interest)', async () => {
+    type Heatmap = { cells: { strike: number; date_of_expiry: string; value: number }[]; positioning_model: string; unit_label: string };
+    const check = async (drawn: Drawn): Promise<Heatmap> => {
+      const { body } = await api<{ data: Heatmap }>(drawn.requests[0]!);
+      const strikes = drawn.strikes as number[];
+      const expirations = drawn.expirations as string[];
+      const values = drawn.values as (number | null)[][];
+      expect(body.data.cells.length).toBeGreaterThan(50);
+      expect(strikes).toEqual([...new Set(body.data.cells.map((c) => c.strike))].sort((a, b) => b - a));
+      expect(expirations).toEqual([...new Set(body.data.cells.map((c) => c.date_of_expiry))].sort());
+      for (const c of body.data.cells) expect(values[strikes.indexOf(c.strike)]![expirations.indexOf(c.date_of_expiry)]).toBe(c.value);
+      expect(values.flat().filter((v) => v !== null)).toHaveLength(body.data.cells.length);
+      expect(await page.textContent('#view-heatmap')).toContain(body.data.unit_label);
+      return body.data;
+    };
+    const gamma = await check(await open('heatmap'));
+    expect(await page.textContent('#view-heatmap')).toContain(gamma.positioning_model);
+    await page.selectOption('#view-heatmap select[name=metric]', 'open_interest');
+    const drawn = await open('heatmap', true, 'heatmap-open-interest');
+    expect(drawn.requests[0]).toContain('metric=open_interest');
+    await check(drawn);
+    // Not a model's estimate: the page says so (net open interest is calls minus puts).
+    expect(await page.textContent('#view-heatmap .model')).toMatch(/^Observed open interest/);
   });
 
   it('skew: each expiration’s fitted smile by strike', async () => {
