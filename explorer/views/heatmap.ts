@@ -126,7 +126,7 @@ export const heatmap: View = {
       const grid = gridOf(h);
       const observed = ['open_interest', 'volume', 'premium', 'net_premium', 'trades'].includes(h.metric);
       out.append(
-        el('p', { class: 'model' }, observed ? `Observed ${h.metric.replace('_', ' ')} (${h.unit_label}); the same for every model.` : `Model estimate, not observed positions: ${h.positioning_model}, ${h.perspective} view, ${h.leg} leg, in ${h.unit_label}.`),
+        el('p', { class: 'model' }, observed ? `Observed ${h.metric.replace('_', ' ')}, in ${h.unit_label}: the same for every positioning model.` : `Model estimate, not observed positions: ${h.positioning_model}, ${h.perspective} view, ${h.leg} leg, in ${h.unit_label}.`),
         facts([
           ['Valued at', dateTimeOf(h.valuation.timestamp)],
           ['Range', `${compact(h.minimum)} to ${compact(h.maximum)}`],
