@@ -848,21 +848,35 @@ export interface components {
         Account: {
             created_timestamp: components["schemas"]["UnixMs"];
             /**
+             * @description Dataset releases the account holds.
              * @example [
              *       "options",
              *       "equities"
              *     ]
              */
             datasets: components["schemas"]["DatasetRelease"][];
+            /** @description Entitlements beyond the plan. */
             entitlements: components["schemas"]["Entitlements"];
-            /** @example acct_demo */
+            /**
+             * @description Account id.
+             * @example acct_demo
+             */
             id: string;
+            /** @description The key that made this request. */
             key: components["schemas"]["ApiKeyInfo"];
+            /** @description Limit values in force. */
             limits: components["schemas"]["LimitValues"];
-            /** @example Demo */
+            /**
+             * @description Account name.
+             * @example Demo
+             */
             name: string;
+            /** @description Plan. */
             plan: components["schemas"]["Plan"];
-            /** @example active */
+            /**
+             * @description active or suspended.
+             * @example active
+             */
             status: components["schemas"]["AccountStatus"];
         };
         /** AccountLimits */
@@ -879,27 +893,39 @@ export interface components {
              * @example 0
              */
             exports_active: number;
+            /** @description Simultaneous requests. */
             in_flight: components["schemas"]["InFlightLimit"];
+            /** @description Limit values in force. */
             limits: components["schemas"]["LimitValues"];
+            /** @description The rolling 60-second window. */
             minute_window: components["schemas"]["RateWindow"];
+            /** @description The rolling one-second window. */
             second_window: components["schemas"]["RateWindow"];
         };
         /** AccountLimitsResponse */
         AccountLimitsResponse: {
+            /** @description Limit values and the live state of the windows. */
             data: components["schemas"]["AccountLimits"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /** AccountResponse */
         AccountResponse: {
+            /** @description The calling account. */
             data: components["schemas"]["Account"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
          * AccountStatus
+         * @description active, or suspended (every data request then answers 403 account_suspended).
          * @enum {string}
          */
         AccountStatus: "active" | "suspended";
-        /** ApiError */
+        /**
+         * ApiError
+         * @description What went wrong, for people (message) and programs (code, details).
+         */
         ApiError: {
             code: components["schemas"]["ErrorCode"];
             /** @description One element per bad parameter (400); empty otherwise. */
@@ -909,7 +935,10 @@ export interface components {
              * @example Invalid query parameter: limit must be <= 500.
              */
             message: string;
-            /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
+            /**
+             * @description Identifier of this request (X-Request-Id); quote it to support.
+             * @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A
+             */
             request_id: string;
             /**
              * Format: int64
@@ -917,15 +946,27 @@ export interface components {
              * @example null
              */
             retry_after_ms: number | null;
-            /** @example 400 */
+            /**
+             * @description HTTP status of the response.
+             * @example 400
+             */
             status: number;
         };
-        /** ApiKeyInfo */
+        /**
+         * ApiKeyInfo
+         * @description The API key that made this request (never the key itself).
+         */
         ApiKeyInfo: {
             created_timestamp: components["schemas"]["UnixMs"];
-            /** @example key_3kq9w2 */
+            /**
+             * @description Key id.
+             * @example key_3kq9w2
+             */
             id: string;
-            /** @example laptop */
+            /**
+             * @description Name given when the key was made; null when none.
+             * @example laptop
+             */
             name: string | null;
             /**
              * @description The visible prefix of the key, for support.
@@ -935,16 +976,25 @@ export interface components {
         };
         /**
          * AssetClass
+         * @description Asset class of a session window.
          * @enum {string}
          */
         AssetClass: "stocks" | "options" | "futures";
-        /** AsyncApiChannels */
+        /**
+         * AsyncApiChannels
+         * @description The channels of the streams.
+         */
         AsyncApiChannels: Record<string, never>;
         /** AsyncApiDocument */
         AsyncApiDocument: {
-            /** @example 3.0.0 */
+            /**
+             * @description AsyncAPI version of the document.
+             * @example 3.0.0
+             */
             asyncapi: string;
+            /** @description The stream channels. */
             channels: components["schemas"]["AsyncApiChannels"];
+            /** @description Title, version and description of the streams. */
             info: components["schemas"]["DocumentInfo"];
         };
         /**
@@ -964,6 +1014,7 @@ export interface components {
             close_timestamp: number | null;
             /**
              * Format: date
+             * @description The date asked for.
              * @example 2026-11-20
              */
             date: string;
@@ -984,32 +1035,46 @@ export interface components {
              * @example null
              */
             reason: string | null;
-            /** @example open */
+            /**
+             * @description open, early_close or closed.
+             * @example open
+             */
             status: components["schemas"]["CalendarDayStatus"];
         };
         /** CalendarDayResponse */
         CalendarDayResponse: {
+            /** @description The calendar day. */
             data: components["schemas"]["CalendarDay"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
          * CalendarDayStatus
+         * @description open (a regular day), early_close (a close before 16:00 ET), closed (a weekend or holiday).
          * @enum {string}
          */
         CalendarDayStatus: "open" | "early_close" | "closed";
         /**
          * CatalogDataset
+         * @description Dataset release a route needs, or none (platform, account and market routes).
          * @enum {string}
          */
         CatalogDataset: "options" | "futures" | "equities" | "indices" | "none";
         /** CatalogEntry */
         CatalogEntry: {
-            /** @example options */
+            /**
+             * @description Dataset release the route needs.
+             * @example options
+             */
             dataset: components["schemas"]["CatalogDataset"];
-            /** @example One row per option execution. */
+            /**
+             * @description Details: the routes description in this document.
+             * @example One row per option execution.
+             */
             description?: string;
             family: components["schemas"]["RouteFamily"];
             /**
+             * @description Parameters bounded by the plans history window (x-history-params).
              * @example [
              *       "date"
              *     ]
@@ -1025,61 +1090,112 @@ export interface components {
              * @example true
              */
             mcp: boolean;
-            /** @example GET */
+            /**
+             * @description HTTP method.
+             * @example GET
+             */
             method: string;
-            /** @example true */
+            /**
+             * @description Accepts the overnight session.
+             * @example true
+             */
             overnight: boolean;
-            /** @example true */
+            /**
+             * @description Takes limit and cursor_id.
+             * @example true
+             */
             paginated: boolean;
+            /** @description Query parameters. */
             params: components["schemas"]["CatalogParameter"][];
-            /** @example /v1/options/trades */
+            /**
+             * @description Route path.
+             * @example /v1/options/trades
+             */
             path: string;
-            /** @example false */
+            /**
+             * @description Needs no key.
+             * @example false
+             */
             public: boolean;
-            /** @example true */
+            /**
+             * @description Available as a stream channel (GET /v1/stream).
+             * @example true
+             */
             streamable: boolean;
-            /** @example List classified option prints */
+            /**
+             * @description One-line summary.
+             * @example List classified option prints
+             */
             summary: string;
         };
         /** CatalogParameter */
         CatalogParameter: {
-            /** @example 100 */
+            /**
+             * @description Default value; absent when none.
+             * @example 100
+             */
             default?: unknown;
-            /** @example Max rows per page. */
+            /**
+             * @description Meaning, as in this document.
+             * @example Max rows per page.
+             */
             description: string;
             /**
+             * @description Allowed values (enum, or the items of a list of enum).
              * @example [
              *       "rth",
              *       "gth"
              *     ]
              */
             enum?: string[];
-            /** @example enum */
+            /**
+             * @description Type of a lists items.
+             * @example enum
+             */
             item?: string;
-            /** @example 500 */
+            /**
+             * @description Largest value allowed.
+             * @example 500
+             */
             max?: number;
             /**
              * Format: int64
+             * @description Most items of a list.
              * @example 10
              */
             max_items?: number;
-            /** @example 1 */
+            /**
+             * @description Smallest value allowed.
+             * @example 1
+             */
             min?: number;
-            /** @example limit */
+            /**
+             * @description Parameter name.
+             * @example limit
+             */
             name: string;
-            /** @example false */
+            /**
+             * @description Whether the route needs it.
+             * @example false
+             */
             required: boolean;
-            /** @example int */
+            /**
+             * @description Parameter type.
+             * @example int
+             */
             type: components["schemas"]["CatalogParameterType"];
         };
         /**
          * CatalogParameterType
+         * @description Type of a catalog parameter: string, int, number, decimal (a number with at most three decimals, such as a strike), bool, ms (Unix ms), date (YYYY-MM-DD), enum, list (comma-separated; see item).
          * @enum {string}
          */
         CatalogParameterType: "string" | "int" | "number" | "decimal" | "bool" | "ms" | "date" | "enum" | "list";
         /** CatalogResponse */
         CatalogResponse: {
+            /** @description The routes, optionally of one family. */
             data: components["schemas"]["CatalogEntry"][];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
@@ -1097,13 +1213,18 @@ export interface components {
              * @example 152.3
              */
             change_percent: number | null;
+            /** @description call or put. */
             contract_type: components["schemas"]["ContractType"];
             /**
              * Format: date
+             * @description Expiration date.
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /** @example 0.182 */
+            /**
+             * @description Implied volatility of the sessions last print (decimal); null when it could not be solved.
+             * @example 0.182
+             */
             implied_volatility: number | null;
             /**
              * @description Price per share of the session's last print.
@@ -1116,25 +1237,36 @@ export interface components {
              * @example 10233
              */
             open_interest: number | null;
-            /** @example 2500000 */
+            /**
+             * @description Total premium of the contracts prints in the session (USD).
+             * @example 2500000
+             */
             premium: number;
             /**
              * @description Price per share of the contract's last regular-session print of the previous trading date; null when it did not trade then or that session is not held.
              * @example 1.63
              */
             previous_close: number | null;
-            /** @example 5900 */
+            /**
+             * @description Strike in USD.
+             * @example 5900
+             */
             strike: number;
-            /** @example SPXW */
+            /**
+             * @description Option root of the contract.
+             * @example SPXW
+             */
             underlying_symbol: string;
             /**
              * Format: int64
+             * @description Contracts traded in the session.
              * @example 25000
              */
             volume: number;
         };
         /**
          * ContractType
+         * @description call or put.
          * @example call
          * @enum {string}
          */
@@ -1142,6 +1274,7 @@ export interface components {
         /**
          * Count
          * Format: int64
+         * @description A count (requests or bytes).
          * @example 41
          */
         Count: number;
@@ -1152,7 +1285,10 @@ export interface components {
              * @example true
              */
             complete: boolean;
-            /** @example true */
+            /**
+             * @description Usage: false when the request log is held only in memory and resets on restart.
+             * @example true
+             */
             durable?: boolean;
             /**
              * @description Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
@@ -1162,7 +1298,10 @@ export interface components {
         } & {
             [key: string]: boolean;
         };
-        /** DatabaseHealth */
+        /**
+         * DatabaseHealth
+         * @description Whether the database answers, and how fast.
+         */
         DatabaseHealth: {
             /**
              * @description Round trip of a trivial query; null when down.
@@ -1182,15 +1321,20 @@ export interface components {
         DatabaseStatus: "ok" | "down";
         /** DatasetFreshness */
         DatasetFreshness: {
-            /** @example options.prints */
+            /**
+             * @description Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or equities.splits.
+             * @example options.prints
+             */
             dataset: string;
             /**
              * Format: date
+             * @description Date of the newest data (trading date, or New York date of the newest bar); null when empty.
              * @example 2026-11-20
              */
             newest_date: string | null;
             /**
              * Format: int64
+             * @description Time of the newest row (Unix ms): the newest print not cancelled, or the newest bars start; null for date-only datasets or when empty.
              * @example 1763672400000
              */
             newest_timestamp: number | null;
@@ -1203,23 +1347,32 @@ export interface components {
         };
         /**
          * DatasetRelease
+         * @description A dataset release an account may hold.
          * @example options
          * @enum {string}
          */
         DatasetRelease: "options" | "futures" | "equities" | "indices";
         /**
          * DataSource
+         * @description Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), derived (computed by the service from other data, or not market data).
          * @enum {string}
          */
         DataSource: "opra" | "sip" | "derived";
-        /** DocumentInfo */
+        /**
+         * DocumentInfo
+         * @description The documents info object.
+         */
         DocumentInfo: Record<string, never>;
         /**
          * DriftInterval
+         * @description Bucket length: one or five minutes.
          * @enum {string}
          */
         DriftInterval: "1m" | "5m";
-        /** Entitlements */
+        /**
+         * Entitlements
+         * @description Entitlements granted beyond the plan.
+         */
         Entitlements: {
             /**
              * @description Overnight data and instants (Pro plan or granted).
@@ -1236,6 +1389,7 @@ export interface components {
         ErrorCode: "invalid_parameter" | "invalid_cursor" | "invalid_body" | "unauthorized" | "forbidden" | "account_suspended" | "not_found" | "method_not_allowed" | "no_data" | "export_not_ready" | "export_expired" | "export_too_large" | "rate_limited" | "burst_limited" | "cooldown" | "export_limit" | "internal_error" | "data_pending" | "upstream_busy" | "upstream_timeout";
         /** ErrorResponse */
         ErrorResponse: {
+            /** @description The error. */
             error: components["schemas"]["ApiError"];
         };
         /**
@@ -1248,25 +1402,40 @@ export interface components {
         ExpectedMove: {
             /**
              * Format: date
+             * @description The nearest expiration with contracts still to settle.
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /** @example 48.2 */
+            /**
+             * @description S·σ·√T in USD, σ the smile at the forward and T the ACT/365 years to settlement; null without σ.
+             * @example 48.2
+             */
             expected_move: number | null;
-            /** @example 0.16 */
+            /**
+             * @description σ: the fitted smile at the forward (k = 0), decimal; null without a smile.
+             * @example 0.16
+             */
             implied_volatility: number | null;
             /**
+             * @description [S − m, S + m], m the expected move (or straddle_expected_move when σ is unknown).
              * @example [
              *       5802.05,
              *       5898.45
              *     ]
              */
             one_sigma_band: number[];
-            /** @example 40.1 */
+            /**
+             * @description Mid of the call plus mid of the put at the listed strike nearest S where both have a mid (the lower on a tie), USD per share; null when none.
+             * @example 40.1
+             */
             straddle: number | null;
-            /** @example 34.1 */
+            /**
+             * @description 0.85 × straddle (USD); null with it.
+             * @example 34.1
+             */
             straddle_expected_move: number | null;
             /**
+             * @description [S − 2m, S + 2m].
              * @example [
              *       5753.85,
              *       5946.65
@@ -1274,20 +1443,26 @@ export interface components {
              */
             two_sigma_band: number[];
         };
-        /** ExpirationWindow */
+        /**
+         * ExpirationWindow
+         * @description The expirations (columns) of the grid shown among those selected.
+         */
         ExpirationWindow: {
             /**
              * Format: int64
+             * @description Expirations shown (at most max_expirations).
              * @example 12
              */
             count: number;
             /**
              * Format: int64
+             * @description Index of the first shown among the selected (expiration_offset).
              * @example 0
              */
             offset: number;
             /**
              * Format: int64
+             * @description Expirations selected.
              * @example 40
              */
             total_expirations: number;
@@ -1296,12 +1471,19 @@ export interface components {
         ExpiryCell: {
             /**
              * Format: date
+             * @description Expiration of the cell.
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /** @example 5900 */
+            /**
+             * @description Strike of the cell in USD.
+             * @example 5900
+             */
             strike: number;
-            /** @example 1250000000 */
+            /**
+             * @description Value of the cell (net over calls and puts on the levels route), in the responses unit and perspective.
+             * @example 1250000000
+             */
             value: number;
         };
         /**
@@ -1324,23 +1506,34 @@ export interface components {
             meta: components["schemas"]["ExportFileMeta"];
             /**
              * Format: int64
+             * @description Pages of the endpoint read.
              * @example 50
              */
             pages: number;
-            /** @example false */
+            /**
+             * @description True when rows were cut at the row or size limit.
+             * @example false
+             */
             truncated: boolean;
         };
-        /** ExportFileMeta */
+        /**
+         * ExportFileMeta
+         * @description The meta of the exported endpoints first page, with the export id.
+         */
         ExportFileMeta: Record<string, never>;
         /** ExportJob */
         ExportJob: {
             /**
              * Format: int64
+             * @description File size once ready (bytes).
              * @example 48213
              */
             bytes?: number;
             created_timestamp: components["schemas"]["UnixMs"];
-            /** @example /v1/exports/exp_0123456789abcdefghij/download */
+            /**
+             * @description Relative URL of the file once ready.
+             * @example /v1/exports/exp_0123456789abcdefghij/download
+             */
             download_url?: string;
             /**
              * @description The endpoint's error code (such as no_data or invalid_parameter); export_too_large when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes; internal_error after three failed runs.
@@ -1350,34 +1543,50 @@ export interface components {
             /** @description When the file of a ready export is deleted (24 hours after it was ready); its download answers 410 after it. */
             expires_timestamp?: components["schemas"]["UnixMs"];
             failed_timestamp?: components["schemas"]["UnixMs"];
-            /** @example The export failed after 3 attempts. */
+            /**
+             * @description Failure description when failed.
+             * @example The export failed after 3 attempts.
+             */
             failure_reason?: string;
-            /** @example exp_0123456789abcdefghij */
+            /**
+             * @description Export id.
+             * @example exp_0123456789abcdefghij
+             */
             id: string;
             last_attempt_timestamp?: components["schemas"]["UnixMs"];
             /**
              * Format: int64
+             * @description Pages of the endpoint read, once ready.
              * @example 50
              */
             pages?: number;
-            /** @example /v1/options/trades */
+            /**
+             * @description Endpoint path exported.
+             * @example /v1/options/trades
+             */
             path: string;
             /**
+             * @description The query as requested: one string per parameter, numbers and booleans as text, lists comma-separated.
              * @example {
              *       "underlying_symbol": "SPX",
              *       "limit": "5000"
              *     }
              */
             query: components["schemas"]["ExportQuery"];
-            /** @example 5000 prints of SPX on 2026-11-20 (rth) */
+            /**
+             * @description Summary of what the file holds, once ready.
+             * @example 5000 prints of SPX on 2026-11-20 (rth)
+             */
             resolution?: string;
             /**
              * Format: int64
+             * @description Increases with every state change.
              * @example 1
              */
             revision: number;
             /**
              * Format: int64
+             * @description Rows in the file, once ready.
              * @example 5000
              */
             rows?: number;
@@ -1390,15 +1599,23 @@ export interface components {
              * @example queued
              */
             status: components["schemas"]["ExportStatus"];
-            /** @example false */
+            /**
+             * @description Once ready: true when rows were cut at the row or size limit.
+             * @example false
+             */
             truncated?: boolean;
         };
         /** ExportJobResponse */
         ExportJobResponse: {
+            /** @description The export job. */
             data: components["schemas"]["ExportJob"];
+            /** @description Only the request id. */
             meta: components["schemas"]["RequestMeta"];
         };
-        /** ExportQuery */
+        /**
+         * ExportQuery
+         * @description The query of the exported endpoint: parameter name to value, at most 32 entries.
+         */
         ExportQuery: {
             [key: string]: components["schemas"]["ExportQueryValue"];
         };
@@ -1409,9 +1626,13 @@ export interface components {
         ExportQueryValue: string | number | boolean | (string | number | boolean)[];
         /** ExportRequest */
         ExportRequest: {
-            /** @example /v1/options/trades */
+            /**
+             * @description Path of a data endpoint of the catalog (not a platform or account route).
+             * @example /v1/options/trades
+             */
             path: string;
             /**
+             * @description The endpoints query parameters; limit is the files row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
              * @example {
              *       "underlying_symbol": "SPX",
              *       "limit": 5000
@@ -1421,95 +1642,156 @@ export interface components {
         };
         /**
          * ExportStatus
+         * @description State of an export job; see `status` of ExportJob.
          * @enum {string}
          */
         ExportStatus: "queued" | "retrying" | "awaiting_configuration" | "failed" | "ready";
         /**
          * ExposureUnit
+         * @description per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
          * @example per_percent
          * @enum {string}
          */
         ExposureUnit: "per_percent" | "per_dollar" | "raw";
         /** FlowLeadersResponse */
         FlowLeadersResponse: {
+            /** @description Ranked rows; each carries underlying_symbol and the fields of its grain only. */
             data: (components["schemas"]["RootLeaderRow"] | components["schemas"]["ContractLeaderRow"])[];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
-        /** GammaRegime */
+        /**
+         * GammaRegime
+         * @description Net and absolute modeled exposure of the selected contracts to the requested greek, and their ratio.
+         */
         GammaRegime: {
-            /** @example 9000000000 */
+            /**
+             * @description Σ|value| of the contracts exposure to the requested greek (a strikes calls and puts do not offset), in the responses unit and perspective; null without contracts.
+             * @example 9000000000
+             */
             absolute: number | null;
-            /** @example positive */
+            /**
+             * @description Regime label from ratio.
+             * @example positive
+             */
             label: components["schemas"]["RegimeLabel"];
-            /** @example 1200000000 */
+            /**
+             * @description Σ value of the contracts exposure to the requested greek, in the responses unit and perspective; null without contracts.
+             * @example 1200000000
+             */
             net: number | null;
-            /** @example 0.13 */
+            /**
+             * @description net / absolute; null when absolute is 0 or null.
+             * @example 0.13
+             */
             ratio: number | null;
-            /** @example above */
+            /**
+             * @description above when the underlying price S >= gamma_flip, below when S < gamma_flip, none without a flip.
+             * @example above
+             */
             underlying_vs_gamma_flip: components["schemas"]["PriceVersusFlip"];
         };
         /**
          * Greek
+         * @description The greek whose exposure is measured.
          * @enum {string}
          */
         Greek: "gamma" | "delta" | "vanna" | "charm";
         /** Heatmap */
         Heatmap: {
+            /** @description One cell per strike and expiration with a listed contract, by expiration then strike. */
             cells: components["schemas"]["HeatmapCell"][];
+            /** @description The expirations shown among those selected. */
             expiration_window: components["schemas"]["ExpirationWindow"];
-            /** @example gamma */
+            /**
+             * @description Repeats metric.
+             * @example gamma
+             */
             greek: string;
+            /** @description The cell of largest absolute value; null when every value is 0. */
             largest_cell: null | components["schemas"]["ExpiryCell"];
-            /** @example net */
+            /**
+             * @description Which leg the cells show.
+             * @example net
+             */
             leg: components["schemas"]["HeatmapLeg"];
-            /** @example 1250000000 */
+            /**
+             * @description Largest cell value; null without a cell.
+             * @example 1250000000
+             */
             maximum: number | null;
-            /** @example gamma */
+            /**
+             * @description What a cell holds (the `metric` parameter).
+             * @example gamma
+             */
             metric: string;
-            /** @example -830000000 */
+            /**
+             * @description Smallest cell value; null without a cell.
+             * @example -830000000
+             */
             minimum: number | null;
+            /** @description Positioning model used (exposure metrics only; the observed metrics do not depend on it). */
             model: components["schemas"]["PositioningModelName"];
+            /** @description Perspective of the exposure values. */
             perspective: components["schemas"]["Perspective"];
             positioning_model: components["schemas"]["PositioningModelVersion"];
             /**
+             * @description Option roots included.
              * @example [
              *       "SPX",
              *       "SPXW"
              *     ]
              */
             roots: string[];
+            /** @description Session valued (rth or gth). */
             session: components["schemas"]["Session"];
+            /** @description The strikes shown. */
             strike_range: components["schemas"]["StrikeRange"];
             /**
              * Format: date
+             * @description Trading date valued.
              * @example 2026-11-20
              */
             trading_date: string;
-            /** @example SPX */
+            /**
+             * @description Underlying symbol as requested.
+             * @example SPX
+             */
             underlying_symbol: string;
+            /** @description Unit of exposure values. */
             unit: components["schemas"]["ExposureUnit"];
             unit_label: components["schemas"]["UnitLabel"];
+            /** @description Where and when the chain was valued. */
             valuation: components["schemas"]["Valuation"];
         };
         /** HeatmapCell */
         HeatmapCell: {
             /**
              * Format: date
+             * @description Expiration (column).
              * @example 2026-11-20
              */
             date_of_expiry: string;
             /**
              * Format: int64
+             * @description Calendar days from the trading date to the expiration.
              * @example 0
              */
             days_to_expiry: number;
-            /** @example 5900 */
+            /**
+             * @description Strike (row) in USD.
+             * @example 5900
+             */
             strike: number;
-            /** @example 1250000000 */
+            /**
+             * @description The metric summed over the cells contracts (every root of that date at that strike); 0 when a listed contract has nothing to show. Exposure in the responses unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
+             * @example 1250000000
+             */
             value: number;
         };
         /**
          * HeatmapLeg
+         * @description net (calls and puts combined), call or put.
          * @enum {string}
          */
         HeatmapLeg: "net" | "call" | "put";
@@ -1520,7 +1802,9 @@ export interface components {
         HeatmapMetric: "gamma" | "delta" | "vanna" | "charm" | "open_interest" | "volume" | "premium" | "net_premium" | "trades";
         /** HeatmapResponse */
         HeatmapResponse: {
+            /** @description The strike-by-expiration grid. */
             data: components["schemas"]["Heatmap"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
@@ -1532,8 +1816,20 @@ export interface components {
         HistoryDate: string;
         /** ImpliedVolatilityPage */
         ImpliedVolatilityPage: {
+            /** @description Samples of this page, oldest first. */
             data: components["schemas"]["ImpliedVolatilitySample"][];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 1000,
+             *       "has_more": true,
+             *       "limit": 1000,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/options/contract/implied-volatility?underlying_symbol=SPXW&contract_type=call&strike=5900&date_of_expiry=2026-11-20&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
             pagination: components["schemas"]["Pagination"];
         };
         /** ImpliedVolatilitySample */
@@ -1570,15 +1866,22 @@ export interface components {
             midpoint: number | null;
             option_symbol: components["schemas"]["OptionSymbol"];
             timestamp: components["schemas"]["UnixMs"];
-            /** @example 5850.25 */
+            /**
+             * @description Underlying price the volatilities were solved at (USD); null when none is known.
+             * @example 5850.25
+             */
             underlying_price: number | null;
             /**
              * Format: int64
+             * @description Start of the underlying bar that price is the close of (Unix ms); null with underlying_price.
              * @example 1763649000000
              */
             underlying_timestamp: number | null;
         };
-        /** InFlightLimit */
+        /**
+         * InFlightLimit
+         * @description The accounts simultaneous requests.
+         */
         InFlightLimit: {
             /**
              * Format: int64
@@ -1588,43 +1891,64 @@ export interface components {
             current: number;
             /**
              * Format: int64
+             * @description Simultaneous requests allowed.
              * @example 4
              */
             limit: number;
         };
         /** KeyLevels */
         KeyLevels: {
-            /** @example gamma */
+            /**
+             * @description The greek measured (the `greek` parameter).
+             * @example gamma
+             */
             greek: components["schemas"]["Greek"];
+            /** @description The key levels. */
             levels: components["schemas"]["Levels"];
+            /** @description Positioning model used. */
             model: components["schemas"]["PositioningModelName"];
+            /** @description Perspective of the values. */
             perspective: components["schemas"]["Perspective"];
             positioning_model: components["schemas"]["PositioningModelVersion"];
+            /** @description The five largest strikes per leg; this service always fills it (the underlying price is known, else 422). */
             ranked: null | components["schemas"]["RankedStrikes"];
             /**
+             * @description Option roots included.
              * @example [
              *       "SPX",
              *       "SPXW"
              *     ]
              */
             roots: string[];
+            /** @description Session valued (rth or gth). */
             session: components["schemas"]["Session"];
             /**
              * Format: date
+             * @description Trading date valued.
              * @example 2026-11-20
              */
             trading_date: string;
-            /** @example 5850.25 */
+            /**
+             * @description Underlying price S the contracts were valued at (USD); always known here (422 otherwise).
+             * @example 5850.25
+             */
             underlying_price: number | null;
-            /** @example SPX */
+            /**
+             * @description Underlying symbol as requested.
+             * @example SPX
+             */
             underlying_symbol: string;
+            /** @description Unit of the values. */
             unit: components["schemas"]["ExposureUnit"];
             unit_label: components["schemas"]["UnitLabel"];
+            /** @description Where and when the chain was valued. */
             valuation: components["schemas"]["Valuation"];
         };
         /** KeyLevelsResponse */
         KeyLevelsResponse: {
+            /** @description Key levels of the modeled exposure. */
             data: components["schemas"]["KeyLevels"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
@@ -1637,53 +1961,106 @@ export interface components {
          * @enum {string}
          */
         LeaderSort: "net" | "bullish" | "bearish" | "premium" | "volume" | "trades" | "change_percent";
-        /** Levels */
+        /**
+         * Levels
+         * @description Levels read off the modeled exposure by strike (see the levels routes description for each rule). A strike level is null when no strike qualifies.
+         */
         Levels: {
-            /** @example 6000 */
+            /**
+             * @description Strike of the largest positive call exposure (USD); null when none is positive.
+             * @example 6000
+             */
             call_wall: number | null;
-            /** @example 5900 */
+            /**
+             * @description Among strikes at or above the underlying price, the strike of the largest positive net exposure; null when none.
+             * @example 5900
+             */
             call_wall_above: number | null;
-            /** @example 5850 */
+            /**
+             * @description Strike of the largest absolute net charm; null unless include names charm.
+             * @example 5850
+             */
             charm_max_absolute_strike: number | null;
-            /** @example 5800 */
+            /**
+             * @description Strike of the largest absolute net delta; null unless include names delta.
+             * @example 5800
+             */
             delta_key_strike: number | null;
+            /** @description Expected move of the nearest expiration; null when no expiration is still to settle. */
             expected_move: null | components["schemas"]["ExpectedMove"];
-            /** @example 5812.5 */
+            /**
+             * @description Of gamma_flip_candidates, the underlying price nearest S at which net modeled gamma changes sign (sticky strike: each contract keeps its volatility); null when it keeps one sign over 0.8·S to 1.2·S. A model estimate.
+             * @example 5812.5
+             */
             gamma_flip: number | null;
             /**
+             * @description Every price in 0.8·S to 1.2·S where net modeled gamma changes sign, ascending (801 samples, each crossing refined by bisection to 1e-10·S).
              * @example [
              *       5812.5
              *     ]
              */
             gamma_flip_candidates: number[];
-            /** @example 5790 */
+            /**
+             * @description gamma_flip with the contracts expiring on the trading date left out; null when there is none.
+             * @example 5790
+             */
             gamma_flip_excluding_0dte: number | null;
-            /** @example false */
+            /**
+             * @description True when net gamma keeps one sign over the whole sweep (0.8·S to 1.2·S), so any flip lies beyond it; null when there is no gamma.
+             * @example false
+             */
             gamma_flip_far_from_underlying: boolean | null;
-            /** @example 1.2 */
+            /**
+             * @description Σ positive call gamma exposure over |Σ negative put gamma exposure|, by strike; null when there is no negative put exposure.
+             * @example 1.2
+             */
             gamma_tilt: number | null;
             /**
+             * @description Strikes from the underlying price towards the peak net exposure (Ss side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
              * @example [
              *       5875
              *     ]
              */
             gatekeepers: number[];
-            /** @example 5900 */
+            /**
+             * @description Strike of the largest |call| + |put| exposure; null when every value is 0.
+             * @example 5900
+             */
             largest_absolute_strike: number | null;
+            /** @description The (expiration, strike) cell of largest |net| exposure (ties: the earlier expiration, then the lower strike); null when every value is 0. */
             largest_cell: null | components["schemas"]["ExpiryCell"];
-            /** @example 5700 */
+            /**
+             * @description Strike of the most negative net exposure, anywhere; null when none is negative.
+             * @example 5700
+             */
             major_negative: number | null;
-            /** @example 5900 */
+            /**
+             * @description Strike of the largest positive net exposure, anywhere; null when none is positive.
+             * @example 5900
+             */
             major_positive: number | null;
+            /** @description Max pain of the nearest expiration; null when no expiration is still to settle. */
             max_pain: null | components["schemas"]["MaxPain"];
-            /** @example 0.42 */
+            /**
+             * @description Σ|gamma exposure| of the nearest expiration over Σ|gamma exposure| of all selected (0 to 1); null when there is no gamma.
+             * @example 0.42
+             */
             next_expiration_share: number | null;
+            /** @description The strike of the largest |net| exposure and its signed net; null when every value is 0. */
             peak_net_exposure: null | components["schemas"]["StrikeValue"];
-            /** @example 5700 */
+            /**
+             * @description Strike of the most negative put exposure (USD); null when none is negative.
+             * @example 5700
+             */
             put_wall: number | null;
-            /** @example 5800 */
+            /**
+             * @description Among strikes at or below the underlying price, the strike of the most negative net exposure; null when none.
+             * @example 5800
+             */
             put_wall_below: number | null;
+            /** @description Net against absolute exposure, and the label. */
             regime: components["schemas"]["GammaRegime"];
+            /** @description Strikes of the extreme net vanna; null unless include names vanna. */
             vanna_levels: null | components["schemas"]["VannaLevels"];
         };
         /**
@@ -1691,158 +2068,226 @@ export interface components {
          * @enum {string}
          */
         LevelsExtra: "vanna" | "charm" | "delta";
-        /** LimitValues */
+        /**
+         * LimitValues
+         * @description The limit values in force for the account (configured per deployment; the same on every plan).
+         */
         LimitValues: {
             /**
              * Format: int64
+             * @description Time a route has before it answers 504 (ms).
              * @example 20000
              */
             endpoint_timeout_ms: number;
             /**
              * Format: int64
+             * @description Bytes in an export file at most (64 MiB).
              * @example 67108864
              */
             export_max_bytes: number;
             /**
              * Format: int64
+             * @description Parameters in an export query at most.
              * @example 32
              */
             export_max_query_params: number;
             /**
              * Format: int64
+             * @description Rows in an export file at most.
              * @example 100000
              */
             export_max_rows: number;
             /**
              * Format: int64
+             * @description Exports queued or running at once.
              * @example 5
              */
             exports_queued_or_running: number;
             /**
              * Format: int64
+             * @description Requests per minute per client network without a key or with bad credentials.
              * @example 60
              */
             keyless_requests_per_minute: number;
             /**
              * Format: int64
+             * @description Simultaneous requests.
              * @example 4
              */
             requests_in_flight: number;
             /**
              * Format: int64
+             * @description Requests per rolling 60 seconds (X-RateLimit-Limit).
              * @example 250
              */
             requests_per_minute: number;
             /**
              * Format: int64
+             * @description Requests per rolling second (X-RateLimit-Burst-Limit).
              * @example 30
              */
             requests_per_second: number;
         };
         /** MarketSession */
         MarketSession: {
-            /** @example stocks */
+            /**
+             * @description Asset class.
+             * @example stocks
+             */
             asset: components["schemas"]["AssetClass"];
             end_time: components["schemas"]["UnixMs"];
-            /** @example regular */
+            /**
+             * @description Session name.
+             * @example regular
+             */
             session: components["schemas"]["MarketSessionName"];
             start_time: components["schemas"]["UnixMs"];
-            /** @example regular */
+            /**
+             * @description regular, or early_close on an early-close day.
+             * @example regular
+             */
             status: components["schemas"]["SessionHours"];
             /**
              * Format: date
+             * @description Trading date the window belongs to (an overnight or Globex window starts the evening before).
              * @example 2026-11-20
              */
             trading_date: string;
         };
         /**
          * MarketSessionName
+         * @description Session name: stocks pre_market, regular, after_hours; options regular, overnight, curb; futures globex.
          * @enum {string}
          */
         MarketSessionName: "pre_market" | "regular" | "after_hours" | "overnight" | "curb" | "globex";
         /** MarketSessionsResponse */
         MarketSessionsResponse: {
+            /** @description Session windows of the date, by asset class and start. */
             data: components["schemas"]["MarketSession"][];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /** MaxPain */
         MaxPain: {
             /**
              * Format: date
+             * @description The nearest expiration with contracts still to settle.
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /** @example 5850 */
+            /**
+             * @description The listed strike K* minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0) (USD).
+             * @example 5850
+             */
             strike: number;
         };
-        /** Meta */
+        /**
+         * Meta
+         * @description Facts about the answer: when it was made, by which request, from which source, and whether it is complete.
+         */
         Meta: {
             as_of: components["schemas"]["UnixMs"];
             /** @description complete is always present; trades adds scan_complete; usage adds durable. */
             coverage: components["schemas"]["Coverage"];
             /**
              * Format: int64
+             * @description Delay of the data behind real time, in milliseconds; 0 here (the service does not delay data).
              * @example 0
              */
             delay_ms: number;
-            /** @example false */
+            /**
+             * @description Whether the data is delayed; false here.
+             * @example false
+             */
             delayed: boolean;
-            /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
+            /**
+             * @description Identifier of this request, the same as the X-Request-Id header; quote it to support.
+             * @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A
+             */
             request_id: string;
-            /** @example opra */
+            /**
+             * @description Origin of the data. Whatever it says, the market data may be simulated: GET /v1/status (`data_source`) tells.
+             * @example opra
+             */
             source: components["schemas"]["DataSource"];
         };
         /** OpenApiDocument */
         OpenApiDocument: {
+            /** @description Title, version and description of the API. */
             info: components["schemas"]["DocumentInfo"];
-            /** @example 3.1.0 */
+            /**
+             * @description OpenAPI version of the document.
+             * @example 3.1.0
+             */
             openapi: string;
+            /** @description The routes. */
             paths: components["schemas"]["OpenApiPaths"];
         };
-        /** OpenApiPaths */
+        /**
+         * OpenApiPaths
+         * @description The routes of the contract.
+         */
         OpenApiPaths: Record<string, never>;
         /** OpenInterest */
         OpenInterest: {
-            /** @example strike */
+            /**
+             * @description Rows per strike or per expiration, as requested.
+             * @example strike
+             */
             group_by: components["schemas"]["OpenInterestGrouping"];
             /**
              * Format: date
+             * @description Date of the close the open interest counts (the trading date before the one it was published for).
              * @example 2026-11-19
              */
             open_interest_date: string;
             /**
+             * @description Option roots included.
              * @example [
              *       "SPX",
              *       "SPXW"
              *     ]
              */
             roots: string[];
+            /** @description Ascending by strike or by expiration. */
             rows: components["schemas"]["OpenInterestRow"][];
+            /** @description Totals over the rows. */
             totals: components["schemas"]["OpenInterestTotals"];
             /**
              * Format: date
+             * @description Trading date asked for.
              * @example 2026-11-20
              */
             trading_date: string;
-            /** @example 5850.25 */
+            /**
+             * @description Underlying price (USD) at the regular sessions valuation instant; null when none is known.
+             * @example 5850.25
+             */
             underlying_price: number | null;
-            /** @example SPX */
+            /**
+             * @description Underlying symbol as requested.
+             * @example SPX
+             */
             underlying_symbol: string;
         };
         /**
          * OpenInterestGrouping
+         * @description strike: one row per strike (summed over the selected expirations); expiration: one row per expiration (summed over strikes).
          * @enum {string}
          */
         OpenInterestGrouping: "strike" | "expiration";
         /** OpenInterestResponse */
         OpenInterestResponse: {
+            /** @description Open interest by strike or expiration. */
             data: components["schemas"]["OpenInterest"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /** OpenInterestRow */
         OpenInterestRow: {
             /**
              * Format: int64
+             * @description Call open interest (contracts).
              * @example 1200
              */
             call_open_interest: number;
@@ -1854,6 +2299,7 @@ export interface components {
             date_of_expiry?: string;
             /**
              * Format: int64
+             * @description Put open interest (contracts).
              * @example 900
              */
             put_open_interest: number;
@@ -1864,6 +2310,7 @@ export interface components {
             strike?: number;
             /**
              * Format: int64
+             * @description Calls plus puts (contracts).
              * @example 2100
              */
             total_open_interest: number;
@@ -1872,15 +2319,20 @@ export interface components {
         OpenInterestTotals: {
             /**
              * Format: int64
+             * @description Call open interest over all rows (contracts).
              * @example 120000
              */
             call: number;
             /**
              * Format: int64
+             * @description Put open interest over all rows (contracts).
              * @example 150000
              */
             put: number;
-            /** @example 1.25 */
+            /**
+             * @description put over call; null without call open interest.
+             * @example 1.25
+             */
             put_call_ratio: number | null;
         };
         /**
@@ -1904,9 +2356,11 @@ export interface components {
              * @example 209
              */
             condition_code: number;
+            /** @description call or put. */
             contract_type: components["schemas"]["ContractType"];
             /**
              * Format: date
+             * @description Expiration date of the contract.
              * @example 2026-11-20
              */
             date_of_expiry: string;
@@ -1922,19 +2376,24 @@ export interface components {
              * @example 0
              */
             days_to_expiry: number;
-            /** @example 0.42 */
+            /**
+             * @description Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6 decimals; null with implied_volatility.
+             * @example 0.42
+             */
             delta: number | null;
             /**
-             * @description Short exchange name or unmapped_<code>.
+             * @description Short lowercase name of the executing exchange (one of the `exchange` filter's values), or `unmapped_` followed by the numeric exchange_code (such as `unmapped_399`) for a venue without a name.
              * @example cboe
              */
             exchange: string;
             /**
              * Format: int64
+             * @description Numeric code of the executing exchange in the options feed.
              * @example 302
              */
             exchange_code: number;
             /**
+             * @description Condition flags, in this order when present: iso, auction, cross, floor, complex, tied, implied, late (from the sale conditions); ext_hours (an extended-hours condition, or session gth); cancelled; aggressor_hint (the feed gave the aggressor side); post_cash_close (a curb print after 16:00 ET); vol_gt_oi (day_volume above open_interest); size_gt_oi (size above open_interest); no_side (side unknown).
              * @example [
              *       "iso"
              *     ]
@@ -1950,16 +2409,29 @@ export interface components {
              * @example SPXW:2026-11-20:5900000:C:2026-11-20:1042
              */
             id: string;
-            /** @example 0.182 */
+            /**
+             * @description Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlyings dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+             * @example 0.182
+             */
             implied_volatility: number | null;
-            /** @example false */
+            /**
+             * @description size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor print of at least 500 contracts.
+             * @example false
+             */
             is_block: boolean;
-            /** @example false */
+            /**
+             * @description Part of a sweep whose live prints total at least 1,000,000 USD of premium (set on every print of the sweep).
+             * @example false
+             */
             is_golden: boolean;
-            /** @example false */
+            /**
+             * @description day_volume above open_interest with at most 45 days to expiry; or premium >= 250,000 USD; or an ask-side (above_ask, at_ask, near_ask) sweep of an out-of-the-money contract (otm_percent > 0).
+             * @example false
+             */
             is_unusual: boolean;
             /**
              * Format: int64
+             * @description Open interest of the contract at the start of the trading date (contracts); null when not published.
              * @example 10233
              */
             open_interest: number | null;
@@ -1973,27 +2445,52 @@ export interface components {
              * @example 24800
              */
             premium: number;
-            /** @example 12.4 */
+            /**
+             * @description Execution price per share in USD.
+             * @example 12.4
+             */
             price: number;
-            /** @example bullish */
+            /**
+             * @description From side and contract type: ask-side calls and bid-side puts bullish, ask-side puts and bid-side calls bearish, mid neutral, unknown side unknown.
+             * @example bullish
+             */
             sentiment: components["schemas"]["Sentiment"];
-            /** @example rth */
+            /**
+             * @description Session of the print.
+             * @example rth
+             */
             session: components["schemas"]["PrintSession"];
-            /** @example at_ask */
+            /**
+             * @description Aggressor band of the price P against the NBBO in force (bid B, ask A, mid M, spread s = A − B, each comparison within 0.00005 USD): above_ask P > A; below_bid P < B; at_ask P = A; at_bid P = B; mid |P − M| <= 0.1·s (the middle 20% of the spread, and a locked quote); near_ask / near_bid inside the spread above / below the mid zone; unknown when the quote is missing, one-sided, zero, crossed, later than the print or more than 30 s old.
+             * @example at_ask
+             */
             side: components["schemas"]["PrintSide"];
-            /** @example 0.95 */
+            /**
+             * @description How far side can be trusted, 0 to 1 (3 decimals): 1 at or beyond the quote, 0.6 rising to 0.9 across the near bands towards the quote, 0.5 at the mid, 0 unknown; times a quote-age factor falling from 1 at 1 s to 0.5 at 30 s; times 0.5 for an implied complex leg or 0.8 for another complex print; a feed aggressor hint that agrees raises it to at least 0.9, one that disagrees halves it.
+             * @example 0.95
+             */
             side_confidence: number;
             /**
              * Format: int64
+             * @description Contracts traded.
              * @example 20
              */
             size: number;
-            /** @example 5900 */
+            /**
+             * @description Strike in USD.
+             * @example 5900
+             */
             strike: number;
             timestamp: components["schemas"]["UnixMs"];
-            /** @example sweep */
+            /**
+             * @description multileg (complex condition), cross, floor, else sweep (2 or more live prints of one order on 2 or more exchanges within 50 ms of its first), split (2 or more on one exchange within 500 ms), or single. A group keeps one direction and walks the price one way; complex, cross, floor and late prints never join one.
+             * @example sweep
+             */
             trade_type: components["schemas"]["PrintTradeType"];
-            /** @example 5850.25 */
+            /**
+             * @description Underlying price at the execution (USD); null when not known.
+             * @example 5850.25
+             */
             underlying_price: number | null;
             /**
              * @description Option root of the contract.
@@ -2009,46 +2506,76 @@ export interface components {
         OptionSymbol: string;
         /** OvernightRoot */
         OvernightRoot: {
-            /** @example SPX */
+            /**
+             * @description Family the root belongs to (SPX for SPX and SPXW).
+             * @example SPX
+             */
             family: string;
-            /** @example SPXW */
+            /**
+             * @description Option root.
+             * @example SPXW
+             */
             root: string;
+            /** @description The overnight, regular and curb windows of the date; empty on a weekend or holiday. */
             sessions: components["schemas"]["MarketSession"][];
             /**
              * Format: date
+             * @description The date the windows are of.
              * @example 2026-11-20
              */
             trading_date: string;
-            /** @example SPX */
+            /**
+             * @description Underlying symbol.
+             * @example SPX
+             */
             underlying_symbol: string;
         };
         /** OvernightRootsResponse */
         OvernightRootsResponse: {
+            /** @description Roots with an overnight session, with the windows of the date. */
             data: components["schemas"]["OvernightRoot"][];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
-        /** Pagination */
+        /**
+         * Pagination
+         * @description Where the next page is. A next page repeats the same query with `cursor_id` set to `next_cursor_id`, until it is null.
+         */
         Pagination: {
             /**
              * Format: int64
+             * @description Rows in this page.
              * @example 100
              */
             count: number;
-            /** @example true */
+            /**
+             * @description Whether more rows follow (next_cursor_id is not null).
+             * @example true
+             */
             has_more: boolean;
             /**
              * Format: int64
+             * @description The row limit applied to this page (the `limit` parameter or its default).
              * @example 100
              */
             limit: number;
-            /** @example eyJ2IjoxfQ.c2ln */
+            /**
+             * @description Opaque cursor for the next page (at most 1024 characters, valid 24 hours); null at the end.
+             * @example eyJ2IjoxfQ.c2ln
+             */
             next_cursor_id: string | null;
-            /** @example /v1/stocks/splits?limit=100&cursor_id=eyJ2IjoxfQ.c2ln */
+            /**
+             * @description The same route and query with cursor_id set to next_cursor_id, as a relative URL; null at the end.
+             * @example /v1/options/trades?underlying_symbol=SPY&limit=100&cursor_id=eyJ2IjoxfQ.c2ln
+             */
             next_url: string | null;
         };
         /** ParameterError */
         ParameterError: {
-            /** @example must be <= 500 */
+            /**
+             * @description What is wrong with it.
+             * @example must be <= 500
+             */
             message: string;
             /**
              * @description Parameter name (query.name for export bodies).
@@ -2058,18 +2585,21 @@ export interface components {
         };
         /**
          * Perspective
+         * @description dealer, or customer (the dealer values negated; levels unchanged).
          * @example dealer
          * @enum {string}
          */
         Perspective: "dealer" | "customer";
         /**
          * Plan
+         * @description The accounts plan; pro includes overnight data.
          * @example pro
          * @enum {string}
          */
         Plan: "basic" | "pro";
         /**
          * PositioningModelName
+         * @description classic_oi: dealers long the calls and short the puts of the open interest; flow_adjusted: that position moved by classified prints since the open interest date.
          * @example classic_oi
          * @enum {string}
          */
@@ -2082,14 +2612,26 @@ export interface components {
         PositioningModelVersion: string;
         /** PremiumDriftBucket */
         PremiumDriftBucket: {
-            /** @example 1250000 */
+            /**
+             * @description Cumulative call premium from the windows start to the buckets end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
+             * @example 1250000
+             */
             call_drift: number | null;
-            /** @example -320000 */
+            /**
+             * @description The same for puts (USD).
+             * @example -320000
+             */
             put_drift: number | null;
-            /** @example 1570000 */
+            /**
+             * @description call_drift − put_drift (USD): rises when premium flows into calls or out of puts.
+             * @example 1570000
+             */
             sentiment_drift: number | null;
             timestamp: components["schemas"]["UnixMs"];
-            /** @example 5850.25 */
+            /**
+             * @description Close of the underlyings last one-minute bar in the bucket (USD); null when none.
+             * @example 5850.25
+             */
             underlying_price: number | null;
         };
         /**
@@ -2099,102 +2641,152 @@ export interface components {
         PremiumDriftInterval: "1m" | "5m" | "15m" | "30m" | "1h";
         /** PremiumDriftResponse */
         PremiumDriftResponse: {
+            /** @description Buckets that have started, oldest first. */
             data: components["schemas"]["PremiumDriftBucket"][];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
          * PriceVersusFlip
+         * @description Where the underlying price lies against gamma_flip: above (at or above), below, or none when there is no flip.
          * @enum {string}
          */
         PriceVersusFlip: "above" | "below" | "none";
         /**
          * PrintFlag
+         * @description A condition flag of a print; see `flags` of OptionPrint.
          * @enum {string}
          */
         PrintFlag: "iso" | "auction" | "cross" | "floor" | "complex" | "tied" | "implied" | "ext_hours" | "late" | "cancelled" | "aggressor_hint" | "post_cash_close" | "vol_gt_oi" | "size_gt_oi" | "no_side";
         /** PrintPage */
         PrintPage: {
+            /** @description The prints of this page, newest first. */
             data: components["schemas"]["OptionPrint"][];
+            /** @description Meta; coverage.scan_complete says whether the bounded scan filled the page. */
             meta: components["schemas"]["Meta"];
+            /** @description The next page of the same query. */
             pagination: components["schemas"]["Pagination"];
         };
         /**
          * PrintSession
+         * @description Session of the print: rth (09:30 to the options close), gth (overnight, 20:15 ET the evening before to 09:25 ET; the print belongs to the next trading date), curb (16:15-17:00 ET for SPX, XSP and VIX options), other (any other time).
          * @enum {string}
          */
         PrintSession: "rth" | "gth" | "curb" | "other";
         /**
          * PrintSide
+         * @description Where the price lies against the NBBO in force; see `side` of OptionPrint for the bands.
          * @enum {string}
          */
         PrintSide: "above_ask" | "at_ask" | "near_ask" | "mid" | "near_bid" | "at_bid" | "below_bid" | "unknown";
         /**
          * PrintTradeType
+         * @description multileg (a complex order leg), cross, floor, sweep (an order filled on two or more exchanges), split (an order filled in parts on one exchange), or single; in that order of precedence.
          * @enum {string}
          */
         PrintTradeType: "sweep" | "split" | "single" | "multileg" | "cross" | "floor";
         /** RankedStrike */
         RankedStrike: {
-            /** @example 0.85 */
+            /**
+             * @description 100 × (strike − underlying price) / underlying price; null without an underlying price.
+             * @example 0.85
+             */
             distance_percent: number | null;
-            /** @example 49.75 */
+            /**
+             * @description strike − underlying price, in USD.
+             * @example 49.75
+             */
             distance_points: number;
             /**
              * Format: int64
+             * @description 1 for the largest absolute value.
              * @example 1
              */
             rank: number;
-            /** @example 5900 */
+            /**
+             * @description Strike in USD.
+             * @example 5900
+             */
             strike: number;
-            /** @example 1250000000 */
+            /**
+             * @description The legs exposure at the strike, in the responses unit and perspective (gross is |call| + |put|, never negated).
+             * @example 1250000000
+             */
             value: number;
         };
-        /** RankedStrikes */
+        /**
+         * RankedStrikes
+         * @description Per leg, the five strikes of largest absolute exposure (zero values left out), largest first.
+         */
         RankedStrikes: {
+            /** @description Call leg, largest |value| first. */
             calls: components["schemas"]["RankedStrike"][];
+            /** @description |call| + |put|, largest first. */
             gross: components["schemas"]["RankedStrike"][];
+            /** @description Net (call + put), largest |value| first. */
             net: components["schemas"]["RankedStrike"][];
+            /** @description Put leg, largest |value| first. */
             puts: components["schemas"]["RankedStrike"][];
         };
-        /** RateWindow */
+        /**
+         * RateWindow
+         * @description A rolling request window of the account.
+         */
         RateWindow: {
             /**
              * Format: int64
+             * @description Requests the window allows.
              * @example 250
              */
             limit: number;
             /**
              * Format: int64
+             * @description Requests left in the window now.
              * @example 249
              */
             remaining: number;
             reset: components["schemas"]["UnixMs"];
         };
-        /** RealizedVolatilityBasis */
+        /**
+         * RealizedVolatilityBasis
+         * @description How the regular sessions share of a days variance was estimated for the realized volatility and the trading-variance clock.
+         */
         RealizedVolatilityBasis: {
             /**
              * Format: int64
+             * @description Sessions of history the share was estimated from (up to 30).
              * @example 20
              */
             days: number;
-            /** @example false */
+            /**
+             * @description True when fewer than 10 sessions were available and the default share 0.75 was used.
+             * @example false
+             */
             default_used: boolean;
-            /** @example 0.78 */
+            /**
+             * @description Share of a days variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions log returns; null when it cannot be determined.
+             * @example 0.78
+             */
             regular_session_share: number | null;
         };
         /** RecordedTrade */
         RecordedTrade: {
             /**
              * Format: int64
+             * @description Numeric sale condition code.
              * @example 209
              */
             condition: number;
             /**
              * Format: int64
+             * @description Numeric exchange code.
              * @example 302
              */
             exchange: number;
-            /** @example [] */
+            /**
+             * @description Further condition codes; empty when none.
+             * @example []
+             */
             extended_conditions: number[];
             /**
              * @description Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
@@ -2208,11 +2800,13 @@ export interface components {
             price_per_share: number;
             /**
              * Format: int64
+             * @description Sequence number in the consolidated feed.
              * @example 1042
              */
             sequence: number;
             /**
              * Format: int64
+             * @description Contracts traded.
              * @example 20
              */
             size: number;
@@ -2220,6 +2814,7 @@ export interface components {
         };
         /**
          * RegimeLabel
+         * @description positive when regime.ratio >= 0.05, negative when <= -0.05, otherwise neutral (also when there is no exposure).
          * @enum {string}
          */
         RegimeLabel: "positive" | "negative" | "neutral";
@@ -2228,9 +2823,15 @@ export interface components {
          * @enum {string}
          */
         RegularOrGlobalSession: "rth" | "gth";
-        /** RequestMeta */
+        /**
+         * RequestMeta
+         * @description The meta of an export job answer: only the request id.
+         */
         RequestMeta: {
-            /** @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A */
+            /**
+             * @description Identifier of this request (X-Request-Id).
+             * @example req_01JD6X4M2Q0J8T1V3W5Y7Z9A
+             */
             request_id: string;
         };
         /**
@@ -2238,43 +2839,74 @@ export interface components {
          * @description A root-grain leader row.
          */
         RootLeaderRow: {
-            /** @example 5000000 */
+            /**
+             * @description Premium of bearish prints (USD).
+             * @example 5000000
+             */
             bearish_premium: number;
-            /** @example 0.83 */
+            /**
+             * @description bearish_premium over bullish_premium; null without bullish premium.
+             * @example 0.83
+             */
             bearish_to_bullish_ratio: number | null;
-            /** @example 6000000 */
+            /**
+             * @description Premium of bullish prints (USD).
+             * @example 6000000
+             */
             bullish_premium: number;
             /**
              * Format: int64
+             * @description Call contracts traded.
              * @example 140000
              */
             call_volume: number;
-            /** @example 1500000 */
+            /**
+             * @description Premium of prints at the mid (USD).
+             * @example 1500000
+             */
             neutral_premium: number;
-            /** @example 12500000 */
+            /**
+             * @description Total premium of the underlyings prints in the session (USD).
+             * @example 12500000
+             */
             premium: number;
-            /** @example 0.21 */
+            /**
+             * @description Share of the whole markets premium, 0 to 1.
+             * @example 0.21
+             */
             premium_share: number;
             /**
              * Format: int64
+             * @description Put contracts traded.
              * @example 110000
              */
             put_volume: number;
             /**
              * Format: int64
+             * @description Prints.
              * @example 8200
              */
             trades: number;
-            /** @example 0.18 */
+            /**
+             * @description Share of the whole markets prints, 0 to 1.
+             * @example 0.18
+             */
             trades_share: number;
-            /** @example SPY */
+            /**
+             * @description Underlying symbol.
+             * @example SPY
+             */
             underlying_symbol: string;
             /**
              * Format: int64
+             * @description Contracts traded.
              * @example 250000
              */
             volume: number;
-            /** @example 0.2 */
+            /**
+             * @description Share of the whole markets volume, 0 to 1.
+             * @example 0.2
+             */
             volume_share: number;
         };
         /**
@@ -2286,16 +2918,25 @@ export interface components {
         RouteFamily: "options" | "futures" | "indices" | "stocks" | "market" | "account" | "platform" | "exports";
         /** RouteUsage */
         RouteUsage: {
+            /** @description Response bytes sent on the route, after compression. */
             bytes_out: components["schemas"]["Count"];
+            /** @description Responses with status 400 to 499. */
             client_errors: components["schemas"]["Count"];
+            /** @description Responses with status 500 or above. */
             errors: components["schemas"]["Count"];
+            /** @description Responses with status 429. */
             rate_limited: components["schemas"]["Count"];
+            /** @description Requests received. */
             requests: components["schemas"]["Count"];
-            /** @example /v1/options/trades */
+            /**
+             * @description Route template (such as /v1/exports/{id}).
+             * @example /v1/options/trades
+             */
             route: string;
         };
         /**
          * Sentiment
+         * @description bullish (calls bought or puts sold: an ask-side print of a call, a bid-side print of a put), bearish (puts bought or calls sold), neutral (a mid print), unknown (side unknown).
          * @enum {string}
          */
         Sentiment: "bullish" | "bearish" | "neutral" | "unknown";
@@ -2306,6 +2947,7 @@ export interface components {
         ServiceStatus: "ok" | "degraded";
         /**
          * Session
+         * @description The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading Hours session before the trading date), curb, or all.
          * @example rth
          * @enum {string}
          */
@@ -2317,6 +2959,7 @@ export interface components {
         SessionFilter: "rth" | "gth" | "all";
         /**
          * SessionHours
+         * @description regular, or early_close on a day the market closes early (13:00 ET).
          * @enum {string}
          */
         SessionHours: "regular" | "early_close";
@@ -2327,22 +2970,30 @@ export interface components {
         SideFilter: "above_ask" | "at_ask" | "near_ask" | "ask" | "mid" | "near_bid" | "at_bid" | "bid" | "below_bid" | "unknown";
         /** Skew */
         Skew: {
+            /** @description Expirations, soonest first. */
             expirations: components["schemas"]["SkewExpiration"][];
             /**
+             * @description Option roots whose chains were read.
              * @example [
              *       "SPX",
              *       "SPXW"
              *     ]
              */
             roots: string[];
+            /** @description Session valued (rth or gth). */
             session: components["schemas"]["Session"];
             /**
              * Format: date
+             * @description Trading date valued.
              * @example 2026-11-20
              */
             trading_date: string;
-            /** @example SPX */
+            /**
+             * @description Underlying symbol as requested.
+             * @example SPX
+             */
             underlying_symbol: string;
+            /** @description Where and when the chain was valued. */
             valuation: components["schemas"]["Valuation"];
         };
         /** SkewExpiration */
@@ -2364,6 +3015,7 @@ export interface components {
             butterfly_25d: number | null;
             /**
              * Format: date
+             * @description Expiration date.
              * @example 2026-11-20
              */
             date_of_expiry: string;
@@ -2373,6 +3025,7 @@ export interface components {
              * @example 0
              */
             days_to_expiry: number;
+            /** @description How the smile was built and how well it meets its quotes; null without a smile (no forward, or no out-of-the-money mid). */
             fit: components["schemas"]["SmileFit"] | null;
             /**
              * @description Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
@@ -2429,21 +3082,32 @@ export interface components {
              * @example 0.16
              */
             otm_implied_volatility: number | null;
-            /** @example -0.5 */
+            /**
+             * @description Spot delta of the put at its mid volatility; null without that volatility or an underlying price.
+             * @example -0.5
+             */
             put_delta: number | null;
-            /** @example 0.16 */
+            /**
+             * @description Implied volatility of the puts mid; null without a mid or when no volatility reprices it.
+             * @example 0.16
+             */
             put_implied_volatility: number | null;
             /**
              * @description The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
              * @example 0.161
              */
             smile_implied_volatility: number | null;
-            /** @example 5850 */
+            /**
+             * @description Strike in USD.
+             * @example 5850
+             */
             strike: number;
         };
         /** SkewResponse */
         SkewResponse: {
+            /** @description The skew of the requested expirations. */
             data: components["schemas"]["Skew"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
@@ -2511,6 +3175,7 @@ export interface components {
         SortOrder: "desc" | "asc";
         /**
          * SplitType
+         * @description forward when split_to > split_from, reverse when split_to < split_from, other when equal.
          * @enum {string}
          */
         SplitType: "forward" | "reverse" | "other";
@@ -2523,7 +3188,9 @@ export interface components {
          *     `status` is degraded.
          */
         Status: {
+            /** @description Database health. */
             database: components["schemas"]["DatabaseHealth"];
+            /** @description Per dataset, the newest data held and its size. */
             datasets: components["schemas"]["DatasetFreshness"][];
             /**
              * Format: int64
@@ -2537,18 +3204,23 @@ export interface components {
              * @example ok
              */
             status: components["schemas"]["ServiceStatus"];
-            /** @example 1.0.0 */
+            /**
+             * @description Service version.
+             * @example 1.0.0
+             */
             version: string;
         };
         /** StatusResponse */
         StatusResponse: {
             data: components["schemas"]["Status"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /** StockSplit */
         StockSplit: {
             /**
              * Format: date
+             * @description Date the split took effect.
              * @example 2020-08-31
              */
             execution_date: string;
@@ -2557,59 +3229,110 @@ export interface components {
              * @example AAPL:2020-08-31
              */
             id: string;
-            /** @example 1 */
+            /**
+             * @description Old shares in the ratio (a 2-for-1 split has split_from 1, split_to 2).
+             * @example 1
+             */
             split_from: number;
-            /** @example 4 */
+            /**
+             * @description New shares in the ratio.
+             * @example 4
+             */
             split_to: number;
-            /** @example AAPL */
+            /**
+             * @description Ticker.
+             * @example AAPL
+             */
             symbol: string;
-            /** @example forward */
+            /**
+             * @description Direction of the split.
+             * @example forward
+             */
             type: components["schemas"]["SplitType"];
         };
         /** StockSplitPage */
         StockSplitPage: {
+            /** @description Splits of this page, newest first (ties by symbol). */
             data: components["schemas"]["StockSplit"][];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 100,
+             *       "has_more": true,
+             *       "limit": 100,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/stocks/splits?symbol=AAPL&limit=100&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
             pagination: components["schemas"]["Pagination"];
         };
-        /** StrikeRange */
+        /**
+         * StrikeRange
+         * @description The strikes (rows) of the grid shown.
+         */
         StrikeRange: {
-            /** @example 6050 */
+            /**
+             * @description Highest strike shown (USD); null without a cell.
+             * @example 6050
+             */
             highest_strike: number | null;
-            /** @example 5650 */
+            /**
+             * @description Lowest strike shown (USD); null without a cell.
+             * @example 5650
+             */
             lowest_strike: number | null;
             /**
              * Format: int64
+             * @description Strikes shown.
              * @example 81
              */
             total_strikes: number;
         };
         /** StrikeValue */
         StrikeValue: {
-            /** @example 5900 */
+            /**
+             * @description Strike in USD.
+             * @example 5900
+             */
             strike: number;
-            /** @example 1250000000 */
+            /**
+             * @description Net exposure at the strike, in the responses unit and perspective.
+             * @example 1250000000
+             */
             value: number;
         };
         /** TradeAtTime */
         TradeAtTime: {
+            /** @description call or put, as requested. */
             contract_type: components["schemas"]["ContractType"];
             /**
              * Format: date
+             * @description Expiration date, as requested.
              * @example 2026-11-20
              */
             date_of_expiry: string;
             option_symbol: components["schemas"]["OptionSymbol"];
             requested_timestamp: components["schemas"]["UnixMs"];
-            /** @example 5900 */
+            /**
+             * @description Strike in USD, as requested.
+             * @example 5900
+             */
             strike: number;
+            /** @description The last trade at or before requested_timestamp; null when there is none in the retained data. */
             trade: null | components["schemas"]["RecordedTrade"];
-            /** @example SPXW */
+            /**
+             * @description Option root, as requested.
+             * @example SPXW
+             */
             underlying_symbol: string;
         };
         /** TradeAtTimeResponse */
         TradeAtTimeResponse: {
+            /** @description The contract and its last trade at or before the instant. */
             data: components["schemas"]["TradeAtTime"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
@@ -2645,12 +3368,18 @@ export interface components {
         UnixMsParam: number;
         /** UsageBucket */
         UsageBucket: {
+            /** @description Response bytes sent, after compression. */
             bytes_out: components["schemas"]["Count"];
+            /** @description Responses with status 400 to 499, rate-limited ones included. */
             client_errors: components["schemas"]["Count"];
             end_time: components["schemas"]["UnixMs"];
+            /** @description Responses with status 500 or above. */
             errors: components["schemas"]["Count"];
+            /** @description Responses with status 429. */
             rate_limited: components["schemas"]["Count"];
+            /** @description Requests received. */
             requests: components["schemas"]["Count"];
+            /** @description Per-route breakdown, most requests first; present only with by_route=true and when the bucket has requests. */
             routes?: components["schemas"]["RouteUsage"][];
             start_time: components["schemas"]["UnixMs"];
         };
@@ -2661,82 +3390,134 @@ export interface components {
         UsageGranularity: "hour" | "day";
         /** UsageResponse */
         UsageResponse: {
+            /** @description Buckets of the range, oldest first; empty buckets included. */
             data: components["schemas"]["UsageBucket"][];
+            /** @description Meta; coverage.durable is false when the request log is held only in memory. */
             meta: components["schemas"]["Meta"];
         };
-        /** Valuation */
+        /**
+         * Valuation
+         * @description Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date.
+         */
         Valuation: {
             /**
              * Format: int64
+             * @description Time of the newest quote of the chain used (Unix ms); null when no quote was used.
              * @example 1763649000000
              */
             chain_timestamp: number | null;
             /**
              * Format: date
+             * @description Date of the close whose open interest the positioning uses; null on the skew route or when none is published.
              * @example 2026-11-19
              */
             open_interest_date: string | null;
-            /** @example 0.0391 */
+            /**
+             * @description Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading dates month, converted from its discount basis; this service always fills it.
+             * @example 0.0391
+             */
             risk_free_rate: number | null;
             /**
              * Format: int64
+             * @description Valuation time (Unix ms): the end of the chains minute, not after the instant; times to settlement run from it; this service always fills it.
              * @example 1763649000000
              */
             timestamp: number | null;
-            /** @example 5850.25 */
+            /**
+             * @description Underlying price used (USD): the close of the last one-minute bar ended by the valuation time; null when none.
+             * @example 5850.25
+             */
             underlying_price: number | null;
-            /** @example false */
+            /**
+             * @description True when that bar started more than 15 minutes before the valuation time.
+             * @example false
+             */
             underlying_stale: boolean;
             /**
              * Format: int64
+             * @description Start of that bar (Unix ms); null with underlying_price.
              * @example 1763649000000
              */
             underlying_timestamp: number | null;
         };
         /** VannaLevels */
         VannaLevels: {
-            /** @example 5900 */
+            /**
+             * @description Strike of the largest positive net vanna (USD); null when none is positive.
+             * @example 5900
+             */
             max: number | null;
-            /** @example 5700 */
+            /**
+             * @description Strike of the most negative net vanna (USD); null when none is negative.
+             * @example 5700
+             */
             min: number | null;
         };
         /** VolatilityDrift */
         VolatilityDrift: {
             /**
              * Format: date
+             * @description The tracked expiration.
              * @example 2026-11-20
              */
             date_of_expiry: string;
-            /** @example 1m */
+            /**
+             * @description Bucket length.
+             * @example 1m
+             */
             interval: components["schemas"]["DriftInterval"];
+            /** @description Buckets with a value, oldest first. */
             points: components["schemas"]["VolatilityDriftPoint"][];
+            /** @description How the regular sessions share of daily variance was estimated. */
             realized_volatility_basis: components["schemas"]["RealizedVolatilityBasis"];
+            /** @description Session tracked (rth or gth). */
             session: components["schemas"]["Session"];
             /**
              * Format: date
+             * @description Trading date tracked.
              * @example 2026-11-20
              */
             trading_date: string;
-            /** @example SPX */
+            /**
+             * @description Underlying symbol as requested.
+             * @example SPX
+             */
             underlying_symbol: string;
         };
         /** VolatilityDriftPoint */
         VolatilityDriftPoint: {
-            /** @example 0.12 */
+            /**
+             * @description Realized volatility of the underlyings one-minute log returns from the windows open to the buckets end, scaled to a day by the windows share of daily variance and annualised over 252 days (decimal); null before five returns.
+             * @example 0.12
+             */
             adjusted_realized_volatility: number | null;
-            /** @example 0.16 */
+            /**
+             * @description At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the buckets quotes (decimal); null when no forward or volatility is found.
+             * @example 0.16
+             */
             implied_volatility: number | null;
-            /** @example 0.17 */
+            /**
+             * @description 30-day constant-maturity volatility, Cboe VIX weighting of the two expirations that bracket 30 days (decimal); null when either is missing.
+             * @example 0.17
+             */
             implied_volatility_30d: number | null;
-            /** @example 0.15 */
+            /**
+             * @description The same total variance as implied_volatility over the years to settlement on the trading-variance clock, √(w/τ) (decimal); null with it.
+             * @example 0.15
+             */
             implied_volatility_trading_clock: number | null;
             timestamp: components["schemas"]["UnixMs"];
-            /** @example 5850.25 */
+            /**
+             * @description Close of the last underlying bar ended by the buckets end (USD); null when none.
+             * @example 5850.25
+             */
             underlying_price: number | null;
         };
         /** VolatilityDriftResponse */
         VolatilityDriftResponse: {
+            /** @description The drift of the tracked expiration. */
             data: components["schemas"]["VolatilityDrift"];
+            /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
         /**
