@@ -818,7 +818,9 @@ export interface paths {
         };
         /**
          * Service health and data freshness
-         * @description Service and database health and, per dataset, the newest data held. Needs no key; counts
+         * @description Service and database health, per dataset the newest data held, and where the market data comes
+         *     from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+         *     both; see "Where the data comes from"). Needs no key; counts
          *     against the client network's budget of the routes that need none (not the budget of requests
          *     with bad credentials). Answers 503 (with the same body shape as an
          *     error) when the database does not answer.
@@ -1333,6 +1335,52 @@ export interface components {
          * @enum {string}
          */
         DatabaseStatus: "ok" | "down";
+        /**
+         * DataOrigin
+         * @description Where the market data held comes from, as the store records it: the ingest ledger counts the
+         *     files loaded, and a file written by the project's market simulator (first start of `make run`,
+         *     `npm run simulate`, or a minute of the live simulated market) is told by the folder the simulator
+         *     recorded it wrote to. Stock splits
+         *     (a shipped list of real splits) are not counted.
+         */
+        DataOrigin: {
+            /** @example simulated */
+            kind: components["schemas"]["DataOriginKind"];
+            /**
+             * @description True when the live simulated market (LIVE_MODE=live, the default of `make run`) has written into this store: it adds simulated quotes and prints minute by minute while its sessions are open, counted in simulated_files.
+             * @example true
+             */
+            live_simulation: boolean;
+            /**
+             * Format: int64
+             * @description Market files loaded from elsewhere (`npm run ingest`): data of one's own.
+             * @example 0
+             */
+            loaded_files: number;
+            /**
+             * Format: int64
+             * @description Market files loaded that the simulator wrote (a live minute's files included).
+             * @example 29
+             */
+            simulated_files: number;
+            /**
+             * @description Scale of that run (default or full); null when none.
+             * @example default
+             */
+            simulator_scale: string | null;
+            /**
+             * Format: int64
+             * @description Seed of the latest simulator run that wrote into this store (the same seed gives the same market); null when none did.
+             * @example 20261122
+             */
+            simulator_seed: number | null;
+        };
+        /**
+         * DataOriginKind
+         * @description simulated: every market file loaded was written by the simulator (the live simulated market's minutes included); files: every one came from elsewhere; mixed: both; empty: no market file was loaded.
+         * @enum {string}
+         */
+        DataOriginKind: "simulated" | "files" | "mixed" | "empty";
         /** DatasetFreshness */
         DatasetFreshness: {
             /**
@@ -3202,6 +3250,8 @@ export interface components {
          *     `status` is degraded.
          */
         Status: {
+            /** @description Whether the market data is simulated or loaded from files, read with the dataset figures (the last read's when they are); null when no read has succeeded since the service started. */
+            data_source: components["schemas"]["DataOrigin"] | null;
             /** @description Database health. */
             database: components["schemas"]["DatabaseHealth"];
             /** @description Per dataset, the newest data held and its size. */
@@ -3684,7 +3734,7 @@ export interface components {
         DateOfExpiryRequired: components["schemas"]["ExpiryDate"];
         /** @description Window end, exclusive, Unix ms. */
         EndTime: components["schemas"]["UnixMsParam"];
-        /** @description Executing exchanges. */
+        /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
         Exchange: components["schemas"]["ExchangeName"][];
         /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
         Expirations64: components["schemas"]["ExpiryDate"][];
@@ -3692,9 +3742,9 @@ export interface components {
         ExpiryMode: components["schemas"]["ExpiryMode"];
         /** @description Export id. */
         ExportId: string;
-        /** @description Include multi-leg prints. */
+        /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
         IncludeComplexDefaultFalse: boolean;
-        /** @description Include multi-leg prints. */
+        /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
         IncludeComplexDefaultTrue: boolean;
         /** @description Maximum days to expiration. */
         MaxDte: number;
@@ -3720,7 +3770,7 @@ export interface components {
         PositioningModel: components["schemas"]["PositioningModelName"];
         /** @description One exact option root of at most six characters (SPX and SPXW are different roots). */
         RootRequired: string;
-        /** @description Sentiments. */
+        /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
         Sentiment: components["schemas"]["Sentiment"][];
         /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
         SessionRthGth: components["schemas"]["RegularOrGlobalSession"];
@@ -3748,7 +3798,7 @@ export interface components {
         UnderlyingSymbols: components["schemas"]["UnderlyingSymbol"][];
         /** @description Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek). */
         Unit: components["schemas"]["ExposureUnit"];
-        /** @description Only unusual activity (see is_unusual). */
+        /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
         UnusualOnly: boolean;
     };
     requestBodies: never;
@@ -3800,6 +3850,8 @@ export type SchemaCount = components['schemas']['Count'];
 export type SchemaCoverage = components['schemas']['Coverage'];
 export type SchemaDatabaseHealth = components['schemas']['DatabaseHealth'];
 export type SchemaDatabaseStatus = components['schemas']['DatabaseStatus'];
+export type SchemaDataOrigin = components['schemas']['DataOrigin'];
+export type SchemaDataOriginKind = components['schemas']['DataOriginKind'];
 export type SchemaDatasetFreshness = components['schemas']['DatasetFreshness'];
 export type SchemaDatasetRelease = components['schemas']['DatasetRelease'];
 export type SchemaDataSource = components['schemas']['DataSource'];
@@ -4551,9 +4603,9 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Executing exchanges. */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
                 exchange?: components["parameters"]["Exchange"];
-                /** @description Include multi-leg prints. */
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
                 /** @description Max rows per page. */
                 limit?: components["parameters"]["TradesLimit"];
@@ -4575,7 +4627,7 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Sentiments. */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
@@ -4587,7 +4639,7 @@ export interface operations {
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Several underlyings (roots or families), comma-separated. */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
-                /** @description Only unusual activity (see is_unusual). */
+                /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
             };
             header?: never;
@@ -4628,7 +4680,7 @@ export interface operations {
                 date?: components["parameters"]["TradingDate"];
                 /** @description What is ranked. */
                 grain?: components["schemas"]["LeaderGrain"];
-                /** @description Include multi-leg prints. */
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
                 /** @description Rows returned. */
                 limit?: number;
@@ -4687,9 +4739,9 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Executing exchanges. */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
                 exchange?: components["parameters"]["Exchange"];
-                /** @description Include multi-leg prints. */
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
                 /** @description Max rows per page. */
                 limit?: components["parameters"]["TradesLimit"];
@@ -4711,7 +4763,7 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Sentiments. */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
                 side?: components["parameters"]["SideDetailed"];
@@ -4721,7 +4773,7 @@ export interface operations {
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Several underlyings (roots or families), comma-separated. */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
-                /** @description Only unusual activity (see is_unusual). */
+                /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
             };
             header?: never;
@@ -4766,7 +4818,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Include multi-leg prints. */
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
                 /** @description Bucket size. */
                 interval?: components["schemas"]["PremiumDriftInterval"];
@@ -4788,7 +4840,7 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Sentiments. */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
@@ -4800,7 +4852,7 @@ export interface operations {
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
                 underlying_symbol: components["parameters"]["UnderlyingSymbolRequired"];
-                /** @description Only unusual activity (see is_unusual). */
+                /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
             };
             header?: never;
@@ -5007,9 +5059,9 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Executing exchanges. */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
                 exchange?: components["parameters"]["Exchange"];
-                /** @description Include multi-leg prints. */
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
                 /** @description Max rows per page. */
                 limit?: components["parameters"]["TradesLimit"];
@@ -5031,7 +5083,7 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Sentiments. */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
@@ -5045,7 +5097,7 @@ export interface operations {
                 underlying_symbol?: components["parameters"]["UnderlyingSymbolOptional"];
                 /** @description Several underlyings (roots or families), comma-separated. */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
-                /** @description Only unusual activity (see is_unusual). */
+                /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
             };
             header?: never;

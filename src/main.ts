@@ -49,7 +49,7 @@ if (cluster.isWorker) {
   const demoKey = config.seedOnStart ? await ensureDemoKey(running.service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
   logger.info('listening', { url: running.url, workers: running.workers, started_s: Number(process.uptime().toFixed(1)) });
   // The live market (src/live/): one writer, this process, which holds the database.
-  const live = startLiveMarket(running.service.database.admin, config, { source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }), logger });
+  const live = startLiveMarket(running.service.database.admin, config, { source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }), simulator: { seed: SIMULATION_SEED, scale: 'default' }, logger });
 
   process.stdout.write(
     [

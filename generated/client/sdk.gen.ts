@@ -594,7 +594,9 @@ export const listCatalog = <ThrowOnError extends boolean = false>(options?: Opti
 /**
  * Service health and data freshness
  *
- * Service and database health and, per dataset, the newest data held. Needs no key; counts
+ * Service and database health, per dataset the newest data held, and where the market data comes
+ * from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+ * both; see "Where the data comes from"). Needs no key; counts
  * against the client network's budget of the routes that need none (not the budget of requests
  * with bad credentials). Answers 503 (with the same body shape as an
  * error) when the database does not answer.

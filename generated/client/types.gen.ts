@@ -1314,7 +1314,52 @@ export type Status = {
      * Per dataset, the newest data held and its size.
      */
     datasets: Array<DatasetFreshness>;
+    /**
+     * Whether the market data is simulated or loaded from files, read with the dataset figures (the last read's when they are); null when no read has succeeded since the service started.
+     */
+    data_source: DataOrigin | null;
 };
+
+/**
+ * DataOrigin
+ *
+ * Where the market data held comes from, as the store records it: the ingest ledger counts the
+ * files loaded, and a file written by the project's market simulator (first start of `make run`,
+ * `npm run simulate`, or a minute of the live simulated market) is told by the folder the simulator
+ * recorded it wrote to. Stock splits
+ * (a shipped list of real splits) are not counted.
+ *
+ */
+export type DataOrigin = {
+    kind: DataOriginKind;
+    /**
+     * Market files loaded that the simulator wrote (a live minute's files included).
+     */
+    simulated_files: number;
+    /**
+     * Market files loaded from elsewhere (`npm run ingest`): data of one's own.
+     */
+    loaded_files: number;
+    /**
+     * Seed of the latest simulator run that wrote into this store (the same seed gives the same market); null when none did.
+     */
+    simulator_seed: number | null;
+    /**
+     * Scale of that run (default or full); null when none.
+     */
+    simulator_scale: string | null;
+    /**
+     * True when the live simulated market (LIVE_MODE=live, the default of `make run`) has written into this store: it adds simulated quotes and prints minute by minute while its sessions are open, counted in simulated_files.
+     */
+    live_simulation: boolean;
+};
+
+/**
+ * DataOriginKind
+ *
+ * simulated: every market file loaded was written by the simulator (the live simulated market's minutes included); files: every one came from elsewhere; mixed: both; empty: no market file was loaded.
+ */
+export type DataOriginKind = 'simulated' | 'files' | 'mixed' | 'empty';
 
 /**
  * ExportQueryValue
@@ -2857,7 +2902,7 @@ export type SideDetailed = Array<SideFilter>;
 export type SideCoarse = Array<CoarseSideFilter>;
 
 /**
- * Sentiments.
+ * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
  */
 export type Sentiment2 = Array<Sentiment>;
 
@@ -2867,17 +2912,17 @@ export type Sentiment2 = Array<Sentiment>;
 export type OtmOnly = boolean;
 
 /**
- * Include multi-leg prints.
+ * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
  */
 export type IncludeComplexDefaultTrue = boolean;
 
 /**
- * Include multi-leg prints.
+ * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
  */
 export type IncludeComplexDefaultFalse = boolean;
 
 /**
- * Only unusual activity (see is_unusual).
+ * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
  */
 export type UnusualOnly = boolean;
 
@@ -2892,7 +2937,7 @@ export type MinStrike = number;
 export type MaxStrike = number;
 
 /**
- * Executing exchanges.
+ * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
  */
 export type Exchange = Array<ExchangeName>;
 
@@ -2995,7 +3040,7 @@ export type ListOptionTradesData = {
          */
         side?: Array<SideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3003,11 +3048,11 @@ export type ListOptionTradesData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**
@@ -3019,7 +3064,7 @@ export type ListOptionTradesData = {
          */
         max_strike?: number;
         /**
-         * Executing exchanges.
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3145,7 +3190,7 @@ export type ListOptionFlowData = {
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3153,11 +3198,11 @@ export type ListOptionFlowData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**
@@ -3169,7 +3214,7 @@ export type ListOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Executing exchanges.
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3291,7 +3336,7 @@ export type ListOvernightOptionFlowData = {
          */
         side?: Array<SideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3299,11 +3344,11 @@ export type ListOvernightOptionFlowData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**
@@ -3315,7 +3360,7 @@ export type ListOvernightOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Executing exchanges.
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3413,7 +3458,7 @@ export type ListFlowLeadersData = {
          */
         session?: SessionFilter;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
     };
@@ -3535,7 +3580,7 @@ export type GetPremiumDriftData = {
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3543,11 +3588,11 @@ export type GetPremiumDriftData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**

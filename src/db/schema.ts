@@ -176,6 +176,18 @@ export interface IngestFilesTable {
   duplicates: number;
 }
 
+/** A run of the market simulator whose files were loaded into this store (db/data-origin.ts). */
+export interface SimulatedMarketsTable {
+  id: Generated<number>;
+  seed: number;
+  scale: string;
+  /** The folder the run wrote its files to, as their ledger paths begin. */
+  out_dir: string;
+  /** A start of the live simulated market (src/live/), whose minutes load as files of out_dir. */
+  live: Generated<boolean>;
+  started_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface ArchivedSessionsTable {
   trading_date: string;
   archive_dir: string;
@@ -277,6 +289,7 @@ export interface DB {
   underlying_bars: UnderlyingBarsTable;
   open_interest: OpenInterestTable;
   ingest_files: IngestFilesTable;
+  simulated_markets: SimulatedMarketsTable;
   archived_sessions: ArchivedSessionsTable;
   flow_totals_by_contract: FlowTotalsByContractTable;
   flow_totals_by_underlying: FlowTotalsByUnderlyingTable;

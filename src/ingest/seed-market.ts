@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '../db/connection.js';
+import { recordSimulatedMarket } from '../db/data-origin.js';
 import { hasAnyPrint, seedOptionRoots } from '../db/market-data.js';
 import type { IngestKind } from './layouts.js';
 import { countsSummary } from './load-counts.js';
@@ -78,11 +79,14 @@ export async function loadFilesInOrder(
  */
 export async function simulateAndLoad(admin: Database, options: SeedMarketOptions): Promise<{ files: number; prints: number }> {
   const outDir = options.outDir ?? path.join(options.dataDir, 'simulated');
+  const scale = options.scale ?? 'default';
+  // Before any file loads: GET /v1/status tells the simulator's files by this folder.
+  await recordSimulatedMarket(admin, { seed: SIMULATION_SEED, scale, outDir });
   const started = performance.now();
   const entry = new URL(`./simulator/worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
   const worker = startTsWorker(
     entry,
-    { outDir, seed: SIMULATION_SEED, scale: options.scale ?? 'default', now: options.now },
+    { outDir, seed: SIMULATION_SEED, scale, now: options.now },
     { youngGenerationMb: SIMULATOR_YOUNG_GENERATION_MB },
   );
   const sets: Partial<Record<IngestKind, string[]>>[] = [];

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { marketSessions } from '../analytics/sessions.js';
 import { addDays, newYorkDate } from '../analytics/new-york-time.js';
 import type { Database } from '../db/connection.js';
+import { recordSimulatedMarket } from '../db/data-origin.js';
 import { newestCompleteMinute } from '../db/live.js';
 import { seedOptionRoots } from '../db/market-data.js';
 import { LAYOUTS, type IngestKind } from '../ingest/layouts.js';
@@ -47,6 +48,11 @@ export interface LiveMarketOptions {
   catchUpMinutes?: number;
   /** Minutes per load when catching up (default 30). */
   batchMinutes?: number;
+  /**
+   * The simulator run the source continues, recorded once per start before the first load so that
+   * GET /v1/status counts the minutes' files as simulated (db/data-origin.ts); none for another source.
+   */
+  simulator?: { seed: number; scale: string };
   logger?: Logger;
 }
 
@@ -100,6 +106,7 @@ export class LiveMarket {
   private running: Promise<LiveTick> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private recorded = false;
 
   constructor(private readonly options: LiveMarketOptions) {
     this.catchUp = options.catchUpMinutes ?? 120;
@@ -148,6 +155,11 @@ export class LiveMarket {
     if (tradingDate === null) return { tradingDate, minutes: 0, prints: 0, skipped: 0 };
     const windows = optionsWindows(tradingDate);
     const dayStart = windows[0]!.start;
+    const simulator = this.options.simulator;
+    if (simulator !== undefined && !this.recorded) {
+      await recordSimulatedMarket(this.options.db, { ...simulator, outDir: this.options.dir, live: true });
+      this.recorded = true;
+    }
     await this.prepareDay(tradingDate);
     let from = this.next.get(tradingDate);
     if (from === undefined) from = (await newestCompleteMinute(this.options.db, tradingDate, dayStart, windows[windows.length - 1]!.end)) ?? dayStart;
@@ -225,7 +237,7 @@ export class LiveMarket {
 export function startLiveMarket(
   db: Database,
   config: { liveMode: 'off' | 'live' | 'replay'; liveCatchUpMinutes: number; dataDir: string },
-  options: { source: LiveSource; clock?: () => number; logger?: Logger },
+  options: { source: LiveSource; clock?: () => number; logger?: Logger; simulator?: { seed: number; scale: string } },
 ): LiveMarket | null {
   if (config.liveMode !== 'live') return null;
   const market = new LiveMarket({
@@ -235,6 +247,7 @@ export function startLiveMarket(
     dir: path.join(config.dataDir, 'live'),
     catchUpMinutes: config.liveCatchUpMinutes,
     logger: options.logger,
+    simulator: options.simulator,
   });
   market.start();
   return market;

@@ -1,6 +1,7 @@
 /** Platform routes: status, the contract, the catalog. */
 import { buildCatalog, type CatalogEntry } from '../analytics/catalog.js';
 import { healthOf, type Database } from '../db/connection.js';
+import { dataOriginOf, originCounts, type OriginCounts } from '../db/data-origin.js';
 import { datasetFreshness, pingDatabase, type DatasetFreshness } from '../db/status.js';
 import { asyncApiDocument } from '../stream/asyncapi.js';
 import { DEFAULT_STREAM_LIMITS } from '../stream/protocol.js';
@@ -18,6 +19,8 @@ const STATUS_DEADLINE_MS = 800;
 
 interface Figures {
   datasets: DatasetFreshness[];
+  /** Where the market data comes from (data-origin.ts), read with the datasets; null before the first read. */
+  origin: OriginCounts | null;
   readAt: number | null;
   /** The read under way, which calls join rather than start another. */
   reading: Promise<boolean> | null;
@@ -28,9 +31,10 @@ const figuresOf = new WeakMap<Database, Figures>();
 
 /** Reads the figures anew (or joins the read under way); true if they were read within `withinMs`. */
 async function readFigures(figures: Figures, db: Database, clock: () => number, withinMs: number): Promise<boolean> {
-  figures.reading ??= datasetFreshness(db).then(
-    (datasets) => {
+  figures.reading ??= Promise.all([datasetFreshness(db), originCounts(db)]).then(
+    ([datasets, origin]) => {
       figures.datasets = datasets;
+      figures.origin = origin;
       figures.readAt = clock();
       figures.reading = null;
       return true;
@@ -57,7 +61,7 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
   const db = health?.probe ?? deps.db;
   let figures = figuresOf.get(deps.db);
   if (!figures) {
-    figures = { datasets: [], readAt: null, reading: null };
+    figures = { datasets: [], origin: null, readAt: null, reading: null };
     figuresOf.set(deps.db, figures);
   }
   let latency: number | null = null;
@@ -72,6 +76,7 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
       database: latency === null ? { status: 'down', latency_ms: null } : { status: 'ok', latency_ms: latency },
       datasets: figures.datasets,
       datasets_timestamp: figures.readAt,
+      data_source: figures.origin === null ? null : dataOriginOf(figures.origin),
     },
     source: 'derived',
   };

@@ -3,7 +3,8 @@
  * ordinary loaders as the clock passes them and appear on GET /v1/options/trades in order, and
  * /v1/status's freshness moves with them. A date loaded minute by minute holds exactly the prints
  * (classified fields included) of the same rows loaded as one day file, and loading a minute
- * again, or restarting the runner, changes nothing.
+ * again, or restarting the runner, changes nothing. /v1/status's data_source counts the minutes'
+ * files as simulated when the runner recorded its simulator run.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getStatus, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
+import { recordSimulatedMarket } from '../../src/db/data-origin.js';
 import { countPrints, printBodies } from '../../src/db/market-data.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
@@ -40,7 +42,7 @@ describe('the live market', () => {
   let now = FIRST_LIVE + MINUTE / 2;
   const dirs: string[] = [];
   const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL_MARKET, snapshots: false });
-  const runner = (service: TestService, options: { catchUpMinutes?: number; batchMinutes?: number } = {}): LiveMarket => {
+  const runner = (service: TestService, options: { catchUpMinutes?: number; batchMinutes?: number; simulator?: { seed: number; scale: string } } = {}): LiveMarket => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-live-'));
     dirs.push(dir);
     return new LiveMarket({ db: service.database.admin, source, clock: () => now, dir, ...options });
@@ -52,7 +54,7 @@ describe('the live market', () => {
     whole = await startTestService({ clock: () => now });
     pro = (await live.newAccount({ plan: 'pro', overnight: true })).client;
     // The date so far, as a first start loads it: one load of every minute before the clock's.
-    market = runner(live, { catchUpMinutes: 2_000, batchMinutes: 2_000 });
+    market = runner(live, { catchUpMinutes: 2_000, batchMinutes: 2_000, simulator: { seed: 11, scale: 'default' } });
     const first = await market.tick();
     expect(first).toMatchObject({ tradingDate: DATE, skipped: 0 });
     expect(first.minutes).toBe(13 * 60 + 10 + 3);
@@ -82,6 +84,9 @@ describe('the live market', () => {
     const statusBefore = await getStatus({ client: live.client() });
     const printsBefore = statusBefore.data!.data.datasets.find((d) => d.dataset === 'options.prints')!;
     expect(printsBefore.newest_timestamp).toBeLessThan(FIRST_LIVE);
+    // The runner recorded its simulator run: every file it loaded counts as simulated.
+    expect(statusBefore.data!.data.data_source).toMatchObject({ kind: 'simulated', loaded_files: 0, simulator_seed: 11, simulator_scale: 'default', live_simulation: true });
+    expect(statusBefore.data!.data.data_source!.simulated_files).toBeGreaterThan(0);
     let total = 0;
     for (let k = 0; k < LIVE_MINUTES; k += 1) {
       const minute = FIRST_LIVE + k * MINUTE;
@@ -120,6 +125,20 @@ describe('the live market', () => {
     expect(byMinute).toEqual(byDay);
     expect(await printBodies(live.database.admin, DATE)).toEqual(await printBodies(whole.database.admin, DATE));
   }, 300_000);
+
+  it("tells /v1/status's data_source simulated files from loaded ones by the folder a simulator run recorded", async () => {
+    const origin = async () => (await getStatus({ client: whole.client() })).data!.data.data_source!;
+    // The other service's runner recorded no simulator run: its minutes' files are files of one's own.
+    const files = await origin();
+    expect(files).toMatchObject({ kind: 'files', simulated_files: 0, simulator_seed: null, simulator_scale: null, live_simulation: false });
+    expect(files.loaded_files).toBeGreaterThan(0);
+    const dir = dirs.at(-1)!;
+    // A folder whose name merely begins like the files' folder does not own them.
+    await recordSimulatedMarket(whole.database.admin, { seed: 7, scale: 'default', outDir: dir.slice(0, -1) });
+    expect(await origin()).toMatchObject({ kind: 'files', simulated_files: 0, loaded_files: files.loaded_files, simulator_seed: 7 });
+    await recordSimulatedMarket(whole.database.admin, { seed: 8, scale: 'full', outDir: `${dir}/` });
+    expect(await origin()).toEqual({ ...files, kind: 'simulated', simulated_files: files.loaded_files, loaded_files: 0, simulator_seed: 8, simulator_scale: 'full' });
+  });
 
   it('changes nothing when a minute loads again, or when the runner restarts and resumes', async () => {
     const before = {
