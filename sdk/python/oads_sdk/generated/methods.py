@@ -399,10 +399,10 @@ class Operations:
             max_size: Maximum print size in contracts.
             trade_type: A print matches when any listed type applies.
             side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
-            sentiment: Sentiments.
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
-            include_complex: Include multi-leg prints.
-            unusual_only: Only unusual activity (see is_unusual).
+            include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+            unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
         """
@@ -591,7 +591,7 @@ class Operations:
             underlying_symbols: Contract grain only; default is every underlying the platform tabulates.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
             session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
-            include_complex: Include multi-leg prints.
+            include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
         """
         return self.call(
             "list_flow_leaders",
@@ -666,13 +666,13 @@ class Operations:
             max_size: Maximum print size in contracts.
             trade_type: A print matches when any listed type applies.
             side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
-            sentiment: Sentiments.
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
-            include_complex: Include multi-leg prints.
-            unusual_only: Only unusual activity (see is_unusual).
+            include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+            unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
-            exchange: Executing exchanges.
+            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
         """
@@ -762,13 +762,13 @@ class Operations:
             max_size: Maximum print size in contracts.
             trade_type: A print matches when any listed type applies.
             side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
-            sentiment: Sentiments.
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
-            include_complex: Include multi-leg prints.
-            unusual_only: Only unusual activity (see is_unusual).
+            include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+            unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
-            exchange: Executing exchanges.
+            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
         """
@@ -845,13 +845,13 @@ class Operations:
             max_size: Maximum print size in contracts.
             trade_type: A print matches when any listed type applies.
             side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
-            sentiment: Sentiments.
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
-            include_complex: Include multi-leg prints.
-            unusual_only: Only unusual activity (see is_unusual).
+            include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+            unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
-            exchange: Executing exchanges.
+            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
         """

@@ -34,6 +34,20 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * or altered cursor is 400) and valid for 24 hours across restarts. Roughly the last five
  * sessions are held; an older session answers 503 `data_pending` while a load job runs.
  *
+ * **Classification.** `side` places the price against the NBBO in force: at_ask / at_bid at the
+ * quote (within 0.00005 USD), above_ask / below_bid beyond it, mid within ±10% of the spread
+ * around the mid (its middle 20%), near_ask / near_bid inside the spread between the mid zone and
+ * the quote; unknown without a valid quote (missing, one-sided, zero, crossed, or more than 30 s
+ * old). `side_confidence` is 1 at or beyond the quote, 0.6 to 0.9 across the near bands, 0.5 at
+ * the mid, times a quote-age factor (1 to 0.5 from 1 s to 30 s) and 0.5 or 0.8 for complex prints.
+ * Sweeps are 2 or more prints of one direction on 2 or more exchanges within 50 ms; splits on one
+ * exchange within 500 ms. `is_block`: 100 contracts and 50,000 USD, or 250,000 USD, or a
+ * negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
+ * USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
+ * out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
+ * print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+ * the section "Classification of prints".
+ *
  */
 export const listOptionTrades = <ThrowOnError extends boolean = false>(options?: Options<ListOptionTradesData, ThrowOnError>) => (options?.client ?? client).get<ListOptionTradesResponses, ListOptionTradesErrors, ThrowOnError>({
     querySerializer: { parameters: {
@@ -143,8 +157,8 @@ export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: O
  * Implied volatility history of one contract
  *
  * Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
- * implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
- * dividend yield, time counted to the contract's settlement instant), next to the underlying
+ * implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
+ * of "Rates and dividend yields", time counted to the contract's settlement instant), next to the underlying
  * price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
  * the default is the current session's trading date, else the latest completed one (with `gth`,
  * an overnight session in progress is the current one: it belongs to the next trading date,
@@ -580,7 +594,9 @@ export const listCatalog = <ThrowOnError extends boolean = false>(options?: Opti
 /**
  * Service health and data freshness
  *
- * Service and database health and, per dataset, the newest data held. Needs no key; counts
+ * Service and database health, per dataset the newest data held, and where the market data comes
+ * from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+ * both; see "Where the data comes from"). Needs no key; counts
  * against the client network's budget of the routes that need none (not the budget of requests
  * with bad credentials). Answers 503 (with the same body shape as an
  * error) when the database does not answer.

@@ -48,6 +48,8 @@ export type UnixMs = number;
 
 /**
  * ContractType
+ *
+ * call or put.
  */
 export type ContractType = 'call' | 'put';
 
@@ -65,11 +67,15 @@ export type ExchangeName = 'nom' | 'amex' | 'cboe' | 'ise' | 'arca' | 'phlx' | '
 
 /**
  * Session
+ *
+ * The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading Hours session before the trading date), curb, or all.
  */
 export type Session = 'rth' | 'gth' | 'curb' | 'all';
 
 /**
  * Meta
+ *
+ * Facts about the answer: when it was made, by which request, from which source, and whether it is complete.
  */
 export type Meta = {
     as_of: UnixMs;
@@ -77,20 +83,49 @@ export type Meta = {
      * complete is always present; trades adds scan_complete; usage adds durable.
      */
     coverage: Coverage;
+    /**
+     * Delay of the data behind real time, in milliseconds; 0 here (the service does not delay data).
+     */
     delay_ms: number;
+    /**
+     * Whether the data is delayed; false here.
+     */
     delayed: boolean;
+    /**
+     * Identifier of this request, the same as the X-Request-Id header; quote it to support.
+     */
     request_id: string;
+    /**
+     * Origin of the data. Whatever it says, the market data may be simulated: GET /v1/status (`data_source`) tells.
+     */
     source: DataSource;
 };
 
 /**
  * Pagination
+ *
+ * Where the next page is. A next page repeats the same query with `cursor_id` set to `next_cursor_id`, until it is null.
  */
 export type Pagination = {
+    /**
+     * Rows in this page.
+     */
     count: number;
+    /**
+     * Whether more rows follow (next_cursor_id is not null).
+     */
     has_more: boolean;
+    /**
+     * The row limit applied to this page (the `limit` parameter or its default).
+     */
     limit: number;
+    /**
+     * Opaque cursor for the next page (at most 1024 characters, valid 24 hours); null at the end.
+     */
     next_cursor_id: string | null;
+    /**
+     * The same route and query with cursor_id set to next_cursor_id, as a relative URL; null at the end.
+     */
     next_url: string | null;
 };
 
@@ -112,7 +147,13 @@ export type OptionPrint = {
      * Numeric sale condition code.
      */
     condition_code: number;
+    /**
+     * call or put.
+     */
     contract_type: ContractType;
+    /**
+     * Expiration date of the contract.
+     */
     date_of_expiry: string;
     /**
      * Contracts traded in this contract so far on the trading date.
@@ -122,12 +163,21 @@ export type OptionPrint = {
      * Calendar days from trading date to expiration.
      */
     days_to_expiry: number;
+    /**
+     * Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6 decimals; null with implied_volatility.
+     */
     delta: number | null;
     /**
-     * Short exchange name or unmapped_<code>.
+     * Short lowercase name of the executing exchange (one of the `exchange` filter's values), or `unmapped_` followed by the numeric exchange_code (such as `unmapped_399`) for a venue without a name.
      */
     exchange: string;
+    /**
+     * Numeric code of the executing exchange in the options feed.
+     */
     exchange_code: number;
+    /**
+     * Condition flags, in this order when present: iso, auction, cross, floor, complex, tied, implied, late (from the sale conditions); ext_hours (an extended-hours condition, or session gth); cancelled; aggressor_hint (the feed gave the aggressor side); post_cash_close (a curb print after 16:00 ET); vol_gt_oi (day_volume above open_interest); size_gt_oi (size above open_interest); no_side (side unknown).
+     */
     flags: Array<PrintFlag>;
     /**
      * Sweep or split the print belongs to (inferred); null for a single print.
@@ -137,10 +187,25 @@ export type OptionPrint = {
      * Stable print id: root, expiry, strike x 1000, right, trading date and sequence, colon-separated. Treat as opaque.
      */
     id: string;
+    /**
+     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlyings dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+     */
     implied_volatility: number | null;
+    /**
+     * size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor print of at least 500 contracts.
+     */
     is_block: boolean;
+    /**
+     * Part of a sweep whose live prints total at least 1,000,000 USD of premium (set on every print of the sweep).
+     */
     is_golden: boolean;
+    /**
+     * day_volume above open_interest with at most 45 days to expiry; or premium >= 250,000 USD; or an ask-side (above_ask, at_ask, near_ask) sweep of an out-of-the-money contract (otm_percent > 0).
+     */
     is_unusual: boolean;
+    /**
+     * Open interest of the contract at the start of the trading date (contracts); null when not published.
+     */
     open_interest: number | null;
     /**
      * Percent out of the money; negative in the money.
@@ -150,15 +215,42 @@ export type OptionPrint = {
      * USD: price x size x multiplier.
      */
     premium: number;
+    /**
+     * Execution price per share in USD.
+     */
     price: number;
+    /**
+     * From side and contract type: ask-side calls and bid-side puts bullish, ask-side puts and bid-side calls bearish, mid neutral, unknown side unknown.
+     */
     sentiment: Sentiment;
+    /**
+     * Session of the print.
+     */
     session: PrintSession;
+    /**
+     * Aggressor band of the price P against the NBBO in force (bid B, ask A, mid M, spread s = A − B, each comparison within 0.00005 USD): above_ask P > A; below_bid P < B; at_ask P = A; at_bid P = B; mid |P − M| <= 0.1·s (the middle 20% of the spread, and a locked quote); near_ask / near_bid inside the spread above / below the mid zone; unknown when the quote is missing, one-sided, zero, crossed, later than the print or more than 30 s old.
+     */
     side: PrintSide;
+    /**
+     * How far side can be trusted, 0 to 1 (3 decimals): 1 at or beyond the quote, 0.6 rising to 0.9 across the near bands towards the quote, 0.5 at the mid, 0 unknown; times a quote-age factor falling from 1 at 1 s to 0.5 at 30 s; times 0.5 for an implied complex leg or 0.8 for another complex print; a feed aggressor hint that agrees raises it to at least 0.9, one that disagrees halves it.
+     */
     side_confidence: number;
+    /**
+     * Contracts traded.
+     */
     size: number;
+    /**
+     * Strike in USD.
+     */
     strike: number;
     timestamp: UnixMs;
+    /**
+     * multileg (complex condition), cross, floor, else sweep (2 or more live prints of one order on 2 or more exchanges within 50 ms of its first), split (2 or more on one exchange within 500 ms), or single. A group keeps one direction and walks the price one way; complex, cross, floor and late prints never join one.
+     */
     trade_type: PrintTradeType;
+    /**
+     * Underlying price at the execution (USD); null when not known.
+     */
     underlying_price: number | null;
     /**
      * Option root of the contract.
@@ -170,8 +262,17 @@ export type OptionPrint = {
  * PrintPage
  */
 export type PrintPage = {
+    /**
+     * The prints of this page, newest first.
+     */
     data: Array<OptionPrint>;
+    /**
+     * Meta; coverage.scan_complete says whether the bounded scan filled the page.
+     */
     meta: Meta;
+    /**
+     * The next page of the same query.
+     */
     pagination: Pagination;
 };
 
@@ -205,7 +306,13 @@ export type ImpliedVolatilitySample = {
     midpoint: number | null;
     option_symbol: OptionSymbol;
     timestamp: UnixMs;
+    /**
+     * Underlying price the volatilities were solved at (USD); null when none is known.
+     */
     underlying_price: number | null;
+    /**
+     * Start of the underlying bar that price is the close of (Unix ms); null with underlying_price.
+     */
     underlying_timestamp: number | null;
 };
 
@@ -220,25 +327,63 @@ export type OptionSymbol = string;
  * TradeAtTime
  */
 export type TradeAtTime = {
+    /**
+     * call or put, as requested.
+     */
     contract_type: ContractType;
+    /**
+     * Expiration date, as requested.
+     */
     date_of_expiry: string;
     option_symbol: OptionSymbol;
     requested_timestamp: UnixMs;
+    /**
+     * Strike in USD, as requested.
+     */
     strike: number;
+    /**
+     * The last trade at or before requested_timestamp; null when there is none in the retained data.
+     */
     trade: null | RecordedTrade;
+    /**
+     * Option root, as requested.
+     */
     underlying_symbol: string;
 };
 
 /**
  * Valuation
+ *
+ * Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date.
  */
 export type Valuation = {
+    /**
+     * Time of the newest quote of the chain used (Unix ms); null when no quote was used.
+     */
     chain_timestamp: number | null;
+    /**
+     * Date of the close whose open interest the positioning uses; null on the skew route or when none is published.
+     */
     open_interest_date: string | null;
+    /**
+     * Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading dates month, converted from its discount basis; this service always fills it.
+     */
     risk_free_rate: number | null;
+    /**
+     * Valuation time (Unix ms): the end of the chains minute, not after the instant; times to settlement run from it; this service always fills it.
+     */
     timestamp: number | null;
+    /**
+     * Underlying price used (USD): the close of the last one-minute bar ended by the valuation time; null when none.
+     */
     underlying_price: number | null;
+    /**
+     * True when that bar started more than 15 minutes before the valuation time.
+     */
     underlying_stale: boolean;
+    /**
+     * Start of that bar (Unix ms); null with underlying_price.
+     */
     underlying_timestamp: number | null;
 };
 
@@ -246,11 +391,29 @@ export type Valuation = {
  * Skew
  */
 export type Skew = {
+    /**
+     * Expirations, soonest first.
+     */
     expirations: Array<SkewExpiration>;
+    /**
+     * Option roots whose chains were read.
+     */
     roots: Array<string>;
+    /**
+     * Session valued (rth or gth).
+     */
     session: Session;
+    /**
+     * Trading date valued.
+     */
     trading_date: string;
+    /**
+     * Underlying symbol as requested.
+     */
     underlying_symbol: string;
+    /**
+     * Where and when the chain was valued.
+     */
     valuation: Valuation;
 };
 
@@ -270,11 +433,17 @@ export type SkewExpiration = {
      * Average of the 25-delta call and put volatilities minus the at-the-money volatility.
      */
     butterfly_25d: number | null;
+    /**
+     * Expiration date.
+     */
     date_of_expiry: string;
     /**
      * Calendar days from the trading date to the expiration.
      */
     days_to_expiry: number;
+    /**
+     * How the smile was built and how well it meets its quotes; null without a smile (no forward, or no out-of-the-money mid).
+     */
     fit: SmileFit | null;
     /**
      * Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
@@ -350,13 +519,37 @@ export type SmileFit = {
  * OpenInterest
  */
 export type OpenInterest = {
+    /**
+     * Rows per strike or per expiration, as requested.
+     */
     group_by: OpenInterestGrouping;
+    /**
+     * Date of the close the open interest counts (the trading date before the one it was published for).
+     */
     open_interest_date: string;
+    /**
+     * Option roots included.
+     */
     roots: Array<string>;
+    /**
+     * Ascending by strike or by expiration.
+     */
     rows: Array<OpenInterestRow>;
+    /**
+     * Totals over the rows.
+     */
     totals: OpenInterestTotals;
+    /**
+     * Trading date asked for.
+     */
     trading_date: string;
+    /**
+     * Underlying price (USD) at the regular sessions valuation instant; null when none is known.
+     */
     underlying_price: number | null;
+    /**
+     * Underlying symbol as requested.
+     */
     underlying_symbol: string;
 };
 
@@ -364,12 +557,33 @@ export type OpenInterest = {
  * VolatilityDrift
  */
 export type VolatilityDrift = {
+    /**
+     * The tracked expiration.
+     */
     date_of_expiry: string;
+    /**
+     * Bucket length.
+     */
     interval: DriftInterval;
+    /**
+     * Buckets with a value, oldest first.
+     */
     points: Array<VolatilityDriftPoint>;
+    /**
+     * How the regular sessions share of daily variance was estimated.
+     */
     realized_volatility_basis: RealizedVolatilityBasis;
+    /**
+     * Session tracked (rth or gth).
+     */
     session: Session;
+    /**
+     * Trading date tracked.
+     */
     trading_date: string;
+    /**
+     * Underlying symbol as requested.
+     */
     underlying_symbol: string;
 };
 
@@ -377,7 +591,13 @@ export type VolatilityDrift = {
  * StrikeValue
  */
 export type StrikeValue = {
+    /**
+     * Strike in USD.
+     */
     strike: number;
+    /**
+     * Net exposure at the strike, in the responses unit and perspective.
+     */
     value: number;
 };
 
@@ -385,8 +605,17 @@ export type StrikeValue = {
  * ExpiryCell
  */
 export type ExpiryCell = {
+    /**
+     * Expiration of the cell.
+     */
     date_of_expiry: string;
+    /**
+     * Strike of the cell in USD.
+     */
     strike: number;
+    /**
+     * Value of the cell (net over calls and puts on the levels route), in the responses unit and perspective.
+     */
     value: number;
 };
 
@@ -394,20 +623,39 @@ export type ExpiryCell = {
  * RankedStrike
  */
 export type RankedStrike = {
+    /**
+     * 100 × (strike − underlying price) / underlying price; null without an underlying price.
+     */
     distance_percent: number | null;
+    /**
+     * strike − underlying price, in USD.
+     */
     distance_points: number;
+    /**
+     * 1 for the largest absolute value.
+     */
     rank: number;
+    /**
+     * Strike in USD.
+     */
     strike: number;
+    /**
+     * The legs exposure at the strike, in the responses unit and perspective (gross is |call| + |put|, never negated).
+     */
     value: number;
 };
 
 /**
  * PositioningModelName
+ *
+ * classic_oi: dealers long the calls and short the puts of the open interest; flow_adjusted: that position moved by classified prints since the open interest date.
  */
 export type PositioningModelName = 'classic_oi' | 'flow_adjusted';
 
 /**
  * Perspective
+ *
+ * dealer, or customer (the dealer values negated; levels unchanged).
  */
 export type Perspective = 'dealer' | 'customer';
 
@@ -420,6 +668,8 @@ export type PositioningModelVersion = string;
 
 /**
  * ExposureUnit
+ *
+ * per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
  */
 export type ExposureUnit = 'per_percent' | 'per_dollar' | 'raw';
 
@@ -434,19 +684,55 @@ export type UnitLabel = string;
  * KeyLevels
  */
 export type KeyLevels = {
+    /**
+     * The greek measured (the `greek` parameter).
+     */
     greek: Greek;
+    /**
+     * The key levels.
+     */
     levels: Levels;
+    /**
+     * Positioning model used.
+     */
     model: PositioningModelName;
+    /**
+     * Perspective of the values.
+     */
     perspective: Perspective;
     positioning_model: PositioningModelVersion;
+    /**
+     * The five largest strikes per leg; this service always fills it (the underlying price is known, else 422).
+     */
     ranked: null | RankedStrikes;
+    /**
+     * Option roots included.
+     */
     roots: Array<string>;
+    /**
+     * Session valued (rth or gth).
+     */
     session: Session;
+    /**
+     * Trading date valued.
+     */
     trading_date: string;
+    /**
+     * Underlying price S the contracts were valued at (USD); always known here (422 otherwise).
+     */
     underlying_price: number | null;
+    /**
+     * Underlying symbol as requested.
+     */
     underlying_symbol: string;
+    /**
+     * Unit of the values.
+     */
     unit: ExposureUnit;
     unit_label: UnitLabel;
+    /**
+     * Where and when the chain was valued.
+     */
     valuation: Valuation;
 };
 
@@ -454,24 +740,75 @@ export type KeyLevels = {
  * Heatmap
  */
 export type Heatmap = {
+    /**
+     * One cell per strike and expiration with a listed contract, by expiration then strike.
+     */
     cells: Array<HeatmapCell>;
+    /**
+     * The expirations shown among those selected.
+     */
     expiration_window: ExpirationWindow;
+    /**
+     * Repeats metric.
+     */
     greek: string;
+    /**
+     * The cell of largest absolute value; null when every value is 0.
+     */
     largest_cell: null | ExpiryCell;
+    /**
+     * Which leg the cells show.
+     */
     leg: HeatmapLeg;
+    /**
+     * Largest cell value; null without a cell.
+     */
     maximum: number | null;
+    /**
+     * What a cell holds (the `metric` parameter).
+     */
     metric: string;
+    /**
+     * Smallest cell value; null without a cell.
+     */
     minimum: number | null;
+    /**
+     * Positioning model used (exposure metrics only; the observed metrics do not depend on it).
+     */
     model: PositioningModelName;
+    /**
+     * Perspective of the exposure values.
+     */
     perspective: Perspective;
     positioning_model: PositioningModelVersion;
+    /**
+     * Option roots included.
+     */
     roots: Array<string>;
+    /**
+     * Session valued (rth or gth).
+     */
     session: Session;
+    /**
+     * The strikes shown.
+     */
     strike_range: StrikeRange;
+    /**
+     * Trading date valued.
+     */
     trading_date: string;
+    /**
+     * Underlying symbol as requested.
+     */
     underlying_symbol: string;
+    /**
+     * Unit of exposure values.
+     */
     unit: ExposureUnit;
     unit_label: UnitLabel;
+    /**
+     * Where and when the chain was valued.
+     */
     valuation: Valuation;
 };
 
@@ -481,18 +818,57 @@ export type Heatmap = {
  * A root-grain leader row.
  */
 export type RootLeaderRow = {
+    /**
+     * Underlying symbol.
+     */
     underlying_symbol: string;
+    /**
+     * Total premium of the underlyings prints in the session (USD).
+     */
     premium: number;
+    /**
+     * Contracts traded.
+     */
     volume: number;
+    /**
+     * Premium of bearish prints (USD).
+     */
     bearish_premium: number;
+    /**
+     * Premium of bullish prints (USD).
+     */
     bullish_premium: number;
+    /**
+     * Premium of prints at the mid (USD).
+     */
     neutral_premium: number;
+    /**
+     * bearish_premium over bullish_premium; null without bullish premium.
+     */
     bearish_to_bullish_ratio: number | null;
+    /**
+     * Call contracts traded.
+     */
     call_volume: number;
+    /**
+     * Put contracts traded.
+     */
     put_volume: number;
+    /**
+     * Share of the whole markets premium, 0 to 1.
+     */
     premium_share: number;
+    /**
+     * Prints.
+     */
     trades: number;
+    /**
+     * Share of the whole markets prints, 0 to 1.
+     */
     trades_share: number;
+    /**
+     * Share of the whole markets volume, 0 to 1.
+     */
     volume_share: number;
 };
 
@@ -502,15 +878,33 @@ export type RootLeaderRow = {
  * A contract-grain leader row.
  */
 export type ContractLeaderRow = {
+    /**
+     * Option root of the contract.
+     */
     underlying_symbol: string;
+    /**
+     * Total premium of the contracts prints in the session (USD).
+     */
     premium: number;
+    /**
+     * Contracts traded in the session.
+     */
     volume: number;
     /**
      * Percent change of last_price from previous_close; null without a previous close.
      */
     change_percent: number | null;
+    /**
+     * call or put.
+     */
     contract_type: ContractType;
+    /**
+     * Expiration date.
+     */
     date_of_expiry: string;
+    /**
+     * Implied volatility of the sessions last print (decimal); null when it could not be solved.
+     */
     implied_volatility: number | null;
     /**
      * Price per share of the session's last print.
@@ -524,6 +918,9 @@ export type ContractLeaderRow = {
      * Price per share of the contract's last regular-session print of the previous trading date; null when it did not trade then or that session is not held.
      */
     previous_close: number | null;
+    /**
+     * Strike in USD.
+     */
     strike: number;
 };
 
@@ -531,10 +928,22 @@ export type ContractLeaderRow = {
  * PremiumDriftBucket
  */
 export type PremiumDriftBucket = {
+    /**
+     * Cumulative call premium from the windows start to the buckets end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
+     */
     call_drift: number | null;
+    /**
+     * The same for puts (USD).
+     */
     put_drift: number | null;
+    /**
+     * call_drift − put_drift (USD): rises when premium flows into calls or out of puts.
+     */
     sentiment_drift: number | null;
     timestamp: UnixMs;
+    /**
+     * Close of the underlyings last one-minute bar in the bucket (USD); null when none.
+     */
     underlying_price: number | null;
 };
 
@@ -542,14 +951,29 @@ export type PremiumDriftBucket = {
  * StockSplit
  */
 export type StockSplit = {
+    /**
+     * Date the split took effect.
+     */
     execution_date: string;
     /**
      * Stable id: symbol and execution date.
      */
     id: string;
+    /**
+     * Old shares in the ratio (a 2-for-1 split has split_from 1, split_to 2).
+     */
     split_from: number;
+    /**
+     * New shares in the ratio.
+     */
     split_to: number;
+    /**
+     * Ticker.
+     */
     symbol: string;
+    /**
+     * Direction of the split.
+     */
     type: SplitType;
 };
 
@@ -557,11 +981,23 @@ export type StockSplit = {
  * MarketSession
  */
 export type MarketSession = {
+    /**
+     * Asset class.
+     */
     asset: AssetClass;
     end_time: UnixMs;
+    /**
+     * Session name.
+     */
     session: MarketSessionName;
     start_time: UnixMs;
+    /**
+     * regular, or early_close on an early-close day.
+     */
     status: SessionHours;
+    /**
+     * Trading date the window belongs to (an overnight or Globex window starts the evening before).
+     */
     trading_date: string;
 };
 
@@ -573,11 +1009,17 @@ export type CalendarDay = {
      * Equity close.
      */
     close_timestamp: number | null;
+    /**
+     * The date asked for.
+     */
     date: string;
     /**
      * Equity open.
      */
     open_timestamp: number | null;
+    /**
+     * open, early_close or closed.
+     */
     status: CalendarDayStatus;
     /**
      * Close of index and ETF options, 15 minutes after the equity close.
@@ -593,15 +1035,32 @@ export type CalendarDay = {
  * OvernightRoot
  */
 export type OvernightRoot = {
+    /**
+     * Option root.
+     */
     root: string;
+    /**
+     * Family the root belongs to (SPX for SPX and SPXW).
+     */
     family: string;
+    /**
+     * Underlying symbol.
+     */
     underlying_symbol: string;
+    /**
+     * The date the windows are of.
+     */
     trading_date: string;
+    /**
+     * The overnight, regular and curb windows of the date; empty on a weekend or holiday.
+     */
     sessions: Array<MarketSession>;
 };
 
 /**
  * Count
+ *
+ * A count (requests or bytes).
  */
 export type Count = number;
 
@@ -609,13 +1068,31 @@ export type Count = number;
  * UsageBucket
  */
 export type UsageBucket = {
+    /**
+     * Response bytes sent, after compression.
+     */
     bytes_out: Count;
+    /**
+     * Responses with status 400 to 499, rate-limited ones included.
+     */
     client_errors: Count;
     end_time: UnixMs;
+    /**
+     * Responses with status 500 or above.
+     */
     errors: Count;
+    /**
+     * Responses with status 429.
+     */
     rate_limited: Count;
+    /**
+     * Requests received.
+     */
     requests: Count;
     start_time: UnixMs;
+    /**
+     * Per-route breakdown, most requests first; present only with by_route=true and when the bucket has requests.
+     */
     routes?: Array<RouteUsage>;
 };
 
@@ -623,9 +1100,18 @@ export type UsageBucket = {
  * CatalogEntry
  */
 export type CatalogEntry = {
+    /**
+     * Dataset release the route needs.
+     */
     dataset: CatalogDataset;
+    /**
+     * Details: the routes description in this document.
+     */
     description?: string;
     family: RouteFamily;
+    /**
+     * Parameters bounded by the plans history window (x-history-params).
+     */
     history_params?: Array<string>;
     /**
      * The operationId.
@@ -635,38 +1121,95 @@ export type CatalogEntry = {
      * Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
      */
     mcp: boolean;
+    /**
+     * HTTP method.
+     */
     method: string;
+    /**
+     * Accepts the overnight session.
+     */
     overnight: boolean;
+    /**
+     * Takes limit and cursor_id.
+     */
     paginated: boolean;
+    /**
+     * Query parameters.
+     */
     params: Array<CatalogParameter>;
+    /**
+     * Route path.
+     */
     path: string;
+    /**
+     * Needs no key.
+     */
     public: boolean;
+    /**
+     * Available as a stream channel (GET /v1/stream).
+     */
     streamable: boolean;
+    /**
+     * One-line summary.
+     */
     summary: string;
 };
 
 /**
  * Plan
+ *
+ * The accounts plan; pro includes overnight data.
  */
 export type Plan = 'basic' | 'pro';
 
 /**
  * DatasetRelease
+ *
+ * A dataset release an account may hold.
  */
 export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices';
 
 /**
  * LimitValues
+ *
+ * The limit values in force for the account (configured per deployment; the same on every plan).
  */
 export type LimitValues = {
+    /**
+     * Requests per rolling 60 seconds (X-RateLimit-Limit).
+     */
     requests_per_minute: number;
+    /**
+     * Requests per rolling second (X-RateLimit-Burst-Limit).
+     */
     requests_per_second: number;
+    /**
+     * Simultaneous requests.
+     */
     requests_in_flight: number;
+    /**
+     * Requests per minute per client network without a key or with bad credentials.
+     */
     keyless_requests_per_minute: number;
+    /**
+     * Time a route has before it answers 504 (ms).
+     */
     endpoint_timeout_ms: number;
+    /**
+     * Exports queued or running at once.
+     */
     exports_queued_or_running: number;
+    /**
+     * Rows in an export file at most.
+     */
     export_max_rows: number;
+    /**
+     * Bytes in an export file at most (64 MiB).
+     */
     export_max_bytes: number;
+    /**
+     * Parameters in an export query at most.
+     */
     export_max_query_params: number;
 };
 
@@ -674,14 +1217,38 @@ export type LimitValues = {
  * Account
  */
 export type Account = {
+    /**
+     * Account id.
+     */
     id: string;
+    /**
+     * Account name.
+     */
     name: string;
+    /**
+     * Plan.
+     */
     plan: Plan;
+    /**
+     * Dataset releases the account holds.
+     */
     datasets: Array<DatasetRelease>;
+    /**
+     * Entitlements beyond the plan.
+     */
     entitlements: Entitlements;
+    /**
+     * active or suspended.
+     */
     status: AccountStatus;
     created_timestamp: UnixMs;
+    /**
+     * The key that made this request.
+     */
     key: ApiKeyInfo;
+    /**
+     * Limit values in force.
+     */
     limits: LimitValues;
 };
 
@@ -689,9 +1256,21 @@ export type Account = {
  * AccountLimits
  */
 export type AccountLimits = {
+    /**
+     * Limit values in force.
+     */
     limits: LimitValues;
+    /**
+     * The rolling 60-second window.
+     */
     minute_window: RateWindow;
+    /**
+     * The rolling one-second window.
+     */
     second_window: RateWindow;
+    /**
+     * Simultaneous requests.
+     */
     in_flight: InFlightLimit;
     /**
      * Unix ms when a cooldown ends; null when none.
@@ -718,15 +1297,69 @@ export type Status = {
      * ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
      */
     status: ServiceStatus;
+    /**
+     * Service version.
+     */
     version: string;
     started_timestamp: UnixMs;
+    /**
+     * Database health.
+     */
     database: DatabaseHealth;
     /**
      * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
      */
     datasets_timestamp: number | null;
+    /**
+     * Per dataset, the newest data held and its size.
+     */
     datasets: Array<DatasetFreshness>;
+    /**
+     * Whether the market data is simulated or loaded from files, read with the dataset figures (the last read's when they are); null when no read has succeeded since the service started.
+     */
+    data_source: DataOrigin | null;
 };
+
+/**
+ * DataOrigin
+ *
+ * Where the market data held comes from, as the store records it: the ingest ledger counts the
+ * files loaded, and a file written by the project's market simulator (first start of `make run`,
+ * `npm run simulate`, or a minute of the live simulated market) is told by the folder the simulator
+ * recorded it wrote to. Stock splits
+ * (a shipped list of real splits) are not counted.
+ *
+ */
+export type DataOrigin = {
+    kind: DataOriginKind;
+    /**
+     * Market files loaded that the simulator wrote (a live minute's files included).
+     */
+    simulated_files: number;
+    /**
+     * Market files loaded from elsewhere (`npm run ingest`): data of one's own.
+     */
+    loaded_files: number;
+    /**
+     * Seed of the latest simulator run that wrote into this store (the same seed gives the same market); null when none did.
+     */
+    simulator_seed: number | null;
+    /**
+     * Scale of that run (default or full); null when none.
+     */
+    simulator_scale: string | null;
+    /**
+     * True when the live simulated market (LIVE_MODE=live, the default of `make run`) has written into this store: it adds simulated quotes and prints minute by minute while its sessions are open, counted in simulated_files.
+     */
+    live_simulation: boolean;
+};
+
+/**
+ * DataOriginKind
+ *
+ * simulated: every market file loaded was written by the simulator (the live simulated market's minutes included); files: every one came from elsewhere; mixed: both; empty: no market file was loaded.
+ */
+export type DataOriginKind = 'simulated' | 'files' | 'mixed' | 'empty';
 
 /**
  * ExportQueryValue
@@ -739,7 +1372,13 @@ export type ExportQueryValue = string | number | boolean | Array<string | number
  * ExportRequest
  */
 export type ExportRequest = {
+    /**
+     * Path of a data endpoint of the catalog (not a platform or account route).
+     */
     path: string;
+    /**
+     * The endpoints query parameters; limit is the files row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
+     */
     query?: ExportQuery;
 };
 
@@ -747,8 +1386,17 @@ export type ExportRequest = {
  * ExportJob
  */
 export type ExportJob = {
+    /**
+     * Export id.
+     */
     id: string;
+    /**
+     * Endpoint path exported.
+     */
     path: string;
+    /**
+     * The query as requested: one string per parameter, numbers and booleans as text, lists comma-separated.
+     */
     query: ExportQuery;
     /**
      * queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
@@ -759,9 +1407,18 @@ export type ExportJob = {
      *
      */
     status: ExportStatus;
+    /**
+     * Increases with every state change.
+     */
     revision: number;
     created_timestamp: UnixMs;
+    /**
+     * File size once ready (bytes).
+     */
     bytes?: number;
+    /**
+     * Relative URL of the file once ready.
+     */
     download_url?: string;
     /**
      * The endpoint's error code (such as no_data or invalid_parameter); export_too_large when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes; internal_error after three failed runs.
@@ -771,12 +1428,27 @@ export type ExportJob = {
      * When the file of a ready export is deleted (24 hours after it was ready); its download answers 410 after it.
      */
     expires_timestamp?: UnixMs;
+    /**
+     * Failure description when failed.
+     */
     failure_reason?: string;
     failed_timestamp?: UnixMs;
     last_attempt_timestamp?: UnixMs;
+    /**
+     * Pages of the endpoint read, once ready.
+     */
     pages?: number;
+    /**
+     * Summary of what the file holds, once ready.
+     */
     resolution?: string;
+    /**
+     * Rows in the file, once ready.
+     */
     rows?: number;
+    /**
+     * Once ready: true when rows were cut at the row or size limit.
+     */
     truncated?: boolean;
 };
 
@@ -784,7 +1456,13 @@ export type ExportJob = {
  * ExportJobResponse
  */
 export type ExportJobResponse = {
+    /**
+     * The export job.
+     */
     data: ExportJob;
+    /**
+     * Only the request id.
+     */
     meta: RequestMeta;
 };
 
@@ -800,7 +1478,13 @@ export type ExportFile = {
      * The meta of the first page read, with the export id.
      */
     meta: ExportFileMeta;
+    /**
+     * Pages of the endpoint read.
+     */
     pages: number;
+    /**
+     * True when rows were cut at the row or size limit.
+     */
     truncated: boolean;
 };
 
@@ -815,6 +1499,9 @@ export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' 
  * ErrorResponse
  */
 export type ErrorResponse = {
+    /**
+     * The error.
+     */
     error: ApiError;
 };
 
@@ -830,37 +1517,52 @@ export type Coverage = {
      * Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
      */
     scan_complete?: boolean;
+    /**
+     * Usage: false when the request log is held only in memory and resets on restart.
+     */
     durable?: boolean;
     [key: string]: boolean | undefined;
 };
 
 /**
  * DataSource
+ *
+ * Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), derived (computed by the service from other data, or not market data).
  */
 export type DataSource = 'opra' | 'sip' | 'derived';
 
 /**
  * PrintFlag
+ *
+ * A condition flag of a print; see `flags` of OptionPrint.
  */
 export type PrintFlag = 'iso' | 'auction' | 'cross' | 'floor' | 'complex' | 'tied' | 'implied' | 'ext_hours' | 'late' | 'cancelled' | 'aggressor_hint' | 'post_cash_close' | 'vol_gt_oi' | 'size_gt_oi' | 'no_side';
 
 /**
  * Sentiment
+ *
+ * bullish (calls bought or puts sold: an ask-side print of a call, a bid-side print of a put), bearish (puts bought or calls sold), neutral (a mid print), unknown (side unknown).
  */
 export type Sentiment = 'bullish' | 'bearish' | 'neutral' | 'unknown';
 
 /**
  * PrintSession
+ *
+ * Session of the print: rth (09:30 to the options close), gth (overnight, 20:15 ET the evening before to 09:25 ET; the print belongs to the next trading date), curb (16:15-17:00 ET for SPX, XSP and VIX options), other (any other time).
  */
 export type PrintSession = 'rth' | 'gth' | 'curb' | 'other';
 
 /**
  * PrintSide
+ *
+ * Where the price lies against the NBBO in force; see `side` of OptionPrint for the bands.
  */
 export type PrintSide = 'above_ask' | 'at_ask' | 'near_ask' | 'mid' | 'near_bid' | 'at_bid' | 'below_bid' | 'unknown';
 
 /**
  * PrintTradeType
+ *
+ * multileg (a complex order leg), cross, floor, sweep (an order filled on two or more exchanges), split (an order filled in parts on one exchange), or single; in that order of precedence.
  */
 export type PrintTradeType = 'sweep' | 'split' | 'single' | 'multileg' | 'cross' | 'floor';
 
@@ -868,8 +1570,17 @@ export type PrintTradeType = 'sweep' | 'split' | 'single' | 'multileg' | 'cross'
  * RecordedTrade
  */
 export type RecordedTrade = {
+    /**
+     * Numeric sale condition code.
+     */
     condition: number;
+    /**
+     * Numeric exchange code.
+     */
     exchange: number;
+    /**
+     * Further condition codes; empty when none.
+     */
     extended_conditions: Array<number>;
     /**
      * Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
@@ -879,7 +1590,13 @@ export type RecordedTrade = {
      * Execution price per share, as quoted and as a print's price on the trades route.
      */
     price_per_share: number;
+    /**
+     * Sequence number in the consolidated feed.
+     */
     sequence: number;
+    /**
+     * Contracts traded.
+     */
     size: number;
     timestamp: UnixMs;
 };
@@ -904,12 +1621,21 @@ export type SkewPoint = {
      * Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
      */
     otm_implied_volatility: number | null;
+    /**
+     * Spot delta of the put at its mid volatility; null without that volatility or an underlying price.
+     */
     put_delta: number | null;
+    /**
+     * Implied volatility of the puts mid; null without a mid or when no volatility reprices it.
+     */
     put_implied_volatility: number | null;
     /**
      * The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
      */
     smile_implied_volatility: number | null;
+    /**
+     * Strike in USD.
+     */
     strike: number;
 };
 
@@ -925,6 +1651,8 @@ export type SmileFitMethod = 'svi' | 'interpolated';
 
 /**
  * OpenInterestGrouping
+ *
+ * strike: one row per strike (summed over the selected expirations); expiration: one row per expiration (summed over strikes).
  */
 export type OpenInterestGrouping = 'strike' | 'expiration';
 
@@ -932,8 +1660,17 @@ export type OpenInterestGrouping = 'strike' | 'expiration';
  * OpenInterestRow
  */
 export type OpenInterestRow = {
+    /**
+     * Call open interest (contracts).
+     */
     call_open_interest: number;
+    /**
+     * Put open interest (contracts).
+     */
     put_open_interest: number;
+    /**
+     * Calls plus puts (contracts).
+     */
     total_open_interest: number;
     /**
      * Present only when grouped by strike.
@@ -949,13 +1686,24 @@ export type OpenInterestRow = {
  * OpenInterestTotals
  */
 export type OpenInterestTotals = {
+    /**
+     * Call open interest over all rows (contracts).
+     */
     call: number;
+    /**
+     * Put open interest over all rows (contracts).
+     */
     put: number;
+    /**
+     * put over call; null without call open interest.
+     */
     put_call_ratio: number | null;
 };
 
 /**
  * DriftInterval
+ *
+ * Bucket length: one or five minutes.
  */
 export type DriftInterval = '1m' | '5m';
 
@@ -963,25 +1711,53 @@ export type DriftInterval = '1m' | '5m';
  * VolatilityDriftPoint
  */
 export type VolatilityDriftPoint = {
+    /**
+     * Realized volatility of the underlyings one-minute log returns from the windows open to the buckets end, scaled to a day by the windows share of daily variance and annualised over 252 days (decimal); null before five returns.
+     */
     adjusted_realized_volatility: number | null;
+    /**
+     * At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the buckets quotes (decimal); null when no forward or volatility is found.
+     */
     implied_volatility: number | null;
+    /**
+     * 30-day constant-maturity volatility, Cboe VIX weighting of the two expirations that bracket 30 days (decimal); null when either is missing.
+     */
     implied_volatility_30d: number | null;
+    /**
+     * The same total variance as implied_volatility over the years to settlement on the trading-variance clock, √(w/τ) (decimal); null with it.
+     */
     implied_volatility_trading_clock: number | null;
     timestamp: UnixMs;
+    /**
+     * Close of the last underlying bar ended by the buckets end (USD); null when none.
+     */
     underlying_price: number | null;
 };
 
 /**
  * RealizedVolatilityBasis
+ *
+ * How the regular sessions share of a days variance was estimated for the realized volatility and the trading-variance clock.
  */
 export type RealizedVolatilityBasis = {
+    /**
+     * Sessions of history the share was estimated from (up to 30).
+     */
     days: number;
+    /**
+     * True when fewer than 10 sessions were available and the default share 0.75 was used.
+     */
     default_used: boolean;
+    /**
+     * Share of a days variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions log returns; null when it cannot be determined.
+     */
     regular_session_share: number | null;
 };
 
 /**
  * Greek
+ *
+ * The greek whose exposure is measured.
  */
 export type Greek = 'gamma' | 'delta' | 'vanna' | 'charm';
 
@@ -989,15 +1765,36 @@ export type Greek = 'gamma' | 'delta' | 'vanna' | 'charm';
  * ExpectedMove
  */
 export type ExpectedMove = {
+    /**
+     * The nearest expiration with contracts still to settle.
+     */
     date_of_expiry: string;
+    /**
+     * S·σ·√T in USD, σ the smile at the forward and T the ACT/365 years to settlement; null without σ.
+     */
     expected_move: number | null;
+    /**
+     * σ: the fitted smile at the forward (k = 0), decimal; null without a smile.
+     */
     implied_volatility: number | null;
+    /**
+     * [S − m, S + m], m the expected move (or straddle_expected_move when σ is unknown).
+     */
     one_sigma_band: [
         number,
         number
     ];
+    /**
+     * Mid of the call plus mid of the put at the listed strike nearest S where both have a mid (the lower on a tie), USD per share; null when none.
+     */
     straddle: number | null;
+    /**
+     * 0.85 × straddle (USD); null with it.
+     */
     straddle_expected_move: number | null;
+    /**
+     * [S − 2m, S + 2m].
+     */
     two_sigma_band: [
         number,
         number
@@ -1008,28 +1805,55 @@ export type ExpectedMove = {
  * MaxPain
  */
 export type MaxPain = {
+    /**
+     * The nearest expiration with contracts still to settle.
+     */
     date_of_expiry: string;
+    /**
+     * The listed strike K* minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0) (USD).
+     */
     strike: number;
 };
 
 /**
  * RegimeLabel
+ *
+ * positive when regime.ratio >= 0.05, negative when <= -0.05, otherwise neutral (also when there is no exposure).
  */
 export type RegimeLabel = 'positive' | 'negative' | 'neutral';
 
 /**
  * PriceVersusFlip
+ *
+ * Where the underlying price lies against gamma_flip: above (at or above), below, or none when there is no flip.
  */
 export type PriceVersusFlip = 'above' | 'below' | 'none';
 
 /**
  * GammaRegime
+ *
+ * Net and absolute modeled exposure of the selected contracts to the requested greek, and their ratio.
  */
 export type GammaRegime = {
+    /**
+     * Σ|value| of the contracts exposure to the requested greek (a strikes calls and puts do not offset), in the responses unit and perspective; null without contracts.
+     */
     absolute: number | null;
+    /**
+     * Regime label from ratio.
+     */
     label: RegimeLabel;
+    /**
+     * Σ value of the contracts exposure to the requested greek, in the responses unit and perspective; null without contracts.
+     */
     net: number | null;
+    /**
+     * net / absolute; null when absolute is 0 or null.
+     */
     ratio: number | null;
+    /**
+     * above when the underlying price S >= gamma_flip, below when S < gamma_flip, none without a flip.
+     */
     underlying_vs_gamma_flip: PriceVersusFlip;
 };
 
@@ -1037,45 +1861,133 @@ export type GammaRegime = {
  * VannaLevels
  */
 export type VannaLevels = {
+    /**
+     * Strike of the largest positive net vanna (USD); null when none is positive.
+     */
     max: number | null;
+    /**
+     * Strike of the most negative net vanna (USD); null when none is negative.
+     */
     min: number | null;
 };
 
 /**
  * Levels
+ *
+ * Levels read off the modeled exposure by strike (see the levels routes description for each rule). A strike level is null when no strike qualifies.
  */
 export type Levels = {
+    /**
+     * Strike of the largest positive call exposure (USD); null when none is positive.
+     */
     call_wall: number | null;
+    /**
+     * Among strikes at or above the underlying price, the strike of the largest positive net exposure; null when none.
+     */
     call_wall_above: number | null;
+    /**
+     * Strike of the largest absolute net charm; null unless include names charm.
+     */
     charm_max_absolute_strike: number | null;
+    /**
+     * Strike of the largest absolute net delta; null unless include names delta.
+     */
     delta_key_strike: number | null;
+    /**
+     * Expected move of the nearest expiration; null when no expiration is still to settle.
+     */
     expected_move: null | ExpectedMove;
+    /**
+     * Of gamma_flip_candidates, the underlying price nearest S at which net modeled gamma changes sign (sticky strike: each contract keeps its volatility); null when it keeps one sign over 0.8·S to 1.2·S. A model estimate.
+     */
     gamma_flip: number | null;
+    /**
+     * Every price in 0.8·S to 1.2·S where net modeled gamma changes sign, ascending (801 samples, each crossing refined by bisection to 1e-10·S).
+     */
     gamma_flip_candidates: Array<number>;
+    /**
+     * gamma_flip with the contracts expiring on the trading date left out; null when there is none.
+     */
     gamma_flip_excluding_0dte: number | null;
+    /**
+     * True when net gamma keeps one sign over the whole sweep (0.8·S to 1.2·S), so any flip lies beyond it; null when there is no gamma.
+     */
     gamma_flip_far_from_underlying: boolean | null;
+    /**
+     * Σ positive call gamma exposure over |Σ negative put gamma exposure|, by strike; null when there is no negative put exposure.
+     */
     gamma_tilt: number | null;
+    /**
+     * Strikes from the underlying price towards the peak net exposure (Ss side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
+     */
     gatekeepers: Array<number>;
+    /**
+     * Strike of the largest |call| + |put| exposure; null when every value is 0.
+     */
     largest_absolute_strike: number | null;
+    /**
+     * The (expiration, strike) cell of largest |net| exposure (ties: the earlier expiration, then the lower strike); null when every value is 0.
+     */
     largest_cell: null | ExpiryCell;
+    /**
+     * Strike of the most negative net exposure, anywhere; null when none is negative.
+     */
     major_negative: number | null;
+    /**
+     * Strike of the largest positive net exposure, anywhere; null when none is positive.
+     */
     major_positive: number | null;
+    /**
+     * Max pain of the nearest expiration; null when no expiration is still to settle.
+     */
     max_pain: null | MaxPain;
+    /**
+     * Σ|gamma exposure| of the nearest expiration over Σ|gamma exposure| of all selected (0 to 1); null when there is no gamma.
+     */
     next_expiration_share: number | null;
+    /**
+     * The strike of the largest |net| exposure and its signed net; null when every value is 0.
+     */
     peak_net_exposure: null | StrikeValue;
+    /**
+     * Strike of the most negative put exposure (USD); null when none is negative.
+     */
     put_wall: number | null;
+    /**
+     * Among strikes at or below the underlying price, the strike of the most negative net exposure; null when none.
+     */
     put_wall_below: number | null;
+    /**
+     * Net against absolute exposure, and the label.
+     */
     regime: GammaRegime;
+    /**
+     * Strikes of the extreme net vanna; null unless include names vanna.
+     */
     vanna_levels: null | VannaLevels;
 };
 
 /**
  * RankedStrikes
+ *
+ * Per leg, the five strikes of largest absolute exposure (zero values left out), largest first.
  */
 export type RankedStrikes = {
+    /**
+     * Call leg, largest |value| first.
+     */
     calls: Array<RankedStrike>;
+    /**
+     * Put leg, largest |value| first.
+     */
     puts: Array<RankedStrike>;
+    /**
+     * Net (call + put), largest |value| first.
+     */
     net: Array<RankedStrike>;
+    /**
+     * |call| + |put|, largest first.
+     */
     gross: Array<RankedStrike>;
 };
 
@@ -1083,57 +1995,103 @@ export type RankedStrikes = {
  * HeatmapCell
  */
 export type HeatmapCell = {
+    /**
+     * Expiration (column).
+     */
     date_of_expiry: string;
+    /**
+     * Calendar days from the trading date to the expiration.
+     */
     days_to_expiry: number;
+    /**
+     * Strike (row) in USD.
+     */
     strike: number;
+    /**
+     * The metric summed over the cells contracts (every root of that date at that strike); 0 when a listed contract has nothing to show. Exposure in the responses unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
+     */
     value: number;
 };
 
 /**
  * ExpirationWindow
+ *
+ * The expirations (columns) of the grid shown among those selected.
  */
 export type ExpirationWindow = {
+    /**
+     * Expirations shown (at most max_expirations).
+     */
     count: number;
+    /**
+     * Index of the first shown among the selected (expiration_offset).
+     */
     offset: number;
+    /**
+     * Expirations selected.
+     */
     total_expirations: number;
 };
 
 /**
  * HeatmapLeg
+ *
+ * net (calls and puts combined), call or put.
  */
 export type HeatmapLeg = 'net' | 'call' | 'put';
 
 /**
  * StrikeRange
+ *
+ * The strikes (rows) of the grid shown.
  */
 export type StrikeRange = {
+    /**
+     * Highest strike shown (USD); null without a cell.
+     */
     highest_strike: number | null;
+    /**
+     * Lowest strike shown (USD); null without a cell.
+     */
     lowest_strike: number | null;
+    /**
+     * Strikes shown.
+     */
     total_strikes: number;
 };
 
 /**
  * SplitType
+ *
+ * forward when split_to > split_from, reverse when split_to < split_from, other when equal.
  */
 export type SplitType = 'forward' | 'reverse' | 'other';
 
 /**
  * AssetClass
+ *
+ * Asset class of a session window.
  */
 export type AssetClass = 'stocks' | 'options' | 'futures';
 
 /**
  * MarketSessionName
+ *
+ * Session name: stocks pre_market, regular, after_hours; options regular, overnight, curb; futures globex.
  */
 export type MarketSessionName = 'pre_market' | 'regular' | 'after_hours' | 'overnight' | 'curb' | 'globex';
 
 /**
  * SessionHours
+ *
+ * regular, or early_close on a day the market closes early (13:00 ET).
  */
 export type SessionHours = 'regular' | 'early_close';
 
 /**
  * CalendarDayStatus
+ *
+ * open (a regular day), early_close (a close before 16:00 ET), closed (a weekend or holiday).
  */
 export type CalendarDayStatus = 'open' | 'early_close' | 'closed';
 
@@ -1141,21 +2099,43 @@ export type CalendarDayStatus = 'open' | 'early_close' | 'closed';
  * RouteUsage
  */
 export type RouteUsage = {
+    /**
+     * Response bytes sent on the route, after compression.
+     */
     bytes_out: Count;
+    /**
+     * Responses with status 400 to 499.
+     */
     client_errors: Count;
+    /**
+     * Responses with status 500 or above.
+     */
     errors: Count;
+    /**
+     * Responses with status 429.
+     */
     rate_limited: Count;
+    /**
+     * Requests received.
+     */
     requests: Count;
+    /**
+     * Route template (such as /v1/exports/{id}).
+     */
     route: string;
 };
 
 /**
  * CatalogDataset
+ *
+ * Dataset release a route needs, or none (platform, account and market routes).
  */
 export type CatalogDataset = 'options' | 'futures' | 'equities' | 'indices' | 'none';
 
 /**
  * CatalogParameterType
+ *
+ * Type of a catalog parameter: string, int, number, decimal (a number with at most three decimals, such as a strike), bool, ms (Unix ms), date (YYYY-MM-DD), enum, list (comma-separated; see item).
  */
 export type CatalogParameterType = 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'ms' | 'date' | 'enum' | 'list';
 
@@ -1163,20 +2143,52 @@ export type CatalogParameterType = 'string' | 'int' | 'number' | 'decimal' | 'bo
  * CatalogParameter
  */
 export type CatalogParameter = {
+    /**
+     * Parameter name.
+     */
     name: string;
+    /**
+     * Parameter type.
+     */
     type: CatalogParameterType;
+    /**
+     * Whether the route needs it.
+     */
     required: boolean;
+    /**
+     * Meaning, as in this document.
+     */
     description: string;
+    /**
+     * Default value; absent when none.
+     */
     default?: unknown;
+    /**
+     * Allowed values (enum, or the items of a list of enum).
+     */
     enum?: Array<string>;
+    /**
+     * Type of a lists items.
+     */
     item?: string;
+    /**
+     * Largest value allowed.
+     */
     max?: number;
+    /**
+     * Smallest value allowed.
+     */
     min?: number;
+    /**
+     * Most items of a list.
+     */
     max_items?: number;
 };
 
 /**
  * Entitlements
+ *
+ * Entitlements granted beyond the plan.
  */
 export type Entitlements = {
     /**
@@ -1187,35 +2199,58 @@ export type Entitlements = {
 
 /**
  * AccountStatus
+ *
+ * active, or suspended (every data request then answers 403 account_suspended).
  */
 export type AccountStatus = 'active' | 'suspended';
 
 /**
  * ApiKeyInfo
+ *
+ * The API key that made this request (never the key itself).
  */
 export type ApiKeyInfo = {
+    /**
+     * Key id.
+     */
     id: string;
     /**
      * The visible prefix of the key, for support.
      */
     prefix: string;
+    /**
+     * Name given when the key was made; null when none.
+     */
     name: string | null;
     created_timestamp: UnixMs;
 };
 
 /**
  * RateWindow
+ *
+ * A rolling request window of the account.
  */
 export type RateWindow = {
+    /**
+     * Requests the window allows.
+     */
     limit: number;
+    /**
+     * Requests left in the window now.
+     */
     remaining: number;
     reset: UnixMs;
 };
 
 /**
  * InFlightLimit
+ *
+ * The accounts simultaneous requests.
  */
 export type InFlightLimit = {
+    /**
+     * Simultaneous requests allowed.
+     */
     limit: number;
     /**
      * Requests in flight now, this one included.
@@ -1235,6 +2270,8 @@ export type DatabaseStatus = 'ok' | 'down';
 
 /**
  * DatabaseHealth
+ *
+ * Whether the database answers, and how fast.
  */
 export type DatabaseHealth = {
     /**
@@ -1251,8 +2288,17 @@ export type DatabaseHealth = {
  * DatasetFreshness
  */
 export type DatasetFreshness = {
+    /**
+     * Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or equities.splits.
+     */
     dataset: string;
+    /**
+     * Time of the newest row (Unix ms): the newest print not cancelled, or the newest bars start; null for date-only datasets or when empty.
+     */
     newest_timestamp: number | null;
+    /**
+     * Date of the newest data (trading date, or New York date of the newest bar); null when empty.
+     */
     newest_date: string | null;
     /**
      * Approximate row count.
@@ -1262,6 +2308,8 @@ export type DatasetFreshness = {
 
 /**
  * ExportQuery
+ *
+ * The query of the exported endpoint: parameter name to value, at most 32 entries.
  */
 export type ExportQuery = {
     [key: string]: ExportQueryValue;
@@ -1269,18 +2317,27 @@ export type ExportQuery = {
 
 /**
  * ExportStatus
+ *
+ * State of an export job; see `status` of ExportJob.
  */
 export type ExportStatus = 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
 
 /**
  * RequestMeta
+ *
+ * The meta of an export job answer: only the request id.
  */
 export type RequestMeta = {
+    /**
+     * Identifier of this request (X-Request-Id).
+     */
     request_id: string;
 };
 
 /**
  * ExportFileMeta
+ *
+ * The meta of the exported endpoints first page, with the export id.
  */
 export type ExportFileMeta = {
     [key: string]: unknown;
@@ -1294,11 +2351,16 @@ export type ParameterError = {
      * Parameter name (query.name for export bodies).
      */
     parameter: string;
+    /**
+     * What is wrong with it.
+     */
     message: string;
 };
 
 /**
  * ApiError
+ *
+ * What went wrong, for people (message) and programs (code, details).
  */
 export type ApiError = {
     code: ErrorCode;
@@ -1306,7 +2368,13 @@ export type ApiError = {
      * A sentence for people; never internals.
      */
     message: string;
+    /**
+     * HTTP status of the response.
+     */
     status: number;
+    /**
+     * Identifier of this request (X-Request-Id); quote it to support.
+     */
     request_id: string;
     /**
      * One element per bad parameter (400); empty otherwise.
@@ -1390,6 +2458,8 @@ export type UsageGranularity = 'hour' | 'day';
 
 /**
  * DocumentInfo
+ *
+ * The documents info object.
  */
 export type DocumentInfo = {
     [key: string]: unknown;
@@ -1397,6 +2467,8 @@ export type DocumentInfo = {
 
 /**
  * OpenApiPaths
+ *
+ * The routes of the contract.
  */
 export type OpenApiPaths = {
     [key: string]: unknown;
@@ -1404,6 +2476,8 @@ export type OpenApiPaths = {
 
 /**
  * AsyncApiChannels
+ *
+ * The channels of the streams.
  */
 export type AsyncApiChannels = {
     [key: string]: unknown;
@@ -1413,7 +2487,13 @@ export type AsyncApiChannels = {
  * FlowLeadersResponse
  */
 export type FlowLeadersResponse = {
+    /**
+     * Ranked rows; each carries underlying_symbol and the fields of its grain only.
+     */
     data: Array<RootLeaderRow | ContractLeaderRow>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1421,7 +2501,13 @@ export type FlowLeadersResponse = {
  * PremiumDriftResponse
  */
 export type PremiumDriftResponse = {
+    /**
+     * Buckets that have started, oldest first.
+     */
     data: Array<PremiumDriftBucket>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1429,8 +2515,17 @@ export type PremiumDriftResponse = {
  * ImpliedVolatilityPage
  */
 export type ImpliedVolatilityPage = {
+    /**
+     * Samples of this page, oldest first.
+     */
     data: Array<ImpliedVolatilitySample>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
+    /**
+     * The next page of the same query.
+     */
     pagination: Pagination;
 };
 
@@ -1438,7 +2533,13 @@ export type ImpliedVolatilityPage = {
  * TradeAtTimeResponse
  */
 export type TradeAtTimeResponse = {
+    /**
+     * The contract and its last trade at or before the instant.
+     */
     data: TradeAtTime;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1446,7 +2547,13 @@ export type TradeAtTimeResponse = {
  * SkewResponse
  */
 export type SkewResponse = {
+    /**
+     * The skew of the requested expirations.
+     */
     data: Skew;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1454,7 +2561,13 @@ export type SkewResponse = {
  * VolatilityDriftResponse
  */
 export type VolatilityDriftResponse = {
+    /**
+     * The drift of the tracked expiration.
+     */
     data: VolatilityDrift;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1462,7 +2575,13 @@ export type VolatilityDriftResponse = {
  * OpenInterestResponse
  */
 export type OpenInterestResponse = {
+    /**
+     * Open interest by strike or expiration.
+     */
     data: OpenInterest;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1470,7 +2589,13 @@ export type OpenInterestResponse = {
  * KeyLevelsResponse
  */
 export type KeyLevelsResponse = {
+    /**
+     * Key levels of the modeled exposure.
+     */
     data: KeyLevels;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1478,7 +2603,13 @@ export type KeyLevelsResponse = {
  * HeatmapResponse
  */
 export type HeatmapResponse = {
+    /**
+     * The strike-by-expiration grid.
+     */
     data: Heatmap;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1486,7 +2617,13 @@ export type HeatmapResponse = {
  * OvernightRootsResponse
  */
 export type OvernightRootsResponse = {
+    /**
+     * Roots with an overnight session, with the windows of the date.
+     */
     data: Array<OvernightRoot>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1494,8 +2631,17 @@ export type OvernightRootsResponse = {
  * StockSplitPage
  */
 export type StockSplitPage = {
+    /**
+     * Splits of this page, newest first (ties by symbol).
+     */
     data: Array<StockSplit>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
+    /**
+     * The next page of the same query.
+     */
     pagination: Pagination;
 };
 
@@ -1503,7 +2649,13 @@ export type StockSplitPage = {
  * MarketSessionsResponse
  */
 export type MarketSessionsResponse = {
+    /**
+     * Session windows of the date, by asset class and start.
+     */
     data: Array<MarketSession>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1511,7 +2663,13 @@ export type MarketSessionsResponse = {
  * CalendarDayResponse
  */
 export type CalendarDayResponse = {
+    /**
+     * The calendar day.
+     */
     data: CalendarDay;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1519,7 +2677,13 @@ export type CalendarDayResponse = {
  * AccountResponse
  */
 export type AccountResponse = {
+    /**
+     * The calling account.
+     */
     data: Account;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1527,7 +2691,13 @@ export type AccountResponse = {
  * AccountLimitsResponse
  */
 export type AccountLimitsResponse = {
+    /**
+     * Limit values and the live state of the windows.
+     */
     data: AccountLimits;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1535,7 +2705,13 @@ export type AccountLimitsResponse = {
  * UsageResponse
  */
 export type UsageResponse = {
+    /**
+     * Buckets of the range, oldest first; empty buckets included.
+     */
     data: Array<UsageBucket>;
+    /**
+     * Meta; coverage.durable is false when the request log is held only in memory.
+     */
     meta: Meta;
 };
 
@@ -1543,7 +2719,13 @@ export type UsageResponse = {
  * CatalogResponse
  */
 export type CatalogResponse = {
+    /**
+     * The routes, optionally of one family.
+     */
     data: Array<CatalogEntry>;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1552,6 +2734,9 @@ export type CatalogResponse = {
  */
 export type StatusResponse = {
     data: Status;
+    /**
+     * Meta of the answer.
+     */
     meta: Meta;
 };
 
@@ -1559,8 +2744,17 @@ export type StatusResponse = {
  * OpenApiDocument
  */
 export type OpenApiDocument = {
+    /**
+     * OpenAPI version of the document.
+     */
     openapi: string;
+    /**
+     * Title, version and description of the API.
+     */
     info: DocumentInfo;
+    /**
+     * The routes.
+     */
     paths: OpenApiPaths;
 };
 
@@ -1568,8 +2762,17 @@ export type OpenApiDocument = {
  * AsyncApiDocument
  */
 export type AsyncApiDocument = {
+    /**
+     * AsyncAPI version of the document.
+     */
     asyncapi: string;
+    /**
+     * Title, version and description of the streams.
+     */
     info: DocumentInfo;
+    /**
+     * The stream channels.
+     */
     channels: AsyncApiChannels;
 };
 
@@ -1699,7 +2902,7 @@ export type SideDetailed = Array<SideFilter>;
 export type SideCoarse = Array<CoarseSideFilter>;
 
 /**
- * Sentiments.
+ * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
  */
 export type Sentiment2 = Array<Sentiment>;
 
@@ -1709,17 +2912,17 @@ export type Sentiment2 = Array<Sentiment>;
 export type OtmOnly = boolean;
 
 /**
- * Include multi-leg prints.
+ * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
  */
 export type IncludeComplexDefaultTrue = boolean;
 
 /**
- * Include multi-leg prints.
+ * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
  */
 export type IncludeComplexDefaultFalse = boolean;
 
 /**
- * Only unusual activity (see is_unusual).
+ * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
  */
 export type UnusualOnly = boolean;
 
@@ -1734,7 +2937,7 @@ export type MinStrike = number;
 export type MaxStrike = number;
 
 /**
- * Executing exchanges.
+ * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
  */
 export type Exchange = Array<ExchangeName>;
 
@@ -1837,7 +3040,7 @@ export type ListOptionTradesData = {
          */
         side?: Array<SideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -1845,11 +3048,11 @@ export type ListOptionTradesData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**
@@ -1861,7 +3064,7 @@ export type ListOptionTradesData = {
          */
         max_strike?: number;
         /**
-         * Executing exchanges.
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -1987,7 +3190,7 @@ export type ListOptionFlowData = {
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -1995,11 +3198,11 @@ export type ListOptionFlowData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**
@@ -2011,7 +3214,7 @@ export type ListOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Executing exchanges.
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -2133,7 +3336,7 @@ export type ListOvernightOptionFlowData = {
          */
         side?: Array<SideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -2141,11 +3344,11 @@ export type ListOvernightOptionFlowData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**
@@ -2157,7 +3360,7 @@ export type ListOvernightOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Executing exchanges.
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -2255,7 +3458,7 @@ export type ListFlowLeadersData = {
          */
         session?: SessionFilter;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
     };
@@ -2377,7 +3580,7 @@ export type GetPremiumDriftData = {
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Sentiments.
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -2385,11 +3588,11 @@ export type GetPremiumDriftData = {
          */
         otm_only?: boolean;
         /**
-         * Include multi-leg prints.
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
          */
         include_complex?: boolean;
         /**
-         * Only unusual activity (see is_unusual).
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
          */
         unusual_only?: boolean;
         /**

@@ -23,6 +23,8 @@ from .coarse_side_filter import CoarseSideFilter
 from .contract_leader_row import ContractLeaderRow
 from .contract_type import ContractType
 from .coverage import Coverage
+from .data_origin import DataOrigin
+from .data_origin_kind import DataOriginKind
 from .data_source import DataSource
 from .database_health import DatabaseHealth
 from .database_status import DatabaseStatus
@@ -161,6 +163,8 @@ __all__ = (
     "ContractLeaderRow",
     "ContractType",
     "Coverage",
+    "DataOrigin",
+    "DataOriginKind",
     "DataSource",
     "DatabaseHealth",
     "DatabaseStatus",

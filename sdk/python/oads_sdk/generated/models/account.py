@@ -23,15 +23,16 @@ T = TypeVar("T", bound="Account")
 class Account:
     """
     Attributes:
-        id (str):
-        name (str):
-        plan (Plan):
-        datasets (list[DatasetRelease]):
-        entitlements (Entitlements):
-        status (AccountStatus):
+        id (str): Account id.
+        name (str): Account name.
+        plan (Plan): The accounts plan; pro includes overnight data.
+        datasets (list[DatasetRelease]): Dataset releases the account holds.
+        entitlements (Entitlements): Entitlements granted beyond the plan.
+        status (AccountStatus): active, or suspended (every data request then answers 403 account_suspended).
         created_timestamp (int): Unix epoch milliseconds (UTC).
-        key (ApiKeyInfo):
-        limits (LimitValues):
+        key (ApiKeyInfo): The API key that made this request (never the key itself).
+        limits (LimitValues): The limit values in force for the account (configured per deployment; the same on every
+            plan).
     """
 
     id: str

@@ -19,10 +19,11 @@ T = TypeVar("T", bound="AccountLimits")
 class AccountLimits:
     """
     Attributes:
-        limits (LimitValues):
-        minute_window (RateWindow):
-        second_window (RateWindow):
-        in_flight (InFlightLimit):
+        limits (LimitValues): The limit values in force for the account (configured per deployment; the same on every
+            plan).
+        minute_window (RateWindow): A rolling request window of the account.
+        second_window (RateWindow): A rolling request window of the account.
+        in_flight (InFlightLimit): The accounts simultaneous requests.
         cooldown_until (int | None): Unix ms when a cooldown ends; null when none.
         exports_active (int): Exports queued or running.
     """

@@ -19,7 +19,8 @@ class AccountLimitsResponse:
     """
     Attributes:
         data (AccountLimits):
-        meta (Meta):
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: AccountLimits

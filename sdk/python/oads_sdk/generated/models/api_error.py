@@ -17,12 +17,13 @@ T = TypeVar("T", bound="ApiError")
 
 @_attrs_define
 class ApiError:
-    """
+    """What went wrong, for people (message) and programs (code, details).
+
     Attributes:
         code (ErrorCode): Machine-readable error code.
         message (str): A sentence for people; never internals.
-        status (int):
-        request_id (str):
+        status (int): HTTP status of the response.
+        request_id (str): Identifier of this request (X-Request-Id); quote it to support.
         details (list[ParameterError]): One element per bad parameter (400); empty otherwise.
         retry_after_ms (int | None): Milliseconds to wait (429 and 503); null otherwise.
     """

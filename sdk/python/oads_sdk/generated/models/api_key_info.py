@@ -11,11 +11,12 @@ T = TypeVar("T", bound="ApiKeyInfo")
 
 @_attrs_define
 class ApiKeyInfo:
-    """
+    """The API key that made this request (never the key itself).
+
     Attributes:
-        id (str):
+        id (str): Key id.
         prefix (str): The visible prefix of the key, for support.
-        name (None | str):
+        name (None | str): Name given when the key was made; null when none.
         created_timestamp (int): Unix epoch milliseconds (UTC).
     """
 

@@ -12,6 +12,8 @@ T = TypeVar("T", bound="AsyncApiChannels")
 
 @_attrs_define
 class AsyncApiChannels:
+    """The channels of the streams."""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

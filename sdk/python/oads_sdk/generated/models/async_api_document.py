@@ -19,9 +19,9 @@ T = TypeVar("T", bound="AsyncApiDocument")
 class AsyncApiDocument:
     """
     Attributes:
-        asyncapi (str):
-        info (DocumentInfo):
-        channels (AsyncApiChannels):
+        asyncapi (str): AsyncAPI version of the document.
+        info (DocumentInfo): The documents info object.
+        channels (AsyncApiChannels): The channels of the streams.
     """
 
     asyncapi: str

@@ -17,9 +17,10 @@ class CalendarDay:
     """
     Attributes:
         close_timestamp (int | None): Equity close.
-        date (datetime.date):
+        date (datetime.date): The date asked for.
         open_timestamp (int | None): Equity open.
-        status (CalendarDayStatus):
+        status (CalendarDayStatus): open (a regular day), early_close (a close before 16:00 ET), closed (a weekend or
+            holiday).
         options_close_timestamp (int | None): Close of index and ETF options, 15 minutes after the equity close.
         reason (None | str): Holiday, closure or early-close name; null on a plain day.
     """

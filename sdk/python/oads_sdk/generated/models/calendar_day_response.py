@@ -19,7 +19,8 @@ class CalendarDayResponse:
     """
     Attributes:
         data (CalendarDay):
-        meta (Meta):
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: CalendarDay

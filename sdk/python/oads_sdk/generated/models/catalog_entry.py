@@ -21,20 +21,20 @@ T = TypeVar("T", bound="CatalogEntry")
 class CatalogEntry:
     """
     Attributes:
-        dataset (CatalogDataset):
+        dataset (CatalogDataset): Dataset release a route needs, or none (platform, account and market routes).
         family (RouteFamily): The family of a route (each operation's x-family); futures and indices have no routes yet.
         id (str): The operationId.
         mcp (bool): Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
-        method (str):
-        overnight (bool):
-        paginated (bool):
-        params (list[CatalogParameter]):
-        path (str):
-        public (bool):
-        streamable (bool):
-        summary (str):
-        description (str | Unset):
-        history_params (list[str] | Unset):
+        method (str): HTTP method.
+        overnight (bool): Accepts the overnight session.
+        paginated (bool): Takes limit and cursor_id.
+        params (list[CatalogParameter]): Query parameters.
+        path (str): Route path.
+        public (bool): Needs no key.
+        streamable (bool): Available as a stream channel (GET /v1/stream).
+        summary (str): One-line summary.
+        description (str | Unset): Details: the routes description in this document.
+        history_params (list[str] | Unset): Parameters bounded by the plans history window (x-history-params).
     """
 
     dataset: CatalogDataset

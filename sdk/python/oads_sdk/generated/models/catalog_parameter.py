@@ -16,16 +16,18 @@ T = TypeVar("T", bound="CatalogParameter")
 class CatalogParameter:
     """
     Attributes:
-        name (str):
-        type_ (CatalogParameterType):
-        required (bool):
-        description (str):
-        default (Any | Unset):
-        enum (list[str] | Unset):
-        item (str | Unset):
-        max_ (float | Unset):
-        min_ (float | Unset):
-        max_items (int | Unset):
+        name (str): Parameter name.
+        type_ (CatalogParameterType): Type of a catalog parameter: string, int, number, decimal (a number with at most
+            three decimals, such as a strike), bool, ms (Unix ms), date (YYYY-MM-DD), enum, list (comma-separated; see
+            item).
+        required (bool): Whether the route needs it.
+        description (str): Meaning, as in this document.
+        default (Any | Unset): Default value; absent when none.
+        enum (list[str] | Unset): Allowed values (enum, or the items of a list of enum).
+        item (str | Unset): Type of a lists items.
+        max_ (float | Unset): Largest value allowed.
+        min_ (float | Unset): Smallest value allowed.
+        max_items (int | Unset): Most items of a list.
     """
 
     name: str

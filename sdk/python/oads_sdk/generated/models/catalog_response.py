@@ -18,8 +18,9 @@ T = TypeVar("T", bound="CatalogResponse")
 class CatalogResponse:
     """
     Attributes:
-        data (list[CatalogEntry]):
-        meta (Meta):
+        data (list[CatalogEntry]): The routes, optionally of one family.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: list[CatalogEntry]

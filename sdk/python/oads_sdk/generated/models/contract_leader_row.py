@@ -17,19 +17,20 @@ class ContractLeaderRow:
     """A contract-grain leader row.
 
     Attributes:
-        underlying_symbol (str):
-        premium (float):
-        volume (int):
+        underlying_symbol (str): Option root of the contract.
+        premium (float): Total premium of the contracts prints in the session (USD).
+        volume (int): Contracts traded in the session.
         change_percent (float | None): Percent change of last_price from previous_close; null without a previous close.
-        contract_type (ContractType):
-        date_of_expiry (datetime.date):
-        implied_volatility (float | None):
+        contract_type (ContractType): call or put.
+        date_of_expiry (datetime.date): Expiration date.
+        implied_volatility (float | None): Implied volatility of the sessions last print (decimal); null when it could
+            not be solved.
         last_price (float): Price per share of the session's last print.
         open_interest (int | None): Open interest at the start of the trading date, as the last print carries it; null
             when not known.
         previous_close (float | None): Price per share of the contract's last regular-session print of the previous
             trading date; null when it did not trade then or that session is not held.
-        strike (float):
+        strike (float): Strike in USD.
     """
 
     underlying_symbol: str

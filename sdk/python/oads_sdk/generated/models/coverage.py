@@ -20,7 +20,7 @@ class Coverage:
             ended before the page filled (scan_complete false).
         scan_complete (bool | Unset): Print feeds: false when the scan budget ran out before the page filled; the page
             is then not complete either, and its cursor continues the scan.
-        durable (bool | Unset):
+        durable (bool | Unset): Usage: false when the request log is held only in memory and resets on restart.
     """
 
     complete: bool

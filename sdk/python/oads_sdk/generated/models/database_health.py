@@ -13,7 +13,8 @@ T = TypeVar("T", bound="DatabaseHealth")
 
 @_attrs_define
 class DatabaseHealth:
-    """
+    """Whether the database answers, and how fast.
+
     Attributes:
         status (DatabaseStatus):
         latency_ms (float | None): Round trip of a trivial query; null when down.

@@ -14,9 +14,12 @@ T = TypeVar("T", bound="DatasetFreshness")
 class DatasetFreshness:
     """
     Attributes:
-        dataset (str):
-        newest_timestamp (int | None):
-        newest_date (datetime.date | None):
+        dataset (str): Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or
+            equities.splits.
+        newest_timestamp (int | None): Time of the newest row (Unix ms): the newest print not cancelled, or the newest
+            bars start; null for date-only datasets or when empty.
+        newest_date (datetime.date | None): Date of the newest data (trading date, or New York date of the newest bar);
+            null when empty.
         rows (int | None): Approximate row count.
     """
 

@@ -12,6 +12,8 @@ T = TypeVar("T", bound="DocumentInfo")
 
 @_attrs_define
 class DocumentInfo:
+    """The documents info object."""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

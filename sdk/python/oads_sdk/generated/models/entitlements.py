@@ -11,7 +11,8 @@ T = TypeVar("T", bound="Entitlements")
 
 @_attrs_define
 class Entitlements:
-    """
+    """Entitlements granted beyond the plan.
+
     Attributes:
         overnight (bool): Overnight data and instants (Pro plan or granted).
     """

@@ -17,7 +17,7 @@ T = TypeVar("T", bound="ErrorResponse")
 class ErrorResponse:
     """
     Attributes:
-        error (ApiError):
+        error (ApiError): What went wrong, for people (message) and programs (code, details).
     """
 
     error: ApiError

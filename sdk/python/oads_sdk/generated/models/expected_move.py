@@ -14,13 +14,15 @@ T = TypeVar("T", bound="ExpectedMove")
 class ExpectedMove:
     """
     Attributes:
-        date_of_expiry (datetime.date):
-        expected_move (float | None):
-        implied_volatility (float | None):
-        one_sigma_band (list[float]):
-        straddle (float | None):
-        straddle_expected_move (float | None):
-        two_sigma_band (list[float]):
+        date_of_expiry (datetime.date): The nearest expiration with contracts still to settle.
+        expected_move (float | None): S·σ·√T in USD, σ the smile at the forward and T the ACT/365 years to settlement;
+            null without σ.
+        implied_volatility (float | None): σ: the fitted smile at the forward (k = 0), decimal; null without a smile.
+        one_sigma_band (list[float]): [S − m, S + m], m the expected move (or straddle_expected_move when σ is unknown).
+        straddle (float | None): Mid of the call plus mid of the put at the listed strike nearest S where both have a
+            mid (the lower on a tie), USD per share; null when none.
+        straddle_expected_move (float | None): 0.85 × straddle (USD); null with it.
+        two_sigma_band (list[float]): [S − 2m, S + 2m].
     """
 
     date_of_expiry: datetime.date

@@ -11,11 +11,12 @@ T = TypeVar("T", bound="ExpirationWindow")
 
 @_attrs_define
 class ExpirationWindow:
-    """
+    """The expirations (columns) of the grid shown among those selected.
+
     Attributes:
-        count (int):
-        offset (int):
-        total_expirations (int):
+        count (int): Expirations shown (at most max_expirations).
+        offset (int): Index of the first shown among the selected (expiration_offset).
+        total_expirations (int): Expirations selected.
     """
 
     count: int

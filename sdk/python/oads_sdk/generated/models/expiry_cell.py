@@ -14,9 +14,10 @@ T = TypeVar("T", bound="ExpiryCell")
 class ExpiryCell:
     """
     Attributes:
-        date_of_expiry (datetime.date):
-        strike (float):
-        value (float):
+        date_of_expiry (datetime.date): Expiration of the cell.
+        strike (float): Strike of the cell in USD.
+        value (float): Value of the cell (net over calls and puts on the levels route), in the responses unit and
+            perspective.
     """
 
     date_of_expiry: datetime.date

@@ -12,6 +12,8 @@ T = TypeVar("T", bound="ExportFileMeta")
 
 @_attrs_define
 class ExportFileMeta:
+    """The meta of the exported endpoints first page, with the export id."""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -20,25 +20,25 @@ T = TypeVar("T", bound="ExportJob")
 class ExportJob:
     """
     Attributes:
-        id (str):
-        path (str):
-        query (ExportQuery):
-        status (ExportStatus):
-        revision (int):
+        id (str): Export id.
+        path (str): Endpoint path exported.
+        query (ExportQuery): The query of the exported endpoint: parameter name to value, at most 32 entries.
+        status (ExportStatus): State of an export job; see `status` of ExportJob.
+        revision (int): Increases with every state change.
         created_timestamp (int): Unix epoch milliseconds (UTC).
-        bytes_ (int | Unset):
-        download_url (str | Unset):
+        bytes_ (int | Unset): File size once ready (bytes).
+        download_url (str | Unset): Relative URL of the file once ready.
         error_code (str | Unset): The endpoint's error code (such as no_data or invalid_parameter); export_too_large
             when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes;
             internal_error after three failed runs.
         expires_timestamp (int | Unset): Unix epoch milliseconds (UTC).
-        failure_reason (str | Unset):
+        failure_reason (str | Unset): Failure description when failed.
         failed_timestamp (int | Unset): Unix epoch milliseconds (UTC).
         last_attempt_timestamp (int | Unset): Unix epoch milliseconds (UTC).
-        pages (int | Unset):
-        resolution (str | Unset):
-        rows (int | Unset):
-        truncated (bool | Unset):
+        pages (int | Unset): Pages of the endpoint read, once ready.
+        resolution (str | Unset): Summary of what the file holds, once ready.
+        rows (int | Unset): Rows in the file, once ready.
+        truncated (bool | Unset): Once ready: true when rows were cut at the row or size limit.
     """
 
     id: str

@@ -19,7 +19,7 @@ class ExportJobResponse:
     """
     Attributes:
         data (ExportJob):
-        meta (RequestMeta):
+        meta (RequestMeta): The meta of an export job answer: only the request id.
     """
 
     data: ExportJob

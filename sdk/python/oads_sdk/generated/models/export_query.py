@@ -12,6 +12,8 @@ T = TypeVar("T", bound="ExportQuery")
 
 @_attrs_define
 class ExportQuery:
+    """The query of the exported endpoint: parameter name to value, at most 32 entries."""
+
     additional_properties: dict[str, bool | float | list[bool | float | str] | str] = (
         _attrs_field(init=False, factory=dict)
     )

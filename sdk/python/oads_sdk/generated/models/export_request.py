@@ -19,8 +19,8 @@ T = TypeVar("T", bound="ExportRequest")
 class ExportRequest:
     """
     Attributes:
-        path (str):
-        query (ExportQuery | Unset):
+        path (str): Path of a data endpoint of the catalog (not a platform or account route).
+        query (ExportQuery | Unset): The query of the exported endpoint: parameter name to value, at most 32 entries.
     """
 
     path: str

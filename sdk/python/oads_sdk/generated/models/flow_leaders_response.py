@@ -19,8 +19,10 @@ T = TypeVar("T", bound="FlowLeadersResponse")
 class FlowLeadersResponse:
     """
     Attributes:
-        data (list[ContractLeaderRow | RootLeaderRow]):
-        meta (Meta):
+        data (list[ContractLeaderRow | RootLeaderRow]): Ranked rows; each carries underlying_symbol and the fields of
+            its grain only.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: list[ContractLeaderRow | RootLeaderRow]

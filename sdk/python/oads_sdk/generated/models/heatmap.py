@@ -28,26 +28,30 @@ T = TypeVar("T", bound="Heatmap")
 class Heatmap:
     """
     Attributes:
-        cells (list[HeatmapCell]):
-        expiration_window (ExpirationWindow):
-        greek (str):
-        largest_cell (ExpiryCell | None):
-        leg (HeatmapLeg):
-        maximum (float | None):
-        metric (str):
-        minimum (float | None):
-        model (PositioningModelName):
-        perspective (Perspective):
+        cells (list[HeatmapCell]): One cell per strike and expiration with a listed contract, by expiration then strike.
+        expiration_window (ExpirationWindow): The expirations (columns) of the grid shown among those selected.
+        greek (str): Repeats metric.
+        largest_cell (ExpiryCell | None): The cell of largest absolute value; null when every value is 0.
+        leg (HeatmapLeg): net (calls and puts combined), call or put.
+        maximum (float | None): Largest cell value; null without a cell.
+        metric (str): What a cell holds (the `metric` parameter).
+        minimum (float | None): Smallest cell value; null without a cell.
+        model (PositioningModelName): classic_oi: dealers long the calls and short the puts of the open interest;
+            flow_adjusted: that position moved by classified prints since the open interest date.
+        perspective (Perspective): dealer, or customer (the dealer values negated; levels unchanged).
         positioning_model (str): Name and version of the positioning assumption (a model estimate, not an observed
             position).
-        roots (list[str]):
-        session (Session):
-        strike_range (StrikeRange):
-        trading_date (datetime.date):
-        underlying_symbol (str):
-        unit (ExposureUnit):
+        roots (list[str]): Option roots included.
+        session (Session): The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading
+            Hours session before the trading date), curb, or all.
+        strike_range (StrikeRange): The strikes (rows) of the grid shown.
+        trading_date (datetime.date): Trading date valued.
+        underlying_symbol (str): Underlying symbol as requested.
+        unit (ExposureUnit): per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1
+            dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
         unit_label (str): What one unit of the values is.
-        valuation (Valuation):
+        valuation (Valuation): Where and when the chain was valued: the instant, the chain and underlying price used,
+            the rate, and the open interest date.
     """
 
     cells: list[HeatmapCell]

@@ -14,10 +14,12 @@ T = TypeVar("T", bound="HeatmapCell")
 class HeatmapCell:
     """
     Attributes:
-        date_of_expiry (datetime.date):
-        days_to_expiry (int):
-        strike (float):
-        value (float):
+        date_of_expiry (datetime.date): Expiration (column).
+        days_to_expiry (int): Calendar days from the trading date to the expiration.
+        strike (float): Strike (row) in USD.
+        value (float): The metric summed over the cells contracts (every root of that date at that strike); 0 when a
+            listed contract has nothing to show. Exposure in the responses unit; open_interest, volume and trades in
+            contracts or prints; premium and net_premium in USD.
     """
 
     date_of_expiry: datetime.date

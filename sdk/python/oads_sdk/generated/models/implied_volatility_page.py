@@ -19,9 +19,11 @@ T = TypeVar("T", bound="ImpliedVolatilityPage")
 class ImpliedVolatilityPage:
     """
     Attributes:
-        data (list[ImpliedVolatilitySample]):
-        meta (Meta):
-        pagination (Pagination):
+        data (list[ImpliedVolatilitySample]): Samples of this page, oldest first.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
+        pagination (Pagination): Where the next page is. A next page repeats the same query with `cursor_id` set to
+            `next_cursor_id`, until it is null.
     """
 
     data: list[ImpliedVolatilitySample]

@@ -25,8 +25,10 @@ class ImpliedVolatilitySample:
         option_symbol (str): OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight
             digits.
         timestamp (int): Unix epoch milliseconds (UTC).
-        underlying_price (float | None):
-        underlying_timestamp (int | None):
+        underlying_price (float | None): Underlying price the volatilities were solved at (USD); null when none is
+            known.
+        underlying_timestamp (int | None): Start of the underlying bar that price is the close of (Unix ms); null with
+            underlying_price.
     """
 
     ask: float | None

@@ -11,9 +11,10 @@ T = TypeVar("T", bound="InFlightLimit")
 
 @_attrs_define
 class InFlightLimit:
-    """
+    """The accounts simultaneous requests.
+
     Attributes:
-        limit (int):
+        limit (int): Simultaneous requests allowed.
         current (int): Requests in flight now, this one included.
     """
 

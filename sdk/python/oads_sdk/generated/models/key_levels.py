@@ -26,21 +26,28 @@ T = TypeVar("T", bound="KeyLevels")
 class KeyLevels:
     """
     Attributes:
-        greek (Greek):
-        levels (Levels):
-        model (PositioningModelName):
-        perspective (Perspective):
+        greek (Greek): The greek whose exposure is measured.
+        levels (Levels): Levels read off the modeled exposure by strike (see the levels routes description for each
+            rule). A strike level is null when no strike qualifies.
+        model (PositioningModelName): classic_oi: dealers long the calls and short the puts of the open interest;
+            flow_adjusted: that position moved by classified prints since the open interest date.
+        perspective (Perspective): dealer, or customer (the dealer values negated; levels unchanged).
         positioning_model (str): Name and version of the positioning assumption (a model estimate, not an observed
             position).
-        ranked (None | RankedStrikes):
-        roots (list[str]):
-        session (Session):
-        trading_date (datetime.date):
-        underlying_price (float | None):
-        underlying_symbol (str):
-        unit (ExposureUnit):
+        ranked (None | RankedStrikes): The five largest strikes per leg; this service always fills it (the underlying
+            price is known, else 422).
+        roots (list[str]): Option roots included.
+        session (Session): The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading
+            Hours session before the trading date), curb, or all.
+        trading_date (datetime.date): Trading date valued.
+        underlying_price (float | None): Underlying price S the contracts were valued at (USD); always known here (422
+            otherwise).
+        underlying_symbol (str): Underlying symbol as requested.
+        unit (ExposureUnit): per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1
+            dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
         unit_label (str): What one unit of the values is.
-        valuation (Valuation):
+        valuation (Valuation): Where and when the chain was valued: the instant, the chain and underlying price used,
+            the rate, and the open interest date.
     """
 
     greek: Greek

@@ -20,30 +20,49 @@ T = TypeVar("T", bound="Levels")
 
 @_attrs_define
 class Levels:
-    """
-    Attributes:
-        call_wall (float | None):
-        call_wall_above (float | None):
-        charm_max_absolute_strike (float | None):
-        delta_key_strike (float | None):
-        expected_move (ExpectedMove | None):
-        gamma_flip (float | None):
-        gamma_flip_candidates (list[float]):
-        gamma_flip_excluding_0dte (float | None):
-        gamma_flip_far_from_underlying (bool | None):
-        gamma_tilt (float | None):
-        gatekeepers (list[float]):
-        largest_absolute_strike (float | None):
-        largest_cell (ExpiryCell | None):
-        major_negative (float | None):
-        major_positive (float | None):
-        max_pain (MaxPain | None):
-        next_expiration_share (float | None):
-        peak_net_exposure (None | StrikeValue):
-        put_wall (float | None):
-        put_wall_below (float | None):
-        regime (GammaRegime):
-        vanna_levels (None | VannaLevels):
+    """Levels read off the modeled exposure by strike (see the levels routes description for each rule). A strike level is
+    null when no strike qualifies.
+
+        Attributes:
+            call_wall (float | None): Strike of the largest positive call exposure (USD); null when none is positive.
+            call_wall_above (float | None): Among strikes at or above the underlying price, the strike of the largest
+                positive net exposure; null when none.
+            charm_max_absolute_strike (float | None): Strike of the largest absolute net charm; null unless include names
+                charm.
+            delta_key_strike (float | None): Strike of the largest absolute net delta; null unless include names delta.
+            expected_move (ExpectedMove | None): Expected move of the nearest expiration; null when no expiration is still
+                to settle.
+            gamma_flip (float | None): Of gamma_flip_candidates, the underlying price nearest S at which net modeled gamma
+                changes sign (sticky strike: each contract keeps its volatility); null when it keeps one sign over 0.8·S to
+                1.2·S. A model estimate.
+            gamma_flip_candidates (list[float]): Every price in 0.8·S to 1.2·S where net modeled gamma changes sign,
+                ascending (801 samples, each crossing refined by bisection to 1e-10·S).
+            gamma_flip_excluding_0dte (float | None): gamma_flip with the contracts expiring on the trading date left out;
+                null when there is none.
+            gamma_flip_far_from_underlying (bool | None): True when net gamma keeps one sign over the whole sweep (0.8·S to
+                1.2·S), so any flip lies beyond it; null when there is no gamma.
+            gamma_tilt (float | None): Σ positive call gamma exposure over |Σ negative put gamma exposure|, by strike; null
+                when there is no negative put exposure.
+            gatekeepers (list[float]): Strikes from the underlying price towards the peak net exposure (Ss side inclusive,
+                the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
+            largest_absolute_strike (float | None): Strike of the largest |call| + |put| exposure; null when every value is
+                0.
+            largest_cell (ExpiryCell | None): The (expiration, strike) cell of largest |net| exposure (ties: the earlier
+                expiration, then the lower strike); null when every value is 0.
+            major_negative (float | None): Strike of the most negative net exposure, anywhere; null when none is negative.
+            major_positive (float | None): Strike of the largest positive net exposure, anywhere; null when none is
+                positive.
+            max_pain (MaxPain | None): Max pain of the nearest expiration; null when no expiration is still to settle.
+            next_expiration_share (float | None): Σ|gamma exposure| of the nearest expiration over Σ|gamma exposure| of all
+                selected (0 to 1); null when there is no gamma.
+            peak_net_exposure (None | StrikeValue): The strike of the largest |net| exposure and its signed net; null when
+                every value is 0.
+            put_wall (float | None): Strike of the most negative put exposure (USD); null when none is negative.
+            put_wall_below (float | None): Among strikes at or below the underlying price, the strike of the most negative
+                net exposure; null when none.
+            regime (GammaRegime): Net and absolute modeled exposure of the selected contracts to the requested greek, and
+                their ratio.
+            vanna_levels (None | VannaLevels): Strikes of the extreme net vanna; null unless include names vanna.
     """
 
     call_wall: float | None

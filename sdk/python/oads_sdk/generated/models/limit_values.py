@@ -11,17 +11,18 @@ T = TypeVar("T", bound="LimitValues")
 
 @_attrs_define
 class LimitValues:
-    """
+    """The limit values in force for the account (configured per deployment; the same on every plan).
+
     Attributes:
-        requests_per_minute (int):
-        requests_per_second (int):
-        requests_in_flight (int):
-        keyless_requests_per_minute (int):
-        endpoint_timeout_ms (int):
-        exports_queued_or_running (int):
-        export_max_rows (int):
-        export_max_bytes (int):
-        export_max_query_params (int):
+        requests_per_minute (int): Requests per rolling 60 seconds (X-RateLimit-Limit).
+        requests_per_second (int): Requests per rolling second (X-RateLimit-Burst-Limit).
+        requests_in_flight (int): Simultaneous requests.
+        keyless_requests_per_minute (int): Requests per minute per client network without a key or with bad credentials.
+        endpoint_timeout_ms (int): Time a route has before it answers 504 (ms).
+        exports_queued_or_running (int): Exports queued or running at once.
+        export_max_rows (int): Rows in an export file at most.
+        export_max_bytes (int): Bytes in an export file at most (64 MiB).
+        export_max_query_params (int): Parameters in an export query at most.
     """
 
     requests_per_minute: int

@@ -18,12 +18,14 @@ T = TypeVar("T", bound="MarketSession")
 class MarketSession:
     """
     Attributes:
-        asset (AssetClass):
+        asset (AssetClass): Asset class of a session window.
         end_time (int): Unix epoch milliseconds (UTC).
-        session (MarketSessionName):
+        session (MarketSessionName): Session name: stocks pre_market, regular, after_hours; options regular, overnight,
+            curb; futures globex.
         start_time (int): Unix epoch milliseconds (UTC).
-        status (SessionHours):
-        trading_date (datetime.date):
+        status (SessionHours): regular, or early_close on a day the market closes early (13:00 ET).
+        trading_date (datetime.date): Trading date the window belongs to (an overnight or Globex window starts the
+            evening before).
     """
 
     asset: AssetClass

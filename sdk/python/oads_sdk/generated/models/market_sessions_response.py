@@ -18,8 +18,9 @@ T = TypeVar("T", bound="MarketSessionsResponse")
 class MarketSessionsResponse:
     """
     Attributes:
-        data (list[MarketSession]):
-        meta (Meta):
+        data (list[MarketSession]): Session windows of the date, by asset class and start.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: list[MarketSession]

@@ -14,8 +14,8 @@ T = TypeVar("T", bound="MaxPain")
 class MaxPain:
     """
     Attributes:
-        date_of_expiry (datetime.date):
-        strike (float):
+        date_of_expiry (datetime.date): The nearest expiration with contracts still to settle.
+        strike (float): The listed strike K* minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0) (USD).
     """
 
     date_of_expiry: datetime.date

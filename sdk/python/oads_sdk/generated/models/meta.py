@@ -17,14 +17,16 @@ T = TypeVar("T", bound="Meta")
 
 @_attrs_define
 class Meta:
-    """
+    """Facts about the answer: when it was made, by which request, from which source, and whether it is complete.
+
     Attributes:
         as_of (int): Unix epoch milliseconds (UTC).
         coverage (Coverage):
-        delay_ms (int):
-        delayed (bool):
-        request_id (str):
-        source (DataSource):
+        delay_ms (int): Delay of the data behind real time, in milliseconds; 0 here (the service does not delay data).
+        delayed (bool): Whether the data is delayed; false here.
+        request_id (str): Identifier of this request, the same as the X-Request-Id header; quote it to support.
+        source (DataSource): Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip
+            (consolidated equity feed), derived (computed by the service from other data, or not market data).
     """
 
     as_of: int

@@ -19,9 +19,9 @@ T = TypeVar("T", bound="OpenApiDocument")
 class OpenApiDocument:
     """
     Attributes:
-        openapi (str):
-        info (DocumentInfo):
-        paths (OpenApiPaths):
+        openapi (str): OpenAPI version of the document.
+        info (DocumentInfo): The documents info object.
+        paths (OpenApiPaths): The routes of the contract.
     """
 
     openapi: str

@@ -12,6 +12,8 @@ T = TypeVar("T", bound="OpenApiPaths")
 
 @_attrs_define
 class OpenApiPaths:
+    """The routes of the contract."""
+
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

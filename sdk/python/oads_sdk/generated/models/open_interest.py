@@ -21,14 +21,17 @@ T = TypeVar("T", bound="OpenInterest")
 class OpenInterest:
     """
     Attributes:
-        group_by (OpenInterestGrouping):
-        open_interest_date (datetime.date):
-        roots (list[str]):
-        rows (list[OpenInterestRow]):
+        group_by (OpenInterestGrouping): strike: one row per strike (summed over the selected expirations); expiration:
+            one row per expiration (summed over strikes).
+        open_interest_date (datetime.date): Date of the close the open interest counts (the trading date before the one
+            it was published for).
+        roots (list[str]): Option roots included.
+        rows (list[OpenInterestRow]): Ascending by strike or by expiration.
         totals (OpenInterestTotals):
-        trading_date (datetime.date):
-        underlying_price (float | None):
-        underlying_symbol (str):
+        trading_date (datetime.date): Trading date asked for.
+        underlying_price (float | None): Underlying price (USD) at the regular sessions valuation instant; null when
+            none is known.
+        underlying_symbol (str): Underlying symbol as requested.
     """
 
     group_by: OpenInterestGrouping

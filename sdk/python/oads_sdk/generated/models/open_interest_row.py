@@ -16,9 +16,9 @@ T = TypeVar("T", bound="OpenInterestRow")
 class OpenInterestRow:
     """
     Attributes:
-        call_open_interest (int):
-        put_open_interest (int):
-        total_open_interest (int):
+        call_open_interest (int): Call open interest (contracts).
+        put_open_interest (int): Put open interest (contracts).
+        total_open_interest (int): Calls plus puts (contracts).
         strike (float | Unset): Present only when grouped by strike.
         date_of_expiry (datetime.date | Unset): Present only when grouped by expiration.
     """

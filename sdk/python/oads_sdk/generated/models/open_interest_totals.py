@@ -13,9 +13,9 @@ T = TypeVar("T", bound="OpenInterestTotals")
 class OpenInterestTotals:
     """
     Attributes:
-        call (int):
-        put (int):
-        put_call_ratio (float | None):
+        call (int): Call open interest over all rows (contracts).
+        put (int): Put open interest over all rows (contracts).
+        put_call_ratio (float | None): put over call; null without call open interest.
     """
 
     call: int

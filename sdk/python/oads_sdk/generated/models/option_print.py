@@ -25,34 +25,53 @@ class OptionPrint:
         ask (float | None): Best ask at execution; null when no valid quote.
         bid (float | None): Best bid at execution; null when no valid quote.
         condition_code (int): Numeric sale condition code.
-        contract_type (ContractType):
-        date_of_expiry (datetime.date):
+        contract_type (ContractType): call or put.
+        date_of_expiry (datetime.date): Expiration date of the contract.
         day_volume (int): Contracts traded in this contract so far on the trading date.
         days_to_expiry (int): Calendar days from trading date to expiration.
-        delta (float | None):
-        exchange (str): Short exchange name or unmapped_<code>.
-        exchange_code (int):
-        flags (list[PrintFlag]):
+        delta (float | None): Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6
+            decimals; null with implied_volatility.
+        exchange (str): Short lowercase name of the executing exchange (one of the `exchange` filter's values), or
+            `unmapped_` followed by the numeric exchange_code (such as `unmapped_399`) for a venue without a name.
+        exchange_code (int): Numeric code of the executing exchange in the options feed.
+        flags (list[PrintFlag]): Condition flags, in this order when present: iso, auction, cross, floor, complex, tied,
+            implied, late (from the sale conditions); ext_hours (an extended-hours condition, or session gth); cancelled;
+            aggressor_hint (the feed gave the aggressor side); post_cash_close (a curb print after 16:00 ET); vol_gt_oi
+            (day_volume above open_interest); size_gt_oi (size above open_interest); no_side (side unknown).
         group_id (None | str): Sweep or split the print belongs to (inferred); null for a single print.
         id (str): Stable print id: root, expiry, strike x 1000, right, trading date and sequence, colon-separated. Treat
             as opaque.
-        implied_volatility (float | None):
-        is_block (bool):
-        is_golden (bool):
-        is_unusual (bool):
-        open_interest (int | None):
+        implied_volatility (float | None): Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print
+            at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the
+            underlyings dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying
+            price, after settlement, or when no volatility reprices the price.
+        is_block (bool): size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor
+            print of at least 500 contracts.
+        is_golden (bool): Part of a sweep whose live prints total at least 1,000,000 USD of premium (set on every print
+            of the sweep).
+        is_unusual (bool): day_volume above open_interest with at most 45 days to expiry; or premium >= 250,000 USD; or
+            an ask-side (above_ask, at_ask, near_ask) sweep of an out-of-the-money contract (otm_percent > 0).
+        open_interest (int | None): Open interest of the contract at the start of the trading date (contracts); null
+            when not published.
         otm_percent (float | None): Percent out of the money; negative in the money.
         premium (float): USD: price x size x multiplier.
-        price (float):
-        sentiment (Sentiment):
-        session (PrintSession):
-        side (PrintSide):
-        side_confidence (float):
-        size (int):
-        strike (float):
+        price (float): Execution price per share in USD.
+        sentiment (Sentiment): bullish (calls bought or puts sold: an ask-side print of a call, a bid-side print of a
+            put), bearish (puts bought or calls sold), neutral (a mid print), unknown (side unknown).
+        session (PrintSession): Session of the print: rth (09:30 to the options close), gth (overnight, 20:15 ET the
+            evening before to 09:25 ET; the print belongs to the next trading date), curb (16:15-17:00 ET for SPX, XSP and
+            VIX options), other (any other time).
+        side (PrintSide): Where the price lies against the NBBO in force; see `side` of OptionPrint for the bands.
+        side_confidence (float): How far side can be trusted, 0 to 1 (3 decimals): 1 at or beyond the quote, 0.6 rising
+            to 0.9 across the near bands towards the quote, 0.5 at the mid, 0 unknown; times a quote-age factor falling from
+            1 at 1 s to 0.5 at 30 s; times 0.5 for an implied complex leg or 0.8 for another complex print; a feed aggressor
+            hint that agrees raises it to at least 0.9, one that disagrees halves it.
+        size (int): Contracts traded.
+        strike (float): Strike in USD.
         timestamp (int): Unix epoch milliseconds (UTC).
-        trade_type (PrintTradeType):
-        underlying_price (float | None):
+        trade_type (PrintTradeType): multileg (a complex order leg), cross, floor, sweep (an order filled on two or more
+            exchanges), split (an order filled in parts on one exchange), or single; in that order of precedence.
+        underlying_price (float | None): Underlying price at the execution (USD); null when not known.
         underlying_symbol (str): Option root of the contract.
     """
 

@@ -18,11 +18,12 @@ T = TypeVar("T", bound="OvernightRoot")
 class OvernightRoot:
     """
     Attributes:
-        root (str):
-        family (str):
-        underlying_symbol (str):
-        trading_date (datetime.date):
-        sessions (list[MarketSession]):
+        root (str): Option root.
+        family (str): Family the root belongs to (SPX for SPX and SPXW).
+        underlying_symbol (str): Underlying symbol.
+        trading_date (datetime.date): The date the windows are of.
+        sessions (list[MarketSession]): The overnight, regular and curb windows of the date; empty on a weekend or
+            holiday.
     """
 
     root: str

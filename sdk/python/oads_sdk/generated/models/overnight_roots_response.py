@@ -18,8 +18,9 @@ T = TypeVar("T", bound="OvernightRootsResponse")
 class OvernightRootsResponse:
     """
     Attributes:
-        data (list[OvernightRoot]):
-        meta (Meta):
+        data (list[OvernightRoot]): Roots with an overnight session, with the windows of the date.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: list[OvernightRoot]

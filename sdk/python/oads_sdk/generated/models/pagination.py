@@ -11,13 +11,17 @@ T = TypeVar("T", bound="Pagination")
 
 @_attrs_define
 class Pagination:
-    """
-    Attributes:
-        count (int):
-        has_more (bool):
-        limit (int):
-        next_cursor_id (None | str):
-        next_url (None | str):
+    """Where the next page is. A next page repeats the same query with `cursor_id` set to `next_cursor_id`, until it is
+    null.
+
+        Attributes:
+            count (int): Rows in this page.
+            has_more (bool): Whether more rows follow (next_cursor_id is not null).
+            limit (int): The row limit applied to this page (the `limit` parameter or its default).
+            next_cursor_id (None | str): Opaque cursor for the next page (at most 1024 characters, valid 24 hours); null at
+                the end.
+            next_url (None | str): The same route and query with cursor_id set to next_cursor_id, as a relative URL; null at
+                the end.
     """
 
     count: int

@@ -14,7 +14,7 @@ class ParameterError:
     """
     Attributes:
         parameter (str): Parameter name (query.name for export bodies).
-        message (str):
+        message (str): What is wrong with it.
     """
 
     parameter: str

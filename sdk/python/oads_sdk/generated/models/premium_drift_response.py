@@ -18,8 +18,9 @@ T = TypeVar("T", bound="PremiumDriftResponse")
 class PremiumDriftResponse:
     """
     Attributes:
-        data (list[PremiumDriftBucket]):
-        meta (Meta):
+        data (list[PremiumDriftBucket]): Buckets that have started, oldest first.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: list[PremiumDriftBucket]

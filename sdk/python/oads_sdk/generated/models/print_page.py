@@ -19,9 +19,11 @@ T = TypeVar("T", bound="PrintPage")
 class PrintPage:
     """
     Attributes:
-        data (list[OptionPrint]):
-        meta (Meta):
-        pagination (Pagination):
+        data (list[OptionPrint]): The prints of this page, newest first.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
+        pagination (Pagination): Where the next page is. A next page repeats the same query with `cursor_id` set to
+            `next_cursor_id`, until it is null.
     """
 
     data: list[OptionPrint]

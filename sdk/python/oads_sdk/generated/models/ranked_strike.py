@@ -13,11 +13,13 @@ T = TypeVar("T", bound="RankedStrike")
 class RankedStrike:
     """
     Attributes:
-        distance_percent (float | None):
-        distance_points (float):
-        rank (int):
-        strike (float):
-        value (float):
+        distance_percent (float | None): 100 × (strike − underlying price) / underlying price; null without an
+            underlying price.
+        distance_points (float): strike − underlying price, in USD.
+        rank (int): 1 for the largest absolute value.
+        strike (float): Strike in USD.
+        value (float): The legs exposure at the strike, in the responses unit and perspective (gross is |call| + |put|,
+            never negated).
     """
 
     distance_percent: float | None

@@ -15,12 +15,13 @@ T = TypeVar("T", bound="RankedStrikes")
 
 @_attrs_define
 class RankedStrikes:
-    """
+    """Per leg, the five strikes of largest absolute exposure (zero values left out), largest first.
+
     Attributes:
-        calls (list[RankedStrike]):
-        puts (list[RankedStrike]):
-        net (list[RankedStrike]):
-        gross (list[RankedStrike]):
+        calls (list[RankedStrike]): Call leg, largest |value| first.
+        puts (list[RankedStrike]): Put leg, largest |value| first.
+        net (list[RankedStrike]): Net (call + put), largest |value| first.
+        gross (list[RankedStrike]): |call| + |put|, largest first.
     """
 
     calls: list[RankedStrike]

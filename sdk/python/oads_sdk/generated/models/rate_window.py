@@ -11,10 +11,11 @@ T = TypeVar("T", bound="RateWindow")
 
 @_attrs_define
 class RateWindow:
-    """
+    """A rolling request window of the account.
+
     Attributes:
-        limit (int):
-        remaining (int):
+        limit (int): Requests the window allows.
+        remaining (int): Requests left in the window now.
         reset (int): Unix epoch milliseconds (UTC).
     """
 

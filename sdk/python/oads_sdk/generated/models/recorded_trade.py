@@ -13,14 +13,14 @@ T = TypeVar("T", bound="RecordedTrade")
 class RecordedTrade:
     """
     Attributes:
-        condition (int):
-        exchange (int):
-        extended_conditions (list[int]):
+        condition (int): Numeric sale condition code.
+        exchange (int): Numeric exchange code.
+        extended_conditions (list[int]): Further condition codes; empty when none.
         price (float): Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard
             contract).
         price_per_share (float): Execution price per share, as quoted and as a print's price on the trades route.
-        sequence (int):
-        size (int):
+        sequence (int): Sequence number in the consolidated feed.
+        size (int): Contracts traded.
         timestamp (int): Unix epoch milliseconds (UTC).
     """
 

@@ -11,9 +11,10 @@ T = TypeVar("T", bound="RequestMeta")
 
 @_attrs_define
 class RequestMeta:
-    """
+    """The meta of an export job answer: only the request id.
+
     Attributes:
-        request_id (str):
+        request_id (str): Identifier of this request (X-Request-Id).
     """
 
     request_id: str

@@ -14,19 +14,19 @@ class RootLeaderRow:
     """A root-grain leader row.
 
     Attributes:
-        underlying_symbol (str):
-        premium (float):
-        volume (int):
-        bearish_premium (float):
-        bullish_premium (float):
-        neutral_premium (float):
-        bearish_to_bullish_ratio (float | None):
-        call_volume (int):
-        put_volume (int):
-        premium_share (float):
-        trades (int):
-        trades_share (float):
-        volume_share (float):
+        underlying_symbol (str): Underlying symbol.
+        premium (float): Total premium of the underlyings prints in the session (USD).
+        volume (int): Contracts traded.
+        bearish_premium (float): Premium of bearish prints (USD).
+        bullish_premium (float): Premium of bullish prints (USD).
+        neutral_premium (float): Premium of prints at the mid (USD).
+        bearish_to_bullish_ratio (float | None): bearish_premium over bullish_premium; null without bullish premium.
+        call_volume (int): Call contracts traded.
+        put_volume (int): Put contracts traded.
+        premium_share (float): Share of the whole markets premium, 0 to 1.
+        trades (int): Prints.
+        trades_share (float): Share of the whole markets prints, 0 to 1.
+        volume_share (float): Share of the whole markets volume, 0 to 1.
     """
 
     underlying_symbol: str

@@ -13,12 +13,12 @@ T = TypeVar("T", bound="RouteUsage")
 class RouteUsage:
     """
     Attributes:
-        bytes_out (int):
-        client_errors (int):
-        errors (int):
-        rate_limited (int):
-        requests (int):
-        route (str):
+        bytes_out (int): A count (requests or bytes).
+        client_errors (int): A count (requests or bytes).
+        errors (int): A count (requests or bytes).
+        rate_limited (int): A count (requests or bytes).
+        requests (int): A count (requests or bytes).
+        route (str): Route template (such as /v1/exports/{id}).
     """
 
     bytes_out: int

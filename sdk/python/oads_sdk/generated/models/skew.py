@@ -21,12 +21,14 @@ T = TypeVar("T", bound="Skew")
 class Skew:
     """
     Attributes:
-        expirations (list[SkewExpiration]):
-        roots (list[str]):
-        session (Session):
-        trading_date (datetime.date):
-        underlying_symbol (str):
-        valuation (Valuation):
+        expirations (list[SkewExpiration]): Expirations, soonest first.
+        roots (list[str]): Option roots whose chains were read.
+        session (Session): The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading
+            Hours session before the trading date), curb, or all.
+        trading_date (datetime.date): Trading date valued.
+        underlying_symbol (str): Underlying symbol as requested.
+        valuation (Valuation): Where and when the chain was valued: the instant, the chain and underlying price used,
+            the rate, and the open interest date.
     """
 
     expirations: list[SkewExpiration]

@@ -24,9 +24,10 @@ class SkewExpiration:
             volatility; null when the smile does not reach 10 delta or there is no underlying price.
         butterfly_25d (float | None): Average of the 25-delta call and put volatilities minus the at-the-money
             volatility.
-        date_of_expiry (datetime.date):
+        date_of_expiry (datetime.date): Expiration date.
         days_to_expiry (int): Calendar days from the trading date to the expiration.
-        fit (None | SmileFit):
+        fit (None | SmileFit): How the smile was built and how well it meets its quotes; null without a smile (no
+            forward, or no out-of-the-money mid).
         forward (float | None): Forward price implied by put-call parity on the chain; null when no strike has both legs
             quoted.
         normalized_skew (float | None): risk_reversal_25d over atm_implied_volatility.

@@ -20,12 +20,14 @@ class SkewPoint:
         moneyness (float | None): ln(strike / forward); null when the forward is unknown.
         otm_implied_volatility (float | None): Mid volatility of the out-of-the-money leg: the put below the forward,
             the call at or above it.
-        put_delta (float | None):
-        put_implied_volatility (float | None):
+        put_delta (float | None): Spot delta of the put at its mid volatility; null without that volatility or an
+            underlying price.
+        put_implied_volatility (float | None): Implied volatility of the puts mid; null without a mid or when no
+            volatility reprices it.
         smile_implied_volatility (float | None): The fitted smile's volatility at the strike, σ = √(w(k)/T) with k =
             ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts
             at; null without a smile or forward.
-        strike (float):
+        strike (float): Strike in USD.
     """
 
     call_delta: float | None

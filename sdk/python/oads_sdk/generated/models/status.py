@@ -9,6 +9,7 @@ from attrs import define as _attrs_define
 from ..models.service_status import ServiceStatus
 
 if TYPE_CHECKING:
+    from ..models.data_origin import DataOrigin
     from ..models.database_health import DatabaseHealth
     from ..models.dataset_freshness import DatasetFreshness
 
@@ -26,12 +27,14 @@ class Status:
 
         Attributes:
             status (ServiceStatus):
-            version (str):
+            version (str): Service version.
             started_timestamp (int): Unix epoch milliseconds (UTC).
-            database (DatabaseHealth):
+            database (DatabaseHealth): Whether the database answers, and how fast.
             datasets_timestamp (int | None): When the dataset figures were read (Unix ms); null when no read has succeeded
                 since the service started.
-            datasets (list[DatasetFreshness]):
+            datasets (list[DatasetFreshness]): Per dataset, the newest data held and its size.
+            data_source (DataOrigin | None): Whether the market data is simulated or loaded from files, read with the
+                dataset figures (the last read's when they are); null when no read has succeeded since the service started.
     """
 
     status: ServiceStatus
@@ -40,8 +43,11 @@ class Status:
     database: DatabaseHealth
     datasets_timestamp: int | None
     datasets: list[DatasetFreshness]
+    data_source: DataOrigin | None
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.data_origin import DataOrigin
+
         status = self.status.value
 
         version = self.version
@@ -58,6 +64,12 @@ class Status:
             datasets_item = datasets_item_data.to_dict()
             datasets.append(datasets_item)
 
+        data_source: dict[str, Any] | None
+        if isinstance(self.data_source, DataOrigin):
+            data_source = self.data_source.to_dict()
+        else:
+            data_source = self.data_source
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -68,6 +80,7 @@ class Status:
                 "database": database,
                 "datasets_timestamp": datasets_timestamp,
                 "datasets": datasets,
+                "data_source": data_source,
             }
         )
 
@@ -75,6 +88,7 @@ class Status:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.data_origin import DataOrigin
         from ..models.database_health import DatabaseHealth
         from ..models.dataset_freshness import DatasetFreshness
 
@@ -101,6 +115,21 @@ class Status:
 
             datasets.append(datasets_item)
 
+        def _parse_data_source(data: object) -> DataOrigin | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                data_source_type_0 = DataOrigin.from_dict(data)
+
+                return data_source_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DataOrigin | None, data)
+
+        data_source = _parse_data_source(d.pop("data_source"))
+
         status = cls(
             status=status,
             version=version,
@@ -108,6 +137,7 @@ class Status:
             database=database,
             datasets_timestamp=datasets_timestamp,
             datasets=datasets,
+            data_source=data_source,
         )
 
         return status

@@ -23,7 +23,8 @@ class StatusResponse:
             the last read that succeeded; when the figures cannot be read within the time (a table held by
             a lock, a slow disk), they are the last read's too, `datasets_timestamp` says when that was, and
             `status` is degraded.
-        meta (Meta):
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: Status

@@ -16,12 +16,12 @@ T = TypeVar("T", bound="StockSplit")
 class StockSplit:
     """
     Attributes:
-        execution_date (datetime.date):
+        execution_date (datetime.date): Date the split took effect.
         id (str): Stable id: symbol and execution date.
-        split_from (float):
-        split_to (float):
-        symbol (str):
-        type_ (SplitType):
+        split_from (float): Old shares in the ratio (a 2-for-1 split has split_from 1, split_to 2).
+        split_to (float): New shares in the ratio.
+        symbol (str): Ticker.
+        type_ (SplitType): forward when split_to > split_from, reverse when split_to < split_from, other when equal.
     """
 
     execution_date: datetime.date

@@ -19,9 +19,11 @@ T = TypeVar("T", bound="StockSplitPage")
 class StockSplitPage:
     """
     Attributes:
-        data (list[StockSplit]):
-        meta (Meta):
-        pagination (Pagination):
+        data (list[StockSplit]): Splits of this page, newest first (ties by symbol).
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
+        pagination (Pagination): Where the next page is. A next page repeats the same query with `cursor_id` set to
+            `next_cursor_id`, until it is null.
     """
 
     data: list[StockSplit]

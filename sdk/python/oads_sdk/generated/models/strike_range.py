@@ -11,11 +11,12 @@ T = TypeVar("T", bound="StrikeRange")
 
 @_attrs_define
 class StrikeRange:
-    """
+    """The strikes (rows) of the grid shown.
+
     Attributes:
-        highest_strike (float | None):
-        lowest_strike (float | None):
-        total_strikes (int):
+        highest_strike (float | None): Highest strike shown (USD); null without a cell.
+        lowest_strike (float | None): Lowest strike shown (USD); null without a cell.
+        total_strikes (int): Strikes shown.
     """
 
     highest_strike: float | None

@@ -13,8 +13,8 @@ T = TypeVar("T", bound="StrikeValue")
 class StrikeValue:
     """
     Attributes:
-        strike (float):
-        value (float):
+        strike (float): Strike in USD.
+        value (float): Net exposure at the strike, in the responses unit and perspective.
     """
 
     strike: float

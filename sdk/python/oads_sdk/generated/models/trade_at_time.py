@@ -20,14 +20,15 @@ T = TypeVar("T", bound="TradeAtTime")
 class TradeAtTime:
     """
     Attributes:
-        contract_type (ContractType):
-        date_of_expiry (datetime.date):
+        contract_type (ContractType): call or put.
+        date_of_expiry (datetime.date): Expiration date, as requested.
         option_symbol (str): OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight
             digits.
         requested_timestamp (int): Unix epoch milliseconds (UTC).
-        strike (float):
-        trade (None | RecordedTrade):
-        underlying_symbol (str):
+        strike (float): Strike in USD, as requested.
+        trade (None | RecordedTrade): The last trade at or before requested_timestamp; null when there is none in the
+            retained data.
+        underlying_symbol (str): Option root, as requested.
     """
 
     contract_type: ContractType

@@ -19,14 +19,15 @@ T = TypeVar("T", bound="UsageBucket")
 class UsageBucket:
     """
     Attributes:
-        bytes_out (int):
-        client_errors (int):
+        bytes_out (int): A count (requests or bytes).
+        client_errors (int): A count (requests or bytes).
         end_time (int): Unix epoch milliseconds (UTC).
-        errors (int):
-        rate_limited (int):
-        requests (int):
+        errors (int): A count (requests or bytes).
+        rate_limited (int): A count (requests or bytes).
+        requests (int): A count (requests or bytes).
         start_time (int): Unix epoch milliseconds (UTC).
-        routes (list[RouteUsage] | Unset):
+        routes (list[RouteUsage] | Unset): Per-route breakdown, most requests first; present only with by_route=true and
+            when the bucket has requests.
     """
 
     bytes_out: int

@@ -18,8 +18,9 @@ T = TypeVar("T", bound="UsageResponse")
 class UsageResponse:
     """
     Attributes:
-        data (list[UsageBucket]):
-        meta (Meta):
+        data (list[UsageBucket]): Buckets of the range, oldest first; empty buckets included.
+        meta (Meta): Facts about the answer: when it was made, by which request, from which source, and whether it is
+            complete.
     """
 
     data: list[UsageBucket]

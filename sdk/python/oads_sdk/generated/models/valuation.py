@@ -12,15 +12,21 @@ T = TypeVar("T", bound="Valuation")
 
 @_attrs_define
 class Valuation:
-    """
-    Attributes:
-        chain_timestamp (int | None):
-        open_interest_date (datetime.date | None):
-        risk_free_rate (float | None):
-        timestamp (int | None):
-        underlying_price (float | None):
-        underlying_stale (bool):
-        underlying_timestamp (int | None):
+    """Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open
+    interest date.
+
+        Attributes:
+            chain_timestamp (int | None): Time of the newest quote of the chain used (Unix ms); null when no quote was used.
+            open_interest_date (datetime.date | None): Date of the close whose open interest the positioning uses; null on
+                the skew route or when none is published.
+            risk_free_rate (float | None): Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill
+                rate (FRED TB3MS) of the trading dates month, converted from its discount basis; this service always fills it.
+            timestamp (int | None): Valuation time (Unix ms): the end of the chains minute, not after the instant; times to
+                settlement run from it; this service always fills it.
+            underlying_price (float | None): Underlying price used (USD): the close of the last one-minute bar ended by the
+                valuation time; null when none.
+            underlying_stale (bool): True when that bar started more than 15 minutes before the valuation time.
+            underlying_timestamp (int | None): Start of that bar (Unix ms); null with underlying_price.
     """
 
     chain_timestamp: int | None

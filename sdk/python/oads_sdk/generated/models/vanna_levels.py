@@ -13,8 +13,8 @@ T = TypeVar("T", bound="VannaLevels")
 class VannaLevels:
     """
     Attributes:
-        max_ (float | None):
-        min_ (float | None):
+        max_ (float | None): Strike of the largest positive net vanna (USD); null when none is positive.
+        min_ (float | None): Strike of the most negative net vanna (USD); null when none is negative.
     """
 
     max_: float | None

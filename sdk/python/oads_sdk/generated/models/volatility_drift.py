@@ -22,13 +22,15 @@ T = TypeVar("T", bound="VolatilityDrift")
 class VolatilityDrift:
     """
     Attributes:
-        date_of_expiry (datetime.date):
-        interval (DriftInterval):
-        points (list[VolatilityDriftPoint]):
-        realized_volatility_basis (RealizedVolatilityBasis):
-        session (Session):
-        trading_date (datetime.date):
-        underlying_symbol (str):
+        date_of_expiry (datetime.date): The tracked expiration.
+        interval (DriftInterval): Bucket length: one or five minutes.
+        points (list[VolatilityDriftPoint]): Buckets with a value, oldest first.
+        realized_volatility_basis (RealizedVolatilityBasis): How the regular sessions share of a days variance was
+            estimated for the realized volatility and the trading-variance clock.
+        session (Session): The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading
+            Hours session before the trading date), curb, or all.
+        trading_date (datetime.date): Trading date tracked.
+        underlying_symbol (str): Underlying symbol as requested.
     """
 
     date_of_expiry: datetime.date

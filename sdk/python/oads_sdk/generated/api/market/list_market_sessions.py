@@ -122,7 +122,7 @@ def sync_detailed(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (AssetClass | Unset):
+        asset (AssetClass | Unset): Asset class of a session window.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -166,7 +166,7 @@ def sync(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (AssetClass | Unset):
+        asset (AssetClass | Unset): Asset class of a session window.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -205,7 +205,7 @@ async def asyncio_detailed(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (AssetClass | Unset):
+        asset (AssetClass | Unset): Asset class of a session window.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
@@ -247,7 +247,7 @@ async def asyncio(
     sessions. Default date: the current exchange date.
 
     Args:
-        asset (AssetClass | Unset):
+        asset (AssetClass | Unset): Asset class of a session window.
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.

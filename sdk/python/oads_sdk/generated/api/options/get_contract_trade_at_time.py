@@ -128,7 +128,7 @@ def sync_detailed(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -174,7 +174,7 @@ def sync(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -215,7 +215,7 @@ async def asyncio_detailed(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -259,7 +259,7 @@ async def asyncio(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the

@@ -266,7 +266,7 @@ def sync_detailed(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -280,10 +280,15 @@ def sync_detailed(
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
         metric (HeatmapMetric | Unset):
-        leg (HeatmapLeg | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -379,7 +384,7 @@ def sync(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -393,10 +398,15 @@ def sync(
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
         metric (HeatmapMetric | Unset):
-        leg (HeatmapLeg | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -487,7 +497,7 @@ async def asyncio_detailed(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -501,10 +511,15 @@ async def asyncio_detailed(
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
         metric (HeatmapMetric | Unset):
-        leg (HeatmapLeg | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -598,7 +613,7 @@ async def asyncio(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -612,10 +627,15 @@ async def asyncio(
         max_expirations (int | Unset):  Default: 12.
         expiration_offset (int | Unset):  Default: 0.
         metric (HeatmapMetric | Unset):
-        leg (HeatmapLeg | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

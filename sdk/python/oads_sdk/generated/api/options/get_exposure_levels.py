@@ -305,7 +305,7 @@ def sync_detailed(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -313,10 +313,15 @@ def sync_detailed(
         expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (Greek | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        greek (Greek | Unset): The greek whose exposure is measured.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
         include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
@@ -453,7 +458,7 @@ def sync(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -461,10 +466,15 @@ def sync(
         expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (Greek | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        greek (Greek | Unset): The greek whose exposure is measured.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
         include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
@@ -596,7 +606,7 @@ async def asyncio_detailed(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -604,10 +614,15 @@ async def asyncio_detailed(
         expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (Greek | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        greek (Greek | Unset): The greek whose exposure is measured.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
         include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 
@@ -742,7 +757,7 @@ async def asyncio(
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
         session (RegularOrGlobalSession | Unset):
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -750,10 +765,15 @@ async def asyncio(
         expiry_mode (ExpiryMode | Unset):
         min_dte (int | Unset):
         max_dte (int | Unset):
-        greek (Greek | Unset):
-        unit (ExposureUnit | Unset):
-        model (PositioningModelName | Unset):
-        perspective (Perspective | Unset):
+        greek (Greek | Unset): The greek whose exposure is measured.
+        unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
+            underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
+            levels route for each greeks formula.
+        model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
+            puts of the open interest; flow_adjusted: that position moved by classified prints since
+            the open interest date.
+        perspective (Perspective | Unset): dealer, or customer (the dealer values negated; levels
+            unchanged).
         include (list[LevelsExtra] | Unset):
         gatekeeper_ratio (float | Unset):  Default: 0.4.
 

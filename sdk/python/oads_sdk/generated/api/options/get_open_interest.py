@@ -217,7 +217,8 @@ def sync_detailed(
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (OpenInterestGrouping | Unset):
+        group_by (OpenInterestGrouping | Unset): strike: one row per strike (summed over the
+            selected expirations); expiration: one row per expiration (summed over strikes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -308,7 +309,8 @@ def sync(
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (OpenInterestGrouping | Unset):
+        group_by (OpenInterestGrouping | Unset): strike: one row per strike (summed over the
+            selected expirations); expiration: one row per expiration (summed over strikes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -394,7 +396,8 @@ async def asyncio_detailed(
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (OpenInterestGrouping | Unset):
+        group_by (OpenInterestGrouping | Unset): strike: one row per strike (summed over the
+            selected expirations); expiration: one row per expiration (summed over strikes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -483,7 +486,8 @@ async def asyncio(
         max_strike (float | Unset):
         strikes_around (int | Unset):
         strike_percent_window (float | Unset):
-        group_by (OpenInterestGrouping | Unset):
+        group_by (OpenInterestGrouping | Unset): strike: one row per strike (summed over the
+            selected expirations); expiration: one row per expiration (summed over strikes).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -189,7 +189,7 @@ def sync_detailed(
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (DriftInterval | Unset):
+        interval (DriftInterval | Unset): Bucket length: one or five minutes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -278,7 +278,7 @@ def sync(
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (DriftInterval | Unset):
+        interval (DriftInterval | Unset): Bucket length: one or five minutes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -362,7 +362,7 @@ async def asyncio_detailed(
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (DriftInterval | Unset):
+        interval (DriftInterval | Unset): Bucket length: one or five minutes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -449,7 +449,7 @@ async def asyncio(
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
-        interval (DriftInterval | Unset):
+        interval (DriftInterval | Unset): Bucket length: one or five minutes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -161,8 +161,9 @@ def sync_detailed(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
-    dividend yield, time counted to the contract's settlement instant), next to the underlying
+    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
+    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
+    underlying
     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
@@ -187,7 +188,7 @@ def sync_detailed(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -249,8 +250,9 @@ def sync(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
-    dividend yield, time counted to the contract's settlement instant), next to the underlying
+    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
+    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
+    underlying
     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
@@ -275,7 +277,7 @@ def sync(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -332,8 +334,9 @@ async def asyncio_detailed(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
-    dividend yield, time counted to the contract's settlement instant), next to the underlying
+    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
+    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
+    underlying
     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
@@ -358,7 +361,7 @@ async def asyncio_detailed(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -418,8 +421,9 @@ async def asyncio(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the documented rate and
-    dividend yield, time counted to the contract's settlement instant), next to the underlying
+    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
+    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
+    underlying
     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
@@ -444,7 +448,7 @@ async def asyncio(
 
     Args:
         underlying_symbol (str):
-        contract_type (ContractType):
+        contract_type (ContractType): call or put.
         strike (float):
         date_of_expiry (datetime.date): An expiration date, YYYY-MM-DD, from 2000-01-01 through
             2099-12-31 (the years an OCC option symbol can name); a contract traded within the

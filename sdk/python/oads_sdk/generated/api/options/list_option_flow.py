@@ -285,7 +285,7 @@ def sync_detailed(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -391,7 +391,7 @@ def sync(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -492,7 +492,7 @@ async def asyncio_detailed(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -596,7 +596,7 @@ async def asyncio(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.

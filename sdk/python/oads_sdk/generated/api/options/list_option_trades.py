@@ -290,6 +290,20 @@ def sync_detailed(
     or altered cursor is 400) and valid for 24 hours across restarts. Roughly the last five
     sessions are held; an older session answers 503 `data_pending` while a load job runs.
 
+    **Classification.** `side` places the price against the NBBO in force: at_ask / at_bid at the
+    quote (within 0.00005 USD), above_ask / below_bid beyond it, mid within ±10% of the spread
+    around the mid (its middle 20%), near_ask / near_bid inside the spread between the mid zone and
+    the quote; unknown without a valid quote (missing, one-sided, zero, crossed, or more than 30 s
+    old). `side_confidence` is 1 at or beyond the quote, 0.6 to 0.9 across the near bands, 0.5 at
+    the mid, times a quote-age factor (1 to 0.5 from 1 s to 30 s) and 0.5 or 0.8 for complex prints.
+    Sweeps are 2 or more prints of one direction on 2 or more exchanges within 50 ms; splits on one
+    exchange within 500 ms. `is_block`: 100 contracts and 50,000 USD, or 250,000 USD, or a
+    negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
+    USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
+    out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
+    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    the section "Classification of prints".
+
     Args:
         underlying_symbol (str | Unset): A letter followed by up to 7 letters, digits or dots (at
             most 8 characters).
@@ -300,7 +314,7 @@ def sync_detailed(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -409,6 +423,20 @@ def sync(
     or altered cursor is 400) and valid for 24 hours across restarts. Roughly the last five
     sessions are held; an older session answers 503 `data_pending` while a load job runs.
 
+    **Classification.** `side` places the price against the NBBO in force: at_ask / at_bid at the
+    quote (within 0.00005 USD), above_ask / below_bid beyond it, mid within ±10% of the spread
+    around the mid (its middle 20%), near_ask / near_bid inside the spread between the mid zone and
+    the quote; unknown without a valid quote (missing, one-sided, zero, crossed, or more than 30 s
+    old). `side_confidence` is 1 at or beyond the quote, 0.6 to 0.9 across the near bands, 0.5 at
+    the mid, times a quote-age factor (1 to 0.5 from 1 s to 30 s) and 0.5 or 0.8 for complex prints.
+    Sweeps are 2 or more prints of one direction on 2 or more exchanges within 50 ms; splits on one
+    exchange within 500 ms. `is_block`: 100 contracts and 50,000 USD, or 250,000 USD, or a
+    negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
+    USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
+    out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
+    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    the section "Classification of prints".
+
     Args:
         underlying_symbol (str | Unset): A letter followed by up to 7 letters, digits or dots (at
             most 8 characters).
@@ -419,7 +447,7 @@ def sync(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -523,6 +551,20 @@ async def asyncio_detailed(
     or altered cursor is 400) and valid for 24 hours across restarts. Roughly the last five
     sessions are held; an older session answers 503 `data_pending` while a load job runs.
 
+    **Classification.** `side` places the price against the NBBO in force: at_ask / at_bid at the
+    quote (within 0.00005 USD), above_ask / below_bid beyond it, mid within ±10% of the spread
+    around the mid (its middle 20%), near_ask / near_bid inside the spread between the mid zone and
+    the quote; unknown without a valid quote (missing, one-sided, zero, crossed, or more than 30 s
+    old). `side_confidence` is 1 at or beyond the quote, 0.6 to 0.9 across the near bands, 0.5 at
+    the mid, times a quote-age factor (1 to 0.5 from 1 s to 30 s) and 0.5 or 0.8 for complex prints.
+    Sweeps are 2 or more prints of one direction on 2 or more exchanges within 50 ms; splits on one
+    exchange within 500 ms. `is_block`: 100 contracts and 50,000 USD, or 250,000 USD, or a
+    negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
+    USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
+    out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
+    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    the section "Classification of prints".
+
     Args:
         underlying_symbol (str | Unset): A letter followed by up to 7 letters, digits or dots (at
             most 8 characters).
@@ -533,7 +575,7 @@ async def asyncio_detailed(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -640,6 +682,20 @@ async def asyncio(
     or altered cursor is 400) and valid for 24 hours across restarts. Roughly the last five
     sessions are held; an older session answers 503 `data_pending` while a load job runs.
 
+    **Classification.** `side` places the price against the NBBO in force: at_ask / at_bid at the
+    quote (within 0.00005 USD), above_ask / below_bid beyond it, mid within ±10% of the spread
+    around the mid (its middle 20%), near_ask / near_bid inside the spread between the mid zone and
+    the quote; unknown without a valid quote (missing, one-sided, zero, crossed, or more than 30 s
+    old). `side_confidence` is 1 at or beyond the quote, 0.6 to 0.9 across the near bands, 0.5 at
+    the mid, times a quote-age factor (1 to 0.5 from 1 s to 30 s) and 0.5 or 0.8 for complex prints.
+    Sweeps are 2 or more prints of one direction on 2 or more exchanges within 50 ms; splits on one
+    exchange within 500 ms. `is_block`: 100 contracts and 50,000 USD, or 250,000 USD, or a
+    negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
+    USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
+    out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
+    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    the section "Classification of prints".
+
     Args:
         underlying_symbol (str | Unset): A letter followed by up to 7 letters, digits or dots (at
             most 8 characters).
@@ -650,7 +706,7 @@ async def asyncio(
         session (SessionFilter | Unset):
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.

@@ -276,7 +276,7 @@ def sync_detailed(
             dates and session windows need it.
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -380,7 +380,7 @@ def sync(
             dates and session windows need it.
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -479,7 +479,7 @@ async def asyncio_detailed(
             dates and session windows need it.
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -581,7 +581,7 @@ async def asyncio(
             dates and session windows need it.
         start_time (int | Unset): Unix epoch milliseconds.
         end_time (int | Unset): Unix epoch milliseconds.
-        contract_type (ContractType | Unset):
+        contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.

@@ -67,7 +67,9 @@ def sync_detailed(
 ) -> Response[ErrorResponse | StatusResponse]:
     """Service health and data freshness
 
-     Service and database health and, per dataset, the newest data held. Needs no key; counts
+     Service and database health, per dataset the newest data held, and where the market data comes
+    from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+    both; see "Where the data comes from"). Needs no key; counts
     against the client network's budget of the routes that need none (not the budget of requests
     with bad credentials). Answers 503 (with the same body shape as an
     error) when the database does not answer.
@@ -95,7 +97,9 @@ def sync(
 ) -> ErrorResponse | StatusResponse | None:
     """Service health and data freshness
 
-     Service and database health and, per dataset, the newest data held. Needs no key; counts
+     Service and database health, per dataset the newest data held, and where the market data comes
+    from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+    both; see "Where the data comes from"). Needs no key; counts
     against the client network's budget of the routes that need none (not the budget of requests
     with bad credentials). Answers 503 (with the same body shape as an
     error) when the database does not answer.
@@ -119,7 +123,9 @@ async def asyncio_detailed(
 ) -> Response[ErrorResponse | StatusResponse]:
     """Service health and data freshness
 
-     Service and database health and, per dataset, the newest data held. Needs no key; counts
+     Service and database health, per dataset the newest data held, and where the market data comes
+    from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+    both; see "Where the data comes from"). Needs no key; counts
     against the client network's budget of the routes that need none (not the budget of requests
     with bad credentials). Answers 503 (with the same body shape as an
     error) when the database does not answer.
@@ -145,7 +151,9 @@ async def asyncio(
 ) -> ErrorResponse | StatusResponse | None:
     """Service health and data freshness
 
-     Service and database health and, per dataset, the newest data held. Needs no key; counts
+     Service and database health, per dataset the newest data held, and where the market data comes
+    from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+    both; see "Where the data comes from"). Needs no key; counts
     against the client network's budget of the routes that need none (not the budget of requests
     with bad credentials). Answers 503 (with the same body shape as an
     error) when the database does not answer.
