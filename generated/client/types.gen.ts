@@ -1326,8 +1326,8 @@ export type Status = {
  * Where the market data held comes from, as the store records it: the ingest ledger counts the
  * files loaded, and a file written by the project's market simulator (first start of `make run`,
  * `npm run simulate`, or a minute of the live simulated market) is told by the folder the simulator
- * recorded it wrote to. Stock splits
- * (a shipped list of real splits) are not counted.
+ * recorded it wrote to. A session loaded back from its archive is not counted again, and stock
+ * splits (a shipped list of real splits) are not counted.
  *
  */
 export type DataOrigin = {

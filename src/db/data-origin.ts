@@ -3,7 +3,9 @@
  * (simulated_markets, recorded by ingest/seed-market.ts and by the live market, live/runner.ts,
  * before they load their files) and the ingest
  * ledger (ingest_files), whose rows name the file each load read. A ledger row whose file lies in a
- * folder a simulator run wrote to is a simulated file; any other is a file loaded from elsewhere.
+ * folder a simulator run wrote to is a simulated file; any other is a file loaded from elsewhere,
+ * except a session's archive files (archived_sessions.archive_dir) loaded back on request: they are
+ * the same data again, counted as the files it was first loaded from.
  */
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -35,6 +37,9 @@ export async function originCounts(db: Queryable): Promise<OriginCounts> {
         select 1 from simulated_markets s where left(f.file_name, length(s.out_dir) + 1) = s.out_dir || '/'
       ) as simulated
       from ingest_files f
+      where not exists (
+        select 1 from archived_sessions a where left(f.file_name, length(a.archive_dir) + 1) = a.archive_dir || '/'
+      )
     ),
     latest as (select seed, scale from simulated_markets order by id desc limit 1)
     select

@@ -14,7 +14,7 @@ import { getStatus, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { recordSimulatedMarket } from '../../src/db/data-origin.js';
-import { countPrints, printBodies } from '../../src/db/market-data.js';
+import { countPrints, printBodies, recordIngestedFile } from '../../src/db/market-data.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
 import { SMALL_MARKET } from '../support/market.js';
@@ -137,6 +137,11 @@ describe('the live market', () => {
     await recordSimulatedMarket(whole.database.admin, { seed: 7, scale: 'default', outDir: dir.slice(0, -1) });
     expect(await origin()).toMatchObject({ kind: 'files', simulated_files: 0, loaded_files: files.loaded_files, simulator_seed: 7 });
     await recordSimulatedMarket(whole.database.admin, { seed: 8, scale: 'full', outDir: `${dir}/` });
+    expect(await origin()).toEqual({ ...files, kind: 'simulated', simulated_files: files.loaded_files, loaded_files: 0, simulator_seed: 8, simulator_scale: 'full' });
+    // A session loaded back from its archive is the same data again: its files are not counted.
+    const archiveDir = path.join(os.tmpdir(), 'oads-archive', '2020-01-02');
+    await whole.database.admin.insertInto('archived_sessions').values({ trading_date: '2020-01-02', archive_dir: archiveDir, prints: 1, quotes: 0 }).execute();
+    await recordIngestedFile(whole.database.admin, { checksum: 'archived-prints', kind: 'prints', fileName: path.join(archiveDir, 'prints.csv.gz'), read: 1, loaded: 1, rejected: 0, duplicates: 0 });
     expect(await origin()).toEqual({ ...files, kind: 'simulated', simulated_files: files.loaded_files, loaded_files: 0, simulator_seed: 8, simulator_scale: 'full' });
   });
 
