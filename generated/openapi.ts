@@ -1084,13 +1084,13 @@ export interface components {
              */
             dataset: components["schemas"]["CatalogDataset"];
             /**
-             * @description Details: the routes description in this document.
+             * @description Details: the route's description in this document.
              * @example One row per option execution.
              */
             description?: string;
             family: components["schemas"]["RouteFamily"];
             /**
-             * @description Parameters bounded by the plans history window (x-history-params).
+             * @description Parameters bounded by the plan's history window (x-history-params).
              * @example [
              *       "date"
              *     ]
@@ -1165,7 +1165,7 @@ export interface components {
              */
             enum?: string[];
             /**
-             * @description Type of a lists items.
+             * @description Type of a list's items.
              * @example enum
              */
             item?: string;
@@ -1238,7 +1238,7 @@ export interface components {
              */
             date_of_expiry: string;
             /**
-             * @description Implied volatility of the sessions last print (decimal); null when it could not be solved.
+             * @description Implied volatility of the session's last print (decimal); null when it could not be solved.
              * @example 0.182
              */
             implied_volatility: number | null;
@@ -1254,7 +1254,7 @@ export interface components {
              */
             open_interest: number | null;
             /**
-             * @description Total premium of the contracts prints in the session (USD).
+             * @description Total premium of the contract's prints in the session (USD).
              * @example 2500000
              */
             premium: number;
@@ -1396,7 +1396,7 @@ export interface components {
             newest_date: string | null;
             /**
              * Format: int64
-             * @description Time of the newest row (Unix ms): the newest print not cancelled, or the newest bars start; null for date-only datasets or when empty.
+             * @description Time of the newest row (Unix ms): the newest print not cancelled, or the newest bar's start; null for date-only datasets or when empty.
              * @example 1763672400000
              */
             newest_timestamp: number | null;
@@ -1422,7 +1422,7 @@ export interface components {
         DataSource: "opra" | "sip" | "derived";
         /**
          * DocumentInfo
-         * @description The documents info object.
+         * @description The document's info object.
          */
         DocumentInfo: Record<string, never>;
         /**
@@ -1543,7 +1543,7 @@ export interface components {
              */
             strike: number;
             /**
-             * @description Value of the cell (net over calls and puts on the levels route), in the responses unit and perspective.
+             * @description Value of the cell (net over calls and puts on the levels route), in the response's unit and perspective.
              * @example 1250000000
              */
             value: number;
@@ -1580,7 +1580,7 @@ export interface components {
         };
         /**
          * ExportFileMeta
-         * @description The meta of the exported endpoints first page, with the export id.
+         * @description The meta of the exported endpoint's first page, with the export id.
          */
         ExportFileMeta: Record<string, never>;
         /** ExportJob */
@@ -1694,7 +1694,7 @@ export interface components {
              */
             path: string;
             /**
-             * @description The endpoints query parameters; limit is the files row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
+             * @description The endpoint's query parameters; limit is the file's row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
              * @example {
              *       "underlying_symbol": "SPX",
              *       "limit": 5000
@@ -1710,7 +1710,7 @@ export interface components {
         ExportStatus: "queued" | "retrying" | "awaiting_configuration" | "failed" | "ready";
         /**
          * ExposureUnit
-         * @description per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
+         * @description per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greek's formula.
          * @example per_percent
          * @enum {string}
          */
@@ -1728,7 +1728,7 @@ export interface components {
          */
         GammaRegime: {
             /**
-             * @description Σ|value| of the contracts exposure to the requested greek (a strikes calls and puts do not offset), in the responses unit and perspective; null without contracts.
+             * @description Σ|value| of the contracts' exposure to the requested greek (a strike's calls and puts do not offset), in the response's unit and perspective; null without contracts.
              * @example 9000000000
              */
             absolute: number | null;
@@ -1738,7 +1738,7 @@ export interface components {
              */
             label: components["schemas"]["RegimeLabel"];
             /**
-             * @description Σ value of the contracts exposure to the requested greek, in the responses unit and perspective; null without contracts.
+             * @description Σ value of the contracts' exposure to the requested greek, in the response's unit and perspective; null without contracts.
              * @example 1200000000
              */
             net: number | null;
@@ -1846,7 +1846,7 @@ export interface components {
              */
             strike: number;
             /**
-             * @description The metric summed over the cells contracts (every root of that date at that strike); 0 when a listed contract has nothing to show. Exposure in the responses unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
+             * @description The metric summed over the cell's contracts of the leg (every root of that date at that strike); on the net leg calls plus puts for the greeks and net_premium, calls minus puts for open_interest, volume, premium and trades; 0 when a listed contract has nothing to show. Exposure in the response's unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
              * @example 1250000000
              */
             value: number;
@@ -1942,7 +1942,7 @@ export interface components {
         };
         /**
          * InFlightLimit
-         * @description The accounts simultaneous requests.
+         * @description The account's simultaneous requests.
          */
         InFlightLimit: {
             /**
@@ -2025,7 +2025,7 @@ export interface components {
         LeaderSort: "net" | "bullish" | "bearish" | "premium" | "volume" | "trades" | "change_percent";
         /**
          * Levels
-         * @description Levels read off the modeled exposure by strike (see the levels routes description for each rule). A strike level is null when no strike qualifies.
+         * @description Levels read off the modeled exposure by strike (see the levels route's description for each rule). A strike level is null when no strike qualifies.
          */
         Levels: {
             /**
@@ -2078,7 +2078,7 @@ export interface components {
              */
             gamma_tilt: number | null;
             /**
-             * @description Strikes from the underlying price towards the peak net exposure (Ss side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
+             * @description Strikes from the underlying price towards the peak net exposure (S's side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
              * @example [
              *       5875
              *     ]
@@ -2322,7 +2322,7 @@ export interface components {
              */
             trading_date: string;
             /**
-             * @description Underlying price (USD) at the regular sessions valuation instant; null when none is known.
+             * @description Underlying price (USD) at the regular session's valuation instant; null when none is known.
              * @example 5850.25
              */
             underlying_price: number | null;
@@ -2472,7 +2472,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlyings dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+             * @description Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
              * @example 0.182
              */
             implied_volatility: number | null;
@@ -2654,7 +2654,7 @@ export interface components {
         Perspective: "dealer" | "customer";
         /**
          * Plan
-         * @description The accounts plan; pro includes overnight data.
+         * @description The account's plan; pro includes overnight data.
          * @example pro
          * @enum {string}
          */
@@ -2675,7 +2675,7 @@ export interface components {
         /** PremiumDriftBucket */
         PremiumDriftBucket: {
             /**
-             * @description Cumulative call premium from the windows start to the buckets end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
+             * @description Cumulative call premium from the window's start to the bucket's end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
              * @example 1250000
              */
             call_drift: number | null;
@@ -2691,7 +2691,7 @@ export interface components {
             sentiment_drift: number | null;
             timestamp: components["schemas"]["UnixMs"];
             /**
-             * @description Close of the underlyings last one-minute bar in the bucket (USD); null when none.
+             * @description Close of the underlying's last one-minute bar in the bucket (USD); null when none.
              * @example 5850.25
              */
             underlying_price: number | null;
@@ -2771,7 +2771,7 @@ export interface components {
              */
             strike: number;
             /**
-             * @description The legs exposure at the strike, in the responses unit and perspective (gross is |call| + |put|, never negated).
+             * @description The leg's exposure at the strike, in the response's unit and perspective (gross is |call| + |put|, never negated).
              * @example 1250000000
              */
             value: number;
@@ -2811,7 +2811,7 @@ export interface components {
         };
         /**
          * RealizedVolatilityBasis
-         * @description How the regular sessions share of a days variance was estimated for the realized volatility and the trading-variance clock.
+         * @description How the regular session's share of a day's variance was estimated for the realized volatility and the trading-variance clock.
          */
         RealizedVolatilityBasis: {
             /**
@@ -2826,7 +2826,7 @@ export interface components {
              */
             default_used: boolean;
             /**
-             * @description Share of a days variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions log returns; null when it cannot be determined.
+             * @description Share of a day's variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions' log returns; null when it cannot be determined.
              * @example 0.78
              */
             regular_session_share: number | null;
@@ -2928,12 +2928,12 @@ export interface components {
              */
             neutral_premium: number;
             /**
-             * @description Total premium of the underlyings prints in the session (USD).
+             * @description Total premium of the underlying's prints in the session (USD).
              * @example 12500000
              */
             premium: number;
             /**
-             * @description Share of the whole markets premium, 0 to 1.
+             * @description Share of the whole market's premium, 0 to 1.
              * @example 0.21
              */
             premium_share: number;
@@ -2950,7 +2950,7 @@ export interface components {
              */
             trades: number;
             /**
-             * @description Share of the whole markets prints, 0 to 1.
+             * @description Share of the whole market's prints, 0 to 1.
              * @example 0.18
              */
             trades_share: number;
@@ -2966,7 +2966,7 @@ export interface components {
              */
             volume: number;
             /**
-             * @description Share of the whole markets volume, 0 to 1.
+             * @description Share of the whole market's volume, 0 to 1.
              * @example 0.2
              */
             volume_share: number;
@@ -3150,7 +3150,7 @@ export interface components {
              */
             put_delta: number | null;
             /**
-             * @description Implied volatility of the puts mid; null without a mid or when no volatility reprices it.
+             * @description Implied volatility of the put's mid; null without a mid or when no volatility reprices it.
              * @example 0.16
              */
             put_implied_volatility: number | null;
@@ -3362,7 +3362,7 @@ export interface components {
              */
             strike: number;
             /**
-             * @description Net exposure at the strike, in the responses unit and perspective.
+             * @description Net exposure at the strike, in the response's unit and perspective.
              * @example 1250000000
              */
             value: number;
@@ -3477,13 +3477,13 @@ export interface components {
              */
             open_interest_date: string | null;
             /**
-             * @description Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading dates month, converted from its discount basis; this service always fills it.
+             * @description Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading date's month, converted from its discount basis; this service always fills it.
              * @example 0.0391
              */
             risk_free_rate: number | null;
             /**
              * Format: int64
-             * @description Valuation time (Unix ms): the end of the chains minute, not after the instant; times to settlement run from it; this service always fills it.
+             * @description Valuation time (Unix ms): the end of the chain's minute, not after the instant; times to settlement run from it; this service always fills it.
              * @example 1763649000000
              */
             timestamp: number | null;
@@ -3532,7 +3532,7 @@ export interface components {
             interval: components["schemas"]["DriftInterval"];
             /** @description Buckets with a value, oldest first. */
             points: components["schemas"]["VolatilityDriftPoint"][];
-            /** @description How the regular sessions share of daily variance was estimated. */
+            /** @description How the regular session's share of daily variance was estimated. */
             realized_volatility_basis: components["schemas"]["RealizedVolatilityBasis"];
             /** @description Session tracked (rth or gth). */
             session: components["schemas"]["Session"];
@@ -3551,12 +3551,12 @@ export interface components {
         /** VolatilityDriftPoint */
         VolatilityDriftPoint: {
             /**
-             * @description Realized volatility of the underlyings one-minute log returns from the windows open to the buckets end, scaled to a day by the windows share of daily variance and annualised over 252 days (decimal); null before five returns.
+             * @description Realized volatility of the underlying's one-minute log returns from the window's open to the bucket's end, scaled to a day by the window's share of daily variance and annualised over 252 days (decimal); null before five returns.
              * @example 0.12
              */
             adjusted_realized_volatility: number | null;
             /**
-             * @description At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the buckets quotes (decimal); null when no forward or volatility is found.
+             * @description At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the bucket's quotes (decimal); null when no forward or volatility is found.
              * @example 0.16
              */
             implied_volatility: number | null;
@@ -3572,7 +3572,7 @@ export interface components {
             implied_volatility_trading_clock: number | null;
             timestamp: components["schemas"]["UnixMs"];
             /**
-             * @description Close of the last underlying bar ended by the buckets end (USD); null when none.
+             * @description Close of the last underlying bar ended by the bucket's end (USD); null when none.
              * @example 5850.25
              */
             underlying_price: number | null;

@@ -188,7 +188,7 @@ export type OptionPrint = {
      */
     id: string;
     /**
-     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlyings dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
      */
     implied_volatility: number | null;
     /**
@@ -366,11 +366,11 @@ export type Valuation = {
      */
     open_interest_date: string | null;
     /**
-     * Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading dates month, converted from its discount basis; this service always fills it.
+     * Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading date's month, converted from its discount basis; this service always fills it.
      */
     risk_free_rate: number | null;
     /**
-     * Valuation time (Unix ms): the end of the chains minute, not after the instant; times to settlement run from it; this service always fills it.
+     * Valuation time (Unix ms): the end of the chain's minute, not after the instant; times to settlement run from it; this service always fills it.
      */
     timestamp: number | null;
     /**
@@ -544,7 +544,7 @@ export type OpenInterest = {
      */
     trading_date: string;
     /**
-     * Underlying price (USD) at the regular sessions valuation instant; null when none is known.
+     * Underlying price (USD) at the regular session's valuation instant; null when none is known.
      */
     underlying_price: number | null;
     /**
@@ -570,7 +570,7 @@ export type VolatilityDrift = {
      */
     points: Array<VolatilityDriftPoint>;
     /**
-     * How the regular sessions share of daily variance was estimated.
+     * How the regular session's share of daily variance was estimated.
      */
     realized_volatility_basis: RealizedVolatilityBasis;
     /**
@@ -596,7 +596,7 @@ export type StrikeValue = {
      */
     strike: number;
     /**
-     * Net exposure at the strike, in the responses unit and perspective.
+     * Net exposure at the strike, in the response's unit and perspective.
      */
     value: number;
 };
@@ -614,7 +614,7 @@ export type ExpiryCell = {
      */
     strike: number;
     /**
-     * Value of the cell (net over calls and puts on the levels route), in the responses unit and perspective.
+     * Value of the cell (net over calls and puts on the levels route), in the response's unit and perspective.
      */
     value: number;
 };
@@ -640,7 +640,7 @@ export type RankedStrike = {
      */
     strike: number;
     /**
-     * The legs exposure at the strike, in the responses unit and perspective (gross is |call| + |put|, never negated).
+     * The leg's exposure at the strike, in the response's unit and perspective (gross is |call| + |put|, never negated).
      */
     value: number;
 };
@@ -669,7 +669,7 @@ export type PositioningModelVersion = string;
 /**
  * ExposureUnit
  *
- * per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
+ * per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greek's formula.
  */
 export type ExposureUnit = 'per_percent' | 'per_dollar' | 'raw';
 
@@ -823,7 +823,7 @@ export type RootLeaderRow = {
      */
     underlying_symbol: string;
     /**
-     * Total premium of the underlyings prints in the session (USD).
+     * Total premium of the underlying's prints in the session (USD).
      */
     premium: number;
     /**
@@ -855,7 +855,7 @@ export type RootLeaderRow = {
      */
     put_volume: number;
     /**
-     * Share of the whole markets premium, 0 to 1.
+     * Share of the whole market's premium, 0 to 1.
      */
     premium_share: number;
     /**
@@ -863,11 +863,11 @@ export type RootLeaderRow = {
      */
     trades: number;
     /**
-     * Share of the whole markets prints, 0 to 1.
+     * Share of the whole market's prints, 0 to 1.
      */
     trades_share: number;
     /**
-     * Share of the whole markets volume, 0 to 1.
+     * Share of the whole market's volume, 0 to 1.
      */
     volume_share: number;
 };
@@ -883,7 +883,7 @@ export type ContractLeaderRow = {
      */
     underlying_symbol: string;
     /**
-     * Total premium of the contracts prints in the session (USD).
+     * Total premium of the contract's prints in the session (USD).
      */
     premium: number;
     /**
@@ -903,7 +903,7 @@ export type ContractLeaderRow = {
      */
     date_of_expiry: string;
     /**
-     * Implied volatility of the sessions last print (decimal); null when it could not be solved.
+     * Implied volatility of the session's last print (decimal); null when it could not be solved.
      */
     implied_volatility: number | null;
     /**
@@ -929,7 +929,7 @@ export type ContractLeaderRow = {
  */
 export type PremiumDriftBucket = {
     /**
-     * Cumulative call premium from the windows start to the buckets end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
+     * Cumulative call premium from the window's start to the bucket's end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
      */
     call_drift: number | null;
     /**
@@ -942,7 +942,7 @@ export type PremiumDriftBucket = {
     sentiment_drift: number | null;
     timestamp: UnixMs;
     /**
-     * Close of the underlyings last one-minute bar in the bucket (USD); null when none.
+     * Close of the underlying's last one-minute bar in the bucket (USD); null when none.
      */
     underlying_price: number | null;
 };
@@ -1105,12 +1105,12 @@ export type CatalogEntry = {
      */
     dataset: CatalogDataset;
     /**
-     * Details: the routes description in this document.
+     * Details: the route's description in this document.
      */
     description?: string;
     family: RouteFamily;
     /**
-     * Parameters bounded by the plans history window (x-history-params).
+     * Parameters bounded by the plan's history window (x-history-params).
      */
     history_params?: Array<string>;
     /**
@@ -1158,7 +1158,7 @@ export type CatalogEntry = {
 /**
  * Plan
  *
- * The accounts plan; pro includes overnight data.
+ * The account's plan; pro includes overnight data.
  */
 export type Plan = 'basic' | 'pro';
 
@@ -1377,7 +1377,7 @@ export type ExportRequest = {
      */
     path: string;
     /**
-     * The endpoints query parameters; limit is the files row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
+     * The endpoint's query parameters; limit is the file's row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
      */
     query?: ExportQuery;
 };
@@ -1626,7 +1626,7 @@ export type SkewPoint = {
      */
     put_delta: number | null;
     /**
-     * Implied volatility of the puts mid; null without a mid or when no volatility reprices it.
+     * Implied volatility of the put's mid; null without a mid or when no volatility reprices it.
      */
     put_implied_volatility: number | null;
     /**
@@ -1712,11 +1712,11 @@ export type DriftInterval = '1m' | '5m';
  */
 export type VolatilityDriftPoint = {
     /**
-     * Realized volatility of the underlyings one-minute log returns from the windows open to the buckets end, scaled to a day by the windows share of daily variance and annualised over 252 days (decimal); null before five returns.
+     * Realized volatility of the underlying's one-minute log returns from the window's open to the bucket's end, scaled to a day by the window's share of daily variance and annualised over 252 days (decimal); null before five returns.
      */
     adjusted_realized_volatility: number | null;
     /**
-     * At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the buckets quotes (decimal); null when no forward or volatility is found.
+     * At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the bucket's quotes (decimal); null when no forward or volatility is found.
      */
     implied_volatility: number | null;
     /**
@@ -1729,7 +1729,7 @@ export type VolatilityDriftPoint = {
     implied_volatility_trading_clock: number | null;
     timestamp: UnixMs;
     /**
-     * Close of the last underlying bar ended by the buckets end (USD); null when none.
+     * Close of the last underlying bar ended by the bucket's end (USD); null when none.
      */
     underlying_price: number | null;
 };
@@ -1737,7 +1737,7 @@ export type VolatilityDriftPoint = {
 /**
  * RealizedVolatilityBasis
  *
- * How the regular sessions share of a days variance was estimated for the realized volatility and the trading-variance clock.
+ * How the regular session's share of a day's variance was estimated for the realized volatility and the trading-variance clock.
  */
 export type RealizedVolatilityBasis = {
     /**
@@ -1749,7 +1749,7 @@ export type RealizedVolatilityBasis = {
      */
     default_used: boolean;
     /**
-     * Share of a days variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions log returns; null when it cannot be determined.
+     * Share of a day's variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions' log returns; null when it cannot be determined.
      */
     regular_session_share: number | null;
 };
@@ -1836,7 +1836,7 @@ export type PriceVersusFlip = 'above' | 'below' | 'none';
  */
 export type GammaRegime = {
     /**
-     * Σ|value| of the contracts exposure to the requested greek (a strikes calls and puts do not offset), in the responses unit and perspective; null without contracts.
+     * Σ|value| of the contracts' exposure to the requested greek (a strike's calls and puts do not offset), in the response's unit and perspective; null without contracts.
      */
     absolute: number | null;
     /**
@@ -1844,7 +1844,7 @@ export type GammaRegime = {
      */
     label: RegimeLabel;
     /**
-     * Σ value of the contracts exposure to the requested greek, in the responses unit and perspective; null without contracts.
+     * Σ value of the contracts' exposure to the requested greek, in the response's unit and perspective; null without contracts.
      */
     net: number | null;
     /**
@@ -1874,7 +1874,7 @@ export type VannaLevels = {
 /**
  * Levels
  *
- * Levels read off the modeled exposure by strike (see the levels routes description for each rule). A strike level is null when no strike qualifies.
+ * Levels read off the modeled exposure by strike (see the levels route's description for each rule). A strike level is null when no strike qualifies.
  */
 export type Levels = {
     /**
@@ -1918,7 +1918,7 @@ export type Levels = {
      */
     gamma_tilt: number | null;
     /**
-     * Strikes from the underlying price towards the peak net exposure (Ss side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
+     * Strikes from the underlying price towards the peak net exposure (S's side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
      */
     gatekeepers: Array<number>;
     /**
@@ -2008,7 +2008,7 @@ export type HeatmapCell = {
      */
     strike: number;
     /**
-     * The metric summed over the cells contracts (every root of that date at that strike); 0 when a listed contract has nothing to show. Exposure in the responses unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
+     * The metric summed over the cell's contracts of the leg (every root of that date at that strike); on the net leg calls plus puts for the greeks and net_premium, calls minus puts for open_interest, volume, premium and trades; 0 when a listed contract has nothing to show. Exposure in the response's unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
      */
     value: number;
 };
@@ -2168,7 +2168,7 @@ export type CatalogParameter = {
      */
     enum?: Array<string>;
     /**
-     * Type of a lists items.
+     * Type of a list's items.
      */
     item?: string;
     /**
@@ -2245,7 +2245,7 @@ export type RateWindow = {
 /**
  * InFlightLimit
  *
- * The accounts simultaneous requests.
+ * The account's simultaneous requests.
  */
 export type InFlightLimit = {
     /**
@@ -2293,7 +2293,7 @@ export type DatasetFreshness = {
      */
     dataset: string;
     /**
-     * Time of the newest row (Unix ms): the newest print not cancelled, or the newest bars start; null for date-only datasets or when empty.
+     * Time of the newest row (Unix ms): the newest print not cancelled, or the newest bar's start; null for date-only datasets or when empty.
      */
     newest_timestamp: number | null;
     /**
@@ -2337,7 +2337,7 @@ export type RequestMeta = {
 /**
  * ExportFileMeta
  *
- * The meta of the exported endpoints first page, with the export id.
+ * The meta of the exported endpoint's first page, with the export id.
  */
 export type ExportFileMeta = {
     [key: string]: unknown;
@@ -2459,7 +2459,7 @@ export type UsageGranularity = 'hour' | 'day';
 /**
  * DocumentInfo
  *
- * The documents info object.
+ * The document's info object.
  */
 export type DocumentInfo = {
     [key: string]: unknown;

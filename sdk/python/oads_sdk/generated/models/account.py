@@ -25,7 +25,7 @@ class Account:
     Attributes:
         id (str): Account id.
         name (str): Account name.
-        plan (Plan): The accounts plan; pro includes overnight data.
+        plan (Plan): The account's plan; pro includes overnight data.
         datasets (list[DatasetRelease]): Dataset releases the account holds.
         entitlements (Entitlements): Entitlements granted beyond the plan.
         status (AccountStatus): active, or suspended (every data request then answers 403 account_suspended).

@@ -23,7 +23,7 @@ class AccountLimits:
             plan).
         minute_window (RateWindow): A rolling request window of the account.
         second_window (RateWindow): A rolling request window of the account.
-        in_flight (InFlightLimit): The accounts simultaneous requests.
+        in_flight (InFlightLimit): The account's simultaneous requests.
         cooldown_until (int | None): Unix ms when a cooldown ends; null when none.
         exports_active (int): Exports queued or running.
     """

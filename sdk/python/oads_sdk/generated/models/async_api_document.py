@@ -20,7 +20,7 @@ class AsyncApiDocument:
     """
     Attributes:
         asyncapi (str): AsyncAPI version of the document.
-        info (DocumentInfo): The documents info object.
+        info (DocumentInfo): The document's info object.
         channels (AsyncApiChannels): The channels of the streams.
     """
 

@@ -33,8 +33,8 @@ class CatalogEntry:
         public (bool): Needs no key.
         streamable (bool): Available as a stream channel (GET /v1/stream).
         summary (str): One-line summary.
-        description (str | Unset): Details: the routes description in this document.
-        history_params (list[str] | Unset): Parameters bounded by the plans history window (x-history-params).
+        description (str | Unset): Details: the route's description in this document.
+        history_params (list[str] | Unset): Parameters bounded by the plan's history window (x-history-params).
     """
 
     dataset: CatalogDataset

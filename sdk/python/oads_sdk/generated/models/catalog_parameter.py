@@ -24,7 +24,7 @@ class CatalogParameter:
         description (str): Meaning, as in this document.
         default (Any | Unset): Default value; absent when none.
         enum (list[str] | Unset): Allowed values (enum, or the items of a list of enum).
-        item (str | Unset): Type of a lists items.
+        item (str | Unset): Type of a list's items.
         max_ (float | Unset): Largest value allowed.
         min_ (float | Unset): Smallest value allowed.
         max_items (int | Unset): Most items of a list.

@@ -18,12 +18,12 @@ class ContractLeaderRow:
 
     Attributes:
         underlying_symbol (str): Option root of the contract.
-        premium (float): Total premium of the contracts prints in the session (USD).
+        premium (float): Total premium of the contract's prints in the session (USD).
         volume (int): Contracts traded in the session.
         change_percent (float | None): Percent change of last_price from previous_close; null without a previous close.
         contract_type (ContractType): call or put.
         date_of_expiry (datetime.date): Expiration date.
-        implied_volatility (float | None): Implied volatility of the sessions last print (decimal); null when it could
+        implied_volatility (float | None): Implied volatility of the session's last print (decimal); null when it could
             not be solved.
         last_price (float): Price per share of the session's last print.
         open_interest (int | None): Open interest at the start of the trading date, as the last print carries it; null

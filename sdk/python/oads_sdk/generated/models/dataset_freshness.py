@@ -17,7 +17,7 @@ class DatasetFreshness:
         dataset (str): Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or
             equities.splits.
         newest_timestamp (int | None): Time of the newest row (Unix ms): the newest print not cancelled, or the newest
-            bars start; null for date-only datasets or when empty.
+            bar's start; null for date-only datasets or when empty.
         newest_date (datetime.date | None): Date of the newest data (trading date, or New York date of the newest bar);
             null when empty.
         rows (int | None): Approximate row count.

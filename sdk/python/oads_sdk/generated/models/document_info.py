@@ -12,7 +12,7 @@ T = TypeVar("T", bound="DocumentInfo")
 
 @_attrs_define
 class DocumentInfo:
-    """The documents info object."""
+    """The document's info object."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

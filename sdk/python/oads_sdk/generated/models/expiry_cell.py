@@ -16,7 +16,7 @@ class ExpiryCell:
     Attributes:
         date_of_expiry (datetime.date): Expiration of the cell.
         strike (float): Strike of the cell in USD.
-        value (float): Value of the cell (net over calls and puts on the levels route), in the responses unit and
+        value (float): Value of the cell (net over calls and puts on the levels route), in the response's unit and
             perspective.
     """
 

@@ -18,7 +18,7 @@ class ExportFile:
     """
     Attributes:
         data (Any): The rows (or object) of the exported endpoint.
-        meta (ExportFileMeta): The meta of the exported endpoints first page, with the export id.
+        meta (ExportFileMeta): The meta of the exported endpoint's first page, with the export id.
         pages (int): Pages of the endpoint read.
         truncated (bool): True when rows were cut at the row or size limit.
     """

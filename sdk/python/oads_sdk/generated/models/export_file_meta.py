@@ -12,7 +12,7 @@ T = TypeVar("T", bound="ExportFileMeta")
 
 @_attrs_define
 class ExportFileMeta:
-    """The meta of the exported endpoints first page, with the export id."""
+    """The meta of the exported endpoint's first page, with the export id."""
 
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 

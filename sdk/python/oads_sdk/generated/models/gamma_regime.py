@@ -17,11 +17,11 @@ class GammaRegime:
     """Net and absolute modeled exposure of the selected contracts to the requested greek, and their ratio.
 
     Attributes:
-        absolute (float | None): Σ|value| of the contracts exposure to the requested greek (a strikes calls and puts do
-            not offset), in the responses unit and perspective; null without contracts.
+        absolute (float | None): Σ|value| of the contracts' exposure to the requested greek (a strike's calls and puts
+            do not offset), in the response's unit and perspective; null without contracts.
         label (RegimeLabel): positive when regime.ratio >= 0.05, negative when <= -0.05, otherwise neutral (also when
             there is no exposure).
-        net (float | None): Σ value of the contracts exposure to the requested greek, in the responses unit and
+        net (float | None): Σ value of the contracts' exposure to the requested greek, in the response's unit and
             perspective; null without contracts.
         ratio (float | None): net / absolute; null when absolute is 0 or null.
         underlying_vs_gamma_flip (PriceVersusFlip): Where the underlying price lies against gamma_flip: above (at or

@@ -48,7 +48,7 @@ class Heatmap:
         trading_date (datetime.date): Trading date valued.
         underlying_symbol (str): Underlying symbol as requested.
         unit (ExposureUnit): per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1
-            dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
+            dollar move; raw: shares (or per unit of the greek). See the levels route for each greek's formula.
         unit_label (str): What one unit of the values is.
         valuation (Valuation): Where and when the chain was valued: the instant, the chain and underlying price used,
             the rate, and the open interest date.

@@ -17,9 +17,10 @@ class HeatmapCell:
         date_of_expiry (datetime.date): Expiration (column).
         days_to_expiry (int): Calendar days from the trading date to the expiration.
         strike (float): Strike (row) in USD.
-        value (float): The metric summed over the cells contracts (every root of that date at that strike); 0 when a
-            listed contract has nothing to show. Exposure in the responses unit; open_interest, volume and trades in
-            contracts or prints; premium and net_premium in USD.
+        value (float): The metric summed over the cell's contracts of the leg (every root of that date at that strike);
+            on the net leg calls plus puts for the greeks and net_premium, calls minus puts for open_interest, volume,
+            premium and trades; 0 when a listed contract has nothing to show. Exposure in the response's unit;
+            open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
     """
 
     date_of_expiry: datetime.date

@@ -11,7 +11,7 @@ T = TypeVar("T", bound="InFlightLimit")
 
 @_attrs_define
 class InFlightLimit:
-    """The accounts simultaneous requests.
+    """The account's simultaneous requests.
 
     Attributes:
         limit (int): Simultaneous requests allowed.

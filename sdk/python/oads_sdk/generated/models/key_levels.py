@@ -27,7 +27,7 @@ class KeyLevels:
     """
     Attributes:
         greek (Greek): The greek whose exposure is measured.
-        levels (Levels): Levels read off the modeled exposure by strike (see the levels routes description for each
+        levels (Levels): Levels read off the modeled exposure by strike (see the levels route's description for each
             rule). A strike level is null when no strike qualifies.
         model (PositioningModelName): classic_oi: dealers long the calls and short the puts of the open interest;
             flow_adjusted: that position moved by classified prints since the open interest date.
@@ -44,7 +44,7 @@ class KeyLevels:
             otherwise).
         underlying_symbol (str): Underlying symbol as requested.
         unit (ExposureUnit): per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1
-            dollar move; raw: shares (or per unit of the greek). See the levels route for each greeks formula.
+            dollar move; raw: shares (or per unit of the greek). See the levels route for each greek's formula.
         unit_label (str): What one unit of the values is.
         valuation (Valuation): Where and when the chain was valued: the instant, the chain and underlying price used,
             the rate, and the open interest date.

@@ -20,7 +20,7 @@ T = TypeVar("T", bound="Levels")
 
 @_attrs_define
 class Levels:
-    """Levels read off the modeled exposure by strike (see the levels routes description for each rule). A strike level is
+    """Levels read off the modeled exposure by strike (see the levels route's description for each rule). A strike level is
     null when no strike qualifies.
 
         Attributes:
@@ -43,7 +43,7 @@ class Levels:
                 1.2·S), so any flip lies beyond it; null when there is no gamma.
             gamma_tilt (float | None): Σ positive call gamma exposure over |Σ negative put gamma exposure|, by strike; null
                 when there is no negative put exposure.
-            gatekeepers (list[float]): Strikes from the underlying price towards the peak net exposure (Ss side inclusive,
+            gatekeepers (list[float]): Strikes from the underlying price towards the peak net exposure (S's side inclusive,
                 the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
             largest_absolute_strike (float | None): Strike of the largest |call| + |put| exposure; null when every value is
                 0.

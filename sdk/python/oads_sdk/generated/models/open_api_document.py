@@ -20,7 +20,7 @@ class OpenApiDocument:
     """
     Attributes:
         openapi (str): OpenAPI version of the document.
-        info (DocumentInfo): The documents info object.
+        info (DocumentInfo): The document's info object.
         paths (OpenApiPaths): The routes of the contract.
     """
 

@@ -29,7 +29,7 @@ class OpenInterest:
         rows (list[OpenInterestRow]): Ascending by strike or by expiration.
         totals (OpenInterestTotals):
         trading_date (datetime.date): Trading date asked for.
-        underlying_price (float | None): Underlying price (USD) at the regular sessions valuation instant; null when
+        underlying_price (float | None): Underlying price (USD) at the regular session's valuation instant; null when
             none is known.
         underlying_symbol (str): Underlying symbol as requested.
     """

@@ -43,7 +43,7 @@ class OptionPrint:
             as opaque.
         implied_volatility (float | None): Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print
             at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the
-            underlyings dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying
+            underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying
             price, after settlement, or when no volatility reprices the price.
         is_block (bool): size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor
             print of at least 500 contracts.

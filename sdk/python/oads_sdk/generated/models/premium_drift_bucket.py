@@ -13,13 +13,13 @@ T = TypeVar("T", bound="PremiumDriftBucket")
 class PremiumDriftBucket:
     """
     Attributes:
-        call_drift (float | None): Cumulative call premium from the windows start to the buckets end: bought on the ask
-            side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
+        call_drift (float | None): Cumulative call premium from the window's start to the bucket's end: bought on the
+            ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
         put_drift (float | None): The same for puts (USD).
         sentiment_drift (float | None): call_drift − put_drift (USD): rises when premium flows into calls or out of
             puts.
         timestamp (int): Unix epoch milliseconds (UTC).
-        underlying_price (float | None): Close of the underlyings last one-minute bar in the bucket (USD); null when
+        underlying_price (float | None): Close of the underlying's last one-minute bar in the bucket (USD); null when
             none.
     """
 

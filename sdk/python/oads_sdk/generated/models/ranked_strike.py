@@ -18,8 +18,8 @@ class RankedStrike:
         distance_points (float): strike − underlying price, in USD.
         rank (int): 1 for the largest absolute value.
         strike (float): Strike in USD.
-        value (float): The legs exposure at the strike, in the responses unit and perspective (gross is |call| + |put|,
-            never negated).
+        value (float): The leg's exposure at the strike, in the response's unit and perspective (gross is |call| +
+            |put|, never negated).
     """
 
     distance_percent: float | None

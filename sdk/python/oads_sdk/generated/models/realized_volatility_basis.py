@@ -11,14 +11,14 @@ T = TypeVar("T", bound="RealizedVolatilityBasis")
 
 @_attrs_define
 class RealizedVolatilityBasis:
-    """How the regular sessions share of a days variance was estimated for the realized volatility and the trading-variance
-    clock.
+    """How the regular session's share of a day's variance was estimated for the realized volatility and the trading-
+    variance clock.
 
         Attributes:
             days (int): Sessions of history the share was estimated from (up to 30).
             default_used (bool): True when fewer than 10 sessions were available and the default share 0.75 was used.
-            regular_session_share (float | None): Share of a days variance that falls in the regular session, Σ intraday² /
-                Σ(overnight gap² + intraday²) of the sessions log returns; null when it cannot be determined.
+            regular_session_share (float | None): Share of a day's variance that falls in the regular session, Σ intraday² /
+                Σ(overnight gap² + intraday²) of the sessions' log returns; null when it cannot be determined.
     """
 
     days: int

@@ -15,7 +15,7 @@ class RootLeaderRow:
 
     Attributes:
         underlying_symbol (str): Underlying symbol.
-        premium (float): Total premium of the underlyings prints in the session (USD).
+        premium (float): Total premium of the underlying's prints in the session (USD).
         volume (int): Contracts traded.
         bearish_premium (float): Premium of bearish prints (USD).
         bullish_premium (float): Premium of bullish prints (USD).
@@ -23,10 +23,10 @@ class RootLeaderRow:
         bearish_to_bullish_ratio (float | None): bearish_premium over bullish_premium; null without bullish premium.
         call_volume (int): Call contracts traded.
         put_volume (int): Put contracts traded.
-        premium_share (float): Share of the whole markets premium, 0 to 1.
+        premium_share (float): Share of the whole market's premium, 0 to 1.
         trades (int): Prints.
-        trades_share (float): Share of the whole markets prints, 0 to 1.
-        volume_share (float): Share of the whole markets volume, 0 to 1.
+        trades_share (float): Share of the whole market's prints, 0 to 1.
+        volume_share (float): Share of the whole market's volume, 0 to 1.
     """
 
     underlying_symbol: str

@@ -22,7 +22,7 @@ class SkewPoint:
             the call at or above it.
         put_delta (float | None): Spot delta of the put at its mid volatility; null without that volatility or an
             underlying price.
-        put_implied_volatility (float | None): Implied volatility of the puts mid; null without a mid or when no
+        put_implied_volatility (float | None): Implied volatility of the put's mid; null without a mid or when no
             volatility reprices it.
         smile_implied_volatility (float | None): The fitted smile's volatility at the strike, σ = √(w(k)/T) with k =
             ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts

@@ -14,7 +14,7 @@ class StrikeValue:
     """
     Attributes:
         strike (float): Strike in USD.
-        value (float): Net exposure at the strike, in the responses unit and perspective.
+        value (float): Net exposure at the strike, in the response's unit and perspective.
     """
 
     strike: float

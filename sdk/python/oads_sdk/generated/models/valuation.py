@@ -20,8 +20,8 @@ class Valuation:
             open_interest_date (datetime.date | None): Date of the close whose open interest the positioning uses; null on
                 the skew route or when none is published.
             risk_free_rate (float | None): Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill
-                rate (FRED TB3MS) of the trading dates month, converted from its discount basis; this service always fills it.
-            timestamp (int | None): Valuation time (Unix ms): the end of the chains minute, not after the instant; times to
+                rate (FRED TB3MS) of the trading date's month, converted from its discount basis; this service always fills it.
+            timestamp (int | None): Valuation time (Unix ms): the end of the chain's minute, not after the instant; times to
                 settlement run from it; this service always fills it.
             underlying_price (float | None): Underlying price used (USD): the close of the last one-minute bar ended by the
                 valuation time; null when none.

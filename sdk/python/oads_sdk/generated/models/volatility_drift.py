@@ -25,7 +25,7 @@ class VolatilityDrift:
         date_of_expiry (datetime.date): The tracked expiration.
         interval (DriftInterval): Bucket length: one or five minutes.
         points (list[VolatilityDriftPoint]): Buckets with a value, oldest first.
-        realized_volatility_basis (RealizedVolatilityBasis): How the regular sessions share of a days variance was
+        realized_volatility_basis (RealizedVolatilityBasis): How the regular session's share of a day's variance was
             estimated for the realized volatility and the trading-variance clock.
         session (Session): The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading
             Hours session before the trading date), curb, or all.

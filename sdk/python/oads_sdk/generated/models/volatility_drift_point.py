@@ -13,17 +13,17 @@ T = TypeVar("T", bound="VolatilityDriftPoint")
 class VolatilityDriftPoint:
     """
     Attributes:
-        adjusted_realized_volatility (float | None): Realized volatility of the underlyings one-minute log returns from
-            the windows open to the buckets end, scaled to a day by the windows share of daily variance and annualised over
-            252 days (decimal); null before five returns.
+        adjusted_realized_volatility (float | None): Realized volatility of the underlying's one-minute log returns from
+            the window's open to the bucket's end, scaled to a day by the window's share of daily variance and annualised
+            over 252 days (decimal); null before five returns.
         implied_volatility (float | None): At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from
-            the buckets quotes (decimal); null when no forward or volatility is found.
+            the bucket's quotes (decimal); null when no forward or volatility is found.
         implied_volatility_30d (float | None): 30-day constant-maturity volatility, Cboe VIX weighting of the two
             expirations that bracket 30 days (decimal); null when either is missing.
         implied_volatility_trading_clock (float | None): The same total variance as implied_volatility over the years to
             settlement on the trading-variance clock, √(w/τ) (decimal); null with it.
         timestamp (int): Unix epoch milliseconds (UTC).
-        underlying_price (float | None): Close of the last underlying bar ended by the buckets end (USD); null when
+        underlying_price (float | None): Close of the last underlying bar ended by the bucket's end (USD); null when
             none.
     """
 

@@ -283,7 +283,7 @@ def sync_detailed(
         leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
@@ -401,7 +401,7 @@ def sync(
         leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
@@ -514,7 +514,7 @@ async def asyncio_detailed(
         leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
@@ -630,7 +630,7 @@ async def asyncio(
         leg (HeatmapLeg | Unset): net (calls and puts combined), call or put.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.

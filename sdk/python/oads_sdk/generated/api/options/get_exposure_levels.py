@@ -316,7 +316,7 @@ def sync_detailed(
         greek (Greek | Unset): The greek whose exposure is measured.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
@@ -469,7 +469,7 @@ def sync(
         greek (Greek | Unset): The greek whose exposure is measured.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
@@ -617,7 +617,7 @@ async def asyncio_detailed(
         greek (Greek | Unset): The greek whose exposure is measured.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
@@ -768,7 +768,7 @@ async def asyncio(
         greek (Greek | Unset): The greek whose exposure is measured.
         unit (ExposureUnit | Unset): per_percent: USD of modeled dealer hedging per 1% move of the
             underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the
-            levels route for each greeks formula.
+            levels route for each greek's formula.
         model (PositioningModelName | Unset): classic_oi: dealers long the calls and short the
             puts of the open interest; flow_adjusted: that position moved by classified prints since
             the open interest date.
