@@ -91,10 +91,23 @@ schemathesis: install venv
 	mkdir -p $(RESULTS)
 	bash scripts/schemathesis $(RESULTS)
 
-build/docs/index.html: openapi/v1.yaml $(NODE_STAMP)
-	npx redocly build-docs openapi/v1.yaml --inlineBundle -o build/docs/index.html
+# The docs page is built from the contract as /v1/openapi.json serves it: with each operation's
+# response example (openapi/examples, `make examples`) and request samples (src/docs/).
+DOCS_INPUTS := openapi/v1.yaml openapi/examples $(wildcard openapi/examples/*.json) $(wildcard src/docs/*.ts) src/contract.ts src/parameter-rules.ts scripts/docs-document.ts
+
+build/openapi.json: $(DOCS_INPUTS) $(NODE_STAMP)
+	npx tsx scripts/docs-document.ts $@
+
+build/docs/index.html: build/openapi.json
+	npx redocly build-docs build/openapi.json --inlineBundle -o build/docs/index.html
 
 docs: build/docs/index.html
+
+# The response examples, captured from the service on the simulated market (not part of make test,
+# which checks them against the contract): rerun when a response's shape changes, and commit.
+.PHONY: examples
+examples: install
+	npx tsx scripts/capture-examples.ts
 
 # The explorer page (explorer/, served at /explorer): its script with uPlot bundled by esbuild and
 # its styles, beside its HTML, in build/explorer (scripts/build-explorer.ts).

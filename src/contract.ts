@@ -1,12 +1,15 @@
 /**
- * The contract, read once from openapi/v1.yaml: the document served at /v1/openapi.json and given to
- * the validator, and the list of operations with their route facts (the `x-` extensions).
+ * The contract, read once from openapi/v1.yaml: the document given to the validator, the document
+ * served at /v1/openapi.json (the same with examples and request samples added), and the list of
+ * operations with their route facts (the `x-` extensions).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { components, operations } from '../generated/openapi.js';
+import { enrichDocument, loadExamples } from './docs/enrich.js';
+import { resolveRef, type Json } from './json-ref.js';
 import { parseParameterRules, type ParameterRule } from './parameter-rules.js';
 
 export type OperationId = keyof operations;
@@ -53,33 +56,20 @@ export interface OperationSpec {
 }
 
 export interface Contract {
+  /** The contract as written: what the validators compile. */
   document: Record<string, unknown>;
+  /**
+   * The document served at /v1/openapi.json and built into the docs page: the contract with each
+   * operation's response example and request samples (docs/enrich.ts).
+   */
+  served: Record<string, unknown>;
   operations: OperationSpec[];
   byId: Map<OperationId, OperationSpec>;
 }
 
 export const contractPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/v1.yaml');
 
-type Json = Record<string, unknown>;
-
-/**
- * Follows a local `$ref` (`#/components/...`) to its target, repeatedly. Members beside a `$ref`
- * (OpenAPI 3.1 allows them: a parameter's `default`, `description`, `examples` next to the shared
- * schema it names) are kept over the target's, the nearest `$ref`'s first.
- */
-export function resolveRef(document: Json, node: unknown): Json {
-  let current = node as Json;
-  let siblings: Json | null = null;
-  for (let depth = 0; depth < 16 && current && typeof current.$ref === 'string'; depth += 1) {
-    const { $ref, ...rest } = current;
-    if (Object.keys(rest).length > 0) siblings = { ...rest, ...(siblings ?? {}) };
-    const pointer = $ref.replace(/^#\//, '').split('/');
-    let target: unknown = document;
-    for (const key of pointer) target = (target as Json)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
-    current = target as Json;
-  }
-  return siblings ? { ...current, ...siblings } : current;
-}
+export { resolveRef };
 
 /**
  * A strike is a number of at most three decimals, written in the contract as `multipleOf: 0.001`
@@ -169,7 +159,8 @@ export function loadContract(file = contractPath): Contract {
       });
     }
   }
-  return { document, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
+  const served = enrichDocument(document, operations, loadExamples());
+  return { document, served, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
 }
 
 /** Finds the operation a method and path belong to (for logging and auth before validation). */

@@ -84,7 +84,7 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
 
 /** The contract itself, served bare (no envelope). */
 export async function getOpenApiDocument({ deps }: ServiceContext): Promise<Result<'getOpenApiDocument'>> {
-  return { data: deps.contract.document as never, bare: true };
+  return { data: deps.contract.served as never, bare: true };
 }
 
 const asyncApiDocuments = new WeakMap<object, Record<string, unknown>>();

@@ -10,7 +10,9 @@ describe('the documentation site', () => {
   let service: TestService;
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-docs-'));
-    await promisify(execFile)('npx', ['redocly', 'build-docs', 'openapi/v1.yaml', '--inlineBundle', '-o', path.join(dir, 'index.html')]);
+    // As `make docs` builds it: from the contract as served, with examples and request samples.
+    await promisify(execFile)('npx', ['tsx', 'scripts/docs-document.ts', path.join(dir, 'openapi.json')]);
+    await promisify(execFile)('npx', ['redocly', 'build-docs', path.join(dir, 'openapi.json'), '--inlineBundle', '-o', path.join(dir, 'index.html')]);
     service = await startTestService({ docsDir: dir });
   });
   afterAll(async () => service.stop());
@@ -23,6 +25,11 @@ describe('the documentation site', () => {
     expect(html).toContain('Options Analytics Data Service');
     expect(html).not.toMatch(/<script[^>]+src="https?:/);
     expect(html).toContain('listOptionTrades');
+    // The request samples and the response examples are in the page's data.
+    expect(html).toContain('x-codeSamples');
+    expect(html).toContain('@oads/sdk');
+    expect(html).toContain('from oads_sdk import Oads');
+    expect(html).toContain("The simulated market's answer to GET /v1/options/trades");
   });
 
   it('compresses the page (2.7 MB) for a client that accepts it, and answers HEAD with the same headers', async () => {

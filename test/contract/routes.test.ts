@@ -95,9 +95,18 @@ describe('every served route through the generated client', () => {
     }
   });
 
-  it('serves the contract itself at /v1/openapi.json', async () => {
+  it('serves the contract at /v1/openapi.json with the examples and request samples of every operation', async () => {
     const served = await sdk.getOpenApiDocument({ client: service.client() });
-    expect(served.data).toEqual(parse(fs.readFileSync(contractPath, 'utf8')));
+    expect(served.data).toEqual(contract.served);
+    const written = parse(fs.readFileSync(contractPath, 'utf8')) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const trades = (served.data as unknown as typeof written).paths['/v1/options/trades']?.get ?? {};
+    expect(trades['x-codeSamples']).toHaveLength(3);
+    expect(JSON.stringify(trades.responses)).toContain('"examples":{"default":{"summary"');
+    // Everything else as written.
+    const { 'x-codeSamples': _, responses: __, ...rest } = trades;
+    const { responses: ___, ...writtenRest } = written.paths['/v1/options/trades']?.get ?? {};
+    expect(rest).toEqual(writtenRest);
+    expect({ ...(served.data as object), paths: null }).toEqual({ ...written, paths: null });
   });
 
   it('lists every route in the catalog with its parameters', async () => {

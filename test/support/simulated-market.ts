@@ -1,0 +1,46 @@
+/**
+ * The small simulated market of the tests, simulated into a temporary folder and loaded through the
+ * ingest path, without vitest: market.ts (the tests' once-per-run templates) and
+ * scripts/capture-examples.ts (the contract's response examples) both load it from here.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from '../../src/db/connection.js';
+import type { IngestKind } from '../../src/ingest/layouts.js';
+import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
+import { simulateMarket } from '../../src/ingest/simulator/index.js';
+
+/** Friday 2026-11-20, 18:00 ET: the week of Nov 16 to 20 is complete (curb included). */
+export const MARKET_NOW = Date.parse('2026-11-20T23:00:00Z');
+export const SMALL_MARKET = { rthEvents: 1500, gthEvents: 60, curbEvents: 30, goldenSweeps: 2 };
+
+export interface SimulatedMarketOptions {
+  dates: readonly string[];
+  now?: number;
+  seed?: number;
+  history?: boolean;
+}
+
+export interface LoadedMarket {
+  dates: string[];
+  historyDates: string[];
+}
+
+/** The market simulated into a temporary folder and its files loaded into `admin` through ingest. */
+export async function simulateAndLoad(admin: Database, options: SimulatedMarketOptions): Promise<LoadedMarket> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sim-'));
+  try {
+    const summary = await simulateMarket({ outDir, seed: options.seed ?? 11, scale: 'default', now: options.now ?? MARKET_NOW, snapshotDates: options.dates }, SMALL_MARKET);
+    const dates = options.history ? [...summary.historyDates, ...options.dates] : options.dates;
+    const wanted = (file: string): boolean => dates.some((d) => path.basename(file).includes(d));
+    const files: Partial<Record<IngestKind, string[]>> = {};
+    for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
+      files[kind] = kind === 'contracts' ? list : list.filter(wanted);
+    }
+    await loadFilesInOrder(admin, files);
+    return { dates: summary.dates, historyDates: summary.historyDates };
+  } finally {
+    fs.rmSync(outDir, { recursive: true, force: true });
+  }
+}
