@@ -49,18 +49,13 @@ function telling(operationId: string, body: Json): Json {
 }
 
 /**
- * The documents served bare, abridged to show their shape: one path (the status route's, whose own
- * example is small), one channel and operation, two schemas, and no long description.
+ * The documents served bare, abridged to show their shape: the members their schema names, one
+ * path (the status route's, whose own example is small) or channel, and no long description.
  */
 function abridgedDocument(document: Json): Json {
-  const pick = (object: unknown, count: number): Json => Object.fromEntries(Object.entries((object ?? {}) as Json).slice(0, count));
-  const { paths, components, channels, operations, ...rest } = document;
-  const out: Json = { ...rest, info: { ...(rest.info as Json), description: '(abridged)' } };
-  if (paths) out.paths = { '/v1/status': (paths as Json)['/v1/status'] };
-  if (channels) out.channels = pick(channels, 1);
-  if (operations) out.operations = pick(operations, 1);
-  if (components) out.components = { schemas: pick((components as Json).schemas, 2) };
-  return out;
+  const info = { ...(document.info as Json), description: '(abridged)' };
+  if (document.openapi) return { openapi: document.openapi, info, paths: { '/v1/status': (document.paths as Json)['/v1/status'] } };
+  return { asyncapi: document.asyncapi, info, channels: Object.fromEntries(Object.entries(document.channels as Json).slice(0, 1)) };
 }
 
 async function main(): Promise<void> {

@@ -118,6 +118,16 @@ function tsLiteral(value: SampleValue): string {
   return members.length === 0 ? '{}' : `{ ${members.join(', ')} }`;
 }
 
+/** An object literal with one member a line. */
+function tsBlock(value: Record<string, SampleValue>): string {
+  return `{\n${Object.entries(value).map(([k, v]) => `  ${IDENTIFIER.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v)},\n`).join('')}}`;
+}
+
+/** A dict literal with one member a line. */
+function pyBlock(value: Record<string, SampleValue>): string {
+  return `{\n${Object.entries(value).map(([k, v]) => `    ${JSON.stringify(k)}: ${pyLiteral(v)},\n`).join('')}}`;
+}
+
 function pyLiteral(value: SampleValue): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'boolean') return value ? 'True' : 'False';
@@ -142,41 +152,37 @@ export function codeSamples(operation: OperationSpec, request: SampleRequest, op
   if (options.authenticated) curl.push(`-H "Authorization: Bearer $OADS_API_KEY"`);
   if (request.body !== undefined) curl.push(`-H 'Content-Type: application/json'`, `-d ${shellQuoted(JSON.stringify(request.body))}`);
 
-  const args = { ...request.path, ...request.query };
-  const hasArgs = Object.keys(args).length > 0;
-  const tsArgument = request.body !== undefined ? tsLiteral(request.body) : hasArgs ? tsLiteral(args) : '';
-  const pyArguments =
-    request.body !== undefined ? pyLiteral(request.body) : Object.entries(args).map(([k, v]) => `${k}=${pyLiteral(v)}`).join(', ');
+  const params = { ...request.path, ...request.query };
   const method = operation.operationId;
   const pyMethod = snakeCase(method);
-
   const ts = [
     `import { Oads } from '@oads/sdk';`,
     '',
     `const oads = new Oads({ apiKey: process.env.OADS_API_KEY!, baseUrl: '${options.baseUrl}' });`,
-    `const body = await oads.${method}(${tsArgument});`,
   ];
-  const py = [
-    'import os',
-    '',
-    'from oads_sdk import Oads',
-    '',
-    `oads = Oads(api_key=os.environ["OADS_API_KEY"], base_url="${options.baseUrl}")`,
-    `body = oads.${pyMethod}(${pyArguments})`,
-  ];
+  const py = ['import os', '', 'from oads_sdk import Oads', '', `oads = Oads(api_key=os.environ["OADS_API_KEY"], base_url="${options.baseUrl}")`];
+  if (request.body !== undefined && typeof request.body === 'object' && !Array.isArray(request.body)) {
+    ts.push(`const exportRequest = ${tsBlock(request.body)};`, `const job = await oads.${method}(exportRequest);`);
+    py.push(`export_request = ${pyBlock(request.body)}`, `job = oads.${pyMethod}(export_request)`);
+    if (method === 'createExport') {
+      ts.push('', '// Or create, poll until ready and download, in one call:', `const file = await oads.runExport(exportRequest);`);
+      py.push('', '# Or create, poll until ready and download, in one call:', `data = oads.run_export(export_request)`);
+    }
+  } else if (Object.keys(params).length > 0) {
+    ts.push(`const params = ${tsBlock(params)};`, `const result = await oads.${method}(params);`);
+    py.push(`params = dict(\n${Object.entries(params).map(([k, v]) => `    ${k}=${pyLiteral(v)},\n`).join('')})`, `result = oads.${pyMethod}(**params)`);
+  } else {
+    ts.push(`const result = await oads.${method}();`);
+    py.push(`result = oads.${pyMethod}()`);
+  }
   if (operation.facts.paginated) {
-    const pageArgs = hasArgs ? `, ${tsLiteral(request.query)}` : '';
-    const pyPageArgs = Object.entries(request.query).map(([k, v]) => `, ${k}=${pyLiteral(v)}`).join('');
-    ts.push('', '// Every page, following pagination.next_cursor until it is null:', `for await (const page of oads.pages('${method}'${pageArgs})) console.log(page.data.length);`);
-    py.push('', '# Every page, following pagination.next_cursor until it is None:', `for page in oads.pages("${pyMethod}"${pyPageArgs}):`, '    print(len(page["data"]))');
-  } else if (method === 'createExport') {
-    ts.push('', '// Or create, poll until ready and download in one call:', `const file = await oads.runExport(${tsArgument});`);
-    py.push('', '# Or create, poll until ready and download in one call:', `data = oads.run_export(${pyArguments})`);
+    ts.push('', '// Every page, following pagination.next_cursor_id until it is null:', `for await (const page of oads.pages('${method}', params)) console.log(page.data.length);`);
+    py.push('', '# Every page, following pagination.next_cursor_id until it is None:', `for page in oads.pages("${pyMethod}", **params):`, '    print(len(page["data"]))');
   }
   ts.push('', `// A non-2xx answer throws OadsError (status, code, message, details, retryAfter).`);
   py.push('', '# A non-2xx answer raises OadsError (status, code, message, details, retry_after).');
   return [
-    { lang: 'Shell', label: 'curl', source: curl.join(' \\\n  ') },
+    { lang: 'curl', label: 'curl', source: curl.join(' \\\n  ') },
     { lang: 'TypeScript', label: 'TypeScript (@oads/sdk)', source: ts.join('\n') },
     { lang: 'Python', label: 'Python (oads_sdk)', source: py.join('\n') },
   ];

@@ -70,12 +70,18 @@ describe('response examples (openapi/examples, scripts/capture-examples.ts)', ()
   });
 });
 
-/** The argument names of an SDK call in a sample: the members of its object (TS) or its keyword arguments (Python). */
-function sdkArguments(source: string, call: RegExp, member: RegExp): string[] {
-  const line = source.split('\n').find((l) => call.test(l));
-  if (!line) return [];
-  const inner = line.slice(line.indexOf('(') + 1, line.lastIndexOf(')'));
-  return [...inner.matchAll(member)].map((m) => m[1]!);
+/** The names a sample passes to the SDK: the members of its `params` block, one a line. */
+function sampleParams(source: string, opening: string, member: RegExp): string[] {
+  const lines = source.split('\n');
+  const start = lines.indexOf(opening);
+  if (start < 0) return [];
+  const names: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    const m = member.exec(line);
+    if (!m) break;
+    names.push(m[1]!);
+  }
+  return names;
 }
 
 describe('request samples (x-codeSamples)', () => {
@@ -84,7 +90,7 @@ describe('request samples (x-codeSamples)', () => {
   it('gives every operation curl, TypeScript and Python, each calling its route by the contract names', () => {
     for (const op of contract.operations) {
       const samples = served(op)['x-codeSamples'] as CodeSample[];
-      expect(samples.map((s) => s.lang), op.operationId).toEqual(['Shell', 'TypeScript', 'Python']);
+      expect(samples.map((s) => s.lang), op.operationId).toEqual(['curl', 'TypeScript', 'Python']);
       const snake = op.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
       expect(samples[1]!.source).toContain(`import { Oads } from '@oads/sdk';`);
       expect(samples[1]!.source).toContain(`await oads.${op.operationId}(`);
@@ -114,8 +120,11 @@ describe('request samples (x-codeSamples)', () => {
     for (const op of contract.operations.filter((o) => o.operationId !== 'createExport')) {
       const [, ts, py] = served(op)['x-codeSamples'] as CodeSample[];
       const names = op.parameters.map((p) => p.name);
-      const tsNames = sdkArguments(ts!.source, new RegExp(`await oads\\.${op.operationId}\\(`), /(\w+): /g);
-      const pyNames = sdkArguments(py!.source, /^body = oads\./, /(\w+)=/g);
+      const tsNames = sampleParams(ts!.source, 'const params = {', /^ {2}(\w+): .*,$/);
+      const pyNames = sampleParams(py!.source, 'params = dict(', /^ {4}(\w+)=.*,$/);
+      const given = tsNames.length > 0;
+      expect(ts!.source.includes(`await oads.${op.operationId}(${given ? 'params' : ''});`), op.operationId).toBe(true);
+      expect(py!.source.includes(`oads.${op.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${given ? '**params' : ''})`), op.operationId).toBe(true);
       expect(tsNames, op.operationId).toEqual(pyNames);
       for (const name of tsNames) expect(names, `${op.operationId} ${name}`).toContain(name);
       const curl = new URL(/'(http[^']+)'/.exec((served(op)['x-codeSamples'] as CodeSample[])[0]!.source)![1]!);
