@@ -155,21 +155,23 @@ export function codeSamples(operation: OperationSpec, request: SampleRequest, op
   const params = { ...request.path, ...request.query };
   const method = operation.operationId;
   const pyMethod = snakeCase(method);
+  const hasParams = Object.keys(params).length > 0;
+  const typeImport = request.body !== undefined ? ', type BodyOf' : hasParams ? ', type ParamsOf' : '';
   const ts = [
-    `import { Oads } from '@oads/sdk';`,
+    `import { Oads${typeImport} } from '@oads/sdk';`,
     '',
     `const oads = new Oads({ apiKey: process.env.OADS_API_KEY!, baseUrl: '${options.baseUrl}' });`,
   ];
   const py = ['import os', '', 'from oads_sdk import Oads', '', `oads = Oads(api_key=os.environ["OADS_API_KEY"], base_url="${options.baseUrl}")`];
   if (request.body !== undefined && typeof request.body === 'object' && !Array.isArray(request.body)) {
-    ts.push(`const exportRequest = ${tsBlock(request.body)};`, `const job = await oads.${method}(exportRequest);`);
+    ts.push(`const exportRequest: BodyOf<'${method}'> = ${tsBlock(request.body)};`, `const job = await oads.${method}(exportRequest);`);
     py.push(`export_request = ${pyBlock(request.body)}`, `job = oads.${pyMethod}(export_request)`);
     if (method === 'createExport') {
       ts.push('', '// Or create, poll until ready and download, in one call:', `const file = await oads.runExport(exportRequest);`);
       py.push('', '# Or create, poll until ready and download, in one call:', `data = oads.run_export(export_request)`);
     }
-  } else if (Object.keys(params).length > 0) {
-    ts.push(`const params = ${tsBlock(params)};`, `const result = await oads.${method}(params);`);
+  } else if (hasParams) {
+    ts.push(`const params: ParamsOf<'${method}'> = ${tsBlock(params)};`, `const result = await oads.${method}(params);`);
     py.push(`params = dict(\n${Object.entries(params).map(([k, v]) => `    ${k}=${pyLiteral(v)},\n`).join('')})`, `result = oads.${pyMethod}(**params)`);
   } else {
     ts.push(`const result = await oads.${method}();`);

@@ -92,7 +92,7 @@ describe('request samples (x-codeSamples)', () => {
       const samples = served(op)['x-codeSamples'] as CodeSample[];
       expect(samples.map((s) => s.lang), op.operationId).toEqual(['curl', 'TypeScript', 'Python']);
       const snake = op.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      expect(samples[1]!.source).toContain(`import { Oads } from '@oads/sdk';`);
+      expect(samples[1]!.source).toMatch(/^import \{ Oads(, type (ParamsOf|BodyOf))? \} from '@oads\/sdk';$/m);
       expect(samples[1]!.source).toContain(`await oads.${op.operationId}(`);
       expect(samples[2]!.source).toContain('from oads_sdk import Oads');
       expect(samples[2]!.source).toContain(`oads.${snake}(`);
@@ -120,7 +120,7 @@ describe('request samples (x-codeSamples)', () => {
     for (const op of contract.operations.filter((o) => o.operationId !== 'createExport')) {
       const [, ts, py] = served(op)['x-codeSamples'] as CodeSample[];
       const names = op.parameters.map((p) => p.name);
-      const tsNames = sampleParams(ts!.source, 'const params = {', /^ {2}(\w+): .*,$/);
+      const tsNames = sampleParams(ts!.source, `const params: ParamsOf<'${op.operationId}'> = {`, /^ {2}(\w+): .*,$/);
       const pyNames = sampleParams(py!.source, 'params = dict(', /^ {4}(\w+)=.*,$/);
       const given = tsNames.length > 0;
       expect(ts!.source.includes(`await oads.${op.operationId}(${given ? 'params' : ''});`), op.operationId).toBe(true);
