@@ -91,15 +91,12 @@ schemathesis: install venv
 	mkdir -p $(RESULTS)
 	bash scripts/schemathesis $(RESULTS)
 
-# The docs page is built from the contract as /v1/openapi.json serves it: with each operation's
-# response example (openapi/examples, `make examples`) and request samples (src/docs/).
-DOCS_INPUTS := openapi/v1.yaml openapi/examples $(wildcard openapi/examples/*.json) $(wildcard src/docs/*.ts) src/contract.ts src/parameter-rules.ts scripts/docs-document.ts
+# The docs page is built from the contract as /v1/openapi.json serves it (build/openapi.json): with
+# each operation's response example (openapi/examples, `make examples`) and request samples (src/docs/).
+DOCS_INPUTS := openapi/v1.yaml openapi/examples $(wildcard openapi/examples/*.json) $(wildcard src/docs/*.ts) src/contract.ts src/json-ref.ts src/parameter-rules.ts scripts/docs-document.ts scripts/build-docs redocly.yaml
 
-build/openapi.json: $(DOCS_INPUTS) $(NODE_STAMP)
-	npx tsx scripts/docs-document.ts $@
-
-build/docs/index.html: build/openapi.json
-	npx redocly build-docs build/openapi.json --inlineBundle -o build/docs/index.html
+build/docs/index.html: $(DOCS_INPUTS) $(NODE_STAMP)
+	bash scripts/build-docs build/docs build/openapi.json
 
 docs: build/docs/index.html
 

@@ -12,8 +12,7 @@ describe('the documentation site', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-docs-'));
     // As `make docs` builds it: from the contract as served, with examples and request samples.
-    await promisify(execFile)('npx', ['tsx', 'scripts/docs-document.ts', path.join(dir, 'openapi.json')]);
-    await promisify(execFile)('npx', ['redocly', 'build-docs', path.join(dir, 'openapi.json'), '--inlineBundle', '-o', path.join(dir, 'index.html')]);
+    await promisify(execFile)('bash', ['scripts/build-docs', dir, path.join(dir, 'openapi.json')]);
     service = await startTestService({ docsDir: dir });
   });
   afterAll(async () => service.stop());
@@ -30,6 +29,9 @@ describe('the documentation site', () => {
     const html = await r.text();
     expect(html).toContain('Options Analytics Data Service');
     expect(html).not.toMatch(/<script[^>]+src="https?:/);
+    // Redoc's telemetry from readers' browsers is off (scripts/build-docs).
+    expect(html).toContain('"disableTelemetry":true');
+    expect(html).not.toContain('"disableTelemetry":false');
     expect(html).toContain('listOptionTrades');
     // The request samples and the response examples are in the page's data.
     expect(html).toContain('x-codeSamples');
