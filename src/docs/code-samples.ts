@@ -160,9 +160,12 @@ export function codeSamples(operation: OperationSpec, request: SampleRequest, op
   const ts = [
     `import { Oads${typeImport} } from '@oads/sdk';`,
     '',
-    `const oads = new Oads({ apiKey: process.env.OADS_API_KEY!, baseUrl: '${options.baseUrl}' });`,
+    `const oads = new Oads({`,
+    `  apiKey: process.env.OADS_API_KEY!,`,
+    `  baseUrl: '${options.baseUrl}',`,
+    `});`,
   ];
-  const py = ['import os', '', 'from oads_sdk import Oads', '', `oads = Oads(api_key=os.environ["OADS_API_KEY"], base_url="${options.baseUrl}")`];
+  const py = ['import os', '', 'from oads_sdk import Oads', '', 'oads = Oads(', '    api_key=os.environ["OADS_API_KEY"],', `    base_url="${options.baseUrl}",`, ')'];
   if (request.body !== undefined && typeof request.body === 'object' && !Array.isArray(request.body)) {
     ts.push(`const exportRequest: BodyOf<'${method}'> = ${tsBlock(request.body)};`, `const job = await oads.${method}(exportRequest);`);
     py.push(`export_request = ${pyBlock(request.body)}`, `job = oads.${pyMethod}(export_request)`);
@@ -178,11 +181,11 @@ export function codeSamples(operation: OperationSpec, request: SampleRequest, op
     py.push(`result = oads.${pyMethod}()`);
   }
   if (operation.facts.paginated) {
-    ts.push('', '// Every page, following pagination.next_cursor_id until it is null:', `for await (const page of oads.pages('${method}', params)) console.log(page.data.length);`);
+    ts.push('', '// Every page, following pagination.next_cursor_id until it is null:', `for await (const page of oads.pages('${method}', params)) {`, '  console.log(page.data.length);', '}');
     py.push('', '# Every page, following pagination.next_cursor_id until it is None:', `for page in oads.pages("${pyMethod}", **params):`, '    print(len(page["data"]))');
   }
-  ts.push('', `// A non-2xx answer throws OadsError (status, code, message, details, retryAfter).`);
-  py.push('', '# A non-2xx answer raises OadsError (status, code, message, details, retry_after).');
+  ts.push('', '// A non-2xx answer throws OadsError: status, code, message,', '// details and retryAfter (429 and 503).');
+  py.push('', '# A non-2xx answer raises OadsError: status, code, message,', '# details and retry_after (429 and 503).');
   return [
     { lang: 'curl', label: 'curl', source: curl.join(' \\\n  ') },
     { lang: 'TypeScript', label: 'TypeScript (@oads/sdk)', source: ts.join('\n') },
