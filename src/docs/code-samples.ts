@@ -86,9 +86,10 @@ export function sampleRequest(operation: OperationSpec, body?: SampleValue): Sam
   // In the contract's order, as a reader of the parameter list meets them.
   for (const parameter of operation.parameters) {
     if (!wanted.has(parameter.name) || parameter.in === 'header') continue;
+    // A parameter without any example is left out (src/docs/enrich.test.ts fails on a required one)
+    // rather than stopping the service at start.
     const value = exampleOf(parameter);
-    if (value === undefined) throw new Error(`${operation.operationId}: parameter ${parameter.name} has no example for its request sample`);
-    request[parameter.in][parameter.name] = value;
+    if (value !== undefined) request[parameter.in][parameter.name] = value;
   }
   if (body !== undefined) request.body = body;
   return request;
