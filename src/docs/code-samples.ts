@@ -102,7 +102,7 @@ function scalarText(value: SampleValue | undefined): string {
 
 /** The URL of a sample request: path parameters filled in, lists comma-separated (`explode: false`). */
 export function sampleUrl(baseUrl: string, operation: OperationSpec, request: SampleRequest): string {
-  const filled = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(scalarText(request.path[name])));
+  const filled = operation.path.replace(/\{(\w+)\}/g, (template: string, name: string) => (request.path[name] === undefined ? template : encodeURIComponent(scalarText(request.path[name]))));
   const query = Object.entries(request.query)
     .map(([name, value]) => `${name}=${(Array.isArray(value) ? value : [value]).map(scalarText).map((v) => encodeURIComponent(v)).join(',')}`)
     .join('&');
