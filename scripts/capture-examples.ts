@@ -84,7 +84,7 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
   const service = await startService(config, { logger: createLogger('silent'), jobs: true });
   try {
     process.stdout.write('loading the simulated market...\n');
-    await simulateAndLoad(service.database.admin, { dates: ['2026-11-19', DAY], history: true });
+    await simulateAndLoad(service.database.admin, { dates: ['2026-11-19', DAY], history: true, record: true });
     await seedSplits(service.database.admin);
     const account = await createAccount(service.database.admin, { id: 'acct_demo', name: 'Demo (Pro)', plan: 'pro', overnight: true });
     const { key } = await createKey(service.database.admin, account, 'demo');

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../src/db/connection.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
+import { recordSimulatedMarket } from '../../src/db/data-origin.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 
@@ -20,6 +21,11 @@ export interface SimulatedMarketOptions {
   now?: number;
   seed?: number;
   history?: boolean;
+  /**
+   * Record the run as the simulator's (simulated_markets), so that /v1/status says the data is
+   * simulated, as a seeded store does; the tests' markets are not recorded (their status says files).
+   */
+  record?: boolean;
 }
 
 export interface LoadedMarket {
@@ -31,7 +37,9 @@ export interface LoadedMarket {
 export async function simulateAndLoad(admin: Database, options: SimulatedMarketOptions): Promise<LoadedMarket> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sim-'));
   try {
-    const summary = await simulateMarket({ outDir, seed: options.seed ?? 11, scale: 'default', now: options.now ?? MARKET_NOW, snapshotDates: options.dates }, SMALL_MARKET);
+    const seed = options.seed ?? 11;
+    const summary = await simulateMarket({ outDir, seed, scale: 'default', now: options.now ?? MARKET_NOW, snapshotDates: options.dates }, SMALL_MARKET);
+    if (options.record) await recordSimulatedMarket(admin, { seed, scale: 'default', outDir });
     const dates = options.history ? [...summary.historyDates, ...options.dates] : options.dates;
     const wanted = (file: string): boolean => dates.some((d) => path.basename(file).includes(d));
     const files: Partial<Record<IngestKind, string[]>> = {};
