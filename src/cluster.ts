@@ -25,6 +25,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
+import { ClusterStreamPeers, StreamClaimRelay } from './stream/peers.js';
 import type { Logger } from './logging.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { startService, type RunningService, type StartOptions } from './server.js';
@@ -88,6 +89,8 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
     if (!worker.isDead()) worker.send({ oads: 'serve' } satisfies ClusterMessage, undefined, () => undefined);
   };
 
+  // A stream resumed on another worker than the one holding it is handed over between them.
+  const streamClaims = new StreamClaimRelay(() => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined));
   cluster.setupPrimary({ execArgv: [`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, ...process.execArgv] });
   // Workers use the primary's database (the embedded server's URL when it started one).
   let env: Record<string, string> = {};
@@ -95,6 +98,7 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
     const worker = cluster.fork(env);
     if (shared) releases.set(worker, serveLimits(limiter, worker).releaseAll);
     worker.on('message', (message) => {
+      streamClaims.heard(worker, message);
       if (!isMessage(message, 'waiting')) return;
       if (serving) serve(worker);
       else waiting.add(worker);
@@ -207,6 +211,7 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
     jobs: 'submit',
     limiter: config.limitScope === 'cluster' ? new ClusterLimiterClient(channel) : new RateLimiter(config.limits),
     poolSize: workerPoolSize(config),
+    streamPeers: new ClusterStreamPeers(channel),
   });
   let stopped = false;
   const stop = (code: number): void => {

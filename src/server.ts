@@ -38,6 +38,7 @@ import { seedMarketIfEmpty } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
 import { StreamGateway } from './stream/gateway.js';
+import type { StreamPeers } from './stream/peers.js';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream/protocol.js';
 import type { ReplayOptions } from './stream/replay.js';
 
@@ -141,6 +142,8 @@ export interface StartOptions extends AppOptions {
   streamLimits?: Partial<StreamLimits>;
   /** The streams' replay (default: from config.liveMode and config.replaySpeed). */
   replay?: ReplayOptions | null;
+  /** A cluster's HTTP worker: the other workers, to which a stream resumed here may belong (stream/peers.ts). */
+  streamPeers?: StreamPeers;
 }
 
 function replayOf(config: Readonly<Config>): ReplayOptions | null {
@@ -227,7 +230,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       server.keepAliveTimeout = 65_000;
       // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
       server.on('clientError', answerClientError);
-      streams = new StreamGateway(deps, appOf().keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay);
+      streams = new StreamGateway(deps, appOf().keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay, options.streamPeers ?? null);
       try {
         await streams.start(server, database.connectionString);
       } catch (error) {

@@ -1,50 +1,61 @@
 /**
- * The clients of bench/stream, in a process of their own: CONNECTIONS WebSocket connections, each
- * subscribed to the whole market's prints, and one bare PostgreSQL LISTEN client (the baseline: how
- * long the load's notification itself takes to arrive). Each message's delay is its arrival less
- * the load's commit (loaded_at). On stdin's end it writes a JSON summary and exits.
+ * One process of bench/stream's clients: the connections FROM to TO (exclusive) of the run's
+ * WebSocket connections, each subscribed to the whole market's prints, and a bare PostgreSQL LISTEN
+ * client of the loads' notifications in the same process. With FROM = TO it is the baseline process:
+ * the LISTEN client alone, in a process that does nothing else. Each message's delay is its arrival
+ * (this machine's clock) less the load's commit (`loaded_at`, PostgreSQL's clock_timestamp() on the
+ * same machine, taken as the load's last statement before its commit). On stdin's end it writes a
+ * JSON summary and exits.
  */
 import pg from 'pg';
 import WebSocket from 'ws';
 
-const [url = '', key = '', databaseUrl = '', connectionsText = '200'] = process.argv.slice(2);
-const CONNECTIONS = Number(connectionsText);
-const keys = key.split(',');
+const [url = '', keysText = '', databaseUrl = '', fromText = '0', toText = '0'] = process.argv.slice(2);
+const FROM = Number(fromText);
+const TO = Number(toText);
+const keys = keysText.split(',');
+/** Connections per account (the spec's connection window: 20 per account per ten minutes). */
+const PER_ACCOUNT = 20;
 /** [delay ms, prints] per message. */
 const streamDelays: [number, number][] = [];
 const listenDelays: [number, number][] = [];
-const printsPerConnection: number[] = Array.from({ length: CONNECTIONS }, () => 0);
+const printsPerConnection: number[] = Array.from({ length: TO - FROM }, () => 0);
 /** Messages whose seq did not follow the previous one's. */
 let seqGaps = 0;
 let closed = 0;
 
-/** Prints in a message's data: each body has one `"id":"` key (group_id's is `_id":"`). */
-function countPrints(text: string, from: number): number {
+const DATA = Buffer.from(',"data":[');
+const ID = Buffer.from('"id":"');
+const OPEN_BRACE = 0x7b;
+const COMMA = 0x2c;
+
+/** Prints in a message's data: each body has one `"id":"` key right after `{` or `,` (group_id's is `_id":"`). */
+function countPrints(raw: Buffer, from: number): number {
   let n = 0;
-  for (let at = text.indexOf('"id":"', from); at >= 0; at = text.indexOf('"id":"', at + 6)) {
-    const before = text[at - 1];
-    if (before === '{' || before === ',') n += 1;
+  for (let at = raw.indexOf(ID, from); at >= 0; at = raw.indexOf(ID, at + ID.length)) {
+    const before = raw[at - 1];
+    if (before === OPEN_BRACE || before === COMMA) n += 1;
   }
   return n;
 }
 
 async function open(i: number): Promise<void> {
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, { headers: { authorization: `Bearer ${keys[Math.floor(i / 20) % keys.length] ?? ''}` } });
+  const key = keys[Math.floor(i / PER_ACCOUNT) % keys.length] ?? '';
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, { headers: { authorization: `Bearer ${key}` }, skipUTF8Validation: true, perMessageDeflate: false });
   let lastSeq = 0;
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (raw: Buffer) => {
-      // The head is parsed (up to the data); the prints are counted, not parsed: one process reads
-      // what 200 connections receive.
-      const text = raw.toString('utf8');
-      const dataAt = text.indexOf(',"data":[');
-      const m = JSON.parse(dataAt < 0 ? text : `${text.slice(0, dataAt)}}`) as { seq: number; type: string; loaded_at?: number; data?: unknown[] };
-      if (dataAt >= 0) m.data = Array.from({ length: countPrints(text, dataAt) });
+      const received = Date.now();
+      // The head is parsed (up to the data); the prints are counted, not parsed.
+      const dataAt = raw.indexOf(DATA);
+      const m = JSON.parse(dataAt < 0 ? raw.toString('utf8') : `${raw.toString('utf8', 0, dataAt)}}`) as { seq: number; type: string; loaded_at?: number };
       if (m.seq !== lastSeq + 1) seqGaps += 1;
       lastSeq = m.seq;
       if (m.type === 'subscribed') resolve();
-      if (m.type === 'prints' && m.data) {
-        streamDelays.push([Date.now() - (m.loaded_at ?? 0), m.data.length]);
-        printsPerConnection[i] = (printsPerConnection[i] ?? 0) + m.data.length;
+      if (m.type === 'prints' && dataAt >= 0) {
+        const n = countPrints(raw, dataAt);
+        streamDelays.push([received - (m.loaded_at ?? 0), n]);
+        printsPerConnection[i - FROM] = (printsPerConnection[i - FROM] ?? 0) + n;
       }
     });
     ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' } })));
@@ -56,12 +67,13 @@ async function open(i: number): Promise<void> {
 const listener = new pg.Client({ connectionString: databaseUrl });
 await listener.connect();
 listener.on('notification', (n) => {
+  const received = Date.now();
   const payload = JSON.parse(n.payload ?? '{}') as { loaded_at: number; rows: number };
-  listenDelays.push([Date.now() - payload.loaded_at, payload.rows]);
+  listenDelays.push([received - payload.loaded_at, payload.rows]);
 });
 await listener.query('listen oads_prints');
-// In tens; 20 connections per account (the spec's connection window), so CONNECTIONS / 20 accounts.
-for (let i = 0; i < CONNECTIONS; i += 10) await Promise.all(Array.from({ length: Math.min(10, CONNECTIONS - i) }, (_, j) => open(i + j)));
+// In tens, so that the upgrades do not all arrive at once.
+for (let i = FROM; i < TO; i += 10) await Promise.all(Array.from({ length: Math.min(10, TO - i) }, (_, j) => open(i + j)));
 process.stdout.write('ready\n');
 process.stdin.resume();
 process.stdin.on('end', () => {

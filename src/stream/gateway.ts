@@ -23,6 +23,7 @@ import { errorBody, toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
 import { MAX_PRINTS_SYMBOLS } from './channels.js';
 import { StreamHub } from './hub.js';
+import type { StreamPeers } from './peers.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
 import type { ReplayOptions } from './replay.js';
 import { Stream } from './stream.js';
@@ -70,8 +71,10 @@ export class StreamGateway {
     private readonly keys: KeyCache,
     readonly limits: StreamLimits,
     replay: ReplayOptions | null,
+    private readonly peers: StreamPeers | null = null,
   ) {
     this.hub = new StreamHub(deps, limits, replay);
+    peers?.serve((claim) => this.hub.handOver(claim));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: false });
     this.heartbeat = setInterval(() => this.ping(), limits.pingIntervalMs);
     this.heartbeat.unref();
@@ -161,7 +164,14 @@ export class StreamGateway {
     let stream: Stream;
     let resumed = false;
     if (upgrade.resume !== null) {
-      const held = this.hub.streams.get(upgrade.resume.streamId);
+      let held = this.hub.streams.get(upgrade.resume.streamId);
+      // Held by another worker of the cluster: handed over here.
+      if (!held && this.peers && Number.isInteger(upgrade.resume.lastSeq)) {
+        const handed = await this.peers.claim({ streamId: upgrade.resume.streamId, accountId: account.id, lastSeq: upgrade.resume.lastSeq });
+        if (handed) held = await this.hub.adopt(handed, account);
+        // The client left meanwhile: the stream stays here, resumable.
+        if (ws.readyState !== ws.OPEN) return;
+      }
       if (!held || held.account.id !== account.id || !held.canResumeFrom(upgrade.resume.lastSeq)) {
         this.refuse(ws, upgrade, account, new Refusal(CLOSE.resumeUnavailable, new ApiError(400, 'invalid_parameter', 'This stream cannot be resumed from that sequence: open a new stream.', [{ parameter: 'resume', message: 'unknown stream, another account\'s, or its resume window has passed' }])), 101);
         return;

@@ -10,6 +10,12 @@
  *   changed, and at the stated cadence in any case.
  * A load of a date before the current session's (an archived session loaded again) is not news
  * and is not streamed.
+ *
+ * Every worker of a cluster handles the same loads in the same order (PostgreSQL delivers the
+ * notifications in commit order to every listener), each named by its transaction and date. A
+ * stream resumed on another worker is handed over there (peers.ts) with the name of the last load
+ * handled for it: the new worker sends it the loads it handled since, or, when it has not reached
+ * that load yet, skips the stream until it has.
  */
 import pg from 'pg';
 import { defaultTradingDate, rootsOf, selectSides, type SessionChoice } from '../analytics/print-filters.js';
@@ -24,9 +30,10 @@ import { getExposureLevels } from '../services/positioning.js';
 import { printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
-import type { StreamLimits } from './protocol.js';
+import { CLOSE, type StreamLimits } from './protocol.js';
+import type { HandedStream, StreamClaim } from './peers.js';
 import { Replay, type ReplayOptions } from './replay.js';
-import type { Stream, Subscription } from './stream.js';
+import { Stream, type Sent, type Subscription } from './stream.js';
 
 /** A batch of prints to stream: one load of a date, or one step of a replay. */
 export interface PrintsEvent {
@@ -35,7 +42,12 @@ export interface PrintsEvent {
   replay: boolean;
   /** The load's commit (a replay: the replayed instant), Unix ms. */
   at: number;
+  /** A load's name, the same on every worker (its transaction and date); null for a replay step. */
+  id: string | null;
 }
+
+/** Loads remembered for streams handed over from a worker that was ahead of this one. */
+const HISTORY_EVENTS = 10_000;
 
 const RECONNECT_MS = 1_000;
 
@@ -50,6 +62,11 @@ export class StreamHub {
   private replay: Replay | null = null;
   /** Loads handled since the start (tests and benchmarks wait on it). */
   eventsHandled = 0;
+  /** The last load handled, and the loads handled within the resume window, oldest first. */
+  private lastEvent: string | null = null;
+  private readonly history: { event: PrintsEvent; handledAt: number }[] = [];
+  /** Streams handed over from a worker that had handled loads this one has not yet: skipped up to that load (until the deadline). */
+  private readonly skipping = new Map<Stream, { until: string; deadline: number }>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -95,6 +112,7 @@ export class StreamHub {
         selection: { kind: 'load', xid: loaded.xid, from: loaded.from, to: loaded.to },
         replay: false,
         at: loaded.loaded_at,
+        id: `${loaded.xid}:${loaded.trading_date}`,
       };
       this.enqueue(() => this.handlePrints(event));
     });
@@ -190,10 +208,19 @@ export class StreamHub {
     return tradingDate >= defaultTradingDate(this.deps.clock(), 'rth');
   }
 
-  async handlePrints(event: PrintsEvent): Promise<void> {
-    this.eventsHandled += 1;
+  /**
+   * Streams one load, or one replay step, to the prints subscriptions (`only`: to one stream's, a
+   * stream handed over behind this worker), then refreshes the snapshot channels.
+   */
+  async handlePrints(event: PrintsEvent, only: Stream | null = null): Promise<void> {
+    let skipped: ReadonlySet<Stream> = new Set();
+    if (only === null) {
+      this.eventsHandled += 1;
+      skipped = this.passed(event);
+    }
     if (!event.replay && !this.isCurrent(event.tradingDate)) return;
-    for (const group of this.groups('prints').values()) {
+    for (const all of this.groups('prints').values()) {
+      const group = all.filter((sub) => (only === null || sub.stream === only) && !skipped.has(sub.stream));
       const first = group[0];
       if (!first) continue;
       const q = first.query as FeedQuery;
@@ -203,16 +230,119 @@ export class StreamHub {
       const filter = printFilterOf(q, { tradingDate: event.tradingDate, from: null, to: null }, session, first.symbols ? rootsOf(first.symbols) : null, sides);
       const rows = await streamPrints(this.deps.db, filter, event.selection, { exchanges: q.exchange ?? null, sides: sides?.exact ?? null });
       if (rows.length === 0) continue;
-      const batches = this.batches(rows.map((r) => r.body));
+      // Each batch's message body is encoded once for the group; a stream adds its sequence and subscription id.
+      const head = `"type":"prints","channel":"prints","replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
+      const bodies = this.batches(rows.map((r) => r.body)).map((batch) => Buffer.from(`${head}${batch}]}`, 'utf8'));
       for (const sub of group) {
-        const head = `"type":"prints","channel":"prints","subscription":${JSON.stringify(sub.id)},"replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
-        for (const batch of batches) sub.stream.send(`${head}${batch}]}`);
+        const own = `"subscription":${JSON.stringify(sub.id)},`;
+        for (const body of bodies) sub.stream.send(body, own);
       }
     }
     if (event.replay) return;
-    const drift = [...this.subscriptions('premium_drift')];
-    const levels = [...this.subscriptions('levels')];
+    const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || sub.stream === only);
+    const levels = [...this.subscriptions('levels')].filter((sub) => only === null || sub.stream === only);
     if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
+  }
+
+  /**
+   * Notes a load as handled (the last, and in the history) and returns the streams that skip it:
+   * those handed over from a worker that had handled it already.
+   */
+  private passed(event: PrintsEvent): ReadonlySet<Stream> {
+    const skipped = new Set<Stream>();
+    if (event.id === null) return skipped;
+    const now = this.deps.clock();
+    for (const [stream, skip] of this.skipping) {
+      if (skip.deadline < now) this.skipping.delete(stream);
+      else {
+        skipped.add(stream);
+        if (skip.until === event.id) this.skipping.delete(stream);
+      }
+    }
+    this.lastEvent = event.id;
+    this.history.push({ event, handledAt: now });
+    while (this.history.length > HISTORY_EVENTS || (this.history[0] !== undefined && this.history[0].handledAt < now - this.limits.resumeWindowMs)) this.history.shift();
+    return skipped;
+  }
+
+  /**
+   * Hands a stream this worker holds to another worker (peers.ts), in this worker's event order:
+   * null unless it holds the stream, for that account, with the messages after `lastSeq`.
+   */
+  handOver(claim: StreamClaim): Promise<HandedStream | null> {
+    return new Promise((resolve) => {
+      this.enqueue(async () => {
+        try {
+          resolve(this.release(claim));
+        } catch (error) {
+          resolve(null);
+          throw error;
+        }
+      });
+    });
+  }
+
+  private release(claim: StreamClaim): HandedStream | null {
+    const stream = this.streams.get(claim.streamId);
+    if (!stream || stream.account.id !== claim.accountId || !stream.canResumeFrom(claim.lastSeq)) return null;
+    const handed: HandedStream = {
+      id: stream.id,
+      accountId: stream.account.id,
+      seq: stream.seq,
+      nextSubscription: stream.subscriptionCounter,
+      subscriptions: [...stream.subscriptions.values()].map((sub) => ({
+        id: sub.id,
+        channel: sub.channel.name,
+        query: sub.query,
+        symbols: sub.symbols,
+        last: sub.last instanceof Map ? [...sub.last.entries()] : sub.last,
+      })),
+      messages: stream.heldAfter(claim.lastSeq).map((m) => ({ seq: m.seq, head: m.head, body: m.body.toString('utf8'), at: m.at })),
+      lastEvent: this.skipping.get(stream)?.until ?? this.lastEvent,
+    };
+    this.streams.delete(stream.id);
+    this.skipping.delete(stream);
+    const ws = stream.ws;
+    stream.ws = null;
+    ws?.close(CLOSE.replaced, 'replaced: the stream was resumed by another connection');
+    return handed;
+  }
+
+  /**
+   * Takes over a stream handed from another worker, in this worker's event order: the loads this
+   * worker handled after the stream's last are sent to it now (kept for the resume); loads it has
+   * not reached yet are skipped for the stream when they come.
+   */
+  adopt(handed: HandedStream, account: Stream['account']): Promise<Stream> {
+    const stream = new Stream(handed.id, account, this.limits, this.deps.clock);
+    stream.hold(
+      handed.messages.map((m): Sent => ({ seq: m.seq, head: m.head, body: Buffer.from(m.body, 'utf8'), at: m.at })),
+      handed.seq,
+    );
+    stream.subscriptionCounter = handed.nextSubscription;
+    for (const h of handed.subscriptions) {
+      const channel = channelNamed(h.channel);
+      const operation = channel ? this.operations.get(channel.rules) : undefined;
+      if (!channel || !operation) continue;
+      stream.subscriptions.set(h.id, { channel, operation, query: h.query, symbols: h.symbols, id: h.id, stream, key: `${channel.name}:${JSON.stringify(h.query)}`, last: Array.isArray(h.last) ? new Map(h.last) : h.last });
+    }
+    stream.detachedAt = this.deps.clock();
+    return new Promise((resolve, reject) => {
+      this.enqueue(async () => {
+        try {
+          this.streams.set(stream.id, stream);
+          const position = handed.lastEvent;
+          if (position !== null && position !== this.lastEvent) {
+            const at = this.history.findIndex((h) => h.event.id === position);
+            if (at < 0) this.skipping.set(stream, { until: position, deadline: this.deps.clock() + this.limits.resumeWindowMs });
+            else for (const h of this.history.slice(at + 1)) await this.handlePrints(h.event, stream);
+          }
+          resolve(stream);
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      });
+    });
   }
 
   /** Bodies joined by commas, in batches that keep each message under the stated size. */

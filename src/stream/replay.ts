@@ -72,6 +72,6 @@ export class Replay {
     const from = this.at;
     const to = Math.min(this.session.end, from + Math.max(1, Math.round(stepMs * this.options.speed)));
     this.at = to;
-    this.emit({ tradingDate: this.session.date, selection: { kind: 'window', from, to }, replay: true, at: to });
+    this.emit({ tradingDate: this.session.date, selection: { kind: 'window', from, to }, replay: true, at: to, id: null });
   }
 }
