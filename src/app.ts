@@ -24,6 +24,7 @@ import { DatabaseGate, databaseGate } from './middleware/database-gate.js';
 import { errorMiddleware, sendError } from './middleware/errors.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { MCP_PATH } from './mcp/route.js';
+import { streamWithoutUpgrade } from './stream/gateway.js';
 import { requestContext } from './middleware/request-context.js';
 import { checkParameterNames, searchOf, validationFor } from './middleware/validation.js';
 import type { ServiceDeps } from './service.js';
@@ -166,6 +167,8 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   const api = express.Router();
   api.use((req, _res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? next() : next('router')));
   api.use(requestContext({ logger: deps.logger, metrics: deps.metrics, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
+  // GET /v1/stream without the WebSocket upgrade: 426 (the upgrade itself is stream/gateway.ts's).
+  api.use(streamWithoutUpgrade());
   api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock, metrics: deps.metrics }));
   const parseJson = express.json({ limit: '64kb', strict: true, type: 'application/json' });
   api.use((req, res, next) => (req.method === 'POST' ? parseJson(req, res, next) : next()));

@@ -1493,7 +1493,7 @@ export type ExportFile = {
  *
  * Machine-readable error code.
  */
-export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'export_expired' | 'export_too_large' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'data_pending' | 'upstream_busy' | 'upstream_timeout';
+export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'export_expired' | 'export_too_large' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'data_pending' | 'upstream_busy' | 'upstream_timeout' | 'upgrade_required';
 
 /**
  * ErrorResponse

@@ -3,7 +3,7 @@
  * and on finish one structured log line (request id, method, route, status, duration, account and
  * key prefix), one request-log entry and the request's metrics. A HEAD request is matched, logged
  * and counted as HEAD, and served as its GET (app.ts). The MCP endpoint, not an
- * operation of the contract, is logged under its own path; a request whose HTTP status cannot say
+ * operation of the contract, is logged under its own path, and so is a plain request to /v1/stream; a request whose HTTP status cannot say
  * what it did (an MCP tool call answers 200 whatever the route answered) sets
  * `res.locals.outcomeStatus`, which the entry records instead.
  */
@@ -16,6 +16,7 @@ import type { Metrics } from '../metrics.js';
 import type { RequestLogBuffer } from '../request-log.js';
 import { newRequestId } from '../ids.js';
 import { MCP_PATH } from '../mcp/route.js';
+import { STREAM_PATH } from '../stream/protocol.js';
 
 export interface RequestContextOptions {
   logger: Logger;
@@ -32,7 +33,7 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
     const now = options.clock();
     const requestId = newRequestId(now);
     const operation = options.matchOperation(req.method, req.path);
-    const route = operation?.path ?? (req.path === MCP_PATH || req.path === `${MCP_PATH}/` ? MCP_PATH : 'unmatched');
+    const route = operation?.path ?? (req.path === MCP_PATH || req.path === `${MCP_PATH}/` ? MCP_PATH : req.path === STREAM_PATH || req.path === `${STREAM_PATH}/` ? STREAM_PATH : 'unmatched');
     res.locals.requestId = requestId;
     res.locals.receivedAt = now;
     res.locals.operation = operation;

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { RequestHandler } from 'express';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { keyPrefix } from '../api-keys.js';
 import type { AuthenticatedAccount } from '../entitlements.js';
@@ -19,16 +20,38 @@ import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
 import { clientAddress, clientNetwork } from '../limits/rate-limiter.js';
 import { keyOpens, type KeyCache } from '../middleware/auth.js';
-import { errorBody, toApiError } from '../middleware/errors.js';
+import { errorBody, sendError, toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
 import { MAX_PRINTS_SYMBOLS } from './channels.js';
 import { StreamHub } from './hub.js';
 import type { StreamPeers } from './peers.js';
-import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
+import { CLOSE, closeReason, STREAM_PATH, type StreamLimits } from './protocol.js';
 import type { ReplayOptions } from './replay.js';
 import { Stream } from './stream.js';
 
-export const STREAM_PATH = '/v1/stream';
+export { STREAM_PATH };
+
+/**
+ * A plain HTTP request to the stream's path (no WebSocket upgrade, which the server's `upgrade`
+ * event takes before express sees it): 426 Upgrade Required, with `Upgrade: websocket` and the
+ * error body, for GET and HEAD; 405 with Allow for other methods. Neither spends a request.
+ */
+export function streamWithoutUpgrade(): RequestHandler {
+  return (req, res, next) => {
+    if (req.path !== STREAM_PATH && req.path !== `${STREAM_PATH}/`) {
+      next();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${STREAM_PATH}: open a WebSocket with GET and Upgrade: websocket.`));
+      return;
+    }
+    res.setHeader('Upgrade', 'websocket');
+    res.setHeader('Connection', 'Upgrade');
+    sendError(res, new ApiError(426, 'upgrade_required', `${STREAM_PATH} is a WebSocket endpoint: send GET with Connection: Upgrade and Upgrade: websocket (the protocol is described at /v1/asyncapi.json).`));
+  };
+}
 
 /** Why a connection is refused: the close code and the REST error. */
 class Refusal extends Error {

@@ -3,6 +3,9 @@
  * the same values from here).
  */
 
+/** The streams' path (a WebSocket upgrade; a plain request is answered 426). */
+export const STREAM_PATH = '/v1/stream';
+
 export interface StreamLimits {
   /** Largest message a client may send, bytes (a larger one closes the connection with 1009). */
   maxClientMessageBytes: number;
@@ -57,7 +60,7 @@ export const CLOSE = {
   authTimeout: 4408,
   /** The stream was resumed by another connection (one connection per stream). */
   replaced: 4409,
-  /** The stream asked to resume is unknown here or its window has passed. */
+  /** No worker holds the stream asked to resume (for this account, with the messages after last_seq): unknown, or its window has passed. */
   resumeUnavailable: 4410,
   /** The client did not read fast enough: its send buffer passed maxBufferedBytes. */
   slowConsumer: 4413,

@@ -3,7 +3,7 @@
  * fresh database: connections spread over both workers; the limits are counted by each worker for
  * itself (LIMIT_SCOPE=process, the spec's "per API process") or once for the cluster
  * (LIMIT_SCOPE=cluster); the primary serves the metrics of all the workers, summed; SIGTERM stops
- * the workers and the primary.
+ * the workers and the primary; a stream resumed on the other worker moves there (stream/peers.ts).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAccount, createKey } from '../../src/accounts.js';
 import { freePort, openDatabase } from '../../src/db/connection.js';
 import { createDatabase } from '../support/service.js';
+import { StreamClient, type StreamMessage } from '../support/stream-client.js';
 
 interface Answer {
   status: number;
@@ -38,6 +39,7 @@ interface Cluster {
   child: ChildProcess;
   base: string;
   key: string;
+  databaseUrl: string;
   output: () => string;
 }
 
@@ -59,7 +61,7 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const database = await openDatabase({ databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 10_000 });
   try {
     const key = (await createKey(database.admin, await createAccount(database.admin, { name: 'cluster', plan: 'pro' }), 'cluster')).key;
-    return { child, base: `http://127.0.0.1:${port}`, key, output: () => output };
+    return { child, base: `http://127.0.0.1:${port}`, key, databaseUrl, output: () => output };
   } finally {
     await database.close();
   }
@@ -175,6 +177,72 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LI
     cluster = await startCluster({ LIMIT_SCOPE: 'process' });
   });
   afterAll(async () => stopCluster(cluster));
+
+  it('resumes a stream on either worker: it moves with its numbering and subscriptions, without gaps or duplicates', async () => {
+    const database = await openDatabase({ databaseUrl: cluster.databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 10_000 });
+    const key = (await createKey(database.admin, await createAccount(database.admin, { name: 'streams', plan: 'pro' }), 'streams')).key;
+    await database.close();
+    /** Every message of the stream by its sequence number, as first received. */
+    const log: StreamMessage[] = [];
+    const keep = (m: StreamMessage): void => {
+      if (m.seq === log.length + 1) log.push(m);
+    };
+    const ask = async (client: StreamClient, id: string, message: Record<string, unknown>): Promise<StreamMessage> => {
+      client.send({ id, ...message });
+      return client.next((m) => m.request === id);
+    };
+
+    let client = await StreamClient.open(cluster.base, { key });
+    const welcome = await client.next((m) => m.type === 'welcome');
+    const streamId = String(welcome.stream_id);
+    const tags = [processTag(String(welcome.request_id))];
+    expect(await ask(client, 'a', { type: 'subscribe', channel: 'prints', params: { session: 'all' } })).toMatchObject({ type: 'subscribed', subscription: 's1' });
+    expect(await ask(client, 'b', { type: 'subscribe', channel: 'prints', params: { underlying_symbols: 'SPY,QQQ', min_size: 5 } })).toMatchObject({ type: 'subscribed', subscription: 's2' });
+    expect(await ask(client, 'c', { type: 'subscribe', channel: 'prints', params: { min_size: 'many' } })).toMatchObject({ type: 'error', error: { code: 'invalid_parameter' } });
+    client.messages.forEach(keep);
+    expect(log.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
+
+    // Resume four times, each from a sequence before the last one read; node's cluster deals the
+    // connections to the two workers in turn, so the stream moves between them.
+    let moves = 0;
+    for (let round = 0; round < 4; round += 1) {
+      client.close();
+      await client.closedWith();
+      // Within the account's 4 upgrades a second per worker.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const lastRead = log.length - 2;
+      client = await StreamClient.open(cluster.base, { key, query: `resume=${streamId}&last_seq=${lastRead}` });
+      // The new connection's welcome (a welcome resent among the messages after lastRead comes first).
+      const hello = await client.next((m) => m.type === 'welcome' && m.seq > log.length);
+      const tag = processTag(String(hello.request_id));
+      if (tag !== tags.at(-1)) moves += 1;
+      tags.push(tag);
+      expect(hello).toMatchObject({ resumed: true, stream_id: streamId, seq: log.length + 1 });
+      // The messages after lastRead, exactly as first sent, then the welcome.
+      const helloAt = client.messages.indexOf(hello);
+      expect(client.messages.slice(0, helloAt)).toEqual(log.slice(lastRead));
+      keep(hello);
+      // The subscriptions came along: the next one is numbered on, and one made earlier can be ended here.
+      const next = await ask(client, `s${round}`, { type: 'subscribe', channel: 'prints', params: { underlying_symbols: 'SPX', session: 'rth' } });
+      expect(next).toMatchObject({ type: 'subscribed', subscription: `s${round + 3}`, seq: log.length + 1 });
+      keep(next);
+      if (round === 0) {
+        const ended = await ask(client, 'u', { type: 'unsubscribe', subscription: 's2' });
+        expect(ended).toMatchObject({ type: 'unsubscribed', subscription: 's2' });
+        keep(ended);
+      }
+      expect(client.messages.slice(helloAt).map((m) => m.seq)).toEqual(client.messages.slice(helloAt).map((_, i) => Number(hello.seq) + i));
+    }
+    expect(new Set(tags).size).toBe(2);
+    expect(moves).toBeGreaterThanOrEqual(2);
+    // The stream went on without gaps.
+    expect(log.map((m) => m.seq)).toEqual(log.map((_, i) => i + 1));
+
+    // A stream no worker holds, or a sequence no longer held, is refused.
+    const unknown = await StreamClient.open(cluster.base, { key, query: `resume=nosuchstream&last_seq=1` });
+    expect((await unknown.closedWith()).code).toBe(4410);
+    client.close();
+  });
 
   it("answers each request by its worker's own windows", async () => {
     const answers = await burst(cluster);

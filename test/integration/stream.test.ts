@@ -206,6 +206,24 @@ describe('streams', () => {
     stream.close();
   });
 
+  it('answers a plain GET /v1/stream (no upgrade) 426 with Upgrade: websocket and the error body; other methods 405', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${key}` }]) {
+      const plain = await fetch(`${service.url}/v1/stream`, { headers });
+      expect(plain.status).toBe(426);
+      expect(plain.headers.get('upgrade')).toBe('websocket');
+      const body = (await plain.json()) as { error: Record<string, unknown> };
+      expect(body.error).toMatchObject({ code: 'upgrade_required', status: 426, details: [], retry_after_ms: null });
+      expect(body.error.request_id).toBe(plain.headers.get('x-request-id'));
+      expect(Object.keys(body.error).sort()).toEqual(['code', 'details', 'message', 'request_id', 'retry_after_ms', 'status']);
+    }
+    const head = await fetch(`${service.url}/v1/stream`, { method: 'HEAD' });
+    expect(head.status).toBe(426);
+    const post = await fetch(`${service.url}/v1/stream`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(((await post.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+  });
+
   it('counts upgrades in the limits and the usage log; the 21st connection in ten minutes starts the cooldown', async () => {
     const account = await service.newAccount({ plan: 'pro' });
     const open: StreamClient[] = [];
