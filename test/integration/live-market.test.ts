@@ -4,13 +4,14 @@
  * /v1/status's freshness moves with them. A date loaded minute by minute holds exactly the prints
  * (classified fields included) of the same rows loaded as one day file, and loading a minute
  * again, or restarting the runner, changes nothing. /v1/status's data_source counts the minutes'
- * files as simulated when the runner recorded its simulator run.
+ * files as simulated when the runner recorded its simulator run. A live minute reaches the prints
+ * stream in the trades route's order (read forward) with its bodies.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getStatus, listOptionTrades } from '../../generated/client/index.js';
+import { getAsyncApiDocument, getStatus, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { recordSimulatedMarket } from '../../src/db/data-origin.js';
@@ -19,6 +20,7 @@ import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
 import { SMALL_MARKET } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { MessageSchemas, StreamClient } from '../support/stream-client.js';
 
 const DATE = '2026-11-19';
 const MINUTE = 60_000;
@@ -201,5 +203,40 @@ describe('the live market', () => {
     // Thanksgiving: no session, nothing loaded.
     now = Date.parse('2026-11-26T16:00:00Z');
     expect(await bounded.tick()).toEqual({ tradingDate: null, minutes: 0, prints: 0, skipped: 0 });
+  }, 300_000);
+
+  it('streams a live minute\'s prints as GET /v1/options/trades serves them: the same bodies, in its order read forward', async () => {
+    const doc = await getAsyncApiDocument({ client: live.client() });
+    const schemas = new MessageSchemas(doc.data as unknown as Record<string, unknown>);
+    const { key } = await live.newAccount({ plan: 'pro' });
+    const stream = await StreamClient.open(live.url, { key, schemas });
+    try {
+      await stream.next((m) => m.type === 'welcome');
+      stream.send({ type: 'subscribe', id: 'p', channel: 'prints', params: { underlying_symbols: UNDERLYINGS } });
+      const subscribed = await stream.next((m) => m.request === 'p');
+      expect(subscribed.type, JSON.stringify(subscribed)).toBe('subscribed');
+      // The minute after the newest one stored (09:58, after the catch-up test), as the clock passes it;
+      // the prints it adds to the route's answer are those the stream must send.
+      const minute = FIRST_LIVE + (LIVE_MINUTES + 21) * MINUTE;
+      const open = FIRST_LIVE - 3 * MINUTE;
+      const before = new Set((await trades(open, minute + MINUTE)).map((r) => r.id));
+      now = minute + MINUTE + 500;
+      const tick = await runner(live, { catchUpMinutes: 5 }).tick();
+      expect(tick.tradingDate).toBe(DATE);
+      expect(tick.prints).toBeGreaterThan(0);
+      await live.streams?.hub.settled();
+      const added = (await trades(open, now)).filter((r) => !before.has(r.id));
+      expect(added.length).toBeGreaterThan(0);
+      expect(added.some((r) => r.timestamp >= minute)).toBe(true);
+      const streamed = () => stream.messages.filter((m) => m.type === 'prints').flatMap((m) => m.data as Print[]);
+      await stream.next(() => streamed().length >= added.length);
+      // Every message of the load has arrived (the hub sent them before it settled): exactly the route's prints.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(streamed()).toEqual([...added].reverse());
+      expect(stream.messages.filter((m) => m.type === 'prints').every((m) => m.replay === false && m.trading_date === DATE)).toBe(true);
+      expect(stream.invalid).toEqual([]);
+    } finally {
+      stream.close();
+    }
   }, 300_000);
 });
