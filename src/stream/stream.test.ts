@@ -10,12 +10,21 @@ class StalledSocket {
   readyState = 1;
   bufferedAmount = 0;
   readonly sent: string[] = [];
+  /** Each send call: what it sent and whether it ended the message. */
+  readonly frames: { data: string | Buffer; fin: boolean }[] = [];
   closed: { code: number; reason: string } | null = null;
   terminated = false;
 
-  send(text: string): void {
-    this.sent.push(text);
-    this.bufferedAmount += text.length;
+  private partial = '';
+
+  send(data: string | Buffer, options: { fin?: boolean } = {}): void {
+    const fin = options.fin ?? true;
+    this.frames.push({ data, fin });
+    this.bufferedAmount += data.length;
+    this.partial += typeof data === 'string' ? data : data.toString('utf8');
+    if (!fin) return;
+    this.sent.push(this.partial);
+    this.partial = '';
   }
 
   close(code: number, reason: string): void {
@@ -59,5 +68,34 @@ describe('a stream whose client does not read', () => {
     }
     expect(socket.closed).toBeNull();
     expect(socket.sent.map((t) => (JSON.parse(t) as { seq: number }).seq)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+});
+
+describe('a body shared by many streams', () => {
+  it('is sent by each stream as its own sequence and head, then the one shared Buffer ending the message', () => {
+    const sockets = [new StalledSocket(), new StalledSocket()];
+    const streams = sockets.map((socket) => streamOn(socket, 1 << 20));
+    // A welcome first on the second stream: the streams' numbers differ.
+    streams[1]!.send('"type":"welcome"}');
+    const body = Buffer.from(`"type":"prints","data":[${Array.from({ length: 100 }, (_, i) => `{"id":"p${i}","size":${i}}`).join(',')}]}`);
+    for (const stream of streams) stream.send(body, '"subscription":"s1",');
+    const messages = sockets.map((socket) => JSON.parse(socket.sent.at(-1)!) as { seq: number; subscription: string; data: unknown[] });
+    expect(messages.map((m) => [m.seq, m.subscription, m.data.length])).toEqual([
+      [1, 's1', 100],
+      [2, 's1', 100],
+    ]);
+    for (const socket of sockets) {
+      const [start, end] = socket.frames.slice(-2);
+      expect(start).toMatchObject({ fin: false });
+      // The very Buffer, not a copy.
+      expect(end?.data).toBe(body);
+      expect(end?.fin).toBe(true);
+    }
+    // A short body goes as one frame.
+    expect(sockets[1]!.frames[0]).toEqual({ data: '{"seq":1,"type":"welcome"}', fin: true });
+    // Kept for a resume as sent.
+    sockets[0]!.sent.length = 0;
+    streams[0]!.resendAfter(0);
+    expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual(messages[0]);
   });
 });

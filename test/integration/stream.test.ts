@@ -19,6 +19,10 @@ import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
+import { keyPrefix } from '../../src/api-keys.js';
+import { StreamHub } from '../../src/stream/hub.js';
+import { DEFAULT_STREAM_LIMITS } from '../../src/stream/protocol.js';
+import { Stream } from '../../src/stream/stream.js';
 import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { MessageSchemas, StreamClient, type StreamMessage } from '../support/stream-client.js';
@@ -207,7 +211,7 @@ describe('streams', () => {
   });
 
   it('answers a plain GET /v1/stream (no upgrade) 426 with Upgrade: websocket and the error body; other methods 405', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${key}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${key}` }] as Record<string, string>[]) {
       const plain = await fetch(`${service.url}/v1/stream`, { headers });
       expect(plain.status).toBe(426);
       expect(plain.headers.get('upgrade')).toBe('websocket');
@@ -269,5 +273,68 @@ describe('streams', () => {
     expect(viewer.invalid).toEqual([]);
     expect(await count()).toBe(before);
     viewer.close();
+  });
+
+  it('hands a stream between workers in their own event order: re-sends what the new one handled since, skips what it has not reached', async () => {
+    // Three workers' hubs over the one store, driven by hand with the same loads (windows of the
+    // day's stored prints, named as loads are); a stream moves A -> B (B ahead of A) -> C (C behind B).
+    const limits = { ...DEFAULT_STREAM_LIMITS };
+    const [r, a, b, c] = [0, 1, 2, 3].map(() => new StreamHub(service.deps, limits, null));
+    const account = (await service.app.keys.lookup(keyPrefix(key) ?? '', service.deps.clock()))?.account;
+    if (!r || !a || !b || !c || !account) throw new Error('setup');
+    const span = await service.database.admin.selectFrom('prints').select((eb) => [eb.fn.min('ts').as('from'), eb.fn.max('ts').as('to')]).where('trading_date', '=', DAY).executeTakeFirstOrThrow();
+    const from = Number(span.from);
+    const step = Math.ceil((Number(span.to) + 1 - from) / 5);
+    const loads = Array.from({ length: 5 }, (_, i) => ({ tradingDate: DAY, selection: { kind: 'window' as const, from: from + i * step, to: from + (i + 1) * step }, replay: false, at: 0, id: `load${i + 1}` }));
+    const printsOf = (messages: { body: Buffer; head: string; seq: number }[]): string[] =>
+      messages.flatMap((m) => {
+        const message = JSON.parse(`{"seq":${m.seq},${m.head}${m.body.toString('utf8')}`) as { type: string; data?: { id: string }[] };
+        return message.type === 'prints' ? (message.data ?? []).map((p) => p.id) : [];
+      });
+    const opened = async (hub: StreamHub, id: string): Promise<Stream> => {
+      const stream = new Stream(id, account, limits, service.deps.clock);
+      hub.streams.set(id, stream);
+      await hub.subscribe(stream, 'prints', { session: 'all' }, null);
+      return stream;
+    };
+
+    // The reference: a stream that never moves gets every load once.
+    const reference = await opened(r, 'reference');
+    for (const load of loads) await r.handlePrints(load);
+    const expected = printsOf(reference.heldAfter(0));
+    expect(expected.length).toBeGreaterThan(1000);
+
+    // The stream opens on A, which handles load1 and load2; B has handled load1 to load3, C load1 only.
+    const onA = await opened(a, 'moving');
+    for (const load of loads.slice(0, 2)) await a.handlePrints(load);
+    for (const load of loads.slice(0, 3)) await b.handlePrints(load);
+    await c.handlePrints(loads[0]!);
+    const received: string[] = printsOf(onA.heldAfter(0));
+
+    // To B, which has handled load3 already: it sends load3 to the stream as it adopts it.
+    const lastA = onA.seq;
+    const toB = await a.handOver({ streamId: onA.id, accountId: account.id, lastSeq: lastA });
+    expect(toB).not.toBeNull();
+    expect(a.streams.has(onA.id)).toBe(false);
+    const onB = await b.adopt(toB!, account);
+    expect(onB.seq).toBeGreaterThan(lastA);
+    await b.handlePrints(loads[3]!);
+    received.push(...printsOf(onB.heldAfter(lastA)));
+    expect(onB.heldAfter(lastA).map((m) => m.seq)).toEqual(onB.heldAfter(lastA).map((_, i) => lastA + 1 + i));
+
+    // To C, which has handled only load1: it skips the stream for load2 to load4, then sends load5.
+    const lastB = onB.seq;
+    const toC = await b.handOver({ streamId: onB.id, accountId: account.id, lastSeq: lastB });
+    const onC = await c.adopt(toC!, account);
+    expect(onC.seq).toBe(lastB);
+    for (const load of loads.slice(1)) await c.handlePrints(load);
+    received.push(...printsOf(onC.heldAfter(lastB)));
+    expect(onC.heldAfter(lastB).map((m) => m.seq)).toEqual(onC.heldAfter(lastB).map((_, i) => lastB + 1 + i));
+
+    // Every print once, in order, as the stream that never moved got them.
+    expect(received).toEqual(expected);
+    // Another account, or a sequence no longer held, is not handed over.
+    expect(await c.handOver({ streamId: onC.id, accountId: 'someone-else', lastSeq: lastB })).toBeNull();
+    expect(await c.handOver({ streamId: onC.id, accountId: account.id, lastSeq: onC.seq + 1 })).toBeNull();
   });
 });
