@@ -96,7 +96,7 @@ export class StreamGateway {
     replay: ReplayOptions | null,
     private readonly peers: StreamPeers | null = null,
   ) {
-    this.hub = new StreamHub(deps, limits, replay);
+    this.hub = new StreamHub(deps, limits, replay, keys);
     peers?.serve((claim) => this.hub.handOver(claim));
     this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: false });
     this.heartbeat = setInterval(() => this.ping(), limits.pingIntervalMs);

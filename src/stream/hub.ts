@@ -11,6 +11,11 @@
  * A load of a date before the current session's (an archived session loaded again) is not news
  * and is not streamed.
  *
+ * Before each load (and each levels cadence) the streams' keys are looked up again (the REST
+ * routes' key cache, so within AUTH_CACHE_TTL_MS of a change): a subscription whose account lost
+ * the entitlement it needs (overnight data) ends with a 403 error message; a revoked key or a
+ * suspended account closes the connection (4401, 4403) and the stream is no longer resumable.
+ *
  * Every worker of a cluster handles the same loads in the same order (PostgreSQL delivers the
  * notifications in commit order to every listener), each named by its transaction and date. A
  * stream resumed on another worker is handed over there (peers.ts) with the name of the last load
@@ -21,6 +26,7 @@ import pg from 'pg';
 import { defaultTradingDate, rootsOf, selectSides, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../contract.js';
 import { PRINTS_CHANNEL, parsePrintsLoaded, streamPrints, type PrintSelection } from '../db/print-events.js';
+import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
 import { errorBody, toApiError } from '../middleware/errors.js';
@@ -30,7 +36,7 @@ import { getExposureLevels } from '../services/positioning.js';
 import { printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
-import { CLOSE, type StreamLimits } from './protocol.js';
+import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
 import type { HandedStream, StreamClaim } from './peers.js';
 import { Replay, type ReplayOptions } from './replay.js';
 import { Stream, type Sent, type Subscription } from './stream.js';
@@ -44,6 +50,11 @@ export interface PrintsEvent {
   at: number;
   /** A load's name, the same on every worker (its transaction and date); null for a replay step. */
   id: string | null;
+}
+
+/** Where the streams' accounts are looked up again by key prefix (the REST routes' key cache). */
+export interface AccountLookup {
+  lookup(prefix: string, now: number): Promise<{ account: AuthenticatedAccount } | null>;
 }
 
 /** Loads remembered for streams handed over from a worker that was ahead of this one. */
@@ -72,6 +83,7 @@ export class StreamHub {
     private readonly deps: ServiceDeps,
     readonly limits: StreamLimits,
     private readonly replayOptions: ReplayOptions | null,
+    private readonly accounts: AccountLookup | null = null,
   ) {
     this.operations = new Map(deps.contract.operations.map((o) => [o.operationId, o]));
   }
@@ -217,6 +229,7 @@ export class StreamHub {
     if (only === null) {
       this.eventsHandled += 1;
       skipped = this.passed(event);
+      await this.recheckAccounts();
     }
     if (!event.replay && !this.isCurrent(event.tradingDate)) return;
     for (const all of this.groups('prints').values()) {
@@ -242,6 +255,52 @@ export class StreamHub {
     const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || sub.stream === only);
     const levels = [...this.subscriptions('levels')].filter((sub) => only === null || sub.stream === only);
     if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
+  }
+
+  /** Looks each subscribed stream's key up again and applies what changed (see the header). */
+  private async recheckAccounts(): Promise<void> {
+    const lookup = this.accounts;
+    if (lookup === null) return;
+    const byPrefix = new Map<string, Stream[]>();
+    for (const stream of this.streams.values()) {
+      const prefix = stream.account.key?.prefix;
+      if (prefix === undefined || stream.subscriptions.size === 0) continue;
+      byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), stream]);
+    }
+    const now = this.deps.clock();
+    await Promise.all(
+      [...byPrefix].map(async ([prefix, streams]) => {
+        const entry = await lookup.lookup(prefix, now);
+        for (const stream of streams) this.recheck(stream, entry?.account ?? null);
+      }),
+    );
+  }
+
+  private recheck(stream: Stream, account: AuthenticatedAccount | null): void {
+    const ending = account === null ? { code: CLOSE.unauthorized, error: new ApiError(401, 'unauthorized', 'The API key was revoked.') } : account.status === 'suspended' ? { code: CLOSE.forbidden, error: new ApiError(403, 'account_suspended', 'This account is suspended.') } : null;
+    const requestId = newRequestId(this.deps.clock());
+    if (ending !== null) {
+      stream.subscriptions.clear();
+      this.streams.delete(stream.id);
+      this.skipping.delete(stream);
+      stream.send(`"type":"error","subscription":null,"request":null,${JSON.stringify(errorBody(ending.error, requestId)).slice(1)}`);
+      const ws = stream.ws;
+      stream.ws = null;
+      ws?.close(ending.code, closeReason(`${ending.error.code}: ${ending.error.message}`));
+      return;
+    }
+    if (account === null) return;
+    stream.account = account;
+    for (const sub of [...stream.subscriptions.values()]) {
+      try {
+        checkEntitlements(sub.operation, account, sub.query);
+      } catch (error) {
+        const apiError = toApiError(error);
+        if (!apiError) throw error;
+        stream.subscriptions.delete(sub.id);
+        stream.send(`"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError, requestId)).slice(1)}`);
+      }
+    }
   }
 
   /**
@@ -365,6 +424,7 @@ export class StreamHub {
   }
 
   private async levelsCadence(): Promise<void> {
+    await this.recheckAccounts();
     const levels = [...this.subscriptions('levels')];
     if (levels.length > 0) await this.refreshSnapshots(levels, true);
   }

@@ -20,6 +20,7 @@ import { loadMarketFile } from '../../src/ingest/market.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import { keyPrefix } from '../../src/api-keys.js';
+import { revokeKey, setAccountPlan } from '../../src/db/accounts.js';
 import { StreamHub } from '../../src/stream/hub.js';
 import { DEFAULT_STREAM_LIMITS } from '../../src/stream/protocol.js';
 import { Stream } from '../../src/stream/stream.js';
@@ -226,6 +227,44 @@ describe('streams', () => {
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     expect(((await post.json()) as { error: { code: string } }).error.code).toBe('method_not_allowed');
+  });
+
+  it('checks the entitlements again before each load: a subscription whose account lost overnight data ends with 403; a revoked key closes the stream', async () => {
+    const account = await service.newAccount({ plan: 'pro' });
+    const stream = await StreamClient.open(service.url, { key: account.key, schemas });
+    try {
+      await stream.next((m) => m.type === 'welcome');
+      const ask = async (id: string, message: Record<string, unknown>) => {
+        stream.send({ id, ...message });
+        return await stream.next((m) => m.request === id);
+      };
+      const gth = String((await ask('g', { type: 'subscribe', channel: 'prints', params: { session: 'gth' } })).subscription);
+      const rth = String((await ask('r', { type: 'subscribe', channel: 'prints', params: { session: 'rth' } })).subscription);
+      const hub = service.streams!.hub;
+      // A load (of nothing new) after the change: the REST routes' key cache read again (its TTL passed).
+      const load = async (id: string): Promise<void> => {
+        service.app.keys.clear();
+        hub.enqueue(() => hub.handlePrints({ tradingDate: DAY, selection: { kind: 'window', from: 0, to: 1 }, replay: false, at: 0, id }));
+        await hub.settled();
+      };
+      await load('unchanged');
+      expect(stream.messages.filter((m) => m.type === 'error')).toEqual([]);
+
+      await setAccountPlan(service.database.admin, account.id, { plan: 'basic', overnight_entitlement: false });
+      await load('downgraded');
+      const ended = await stream.next((m) => m.type === 'error' && m.subscription === gth);
+      expect(ended).toMatchObject({ request: null, error: { code: 'forbidden', status: 403 } });
+      expect(await ask('u1', { type: 'unsubscribe', subscription: gth })).toMatchObject({ type: 'error', error: { code: 'invalid_parameter' } });
+      expect(stream.messages.filter((m) => m.type === 'error' && m.subscription === rth)).toEqual([]);
+
+      await revokeKey(service.database.admin, keyPrefix(account.key) ?? '');
+      await load('revoked');
+      expect(await stream.closedWith()).toMatchObject({ code: 4401 });
+      expect(stream.messages.at(-1)).toMatchObject({ type: 'error', subscription: null, error: { code: 'unauthorized', status: 401 } });
+      expect(stream.invalid).toEqual([]);
+    } finally {
+      stream.close();
+    }
   });
 
   it('counts upgrades in the limits and the usage log; the 21st connection in ten minutes starts the cooldown', async () => {
