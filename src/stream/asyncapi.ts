@@ -88,7 +88,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
     unsubscribed: message('unsubscribed', 'A subscription ended.', serverMessage('unsubscribed', { subscription: subscriptionId, request }, ['subscription', 'request'])),
     error: message(
       'error',
-      'A refused message or subscription (the REST error object: 400 naming each bad parameter, 403, 429…); before a refused connection closes, with seq 0.',
+      'A refused message or subscription (the REST error object: 400 naming each bad parameter, 403, 429…); a subscription ended because the account may no longer read it (403, naming the subscription); before a refused connection closes, with seq 0, and before a stream is closed for a revoked key or a suspended account.',
       serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/ApiError' } }, ['subscription', 'request', 'error']),
     ),
     prints: message(
@@ -105,6 +105,21 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
           data: { type: 'array', minItems: 1, items: ref('OptionPrint') },
         },
         ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
+      ),
+    ),
+    archive_loaded: message(
+      'archive_loaded',
+      'An earlier session (not the current one) was loaded again, for instance an archived session brought back: its prints are not streamed, but a client holding data of that date may read it again from the REST routes.',
+      serverMessage(
+        'archive_loaded',
+        {
+          channel: { const: 'prints' },
+          subscription: subscriptionId,
+          trading_date: { type: 'string', format: 'date' },
+          rows: { type: 'integer', minimum: 0, description: 'The rows the load wrote for the date.' },
+          loaded_at: { type: 'integer', description: 'When the load committed, Unix ms.' },
+        },
+        ['channel', 'subscription', 'trading_date', 'rows', 'loaded_at'],
       ),
     ),
     premium_drift: message(
@@ -134,7 +149,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
           address: '/v1/stream',
           title: c.name,
           description: `${c.summary} Streams the data of: ${c.operations.join(', ')}.`,
-          messages: { [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`), [c.name]: refTo(c.name) },
+          messages: { [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`), [c.name]: refTo(c.name), ...(c.name === 'prints' ? { archive_loaded: refTo('archive_loaded') } : {}) },
         },
       ]),
     ),
@@ -147,6 +162,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
         [`send_${c.name}`, { action: 'send', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/${c.name}` }] }],
       ]),
     ),
+    send_archive_loaded: { action: 'send', channel: { $ref: '#/channels/prints' }, messages: [{ $ref: '#/channels/prints/messages/archive_loaded' }] },
   };
   const closeCodes = Object.entries(CLOSE)
     .map(([name, code]) => `${code} ${name}`)
@@ -166,6 +182,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
         `within ${limits.resumeWindowMs / 1000} s with ?resume=<stream_id>&last_seq=<n> gets the messages after n, then the stream continues (one connection per stream: the older one is closed).`,
         'A resume may reach any HTTP worker process of the service: the stream moves there from the one that held it, with its numbering, so the messages after n come without gaps or duplicates wherever it lands.',
         'A resume is refused (4410) when no worker holds the stream for that account with the messages after n (its window has passed); the client then opens a new stream.',
+        'Entitlements are checked again before each batch of new prints (within the key cache\'s few seconds of a change): a subscription the account may no longer read ends with an error message (403 forbidden) naming it; a revoked key or a suspended account closes the connection (4401, 4403).',
         'A plain GET /v1/stream without the upgrade is answered 426 Upgrade Required (error code upgrade_required, header Upgrade: websocket).',
         `A refusal sends an error message (seq 0), then closes with a code: ${closeCodes}; the reason starts with the error code.`,
       ].join(' '),

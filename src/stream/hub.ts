@@ -8,8 +8,9 @@
  *   subscription gets the buckets that differ from those it was last sent;
  * - levels: each group's levels (services/positioning.ts) are computed again, sent when they
  *   changed, and at the stated cadence in any case.
- * A load of a date before the current session's (an archived session loaded again) is not news
- * and is not streamed.
+ * A load of a date before the current session's (an archived session loaded again) is not news:
+ * its prints are not streamed, but each prints subscription is told (`archive_loaded`: the date and
+ * the rows), so that a client holding that date's data can read it again.
  *
  * Before each load (and each levels cadence) the streams' keys are looked up again (the REST
  * routes' key cache, so within AUTH_CACHE_TTL_MS of a change): a subscription whose account lost
@@ -50,6 +51,8 @@ export interface PrintsEvent {
   at: number;
   /** A load's name, the same on every worker (its transaction and date); null for a replay step. */
   id: string | null;
+  /** The rows the load wrote for the date (a load's notification says). */
+  rows?: number;
 }
 
 /** Where the streams' accounts are looked up again by key prefix (the REST routes' key cache). */
@@ -100,8 +103,10 @@ export class StreamHub {
   /** Starts replaying (LIVE_MODE; a test starts one on a running service). */
   startReplay(options: ReplayOptions): void {
     this.replay?.stop();
-    this.replay = new Replay(options, this.deps.clock, (event) => this.enqueue(() => this.handlePrints(event)));
-    this.replay.start();
+    // A step still queued when its replay stops is dropped.
+    const replay: Replay = new Replay(options, this.deps.clock, (event) => this.enqueue(async () => (this.replay === replay ? await this.handlePrints(event) : undefined)));
+    this.replay = replay;
+    replay.start();
   }
 
   stopReplay(): void {
@@ -125,6 +130,7 @@ export class StreamHub {
         replay: false,
         at: loaded.loaded_at,
         id: `${loaded.xid}:${loaded.trading_date}`,
+        rows: loaded.rows,
       };
       this.enqueue(() => this.handlePrints(event));
     });
@@ -231,7 +237,10 @@ export class StreamHub {
       skipped = this.passed(event);
       await this.recheckAccounts();
     }
-    if (!event.replay && !this.isCurrent(event.tradingDate)) return;
+    if (!event.replay && !this.isCurrent(event.tradingDate)) {
+      if (event.selection.kind === 'load') this.announceArchive(event, only);
+      return;
+    }
     for (const all of this.groups('prints').values()) {
       const group = all.filter((sub) => (only === null || sub.stream === only) && !skipped.has(sub.stream));
       const first = group[0];
@@ -255,6 +264,14 @@ export class StreamHub {
     const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || sub.stream === only);
     const levels = [...this.subscriptions('levels')].filter((sub) => only === null || sub.stream === only);
     if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
+  }
+
+  /** Tells each prints subscription that an earlier date was loaded again (one body for all). */
+  private announceArchive(event: PrintsEvent, only: Stream | null): void {
+    const body = Buffer.from(`"type":"archive_loaded","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"rows":${event.rows ?? 0},"loaded_at":${event.at}}`, 'utf8');
+    for (const sub of this.subscriptions('prints')) {
+      if (only === null || sub.stream === only) sub.stream.send(body, `"subscription":${JSON.stringify(sub.id)},`);
+    }
   }
 
   /** Looks each subscribed stream's key up again and applies what changed (see the header). */

@@ -54,6 +54,7 @@ describe('streams', () => {
   let client: Client;
   let schemas: MessageSchemas;
   let dayPrints: string[];
+  let earlierPrints: string[];
   let main: StreamClient;
   const subs: Record<string, string> = {};
 
@@ -70,6 +71,7 @@ describe('streams', () => {
       files[kind] = kind === 'prints' ? wanted.filter((f) => !path.basename(f).includes(DAY)) : wanted;
     }
     dayPrints = (summary.files.prints ?? []).filter((f) => path.basename(f).includes(DAY));
+    earlierPrints = (summary.files.prints ?? []).filter((f) => path.basename(f).includes('2026-11-19'));
     await loadFilesInOrder(service.database.admin, files);
     const doc = await getAsyncApiDocument({ client: service.client() });
     schemas = new MessageSchemas(doc.data as unknown as Record<string, unknown>);
@@ -375,5 +377,25 @@ describe('streams', () => {
     // Another account, or a sequence no longer held, is not handed over.
     expect(await c.handOver({ streamId: onC.id, accountId: 'someone-else', lastSeq: lastB })).toBeNull();
     expect(await c.handOver({ streamId: onC.id, accountId: account.id, lastSeq: onC.seq + 1 })).toBeNull();
+  });
+
+  it('tells each prints subscription when an earlier session is loaded again, without streaming its prints', async () => {
+    expect(earlierPrints.length).toBeGreaterThan(0);
+    const viewer = await StreamClient.open(service.url, { key, schemas });
+    try {
+      await viewer.next((m) => m.type === 'welcome');
+      viewer.send({ type: 'subscribe', id: 'a', channel: 'prints', params: { session: 'all' } });
+      const sub = String((await viewer.next((m) => m.request === 'a')).subscription);
+      let rows = 0;
+      for (const file of earlierPrints) rows += (await loadMarketFile(service.database.admin, 'prints', file)).loaded;
+      expect(rows).toBeGreaterThan(0);
+      await service.streams?.hub.settled();
+      const told = await viewer.next((m) => m.type === 'archive_loaded');
+      expect(told).toMatchObject({ channel: 'prints', subscription: sub, trading_date: '2026-11-19', rows });
+      expect(viewer.messages.filter((m) => m.type === 'prints')).toEqual([]);
+      expect(viewer.invalid).toEqual([]);
+    } finally {
+      viewer.close();
+    }
   });
 });
