@@ -219,6 +219,7 @@ describe('the TypeScript SDK against the live service', () => {
         case 'export_too_large':
         case 'internal_error':
         case 'upstream_timeout':
+        case 'upgrade_required':
         case 'unexpected_response':
           return 'other';
       }
