@@ -124,7 +124,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
     ),
     premium_drift: message(
       'premium_drift',
-      'The buckets of /v1/options/flow/premium-drift that changed since the last message (all of them first).',
+      'The buckets of /v1/options/flow/premium-drift that changed since the last message (all of them first); during a replay, the replayed session\'s buckets up to the replayed instant, marked replay.',
       serverMessage('premium_drift', { channel: { const: 'premium_drift' }, subscription: subscriptionId, replay, data: { type: 'array', minItems: 1, items: ref('PremiumDriftBucket') } }, ['channel', 'subscription', 'replay', 'data']),
     ),
     levels: message(

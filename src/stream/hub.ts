@@ -5,7 +5,8 @@
  * - prints: the subscriptions are grouped by their query, and each group reads the new prints once,
  *   in the trades route's order read forward, as the bodies GET /v1/options/trades serves;
  * - premium_drift: each group's drift (services/premium-drift.ts) is computed again, and each
- *   subscription gets the buckets that differ from those it was last sent;
+ *   subscription gets the buckets that differ from those it was last sent (a replay step: the
+ *   replayed date's drift up to the replayed instant, marked replay);
  * - levels: each group's levels (services/positioning.ts) are computed again, sent when they
  *   changed, and at the stated cadence in any case.
  * A load of a date before the current session's (an archived session loaded again) is not news:
@@ -24,7 +25,7 @@
  * that load yet, skips the stream until it has.
  */
 import pg from 'pg';
-import { defaultTradingDate, rootsOf, selectSides, type SessionChoice } from '../analytics/print-filters.js';
+import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../contract.js';
 import { PRINTS_CHANNEL, parsePrintsLoaded, streamPrints, type PrintSelection } from '../db/print-events.js';
 import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
@@ -34,7 +35,7 @@ import { errorBody, toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
 import { getPremiumDrift } from '../services/premium-drift.js';
 import { getExposureLevels } from '../services/positioning.js';
-import { printFilterOf, type FeedQuery } from '../services/print-feeds.js';
+import { feedSession, printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
@@ -260,10 +261,51 @@ export class StreamHub {
         for (const body of bodies) sub.stream.send(body, own);
       }
     }
-    if (event.replay) return;
+    if (event.replay) {
+      await this.replayDrift(event);
+      return;
+    }
     const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || sub.stream === only);
     const levels = [...this.subscriptions('levels')].filter((sub) => only === null || sub.stream === only);
     if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
+  }
+
+  /**
+   * A replay step's premium drift: each group's drift of the replayed date up to the replayed
+   * instant (its prints to then, its buckets to then), the buckets that changed since the last
+   * replayed ones sent, marked replay. Nothing before the session opens, or when it has no data.
+   */
+  private async replayDrift(event: PrintsEvent): Promise<void> {
+    const byKey = new Map<string, Subscription[]>();
+    for (const sub of this.subscriptions('premium_drift')) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
+    for (const group of byKey.values()) {
+      const first = group[0];
+      if (!first) continue;
+      const query = first.query as QueryOf<'getPremiumDrift'>;
+      const span = sessionSpan(event.tradingDate, feedSession('getPremiumDrift', query));
+      if (span === null || event.at <= span.start) continue;
+      const end = Math.min(event.at, span.end);
+      const ctx: ServiceContext = { deps: this.deps, operation: first.operation, account: first.stream.account, requestId: newRequestId(this.deps.clock()), now: end, link: { path: first.operation.path, search: '' } };
+      let buckets: Array<{ timestamp: number }>;
+      try {
+        buckets = (await getPremiumDrift(ctx, { ...query, date: event.tradingDate, end_time: end })).data;
+      } catch (error) {
+        if (toApiError(error)) continue;
+        throw error;
+      }
+      for (const sub of group) {
+        sub.replayLast ??= new Map();
+        const changed: string[] = [];
+        for (const bucket of buckets) {
+          const text = JSON.stringify(bucket);
+          if (sub.replayLast.get(bucket.timestamp) !== text) {
+            sub.replayLast.set(bucket.timestamp, text);
+            changed.push(text);
+          }
+        }
+        if (changed.length > 0) sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":true,"data":[${changed.join(',')}]}`);
+      }
+    }
   }
 
   /** Tells each prints subscription that an earlier date was loaded again (one body for all). */

@@ -1,6 +1,7 @@
 /**
  * Replay: the last completed session's prints sent again into the streams from its open, as if
- * they arrived now, at `speed` times real time, each message marked replay. It reads the store and
+ * they arrived now, at `speed` times real time, each message marked replay (and with each step, the
+ * premium drift of that session up to the replayed instant, hub.ts). It reads the store and
  * changes nothing in it. Always on with LIVE_MODE=replay; with LIVE_MODE=live only outside market
  * hours (while a regular session is open, the live market feeds the streams). At the end of the
  * session (the index options' close and an hour of late reports) it starts again from the open.

@@ -23,6 +23,8 @@ export interface Subscription extends CheckedSubscription {
   key: string;
   /** premium_drift: each bucket last sent, by timestamp; levels: the levels last sent. */
   last: Map<number, string> | string | null;
+  /** premium_drift: each replayed bucket last sent (a replay's, kept apart from the live ones). */
+  replayLast?: Map<number, string>;
 }
 
 /** A message kept for a resume: its body is shared by every stream it was sent to. */

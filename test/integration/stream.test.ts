@@ -112,9 +112,9 @@ describe('streams', () => {
 
     // Premium drift: the buckets sent, latest of each, are the route's.
     const drift = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } });
-    await main.next((m) => m.type === 'premium_drift');
+    await main.next((m) => m.type === 'premium_drift' && m.replay === false);
     const buckets = new Map<number, unknown>();
-    for (const m of main.messages.filter((x) => x.type === 'premium_drift')) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
+    for (const m of main.messages.filter((x) => x.type === 'premium_drift' && x.replay === false)) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
     expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(drift.data?.data);
 
     const levels = await getExposureLevels({ client, query: { underlying_symbol: 'SPX' } });
@@ -302,14 +302,24 @@ describe('streams', () => {
     await viewer.next((m) => m.type === 'welcome');
     viewer.send({ type: 'subscribe', id: 'q', channel: 'prints', params: { underlying_symbols: ['QQQ'] } });
     const sub = String((await viewer.next((m) => m.request === 'q')).subscription);
+    viewer.send({ type: 'subscribe', id: 'd', channel: 'premium_drift', params: { underlying_symbol: 'SPY', interval: '15m' } });
+    const driftSub = String((await viewer.next((m) => m.request === 'd')).subscription);
     service.streams?.hub.startReplay({ speed: 60 * 60 * 1000, when: 'always', stepMs: 20 });
     const rest = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'QQQ', date: DAY, limit: 500, cursor_id: cursor } }));
     const open = Date.parse('2026-11-20T14:30:00Z');
     const end = (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000;
     const expected = [...rest].reverse().filter((p) => p.timestamp >= open && p.timestamp < end);
     await viewer.next(() => printsOf(viewer.messages, sub, true).length >= expected.length, 30_000);
+    // Each step here replays the whole session (hours per millisecond): its drift is the session's, as REST serves it.
+    await viewer.next((m) => m.type === 'premium_drift' && m.replay === true, 30_000);
     service.streams?.hub.stopReplay();
+    await service.streams?.hub.settled();
+    const replayed = new Map<number, unknown>();
+    for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === driftSub && x.replay === true)) for (const b of m.data as { timestamp: number }[]) replayed.set(b.timestamp, b);
+    const drift = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m', date: DAY } });
+    expect([...replayed.values()].sort((x, y) => (x as { timestamp: number }).timestamp - (y as { timestamp: number }).timestamp)).toEqual(drift.data?.data);
     expect(printsOf(viewer.messages, sub, true).slice(0, expected.length)).toEqual(expected);
+    // (The drift subscription's first message, the current state on subscribing, is not a replay's.)
     expect(viewer.messages.filter((m) => m.type === 'prints').every((m) => m.replay === true)).toBe(true);
     expect(viewer.invalid).toEqual([]);
     expect(await count()).toBe(before);
