@@ -298,6 +298,9 @@ describe('streams', () => {
   it('replays the last completed session from its open, marked replay, leaving the store as it was', async () => {
     const count = async (): Promise<number> => Number((await service.database.admin.selectFrom('prints').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const before = await count();
+    // The service's own replay (outside market hours by its clock) stops, so that only this one's steps reach the viewer.
+    service.streams?.hub.stopReplay();
+    await service.streams?.hub.settled();
     const viewer = await StreamClient.open(service.url, { key, schemas });
     await viewer.next((m) => m.type === 'welcome');
     viewer.send({ type: 'subscribe', id: 'q', channel: 'prints', params: { underlying_symbols: ['QQQ'] } });
