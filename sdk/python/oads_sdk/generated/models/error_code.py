@@ -21,6 +21,7 @@ class ErrorCode(StrEnum):
     NO_DATA = "no_data"
     RATE_LIMITED = "rate_limited"
     UNAUTHORIZED = "unauthorized"
+    UPGRADE_REQUIRED = "upgrade_required"
     UPSTREAM_BUSY = "upstream_busy"
     UPSTREAM_TIMEOUT = "upstream_timeout"
 
