@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quoteColumnsAt, readQuoteLine, parseQuoteFields } from './canonical.js';
+import { QuoteLineReader, quoteColumnsAt, readQuoteLine, parseQuoteFields } from './canonical.js';
 import { accountedRecords } from './load-counts.js';
 import { csvRecord, RecordError } from './records.js';
 import { Prng } from './simulator/prng.js';
@@ -66,6 +66,32 @@ describe('readQuotes', () => {
     // The write counts the rows stored as loaded: with all three stored, the outcomes add up.
     result.loaded = read.rows.length;
     expect(accountedRecords(result)).toBe(result.read);
+  });
+
+  it('keeps one sample per contract and minute in a file out of time order', async () => {
+    const file = write('late.csv', [
+      `${SPXW},${T + 70_000},5.2,5.4,10,12`,
+      `${SPY},${T + 65_000},2,2.02,5,6`,
+      // An earlier minute after a later one: a sample of its own, then its later update kept.
+      `${SPXW},${T + 10_000},5,5.2,10,12`,
+      `${SPXW},${T + 30_000},5.05,5.25,10,12`,
+      // Back to the later minute: an older update superseded, a repeat a duplicate.
+      `${SPXW},${T + 61_000},5.1,5.3,10,12`,
+      `${SPXW},${T + 70_000},5.2,5.4,10,12`,
+      // A minute later than all: a new sample; then an earlier minute of SPY.
+      `${SPXW},${T + 125_000},5.3,5.5,10,12`,
+      `${SPY},${T + 1_000},1.99,2.01,5,6`,
+    ]);
+    const result = emptyResult(file, 'quotes');
+    const read = await readQuotes(file, null, result, {});
+    expect(rowsOf(read)).toEqual([
+      { symbol: SPXW, date: '2026-11-18', minute: T + 60_000, ts: T + 70_000, bid: 5.2, ask: 5.4, bidSize: 10 },
+      { symbol: SPY, date: '2026-11-18', minute: T + 60_000, ts: T + 65_000, bid: 2, ask: 2.02, bidSize: 5 },
+      { symbol: SPXW, date: '2026-11-18', minute: T, ts: T + 30_000, bid: 5.05, ask: 5.25, bidSize: 10 },
+      { symbol: SPXW, date: '2026-11-18', minute: T + 120_000, ts: T + 125_000, bid: 5.3, ask: 5.5, bidSize: 10 },
+      { symbol: SPY, date: '2026-11-18', minute: T, ts: T + 1_000, bid: 1.99, ask: 2.01, bidSize: 5 },
+    ]);
+    expect(result).toMatchObject({ read: 8, duplicates: 1, superseded: 2, rejected: [] });
   });
 
   it('places overnight quotes of SPXW on the next trading date', async () => {
@@ -145,6 +171,8 @@ describe('readQuoteLine', () => {
     ];
     let fast = 0;
     let left = 0;
+    let inPlace = 0;
+    const readers = new Map<string[], QuoteLineReader>();
     for (let k = 0; k < 20_000; k += 1) {
       const header = pick(headers);
       const value = (name: string): string =>
@@ -156,6 +184,17 @@ describe('readQuoteLine', () => {
       line = line.trim();
       const at = quoteColumnsAt(header);
       const quick = at === null ? null : readQuoteLine(line, at);
+      // The in-place reader takes only lines readQuoteLine reads to a quote, and gives that quote.
+      if (at !== null) {
+        if (!readers.has(header)) readers.set(header, new QuoteLineReader(at));
+        const reader = readers.get(header)!;
+        if (reader.read(line)) {
+          inPlace += 1;
+          const nullable = (x: number): number | null => (Number.isNaN(x) ? null : x);
+          const read = { contract: reader.contract, timestamp: reader.timestamp, bid: nullable(reader.bid), ask: nullable(reader.ask), bidSize: nullable(reader.bidSize), askSize: nullable(reader.askSize) };
+          expect(read, `${header.join(',')} / ${line}`).toEqual(quick);
+        }
+      }
       if (quick === null) {
         left += 1;
         continue;
@@ -165,6 +204,40 @@ describe('readQuoteLine', () => {
     }
     expect(fast).toBeGreaterThan(8000);
     expect(left).toBeGreaterThan(500);
+    expect(inPlace).toBeGreaterThan(100);
+  });
+
+  it('reads plain lines in place to the quote readQuoteLine gives', () => {
+    const rng = new Prng(23);
+    const pick = <T,>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
+    const header = ['option_symbol', 'timestamp', 'bid', 'ask', 'bid_size', 'ask_size'];
+    const at = quoteColumnsAt(header)!;
+    const reader = new QuoteLineReader(at);
+    const symbols = [SPXW, SPY, 'O:SPY261120C00585000', 'spy261120c00585000', 'O:spy261120c00585000'];
+    const prices = ['2', '2.05', '0', '', '0.10', '00.5', '123456789012.345', '999999999999999', '450359962737.497'];
+    const sizes = ['10', '0', '', '007', '999999999999999'];
+    for (let k = 0; k < 5000; k += 1) {
+      const line = [pick(symbols), String(T + rng.int(86_400_000)), pick(prices), pick(prices), pick(sizes), pick(sizes)].join(',');
+      expect(reader.read(line), line).toBe(true);
+      const nullable = (x: number): number | null => (Number.isNaN(x) ? null : x);
+      const read = { contract: reader.contract, timestamp: reader.timestamp, bid: nullable(reader.bid), ask: nullable(reader.ask), bidSize: nullable(reader.bidSize), askSize: nullable(reader.askSize) };
+      expect(read, line).toEqual(readQuoteLine(line, at));
+    }
+  });
+
+  it('numbers the symbols it meets once each, whatever the table holds', () => {
+    const reader = new QuoteLineReader(quoteColumnsAt(HEADER.split(','))!);
+    // More symbols than the table's first size, each read twice: the second read finds the first's number.
+    const symbols = Array.from({ length: 1500 }, (_, k) => `SPY   2611${String(20 + (k % 9)).padStart(2, '0')}${k % 2 === 0 ? 'C' : 'P'}${String(100_000 + k * 1000).padStart(8, '0')}`);
+    const numbers = symbols.map((symbol) => (reader.read(`${symbol},${T},1.5,1.55,3,4`) ? reader.symbol : -1));
+    expect(new Set(numbers).size).toBe(symbols.length);
+    expect(numbers.every((n) => n >= 0)).toBe(true);
+    symbols.forEach((symbol, k) => {
+      expect(reader.read(`${symbol},${T + 1000},1.5,1.55,,`)).toBe(true);
+      expect(reader.symbol).toBe(numbers[k]);
+      expect(reader.contract!.symbol).toBe(symbol);
+      expect([reader.bidSize, reader.askSize]).toEqual([NaN, NaN]);
+    });
   });
 
   it('leaves a header without bid or ask, or with a repeated column, to the record path', () => {

@@ -36,7 +36,7 @@ import {
   type QuoteSampleRow,
 } from '../db/market-data.js';
 import type { OptionRoot } from '../analytics/roots.js';
-import { parseQuoteFields, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
+import { parseQuoteFields, QuoteLineReader, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
 import { ledgered } from './ledger.js';
 import { PrintSessionResolver } from './print-session.js';
 import { csvRecord, RecordError } from './records.js';
@@ -80,6 +80,11 @@ export class QuoteColumns {
 
   /** Writes row i (i = length appends one). */
   set(i: number, contract: number, date: number, ts: number, bid: number | null, ask: number | null, bidSize: number | null, askSize: number | null): void {
+    this.setValues(i, contract, date, ts, bid ?? NaN, ask ?? NaN, bidSize ?? NaN, askSize ?? NaN);
+  }
+
+  /** set() with NaN for a missing value. */
+  setValues(i: number, contract: number, date: number, ts: number, bid: number, ask: number, bidSize: number, askSize: number): void {
     if (i === this.length) {
       if (this.length === this.contract.length) this.grow();
       this.length += 1;
@@ -88,10 +93,64 @@ export class QuoteColumns {
     this.date[i] = date;
     this.minute[i] = Math.floor(ts / MINUTE_MS) * MINUTE_MS;
     this.ts[i] = ts;
-    this.bid[i] = bid ?? NaN;
-    this.ask[i] = ask ?? NaN;
-    this.bidSize[i] = bidSize ?? NaN;
-    this.askSize[i] = askSize ?? NaN;
+    this.bid[i] = bid;
+    this.ask[i] = ask;
+    this.bidSize[i] = bidSize;
+    this.askSize[i] = askSize;
+  }
+}
+
+/**
+ * The row held for each contract and minute of a file being read. Files come in time order, so each
+ * contract's latest minute and its row answer almost every line without a map: a line of a later
+ * minute has no row yet, one of the latest minute has that row. A line older than its contract's
+ * latest minute (a file out of order) switches to a map of every row held, built from the rows.
+ */
+class HeldRows {
+  /** Latest minute (Unix ms / 60,000) held by contract index, NaN for none; its row. */
+  private latestMinute = new Float64Array(1024).fill(NaN);
+  private latestRow = new Int32Array(1024);
+  /** Row by minute and contract, once a line came out of order. */
+  private byMinute: Map<number, Map<number, number>> | null = null;
+
+  constructor(private readonly rows: QuoteColumns) {}
+
+  /** The row held for contract `c` at `minute`, or -1. */
+  get(c: number, minute: number): number {
+    if (this.byMinute !== null) return this.byMinute.get(minute)?.get(c) ?? -1;
+    if (c >= this.latestMinute.length) this.widen(c);
+    const latest = this.latestMinute[c]!;
+    if (latest === minute) return this.latestRow[c]!;
+    if (Number.isNaN(latest) || minute > latest) return -1;
+    this.byMinute = new Map();
+    for (let i = 0; i < this.rows.length; i++) this.mapRow(this.rows.contract[i]!, this.rows.minute[i]! / MINUTE_MS, i);
+    return this.byMinute.get(minute)?.get(c) ?? -1;
+  }
+
+  /** Holds `row` for contract `c` at `minute`, which get() just found without one. */
+  add(c: number, minute: number, row: number): void {
+    if (this.byMinute !== null) this.mapRow(c, minute, row);
+    else {
+      this.latestMinute[c] = minute;
+      this.latestRow[c] = row;
+    }
+  }
+
+  private mapRow(c: number, minute: number, row: number): void {
+    let ofMinute = this.byMinute!.get(minute);
+    if (ofMinute === undefined) this.byMinute!.set(minute, (ofMinute = new Map<number, number>()));
+    ofMinute.set(c, row);
+  }
+
+  private widen(c: number): void {
+    let n = this.latestMinute.length;
+    while (n <= c) n *= 2;
+    const minutes = new Float64Array(n).fill(NaN);
+    minutes.set(this.latestMinute);
+    const rows = new Int32Array(n);
+    rows.set(this.latestRow);
+    this.latestMinute = minutes;
+    this.latestRow = rows;
   }
 }
 
@@ -121,34 +180,35 @@ export async function readQuotes(file: string, adapter: VendorAdapter | null, re
   const dateIndex = new Map<string, number>();
   let lastDate = '';
   let lastDateIndex = -1;
-  /** Row held per minute (Unix ms / 60,000) and contract index; the last minute's map at hand. */
-  const held = new Map<number, Map<number, number>>();
-  let heldMinute = NaN;
-  let heldOfMinute = new Map<number, number>();
-  const accept = (line: number, parsed: CanonicalQuote | string): void => {
-    if (typeof parsed === 'string') {
-      result.rejected.push({ line, reason: parsed });
-      return;
-    }
-    let known = byRef.get(parsed.contract);
-    if (known === undefined) byRef.set(parsed.contract, (known = { root: rootInfo(parsed.contract.root), index: -1 }));
+  const held = new HeldRows(rows);
+  /** Holds a quote's values (NaN for a null) of a contract, `known` its entry in byRef or knownBySymbol. */
+  const place = (
+    line: number,
+    contract: ContractRef,
+    known: { root: OptionRoot; index: number },
+    timestamp: number,
+    bid: number,
+    ask: number,
+    bidSize: number,
+    askSize: number,
+  ): void => {
     const root = known.root;
     let tradingDate: string;
     try {
-      tradingDate = resolver.place(parsed.timestamp, root).tradingDate;
+      tradingDate = resolver.place(timestamp, root).tradingDate;
     } catch (error) {
       if (error instanceof CalendarRangeError) {
-        result.rejected.push({ line, reason: `timestamp ${parsed.timestamp} is outside the market calendar` });
+        result.rejected.push({ line, reason: `timestamp ${timestamp} is outside the market calendar` });
         return;
       }
       throw error;
     }
     if (known.index < 0) {
-      let index = contractIndex.get(parsed.contract.symbol);
+      let index = contractIndex.get(contract.symbol);
       if (index === undefined) {
         index = contracts.length;
-        contracts.push(contractSpec(parsed.contract, root));
-        contractIndex.set(parsed.contract.symbol, index);
+        contracts.push(contractSpec(contract, root));
+        contractIndex.set(contract.symbol, index);
         roots.set(root.root, root);
       }
       known.index = index;
@@ -165,36 +225,51 @@ export async function readQuotes(file: string, adapter: VendorAdapter | null, re
       lastDateIndex = index;
     }
     const d = lastDateIndex;
-    const minute = Math.floor(parsed.timestamp / MINUTE_MS);
-    if (minute !== heldMinute) {
-      heldMinute = minute;
-      let ofMinute = held.get(minute);
-      if (ofMinute === undefined) held.set(minute, (ofMinute = new Map<number, number>()));
-      heldOfMinute = ofMinute;
-    }
-    const h = heldOfMinute.get(c);
-    if (h === undefined) {
-      heldOfMinute.set(c, rows.length);
-      rows.set(rows.length, c, d, parsed.timestamp, parsed.bid, parsed.ask, parsed.bidSize, parsed.askSize);
+    const minute = Math.floor(timestamp / MINUTE_MS);
+    const h = held.get(c, minute);
+    if (h < 0) {
+      held.add(c, minute, rows.length);
+      rows.setValues(rows.length, c, d, timestamp, bid, ask, bidSize, askSize);
       return;
     }
-    if (rows.ts[h] === parsed.timestamp && same(rows.bid[h]!, parsed.bid ?? NaN) && same(rows.ask[h]!, parsed.ask ?? NaN)) {
+    if (rows.ts[h] === timestamp && same(rows.bid[h]!, bid) && same(rows.ask[h]!, ask)) {
       result.duplicates += 1;
       return;
     }
     // Of two updates of a minute one is kept: the one held, or this one when it is not older.
     result.superseded += 1;
-    if (parsed.timestamp >= rows.ts[h]!) rows.set(h, c, d, parsed.timestamp, parsed.bid, parsed.ask, parsed.bidSize, parsed.askSize);
+    if (timestamp >= rows.ts[h]!) rows.setValues(h, c, d, timestamp, bid, ask, bidSize, askSize);
+  };
+  const knownOf = (contract: ContractRef): { root: OptionRoot; index: number } => ({ root: rootInfo(contract.root), index: -1 });
+  const accept = (line: number, parsed: CanonicalQuote | string): void => {
+    if (typeof parsed === 'string') {
+      result.rejected.push({ line, reason: parsed });
+      return;
+    }
+    let known = byRef.get(parsed.contract);
+    if (known === undefined) byRef.set(parsed.contract, (known = knownOf(parsed.contract)));
+    place(line, parsed.contract, known, parsed.timestamp, parsed.bid ?? NaN, parsed.ask ?? NaN, parsed.bidSize ?? NaN, parsed.askSize ?? NaN);
   };
   // A canonical CSV file's lines are read straight to quotes (readQuoteLine), any line that reader
   // leaves as a record; other files (NDJSON, vendors) come as records.
   let header: readonly string[] | null = null;
   let at: QuoteColumnsAt | null = null;
+  let reader: QuoteLineReader | null = null;
+  /** byRef's entries by the reader's symbol number (no map lookup a line). */
+  let knownBySymbol: { root: OptionRoot; index: number }[] = [];
   const takeLine = (text: string, line: number, columns: readonly string[]): void => {
     countRead(file, result, options);
     if (columns !== header) {
       header = columns;
       at = quoteColumnsAt(columns);
+      reader = at === null ? null : new QuoteLineReader(at);
+      knownBySymbol = [];
+    }
+    if (reader !== null && reader.read(text)) {
+      const contract = reader.contract!;
+      const known = (knownBySymbol[reader.symbol] ??= knownOf(contract));
+      place(line, contract, known, reader.timestamp, reader.bid, reader.ask, reader.bidSize, reader.askSize);
+      return;
     }
     const quote = at === null ? null : readQuoteLine(text, at);
     if (quote !== null) {
