@@ -12,6 +12,7 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
+import fs from 'node:fs';
 import PgBoss from 'pg-boss';
 import path from 'node:path';
 import { createApp, type AppOptions } from './app.js';
@@ -34,7 +35,7 @@ import { createLogger, type Logger } from './logging.js';
 import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
 import { RequestLogBuffer } from './request-log.js';
 import { seedOptionRoots } from './db/market-data.js';
-import { seedMarketIfEmpty } from './ingest/seed-market.js';
+import { seedMarketIfEmpty, startSimulation } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
 import { StreamGateway } from './stream/gateway.js';
@@ -154,13 +155,25 @@ function replayOf(config: Readonly<Config>): ReplayOptions | null {
 export async function startService(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? Date.now;
+  const prepare = options.prepareStore !== false;
+  const embeddedDir = path.join(config.dataDir, 'pg');
+  const seedLog = (line: string): void => logger.info(line);
+  // The first start on a new embedded database holds no print, so the market will be seeded: the
+  // simulator starts now and writes while PostgreSQL is made and migrated (seconds of the start).
+  const simulation =
+    prepare && options.seedMarket && config.databaseUrl === null && !fs.existsSync(embeddedDir)
+      ? startSimulation({ dataDir: config.dataDir, now: clock(), log: seedLog })
+      : undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
-    embeddedDir: path.join(config.dataDir, 'pg'),
+    embeddedDir,
     embeddedPort: config.embeddedPostgresPort,
     poolSize: options.poolSize ?? config.databasePoolSize,
     statementTimeoutMs: config.limits.endpointTimeoutMs,
     logger,
+  }).catch(async (error: unknown) => {
+    await simulation?.stop();
+    throw error;
   });
   const metrics = new Metrics();
   metrics.watchPool('api', () => poolCounts(database.db));
@@ -170,7 +183,6 @@ export async function startService(config: Readonly<Config>, options: StartOptio
   let metricsServer: Server | null = null;
   const stopAnsweringMetrics = cluster.isWorker ? answerMetricsRequests(metrics) : () => undefined;
   try {
-    const prepare = options.prepareStore !== false;
     if (prepare) {
       await migrateToLatest(database.admin);
       await seedOptionRoots(database.admin);
@@ -178,7 +190,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       options.onStorePrepared?.(database);
     }
     if (prepare && options.seedMarket) {
-      const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) });
+      const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: seedLog }, simulation);
       if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
     }
     const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
@@ -270,6 +282,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       },
     };
   } catch (error) {
+    await simulation?.stop();
     stopFollowingLoads();
     stopAnsweringMetrics();
     metricsServer?.close();

@@ -15,7 +15,8 @@ import { countsSummary } from './load-counts.js';
 import { loadMarketFile } from './market.js';
 import { loadQuotesFile, readQuotesAhead, type QuotesReadAhead } from './quotes.js';
 import type { SimulatorMessage } from './simulator/worker.js';
-import { startTsWorker } from './worker-thread.js';
+import type { Worker } from 'node:worker_threads';
+import { startTsWorker, threadCpuSeconds } from './worker-thread.js';
 
 export const SIMULATION_SEED = 20261122;
 
@@ -70,89 +71,144 @@ export async function loadFilesInOrder(
   return { files: count, prints };
 }
 
+type FileSet = Partial<Record<IngestKind, string[]>>;
+
+/**
+ * The simulator running in its worker thread (simulator/worker.ts): the sets of files it has
+ * written and not yet handed over, in order. Started by startSimulation(), which needs no database,
+ * so that a first start can simulate while PostgreSQL is made and migrated (server.ts).
+ */
+export class Simulation {
+  readonly outDir: string;
+  readonly scale: 'default' | 'full';
+  private readonly started = performance.now();
+  private readonly worker: Worker;
+  private readonly sets: FileSet[] = [];
+  private done = false;
+  private failure: Error | null = null;
+  private wake: (() => void) | null = null;
+  /** Called when a set arrives (the loader reads its quotes ahead). */
+  onSet: (() => void) | null = null;
+
+  constructor(options: SeedMarketOptions) {
+    this.outDir = options.outDir ?? path.join(options.dataDir, 'simulated');
+    this.scale = options.scale ?? 'default';
+    const entry = new URL(`./simulator/worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+    this.worker = startTsWorker(
+      entry,
+      { outDir: this.outDir, seed: SIMULATION_SEED, scale: this.scale, now: options.now },
+      { youngGenerationMb: SIMULATOR_YOUNG_GENERATION_MB },
+    );
+    this.worker.on('message', (message: SimulatorMessage) => {
+      if (message.type === 'files') {
+        this.sets.push(message.files);
+        this.onSet?.();
+      } else {
+        this.done = true;
+        const cpu = message.cpuSeconds === null ? '' : ` (its thread's CPU ${message.cpuSeconds.toFixed(1)} s)`;
+        options.log?.(`simulated market written to ${this.outDir} in ${((performance.now() - this.started) / 1000).toFixed(1)} s${cpu}`);
+      }
+      this.notify();
+    });
+    this.worker.on('error', (error) => {
+      this.failure = error;
+      this.notify();
+    });
+    this.worker.on('exit', (code) => {
+      if (!this.done && this.failure === null) this.failure = new Error(`the simulator's worker exited with code ${code} before it finished`);
+      this.notify();
+    });
+  }
+
+  private notify(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+
+  /** The set written after the one taken last (without waiting: undefined when none is there yet). */
+  peek(): FileSet | undefined {
+    return this.sets[0];
+  }
+
+  /** The next set written, waiting for it; null once the simulator has finished and every set was taken. */
+  async next(): Promise<FileSet | null> {
+    for (;;) {
+      const set = this.sets.shift();
+      if (set !== undefined) return set;
+      if (this.failure !== null) throw this.failure;
+      if (this.done) return null;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+    }
+  }
+
+  /** Ends the worker (done or not). */
+  async stop(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+/** Starts the simulator's thread writing the market; load it with simulateAndLoad or seedMarketIfEmpty. */
+export function startSimulation(options: SeedMarketOptions): Simulation {
+  return new Simulation(options);
+}
+
 /**
  * Writes and loads the simulated market into the store. The simulator runs in a worker thread
- * (simulator/worker.ts) and hands over each set of files as it is written (the contracts, each
- * history date's bars, then each trading date's files), which loads while the next is simulated;
- * the next set's quotes file is read ahead (quotes.ts readQuotesAhead), while this thread waits
- * for PostgreSQL on the loads before it.
+ * (simulator/worker.ts, started here unless `simulation` was started before) and hands over each
+ * set of files as it is written (the contracts, each history date's bars, then each trading date's
+ * files), which loads while the next is simulated; the next set's quotes file is read ahead
+ * (quotes.ts readQuotesAhead), while this thread waits for PostgreSQL on the loads before it.
  */
-export async function simulateAndLoad(admin: Database, options: SeedMarketOptions): Promise<{ files: number; prints: number }> {
-  const outDir = options.outDir ?? path.join(options.dataDir, 'simulated');
-  const scale = options.scale ?? 'default';
-  // Before any file loads: GET /v1/status tells the simulator's files by this folder.
-  await recordSimulatedMarket(admin, { seed: SIMULATION_SEED, scale, outDir });
-  const started = performance.now();
-  const entry = new URL(`./simulator/worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-  const worker = startTsWorker(
-    entry,
-    { outDir, seed: SIMULATION_SEED, scale, now: options.now },
-    { youngGenerationMb: SIMULATOR_YOUNG_GENERATION_MB },
-  );
-  const sets: Partial<Record<IngestKind, string[]>>[] = [];
+export async function simulateAndLoad(admin: Database, options: SeedMarketOptions, simulation: Simulation = startSimulation(options)): Promise<{ files: number; prints: number }> {
+  const cpuAtStart = threadCpuSeconds();
   /** Quotes files being read ahead: the set loading and the next one's (two files' samples in memory at most). */
   const ahead = new Map<string, QuotesReadAhead>();
-  const readAhead = (set: Partial<Record<IngestKind, string[]>> | undefined): void => {
+  const readAhead = (set: FileSet | undefined): void => {
     for (const file of set?.quotes ?? []) if (!ahead.has(file)) ahead.set(file, readQuotesAhead(file, { log: options.log }));
   };
   let loading = false;
-  // Set by the worker's events (an object, so that the loop below reads what they set).
-  const state: { done: boolean; failure: Error | null } = { done: false, failure: null };
-  let wake: (() => void) | null = null;
-  const notify = (): void => {
-    wake?.();
-    wake = null;
+  simulation.onSet = () => {
+    if (loading) readAhead(simulation.peek());
   };
-  worker.on('message', (message: SimulatorMessage) => {
-    if (message.type === 'files') {
-      sets.push(message.files);
-      if (loading && sets.length === 1) readAhead(sets[0]);
-    }
-    else {
-      state.done = true;
-      options.log?.(`simulated market written to ${outDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
-    notify();
-  });
-  worker.on('error', (error) => {
-    state.failure = error;
-    notify();
-  });
-  worker.on('exit', (code) => {
-    if (!state.done && state.failure === null) state.failure = new Error(`the simulator's worker exited with code ${code} before it finished`);
-    notify();
-  });
   let files = 0;
   let prints = 0;
   try {
-    for (;;) {
-      const set = sets.shift();
-      if (set !== undefined) {
-        readAhead(set);
-        readAhead(sets[0]);
-        loading = true;
-        const loaded = await loadFilesInOrder(admin, set, options.log, ahead);
-        loading = false;
-        for (const file of set.quotes ?? []) ahead.delete(file);
-        files += loaded.files;
-        prints += loaded.prints;
-        continue;
-      }
-      if (state.failure !== null) throw state.failure;
-      if (state.done) break;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+    // Before any file loads: GET /v1/status tells the simulator's files by this folder.
+    await recordSimulatedMarket(admin, { seed: SIMULATION_SEED, scale: simulation.scale, outDir: simulation.outDir });
+    for (let set = await simulation.next(); set !== null; set = await simulation.next()) {
+      readAhead(set);
+      readAhead(simulation.peek());
+      loading = true;
+      const loaded = await loadFilesInOrder(admin, set, options.log, ahead);
+      loading = false;
+      for (const file of set.quotes ?? []) ahead.delete(file);
+      files += loaded.files;
+      prints += loaded.prints;
     }
   } finally {
-    await worker.terminate();
+    simulation.onSet = null;
+    await simulation.stop();
   }
+  const cpuAtEnd = threadCpuSeconds();
+  if (cpuAtStart !== null && cpuAtEnd !== null) options.log?.(`simulated market loaded: this thread's CPU ${(cpuAtEnd - cpuAtStart).toFixed(1)} s`);
   return { files, prints };
 }
 
-/** First start: simulates and loads the market when no print is stored; otherwise does nothing. */
-export async function seedMarketIfEmpty(admin: Database, options: SeedMarketOptions): Promise<{ seeded: boolean; files: number; prints: number }> {
-  if (await hasAnyPrint(admin)) return { seeded: false, files: 0, prints: 0 };
-  const loaded = await simulateAndLoad(admin, options);
+/**
+ * First start: simulates and loads the market when no print is stored (with `simulation` when one
+ * was started ahead); otherwise does nothing (and stops `simulation`).
+ */
+export async function seedMarketIfEmpty(
+  admin: Database,
+  options: SeedMarketOptions,
+  simulation?: Simulation,
+): Promise<{ seeded: boolean; files: number; prints: number }> {
+  if (await hasAnyPrint(admin)) {
+    await simulation?.stop();
+    return { seeded: false, files: 0, prints: 0 };
+  }
+  const loaded = await simulateAndLoad(admin, options, simulation);
   return { seeded: true, ...loaded };
 }

@@ -38,3 +38,16 @@ export function startTsWorker(entry: URL, data: unknown, options: { youngGenerat
   if (entry.pathname.endsWith('.js')) return new Worker(entry, { workerData: { data }, resourceLimits });
   return new Worker(BOOT, { eval: true, workerData: { loader: tsxLoaderUrl(), entry: entry.href, data }, resourceLimits });
 }
+
+/**
+ * CPU time of the calling thread in seconds (Linux: /proc/thread-self/schedstat, nanoseconds on a
+ * CPU), or null where that cannot be read; the first start's log says where its CPU went.
+ */
+export function threadCpuSeconds(): number | null {
+  try {
+    const ns = Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
+    return Number.isFinite(ns) ? ns / 1e9 : null;
+  } catch {
+    return null;
+  }
+}
