@@ -16,8 +16,10 @@ help:
 
 $(NODE_STAMP): package.json package-lock.json
 	# npm install honours package-lock.json; npm ci is not used because this npm omits other
-	# platforms' optional packages from the lock and then refuses it.
-	npm install --no-audit --no-fund
+	# platforms' optional packages from the lock and then refuses it. --prefer-offline: what the
+	# npm cache holds is used without asking the registry whether it changed (a lock's exact
+	# versions do not change); anything missing is fetched as usual.
+	npm install --no-audit --no-fund --prefer-offline
 	touch $@
 
 install: $(NODE_STAMP)
@@ -125,7 +127,7 @@ browser:
 # The service compiled to JavaScript (scripts/build): rebuilt when a source, a folder's list of
 # files (one added or deleted) or the build's settings change.
 BUILD_STAMP := dist/.oads-built
-BUILD_INPUTS := $(shell find src db/migrations -type d -o -name '*.ts' ! -name '*.test.ts') tsconfig.json tsconfig.build.json scripts/build
+BUILD_INPUTS := $(shell find src db/migrations -type d -o -name '*.ts' ! -name '*.test.ts') tsconfig.json scripts/build
 
 $(BUILD_STAMP): $(BUILD_INPUTS) $(NODE_STAMP)
 	bash scripts/build
