@@ -140,11 +140,12 @@ migrate: install
 simulate: install
 	npx tsx src/cli/simulate.ts
 
-# The build, the docs page and the explorer are made side by side (two jobs), then the service
-# runs from dist/.
+# The service runs from dist/ once it is built (esbuild: a fraction of a second); the docs page and
+# the explorer are made meanwhile (seconds of redocly and esbuild while the service starts its
+# database), and served at /docs and /explorer as soon as they are there.
 run: install
-	@$(MAKE) --no-print-directory -j2 build docs explorer
-	node dist/src/main.js
+	@$(MAKE) --no-print-directory build
+	@$(MAKE) --no-print-directory -j2 docs explorer & node dist/src/main.js
 
 # Plain output (no colour codes) for logs and CI. The last line is the whole run's count, in
 # pytest's closing form: "===== N passed in Ts =====" (failures and skips named when there are any).

@@ -11,7 +11,6 @@
  * one line and exits 1.
  */
 import cluster from 'node:cluster';
-import fs from 'node:fs';
 import path from 'node:path';
 import { startClusterPrimary, startClusterWorker } from './cluster.js';
 import { EXPLORER_BUILD_DIR } from './explorer-page.js';
@@ -26,11 +25,13 @@ import { stopSignal, surviveDatabaseLoss } from './lifecycle.js';
 
 const signal = stopSignal();
 const config = loadConfig();
+// `make run` builds the docs page and the explorer while the service starts: /docs and /explorer
+// serve their folders from when they are there.
 const docsDir = path.resolve('build/docs');
 const logger = createLogger(config.logLevel);
 surviveDatabaseLoss(logger);
 const explorerDir = path.resolve(EXPLORER_BUILD_DIR);
-const options = { docsDir: fs.existsSync(docsDir) ? docsDir : undefined, explorerDir: fs.existsSync(explorerDir) ? explorerDir : undefined, seedMarket: config.seedOnStart, logger };
+const options = { docsDir, explorerDir, seedMarket: config.seedOnStart, logger };
 
 function failedStart(error: unknown): never {
   process.stderr.write(`error: the service did not start: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -56,7 +57,7 @@ if (cluster.isWorker) {
       '',
       `Options Analytics Data Service listening on ${running.url} (${running.workers === 1 ? 'one process' : `${running.workers} HTTP worker processes`})`,
       `  docs:      ${running.url}/docs/`,
-      options.explorerDir ? `  explorer:  ${running.url}/explorer/` : '',
+      `  explorer:  ${running.url}/explorer/`,
       `  contract:  ${running.url}/v1/openapi.json`,
       demoKey ? `  demo key:  ${demoKey}` : '',
       demoKey ? `  try:       curl -H "Authorization: Bearer ${demoKey}" ${running.url}/v1/market/calendar` : '',
