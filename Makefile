@@ -18,8 +18,10 @@ $(NODE_STAMP): package.json package-lock.json
 	# npm install honours package-lock.json; npm ci is not used because this npm omits other
 	# platforms' optional packages from the lock and then refuses it. --prefer-offline: what the
 	# npm cache holds is used without asking the registry whether it changed (a lock's exact
-	# versions do not change); anything missing is fetched as usual.
-	npm install --no-audit --no-fund --prefer-offline
+	# versions do not change), anything missing is fetched as usual; a cached package list older
+	# than a version the lock names fails it (npm does not refetch it then), so that case installs
+	# again as before.
+	npm install --no-audit --no-fund --prefer-offline || npm install --no-audit --no-fund
 	touch $@
 
 install: $(NODE_STAMP)
