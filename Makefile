@@ -143,11 +143,12 @@ simulate: install
 	npx tsx src/cli/simulate.ts
 
 # The service runs from dist/ once it is built (esbuild: a fraction of a second); the docs page and
-# the explorer are made meanwhile (seconds of redocly and esbuild while the service starts its
-# database), and served at /docs and /explorer as soon as they are there.
+# the explorer are made meanwhile, at a lower priority (nice 10: the first start's seed keeps both
+# cores busy, and the API comes first; redocly takes the idle time), and are served at /docs and
+# /explorer as soon as they are there.
 run: install
 	@$(MAKE) --no-print-directory build
-	@$(MAKE) --no-print-directory -j2 docs explorer & node dist/src/main.js
+	@nice -n 10 $(MAKE) --no-print-directory -j2 docs explorer & node dist/src/main.js
 
 # Plain output (no colour codes) for logs and CI. The last line is the whole run's count, in
 # pytest's closing form: "===== N passed in Ts =====" (failures and skips named when there are any).
