@@ -22,7 +22,6 @@
  * primary's supervisor restarts the embedded server and every process reconnects (db/watch.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
-import os from 'node:os';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
@@ -182,35 +181,6 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
   };
 }
 
-/** The nice value of a worker's main thread while the primary loads the market. */
-export const WAITING_NICE = 10;
-
-/**
- * While the primary loads the market (a first start's seed keeps both cores of a small machine
- * busy, and its load is the start's critical path), the worker builds its app (seconds of CPU
- * compiling the contract's validators) at a lower priority, and takes its own back when it is told
- * to serve. Only where it can take it back: raising a priority needs root (or RLIMIT_NICE), and a
- * worker left at a lower one would lose to everything else on the machine while it serves.
- */
-function yieldUntil(serving: Promise<void>): void {
-  if (process.getuid?.() !== 0) return;
-  let before: number;
-  try {
-    before = os.getPriority();
-    os.setPriority(Math.min(19, before + WAITING_NICE));
-  } catch {
-    return;
-  }
-  const restore = (): void => {
-    try {
-      os.setPriority(before);
-    } catch {
-      // Nothing to undo: the worker keeps the lower priority it has.
-    }
-  };
-  serving.then(restore, restore);
-}
-
 /**
  * An HTTP worker of the cluster: the whole API on the shared port, over the database the primary
  * prepared, with limits of its own or the primary's (LIMIT_SCOPE). Stops when the primary asks, on
@@ -232,7 +202,6 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
   });
   // Awaited by startService once the app is built; a rejection before then is not unhandled.
   serveWhen.catch(() => undefined);
-  yieldUntil(serveWhen);
   channel.send({ oads: 'waiting' } satisfies ClusterMessage);
   const service = await startService(config, {
     serveWhen,
