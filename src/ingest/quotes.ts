@@ -36,7 +36,8 @@ import {
   type QuoteSampleRow,
 } from '../db/market-data.js';
 import type { OptionRoot } from '../analytics/roots.js';
-import { parseQuoteFields, QuoteLineReader, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
+import { parseQuoteFields, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
+import { QuoteLineReader } from './quote-line-reader.js';
 import { ledgered } from './ledger.js';
 import { PrintSessionResolver } from './print-session.js';
 import { csvRecord, RecordError } from './records.js';
