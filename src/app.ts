@@ -10,12 +10,12 @@
  * method a route does not have is 405 with the route's methods in Allow.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import compression from 'compression';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { operationMatcher, type Contract, type OperationId, type OperationSpec } from './contract.js';
 import { checkEntitlements, type AuthenticatedAccount } from './entitlements.js';
 import { ApiError } from './errors.js';
+import { docsPage } from './docs-page.js';
 import { explorerPage } from './explorer-page.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { newRequestId } from './ids.js';
@@ -159,7 +159,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   app.use(headAsGet);
   app.use(compressLarge(deps.config.compressionThresholdBytes));
   if (options.docsDir) {
-    app.use('/docs', express.static(path.resolve(options.docsDir), { index: 'index.html' }));
+    app.use('/docs', docsPage(options.docsDir));
   }
   if (options.explorerDir) app.use('/explorer', explorerPage(options.explorerDir));
   app.get('/', (_req, res) => res.redirect(302, '/docs/'));
