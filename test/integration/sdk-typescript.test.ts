@@ -153,6 +153,37 @@ describe('the TypeScript SDK against the live service', () => {
     expect(log[1]!.sentAt - log[0]!.answeredAt).toBeGreaterThanOrEqual(995);
   });
 
+  it('retries a GET that got no answer (connection refused) with backoff, but not a POST', async () => {
+    const { key } = await service.newAccount({ plan: 'pro' });
+    // The first `refused` requests go to a port nothing listens on: fetch's own connection error.
+    let refused = 2;
+    const sent: string[] = [];
+    const flaky: typeof fetch = async (input, init) => {
+      const request = new Request(input, init);
+      sent.push(`${request.method} ${new URL(request.url).pathname}`);
+      if (refused-- > 0) return fetch(new Request(request.url.replace(new URL(service.url).origin, 'http://127.0.0.1:9'), request));
+      return fetch(request);
+    };
+    const retries: RetryEvent[] = [];
+    const oads = new Oads({ apiKey: key, baseUrl: service.url, fetch: flaky, retry: { baseDelayMs: 20 }, onRetry: (e) => retries.push(e) });
+    const day = await oads.getMarketCalendarDay({ date: '2026-11-27' });
+    expect(day.data.status).toBe('early_close');
+    expect(sent).toEqual(Array(3).fill('GET /v1/market/calendar'));
+    expect(retries.map((e) => [e.attempt, e.status, e.code])).toEqual([[1, null, 'connection_error'], [2, null, 'connection_error']]);
+    expect(retries.every((e) => e.delayMs >= 0 && e.delayMs <= 20 * 2 ** (e.attempt - 1))).toBe(true);
+
+    // A POST may have reached the service before the connection dropped: it is not sent again.
+    refused = 1;
+    sent.length = 0;
+    await expect(oads.createExport({ path: '/v1/options/trades', query: { underlying_symbol: 'SPY', date: DAY } })).rejects.toBeInstanceOf(TypeError);
+    expect(sent).toEqual(['POST /v1/exports']);
+    // Retrying has its bound: after maxAttempts the connection error is thrown.
+    refused = 10;
+    sent.length = 0;
+    await expect(oads.getMarketCalendarDay({ date: '2026-11-27' })).rejects.toBeInstanceOf(TypeError);
+    expect(sent).toHaveLength(4);
+  });
+
   it('runs an export to ready and downloads the file the route itself would answer', async () => {
     const { oads, log } = await newUser();
     const query = { underlying_symbol: 'SPY', date: DAY, side: ['ask', 'above_ask'], contract_type: 'put' } satisfies ParamsOf<'listOptionTrades'>;

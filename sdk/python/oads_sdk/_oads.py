@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import importlib
+import random
 import time
 import types
 import typing
@@ -23,6 +24,8 @@ from .generated.types import UNSET, Unset
 JsonBody = Any
 
 RETRY_STATUSES = (429, 503)
+# Without an answer to go by: the first backoff before a GET is sent again, in seconds (doubled each time).
+CONNECTION_BACKOFF = 0.5
 
 
 class OadsError(Exception):
@@ -135,7 +138,10 @@ class Oads(Operations):
     contract names (createExport takes the request body) and returning the parsed JSON body. Any
     non-2xx answer raises OadsError.
     429 and 503 answers are retried after their Retry-After, at most max_retries times and only when
-    the wait is at most max_retry_wait seconds.
+    the wait is at most max_retry_wait seconds. A GET that got no answer at all (httpx.TransportError:
+    the connection refused or dropped, a timeout) is retried too, at most max_retries times, after a
+    backoff of up to 0.5 s doubled each time (full jitter); a POST (create_export) is not, since the
+    first may have created the export.
     """
 
     def __init__(
@@ -152,7 +158,7 @@ class Oads(Operations):
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
         self._sleep = sleep
-        self.retries = 0  # 429/503 answers retried so far, for callers who want to know
+        self.retries = 0  # requests retried so far (429/503 answers, GETs without an answer), for callers who want to know
 
     def close(self) -> None:
         self._client.get_httpx_client().close()
@@ -220,7 +226,15 @@ class Oads(Operations):
         http = self._client.get_httpx_client()
         attempt = 0
         while True:
-            response = http.request(**request)
+            try:
+                response = http.request(**request)
+            except httpx.TransportError:
+                if str(request.get("method", "GET")).upper() != "GET" or attempt >= self.max_retries:
+                    raise
+                self._sleep(min(self.max_retry_wait, random.uniform(0.0, CONNECTION_BACKOFF * 2**attempt)))
+                attempt += 1
+                self.retries += 1
+                continue
             if response.is_success:
                 if response.status_code == 204 or not response.content:
                     return None

@@ -145,3 +145,28 @@ def test_export_body_timestamps_follow_the_target_route() -> None:
     )
     assert file == {"data": [1, 2], "truncated": False}
     assert [request.url.path for request in seen] == ["/v1/exports", "/v1/exports/exp_1", "/v1/exports/exp_1", "/v1/exports/exp_1/download"]
+
+
+def test_a_get_without_an_answer_is_retried_with_backoff_but_a_post_is_not() -> None:
+    def refused_twice(request: httpx.Request, count: int) -> httpx.Response:
+        if count <= 2:
+            raise httpx.ConnectError("connection refused", request=request)
+        return httpx.Response(200, json={"data": {"id": "acct_1"}})
+
+    oads, seen, slept = client_answering(refused_twice)
+    assert oads.get_account() == {"data": {"id": "acct_1"}}
+    assert len(seen) == 3 and oads.retries == 2
+    assert len(slept) == 2 and 0 <= slept[0] <= 0.5 and 0 <= slept[1] <= 1.0
+
+    oads, seen, slept = client_answering(refused_twice)
+    with pytest.raises(httpx.ConnectError):
+        oads.create_export({"path": "/v1/options/trades", "query": {"underlying_symbol": "SPY"}})
+    assert [r.method for r in seen] == ["POST"] and slept == []
+
+    def never(request: httpx.Request, _: int) -> httpx.Response:
+        raise httpx.ReadError("connection reset", request=request)
+
+    oads, seen, slept = client_answering(never)
+    with pytest.raises(httpx.ReadError):
+        oads.get_account()
+    assert len(seen) == 1 + oads.max_retries

@@ -7,7 +7,10 @@
  * Answers 429 and 503 are retried after the wait the service asks for (Retry-After; the contract's
  * "wait Retry-After seconds"), or with exponential backoff and full jitter when it names none, up
  * to a bounded number of attempts; a wait longer than `maxDelayMs` is not slept through but thrown,
- * so a cooled-down account learns it at once.
+ * so a cooled-down account learns it at once. A GET that got no answer at all (the connection was
+ * refused or dropped: fetch's TypeError) is retried the same way with backoff, since reading again
+ * is harmless; a POST (createExport) is not, since the first may have created the export, nor is a
+ * request the caller aborted.
  */
 import { OadsError, OadsExportFailedError, retryAfterSeconds, type OadsErrorCode } from './errors.js';
 import { createClient, createConfig, type Client } from './generated/client/index.js';
@@ -41,8 +44,10 @@ export interface RetryEvent {
   operation: string;
   /** The attempt that failed (1 for the first). */
   attempt: number;
-  status: number;
-  code: OadsErrorCode;
+  /** The answer's status; null when the request got no answer (a connection error). */
+  status: number | null;
+  /** The answer's error code; `connection_error` when the request got no answer. */
+  code: OadsErrorCode | 'connection_error';
   /** Retry-After in seconds, null when the answer had none. */
   retryAfter: number | null;
   /** How long the SDK now waits, in ms. */
@@ -188,8 +193,15 @@ export class Oads {
     for (let attempt = 1; ; attempt += 1) {
       const options = { ...request.options, ...values, method: request.method, url: request.url, throwOnError: false };
       const result = (await this.client.request(options)) as { data?: unknown; error?: unknown; response?: Response };
-      // No response: the request never got an answer (network, DNS, abort); the fetch error as thrown.
-      if (result.response === undefined) throw result.error;
+      // No response: the request never got an answer (network, DNS, abort); the fetch error as thrown
+      // when it is not retried.
+      if (result.response === undefined) {
+        const delayMs = this.connectionRetryDelay(request.method, result.error, attempt);
+        if (delayMs === null) throw result.error;
+        this.onRetry?.({ operation, attempt, status: null, code: 'connection_error', retryAfter: null, delayMs });
+        await sleep(delayMs);
+        continue;
+      }
       if (result.response.ok) return { data: result.data, response: result.response };
       const error = OadsError.fromResponse(result.response, result.error);
       const delayMs = this.retryDelay(error, attempt);
@@ -197,6 +209,14 @@ export class Oads {
       this.onRetry?.({ operation, attempt, status: error.status, code: error.code, retryAfter: error.retryAfter, delayMs });
       await sleep(delayMs);
     }
+  }
+
+  /** The wait before the next attempt of a request that got no answer, or null when it is not retried. */
+  private connectionRetryDelay(method: string, error: unknown, attempt: number): number | null {
+    if (method.toUpperCase() !== 'GET' || attempt >= this.retry.maxAttempts) return null;
+    // fetch rejects with a TypeError when the network failed; an abort is a DOMException (AbortError).
+    if (!(error instanceof TypeError)) return null;
+    return Math.min(this.retry.maxDelayMs, Math.random() * this.retry.baseDelayMs * 2 ** (attempt - 1));
   }
 
   /** The wait before the next attempt after `error`, or null when it is not retried. */
