@@ -40,8 +40,10 @@ function levelFacts(l: Levels): HTMLElement {
   return facts([
     ['Regime', `${lv.regime.label}${lv.regime.ratio === null ? '' : ` (net/abs ${num(lv.regime.ratio)})`} · price ${lv.regime.underlying_vs_gamma_flip} flip`],
     ['Gamma flip', lv.gamma_flip === null ? (lv.gamma_flip_far_from_underlying ? 'none within ±20%' : '–') : `${num(lv.gamma_flip)} (excl. 0DTE ${num(lv.gamma_flip_excluding_0dte)})`],
-    ['Call wall', `${strike(lv.call_wall)} (above price ${strike(lv.call_wall_above)})`],
-    ['Put wall', `${strike(lv.put_wall)} (below price ${strike(lv.put_wall_below)})`],
+    // call_wall/put_wall: the largest call (put) exposure at any strike; *_above/*_below: the largest
+    // positive (most negative) net exposure on that side of the price (the contract's definitions).
+    ['Call wall', `${strike(lv.call_wall)} · largest net at or above the price: ${strike(lv.call_wall_above)}`],
+    ['Put wall', `${strike(lv.put_wall)} · most negative net at or below the price: ${strike(lv.put_wall_below)}`],
     ['Peak net', lv.peak_net_exposure === null ? '–' : `${compact(lv.peak_net_exposure.value)} at ${strike(lv.peak_net_exposure.strike)}`],
     ['Max pain', lv.max_pain === null ? '–' : `${strike(lv.max_pain.strike)} (${lv.max_pain.date_of_expiry})`],
     ['Expected move', em === null ? '–' : `±${num(em.expected_move)} by ${em.date_of_expiry} (IV ${vol(em.implied_volatility)}; 1σ ${em.one_sigma_band.map((b) => num(b)).join('–')})`],
