@@ -11,9 +11,11 @@
  * memoised on the module instance the validator uses, which changes nothing but the cost.
  */
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { withParametersInline, type OperationSpec } from '../contract.js';
+import type { Json } from '../json-ref.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed, hasAtMostThreeDecimals, isCalendarDate, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
 import type { ServiceDeps } from '../service.js';
@@ -28,6 +30,7 @@ function memoiseValidatorRouteRegexps(): void {
   if (memoised) return;
   memoised = true;
   const require = createRequire(import.meta.url);
+  memoiseSchemaValidator(require);
   const modulePath = require.resolve('path-to-regexp', { paths: [require.resolve('express-openapi-validator')] });
   const pathToRegexpModule = require(modulePath) as { pathToRegexp: Compile };
   const compile = pathToRegexpModule.pathToRegexp;
@@ -42,6 +45,30 @@ function memoiseValidatorRouteRegexps(): void {
     }
     return compiled;
   };
+}
+
+type SchemaValidatorClass = new (options: { version: string; validateApiSpec: boolean }) => unknown;
+
+/**
+ * Each validator's start builds an OpenAPISchemaValidator, compiling the OpenAPI schema with ajv
+ * (about 70 ms) even when it is never used (validateApiSpec false, as here: it would check the
+ * contract itself). The instance depends only on its options and holds no state between calls,
+ * so one per options is shared by the operations' validators.
+ */
+function memoiseSchemaValidator(require: NodeJS.Require): void {
+  const modulePath = path.join(path.dirname(require.resolve('express-openapi-validator')), 'framework/openapi.schema.validator.js');
+  const schemaValidatorModule = require(modulePath) as { OpenAPISchemaValidator: SchemaValidatorClass };
+  const Original = schemaValidatorModule.OpenAPISchemaValidator;
+  const instances = new Map<string, unknown>();
+  schemaValidatorModule.OpenAPISchemaValidator = function SharedSchemaValidator(options: { version: string; validateApiSpec: boolean }) {
+    const key = `${options.version} ${options.validateApiSpec}`;
+    let instance = instances.get(key);
+    if (instance === undefined) {
+      instance = new Original(options);
+      instances.set(key, instance);
+    }
+    return instance;
+  } as unknown as SchemaValidatorClass;
 }
 
 /** The query string of a request as sent. */
@@ -117,12 +144,50 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
   next(problems ? invalidParameters(problems) : undefined);
 };
 
+/**
+ * The copy of the contract one operation's validator is built from: that operation alone, and of
+ * the components only the security schemes and what the operation refers to (followed through the
+ * components those refer to). The validator compiles every schema it is given, so with the whole
+ * contract each of the 26 operations compiled every component and every response, some 8 s of CPU
+ * per process start (each HTTP worker of `make run`, each service a test starts). Responses are
+ * validated only when config.validateResponses says so (tests); otherwise the copy keeps each
+ * response's status and description but not its content, which request validation never reads.
+ */
+export function validatorDocument(document: Json, operation: Json, spec: Pick<OperationSpec, 'path' | 'method'>, withResponses: boolean): Json {
+  const responses = operation.responses as Json | undefined;
+  const validated =
+    withResponses || responses === undefined
+      ? operation
+      : { ...operation, responses: Object.fromEntries(Object.keys(responses).map((status) => [status, { description: 'not validated' }])) };
+  const all = (document.components ?? {}) as Record<string, Json>;
+  const components: Record<string, Json> = all.securitySchemes ? { securitySchemes: all.securitySchemes } : {};
+  const pending: unknown[] = [validated];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node === null || typeof node !== 'object') continue;
+    for (const [key, value] of Object.entries(node)) {
+      if (key !== '$ref' || typeof value !== 'string') {
+        pending.push(value);
+        continue;
+      }
+      // '#/components/<group>/<id>[/...]': the whole component is kept.
+      const [hash, root, group, id] = value.split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+      if (hash !== '#' || root !== 'components' || group === undefined || id === undefined || components[group]?.[id] !== undefined) continue;
+      const target = all[group]?.[id];
+      if (target === undefined) continue;
+      components[group] = { ...components[group], [id]: target };
+      pending.push(target);
+    }
+  }
+  return { ...document, components, paths: { [spec.path]: { [spec.method]: validated } } };
+}
+
 /** The validation chain of one operation, run after checkParameterNames. */
 export function validationFor(deps: ServiceDeps, operation: OperationSpec): RequestHandler[] {
   memoiseValidatorRouteRegexps();
-  const document = deps.contract.document as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  const document = deps.contract.document as Json & { paths: Record<string, Record<string, Json>> };
   const spec = document.paths[operation.path]?.[operation.method] ?? {};
-  const single = { ...document, paths: { [operation.path]: { [operation.method]: withParametersInline(document, spec) } } };
+  const single = validatorDocument(document, withParametersInline(document, spec), operation, deps.config.validateResponses);
   const validator = OpenApiValidator.middleware({
     apiSpec: single as never,
     // The contract is checked whole by `redocly lint` (make test); checked again here it was each
