@@ -8,6 +8,12 @@
  * savepoint); a print the load repeated was left as stored and keeps its older xmin, a print it
  * cancelled is left out by `not cancelled`. The payload's time range (the load's first and last
  * print of the date) bounds the read to the index range of the new rows.
+ *
+ * A load can also cancel prints stored (and streamed) by earlier loads: a cancel record of its file
+ * that matched no print of the file cancels the newest matching stored print, and the load records
+ * which in print_cancels (ingest/prints.ts). Those rows carry the load's transaction id as xmin too,
+ * so the payload counts them per date (`cancelled`; a load that only cancelled still announces its
+ * date, with 0 rows) and a stream reads them back by the same transaction id (streamCancelledPrints).
  */
 import { sql, type RawBuilder } from 'kysely';
 import { SESSIONS_OF } from '../analytics/print-filters.js';
@@ -34,6 +40,8 @@ export interface PrintsLoaded {
   from: number;
   to: number;
   rows: number;
+  /** Prints stored by earlier loads that this load cancelled (print_cancels rows it wrote). */
+  cancelled: number;
   /** PostgreSQL's clock when the load announced itself, just before its commit, Unix ms. */
   loaded_at: number;
 }
@@ -42,22 +50,37 @@ export function parsePrintsLoaded(payload: string): PrintsLoaded | null {
   try {
     const value = JSON.parse(payload) as Partial<PrintsLoaded>;
     if (typeof value.trading_date !== 'string' || typeof value.xid !== 'string' || typeof value.from !== 'number' || typeof value.to !== 'number') return null;
-    return { trading_date: value.trading_date, xid: value.xid, from: value.from, to: value.to, rows: Number(value.rows ?? 0), loaded_at: Number(value.loaded_at ?? 0) };
+    return {
+      trading_date: value.trading_date,
+      xid: value.xid,
+      from: value.from,
+      to: value.to,
+      rows: Number(value.rows ?? 0),
+      cancelled: Number(value.cancelled ?? 0),
+      loaded_at: Number(value.loaded_at ?? 0),
+    };
   } catch {
     return null;
   }
 }
 
 /**
- * Announces the dates a load wrote, inside its transaction (the last statement before the commit):
- * PostgreSQL delivers the notifications when, and only if, the transaction commits.
+ * Announces the dates a load wrote or cancelled stored prints of, inside its transaction (the last
+ * statement before the commit): PostgreSQL delivers the notifications when, and only if, the
+ * transaction commits. The cancels are the print_cancels rows this transaction wrote (a read of that
+ * small table, which holds only cancels of prints stored by an earlier load).
  */
 export async function notifyPrintsLoaded(trx: Queryable, dates: readonly LoadedDate[]): Promise<void> {
-  for (const d of dates) {
-    if (d.rows === 0) continue;
+  const cancels = await sql<{ trading_date: string; n: number }>`
+    select to_char(trading_date, 'YYYY-MM-DD') as trading_date, count(*)::int4 as n from print_cancels
+    where xmin = (txid_current() % 4294967296)::text::xid group by trading_date order by trading_date`.execute(trx);
+  const cancelled = new Map(cancels.rows.map((r) => [r.trading_date, Number(r.n)]));
+  const announced: (LoadedDate & { cancelled: number })[] = dates.filter((d) => d.rows > 0).map((d) => ({ ...d, cancelled: cancelled.get(d.tradingDate) ?? 0 }));
+  for (const [tradingDate, n] of cancelled) if (!announced.some((d) => d.tradingDate === tradingDate)) announced.push({ tradingDate, from: 0, to: 0, rows: 0, cancelled: n });
+  for (const d of announced) {
     await sql`select pg_notify(${PRINTS_CHANNEL}::text, json_build_object(
         'trading_date', ${d.tradingDate}::text, 'xid', (txid_current() % 4294967296)::text,
-        'from', ${d.from}::int8, 'to', ${d.to}::int8, 'rows', ${d.rows}::int4,
+        'from', ${d.from}::int8, 'to', ${d.to}::int8, 'rows', ${d.rows}::int4, 'cancelled', ${d.cancelled}::int4,
         'loaded_at', floor(extract(epoch from clock_timestamp()) * 1000)::int8)::text)`.execute(trx);
   }
 }
@@ -91,4 +114,33 @@ export async function streamPrints(db: Queryable, f: PrintFilter, selection: Pri
   }
   const result = await sql<StreamPrint>`select body, ts, sequence, contract_id from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
   return result.rows.map((r) => ({ body: r.body, ts: Number(r.ts), sequence: Number(r.sequence), contract_id: Number(r.contract_id) }));
+}
+
+/** What a print_cancelled message says of each print: the fields that identify it on a tape. */
+export const CANCELLED_PRINT_FIELDS = ['id', 'timestamp', 'session', 'underlying_symbol', 'contract_type', 'strike', 'date_of_expiry', 'exchange', 'price', 'size', 'premium'] as const;
+
+/**
+ * The stored prints of `tradingDate` that the load `xid` cancelled (print_cancels rows it wrote)
+ * and that pass the trades filter `f` and the scan filter, oldest first by (ts, sequence, contract
+ * id): each as the identifying fields of its stored body, as JSON. A cancel does not change what a
+ * filter reads (it sets `cancelled` and adds the cancelled flag, which no filter reads), so these
+ * are the prints the subscription was sent.
+ */
+export async function streamCancelledPrints(db: Queryable, f: PrintFilter, xid: string, scan: { exchanges: readonly string[] | null; sides: readonly string[] | null }): Promise<string[]> {
+  if (f.sessions.length === 0 || f.roots?.length === 0) return [];
+  const c: RawBuilder<boolean>[] = [
+    sql<boolean>`trading_date = ${f.tradingDate}::date`,
+    sql<boolean>`cancelled`,
+    sql<boolean>`(contract_id, sequence) in (select contract_id, sequence from print_cancels where trading_date = ${f.tradingDate}::date and xmin = ${xid}::text::xid)`,
+    ...printConditions(f),
+  ];
+  if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) c.push(sql<boolean>`session = any(${[...f.sessions]}::text[])`);
+  if (f.roots !== null) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
+  if (scan.exchanges) c.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
+  if (scan.sides) c.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
+  const result = await sql<{ body: string }>`select body from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
+  return result.rows.map((r) => {
+    const body = JSON.parse(r.body) as Record<string, unknown>;
+    return JSON.stringify(Object.fromEntries(CANCELLED_PRINT_FIELDS.map((k) => [k, body[k]])));
+  });
 }

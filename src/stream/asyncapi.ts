@@ -5,6 +5,7 @@
  * the REST routes' are described once. The limits stated are protocol.ts's.
  */
 import type { Contract } from '../contract.js';
+import { CANCELLED_PRINT_FIELDS } from '../db/print-events.js';
 import { CHANNELS, MAX_PRINTS_SYMBOLS } from './channels.js';
 import { CLOSE, type StreamLimits } from './protocol.js';
 
@@ -51,6 +52,17 @@ function object(required: string[], properties: Json): Json {
 
 function serverMessage(type: string, extra: Json, required: string[]): Json {
   return object(['seq', 'type', ...required], { seq, type: { const: type }, ...extra });
+}
+
+/** The contract's OptionPrint properties named in `fields` (a print_cancelled item: the fields that identify a print). */
+function printFields(contract: Contract, fields: readonly string[]): Json {
+  const print = (((contract.document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>).OptionPrint;
+  const properties = (print?.properties ?? {}) as Record<string, Json>;
+  return object([...fields], Object.fromEntries(fields.map((f) => {
+    const schema = properties[f];
+    if (!schema) throw new Error(`OptionPrint has no property ${f}`);
+    return [f, schema];
+  })));
 }
 
 export function asyncApiDocument(contract: Contract, limits: StreamLimits, version: string): Json {
@@ -107,6 +119,21 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
         ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
       ),
     ),
+    print_cancelled: message(
+      'print_cancelled',
+      'Prints this subscription was sent earlier that a later load cancelled (a cancel record of a later file): drop them from the tape. Sent after the prints of the load that cancelled them, in its place in the stream (seq), and only to the subscriptions whose filters those prints passed. /v1/options/trades no longer serves them, and the premium_drift channel sends the buckets they changed (the route leaves cancelled prints out). A replay never sends cancelled prints.',
+      serverMessage(
+        'print_cancelled',
+        {
+          channel: { const: 'prints' },
+          subscription: subscriptionId,
+          trading_date: { type: 'string', format: 'date' },
+          loaded_at: { type: 'integer', description: 'When the load that cancelled them committed, Unix ms.' },
+          data: { type: 'array', minItems: 1, description: 'The cancelled prints, oldest first by (timestamp, sequence, contract): the fields of each that identify it (id is the print\'s id in the prints message).', items: printFields(contract, CANCELLED_PRINT_FIELDS) },
+        },
+        ['channel', 'subscription', 'trading_date', 'loaded_at', 'data'],
+      ),
+    ),
     archive_loaded: message(
       'archive_loaded',
       'An earlier session (not the current one) was loaded again, for instance an archived session brought back: its prints are not streamed, but a client holding data of that date may read it again from the REST routes.',
@@ -149,7 +176,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
           address: '/v1/stream',
           title: c.name,
           description: `${c.summary} Streams the data of: ${c.operations.join(', ')}.`,
-          messages: { [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`), [c.name]: refTo(c.name), ...(c.name === 'prints' ? { archive_loaded: refTo('archive_loaded') } : {}) },
+          messages: { [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`), [c.name]: refTo(c.name), ...(c.name === 'prints' ? { print_cancelled: refTo('print_cancelled'), archive_loaded: refTo('archive_loaded') } : {}) },
         },
       ]),
     ),
@@ -162,6 +189,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
         [`send_${c.name}`, { action: 'send', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/${c.name}` }] }],
       ]),
     ),
+    send_print_cancelled: { action: 'send', channel: { $ref: '#/channels/prints' }, messages: [{ $ref: '#/channels/prints/messages/print_cancelled' }] },
     send_archive_loaded: { action: 'send', channel: { $ref: '#/channels/prints' }, messages: [{ $ref: '#/channels/prints/messages/archive_loaded' }] },
   };
   const closeCodes = Object.entries(CLOSE)

@@ -9,6 +9,11 @@
  *   replayed date's drift up to the replayed instant, marked replay);
  * - levels: each group's levels (services/positioning.ts) are computed again, sent when they
  *   changed, and at the stated cadence in any case.
+ * - print_cancelled: a load that cancelled prints stored by earlier loads (and so already streamed)
+ *   tells each prints subscription whose filters those prints passed, after the load's own prints:
+ *   their ids and identifying fields, so a client can drop them from its tape. premium_drift needs
+ *   nothing of its own: its drift is computed again after the load, without the cancelled prints as
+ *   the route leaves them out, and the buckets they changed are sent.
  * A load of a date before the current session's (an archived session loaded again) is not news:
  * its prints are not streamed, but each prints subscription is told (`archive_loaded`: the date and
  * the rows), so that a client holding that date's data can read it again.
@@ -27,7 +32,7 @@
 import pg from 'pg';
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../contract.js';
-import { PRINTS_CHANNEL, parsePrintsLoaded, streamPrints, type PrintSelection } from '../db/print-events.js';
+import { PRINTS_CHANNEL, parsePrintsLoaded, streamCancelledPrints, streamPrints, type PrintSelection } from '../db/print-events.js';
 import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
@@ -54,6 +59,8 @@ export interface PrintsEvent {
   id: string | null;
   /** The rows the load wrote for the date (a load's notification says). */
   rows?: number;
+  /** Prints stored by earlier loads that the load cancelled (a load's notification says). */
+  cancelled?: number;
 }
 
 /** Where the streams' accounts are looked up again by key prefix (the REST routes' key cache). */
@@ -132,6 +139,7 @@ export class StreamHub {
         at: loaded.loaded_at,
         id: `${loaded.xid}:${loaded.trading_date}`,
         rows: loaded.rows,
+        cancelled: loaded.cancelled,
       };
       this.enqueue(() => this.handlePrints(event));
     });
@@ -251,11 +259,17 @@ export class StreamHub {
       const sides = q.side ? selectSides(q.side) : null;
       // The route's filter of the date's session (an overnight read bounded by its window).
       const filter = printFilterOf(q, { tradingDate: event.tradingDate, from: null, to: null }, session, first.symbols ? rootsOf(first.symbols) : null, sides);
-      const rows = await streamPrints(this.deps.db, filter, event.selection, { exchanges: q.exchange ?? null, sides: sides?.exact ?? null });
-      if (rows.length === 0) continue;
+      const scan = { exchanges: q.exchange ?? null, sides: sides?.exact ?? null };
+      const rows = event.rows === 0 ? [] : await streamPrints(this.deps.db, filter, event.selection, scan);
       // Each batch's message body is encoded once for the group; a stream adds its sequence and subscription id.
       const head = `"type":"prints","channel":"prints","replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
       const bodies = this.batches(rows.map((r) => r.body)).map((batch) => Buffer.from(`${head}${batch}]}`, 'utf8'));
+      // Then the stored prints the load cancelled that this group was sent (print_cancelled).
+      if (event.selection.kind === 'load' && (event.cancelled ?? 0) > 0) {
+        const cancelled = await streamCancelledPrints(this.deps.db, filter, event.selection.xid, scan);
+        const told = `"type":"print_cancelled","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
+        bodies.push(...this.batches(cancelled).map((batch) => Buffer.from(`${told}${batch}]}`, 'utf8')));
+      }
       for (const sub of group) {
         const own = `"subscription":${JSON.stringify(sub.id)},`;
         for (const body of bodies) sub.stream.send(body, own);

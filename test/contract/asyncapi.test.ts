@@ -31,8 +31,8 @@ describe('AsyncAPI document', () => {
     expect(ids).toEqual(['control', ...CHANNELS.map((c) => c.name)].sort());
     for (const channel of CHANNELS) {
       const messages = parsed?.channels().get(channel.name)?.messages().all().map((m) => m.id()).sort();
-      // The prints channel also says when an earlier session was loaded again.
-      expect(messages).toEqual([channel.name, `subscribe_${channel.name}`, ...(channel.name === 'prints' ? ['archive_loaded'] : [])].sort());
+      // The prints channel also says when stored prints were cancelled, and when an earlier session was loaded again.
+      expect(messages).toEqual([channel.name, `subscribe_${channel.name}`, ...(channel.name === 'prints' ? ['print_cancelled', 'archive_loaded'] : [])].sort());
     }
   });
 

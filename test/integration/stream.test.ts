@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAsyncApiDocument, getExposureLevels, getPremiumDrift, listAccountUsage, listOptionFlow, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
+import { formatOccSymbol } from '../../src/analytics/occ.js';
 import { optionsRegularClose } from '../../src/analytics/sessions.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
@@ -126,6 +127,89 @@ describe('streams', () => {
     // Sequence numbers without gaps; every message as the AsyncAPI document describes it.
     expect(main.messages.map((m) => m.seq)).toEqual(main.messages.map((_, i) => i + 1));
     expect(main.invalid).toEqual([]);
+  });
+
+  it('tells the subscriptions a print matched when a later load cancels it, in the load\'s place in the stream; premium drift follows the route', async () => {
+    // Two stored SPY prints at the ask (of the rth session, streamed by the first test's load), each
+    // with a size above 1 and alone on its contract at its instant.
+    const spy = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }));
+    const alone = (p: Print): boolean => spy.filter((o) => o.id.split(':').slice(0, 4).join(':') === p.id.split(':').slice(0, 4).join(':') && Math.abs(o.timestamp - p.timestamp) <= 5).length === 1;
+    const [first, second] = spy.filter((p) => p.side === 'at_ask' && p.size > 1 && p.group_id === null && alone(p));
+    if (!first || !second) throw new Error('the market has no two lone SPY prints at the ask');
+    const occ = (p: Print): string => formatOccSymbol({ root: p.underlying_symbol, dateOfExpiry: p.date_of_expiry, type: p.contract_type, strike: p.strike });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-cancel-'));
+    const header = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+    // A cancel record (condition 201) of the same contract, exchange, price and size, just after the print.
+    const cancelOf = (p: Print, sequence: number): string => `${occ(p)},${p.timestamp + 1},${sequence},${p.price},${p.size},${p.exchange_code},201,,,,,`;
+    const file = (name: string, lines: string[]): string => {
+      const f = path.join(dir, name);
+      fs.writeFileSync(f, [header, ...lines].join('\n'));
+      return f;
+    };
+    const pick = (p: Print): Record<string, unknown> => Object.fromEntries(['id', 'timestamp', 'session', 'underlying_symbol', 'contract_type', 'strike', 'date_of_expiry', 'exchange', 'price', 'size', 'premium'].map((k) => [k, p[k as keyof Print]]));
+
+    const viewer = await StreamClient.open(service.url, { key, schemas });
+    try {
+      await viewer.next((m) => m.type === 'welcome');
+      const subscribe = async (id: string, channel: string, params: Record<string, unknown>): Promise<string> => {
+        viewer.send({ type: 'subscribe', id, channel, params });
+        return String((await viewer.next((m) => m.request === id && m.type === 'subscribed')).subscription);
+      };
+      const matching = await subscribe('m', 'prints', { underlying_symbols: 'SPY' });
+      // Not matching: another underlying; SPY prints larger than both.
+      const other = await subscribe('o', 'prints', { underlying_symbols: 'QQQ' });
+      const larger = await subscribe('l', 'prints', { underlying_symbols: 'SPY', min_size: Math.max(first.size, second.size) + 1 });
+      const drift = await subscribe('d', 'premium_drift', { underlying_symbol: 'SPY', interval: '15m' });
+      await viewer.next((m) => m.type === 'premium_drift' && m.subscription === drift && m.replay === false);
+      const start = viewer.messages.length;
+      const driftAgrees = async (): Promise<void> => {
+        const buckets = new Map<number, unknown>();
+        for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === drift && x.replay === false)) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
+        const rest = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } });
+        expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(rest.data?.data);
+      };
+
+      // Load 1 holds only the cancel of the first print (it writes no print).
+      const one = await loadMarketFile(service.database.admin, 'prints', file('cancel-1.csv', [cancelOf(first, 900_000_001)]));
+      expect(one).toMatchObject({ loaded: 0, cancelsOfStored: 1 });
+      await service.streams?.hub.settled();
+      await viewer.next((m) => m.type === 'premium_drift' && m.subscription === drift && viewer.messages.indexOf(m) >= start);
+      await driftAgrees();
+
+      // Load 2: a new print of the second print's contract, then the cancel of the second print.
+      const added = `${occ(second)},${second.timestamp + 2},900000003,${second.price},1,${second.exchange_code},209,,,,,`;
+      const two = await loadMarketFile(service.database.admin, 'prints', file('cancel-2.csv', [cancelOf(second, 900_000_002), added]));
+      expect(two).toMatchObject({ loaded: 1, cancelsOfStored: 1 });
+      await service.streams?.hub.settled();
+      await viewer.next((m) => m.type === 'premium_drift' && m.subscription === drift && viewer.messages.slice(start).filter((x) => x.type === 'premium_drift').length >= 2);
+      await driftAgrees();
+
+      // REST no longer serves either print.
+      const after = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }));
+      expect(after.map((p) => p.id)).not.toContain(first.id);
+      expect(after.map((p) => p.id)).not.toContain(second.id);
+      const newPrint = after.find((p) => p.id.endsWith(':900000003'));
+      expect(newPrint).toBeDefined();
+
+      // In stream order, live messages only (the service's own replay goes on meanwhile): each load's
+      // own prints, then the cancels, then its drift; to the matching subscription only.
+      const live = viewer.messages.slice(start).filter((m) => m.replay !== true);
+      expect(live.map((m) => [m.type, m.subscription])).toEqual([
+        ['print_cancelled', matching],
+        ['premium_drift', drift],
+        ['prints', matching],
+        ['print_cancelled', matching],
+        ['premium_drift', drift],
+      ]);
+      expect(live[0]).toMatchObject({ channel: 'prints', trading_date: DAY, data: [pick(first)] });
+      expect(live[2]?.data).toEqual([newPrint]);
+      expect(live[3]).toMatchObject({ channel: 'prints', trading_date: DAY, data: [pick(second)] });
+      expect(viewer.messages.some((m) => m.subscription === other || m.subscription === larger)).toBe(false);
+      expect(viewer.messages.map((m) => m.seq)).toEqual(viewer.messages.map((_, i) => i + 1));
+      expect(viewer.invalid).toEqual([]);
+    } finally {
+      viewer.close();
+    }
   });
 
   it('resumes a stream from the last sequence read, without duplicates or gaps', async () => {
