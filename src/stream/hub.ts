@@ -27,7 +27,9 @@
  * notifications in commit order to every listener), each named by its transaction and date. A
  * stream resumed on another worker is handed over there (peers.ts) with the name of the last load
  * handled for it: the new worker sends it the loads it handled since, or, when it has not reached
- * that load yet, skips the stream until it has.
+ * that load yet, skips the stream until it has. A replay runs on one clock for the cluster and each
+ * stream keeps its position in it, handed over too (replay.ts): the new worker's replay steps go on
+ * from that position.
  */
 import pg from 'pg';
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
@@ -45,7 +47,7 @@ import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
 import type { HandedStream, StreamClaim } from './peers.js';
-import { Replay, type ReplayOptions } from './replay.js';
+import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
 import { Stream, type Sent, type Subscription } from './stream.js';
 
 /** A batch of prints to stream: one load of a date, or one step of a replay. */
@@ -89,6 +91,8 @@ export class StreamHub {
   private readonly history: { event: PrintsEvent; handledAt: number }[] = [];
   /** Streams handed over from a worker that had handled loads this one has not yet: skipped up to that load (until the deadline). */
   private readonly skipping = new Map<Stream, { until: string; deadline: number }>();
+  /** Each stream's position in the replay (replay.ts), handed over with it. */
+  private readonly replayed = new WeakMap<Stream, ReplayPosition>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -109,12 +113,13 @@ export class StreamHub {
   }
 
   /** Starts replaying (LIVE_MODE; a test starts one on a running service). */
-  startReplay(options: ReplayOptions): void {
+  startReplay(options: ReplayOptions): Replay {
     this.replay?.stop();
     // A step still queued when its replay stops is dropped.
-    const replay: Replay = new Replay(options, this.deps.clock, (event) => this.enqueue(async () => (this.replay === replay ? await this.handlePrints(event) : undefined)));
+    const replay: Replay = new Replay(options, options.clock ?? this.deps.clock, (step) => this.enqueue(async () => (this.replay === replay ? await this.handleReplay(step) : undefined)));
     this.replay = replay;
     replay.start();
+    return replay;
   }
 
   stopReplay(): void {
@@ -239,7 +244,7 @@ export class StreamHub {
    * Streams one load, or one replay step, to the prints subscriptions (`only`: to one stream's, a
    * stream handed over behind this worker), then refreshes the snapshot channels.
    */
-  async handlePrints(event: PrintsEvent, only: Stream | null = null): Promise<void> {
+  async handlePrints(event: PrintsEvent, only: ReadonlySet<Stream> | null = null): Promise<void> {
     let skipped: ReadonlySet<Stream> = new Set();
     if (only === null) {
       this.eventsHandled += 1;
@@ -251,7 +256,7 @@ export class StreamHub {
       return;
     }
     for (const all of this.groups('prints').values()) {
-      const group = all.filter((sub) => (only === null || sub.stream === only) && !skipped.has(sub.stream));
+      const group = all.filter((sub) => (only === null || only.has(sub.stream)) && !skipped.has(sub.stream));
       const first = group[0];
       if (!first) continue;
       const q = first.query as FeedQuery;
@@ -276,11 +281,11 @@ export class StreamHub {
       }
     }
     if (event.replay) {
-      await this.replayDrift(event);
+      await this.replayDrift(event, only);
       return;
     }
-    const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || sub.stream === only);
-    const levels = [...this.subscriptions('levels')].filter((sub) => only === null || sub.stream === only);
+    const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || only.has(sub.stream));
+    const levels = [...this.subscriptions('levels')].filter((sub) => only === null || only.has(sub.stream));
     if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
   }
 
@@ -289,9 +294,9 @@ export class StreamHub {
    * instant (its prints to then, its buckets to then), the buckets that changed since the last
    * replayed ones sent, marked replay. Nothing before the session opens, or when it has no data.
    */
-  private async replayDrift(event: PrintsEvent): Promise<void> {
+  private async replayDrift(event: PrintsEvent, only: ReadonlySet<Stream> | null): Promise<void> {
     const byKey = new Map<string, Subscription[]>();
-    for (const sub of this.subscriptions('premium_drift')) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
+    for (const sub of this.subscriptions('premium_drift')) if (only === null || only.has(sub.stream)) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
     for (const group of byKey.values()) {
       const first = group[0];
       if (!first) continue;
@@ -322,11 +327,35 @@ export class StreamHub {
     }
   }
 
+  /**
+   * One replay step: each stream gets the replayed prints (and drift) from its own position to the
+   * step's end (replay.ts), the streams that start at the same point together, so a stream handed
+   * over from another worker goes on from exactly where it stopped.
+   */
+  private async handleReplay(step: ReplayStep): Promise<void> {
+    this.eventsHandled += 1;
+    await this.recheckAccounts();
+    const byStart = new Map<number, Set<Stream>>();
+    for (const stream of this.streams.values()) {
+      const start = replayStart(this.replayed.get(stream) ?? null, step);
+      if (start === null) continue;
+      this.replayed.set(stream, { date: step.date, anchor: step.anchor, speed: step.speed, at: step.to });
+      const streams = byStart.get(start);
+      if (streams) streams.add(stream);
+      else byStart.set(start, new Set([stream]));
+    }
+    for (const [start, streams] of byStart) {
+      for (const w of replayWindows(step, start, step.to)) {
+        await this.handlePrints({ tradingDate: step.date, selection: { kind: 'window', from: w.from, to: w.to }, replay: true, at: w.at, id: null }, streams);
+      }
+    }
+  }
+
   /** Tells each prints subscription that an earlier date was loaded again (one body for all). */
-  private announceArchive(event: PrintsEvent, only: Stream | null): void {
+  private announceArchive(event: PrintsEvent, only: ReadonlySet<Stream> | null): void {
     const body = Buffer.from(`"type":"archive_loaded","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"rows":${event.rows ?? 0},"loaded_at":${event.at}}`, 'utf8');
     for (const sub of this.subscriptions('prints')) {
-      if (only === null || sub.stream === only) sub.stream.send(body, `"subscription":${JSON.stringify(sub.id)},`);
+      if (only === null || only.has(sub.stream)) sub.stream.send(body, `"subscription":${JSON.stringify(sub.id)},`);
     }
   }
 
@@ -428,9 +457,11 @@ export class StreamHub {
         query: sub.query,
         symbols: sub.symbols,
         last: sub.last instanceof Map ? [...sub.last.entries()] : sub.last,
+        ...(sub.replayLast ? { replayLast: [...sub.replayLast.entries()] } : {}),
       })),
       messages: stream.heldAfter(claim.lastSeq).map((m) => ({ seq: m.seq, head: m.head, body: m.body.toString('utf8'), at: m.at })),
       lastEvent: this.skipping.get(stream)?.until ?? this.lastEvent,
+      replay: this.replayed.get(stream) ?? null,
     };
     this.streams.delete(stream.id);
     this.skipping.delete(stream);
@@ -456,8 +487,19 @@ export class StreamHub {
       const channel = channelNamed(h.channel);
       const operation = channel ? this.operations.get(channel.rules) : undefined;
       if (!channel || !operation) continue;
-      stream.subscriptions.set(h.id, { channel, operation, query: h.query, symbols: h.symbols, id: h.id, stream, key: `${channel.name}:${JSON.stringify(h.query)}`, last: Array.isArray(h.last) ? new Map(h.last) : h.last });
+      stream.subscriptions.set(h.id, {
+        channel,
+        operation,
+        query: h.query,
+        symbols: h.symbols,
+        id: h.id,
+        stream,
+        key: `${channel.name}:${JSON.stringify(h.query)}`,
+        last: Array.isArray(h.last) ? new Map(h.last) : h.last,
+        ...(h.replayLast ? { replayLast: new Map(h.replayLast) } : {}),
+      });
     }
+    if (handed.replay) this.replayed.set(stream, handed.replay);
     stream.detachedAt = this.deps.clock();
     return new Promise((resolve, reject) => {
       this.enqueue(async () => {
@@ -467,7 +509,7 @@ export class StreamHub {
           if (position !== null && position !== this.lastEvent) {
             const at = this.history.findIndex((h) => h.event.id === position);
             if (at < 0) this.skipping.set(stream, { until: position, deadline: this.deps.clock() + this.limits.resumeWindowMs });
-            else for (const h of this.history.slice(at + 1)) await this.handlePrints(h.event, stream);
+            else for (const h of this.history.slice(at + 1)) await this.handlePrints(h.event, new Set([stream]));
           }
           resolve(stream);
         } catch (error) {

@@ -3,7 +3,9 @@
  * stream may reach any worker (node's cluster places each connection); the worker that does not hold
  * the stream asks its peers, through the primary, for it. The worker holding it hands it over in its
  * own event order (hub.ts): the stream's subscriptions and their last snapshots, its sequence number,
- * the messages it holds after the client's last sequence, and the last prints load it handled; it
+ * the messages it holds after the client's last sequence, the last prints load it handled and its
+ * position in the replay (the replayed time sent to it, replay.ts), so that a replay goes on from
+ * exactly the message after the client's last on the new worker too; it
  * closes its connection (4409, replaced) and forgets the stream. The new worker goes on from there, so
  * the sequence numbers mean the same on every worker and a resume within the window has neither gaps
  * nor duplicates wherever it lands.
@@ -11,6 +13,7 @@
  * One process (no cluster) has no peers: a stream it does not hold cannot be resumed (4410).
  */
 import type { Worker } from 'node:cluster';
+import type { ReplayPosition } from './replay.js';
 
 /** A subscription as handed over. */
 export interface HandedSubscription {
@@ -20,6 +23,8 @@ export interface HandedSubscription {
   symbols: string[] | null;
   /** premium_drift: [timestamp, bucket JSON] pairs last sent; levels: the levels JSON last sent. */
   last: [number, string][] | string | null;
+  /** premium_drift: [timestamp, bucket JSON] pairs last sent by the replay. */
+  replayLast?: [number, string][];
 }
 
 /** A stream as handed over from one worker to another. */
@@ -33,6 +38,8 @@ export interface HandedStream {
   messages: { seq: number; head: string; body: string; at: number }[];
   /** The last prints load the giving worker handled (every worker handles the same loads, in commit order). */
   lastEvent: string | null;
+  /** Where the stream stands in the replay (replay.ts: every worker replays on one clock), or null. */
+  replay: ReplayPosition | null;
 }
 
 export interface StreamClaim {

@@ -5,11 +5,23 @@
  * changes nothing in it. Always on with LIVE_MODE=replay; with LIVE_MODE=live only outside market
  * hours (while a regular session is open, the live market feeds the streams). At the end of the
  * session (the index options' close and an hour of late reports) it starts again from the open.
+ *
+ * One clock for the whole cluster: where the replay stands is a function of the clock alone, the
+ * replayed time since an anchor (`speed` × (now − anchor)), the session's open onwards, round and
+ * round. The anchor is the replayed session's close (when it became the last completed session, so
+ * outside market hours the replay starts from its open as the market closes), or one given. Every
+ * worker therefore replays the same instant at the same time, whenever it started, and each step is
+ * the span of replayed time since its previous one.
+ *
+ * Each stream keeps its own position in that replayed time (hub.ts), handed over with it when it
+ * resumes on another worker (peers.ts): a step sends a stream the prints from its position to the
+ * step's end, so a stream that moved goes on from exactly where it stopped. The workers' steps fall
+ * at different moments: the new worker's next step may begin before the stream's position (the
+ * stream gets only what follows it) or after it (it also gets what the other worker had not sent).
  */
 import { calendarDay, completedSessions } from '../analytics/calendar.js';
 import { newYorkDate } from '../analytics/new-york-time.js';
 import { optionsRegularClose } from '../analytics/sessions.js';
-import type { PrintsEvent } from './hub.js';
 
 export interface ReplayOptions {
   /** Replayed milliseconds per real millisecond (1: real time). */
@@ -18,6 +30,37 @@ export interface ReplayOptions {
   when: 'always' | 'outside_hours';
   /** Real milliseconds between two steps. */
   stepMs?: number;
+  /** When the replay stood at the session's open, Unix ms (default: the replayed session's close). */
+  anchor?: number;
+  /** The clock the replay follows (default: the service's). */
+  clock?: () => number;
+}
+
+/** One step of a replay: replayed time `from` to `to` (ms since the anchor at `speed`) of the session `date`. */
+export interface ReplayStep {
+  date: string;
+  /** The replayed session: its open, and its end (the index options' close and an hour of late reports), Unix ms. */
+  open: number;
+  end: number;
+  anchor: number;
+  speed: number;
+  from: number;
+  to: number;
+}
+
+/** Where a stream stands in a replay: the replayed time sent to it (prints before it were sent). */
+export interface ReplayPosition {
+  date: string;
+  anchor: number;
+  speed: number;
+  at: number;
+}
+
+/** A window of the replayed session, Unix ms: its prints `from` ≤ ts < `to`, sent as of the instant `at`. */
+export interface ReplayWindow {
+  from: number;
+  to: number;
+  at: number;
 }
 
 const LATE_REPORTS_MS = 60 * 60_000;
@@ -29,22 +72,54 @@ export function inMarketHours(now: number): boolean {
   return day.open_timestamp !== null && day.close_timestamp !== null && now >= day.open_timestamp && now < day.close_timestamp;
 }
 
+/**
+ * Where a stream starts in `step`: its position when it has one in this replay (before the step's
+ * start when it came from a worker that had not sent it as far), the step's start otherwise (a new
+ * stream, another session, or a position of another replay); null when it stands at or past the
+ * step's end already (it came from a worker that stepped later: it waits for this one).
+ */
+export function replayStart(position: ReplayPosition | null, step: ReplayStep): number | null {
+  const length = step.end - step.open;
+  if (position === null || position.date !== step.date || position.anchor !== step.anchor || position.speed !== step.speed) return step.from;
+  // A position more than a whole session away is not a stream that moved between two workers of one clock.
+  if (position.at < step.to - length || position.at > step.to + length) return step.from;
+  return position.at >= step.to ? null : position.at;
+}
+
+/** The session's windows of replayed time `from` to `to`: one per round of the session it crosses, at most a whole session. */
+export function replayWindows(step: Pick<ReplayStep, 'open' | 'end'>, from: number, to: number): ReplayWindow[] {
+  const length = step.end - step.open;
+  const windows: ReplayWindow[] = [];
+  if (length <= 0) return windows;
+  let at = Math.max(from, to - length);
+  while (at < to) {
+    const round = Math.floor(at / length) * length;
+    const stop = Math.min(to, round + length);
+    windows.push({ from: step.open + (at - round), to: step.open + (stop - round), at: step.open + (stop - round) });
+    at = stop;
+  }
+  return windows;
+}
+
 export class Replay {
   private timer: NodeJS.Timeout | null = null;
-  private session: { date: string; open: number; end: number } | null = null;
-  /** The replayed instant reached: prints before it have been sent. */
+  private session: { date: string; open: number; end: number; anchor: number } | null = null;
+  /** The replayed time reached (ms since the anchor): prints before it have been sent. */
   private at = 0;
+  /** The clock at the previous step (at the start, before the first). */
+  private last = 0;
   active = false;
 
   constructor(
     private readonly options: ReplayOptions,
     private readonly clock: () => number,
-    private readonly emit: (event: PrintsEvent) => void,
+    private readonly emit: (step: ReplayStep) => void,
   ) {}
 
   start(): void {
     const stepMs = this.options.stepMs ?? DEFAULT_STEP_MS;
-    this.timer = setInterval(() => this.step(stepMs), stepMs);
+    this.last = this.clock();
+    this.timer = setInterval(() => this.step(), stepMs);
     this.timer.unref();
   }
 
@@ -54,25 +129,36 @@ export class Replay {
     this.active = false;
   }
 
-  private step(stepMs: number): void {
+  /** The replayed time at `now` (ms since the anchor, at speed), from the shared clock alone. */
+  private replayedAt(anchor: number, now: number): number {
+    return Math.floor((now - anchor) * this.options.speed);
+  }
+
+  /** Replays the span of replayed time since the previous step (a timer calls it; a test may). */
+  step(): void {
     const now = this.clock();
+    const previous = this.last;
+    this.last = now;
     if (this.options.when === 'outside_hours' && inMarketHours(now)) {
       this.active = false;
       this.session = null;
       return;
     }
     this.active = true;
-    if (this.session === null || this.at >= this.session.end) {
-      const date = completedSessions(now, 1)[0];
+    const date = completedSessions(now, 1)[0];
+    if (this.session === null || this.session.date !== date) {
       const open = date === undefined ? null : calendarDay(date).open_timestamp;
-      const close = date === undefined ? null : optionsRegularClose(date, 'index_or_etf');
-      if (date === undefined || open === null || close === null) return;
-      this.session = { date, open, end: close + LATE_REPORTS_MS };
-      this.at = open;
+      const close = date === undefined ? null : calendarDay(date).close_timestamp;
+      const optionsClose = date === undefined ? null : optionsRegularClose(date, 'index_or_etf');
+      if (date === undefined || open === null || close === null || optionsClose === null) return;
+      const anchor = this.options.anchor ?? close;
+      this.session = { date, open, end: optionsClose + LATE_REPORTS_MS, anchor };
+      this.at = Math.max(0, this.replayedAt(anchor, previous));
     }
+    const to = this.replayedAt(this.session.anchor, now);
+    if (to <= this.at) return;
     const from = this.at;
-    const to = Math.min(this.session.end, from + Math.max(1, Math.round(stepMs * this.options.speed)));
     this.at = to;
-    this.emit({ tradingDate: this.session.date, selection: { kind: 'window', from, to }, replay: true, at: to, id: null });
+    this.emit({ ...this.session, speed: this.options.speed, from, to });
   }
 }

@@ -23,6 +23,7 @@ import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import { keyPrefix } from '../../src/api-keys.js';
 import { revokeKey, setAccountPlan } from '../../src/db/accounts.js';
 import { StreamHub } from '../../src/stream/hub.js';
+import type { Replay } from '../../src/stream/replay.js';
 import { DEFAULT_STREAM_LIMITS } from '../../src/stream/protocol.js';
 import { Stream } from '../../src/stream/stream.js';
 import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
@@ -130,11 +131,11 @@ describe('streams', () => {
   });
 
   it('tells the subscriptions a print matched when a later load cancels it, in the load\'s place in the stream; premium drift follows the route', async () => {
-    // Two stored SPY prints at the ask (of the rth session, streamed by the first test's load), each
-    // with a size above 1 and alone on its contract at its instant.
+    // Two stored single SPY prints at the ask (of the rth session, streamed by the first test's load;
+    // premium drift counts them), each with a size above 1 and alone on its contract at its instant.
     const spy = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }));
     const alone = (p: Print): boolean => spy.filter((o) => o.id.split(':').slice(0, 4).join(':') === p.id.split(':').slice(0, 4).join(':') && Math.abs(o.timestamp - p.timestamp) <= 5).length === 1;
-    const [first, second] = spy.filter((p) => p.side === 'at_ask' && p.size > 1 && p.group_id === null && alone(p));
+    const [first, second] = spy.filter((p) => p.side === 'at_ask' && p.trade_type === 'single' && p.size > 1 && p.group_id === null && alone(p));
     if (!first || !second) throw new Error('the market has no two lone SPY prints at the ask');
     const occ = (p: Print): string => formatOccSymbol({ root: p.underlying_symbol, dateOfExpiry: p.date_of_expiry, type: p.contract_type, strike: p.strike });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-cancel-'));
@@ -162,26 +163,33 @@ describe('streams', () => {
       const drift = await subscribe('d', 'premium_drift', { underlying_symbol: 'SPY', interval: '15m' });
       await viewer.next((m) => m.type === 'premium_drift' && m.subscription === drift && m.replay === false);
       const start = viewer.messages.length;
+      // The drift buckets the stream sent, the latest of each, against the route's after the load (which the cancel changed).
+      let served: unknown = (await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } })).data?.data;
       const driftAgrees = async (): Promise<void> => {
         const buckets = new Map<number, unknown>();
         for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === drift && x.replay === false)) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
-        const rest = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } });
-        expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(rest.data?.data);
+        const rest = (await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } })).data?.data;
+        expect(rest).not.toEqual(served);
+        served = rest;
+        expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(rest);
+      };
+      // A load is handled once its notification has come: the cancels are its last prints message, its drift follows in the same turn.
+      const handled = async (cancels: number): Promise<void> => {
+        await viewer.next(() => viewer.messages.filter((m) => m.type === 'print_cancelled').length >= cancels);
+        await service.streams?.hub.settled();
       };
 
       // Load 1 holds only the cancel of the first print (it writes no print).
       const one = await loadMarketFile(service.database.admin, 'prints', file('cancel-1.csv', [cancelOf(first, 900_000_001)]));
       expect(one).toMatchObject({ loaded: 0, cancelsOfStored: 1 });
-      await service.streams?.hub.settled();
-      await viewer.next((m) => m.type === 'premium_drift' && m.subscription === drift && viewer.messages.indexOf(m) >= start);
+      await handled(1);
       await driftAgrees();
 
       // Load 2: a new print of the second print's contract, then the cancel of the second print.
       const added = `${occ(second)},${second.timestamp + 2},900000003,${second.price},1,${second.exchange_code},209,,,,,`;
       const two = await loadMarketFile(service.database.admin, 'prints', file('cancel-2.csv', [cancelOf(second, 900_000_002), added]));
       expect(two).toMatchObject({ loaded: 1, cancelsOfStored: 1 });
-      await service.streams?.hub.settled();
-      await viewer.next((m) => m.type === 'premium_drift' && m.subscription === drift && viewer.messages.slice(start).filter((x) => x.type === 'premium_drift').length >= 2);
+      await handled(2);
       await driftAgrees();
 
       // REST no longer serves either print.
@@ -204,7 +212,8 @@ describe('streams', () => {
       expect(live[0]).toMatchObject({ channel: 'prints', trading_date: DAY, data: [pick(first)] });
       expect(live[2]?.data).toEqual([newPrint]);
       expect(live[3]).toMatchObject({ channel: 'prints', trading_date: DAY, data: [pick(second)] });
-      expect(viewer.messages.some((m) => m.subscription === other || m.subscription === larger)).toBe(false);
+      // (Besides the replay, which the non-matching subscriptions get as well.)
+      expect(viewer.messages.filter((m) => m.replay !== true && (m.subscription === other || m.subscription === larger)).map((m) => m.type)).toEqual(['subscribed', 'subscribed']);
       expect(viewer.messages.map((m) => m.seq)).toEqual(viewer.messages.map((_, i) => i + 1));
       expect(viewer.invalid).toEqual([]);
     } finally {
@@ -391,13 +400,17 @@ describe('streams', () => {
     const sub = String((await viewer.next((m) => m.request === 'q')).subscription);
     viewer.send({ type: 'subscribe', id: 'd', channel: 'premium_drift', params: { underlying_symbol: 'SPY', interval: '15m' } });
     const driftSub = String((await viewer.next((m) => m.request === 'd')).subscription);
-    service.streams?.hub.startReplay({ speed: 60 * 60 * 1000, when: 'always', stepMs: 20 });
+    // One step, by hand, of a whole session of replayed time from its open (the replay's clock moved on by that much).
+    let now = service.deps.clock();
+    const replay = service.streams?.hub.startReplay({ speed: 1, when: 'always', stepMs: 3_600_000, anchor: now, clock: () => now });
+    now += (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000 - Date.parse('2026-11-20T14:30:00Z');
+    replay?.step();
     const rest = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'QQQ', date: DAY, limit: 500, cursor_id: cursor } }));
     const open = Date.parse('2026-11-20T14:30:00Z');
     const end = (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000;
     const expected = [...rest].reverse().filter((p) => p.timestamp >= open && p.timestamp < end);
     await viewer.next(() => printsOf(viewer.messages, sub, true).length >= expected.length, 30_000);
-    // Each step here replays the whole session (hours per millisecond): its drift is the session's, as REST serves it.
+    // The step replays the whole session: its drift is the session's, as REST serves it.
     await viewer.next((m) => m.type === 'premium_drift' && m.replay === true, 30_000);
     service.streams?.hub.stopReplay();
     await service.streams?.hub.settled();
@@ -474,6 +487,81 @@ describe('streams', () => {
     // Another account, or a sequence no longer held, is not handed over.
     expect(await c.handOver({ streamId: onC.id, accountId: 'someone-else', lastSeq: lastB })).toBeNull();
     expect(await c.handOver({ streamId: onC.id, accountId: account.id, lastSeq: onC.seq + 1 })).toBeNull();
+  });
+
+  it('hands a stream between workers during a replay: it goes on from the message after the client\'s last, on the cluster\'s one replay clock', async () => {
+    // Three workers' hubs over the one store replaying on one clock, moved by hand in sixths of the
+    // session; the workers step at different moments. A stream moves A -> B (B's replay one step
+    // behind A's), then B -> A (A's replay already past the stream's position); a reference stream never moves.
+    const limits = { ...DEFAULT_STREAM_LIMITS };
+    const [r, a, b] = [0, 1, 2].map(() => new StreamHub(service.deps, limits, null));
+    const account = (await service.app.keys.lookup(keyPrefix(key) ?? '', service.deps.clock()))?.account;
+    if (!r || !a || !b || !account) throw new Error('setup');
+    const length = (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000 - Date.parse('2026-11-20T14:30:00Z');
+    const anchor = service.deps.clock();
+    let now = anchor;
+    const options = { speed: 1, when: 'always' as const, stepMs: 3_600_000, anchor, clock: () => now };
+    const opened = async (hub: StreamHub, id: string): Promise<Stream> => {
+      const stream = new Stream(id, account, limits, service.deps.clock);
+      hub.streams.set(id, stream);
+      await hub.subscribe(stream, 'prints', { underlying_symbols: 'SPY', session: 'all' }, null);
+      await hub.subscribe(stream, 'premium_drift', { underlying_symbol: 'SPY', interval: '15m' }, null);
+      await hub.settled();
+      return stream;
+    };
+    const reference = await opened(r, 'reference');
+    const onA = await opened(a, 'moving');
+    const [replayR, replayA, replayB] = [r, a, b].map((hub) => hub.startReplay(options));
+    const at = (sixths: number): void => {
+      now = anchor + Math.round((length * sixths) / 6);
+    };
+    const step = async (...hubs: [StreamHub, Replay | undefined][]): Promise<void> => {
+      for (const [hub, replay] of hubs) {
+        replay?.step();
+        await hub.settled();
+      }
+    };
+    const parsed = (held: { body: Buffer; head: string; seq: number }[]): StreamMessage[] => held.map((m) => JSON.parse(`{"seq":${m.seq},${m.head}${m.body.toString('utf8')}`) as StreamMessage);
+    try {
+      at(1);
+      await step([r, replayR], [a, replayA], [b, replayB]);
+      at(2);
+      await step([r, replayR], [a, replayA]);
+      const lastA = onA.seq;
+      const onB = await b.adopt((await a.handOver({ streamId: onA.id, accountId: account.id, lastSeq: lastA }))!, account);
+      at(2.5);
+      await step([b, replayB]);
+      at(3);
+      await step([r, replayR], [b, replayB]);
+      at(3.5);
+      await step([a, replayA]);
+      const lastB = onB.seq;
+      const onA2 = await a.adopt((await b.handOver({ streamId: onB.id, accountId: account.id, lastSeq: lastB }))!, account);
+      at(4);
+      await step([a, replayA]);
+      // Past the session's end: the rest of it, then the next round from the open.
+      at(7);
+      await step([r, replayR], [a, replayA]);
+
+      const moving = [...parsed(onA.heldAfter(0)), ...parsed(onB.heldAfter(lastA)), ...parsed(onA2.heldAfter(lastB))];
+      expect(moving.map((m) => m.seq)).toEqual(moving.map((_, i) => i + 1));
+      const replayed = (messages: StreamMessage[]): string[] => printsOf(messages, 's1', true).map((p) => p.id);
+      const expected = replayed(parsed(reference.heldAfter(0)));
+      expect(expected.length).toBeGreaterThan(200);
+      // Every replayed print once, in order, as the stream that never moved got them (a second round after the end).
+      expect(replayed(moving)).toEqual(expected);
+      // The replayed drift: the same buckets in the end, and none sent again unchanged.
+      const drift = (messages: StreamMessage[]): { timestamp: number }[][] => messages.filter((m) => m.type === 'premium_drift' && m.replay === true).map((m) => m.data as { timestamp: number }[]);
+      const latest = (sent: { timestamp: number }[][]): Map<number, string> => new Map(sent.flat().map((x) => [x.timestamp, JSON.stringify(x)]));
+      expect(latest(drift(moving))).toEqual(latest(drift(parsed(reference.heldAfter(0)))));
+      const previous = new Map<number, string>();
+      for (const bucket of drift(moving).flat()) {
+        expect(previous.get(bucket.timestamp)).not.toBe(JSON.stringify(bucket));
+        previous.set(bucket.timestamp, JSON.stringify(bucket));
+      }
+    } finally {
+      for (const hub of [r, a, b]) hub.stopReplay();
+    }
   });
 
   it('tells each prints subscription when an earlier session is loaded again, without streaming its prints', async () => {
