@@ -209,6 +209,8 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
         `The server pings every ${limits.pingIntervalMs / 1000} s and closes a connection that did not answer. Every server message carries seq; a client reconnecting`,
         `within ${limits.resumeWindowMs / 1000} s with ?resume=<stream_id>&last_seq=<n> gets the messages after n, then the stream continues (one connection per stream: the older one is closed).`,
         'A resume may reach any HTTP worker process of the service: the stream moves there from the one that held it, with its numbering, so the messages after n come without gaps or duplicates wherever it lands.',
+        'A replay (outside market hours, or LIVE_MODE=replay) runs on one clock for the whole service, and a stream keeps its own place in it: a resume during a replay goes on from the replayed instant the stream had reached, on whichever worker it lands.',
+        'A load that cancels prints stored by an earlier load tells each prints subscription those prints had matched (print_cancelled), after the load\'s own prints.',
         'A resume is refused (4410) when no worker holds the stream for that account with the messages after n (its window has passed); the client then opens a new stream.',
         'Entitlements are checked again before each batch of new prints (within the key cache\'s few seconds of a change): a subscription the account may no longer read ends with an error message (403 forbidden) naming it; a revoked key or a suspended account closes the connection (4401, 4403).',
         'A plain GET /v1/stream without the upgrade is answered 426 Upgrade Required (error code upgrade_required, header Upgrade: websocket).',
