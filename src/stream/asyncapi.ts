@@ -121,7 +121,7 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
     ),
     print_cancelled: message(
       'print_cancelled',
-      'Prints this subscription was sent earlier that a later load cancelled (a cancel record of a later file): drop them from the tape. Sent after the prints of the load that cancelled them, in its place in the stream (seq), and only to the subscriptions whose filters those prints passed. /v1/options/trades no longer serves them, and the premium_drift channel sends the buckets they changed (the route leaves cancelled prints out). A replay never sends cancelled prints.',
+      'Prints stored by an earlier load that a later load cancelled (a cancel record of a later file): drop them from the tape. Sent after the prints of the load that cancelled them, in its place in the stream (seq), and only to the subscriptions whose filters those prints passed (a subscription made after a print was streamed may be told of it too: an id not on the tape is ignored). /v1/options/trades no longer serves them, and the premium_drift channel sends the buckets they changed (the route leaves cancelled prints out). A replay never sends cancelled prints.',
       serverMessage(
         'print_cancelled',
         {

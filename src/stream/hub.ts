@@ -11,7 +11,8 @@
  *   changed, and at the stated cadence in any case.
  * - print_cancelled: a load that cancelled prints stored by earlier loads (and so already streamed)
  *   tells each prints subscription whose filters those prints passed, after the load's own prints:
- *   their ids and identifying fields, so a client can drop them from its tape. premium_drift needs
+ *   their ids and identifying fields, so a client can drop them from its tape (a subscription made
+ *   after a print was streamed is told too: which subscription was sent which print is not kept). premium_drift needs
  *   nothing of its own: its drift is computed again after the load, without the cancelled prints as
  *   the route leaves them out, and the buckets they changed are sent.
  * A load of a date before the current session's (an archived session loaded again) is not news:
