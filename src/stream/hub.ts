@@ -117,7 +117,20 @@ export class StreamHub {
   startReplay(options: ReplayOptions): Replay {
     this.replay?.stop();
     // A step still queued when its replay stops is dropped.
-    const replay: Replay = new Replay(options, options.clock ?? this.deps.clock, (step) => this.enqueue(async () => (this.replay === replay ? await this.handleReplay(step) : undefined)));
+    const replay: Replay = new Replay(
+      options,
+      options.clock ?? this.deps.clock,
+      (step) =>
+        new Promise<void>((handled) =>
+          this.enqueue(async () => {
+            try {
+              if (this.replay === replay) await this.handleReplay(step);
+            } finally {
+              handled();
+            }
+          }),
+        ),
+    );
     this.replay = replay;
     replay.start();
     return replay;

@@ -44,7 +44,7 @@ describe('replay windows', () => {
 describe('replay clock', () => {
   const started = (clock: () => number, options: { when?: 'always' | 'outside_hours'; anchor?: number } = {}): { replay: Replay; steps: ReplayStep[] } => {
     const steps: ReplayStep[] = [];
-    const replay = new Replay({ speed: 60, when: options.when ?? 'always', stepMs: 3_600_000, ...(options.anchor === undefined ? {} : { anchor: options.anchor }) }, clock, (s) => steps.push(s));
+    const replay = new Replay({ speed: 60, when: options.when ?? 'always', stepMs: 3_600_000, ...(options.anchor === undefined ? {} : { anchor: options.anchor }) }, clock, (s) => void steps.push(s));
     replay.start();
     return { replay, steps };
   };
@@ -84,5 +84,29 @@ describe('replay clock', () => {
       [0, 30_000],
       [30_000, 60_000],
     ]);
+  });
+
+  it('emits no step while the last is being handled: the next covers the span, so steps never queue up', async () => {
+    let now = CLOSE + 1000;
+    const steps: ReplayStep[] = [];
+    let finish: () => void = () => undefined;
+    const replay = new Replay({ speed: 60, when: 'always', stepMs: 3_600_000 }, () => now, (s) => {
+      steps.push(s);
+      return new Promise<void>((resolve) => (finish = resolve));
+    });
+    replay.start();
+    now += 1000;
+    replay.step();
+    now += 1000;
+    replay.step();
+    now += 1000;
+    replay.step();
+    expect(steps.map((s) => [s.from, s.to])).toEqual([[60_000, 120_000]]);
+    finish();
+    await new Promise((r) => setImmediate(r));
+    now += 1000;
+    replay.step();
+    replay.stop();
+    expect(steps.map((s) => [s.from, s.to])).toEqual([[60_000, 120_000], [120_000, 300_000]]);
   });
 });

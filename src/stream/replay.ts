@@ -113,8 +113,12 @@ export class Replay {
   constructor(
     private readonly options: ReplayOptions,
     private readonly clock: () => number,
-    private readonly emit: (step: ReplayStep) => void,
+    /** Hands a step on; a promise returned is the step's handling, and no step is emitted until it settles. */
+    private readonly emit: (step: ReplayStep) => void | Promise<void>,
   ) {}
+
+  /** A step emitted and not yet handled: the timer's next steps wait, and the first after it covers their span. */
+  private inFlight = false;
 
   start(): void {
     const stepMs = this.options.stepMs ?? DEFAULT_STEP_MS;
@@ -136,6 +140,9 @@ export class Replay {
 
   /** Replays the span of replayed time since the previous step (a timer calls it; a test may). */
   step(): void {
+    // Steps do not pile up behind a slow one (a busy machine): the replayed time is the clock's, so
+    // the step after it replays everything since the last one handled.
+    if (this.inFlight) return;
     const now = this.clock();
     const previous = this.last;
     this.last = now;
@@ -159,6 +166,12 @@ export class Replay {
     if (to <= this.at) return;
     const from = this.at;
     this.at = to;
-    this.emit({ ...this.session, speed: this.options.speed, from, to });
+    const handled = this.emit({ ...this.session, speed: this.options.speed, from, to });
+    if (handled) {
+      this.inFlight = true;
+      void handled.finally(() => {
+        this.inFlight = false;
+      });
+    }
   }
 }
