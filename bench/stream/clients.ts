@@ -3,17 +3,35 @@
  * WebSocket connections, each subscribed to the whole market's prints, and a bare PostgreSQL LISTEN
  * client of the loads' notifications in the same process. With FROM = TO it is the baseline process:
  * the LISTEN client alone, in a process that does nothing else. Each message's delay is its arrival
- * (this machine's clock) less the load's commit (`loaded_at`, PostgreSQL's clock_timestamp() on the
- * same machine, taken as the load's last statement before its commit). On stdin's end it writes a
- * JSON summary and exits.
+ * (this machine's clock, taken first in the 'message' handler) less the load's commit (`loaded_at`,
+ * PostgreSQL's clock_timestamp() on the same machine, taken as the load's last statement before its
+ * commit). On stdin's end it writes a JSON summary and exits.
+ *
+ * What every connection does with every message: parses its head (the JSON up to `"data":[`) for
+ * seq, type and loaded_at; counts a sequence gap when seq is not the previous one plus one; and
+ * counts the message's prints: each body of the data array is an OptionPrint object, which has no
+ * object inside it and whose first key is `ask` (the contract's field order), so a print is an
+ * opening brace followed by `"ask":` (found with a byte search). The first connection of each
+ * process (the "checking" connection) also JSON-parses every message whole and checks each print:
+ * an object with exactly the contract's OptionPrint fields, in that order, a string id not seen
+ * before on the connection, timestamps non-decreasing within a message, and the message's count of
+ * prints by the byte search equal to its data array's length (so the cheap count is checked on
+ * the same bytes every connection received). Any failed check is counted and reported; the bench
+ * fails on one.
+ *
+ * BENCH_DEFLATE=1 (the default) offers permessage-deflate, as browsers and the `ws` client do by
+ * default; 0 offers nothing (raw frames).
  */
 import pg from 'pg';
 import WebSocket from 'ws';
 
-const [url = '', keysText = '', databaseUrl = '', fromText = '0', toText = '0'] = process.argv.slice(2);
+const [url = '', keysText = '', databaseUrl = '', fromText = '0', toText = '0', fieldsText = ''] = process.argv.slice(2);
 const FROM = Number(fromText);
 const TO = Number(toText);
 const keys = keysText.split(',');
+/** The contract's OptionPrint fields, in order (from the runner, read from the contract). */
+const FIELDS = fieldsText.split(',');
+const DEFLATE = (process.env.BENCH_DEFLATE ?? '1') !== '0';
 /** Connections per account (the spec's connection window: 20 per account per ten minutes). */
 const PER_ACCOUNT = 20;
 /** [delay ms, prints] per message. */
@@ -23,30 +41,60 @@ const printsPerConnection: number[] = Array.from({ length: TO - FROM }, () => 0)
 /** Messages whose seq did not follow the previous one's. */
 let seqGaps = 0;
 let closed = 0;
+/** Checks failed on the checking connections (bad body, duplicate id, count mismatch...). */
+let bodyErrors = 0;
+/** Prints JSON-parsed and checked by this process's checking connection. */
+let printsChecked = 0;
+/** Per load (its loaded_at): the latest arrival's delay over this process's connections. */
+const lastByLoad = new Map<number, number>();
+let cpuAtReady = process.cpuUsage();
 
 const DATA = Buffer.from(',"data":[');
-const ID = Buffer.from('"id":"');
 const OPEN_BRACE = 0x7b;
-const COMMA = 0x2c;
+const ASK = Buffer.from('"ask":');
 
-/** Prints in a message's data: each body has one `"id":"` key right after `{` or `,` (group_id's is `_id":"`). */
+/** Prints in a message's data: each body is `{"ask":…}` with no object inside it. */
 function countPrints(raw: Buffer, from: number): number {
   let n = 0;
-  for (let at = raw.indexOf(ID, from); at >= 0; at = raw.indexOf(ID, at + ID.length)) {
-    const before = raw[at - 1];
-    if (before === OPEN_BRACE || before === COMMA) n += 1;
+  for (let at = raw.indexOf(OPEN_BRACE, from); at >= 0; at = raw.indexOf(OPEN_BRACE, at + 1)) {
+    let k = 0;
+    while (k < ASK.length && raw[at + 1 + k] === ASK[k]) k += 1;
+    if (k === ASK.length) n += 1;
   }
   return n;
 }
 
+/** The checking connection's checks of one prints message; returns the number of problems. */
+function checkPrints(raw: Buffer, counted: number, seen: Set<string>): number {
+  let problems = 0;
+  const message = JSON.parse(raw.toString('utf8')) as { data?: unknown };
+  const data = message.data;
+  if (!Array.isArray(data)) return 1;
+  if (data.length !== counted) problems += 1;
+  let lastTs = -Infinity;
+  for (const print of data as Record<string, unknown>[]) {
+    const keysOf = typeof print === 'object' && print !== null ? Object.keys(print) : [];
+    if (keysOf.length !== FIELDS.length || keysOf.some((k, i) => k !== FIELDS[i])) problems += 1;
+    const id = print.id;
+    if (typeof id !== 'string' || seen.has(id)) problems += 1;
+    else seen.add(id);
+    const ts = print.timestamp;
+    if (typeof ts !== 'number' || ts < lastTs) problems += 1;
+    else lastTs = ts;
+  }
+  printsChecked += data.length;
+  return problems;
+}
+
 async function open(i: number): Promise<void> {
   const key = keys[Math.floor(i / PER_ACCOUNT) % keys.length] ?? '';
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, { headers: { authorization: `Bearer ${key}` }, skipUTF8Validation: true, perMessageDeflate: false });
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, { headers: { authorization: `Bearer ${key}` }, skipUTF8Validation: true, perMessageDeflate: DEFLATE });
+  const checking = i === FROM;
+  const seen = new Set<string>();
   let lastSeq = 0;
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (raw: Buffer) => {
       const received = Date.now();
-      // The head is parsed (up to the data); the prints are counted, not parsed.
       const dataAt = raw.indexOf(DATA);
       const m = JSON.parse(dataAt < 0 ? raw.toString('utf8') : `${raw.toString('utf8', 0, dataAt)}}`) as { seq: number; type: string; loaded_at?: number };
       if (m.seq !== lastSeq + 1) seqGaps += 1;
@@ -54,8 +102,11 @@ async function open(i: number): Promise<void> {
       if (m.type === 'subscribed') resolve();
       if (m.type === 'prints' && dataAt >= 0) {
         const n = countPrints(raw, dataAt);
-        streamDelays.push([received - (m.loaded_at ?? 0), n]);
+        const delay = received - (m.loaded_at ?? 0);
+        streamDelays.push([delay, n]);
+        lastByLoad.set(m.loaded_at ?? 0, Math.max(lastByLoad.get(m.loaded_at ?? 0) ?? 0, delay));
         printsPerConnection[i - FROM] = (printsPerConnection[i - FROM] ?? 0) + n;
+        if (checking) bodyErrors += checkPrints(raw, n, seen);
       }
     });
     ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' } })));
@@ -74,10 +125,12 @@ listener.on('notification', (n) => {
 await listener.query('listen oads_prints');
 // In tens, so that the upgrades do not all arrive at once.
 for (let i = FROM; i < TO; i += 10) await Promise.all(Array.from({ length: Math.min(10, TO - i) }, (_, j) => open(i + j)));
+cpuAtReady = process.cpuUsage();
 process.stdout.write('ready\n');
 process.stdin.resume();
 process.stdin.on('end', () => {
   void listener.end();
+  const cpu = process.cpuUsage(cpuAtReady);
   // Exits once the summary is written: a pipe's write completes later.
-  process.stdout.write(`${JSON.stringify({ streamDelays, listenDelays, printsPerConnection, seqGaps, closed })}\n`, () => process.exit(0));
+  process.stdout.write(`${JSON.stringify({ streamDelays, listenDelays, printsPerConnection, seqGaps, closed, bodyErrors, printsChecked, cpuMs: (cpu.user + cpu.system) / 1000, lastByLoad: [...lastByLoad] })}\n`, () => process.exit(0));
 });

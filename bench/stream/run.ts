@@ -12,10 +12,15 @@
  * own, and its delay for the load's notification itself (ratio stream/baseline). Every process
  * reads one clock (the machine's: Date.now() against PostgreSQL's clock_timestamp() on the same
  * host). Also the LISTEN delay inside the client processes (what the clients' own lag adds), prints
- * lost (each connection must receive every print loaded; goal 0), sequence gaps, and the
- * service's RSS before and after (goal: growth bounded, under 200 MB). BENCH_LOAD_SECONDS (60)
+ * lost (each connection must receive every print loaded; goal 0), sequence gaps, the checking
+ * connections' problems (one connection per client process JSON-parses every message whole and
+ * checks each print: clients.ts says what every connection does and what the checking one adds;
+ * goal 0), and the service's RSS before and after (goal: growth bounded, under 200 MB). Also, as
+ * the machine is shared: the CPU time (user + system) the service and the client processes spent
+ * over the loads, and each load's last delivery over all connections. BENCH_LOAD_SECONDS (60)
  * loads, at most as many as the simulated day has prints for. The day is the current session's by
- * the real clock.
+ * the real clock. BENCH_DEFLATE (clients.ts): whether the clients offer permessage-deflate.
+ * BENCH_NODE_ARGS: extra node options for the client processes (e.g. --cpu-prof).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +33,7 @@ import { currentOrLastSessionDate } from '../../src/analytics/calendar.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
+import { loadContract } from '../../src/contract.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import { startBenchService, startServerProcess } from '../support.js';
 
@@ -109,11 +115,18 @@ try {
     printsPerConnection: number[];
     seqGaps: number;
     closed: number;
+    bodyErrors: number;
+    printsChecked: number;
+    cpuMs: number;
+    lastByLoad: [number, number][];
   }
+  // The contract's OptionPrint fields in order: what the checking connections expect of each body.
+  const printSchema = ((loadContract().document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.OptionPrint?.properties ?? {});
+  const fields = Object.keys(printSchema).join(',');
   const script = path.join(path.dirname(new URL(import.meta.url).pathname), 'clients.ts');
   /** A client process of connections [from, to); the baseline's holds none. */
   const clientProcess = (from: number, to: number): { ready: Promise<void>; result: () => Promise<ClientResult> } => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, url, keys.join(','), bench.databaseUrl, String(from), String(to)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script, url, keys.join(','), bench.databaseUrl, String(from), String(to), fields], { stdio: ['pipe', 'pipe', 'inherit'] });
     process.once('exit', () => child.kill());
     let output = '';
     const exited = new Promise((r) => child.once('exit', r));
@@ -139,6 +152,11 @@ try {
 
   const loadBefore = os.loadavg()[0] ?? 0;
   const rssBefore = rss();
+  const cpuTicks = (): number => {
+    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  const cpuBefore = cpuTicks();
   let loaded = 0;
   let late = 0;
   const started = performance.now();
@@ -152,6 +170,7 @@ try {
   }
   await new Promise((r) => setTimeout(r, 5000));
   const rssAfter = rss();
+  const serverCpuMs = ((cpuTicks() - cpuBefore) * 1000) / 100;
   const bare = await baseline.result();
   const reports = await Promise.all(clients.map((c) => c.result()));
   const result: ClientResult = {
@@ -160,7 +179,14 @@ try {
     printsPerConnection: reports.flatMap((r) => r.printsPerConnection),
     seqGaps: reports.reduce((n, r) => n + r.seqGaps, 0),
     closed: reports.reduce((n, r) => n + r.closed, 0),
+    bodyErrors: reports.reduce((n, r) => n + r.bodyErrors, 0),
+    printsChecked: reports.reduce((n, r) => n + r.printsChecked, 0),
+    cpuMs: reports.reduce((n, r) => n + r.cpuMs, 0),
+    lastByLoad: [],
   };
+  const lastByLoad = new Map<number, number>();
+  for (const r of reports) for (const [at, d] of r.lastByLoad) lastByLoad.set(at, Math.max(lastByLoad.get(at) ?? 0, d));
+  const lasts = [...lastByLoad.values()].sort((a, b) => a - b);
   // What a stream sends: each load's prints not cancelled when it is read. A print a later load
   // cancels was sent before (a stream sends no follow-up for a cancel), so a connection receives the
   // prints stored and not cancelled, plus at most the day's cancelled prints.
@@ -181,8 +207,10 @@ try {
   console.log(`  baseline (bare LISTEN of the load's notification, a process of its own): p50 ${bareP50} ms, p99 ${bareP99} ms; ratio stream/baseline p50 ${ratio(streamP50, bareP50)}, p99 ${ratio(streamP99, bareP99)} (a baseline under 1 ms counts as 1 ms)`);
   console.log(`  LISTEN inside the client processes (their own lag): p50 ${p(result.listenDelays, 0.5)} ms, p99 ${p(result.listenDelays, 0.99)} ms`);
   console.log(`  prints lost ${lost}, more than sent ${extra}, sequence gaps ${result.seqGaps}, connections closed ${result.closed} (goal 0); every connection received ${[...counts].join(' or ')} prints (${loaded} stored and not cancelled, ${cancelled} cancelled later)`);
+  console.log(`  checking connections (one per client process): ${result.printsChecked} prints JSON-parsed and checked, ${result.bodyErrors} problems (goal 0)`);
+  console.log(`  CPU over the loads: service ${(serverCpuMs / 1000).toFixed(1)} s, client processes ${(result.cpuMs / 1000).toFixed(1)} s; each load's last delivery p50 ${lasts[Math.floor(lasts.length / 2)]} ms, max ${lasts.at(-1)} ms`);
   console.log(`  service RSS ${(rssBefore / 1e6).toFixed(0)} MB -> ${(rssAfter / 1e6).toFixed(0)} MB (growth ${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB; goal < 200 MB)`);
-  const ok = streamP99 < 100 && lost === 0 && extra === 0 && counts.size === 1 && result.seqGaps === 0 && rssAfter - rssBefore < 200e6;
+  const ok = streamP99 < 100 && lost === 0 && extra === 0 && counts.size === 1 && result.seqGaps === 0 && result.bodyErrors === 0 && result.printsChecked >= PROCESSES * loaded && rssAfter - rssBefore < 200e6;
   console.log(ok ? '  goals met' : '  GOALS NOT MET');
   await server.close();
 } finally {
