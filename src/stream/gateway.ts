@@ -27,7 +27,7 @@ import { StreamHub } from './hub.js';
 import type { StreamPeers } from './peers.js';
 import { CLOSE, closeReason, STREAM_PATH, type StreamLimits } from './protocol.js';
 import type { ReplayOptions } from './replay.js';
-import { Stream } from './stream.js';
+import { Stream, wire } from './stream.js';
 
 export { STREAM_PATH };
 
@@ -88,6 +88,8 @@ export class StreamGateway {
   private readonly wss: WebSocketServer;
   private readonly heartbeat: NodeJS.Timeout;
   private readonly alive = new WeakSet<WebSocket>();
+  /** Each upgrade's permessage-deflate window (bits), as the server's answer stated it; null when not negotiated. */
+  private readonly deflateWindows = new WeakMap<IncomingMessage, number | null>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -98,7 +100,9 @@ export class StreamGateway {
   ) {
     this.hub = new StreamHub(deps, limits, replay, keys);
     peers?.serve((claim) => this.hub.handOver(claim));
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: false });
+    // permessage-deflate when the client offers it; the streams compress their bodies themselves (once per body, stream.ts), so ws compresses nothing (threshold).
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: { serverNoContextTakeover: true, threshold: Number.POSITIVE_INFINITY } });
+    this.wss.on('headers', (headers: string[], req: IncomingMessage) => this.deflateWindows.set(req, deflateWindowOf(headers)));
     this.heartbeat = setInterval(() => this.ping(), limits.pingIntervalMs);
     this.heartbeat.unref();
   }
@@ -147,6 +151,7 @@ export class StreamGateway {
       resume: resumeOf(url.searchParams),
     };
     this.wss.handleUpgrade(req, socket, head, (ws) => {
+      wire(ws, socket, this.deflateWindows.get(req) ?? null);
       this.alive.add(ws);
       ws.on('pong', () => this.alive.add(ws));
       ws.on('error', () => ws.terminate());
@@ -347,6 +352,14 @@ class Inbox {
       if (raw !== undefined) this.handler(raw);
     }
   }
+}
+
+/** The window of the permessage-deflate the server's handshake answer accepted (15 unless it states server_max_window_bits), or null. */
+function deflateWindowOf(headers: readonly string[]): number | null {
+  const line = headers.find((h) => /^sec-websocket-extensions:/i.test(h));
+  if (line === undefined || !/permessage-deflate/i.test(line)) return null;
+  const bits = /server_max_window_bits=(\d+)/i.exec(line);
+  return bits ? Number(bits[1]) : 15;
 }
 
 function parse(raw: RawData): Record<string, unknown> | null {

@@ -7,10 +7,19 @@
  *
  * A message is `{"seq":N,` + a head of this stream's own (its subscription id, or nothing) + a body
  * (`"type":…}`). A body built once for a group of subscriptions is one Buffer that every stream of
- * the group sends and keeps: the connection gets the message as two WebSocket frames, the short
- * text frame of its own sequence and head and the shared body as the message's final continuation
- * frame, so a batch of prints is encoded once per group and not once per connection.
+ * the group sends and keeps, so a batch of prints is encoded once per group and not once per
+ * connection. The gateway hands each connection's socket to wire(): a message is then written as
+ * one WebSocket frame straight to the socket (the frame's header, sequence and head in one small
+ * buffer, then the shared body, in one writev), below `ws`, whose own frames (pings, close) go to
+ * the same socket in the same order. A connection that negotiated permessage-deflate gets a body
+ * of DEFLATE_MIN_BYTES or more compressed, and compressed once: the body's deflate stream is
+ * computed on its first sending and kept with it (one per window size the clients asked for), and
+ * each connection's frame is its own sequence and head as a stored (uncompressed) deflate block
+ * followed by that shared stream. The server never refers to an earlier message
+ * (server_no_context_takeover), so every connection can inflate the shared bytes.
  */
+import type { Duplex } from 'node:stream';
+import zlib from 'node:zlib';
 import type { WebSocket } from 'ws';
 import type { AuthenticatedAccount } from '../entitlements.js';
 import type { CheckedSubscription } from './channels.js';
@@ -35,8 +44,68 @@ export interface Sent {
   at: number;
 }
 
-/** Bodies shorter than this go in one frame with the sequence (a copy costs less than a second frame). */
-const ONE_FRAME_BYTES = 2048;
+/** Bodies shorter than this are copied into the frame's first buffer (a copy costs less than a second buffer). */
+const ONE_BUFFER_BYTES = 2048;
+
+/** Bodies shorter than this are sent uncompressed to every connection. */
+export const DEFLATE_MIN_BYTES = 1024;
+/** zlib's level for the shared deflate streams (computed once per body: a higher level costs the server little and the clients less to inflate). */
+const DEFLATE_LEVEL = 6;
+/** What a sync flush ends a deflate stream with; permessage-deflate leaves it out of the frame. */
+const DEFLATE_TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
+
+/** A connection's socket below `ws`, and the window (bits) of its permessage-deflate, null when not negotiated. */
+interface Wire {
+  socket: Duplex;
+  deflateBits: number | null;
+}
+
+const wires = new WeakMap<WebSocket, Wire>();
+
+/** Registers a connection's socket (the one its upgrade came on) and its permessage-deflate window, if negotiated. */
+export function wire(ws: WebSocket, socket: Duplex, deflateBits: number | null): void {
+  wires.set(ws, { socket, deflateBits });
+}
+
+/** Each body's deflate streams, by window bits (kept as long as the body is). */
+const deflatedBodies = new WeakMap<Buffer, Map<number, Buffer>>();
+
+/** `body` as a raw deflate stream for a client window of `bits`, without the sync flush's tail; computed once per body and window. */
+export function deflated(body: Buffer, bits: number): Buffer {
+  let byBits = deflatedBodies.get(body);
+  if (byBits === undefined) {
+    byBits = new Map();
+    deflatedBodies.set(body, byBits);
+  }
+  let out = byBits.get(bits);
+  if (out === undefined) {
+    // zlib's smallest raw window is 9 bits: a client that allows only 8 gets stored blocks (no back-references).
+    const full = zlib.deflateRawSync(body, { level: bits < 9 ? 0 : DEFLATE_LEVEL, windowBits: Math.max(9, bits), memLevel: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    out = full.subarray(0, full.length - (full.subarray(-4).equals(DEFLATE_TAIL) ? 4 : 0));
+    byBits.set(bits, out);
+  }
+  return out;
+}
+
+/**
+ * The start of a text frame (FIN set; RSV1 when `compressed`) of `payload` bytes, with room for
+ * `extra` bytes after it: the buffer and the offset of that room.
+ */
+function frameStart(payload: number, compressed: boolean, extra: number): { frame: Buffer; at: number } {
+  const lengthBytes = payload < 126 ? 0 : payload < 65_536 ? 2 : 8;
+  const frame = Buffer.allocUnsafe(2 + lengthBytes + extra);
+  frame[0] = compressed ? 0xc1 : 0x81;
+  if (lengthBytes === 0) frame[1] = payload;
+  else if (lengthBytes === 2) {
+    frame[1] = 126;
+    frame.writeUInt16BE(payload, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(payload / 2 ** 32), 2);
+    frame.writeUInt32BE(payload >>> 0, 6);
+  }
+  return { frame, at: 2 + lengthBytes };
+}
 
 export class Stream {
   seq = 0;
@@ -91,19 +160,42 @@ export class Stream {
   private deliver(message: Sent): void {
     const ws = this.ws;
     if (ws === null || ws.readyState !== ws.OPEN) return;
-    const start = `{"seq":${message.seq},${message.head}`;
-    if (ws.bufferedAmount + start.length + message.body.length > this.limits.maxBufferedBytes) {
+    const start = Buffer.from(`{"seq":${message.seq},${message.head}`, 'utf8');
+    const line = wires.get(ws);
+    const compressed = line !== undefined && line.deflateBits !== null && message.body.length >= DEFLATE_MIN_BYTES;
+    const body = compressed ? deflated(message.body, line.deflateBits ?? 15) : message.body;
+    // Compressed: the sequence and head as a stored deflate block (a zero byte, then the length and its complement) before the shared stream.
+    const prefix = compressed ? 5 + start.length : start.length;
+    if (ws.bufferedAmount + prefix + body.length > this.limits.maxBufferedBytes) {
       ws.close(CLOSE.slowConsumer, closeReason(`slow_consumer: more than ${this.limits.maxBufferedBytes} bytes waiting to be read`));
       // The socket is cut: a client that does not read would never take the close frame.
       setTimeout(() => ws.terminate(), 1_000).unref();
       return;
     }
-    if (message.body.length < ONE_FRAME_BYTES) {
-      ws.send(`${start}${message.body.toString('utf8')}`);
+    if (line === undefined) {
+      ws.send(Buffer.concat([start, body]), { binary: false });
       return;
     }
-    ws.send(start, { fin: false });
-    ws.send(message.body, { fin: true, binary: false });
+    const inline = body.length < ONE_BUFFER_BYTES;
+    const { frame, at } = frameStart(prefix + body.length, compressed, prefix + (inline ? body.length : 0));
+    let offset = at;
+    if (compressed) {
+      frame[offset] = 0x00;
+      frame.writeUInt16LE(start.length, offset + 1);
+      frame.writeUInt16LE(~start.length & 0xffff, offset + 3);
+      offset += 5;
+    }
+    start.copy(frame, offset);
+    const socket = line.socket;
+    if (inline) {
+      body.copy(frame, offset + start.length);
+      socket.write(frame);
+      return;
+    }
+    socket.cork();
+    socket.write(frame);
+    socket.write(body);
+    socket.uncork();
   }
 
   /** Whether the messages after `lastSeq` are all still held. */
