@@ -67,13 +67,21 @@ function printFields(contract: Contract, fields: readonly string[]): Json {
 
 export function asyncApiDocument(contract: Contract, limits: StreamLimits, version: string): Json {
   const params = (description: string): Json => ({ type: 'object', description, additionalProperties: { oneOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } });
-  const subscribeOf = (channel: string, description: string): Json =>
-    message(`subscribe_${channel}`, `Subscribe to ${channel}.`, object(['type', 'channel'], { type: { const: 'subscribe' }, id: { type: ['string', 'number'], description: 'Echoed as `request` in the answer.' }, channel: { const: channel }, params: params(description) }));
+  const subscribeOf = (channel: string, description: string, extra: Json = {}): Json =>
+    message(`subscribe_${channel}`, `Subscribe to ${channel}.`, object(['type', 'channel'], { type: { const: 'subscribe' }, id: { type: ['string', 'number'], description: 'Echoed as `request` in the answer.' }, channel: { const: channel }, params: params(description), ...extra }));
   const messages: Record<string, Json> = {
     auth: message('auth', 'First message of a connection without an Authorization header (browsers).', object(['type', 'key'], { type: { const: 'auth' }, key: { type: 'string' }, resume: { type: 'string', description: 'A stream id to resume.' }, last_seq: { type: 'integer', minimum: 0 } })),
     subscribe_prints: subscribeOf(
       'prints',
       `The parameters of /v1/options/trades, checked by its rules, except date, start_time, end_time, limit and cursor_id: underlying_symbols lists 1 to ${MAX_PRINTS_SYMBOLS} underlyings, or is left out for the whole market. session gth or all needs the overnight entitlement.`,
+      {
+        format: {
+          enum: ['full', 'compact'],
+          default: 'full',
+          description:
+            'How each print is sent. full (the default): the body /v1/options/trades serves (an OptionPrint object). compact: the array of its values, in the order of the message\'s `fields` (the OptionPrint field names): the same values in about 40% of the bytes.',
+        },
+      },
     ),
     subscribe_premium_drift: subscribeOf('premium_drift', 'The parameters of /v1/options/flow/premium-drift, checked by its rules, except date, start_time and end_time (the current session).'),
     subscribe_levels: subscribeOf('levels', 'The parameters of /v1/options/levels, checked by its rules, except date (the current session).'),
@@ -103,10 +111,8 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
       'A refused message or subscription (the REST error object: 400 naming each bad parameter, 403, 429…); a subscription ended because the account may no longer read it (403, naming the subscription); before a refused connection closes, with seq 0, and before a stream is closed for a revoked key or a suspended account.',
       serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/ApiError' } }, ['subscription', 'request', 'error']),
     ),
-    prints: message(
-      'prints',
-      'New prints of one load (or one replay step), oldest first by (timestamp, sequence, contract): the order of /v1/options/trades read backwards, and its bodies.',
-      serverMessage(
+    prints: message('prints', 'New prints of one load (or one replay step), oldest first by (timestamp, sequence, contract): the order of /v1/options/trades read backwards, and its bodies (or, format compact, their values).', {
+      ...serverMessage(
         'prints',
         {
           channel: { const: 'prints' },
@@ -114,11 +120,22 @@ export function asyncApiDocument(contract: Contract, limits: StreamLimits, versi
           replay,
           trading_date: { type: 'string', format: 'date' },
           loaded_at: { type: 'integer', description: 'When the load committed (a replay: the replayed instant), Unix ms.' },
-          data: { type: 'array', minItems: 1, items: ref('OptionPrint') },
+          format: { const: 'compact', description: 'Present on a subscription of format compact.' },
+          fields: { type: 'array', items: { type: 'string' }, description: 'format compact: the OptionPrint field names, in the order of each print\'s values.' },
+          data: { type: 'array', minItems: 1 },
         },
         ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
       ),
-    ),
+      oneOf: [
+        { title: 'full', description: 'Each print the body /v1/options/trades serves.', not: { required: ['format'] }, properties: { data: { items: ref('OptionPrint') } } },
+        {
+          title: 'compact',
+          description: 'Each print the array of its values, the value of fields[i] at i.',
+          required: ['format', 'fields'],
+          properties: { data: { items: { type: 'array', items: { type: ['string', 'number', 'integer', 'boolean', 'null', 'array'] } } } },
+        },
+      ],
+    }),
     print_cancelled: message(
       'print_cancelled',
       'Prints stored by an earlier load that a later load cancelled (a cancel record of a later file): drop them from the tape. Sent after the prints of the load that cancelled them, in its place in the stream (seq), and only to the subscriptions whose filters those prints passed (a subscription made after a print was streamed may be told of it too: an id not on the tape is ignored). /v1/options/trades no longer serves them, and the premium_drift channel sends the buckets they changed (the route leaves cancelled prints out). A replay never sends cancelled prints.',
