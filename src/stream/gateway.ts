@@ -245,7 +245,7 @@ export class StreamGateway {
     const requestId = typeof message?.id === 'string' || typeof message?.id === 'number' ? String(message.id) : null;
     try {
       if (message === null) throw new ApiError(400, 'invalid_parameter', 'A message is a JSON object with a type.', [{ parameter: 'type', message: 'must be subscribe or unsubscribe' }]);
-      if (message.type === 'subscribe') await this.hub.subscribe(stream, message.channel, message.params, requestId);
+      if (message.type === 'subscribe') await this.hub.subscribe(stream, message.channel, message.params, requestId, message.format);
       else if (message.type === 'unsubscribe') {
         if (!this.hub.unsubscribe(stream, message.subscription, requestId)) throw new ApiError(400, 'invalid_parameter', 'No such subscription.', [{ parameter: 'subscription', message: 'not a subscription of this stream' }]);
       } else throw new ApiError(400, 'invalid_parameter', 'Unknown message type.', [{ parameter: 'type', message: 'must be subscribe or unsubscribe' }]);

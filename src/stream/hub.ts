@@ -49,7 +49,7 @@ import { channelNamed, checkSubscription } from './channels.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
 import type { HandedStream, StreamClaim } from './peers.js';
 import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
-import { Stream, type Sent, type Subscription } from './stream.js';
+import { Stream, type PrintsFormat, type Sent, type Subscription } from './stream.js';
 
 /** A batch of prints to stream: one load of a date, or one step of a replay. */
 export interface PrintsEvent {
@@ -94,6 +94,7 @@ export class StreamHub {
   private readonly skipping = new Map<Stream, { until: string; deadline: number }>();
   /** Each stream's position in the replay (replay.ts), handed over with it. */
   private readonly replayed = new WeakMap<Stream, ReplayPosition>();
+  private fields: { names: readonly string[]; text: string } | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -228,15 +229,18 @@ export class StreamHub {
   }
 
   /** Adds a subscription (its parameters checked as the route checks a query); throws the route's 400 or 403. */
-  async subscribe(stream: Stream, channelName: unknown, params: unknown, requestId: string | null): Promise<void> {
+  async subscribe(stream: Stream, channelName: unknown, params: unknown, requestId: string | null, format: unknown = undefined): Promise<void> {
     const channel = channelNamed(channelName);
     if (!channel) throw new ApiError(400, 'invalid_parameter', 'Unknown channel.', [{ parameter: 'channel', message: 'must be one of prints, premium_drift, levels' }]);
+    if (!(format === undefined || format === 'full' || (format === 'compact' && channel.name === 'prints'))) {
+      throw new ApiError(400, 'invalid_parameter', 'Unknown format.', [{ parameter: 'format', message: channel.name === 'prints' ? 'must be full or compact' : 'must be full (compact is a prints format)' }]);
+    }
     if (stream.subscriptions.size >= this.limits.maxSubscriptions) {
       throw new ApiError(400, 'invalid_parameter', `A connection holds at most ${this.limits.maxSubscriptions} subscriptions.`, [{ parameter: 'channel', message: `at most ${this.limits.maxSubscriptions} subscriptions per connection` }]);
     }
     const checked = checkSubscription(channel, params, { operations: this.operations, queries: this.deps.queries, account: stream.account, now: this.deps.clock() });
     const id = stream.newSubscriptionId();
-    const sub: Subscription = { ...checked, id, stream, key: `${channel.name}:${JSON.stringify(checked.query)}`, last: null };
+    const sub: Subscription = { ...checked, id, stream, key: `${channel.name}:${JSON.stringify(checked.query)}`, format: format === 'compact' ? 'compact' : 'full', last: null };
     stream.subscriptions.set(id, sub);
     stream.send(`"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(checked.query)}}`);
     // The snapshot channels start with the current state.
@@ -280,18 +284,30 @@ export class StreamHub {
       const filter = printFilterOf(q, { tradingDate: event.tradingDate, from: null, to: null }, session, first.symbols ? rootsOf(first.symbols) : null, sides);
       const scan = { exchanges: q.exchange ?? null, sides: sides?.exact ?? null };
       const rows = event.rows === 0 ? [] : await streamPrints(this.deps.db, filter, event.selection, scan);
-      // Each batch's message body is encoded once for the group; a stream adds its sequence and subscription id.
-      const head = `"type":"prints","channel":"prints","replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
-      const bodies = this.batches(rows.map((r) => r.body)).map((batch) => Buffer.from(`${head}${batch}]}`, 'utf8'));
-      // Then the stored prints the load cancelled that this group was sent (print_cancelled).
+      // Each batch's message body is encoded once for the group, in each format asked for; a stream adds its sequence and subscription id.
+      const head = `"type":"prints","channel":"prints","replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},`;
+      const encoded = new Map<PrintsFormat, Buffer[]>();
+      const bodiesOf = (format: PrintsFormat): Buffer[] => {
+        let bodies = encoded.get(format);
+        if (bodies === undefined) {
+          const start = format === 'full' ? `${head}"data":[` : `${head}"format":"compact","fields":${this.printFields.text},"data":[`;
+          const items = format === 'full' ? rows.map((r) => r.body) : rows.map((r) => this.compactPrint(r.body));
+          bodies = this.batches(items).map((batch) => Buffer.from(`${start}${batch}]}`, 'utf8'));
+          encoded.set(format, bodies);
+        }
+        return bodies;
+      };
+      // Then the stored prints the load cancelled that this group was sent (print_cancelled), the same in every format.
+      let cancelledBodies: Buffer[] = [];
       if (event.selection.kind === 'load' && (event.cancelled ?? 0) > 0) {
         const cancelled = await streamCancelledPrints(this.deps.db, filter, event.selection.xid, scan);
         const told = `"type":"print_cancelled","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
-        bodies.push(...this.batches(cancelled).map((batch) => Buffer.from(`${told}${batch}]}`, 'utf8')));
+        cancelledBodies = this.batches(cancelled).map((batch) => Buffer.from(`${told}${batch}]}`, 'utf8'));
       }
       for (const sub of group) {
         const own = `"subscription":${JSON.stringify(sub.id)},`;
-        for (const body of bodies) sub.stream.send(body, own);
+        for (const body of bodiesOf(sub.format)) sub.stream.send(body, own);
+        for (const body of cancelledBodies) sub.stream.send(body, own);
       }
     }
     if (event.replay) {
@@ -470,6 +486,7 @@ export class StreamHub {
         channel: sub.channel.name,
         query: sub.query,
         symbols: sub.symbols,
+        format: sub.format,
         last: sub.last instanceof Map ? [...sub.last.entries()] : sub.last,
         ...(sub.replayLast ? { replayLast: [...sub.replayLast.entries()] } : {}),
       })),
@@ -509,6 +526,7 @@ export class StreamHub {
         id: h.id,
         stream,
         key: `${channel.name}:${JSON.stringify(h.query)}`,
+        format: h.format === 'compact' ? 'compact' : 'full',
         last: Array.isArray(h.last) ? new Map(h.last) : h.last,
         ...(h.replayLast ? { replayLast: new Map(h.replayLast) } : {}),
       });
@@ -531,6 +549,22 @@ export class StreamHub {
         }
       });
     });
+  }
+
+  /** The contract's Print fields, in the order of its bodies: the compact format's `fields` (its names and their JSON). */
+  private get printFields(): { names: readonly string[]; text: string } {
+    if (this.fields === null) {
+      const schemas = (this.deps.contract.document.components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.schemas;
+      const names = Object.keys(schemas?.OptionPrint?.properties ?? {});
+      this.fields = { names, text: JSON.stringify(names) };
+    }
+    return this.fields;
+  }
+
+  /** A print's body as the compact format sends it: its values, in the order of printFields. */
+  private compactPrint(body: string): string {
+    const print = JSON.parse(body) as Record<string, unknown>;
+    return JSON.stringify(this.printFields.names.map((name) => print[name] ?? null));
   }
 
   /** Bodies joined by commas, in batches that keep each message under the stated size. */

@@ -21,6 +21,8 @@ export interface HandedSubscription {
   channel: string;
   query: Record<string, unknown>;
   symbols: string[] | null;
+  /** prints: the subscription's format (stream.ts PrintsFormat; absent: full). */
+  format?: 'full' | 'compact';
   /** premium_drift: [timestamp, bucket JSON] pairs last sent; levels: the levels JSON last sent. */
   last: [number, string][] | string | null;
   /** premium_drift: [timestamp, bucket JSON] pairs last sent by the replay. */

@@ -30,11 +30,16 @@ export interface Subscription extends CheckedSubscription {
   stream: Stream;
   /** Grouping key: subscriptions of one channel and query share one read per event. */
   key: string;
+  /** prints: each print as the REST route's body (full), or as the array of its values in the order of the message's `fields` (compact). */
+  format: PrintsFormat;
   /** premium_drift: each bucket last sent, by timestamp; levels: the levels last sent. */
   last: Map<number, string> | string | null;
   /** premium_drift: each replayed bucket last sent (a replay's, kept apart from the live ones). */
   replayLast?: Map<number, string>;
 }
+
+/** How a prints subscription receives each print (the subscribe message's `format`). */
+export type PrintsFormat = 'full' | 'compact';
 
 /** A message kept for a resume: its body is shared by every stream it was sent to. */
 export interface Sent {
