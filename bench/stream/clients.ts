@@ -19,8 +19,12 @@
  * the same bytes every connection received). Any failed check is counted and reported; the bench
  * fails on one.
  *
- * BENCH_DEFLATE=1 (the default) offers permessage-deflate, as browsers and the `ws` client do by
- * default; 0 offers nothing (raw frames).
+ * BENCH_FORMAT=compact subscribes with the compact format (each print the array of its values, in
+ * the order of the message's `fields`): a print is then counted as an opening bracket followed by
+ * neither a quote nor a closing bracket (its first value, ask, is a number or null; its one array
+ * value, flags, holds strings), and the checking connection checks each print as above, rebuilt
+ * from the fields and values. BENCH_DEFLATE=1 offers permessage-deflate, as browsers and the `ws`
+ * client do by default; 0 (the default) offers nothing, as this bench's clients always did.
  */
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -31,7 +35,8 @@ const TO = Number(toText);
 const keys = keysText.split(',');
 /** The contract's OptionPrint fields, in order (from the runner, read from the contract). */
 const FIELDS = fieldsText.split(',');
-const DEFLATE = (process.env.BENCH_DEFLATE ?? '1') !== '0';
+const DEFLATE = process.env.BENCH_DEFLATE === '1';
+const COMPACT = process.env.BENCH_FORMAT === 'compact';
 /** Connections per account (the spec's connection window: 20 per account per ten minutes). */
 const PER_ACCOUNT = 20;
 /** [delay ms, prints] per message. */
@@ -64,16 +69,39 @@ function countPrints(raw: Buffer, from: number): number {
   return n;
 }
 
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+
+/** Prints in a compact message's data: each is `[` followed by its first value, a number or null (flags' `[` is followed by a quote or `]`). */
+function countCompactPrints(raw: Buffer, from: number): number {
+  let n = 0;
+  for (let at = raw.indexOf(OPEN_BRACKET, from + DATA.length); at >= 0; at = raw.indexOf(OPEN_BRACKET, at + 1)) {
+    const next = raw[at + 1];
+    if (next !== QUOTE && next !== CLOSE_BRACKET) n += 1;
+  }
+  return n;
+}
+
 /** The checking connection's checks of one prints message; returns the number of problems. */
 function checkPrints(raw: Buffer, counted: number, seen: Set<string>): number {
   let problems = 0;
-  const message = JSON.parse(raw.toString('utf8')) as { data?: unknown };
-  const data = message.data;
-  if (!Array.isArray(data)) return 1;
+  const message = JSON.parse(raw.toString('utf8')) as { data?: unknown; fields?: unknown };
+  if (!Array.isArray(message.data)) return 1;
+  let data = message.data as unknown[];
+  if (COMPACT) {
+    const fields = message.fields;
+    if (!Array.isArray(fields) || fields.join() !== FIELDS.join()) return 1;
+    data = data.map((values) => (Array.isArray(values) && values.length === fields.length ? Object.fromEntries(fields.map((f: string, i) => [f, values[i]])) : null));
+  }
   if (data.length !== counted) problems += 1;
   let lastTs = -Infinity;
-  for (const print of data as Record<string, unknown>[]) {
-    const keysOf = typeof print === 'object' && print !== null ? Object.keys(print) : [];
+  for (const print of data as (Record<string, unknown> | null)[]) {
+    if (print === null) {
+      problems += 1;
+      continue;
+    }
+    const keysOf = typeof print === 'object' ? Object.keys(print) : [];
     if (keysOf.length !== FIELDS.length || keysOf.some((k, i) => k !== FIELDS[i])) problems += 1;
     const id = print.id;
     if (typeof id !== 'string' || seen.has(id)) problems += 1;
@@ -101,7 +129,7 @@ async function open(i: number): Promise<void> {
       lastSeq = m.seq;
       if (m.type === 'subscribed') resolve();
       if (m.type === 'prints' && dataAt >= 0) {
-        const n = countPrints(raw, dataAt);
+        const n = COMPACT ? countCompactPrints(raw, dataAt) : countPrints(raw, dataAt);
         const delay = received - (m.loaded_at ?? 0);
         streamDelays.push([delay, n]);
         lastByLoad.set(m.loaded_at ?? 0, Math.max(lastByLoad.get(m.loaded_at ?? 0) ?? 0, delay));
@@ -109,7 +137,7 @@ async function open(i: number): Promise<void> {
         if (checking) bodyErrors += checkPrints(raw, n, seen);
       }
     });
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' } })));
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' }, ...(COMPACT ? { format: 'compact' } : {}) })));
     ws.on('close', () => (closed += 1));
     ws.on('error', reject);
   });

@@ -19,7 +19,9 @@
  * the machine is shared: the CPU time (user + system) the service and the client processes spent
  * over the loads, and each load's last delivery over all connections. BENCH_LOAD_SECONDS (60)
  * loads, at most as many as the simulated day has prints for. The day is the current session's by
- * the real clock. BENCH_DEFLATE (clients.ts): whether the clients offer permessage-deflate.
+ * the real clock. BENCH_FORMAT (full or compact) and BENCH_DEFLATE (clients.ts): the format the
+ * clients subscribe with (default full: the REST route's bodies) and whether they offer
+ * permessage-deflate (default no); the first line of the figures names both.
  * BENCH_NODE_ARGS: extra node options for the client processes (e.g. --cpu-prof).
  */
 import { spawn } from 'node:child_process';
@@ -202,7 +204,7 @@ try {
   const bareP50 = p(bare.listenDelays, 0.5);
   const bareP99 = p(bare.listenDelays, 0.99);
   const ratio = (a: number, b: number): string => (a / Math.max(1, b)).toFixed(1);
-  console.log(`stream fan-out: ${STREAMS} connections x whole market over ${PROCESSES} client processes, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored, load average ${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
+  console.log(`stream fan-out (format ${process.env.BENCH_FORMAT ?? 'full'}, permessage-deflate ${process.env.BENCH_DEFLATE === '1' ? 'offered' : 'not offered'}): ${STREAMS} connections x whole market over ${PROCESSES} client processes, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored, load average ${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
   console.log(`  delivery from commit: p50 ${streamP50} ms, p99 ${streamP99} ms, max ${Math.max(...result.streamDelays.map(([d]) => d))} ms (goal p99 < 100 ms)`);
   console.log(`  baseline (bare LISTEN of the load's notification, a process of its own): p50 ${bareP50} ms, p99 ${bareP99} ms; ratio stream/baseline p50 ${ratio(streamP50, bareP50)}, p99 ${ratio(streamP99, bareP99)} (a baseline under 1 ms counts as 1 ms)`);
   console.log(`  LISTEN inside the client processes (their own lag): p50 ${p(result.listenDelays, 0.5)} ms, p99 ${p(result.listenDelays, 0.99)} ms`);
