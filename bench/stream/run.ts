@@ -190,8 +190,9 @@ try {
   for (const r of reports) for (const [at, d] of r.lastByLoad) lastByLoad.set(at, Math.max(lastByLoad.get(at) ?? 0, d));
   const lasts = [...lastByLoad.values()].sort((a, b) => a - b);
   // What a stream sends: each load's prints not cancelled when it is read. A print a later load
-  // cancels was sent before (a stream sends no follow-up for a cancel), so a connection receives the
-  // prints stored and not cancelled, plus at most the day's cancelled prints.
+  // cancels was sent before (and is then named in a print_cancelled message, which the clients do
+  // not count as prints), so a connection receives the prints stored and not cancelled, plus at
+  // most the day's cancelled prints.
   const count = async (cancelled: boolean): Promise<number> => Number((await admin.selectFrom('prints').select((eb) => eb.fn.countAll().as('n')).where('trading_date', '=', DAY).where('cancelled', '=', cancelled).executeTakeFirstOrThrow()).n);
   loaded = await count(false);
   const cancelled = await count(true);
