@@ -174,6 +174,16 @@ export async function simulateAndLoad(admin: Database, options: SeedMarketOption
   };
   let files = 0;
   let prints = 0;
+  /** The previous set's prints, loading while this set's other files load (each on its own connection). */
+  let printsLoading: Promise<{ files: number; prints: number }> | null = null;
+  const printsLoaded = async (): Promise<void> => {
+    const pending = printsLoading;
+    printsLoading = null;
+    if (pending === null) return;
+    const loaded = await pending;
+    files += loaded.files;
+    prints += loaded.prints;
+  };
   try {
     // Before any file loads: GET /v1/status tells the simulator's files by this folder.
     await recordSimulatedMarket(admin, { seed: SIMULATION_SEED, scale: simulation.scale, outDir: simulation.outDir });
@@ -181,14 +191,26 @@ export async function simulateAndLoad(admin: Database, options: SeedMarketOption
       readAhead(set);
       readAhead(simulation.peek());
       loading = true;
-      const loaded = await loadFilesInOrder(admin, set, options.log, ahead);
+      // A date's prints are classified against its own quotes, bars and open interest, loaded
+      // before them here, and nothing of a later date; the next date's files load meanwhile.
+      const { prints: printFiles, ...others } = set;
+      const loaded = await loadFilesInOrder(admin, others, options.log, ahead);
       loading = false;
       for (const file of set.quotes ?? []) ahead.delete(file);
       files += loaded.files;
       prints += loaded.prints;
+      // One date's prints at a time, in date order (a print file may cancel prints of the dates before it).
+      await printsLoaded();
+      if (printFiles !== undefined && printFiles.length > 0) {
+        printsLoading = loadFilesInOrder(admin, { prints: printFiles }, options.log);
+        // Awaited by printsLoaded(); until then a failure is not an unhandled rejection.
+        printsLoading.catch(() => undefined);
+      }
     }
+    await printsLoaded();
   } finally {
     simulation.onSet = null;
+    await printsLoading?.catch(() => undefined);
     await simulation.stop();
   }
   const cpuAtEnd = threadCpuSeconds();
