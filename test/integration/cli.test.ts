@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAccount, listStockSplits } from '../../generated/client/index.js';
+import { nodeArgsOf } from '../support/service-process.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
@@ -18,7 +19,7 @@ describe('command-line tools', () => {
   });
   afterAll(async () => service.stop());
 
-  const cli = async (script: string, ...args: string[]) => await run('node', ['--import', 'tsx', `src/cli/${script}.ts`, ...args], { env, encoding: 'utf8' });
+  const cli = async (script: string, ...args: string[]) => await run(process.execPath, [...nodeArgsOf(`src/cli/${script}.ts`), ...args], { env, encoding: 'utf8' });
 
   it('creates, lists, suspends and revokes', async () => {
     const created = await cli('accounts', 'create-account', '--name', 'Acme', '--plan', 'basic', '--datasets', 'options');

@@ -10,6 +10,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createAccount, createKey } from '../../src/accounts.js';
 import { freePort, openDatabase } from '../../src/db/connection.js';
+import { nodeArgsOf } from '../support/service-process.js';
 import { createDatabase } from '../support/service.js';
 import { StreamClient, type StreamMessage } from '../support/stream-client.js';
 
@@ -48,7 +49,7 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const databaseUrl = await createDatabase(inject('postgresUrl'));
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), WEB_WORKERS: '2', SEED_ON_START: 'false', LOG_LEVEL: 'silent', LIMIT_PER_SECOND: '4', LIMIT_IN_FLIGHT: '100', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -147,10 +148,11 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted once for the c
 
   it('stops the workers and the primary on SIGTERM', async () => {
     const { child } = cluster;
-    // The primary's children running src/main.ts (tsx's esbuild service can be a child too).
+    // The primary's children running src/main.ts, compiled (service-build.ts) or through tsx (whose esbuild service can be a child too).
+    const entry = nodeArgsOf('src/main.ts').at(-1)!;
     const workers = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
       .split('\n')
-      .filter((line) => line.includes('src/main.ts'))
+      .filter((line) => line.includes(entry))
       .map((line) => Number(line.trim().split(/\s+/)[0]));
     expect(workers).toHaveLength(2);
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

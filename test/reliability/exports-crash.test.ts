@@ -22,6 +22,7 @@ import { createLogger } from '../../src/logging.js';
 import { seedSplits } from '../../src/seed.js';
 import { startService, type RunningService } from '../../src/server.js';
 import { createDatabase } from '../support/service.js';
+import { nodeArgsOf } from '../support/service-process.js';
 import { settled } from '../support/settled.js';
 
 /** The test polls the export many times a second; the account's rate windows must not refuse it. */
@@ -64,7 +65,7 @@ describe('an export interrupted by a crash', () => {
 
   it('is found within a minute of the kill, shows retrying with its revision increased, and finishes', async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,

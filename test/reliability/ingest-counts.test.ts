@@ -25,6 +25,7 @@ import { loadPrintsFile } from '../../src/ingest/prints.js';
 import type { MarketLoadResult } from '../../src/ingest/source.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
+import { nodeArgsOf } from '../support/service-process.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const HEADER = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
@@ -100,8 +101,7 @@ describe('a prints file in two parts, with cancels, repeats and rejects, each lo
   afterAll(async () => service.stop());
 
   it("names every record's outcome in the command's summary: prints, a repeat, three rejects, two cancels of the file's prints, one unmatched", async () => {
-    const tsx = path.resolve('node_modules/.bin/tsx');
-    const { stdout } = await promisify(execFile)(tsx, ['src/cli/ingest.ts', 'prints', morning], {
+    const { stdout } = await promisify(execFile)(process.execPath, [...nodeArgsOf('src/cli/ingest.ts'), 'prints', morning], {
       env: { ...process.env, DATABASE_URL: service.database.connectionString, LOG_LEVEL: 'silent' },
     });
     expect(stdout).toMatch(
@@ -115,8 +115,7 @@ describe('a prints file in two parts, with cancels, repeats and rejects, each lo
   });
 
   it('with --json gives the counts as one JSON object on stdout, and draws no progress off a terminal', async () => {
-    const tsx = path.resolve('node_modules/.bin/tsx');
-    const { stdout, stderr } = await promisify(execFile)(tsx, ['src/cli/ingest.ts', 'prints', '--json', morning], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...nodeArgsOf('src/cli/ingest.ts'), 'prints', '--json', morning], {
       env: { ...process.env, DATABASE_URL: service.database.connectionString, LOG_LEVEL: 'silent' },
     });
     expect(stderr).toBe('');

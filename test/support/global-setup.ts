@@ -14,6 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
+import { buildService } from './service-build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,8 +27,16 @@ declare module 'vitest' {
 /** The start of the name of each market template database (market-template.ts). */
 export const TEMPLATE_PREFIX = 'oads_market_';
 
+interface Shared {
+  url: string;
+  run: string;
+  /** The service compiled for the tests that start it as a process (service-build.ts). */
+  serviceBuild: string;
+  stop: () => Promise<void>;
+}
+
 interface SharedServer {
-  started: Promise<{ url: string; run: string; stop: () => Promise<void> }>;
+  started: Promise<Shared>;
   users: number;
 }
 
@@ -35,16 +44,28 @@ interface SharedServer {
 const SHARED = Symbol.for('oads.test.postgres');
 type WithShared = typeof globalThis & { [SHARED]?: SharedServer };
 
-async function start(): Promise<{ url: string; run: string; stop: () => Promise<void> }> {
+async function start(): Promise<Shared> {
   const run = randomBytes(4).toString('hex');
+  const [server, compiled] = await Promise.all([startServer(run), buildService(run)]);
+  return {
+    ...server,
+    run,
+    serviceBuild: compiled.dir,
+    stop: async () => {
+      await server.stop();
+      compiled.remove();
+    },
+  };
+}
+
+async function startServer(run: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const external = process.env.DATABASE_URL;
-  if (external) return { url: external, run, stop: () => dropTemplates(external, run) };
+  if (external) return { url: external, stop: () => dropTemplates(external, run) };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-test-pg-'));
   fs.chmodSync(dir, 0o755);
   const server = await startEmbeddedPostgres(path.join(dir, 'data'), await freePort());
   return {
     url: server.url,
-    run,
     stop: async () => {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -70,6 +91,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await shared.started;
   project.provide('postgresUrl', server.url);
   project.provide('marketRun', server.run);
+  project.provide('serviceBuild', server.serviceBuild);
   return async () => {
     shared.users -= 1;
     if (shared.users > 0) return;

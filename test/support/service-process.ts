@@ -11,6 +11,22 @@ import path from 'node:path';
 import pg from 'pg';
 import { createAccount, createKey } from '../../src/accounts.js';
 import { freePort, openDatabase } from '../../src/db/connection.js';
+import { inject } from 'vitest';
+
+/**
+ * The node arguments that run a source file of the service (`src/main.ts`, `src/cli/ingest.ts`)
+ * compiled: the run's build when the global set-up made one, else the source through tsx.
+ */
+export function nodeArgsOf(source: string): string[] {
+  let dir: string | undefined;
+  try {
+    dir = inject('serviceBuild');
+  } catch {
+    dir = undefined;
+  }
+  if (!dir) return ['--import', 'tsx', source];
+  return [path.join(dir, source.replace(/\.ts$/, '.js'))];
+}
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -43,13 +59,13 @@ export function newDataDir(): string {
   return dir;
 }
 
-/** Starts src/main.ts; resolves once it prints that it listens (or, expecting failure, once it has exited). */
+/** Starts src/main.ts (compiled: service-build.ts); resolves once it prints that it listens (or, expecting failure, once it has exited). */
 export async function startServiceProcess(options: StartOptions = {}): Promise<ServiceProcess> {
   const dataDir = options.dataDir ?? newDataDir();
   const pgPort = options.pgPort ?? (await freePort());
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
     env: {
       ...process.env,
       DATABASE_URL: '',
