@@ -26,6 +26,8 @@ declare module 'vitest' {
 
 /** The start of the name of each market template database (market-template.ts). */
 export const TEMPLATE_PREFIX = 'oads_market_';
+/** The start of the name of each folder of a simulation shared by the templates (market-template.ts), in the temporary folder. */
+export const SIMULATION_PREFIX = 'oads-test-simulation-';
 
 interface Shared {
   url: string;
@@ -54,6 +56,9 @@ async function start(): Promise<Shared> {
     stop: async () => {
       await server.stop();
       compiled.remove();
+      for (const name of fs.readdirSync(os.tmpdir())) {
+        if (name.startsWith(`${SIMULATION_PREFIX}${run}_`)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+      }
     },
   };
 }

@@ -14,6 +14,9 @@
  * when the caller's database does not look like a fresh test service's where the load writes.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
@@ -22,7 +25,7 @@ import { loadConfig } from '../../src/config.js';
 import { rawClient, type Database } from '../../src/db/connection.js';
 import { createLogger } from '../../src/logging.js';
 import { startService } from '../../src/server.js';
-import { TEMPLATE_PREFIX } from './global-setup.js';
+import { SIMULATION_PREFIX, TEMPLATE_PREFIX } from './global-setup.js';
 
 /** Raised whenever what is recorded on a template, or how it is copied, changes. */
 const TEMPLATE_VERSION = 1;
@@ -101,6 +104,51 @@ export async function marketTemplate(key: MarketKey, load: (admin: Database) => 
     }
     cache.set(name, template);
     return template;
+  } finally {
+    await lock.query('select pg_advisory_unlock_all()').catch(() => undefined);
+    await lock.end();
+  }
+}
+
+const simulations = new Map<string, unknown>();
+
+/**
+ * A simulation's result, made once per run whoever asks first: `simulate` writes its files into a
+ * folder of the run (removed by the global teardown), which later callers, in any test process,
+ * read. An advisory lock per folder keeps two processes from writing the same one. Null outside a
+ * run whose global set-up provides one.
+ */
+export async function sharedSimulation<T>(key: unknown, simulate: (outDir: string) => Promise<T>): Promise<T | null> {
+  let serverUrl: string | undefined;
+  let run: string | undefined;
+  try {
+    serverUrl = inject('postgresUrl');
+    run = inject('marketRun');
+  } catch {
+    return null;
+  }
+  if (!serverUrl || !run) return null;
+  const hash = createHash('sha256').update(JSON.stringify({ TEMPLATE_VERSION, key })).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), `${SIMULATION_PREFIX}${run}_${hash}`);
+  const known = simulations.get(dir);
+  if (known !== undefined) return known as T;
+  const done = path.join(dir, 'simulation.json');
+  const lock = new pg.Client({ connectionString: serverUrl, application_name: 'oads-test-market' });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock(hashtextextended($1, 0))', [dir]);
+    let result: T;
+    if (fs.existsSync(done)) {
+      result = JSON.parse(fs.readFileSync(done, 'utf8')) as T;
+    } else {
+      // A simulation cut short (its process ended) leaves a folder without its record.
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      result = await simulate(dir);
+      fs.writeFileSync(done, JSON.stringify(result));
+    }
+    simulations.set(dir, result);
+    return result;
   } finally {
     await lock.query('select pg_advisory_unlock_all()').catch(() => undefined);
     await lock.end();

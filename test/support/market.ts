@@ -6,22 +6,35 @@
  *
  * Simulating and loading takes half a minute or more on a loaded 2-core machine, and many test
  * files ask for the same market. So within a test run each distinct market (seed, now, dates,
- * history) is simulated and loaded once, through the ingest path, into a template database on the
- * run's PostgreSQL (market-template.ts), and each later call copies the rows that load stored from
- * it (COPY, seconds). The copy makes the same tables, partitions and sequence positions the load
+ * history) is loaded once, through the ingest path, into a template database on the run's
+ * PostgreSQL (market-template.ts), from one simulation per seed and now, and each later call
+ * copies the rows that load stored from it (COPY, seconds). The copy makes the same tables, partitions and sequence positions the load
  * would have made on the caller's database; where it cannot promise that (outside a vitest run
  * with test/support/global-setup.ts, a database that already holds market rows, a load that
  * changed seeded rows), the market is simulated and loaded into the caller's database as before.
  */
 import type { Database } from '../../src/db/connection.js';
-import { copyMarketFromTemplate, marketTemplate } from './market-template.js';
-import { MARKET_NOW, simulateAndLoad, type LoadedMarket, type SimulatedMarketOptions } from './simulated-market.js';
+import { copyMarketFromTemplate, marketTemplate, sharedSimulation } from './market-template.js';
+import { loadSimulation, MARKET_NOW, simulateAndLoad, simulateSmallMarket, type LoadedMarket, type SimulatedMarketOptions } from './simulated-market.js';
 
 export { MARKET_NOW, SMALL_MARKET, simulateAndLoad, type LoadedMarket, type SimulatedMarketOptions } from './simulated-market.js';
 
+/**
+ * The dates the test files load (their DAY and PREVIOUS). A template's simulation writes the chain
+ * snapshots of these and of its own dates: one simulation then serves every template of the run
+ * with the same seed and now. Its files of a template's dates are those a simulation with the
+ * template's snapshots alone writes (the simulator's test "writes the same files when the
+ * snapshots of another date are left out" proves it), and the template loads no other date.
+ */
+const SNAPSHOT_DATES = ['2026-11-19', '2026-11-20'];
+
 export async function loadSimulatedMarket(admin: Database, options: SimulatedMarketOptions): Promise<LoadedMarket> {
   const key = { seed: options.seed ?? 11, now: options.now ?? MARKET_NOW, dates: [...options.dates], history: options.history ?? false };
-  const template = await marketTemplate(key, (db) => simulateAndLoad(db, key));
+  const template = await marketTemplate(key, async (db) => {
+    const snapshotDates = [...new Set([...SNAPSHOT_DATES, ...key.dates])].sort();
+    const simulation = await sharedSimulation({ seed: key.seed, now: key.now, snapshotDates }, (outDir) => simulateSmallMarket(outDir, { ...key, snapshotDates }));
+    return simulation === null ? simulateAndLoad(db, key) : loadSimulation(db, simulation, key);
+  });
   if (template !== null && (await copyMarketFromTemplate(admin, template))) return template.market;
   return simulateAndLoad(admin, options);
 }
