@@ -92,7 +92,9 @@ test-integration: install venv explorer browser
 	mkdir -p $(RESULTS)
 	npx vitest run --project integration --project contract --project reliability --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
-schemathesis: install venv
+# The service under Schemathesis runs compiled (dist/, as make run starts it): through tsx, its
+# start and the seed's simulator workers transpiled every source again.
+schemathesis: install venv build
 	mkdir -p $(RESULTS)
 	bash scripts/schemathesis $(RESULTS)
 
