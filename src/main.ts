@@ -41,11 +41,11 @@ function failedStart(error: unknown): never {
 if (cluster.isWorker) {
   await startClusterWorker(config, options).catch(failedStart);
 } else {
-  // Measured on fresh clones (2 cores, shared): the process used 43-45 s of CPU time (node, its
-  // HTTP workers and PostgreSQL) to its first answer, and listened after 59 s at a load average of
-  // 9 from other work; an idle machine was not to be had to measure.
+  // Measured on fresh clones (2 cores): the process used 43-45 s of CPU time (node, its HTTP
+  // workers and PostgreSQL) to its first answer; it listened after 33-34 s on a quiet machine, and
+  // after 59 s at a load average of 9 from other work.
   if (config.seedOnStart) {
-    process.stdout.write('Starting; on first start the simulated market is generated and loaded (about 45 s of CPU time: under a minute on two busy cores, less on idle ones)...\n');
+    process.stdout.write('Starting; on first start the simulated market is generated and loaded (about 45 s of CPU time: about 35 s on two idle cores, longer on busy ones)...\n');
   }
   const running = await (
     config.webWorkers > 1
