@@ -56,7 +56,7 @@ describe('Python SDK against the live service', () => {
     const { stdout } = await run(path.resolve('.venv/bin/python'), pytest, { cwd: 'sdk/python', env, encoding: 'utf8' }).catch((error: { stdout?: string; stderr?: string }) => {
       throw new Error(`pytest failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
     });
-    expect(stdout).toMatch(/^13 passed in [\d.]+s$/m);
+    expect(stdout).toMatch(/^14 passed in [\d.]+s$/m);
     expect(stdout).toMatch(/retried 429: [1-9]/);
     expect(stdout).toContain('errors: 422 no_data; 400 invalid_parameter');
 
