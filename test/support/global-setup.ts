@@ -48,6 +48,14 @@ type WithShared = typeof globalThis & { [SHARED]?: SharedServer };
 
 async function start(): Promise<Shared> {
   const run = randomBytes(4).toString('hex');
+  // The run's own temporary folder: the test files' workers (forked after this set-up) and every
+  // process they start inherit it as TMPDIR, so what a test leaves there (files it loaded, the
+  // PostgreSQL folders of the services it started as processes, simulations) goes with the run.
+  const outside = os.tmpdir();
+  const tmp = fs.mkdtempSync(path.join(outside, `oads-test-run-${run}-`));
+  // As /tmp: embedded PostgreSQL's initdb runs as another user and reads its password file from here.
+  fs.chmodSync(tmp, 0o1777);
+  process.env.TMPDIR = tmp;
   const [server, compiled] = await Promise.all([startServer(run), buildService(run)]);
   return {
     ...server,
@@ -59,6 +67,8 @@ async function start(): Promise<Shared> {
       for (const name of fs.readdirSync(os.tmpdir())) {
         if (name.startsWith(`${SIMULATION_PREFIX}${run}_`)) fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
       }
+      process.env.TMPDIR = outside;
+      fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
 }
