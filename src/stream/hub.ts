@@ -48,6 +48,7 @@ import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
 import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
 import type { HandedStream, StreamClaim } from './peers.js';
+import { batches, compactPrint, printFieldsOf, sendDrift, sendLevels, type PrintFields } from './messages.js';
 import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
 import { Stream, type PrintsFormat, type Sent, type Subscription } from './stream.js';
 
@@ -94,7 +95,8 @@ export class StreamHub {
   private readonly skipping = new Map<Stream, { until: string; deadline: number }>();
   /** Each stream's position in the replay (replay.ts), handed over with it. */
   private readonly replayed = new WeakMap<Stream, ReplayPosition>();
-  private fields: { names: readonly string[]; text: string } | null = null;
+  /** The compact format's `fields` (messages.ts). */
+  private readonly printFields: PrintFields;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -103,6 +105,7 @@ export class StreamHub {
     private readonly accounts: AccountLookup | null = null,
   ) {
     this.operations = new Map(deps.contract.operations.map((o) => [o.operationId, o]));
+    this.printFields = printFieldsOf(deps.contract);
   }
 
   async start(connectionString: string): Promise<void> {
@@ -291,8 +294,8 @@ export class StreamHub {
         let bodies = encoded.get(format);
         if (bodies === undefined) {
           const start = format === 'full' ? `${head}"data":[` : `${head}"format":"compact","fields":${this.printFields.text},"data":[`;
-          const items = format === 'full' ? rows.map((r) => r.body) : rows.map((r) => this.compactPrint(r.body));
-          bodies = this.batches(items).map((batch) => Buffer.from(`${start}${batch}]}`, 'utf8'));
+          const items = format === 'full' ? rows.map((r) => r.body) : rows.map((r) => compactPrint(this.printFields, r.body));
+          bodies = batches(items, this.limits.maxServerMessageBytes).map((batch) => Buffer.from(`${start}${batch}]}`, 'utf8'));
           encoded.set(format, bodies);
         }
         return bodies;
@@ -302,7 +305,7 @@ export class StreamHub {
       if (event.selection.kind === 'load' && (event.cancelled ?? 0) > 0) {
         const cancelled = await streamCancelledPrints(this.deps.db, filter, event.selection.xid, scan);
         const told = `"type":"print_cancelled","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},"data":[`;
-        cancelledBodies = this.batches(cancelled).map((batch) => Buffer.from(`${told}${batch}]}`, 'utf8'));
+        cancelledBodies = batches(cancelled, this.limits.maxServerMessageBytes).map((batch) => Buffer.from(`${told}${batch}]}`, 'utf8'));
       }
       for (const sub of group) {
         const own = `"subscription":${JSON.stringify(sub.id)},`;
@@ -551,41 +554,6 @@ export class StreamHub {
     });
   }
 
-  /** The contract's Print fields, in the order of its bodies: the compact format's `fields` (its names and their JSON). */
-  private get printFields(): { names: readonly string[]; text: string } {
-    if (this.fields === null) {
-      const schemas = (this.deps.contract.document.components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.schemas;
-      const names = Object.keys(schemas?.OptionPrint?.properties ?? {});
-      this.fields = { names, text: JSON.stringify(names) };
-    }
-    return this.fields;
-  }
-
-  /** A print's body as the compact format sends it: its values, in the order of printFields. */
-  private compactPrint(body: string): string {
-    const print = JSON.parse(body) as Record<string, unknown>;
-    return JSON.stringify(this.printFields.names.map((name) => print[name] ?? null));
-  }
-
-  /** Bodies joined by commas, in batches that keep each message under the stated size. */
-  private batches(bodies: string[]): string[] {
-    const budget = this.limits.maxServerMessageBytes - 512;
-    const batches: string[] = [];
-    let current: string[] = [];
-    let size = 0;
-    for (const body of bodies) {
-      if (current.length > 0 && size + body.length + 1 > budget) {
-        batches.push(current.join(','));
-        current = [];
-        size = 0;
-      }
-      current.push(body);
-      size += body.length + 1;
-    }
-    if (current.length > 0) batches.push(current.join(','));
-    return batches;
-  }
-
   private async levelsCadence(): Promise<void> {
     await this.recheckAccounts();
     const levels = [...this.subscriptions('levels')];
@@ -622,32 +590,9 @@ export class StreamHub {
         continue;
       }
       for (const sub of group) {
-        if (sub.channel.name === 'premium_drift') this.sendDrift(sub, data as Array<{ timestamp: number }>);
-        else this.sendLevels(sub, data as { levels: unknown; trading_date: string }, always);
+        if (sub.channel.name === 'premium_drift') sendDrift(sub, data as Array<{ timestamp: number }>);
+        else sendLevels(sub, data as { levels: unknown; trading_date: string }, always);
       }
     }
-  }
-
-  private sendDrift(sub: Subscription, buckets: Array<{ timestamp: number }>): void {
-    const last = sub.last instanceof Map ? sub.last : new Map<number, string>();
-    sub.last = last;
-    const changed: string[] = [];
-    for (const bucket of buckets) {
-      const text = JSON.stringify(bucket);
-      if (last.get(bucket.timestamp) !== text) {
-        last.set(bucket.timestamp, text);
-        changed.push(text);
-      }
-    }
-    if (changed.length === 0 || !sub.stream.subscriptions.has(sub.id)) return;
-    sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":false,"data":[${changed.join(',')}]}`);
-  }
-
-  private sendLevels(sub: Subscription, data: { levels: unknown; trading_date: string }, always: boolean): void {
-    const levels = JSON.stringify(data.levels);
-    if (!always && sub.last === levels) return;
-    sub.last = levels;
-    if (!sub.stream.subscriptions.has(sub.id)) return;
-    sub.stream.send(`"type":"levels","channel":"levels","subscription":${JSON.stringify(sub.id)},"replay":false,"data":${JSON.stringify(data)}}`);
   }
 }

@@ -69,19 +69,24 @@ interface TableState {
   triggers: number;
 }
 
+/** The run's PostgreSQL server and name, as the global set-up provides them; null outside such a run. */
+function runServer(): { serverUrl: string; run: string } | null {
+  try {
+    const serverUrl = inject('postgresUrl');
+    const run = inject('marketRun');
+    return serverUrl && run ? { serverUrl, run } : null;
+  } catch {
+    return null;
+  }
+}
+
 const cache = new Map<string, MarketTemplate>();
 
 /** The run's template of the market, built on first use; null outside a run whose global set-up provides one. */
 export async function marketTemplate(key: MarketKey, load: (admin: Database) => Promise<MarketTemplate['market']>): Promise<MarketTemplate | null> {
-  let serverUrl: string | undefined;
-  let run: string | undefined;
-  try {
-    serverUrl = inject('postgresUrl');
-    run = inject('marketRun');
-  } catch {
-    return null;
-  }
-  if (!serverUrl || !run) return null;
+  const where = runServer();
+  if (where === null) return null;
+  const { serverUrl, run } = where;
   const hash = createHash('sha256').update(JSON.stringify({ TEMPLATE_VERSION, ...key })).digest('hex').slice(0, 16);
   const name = `${TEMPLATE_PREFIX}${run}_${hash}`;
   const known = cache.get(name);
@@ -119,15 +124,9 @@ const simulations = new Map<string, unknown>();
  * run whose global set-up provides one.
  */
 export async function sharedSimulation<T>(key: unknown, simulate: (outDir: string) => Promise<T>): Promise<T | null> {
-  let serverUrl: string | undefined;
-  let run: string | undefined;
-  try {
-    serverUrl = inject('postgresUrl');
-    run = inject('marketRun');
-  } catch {
-    return null;
-  }
-  if (!serverUrl || !run) return null;
+  const where = runServer();
+  if (where === null) return null;
+  const { serverUrl, run } = where;
   const hash = createHash('sha256').update(JSON.stringify({ TEMPLATE_VERSION, key })).digest('hex').slice(0, 16);
   const dir = path.join(os.tmpdir(), `${SIMULATION_PREFIX}${run}_${hash}`);
   const known = simulations.get(dir);
