@@ -345,18 +345,7 @@ export class StreamHub {
         if (toApiError(error)) continue;
         throw error;
       }
-      for (const sub of group) {
-        sub.replayLast ??= new Map();
-        const changed: string[] = [];
-        for (const bucket of buckets) {
-          const text = JSON.stringify(bucket);
-          if (sub.replayLast.get(bucket.timestamp) !== text) {
-            sub.replayLast.set(bucket.timestamp, text);
-            changed.push(text);
-          }
-        }
-        if (changed.length > 0) sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":true,"data":[${changed.join(',')}]}`);
-      }
+      for (const sub of group) sendDrift(sub, buckets, true);
     }
   }
 

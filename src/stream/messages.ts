@@ -44,10 +44,17 @@ export function batches(bodies: readonly string[], maxMessageBytes: number): str
   return out;
 }
 
-/** Sends a premium_drift subscription the buckets that differ from those it was last sent. */
-export function sendDrift(sub: Subscription, buckets: ReadonlyArray<{ timestamp: number }>): void {
-  const last = sub.last instanceof Map ? sub.last : new Map<number, string>();
-  sub.last = last;
+/**
+ * Sends a premium_drift subscription the buckets that differ from those it was last sent: of the
+ * live drift, or (`replay`) of the replayed one, each remembered apart.
+ */
+export function sendDrift(sub: Subscription, buckets: ReadonlyArray<{ timestamp: number }>, replay = false): void {
+  let last: Map<number, string>;
+  if (replay) last = sub.replayLast ??= new Map<number, string>();
+  else {
+    last = sub.last instanceof Map ? sub.last : new Map<number, string>();
+    sub.last = last;
+  }
   const changed: string[] = [];
   for (const bucket of buckets) {
     const text = JSON.stringify(bucket);
@@ -57,7 +64,7 @@ export function sendDrift(sub: Subscription, buckets: ReadonlyArray<{ timestamp:
     }
   }
   if (changed.length === 0 || !sub.stream.subscriptions.has(sub.id)) return;
-  sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":false,"data":[${changed.join(',')}]}`);
+  sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":${replay},"data":[${changed.join(',')}]}`);
 }
 
 /** Sends a levels subscription its snapshot when it changed, or in any case when `always` (the cadence). */
