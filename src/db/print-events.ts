@@ -96,17 +96,30 @@ export interface StreamPrint {
   contract_id: number;
 }
 
-/**
- * The prints of `selection` that pass the trades filter `f` and the scan filter (exchange, exact
- * side), oldest first by (ts, sequence, contract id).
- */
-export async function streamPrints(db: Queryable, f: PrintFilter, selection: PrintSelection, scan: { exchanges: readonly string[] | null; sides: readonly string[] | null }): Promise<StreamPrint[]> {
-  if (f.sessions.length === 0 || f.roots?.length === 0) return [];
-  const c: RawBuilder<boolean>[] = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
+/** The scan filter of a stream's subscription: exchanges and exact sides, null for any. */
+export interface ScanFilter {
+  exchanges: readonly string[] | null;
+  sides: readonly string[] | null;
+}
+
+/** The conditions on prints of the trades filter `f` and the scan filter for a date, after `state`; null when nothing can pass. */
+function streamConditions(f: PrintFilter, scan: ScanFilter, state: RawBuilder<boolean>): RawBuilder<boolean>[] | null {
+  if (f.sessions.length === 0 || f.roots?.length === 0) return null;
+  const c: RawBuilder<boolean>[] = [sql<boolean>`trading_date = ${f.tradingDate}::date`, state, ...printConditions(f)];
   if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) c.push(sql<boolean>`session = any(${[...f.sessions]}::text[])`);
   if (f.roots !== null) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
   if (scan.exchanges) c.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
   if (scan.sides) c.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
+  return c;
+}
+
+/**
+ * The prints of `selection` that pass the trades filter `f` and the scan filter (exchange, exact
+ * side), oldest first by (ts, sequence, contract id).
+ */
+export async function streamPrints(db: Queryable, f: PrintFilter, selection: PrintSelection, scan: ScanFilter): Promise<StreamPrint[]> {
+  const c = streamConditions(f, scan, sql<boolean>`not cancelled`);
+  if (c === null) return [];
   if (selection.kind === 'load') {
     c.push(sql<boolean>`ts between ${selection.from}::int8 and ${selection.to}::int8`, sql<boolean>`xmin = ${selection.xid}::text::xid`);
   } else {
@@ -126,18 +139,10 @@ export const CANCELLED_PRINT_FIELDS = ['id', 'timestamp', 'session', 'underlying
  * filter reads (it sets `cancelled` and adds the cancelled flag, which no filter reads), so these
  * are the prints the subscription was sent.
  */
-export async function streamCancelledPrints(db: Queryable, f: PrintFilter, xid: string, scan: { exchanges: readonly string[] | null; sides: readonly string[] | null }): Promise<string[]> {
-  if (f.sessions.length === 0 || f.roots?.length === 0) return [];
-  const c: RawBuilder<boolean>[] = [
-    sql<boolean>`trading_date = ${f.tradingDate}::date`,
-    sql<boolean>`cancelled`,
-    sql<boolean>`(contract_id, sequence) in (select contract_id, sequence from print_cancels where trading_date = ${f.tradingDate}::date and xmin = ${xid}::text::xid)`,
-    ...printConditions(f),
-  ];
-  if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) c.push(sql<boolean>`session = any(${[...f.sessions]}::text[])`);
-  if (f.roots !== null) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
-  if (scan.exchanges) c.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
-  if (scan.sides) c.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
+export async function streamCancelledPrints(db: Queryable, f: PrintFilter, xid: string, scan: ScanFilter): Promise<string[]> {
+  const c = streamConditions(f, scan, sql<boolean>`cancelled`);
+  if (c === null) return [];
+  c.push(sql<boolean>`(contract_id, sequence) in (select contract_id, sequence from print_cancels where trading_date = ${f.tradingDate}::date and xmin = ${xid}::text::xid)`);
   const result = await sql<{ body: string }>`select body from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
   return result.rows.map((r) => {
     const body = JSON.parse(r.body) as Record<string, unknown>;
