@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { withParametersInline, type OperationSpec } from '../contract.js';
-import type { Json } from '../json-ref.js';
+import { refKeys, type Json } from '../json-ref.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed, hasAtMostThreeDecimals, isCalendarDate, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
 import type { ServiceDeps } from '../service.js';
@@ -171,8 +171,8 @@ export function validatorDocument(document: Json, operation: Json, spec: Pick<Op
         continue;
       }
       // '#/components/<group>/<id>[/...]': the whole component is kept.
-      const [hash, root, group, id] = value.split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-      if (hash !== '#' || root !== 'components' || group === undefined || id === undefined || components[group]?.[id] !== undefined) continue;
+      const [root, group, id] = refKeys(value) ?? [];
+      if (root !== 'components' || group === undefined || id === undefined || components[group]?.[id] !== undefined) continue;
       const target = all[group]?.[id];
       if (target === undefined) continue;
       components[group] = { ...components[group], [id]: target };
