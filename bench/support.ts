@@ -101,7 +101,9 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   const port = await freePort();
   const childEnv = { ...process.env, ...BENCH_ENV, ...env, DATABASE_URL: databaseUrl, PORT: String(port), SEED_ON_START: 'false', LOG_LEVEL: 'info' };
   const devNull = fs.openSync('/dev/null', 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: childEnv, stdio: ['ignore', devNull, 'inherit'] });
+  // BENCH_SERVICE_NODE_ARGS: extra node options for the service (e.g. --cpu-prof --cpu-prof-dir=DIR).
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { env: childEnv, stdio: ['ignore', devNull, 'inherit'] });
   fs.closeSync(devNull);
   const url = `http://127.0.0.1:${port}`;
   // Three minutes: on a shared machine under load, loading the service's modules alone can take one.

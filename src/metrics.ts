@@ -26,6 +26,8 @@ const WORKER_ANSWER_MS = 2_000;
 
 /** Request durations, seconds: from a cached page (a few ms) to the endpoint time-out (20 s). */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20];
+/** Stream delivery, seconds: a few ms for a small load to a few streams, seconds for a connection-heavy process behind. */
+const STREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.25, 0.5, 1, 2.5];
 /** Export durations, seconds: a small export in a second, the largest in minutes. */
 const EXPORT_BUCKETS = [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900];
 
@@ -70,6 +72,14 @@ export class Metrics {
     help: 'Duration of export runs, from claim to end, by outcome (ready, failed, retrying, waiting for its data, taken_over by another run).',
     labelNames: ['outcome'] as const,
     buckets: EXPORT_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** Stream delivery: a live prints load's commit to its last prints message written to this process's streams (stream/hub.ts). */
+  readonly streamLoadDelay = new Histogram({
+    name: 'oads_stream_load_delivery_seconds',
+    help: 'Time from a prints load\'s commit (the database\'s clock) to the last of its prints messages written to the sockets of the streams subscribed in this process: what a subscriber waits for a load, less the network. Live loads of the current session only.',
+    buckets: STREAM_BUCKETS,
     registers: [this.registry],
   });
 

@@ -28,6 +28,8 @@
  */
 import pg from 'pg';
 import WebSocket from 'ws';
+import { countCompactPrints, countPrints, DATA, FrameReader, samplePrintsMessage, serverFrame } from './frames.js';
+import { LeanSocket, READ_BUFFER_BYTES } from './lean-socket.js';
 
 const [url = '', keysText = '', databaseUrl = '', fromText = '0', toText = '0', fieldsText = ''] = process.argv.slice(2);
 const FROM = Number(fromText);
@@ -37,6 +39,10 @@ const keys = keysText.split(',');
 const FIELDS = fieldsText.split(',');
 const DEFLATE = process.env.BENCH_DEFLATE === '1';
 const COMPACT = process.env.BENCH_FORMAT === 'compact';
+/** lean (the default): every connection but the checking ones is a LeanSocket; ws: every connection uses the `ws` library. */
+const LEAN = (process.env.BENCH_CLIENT ?? 'lean') === 'lean';
+/** Whether this process's connections are checking ones (the runner's checking process: its connections only). */
+const CHECKING = process.env.BENCH_CHECKING_HERE === '1';
 /** Connections per account (the spec's connection window: 20 per account per ten minutes). */
 const PER_ACCOUNT = 20;
 /** [delay ms, prints] per message. */
@@ -54,33 +60,33 @@ let printsChecked = 0;
 const lastByLoad = new Map<number, number>();
 let cpuAtReady = process.cpuUsage();
 
-const DATA = Buffer.from(',"data":[');
-const OPEN_BRACE = 0x7b;
-const ASK = Buffer.from('"ask":');
-
-/** Prints in a message's data: each body is `{"ask":…}` with no object inside it. */
-function countPrints(raw: Buffer, from: number): number {
-  let n = 0;
-  for (let at = raw.indexOf(OPEN_BRACE, from); at >= 0; at = raw.indexOf(OPEN_BRACE, at + 1)) {
-    let k = 0;
-    while (k < ASK.length && raw[at + 1 + k] === ASK[k]) k += 1;
-    if (k === ASK.length) n += 1;
-  }
-  return n;
+/** Connection i received a prints message of `n` prints of the load committed at `loadedAt`, at `at`. */
+function received(i: number, loadedAt: number, n: number, at: number): void {
+  const delay = at - loadedAt;
+  streamDelays.push([delay, n]);
+  lastByLoad.set(loadedAt, Math.max(lastByLoad.get(loadedAt) ?? 0, delay));
+  printsPerConnection[i - FROM] = (printsPerConnection[i - FROM] ?? 0) + n;
 }
 
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-
-/** Prints in a compact message's data: each is `[` followed by its first value, a number or null (flags' `[` is followed by a quote or `]`). */
-function countCompactPrints(raw: Buffer, from: number): number {
-  let n = 0;
-  for (let at = raw.indexOf(OPEN_BRACKET, from + DATA.length); at >= 0; at = raw.indexOf(OPEN_BRACKET, at + 1)) {
-    const next = raw[at + 1];
-    if (next !== QUOTE && next !== CLOSE_BRACKET) n += 1;
-  }
-  return n;
+/** A connection on a LeanSocket (frames.ts reads its messages: the head parsed, the prints counted as their bytes arrive). */
+async function openLean(i: number): Promise<void> {
+  const key = keys[Math.floor(i / PER_ACCOUNT) % keys.length] ?? '';
+  let lastSeq = 0;
+  await new Promise<void>((resolve, reject) => {
+    new LeanSocket(`${url}/v1/stream`, `Bearer ${key}`, COMPACT, {
+      opened: (socket) => socket.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' }, ...(COMPACT ? { format: 'compact' } : {}) })),
+      message: (m, at) => {
+        if (m.seq !== lastSeq + 1) seqGaps += 1;
+        lastSeq = m.seq;
+        if (m.type === 'subscribed') resolve();
+        if (m.type === 'prints' && m.data) received(i, m.loadedAt ?? 0, m.prints, at);
+      },
+      closed: (reason) => {
+        closed += 1;
+        reject(new Error(`connection ${i}: ${reason}`));
+      },
+    });
+  });
 }
 
 /** The checking connection's checks of one prints message; returns the number of problems. */
@@ -114,15 +120,16 @@ function checkPrints(raw: Buffer, counted: number, seen: Set<string>): number {
   return problems;
 }
 
-async function open(i: number): Promise<void> {
+/** A connection on the `ws` library (the checking connections, and every connection with BENCH_CLIENT=ws). */
+async function openWs(i: number): Promise<void> {
   const key = keys[Math.floor(i / PER_ACCOUNT) % keys.length] ?? '';
   const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, { headers: { authorization: `Bearer ${key}` }, skipUTF8Validation: true, perMessageDeflate: DEFLATE });
-  const checking = i === FROM;
+  const checking = CHECKING;
   const seen = new Set<string>();
   let lastSeq = 0;
   await new Promise<void>((resolve, reject) => {
     ws.on('message', (raw: Buffer) => {
-      const received = Date.now();
+      const at = Date.now();
       const dataAt = raw.indexOf(DATA);
       const m = JSON.parse(dataAt < 0 ? raw.toString('utf8') : `${raw.toString('utf8', 0, dataAt)}}`) as { seq: number; type: string; loaded_at?: number };
       if (m.seq !== lastSeq + 1) seqGaps += 1;
@@ -130,10 +137,7 @@ async function open(i: number): Promise<void> {
       if (m.type === 'subscribed') resolve();
       if (m.type === 'prints' && dataAt >= 0) {
         const n = COMPACT ? countCompactPrints(raw, dataAt) : countPrints(raw, dataAt);
-        const delay = received - (m.loaded_at ?? 0);
-        streamDelays.push([delay, n]);
-        lastByLoad.set(m.loaded_at ?? 0, Math.max(lastByLoad.get(m.loaded_at ?? 0) ?? 0, delay));
-        printsPerConnection[i - FROM] = (printsPerConnection[i - FROM] ?? 0) + n;
+        received(i, m.loaded_at ?? 0, n, at);
         if (checking) bodyErrors += checkPrints(raw, n, seen);
       }
     });
@@ -143,6 +147,27 @@ async function open(i: number): Promise<void> {
   });
 }
 
+/**
+ * Warms this process's reading code up before it connects (V8 optimises a function once it has run
+ * for a while; cold, the first load's reading took twice its later CPU, on the cores the service
+ * shares): a sample message of a load's size (frames.ts) read 50 times in pieces of the lean
+ * sockets' read size, each time counted whole. Nothing of the service is warmed.
+ */
+function warmUp(): void {
+  const frame = serverFrame(1, samplePrintsMessage(1, FIELDS, 1000, COMPACT));
+  let counted = 0;
+  const reader = new FrameReader(COMPACT, {
+    message: (m) => (counted += m.prints),
+    control: () => undefined,
+    failed: (reason) => {
+      throw new Error(`warm-up: ${reason}`);
+    },
+  });
+  for (let k = 0; k < 50; k += 1) for (let at = 0; at < frame.length; at += READ_BUFFER_BYTES) reader.feed(frame, at, Math.min(frame.length, at + READ_BUFFER_BYTES), 0);
+  if (counted !== 50 * 1000) throw new Error(`warm-up: counted ${counted} prints of 50,000`);
+}
+
+if (LEAN) warmUp();
 const listener = new pg.Client({ connectionString: databaseUrl });
 await listener.connect();
 listener.on('notification', (n) => {
@@ -152,7 +177,7 @@ listener.on('notification', (n) => {
 });
 await listener.query('listen oads_prints');
 // In tens, so that the upgrades do not all arrive at once.
-for (let i = FROM; i < TO; i += 10) await Promise.all(Array.from({ length: Math.min(10, TO - i) }, (_, j) => open(i + j)));
+for (let i = FROM; i < TO; i += 10) await Promise.all(Array.from({ length: Math.min(10, TO - i) }, (_, j) => (LEAN && !CHECKING ? openLean(i + j) : openWs(i + j))));
 cpuAtReady = process.cpuUsage();
 process.stdout.write('ready\n');
 process.stdin.resume();

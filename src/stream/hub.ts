@@ -19,8 +19,9 @@
  * its prints are not streamed, but each prints subscription is told (`archive_loaded`: the date and
  * the rows), so that a client holding that date's data can read it again.
  *
- * Before each load (and each levels cadence) the streams' keys are looked up again (the REST
- * routes' key cache, so within AUTH_CACHE_TTL_MS of a change): a subscription whose account lost
+ * For each load (and each levels cadence) the streams' keys are looked up again (the REST routes'
+ * key cache, so within AUTH_CACHE_TTL_MS of a change), while the load's prints are read, and what
+ * changed is applied before anything of the load is sent: a subscription whose account lost
  * the entitlement it needs (overnight data) ends with a 403 error message; a revoked key or a
  * suspended account closes the connection (4401, 4403) and the stream is no longer resumable.
  *
@@ -267,18 +268,21 @@ export class StreamHub {
    */
   async handlePrints(event: PrintsEvent, only: ReadonlySet<Stream> | null = null): Promise<void> {
     let skipped: ReadonlySet<Stream> = new Set();
+    // The streams' keys are looked up again while the first group's prints are read; what changed is applied before anything is sent.
+    let recheck: Promise<void> = Promise.resolve();
     if (only === null) {
       this.eventsHandled += 1;
       skipped = this.passed(event);
-      await this.recheckAccounts();
+      recheck = this.recheckAccounts();
+      recheck.catch(() => undefined);
     }
     if (!event.replay && !this.isCurrent(event.tradingDate)) {
+      await recheck;
       if (event.selection.kind === 'load') this.announceArchive(event, only);
       return;
     }
     for (const all of this.groups('prints').values()) {
-      const group = all.filter((sub) => (only === null || only.has(sub.stream)) && !skipped.has(sub.stream));
-      const first = group[0];
+      const first = all.find((sub) => (only === null || only.has(sub.stream)) && !skipped.has(sub.stream));
       if (!first) continue;
       const q = first.query as FeedQuery;
       const session: SessionChoice = q.session ?? 'rth';
@@ -287,6 +291,9 @@ export class StreamHub {
       const filter = printFilterOf(q, { tradingDate: event.tradingDate, from: null, to: null }, session, first.symbols ? rootsOf(first.symbols) : null, sides);
       const scan = { exchanges: q.exchange ?? null, sides: sides?.exact ?? null };
       const rows = event.rows === 0 ? [] : await streamPrints(this.deps.db, filter, event.selection, scan);
+      await recheck;
+      // A subscription the re-check ended (or a stream it closed) is not sent the load.
+      const group = all.filter((sub) => (only === null || only.has(sub.stream)) && !skipped.has(sub.stream) && sub.stream.subscriptions.get(sub.id) === sub);
       // Each batch's message body is encoded once for the group, in each format asked for; a stream adds its sequence and subscription id.
       const head = `"type":"prints","channel":"prints","replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},`;
       const encoded = new Map<PrintsFormat, Buffer[]>();
@@ -309,10 +316,15 @@ export class StreamHub {
       }
       for (const sub of group) {
         const own = `"subscription":${JSON.stringify(sub.id)},`;
-        for (const body of bodiesOf(sub.format)) sub.stream.send(body, own);
-        for (const body of cancelledBodies) sub.stream.send(body, own);
+        sub.stream.together(() => {
+          for (const body of bodiesOf(sub.format)) sub.stream.send(body, own);
+          for (const body of cancelledBodies) sub.stream.send(body, own);
+        });
       }
     }
+    await recheck;
+    // The real clock against the database's (event.at): the service's own clock may be a test's.
+    if (only === null && event.selection.kind === 'load') this.deps.metrics.streamLoadDelay.observe(Math.max(0, Date.now() - event.at) / 1000);
     if (event.replay) {
       await this.replayDrift(event, only);
       return;

@@ -162,6 +162,17 @@ export class Stream {
     this.deliver(message);
   }
 
+  /** Runs `sends` with the connection's socket corked: the messages it sends leave in one write. */
+  together(sends: () => void): void {
+    const socket = this.ws === null ? undefined : wires.get(this.ws)?.socket;
+    socket?.cork();
+    try {
+      sends();
+    } finally {
+      socket?.uncork();
+    }
+  }
+
   private deliver(message: Sent): void {
     const ws = this.ws;
     if (ws === null || ws.readyState !== ws.OPEN) return;

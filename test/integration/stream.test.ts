@@ -63,7 +63,7 @@ describe('streams', () => {
   beforeAll(async () => {
     // The market's clock, moving on from its instant (the usage route counts what came before now).
     const started = Date.now();
-    service = await startTestService({ clock: () => MARKET_NOW + (Date.now() - started), streamLimits: { maxBufferedBytes: 256 * 1024, authTimeoutMs: 500 } });
+    service = await startTestService({ clock: () => MARKET_NOW + (Date.now() - started), streamLimits: { maxBufferedBytes: 256 * 1024, authTimeoutMs: 500 }, env: { METRICS_PORT: '0' } });
     ({ key, client } = await service.newAccount({ plan: 'pro' }));
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-stream-'));
     const summary = await simulateMarket({ outDir, seed: 11, scale: 'default', now: MARKET_NOW, snapshotDates: [DAY] }, SMALL_MARKET);
@@ -128,6 +128,9 @@ describe('streams', () => {
     // Sequence numbers without gaps; every message as the AsyncAPI document describes it.
     expect(main.messages.map((m) => m.seq)).toEqual(main.messages.map((_, i) => i + 1));
     expect(main.invalid).toEqual([]);
+    // Each of the day's loads, and only those (not the earlier dates'), in the stream delivery histogram.
+    const metrics = await (await fetch(service.metricsUrl ?? '')).text();
+    expect(Number(/^oads_stream_load_delivery_seconds_count (\d+)$/m.exec(metrics)?.[1])).toBe(dayPrints.length);
   });
 
   it('tells the subscriptions a print matched when a later load cancels it, in the load\'s place in the stream; premium drift follows the route', async () => {
