@@ -3,28 +3,35 @@
  * WebSocket connections, each subscribed to the whole market's prints, and a bare PostgreSQL LISTEN
  * client of the loads' notifications in the same process. With FROM = TO it is the baseline process:
  * the LISTEN client alone, in a process that does nothing else. Each message's delay is its arrival
- * (this machine's clock, taken first in the 'message' handler) less the load's commit (`loaded_at`,
- * PostgreSQL's clock_timestamp() on the same machine, taken as the load's last statement before its
- * commit). On stdin's end it writes a JSON summary and exits.
+ * (this machine's clock, taken on the read that brought the message's last byte) less the load's
+ * commit (`loaded_at`, PostgreSQL's clock_timestamp() on the same machine, taken as the load's last
+ * statement before its commit). On stdin's end it writes a JSON summary and exits.
  *
  * What every connection does with every message: parses its head (the JSON up to `"data":[`) for
  * seq, type and loaded_at; counts a sequence gap when seq is not the previous one plus one; and
  * counts the message's prints: each body of the data array is an OptionPrint object, which has no
  * object inside it and whose first key is `ask` (the contract's field order), so a print is an
- * opening brace followed by `"ask":` (found with a byte search). The first connection of each
- * process (the "checking" connection) also JSON-parses every message whole and checks each print:
- * an object with exactly the contract's OptionPrint fields, in that order, a string id not seen
- * before on the connection, timestamps non-decreasing within a message, and the message's count of
- * prints by the byte search equal to its data array's length (so the cheap count is checked on
- * the same bytes every connection received). Any failed check is counted and reported; the bench
- * fails on one.
+ * opening brace followed by `"ask":` (found with a byte search). By default (BENCH_CLIENT=lean)
+ * each connection is a LeanSocket (lean-socket.ts): a plain TCP WebSocket client that reads the
+ * frames from one reused buffer and counts the prints as the bytes arrive (frames.ts), without
+ * keeping a copy of a message; BENCH_CLIENT=ws reads with the `ws` library instead, each message
+ * whole. Before connecting, a lean process warms its reading code up on a sample message.
+ *
+ * The checking process (BENCH_CHECKING_HERE=1: the runner starts one, with its connections only)
+ * reads with `ws` and also JSON-parses every message whole and checks each print: an object with
+ * exactly the contract's OptionPrint fields, in that order, a string id not seen before on the
+ * connection, timestamps non-decreasing within a message, and the message's count of prints by
+ * the byte search equal to its data array's length. Every connection's count must equal every
+ * other's (the runner checks), so the lean counts are checked against the parsed ones. Any failed
+ * check is counted and reported; the bench fails on one.
  *
  * BENCH_FORMAT=compact subscribes with the compact format (each print the array of its values, in
  * the order of the message's `fields`): a print is then counted as an opening bracket followed by
  * neither a quote nor a closing bracket (its first value, ask, is a number or null; its one array
  * value, flags, holds strings), and the checking connection checks each print as above, rebuilt
- * from the fields and values. BENCH_DEFLATE=1 offers permessage-deflate, as browsers and the `ws`
- * client do by default; 0 (the default) offers nothing, as this bench's clients always did.
+ * from the fields and values. BENCH_DEFLATE=1 offers permessage-deflate on the `ws` connections
+ * (the lean ones never do), as browsers and the `ws` client do by default; 0 (the default) offers
+ * nothing.
  */
 import pg from 'pg';
 import WebSocket from 'ws';

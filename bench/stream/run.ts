@@ -3,9 +3,11 @@
  * prints, while a simulated day's prints are loaded through the ordinary ingest path at the
  * full-scale simulator's rate at the open, about BENCH_PRINTS_PER_SECOND (1,000) prints a second:
  * the day's prints file cut into files of that many prints in time order, one loaded each second.
- * The service runs as `make run` runs it, in a process of its own (WEB_WORKERS=1: one process
- * serves every connection); the connections are spread over BENCH_CLIENT_PROCESSES (4) processes of
- * their own (clients.ts), so that the measuring side is not what lags; the loads run in this one.
+ * The service runs as `make run` runs it, in a process of its own, with BENCH_WEB_WORKERS HTTP
+ * workers (default 1: one process serves every connection; on this 2-core machine 2 did no better,
+ * the clients needing the other core). The connections are spread over processes of their own
+ * (clients.ts), so that the measuring side is not what lags: the checking connection
+ * (BENCH_CHECKING, 1) in one, the others over BENCH_CLIENT_PROCESSES (4); the loads run in this one.
  *
  * Figures: each print's delivery delay from its load's commit (p50, p99; goal p99 < 100 ms),
  * against the baseline of the same run: a bare PostgreSQL LISTEN client, alone in a process of its
@@ -13,16 +15,18 @@
  * reads one clock (the machine's: Date.now() against PostgreSQL's clock_timestamp() on the same
  * host). Also the LISTEN delay inside the client processes (what the clients' own lag adds), prints
  * lost (each connection must receive every print loaded; goal 0), sequence gaps, the checking
- * connections' problems (one connection per client process JSON-parses every message whole and
- * checks each print: clients.ts says what every connection does and what the checking one adds;
- * goal 0), and the service's RSS before and after (goal: growth bounded, under 200 MB). Also, as
- * the machine is shared: the CPU time (user + system) the service and the client processes spent
- * over the loads, and each load's last delivery over all connections. BENCH_LOAD_SECONDS (60)
- * loads, at most as many as the simulated day has prints for. The day is the current session's by
- * the real clock. BENCH_FORMAT (full or compact) and BENCH_DEFLATE (clients.ts): the format the
- * clients subscribe with (default full: the REST route's bodies) and whether they offer
- * permessage-deflate (default no); the first line of the figures names both.
- * BENCH_NODE_ARGS: extra node options for the client processes (e.g. --cpu-prof).
+ * connection's problems (it JSON-parses every message whole and checks each print: clients.ts says
+ * what every connection does and what the checking one adds; goal 0), and the service's RSS before
+ * and after (goal: growth bounded, under 200 MB). Also, as the machine is shared: the CPU time
+ * (user + system) the service and the client processes spent over the loads, and each load's last
+ * delivery over all connections (also listed in load order). BENCH_LOAD_SECONDS (60) loads, at most
+ * as many as the simulated day has prints for. The day is the current session's by the real clock.
+ * BENCH_FORMAT (full or compact), BENCH_CLIENT (lean or ws) and BENCH_DEFLATE (clients.ts): the
+ * format the clients subscribe with (default full: the REST route's bodies), how they read (default
+ * lean: a plain TCP WebSocket client reading from one reused buffer; ws: the `ws` library, each
+ * message whole) and whether the ws ones offer permessage-deflate (default no); the first line of
+ * the figures names them. BENCH_NODE_ARGS: extra node options for the client processes, and
+ * BENCH_SERVICE_NODE_ARGS for the service (e.g. --cpu-prof --cpu-prof-dir=DIR).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -222,7 +226,7 @@ try {
   const bareP50 = p(bare.listenDelays, 0.5);
   const bareP99 = p(bare.listenDelays, 0.99);
   const ratio = (a: number, b: number): string => (a / Math.max(1, b)).toFixed(1);
-  console.log(`stream fan-out (format ${process.env.BENCH_FORMAT ?? 'full'}, permessage-deflate ${process.env.BENCH_DEFLATE === '1' ? 'offered' : 'not offered'}): ${STREAMS} connections x whole market over ${PROCESSES} client processes, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored, load average ${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
+  console.log(`stream fan-out (format ${process.env.BENCH_FORMAT ?? 'full'}, clients ${process.env.BENCH_CLIENT ?? 'lean'}, permessage-deflate ${process.env.BENCH_DEFLATE === '1' ? 'offered' : 'not offered'}, WEB_WORKERS ${WORKERS}): ${STREAMS} connections x whole market over ${PROCESSES} client processes and the checking one's, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored, load average ${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
   console.log(`  delivery from commit: p50 ${streamP50} ms, p99 ${streamP99} ms, max ${Math.max(...result.streamDelays.map(([d]) => d))} ms (goal p99 < 100 ms)`);
   console.log(`  baseline (bare LISTEN of the load's notification, a process of its own): p50 ${bareP50} ms, p99 ${bareP99} ms; ratio stream/baseline p50 ${ratio(streamP50, bareP50)}, p99 ${ratio(streamP99, bareP99)} (a baseline under 1 ms counts as 1 ms)`);
   console.log(`  LISTEN inside the client processes (their own lag): p50 ${p(result.listenDelays, 0.5)} ms, p99 ${p(result.listenDelays, 0.99)} ms`);
