@@ -52,9 +52,9 @@ const LEAN = (process.env.BENCH_CLIENT ?? 'lean') === 'lean';
 const CHECKING = process.env.BENCH_CHECKING_HERE === '1';
 /** Connections per account (the spec's connection window: 20 per account per ten minutes). */
 const PER_ACCOUNT = 20;
-/** [delay ms, prints] per message. */
-const streamDelays: [number, number][] = [];
-const listenDelays: [number, number][] = [];
+/** [delay ms, prints, the load's loaded_at] per message; the LISTEN client's [delay ms, rows, loaded_at] per load. */
+const streamDelays: [number, number, number][] = [];
+const listenDelays: [number, number, number][] = [];
 const printsPerConnection: number[] = Array.from({ length: TO - FROM }, () => 0);
 /** Messages whose seq did not follow the previous one's. */
 let seqGaps = 0;
@@ -70,7 +70,7 @@ let cpuAtReady = process.cpuUsage();
 /** Connection i received a prints message of `n` prints of the load committed at `loadedAt`, at `at`. */
 function received(i: number, loadedAt: number, n: number, at: number): void {
   const delay = at - loadedAt;
-  streamDelays.push([delay, n]);
+  streamDelays.push([delay, n, loadedAt]);
   lastByLoad.set(loadedAt, Math.max(lastByLoad.get(loadedAt) ?? 0, delay));
   printsPerConnection[i - FROM] = (printsPerConnection[i - FROM] ?? 0) + n;
 }
@@ -180,7 +180,7 @@ await listener.connect();
 listener.on('notification', (n) => {
   const received = Date.now();
   const payload = JSON.parse(n.payload ?? '{}') as { loaded_at: number; rows: number };
-  listenDelays.push([received - payload.loaded_at, payload.rows]);
+  listenDelays.push([received - payload.loaded_at, payload.rows, payload.loaded_at]);
 });
 await listener.query('listen oads_prints');
 // In tens, so that the upgrades do not all arrive at once.
