@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countCompactPrints, countPrints, DATA, FrameReader, samplePrintsMessage, serverFrame, type ReadMessage } from './frames.js';
+import { clientFrame, countCompactPrints, countPrints, DATA, FrameReader, samplePrintsMessage, serverFrame, type ReadMessage } from './frames.js';
 
 /** The contract's OptionPrint fields start with ask (the counters rely on it) and include flags. */
 const FIELDS = ['ask', 'bid', 'condition_code', 'flags', 'id', 'premium', 'timestamp'];
@@ -64,5 +64,21 @@ describe('FrameReader', () => {
     expect(read(false, fragment, []).failed).toEqual(['a fragmented, masked or compressed frame']);
     const endless = serverFrame(1, Buffer.from(`{"seq":1,"type":"x","pad":"${'a'.repeat(5000)}"}`));
     expect(read(false, endless, []).failed).toEqual(['a message head longer than 4096 bytes']);
+  });
+
+  it('writes client frames masked (RFC 6455 5.3), in each length encoding; a reader of server frames refuses them', () => {
+    for (const size of [5, 125, 126, 65_535, 65_536]) {
+      const payload = Buffer.alloc(size, 'ab');
+      const frame = clientFrame(1, payload);
+      const lengthBytes = size < 126 ? 0 : size < 65_536 ? 2 : 8;
+      expect(frame[0]).toBe(0x81);
+      expect((frame[1] ?? 0) & 0x80).toBe(0x80);
+      const length = lengthBytes === 0 ? (frame[1] ?? 0) & 0x7f : lengthBytes === 2 ? frame.readUInt16BE(2) : Number(frame.readBigUInt64BE(2));
+      expect(length).toBe(size);
+      const mask = frame.subarray(2 + lengthBytes, 6 + lengthBytes);
+      const unmasked = Buffer.from(frame.subarray(6 + lengthBytes).map((b, i) => b ^ (mask[i % 4] ?? 0)));
+      expect(unmasked.equals(payload)).toBe(true);
+    }
+    expect(read(false, clientFrame(1, Buffer.from('{}')), []).failed).toEqual(['a fragmented, masked or compressed frame']);
   });
 });

@@ -90,31 +90,30 @@ export class PieceCounter {
   }
 }
 
-/** A masked client frame (FIN set) of `opcode` with `payload`, as a client must send. */
-export function clientFrame(opcode: number, payload: Buffer): Buffer {
-  const n = payload.length;
+/** A frame's header (FIN set) for a payload of `n` bytes, with room for the mask when `masked`. */
+function frameHeader(opcode: number, n: number, masked: boolean): Buffer {
   const lengthBytes = n < 126 ? 0 : n < 65_536 ? 2 : 8;
-  const frame = Buffer.alloc(2 + lengthBytes + 4 + n);
-  frame[0] = 0x80 | opcode;
-  frame[1] = 0x80 | (lengthBytes === 0 ? n : lengthBytes === 2 ? 126 : 127);
-  if (lengthBytes === 2) frame.writeUInt16BE(n, 2);
-  if (lengthBytes === 8) frame.writeBigUInt64BE(BigInt(n), 2);
-  const maskAt = 2 + lengthBytes;
-  crypto.randomFillSync(frame, maskAt, 4);
-  for (let i = 0; i < n; i += 1) frame[maskAt + 4 + i] = (payload[i] ?? 0) ^ (frame[maskAt + (i % 4)] ?? 0);
-  return frame;
-}
-
-/** An unmasked server frame (FIN set) of `opcode` with `payload` (tests and the clients' warm-up). */
-export function serverFrame(opcode: number, payload: Buffer): Buffer {
-  const n = payload.length;
-  const lengthBytes = n < 126 ? 0 : n < 65_536 ? 2 : 8;
-  const header = Buffer.alloc(2 + lengthBytes);
+  const header = Buffer.alloc(2 + lengthBytes + (masked ? 4 : 0));
   header[0] = 0x80 | opcode;
-  header[1] = lengthBytes === 0 ? n : lengthBytes === 2 ? 126 : 127;
+  header[1] = (masked ? 0x80 : 0) | (lengthBytes === 0 ? n : lengthBytes === 2 ? 126 : 127);
   if (lengthBytes === 2) header.writeUInt16BE(n, 2);
   if (lengthBytes === 8) header.writeBigUInt64BE(BigInt(n), 2);
-  return Buffer.concat([header, payload]);
+  return header;
+}
+
+/** A masked client frame of `opcode` with `payload`, as a client must send. */
+export function clientFrame(opcode: number, payload: Buffer): Buffer {
+  const header = frameHeader(opcode, payload.length, true);
+  const mask = crypto.randomBytes(4);
+  mask.copy(header, header.length - 4);
+  const masked = Buffer.allocUnsafe(payload.length);
+  for (let i = 0; i < payload.length; i += 1) masked[i] = (payload[i] ?? 0) ^ (mask[i % 4] ?? 0);
+  return Buffer.concat([header, masked]);
+}
+
+/** An unmasked server frame of `opcode` with `payload` (tests and the clients' warm-up). */
+export function serverFrame(opcode: number, payload: Buffer): Buffer {
+  return Buffer.concat([frameHeader(opcode, payload.length, false), payload]);
 }
 
 /** A text message as read: its head's fields and, for a prints message with data, its prints counted. */
