@@ -37,7 +37,6 @@ import pg from 'pg';
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../contract.js';
 import { PRINTS_CHANNEL, parsePrintsLoaded, streamCancelledPrints, streamPrints, type PrintSelection } from '../db/print-events.js';
-import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
 import { errorBody, toApiError } from '../middleware/errors.js';
@@ -47,10 +46,11 @@ import { getExposureLevels } from '../services/positioning.js';
 import { feedSession, printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
-import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
+import { CLOSE, type StreamLimits } from './protocol.js';
 import type { HandedStream, StreamClaim } from './peers.js';
 import { batches, compactPrint, printFieldsOf, sendDrift, sendLevels, type PrintFields } from './messages.js';
 import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
+import { recheckStreams, type AccountLookup } from './recheck.js';
 import { Stream, type PrintsFormat, type Sent, type Subscription } from './stream.js';
 
 /** A batch of prints to stream: one load of a date, or one step of a replay. */
@@ -66,11 +66,6 @@ export interface PrintsEvent {
   rows?: number;
   /** Prints stored by earlier loads that the load cancelled (a load's notification says). */
   cancelled?: number;
-}
-
-/** Where the streams' accounts are looked up again by key prefix (the REST routes' key cache). */
-export interface AccountLookup {
-  lookup(prefix: string, now: number): Promise<{ account: AuthenticatedAccount } | null>;
 }
 
 /** Loads remembered for streams handed over from a worker that was ahead of this one. */
@@ -393,50 +388,13 @@ export class StreamHub {
     }
   }
 
-  /** Looks each subscribed stream's key up again and applies what changed (see the header). */
+  /** Looks each subscribed stream's key up again and applies what changed (recheck.ts). */
   private async recheckAccounts(): Promise<void> {
-    const lookup = this.accounts;
-    if (lookup === null) return;
-    const byPrefix = new Map<string, Stream[]>();
-    for (const stream of this.streams.values()) {
-      const prefix = stream.account.key?.prefix;
-      if (prefix === undefined || stream.subscriptions.size === 0) continue;
-      byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), stream]);
-    }
-    const now = this.deps.clock();
-    await Promise.all(
-      [...byPrefix].map(async ([prefix, streams]) => {
-        const entry = await lookup.lookup(prefix, now);
-        for (const stream of streams) this.recheck(stream, entry?.account ?? null);
-      }),
-    );
-  }
-
-  private recheck(stream: Stream, account: AuthenticatedAccount | null): void {
-    const ending = account === null ? { code: CLOSE.unauthorized, error: new ApiError(401, 'unauthorized', 'The API key was revoked.') } : account.status === 'suspended' ? { code: CLOSE.forbidden, error: new ApiError(403, 'account_suspended', 'This account is suspended.') } : null;
-    const requestId = newRequestId(this.deps.clock());
-    if (ending !== null) {
-      stream.subscriptions.clear();
+    if (this.accounts === null) return;
+    await recheckStreams(this.accounts, this.streams.values(), this.deps.clock(), (stream) => {
       this.streams.delete(stream.id);
       this.skipping.delete(stream);
-      stream.send(`"type":"error","subscription":null,"request":null,${JSON.stringify(errorBody(ending.error, requestId)).slice(1)}`);
-      const ws = stream.ws;
-      stream.ws = null;
-      ws?.close(ending.code, closeReason(`${ending.error.code}: ${ending.error.message}`));
-      return;
-    }
-    if (account === null) return;
-    stream.account = account;
-    for (const sub of [...stream.subscriptions.values()]) {
-      try {
-        checkEntitlements(sub.operation, account, sub.query);
-      } catch (error) {
-        const apiError = toApiError(error);
-        if (!apiError) throw error;
-        stream.subscriptions.delete(sub.id);
-        stream.send(`"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError, requestId)).slice(1)}`);
-      }
-    }
+    });
   }
 
   /**
