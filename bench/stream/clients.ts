@@ -36,7 +36,7 @@
  */
 import pg from 'pg';
 import WebSocket from 'ws';
-import { countCompactPrints, countPrints, DATA, FrameReader, samplePrintsMessage, serverFrame } from './frames.js';
+import { countMessagePrints, DATA, FrameReader, samplePrintsMessage, serverFrame } from './frames.js';
 import { LeanSocket, READ_BUFFER_BYTES } from './lean-socket.js';
 
 const [url = '', keysText = '', databaseUrl = '', fromText = '0', toText = '0', fieldsText = ''] = process.argv.slice(2);
@@ -148,7 +148,7 @@ async function openWs(i: number): Promise<void> {
       lastSeq = m.seq;
       if (m.type === 'subscribed') resolve();
       if (m.type === 'prints' && dataAt >= 0) {
-        const n = COMPACT ? countCompactPrints(raw, dataAt) : countPrints(raw, dataAt);
+        const n = countMessagePrints(raw, dataAt, COMPACT);
         received(i, m.loaded_at ?? 0, n, at);
         if (checking) {
           // Checked once the delivery it arrived in is over: the parsing does not take the CPU the delivery being measured needs.

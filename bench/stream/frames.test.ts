@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientFrame, countCompactPrints, countPrints, DATA, FrameReader, samplePrintsMessage, serverFrame, type ReadMessage } from './frames.js';
+import { clientFrame, countMessagePrints, DATA, FrameReader, samplePrintsMessage, serverFrame, type ReadMessage } from './frames.js';
 
 /** The contract's OptionPrint fields start with ask (the counters rely on it) and include flags. */
 const FIELDS = ['ask', 'bid', 'condition_code', 'flags', 'id', 'premium', 'timestamp'];
@@ -35,7 +35,7 @@ describe('FrameReader', () => {
       const stream = Buffer.concat([serverFrame(1, small), serverFrame(9, Buffer.from('hb')), serverFrame(1, medium), serverFrame(1, large), serverFrame(1, subscribed)]);
       const expected = [small, medium, large].map((raw) => {
         const data = (JSON.parse(raw.toString('utf8')) as { data: unknown[] }).data.length;
-        expect(compact ? countCompactPrints(raw, raw.indexOf(DATA)) : countPrints(raw, raw.indexOf(DATA))).toBe(data);
+        expect(countMessagePrints(raw, raw.indexOf(DATA), compact)).toBe(data);
         return data;
       });
       expect(expected).toEqual([0, 3, 2000]);

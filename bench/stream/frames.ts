@@ -16,30 +16,12 @@ const QUOTE = 0x22;
 /** The longest head kept (the JSON before DATA); a prints head is about 200 bytes, a compact one about 600. */
 export const HEAD_BYTES = 4096;
 
-/** Prints in a message's data (from `from`, DATA's offset): each body is `{"ask":…}` with no object inside it. */
-export function countPrints(raw: Buffer, from: number): number {
-  let n = 0;
-  for (let at = raw.indexOf(OPEN_BRACE, from); at >= 0; at = raw.indexOf(OPEN_BRACE, at + 1)) {
-    let k = 0;
-    while (k < ASK.length && raw[at + 1 + k] === ASK[k]) k += 1;
-    if (k === ASK.length) n += 1;
-  }
-  return n;
-}
-
-/** Prints in a compact message's data: each is `[` followed by its first value, a number or null (flags' `[` is followed by a quote or `]`). */
-export function countCompactPrints(raw: Buffer, from: number): number {
-  let n = 0;
-  for (let at = raw.indexOf(OPEN_BRACKET, from + DATA.length); at >= 0; at = raw.indexOf(OPEN_BRACKET, at + 1)) {
-    const next = raw[at + 1];
-    if (next !== QUOTE && next !== CLOSE_BRACKET) n += 1;
-  }
-  return n;
-}
-
 /**
- * Counts the prints of a message's data from pieces of it (the bytes after DATA), by the rules of
- * countPrints and countCompactPrints, a match split between two pieces included.
+ * Counts the prints of a message's data from pieces of it (the bytes after DATA), a match split
+ * between two pieces included. Full: each body of the data array is an OptionPrint object, which
+ * has no object inside it and whose first key is `ask` (the contract's field order), so a print is
+ * `{` followed by `"ask":`. Compact: each print is `[` followed by its first value, a number or
+ * null (flags' `[` is followed by a quote or `]`).
  */
 export class PieceCounter {
   count = 0;
@@ -88,6 +70,13 @@ export class PieceCounter {
       else if (view[at + 1] !== QUOTE && view[at + 1] !== CLOSE_BRACKET) this.count += 1;
     }
   }
+}
+
+/** The prints of a whole message whose DATA starts at `dataAt`. */
+export function countMessagePrints(raw: Buffer, dataAt: number, compact: boolean): number {
+  const counter = new PieceCounter(compact);
+  counter.scan(raw, dataAt + DATA.length, raw.length);
+  return counter.count;
 }
 
 /** A frame's header (FIN set) for a payload of `n` bytes, with room for the mask when `masked`. */
