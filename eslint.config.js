@@ -1,5 +1,5 @@
 // ESLint: typed rules, strict about promises and exhaustive switches; zero warnings allowed. The
-// import rules keep the shape of src/ (STYLE.md): no import cycle, SQL in src/db only, and the
+// import rules keep the shape of src/: no import cycle, SQL in src/db only, and the
 // ingest pipeline out of the request path (handlers, services, middleware never load it).
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';

@@ -28,7 +28,10 @@ export interface ServiceDeps {
   startedAt: number;
   /** Query rules of every route, for export requests. */
   queries: QueryValidator;
-  /** The operations served (a handler exists); the others answer 501 and cannot be exported. */
+  /**
+   * The operations served: a handler exists for each. HandlerMap requires one for every operation,
+   * so this is every operation of the contract; exports check a requested route against it.
+   */
   served: ReadonlySet<OperationId>;
   /** The job queue; null when the service runs without one (exports and session loads then answer 503). */
   jobs: JobQueue | null;

@@ -1,6 +1,6 @@
 /**
- * Every operation's handler, by operationId (routes not served yet are listed in pending.ts). The
- * service is built with this map, or with a test's handlers laid over it.
+ * Every operation's handler, by operationId: HandlerMap makes the compiler check that each operation
+ * of the contract has one. The service is built with this map, or with a test's handlers laid over it.
  */
 import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
 import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';

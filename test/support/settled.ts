@@ -1,7 +1,7 @@
 /**
- * Waiting in tests on state, never on the wall clock (STYLE rules 10 and 12). settled() reads a
- * state (a job's, a row's, the server's) until a condition holds, and on time-out fails naming what
- * it waited for and what it last saw. pg-boss 10 emits no event when a job completes, so the only
+ * Waiting in tests on state, never on the wall clock (a fixed sleep is too short on a loaded machine
+ * and too long everywhere else). settled() reads a state (a job's, a row's, the server's) until a
+ * condition holds, and on time-out fails naming what it waited for and what it last saw. pg-boss 10 emits no event when a job completes, so the only
  * honest wait is a short poll of the job's state, and the poll lives here alone. settledJob() is
  * settled() on a pg-boss job found by its singleton key.
  */

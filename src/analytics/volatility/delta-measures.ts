@@ -10,7 +10,7 @@
  *   one where Δp = −0.25 (solved in k by bracketing and bisection, outward from the forward).
  * - At the money is the forward: k = 0, K = F.
  * - Risk reversal RR_x = σ(Δc = x) − σ(Δp = −x); butterfly BF_x = (σ(Δc = x) + σ(Δp = −x))/2 − σ_ATM
- *   (methods.md; the market's "smile strangle" butterfly).
+ *   (the market's "smile strangle" butterfly).
  * - Normalized skew = RR_25 / σ_ATM (the spec's definition).
  * - Slope = dσ/dk at k = 0: the slope of implied volatility against log-forward moneyness at the
  *   money, w′(0)/(2√(w(0)·T)) (for an interpolated smile, the mean of the two segments' slopes at 0).
