@@ -1,14 +1,14 @@
 /**
- * The contract, read once from openapi/v1.yaml: the document given to the validator, the document
- * served at /v1/openapi.json (the same with examples and request samples added), and the list of
- * operations with their route facts (the `x-` extensions).
+ * The contract, read once from openapi/v1.yaml: the document given to the validator and the list
+ * of operations with their route facts (the `x-` extensions). The document served at
+ * /v1/openapi.json, with examples and request samples added, is built where it is served
+ * (docs/enrich.ts servedDocument), so a process that never serves it never reads the examples.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { components, operations } from '../generated/openapi.js';
-import { enrichDocument, loadExamples } from './docs/enrich.js';
 import { resolveRef, type Json } from './json-ref.js';
 import { parseParameterRules, type ParameterRule } from './parameter-rules.js';
 
@@ -58,11 +58,6 @@ export interface OperationSpec {
 export interface Contract {
   /** The contract as written: what the validators compile. */
   document: Record<string, unknown>;
-  /**
-   * The document served at /v1/openapi.json and built into the docs page: the contract with each
-   * operation's response example and request samples (docs/enrich.ts).
-   */
-  served: Record<string, unknown>;
   operations: OperationSpec[];
   byId: Map<OperationId, OperationSpec>;
 }
@@ -159,8 +154,7 @@ export function loadContract(file = contractPath): Contract {
       });
     }
   }
-  const served = enrichDocument(document, operations, loadExamples());
-  return { document, served, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
+  return { document, operations, byId: new Map(operations.map((o) => [o.operationId, o])) };
 }
 
 /** Finds the operation a method and path belong to (for logging and auth before validation). */

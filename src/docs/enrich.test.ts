@@ -8,13 +8,13 @@ import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
 import { parameterRuleProblems } from '../parameter-rules.js';
 import { QueryValidator } from '../services/query-validator.js';
 import type { CodeSample } from './code-samples.js';
-import { examplesDir, REQUESTS_FILE, successStatus } from './enrich.js';
+import { examplesDir, REQUESTS_FILE, servedDocument, successStatus } from './enrich.js';
 
 type Json = Record<string, unknown>;
 
 const contract = loadContract();
 const plainPaths = contract.document.paths as Record<string, Record<string, Json>>;
-const servedPaths = contract.served.paths as Record<string, Record<string, Json>>;
+const servedPaths = servedDocument(contract).paths as Record<string, Record<string, Json>>;
 const served = (op: OperationSpec): Json => servedPaths[op.path]![op.method]!;
 const pointer = (...keys: string[]): string => `#/${keys.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
 

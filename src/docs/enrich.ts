@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OperationSpec } from '../contract.js';
+import type { Contract, OperationSpec } from '../contract.js';
 import { resolveRef } from '../json-ref.js';
 import { codeSamples, sampleRequest, type SampleValue } from './code-samples.js';
 
@@ -93,4 +93,13 @@ export function enrichDocument(document: Json, operations: readonly OperationSpe
     paths[operation.path] = item;
   }
   return { ...document, paths };
+}
+
+/**
+ * The document served at /v1/openapi.json and built into the docs page: the contract with each
+ * operation's response example and request samples. Built by the route and by `make docs`
+ * (scripts/docs-document.ts), not when the contract loads.
+ */
+export function servedDocument(contract: Contract, dir = examplesDir): Json {
+  return enrichDocument(contract.document, contract.operations, loadExamples(dir));
 }

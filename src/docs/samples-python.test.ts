@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract.js';
 import type { CodeSample } from './code-samples.js';
+import { servedDocument } from './enrich.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -56,7 +57,7 @@ interface Recorded {
 describe('the Python request samples', () => {
   it('run against sdk/python (oads_sdk), calling the operation with the parameters curl sends', () => {
     const contract = loadContract();
-    const paths = contract.served.paths as Record<string, Record<string, { 'x-codeSamples': CodeSample[] }>>;
+    const paths = servedDocument(contract).paths as Record<string, Record<string, { 'x-codeSamples': CodeSample[] }>>;
     const samples = (id: string, lang: string): string => {
       const op = contract.byId.get(id as never)!;
       return paths[op.path]![op.method]!['x-codeSamples'].find((s) => s.lang === lang)!.source;

@@ -9,13 +9,14 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../contract.js';
 import type { CodeSample } from './code-samples.js';
+import { servedDocument } from './enrich.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const checked = path.join(here, 'samples.check.ts');
 
 function samplesModule(): string {
   const contract = loadContract();
-  const paths = contract.served.paths as Record<string, Record<string, { 'x-codeSamples': CodeSample[] }>>;
+  const paths = servedDocument(contract).paths as Record<string, Record<string, { 'x-codeSamples': CodeSample[] }>>;
   const lines = [
     `import { Oads, type BodyOf, type ParamsOf } from '../../sdk/typescript/src/index.js';`,
     // The check can fail: a parameter the operation does not have is an error, which this line expects.

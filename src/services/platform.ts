@@ -3,6 +3,7 @@ import { buildCatalog, type CatalogEntry } from '../analytics/catalog.js';
 import { healthOf, type Database } from '../db/connection.js';
 import { dataOriginOf, originCounts, type OriginCounts } from '../db/data-origin.js';
 import { datasetFreshness, pingDatabase, type DatasetFreshness } from '../db/status.js';
+import { servedDocument } from '../docs/enrich.js';
 import { asyncApiDocument } from '../stream/asyncapi.js';
 import { DEFAULT_STREAM_LIMITS } from '../stream/protocol.js';
 import type { QueryOf, Result, ServiceContext } from './types.js';
@@ -82,9 +83,16 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
   };
 }
 
-/** The contract itself, served bare (no envelope). */
+const openApiDocuments = new WeakMap<object, Record<string, unknown>>();
+
+/** The contract with its examples and request samples (docs/enrich.ts), served bare (no envelope); built on first request. */
 export async function getOpenApiDocument({ deps }: ServiceContext): Promise<Result<'getOpenApiDocument'>> {
-  return { data: deps.contract.served as never, bare: true };
+  let document = openApiDocuments.get(deps.contract);
+  if (!document) {
+    document = servedDocument(deps.contract);
+    openApiDocuments.set(deps.contract, document);
+  }
+  return { data: document as never, bare: true };
 }
 
 const asyncApiDocuments = new WeakMap<object, Record<string, unknown>>();
