@@ -17,9 +17,8 @@
  *   window (09:30 to 16:15 ET; 13:15 on early-close days) and its curb (16:15–17:00 ET, not on
  *   early-close days). Only whole minutes that end at or before `now` are written. Before them, the
  *   30 sessions of underlying history (history.ts): one-minute bars only.
- * - Underlyings (model.ts UNDERLYINGS), starting levels SPX 5900, SPY 588.5 (SPX/10.03), QQQ 510,
- *   IWM 225, AAPL 230, TSLA 340, NVDA 140, AMZN 205; at-the-money volatilities about 15–17% (SPX,
- *   SPY), 20% QQQ, 22% IWM, 25% AAPL, 30% AMZN, 48% NVDA, 55% TSLA.
+ * - Underlyings (model.ts UNDERLYINGS): SPX, SPY, QQQ, IWM, AAPL, TSLA, NVDA, AMZN, each with its
+ *   starting level and at-the-money volatility (SPY tracks SPX/10.03).
  * - Paths (paths.ts): Heston stochastic volatility per underlying on one-minute steps (four
  *   15-second sub-steps), full-truncation Euler, correlated to the market by beta, leverage rho,
  *   an intraday U-shaped activity clock, quiet overnight with European-open and 08:30 ET bumps.
@@ -27,9 +26,8 @@
  * - Chain (chain.ts): option roots SPX (AM-settled third-Friday monthlies), SPXW (PM dailies
  *   Monday to Friday, weeklies, monthlies), SPY, QQQ, IWM (dailies), AAPL, TSLA, NVDA, AMZN (Friday
  *   weeklies and monthlies), out to about a year (monthlies for three months at the default scale,
- *   then quarterlies); strike grids per root (SPX 5 points within ±5% and 25 to ±20%, SPY/QQQ $1
- *   then $5, IWM $1 then $5, AAPL/TSLA/AMZN $2.50 then $5, NVDA $1 then $5), OCC symbols from
- *   occ.ts formatOccSymbol.
+ *   then quarterlies); a strike grid per root, finer near the money; OCC symbols from occ.ts
+ *   formatOccSymbol.
  * - Surface (surface.ts): Heston term structure of at-the-money volatility with a variance risk
  *   premium, skew and smile in standardised moneyness (index put skew, flatter single stocks),
  *   Black-Scholes-Merton prices (pricing.ts) on the time to settlement (settlement.ts), rate from
@@ -53,20 +51,13 @@
  *   cancel records (201) and golden sweeps (≥ $1.1M). Sequence numbers are unique per trading
  *   date (one counter per date, in time order). Sparse SPX/SPXW prints in GTH and the curb.
  *
- * Scale (model.ts SCALES), measured on the 2-core development machine (seed 42, the week of
- * 2026-11-16):
- * - 'default': 19k contracts, 92k open-interest rows, 20k bars, 580k quote samples (1,260
- *   contracts quoted over the week), 215k prints (about 43k a session, 300 of them in GTH);
- *   10.8 MB of gzip, written in about 4 s. With the chain snapshots, the 30-day samples and the
- *   history (seed 20261122, now 2026-11-25 16:00 ET): 6.6 million quote samples (4.55 million in
- *   snapshots, about 1.3 million a full day; 2,332 contracts sampled every minute at some time),
- *   140k bars over 35 dates, 87 MB of gzip at level 1, written in 16 to 23 s (14.5 s of CPU) on
- *   the shared machine.
- * - 'full': every listed strike within ±20% for every expiration (56k contracts), 1.5 million
- *   order events per regular session: 2.3 million prints a day (SPXW 620k, SPY 460k, SPX 90k),
- *   11.4 million prints and 4 million quote samples for the week, 250 MB of gzip, written in
- *   about 95 s with a constant ~240 MB resident set (everything is streamed minute by minute),
- *   before the chain snapshots (every one of the 56k contracts at each snapshot minute).
+ * Scale (model.ts SCALES):
+ * - 'default': what a first start seeds and the tests load: the near expirations and the strikes
+ *   around the money, some 28k order events a regular session; small enough for a quick first
+ *   start and test tier, large enough for every route to have data.
+ * - 'full': every listed strike within ±20% for every expiration and 1.5 million order events a
+ *   regular session (a busy real day's volume), for the benchmarks. Every file is streamed minute
+ *   by minute, so memory stays flat whatever the scale.
  *
  * Files (all gzip CSV with the canonical header): contracts.csv.gz, underlying_bars-<date>.csv.gz
  * of the history dates, then per trading date underlying_bars-<date>.csv.gz,
