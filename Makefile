@@ -81,7 +81,7 @@ RESULTS := build/test-results
 # cores: a single file at a time on a 2-core machine, while much of an integration file waits (on
 # PostgreSQL, a shutdown grace, an export's heartbeat) and another file's work fills those waits.
 # The units run two files at once too: with vitest's default one file at a time, the second core
-# idled through them (196 s against 131 s with two, on a quiet 2-core machine, 968 tests each).
+# idled through them.
 DB_TEST_WORKERS ?= $(shell node -p "Math.max(2, require('os').availableParallelism() - 1)" 2>/dev/null || echo 2)
 
 test-unit: install

@@ -6,8 +6,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      // Some units read a simulated market of the default scale: seconds on a loaded 2-core machine,
-      // where vitest's 5 s default is within reach (one took 5.4 s there).
+      // Some units read a simulated market of the default scale: seconds on a loaded machine, within
+      // reach of vitest's 5 s default.
       { test: { name: 'unit', include: ['src/**/*.test.ts', 'bench/**/*.test.ts'], environment: 'node', testTimeout: 30_000 } },
       // The tiers on PostgreSQL: a set-up hook may wait for another file's first load of the same market
       // (test/support/market-template.ts) before copying it, with another file running beside them.

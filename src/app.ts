@@ -107,7 +107,7 @@ const headAsGet: RequestHandler = (req, res, next) => {
 };
 
 /**
- * Compression of what is worth it: the docs page (2.7 MB), the contract and large JSON bodies.
+ * Compression of what is worth it: the docs page, the contract and large JSON bodies.
  * Smaller bodies go as they are: bench/trades measures a page compressed and not, in one run
  * (README, Operations). An export file is sent as stored: its strong ETag names those bytes.
  */

@@ -40,9 +40,8 @@ const WORKER_STOP_MARGIN_MS = 10_000;
 const RESPAWN_MS = 1_000;
 /**
  * The young generation's semi-space of a worker, MB (V8's default is 16 on 64-bit). A page of
- * trades allocates some 200 KB of short-lived strings; a larger nursery scavenges less often
- * (bench/trades measures it; commit 128ba8f has the figures). A --max-semi-space-size given to
- * node (its command line) comes later and wins.
+ * trades allocates many short-lived strings; a larger nursery scavenges less often (bench/trades
+ * measures it). A --max-semi-space-size given to node (its command line) comes later and wins.
  */
 const WORKER_SEMI_SPACE_MB = 32;
 

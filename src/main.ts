@@ -41,9 +41,8 @@ function failedStart(error: unknown): never {
 if (cluster.isWorker) {
   await startClusterWorker(config, options).catch(failedStart);
 } else {
-  // Measured on fresh clones (2 cores): the process used 43-45 s of CPU time (node, its HTTP
-  // workers and PostgreSQL) to its first answer; it listened after 33-34 s on a quiet machine, and
-  // after 59 s at a load average of 9 from other work.
+  // A first start simulates and loads a market before it listens: said at once, so the wait does
+  // not look like a hang.
   if (config.seedOnStart) {
     process.stdout.write('Starting; on first start the simulated market is generated and loaded (about 45 s of CPU time: about 35 s on two idle cores, longer on busy ones)...\n');
   }

@@ -142,8 +142,7 @@ export async function contractFlowTotals(db: Queryable, f: LeaderFilter, previou
 /**
  * contractFlowTotals from the rows per session: one scan of both dates' rows grouped by contract,
  * the previous date's rows apart by filter, instead of a join: no plan of it depends on row
- * estimates (a join planned from a new table's missing statistics became a nested loop, 1.4 s at
- * the default scale).
+ * estimates (a join planned from a new table's missing statistics became a nested loop).
  */
 async function contractFlowTotalsBySession(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
   const previous = [sql<boolean>`trading_date = ${previousDate}::date`, sql<boolean>`session = 'rth'`];

@@ -22,8 +22,8 @@
  * plan is the ordered index scan of a page. The root is compared with `(select $n::text)`, a value
  * no plan can see: a custom plan would see the root itself, estimate its rows from the root's
  * statistics below the generic plan's estimate, and PostgreSQL would keep planning every execution
- * (0.35 ms of a 0.8 ms page read, about 10% of bench/trades); seen by neither, both plans cost the
- * same and the generic one is kept after five executions (0.43 ms a page).
+ * (planning would then be a large share of a page read); seen by neither, both plans cost the same
+ * and the generic one is kept after five executions.
  */
 import { sql, type RawBuilder } from 'kysely';
 import { SESSIONS_OF } from '../analytics/print-filters.js';

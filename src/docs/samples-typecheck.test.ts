@@ -1,7 +1,7 @@
 /**
  * The TypeScript request samples compile against the SDK they show (sdk/typescript): every
  * operation's sample, each in a function of one in-memory module, typechecked strictly with the
- * SDK's own sources (one program: about five seconds of CPU).
+ * SDK's own sources (one program, so the SDK is checked once).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -89,7 +89,7 @@ export function alreadyLoadedResult(file: string, kind: IngestKind | VendorKind,
   return { ...emptyResult(file, kind), read, duplicates: read, alreadyLoaded: true };
 }
 
-/** SHA-256 of the file, read in 1 MiB chunks (858 MB: 0.62 s against 0.75 s in the default 64 KiB, medians of 5). */
+/** SHA-256 of the file, read in 1 MiB chunks: on large files, fewer reads than the default 64 KiB and faster. */
 export async function fileChecksum(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);

@@ -51,7 +51,7 @@ type SchemaValidatorClass = new (options: { version: string; validateApiSpec: bo
 
 /**
  * Each validator's start builds an OpenAPISchemaValidator, compiling the OpenAPI schema with ajv
- * (about 70 ms) even when it is never used (validateApiSpec false, as here: it would check the
+ * even when it is never used (validateApiSpec false, as here: it would check the
  * contract itself). The instance depends only on its options and holds no state between calls,
  * so one per options is shared by the operations' validators.
  */
@@ -148,8 +148,8 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
  * The copy of the contract one operation's validator is built from: that operation alone, and of
  * the components only the security schemes and what the operation refers to (followed through the
  * components those refer to). The validator compiles every schema it is given, so with the whole
- * contract each of the 26 operations compiled every component and every response, some 8 s of CPU
- * per process start (each HTTP worker of `make run`, each service a test starts). Responses are
+ * contract each operation compiled every component and every response, seconds of CPU per process
+ * start (each HTTP worker of `make run`, each service a test starts). Responses are
  * validated only when config.validateResponses says so (tests); otherwise the copy keeps each
  * response's status and description but not its content, which request validation never reads.
  */

@@ -2,10 +2,9 @@
  * The service compiled to JavaScript once per test run, as `scripts/build` compiles it for
  * `make run` (esbuild, each source file on its own, the sources' layout kept, the contract and the
  * seed files linked beside it), for the tests that start it as a process of its own (the service,
- * a cluster, a command-line tool). Started through tsx, each such process transpiled and resolved
- * every source again on its way to listening: about 2.7 s of CPU more per process than the
- * compiled start. The build takes a fraction of a second, so each run compiles the sources as they
- * are, into a folder of its own inside the checkout (where node_modules is found from it), which
+ * a cluster, a command-line tool). Started through tsx, each such process would transpile and
+ * resolve every source again on its way to listening, seconds of CPU each. The build is quick, so
+ * each run compiles the sources as they are, into a folder of its own inside the checkout (where node_modules is found from it), which
  * the run's teardown removes.
  */
 import fs from 'node:fs';

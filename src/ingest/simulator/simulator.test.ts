@@ -150,8 +150,8 @@ describe('writeSimulatedMarket at the default scale', () => {
       }
       expect(n).toBeGreaterThan(1000);
     }
-    // A million quote lines through the record reader: 22 s on a quiet 2-core machine, past the
-    // unit tier's 30 s once the machine is loaded (load average 7).
+    // A million quote lines through the record reader: tens of seconds, past the unit tier's 30 s
+    // on a loaded machine, hence a time-out of its own.
   }, 120_000);
 
   it('stays within the default size budget', () => {
