@@ -36,8 +36,9 @@ export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20
 
 /**
  * Valued books per process (positioning.ts positioningBook): the book of an SPX family's every
- * expiration (21,774 contracts) holds about 17 MB of heap besides its surfaces (surface-memo.ts),
- * so only the last three are kept.
+ * expiration (every listed contract of both roots) holds tens of MB of heap besides its surfaces
+ * (surface-memo.ts), so only the last three are kept. A book weighs 1 (the memo's size function
+ * below), so maxBytes counts books here, like maxEntries.
  */
 export const BOOK_MEMO_LIMITS = { maxEntries: 3, maxBytes: 3 };
 

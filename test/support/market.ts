@@ -4,7 +4,7 @@
  * snapshots included, as at the default scale), only the dates asked for, and with `history` the
  * underlying bars of the sessions before the week (simulator/history.ts).
  *
- * Simulating and loading takes half a minute or more on a loaded 2-core machine, and many test
+ * Simulating and loading takes tens of seconds, more on a loaded machine, and many test
  * files ask for the same market. So within a test run each distinct market (seed, now, dates,
  * history) is loaded once, through the ingest path, into a template database on the run's
  * PostgreSQL (market-template.ts), from one simulation per seed and now, and each later call
