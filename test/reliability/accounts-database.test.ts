@@ -1,6 +1,6 @@
 /**
  * One account cannot stall another (issue #20, section 4): with three accounts holding 12 slow
- * requests against a pool of 10, an unrelated account's small read waited behind them (18 s). Now
+ * requests against a pool of 10, an unrelated account's small read waited behind them. Now
  * each account holds at most a quarter of the request pool (3 of 10) at the database gate
  * (src/middleware/database-gate.ts): the slow accounts' fourth requests wait their bounded time and
  * answer 503 upstream_busy with Retry-After, and the unrelated account's read finds a connection at

