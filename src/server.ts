@@ -31,6 +31,8 @@ import { onFileLoaded } from './ingest/ledger.js';
 import { answerMetricsRequests, Metrics, serveMetrics } from './metrics.js';
 import { CursorCodec } from './services/cursor.js';
 import { QueryValidator } from './services/query-validator.js';
+import { ServiceMemos } from './services/memos.js';
+import { databaseRepositories } from './services/repositories.js';
 import { createLogger, type Logger } from './logging.js';
 import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
 import { RequestLogBuffer } from './request-log.js';
@@ -200,6 +202,8 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     const deps: ServiceDeps = {
       config,
       db: database.db,
+      repositories: databaseRepositories(database.db),
+      memos: new ServiceMemos(),
       contract,
       logger,
       metrics,

@@ -1,7 +1,8 @@
 /**
  * What services, handlers and jobs share: configuration, the database, the contract, the clock,
- * and the ports to what lies outside a request (the job queue, the request log, the limits). Built
- * once by server.ts; tests build it the same way with their own clock or handlers.
+ * and the ports to what lies outside a request (the job queue, the request log, the limits, the
+ * services' repositories) with the per-process memos. Built once by server.ts; tests build it the
+ * same way with their own clock or handlers, and a service's unit test with its own repositories.
  */
 import type { Config } from './config.js';
 import type { Contract, OperationId } from './contract.js';
@@ -12,11 +13,17 @@ import type { Logger } from './logging.js';
 import type { Metrics } from './metrics.js';
 import type { RequestLogBuffer } from './request-log.js';
 import type { CursorCodec } from './services/cursor.js';
+import type { ServiceMemos } from './services/memos.js';
 import type { QueryValidator } from './services/query-validator.js';
+import type { Repositories } from './services/repositories.js';
 
 export interface ServiceDeps {
   config: Readonly<Config>;
   db: Database;
+  /** The services' reads, one interface per use case (services/repositories.ts). */
+  repositories: Repositories;
+  /** The services' memos of this process (services/memos.ts). */
+  memos: ServiceMemos;
   contract: Contract;
   logger: Logger;
   /** This process's Prometheus metrics (metrics.ts). */

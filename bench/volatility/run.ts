@@ -33,7 +33,6 @@ import { quoteVolatilities, type ChainQuote } from '../../src/analytics/volatili
 import { buildSurface, type SurfaceInput } from '../../src/analytics/volatility/surface.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import type { Scale } from '../../src/ingest/simulator/model.js';
-import { clearDriftMemo } from '../../src/services/volatility-drift.js';
 import { autocannonRun, CONNECTIONS, DURATION, getOk, loadSimulatedDay, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
@@ -184,7 +183,7 @@ if (driftProbe.status === 200) {
   // before each one (a new answer: the read and the computation each time).
   const coldUrl = driftUrl.replace(server.url, bench.service.url);
   const coldMs = await sequential(async () => {
-    clearDriftMemo();
+    bench.service.deps.memos.drift.clear();
     await getOk(coldUrl, headers);
   }, DURATION);
   lines.push(

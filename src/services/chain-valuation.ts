@@ -2,7 +2,7 @@
  * The chain of some expirations at the valuation instant and the surface fitted on it, read and
  * fitted one way for every route that values contracts (skew, levels, heat map), so that the same
  * expirations at the same instant give the same chain minute, the same underlying price and the same
- * surface (services/surface-memo.ts keys it by its whole input). The rules are
+ * surface (the deps' surface memo, surface-memo.ts, keys it by its whole input). The rules are
  * analytics/volatility/valuation.ts's; the contract states them on the skew route.
  */
 import { hasOvernightSession } from '../analytics/iv-samples.js';
@@ -21,10 +21,9 @@ import {
   type ChosenExpiration,
   type VolatilitySession,
 } from '../analytics/volatility/valuation.js';
-import { chainQuotesAt, underlyingPriceAt, type ChainQuoteRow, type UnderlyingPrice } from '../db/chain.js';
+import type { ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
 import type { components } from '../../generated/openapi.js';
 import { noData } from '../errors.js';
-import { memoizedSurface } from './surface-memo.js';
 import type { ServiceContext } from './types.js';
 
 /** How far back the underlying's last bar is looked for (a long weekend's closure). */
@@ -65,12 +64,12 @@ export function valuationWindow(now: number, underlyingSymbol: string, session: 
 export async function chainAt(ctx: ServiceContext, chosen: readonly ChosenExpiration[], tradingDate: string, span: Span, instant: number): Promise<ChainQuoteRow[]> {
   const sessionStart = span.start;
   // The close's own minute belongs to the next session (the curb's first quotes).
-  const newest = await chainQuotesAt(ctx.deps.db, chosen, tradingDate, { from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS), to: Math.min(instant, span.end - 1) });
+  const newest = await ctx.deps.repositories.chain.chainQuotesAt(chosen, tradingDate, { from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS), to: Math.min(instant, span.end - 1) });
   const minute = chainMinute(newest.map((r) => r.minute));
   if (minute === null) return [];
   const end = chainValuationTime(minute, instant);
   const later = newest.filter((r) => r.minute > minute).map((r) => r.contractId);
-  const again = new Map((await chainQuotesAt(ctx.deps.db, chosen, tradingDate, { from: Math.max(sessionStart, minute - CHAIN_MAX_AGE_MS), to: end - 1 }, later)).map((r) => [r.contractId, r]));
+  const again = new Map((await ctx.deps.repositories.chain.chainQuotesAt(chosen, tradingDate, { from: Math.max(sessionStart, minute - CHAIN_MAX_AGE_MS), to: end - 1 }, later)).map((r) => [r.contractId, r]));
   return newest.flatMap((r) => (r.minute <= minute ? (r.minute >= minute - CHAIN_MAX_AGE_MS ? [r] : []) : (again.has(r.contractId) ? [again.get(r.contractId) as ChainQuoteRow] : [])));
 }
 
@@ -105,9 +104,9 @@ export function rowsOf(rows: readonly ChainQuoteRow[], e: ChosenExpiration): Cha
 export async function valueChain(ctx: ServiceContext, chosen: readonly ChosenExpiration[], rows: ChainQuoteRow[], tradingDate: string, underlying: string, instant: number): Promise<ValuedChain> {
   const minute = chainMinute(rows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
-  const price = await underlyingPriceAt(ctx.deps.db, underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
+  const price = await ctx.deps.repositories.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
   const rate = riskFreeRate(tradingDate);
-  const surface = rows.length === 0 ? [] : memoizedSurface({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)) });
+  const surface = rows.length === 0 ? [] : ctx.deps.memos.surfaces.surfaceOf({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)) });
   return { rows, valuedAt, price, rate, surface };
 }
 

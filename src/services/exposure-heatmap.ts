@@ -8,7 +8,6 @@
 import { heatmapGrid, metricLabel, type ContractActivity, type HeatmapContract } from '../analytics/positioning/heatmap.js';
 import { POSITIONING_MODEL_VERSIONS } from '../analytics/positioning/positions.js';
 import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
-import { activityByContract } from '../db/positioning.js';
 import { positioningBook } from './positioning.js';
 import { memoizedPositioning } from './positioning-memo.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
@@ -30,7 +29,7 @@ async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatm
   const observed = metric === 'volume' || metric === 'premium' || metric === 'net_premium' || metric === 'trades';
   const activity = observed
     ? new Map(
-        (await activityByContract(ctx.deps.db, book.roots, book.tradingDate, { from: book.span.start, to: book.chain.valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES })).map((a) => [a.contractId, a]),
+        (await ctx.deps.repositories.positioning.activityByContract(book.roots, book.tradingDate, { from: book.span.start, to: book.chain.valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES })).map((a) => [a.contractId, a]),
       )
     : new Map<number, ContractActivity>();
   const contracts: HeatmapContract[] = book.contracts.map((c, i) => ({ ...c, activity: activity.get(book.rows[i]!.contractId) ?? NO_ACTIVITY }));

@@ -17,50 +17,20 @@
  *
  * Only a session whose valuation instant is already past is kept (instant before now: a completed
  * session, or one valued at its close); during a session the instant is the request's own time, so
- * no two requests share one. A refused request (422, 503) is not kept. Each cluster worker holds
- * its own memos, at most POSITIONING_MEMO_LIMITS of answers and BOOK_MEMO_LIMITS books. A book's
- * key is the answer's without the route and with only the book's members of the query.
+ * no two requests share one. A refused request (422, 503) is not kept. The memos are the deps'
+ * (memos.ts: one set per process, so each cluster worker holds its own), at most
+ * POSITIONING_MEMO_LIMITS of answers and BOOK_MEMO_LIMITS books. A book's key is the answer's
+ * without the route and with only the book's members of the query.
  */
 import { addDays } from '../analytics/new-york-time.js';
-import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
+import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import type { OperationId } from '../contract.js';
-import type { PositioningBook, PositioningRequest } from './positioning.js';
 import { UNDERLYING_LOOKBACK_MS, valuationWindow } from './chain-valuation.js';
-import { canonicalQuery, keptAnswer, ResponseMemo } from './response-memo.js';
+import { canonicalQuery } from './response-memo.js';
+import { keptAnswer } from './text-result.js';
 import { withDefault, type DataOf, type Result, type ServiceContext } from './types.js';
 import type { VolatilitySession } from '../analytics/volatility/valuation.js';
-
-/** Per process: a levels answer is a few KB, a heat map's some tens to hundreds of KB. */
-export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20 };
-
-/**
- * Valued books per process (positioning.ts positioningBook): the book of an SPX family's every
- * expiration (every listed contract of both roots) holds tens of MB of heap besides its surfaces
- * (surface-memo.ts), so only the last three are kept. A book weighs 1 (the memo's size function
- * below), so maxBytes counts books here, like maxEntries.
- */
-export const BOOK_MEMO_LIMITS = { maxEntries: 3, maxBytes: 3 };
-
-const memo = new ResponseMemo(POSITIONING_MEMO_LIMITS);
-const books = new ResponseMemo<PositioningBook>(BOOK_MEMO_LIMITS, () => 1);
-
-/**
- * Every member of a book request, so that the book's key names all positioningBook can read of
- * its query (the type makes a member added to PositioningRequest a compile error here until listed).
- */
-const BOOK_QUERY_MEMBERS: Record<keyof PositioningRequest, true> = {
-  underlying_symbol: true,
-  date: true,
-  session: true,
-  contract_type: true,
-  model: true,
-  date_of_expiry: true,
-  expirations: true,
-  expiry_mode: true,
-  min_dte: true,
-  max_dte: true,
-};
 
 /** What the key reads of a positioning query. */
 interface PositioningQuery {
@@ -82,15 +52,18 @@ async function requestStamp(ctx: ServiceContext, q: PositioningQuery): Promise<{
   const { tradingDate, instant } = valuationWindow(ctx.now, q.underlying_symbol, withDefault(q.session, 'session'), q.date);
   if (instant >= ctx.now) return null;
   const { from, to } = datesRead(tradingDate, instant);
-  return { tradingDate, instant, stamp: await marketDataStamp(ctx.deps.db, from, to) };
+  return { tradingDate, instant, stamp: await ctx.deps.repositories.marketData.marketDataStamp(from, to) };
 }
 
-/** The book of `compute` for the request, kept or computed once (module comment: the key is the same, of the book's members only). */
-export async function memoizedBook(ctx: ServiceContext, q: PositioningRequest, compute: () => Promise<PositioningBook>): Promise<PositioningBook> {
+/**
+ * The book of `compute` for the request, kept or computed once (module comment: the key is the
+ * same, of `members`, the book's members of the query, only). The books memo is written by this
+ * function alone, for positioning.ts's one book type, so what it holds under a book key is a `B`.
+ */
+export async function memoizedBook<B extends object>(ctx: ServiceContext, q: PositioningQuery, members: object, compute: () => Promise<B>): Promise<B> {
   const at = await requestStamp(ctx, q);
   if (at === null) return await compute();
-  const members = Object.fromEntries(Object.keys(BOOK_QUERY_MEMBERS).map((k) => [k, q[k as keyof PositioningRequest]]));
-  return await books.get(JSON.stringify([at.stamp, at.tradingDate, at.instant, canonicalQuery(members)]), compute);
+  return (await ctx.deps.memos.books.get(JSON.stringify([at.stamp, at.tradingDate, at.instant, canonicalQuery(members)]), compute)) as B;
 }
 
 /** The answer of `compute` for the request, kept or computed once (module comment). */
@@ -104,11 +77,6 @@ export async function memoizedPositioning<Op extends OperationId>(
   const at = await requestStamp(ctx, q);
   if (at === null) return { data: await compute(), source };
   const key = JSON.stringify([operation, at.stamp, at.tradingDate, at.instant, canonicalQuery(q)]);
-  return await keptAnswer<Op>(memo, key, source, compute);
+  return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, compute);
 }
 
-/** Empties this process's memos (benchmarks that measure the computation itself). */
-export function clearPositioningMemo(): void {
-  memo.clear();
-  books.clear();
-}

@@ -27,8 +27,7 @@ import type { Span } from '../analytics/print-filters.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
 import type { ExpirationSurface } from '../analytics/volatility/surface.js';
 import { daysBetween, expirationsByDate, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
-import { listedExpirations } from '../db/chain.js';
-import { flowBySide, listedContracts, type ListedContractRow } from '../db/positioning.js';
+import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
 import { chainAt, expirationChain, rowsOf, valuationObject, valuationWindow, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
@@ -64,6 +63,28 @@ export interface PositioningBook {
   valuation: Valuation;
 }
 
+/**
+ * Every member of a book request, so that the book's key names all positioningBook can read of
+ * its query (the type makes a member added to PositioningRequest a compile error here until listed).
+ */
+const BOOK_QUERY_MEMBERS: Record<keyof PositioningRequest, true> = {
+  underlying_symbol: true,
+  date: true,
+  session: true,
+  contract_type: true,
+  model: true,
+  date_of_expiry: true,
+  expirations: true,
+  expiry_mode: true,
+  min_dte: true,
+  max_dte: true,
+};
+
+/** The book's members of a request (what the book is a function of, besides the reads and the instant). */
+function bookMembers(q: PositioningRequest): Partial<PositioningRequest> {
+  return Object.fromEntries(Object.keys(BOOK_QUERY_MEMBERS).map((k) => [k, q[k as keyof PositioningRequest]]));
+}
+
 /** Sums the stored side flows of each contract (positions.ts customerFlow: complex prints left out). */
 function flowByContract(rows: readonly { contractId: number; side: string; complex: boolean; size: number }[]): Map<number, CustomerFlow> {
   const prints = new Map<number, { side: Side; size: number; complex: boolean }[]>();
@@ -81,7 +102,7 @@ function flowByContract(rows: readonly { contractId: number; side: string; compl
  * the requests that differ only in what they show of it: readers must not change it.
  */
 export async function positioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
-  return await memoizedBook(ctx, q, async () => await readPositioningBook(ctx, q));
+  return await memoizedBook(ctx, q, bookMembers(q), async () => await readPositioningBook(ctx, q));
 }
 
 async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
@@ -89,10 +110,10 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): 
   const model = withDefault(q.model, 'model');
   const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
 
-  const listed = await listedExpirations(ctx.deps.db, roots, tradingDate);
+  const listed = await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate);
   const dates = new Set(selectExpirationDates(listed.map((e) => e.dateOfExpiry), tradingDate, q));
   const selected = listed.filter((e) => dates.has(e.dateOfExpiry));
-  const rows = (await listedContracts(ctx.deps.db, selected, tradingDate)).filter((c) => q.contract_type === undefined || c.contractType === q.contract_type);
+  const rows = (await ctx.deps.repositories.positioning.listedContracts(selected, tradingDate)).filter((c) => q.contract_type === undefined || c.contractType === q.contract_type);
   if (rows.length === 0) throw noData(`No contract of ${symbol} is listed in the expirations selected on ${tradingDate}.`);
 
   const chosen = expirationsByDate(selected).filter((e) => e.settlement > instant);
@@ -106,7 +127,7 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): 
   if (spot === null) throw noData(`No price of ${symbol}'s underlying up to the valuation instant: the contracts cannot be valued.`);
 
   const stored = storedOpenInterestDate(rows);
-  const flows = model === 'flow_adjusted' ? flowByContract(await flowBySide(ctx.deps.db, roots, stored ?? tradingDate, tradingDate, chain.valuedAt)) : new Map<number, CustomerFlow>();
+  const flows = model === 'flow_adjusted' ? flowByContract(await ctx.deps.repositories.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, chain.valuedAt)) : new Map<number, CustomerFlow>();
   const surfaceOf = new Map(chosen.map((e, i) => [e.dateOfExpiry, chain.surface[i] ?? null]));
   // Per expiration, not per contract: a settlement instant is a time-zone conversion.
   const years = new Map(selected.map((e) => [`${e.root}|${e.dateOfExpiry}`, (settlementInstant(e.root, e.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR]));

@@ -11,11 +11,11 @@
  * The stored bodies are the served objects, so a page travels as their text.
  */
 import { readBounds, resolveWindow, rootsOf, selectSides, SESSIONS_OF, type Problem, type SessionChoice, type SideSelection } from '../analytics/print-filters.js';
-import { printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type ScanFilter } from '../db/trades.js';
+import type { PrintFilter, PrintPosition, ScanFilter } from '../db/trades.js';
 import { invalidParameters, noData } from '../errors.js';
 import { openPaging } from './paging.js';
-import { textResult } from './response-memo.js';
 import { explainMissingPrints, LOAD_RETRY_AFTER_MS } from './session-data.js';
+import { textResult } from './text-result.js';
 import { withDefault, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 export type FeedOperation = 'listOptionTrades' | 'listOptionFlow' | 'listOvernightOptionFlow';
@@ -109,7 +109,7 @@ interface Page {
 
 /** One page without post-read filters, read as the text of its bodies (limit + 1 tell whether more exist). */
 async function plainPage(ctx: ServiceContext, filter: PrintFilter, after: PrintPosition | null, limit: number): Promise<Page> {
-  const page = await printsPageText(ctx.deps.db, filter, after, limit);
+  const page = await ctx.deps.repositories.printFeeds.printsPage(filter, after, limit);
   return { bodies: page.bodies, count: page.count, next: page.hasMore ? page.last : null, scanComplete: true };
 }
 
@@ -119,7 +119,7 @@ async function plainPage(ctx: ServiceContext, filter: PrintFilter, after: PrintP
  * the next page, after the last print it read.
  */
 async function scannedPage(ctx: ServiceContext, filter: PrintFilter, after: PrintPosition | null, limit: number, scan: ScanFilter, budget: number): Promise<Page> {
-  const { page, budgetEndedAt } = await scannedPrints(ctx.deps.db, filter, after, scan, limit, budget);
+  const { page, budgetEndedAt } = await ctx.deps.repositories.printFeeds.scannedPrints(filter, after, scan, limit, budget);
   const { bodies, count } = page;
   if (page.hasMore) return { bodies, count, next: page.last, scanComplete: true };
   if (budgetEndedAt === null) return { bodies, count, next: null, scanComplete: true };

@@ -82,4 +82,15 @@ describe('ResponseMemo', () => {
     expect(await memo.get('huge', async () => 'recomputed')).toBe('recomputed');
     expect(memo.keptBytes).toBeLessThanOrEqual(10);
   });
+
+  it('without maxBytes counts entries only, whatever their size', async () => {
+    const memo = new ResponseMemo<string>({ maxEntries: 2 });
+    await memo.get('a', async () => 'x'.repeat(100_000));
+    await memo.get('b', async () => 'y'.repeat(100_000));
+    expect(memo.size).toBe(2);
+    await memo.get('c', async () => 'C');
+    expect(memo.size).toBe(2);
+    expect(await memo.get('b', async () => 'B recomputed')).toBe('y'.repeat(100_000));
+    expect(await memo.get('a', async () => 'A recomputed')).toBe('A recomputed');
+  });
 });

@@ -4,29 +4,32 @@
  * asking for the same thing at once compute it once, and each later caller is served the kept
  * value. What a key must name to be exact is the caller's business (services/positioning-memo.ts).
  *
- * The memo holds at most `maxEntries` entries whose sizes (`sizeOf`) add up to at most `maxBytes`
- * (an entry larger than that is served but not kept). A computation that fails is not kept; the
+ * The memo holds at most `maxEntries` entries whose sizes (`sizeOf`) add up to at most `maxBytes`, if
+ * given (an entry larger than that is served but not kept). A computation that fails is not kept; the
  * callers waiting on it get its error. Kept values are shared: readers must not change them (JSON
  * text cannot be).
  */
-import type { OperationId } from '../contract.js';
-import type { DataOf, Result } from './types.js';
-
 export interface ResponseMemoLimits {
   maxEntries: number;
-  /** Total size of the kept values (for texts, their length in UTF-16 code units: about bytes for JSON's ASCII). */
-  maxBytes: number;
+  /**
+   * Total size of the kept values (for texts, their length in UTF-16 code units: about bytes for
+   * JSON's ASCII); without it, only the entries are counted.
+   */
+  maxBytes?: number;
 }
 
 export class ResponseMemo<V = string> {
   private readonly kept = new Map<string, { value: V; size: number }>();
   private readonly pending = new Map<string, Promise<V>>();
   private bytes = 0;
+  private readonly maxBytes: number;
 
   constructor(
     private readonly limits: ResponseMemoLimits,
     private readonly sizeOf: (value: V) => number = (value) => (typeof value === 'string' ? value.length : 1),
-  ) {}
+  ) {
+    this.maxBytes = limits.maxBytes ?? Infinity;
+  }
 
   /** The value kept for the key, else the one a computation under way for it yields, else `compute`'s (then kept). */
   async get(key: string, compute: () => Promise<V>): Promise<V> {
@@ -69,7 +72,7 @@ export class ResponseMemo<V = string> {
 
   private keep(key: string, value: V): void {
     const size = this.sizeOf(value);
-    if (size > this.limits.maxBytes) return;
+    if (size > this.maxBytes) return;
     const before = this.kept.get(key);
     if (before !== undefined) {
       this.kept.delete(key);
@@ -78,38 +81,11 @@ export class ResponseMemo<V = string> {
     this.kept.set(key, { value, size });
     this.bytes += size;
     for (const [oldest, entry] of this.kept) {
-      if (this.kept.size <= this.limits.maxEntries && this.bytes <= this.limits.maxBytes) break;
+      if (this.kept.size <= this.limits.maxEntries && this.bytes <= this.maxBytes) break;
       this.kept.delete(oldest);
       this.bytes -= entry.size;
     }
   }
-}
-
-/**
- * A route's answer kept in `memo` as JSON text under `key` (computed once when missing): each
- * caller gets its own copy, parsed only when something reads it (response validation, exports);
- * the envelope writes the text as it is.
- */
-export async function keptAnswer<Op extends OperationId>(
-  memo: ResponseMemo<string>,
-  key: string,
-  source: Result<Op>['source'],
-  compute: () => Promise<DataOf<Op>>,
-): Promise<Result<Op>> {
-  return textResult<Op>(await memo.get(key, async () => JSON.stringify(await compute())), source);
-}
-
-/** A result whose data is JSON text, parsed only when something reads `data` (response validation, exports). */
-export function textResult<Op extends OperationId>(dataJson: string, source: Result<Op>['source']): Result<Op> & { dataJson: string } {
-  let parsed: DataOf<Op> | undefined;
-  return {
-    get data(): DataOf<Op> {
-      parsed ??= JSON.parse(dataJson) as DataOf<Op>;
-      return parsed;
-    },
-    dataJson,
-    source,
-  };
 }
 
 /** The query with its keys sorted, as text (arrays keep their order). */

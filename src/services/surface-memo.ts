@@ -14,24 +14,29 @@ import { buildSurface, type ExpirationSurface, type SurfaceInput } from '../anal
 /** Surfaces kept per process, least recently used dropped first (a surface of four expirations is about 200 KB). */
 export const SURFACE_MEMO_ENTRIES = 64;
 
-const memo = new Map<string, readonly ExpirationSurface[]>();
+/** The surfaces of one process (ServiceDeps.memos). */
+export class SurfaceMemo {
+  private readonly kept = new Map<string, readonly ExpirationSurface[]>();
 
-/** The surface of the input, built once per distinct input among the recent ones. */
-export function memoizedSurface(input: SurfaceInput): readonly ExpirationSurface[] {
-  const key = createHash('sha256').update(JSON.stringify(input)).digest('base64');
-  const held = memo.get(key);
-  if (held !== undefined) {
-    memo.delete(key);
-    memo.set(key, held);
-    return held;
+  constructor(private readonly maxEntries = SURFACE_MEMO_ENTRIES) {}
+
+  /** The surface of the input, built once per distinct input among the recent ones. */
+  surfaceOf(input: SurfaceInput): readonly ExpirationSurface[] {
+    const key = createHash('sha256').update(JSON.stringify(input)).digest('base64');
+    const held = this.kept.get(key);
+    if (held !== undefined) {
+      this.kept.delete(key);
+      this.kept.set(key, held);
+      return held;
+    }
+    const surface = buildSurface(input);
+    this.kept.set(key, surface);
+    if (this.kept.size > this.maxEntries) this.kept.delete(this.kept.keys().next().value as string);
+    return surface;
   }
-  const surface = buildSurface(input);
-  memo.set(key, surface);
-  if (memo.size > SURFACE_MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
-  return surface;
-}
 
-/** Empties the memo (tests and benchmarks that measure the fit itself). */
-export function clearSurfaceMemo(): void {
-  memo.clear();
+  /** Empties the memo (benchmarks that measure the fit itself). */
+  clear(): void {
+    this.kept.clear();
+  }
 }

@@ -22,7 +22,8 @@ import { expirationContracts, lastBarBefore, sessionQuoteSamples, type Expiratio
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { noData } from '../errors.js';
 import { explainMissingPrints } from './session-data.js';
-import { canonicalQuery, keptAnswer, ResponseMemo } from './response-memo.js';
+import { canonicalQuery } from './response-memo.js';
+import { keptAnswer } from './text-result.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 const MINUTE_MS = 60_000;
@@ -59,24 +60,17 @@ function bandedContracts(
   return out;
 }
 
-/**
- * Drifts of completed sessions (instant before now) kept per process as JSON text, by the query,
- * the trading date, the instant and the market data stamp (db/market-data-changes.ts) of every
- * date up to the instant's: the route reads the session's quotes and bars, the bars of the 30
- * sessions before, the listed contracts and, for a session without bars, the last bar before it at
- * any earlier date, so any committed load of those changes the stamp and the next request computes
- * afresh. A drift of the full-scale SPXW day is some hundreds of KB.
- */
-export const DRIFT_MEMO_LIMITS = { maxEntries: 64, maxBytes: 32 * 2 ** 20 };
-const memo = new ResponseMemo(DRIFT_MEMO_LIMITS);
-/** Empties this process's drift memo (benchmarks that measure the computation itself). */
-export function clearDriftMemo(): void {
-  memo.clear();
-}
-
 /** The stamp's first date: the calendar's first (every date the route could read). */
 const FIRST_DATE = '2000-01-01';
 
+/**
+ * The drift. Drifts of completed sessions (instant before now) are kept per process as JSON text,
+ * by the query, the trading date, the instant and the market data stamp (db/market-data-changes.ts)
+ * of every date up to the instant's: the route reads the session's quotes and bars, the bars of the 30
+ * sessions before, the listed contracts and, for a session without bars, the last bar before it at
+ * any earlier date, so any committed load of those changes the stamp and the next request computes
+ * afresh. The memo is the deps' (memos.ts DRIFT_MEMO_LIMITS).
+ */
 export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
   const symbol = q.underlying_symbol.toUpperCase();
   const session = withDefault(q.session, 'session');
@@ -96,7 +90,7 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   const lastDate = utcDate(instant) > tradingDate ? utcDate(instant) : tradingDate;
   const stamp = await marketDataStamp(ctx.deps.db, FIRST_DATE, lastDate);
   const key = JSON.stringify([stamp, tradingDate, instant, canonicalQuery(q)]);
-  return await keptAnswer<'getVolatilityDrift'>(memo, key, 'opra', async () => await computeDrift(ctx, q, drift));
+  return await keptAnswer<'getVolatilityDrift'>(ctx.deps.memos.drift, key, 'opra', async () => await computeDrift(ctx, q, drift));
 }
 
 interface DriftRequest {

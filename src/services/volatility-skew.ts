@@ -1,6 +1,6 @@
 /**
  * Volatility skew of an underlying at an instant: the chain of each expiration the request covers,
- * read from the store at the valuation instant (db/chain.ts), valued on a surface (analytics/
+ * read at the valuation instant through the chain repository (db/chain.ts), valued on a surface (analytics/
  * volatility: parity forward, quote volatilities, SVI smiles with their arbitrage checks) and
  * reported per expiration with its delta measures and points. The rules of the session, instant,
  * expirations and freshness are analytics/volatility/valuation.ts's (read and fitted by
@@ -8,7 +8,7 @@
  */
 import { expirationSkew } from '../analytics/volatility/skew.js';
 import { daysBetween, skewExpirations, type VolatilitySession } from '../analytics/volatility/valuation.js';
-import { listedExpirations, type ChainQuoteRow } from '../db/chain.js';
+import type { ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
 import { chainAt, valuationObject, valuationWindow, valueChain } from './chain-valuation.js';
 import { memoizedPositioning } from './positioning-memo.js';
@@ -27,7 +27,7 @@ async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew
   const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
 
   const named = q.date_of_expiry !== undefined ? [q.date_of_expiry] : (q.expirations ?? null);
-  const chosen = skewExpirations(await listedExpirations(ctx.deps.db, roots, tradingDate), instant, named);
+  const chosen = skewExpirations(await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate), instant, named);
   if (chosen.length === 0) {
     throw noData(named ? `No named expiration of ${symbol} is listed and unsettled at the valuation instant.` : `No expiration of ${symbol} is listed after ${tradingDate}.`);
   }

@@ -15,8 +15,6 @@ import type { Client } from '../../generated/client/client/index.js';
 import type { GetExposureHeatmapResponse, GetExposureLevelsResponse, GetOpenInterestResponse, GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { clearPositioningMemo } from '../../src/services/positioning-memo.js';
-import { clearSurfaceMemo } from '../../src/services/surface-memo.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
@@ -314,8 +312,7 @@ describe('levels and heat map', () => {
   // The time of a repeated request is measured by bench/positioning; here, that what it sends is right.
   it('answers a repeated SPX request from its memos exactly as it computes it afresh', async () => {
     const query = { include: ['vanna', 'charm', 'delta'] };
-    clearPositioningMemo();
-    clearSurfaceMemo();
+    service.deps.memos.clear();
     const levelsFresh = await okLevels(query);
     const heatmapFresh = await okHeatmap({});
     for (let i = 0; i < 3; i++) {
@@ -324,8 +321,7 @@ describe('levels and heat map', () => {
     }
     // Another view of the kept book (another unit) is what a fresh book gives it.
     const perDollar = await okLevels({ ...query, unit: 'per_dollar' });
-    clearPositioningMemo();
-    clearSurfaceMemo();
+    service.deps.memos.clear();
     expect(await okLevels({ ...query, unit: 'per_dollar' })).toEqual(perDollar);
   });
 

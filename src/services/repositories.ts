@@ -1,0 +1,86 @@
+/**
+ * What the services read, as one small interface per use case (the way immich's services take
+ * repositories): a service reaches its reads through its context (ServiceDeps.repositories), never by
+ * importing src/db, so a unit test hands it rows. databaseRepositories builds them once from the
+ * Kysely queries of src/db (server.ts); a test builds its own.
+ */
+import type { ListedExpirationRow, ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
+import { chainQuotesAt, listedExpirations, underlyingPriceAt } from '../db/chain.js';
+import { sessionState, type SessionState } from '../db/archive.js';
+import type { Queryable } from '../db/connection.js';
+import { marketDataStamp } from '../db/market-data-changes.js';
+import { activityByContract, flowBySide, listedContracts, type ActivityRow, type ListedContractRow, type SideFlowRow } from '../db/positioning.js';
+import { printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type PrintsPageText, type ScanFilter, type ScannedPrints } from '../db/trades.js';
+
+/** The print feeds' pages (services/print-feeds.ts; db/trades.ts). */
+export interface PrintFeedRepository {
+  /** Up to `limit` prints of the filter, newest first, strictly older than `after`, as the text of their bodies. */
+  printsPage(filter: PrintFilter, after: PrintPosition | null, limit: number): Promise<PrintsPageText>;
+  /** Of the next `budget` prints of the filter, up to `limit` (and one more) that pass the scan filter. */
+  scannedPrints(filter: PrintFilter, after: PrintPosition | null, scan: ScanFilter, limit: number, budget: number): Promise<ScannedPrints>;
+}
+
+/** The chain at an instant, read the same way by skew, levels and heat map (services/chain-valuation.ts; db/chain.ts). */
+export interface ChainRepository {
+  /** The distinct expirations of the roots on or after a date, ascending. */
+  listedExpirations(roots: readonly string[], onOrAfter: string): Promise<ListedExpirationRow[]>;
+  /** Each contract of the expirations (or of `contractIds`) with its newest quote sample of the trading date in the window. */
+  chainQuotesAt(expirations: readonly ListedExpirationRow[], tradingDate: string, window: { from: number; to: number }, contractIds?: readonly number[] | null): Promise<ChainQuoteRow[]>;
+  /** The close of the underlying's last one-minute bar ended by `at`, looking back at most `lookbackMs`. */
+  underlyingPriceAt(symbol: string, at: number, lookbackMs: number): Promise<UnderlyingPrice | null>;
+}
+
+/** The contracts of the levels and heat map books and their prints (services/positioning.ts; db/positioning.ts). */
+export interface PositioningRepository {
+  /** Every listed contract of the expirations with its open interest for the trading date. */
+  listedContracts(expirations: readonly ListedExpirationRow[], tradingDate: string): Promise<ListedContractRow[]>;
+  /** Print sizes of the roots by contract, side and complexity, over trading dates fromDate..toDate, up to `until`. */
+  flowBySide(roots: readonly string[], fromDate: string, toDate: string, until: number): Promise<SideFlowRow[]>;
+  /** Per contract of the roots, the trading date's activity within the window. */
+  activityByContract(
+    roots: readonly string[],
+    tradingDate: string,
+    window: { from: number; to: number },
+    sides: { ask: readonly string[]; bid: readonly string[] },
+  ): Promise<ActivityRow[]>;
+}
+
+/** The stamp of the market data of some dates, which the per-process memos key on (db/market-data-changes.ts). */
+export interface MarketDataRepository {
+  marketDataStamp(from: string, to: string): Promise<number>;
+}
+
+/** Whether a trading date's prints are held, archived or absent (services/session-data.ts; db/archive.ts). */
+export interface SessionRepository {
+  sessionState(tradingDate: string): Promise<SessionState>;
+}
+
+export interface Repositories {
+  printFeeds: PrintFeedRepository;
+  chain: ChainRepository;
+  positioning: PositioningRepository;
+  marketData: MarketDataRepository;
+  sessions: SessionRepository;
+}
+
+/** The repositories as the Kysely queries of src/db on one pool. */
+export function databaseRepositories(db: Queryable): Repositories {
+  return {
+    printFeeds: {
+      printsPage: async (filter, after, limit) => await printsPageText(db, filter, after, limit),
+      scannedPrints: async (filter, after, scan, limit, budget) => await scannedPrints(db, filter, after, scan, limit, budget),
+    },
+    chain: {
+      listedExpirations: async (roots, onOrAfter) => await listedExpirations(db, roots, onOrAfter),
+      chainQuotesAt: async (expirations, tradingDate, window, contractIds = null) => await chainQuotesAt(db, expirations, tradingDate, window, contractIds),
+      underlyingPriceAt: async (symbol, at, lookbackMs) => await underlyingPriceAt(db, symbol, at, lookbackMs),
+    },
+    positioning: {
+      listedContracts: async (expirations, tradingDate) => await listedContracts(db, expirations, tradingDate),
+      flowBySide: async (roots, fromDate, toDate, until) => await flowBySide(db, roots, fromDate, toDate, until),
+      activityByContract: async (roots, tradingDate, window, sides) => await activityByContract(db, roots, tradingDate, window, sides),
+    },
+    marketData: { marketDataStamp: async (from, to) => await marketDataStamp(db, from, to) },
+    sessions: { sessionState: async (tradingDate) => await sessionState(db, tradingDate) },
+  };
+}
