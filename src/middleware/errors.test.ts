@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_RETRY_AFTER_MS, DatabaseUnavailableError } from '../db/unavailable.js';
+import { DATABASE_RETRY_AFTER_MS, DatabaseUnavailableError } from '../db-server/unavailable.js';
 import { ApiError, invalidParameters, noData } from '../errors.js';
 import { ECHO_MAX, echoed } from '../formats.js';
 import type { Logger } from '../logging.js';

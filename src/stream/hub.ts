@@ -162,7 +162,7 @@ export class StreamHub {
       };
       this.enqueue(() => this.handlePrints(event));
     });
-    // The database went away: listen again once it is back (db/watch.ts restarts it).
+    // The database went away: listen again once it is back (db-server/watch.ts restarts it).
     client.on('error', (error) => {
       this.deps.logger.error('stream listener lost its connection', { error: error.message });
       this.listener = null;
