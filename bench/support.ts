@@ -15,7 +15,7 @@ import type autocannon from 'autocannon';
 import { createAccount, createKey } from '../src/accounts.js';
 import { loadConfig } from '../src/config.js';
 import { freePort, startEmbeddedPostgres } from '../src/db-server/embedded.js';
-import { vacuumAnalyze } from '../src/db/market-data.js';
+import { vacuumAnalyze } from '../src/db/partitions.js';
 import type { IngestKind } from '../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../src/ingest/seed-market.js';
 import { simulateMarket } from '../src/ingest/simulator/index.js';

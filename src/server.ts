@@ -34,7 +34,7 @@ import { QueryValidator } from './services/query-validator.js';
 import { createLogger, type Logger } from './logging.js';
 import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
 import { RequestLogBuffer } from './request-log.js';
-import { seedOptionRoots } from './db/market-data.js';
+import { seedOptionRoots } from './db/option-contracts.js';
 import { seedMarketIfEmpty, startSimulation } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';

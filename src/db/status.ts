@@ -7,7 +7,7 @@
 import { sql } from 'kysely';
 import { OPTION_ROOTS } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
-import { partitionDates, partitionName } from './market-data.js';
+import { partitionDates, partitionName } from './partitions.js';
 
 export interface DatasetFreshness {
   dataset: string;
