@@ -1,12 +1,38 @@
 // ESLint: typed rules, strict about promises and exhaustive switches; zero warnings allowed. The
-// import rules keep the shape of src/: no import cycle, SQL in src/db only, and the
-// ingest pipeline out of the request path (handlers, services, middleware never load it).
+// import rules keep the shape of src/: no import cycle, SQL in src/db only (no kysely,
+// pg or pg-copy-streams import and no statement written in a string elsewhere; src/db-server, which
+// runs the PostgreSQL server, may use the driver too), and the ingest pipeline out of the request
+// path (handlers, services, middleware never load it).
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-const KYSELY = { name: 'kysely', message: 'SQL lives in src/db only.' };
+const SQL_ONLY_IN_DB = 'SQL lives in src/db only.';
+const SQL_IMPORTS = ['kysely', 'pg', 'pg-copy-streams'].map((name) => ({ name, message: SQL_ONLY_IN_DB }));
+const PG_MODULES = { group: ['pg/*', 'pg-copy-streams/*'], message: SQL_ONLY_IN_DB };
+/**
+ * A string or template that starts as a statement does: each keyword with the words that follow
+ * it in SQL (`select … from`, `insert into`, `update t set`, `listen channel`, `create table`, …),
+ * in lower or upper case, so that an English sentence ("Select a date", "Update the key") is not
+ * taken for one.
+ */
+const STATEMENT = [
+  String.raw`(select|SELECT)\s+(1\b|\*|distinct\b|DISTINCT\b|[\w.]+\(|[\w."]+(\s*,\s*[\w."]+)*\s+(from|FROM)\b)`,
+  String.raw`(insert|INSERT)\s+(into|INTO)\s`,
+  String.raw`(update|UPDATE)\s+[\w."]+\s+(set|SET)\s`,
+  String.raw`(delete|DELETE)\s+(from|FROM)\s`,
+  String.raw`(listen|LISTEN|unlisten|UNLISTEN|notify|NOTIFY)\s+([\w"]+\s*([;,]|$)|$)`,
+  String.raw`(create|CREATE|alter|ALTER|drop|DROP)\s+(unique\s+|UNIQUE\s+|or replace\s+|OR REPLACE\s+|temp\s+|TEMP\s+|temporary\s+|TEMPORARY\s+|unlogged\s+|UNLOGGED\s+)*(table|TABLE|index|INDEX|view|VIEW|materialized|MATERIALIZED|function|FUNCTION|trigger|TRIGGER|schema|SCHEMA|extension|EXTENSION|sequence|SEQUENCE|type|TYPE|system|SYSTEM)\s`,
+  String.raw`(copy|COPY)\s+[\w."]+\s*(\(|from\b|FROM\b|to\b|TO\b)`,
+  String.raw`(truncate|TRUNCATE|vacuum|VACUUM)(\s|$)`,
+  String.raw`(with|WITH)\s+[\w"]+\s+(as|AS)\s*\(`,
+].join('|');
+const STATEMENT_MESSAGE = 'SQL lives in src/db only: write the statement in a src/db function.';
+const RAW_SQL = [
+  { selector: `Literal[value=/^\\s*(${STATEMENT})/]`, message: STATEMENT_MESSAGE },
+  { selector: `TemplateLiteral[quasis.0.value.raw=/^\\s*(${STATEMENT})/]`, message: STATEMENT_MESSAGE },
+];
 const INGEST = { group: ['**/ingest/*', '**/ingest/**'], message: 'The request path never loads the ingest pipeline: read through src/db, ask for loads through the job queue port (jobs/queue.ts).' };
 const WORKERS = {
   group: ['**/jobs/export*', '**/jobs/session-*', '**/jobs/request-log-retention*', '**/jobs/index*'],
@@ -28,17 +54,23 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { paths: [KYSELY] }],
+      'no-restricted-imports': ['error', { paths: SQL_IMPORTS, patterns: [PG_MODULES] }],
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/config.ts.' }],
     },
   },
   {
     files: ['src/handlers/**', 'src/services/**', 'src/middleware/**', 'src/app.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [KYSELY], patterns: [INGEST, WORKERS] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: SQL_IMPORTS, patterns: [PG_MODULES, INGEST, WORKERS] }] },
   },
   {
-    files: ['src/db/**', 'db/migrations/**', 'test/**', 'bench/**'],
+    files: ['src/db/**', 'src/db-server/**', 'db/migrations/**', 'test/**', 'bench/**'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Statements written outside src/db; unit tests may name one as data (a driver error's query, say).
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/db-server/**', 'src/**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...RAW_SQL] },
   },
   {
     // Modules that load each other: the rule follows value imports (a type-only import is gone

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAccount, createKey } from '../src/accounts.js';
 import { loadConfig } from '../src/config.js';
-import { freePort, startEmbeddedPostgres } from '../src/db/connection.js';
+import { freePort, startEmbeddedPostgres } from '../src/db-server/embedded.js';
 import { examplesDir, REQUESTS_FILE } from '../src/docs/enrich.js';
 import { createLogger } from '../src/logging.js';
 import { seedSplits } from '../src/seed.js';

@@ -19,7 +19,7 @@
  * SIGINT the primary asks each worker to stop (it stops accepting, finishes its requests within
  * the shutdown grace and flushes its request log), waits for them, then stops the jobs and the
  * database. A worker whose primary is gone exits. The database going away ends neither: the
- * primary's supervisor restarts the embedded server and every process reconnects (db/watch.ts).
+ * primary's supervisor restarts the embedded server and every process reconnects (db-server/watch.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Config } from './config.js';

@@ -12,10 +12,10 @@
  * Rejections: pg-boss 10 marks a job completed or failed without awaiting the write
  * (timgit/pg-boss#577), so a job that ends while the database is away rejects a promise nobody
  * handles, and node ends the process on that. Such a rejection, when it says the database is
- * unavailable (db/unavailable.ts), is logged instead; any other still ends the process as node
+ * unavailable (db-server/unavailable.ts), is logged instead; any other still ends the process as node
  * does by default.
  */
-import { databaseUnavailable } from './db/unavailable.js';
+import { databaseUnavailable } from './db-server/unavailable.js';
 import type { Logger } from './logging.js';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createKey } from './accounts.js';
 import type { Database } from './db/connection.js';
-import { findKeyByPrefix } from './db/accounts.js';
+import { findAccount, findKeyByPrefix } from './db/accounts.js';
 import { countSplits } from './db/splits.js';
 import { keyMatches, keyPrefix } from './api-keys.js';
 import { loadSplitsFile } from './ingest/splits.js';
@@ -28,8 +28,7 @@ export async function ensureDemoKey(db: Database, keyFile: string): Promise<stri
     const found = prefix ? await findKeyByPrefix(db, prefix) : null;
     if (found && found.account.id === DEMO_ACCOUNT && keyMatches(stored, found.secret_hash)) return stored;
   }
-  const exists = await db.selectFrom('accounts').select('id').where('id', '=', DEMO_ACCOUNT).executeTakeFirst();
-  if (!exists) await createAccount(db, { id: DEMO_ACCOUNT, name: 'Demo (Pro)', plan: 'pro' });
+  if ((await findAccount(db, DEMO_ACCOUNT)) === null) await createAccount(db, { id: DEMO_ACCOUNT, name: 'Demo (Pro)', plan: 'pro' });
   const { key } = await createKey(db, DEMO_ACCOUNT, 'demo');
   fs.mkdirSync(path.dirname(keyFile), { recursive: true });
   fs.writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });

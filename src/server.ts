@@ -36,7 +36,7 @@ import { databaseRepositories } from './services/repositories.js';
 import { createLogger, type Logger } from './logging.js';
 import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
 import { RequestLogBuffer } from './request-log.js';
-import { seedOptionRoots } from './db/market-data.js';
+import { seedOptionRoots } from './db/option-contracts.js';
 import { seedMarketIfEmpty, startSimulation } from './ingest/seed-market.js';
 import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';

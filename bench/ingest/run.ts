@@ -11,10 +11,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, openDatabase, startEmbeddedPostgres } from '../../src/db/connection.js';
+import { freePort, startEmbeddedPostgres } from '../../src/db-server/embedded.js';
+import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { openCopySession, type PrintCopy } from '../../src/db/bulk-copy.js';
-import { createBarePrintsTable, dropPartition, dropTable, seedOptionRoots, vacuumAnalyze } from '../../src/db/market-data.js';
+import { seedOptionRoots } from '../../src/db/option-contracts.js';
+import { createBarePrintsTable, dropPartition, dropTable, vacuumAnalyze } from '../../src/db/partitions.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { loadPrintsFile } from '../../src/ingest/prints.js';
 

@@ -13,7 +13,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { countPrints, vacuumAnalyze } from '../../src/db/market-data.js';
+import { vacuumAnalyze } from '../../src/db/partitions.js';
+import { countPrints } from '../../src/db/stored-prints.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';

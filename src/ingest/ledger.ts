@@ -4,7 +4,7 @@
  * transaction, so a file is recorded exactly when its rows are.
  */
 import type { Database, Queryable } from '../db/connection.js';
-import { findIngestedFile, recordIngestedFile } from '../db/market-data.js';
+import { findIngestedFile, recordIngestedFile } from '../db/ingest-files.js';
 import { checkLoadCounts } from './load-counts.js';
 import type { IngestKind } from './layouts.js';
 import { alreadyLoadedResult, emptyResult, fileChecksum, type LoadOptions, type MarketLoadResult } from './source.js';

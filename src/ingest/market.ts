@@ -5,7 +5,9 @@
  * bad record is rejected with its line and reason while the rest load.
  */
 import type { Database } from '../db/connection.js';
-import { ensureContracts, ensureOptionRoots, upsertOpenInterest, upsertUnderlyingBars, type BarRow, type ContractSpec } from '../db/market-data.js';
+import { upsertOpenInterest } from '../db/open-interest.js';
+import { ensureContracts, ensureOptionRoots, type ContractSpec } from '../db/option-contracts.js';
+import { upsertUnderlyingBars, type BarRow } from '../db/underlying-bars.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import { parseBarFields, parseContractFields, parseOpenInterestFields } from './canonical.js';
 import type { IngestKind } from './layouts.js';

@@ -18,7 +18,7 @@ import type { QuoteInForce } from '../analytics/print-side.js';
 import { contractKey } from '../analytics/print-id.js';
 import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
 import type { OptionRoot } from '../analytics/roots.js';
-import type { StoredContract } from '../db/market-data.js';
+import type { StoredContract } from '../db/option-contracts.js';
 import type { CanonicalPrint, ContractRef, PrintLineValues } from './canonical.js';
 import { PrintSessionResolver } from './print-session.js';
 import { readPrintRecords } from './print-reader.js';

@@ -32,17 +32,10 @@ import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
 import { openCopySession, type PrintCopy } from '../db/bulk-copy.js';
 import type { Database, Queryable } from '../db/connection.js';
 import { refreshFlowTotals } from '../db/flow-aggregates.js';
-import {
-  attachPrintsPartition,
-  createStandalonePrintsPartition,
-  ensureContracts,
-  ensureOptionRoots,
-  findIngestedFile,
-  markPrintsCancelled,
-  partitionDates,
-  recordIngestedFile,
-  recordPrintCancels,
-} from '../db/market-data.js';
+import { findIngestedFile, recordIngestedFile } from '../db/ingest-files.js';
+import { ensureContracts, ensureOptionRoots } from '../db/option-contracts.js';
+import { attachPrintsPartition, createStandalonePrintsPartition, partitionDates } from '../db/partitions.js';
+import { markPrintsCancelled, recordPrintCancels } from '../db/stored-prints.js';
 import { recordMarketDataChange } from '../db/market-data-changes.js';
 import { notifyPrintsLoaded, type LoadedDate } from '../db/print-events.js';
 import { loadDateContext } from './date-context.js';

@@ -24,17 +24,9 @@ import { CalendarRangeError } from '../analytics/calendar.js';
 import { openCopySession, type CopySession } from '../db/bulk-copy.js';
 import type { Database, Queryable } from '../db/connection.js';
 import { CopyBinaryWriter } from '../db/copy-binary.js';
-import {
-  attachQuotePartition,
-  createStandaloneQuotePartition,
-  ensureContracts,
-  ensureOptionRoots,
-  partitionDates,
-  QUOTE_SAMPLE_COPY_COLUMNS,
-  upsertQuoteSamples,
-  type ContractSpec,
-  type QuoteSampleRow,
-} from '../db/market-data.js';
+import { ensureContracts, ensureOptionRoots, type ContractSpec } from '../db/option-contracts.js';
+import { attachQuotePartition, createStandaloneQuotePartition, partitionDates } from '../db/partitions.js';
+import { QUOTE_SAMPLE_COPY_COLUMNS, upsertQuoteSamples, type QuoteSampleRow } from '../db/quote-samples.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import { parseQuoteFields, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
 import { QuoteLineReader } from './quote-line-reader.js';

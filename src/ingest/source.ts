@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { OptionRoot } from '../analytics/roots.js';
 import { optionRoot } from '../analytics/roots.js';
-import type { ContractSpec } from '../db/market-data.js';
+import type { ContractSpec } from '../db/option-contracts.js';
 import type { ContractRef } from './canonical.js';
 import type { IngestKind } from './layouts.js';
 import { readRecordBatches, RecordError, type CsvLineTaker, type RecordRange } from './records.js';

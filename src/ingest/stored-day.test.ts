@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredCancelCandidate } from '../db/market-data.js';
+import type { StoredCancelCandidate } from '../db/stored-prints.js';
 import { sortPrints } from './print-order.js';
 import { CANCEL_CONDITION, OPEN, printTable, storeContracts } from './prints.fixtures.js';
 import { cancelCandidates, StoredDay, storedDayProbes } from './stored-day.js';

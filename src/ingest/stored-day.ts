@@ -9,7 +9,7 @@
 import { DEFAULT_CLASSIFIER_OPTIONS, type StoredPrints } from '../analytics/classification.js';
 import { PRICE_EPSILON } from '../analytics/print-side.js';
 import type { Queryable } from '../db/connection.js';
-import { storedCancelCandidates, storedDayVolumes, type StoredCancelCandidate, type StoredCancelProbe } from '../db/market-data.js';
+import { storedCancelCandidates, storedDayVolumes, type StoredCancelCandidate, type StoredCancelProbe } from '../db/stored-prints.js';
 import type { PrintDay, SortedPrints } from './print-order.js';
 
 /** A stored print a cancel record cancelled: the print's key. */

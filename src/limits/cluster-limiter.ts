@@ -29,7 +29,7 @@
  * The primary gives back the places of a worker that exits (its unreported window places count as
  * used). Time comes from the workers' clocks, as it would in one process (they share one host).
  */
-import type { ConnectionAdmission, ConnectionLimits } from '../stream/connection-window.js';
+import type { ConnectionAdmission, ConnectionLimits } from './connection-window.js';
 import type { Admission, KeylessAdmission, KeylessBudget, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
 
 /** How long a worker keeps places it does not use before it gives them back. */

@@ -9,7 +9,7 @@
  * requests do not consume them. Time comes in as an argument: the limiter has no clock of its own.
  */
 import type { Limits } from '../config.js';
-import { ConnectionWindow, type ConnectionAdmission, type ConnectionLimits } from '../stream/connection-window.js';
+import { ConnectionWindow, type ConnectionAdmission, type ConnectionLimits } from './connection-window.js';
 
 const MINUTE = 60_000;
 const SECOND = 1_000;
@@ -106,7 +106,7 @@ export interface Limiter {
   admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } | Promise<{ admission: Admission; state: WindowState }>;
   state(accountId: string, now: number): WindowState | Promise<WindowState>;
   admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission | Promise<KeylessAdmission>;
-  /** A stream connection of the account (stream/connection-window.ts): counted where the request windows are. */
+  /** A stream connection of the account (connection-window.ts): counted where the request windows are. */
   admitConnection(accountId: string, now: number, limits: ConnectionLimits): ConnectionAdmission | Promise<ConnectionAdmission>;
 }
 

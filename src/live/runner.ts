@@ -26,7 +26,7 @@ import { addDays, newYorkDate } from '../analytics/new-york-time.js';
 import type { Database } from '../db/connection.js';
 import { recordSimulatedMarket } from '../db/data-origin.js';
 import { newestCompleteMinute } from '../db/live.js';
-import { seedOptionRoots } from '../db/market-data.js';
+import { seedOptionRoots } from '../db/option-contracts.js';
 import { LAYOUTS, type IngestKind } from '../ingest/layouts.js';
 import { loadMarketFile } from '../ingest/market.js';
 import { CsvGzWriter } from '../ingest/simulator/writer.js';

@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
+// eslint-disable-next-line no-restricted-imports -- the test builds the driver's own errors (pg.DatabaseError)
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { DATABASE_RETRY_AFTER_MS, DatabaseUnavailableError } from '../db/unavailable.js';
+import { DATABASE_RETRY_AFTER_MS, DatabaseUnavailableError } from '../db-server/unavailable.js';
 import { ApiError, invalidParameters, noData } from '../errors.js';
 import { ECHO_MAX, echoed } from '../formats.js';
 import type { Logger } from '../logging.js';

@@ -1,14 +1,14 @@
 /**
  * One mapping to the error body. Services throw `ApiError` (src/errors.ts); validator errors,
  * express.json()'s errors, a lost database and anything unexpected are turned into the same body
- * here. A lost database (db/unavailable.ts) is 503 upstream_busy with Retry-After: the same request
+ * here. A lost database (db-server/unavailable.ts) is 503 upstream_busy with Retry-After: the same request
  * succeeds once it is back. Unknown errors become a plain 500 and are logged with the request id,
  * never echoed. (The errors node's HTTP server answers before express, such as 431, get the same
  * body from client-errors.ts.)
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import type { components } from '../../generated/openapi.js';
-import { DATABASE_RETRY_AFTER_MS, databaseUnavailable } from '../db/unavailable.js';
+import { DATABASE_RETRY_AFTER_MS, databaseUnavailable } from '../db-server/unavailable.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 import type { Logger } from '../logging.js';

@@ -8,7 +8,7 @@ import { bucketEnd, hasOvernightSession, INTERVAL_MS, ivSample, lastQuotePerBuck
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
 import { defaultTradingDate, inRegularHours, type Problem, type SessionChoice } from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
-import { underlyingBarsBetween } from '../db/market-data.js';
+import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
 import { ApiError, invalidParameters, noData } from '../errors.js';
 import { openPaging } from './paging.js';

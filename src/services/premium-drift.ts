@@ -6,7 +6,7 @@ import { DRIFT_INTERVAL_MS, driftGrid, driftSeries } from '../analytics/premium-
 import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
 import { rootsOf, selectSides } from '../analytics/print-filters.js';
 import { optionRoot } from '../analytics/roots.js';
-import { underlyingBarsBetween } from '../db/market-data.js';
+import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { premiumNetByBucket } from '../db/trades.js';
 import { noData } from '../errors.js';
 import { checkedFeedWindow, feedSession, printFilterOf } from './print-feeds.js';

@@ -16,7 +16,7 @@ import { driftBuckets, driftPoints, historyWindows, realizedWindow, strikeBand, 
 import { realizedVolatilityBasis, type MinuteBar } from '../analytics/volatility/realized.js';
 import { expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
-import { sessionBars, underlyingBarsBetween } from '../db/market-data.js';
+import { sessionBars, underlyingBarsBetween } from '../db/underlying-bars.js';
 import { listedExpirations } from '../db/chain.js';
 import { expirationContracts, lastBarBefore, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';

@@ -4,7 +4,7 @@
  * which cannot set headers, an `auth` message first); bad credentials spend the client network's
  * keyless budget as on REST. An upgrade is a request of the account's rate-limit windows (it holds
  * no in-flight place while the connection lasts) and one of its connections per ten minutes
- * (connection-window.ts); it is written to the request log as route /v1/stream, status 101 when
+ * (limits/connection-window.ts); it is written to the request log as route /v1/stream, status 101 when
  * admitted, else the status a REST request would have had. A refusal after the upgrade closes the
  * connection with a code of protocol.ts and a reason naming the error code, after an `error`
  * message carrying the REST error object.

@@ -33,10 +33,9 @@
  * stream keeps its position in it, handed over too (replay.ts): the new worker's replay steps go on
  * from that position.
  */
-import pg from 'pg';
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../contract.js';
-import { PRINTS_CHANNEL, parsePrintsLoaded, streamCancelledPrints, streamPrints, type PrintSelection } from '../db/print-events.js';
+import { listenForPrintsLoads, streamCancelledPrints, streamPrints, type PrintSelection, type PrintsListener } from '../db/print-events.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
 import { errorBody, toApiError } from '../middleware/errors.js';
@@ -76,7 +75,7 @@ const RECONNECT_MS = 1_000;
 export class StreamHub {
   readonly streams = new Map<string, Stream>();
   private readonly operations: ReadonlyMap<OperationId, OperationSpec>;
-  private listener: pg.Client | null = null;
+  private listener: PrintsListener | null = null;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
   private cadence: NodeJS.Timeout | null = null;
@@ -146,32 +145,26 @@ export class StreamHub {
   }
 
   private async listen(connectionString: string): Promise<void> {
-    const client = new pg.Client({ connectionString, application_name: 'oads-streams' });
-    client.on('notification', (message) => {
-      if (message.channel !== PRINTS_CHANNEL || !message.payload) return;
-      const loaded = parsePrintsLoaded(message.payload);
-      if (loaded === null) return;
-      const event: PrintsEvent = {
-        tradingDate: loaded.trading_date,
-        selection: { kind: 'load', xid: loaded.xid, from: loaded.from, to: loaded.to },
-        replay: false,
-        at: loaded.loaded_at,
-        id: `${loaded.xid}:${loaded.trading_date}`,
-        rows: loaded.rows,
-        cancelled: loaded.cancelled,
-      };
-      this.enqueue(() => this.handlePrints(event));
+    this.listener = await listenForPrintsLoads(connectionString, {
+      onLoaded: (loaded) => {
+        const event: PrintsEvent = {
+          tradingDate: loaded.trading_date,
+          selection: { kind: 'load', xid: loaded.xid, from: loaded.from, to: loaded.to },
+          replay: false,
+          at: loaded.loaded_at,
+          id: `${loaded.xid}:${loaded.trading_date}`,
+          rows: loaded.rows,
+          cancelled: loaded.cancelled,
+        };
+        this.enqueue(() => this.handlePrints(event));
+      },
+      // The database went away: listen again once it is back (db-server/watch.ts restarts it).
+      onLost: (error) => {
+        this.deps.logger.error('stream listener lost its connection', { error: error.message });
+        this.listener = null;
+        this.relisten(connectionString);
+      },
     });
-    // The database went away: listen again once it is back (db/watch.ts restarts it).
-    client.on('error', (error) => {
-      this.deps.logger.error('stream listener lost its connection', { error: error.message });
-      this.listener = null;
-      client.end().catch(() => undefined);
-      this.relisten(connectionString);
-    });
-    await client.connect();
-    await client.query(`listen ${PRINTS_CHANNEL}`);
-    this.listener = client;
   }
 
   private relisten(connectionString: string): void {

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarDay, previousTradingDay } from '../../src/analytics/calendar.js';
 import { marketSessions } from '../../src/analytics/sessions.js';
-import { sessionBars } from '../../src/db/market-data.js';
+import { sessionBars } from '../../src/db/underlying-bars.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { SNAPSHOT_EVERY_MINUTES } from '../../src/ingest/simulator/index.js';
 import { loadSimulatedMarket } from '../support/market.js';

@@ -11,7 +11,7 @@ import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { bsmPrice } from '../../src/analytics/pricing.js';
 import { dividendYield, riskFreeRate } from '../../src/analytics/rates.js';
 import { yearsToSettlement } from '../../src/analytics/settlement.js';
-import { printBodies } from '../../src/db/market-data.js';
+import { printBodies } from '../../src/db/stored-prints.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 

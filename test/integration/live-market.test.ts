@@ -15,7 +15,8 @@ import { getAsyncApiDocument, getStatus, listOptionTrades } from '../../generate
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { recordSimulatedMarket } from '../../src/db/data-origin.js';
-import { countPrints, printBodies, recordIngestedFile } from '../../src/db/market-data.js';
+import { recordIngestedFile } from '../../src/db/ingest-files.js';
+import { countPrints, printBodies } from '../../src/db/stored-prints.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
 import { SMALL_MARKET } from '../support/market.js';

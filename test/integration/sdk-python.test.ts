@@ -12,7 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
-import { printBodies } from '../../src/db/market-data.js';
+import { printBodies } from '../../src/db/stored-prints.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 

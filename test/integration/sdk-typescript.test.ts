@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { Oads, OadsError, operationIds, retryAfterSeconds, type OadsErrorCode, type ParamsOf, type OptionPrint, type RetryEvent } from '../../sdk/typescript/src/index.js';
-import { printBodies } from '../../src/db/market-data.js';
+import { printBodies } from '../../src/db/stored-prints.js';
 import { ApiError } from '../../src/errors.js';
 import { getMarketCalendarDay } from '../../src/handlers/market.js';
 import type { Handler } from '../../src/handlers/types.js';

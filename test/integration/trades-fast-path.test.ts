@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOptionTrades } from '../../generated/client/index.js';
-import { printBodies } from '../../src/db/market-data.js';
+import { printBodies } from '../../src/db/stored-prints.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 

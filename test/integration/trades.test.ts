@@ -12,7 +12,7 @@ import { createExport, downloadExport, getExport, getPremiumDrift, listFlowLeade
 import type { Client } from '../../generated/client/client/index.js';
 import type { ContractLeaderRow, OptionPrint as Print, RootLeaderRow } from '../../generated/client/types.gen.js';
 import { optionRoot } from '../../src/analytics/roots.js';
-import { printBodies } from '../../src/db/market-data.js';
+import { printBodies } from '../../src/db/stored-prints.js';
 import { printFeedHandlers } from '../../src/handlers/flow.js';
 import { sessionState } from '../../src/db/archive.js';
 import { enforceRetention } from '../../src/ingest/archive.js';

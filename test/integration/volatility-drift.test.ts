@@ -381,7 +381,7 @@ describe('GET /v1/options/volatility/drift', () => {
     const kept = await ok({ underlying_symbol: 'SPX', date: DAY, interval: '5m' });
     expect(kept.realized_volatility_basis.default_used).toBe(false);
     // A write by hand, as an operator's: it records the dates it changed in the log of market data
-    // changes, as every writer of the store does (db/market-data.ts), so the kept drift is not served.
+    // changes, as every writer of the store does (db/market-data-changes.ts), so the kept drift is not served.
     await sql`delete from underlying_bars where symbol = 'SPX' and ts < ${keepFrom}::int8`.execute(service.database.admin);
     await recordMarketDataChange(service.database.admin, historyDates.slice(0, -5));
     const d = await ok({ underlying_symbol: 'SPX', date: DAY, interval: '5m' });

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { processRunning } from '../../src/db/postmaster.js';
+import { processRunning } from '../../src/db-server/postmaster.js';
 import { request, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
 describe('the embedded PostgreSQL of a service killed with SIGKILL', () => {

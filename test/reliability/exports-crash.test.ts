@@ -15,7 +15,8 @@ import { createClient, createConfig, type Client } from '../../generated/client/
 import type { ExportJob } from '../../generated/client/types.gen.js';
 import { createAccount, createKey } from '../../src/accounts.js';
 import { loadConfig } from '../../src/config.js';
-import { freePort, openDatabase } from '../../src/db/connection.js';
+import { freePort } from '../../src/db-server/embedded.js';
+import { openDatabase } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { EXPORT_HEARTBEAT_MS } from '../../src/jobs/export-policy.js';
 import { createLogger } from '../../src/logging.js';

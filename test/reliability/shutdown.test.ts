@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
-import { processRunning } from '../../src/db/postmaster.js';
+import { freePort, startEmbeddedPostgres } from '../../src/db-server/embedded.js';
+import { processRunning } from '../../src/db-server/postmaster.js';
 import { settled } from '../support/settled.js';
 import {
   connect,

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { freePort, startEmbeddedPostgres } from '../../src/db/connection.js';
+import { freePort, startEmbeddedPostgres } from '../../src/db-server/embedded.js';
 import { buildService } from './service-build.js';
 
 declare module 'vitest' {

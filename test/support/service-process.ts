@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createAccount, createKey } from '../../src/accounts.js';
-import { freePort, openDatabase } from '../../src/db/connection.js';
+import { freePort } from '../../src/db-server/embedded.js';
+import { openDatabase } from '../../src/db/connection.js';
 import { inject } from 'vitest';
 
 /**

@@ -3,7 +3,7 @@
  * query that failed on a database that answers. A request meeting such an error is answered 503
  * upstream_busy with Retry-After (middleware/errors.ts), never 500: the service itself is sound
  * and the same request succeeds once the database is back (the embedded server is restarted by
- * db/supervisor.ts, a server at DATABASE_URL is probed with backoff by db/watch.ts).
+ * db-server/supervisor.ts, a server at DATABASE_URL is probed with backoff by db-server/watch.ts).
  *
  * Recognised: a socket that could not connect or was cut (ECONNREFUSED, ECONNRESET, ...); node-pg's
  * own messages for a connection that ended or timed out, and for a pool that waited too long for a
@@ -20,7 +20,7 @@ export const DATABASE_UNAVAILABLE = 'OADS_DATABASE_UNAVAILABLE';
 /** How long a client is asked to wait when the database is unavailable: the longest pause between reconnection attempts. */
 export const DATABASE_RETRY_AFTER_MS = 2_000;
 
-/** Thrown instead of connecting while the database is known to be down (db/watch.ts). */
+/** Thrown instead of connecting while the database is known to be down (db-server/watch.ts). */
 export class DatabaseUnavailableError extends Error {
   readonly code = DATABASE_UNAVAILABLE;
 

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { numberArrayLiteral, textArrayLiteral } from './market-data.js';
+import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
 
 /** node-pg's own conversion of a JS array parameter (what the columns were sent as before). */
 const pgPrepare = (createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue: (value: unknown) => unknown }).prepareValue;

@@ -1,0 +1,53 @@
+/** One-minute quote samples of the contracts (one partition per trading date, partitions.ts). */
+import { sql } from 'kysely';
+import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
+import type { Queryable } from './connection.js';
+import { recordMarketDataChange } from './market-data-changes.js';
+import type { QuoteSamplesTable } from './schema.js';
+
+export interface QuoteSampleRow {
+  tradingDate: string;
+  contractId: number;
+  minute: number;
+  bid: number | null;
+  ask: number | null;
+  bidSize: number | null;
+  askSize: number | null;
+  quoteTs: number;
+}
+
+/** The quote_samples columns in the order of a binary COPY row (ingest/quotes.ts writes them so). */
+export const QUOTE_SAMPLE_COPY_COLUMNS = ['trading_date', 'contract_id', 'minute', 'bid', 'ask', 'bid_size', 'ask_size', 'quote_ts'] as const satisfies readonly (keyof QuoteSamplesTable)[];
+
+/** Upserts minute samples; a sample is replaced only by a later (or same-time) quote of its minute. */
+export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSampleRow[]): Promise<number> {
+  let written = 0;
+  for (let start = 0; start < rows.length; start += 20_000) {
+    const c = rows.slice(start, start + 20_000);
+    const result = await sql`
+      insert into quote_samples (trading_date, contract_id, minute, bid, ask, bid_size, ask_size, quote_ts)
+      select * from unnest(${textArrayLiteral(c.map((r) => r.tradingDate))}::date[], ${numberArrayLiteral(c.map((r) => r.contractId))}::int8[],
+        ${numberArrayLiteral(c.map((r) => r.minute))}::int8[], ${numberArrayLiteral(c.map((r) => r.bid))}::float8[], ${numberArrayLiteral(c.map((r) => r.ask))}::float8[],
+        ${numberArrayLiteral(c.map((r) => r.bidSize))}::int4[], ${numberArrayLiteral(c.map((r) => r.askSize))}::int4[], ${numberArrayLiteral(c.map((r) => r.quoteTs))}::int8[])
+      on conflict (contract_id, minute, trading_date) do update
+        set bid = excluded.bid, ask = excluded.ask, bid_size = excluded.bid_size, ask_size = excluded.ask_size, quote_ts = excluded.quote_ts
+        where excluded.quote_ts >= quote_samples.quote_ts`.execute(db);
+    written += Number(result.numAffectedRows ?? 0);
+  }
+  if (written > 0) await recordMarketDataChange(db, rows.map((r) => r.tradingDate));
+  return written;
+}
+
+/** The minute samples of a trading date for some contracts, by contract then quote time. */
+export async function quoteSamplesOn(db: Queryable, tradingDate: string, contractIds: readonly number[]): Promise<QuoteSampleRow[]> {
+  if (contractIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('quote_samples')
+    .select(['trading_date', 'contract_id', 'minute', 'bid', 'ask', 'bid_size', 'ask_size', 'quote_ts'])
+    .where('trading_date', '=', tradingDate)
+    .where('contract_id', '=', sql<number>`any(${[...contractIds]}::int8[])`)
+    .orderBy('contract_id')
+    .orderBy('quote_ts')
+    .execute();
+  return rows.map((r) => ({ tradingDate: r.trading_date, contractId: r.contract_id, minute: r.minute, bid: r.bid, ask: r.ask, bidSize: r.bid_size, askSize: r.ask_size, quoteTs: r.quote_ts }));
+}
