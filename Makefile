@@ -7,7 +7,7 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 NODE_STAMP := node_modules/.oads-installed
 VENV_STAMP := .venv/.oads-installed
 
-.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint test-unit test-integration schemathesis docs build explorer browser run migrate test bench simulate static-checks code-checks
+.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint format format-check test-unit test-integration schemathesis docs build explorer browser run migrate test bench simulate static-checks code-checks
 
 help:
 	@echo "make run    - install, build dist/, the docs and the explorer, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs, explorer at /explorer)"
@@ -64,6 +64,14 @@ typecheck: install
 
 lint: install
 	npx eslint --max-warnings 0 .
+
+# Prettier lays out the hand-written TypeScript and JavaScript (.prettierrc.json; what it leaves alone,
+# .prettierignore): `make format` writes it, make test checks that nothing is left to format.
+format: install
+	npx prettier --write --log-level warn .
+
+format-check: install
+	npx prettier --check --log-level warn .
 
 # The static checks side by side: each is one single-threaded process, so on two cores they take
 # about the longest one's time instead of the sum. typecheck and lint read generated/, which
