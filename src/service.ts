@@ -12,7 +12,7 @@ import type { Logger } from './logging.js';
 import type { Metrics } from './metrics.js';
 import type { RequestLogBuffer } from './request-log.js';
 import type { CursorCodec } from './services/cursor.js';
-import type { QueryValidator } from './services/query-validator.js';
+import type { QueryValidator } from './parameters/index.js';
 
 export interface ServiceDeps {
   config: Readonly<Config>;
