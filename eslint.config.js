@@ -37,6 +37,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [KYSELY], patterns: [INGEST, WORKERS] }] },
   },
   {
+    // What a request's parameters may be (src/parameters) lies below the layers that ask it.
+    files: ['src/parameters/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [KYSELY],
+          patterns: [{ group: ['**/middleware/*', '**/services/*', '**/handlers/*', '**/db/*', '**/jobs/*', '**/ingest/*'], message: 'src/parameters lies below middleware, services and db.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/db/**', 'db/migrations/**', 'test/**', 'bench/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
