@@ -63,6 +63,19 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: SQL_IMPORTS, patterns: [PG_MODULES, INGEST, WORKERS] }] },
   },
   {
+    // What a request's parameters may be (src/parameters) lies below the layers that ask it.
+    files: ['src/parameters/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: SQL_IMPORTS,
+          patterns: [PG_MODULES, { group: ['**/middleware/*', '**/services/*', '**/handlers/*', '**/db/*', '**/jobs/*', '**/ingest/*'], message: 'src/parameters lies below middleware, services and db.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/db/**', 'src/db-server/**', 'db/migrations/**', 'test/**', 'bench/**'],
     rules: { 'no-restricted-imports': 'off' },
   },

@@ -26,6 +26,7 @@ import { mcpEndpoint } from './mcp/endpoint.js';
 import { MCP_PATH } from './mcp/route.js';
 import { streamWithoutUpgrade } from './stream/gateway.js';
 import { requestContext } from './middleware/request-context.js';
+import { throwCalendarProblems } from './middleware/parameter-rules.js';
 import { checkParameterNames, searchOf, validationFor } from './middleware/validation.js';
 import type { ServiceDeps } from './service.js';
 import { envelopeOf, envelopeText, metaOf } from './services/envelope.js';
@@ -129,6 +130,7 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps:
     const account = (res.locals.account as AuthenticatedAccount | undefined) ?? null;
     const query = (req.query ?? {}) as Record<string, unknown>;
     checkEntitlements(operation, account, query);
+    throwCalendarProblems(res);
     const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
     const result = await handler({
       query: query,

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { components, operations } from '../generated/openapi.js';
 import { resolveRef, type Json } from './json-ref.js';
-import { parseParameterRules, type ParameterRule } from './parameter-rules.js';
+import { parseParameterRules, type ParameterRule } from './parameters/rules.js';
 
 export type OperationId = keyof operations;
 /** The dataset release a route belongs to, or none (platform, account and market routes). */
@@ -27,7 +27,7 @@ export interface RouteFacts {
   overnight: boolean;
   paginated: boolean;
   historyParams: string[];
-  /** `x-parameter-rules`: rules between the query's parameters (parameter-rules.ts); none when absent. */
+  /** `x-parameter-rules`: rules between the query's parameters (parameters/rules.ts); none when absent. */
   parameterRules: ParameterRule[];
   /** `x-quota-free`: the request spends nothing of the minute and second windows (still in flight, still logged). */
   quotaFree: boolean;

@@ -30,7 +30,7 @@ import { jobQueue, QUEUES } from './jobs/queue.js';
 import { onFileLoaded } from './ingest/ledger.js';
 import { answerMetricsRequests, Metrics, serveMetrics } from './metrics.js';
 import { CursorCodec } from './services/cursor.js';
-import { QueryValidator } from './services/query-validator.js';
+import { QueryValidator } from './parameters/index.js';
 import { ServiceMemos } from './services/memos.js';
 import { databaseRepositories } from './services/repositories.js';
 import { createLogger, type Logger } from './logging.js';

@@ -13,8 +13,8 @@ import type { Logger } from './logging.js';
 import type { Metrics } from './metrics.js';
 import type { RequestLogBuffer } from './request-log.js';
 import type { CursorCodec } from './services/cursor.js';
+import type { QueryValidator } from './parameters/index.js';
 import type { ServiceMemos } from './services/memos.js';
-import type { QueryValidator } from './services/query-validator.js';
 import type { Repositories } from './services/repositories.js';
 
 export interface ServiceDeps {

@@ -5,8 +5,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { loadContract, type OperationSpec } from '../contract.js';
 import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
-import { parameterRuleProblems } from '../parameter-rules.js';
-import { QueryValidator } from '../services/query-validator.js';
+import { parameterRuleProblems, QueryValidator } from '../parameters/index.js';
 import type { CodeSample } from './code-samples.js';
 import { examplesDir, REQUESTS_FILE, servedDocument, successStatus } from './enrich.js';
 

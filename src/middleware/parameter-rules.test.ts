@@ -4,7 +4,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContract, withParametersInline, type OperationId } from '../contract.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
-import { parameterRules, type ParameterRulesOptions } from './parameter-rules.js';
+import { parameterRules, throwCalendarProblems } from './parameter-rules.js';
 
 const contract = loadContract();
 const operationOf = (id: OperationId) => {
@@ -15,9 +15,10 @@ const operationOf = (id: OperationId) => {
 
 /**
  * One operation served as the app serves it: the contract's validator for it alone, then the rules,
- * then a handler that answers the query it reads.
+ * then a handler that answers the query it reads after the steps of app.ts dispatch (an entitlement
+ * check, here a 403 when the request sends x-forbid, then the calendar rules' 400).
  */
-function appFor(id: OperationId, options: ParameterRulesOptions = {}): express.Express {
+function appFor(id: OperationId): express.Express {
   const operation = operationOf(id);
   const document = contract.document as { paths: Record<string, Record<string, Record<string, unknown>>> };
   const spec = document.paths[operation.path]?.[operation.method] ?? {};
@@ -32,8 +33,10 @@ function appFor(id: OperationId, options: ParameterRulesOptions = {}): express.E
       ignoreUndocumented: false,
     }),
   );
-  app.use(parameterRules(operation, options));
+  app.use(parameterRules(operation));
   app.get(operation.path, (req, res) => {
+    if (req.headers['x-forbid'] !== undefined) throw new ApiError(403, 'forbidden', 'not entitled');
+    throwCalendarProblems(res);
     res.json({ query: req.query });
   });
   const errors: ErrorRequestHandler = (err, _req, res, _next) => {
@@ -59,8 +62,8 @@ interface Answer {
   status: number;
   body: { query?: Record<string, unknown>; code?: string; details?: ErrorDetail[] };
 }
-const get = async (base: string, path: string): Promise<Answer> => {
-  const response = await fetch(`${base}${path}`);
+const get = async (base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> => {
+  const response = await fetch(`${base}${path}`, { headers });
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 };
 
@@ -71,9 +74,7 @@ describe('parameterRules after the validator', () => {
   beforeAll(async () => {
     leaders = await serve(appFor('listFlowLeaders'));
     trades = await serve(appFor('listOptionTrades'));
-    drift = await serve(
-      appFor('getPremiumDrift', { codedProblems: (req) => (req.query.start_time !== undefined ? [{ parameter: 'start_time', message: 'outside the session' }] : []) }),
-    );
+    drift = await serve(appFor('getPremiumDrift'));
   });
 
   it('fills the sort of the grain the validator defaulted, and keeps what was sent', async () => {
@@ -107,12 +108,21 @@ describe('parameterRules after the validator', () => {
     ]);
   });
 
-  it('adds the coded problems to a failing answer only', async () => {
-    const start = Date.parse('2026-11-19T15:00:00Z');
-    const both = await get(drift, `/v1/options/flow/premium-drift?underlying_symbol=SPY&min_strike=600&max_strike=500&start_time=${start}`);
-    expect(both.body.details?.map((d) => d.parameter)).toEqual(['min_strike', 'max_strike', 'start_time']);
-    // Declared rules kept: the handler checks its own.
-    expect((await get(drift, `/v1/options/flow/premium-drift?underlying_symbol=SPY&start_time=${start}`)).status).toBe(200);
+  it('answers a broken calendar rule with the others at once, or alone after the entitlement check', async () => {
+    // 10:00 ET on 2026-11-20, outside the rth session of 2026-11-19.
+    const start = Date.parse('2026-11-20T15:00:00Z');
+    const outside = { parameter: 'start_time', message: 'the window must lie within the rth session of 2026-11-19' };
+    const both = await get(drift, `/v1/options/flow/premium-drift?underlying_symbol=SPY&min_strike=600&max_strike=500&date=2026-11-19&start_time=${start}`, { 'x-forbid': '1' });
+    expect(both.status).toBe(400);
+    expect(both.body.details).toEqual([
+      { parameter: 'min_strike', message: 'must not exceed max_strike' },
+      { parameter: 'max_strike', message: 'must not be below min_strike' },
+      outside,
+    ]);
+    const alone = `/v1/options/flow/premium-drift?underlying_symbol=SPY&date=2026-11-19&start_time=${start}`;
+    expect((await get(drift, alone, { 'x-forbid': '1' })).status).toBe(403);
+    expect((await get(drift, alone)).body).toEqual({ code: 'invalid_parameter', details: [outside] });
+    expect((await get(drift, `/v1/options/flow/premium-drift?underlying_symbol=SPY&date=2026-11-20&start_time=${start}`)).status).toBe(200);
   });
 
   it('lets a schema error through to the error handler before any rule runs', async () => {

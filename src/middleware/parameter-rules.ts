@@ -1,34 +1,32 @@
 /**
- * An operation's rules between parameters (the contract's `x-parameter-rules`, parameter-rules.ts),
- * applied to each request after the validator: 400 naming every parameter of every broken rule, or
- * the query with its conditional defaults filled in (sort by grain on the flow leaders).
+ * The express glue of an operation's rules between parameters (the contract's `x-parameter-rules`,
+ * checked by src/parameters), run after the validator: 400 naming every parameter of every broken
+ * rule, or the query with its conditional defaults filled in (sort by grain on the flow leaders).
+ *
+ * A request that breaks only calendar rules (parameters CALENDAR_KINDS) goes on, its problems kept
+ * in res.locals.calendarProblems, and is answered 400 by throwCalendarProblems after the entitlement
+ * check (app.ts dispatch), where the services answered it before those rules were declared.
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { OperationSpec } from '../contract.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
-import { applyConditionalDefaults, parameterRuleProblems } from '../parameter-rules.js';
+import { applyConditionalDefaults, CALENDAR_KINDS, parameterRuleProblems } from '../parameters/index.js';
 
-export interface ParameterRulesOptions {
-  /**
-   * The operation's rules that stay in code (calendar, clock), asked only when a declared rule
-   * fails, so that one 400 still names every bad parameter as before the rules were declared (the
-   * print feeds and premium drift add their window's problems). When the declared rules pass,
-   * the handler checks its own.
-   */
-  codedProblems?: (req: Request, res: Response) => ErrorDetail[];
-}
-
-export function parameterRules(operation: Pick<OperationSpec, 'facts'>, options: ParameterRulesOptions = {}): RequestHandler {
+export function parameterRules(operation: Pick<OperationSpec, 'facts'>): RequestHandler {
   const rules = operation.facts.parameterRules;
   if (rules.length === 0) return (_req, _res, next) => next();
   const hasDefaults = rules.some((r) => r.kind === 'default_when');
+  const calendarRules = rules.filter((r) => CALENDAR_KINDS.has(r.kind));
+  const otherRules = rules.filter((r) => !CALENDAR_KINDS.has(r.kind));
   return (req, res, next) => {
     const query = (req.query ?? {}) as Record<string, unknown>;
-    const problems = parameterRuleProblems(rules, query);
-    if (problems.length > 0) {
-      next(invalidParameters([...problems, ...(options.codedProblems?.(req, res) ?? [])]));
+    // One 400 names every bad parameter: the calendar rules' problems too, in declaration order.
+    if (parameterRuleProblems(otherRules, query).length > 0) {
+      next(invalidParameters(parameterRuleProblems(rules, query)));
       return;
     }
+    const calendar = parameterRuleProblems(calendarRules, query);
+    if (calendar.length > 0) res.locals.calendarProblems = calendar;
     if (hasDefaults) {
       const completed = applyConditionalDefaults(rules, query);
       // express 5's req.query is a getter of the prototype that parses the URL again on each read;
@@ -40,4 +38,10 @@ export function parameterRules(operation: Pick<OperationSpec, 'facts'>, options:
     }
     next();
   };
+}
+
+/** The 400 of a request that broke only calendar rules (parameterRules), thrown after the entitlement check. */
+export function throwCalendarProblems(res: Response): void {
+  const problems = res.locals.calendarProblems as ErrorDetail[] | undefined;
+  if (problems) throw invalidParameters(problems);
 }

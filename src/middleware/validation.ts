@@ -2,7 +2,8 @@
  * Validation at the edge, once per request, in three steps: the parameter names (given twice is
  * 400 at once; unknown ones are kept so that one 400 names them with the validator's findings),
  * express-openapi-validator for the operation's own schemas (request, and in tests response,
- * validation), then the rules between parameters the contract declares (parameter-rules.ts).
+ * validation), then the rules between parameters the contract declares (src/parameters, applied by
+ * parameter-rules.ts).
  *
  * Each operation gets its own validator built from a copy of the contract that holds only that
  * operation, with its parameters written out in place of their `$ref`s: the validator then has one
@@ -17,9 +18,9 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { withParametersInline, type OperationSpec } from '../contract.js';
 import { refKeys, type Json } from '../json-ref.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
-import { echoed, hasAtMostThreeDecimals, isCalendarDate, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
+import { echoed, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
+import { PARAMETER_FORMATS } from '../parameters/index.js';
 import type { ServiceDeps } from '../service.js';
-import { calendarProblems } from '../services/query-rules.js';
 import { parameterRules } from './parameter-rules.js';
 
 type Compile = (path: string, options?: { sensitive?: boolean; strict?: boolean; end?: boolean }) => unknown;
@@ -194,20 +195,15 @@ export function validationFor(deps: ServiceDeps, operation: OperationSpec): Requ
     // operation's copy against the OpenAPI schema, seconds of every process's start.
     validateApiSpec: false,
     // Query strings are always coerced by the validator; a JSON body is not: an export's query
-    // reaches services/query-validator.ts as sent (with coercion, the anyOf of ExportQueryValue
+    // reaches parameters/query-validator.ts as sent (with coercion, the anyOf of ExportQueryValue
     // turned the text "0x10" into the number 16 before anything could refuse it).
     validateRequests: { allowUnknownQueryParameters: true, coerceTypes: false, removeAdditional: false, allErrors: true },
     validateResponses: deps.config.validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
     validateSecurity: false,
     validateFormats: true,
     ignoreUndocumented: false,
-    formats: {
-      // A real calendar date (ajv's fast mode accepts 2030-06-31).
-      date: { type: 'string', validate: isCalendarDate },
-      strike: { type: 'number', validate: hasAtMostThreeDecimals },
-    },
+    // The formats query-validator.ts gives its own ajv: a query is checked the same way in both.
+    formats: PARAMETER_FORMATS,
   });
-  // A broken declared rule answers with the calendar rules' problems too: one 400 names every bad parameter.
-  const rules = parameterRules(operation, { codedProblems: (req, res) => calendarProblems(operation, (req.query ?? {}), Number(res.locals.receivedAt)) });
-  return [...validator, rejectUnknownParameters, rules];
+  return [...validator, rejectUnknownParameters, parameterRules(operation)];
 }

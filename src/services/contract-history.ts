@@ -6,7 +6,7 @@
  */
 import { bucketEnd, hasOvernightSession, INTERVAL_MS, ivSample, lastQuotePerBucket, resolveIvRange, sampleWindows } from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
-import { defaultTradingDate, inRegularHours, type Problem, type SessionChoice } from '../analytics/print-filters.js';
+import { defaultTradingDate, inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
 import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
@@ -89,12 +89,6 @@ function ivRange(q: IvQuery, now: number): ReturnType<typeof resolveIvRange> {
   });
 }
 
-/** The rule of implied volatility that depends on the calendar (a range of at most 31 days, in any session), for a query given as data (exports). */
-export function ivRangeProblems(query: Record<string, unknown>, now: number): Problem[] {
-  const range = ivRange(query, now);
-  return range.ok ? [] : range.problems;
-}
-
 /** Position of a page of samples: the last bucket served. */
 interface SamplePosition {
   b: number;
@@ -104,6 +98,7 @@ export async function listContractImpliedVolatility(ctx: ServiceContext, q: Quer
   const root = q.underlying_symbol.toUpperCase();
   const session = withDefault(q.session, 'session');
   const range = ivRange(q, ctx.now);
+  // The contract's range_at_most_days (src/parameters) refuses a bad range before the service runs; this guards a caller that skipped it.
   if (!range.ok) throw invalidParameters(range.problems);
   if (session === 'gth' && !hasOvernightSession(root)) throw noData(`${root} has no overnight session: its options trade only in the regular session.`);
   const contract = await namedContract(ctx, q);

@@ -12,8 +12,7 @@ import { findExport, insertExportWithinLimit, updateExport, type ExportRow } fro
 import { checkEntitlements } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
-import type { QueryValue } from './query-validator.js';
-import { queryProblems } from './query-rules.js';
+import { queryProblems, type QueryValue } from '../parameters/index.js';
 import { accountOf, type BodyOf, type DataOf, type Result, type ServiceContext } from './types.js';
 
 type ExportJobData = DataOf<'getExport'>;
@@ -75,7 +74,7 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
     throw new ApiError(400, 'invalid_body', 'cursor_id is not accepted by exports: the worker follows the pages itself.', [{ parameter: 'query.cursor_id', message: 'not accepted by exports' }]);
   }
   const checked = deps.queries.check(operation.operationId, query, exportQueryRules(operation, deps.config.limits.exportMaxRows));
-  const details = checked.ok ? queryProblems(operation, checked.query, ctx.now) : checked.details;
+  const details = checked.ok ? queryProblems(operation, checked.query) : checked.details;
   if (details.length > 0) {
     throw new ApiError(400, 'invalid_parameter', `The query is rejected by ${operation.path}.`, details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })));
   }

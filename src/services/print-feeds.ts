@@ -56,18 +56,15 @@ export function feedWindow(query: { date?: string; start_time?: number; end_time
   return window.ok ? { ok: true, window: { tradingDate: window.tradingDate, from: window.from, to: window.to } } : { ok: false, problems: window.problems };
 }
 
-/** The window of a feed query, or 400 naming its time parameters. */
+/**
+ * The window of a feed query. Its rule (the contract's within_one_session, src/parameters) refuses
+ * a query whose window does not resolve before the service runs; the 400 here only guards a caller
+ * that skipped it.
+ */
 export function checkedFeedWindow(query: { date?: string; start_time?: number; end_time?: number }, session: SessionChoice, now: number): FeedWindow {
   const resolved = feedWindow(query, session, now);
   if (!resolved.ok) throw invalidParameters(resolved.problems);
   return resolved.window;
-}
-
-/** The rule of the feeds and premium drift that depends on the calendar, for a query given as data (exports). */
-export function feedWindowProblems(op: FeedOperation | 'getPremiumDrift', query: Record<string, unknown>, now: number): Problem[] {
-  const q = query as FeedQuery;
-  const resolved = feedWindow(q, feedSession(op, q), now);
-  return resolved.ok ? [] : resolved.problems;
 }
 
 /** The store filter of a feed query. */

@@ -12,9 +12,7 @@ import type { OperationId, OperationSpec } from '../contract.js';
 import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
-import { parameterRuleProblems } from '../parameter-rules.js';
-import type { QueryValidator, QueryValue } from '../services/query-validator.js';
-import { queryProblems } from '../services/query-rules.js';
+import { parameterRuleProblems, queryProblems, type QueryValidator, type QueryValue } from '../parameters/index.js';
 
 export type ChannelName = 'prints' | 'premium_drift' | 'levels';
 
@@ -130,7 +128,7 @@ export function checkSubscription(
           operation.facts.parameterRules.filter((r) => r.kind !== 'exactly_one_of'),
           query,
         )
-      : queryProblems(operation, query, ctx.now);
+      : queryProblems(operation, query);
   if (problems.length > 0) throw invalidParameters(problems);
   if (symbols !== null) query.underlying_symbols = symbols;
   checkEntitlements(operation, ctx.account, query);

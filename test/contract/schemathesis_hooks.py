@@ -11,30 +11,22 @@ within those rules before it is sent, reading them from the served document:
 - not_above: a pair given high-to-low swapped;
 - values_when / only_when: a parameter left out when its conditions say so (conditions read a
   parameter's schema default when it is absent, as the server does);
-- default_when: nothing to do, the server fills it in.
-What depends on the calendar, the clock or the service's own state stays coded here:
+- default_when: nothing to do, the server fills it in;
+- within_one_session: the window's bounds left out (a random instant seldom falls in the session
+  of the date drawn);
+- range_at_most_days: a start strictly before its end (a pair given high-to-low swapped, an equal
+  end left out); the length is left to the server.
+What depends on the clock or the service's own state stays coded here:
 - no cursor_id: a cursor the service did not issue is always 400 invalid_cursor;
-- time windows (start_time, end_time) on the print feeds and usage left out: a random instant
-  seldom falls in the session of the date drawn, or in usage's seven-day retention window;
-- elsewhere (contract history) a start strictly before its end, checked with the range's length;
+- usage's time window (start_time, end_time) left out: a random instant seldom falls in its
+  seven-day retention window;
 - a strike of at most three decimals (the contract's custom `strike` format).
-Each rule's 400 answer is tested in src/parameter-rules.test.ts and test/integration (trades.test.ts,
+Each rule's 400 answer is tested in src/parameters/rules.test.ts and test/integration (trades.test.ts,
 contract-history.test.ts, usage.test.ts), and the coverage phase still sends each parameter's
 out-of-bounds values.
 """
 
 import schemathesis
-
-PRINT_FEEDS = {
-    "/v1/options/trades",
-    "/v1/options/flow",
-    "/v1/options/flow/overnight",
-    "/v1/options/flow/premium-drift",
-}
-
-# Windows that stay in code: start strictly before end (the server checks it with the calendar).
-WINDOW = ("start_time", "end_time")
-
 
 def _number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -89,6 +81,16 @@ def apply_rules(rules, query, parameters):
                 del query[name]
         elif kind == "default_when":
             pass
+        elif kind == "within_one_session":
+            query.pop(body["start"], None)
+            query.pop(body["end"], None)
+        elif kind == "range_at_most_days":
+            start, end = body["start"], body["end"]
+            if start in query and end in query and _comparable(query[start], query[end]):
+                if query[start] > query[end]:
+                    query[start], query[end] = query[end], query[start]
+                elif query[start] == query[end]:
+                    del query[end]
         else:
             raise ValueError(f"unknown x-parameter-rules kind {kind}")
     return query
@@ -105,17 +107,11 @@ def map_query(ctx, query):
     operation = ctx.operation if ctx is not None else None
     path = operation.path if operation is not None else ""
     query.pop("cursor_id", None)
-    if path in PRINT_FEEDS or path == "/v1/account/usage":
+    if path == "/v1/account/usage":
         query.pop("start_time", None)
         query.pop("end_time", None)
     if operation is not None:
         apply_rules(operation.definition.raw.get("x-parameter-rules", []), query, _parameters(operation))
     if path.startswith("/v1/options/contract/") and _number(query.get("strike")):
         query["strike"] = max(0.001, round(query["strike"], 3))
-    start, end = WINDOW
-    if start in query and end in query and _comparable(query[start], query[end]):
-        if query[start] > query[end]:
-            query[start], query[end] = query[end], query[start]
-        elif query[start] == query[end]:
-            del query[end]
     return query

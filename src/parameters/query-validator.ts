@@ -1,6 +1,8 @@
 /**
- * Validates a query given as data (an export's `query`) by the target route's own parameter rules
- * from the contract: the same schemas the request validator enforces, compiled once per operation.
+ * Validates a query given as data (an export's `query`, a stream subscription's parameters) by the
+ * target route's own parameter schemas from the contract: the same schemas, with the same formats,
+ * that express-openapi-validator enforces on a request (middleware/validation.ts), compiled once
+ * per operation. The rules between parameters come after (index.ts queryProblems).
  * Values arrive as JSON (string, number, boolean, or an array of those); list parameters also
  * accept the comma-separated form. The result is the coerced query with the contract's defaults
  * applied, or one detail per bad parameter.
@@ -9,8 +11,9 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormats from 'ajv-formats';
 import type { Contract, OperationId, OperationSpec } from '../contract.js';
 import type { ErrorDetail } from '../errors.js';
-import { echoed, hasAtMostThreeDecimals, isCalendarDate, numericTypeOf, numericValueProblem } from '../formats.js';
-import { applyConditionalDefaults } from '../parameter-rules.js';
+import { echoed, numericTypeOf, numericValueProblem } from '../formats.js';
+import { PARAMETER_FORMATS } from './formats.js';
+import { applyConditionalDefaults } from './rules.js';
 
 export type QueryValue = string | number | boolean | (string | number | boolean)[];
 export type QueryCheck = { ok: true; query: Record<string, unknown> } | { ok: false; details: ErrorDetail[] };
@@ -32,8 +35,7 @@ export class QueryValidator {
   constructor(contract: Contract) {
     const ajv = new Ajv2020({ coerceTypes: true, allErrors: true, strict: false, useDefaults: true });
     addFormats.default(ajv);
-    ajv.addFormat('date', { type: 'string', validate: isCalendarDate });
-    ajv.addFormat('strike', { type: 'number', validate: hasAtMostThreeDecimals });
+    for (const [name, format] of Object.entries(PARAMETER_FORMATS)) ajv.addFormat(name, format);
     for (const operation of contract.operations) {
       const query = operation.parameters.filter((p) => p.in === 'query');
       const schema = {

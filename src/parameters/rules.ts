@@ -1,16 +1,18 @@
 /**
  * Rules between parameters, declared once in the contract (`x-parameter-rules` of an operation) and
- * applied here: at the edge after the validator (middleware/parameter-rules.ts), to export queries,
- * and read again by the Schemathesis hook. A rule is one of six kinds; openapi/v1.yaml's
- * `info.description` states their meaning for clients. Rules that depend on the calendar or the
- * clock (a window within one session, a range of at most 31 days) stay in code.
+ * applied here: at the edge after the validator (middleware/parameter-rules.ts), to queries given as
+ * data (exports, stream subscriptions: parameters/index.ts queryProblems), and read again by the
+ * Schemathesis hook. A rule is one of eight kinds; openapi/v1.yaml's `info.description` states
+ * their meaning for clients. Two of them read the exchange calendar (CALENDAR_KINDS): a window
+ * within one session (analytics/print-filters.ts resolveWindow) and a range of at most some days.
  *
  * A rule reads the query after the validator: coerced, the schemas' defaults filled in. "Given"
  * means present in that query, so a presence rule may not name a parameter with a schema default
  * (the load refuses it). A condition (`when`) compares a parameter's value, its schema default when
  * absent; a condition value of null means the parameter is not given.
  */
-import type { ErrorDetail } from './errors.js';
+import { resolveWindow, type SessionChoice } from '../analytics/print-filters.js';
+import type { ErrorDetail } from '../errors.js';
 
 export type Scalar = string | number | boolean;
 
@@ -34,10 +36,37 @@ export type ParameterRule =
   /** The parameter may be given only when every condition holds. */
   | { kind: 'only_when'; parameter: string; when: Condition[] }
   /** When the parameter is not given and every condition holds, it takes this value. */
-  | { kind: 'default_when'; parameter: string; when: Condition[]; value: Scalar };
+  | { kind: 'default_when'; parameter: string; when: Condition[]; value: Scalar }
+  /**
+   * When start or end is given, the window lies within one session of the exchange calendar: that of
+   * date when given, else the one the window's start (or end) falls in. The session is a parameter's
+   * value (its schema default when absent) or one fixed session (the overnight feed's gth).
+   */
+  | { kind: 'within_one_session'; start: string; end: string; date: string; session: { parameter: string; schemaDefault: Scalar | undefined } | { fixed: SessionChoice } }
+  /** When both are given, start is before end and at most this many days before it. */
+  | { kind: 'range_at_most_days'; start: string; end: string; days: number };
 
 export type RuleKind = ParameterRule['kind'];
-export const RULE_KINDS: readonly RuleKind[] = ['exactly_one_of', 'at_most_one_of', 'not_above', 'values_when', 'only_when', 'default_when'];
+export const RULE_KINDS: readonly RuleKind[] = [
+  'exactly_one_of',
+  'at_most_one_of',
+  'not_above',
+  'values_when',
+  'only_when',
+  'default_when',
+  'within_one_session',
+  'range_at_most_days',
+];
+
+/**
+ * The kinds that read the exchange calendar. At the edge, a request that breaks only these is
+ * answered 400 after the entitlement check (app.ts dispatch), where the services answered it before
+ * these rules were declared: an account without the overnight entitlement still gets its 403 first.
+ */
+export const CALENDAR_KINDS: ReadonlySet<RuleKind> = new Set<RuleKind>(['within_one_session', 'range_at_most_days']);
+
+const SESSIONS: readonly SessionChoice[] = ['rth', 'gth', 'all'];
+const DAY_MS = 86_400_000;
 
 type Query = Readonly<Record<string, unknown>>;
 
@@ -93,7 +122,31 @@ function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
       return [{ parameter: rule.parameter, message: `accepted with ${conditionText(rule.when)} only` }];
     case 'default_when':
       return [];
+    case 'within_one_session':
+      return windowProblems(rule, query);
+    case 'range_at_most_days': {
+      const start = query[rule.start];
+      const end = query[rule.end];
+      if (typeof start !== 'number' || typeof end !== 'number') return [];
+      const message = start >= end ? `${rule.start} must be before ${rule.end}` : end - start > rule.days * DAY_MS ? `the range is at most ${rule.days} days` : null;
+      return message === null ? [] : [rule.start, rule.end].map((parameter) => ({ parameter, message }));
+    }
   }
+}
+
+/** within_one_session, by the calendar's own reading of a feed window (analytics/print-filters.ts resolveWindow). */
+function windowProblems(rule: Extract<ParameterRule, { kind: 'within_one_session' }>, query: Query): ErrorDetail[] {
+  const instant = (name: string): number | undefined => (typeof query[name] === 'number' ? query[name] : undefined);
+  const startTime = instant(rule.start);
+  const endTime = instant(rule.end);
+  if (startTime === undefined && endTime === undefined) return [];
+  const date = typeof query[rule.date] === 'string' ? (query[rule.date] as string) : undefined;
+  const session = 'fixed' in rule.session ? rule.session.fixed : ((query[rule.session.parameter] ?? rule.session.schemaDefault) as SessionChoice);
+  // With a bound given, the window's date is `date` or the one the bound falls in: the clock (now) is not read.
+  const window = resolveWindow({ session, date, startTime, endTime, now: 0 });
+  if (window.ok) return [];
+  const named: Record<string, string> = { start_time: rule.start, end_time: rule.end };
+  return window.problems.map((p) => ({ parameter: named[p.parameter] ?? p.parameter, message: p.message }));
 }
 
 /** Every detail of every rule the query breaks, in the order the rules are declared; empty when it keeps them all. */
@@ -196,6 +249,25 @@ export function parseParameterRules(raw: unknown, parameters: readonly RuleParam
         const b = fields(body, ['parameter', 'when', 'value']);
         const name = optional(b.parameter);
         return { kind: 'default_when', parameter: name, when: conditions(b.when), value: scalarOf(parameter(name), b.value) };
+      }
+      case 'within_one_session': {
+        const b = isObject(body) && 'fixed_session' in body ? fields(body, ['start', 'end', 'date', 'fixed_session']) : fields(body, ['start', 'end', 'date', 'session']);
+        let session: Extract<ParameterRule, { kind: 'within_one_session' }>['session'];
+        if (b.fixed_session !== undefined) {
+          if (!SESSIONS.includes(b.fixed_session as SessionChoice)) return fail(`fixed_session must be one of ${SESSIONS.join(', ')}`);
+          session = { fixed: b.fixed_session as SessionChoice };
+        } else {
+          const p = parameter(b.session);
+          const values = enumOf(p);
+          if (!values || values.some((v) => !SESSIONS.includes(v as SessionChoice))) return fail(`${p.name} must take sessions only (${SESSIONS.join(', ')})`);
+          session = { parameter: p.name, schemaDefault: schemaDefault(p) };
+        }
+        return { kind: 'within_one_session', start: parameter(b.start).name, end: parameter(b.end).name, date: parameter(b.date).name, session };
+      }
+      case 'range_at_most_days': {
+        const b = fields(body, ['start', 'end', 'days']);
+        if (typeof b.days !== 'number' || !Number.isInteger(b.days) || b.days < 1) return fail('days must be a whole number of days, at least 1');
+        return { kind: 'range_at_most_days', start: parameter(b.start).name, end: parameter(b.end).name, days: b.days };
       }
       default:
         return fail(`unknown kind ${kind} (known: ${RULE_KINDS.join(', ')})`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract, type OperationId } from './contract.js';
-import { applyConditionalDefaults, parameterRuleProblems, parseParameterRules, type ParameterRule, type RuleParameter } from './parameter-rules.js';
+import { loadContract, type OperationId } from '../contract.js';
+import { applyConditionalDefaults, parameterRuleProblems, parseParameterRules, type ParameterRule, type RuleParameter } from './rules.js';
 
 const contract = loadContract();
 const rulesOf = (id: OperationId): ParameterRule[] => {
@@ -20,6 +20,7 @@ const PARAMETERS: RuleParameter[] = [
   { name: 'date_of_expiry', required: false, schema: { type: 'string', format: 'date' } },
   { name: 'start_time', required: false, schema: { type: 'integer' } },
   { name: 'end_time', required: false, schema: { type: 'integer' } },
+  { name: 'session', required: false, schema: { type: 'string', enum: ['rth', 'gth', 'all'], default: 'rth' } },
 ];
 
 const FEEDS = ['listOptionTrades', 'listOptionFlow', 'listOvernightOptionFlow', 'getPremiumDrift'] as const;
@@ -177,6 +178,76 @@ describe('at_most_one_of', () => {
   });
 });
 
+describe('within_one_session (the print feeds and premium drift)', () => {
+  // 10:00 ET on Friday 2026-11-20; 22:00 ET on Thursday 2026-11-19 (the overnight session of the 20th).
+  const DAY = Date.parse('2026-11-20T15:00:00Z');
+  const NIGHT = Date.parse('2026-11-20T03:00:00Z');
+  const before = 'start_time must be before end_time';
+  // The trades route's underlying (its exactly_one_of) given, so that only the window's problems show.
+  const windowProblems = (id: (typeof FEEDS)[number], query: Record<string, unknown>) => problems(id, id === 'listOptionTrades' ? { underlying_symbol: 'SPY', ...query } : query);
+
+  it('is declared last on each feed, so its problems follow the other rules as when the services checked it', () => {
+    for (const id of FEEDS) expect(rulesOf(id).at(-1)?.kind).toBe('within_one_session');
+  });
+
+  it('accepts a window within the session of date, or of the instant it starts in, and no window at all', () => {
+    for (const id of ['listOptionTrades', 'listOptionFlow', 'getPremiumDrift'] as const) {
+      expect(windowProblems(id, { session: 'rth', date: '2026-11-20', start_time: DAY, end_time: DAY + 60_000 })).toEqual([]);
+      expect(windowProblems(id, { session: 'rth', start_time: DAY })).toEqual([]);
+      expect(windowProblems(id, { session: 'gth', end_time: NIGHT })).toEqual([]);
+      expect(windowProblems(id, { session: 'rth', date: '2026-11-21' })).toEqual([]);
+    }
+    expect(windowProblems('listOvernightOptionFlow', { start_time: NIGHT })).toEqual([]);
+  });
+
+  it('names each bound given, with the calendar messages of before', () => {
+    expect(windowProblems('listOptionTrades', { session: 'rth', start_time: DAY, end_time: DAY })).toEqual([
+      { parameter: 'start_time', message: before },
+      { parameter: 'end_time', message: before },
+    ]);
+    expect(windowProblems('listOptionFlow', { session: 'rth', date: '2026-11-19', start_time: DAY })).toEqual([
+      { parameter: 'start_time', message: 'the window must lie within the rth session of 2026-11-19' },
+    ]);
+    expect(windowProblems('getPremiumDrift', { session: 'rth', date: '2026-11-21', end_time: DAY })).toEqual([{ parameter: 'end_time', message: '2026-11-21 is not a trading date' }]);
+    expect(windowProblems('listOptionTrades', { session: 'rth', start_time: Date.parse('2040-01-02T15:00:00Z') })).toEqual([
+      { parameter: 'start_time', message: 'outside the exchange calendar (2000 to 2035)' },
+    ]);
+  });
+
+  it('reads the session parameter, or the fixed gth of the overnight feed', () => {
+    const overnightOnly = { parameter: 'start_time', message: 'the window must lie within one overnight session (20:15 to 09:25 ET); give date to name it' };
+    expect(windowProblems('listOptionTrades', { session: 'gth', start_time: DAY })).toEqual([overnightOnly]);
+    expect(windowProblems('listOvernightOptionFlow', { start_time: DAY })).toEqual([overnightOnly]);
+    // The schema default (rth) when the session is absent: a day instant is within it.
+    expect(windowProblems('listOptionTrades', { start_time: DAY })).toEqual([]);
+  });
+});
+
+describe('range_at_most_days (contract implied volatility)', () => {
+  const T = Date.parse('2026-11-20T15:00:00Z');
+  const DAYS_31 = 31 * 86_400_000;
+
+  it('accepts one bound alone, and a range of up to 31 days', () => {
+    expect(problems('listContractImpliedVolatility', { start_time: T })).toEqual([]);
+    expect(problems('listContractImpliedVolatility', { end_time: T })).toEqual([]);
+    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T + DAYS_31 })).toEqual([]);
+  });
+
+  it('names both bounds of an empty, reversed or longer range', () => {
+    const both = (message: string) => [
+      { parameter: 'start_time', message },
+      { parameter: 'end_time', message },
+    ];
+    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T })).toEqual(both('start_time must be before end_time'));
+    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T - 1 })).toEqual(both('start_time must be before end_time'));
+    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T + DAYS_31 + 1 })).toEqual(both('the range is at most 31 days'));
+  });
+
+  it('follows at_most_one_of: date with a range names date and the bounds, then the range', () => {
+    expect(names('listContractImpliedVolatility', { date: '2026-11-20', start_time: T, end_time: T })).toEqual(['date', 'start_time', 'end_time', 'start_time', 'end_time']);
+  });
+});
+
 describe('parseParameterRules', () => {
   const parse = (raw: unknown) => parseParameterRules(raw, PARAMETERS, 'op');
 
@@ -189,6 +260,9 @@ describe('parseParameterRules', () => {
         { values_when: { parameter: 'sort', when: { grain: 'root' }, values: ['net'] } },
         { only_when: { parameter: 'date', when: { grain: 'contract', date_of_expiry: null } } },
         { default_when: { parameter: 'sort', when: { grain: 'contract' }, value: 'volume' } },
+        { within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'session' } },
+        { within_one_session: { start: 'start_time', end: 'end_time', date: 'date', fixed_session: 'gth' } },
+        { range_at_most_days: { start: 'start_time', end: 'end_time', days: 31 } },
       ]),
     ).toEqual([
       { kind: 'exactly_one_of', groups: [['date'], ['start_time', 'end_time']] },
@@ -204,6 +278,9 @@ describe('parseParameterRules', () => {
         ],
       },
       { kind: 'default_when', parameter: 'sort', when: [{ parameter: 'grain', value: 'contract', schemaDefault: 'root' }], value: 'volume' },
+      { kind: 'within_one_session', start: 'start_time', end: 'end_time', date: 'date', session: { parameter: 'session', schemaDefault: 'rth' } },
+      { kind: 'within_one_session', start: 'start_time', end: 'end_time', date: 'date', session: { fixed: 'gth' } },
+      { kind: 'range_at_most_days', start: 'start_time', end: 'end_time', days: 31 },
     ]);
     expect(parse(undefined)).toEqual([]);
   });
@@ -226,6 +303,13 @@ describe('parseParameterRules', () => {
     ['a missing field', [{ values_when: { parameter: 'sort', values: ['net'] } }], /takes exactly parameter, when, values/],
     ['an extra field', [{ only_when: { parameter: 'date', when: { grain: 'root' }, values: ['x'] } }], /takes exactly parameter, when/],
     ['an empty condition', [{ only_when: { parameter: 'date', when: {} } }], /when must map one or more/],
+    ['a window without its date', [{ within_one_session: { start: 'start_time', end: 'end_time', session: 'session' } }], /takes exactly start, end, date, session/],
+    ['a window of an unknown parameter', [{ within_one_session: { start: 'from', end: 'end_time', date: 'date', session: 'session' } }], /"from" is not a query parameter/],
+    ['a window session that is not a session', [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'grain' } }], /grain must take sessions only/],
+    ['an unknown fixed session', [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', fixed_session: 'day' } }], /fixed_session must be one of rth, gth, all/],
+    ['a session and a fixed session', [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'session', fixed_session: 'gth' } }], /takes exactly start, end, date, fixed_session/],
+    ['a range of no days', [{ range_at_most_days: { start: 'start_time', end: 'end_time', days: 0 } }], /days must be a whole number of days, at least 1/],
+    ['a range of part days', [{ range_at_most_days: { start: 'start_time', end: 'end_time', days: 1.5 } }], /days must be a whole number/],
   ])('refuses %s, naming the operation and the rule', (_what, raw, error) => {
     expect(() => parse(raw)).toThrow(error);
   });
