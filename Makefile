@@ -108,7 +108,7 @@ schemathesis: install venv build
 
 # The docs page is built from the contract as /v1/openapi.json serves it (build/openapi.json): with
 # each operation's response example (openapi/examples, `make examples`) and request samples (src/docs/).
-DOCS_INPUTS := openapi/v1.yaml openapi/examples $(wildcard openapi/examples/*.json) $(wildcard src/docs/*.ts) src/contract.ts src/json-ref.ts $(wildcard src/parameters/*.ts) scripts/docs-document.ts scripts/build-docs redocly.yaml
+DOCS_INPUTS := openapi/v1.yaml openapi/examples $(wildcard openapi/examples/*.json) $(wildcard src/docs/*.ts) $(wildcard src/api-contract/*.ts) src/json-ref.ts $(wildcard src/parameters/*.ts) scripts/docs-document.ts scripts/build-docs redocly.yaml
 
 build/docs/index.html: $(DOCS_INPUTS) $(NODE_STAMP)
 	bash scripts/build-docs build/docs build/openapi.json

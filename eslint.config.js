@@ -33,6 +33,34 @@ const RAW_SQL = [
   { selector: `Literal[value=/^\\s*(${STATEMENT})/]`, message: STATEMENT_MESSAGE },
   { selector: `TemplateLiteral[quasis.0.value.raw=/^\\s*(${STATEMENT})/]`, message: STATEMENT_MESSAGE },
 ];
+/**
+ * The layers of src/, lowest first, as what each may not import (type imports included): a module
+ * asks the layers below it, never one above or beside it. analytics/ is pure and imports only
+ * itself; api-contract/ (the OpenAPI document, the route catalog, the stream protocol's constants)
+ * and parameters/ (what a request's parameters may be) sit below everything that serves; db/ and
+ * db-server/ below the services; the services below the edges (handlers, middleware, streams, MCP,
+ * jobs, the app and the server), reaching the jobs through their queue port only.
+ */
+const EDGES = ['handlers', 'middleware', 'stream', 'mcp', 'jobs', 'ingest', 'live', 'cli', 'app.ts', 'server.ts', 'cluster.ts', 'main.ts', 'seed.ts'];
+const LAYERS = {
+  'api-contract': ['services', 'db', 'db-server', 'limits', ...EDGES],
+  parameters: ['services', 'db', 'db-server', 'limits', ...EDGES],
+  db: ['services', 'limits', 'parameters', ...EDGES],
+  'db-server': ['db', 'services', 'limits', 'parameters', ...EDGES],
+  limits: ['services', 'db', 'parameters', ...EDGES],
+  services: ['handlers', 'middleware', 'stream', 'mcp', 'ingest', 'live', 'cli', 'app.ts', 'server.ts', 'cluster.ts', 'main.ts', { from: 'jobs', except: ['./queue.ts'] }],
+  middleware: ['services', 'handlers', 'stream', 'mcp', 'ingest', 'live', 'jobs', 'app.ts', 'server.ts', 'cluster.ts', 'main.ts'],
+  handlers: ['db', 'db-server', 'middleware', 'stream', 'mcp', 'ingest', 'live', 'app.ts', 'server.ts', { from: 'jobs', except: ['./queue.ts'] }],
+};
+const LAYER_ZONES = [
+  { target: './src/analytics', from: './src', except: ['./analytics'], message: 'analytics/ is pure: it imports only analytics/.' },
+  ...Object.entries(LAYERS).flatMap(([layer, above]) =>
+    above.map((entry) => {
+      const { from, except } = typeof entry === 'string' ? { from: entry, except: undefined } : entry;
+      return { target: `./src/${layer}`, from: `./src/${from}`, ...(except ? { except } : {}), message: `src/${layer} lies below src/${from}: it may not import it.` };
+    }),
+  ),
+];
 const INGEST = { group: ['**/ingest/*', '**/ingest/**'], message: 'The request path never loads the ingest pipeline: read through src/db, ask for loads through the job queue port (jobs/queue.ts).' };
 const WORKERS = {
   group: ['**/jobs/export*', '**/jobs/session-*', '**/jobs/request-log-retention*', '**/jobs/index*'],
@@ -63,19 +91,6 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: SQL_IMPORTS, patterns: [PG_MODULES, INGEST, WORKERS] }] },
   },
   {
-    // What a request's parameters may be (src/parameters) lies below the layers that ask it.
-    files: ['src/parameters/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: SQL_IMPORTS,
-          patterns: [PG_MODULES, { group: ['**/middleware/*', '**/services/*', '**/handlers/*', '**/db/*', '**/jobs/*', '**/ingest/*'], message: 'src/parameters lies below middleware, services and db.' }],
-        },
-      ],
-    },
-  },
-  {
     files: ['src/db/**', 'src/db-server/**', 'db/migrations/**', 'test/**', 'bench/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
@@ -95,7 +110,7 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }], 'import-x/no-restricted-paths': ['error', { zones: LAYER_ZONES }] },
   },
   {
     files: ['src/config.ts', 'src/config.test.ts', 'test/**', 'bench/**', 'scripts/**'],

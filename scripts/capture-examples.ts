@@ -152,7 +152,7 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 2 * config.requestLogFlushMs + 200));
     await take('listAccountUsage', call('GET', '/v1/account/usage', { granularity: 'day', by_route: true }));
 
-    const missing = service.deps.contract.operations.map((o) => o.operationId).filter((op) => !captured.has(op));
+    const missing = service.deps.apiContract.operations.map((o) => o.operationId).filter((op) => !captured.has(op));
     if (missing.length > 0) throw new Error(`no example captured for ${missing.join(', ')}`);
     fs.mkdirSync(examplesDir, { recursive: true });
     for (const file of fs.readdirSync(examplesDir)) if (file.endsWith('.json')) fs.rmSync(path.join(examplesDir, file));

@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadContract } from '../src/contract.js';
+import { loadApiContract } from '../src/api-contract/openapi.js';
 import { servedDocument } from '../src/docs/enrich.js';
 
 const out = process.argv[2];
 if (!out) throw new Error('usage: docs-document.ts <output.json>');
 fs.mkdirSync(path.dirname(out), { recursive: true });
-fs.writeFileSync(out, `${JSON.stringify(servedDocument(loadContract()), null, 2)}\n`);
+fs.writeFileSync(out, `${JSON.stringify(servedDocument(loadApiContract()), null, 2)}\n`);

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import compression from 'compression';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { operationMatcher, type Contract, type OperationId, type OperationSpec } from './contract.js';
+import { operationMatcher, type ApiContract, type OperationId, type OperationSpec } from './api-contract/openapi.js';
 import { checkEntitlements, type AuthenticatedAccount } from './entitlements.js';
 import { ApiError } from './errors.js';
 import { docsPage } from './docs-page.js';
@@ -23,7 +23,7 @@ import { authenticate, KeyCache } from './middleware/auth.js';
 import { DatabaseGate, databaseGate } from './middleware/database-gate.js';
 import { errorMiddleware, sendError } from './middleware/errors.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
-import { MCP_PATH } from './mcp/route.js';
+import { MCP_PATH } from './api-contract/mcp-route.js';
 import { streamWithoutUpgrade } from './stream/gateway.js';
 import { requestContext } from './middleware/request-context.js';
 import { throwCalendarProblems } from './middleware/parameter-rules.js';
@@ -120,7 +120,7 @@ function compressLarge(thresholdBytes: number): RequestHandler {
 }
 
 /** The methods of the routes whose template matches a path (HEAD with GET), for Allow. */
-function methodsOf(contract: Contract, match: (method: string, path: string) => OperationSpec | null, urlPath: string): string[] {
+function methodsOf(contract: ApiContract, match: (method: string, path: string) => OperationSpec | null, urlPath: string): string[] {
   const methods = [...new Set(contract.operations.map((o) => o.method.toUpperCase()))].filter((method) => match(method, urlPath) !== null);
   return methods.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]));
 }
@@ -156,7 +156,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
 
   const keys = new KeyCache(deps.db, deps.config.authCacheTtlMs);
   const gate = new DatabaseGate(options.poolSize ?? deps.config.databasePoolSize, deps.config.databaseWaitMs);
-  const match = operationMatcher(deps.contract);
+  const match = operationMatcher(deps.apiContract);
 
   app.use(headAsGet);
   app.use(compressLarge(deps.config.compressionThresholdBytes));
@@ -178,7 +178,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
 
   // The operation was matched once, in requestContext; each has its own router.
   const routers = new Map(
-    deps.contract.operations.map((operation) => {
+    deps.apiContract.operations.map((operation) => {
       const router = express.Router();
       router.use(validationFor(deps, operation));
       router.use(databaseGate(gate, deps.metrics));
@@ -192,7 +192,7 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
     const operation = res.locals.operation as OperationSpec | null;
     const router = operation ? routers.get(operation) : undefined;
     if (!router) {
-      const allowed = methodsOf(deps.contract, match, req.path);
+      const allowed = methodsOf(deps.apiContract, match, req.path);
       if (allowed.length === 0) {
         sendError(res, new ApiError(404, 'not_found', 'No such route.'));
         return;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract, type OperationId } from './contract.js';
+import { loadApiContract, type OperationId } from './api-contract/openapi.js';
 import type { AccountRow } from './db/accounts.js';
 import { authenticatedAccount, checkEntitlements, overnightAllowed } from './entitlements.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const op = (id: OperationId) => contract.byId.get(id)!;
 const row = (over: Partial<AccountRow> = {}): AccountRow => ({
   id: 'acct_x',

@@ -5,7 +5,7 @@
  * an overnight-only route itself (x-overnight-only) or by session gth or all on a route that has overnight
  * data (x-overnight).
  */
-import type { OperationSpec } from './contract.js';
+import type { OperationSpec } from './api-contract/openapi.js';
 import type { AccountRow } from './db/accounts.js';
 import { ApiError } from './errors.js';
 

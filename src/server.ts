@@ -17,14 +17,14 @@ import PgBoss from 'pg-boss';
 import path from 'node:path';
 import { createApp, type AppOptions } from './app.js';
 import type { Config } from './config.js';
-import { loadContract } from './contract.js';
+import { loadApiContract } from './api-contract/openapi.js';
 import { openDatabase, poolCounts, type DatabaseHandle } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
 import { handlerMap } from './handlers/index.js';
 import { answerClientError } from './middleware/client-errors.js';
 import type { HandlerOverrides } from './handlers/types.js';
-import type { OperationId } from './contract.js';
+import type { OperationId } from './api-contract/openapi.js';
 import { startJobs } from './jobs/index.js';
 import { jobQueue, QUEUES } from './jobs/queue.js';
 import { onFileLoaded } from './ingest/ledger.js';
@@ -42,7 +42,8 @@ import { seedSplits } from './seed.js';
 import type { ServiceDeps } from './service.js';
 import { StreamGateway } from './stream/gateway.js';
 import type { StreamPeers } from './stream/peers.js';
-import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream/protocol.js';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './api-contract/stream-protocol.js';
+import { asyncApiDocument } from './stream/asyncapi.js';
 import type { ReplayOptions } from './stream/replay.js';
 
 /** How long a stop waits for running jobs (pg-boss's graceful stop) before it closes the database. */
@@ -141,7 +142,7 @@ export interface StartOptions extends AppOptions {
   limiter?: Limiter;
   /** Connections of the request pool (default: config.databasePoolSize). */
   poolSize?: number;
-  /** The streams' limits (tests lower them; default: stream/protocol.ts). */
+  /** The streams' limits (tests lower them; default: api-contract/stream-protocol.ts). */
   streamLimits?: Partial<StreamLimits>;
   /** The streams' replay (default: from config.liveMode and config.replaySpeed). */
   replay?: ReplayOptions | null;
@@ -197,14 +198,15 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     }
     const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
     const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
-    const contract = loadContract();
+    const contract = loadApiContract();
     const handlers = handlerMap(options.handlers);
+    let asyncApi: Record<string, unknown> | null = null;
     const deps: ServiceDeps = {
       config,
       db: database.db,
       repositories: databaseRepositories(database.db),
       memos: new ServiceMemos(),
-      contract,
+      apiContract: contract,
       logger,
       metrics,
       limiter: options.limiter ?? new RateLimiter(config.limits),
@@ -214,6 +216,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       startedAt: clock(),
       queries: new QueryValidator(contract),
       served: new Set(contract.operations.map((o) => o.operationId).filter((id: OperationId) => handlers[id] !== undefined)),
+      asyncApi: () => (asyncApi ??= asyncApiDocument(contract, DEFAULT_STREAM_LIMITS, config.version)),
       jobs: null,
     };
     // The app (its validators compile the contract's schemas: seconds of CPU) is built for a process

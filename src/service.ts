@@ -5,7 +5,7 @@
  * same way with their own clock or handlers, and a service's unit test with its own repositories.
  */
 import type { Config } from './config.js';
-import type { Contract, OperationId } from './contract.js';
+import type { ApiContract, OperationId } from './api-contract/openapi.js';
 import type { Database } from './db/connection.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Limiter } from './limits/rate-limiter.js';
@@ -24,7 +24,7 @@ export interface ServiceDeps {
   repositories: Repositories;
   /** The services' memos of this process (services/memos.ts). */
   memos: ServiceMemos;
-  contract: Contract;
+  apiContract: ApiContract;
   logger: Logger;
   /** This process's Prometheus metrics (metrics.ts). */
   metrics: Metrics;
@@ -40,6 +40,11 @@ export interface ServiceDeps {
    * so this is every operation of the contract; exports check a requested route against it.
    */
   served: ReadonlySet<OperationId>;
+  /**
+   * The AsyncAPI document of the streams (stream/asyncapi.ts), built on first use by server.ts: the
+   * services serve it without importing the stream runtime it describes.
+   */
+  asyncApi: () => Record<string, unknown>;
   /** The job queue; null when the service runs without one (exports and session loads then answer 503). */
   jobs: JobQueue | null;
 }

@@ -44,7 +44,7 @@ import { currentOrLastSessionDate } from '../../src/analytics/calendar.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
-import { loadContract } from '../../src/contract.js';
+import { loadApiContract } from '../../src/api-contract/openapi.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import { startBenchService, startServerProcess } from '../support.js';
 
@@ -146,7 +146,7 @@ try {
     lastByLoad: [number, number][];
   }
   // The contract's OptionPrint fields in order: what the checking connections expect of each body.
-  const printSchema = ((loadContract().document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.OptionPrint?.properties ?? {});
+  const printSchema = ((loadApiContract().document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.OptionPrint?.properties ?? {});
   const fields = Object.keys(printSchema).join(',');
   const script = path.join(path.dirname(new URL(import.meta.url).pathname), 'clients.ts');
   /** A client process of connections [from, to); the baseline's holds none. */

@@ -6,7 +6,7 @@
  * `exactly_one_of` rule, and `date`, `limit` and one list parameter (to show the comma-separated
  * form) when the operation has them and no other rule names them.
  */
-import type { OperationSpec, ParameterSpec } from '../contract.js';
+import type { OperationSpec, ParameterSpec } from '../api-contract/openapi.js';
 
 export type SampleValue = string | number | boolean | SampleValue[] | { [key: string]: SampleValue };
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { loadContract, type OperationSpec } from '../contract.js';
+import { loadApiContract, type OperationSpec } from '../api-contract/openapi.js';
 import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
 import { parameterRuleProblems, QueryValidator } from '../parameters/index.js';
 import type { CodeSample } from './code-samples.js';
@@ -11,7 +11,7 @@ import { examplesDir, REQUESTS_FILE, servedDocument, successStatus } from './enr
 
 type Json = Record<string, unknown>;
 
-const contract = loadContract();
+const contract = loadApiContract();
 const plainPaths = contract.document.paths as Record<string, Record<string, Json>>;
 const servedPaths = servedDocument(contract).paths as Record<string, Record<string, Json>>;
 const served = (op: OperationSpec): Json => servedPaths[op.path]![op.method]!;

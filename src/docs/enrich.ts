@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Contract, OperationSpec } from '../contract.js';
+import type { ApiContract, OperationSpec } from '../api-contract/openapi.js';
 import { resolveRef } from '../json-ref.js';
 import { codeSamples, sampleRequest, type SampleValue } from './code-samples.js';
 
@@ -100,6 +100,6 @@ export function enrichDocument(document: Json, operations: readonly OperationSpe
  * operation's response example and request samples. Built by the route and by `make docs`
  * (scripts/docs-document.ts), not when the contract loads.
  */
-export function servedDocument(contract: Contract, dir = examplesDir): Json {
+export function servedDocument(contract: ApiContract, dir = examplesDir): Json {
   return enrichDocument(contract.document, contract.operations, loadExamples(dir));
 }

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract.js';
+import { loadApiContract } from '../api-contract/openapi.js';
 import type { CodeSample } from './code-samples.js';
 import { servedDocument } from './enrich.js';
 
@@ -56,7 +56,7 @@ interface Recorded {
 
 describe('the Python request samples', () => {
   it('run against sdk/python (oads_sdk), calling the operation with the parameters curl sends', () => {
-    const contract = loadContract();
+    const contract = loadApiContract();
     const paths = servedDocument(contract).paths as Record<string, Record<string, { 'x-codeSamples': CodeSample[] }>>;
     const samples = (id: string, lang: string): string => {
       const op = contract.byId.get(id as never)!;

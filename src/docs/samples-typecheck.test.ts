@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract.js';
+import { loadApiContract } from '../api-contract/openapi.js';
 import type { CodeSample } from './code-samples.js';
 import { servedDocument } from './enrich.js';
 
@@ -15,7 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const checked = path.join(here, 'samples.check.ts');
 
 function samplesModule(): string {
-  const contract = loadContract();
+  const contract = loadApiContract();
   const paths = servedDocument(contract).paths as Record<string, Record<string, { 'x-codeSamples': CodeSample[] }>>;
   const lines = [
     `import { Oads, type BodyOf, type ParamsOf } from '../../sdk/typescript/src/index.js';`,

@@ -3,7 +3,7 @@
  * body, headers) with the call's context and returns the result of one service function. The
  * shapes themselves are the services' (services/types.ts), typed by the generated operation types.
  */
-import type { OperationId } from '../contract.js';
+import type { OperationId } from '../api-contract/openapi.js';
 import type { BodyOf, PathOf, QueryOf, Result, ServiceContext } from '../services/types.js';
 
 export interface HandlerContext<Op extends OperationId> extends ServiceContext {

@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import type { ClassifiedPrintRecord } from '../analytics/classification.js';
 import type { CopyBinaryWriter } from '../db/copy-binary.js';
-import { contractPath } from '../contract.js';
+import { apiContractPath } from '../api-contract/openapi.js';
 
 /** A field of the contract's Print schema. */
 export type PrintField = keyof components['schemas']['OptionPrint'];
@@ -384,7 +384,7 @@ function member(node: unknown, key: string): unknown {
 }
 
 /** The fields of the contract's Print schema, in its order. */
-export function contractPrintFields(file = contractPath): string[] {
+export function contractPrintFields(file = apiContractPath): string[] {
   const document: unknown = parse(fs.readFileSync(file, 'utf8'));
   const properties = member(member(member(member(document, 'components'), 'schemas'), 'OptionPrint'), 'properties');
   if (typeof properties !== 'object' || properties === null) throw new Error(`${file} has no components.schemas.OptionPrint.properties`);

@@ -14,7 +14,7 @@
  * it at once; anything else is retried (status retrying) up to EXPORT_ATTEMPTS runs, then fails.
  */
 import { randomUUID } from 'node:crypto';
-import type { OperationId, OperationSpec } from '../contract.js';
+import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { findAccount } from '../db/accounts.js';
 import { claimExport, endRun, renewLease, type ExportRow } from '../db/exports.js';
 import { authenticatedAccount } from '../entitlements.js';
@@ -156,7 +156,7 @@ async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRo
 
 /** The run proper: the pages read into the run's file, the file moved into place, the export ready. */
 async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, lease: Lease): Promise<void> {
-  const operation = service.contract.byId.get(job.operation_id as OperationId);
+  const operation = service.apiContract.byId.get(job.operation_id as OperationId);
   if (!operation) throw new ApiError(400, 'invalid_parameter', `${job.path} is not a route of the contract.`);
   const collected = await collect(service, handlers, job, operation, lease);
   const rows = collected.writer.rowCount;

@@ -32,14 +32,14 @@ import {
   type ReadResourceResult,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { OperationId, OperationSpec } from '../contract.js';
+import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { ApiError, invalidParameters } from '../errors.js';
 import { echoed } from '../formats.js';
 import { errorBody, errorMiddleware, sendError } from '../middleware/errors.js';
 import { checkParameterNames } from '../middleware/validation.js';
 import type { ServiceDeps } from '../service.js';
 import { injectGet, type InjectedAnswer } from './inject.js';
-import { MCP_PATH } from './route.js';
+import { MCP_PATH } from '../api-contract/mcp-route.js';
 import { queryStringOf, toolsOf } from './tools.js';
 
 export interface McpEndpointOptions {
@@ -106,7 +106,7 @@ function parsed(answer: InjectedAnswer): Record<string, unknown> {
 
 export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   const { deps, routerOf } = options;
-  const { tools, operations } = toolsOf(deps.contract);
+  const { tools, operations } = toolsOf(deps.apiContract);
 
   // The route's middleware after auth, as app.ts runs it, in an application of its own: the
   // request's context comes from the MCP request (calls), never from anything a client sent.
@@ -158,7 +158,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
 
   const readResource = async (res: Response, uri: string): Promise<ReadResourceResult> => {
     const resource = RESOURCES.find((r) => r.uri === uri);
-    const operation = resource ? deps.contract.byId.get(resource.operationId) : undefined;
+    const operation = resource ? deps.apiContract.byId.get(resource.operationId) : undefined;
     if (!resource || !operation) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${echoed(uri)}`);
     const answer = await run(res, operation, '');
     if (answer.status !== 200) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract, type Contract, type OperationSpec } from '../contract.js';
+import { loadApiContract, type ApiContract, type OperationSpec } from '../api-contract/openapi.js';
 import { queryStringOf, toolDefinition, toolOperations, toolsOf } from './tools.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const trades = contract.byId.get('listOptionTrades')!;
 
 describe('MCP tools from the contract', () => {
@@ -30,7 +30,7 @@ describe('MCP tools from the contract', () => {
   it('refuses an x-mcp operation a query string cannot call', () => {
     const exports = contract.byId.get('createExport')!;
     const marked: OperationSpec = { ...exports, facts: { ...exports.facts, mcp: true } };
-    const broken: Contract = { ...contract, operations: [marked] };
+    const broken: ApiContract = { ...contract, operations: [marked] };
     expect(() => toolOperations(broken)).toThrow(/createExport: x-mcp needs a GET operation/);
   });
 });

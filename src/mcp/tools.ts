@@ -5,7 +5,7 @@
  * bounds, defaults and descriptions); its arguments become the route's query string, which the
  * route then validates as it validates any request (same rules, same 400 naming each parameter).
  */
-import type { Contract, OperationSpec, ParameterSpec } from '../contract.js';
+import type { ApiContract, OperationSpec, ParameterSpec } from '../api-contract/openapi.js';
 import type { ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 
@@ -52,7 +52,7 @@ function queryParametersOf(operation: OperationSpec): ParameterSpec[] {
 }
 
 /** The operations served as tools, in the contract's order: those marked `x-mcp`. */
-export function toolOperations(contract: Contract): OperationSpec[] {
+export function toolOperations(contract: ApiContract): OperationSpec[] {
   const operations = contract.operations.filter((o) => o.facts.mcp);
   for (const operation of operations) {
     // A tool's arguments are a query string: a route with a body or path parameters could not be one.
@@ -81,10 +81,10 @@ export function toolDefinition(operation: OperationSpec): ToolDefinition {
   };
 }
 
-const definitions = new WeakMap<Contract, { operations: Map<string, OperationSpec>; tools: ToolDefinition[] }>();
+const definitions = new WeakMap<ApiContract, { operations: Map<string, OperationSpec>; tools: ToolDefinition[] }>();
 
 /** The tools of a contract and their operations by tool name, built once per contract. */
-export function toolsOf(contract: Contract): { operations: Map<string, OperationSpec>; tools: ToolDefinition[] } {
+export function toolsOf(contract: ApiContract): { operations: Map<string, OperationSpec>; tools: ToolDefinition[] } {
   let found = definitions.get(contract);
   if (found === undefined) {
     const operations = toolOperations(contract);

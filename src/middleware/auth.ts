@@ -10,7 +10,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
-import type { OperationSpec } from '../contract.js';
+import type { OperationSpec } from '../api-contract/openapi.js';
 import { findKeyByPrefix } from '../db/accounts.js';
 import type { Database } from '../db/connection.js';
 import { keyMatches, keyPrefix } from '../api-keys.js';

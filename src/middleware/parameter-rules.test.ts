@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, withParametersInline, type OperationId } from '../contract.js';
+import { loadApiContract, withParametersInline, type OperationId } from '../api-contract/openapi.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
 import { parameterRules, throwCalendarProblems } from './parameter-rules.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const operationOf = (id: OperationId) => {
   const operation = contract.byId.get(id);
   if (!operation) throw new Error(`no operation ${id}`);

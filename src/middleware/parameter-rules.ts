@@ -8,7 +8,7 @@
  * check (app.ts dispatch), where the services answered it before those rules were declared.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { OperationSpec } from '../contract.js';
+import type { OperationSpec } from '../api-contract/openapi.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
 import { applyConditionalDefaults, CALENDAR_KINDS, parameterRuleProblems } from '../parameters/index.js';
 

@@ -8,15 +8,15 @@
  * `res.locals.outcomeStatus`, which the entry records instead.
  */
 import type { RequestHandler } from 'express';
-import type { OperationSpec } from '../contract.js';
+import type { OperationSpec } from '../api-contract/openapi.js';
 import { ApiError } from '../errors.js';
 import { sendError } from './errors.js';
 import type { Logger } from '../logging.js';
 import type { Metrics } from '../metrics.js';
 import type { RequestLogBuffer } from '../request-log.js';
 import { newRequestId } from '../ids.js';
-import { MCP_PATH } from '../mcp/route.js';
-import { STREAM_PATH } from '../stream/protocol.js';
+import { MCP_PATH } from '../api-contract/mcp-route.js';
+import { STREAM_PATH } from '../api-contract/stream-protocol.js';
 
 export interface RequestContextOptions {
   logger: Logger;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract, withParametersInline } from '../contract.js';
+import { loadApiContract, withParametersInline } from '../api-contract/openapi.js';
 import type { Json } from '../json-ref.js';
 import { validatorDocument } from './validation.js';
 
@@ -22,7 +22,7 @@ function target(document: Json, ref: string): unknown {
 }
 
 describe('validatorDocument', () => {
-  const contract = loadContract();
+  const contract = loadApiContract();
   const document = contract.document as Json & { paths: Record<string, Record<string, Json>>; components: Record<string, Json> };
   const documents = contract.operations.map((operation) => {
     const inline = withParametersInline(document, document.paths[operation.path]?.[operation.method] ?? {});

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { withParametersInline, type OperationSpec } from '../contract.js';
+import { withParametersInline, type OperationSpec } from '../api-contract/openapi.js';
 import { refKeys, type Json } from '../json-ref.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
@@ -186,7 +186,7 @@ export function validatorDocument(document: Json, operation: Json, spec: Pick<Op
 /** The validation chain of one operation, run after checkParameterNames. */
 export function validationFor(deps: ServiceDeps, operation: OperationSpec): RequestHandler[] {
   memoiseValidatorRouteRegexps();
-  const document = deps.contract.document as Json & { paths: Record<string, Record<string, Json>> };
+  const document = deps.apiContract.document as Json & { paths: Record<string, Record<string, Json>> };
   const spec = document.paths[operation.path]?.[operation.method] ?? {};
   const single = validatorDocument(document, withParametersInline(document, spec), operation, deps.config.validateResponses);
   const validator = OpenApiValidator.middleware({

@@ -8,6 +8,6 @@ import { hasAtMostThreeDecimals, isCalendarDate } from '../formats.js';
 export const PARAMETER_FORMATS = {
   // A real calendar date (ajv's fast mode accepts 2030-06-31).
   date: { type: 'string', validate: isCalendarDate },
-  // A strike of at most three decimals (contract.ts STRIKE_STEP).
+  // A strike of at most three decimals (api-contract/openapi.ts STRIKE_STEP).
   strike: { type: 'number', validate: hasAtMostThreeDecimals },
 } as const;

@@ -6,7 +6,7 @@
  * through it), exports and the stream channels all ask here. Below middleware and services: it
  * reads the contract, errors, formats and the pure calendar (src/analytics) only.
  */
-import type { OperationSpec } from '../contract.js';
+import type { OperationSpec } from '../api-contract/openapi.js';
 import type { ErrorDetail } from '../errors.js';
 import { parameterRuleProblems } from './rules.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract.js';
+import { loadApiContract } from '../api-contract/openapi.js';
 import { addDays } from '../analytics/new-york-time.js';
 import { QueryValidator } from './query-validator.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const validator = new QueryValidator(contract);
 
 /** Every query parameter of the contract that takes a date (or a list of dates), with the range its description states. */

@@ -9,7 +9,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import type { Contract, OperationId, OperationSpec } from '../contract.js';
+import type { ApiContract, OperationId, OperationSpec } from '../api-contract/openapi.js';
 import type { ErrorDetail } from '../errors.js';
 import { echoed, numericTypeOf, numericValueProblem } from '../formats.js';
 import { PARAMETER_FORMATS } from './formats.js';
@@ -32,7 +32,7 @@ function describe(error: ErrorObject): { parameter: string; message: string } {
 export class QueryValidator {
   private readonly validators = new Map<OperationId, { validate: ValidateFunction; operation: OperationSpec }>();
 
-  constructor(contract: Contract) {
+  constructor(contract: ApiContract) {
     const ajv = new Ajv2020({ coerceTypes: true, allErrors: true, strict: false, useDefaults: true });
     addFormats.default(ajv);
     for (const [name, format] of Object.entries(PARAMETER_FORMATS)) ajv.addFormat(name, format);

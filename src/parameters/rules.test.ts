@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract, type OperationId } from '../contract.js';
+import { loadApiContract, type OperationId } from '../api-contract/openapi.js';
 import { applyConditionalDefaults, parameterRuleProblems, parseParameterRules, type ParameterRule, type RuleParameter } from './rules.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const rulesOf = (id: OperationId): ParameterRule[] => {
   const operation = contract.byId.get(id);
   if (!operation) throw new Error(`no operation ${id}`);

@@ -5,7 +5,7 @@
  * scan_complete or durable). A result that carries its data as JSON text already (the print feeds)
  * is written as text, never decoded and encoded again.
  */
-import type { OperationId } from '../contract.js';
+import type { OperationId } from '../api-contract/openapi.js';
 import type { Meta, Result } from './types.js';
 
 export function metaOf(result: Pick<Result<OperationId>, 'source' | 'coverage'>, asOf: number, requestId: string): Meta {

@@ -6,8 +6,8 @@
  * account only.
  */
 import fs from 'node:fs';
-import { EXPORTABLE_FAMILIES } from '../analytics/catalog.js';
-import type { OperationSpec } from '../contract.js';
+import { EXPORTABLE_FAMILIES } from '../api-contract/catalog.js';
+import type { OperationSpec } from '../api-contract/openapi.js';
 import { findExport, insertExportWithinLimit, updateExport, type ExportRow } from '../db/exports.js';
 import { checkEntitlements } from '../entitlements.js';
 import { ApiError } from '../errors.js';
@@ -62,7 +62,7 @@ function exportable(operation: OperationSpec | undefined): operation is Operatio
 export async function createExport(ctx: ServiceContext, body: BodyOf<'createExport'>): Promise<Result<'createExport'>> {
   const account = accountOf(ctx);
   const { deps } = ctx;
-  const operation = deps.contract.operations.find((o) => o.path === body.path && o.method === 'get');
+  const operation = deps.apiContract.operations.find((o) => o.path === body.path && o.method === 'get');
   if (!exportable(operation)) {
     throw new ApiError(400, 'invalid_body', `${body.path} is not an exportable data route (platform and account routes cannot be exported).`, [{ parameter: 'body.path', message: 'not an exportable data route of the catalog' }]);
   }

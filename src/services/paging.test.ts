@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract.js';
+import { loadApiContract } from '../api-contract/openapi.js';
 import type { ServiceDeps } from '../service.js';
 import { CursorCodec } from './cursor.js';
 import { nextPageUrl, openPaging, takePage } from './paging.js';
 import type { ServiceContext } from './types.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const splits = contract.byId.get('listStockSplits')!;
 const trades = contract.byId.get('listOptionTrades')!;
 const NOW = Date.parse('2026-11-25T15:00:00Z');

@@ -1,11 +1,9 @@
 /** Platform routes: status, the contract, the catalog. */
-import { buildCatalog, type CatalogEntry } from '../analytics/catalog.js';
+import { buildCatalog, type CatalogEntry } from '../api-contract/catalog.js';
 import { healthOf, type Database } from '../db/connection.js';
 import { dataOriginOf, originCounts, type OriginCounts } from '../db/data-origin.js';
 import { datasetFreshness, pingDatabase, type DatasetFreshness } from '../db/status.js';
 import { servedDocument } from '../docs/enrich.js';
-import { asyncApiDocument } from '../stream/asyncapi.js';
-import { DEFAULT_STREAM_LIMITS } from '../stream/protocol.js';
 import type { QueryOf, Result, ServiceContext } from './types.js';
 
 const catalogs = new WeakMap<object, CatalogEntry[]>();
@@ -87,31 +85,24 @@ const openApiDocuments = new WeakMap<object, Record<string, unknown>>();
 
 /** The contract with its examples and request samples (docs/enrich.ts), served bare (no envelope); built on first request. */
 export async function getOpenApiDocument({ deps }: ServiceContext): Promise<Result<'getOpenApiDocument'>> {
-  let document = openApiDocuments.get(deps.contract);
+  let document = openApiDocuments.get(deps.apiContract);
   if (!document) {
-    document = servedDocument(deps.contract);
-    openApiDocuments.set(deps.contract, document);
+    document = servedDocument(deps.apiContract);
+    openApiDocuments.set(deps.apiContract, document);
   }
   return { data: document as never, bare: true };
 }
 
-const asyncApiDocuments = new WeakMap<object, Record<string, unknown>>();
-
-/** The AsyncAPI document of the streams (stream/asyncapi.ts), served bare. */
+/** The AsyncAPI document of the streams (ServiceDeps.asyncApi), served bare. */
 export async function getAsyncApiDocument({ deps }: ServiceContext): Promise<Result<'getAsyncApiDocument'>> {
-  let document = asyncApiDocuments.get(deps.contract);
-  if (!document) {
-    document = asyncApiDocument(deps.contract, DEFAULT_STREAM_LIMITS, deps.config.version);
-    asyncApiDocuments.set(deps.contract, document);
-  }
-  return { data: document as never, bare: true };
+  return { data: deps.asyncApi() as never, bare: true };
 }
 
 export async function listCatalog({ deps }: ServiceContext, query: QueryOf<'listCatalog'>): Promise<Result<'listCatalog'>> {
-  let catalog = catalogs.get(deps.contract);
+  let catalog = catalogs.get(deps.apiContract);
   if (!catalog) {
-    catalog = buildCatalog(deps.contract.operations);
-    catalogs.set(deps.contract, catalog);
+    catalog = buildCatalog(deps.apiContract.operations);
+    catalogs.set(deps.apiContract, catalog);
   }
   return { data: query.family ? catalog.filter((e) => e.family === query.family) : catalog, source: 'derived' };
 }

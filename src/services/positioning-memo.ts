@@ -25,7 +25,7 @@
 import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
-import type { OperationId } from '../contract.js';
+import type { OperationId } from '../api-contract/openapi.js';
 import { UNDERLYING_LOOKBACK_MS, valuationWindow } from './chain-valuation.js';
 import { canonicalQuery } from './response-memo.js';
 import { keptAnswer } from './text-result.js';

@@ -3,14 +3,14 @@
  * queue port, a logger), with the repositories the test hands it and no database. A repository the
  * test does not give throws when read, so a test also says what a use case may read.
  */
-import { loadContract, type OperationId } from '../contract.js';
+import { loadApiContract, type OperationId } from '../api-contract/openapi.js';
 import type { ServiceDeps } from '../service.js';
 import { CursorCodec } from './cursor.js';
 import { ServiceMemos } from './memos.js';
 import type { Repositories } from './repositories.js';
 import type { QueryOf, ServiceContext } from './types.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 
 /** A repository whose every read fails the test. */
 function unexpected(name: string): never {

@@ -2,7 +2,7 @@
  * Results whose data is JSON text: the print feeds' pages (stored bodies joined) and the answers the
  * per-process memos keep (memos.ts), written into the envelope as they are.
  */
-import type { OperationId } from '../contract.js';
+import type { OperationId } from '../api-contract/openapi.js';
 import type { ResponseMemo } from './response-memo.js';
 import type { DataOf, Result } from './types.js';
 

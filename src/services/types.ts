@@ -6,7 +6,7 @@
  * export worker both turn a result into an envelope (envelope.ts), so a service never builds one.
  */
 import type { components, operations } from '../../generated/openapi.js';
-import type { OperationId, OperationSpec } from '../contract.js';
+import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import type { AuthenticatedAccount } from '../entitlements.js';
 import type { ServiceDeps } from '../service.js';
 

@@ -2,19 +2,19 @@
  * The AsyncAPI 3 document of GET /v1/stream, served at /v1/asyncapi.json: every channel of
  * channels.ts and every message of the protocol, the payloads of data messages taken from the
  * contract's own schemas (Print, PremiumDriftBucket, KeyLevels, Error), so a stream's bodies and
- * the REST routes' are described once. The limits stated are protocol.ts's.
+ * the REST routes' are described once. The limits stated are stream-protocol.ts's.
  */
-import type { Contract } from '../contract.js';
+import type { ApiContract } from '../api-contract/openapi.js';
 import { CANCELLED_PRINT_FIELDS } from '../db/print-events.js';
 import { CHANNELS, MAX_PRINTS_SYMBOLS } from './channels.js';
-import { CLOSE, type StreamLimits } from './protocol.js';
+import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 
 type Json = Record<string, unknown>;
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 /** The contract's schemas that `roots` reach through $ref. */
-function reachableSchemas(contract: Contract, roots: readonly string[]): Json {
+function reachableSchemas(contract: ApiContract, roots: readonly string[]): Json {
   const all = ((contract.document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   const out: Json = {};
   const visit = (node: unknown): void => {
@@ -55,7 +55,7 @@ function serverMessage(type: string, extra: Json, required: string[]): Json {
 }
 
 /** The contract's OptionPrint properties named in `fields` (a print_cancelled item: the fields that identify a print). */
-function printFields(contract: Contract, fields: readonly string[]): Json {
+function printFields(contract: ApiContract, fields: readonly string[]): Json {
   const print = (((contract.document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>).OptionPrint;
   const properties = (print?.properties ?? {}) as Record<string, Json>;
   return object([...fields], Object.fromEntries(fields.map((f) => {
@@ -65,7 +65,7 @@ function printFields(contract: Contract, fields: readonly string[]): Json {
   })));
 }
 
-export function asyncApiDocument(contract: Contract, limits: StreamLimits, version: string): Json {
+export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, version: string): Json {
   const params = (description: string): Json => ({ type: 'object', description, additionalProperties: { oneOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } });
   const subscribeOf = (channel: string, description: string, extra: Json = {}): Json =>
     message(`subscribe_${channel}`, `Subscribe to ${channel}.`, object(['type', 'channel'], { type: { const: 'subscribe' }, id: { type: ['string', 'number'], description: 'Echoed as `request` in the answer.' }, channel: { const: channel }, params: params(description), ...extra }));

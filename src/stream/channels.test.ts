@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract.js';
+import { loadApiContract } from '../api-contract/openapi.js';
 import { CHANNELS, STREAMED_OPERATIONS } from './channels.js';
 
 describe('stream channels and the contract', () => {
   it('marks x-streamable exactly the operations a channel streams', () => {
-    const contract = loadContract();
+    const contract = loadApiContract();
     const streamable = contract.operations.filter((o) => o.facts.streamable).map((o) => o.operationId);
     expect(streamable.sort()).toEqual([...STREAMED_OPERATIONS].sort());
     expect(CHANNELS.map((c) => c.name)).toEqual(['prints', 'premium_drift', 'levels']);

@@ -8,7 +8,7 @@
  * A stream follows the current session as it grows: the parameters that choose another time or a
  * page (date, start_time, end_time, limit, cursor_id) are not a stream's.
  */
-import type { OperationId, OperationSpec } from '../contract.js';
+import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';

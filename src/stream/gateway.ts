@@ -6,7 +6,7 @@
  * no in-flight place while the connection lasts) and one of its connections per ten minutes
  * (limits/connection-window.ts); it is written to the request log as route /v1/stream, status 101 when
  * admitted, else the status a REST request would have had. A refusal after the upgrade closes the
- * connection with a code of protocol.ts and a reason naming the error code, after an `error`
+ * connection with a code of api-contract/stream-protocol.ts and a reason naming the error code, after an `error`
  * message carrying the REST error object.
  */
 import { randomBytes } from 'node:crypto';
@@ -25,7 +25,7 @@ import type { ServiceDeps } from '../service.js';
 import { MAX_PRINTS_SYMBOLS } from './channels.js';
 import { StreamHub } from './hub.js';
 import type { StreamPeers } from './peers.js';
-import { CLOSE, closeReason, STREAM_PATH, type StreamLimits } from './protocol.js';
+import { CLOSE, closeReason, STREAM_PATH, type StreamLimits } from '../api-contract/stream-protocol.js';
 import type { ReplayOptions } from './replay.js';
 import { Stream, wire } from './stream.js';
 

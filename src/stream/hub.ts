@@ -34,7 +34,7 @@
  * from that position.
  */
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
-import type { OperationId, OperationSpec } from '../contract.js';
+import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { listenForPrintsLoads, streamCancelledPrints, streamPrints, type PrintSelection, type PrintsListener } from '../db/print-events.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
@@ -45,7 +45,7 @@ import { getExposureLevels } from '../services/positioning.js';
 import { feedSession, printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
-import { CLOSE, type StreamLimits } from './protocol.js';
+import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 import type { HandedStream, StreamClaim } from './peers.js';
 import { batches, compactPrint, printFieldsOf, sendDrift, sendLevels, type PrintFields } from './messages.js';
 import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
@@ -99,8 +99,8 @@ export class StreamHub {
     private readonly replayOptions: ReplayOptions | null,
     private readonly accounts: AccountLookup | null = null,
   ) {
-    this.operations = new Map(deps.contract.operations.map((o) => [o.operationId, o]));
-    this.printFields = printFieldsOf(deps.contract);
+    this.operations = new Map(deps.apiContract.operations.map((o) => [o.operationId, o]));
+    this.printFields = printFieldsOf(deps.apiContract);
   }
 
   async start(connectionString: string): Promise<void> {

@@ -4,7 +4,7 @@
  * fields, named once per message), batches of bodies that keep each message under the stated size,
  * and the premium_drift and levels snapshots sent as what changed since a subscription's last.
  */
-import type { Contract } from '../contract.js';
+import type { ApiContract } from '../api-contract/openapi.js';
 import type { Subscription } from './stream.js';
 
 /** The contract's OptionPrint fields in the order of its bodies: the compact format's `fields` (names, and their JSON). */
@@ -13,7 +13,7 @@ export interface PrintFields {
   text: string;
 }
 
-export function printFieldsOf(contract: Pick<Contract, 'document'>): PrintFields {
+export function printFieldsOf(contract: Pick<ApiContract, 'document'>): PrintFields {
   const schemas = (contract.document.components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.schemas;
   const names = Object.keys(schemas?.OptionPrint?.properties ?? {});
   return { names, text: JSON.stringify(names) };

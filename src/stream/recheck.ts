@@ -9,7 +9,7 @@ import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
 import { errorBody, toApiError } from '../middleware/errors.js';
-import { CLOSE, closeReason } from './protocol.js';
+import { CLOSE, closeReason } from '../api-contract/stream-protocol.js';
 import type { Stream } from './stream.js';
 
 /** Where the streams' accounts are looked up again by key prefix (the REST routes' key cache). */

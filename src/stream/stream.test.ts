@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { describe, expect, it, vi } from 'vitest';
 import type { AuthenticatedAccount } from '../entitlements.js';
-import { CLOSE, DEFAULT_STREAM_LIMITS } from './protocol.js';
+import { CLOSE, DEFAULT_STREAM_LIMITS } from '../api-contract/stream-protocol.js';
 import { deflated, Stream, wire } from './stream.js';
 
 /** A connection whose send buffer holds what was sent and drains only when told (a client that does not read). */

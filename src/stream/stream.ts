@@ -23,7 +23,7 @@ import zlib from 'node:zlib';
 import type { WebSocket } from 'ws';
 import type { AuthenticatedAccount } from '../entitlements.js';
 import type { CheckedSubscription } from './channels.js';
-import { CLOSE, closeReason, type StreamLimits } from './protocol.js';
+import { CLOSE, closeReason, type StreamLimits } from '../api-contract/stream-protocol.js';
 
 export interface Subscription extends CheckedSubscription {
   id: string;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
-import { contractPath, loadContract, resolveRef } from '../../src/contract.js';
+import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-contract/openapi.js';
 import { servedDocument } from '../../src/docs/enrich.js';
 import { handlers } from '../../src/handlers/index.js';
 import { exportJob } from '../../src/jobs/export.js';
@@ -14,7 +14,7 @@ import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 
 describe('the contract and the handlers', () => {
   it('serves every operation of the contract, and nothing else', () => {
@@ -98,7 +98,7 @@ describe('every served route through the generated client', () => {
   it('serves the contract at /v1/openapi.json with the examples and request samples of every operation', async () => {
     const served = await sdk.getOpenApiDocument({ client: service.client() });
     expect(served.data).toEqual(servedDocument(contract));
-    const written = parse(fs.readFileSync(contractPath, 'utf8')) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const written = parse(fs.readFileSync(apiContractPath, 'utf8')) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     const trades = (served.data as unknown as typeof written).paths['/v1/options/trades']?.get ?? {};
     expect(trades['x-codeSamples']).toHaveLength(3);
     expect(JSON.stringify(trades.responses)).toContain('"examples":{"default":{"summary"');

@@ -91,7 +91,7 @@ describe('MCP tool access', () => {
     const { key } = await service.newAccount();
     const client = await connect(key);
     const { tools } = await client.listTools();
-    const marked = service.deps.contract.operations.filter((o) => o.facts.mcp).map((o) => o.operationId);
+    const marked = service.deps.apiContract.operations.filter((o) => o.facts.mcp).map((o) => o.operationId);
     expect(tools).toHaveLength(16);
     expect(tools.map((t) => t.name).sort()).toEqual([...marked].sort());
     // REST on another account, so this one's minute is only MCP's.
@@ -99,7 +99,7 @@ describe('MCP tool access', () => {
     expect((catalog.data?.data ?? []).filter((e) => e.mcp).map((e) => e.id).sort()).toEqual(tools.map((t) => t.name).sort());
 
     for (const tool of tools) {
-      const operation = service.deps.contract.byId.get(tool.name as never)!;
+      const operation = service.deps.apiContract.byId.get(tool.name as never)!;
       const query = operation.parameters.filter((p) => p.in === 'query');
       expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toEqual(query.map((p) => p.name));
       expect(tool.inputSchema.required ?? [], tool.name).toEqual(query.filter((p) => p.required).map((p) => p.name));

@@ -24,7 +24,7 @@ import { keyPrefix } from '../../src/api-keys.js';
 import { revokeKey, setAccountPlan } from '../../src/db/accounts.js';
 import { StreamHub } from '../../src/stream/hub.js';
 import type { Replay } from '../../src/stream/replay.js';
-import { DEFAULT_STREAM_LIMITS } from '../../src/stream/protocol.js';
+import { DEFAULT_STREAM_LIMITS } from '../../src/api-contract/stream-protocol.js';
 import { Stream } from '../../src/stream/stream.js';
 import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract } from '../../src/contract.js';
+import { loadApiContract } from '../../src/api-contract/openapi.js';
 import { ECHO_MAX } from '../../src/formats.js';
 import { answerClientError } from '../../src/middleware/client-errors.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -20,7 +20,7 @@ interface ErrorBody {
 
 /** The contract's Error schema, to check bodies written outside express against it. */
 function errorSchemaCheck(): (body: unknown) => boolean {
-  const document = loadContract().document as { components: Record<string, unknown> };
+  const document = loadApiContract().document as { components: Record<string, unknown> };
   const ajv = new Ajv2020({ strict: false });
   const validate = ajv.compile({ $ref: '#/components/schemas/ErrorResponse', components: document.components });
   return (body) => validate(body);

@@ -7,14 +7,14 @@
  * (plain decimals; an exponent on a decimal number) still pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContract, type OperationSpec, type ParameterSpec } from '../../src/contract.js';
+import { loadApiContract, type OperationSpec, type ParameterSpec } from '../../src/api-contract/openapi.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 interface ErrorBody {
   error: { code: string; status: number; details: { parameter: string; message: string }[] };
 }
 
-const contract = loadContract();
+const contract = loadApiContract();
 
 const numericType = (p: ParameterSpec): 'integer' | 'number' | null => (p.schema.type === 'integer' || p.schema.type === 'number' ? p.schema.type : null);
 

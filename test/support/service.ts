@@ -12,7 +12,7 @@ import type { DatasetRelease, Plan } from '../../src/db/schema.js';
 import type { HandlerOverrides } from '../../src/handlers/types.js';
 import { createLogger } from '../../src/logging.js';
 import { startService, type RunningService } from '../../src/server.js';
-import type { StreamLimits } from '../../src/stream/protocol.js';
+import type { StreamLimits } from '../../src/api-contract/stream-protocol.js';
 import type { ReplayOptions } from '../../src/stream/replay.js';
 
 export interface TestService extends RunningService {

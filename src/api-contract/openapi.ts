@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { components, operations } from '../generated/openapi.js';
-import { resolveRef, type Json } from './json-ref.js';
-import { parseParameterRules, type ParameterRule } from './parameters/rules.js';
+import type { components, operations } from '../../generated/openapi.js';
+import { resolveRef, type Json } from '../json-ref.js';
+import { parseParameterRules, type ParameterRule } from '../parameters/rules.js';
 
 export type OperationId = keyof operations;
 /** The dataset release a route belongs to, or none (platform, account and market routes). */
@@ -55,14 +55,14 @@ export interface OperationSpec {
   parameters: ParameterSpec[];
 }
 
-export interface Contract {
+export interface ApiContract {
   /** The contract as written: what the validators compile. */
   document: Record<string, unknown>;
   operations: OperationSpec[];
   byId: Map<OperationId, OperationSpec>;
 }
 
-export const contractPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../openapi/v1.yaml');
+export const apiContractPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi/v1.yaml');
 
 export { resolveRef };
 
@@ -108,7 +108,7 @@ function familyOf(document: Json, operationId: string, value: unknown): RouteFam
   return value as RouteFamily;
 }
 
-export function loadContract(file = contractPath): Contract {
+export function loadApiContract(file = apiContractPath): ApiContract {
   const document = parse(fs.readFileSync(file, 'utf8')) as Json;
   const operations: OperationSpec[] = [];
   for (const [routePath, item] of Object.entries(document.paths as Record<string, Json>)) {
@@ -158,7 +158,7 @@ export function loadContract(file = contractPath): Contract {
 }
 
 /** Finds the operation a method and path belong to (for logging and auth before validation). */
-export function operationMatcher(contract: Contract): (method: string, urlPath: string) => OperationSpec | null {
+export function operationMatcher(contract: ApiContract): (method: string, urlPath: string) => OperationSpec | null {
   const compiled = contract.operations.map((op) => ({
     op,
     method: op.method.toUpperCase(),

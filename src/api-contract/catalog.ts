@@ -4,7 +4,7 @@
  * bool, ms, date, enum, list).
  */
 import type { components } from '../../generated/openapi.js';
-import type { OperationSpec, ParameterSpec } from '../contract.js';
+import type { OperationSpec, ParameterSpec } from './openapi.js';
 
 export type CatalogEntry = components['schemas']['CatalogEntry'];
 type CatalogParam = CatalogEntry['params'][number];

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contractPath, loadContract, resolveRef, withParametersInline } from './contract.js';
+import { apiContractPath, loadApiContract, resolveRef, withParametersInline } from './openapi.js';
 
 describe('withParametersInline', () => {
-  const contract = loadContract();
+  const contract = loadApiContract();
   const document = contract.document as { paths: Record<string, Record<string, Record<string, unknown>>> };
   const trades = document.paths['/v1/options/trades']?.get as Record<string, unknown>;
 
@@ -40,7 +40,7 @@ describe('withParametersInline', () => {
 });
 
 describe('resolveRef and the schemas the validators read', () => {
-  const contract = loadContract();
+  const contract = loadApiContract();
   const document = contract.document;
 
   it("keeps the members beside a $ref over the target's, the nearest first", () => {
@@ -71,16 +71,16 @@ describe('resolveRef and the schemas the validators read', () => {
 
 describe('route families', () => {
   it('reads each x-family as a RouteFamily value and refuses a contract whose x-family is not one', () => {
-    const contract = loadContract();
+    const contract = loadApiContract();
     const families = resolveRef(contract.document, { $ref: '#/components/schemas/RouteFamily' }).enum as string[];
     for (const op of contract.operations) expect(families, op.operationId).toContain(op.facts.family);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'contract-'));
     try {
       const file = path.join(dir, 'v1.yaml');
-      const text = fs.readFileSync(contractPath, 'utf8');
+      const text = fs.readFileSync(apiContractPath, 'utf8');
       expect(text).toContain('x-family: platform');
       fs.writeFileSync(file, text.replace('x-family: platform', 'x-family: plattform'));
-      expect(() => loadContract(file)).toThrow(/x-family "plattform" is not one of RouteFamily's values/);
+      expect(() => loadApiContract(file)).toThrow(/x-family "plattform" is not one of RouteFamily's values/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

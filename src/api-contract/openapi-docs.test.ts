@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 type Json = Record<string, unknown>;
 
-const contractFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'v1.yaml');
+const contractFile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'openapi', 'v1.yaml');
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

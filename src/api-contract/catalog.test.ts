@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadContract } from '../contract.js';
+import { loadApiContract } from './openapi.js';
 import { buildCatalog, EXPORTABLE_FAMILIES, type CatalogEntry } from './catalog.js';
 
-const contract = loadContract();
+const contract = loadApiContract();
 const catalog = buildCatalog(contract.operations);
 
 function entry(path: string, method = 'GET'): CatalogEntry {
