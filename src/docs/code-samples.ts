@@ -66,6 +66,11 @@ function namedByRules(operation: OperationSpec): Set<string> {
         names.add(rule.parameter);
         rule.when.forEach((c) => names.add(c.parameter));
         break;
+      case 'within_one_session':
+      case 'range_at_most_days':
+        // A window's parameters keep any one of them given alone (a feed's date, say): the sample
+        // may name them as it names a free parameter.
+        break;
     }
   }
   return names;
