@@ -6,7 +6,6 @@
  * the only allocations per print are the record itself, its flag list and its id. Condition traits
  * and flag bits are copied to module constants so that it reads no object properties for them.
  */
-import type { ClassifiedPrintRecord, PrintContext, RawPrint } from './classification.js';
 import { exchangeName, TraitBit } from './opra.js';
 import {
   BLOCK_MIN_SIZE,
@@ -19,6 +18,7 @@ import {
 } from './print-flags.js';
 import type { TradeType } from './print-groups.js';
 import { printIdOf } from './print-id.js';
+import type { ClassifiedPrintRecord, PrintContext, RawPrint } from './print-record.js';
 import { placeAgainstQuote, type SidePlacement } from './print-side.js';
 import { bsmGreeks, type OptionType } from './pricing.js';
 import { impliedVolatility } from './implied-volatility.js';
