@@ -1,7 +1,7 @@
 /**
  * Prints: the one load path for vendor files, canonical files, the simulator and archive reloads.
- * A file is read into a PrintTable (print-table.ts, column by column outside the JS heap, a large
- * file by two readers at once), put in classification order (print-order.ts), and loaded in one
+ * A file is read into a PrintTable (print-reader.ts into print-table.ts, column by column outside
+ * the JS heap, a large file by two readers at once), put in classification order (print-order.ts), and loaded in one
  * transaction: its contracts stored, then trading date by trading date, each print is given to the
  * classifier (analytics/classification.ts) with what it needs (the quote in force: the file's own,
  * else the latest one-minute NBBO sample at or before the print, date-context.ts; the underlying's
