@@ -77,107 +77,142 @@ export function workerPoolSize(config: Readonly<Config>): number {
  */
 export async function startClusterPrimary(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningCluster> {
   const limiter = new RateLimiter(config.limits);
-  const shared = config.limitScope === 'cluster';
-  const { logger } = options;
-  let stopping = false;
-  let serving = false;
-  const waiting = new Set<Worker>();
-  const releases = new Map<Worker, () => void>();
-  // A worker that died meanwhile is past answering (its exit is handled below).
-  const serve = (worker: Worker): void => {
-    if (!worker.isDead()) worker.send({ oads: 'serve' } satisfies ClusterMessage, undefined, () => undefined);
-  };
-
-  // A stream resumed on another worker than the one holding it is handed over between them.
-  const streamClaims = new StreamClaimRelay(() => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined));
+  const workers = new HttpWorkers(config, config.limitScope === 'cluster' ? limiter : null, options.logger);
   cluster.setupPrimary({ execArgv: [`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, ...process.execArgv] });
-  // Workers use the primary's database (the embedded server's URL when it started one).
-  let env: Record<string, string> = {};
-  const fork = (): Worker => {
-    const worker = cluster.fork(env);
-    if (shared) releases.set(worker, serveLimits(limiter, worker).releaseAll);
-    worker.on('message', (message) => {
-      streamClaims.heard(worker, message);
-      if (!isMessage(message, 'waiting')) return;
-      if (serving) serve(worker);
-      else waiting.add(worker);
-    });
-    return worker;
+  let service: RunningService | null = null;
+  try {
+    service = await startService(config, { ...options, limiter, listen: false, onStorePrepared: (database) => workers.start(database) });
+    await workers.serve();
+  } catch (error) {
+    workers.kill();
+    await service?.stop();
+    throw error;
+  }
+  const primary = service;
+  workers.replaceTheDead();
+  return {
+    service: primary,
+    url: workers.url,
+    workers: config.webWorkers,
+    stop: async () => {
+      await workers.stop();
+      await primary.stop();
+    },
   };
+}
 
-  let url = '';
-  // Each worker's start: listening, or failed by exiting first. Handled at once (a worker may die
-  // while the market loads) and awaited once the primary is ready.
-  let started: Promise<unknown>[] = [];
-  const startWorkers = (database: DatabaseHandle): void => {
-    env = { DATABASE_URL: database.connectionString };
-    started = Array.from({ length: config.webWorkers }, fork).map((worker) => {
+/**
+ * The primary's HTTP workers: forked once the store is prepared, each told to serve once the data
+ * is ready (the workers say when they wait), replaced when one dies, stopped on the way out.
+ */
+class HttpWorkers {
+  private stopping = false;
+  private serving = false;
+  private readonly waiting = new Set<Worker>();
+  private readonly releases = new Map<Worker, () => void>();
+  /** A stream resumed on another worker than the one holding it is handed over between them. */
+  private readonly streamClaims = new StreamClaimRelay(() => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined));
+  /** Workers use the primary's database (the embedded server's URL when it started one). */
+  private env: Record<string, string> = {};
+  /**
+   * Each worker's start: listening, or failed by exiting first. Handled at once (a worker may die
+   * while the market loads) and awaited once the primary is ready.
+   */
+  private started: Promise<unknown>[] = [];
+  /** The shared port's URL, once a worker listens. */
+  url = '';
+
+  /** `sharedLimiter`: the primary's limiter, which every worker asks (LIMIT_SCOPE=cluster), or null. */
+  constructor(
+    private readonly config: Readonly<Config>,
+    private readonly sharedLimiter: RateLimiter | null,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Forks config.webWorkers workers over `database`. */
+  start(database: DatabaseHandle): void {
+    this.env = { DATABASE_URL: database.connectionString };
+    this.started = Array.from({ length: this.config.webWorkers }, () => this.fork()).map((worker) => {
       const listening = new Promise<void>((resolve, reject) => {
         const failed = (code: number | null) => reject(new Error(`HTTP worker ${worker.id} exited with ${code} before it listened`));
         worker.once('exit', failed);
         worker.once('listening', (address) => {
           worker.off('exit', failed);
-          url = `http://${config.host}:${address.port}`;
+          this.url = `http://${this.config.host}:${address.port}`;
           resolve();
         });
       });
       listening.catch(() => undefined);
       return listening;
     });
-  };
-
-  let service: RunningService | null = null;
-  try {
-    service = await startService(config, { ...options, limiter, listen: false, onStorePrepared: startWorkers });
-    serving = true;
-    for (const worker of waiting) serve(worker);
-    waiting.clear();
-    await Promise.all(started);
-  } catch (error) {
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGKILL');
-    await service?.stop();
-    throw error;
   }
-  const primary = service;
 
-  cluster.on('exit', (worker, code, signal) => {
-    releases.get(worker)?.();
-    releases.delete(worker);
-    if (stopping) return;
-    logger.error('HTTP worker exited; replacing it', { worker: worker.id, code, signal });
-    setTimeout(() => {
-      if (!stopping) fork();
-    }, RESPAWN_MS).unref();
-  });
+  /** Tells the waiting workers to serve, and any that waits from now on; resolves once every one forked listens. */
+  async serve(): Promise<void> {
+    this.serving = true;
+    for (const worker of this.waiting) this.serveOne(worker);
+    this.waiting.clear();
+    await Promise.all(this.started);
+  }
 
-  return {
-    service: primary,
-    url,
-    workers: config.webWorkers,
-    stop: async () => {
-      stopping = true;
-      const running = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
-      await Promise.all(
-        running.map(
-          (worker) =>
-            new Promise<void>((resolve) => {
-              const timer = setTimeout(() => worker.kill('SIGKILL'), config.shutdownGraceMs + WORKER_STOP_MARGIN_MS);
-              worker.once('exit', () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              try {
-                worker.send({ oads: 'stop' } satisfies ClusterMessage);
-              } catch {
-                worker.kill('SIGTERM');
-              }
-            }),
-        ),
-      );
-      await primary.stop();
-    },
-  };
+  /** After a failed start: every worker killed, none replaced. */
+  kill(): void {
+    this.stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGKILL');
+  }
+
+  /** From now on a worker that dies is replaced (after RESPAWN_MS), until stop. */
+  replaceTheDead(): void {
+    cluster.on('exit', (worker, code, signal) => {
+      this.releases.get(worker)?.();
+      this.releases.delete(worker);
+      if (this.stopping) return;
+      this.logger.error('HTTP worker exited; replacing it', { worker: worker.id, code, signal });
+      setTimeout(() => {
+        if (!this.stopping) this.fork();
+      }, RESPAWN_MS).unref();
+    });
+  }
+
+  /** Asks each running worker to stop and waits for it, killing one still running after the grace and margin. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const running = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+    await Promise.all(
+      running.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => worker.kill('SIGKILL'), this.config.shutdownGraceMs + WORKER_STOP_MARGIN_MS);
+            worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            try {
+              worker.send({ oads: 'stop' } satisfies ClusterMessage);
+            } catch {
+              worker.kill('SIGTERM');
+            }
+          }),
+      ),
+    );
+  }
+
+  private fork(): Worker {
+    const worker = cluster.fork(this.env);
+    if (this.sharedLimiter !== null) this.releases.set(worker, serveLimits(this.sharedLimiter, worker).releaseAll);
+    worker.on('message', (message) => {
+      this.streamClaims.heard(worker, message);
+      if (!isMessage(message, 'waiting')) return;
+      if (this.serving) this.serveOne(worker);
+      else this.waiting.add(worker);
+    });
+    return worker;
+  }
+
+  /** A worker that died meanwhile is past answering (its exit is handled by replaceTheDead). */
+  private serveOne(worker: Worker): void {
+    if (!worker.isDead()) worker.send({ oads: 'serve' } satisfies ClusterMessage, undefined, () => undefined);
+  }
 }
 
 /**

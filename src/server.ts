@@ -159,13 +159,73 @@ export async function startService(config: Readonly<Config>, options: StartOptio
   const logger = options.logger ?? createLogger(config.logLevel);
   const clock = options.clock ?? Date.now;
   const prepare = options.prepareStore !== false;
+  const { database, simulation } = await openStore(config, options, clock, logger);
+  const metrics = new Metrics();
+  metrics.watchPool('api', () => poolCounts(database.db));
+  metrics.watchPool('admin', () => poolCounts(database.admin));
+  const stopFollowingLoads = onFileLoaded((kind, rows, seconds) => metrics.ingested(kind, rows, seconds));
+  let boss: PgBoss | null = null;
+  let metricsServer: Server | null = null;
+  const stopAnsweringMetrics = cluster.isWorker ? answerMetricsRequests(metrics) : () => undefined;
+  try {
+    if (prepare) await prepareStore(database, config, options, clock, logger, simulation);
+    const handlers = handlerMap(options.handlers);
+    const { deps, requestLog } = await serviceDeps(database, config, options, handlers, metrics, clock, logger);
+    // The app (its validators compile the contract's schemas: seconds of CPU) is built for a process
+    // that serves, before the jobs, which it reads at run time only: a cluster's worker builds it
+    // while the market loads. A cluster's primary, which serves nothing, builds it only if asked.
+    let app: ReturnType<typeof createApp> | null = null;
+    const appOf = (): ReturnType<typeof createApp> => (app ??= createApp(deps, handlers, options));
+    if (options.listen !== false) appOf();
+    if (options.serveWhen) await options.serveWhen;
+    boss = await startJobRole(options.jobs, database, deps, handlers, metrics, clock, logger);
+    // A cluster's workers answer their primary, which serves the metrics of all (metrics.ts).
+    if (config.metricsPort !== null && !cluster.isWorker) metricsServer = await serveMetrics(metrics, config.host, config.metricsPort);
+    const server = options.listen === false ? null : await listen(appOf().express, config);
+    const streams = server === null ? null : await startStreams(server, deps, appOf().keys, config, options, database.connectionString);
+    const drain = server ? drainable(server, logger) : null;
+    const address = server?.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const metricsAddress = metricsServer?.address();
+    const stoppable: Stoppable = { streams, drain, requestLog, boss, stopFollowingLoads, stopAnsweringMetrics, metricsServer, database };
+    return {
+      deps,
+      database,
+      server,
+      url: server ? `http://${config.host}:${port}` : '',
+      get app() {
+        return appOf();
+      },
+      metricsUrl: typeof metricsAddress === 'object' && metricsAddress ? `http://${config.host}:${metricsAddress.port}/metrics` : null,
+      streams,
+      stop: () => stopService(stoppable, config.shutdownGraceMs),
+    };
+  } catch (error) {
+    await simulation?.stop();
+    stopFollowingLoads();
+    stopAnsweringMetrics();
+    metricsServer?.close();
+    if (boss) await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Opens the database. The first start on a new embedded database holds no print, so the market
+ * will be seeded: the simulator starts first and writes while PostgreSQL is made and migrated
+ * (seconds of the start); it is stopped if the database does not open.
+ */
+async function openStore(
+  config: Readonly<Config>,
+  options: StartOptions,
+  clock: () => number,
+  logger: Logger,
+): Promise<{ database: DatabaseHandle; simulation: ReturnType<typeof startSimulation> | undefined }> {
   const embeddedDir = path.join(config.dataDir, 'pg');
-  const seedLog = (line: string): void => logger.info(line);
-  // The first start on a new embedded database holds no print, so the market will be seeded: the
-  // simulator starts now and writes while PostgreSQL is made and migrated (seconds of the start).
   const simulation =
-    prepare && options.seedMarket && config.databaseUrl === null && !fs.existsSync(embeddedDir)
-      ? startSimulation({ dataDir: config.dataDir, now: clock(), log: seedLog })
+    options.prepareStore !== false && options.seedMarket && config.databaseUrl === null && !fs.existsSync(embeddedDir)
+      ? startSimulation({ dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) })
       : undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
@@ -178,123 +238,142 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     await simulation?.stop();
     throw error;
   });
-  const metrics = new Metrics();
-  metrics.watchPool('api', () => poolCounts(database.db));
-  metrics.watchPool('admin', () => poolCounts(database.admin));
-  const stopFollowingLoads = onFileLoaded((kind, rows, seconds) => metrics.ingested(kind, rows, seconds));
-  let boss: PgBoss | null = null;
-  let metricsServer: Server | null = null;
-  const stopAnsweringMetrics = cluster.isWorker ? answerMetricsRequests(metrics) : () => undefined;
+  return { database, simulation };
+}
+
+/** Migrates and seeds the store (option roots, splits when configured), then, when asked, the simulated market. */
+async function prepareStore(
+  database: DatabaseHandle,
+  config: Readonly<Config>,
+  options: StartOptions,
+  clock: () => number,
+  logger: Logger,
+  simulation: ReturnType<typeof startSimulation> | undefined,
+): Promise<void> {
+  await migrateToLatest(database.admin);
+  await seedOptionRoots(database.admin);
+  if (config.seedOnStart) await seedSplits(database.admin);
+  options.onStorePrepared?.(database);
+  if (options.seedMarket) {
+    const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) }, simulation);
+    if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
+  }
+}
+
+/** What the handlers are given (jobs set once the queue starts), and the request log they write to. */
+async function serviceDeps(
+  database: DatabaseHandle,
+  config: Readonly<Config>,
+  options: StartOptions,
+  handlers: ReturnType<typeof handlerMap>,
+  metrics: Metrics,
+  clock: () => number,
+  logger: Logger,
+): Promise<{ deps: ServiceDeps; requestLog: RequestLogBuffer }> {
+  const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
+  const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
+  const contract = loadApiContract();
+  let asyncApi: Record<string, unknown> | null = null;
+  const deps: ServiceDeps = {
+    config,
+    db: database.db,
+    repositories: databaseRepositories(database.db),
+    memos: new ServiceMemos(),
+    apiContract: contract,
+    logger,
+    metrics,
+    limiter: options.limiter ?? new RateLimiter(config.limits),
+    requestLog,
+    cursors: new CursorCodec(Buffer.from(secret, 'base64')),
+    clock,
+    startedAt: clock(),
+    queries: new QueryValidator(contract),
+    served: new Set(contract.operations.map((o) => o.operationId).filter((id: OperationId) => handlers[id] !== undefined)),
+    asyncApi: () => (asyncApi ??= asyncApiDocument(contract, DEFAULT_STREAM_LIMITS, config.version)),
+    jobs: null,
+  };
+  return { deps, requestLog };
+}
+
+/**
+ * The process's part in the job queue: a client that only submits (a cluster's HTTP worker), the
+ * workers themselves, or none; sets deps.jobs and returns the queue to stop, if any.
+ */
+async function startJobRole(
+  role: StartOptions['jobs'],
+  database: DatabaseHandle,
+  deps: ServiceDeps,
+  handlers: ReturnType<typeof handlerMap>,
+  metrics: Metrics,
+  clock: () => number,
+  logger: Logger,
+): Promise<PgBoss | null> {
+  if (role === 'submit') {
+    const boss = await startJobClient(database.connectionString, logger);
+    deps.jobs = jobQueue(boss);
+    return boss;
+  }
+  if (role === false) return null;
+  const jobs = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: deps.config.dataDir, service: { deps, handlers } });
+  deps.jobs = jobQueue(jobs);
+  metrics.watchQueues(async () => new Map(await Promise.all(Object.values(QUEUES).map(async (queue) => [queue, await jobs.getQueueSize(queue)] as const))));
+  return jobs;
+}
+
+function listen(express: ReturnType<typeof createApp>['express'], config: Readonly<Config>): Promise<Server> {
+  return new Promise<Server>((resolve, reject) => {
+    const s = express.listen(config.port, config.host, () => resolve(s));
+    s.on('error', reject);
+  });
+}
+
+/** Sets the server's HTTP behaviour and starts the streams on it (GET /v1/stream); the server is closed if they fail. */
+async function startStreams(
+  server: Server,
+  deps: ServiceDeps,
+  keys: ReturnType<typeof createApp>['keys'],
+  config: Readonly<Config>,
+  options: StartOptions,
+  connectionString: string,
+): Promise<StreamGateway> {
+  server.keepAliveTimeout = 65_000;
+  // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
+  server.on('clientError', answerClientError);
+  const streams = new StreamGateway(deps, keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay, options.streamPeers ?? null);
   try {
-    if (prepare) {
-      await migrateToLatest(database.admin);
-      await seedOptionRoots(database.admin);
-      if (config.seedOnStart) await seedSplits(database.admin);
-      options.onStorePrepared?.(database);
-    }
-    if (prepare && options.seedMarket) {
-      const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: seedLog }, simulation);
-      if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
-    }
-    const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
-    const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
-    const contract = loadApiContract();
-    const handlers = handlerMap(options.handlers);
-    let asyncApi: Record<string, unknown> | null = null;
-    const deps: ServiceDeps = {
-      config,
-      db: database.db,
-      repositories: databaseRepositories(database.db),
-      memos: new ServiceMemos(),
-      apiContract: contract,
-      logger,
-      metrics,
-      limiter: options.limiter ?? new RateLimiter(config.limits),
-      requestLog,
-      cursors: new CursorCodec(Buffer.from(secret, 'base64')),
-      clock,
-      startedAt: clock(),
-      queries: new QueryValidator(contract),
-      served: new Set(contract.operations.map((o) => o.operationId).filter((id: OperationId) => handlers[id] !== undefined)),
-      asyncApi: () => (asyncApi ??= asyncApiDocument(contract, DEFAULT_STREAM_LIMITS, config.version)),
-      jobs: null,
-    };
-    // The app (its validators compile the contract's schemas: seconds of CPU) is built for a process
-    // that serves, before the jobs, which it reads at run time only: a cluster's worker builds it
-    // while the market loads. A cluster's primary, which serves nothing, builds it only if asked.
-    let app: ReturnType<typeof createApp> | null = null;
-    const appOf = (): ReturnType<typeof createApp> => (app ??= createApp(deps, handlers, options));
-    if (options.listen !== false) appOf();
-    if (options.serveWhen) await options.serveWhen;
-    if (options.jobs === 'submit') {
-      boss = await startJobClient(database.connectionString, logger);
-      deps.jobs = jobQueue(boss);
-    } else if (options.jobs !== false) {
-      const jobs = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: config.dataDir, service: { deps, handlers } });
-      boss = jobs;
-      deps.jobs = jobQueue(jobs);
-      metrics.watchQueues(async () => new Map(await Promise.all(Object.values(QUEUES).map(async (queue) => [queue, await jobs.getQueueSize(queue)] as const))));
-    }
-    // A cluster's workers answer their primary, which serves the metrics of all (metrics.ts).
-    if (config.metricsPort !== null && !cluster.isWorker) metricsServer = await serveMetrics(metrics, config.host, config.metricsPort);
-    const server =
-      options.listen === false
-        ? null
-        : await new Promise<Server>((resolve, reject) => {
-            const s = appOf().express.listen(config.port, config.host, () => resolve(s));
-            s.on('error', reject);
-          });
-    let streams: StreamGateway | null = null;
-    if (server) {
-      server.keepAliveTimeout = 65_000;
-      // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
-      server.on('clientError', answerClientError);
-      streams = new StreamGateway(deps, appOf().keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay, options.streamPeers ?? null);
-      try {
-        await streams.start(server, database.connectionString);
-      } catch (error) {
-        server.close();
-        throw error;
-      }
-    }
-    const drain = server ? drainable(server, logger) : null;
-    const address = server?.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const metricsAddress = metricsServer?.address();
-    const served = metricsServer;
-    return {
-      deps,
-      database,
-      server,
-      url: server ? `http://${config.host}:${port}` : '',
-      get app() {
-        return appOf();
-      },
-      metricsUrl: typeof metricsAddress === 'object' && metricsAddress ? `http://${config.host}:${metricsAddress.port}/metrics` : null,
-      streams,
-      stop: async () => {
-        await streams?.stop();
-        if (drain) await drain(config.shutdownGraceMs);
-        // The database closes (and an embedded server is waited for until it has exited) even when
-        // a step before fails.
-        try {
-          await requestLog.flush();
-          if (boss) await boss.stop({ graceful: true, wait: true, timeout: JOBS_STOP_MS });
-        } finally {
-          stopFollowingLoads();
-          stopAnsweringMetrics();
-          if (served) await new Promise((resolve) => served.close(resolve));
-          await database.close();
-        }
-      },
-    };
+    await streams.start(server, connectionString);
   } catch (error) {
-    await simulation?.stop();
-    stopFollowingLoads();
-    stopAnsweringMetrics();
-    metricsServer?.close();
-    if (boss) await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
-    await database.close().catch(() => undefined);
+    server.close();
     throw error;
+  }
+  return streams;
+}
+
+/** What a stop stops. */
+interface Stoppable {
+  streams: StreamGateway | null;
+  drain: ((graceMs: number) => Promise<void>) | null;
+  requestLog: RequestLogBuffer;
+  boss: PgBoss | null;
+  stopFollowingLoads: () => void;
+  stopAnsweringMetrics: () => void;
+  metricsServer: Server | null;
+  database: DatabaseHandle;
+}
+
+async function stopService(s: Stoppable, graceMs: number): Promise<void> {
+  await s.streams?.stop();
+  if (s.drain) await s.drain(graceMs);
+  // The database closes (and an embedded server is waited for until it has exited) even when
+  // a step before fails.
+  try {
+    await s.requestLog.flush();
+    if (s.boss) await s.boss.stop({ graceful: true, wait: true, timeout: JOBS_STOP_MS });
+  } finally {
+    s.stopFollowingLoads();
+    s.stopAnsweringMetrics();
+    const served = s.metricsServer;
+    if (served) await new Promise((resolve) => served.close(resolve));
+    await s.database.close();
   }
 }

@@ -143,95 +143,88 @@ function normalisedVolatility(x: number, lnBeta: number, gap: number): number {
   const lnBc = halfGapC > 0 ? Math.log(halfGapC) + 0.5 * x : -Infinity;
   const bc = halfGapC * bMax;
   const vc = INV_SQRT_2PI * bMax;
-  let branch: 1 | 2 | 3 | 4;
-  let lo: number;
-  let hi: number;
-  let s: number;
-  let lnGap = NaN;
-  if (lnBeta < lnBc) {
-    const sl = sc - SQRT_2PI * halfGapC; // s_c − b_c/b'(s_c)
-    const hl = x / sl;
-    const tl = 0.5 * sl;
-    // b_l = e^{−q}·β̃ and b'(s_l) = e^{−q}/√(2π), q = (h² + t²)/2: one exponential for both.
-    const ql = 0.5 * (hl * hl + tl * tl);
-    const bracketL = sl > 0 ? otmCallBracket(hl, tl) : 0;
-    const lnBl = Math.log(bracketL) - ql;
-    const gaussL = Math.exp(-ql);
-    const vl = INV_SQRT_2PI * gaussL;
-    const bl = bracketL * gaussL;
-    if (lnBeta < lnBl) {
-      branch = 1;
-      lo = 0;
-      hi = sl;
-      // The lower map and its first two derivatives in s at s_l, z = x/(√3 s).
-      // Φ(z) = ½·erfcx(−z/√2)·e^{−z²/2} (z < 0): one exponential for φ and Φ.
-      const z = (INV_SQRT3 * x) / sl;
-      const gauss = Math.exp(-0.5 * z * z);
-      const phi = INV_SQRT_2PI * gauss;
-      const cdf = 0.5 * erfcx(-z / SQRT2) * gauss;
-      const scale = (2 * Math.PI * -x) / (3 * Math.sqrt(3));
-      const dz = -z / sl;
-      const fl = scale * cdf * cdf * cdf;
-      const fl1 = 3 * scale * cdf * cdf * phi * dz;
-      const fl2 = 3 * scale * cdf * phi * dz * dz * (2 * phi - z * cdf) + 3 * scale * cdf * cdf * phi * ((2 * z) / (sl * sl));
-      // As functions of β: dF/dβ = f'/b', d²F/dβ² = (f'' − f'·b''/b')/b'².
-      const b2l = (hl * hl - tl * tl) / sl;
-      const d1 = fl1 / vl;
-      const d2 = (fl2 - fl1 * b2l) / (vl * vl);
-      // Φ(z)³ = F/scale at the guess; F(β) = β(1 + O(β/b_l)) near 0, taken in logs there (β may underflow).
-      const t = Math.exp(lnBeta - lnBl);
-      const f = t > 1e-12 ? rationalCubic(t, 1 - t, bl, 0, fl, 1, d1, fittedControl(bl, 0, fl, 1, d1, d2, false, true)) : 0;
-      const zGuess = f > 1e-280 ? approximateInverseNormCdf(Math.cbrt(f / scale)) : inverseNormCdfOfLog((lnBeta + LN_LOWER_MAP - Math.log(-x)) / 3);
-      s = (INV_SQRT3 * x) / zGuess;
-    } else {
-      branch = 2;
-      lo = Math.max(sl, 0);
-      hi = sc;
-      const beta = Math.exp(lnBeta);
-      const w = bc - bl;
-      const control = fittedControl(w, sl, sc, 1 / vl, 1 / vc, 0, false, false);
-      const t = (beta - bl) / w;
-      s = rationalCubic(t, 1 - t, w, sl, sc, 1 / vl, 1 / vc, control);
-    }
-  } else {
-    lnGap = Math.log(gap);
-    const su = sc + SQRT_2PI * (1 - halfGapC); // s_c + (e^{x/2} − b_c)/b'(s_c)
-    const hu = x / su;
-    const tu = 0.5 * su;
-    const qu = 0.5 * (hu * hu + tu * tu);
-    const bracketU = upperGapBracket(hu, tu);
-    const lnGapU = Math.log(bracketU) - qu;
-    const gaussU = Math.exp(-qu);
-    const vu = INV_SQRT_2PI * gaussU;
-    const gapU = bracketU * gaussU;
-    if (lnGap > lnGapU) {
-      branch = 3;
-      lo = sc;
-      hi = su;
-      const w = bMax - gapU - bc; // b_u − b_c
-      const control = fittedControl(w, sc, su, 1 / vc, 1 / vu, 0, true, false);
-      const omt = (gap - gapU) / w; // (b_u − β)/(b_u − b_c)
-      s = rationalCubic(1 - omt, omt, w, sc, su, 1 / vc, 1 / vu, control);
-    } else {
-      branch = 4;
-      lo = su;
-      hi = Infinity;
-      // The upper map and its derivatives in s at s_u; as functions of β as in branch 1.
-      const phi = normPdf(tu);
-      const fu = normCdf(-tu);
-      const fu1 = -0.5 * phi;
-      const fu2 = 0.125 * su * phi;
-      const b2u = (hu * hu - tu * tu) / su;
-      const d1 = fu1 / vu;
-      const d2 = (fu2 - fu1 * b2u) / (vu * vu);
-      const omt = gap / gapU; // (e^{x/2} − β)/(e^{x/2} − b_u)
-      const control = fittedControl(gapU, fu, 0, d1, -0.5, d2, true, true);
-      let f = rationalCubic(1 - omt, omt, gapU, fu, 0, d1, -0.5, control);
-      if (!(f > 0 && f < 0.5)) f = 0.5 * gap;
-      s = -2 * approximateInverseNormCdf(f);
-    }
+  return lnBeta < lnBc ? belowInflection(x, lnBeta, sc, halfGapC, bc, vc) : aboveInflection(x, lnBeta, gap, bMax, sc, halfGapC, bc, vc);
+}
+
+/**
+ * normalisedVolatility's branches 1 and 2 (β < b_c): s_l and b_l, the branch's guess, then its
+ * Householder steps. `sc`, `halfGapC`, `bc` and `vc` are s_c, b_c/e^{x/2}, b_c and b'(s_c).
+ */
+function belowInflection(x: number, lnBeta: number, sc: number, halfGapC: number, bc: number, vc: number): number {
+  const sl = sc - SQRT_2PI * halfGapC; // s_c − b_c/b'(s_c)
+  const hl = x / sl;
+  const tl = 0.5 * sl;
+  // b_l = e^{−q}·β̃ and b'(s_l) = e^{−q}/√(2π), q = (h² + t²)/2: one exponential for both.
+  const ql = 0.5 * (hl * hl + tl * tl);
+  const bracketL = sl > 0 ? otmCallBracket(hl, tl) : 0;
+  const lnBl = Math.log(bracketL) - ql;
+  const gaussL = Math.exp(-ql);
+  const vl = INV_SQRT_2PI * gaussL;
+  const bl = bracketL * gaussL;
+  if (lnBeta < lnBl) {
+    // The lower map and its first two derivatives in s at s_l, z = x/(√3 s).
+    // Φ(z) = ½·erfcx(−z/√2)·e^{−z²/2} (z < 0): one exponential for φ and Φ.
+    const z = (INV_SQRT3 * x) / sl;
+    const gauss = Math.exp(-0.5 * z * z);
+    const phi = INV_SQRT_2PI * gauss;
+    const cdf = 0.5 * erfcx(-z / SQRT2) * gauss;
+    const scale = (2 * Math.PI * -x) / (3 * Math.sqrt(3));
+    const dz = -z / sl;
+    const fl = scale * cdf * cdf * cdf;
+    const fl1 = 3 * scale * cdf * cdf * phi * dz;
+    const fl2 = 3 * scale * cdf * phi * dz * dz * (2 * phi - z * cdf) + 3 * scale * cdf * cdf * phi * ((2 * z) / (sl * sl));
+    // As functions of β: dF/dβ = f'/b', d²F/dβ² = (f'' − f'·b''/b')/b'².
+    const b2l = (hl * hl - tl * tl) / sl;
+    const d1 = fl1 / vl;
+    const d2 = (fl2 - fl1 * b2l) / (vl * vl);
+    // Φ(z)³ = F/scale at the guess; F(β) = β(1 + O(β/b_l)) near 0, taken in logs there (β may underflow).
+    const t = Math.exp(lnBeta - lnBl);
+    const f = t > 1e-12 ? rationalCubic(t, 1 - t, bl, 0, fl, 1, d1, fittedControl(bl, 0, fl, 1, d1, d2, false, true)) : 0;
+    const zGuess = f > 1e-280 ? approximateInverseNormCdf(Math.cbrt(f / scale)) : inverseNormCdfOfLog((lnBeta + LN_LOWER_MAP - Math.log(-x)) / 3);
+    return householder(1, x, lnBeta, NaN, (INV_SQRT3 * x) / zGuess, 0, sl);
   }
-  return householder(branch, x, lnBeta, lnGap, s, lo, hi);
+  const beta = Math.exp(lnBeta);
+  const w = bc - bl;
+  const control = fittedControl(w, sl, sc, 1 / vl, 1 / vc, 0, false, false);
+  const t = (beta - bl) / w;
+  return householder(2, x, lnBeta, NaN, rationalCubic(t, 1 - t, w, sl, sc, 1 / vl, 1 / vc, control), Math.max(sl, 0), sc);
+}
+
+/**
+ * normalisedVolatility's branches 3 and 4 (β ≥ b_c), in terms of the gap to the upper bound:
+ * s_u and b_u, the branch's guess, then its Householder steps. `bMax` is e^{x/2}; the others as
+ * in belowInflection.
+ */
+function aboveInflection(x: number, lnBeta: number, gap: number, bMax: number, sc: number, halfGapC: number, bc: number, vc: number): number {
+  const lnGap = Math.log(gap);
+  const su = sc + SQRT_2PI * (1 - halfGapC); // s_c + (e^{x/2} − b_c)/b'(s_c)
+  const hu = x / su;
+  const tu = 0.5 * su;
+  const qu = 0.5 * (hu * hu + tu * tu);
+  const bracketU = upperGapBracket(hu, tu);
+  const lnGapU = Math.log(bracketU) - qu;
+  const gaussU = Math.exp(-qu);
+  const vu = INV_SQRT_2PI * gaussU;
+  const gapU = bracketU * gaussU;
+  if (lnGap > lnGapU) {
+    const w = bMax - gapU - bc; // b_u − b_c
+    const control = fittedControl(w, sc, su, 1 / vc, 1 / vu, 0, true, false);
+    const omt = (gap - gapU) / w; // (b_u − β)/(b_u − b_c)
+    return householder(3, x, lnBeta, lnGap, rationalCubic(1 - omt, omt, w, sc, su, 1 / vc, 1 / vu, control), sc, su);
+  }
+  // The upper map and its derivatives in s at s_u; as functions of β as in branch 1.
+  const phi = normPdf(tu);
+  const fu = normCdf(-tu);
+  const fu1 = -0.5 * phi;
+  const fu2 = 0.125 * su * phi;
+  const b2u = (hu * hu - tu * tu) / su;
+  const d1 = fu1 / vu;
+  const d2 = (fu2 - fu1 * b2u) / (vu * vu);
+  const omt = gap / gapU; // (e^{x/2} − β)/(e^{x/2} − b_u)
+  const control = fittedControl(gapU, fu, 0, d1, -0.5, d2, true, true);
+  let f = rationalCubic(1 - omt, omt, gapU, fu, 0, d1, -0.5, control);
+  if (!(f > 0 && f < 0.5)) f = 0.5 * gap;
+  return householder(4, x, lnBeta, lnGap, -2 * approximateInverseNormCdf(f), su, Infinity);
 }
 
 /**

@@ -6,7 +6,6 @@
  * the only allocations per print are the record itself, its flag list and its id. Condition traits
  * and flag bits are copied to module constants so that it reads no object properties for them.
  */
-import type { ClassifiedPrintRecord, PrintContext, RawPrint } from './classification.js';
 import { exchangeName, TraitBit } from './opra.js';
 import {
   BLOCK_MIN_SIZE,
@@ -19,6 +18,7 @@ import {
 } from './print-flags.js';
 import type { TradeType } from './print-groups.js';
 import { printIdOf } from './print-id.js';
+import type { ClassifiedPrintRecord, PrintContext, RawPrint } from './print-record.js';
 import { placeAgainstQuote, type SidePlacement } from './print-side.js';
 import { bsmGreeks, type OptionType } from './pricing.js';
 import { impliedVolatility } from './implied-volatility.js';
@@ -133,22 +133,9 @@ export function classifyPrint(
   const placement = scratch.placement;
   placeAgainstQuote(price, context.quote, print.timestamp, placement);
   const side = placement.side;
-  let confidence = placement.confidence;
-  if ((traits & T_COMPLEX) !== 0) {
-    confidence *= (traits & T_IMPLIED) !== 0 ? IMPLIED_COMPLEX_FACTOR : LEGGED_COMPLEX_FACTOR;
-  }
   const aggressor = print.aggressorSide;
   const hinted = aggressor === 'buy' || aggressor === 'sell';
-  if (hinted) {
-    const direction = directionOf(side);
-    if (direction !== 0) {
-      if ((direction > 0) === (aggressor === 'buy')) {
-        if (confidence < HINT_AGREES_CONFIDENCE) confidence = HINT_AGREES_CONFIDENCE;
-      } else {
-        confidence *= HINT_DISAGREES_FACTOR;
-      }
-    }
-  }
+  const confidence = sideConfidence(side, placement.confidence, traits, hinted, aggressor === 'buy');
 
   const spot = context.underlyingPrice;
   const spotKnown = spot !== null && spot > 0 && Number.isFinite(spot);
@@ -157,66 +144,17 @@ export function classifyPrint(
   let delta: number | null = null;
   if (spotKnown) {
     otmPercent = round(((type === 'call' ? strike - spot : spot - strike) / spot) * 100, 4);
-    if (context.yearsToSettlement > 0 && price > 0) {
-      const iv = scratch.ivInput;
-      iv.type = type;
-      iv.price = price;
-      iv.spot = spot;
-      iv.strike = strike;
-      iv.time = context.yearsToSettlement;
-      iv.rate = context.rate;
-      iv.dividendYield = context.dividendYield;
-      const vol = impliedVolatility(iv);
-      if (vol !== null && Number.isFinite(vol)) {
-        impliedVol = round(vol, 6);
-        const g = scratch.greeksInput;
-        g.type = type;
-        g.spot = spot;
-        g.strike = strike;
-        g.time = context.yearsToSettlement;
-        g.rate = context.rate;
-        g.dividendYield = context.dividendYield;
-        g.volatility = vol;
-        delta = round(bsmGreeks(g).delta, 6);
-      }
+    const vol = solvedVolatility(print, context, spot, scratch);
+    if (vol !== null) {
+      impliedVol = round(vol, 6);
+      delta = round(deltaAt(print, context, spot, vol, scratch), 6);
     }
   }
 
   const premium = Math.round(price * size * print.multiplier * 100) / 100;
   const openInterest = context.openInterest;
   const dayVolume = contract.dayVolume;
-
-  let flags = 0;
-  if ((traits & T_ISO) !== 0) flags |= F_ISO;
-  if ((traits & T_AUCTION) !== 0) flags |= F_AUCTION;
-  if ((traits & T_CROSS) !== 0) flags |= F_CROSS;
-  if ((traits & T_FLOOR) !== 0) flags |= F_FLOOR;
-  if ((traits & T_COMPLEX) !== 0) flags |= F_COMPLEX;
-  if ((traits & T_TIED) !== 0) flags |= F_TIED;
-  if ((traits & T_IMPLIED) !== 0) flags |= F_IMPLIED;
-  if ((traits & T_EXT_HOURS) !== 0 || context.session === 'gth') flags |= F_EXT_HOURS;
-  if ((traits & T_LATE) !== 0) flags |= F_LATE;
-  if (hinted) flags |= F_AGGRESSOR_HINT;
-  if (context.session === 'curb' && print.timestamp > context.cashCloseMs) {
-    flags |= F_POST_CASH_CLOSE;
-  }
-  if (openInterest !== null && dayVolume > openInterest) flags |= F_VOL_GT_OI;
-  if (openInterest !== null && size > openInterest) flags |= F_SIZE_GT_OI;
-  if (side === 'unknown') flags |= F_NO_SIDE;
-
-  const tradeType: TradeType =
-    (traits & T_COMPLEX) !== 0
-      ? 'multileg'
-      : (traits & T_CROSS) !== 0
-        ? 'cross'
-        : (traits & T_FLOOR) !== 0
-          ? 'floor'
-          : 'single';
-  const negotiated = (traits & T_NEGOTIATED) !== 0;
-  const isBlock =
-    (size >= BLOCK_MIN_SIZE && premium >= BLOCK_MIN_SIZE_PREMIUM) ||
-    premium >= BLOCK_PREMIUM ||
-    (negotiated && size >= BLOCK_NEGOTIATED_SIZE);
+  const flags = flagBits(print, context, traits, side, hinted, dayVolume);
   const quote = context.quote;
   const tradingDate = context.tradingDate;
 
@@ -235,7 +173,7 @@ export function classifyPrint(
     group_id: null,
     id: printIdOf(key, tradingDate, print.sequence),
     implied_volatility: impliedVol,
-    is_block: isBlock,
+    is_block: isBlockPrint(size, premium, traits),
     is_golden: false,
     is_unusual: false,
     open_interest: openInterest,
@@ -249,7 +187,7 @@ export function classifyPrint(
     size,
     strike,
     timestamp: print.timestamp,
-    trade_type: tradeType,
+    trade_type: tradeTypeOf(traits),
     underlying_price: spotKnown ? spot : null,
     underlying_symbol: print.root,
     cancelled: false,
@@ -259,4 +197,91 @@ export function classifyPrint(
   };
   record.is_unusual = isUnusual(record);
   return record;
+}
+
+/**
+ * The side's confidence after the print's conditions (complex prints) and the vendor's aggressor
+ * hint (`hinted`, `hintBuys` when it names the buyer) have moved it (see IMPLIED_COMPLEX_FACTOR).
+ */
+function sideConfidence(side: SidePlacement['side'], placed: number, traits: number, hinted: boolean, hintBuys: boolean): number {
+  let confidence = placed;
+  if ((traits & T_COMPLEX) !== 0) {
+    confidence *= (traits & T_IMPLIED) !== 0 ? IMPLIED_COMPLEX_FACTOR : LEGGED_COMPLEX_FACTOR;
+  }
+  if (hinted) {
+    const direction = directionOf(side);
+    if (direction !== 0) {
+      if ((direction > 0) === hintBuys) {
+        if (confidence < HINT_AGREES_CONFIDENCE) confidence = HINT_AGREES_CONFIDENCE;
+      } else {
+        confidence *= HINT_DISAGREES_FACTOR;
+      }
+    }
+  }
+  return confidence;
+}
+
+/** The volatility the print's price implies at `spot`, unrounded; null when it has none or none solves. */
+function solvedVolatility(print: RawPrint, context: PrintContext, spot: number, scratch: PrintScratch): number | null {
+  if (!(context.yearsToSettlement > 0 && print.price > 0)) return null;
+  const iv = scratch.ivInput;
+  iv.type = print.type;
+  iv.price = print.price;
+  iv.spot = spot;
+  iv.strike = print.strike;
+  iv.time = context.yearsToSettlement;
+  iv.rate = context.rate;
+  iv.dividendYield = context.dividendYield;
+  const vol = impliedVolatility(iv);
+  return vol !== null && Number.isFinite(vol) ? vol : null;
+}
+
+/** Black-Scholes-Merton delta of the print's contract at `spot` and `volatility`, unrounded. */
+function deltaAt(print: RawPrint, context: PrintContext, spot: number, volatility: number, scratch: PrintScratch): number {
+  const g = scratch.greeksInput;
+  g.type = print.type;
+  g.spot = spot;
+  g.strike = print.strike;
+  g.time = context.yearsToSettlement;
+  g.rate = context.rate;
+  g.dividendYield = context.dividendYield;
+  g.volatility = volatility;
+  return bsmGreeks(g).delta;
+}
+
+/** The print's flags as FlagBit bits: its conditions' traits, then what its session, hint, side and day add. */
+function flagBits(print: RawPrint, context: PrintContext, traits: number, side: SidePlacement['side'], hinted: boolean, dayVolume: number): number {
+  const openInterest = context.openInterest;
+  let flags = 0;
+  if ((traits & T_ISO) !== 0) flags |= F_ISO;
+  if ((traits & T_AUCTION) !== 0) flags |= F_AUCTION;
+  if ((traits & T_CROSS) !== 0) flags |= F_CROSS;
+  if ((traits & T_FLOOR) !== 0) flags |= F_FLOOR;
+  if ((traits & T_COMPLEX) !== 0) flags |= F_COMPLEX;
+  if ((traits & T_TIED) !== 0) flags |= F_TIED;
+  if ((traits & T_IMPLIED) !== 0) flags |= F_IMPLIED;
+  if ((traits & T_EXT_HOURS) !== 0 || context.session === 'gth') flags |= F_EXT_HOURS;
+  if ((traits & T_LATE) !== 0) flags |= F_LATE;
+  if (hinted) flags |= F_AGGRESSOR_HINT;
+  if (context.session === 'curb' && print.timestamp > context.cashCloseMs) {
+    flags |= F_POST_CASH_CLOSE;
+  }
+  if (openInterest !== null && dayVolume > openInterest) flags |= F_VOL_GT_OI;
+  if (openInterest !== null && print.size > openInterest) flags |= F_SIZE_GT_OI;
+  if (side === 'unknown') flags |= F_NO_SIDE;
+  return flags;
+}
+
+/** trade_type before grouping: multileg, cross or floor by the conditions, else single. */
+function tradeTypeOf(traits: number): TradeType {
+  if ((traits & T_COMPLEX) !== 0) return 'multileg';
+  if ((traits & T_CROSS) !== 0) return 'cross';
+  if ((traits & T_FLOOR) !== 0) return 'floor';
+  return 'single';
+}
+
+/** is_block: size and premium over the block thresholds, or a negotiated print (auction, cross, floor) of block size. */
+function isBlockPrint(size: number, premium: number, traits: number): boolean {
+  const negotiated = (traits & T_NEGOTIATED) !== 0;
+  return (size >= BLOCK_MIN_SIZE && premium >= BLOCK_MIN_SIZE_PREMIUM) || premium >= BLOCK_PREMIUM || (negotiated && size >= BLOCK_NEGOTIATED_SIZE);
 }

@@ -325,8 +325,13 @@ export function decimalAt(line: string, start: number, end: number): number {
  * parsePrintFields() on a line.
  */
 export function readPrintLine(line: string, into: PrintLineValues): boolean {
-  const { columns, starts } = into;
   if (line.includes('"')) return false;
+  return placeFields(line, into) && readSymbolText(line, into) && readPrintNumbers(line, into) && readConditionTexts(line, into) && readLineQuote(line, into);
+}
+
+/** Where each field starts (into.starts): false unless the line has exactly the header's columns. */
+function placeFields(line: string, into: PrintLineValues): boolean {
+  const { columns, starts } = into;
   const last = columns.count - 1;
   let field = 0;
   for (let comma = line.indexOf(','); comma >= 0; comma = line.indexOf(',', comma + 1)) {
@@ -335,16 +340,25 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
   }
   if (field !== last) return false;
   starts[columns.count] = line.length + 1;
+  return true;
+}
 
-  let start = starts[columns.symbol] as number;
-  let end = (starts[columns.symbol + 1] as number) - 1;
+/** option_symbol's text, when it is its own trim() (visible ASCII at both ends). */
+function readSymbolText(line: string, into: PrintLineValues): boolean {
+  const { columns, starts } = into;
+  const start = starts[columns.symbol] as number;
+  const end = (starts[columns.symbol + 1] as number) - 1;
   if (end <= start) return false;
   const first = line.charCodeAt(start);
   const final = line.charCodeAt(end - 1);
-  // Visible ASCII at both ends: the text is its own trim().
   if (first <= 32 || first >= 127 || final <= 32 || final >= 127) return false;
   into.symbol = line.slice(start, end);
+  return true;
+}
 
+/** timestamp, sequence, price, size and exchange_code, each in its range. */
+function readPrintNumbers(line: string, into: PrintLineValues): boolean {
+  const { columns, starts } = into;
   const timestamp = digitsAt(line, starts[columns.timestamp] as number, (starts[columns.timestamp + 1] as number) - 1, 15);
   if (timestamp < MIN_MS || timestamp >= MAX_MS) return false;
   into.timestamp = timestamp;
@@ -360,9 +374,14 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
   const exchangeCode = digitsAt(line, starts[columns.exchangeCode] as number, (starts[columns.exchangeCode + 1] as number) - 1, 15);
   if (exchangeCode < 0 || exchangeCode > MAX_CODE) return false;
   into.exchangeCode = exchangeCode;
+  return true;
+}
 
-  start = starts[columns.conditionCode] as number;
-  end = (starts[columns.conditionCode + 1] as number) - 1;
+/** condition_code (empty: a regular sale), extended_conditions' text (digits and |) and aggressor_side. */
+function readConditionTexts(line: string, into: PrintLineValues): boolean {
+  const { columns, starts } = into;
+  let start = starts[columns.conditionCode] as number;
+  let end = (starts[columns.conditionCode + 1] as number) - 1;
   if (end === start) into.conditionCode = REGULAR_SALE_CONDITION;
   else {
     const conditionCode = digitsAt(line, start, end, 15);
@@ -384,9 +403,14 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
   else if (end - start === 3 && line.startsWith('buy', start)) into.aggressor = 1;
   else if (end - start === 4 && line.startsWith('sell', start)) into.aggressor = 2;
   else return false;
+  return true;
+}
 
-  start = starts[columns.bid] as number;
-  end = (starts[columns.bid + 1] as number) - 1;
+/** bid, ask and, with either, quote_timestamp (empty: the print's timestamp). */
+function readLineQuote(line: string, into: PrintLineValues): boolean {
+  const { columns, starts } = into;
+  let start = starts[columns.bid] as number;
+  let end = (starts[columns.bid + 1] as number) - 1;
   const hasBid = end > start;
   const bid = hasBid ? decimalAt(line, start, end) : NaN;
   if (bid < 0) return false;
@@ -402,7 +426,7 @@ export function readPrintLine(line: string, into: PrintLineValues): boolean {
   if (into.hasQuote) {
     start = starts[columns.quoteTs] as number;
     end = (starts[columns.quoteTs + 1] as number) - 1;
-    if (end === start) into.quoteTs = timestamp;
+    if (end === start) into.quoteTs = into.timestamp;
     else {
       const quoteTs = digitsAt(line, start, end, 15);
       if (quoteTs < MIN_MS || quoteTs >= MAX_MS) return false;

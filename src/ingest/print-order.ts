@@ -6,7 +6,8 @@
  * the load also needs to know whether its row keys (contract, sequence) are unique, which decides
  * between the direct COPY into a new table and the staging path (db/bulk-copy.ts).
  */
-import type { ReadPrints, PrintTable } from './print-table.js';
+import type { ReadPrints } from './print-reader.js';
+import type { PrintTable } from './print-table.js';
 
 /** One trading date's prints: its span of the order, and whether its row keys are unique. */
 export interface PrintDay {

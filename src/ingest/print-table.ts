@@ -1,18 +1,10 @@
 /**
- * A file's prints as read and placed, column by column (PrintTable), and the reading: one pass
- * over the file, or for a large uncompressed file two at once, its first half here and its second
- * in a worker thread, the halves joined in file order. Parsing is most of a load's first phase,
- * when PostgreSQL has nothing to do yet: on a machine of two cores the second reader runs on the
- * core PostgreSQL uses later (each half runs slower than it would alone, the cores sharing caches
- * and memory bandwidth, and the worker takes time to start, so a small file is read in one pass).
- * Each half is read by a PrintReader (print-reader.ts), a canonical CSV file's lines without
- * making records.
+ * A file's prints as read and placed, column by column (PrintTable). The reading that fills it,
+ * one pass over the file or two halves at once, is print-reader.ts.
  * The pipeline reads a print's values through the table's accessors (timestampAt(i) and the like),
  * typed as the classifier takes them, and its contract through storedSlotAt(i) once the file's
  * contracts are stored (storeContracts).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PrintContext } from '../analytics/classification.js';
 import type { QuoteInForce } from '../analytics/print-side.js';
 import { contractKey } from '../analytics/print-id.js';
@@ -20,12 +12,6 @@ import { conditionTraitMask, TraitBit } from '../analytics/opra.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import type { StoredContract } from '../db/option-contracts.js';
 import type { CanonicalPrint, ContractRef, PrintLineValues } from './canonical.js';
-import { PrintSessionResolver } from './print-session.js';
-import { readPrintRecords } from './print-reader.js';
-import { lineNumberAt, splitForTwoReaders, type FileHead, type RecordRange } from './records.js';
-import { emptyResult, type LoadOptions, type MarketLoadResult } from './source.js';
-import { VENDOR_ADAPTERS, type VendorAdapter, type VendorKind } from './vendors.js';
-import { startTsWorker } from './worker-thread.js';
 
 /** A contract met in the file: its parsed symbol and root. */
 export interface ContractSlot {
@@ -345,120 +331,4 @@ export class PrintTable {
 /** A stored value, null for NaN (a column's null) or past the table. */
 function orNull(value: number | undefined): number | null {
   return value === undefined || Number.isNaN(value) ? null : value;
-}
-
-/** What a file's read gives: its prints, and each trading date met with its index in the table. */
-export interface ReadPrints {
-  table: PrintTable;
-  dateIndex: Map<string, number>;
-}
-
-/** Files of this size or more (uncompressed) are read by two readers at once. */
-export const TWO_READERS_MIN_BYTES = 32 << 20;
-
-export interface ReadOptions extends LoadOptions {
-  /** Smallest file read by two readers (default TWO_READERS_MIN_BYTES). */
-  twoReadersMinBytes?: number;
-}
-
-/** What the worker reading a file's second half is given. */
-export interface RangeWorkerData {
-  file: string;
-  range: RecordRange;
-  adapterKind: VendorKind | null;
-}
-
-/** What it sends: its count of records read after each chunk, then its table. */
-export type RangeWorkerMessage =
-  | { type: 'read'; read: number }
-  | { type: 'done'; part: PrintTablePart; dates: string[]; read: number; skipped: number; rejected: MarketLoadResult['rejected'] };
-
-/** The worker's side: reads its range and posts the table (its columns' buffers moved, not copied). */
-export async function readRange(data: RangeWorkerData, post: (message: RangeWorkerMessage, transfer?: ArrayBuffer[]) => void): Promise<void> {
-  const adapter = data.adapterKind === null ? null : VENDOR_ADAPTERS[data.adapterKind];
-  const result = emptyResult(data.file, adapter?.kind ?? 'prints');
-  const into: ReadPrints = { table: new PrintTable(), dateIndex: new Map() };
-  const resolver = new PrintSessionResolver();
-  // Numbered as in the whole file (a vendor adapter may take the line number as the sequence).
-  data.range.firstLine = await lineNumberAt(data.file, data.range.start);
-  await readPrintRecords(data.file, adapter, result, {}, resolver, into, data.range, () => post({ type: 'read', read: result.read }));
-  const part = into.table.part();
-  post(
-    { type: 'done', part, dates: [...into.dateIndex.keys()], read: result.read, skipped: result.skipped, rejected: result.rejected },
-    Object.values(part.columns).map((c) => c.buffer),
-  );
-}
-
-/**
- * Reads a prints file into a PrintTable: a large uncompressed file (TWO_READERS_MIN_BYTES or
- * more) in two halves at once, the second in a worker thread, joined in file order with the same
- * line numbers, rejects and counts as one pass would give; any other file in one pass here.
- */
-export async function readPrintTable(
-  file: string,
-  adapter: VendorAdapter | null,
-  result: MarketLoadResult,
-  options: ReadOptions,
-  resolver: PrintSessionResolver,
-): Promise<ReadPrints> {
-  const into: ReadPrints = { table: new PrintTable(), dateIndex: new Map() };
-  const known = adapter === null || VENDOR_ADAPTERS[adapter.kind] === adapter;
-  const split = known ? await splitForTwoReaders(file, options.twoReadersMinBytes ?? TWO_READERS_MIN_BYTES) : null;
-  if (split === null) await readPrintRecords(file, adapter, result, options, resolver, into);
-  else await readInTwo(file, split, adapter, result, options, resolver, into);
-  // A batch's unreadable lines were counted before its invalid prints: rejects in line order.
-  result.rejected.sort((a, b) => a.line - b.line);
-  return into;
-}
-
-async function readInTwo(
-  file: string,
-  split: { at: number; size: number; head: FileHead },
-  adapter: VendorAdapter | null,
-  result: MarketLoadResult,
-  options: ReadOptions,
-  resolver: PrintSessionResolver,
-  into: ReadPrints,
-): Promise<void> {
-  // The worker numbers its first line itself (it counts the line breaks before it).
-  const range: RecordRange = { start: split.at, end: split.size, head: split.head, firstLine: 0 };
-  const data: RangeWorkerData = { file, range, adapterKind: adapter === null ? null : adapter.kind };
-  const worker = startTsWorker(new URL(`./print-read-worker${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url), data);
-  let workerRead = 0;
-  const second = new Promise<Extract<RangeWorkerMessage, { type: 'done' }>>((resolve, reject) => {
-    worker.on('message', (message: RangeWorkerMessage) => {
-      if (message.type === 'read') workerRead = message.read;
-      else resolve(message);
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code) => reject(new Error(`the second reader of ${file} stopped (exit code ${code})`)));
-  });
-  // A failure of the worker while the first half is read is met at `await second` below, not
-  // left unhandled meanwhile.
-  second.catch(() => undefined);
-
-  const every = options.progressEvery ?? 1_000_000;
-  let nextProgress = every;
-  const first: RecordRange = { start: 0, end: split.at, head: null, firstLine: 1 };
-  try {
-    await readPrintRecords(file, adapter, result, { ...options, log: undefined }, resolver, into, first, () => {
-      const read = result.read + workerRead;
-      if (read >= nextProgress) {
-        options.log?.(`${file}: read ${read.toLocaleString('en-US')} records`);
-        nextProgress = (Math.floor(read / every) + 1) * every;
-      }
-    });
-    const done = await second;
-    const dates = Int32Array.from(done.dates, (date) => {
-      let index = into.dateIndex.get(date);
-      if (index === undefined) into.dateIndex.set(date, (index = into.dateIndex.size));
-      return index;
-    });
-    into.table.append(done.part, dates);
-    result.read += done.read;
-    result.skipped += done.skipped;
-    for (const reject of done.rejected) result.rejected.push(reject);
-  } finally {
-    await worker.terminate();
-  }
 }

@@ -1,7 +1,7 @@
 /**
  * Prints: the one load path for vendor files, canonical files, the simulator and archive reloads.
- * A file is read into a PrintTable (print-table.ts, column by column outside the JS heap, a large
- * file by two readers at once), put in classification order (print-order.ts), and loaded in one
+ * A file is read into a PrintTable (print-reader.ts into print-table.ts, column by column outside
+ * the JS heap, a large file by two readers at once), put in classification order (print-order.ts), and loaded in one
  * transaction: its contracts stored, then trading date by trading date, each print is given to the
  * classifier (analytics/classification.ts) with what it needs (the quote in force: the file's own,
  * else the latest one-minute NBBO sample at or before the print, date-context.ts; the underlying's
@@ -38,11 +38,12 @@ import { attachPrintsPartition, createStandalonePrintsPartition, partitionDates 
 import { markPrintsCancelled, recordPrintCancels } from '../db/stored-prints.js';
 import { recordMarketDataChange } from '../db/market-data-changes.js';
 import { notifyPrintsLoaded, type LoadedDate } from '../db/print-events.js';
-import { loadDateContext } from './date-context.js';
+import { loadDateContext, type DateContext } from './date-context.js';
 import { CopySink } from './print-copy-sink.js';
-import { sortPrints } from './print-order.js';
+import { sortPrints, type PrintDay, type SortedPrints } from './print-order.js';
 import { PrintSessionResolver } from './print-session.js';
-import { NO_CODES, readPrintTable, type PrintTable, type ReadOptions } from './print-table.js';
+import { readPrintTable, type ReadOptions } from './print-reader.js';
+import { NO_CODES, type PrintTable } from './print-table.js';
 import { checkLoadCounts } from './load-counts.js';
 import { fileLoaded } from './ledger.js';
 import { alreadyLoadedResult, emptyResult, fileChecksum, type MarketLoadResult } from './source.js';
@@ -133,190 +134,273 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
   const resolver = new PrintSessionResolver();
   const prints = sortPrints(await readPrintTable(file, adapter, result, options, resolver));
   result.duplicates += prints.duplicates;
-  const { table, order } = prints;
   const existing = new Set(await partitionDates(db, 'prints'));
   const every = options.progressEvery ?? 1_000_000;
 
   await db.transaction().execute(async (trx) => {
-    await storeContracts(trx, table);
-    const classifier = new PrintClassifier();
-    const sink = new CopySink(table);
-    // One of each, refilled per print (pushTo copies what it keeps).
-    const quote: QuoteInForce = { bid: null, ask: null, timestamp: 0 };
-    const raw: RawPrint = {
-      root: '',
-      contractKey: '',
-      underlying: '',
-      dateOfExpiry: '',
-      type: 'call',
-      strike: 0,
-      multiplier: 0,
-      timestamp: 0,
-      sequence: 0,
-      price: 0,
-      size: 0,
-      exchangeCode: 0,
-      conditionCode: 0,
-      extendedConditions: NO_CODES,
-      aggressorSide: null,
-    };
-    const context: PrintContext = {
-      tradingDate: '',
-      session: 'rth',
-      quote: null,
-      underlyingPrice: null,
-      underlyingTimestamp: null,
-      openInterest: null,
-      yearsToSettlement: 0,
-      rate: 0,
-      dividendYield: 0,
-      cashCloseMs: 0,
-      stored: null,
-    };
-    let written = 0;
-    let nextProgress = every;
-    /** New dates' standalone tables, attached at the end, and the rows each received. */
-    const attach = new Map<string, number>();
-    const storedDays: StoredDay[] = [];
-    /** Each date's time range and rows, announced to the streams at the end (db/print-events.ts). */
-    const loaded: LoadedDate[] = [];
-
-    for (const day of prints.days) {
-      const tradingDate = day.tradingDate;
-      let target = 'prints';
-      const fresh = !existing.has(tradingDate);
-      if (fresh) {
-        target = await createStandalonePrintsPartition(trx, tradingDate, { primaryKey: !day.uniqueKeys });
-        attach.set(tradingDate, 0);
-      }
-      const market = await loadDateContext(trx, prints, day, resolver);
-      const stored = fresh ? null : await loadStoredDay(trx, prints, day);
-      if (stored !== null) storedDays.push(stored);
-      // Straight into the new table: every row sent is stored. Else through a staging table, where a
-      // row whose key the store (or an earlier row) holds is left out.
-      const direct = fresh && day.uniqueKeys;
-      const copy = await output(trx, target, { fresh: direct });
-      const outputBefore = sink.output;
-      sink.start(copy);
-      try {
-        context.tradingDate = tradingDate;
-        context.rate = market.rate;
-        context.cashCloseMs = market.cashCloseMs;
-        context.stored = stored;
-        for (const i of order.subarray(day.start, day.end)) {
-          const slot = table.storedSlotAt(i);
-          const { contract, ref } = slot;
-          const ts = table.timestampAt(i);
-          raw.root = ref.root;
-          raw.contractKey = slot.key;
-          raw.underlying = contract.underlying;
-          raw.dateOfExpiry = ref.dateOfExpiry;
-          raw.type = ref.type;
-          raw.strike = ref.strike;
-          raw.multiplier = contract.multiplier;
-          raw.timestamp = ts;
-          raw.sequence = table.sequenceAt(i);
-          raw.price = table.priceAt(i);
-          raw.size = table.sizeAt(i);
-          raw.exchangeCode = table.exchangeCodeAt(i);
-          raw.conditionCode = table.conditionCodeAt(i);
-          raw.extendedConditions = table.extendedConditionsAt(i);
-          raw.aggressorSide = table.aggressorSideAt(i);
-
-          let inForce: QuoteInForce | null = quote;
-          if (table.hasQuote(i)) {
-            quote.bid = table.quoteBidAt(i);
-            quote.ask = table.quoteAskAt(i);
-            quote.timestamp = table.quoteTsAt(i) ?? NaN;
-          } else {
-            // The sample in force is stored with the print as its quote.
-            inForce = market.quoteAt(contract.id, ts, quote);
-            table.setQuote(i, inForce);
-          }
-          const bar = market.barAt(contract.underlying, ts);
-
-          context.session = table.sessionAt(i);
-          context.quote = inForce;
-          context.underlyingPrice = bar?.close ?? null;
-          context.underlyingTimestamp = bar?.ts ?? null;
-          context.openInterest = market.openInterestOf(contract.id);
-          context.yearsToSettlement = (slot.settlementMs - ts) / MS_PER_YEAR;
-          context.dividendYield = slot.dividendYield;
-
-          if (table.isCancel(i)) {
-            if (stored !== null) stored.current = i;
-          } else sink.expect(i);
-          classifier.pushTo(raw, context, sink);
-          if (sink.blocked) {
-            sink.blocked = false;
-            await copy.drained();
-          }
-          if (sink.output >= nextProgress) {
-            options.log?.(`${file}: classified ${sink.output.toLocaleString('en-US')} prints`);
-            nextProgress += every;
-          }
-        }
-        // The date's last groups close here, so its rows all reach its own table.
-        classifier.flushTo(sink);
-        sink.finish();
-        const rows = await copy.end();
-        written += rows;
-        // The date's prints output and not stored repeat a key the store held. A direct COPY has none,
-        // so a row it did not store stays unexplained and fails the count below.
-        if (!direct) result.duplicates += sink.output - outputBefore - rows;
-        if (attach.has(tradingDate)) attach.set(tradingDate, rows);
-        let from = Infinity;
-        let to = -Infinity;
-        for (const i of order.subarray(day.start, day.end)) {
-          const ts = table.timestampAt(i);
-          if (ts < from) from = ts;
-          if (ts > to) to = ts;
-        }
-        if (rows > 0) loaded.push({ tradingDate, from, to, rows });
-      } catch (error) {
-        await copy.abort(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      }
-    }
-    for (const [date, rows] of attach) await attachPrintsPartition(trx, date, rows);
-    // Dates stored already took their prints through the staging table (attached ones are recorded by the attach).
-    await recordMarketDataChange(
-      trx,
-      prints.days.map((d) => d.tradingDate).filter((d) => !attach.has(d)),
-    );
-
-    const keys = cancelledKeys(table, sink.cancelledIds);
-    for (const stored of storedDays) {
-      keys.push(...stored.cancelled);
-      await recordPrintCancels(trx, stored.records);
-    }
-    await markPrintsCancelled(trx, keys);
-    // The flow totals of what changed: a new date's whole, a stored date's contracts that took
-    // prints or cancels, after the cancels so that cancelled prints are left out.
-    const changed = new Map<string, Set<number> | null>([...attach.keys()].map((date) => [date, null]));
-    for (const day of prints.days) if (!changed.has(day.tradingDate)) changed.set(day.tradingDate, contractIdsOf(table, order.subarray(day.start, day.end)));
-    for (const key of keys) {
-      const contracts = changed.get(key.tradingDate);
-      if (contracts === undefined) changed.set(key.tradingDate, new Set([key.contractId]));
-      else contracts?.add(key.contractId);
-    }
-    // In date order: each takes its date's lock, and two loads lock their dates in the same order.
-    for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b))) await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
-    result.loaded = written;
-    // Each cancel record once: it cancelled a print of this file (one output before it, or one held
-    // and output marked), or a stored one, or found one an earlier load of this file cancelled, or none.
-    result.cancels = sink.cancelledIds.length + sink.cancelledPrints;
-    for (const stored of storedDays) {
-      result.cancelsOfStored += stored.records.length;
-      result.cancelsAlreadyApplied += stored.alreadyApplied;
-    }
-    result.cancelsUnmatched = classifier.unmatchedCancels - result.cancelsAlreadyApplied;
+    await storeContracts(trx, prints.table);
+    const load = new PrintLoad(trx, file, prints, resolver, output, result, options.log, every);
+    for (const day of prints.days) await load.loadDay(day, !existing.has(day.tradingDate));
+    await attachNewDates(trx, prints, load.attach);
+    const keys = await applyCancels(trx, prints.table, load.sink, load.storedDays);
+    await refreshChangedTotals(trx, prints, load.attach, keys);
+    countOutcomes(result, load);
     checkLoadCounts(result);
     await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
     // Last: PostgreSQL sends it at the commit, so a stream reads only committed prints.
-    await notifyPrintsLoaded(trx, loaded);
+    await notifyPrintsLoaded(trx, load.loaded);
   });
-  if (table.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);
+  if (prints.table.length >= every) options.log?.(`${file}: loaded ${result.loaded.toLocaleString('en-US')} prints`);
   fileLoaded(result, started);
   return result;
+}
+
+/**
+ * The classifier's input for one print of the table, refilled per print (pushTo copies what it
+ * keeps): one of each object for the whole load, none per row.
+ */
+class PrintInput {
+  private readonly quote: QuoteInForce = { bid: null, ask: null, timestamp: 0 };
+  readonly raw: RawPrint = {
+    root: '',
+    contractKey: '',
+    underlying: '',
+    dateOfExpiry: '',
+    type: 'call',
+    strike: 0,
+    multiplier: 0,
+    timestamp: 0,
+    sequence: 0,
+    price: 0,
+    size: 0,
+    exchangeCode: 0,
+    conditionCode: 0,
+    extendedConditions: NO_CODES,
+    aggressorSide: null,
+  };
+  readonly context: PrintContext = {
+    tradingDate: '',
+    session: 'rth',
+    quote: null,
+    underlyingPrice: null,
+    underlyingTimestamp: null,
+    openInterest: null,
+    yearsToSettlement: 0,
+    rate: 0,
+    dividendYield: 0,
+    cashCloseMs: 0,
+    stored: null,
+  };
+
+  /** What is the same for every print of the trading date. */
+  startDate(tradingDate: string, market: DateContext, stored: StoredDay | null): void {
+    const context = this.context;
+    context.tradingDate = tradingDate;
+    context.rate = market.rate;
+    context.cashCloseMs = market.cashCloseMs;
+    context.stored = stored;
+  }
+
+  /**
+   * Print i of the table, and what the market knew at it. A print without a quote of its own is
+   * given the date's sample in force, which is stored with it as its quote.
+   */
+  fill(table: PrintTable, i: number, market: DateContext): void {
+    const { raw, context, quote } = this;
+    const slot = table.storedSlotAt(i);
+    const { contract, ref } = slot;
+    const ts = table.timestampAt(i);
+    raw.root = ref.root;
+    raw.contractKey = slot.key;
+    raw.underlying = contract.underlying;
+    raw.dateOfExpiry = ref.dateOfExpiry;
+    raw.type = ref.type;
+    raw.strike = ref.strike;
+    raw.multiplier = contract.multiplier;
+    raw.timestamp = ts;
+    raw.sequence = table.sequenceAt(i);
+    raw.price = table.priceAt(i);
+    raw.size = table.sizeAt(i);
+    raw.exchangeCode = table.exchangeCodeAt(i);
+    raw.conditionCode = table.conditionCodeAt(i);
+    raw.extendedConditions = table.extendedConditionsAt(i);
+    raw.aggressorSide = table.aggressorSideAt(i);
+
+    let inForce: QuoteInForce | null = quote;
+    if (table.hasQuote(i)) {
+      quote.bid = table.quoteBidAt(i);
+      quote.ask = table.quoteAskAt(i);
+      quote.timestamp = table.quoteTsAt(i) ?? NaN;
+    } else {
+      inForce = market.quoteAt(contract.id, ts, quote);
+      table.setQuote(i, inForce);
+    }
+    const bar = market.barAt(contract.underlying, ts);
+
+    context.session = table.sessionAt(i);
+    context.quote = inForce;
+    context.underlyingPrice = bar?.close ?? null;
+    context.underlyingTimestamp = bar?.ts ?? null;
+    context.openInterest = market.openInterestOf(contract.id);
+    context.yearsToSettlement = (slot.settlementMs - ts) / MS_PER_YEAR;
+    context.dividendYield = slot.dividendYield;
+  }
+}
+
+/** The trading dates of one load, one after the other, and what they leave for the load's end. */
+class PrintLoad {
+  readonly classifier = new PrintClassifier();
+  readonly sink: CopySink;
+  private readonly input = new PrintInput();
+  /** Rows the dates' copies stored. */
+  written = 0;
+  /** New dates' standalone tables, attached at the end, and the rows each received. */
+  readonly attach = new Map<string, number>();
+  readonly storedDays: StoredDay[] = [];
+  /** Each date's time range and rows, announced to the streams at the end (db/print-events.ts). */
+  readonly loaded: LoadedDate[] = [];
+  private nextProgress: number;
+
+  constructor(
+    private readonly trx: Queryable,
+    private readonly file: string,
+    private readonly prints: SortedPrints,
+    private readonly resolver: PrintSessionResolver,
+    private readonly output: PrintOutput,
+    private readonly result: MarketLoadResult,
+    private readonly log: ((message: string) => void) | undefined,
+    private readonly every: number,
+  ) {
+    this.sink = new CopySink(prints.table);
+    this.nextProgress = every;
+  }
+
+  /**
+   * Loads one trading date: a standalone table when the date is new (`fresh`), the date's market
+   * context and, for a stored date, its stored day; then its prints classified and copied.
+   */
+  async loadDay(day: PrintDay, fresh: boolean): Promise<void> {
+    const { trx, prints, sink } = this;
+    const tradingDate = day.tradingDate;
+    let target = 'prints';
+    if (fresh) {
+      target = await createStandalonePrintsPartition(trx, tradingDate, { primaryKey: !day.uniqueKeys });
+      this.attach.set(tradingDate, 0);
+    }
+    const market = await loadDateContext(trx, prints, day, this.resolver);
+    const stored = fresh ? null : await loadStoredDay(trx, prints, day);
+    if (stored !== null) this.storedDays.push(stored);
+    // Straight into the new table: every row sent is stored. Else through a staging table, where a
+    // row whose key the store (or an earlier row) holds is left out.
+    const direct = fresh && day.uniqueKeys;
+    const copy = await this.output(trx, target, { fresh: direct });
+    const outputBefore = sink.output;
+    sink.start(copy);
+    try {
+      await this.classifyDay(day, market, stored, copy);
+      const rows = await copy.end();
+      this.written += rows;
+      // The date's prints output and not stored repeat a key the store held. A direct COPY has none,
+      // so a row it did not store stays unexplained and fails the count at the end.
+      if (!direct) this.result.duplicates += sink.output - outputBefore - rows;
+      if (this.attach.has(tradingDate)) this.attach.set(tradingDate, rows);
+      if (rows > 0) {
+        const { from, to } = timeRange(prints, day);
+        this.loaded.push({ tradingDate, from, to, rows });
+      }
+    } catch (error) {
+      await copy.abort(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
+
+  /** Gives each print of the date to the classifier, its rows to the date's copy. */
+  private async classifyDay(day: PrintDay, market: DateContext, stored: StoredDay | null, copy: PrintCopy): Promise<void> {
+    const { classifier, sink, input } = this;
+    const { table, order } = this.prints;
+    input.startDate(day.tradingDate, market, stored);
+    for (const i of order.subarray(day.start, day.end)) {
+      input.fill(table, i, market);
+      if (table.isCancel(i)) {
+        if (stored !== null) stored.current = i;
+      } else sink.expect(i);
+      classifier.pushTo(input.raw, input.context, sink);
+      if (sink.blocked) {
+        sink.blocked = false;
+        await copy.drained();
+      }
+      if (sink.output >= this.nextProgress) {
+        this.log?.(`${this.file}: classified ${sink.output.toLocaleString('en-US')} prints`);
+        this.nextProgress += this.every;
+      }
+    }
+    // The date's last groups close here, so its rows all reach its own table.
+    classifier.flushTo(sink);
+    sink.finish();
+  }
+}
+
+/** The first and last timestamps of a date's prints. */
+function timeRange({ table, order }: SortedPrints, day: PrintDay): { from: number; to: number } {
+  let from = Infinity;
+  let to = -Infinity;
+  for (const i of order.subarray(day.start, day.end)) {
+    const ts = table.timestampAt(i);
+    if (ts < from) from = ts;
+    if (ts > to) to = ts;
+  }
+  return { from, to };
+}
+
+/** Attaches the new dates' tables as partitions, and records the change of the dates stored already. */
+async function attachNewDates(trx: Queryable, prints: SortedPrints, attach: ReadonlyMap<string, number>): Promise<void> {
+  for (const [date, rows] of attach) await attachPrintsPartition(trx, date, rows);
+  // Dates stored already took their prints through the staging table (attached ones are recorded by the attach).
+  await recordMarketDataChange(
+    trx,
+    prints.days.map((d) => d.tradingDate).filter((d) => !attach.has(d)),
+  );
+}
+
+/**
+ * Marks cancelled the prints the file's cancel records matched, those the classifier output
+ * earlier in this load and stored ones (whose cancels the store remembers); returns their keys.
+ */
+async function applyCancels(trx: Queryable, table: PrintTable, sink: CopySink, storedDays: readonly StoredDay[]): Promise<CancelledKey[]> {
+  const keys = cancelledKeys(table, sink.cancelledIds);
+  for (const stored of storedDays) {
+    keys.push(...stored.cancelled);
+    await recordPrintCancels(trx, stored.records);
+  }
+  await markPrintsCancelled(trx, keys);
+  return keys;
+}
+
+/**
+ * The flow totals of what changed: a new date's whole, a stored date's contracts that took prints
+ * or cancels. Called after the cancels, so that cancelled prints are left out.
+ */
+async function refreshChangedTotals(trx: Queryable, { table, order, days }: SortedPrints, attach: ReadonlyMap<string, number>, keys: readonly CancelledKey[]): Promise<void> {
+  const changed = new Map<string, Set<number> | null>([...attach.keys()].map((date) => [date, null]));
+  for (const day of days) if (!changed.has(day.tradingDate)) changed.set(day.tradingDate, contractIdsOf(table, order.subarray(day.start, day.end)));
+  for (const key of keys) {
+    const contracts = changed.get(key.tradingDate);
+    if (contracts === undefined) changed.set(key.tradingDate, new Set([key.contractId]));
+    else contracts?.add(key.contractId);
+  }
+  // In date order: each takes its date's lock, and two loads lock their dates in the same order.
+  for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b))) await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
+}
+
+/** The rows loaded and the cancel records' outcomes, into the result (checked by checkLoadCounts). */
+function countOutcomes(result: MarketLoadResult, { written, sink, storedDays, classifier }: PrintLoad): void {
+  result.loaded = written;
+  // Each cancel record once: it cancelled a print of this file (one output before it, or one held
+  // and output marked), or a stored one, or found one an earlier load of this file cancelled, or none.
+  result.cancels = sink.cancelledIds.length + sink.cancelledPrints;
+  for (const stored of storedDays) {
+    result.cancelsOfStored += stored.records.length;
+    result.cancelsAlreadyApplied += stored.alreadyApplied;
+  }
+  result.cancelsUnmatched = classifier.unmatchedCancels - result.cancelsAlreadyApplied;
 }

@@ -159,125 +159,170 @@ export interface ReadQuotes {
 
 /** Reads a quotes file into one-minute samples, counting duplicates, superseded updates and rejects into `result`. */
 export async function readQuotes(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions): Promise<ReadQuotes> {
-  const resolver = new PrintSessionResolver();
-  const rows = new QuoteColumns();
-  const contracts: ContractSpec[] = [];
-  const contractIndex = new Map<string, number>();
+  const reader = new QuoteReader(file, result, options);
+  // A batch (a chunk of the file) at a time: one await per chunk, not per record.
+  for await (const batch of canonicalRecordBatches(file, adapter, result, options, undefined, adapter === null ? reader.take : undefined)) {
+    for (const { line, fields } of batch) reader.accept(line, parseQuoteFields(fields));
+  }
+  return reader.read();
+}
+
+/** A contract met in the file: its root, and its index in the read's contracts once a line of it is accepted (else -1). */
+interface KnownContract {
+  root: OptionRoot;
+  index: number;
+}
+
+/**
+ * Places a quotes file's records (accept) or, in a canonical CSV file, lines (take) as one-minute
+ * samples, rejects and counts into `result`. A canonical CSV file's lines are read straight to
+ * quotes (QuoteLineReader, readQuoteLine), any line those leave as a record; other files (NDJSON,
+ * vendors) come as records.
+ */
+class QuoteReader {
+  private readonly resolver = new PrintSessionResolver();
+  private readonly rows = new QuoteColumns();
+  private readonly held = new HeldRows(this.rows);
+  private readonly contracts: ContractSpec[] = [];
+  private readonly contractIndex = new Map<string, number>();
   /**
    * Per parsed contract (canonical.ts memoises one per symbol, so a lookup hashes no string): its
    * root, and its index in `contracts` once a line of it is accepted.
    */
-  const byRef = new Map<ContractRef, { root: OptionRoot; index: number }>();
-  const roots = new Map<string, OptionRoot>();
-  const dates: string[] = [];
-  const dateIndex = new Map<string, number>();
-  let lastDate = '';
-  let lastDateIndex = -1;
-  const held = new HeldRows(rows);
+  private readonly byRef = new Map<ContractRef, KnownContract>();
+  private readonly roots = new Map<string, OptionRoot>();
+  private readonly dates: string[] = [];
+  private readonly dateIndex = new Map<string, number>();
+  private lastDate = '';
+  private lastDateIndex = -1;
+  private header: readonly string[] | null = null;
+  private at: QuoteColumnsAt | null = null;
+  private lineReader: QuoteLineReader | null = null;
+  /** byRef's entries by the line reader's symbol number (no map lookup a line). */
+  private knownBySymbol: KnownContract[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly result: MarketLoadResult,
+    private readonly options: LoadOptions,
+  ) {}
+
+  /** What the file held, once read. */
+  read(): ReadQuotes {
+    return { rows: this.rows, contracts: this.contracts, roots: this.roots, dates: this.dates };
+  }
+
+  /** A record's quote, or the reason it was refused. */
+  accept(line: number, parsed: CanonicalQuote | string): void {
+    if (typeof parsed === 'string') {
+      this.result.rejected.push({ line, reason: parsed });
+      return;
+    }
+    let known = this.byRef.get(parsed.contract);
+    if (known === undefined) this.byRef.set(parsed.contract, (known = knownOf(parsed.contract)));
+    this.place(line, parsed.contract, known, parsed.timestamp, parsed.bid ?? NaN, parsed.ask ?? NaN, parsed.bidSize ?? NaN, parsed.askSize ?? NaN);
+  }
+
+  /** A canonical CSV file's line: read straight to its values when it can be, else by its record. */
+  readonly take = (text: string, line: number, columns: readonly string[]): void => {
+    countRead(this.file, this.result, this.options);
+    if (columns !== this.header) {
+      this.header = columns;
+      this.at = quoteColumnsAt(columns);
+      this.lineReader = this.at === null ? null : new QuoteLineReader(this.at);
+      this.knownBySymbol = [];
+    }
+    const reader = this.lineReader;
+    if (reader !== null && reader.read(text)) {
+      const contract = reader.contract!;
+      const known = (this.knownBySymbol[reader.symbol] ??= knownOf(contract));
+      this.place(line, contract, known, reader.timestamp, reader.bid, reader.ask, reader.bidSize, reader.askSize);
+      return;
+    }
+    const quote = this.at === null ? null : readQuoteLine(text, this.at);
+    if (quote !== null) {
+      this.accept(line, quote);
+      return;
+    }
+    const record = csvRecord(columns, text, line);
+    if (record instanceof RecordError) this.result.rejected.push({ line, reason: record.message });
+    else this.accept(line, parseQuoteFields(record.fields));
+  };
+
   /** Holds a quote's values (NaN for a null) of a contract, `known` its entry in byRef or knownBySymbol. */
-  const place = (
-    line: number,
-    contract: ContractRef,
-    known: { root: OptionRoot; index: number },
-    timestamp: number,
-    bid: number,
-    ask: number,
-    bidSize: number,
-    askSize: number,
-  ): void => {
-    const root = known.root;
-    let tradingDate: string;
+  private place(line: number, contract: ContractRef, known: KnownContract, timestamp: number, bid: number, ask: number, bidSize: number, askSize: number): void {
+    const tradingDate = this.tradingDateOf(line, timestamp, known.root);
+    if (tradingDate === null) return;
+    const c = this.contractIndexOf(contract, known);
+    const d = this.dateIndexOf(tradingDate);
+    this.hold(c, d, timestamp, bid, ask, bidSize, askSize);
+  }
+
+  /** The quote's trading date; null, with the line rejected, when the timestamp is outside the calendar. */
+  private tradingDateOf(line: number, timestamp: number, root: OptionRoot): string | null {
     try {
-      tradingDate = resolver.place(timestamp, root).tradingDate;
+      return this.resolver.place(timestamp, root).tradingDate;
     } catch (error) {
       if (error instanceof CalendarRangeError) {
-        result.rejected.push({ line, reason: `timestamp ${timestamp} is outside the market calendar` });
-        return;
+        this.result.rejected.push({ line, reason: `timestamp ${timestamp} is outside the market calendar` });
+        return null;
       }
       throw error;
     }
+  }
+
+  /** The contract's index in `contracts`, given one on its first accepted line. */
+  private contractIndexOf(contract: ContractRef, known: KnownContract): number {
     if (known.index < 0) {
-      let index = contractIndex.get(contract.symbol);
+      let index = this.contractIndex.get(contract.symbol);
       if (index === undefined) {
-        index = contracts.length;
-        contracts.push(contractSpec(contract, root));
-        contractIndex.set(contract.symbol, index);
-        roots.set(root.root, root);
+        index = this.contracts.length;
+        this.contracts.push(contractSpec(contract, known.root));
+        this.contractIndex.set(contract.symbol, index);
+        this.roots.set(known.root.root, known.root);
       }
       known.index = index;
     }
-    const c = known.index;
-    if (tradingDate !== lastDate) {
-      let index = dateIndex.get(tradingDate);
+    return known.index;
+  }
+
+  /** The trading date's index in `dates` (a file's quotes come mostly in date order: the last one is kept at hand). */
+  private dateIndexOf(tradingDate: string): number {
+    if (tradingDate !== this.lastDate) {
+      let index = this.dateIndex.get(tradingDate);
       if (index === undefined) {
-        index = dates.length;
-        dates.push(tradingDate);
-        dateIndex.set(tradingDate, index);
+        index = this.dates.length;
+        this.dates.push(tradingDate);
+        this.dateIndex.set(tradingDate, index);
       }
-      lastDate = tradingDate;
-      lastDateIndex = index;
+      this.lastDate = tradingDate;
+      this.lastDateIndex = index;
     }
-    const d = lastDateIndex;
+    return this.lastDateIndex;
+  }
+
+  /** The sample of contract `c`'s minute: a new row, or the row held, kept or replaced by this update. */
+  private hold(c: number, d: number, timestamp: number, bid: number, ask: number, bidSize: number, askSize: number): void {
+    const rows = this.rows;
     const minute = Math.floor(timestamp / MINUTE_MS);
-    const h = held.get(c, minute);
+    const h = this.held.get(c, minute);
     if (h < 0) {
-      held.add(c, minute, rows.length);
+      this.held.add(c, minute, rows.length);
       rows.setValues(rows.length, c, d, timestamp, bid, ask, bidSize, askSize);
       return;
     }
     if (rows.ts[h] === timestamp && same(rows.bid[h]!, bid) && same(rows.ask[h]!, ask)) {
-      result.duplicates += 1;
+      this.result.duplicates += 1;
       return;
     }
     // Of two updates of a minute one is kept: the one held, or this one when it is not older.
-    result.superseded += 1;
+    this.result.superseded += 1;
     if (timestamp >= rows.ts[h]!) rows.setValues(h, c, d, timestamp, bid, ask, bidSize, askSize);
-  };
-  const knownOf = (contract: ContractRef): { root: OptionRoot; index: number } => ({ root: rootInfo(contract.root), index: -1 });
-  const accept = (line: number, parsed: CanonicalQuote | string): void => {
-    if (typeof parsed === 'string') {
-      result.rejected.push({ line, reason: parsed });
-      return;
-    }
-    let known = byRef.get(parsed.contract);
-    if (known === undefined) byRef.set(parsed.contract, (known = knownOf(parsed.contract)));
-    place(line, parsed.contract, known, parsed.timestamp, parsed.bid ?? NaN, parsed.ask ?? NaN, parsed.bidSize ?? NaN, parsed.askSize ?? NaN);
-  };
-  // A canonical CSV file's lines are read straight to quotes (readQuoteLine), any line that reader
-  // leaves as a record; other files (NDJSON, vendors) come as records.
-  let header: readonly string[] | null = null;
-  let at: QuoteColumnsAt | null = null;
-  let reader: QuoteLineReader | null = null;
-  /** byRef's entries by the reader's symbol number (no map lookup a line). */
-  let knownBySymbol: { root: OptionRoot; index: number }[] = [];
-  const takeLine = (text: string, line: number, columns: readonly string[]): void => {
-    countRead(file, result, options);
-    if (columns !== header) {
-      header = columns;
-      at = quoteColumnsAt(columns);
-      reader = at === null ? null : new QuoteLineReader(at);
-      knownBySymbol = [];
-    }
-    if (reader !== null && reader.read(text)) {
-      const contract = reader.contract!;
-      const known = (knownBySymbol[reader.symbol] ??= knownOf(contract));
-      place(line, contract, known, reader.timestamp, reader.bid, reader.ask, reader.bidSize, reader.askSize);
-      return;
-    }
-    const quote = at === null ? null : readQuoteLine(text, at);
-    if (quote !== null) {
-      accept(line, quote);
-      return;
-    }
-    const record = csvRecord(columns, text, line);
-    if (record instanceof RecordError) result.rejected.push({ line, reason: record.message });
-    else accept(line, parseQuoteFields(record.fields));
-  };
-  // A batch (a chunk of the file) at a time: one await per chunk, not per record.
-  for await (const batch of canonicalRecordBatches(file, adapter, result, options, undefined, adapter === null ? takeLine : undefined)) {
-    for (const { line, fields } of batch) accept(line, parseQuoteFields(fields));
   }
-  return { rows, contracts, roots, dates };
+}
+
+function knownOf(contract: ContractRef): KnownContract {
+  return { root: rootInfo(contract.root), index: -1 };
 }
 
 /**

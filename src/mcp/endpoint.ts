@@ -104,12 +104,43 @@ function parsed(answer: InjectedAnswer): Record<string, unknown> {
   return JSON.parse(answer.body) as Record<string, unknown>;
 }
 
+/** Runs an operation's route for the MCP request answered on `res`, with `search` as its query string. */
+type RouteRun = (res: Response, operation: OperationSpec, search: string) => Promise<InjectedAnswer>;
+
 export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   const { deps, routerOf } = options;
   const { tools, operations } = toolsOf(deps.apiContract);
+  const run = routeRunner(deps, routerOf);
+  const serverFor = (res: Response): Server => {
+    // Low-level Server (see the header): JSON Schema input schemas, arguments passed on unchanged.
+    const server = new Server({ name: 'options-analytics-data-service', version: deps.config.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => await callTool(run, operations, res, request.params.name, request.params.arguments ?? {}));
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map(({ operationId: _operationId, ...resource }) => resource) }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => await readResource(run, deps, res, request.params.uri));
+    return server;
+  };
 
-  // The route's middleware after auth, as app.ts runs it, in an application of its own: the
-  // request's context comes from the MCP request (calls), never from anything a client sent.
+  return async (req, res) => {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${MCP_PATH}: send each MCP message as a POST (Streamable HTTP, stateless, JSON answers).`));
+      return;
+    }
+    // One message per request, so that every MCP request (each tool call) counts once.
+    if (Array.isArray(req.body)) {
+      sendJsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: send one JSON-RPC message per request, not a batch.');
+      return;
+    }
+    await answerMessage(serverFor(res), req, res);
+  };
+}
+
+/**
+ * The route's middleware after auth, as app.ts runs it, in an application of its own: the
+ * request's context comes from the MCP request (calls), never from anything a client sent.
+ */
+function routeRunner(deps: ServiceDeps, routerOf: McpEndpointOptions['routerOf']): RouteRun {
   const calls = new WeakMap<IncomingMessage, CallContext>();
   const routes = express();
   routes.disable('x-powered-by');
@@ -129,7 +160,7 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   });
   routes.use(errorMiddleware(deps.logger));
 
-  const run = async (res: Response, operation: OperationSpec, search: string): Promise<InjectedAnswer> => {
+  return async (res, operation, search) => {
     const abandoned = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const url = search === '' ? operation.path : `${operation.path}?${search}`;
     const locals = Object.fromEntries(CALL_LOCALS.map((name) => [name, res.locals[name] as unknown]));
@@ -138,76 +169,58 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
     if (!res.headersSent) res.locals.outcomeStatus = answer.status;
     return answer;
   };
+}
 
-  const callTool = async (res: Response, name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
-    const operation = operations.get(name);
-    if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoed(name)}`);
-    const query = queryStringOf(operation, args);
-    let answer: InjectedAnswer;
-    if ('problems' in query) {
-      const error = invalidParameters(query.problems);
-      answer = { status: error.status, body: JSON.stringify(errorBody(error, String(res.locals.requestId))) };
-      res.locals.outcomeStatus = error.status;
-    } else {
-      answer = await run(res, operation, query.search);
-    }
-    const body = parsed(answer);
-    const result: CallToolResult = { content: [{ type: 'text', text: answer.body }], structuredContent: body };
-    return answer.status === 200 ? result : { ...result, isError: true };
-  };
+/** A tool call: its route's answer, a tool error when not 200; arguments that make no query string are refused as the route would. */
+async function callTool(run: RouteRun, operations: ReadonlyMap<string, OperationSpec>, res: Response, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const operation = operations.get(name);
+  if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoed(name)}`);
+  const query = queryStringOf(operation, args);
+  let answer: InjectedAnswer;
+  if ('problems' in query) {
+    const error = invalidParameters(query.problems);
+    answer = { status: error.status, body: JSON.stringify(errorBody(error, String(res.locals.requestId))) };
+    res.locals.outcomeStatus = error.status;
+  } else {
+    answer = await run(res, operation, query.search);
+  }
+  const body = parsed(answer);
+  const result: CallToolResult = { content: [{ type: 'text', text: answer.body }], structuredContent: body };
+  return answer.status === 200 ? result : { ...result, isError: true };
+}
 
-  const readResource = async (res: Response, uri: string): Promise<ReadResourceResult> => {
-    const resource = RESOURCES.find((r) => r.uri === uri);
-    const operation = resource ? deps.apiContract.byId.get(resource.operationId) : undefined;
-    if (!resource || !operation) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${echoed(uri)}`);
-    const answer = await run(res, operation, '');
-    if (answer.status !== 200) {
-      const body = parsed(answer) as { error: { code: string; message: string } };
-      throw new McpError(ErrorCode.InternalError, `${body.error.code}: ${body.error.message}`, body);
-    }
-    return { contents: [{ uri, mimeType: 'application/json', text: answer.body }] };
-  };
+/** A resource read: its route's body, or the route's error as an MCP error. */
+async function readResource(run: RouteRun, deps: ServiceDeps, res: Response, uri: string): Promise<ReadResourceResult> {
+  const resource = RESOURCES.find((r) => r.uri === uri);
+  const operation = resource ? deps.apiContract.byId.get(resource.operationId) : undefined;
+  if (!resource || !operation) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${echoed(uri)}`);
+  const answer = await run(res, operation, '');
+  if (answer.status !== 200) {
+    const body = parsed(answer) as { error: { code: string; message: string } };
+    throw new McpError(ErrorCode.InternalError, `${body.error.code}: ${body.error.message}`, body);
+  }
+  return { contents: [{ uri, mimeType: 'application/json', text: answer.body }] };
+}
 
-  const serverFor = (res: Response): Server => {
-    // Low-level Server (see the header): JSON Schema input schemas, arguments passed on unchanged.
-    const server = new Server({ name: 'options-analytics-data-service', version: deps.config.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => await callTool(res, request.params.name, request.params.arguments ?? {}));
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map(({ operationId: _operationId, ...resource }) => resource) }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => await readResource(res, request.params.uri));
-    return server;
-  };
-
-  return async (req, res) => {
-    if (req.method !== 'POST') {
-      res.setHeader('Allow', 'POST');
-      sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${MCP_PATH}: send each MCP message as a POST (Streamable HTTP, stateless, JSON answers).`));
+/** Hands the request's one message to `server` through a stateless transport, and writes its answer to `res`. */
+async function answerMessage(server: Server, req: express.Request, res: Response): Promise<void> {
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
+    await server.connect(transport);
+    // express.json() has read a JSON body already; any other body is the transport's 415.
+    const response = await transport.handleRequest(webRequestOf(req), req.body === undefined ? {} : { parsedBody: req.body });
+    const text = await response.text();
+    // The deadline may have answered 504 meanwhile.
+    if (res.headersSent) return;
+    res.status(response.status);
+    response.headers.forEach((value, name) => res.setHeader(name, value));
+    if (text === '') {
+      res.end();
       return;
     }
-    // One message per request, so that every MCP request (each tool call) counts once.
-    if (Array.isArray(req.body)) {
-      sendJsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: send one JSON-RPC message per request, not a batch.');
-      return;
-    }
-    const server = serverFor(res);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    try {
-      await server.connect(transport);
-      // express.json() has read a JSON body already; any other body is the transport's 415.
-      const response = await transport.handleRequest(webRequestOf(req), req.body === undefined ? {} : { parsedBody: req.body });
-      const text = await response.text();
-      // The deadline may have answered 504 meanwhile.
-      if (res.headersSent) return;
-      res.status(response.status);
-      response.headers.forEach((value, name) => res.setHeader(name, value));
-      if (text === '') {
-        res.end();
-        return;
-      }
-      res.setHeader('Content-Length', Buffer.byteLength(text));
-      res.end(text);
-    } finally {
-      await server.close();
-    }
-  };
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.end(text);
+  } finally {
+    await server.close();
+  }
 }

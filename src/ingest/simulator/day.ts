@@ -172,104 +172,153 @@ export interface DaySimulation {
  * date's prints from 1 in time order across its segments.
  */
 export function* simulateDay(day: DaySimulation): Generator<SimulatedMinute, void> {
-  const { chain, scale, rng, tradingDate: date, rate, dividends, now, volume } = day;
+  const { chain, tradingDate: date, rate, dividends, now, volume } = day;
   const market: MarketContext = { chain, tradingDate: date, rate, dividends };
   /** Contracts sampled every minute in the segment at hand (not repeated by its snapshots). */
   const sampled = new Uint8Array(chain.count);
   let sequence = 0;
 
   for (const p of day.paths) {
+    const plan = planSegment(day, market, p, sampled);
     const { segment } = p;
-    const label = `${date}:${segment.kind}`;
-    const flow = new FlowGenerator(market, p, rng.fork(`flow:${label}`));
-    const quoteRng = rng.fork(`quotes:${label}`);
-    const barRng = rng.fork(`bars:${label}`);
-    const eventRng = rng.fork(`events:${label}`);
-    const snapshotRng = rng.fork(`snapshots:${label}`);
-    const atmRng = rng.fork(`quotes-30d:${label}`);
-    const roots = rootsOf(segment.kind);
-    const activity = roots.reduce((a, r) => a + r.root.activity, 0);
-    const minutes = Math.min(segment.minutes, Math.max(0, Math.floor((now - segment.start) / MINUTE_MS)));
-    const quoted = day.quotes ? quotedContracts(chain, p, date, scale, rate, dividends) : [];
-    sampled.fill(0);
-    for (const q of quoted) sampled[q.id] = 1;
-    // At the money around 30 days, every minute: those not already sampled near the money. Chosen
-    // from the whole segment's path, so that a minute's quotes do not depend on how many follow it.
-    const atThirtyDays = day.quotes ? thirtyDayContracts(chain, p, roots, segment.minutes, rate, dividends).filter((q) => sampled[q.id] === 0) : [];
-    for (const q of atThirtyDays) sampled[q.id] = 1;
-    if (day.quotedEver) for (const q of [...quoted, ...atThirtyDays]) day.quotedEver.add(q.id);
-    const quotedMinutes = new Map(roots.map(({ rootIndex, root }) => [rootIndex, quotedMinutesOf(root, segment)]));
-    const snapshotsAt = new Map<number, number[]>();
-    for (const { rootIndex } of day.quotes && day.snapshots ? roots : []) {
-      for (const m of snapshotMinutes(quotedMinutes.get(rootIndex)!, minutes)) snapshotsAt.set(m, [...(snapshotsAt.get(m) ?? []), rootIndex]);
-    }
-    // Events per minute of a root: the session's budget × the root's share × the minute's activity.
-    let budget: number;
-    let weightSum = 0;
-    if (segment.kind === 'rth') {
-      budget = scale.rthEvents;
-      weightSum = 390;
-    } else {
-      budget = segment.kind === 'gth' ? scale.gthEvents : scale.curbEvents;
-      for (let m = 0; m < segment.minutes; m += 1) weightSum += minuteWeight(segment, m);
-    }
-    const profile = segment.kind === 'rth' ? regularProfile(segment.equityMinutes, segment.minutes) : null;
-    const golden = new Set<number>();
-    if (segment.kind === 'rth') {
-      for (let k = 0; k < scale.goldenSweeps; k += 1) golden.add(5 + eventRng.int(Math.max(1, segment.equityMinutes - 10)));
-    }
-
-    for (let m = 0; m < minutes; m += 1) {
+    for (let m = 0; m < plan.minutes; m += 1) {
       const t0 = segment.start + m * MINUTE_MS;
-      const weight = minuteWeight(segment, m);
       const out: SimulatedMinute = { segment, minute: m, start: t0, bars: [], quotes: [], prints: [] };
-      writeBars({ line: (text) => out.bars.push(text) }, p, m, profile, barRng);
-      // One-minute NBBO samples: near the money, then at the money around 30 days.
-      for (const q of quoted) {
-        if (t0 >= q.e.lastTradeMs) continue;
-        out.quotes.push(quoteLine(chain, q, p, m, rate, dividends, quoteRng));
-      }
-      for (const q of atThirtyDays) {
-        if (t0 >= q.e.lastTradeMs || m >= quotedMinutes.get(q.e.rootIndex)!) continue;
-        out.quotes.push(quoteLine(chain, q, p, m, rate, dividends, atmRng));
-      }
-      // Chain snapshots: every other listed contract of the roots with a snapshot this minute.
-      for (const rootIndex of snapshotsAt.get(m) ?? []) {
-        for (const e of liveExpirations(chain, rootIndex, date, t0)) {
-          for (let strikeIndex = 0; strikeIndex < e.strikes.length; strikeIndex += 1) {
-            for (const type of ['call', 'put'] as const) {
-              const id = contractId(e, strikeIndex, type);
-              if (sampled[id] === 1) continue;
-              out.quotes.push(quoteLine(chain, { e, strikeIndex, type, id }, p, m, rate, dividends, snapshotRng));
-              if (day.counters) day.counters.snapshotQuotes += 1;
-            }
-          }
-        }
-      }
-      // Prints.
-      const minute: PrintRow[] = [];
-      const eventTime = (): number => t0 + eventRng.int(59_000);
-      for (const { rootIndex, root } of roots) {
-        if (segment.kind === 'rth' && optionRoot(root.root)?.kind === 'equity' && m >= segment.equityMinutes) continue;
-        const lambda = (budget * (root.activity / activity) * (profile ? profile[m]! : weight)) / weightSum;
-        const n = eventRng.poisson(lambda);
-        for (let k = 0; k < n; k += 1) {
-          const t = eventTime();
-          flow.event(rootIndex, root, t, minute);
-          if (eventRng.chance(LATE_SHARE)) flow.late(rootIndex, root, eventTime(), minute);
-          if (eventRng.chance(CANCEL_SHARE)) flow.cancel(eventTime(), minute);
-        }
-      }
-      if (golden.has(m)) flow.golden(roots, eventTime(), minute);
-      minute.sort((a, b) => a.timestamp - b.timestamp);
+      writeBars({ line: (text) => out.bars.push(text) }, p, m, plan.profile, plan.barRng);
+      minuteQuotes(day, plan, sampled, m, t0, out.quotes);
+      const minute = minutePrints(plan, m, t0);
       for (const r of minute) {
         if (r.timestamp >= now) continue;
         sequence += 1;
         out.prints.push(printLine(chain.symbols, r, sequence));
         if (r.condition !== 201) volume[r.contract] = volume[r.contract]! + r.size;
       }
-      flow.remember(minute);
+      plan.flow.remember(minute);
       yield out;
     }
   }
+}
+
+/** What a segment's minutes share, fixed before its first: its generators, contracts quoted, snapshot minutes and event budget. */
+interface SegmentPlan {
+  path: SegmentPath;
+  flow: FlowGenerator;
+  quoteRng: Prng;
+  barRng: Prng;
+  eventRng: Prng;
+  snapshotRng: Prng;
+  atmRng: Prng;
+  roots: { rootIndex: number; root: RootSpec }[];
+  /** The roots' activity, summed. */
+  activity: number;
+  /** Minutes simulated (those that end by the day's "now"). */
+  minutes: number;
+  /** Contracts sampled every minute near the money, and at the money around 30 days. */
+  quoted: QuotedContract[];
+  atThirtyDays: QuotedContract[];
+  /** Per root, the minutes it is quoted. */
+  quotedMinutes: Map<number, number>;
+  /** The roots with a chain snapshot, by minute. */
+  snapshotsAt: Map<number, number[]>;
+  /** Events of the session, and the sum of its minutes' weights. */
+  budget: number;
+  weightSum: number;
+  profile: Float64Array | null;
+  /** Minutes with a golden sweep. */
+  golden: Set<number>;
+}
+
+/** A segment's plan; marks its contracts sampled every minute in `sampled`. */
+function planSegment(day: DaySimulation, market: MarketContext, p: SegmentPath, sampled: Uint8Array): SegmentPlan {
+  const { chain, scale, rng, tradingDate: date, rate, dividends, now } = day;
+  const { segment } = p;
+  const label = `${date}:${segment.kind}`;
+  const flow = new FlowGenerator(market, p, rng.fork(`flow:${label}`));
+  const quoteRng = rng.fork(`quotes:${label}`);
+  const barRng = rng.fork(`bars:${label}`);
+  const eventRng = rng.fork(`events:${label}`);
+  const snapshotRng = rng.fork(`snapshots:${label}`);
+  const atmRng = rng.fork(`quotes-30d:${label}`);
+  const roots = rootsOf(segment.kind);
+  const activity = roots.reduce((a, r) => a + r.root.activity, 0);
+  const minutes = Math.min(segment.minutes, Math.max(0, Math.floor((now - segment.start) / MINUTE_MS)));
+  const quoted = day.quotes ? quotedContracts(chain, p, date, scale, rate, dividends) : [];
+  sampled.fill(0);
+  for (const q of quoted) sampled[q.id] = 1;
+  // At the money around 30 days, every minute: those not already sampled near the money. Chosen
+  // from the whole segment's path, so that a minute's quotes do not depend on how many follow it.
+  const atThirtyDays = day.quotes ? thirtyDayContracts(chain, p, roots, segment.minutes, rate, dividends).filter((q) => sampled[q.id] === 0) : [];
+  for (const q of atThirtyDays) sampled[q.id] = 1;
+  if (day.quotedEver) for (const q of [...quoted, ...atThirtyDays]) day.quotedEver.add(q.id);
+  const quotedMinutes = new Map(roots.map(({ rootIndex, root }) => [rootIndex, quotedMinutesOf(root, segment)]));
+  const snapshotsAt = new Map<number, number[]>();
+  for (const { rootIndex } of day.quotes && day.snapshots ? roots : []) {
+    for (const m of snapshotMinutes(quotedMinutes.get(rootIndex)!, minutes)) snapshotsAt.set(m, [...(snapshotsAt.get(m) ?? []), rootIndex]);
+  }
+  // Events per minute of a root: the session's budget × the root's share × the minute's activity.
+  let budget: number;
+  let weightSum = 0;
+  if (segment.kind === 'rth') {
+    budget = scale.rthEvents;
+    weightSum = 390;
+  } else {
+    budget = segment.kind === 'gth' ? scale.gthEvents : scale.curbEvents;
+    for (let m = 0; m < segment.minutes; m += 1) weightSum += minuteWeight(segment, m);
+  }
+  const profile = segment.kind === 'rth' ? regularProfile(segment.equityMinutes, segment.minutes) : null;
+  const golden = new Set<number>();
+  if (segment.kind === 'rth') {
+    for (let k = 0; k < scale.goldenSweeps; k += 1) golden.add(5 + eventRng.int(Math.max(1, segment.equityMinutes - 10)));
+  }
+  return { path: p, flow, quoteRng, barRng, eventRng, snapshotRng, atmRng, roots, activity, minutes, quoted, atThirtyDays, quotedMinutes, snapshotsAt, budget, weightSum, profile, golden };
+}
+
+/** Minute m's quote lines: the one-minute NBBO samples (near the money, then at the money around 30 days), then the chain snapshots. */
+function minuteQuotes(day: DaySimulation, plan: SegmentPlan, sampled: Uint8Array, m: number, t0: number, quotes: string[]): void {
+  const { chain, tradingDate: date, rate, dividends } = day;
+  const p = plan.path;
+  for (const q of plan.quoted) {
+    if (t0 >= q.e.lastTradeMs) continue;
+    quotes.push(quoteLine(chain, q, p, m, rate, dividends, plan.quoteRng));
+  }
+  for (const q of plan.atThirtyDays) {
+    if (t0 >= q.e.lastTradeMs || m >= plan.quotedMinutes.get(q.e.rootIndex)!) continue;
+    quotes.push(quoteLine(chain, q, p, m, rate, dividends, plan.atmRng));
+  }
+  // Chain snapshots: every other listed contract of the roots with a snapshot this minute.
+  for (const rootIndex of plan.snapshotsAt.get(m) ?? []) {
+    for (const e of liveExpirations(chain, rootIndex, date, t0)) {
+      for (let strikeIndex = 0; strikeIndex < e.strikes.length; strikeIndex += 1) {
+        for (const type of ['call', 'put'] as const) {
+          const id = contractId(e, strikeIndex, type);
+          if (sampled[id] === 1) continue;
+          quotes.push(quoteLine(chain, { e, strikeIndex, type, id }, p, m, rate, dividends, plan.snapshotRng));
+          if (day.counters) day.counters.snapshotQuotes += 1;
+        }
+      }
+    }
+  }
+}
+
+/** Minute m's prints in time order: each root's Poisson count of events (with late prints and cancels), and a golden sweep at its minutes. */
+function minutePrints(plan: SegmentPlan, m: number, t0: number): PrintRow[] {
+  const { segment } = plan.path;
+  const { flow, eventRng, budget, activity, weightSum, profile } = plan;
+  const weight = minuteWeight(segment, m);
+  const minute: PrintRow[] = [];
+  const eventTime = (): number => t0 + eventRng.int(59_000);
+  for (const { rootIndex, root } of plan.roots) {
+    if (segment.kind === 'rth' && optionRoot(root.root)?.kind === 'equity' && m >= segment.equityMinutes) continue;
+    const lambda = (budget * (root.activity / activity) * (profile ? profile[m]! : weight)) / weightSum;
+    const n = eventRng.poisson(lambda);
+    for (let k = 0; k < n; k += 1) {
+      const t = eventTime();
+      flow.event(rootIndex, root, t, minute);
+      if (eventRng.chance(LATE_SHARE)) flow.late(rootIndex, root, eventTime(), minute);
+      if (eventRng.chance(CANCEL_SHARE)) flow.cancel(eventTime(), minute);
+    }
+  }
+  if (plan.golden.has(m)) flow.golden(plan.roots, eventTime(), minute);
+  minute.sort((a, b) => a.timestamp - b.timestamp);
+  return minute;
 }

@@ -71,11 +71,11 @@ import { newYorkDate } from '../../analytics/new-york-time.js';
 import { dividendYield, riskFreeRate } from '../../analytics/rates.js';
 import { optionsOvernightWindow } from '../../analytics/sessions.js';
 import { LAYOUTS, type IngestKind } from '../layouts.js';
-import { buildChain, initialOpenInterest, rollOpenInterest } from './chain.js';
+import { buildChain, initialOpenInterest, rollOpenInterest, type Chain } from './chain.js';
 import { SCALES, UNDERLYINGS, type Scale, type ScaleSpec } from './model.js';
 import { historyDates, simulateHistoryPaths } from './history.js';
-import { simulateDay, writeBars } from './day.js';
-import { MINUTE_MS, regularProfile, segmentsOf, simulatePaths } from './paths.js';
+import { simulateDay, writeBars, type DaySimulation } from './day.js';
+import { MINUTE_MS, regularProfile, segmentsOf, simulatePaths, type SegmentPath } from './paths.js';
 import { Prng } from './prng.js';
 import { CsvGzWriter } from './writer.js';
 
@@ -200,27 +200,8 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
     options.onFiles?.(set);
   };
 
-  const contracts = new CsvGzWriter(path.join(outDir, 'contracts.csv.gz'), header('contracts'));
-  for (const e of chain.expirations) {
-    for (let id = e.firstId; id < e.firstId + 2 * e.strikes.length; id += 1) contracts.line(`${chain.symbols[id]!},${e.underlying.symbol},100`);
-    await contracts.drain();
-  }
-  await contracts.close();
-  track(['contracts', contracts]);
-
-  for (const date of history) {
-    const bars = new CsvGzWriter(path.join(outDir, `underlying_bars-${date}.csv.gz`), header('underlying_bars'));
-    for (const p of historyPaths.filter((x) => x.segment.tradingDate === date)) {
-      const barRng = rng.fork(`history-bars:${date}:${p.segment.kind}`);
-      const profile = p.segment.kind === 'rth' ? regularProfile(p.segment.equityMinutes, p.segment.minutes) : null;
-      for (let m = 0; m < p.segment.minutes; m += 1) {
-        writeBars(bars, p, m, profile, barRng);
-        await bars.drain();
-      }
-    }
-    await bars.close();
-    track(['underlying_bars', bars]);
-  }
+  track(['contracts', await writeContracts(outDir, chain)]);
+  for (const date of history) track(['underlying_bars', await writeHistoryBars(outDir, date, historyPaths, rng)]);
 
   const dividends = UNDERLYINGS.map((u) => dividendYield(u.symbol));
   const openInterest = initialOpenInterest(chain, dates[0]!, rng.fork('open-interest'));
@@ -233,18 +214,8 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       rollOpenInterest(openInterest, volume, rng.fork(`open-interest:${date}`));
       volume.fill(0);
     }
-    const oi = new CsvGzWriter(path.join(outDir, `open_interest-${date}.csv.gz`), header('open_interest'));
-    for (const e of chain.expirations) {
-      if (e.date < date) continue;
-      for (let id = e.firstId; id < e.firstId + 2 * e.strikes.length; id += 1) oi.line(`${chain.symbols[id]!},${date},${openInterest[id]!}`);
-      await oi.drain();
-    }
-    await oi.close();
-
-    const bars = new CsvGzWriter(path.join(outDir, `underlying_bars-${date}.csv.gz`), header('underlying_bars'));
-    const quotes = new CsvGzWriter(path.join(outDir, `quotes-${date}.csv.gz`), header('quotes'));
-    const prints = new CsvGzWriter(path.join(outDir, `prints-${date}.csv.gz`), header('prints'));
-    const minutes = simulateDay({
+    const oi = await writeOpenInterest(outDir, date, chain, openInterest);
+    const { bars, quotes, prints } = await writeDay(outDir, {
       chain,
       scale,
       rng,
@@ -259,14 +230,61 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       quotedEver,
       counters,
     });
-    for (const minute of minutes) {
-      for (const line of minute.bars) bars.line(line);
-      for (const line of minute.quotes) quotes.line(line);
-      for (const line of minute.prints) prints.line(line);
-      await Promise.all([bars.drain(), quotes.drain(), prints.drain()]);
-    }
-    await Promise.all([bars.close(), quotes.close(), prints.close()]);
     track(['underlying_bars', bars], ['open_interest', oi], ['quotes', quotes], ['prints', prints]);
   }
   return { files, rows, dates, historyDates: history, contracts: chain.count, quotedContracts: quotedEver.size, snapshotQuotes: counters.snapshotQuotes };
+}
+
+/** contracts.csv.gz: every contract of the chain. */
+async function writeContracts(outDir: string, chain: Chain): Promise<CsvGzWriter> {
+  const contracts = new CsvGzWriter(path.join(outDir, 'contracts.csv.gz'), header('contracts'));
+  for (const e of chain.expirations) {
+    for (let id = e.firstId; id < e.firstId + 2 * e.strikes.length; id += 1) contracts.line(`${chain.symbols[id]!},${e.underlying.symbol},100`);
+    await contracts.drain();
+  }
+  await contracts.close();
+  return contracts;
+}
+
+/** A history session's underlying bars (no options). */
+async function writeHistoryBars(outDir: string, date: string, historyPaths: readonly SegmentPath[], rng: Prng): Promise<CsvGzWriter> {
+  const bars = new CsvGzWriter(path.join(outDir, `underlying_bars-${date}.csv.gz`), header('underlying_bars'));
+  for (const p of historyPaths.filter((x) => x.segment.tradingDate === date)) {
+    const barRng = rng.fork(`history-bars:${date}:${p.segment.kind}`);
+    const profile = p.segment.kind === 'rth' ? regularProfile(p.segment.equityMinutes, p.segment.minutes) : null;
+    for (let m = 0; m < p.segment.minutes; m += 1) {
+      writeBars(bars, p, m, profile, barRng);
+      await bars.drain();
+    }
+  }
+  await bars.close();
+  return bars;
+}
+
+/** The date's open interest of every contract not expired before it. */
+async function writeOpenInterest(outDir: string, date: string, chain: Chain, openInterest: Int32Array): Promise<CsvGzWriter> {
+  const oi = new CsvGzWriter(path.join(outDir, `open_interest-${date}.csv.gz`), header('open_interest'));
+  for (const e of chain.expirations) {
+    if (e.date < date) continue;
+    for (let id = e.firstId; id < e.firstId + 2 * e.strikes.length; id += 1) oi.line(`${chain.symbols[id]!},${date},${openInterest[id]!}`);
+    await oi.drain();
+  }
+  await oi.close();
+  return oi;
+}
+
+/** A simulated date's bars, quotes and prints files, minute by minute. */
+async function writeDay(outDir: string, day: DaySimulation): Promise<{ bars: CsvGzWriter; quotes: CsvGzWriter; prints: CsvGzWriter }> {
+  const date = day.tradingDate;
+  const bars = new CsvGzWriter(path.join(outDir, `underlying_bars-${date}.csv.gz`), header('underlying_bars'));
+  const quotes = new CsvGzWriter(path.join(outDir, `quotes-${date}.csv.gz`), header('quotes'));
+  const prints = new CsvGzWriter(path.join(outDir, `prints-${date}.csv.gz`), header('prints'));
+  for (const minute of simulateDay(day)) {
+    for (const line of minute.bars) bars.line(line);
+    for (const line of minute.quotes) quotes.line(line);
+    for (const line of minute.prints) prints.line(line);
+    await Promise.all([bars.drain(), quotes.drain(), prints.drain()]);
+  }
+  await Promise.all([bars.close(), quotes.close(), prints.close()]);
+  return { bars, quotes, prints };
 }
