@@ -179,6 +179,123 @@ type Json = Record<string, unknown>;
 const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The reading of one entry of an operation's `x-parameter-rules`: each check fails naming the entry. */
+class RuleReader {
+  constructor(
+    private readonly byName: ReadonlyMap<string, RuleParameter>,
+    private readonly where: string,
+    private readonly index: number,
+    private readonly entry: unknown,
+  ) {}
+
+  fail(message: string): never {
+    throw new Error(`${this.where}: x-parameter-rules[${this.index}] ${JSON.stringify(this.entry)}: ${message}`);
+  }
+
+  parameter(name: unknown): RuleParameter {
+    return (typeof name === 'string' ? this.byName.get(name) : undefined) ?? this.fail(`${JSON.stringify(name)} is not a query parameter of the operation`);
+  }
+
+  static enumOf(p: RuleParameter): unknown[] | null {
+    return Array.isArray(p.schema.enum) ? p.schema.enum : null;
+  }
+
+  static schemaDefault(p: RuleParameter): Scalar | undefined {
+    return isScalar(p.schema.default) ? p.schema.default : undefined;
+  }
+
+  scalarOf(p: RuleParameter, value: unknown): Scalar {
+    if (!isScalar(value)) return this.fail(`${JSON.stringify(value)} is not a value of ${p.name}`);
+    const values = RuleReader.enumOf(p);
+    if (values && !values.includes(value)) return this.fail(`${JSON.stringify(value)} is not in the enum of ${p.name}`);
+    return value;
+  }
+
+  /** A parameter whose presence the rule reads: never required, never defaulted by its schema. */
+  optional(name: unknown): string {
+    const p = this.parameter(name);
+    if (p.required) this.fail(`${p.name} is required, so its presence decides nothing`);
+    if (p.schema.default !== undefined) this.fail(`${p.name} has a schema default, so it is always given; state a default_when instead`);
+    return p.name;
+  }
+
+  conditions(when: unknown): Condition[] {
+    if (!isObject(when) || Object.keys(when).length === 0) return this.fail('when must map one or more parameters to values');
+    return Object.entries(when).map(([name, value]) => {
+      if (value === null) return { parameter: this.optional(name), value: null, schemaDefault: undefined };
+      const p = this.parameter(name);
+      return { parameter: name, value: this.scalarOf(p, value), schemaDefault: RuleReader.schemaDefault(p) };
+    });
+  }
+
+  groups(list: unknown): string[][] {
+    if (!Array.isArray(list) || list.length < 2) return this.fail('needs a list of two or more parameters or groups of parameters');
+    return list.map((g) => (Array.isArray(g) && g.length > 0 ? g.map((name) => this.optional(name)) : [this.optional(g)]));
+  }
+
+  fields(body: unknown, names: string[]): Json {
+    if (!isObject(body)) return this.fail(`takes ${names.join(', ')}`);
+    const extra = Object.keys(body).filter((k) => !names.includes(k));
+    if (extra.length > 0 || names.some((n) => body[n] === undefined)) this.fail(`takes exactly ${names.join(', ')}`);
+    return body;
+  }
+}
+
+type WindowRule = Extract<ParameterRule, { kind: 'within_one_session' }>;
+
+/** within_one_session: the window's parameters, and its session as a parameter of sessions or a fixed one. */
+function readWindowRule(r: RuleReader, body: unknown): WindowRule {
+  const b = isObject(body) && 'fixed_session' in body ? r.fields(body, ['start', 'end', 'date', 'fixed_session']) : r.fields(body, ['start', 'end', 'date', 'session']);
+  let session: WindowRule['session'];
+  if (b.fixed_session !== undefined) {
+    if (!SESSIONS.includes(b.fixed_session as SessionChoice)) return r.fail(`fixed_session must be one of ${SESSIONS.join(', ')}`);
+    session = { fixed: b.fixed_session as SessionChoice };
+  } else {
+    const p = r.parameter(b.session);
+    const values = RuleReader.enumOf(p);
+    if (!values || values.some((v) => !SESSIONS.includes(v as SessionChoice))) return r.fail(`${p.name} must take sessions only (${SESSIONS.join(', ')})`);
+    session = { parameter: p.name, schemaDefault: RuleReader.schemaDefault(p) };
+  }
+  return { kind: 'within_one_session', start: r.parameter(b.start).name, end: r.parameter(b.end).name, date: r.parameter(b.date).name, session };
+}
+
+/** One rule of its kind's body. */
+function readRule(r: RuleReader, kind: string, body: unknown): ParameterRule {
+  switch (kind as RuleKind) {
+    case 'exactly_one_of':
+    case 'at_most_one_of':
+      return { kind: kind as 'exactly_one_of' | 'at_most_one_of', groups: r.groups(body) };
+    case 'not_above': {
+      if (!Array.isArray(body) || body.length !== 2) return r.fail('not_above takes [low, high]');
+      return { kind: 'not_above', low: r.parameter(body[0]).name, high: r.parameter(body[1]).name };
+    }
+    case 'values_when': {
+      const b = r.fields(body, ['parameter', 'when', 'values']);
+      const p = r.parameter(b.parameter);
+      if (!Array.isArray(b.values) || b.values.length === 0) return r.fail('values must be a list of one or more values');
+      return { kind: 'values_when', parameter: p.name, when: r.conditions(b.when), values: b.values.map((v) => r.scalarOf(p, v)) };
+    }
+    case 'only_when': {
+      const b = r.fields(body, ['parameter', 'when']);
+      return { kind: 'only_when', parameter: r.optional(b.parameter), when: r.conditions(b.when) };
+    }
+    case 'default_when': {
+      const b = r.fields(body, ['parameter', 'when', 'value']);
+      const name = r.optional(b.parameter);
+      return { kind: 'default_when', parameter: name, when: r.conditions(b.when), value: r.scalarOf(r.parameter(name), b.value) };
+    }
+    case 'within_one_session':
+      return readWindowRule(r, body);
+    case 'range_at_most_days': {
+      const b = r.fields(body, ['start', 'end', 'days']);
+      if (typeof b.days !== 'number' || !Number.isInteger(b.days) || b.days < 1) return r.fail('days must be a whole number of days, at least 1');
+      return { kind: 'range_at_most_days', start: r.parameter(b.start).name, end: r.parameter(b.end).name, days: b.days };
+    }
+    default:
+      return r.fail(`unknown kind ${kind} (known: ${RULE_KINDS.join(', ')})`);
+  }
+}
+
 /**
  * Reads an operation's `x-parameter-rules`. Throws, naming the operation and the rule, on an
  * unknown kind, a malformed rule, a parameter the operation does not have, a presence rule on a
@@ -188,89 +305,10 @@ export function parseParameterRules(raw: unknown, parameters: readonly RuleParam
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) throw new Error(`${where}: x-parameter-rules must be a list`);
   const byName = new Map(parameters.map((p) => [p.name, p]));
-  return raw.map((entry, index) => {
-    const fail = (message: string): never => {
-      throw new Error(`${where}: x-parameter-rules[${index}] ${JSON.stringify(entry)}: ${message}`);
-    };
-    const parameter = (name: unknown): RuleParameter => (typeof name === 'string' ? byName.get(name) : undefined) ?? fail(`${JSON.stringify(name)} is not a query parameter of the operation`);
-    const enumOf = (p: RuleParameter): unknown[] | null => (Array.isArray(p.schema.enum) ? p.schema.enum : null);
-    const schemaDefault = (p: RuleParameter): Scalar | undefined => (isScalar(p.schema.default) ? p.schema.default : undefined);
-    const scalarOf = (p: RuleParameter, value: unknown): Scalar => {
-      if (!isScalar(value)) return fail(`${JSON.stringify(value)} is not a value of ${p.name}`);
-      const values = enumOf(p);
-      if (values && !values.includes(value)) return fail(`${JSON.stringify(value)} is not in the enum of ${p.name}`);
-      return value;
-    };
-    /** A parameter whose presence the rule reads: never required, never defaulted by its schema. */
-    const optional = (name: unknown): string => {
-      const p = parameter(name);
-      if (p.required) fail(`${p.name} is required, so its presence decides nothing`);
-      if (p.schema.default !== undefined) fail(`${p.name} has a schema default, so it is always given; state a default_when instead`);
-      return p.name;
-    };
-    const conditions = (when: unknown): Condition[] => {
-      if (!isObject(when) || Object.keys(when).length === 0) return fail('when must map one or more parameters to values');
-      return Object.entries(when).map(([name, value]) =>
-        value === null ? { parameter: optional(name), value: null, schemaDefault: undefined } : { parameter: name, value: scalarOf(parameter(name), value), schemaDefault: schemaDefault(parameter(name)) },
-      );
-    };
-    const groups = (list: unknown): string[][] => {
-      if (!Array.isArray(list) || list.length < 2) return fail('needs a list of two or more parameters or groups of parameters');
-      return list.map((g) => (Array.isArray(g) && g.length > 0 ? g.map(optional) : [optional(g)]));
-    };
-    const fields = (body: unknown, names: string[]): Json => {
-      if (!isObject(body)) return fail(`takes ${names.join(', ')}`);
-      const extra = Object.keys(body).filter((k) => !names.includes(k));
-      if (extra.length > 0 || names.some((n) => body[n] === undefined)) fail(`takes exactly ${names.join(', ')}`);
-      return body;
-    };
-
-    if (!isObject(entry) || Object.keys(entry).length !== 1) return fail(`a rule is an object of one key, its kind (${RULE_KINDS.join(', ')})`);
+  return raw.map((entry: unknown, index) => {
+    const reader = new RuleReader(byName, where, index, entry);
+    if (!isObject(entry) || Object.keys(entry).length !== 1) return reader.fail(`a rule is an object of one key, its kind (${RULE_KINDS.join(', ')})`);
     const [kind, body] = Object.entries(entry)[0]!;
-    switch (kind as RuleKind) {
-      case 'exactly_one_of':
-      case 'at_most_one_of':
-        return { kind: kind as 'exactly_one_of' | 'at_most_one_of', groups: groups(body) };
-      case 'not_above': {
-        if (!Array.isArray(body) || body.length !== 2) return fail('not_above takes [low, high]');
-        return { kind: 'not_above', low: parameter(body[0]).name, high: parameter(body[1]).name };
-      }
-      case 'values_when': {
-        const b = fields(body, ['parameter', 'when', 'values']);
-        const p = parameter(b.parameter);
-        if (!Array.isArray(b.values) || b.values.length === 0) return fail('values must be a list of one or more values');
-        return { kind: 'values_when', parameter: p.name, when: conditions(b.when), values: b.values.map((v) => scalarOf(p, v)) };
-      }
-      case 'only_when': {
-        const b = fields(body, ['parameter', 'when']);
-        return { kind: 'only_when', parameter: optional(b.parameter), when: conditions(b.when) };
-      }
-      case 'default_when': {
-        const b = fields(body, ['parameter', 'when', 'value']);
-        const name = optional(b.parameter);
-        return { kind: 'default_when', parameter: name, when: conditions(b.when), value: scalarOf(parameter(name), b.value) };
-      }
-      case 'within_one_session': {
-        const b = isObject(body) && 'fixed_session' in body ? fields(body, ['start', 'end', 'date', 'fixed_session']) : fields(body, ['start', 'end', 'date', 'session']);
-        let session: Extract<ParameterRule, { kind: 'within_one_session' }>['session'];
-        if (b.fixed_session !== undefined) {
-          if (!SESSIONS.includes(b.fixed_session as SessionChoice)) return fail(`fixed_session must be one of ${SESSIONS.join(', ')}`);
-          session = { fixed: b.fixed_session as SessionChoice };
-        } else {
-          const p = parameter(b.session);
-          const values = enumOf(p);
-          if (!values || values.some((v) => !SESSIONS.includes(v as SessionChoice))) return fail(`${p.name} must take sessions only (${SESSIONS.join(', ')})`);
-          session = { parameter: p.name, schemaDefault: schemaDefault(p) };
-        }
-        return { kind: 'within_one_session', start: parameter(b.start).name, end: parameter(b.end).name, date: parameter(b.date).name, session };
-      }
-      case 'range_at_most_days': {
-        const b = fields(body, ['start', 'end', 'days']);
-        if (typeof b.days !== 'number' || !Number.isInteger(b.days) || b.days < 1) return fail('days must be a whole number of days, at least 1');
-        return { kind: 'range_at_most_days', start: parameter(b.start).name, end: parameter(b.end).name, days: b.days };
-      }
-      default:
-        return fail(`unknown kind ${kind} (known: ${RULE_KINDS.join(', ')})`);
-    }
+    return readRule(reader, kind, body);
   });
 }
