@@ -41,34 +41,93 @@ const RAW_SQL = [
  * db-server/ below the services; the services below the edges (handlers, middleware, streams, MCP,
  * jobs, the app and the server), reaching the jobs through their queue port only.
  */
-const EDGES = ['handlers', 'middleware', 'stream', 'mcp', 'jobs', 'ingest', 'live', 'cli', 'app.ts', 'server.ts', 'cluster.ts', 'main.ts', 'seed.ts'];
+const EDGES = [
+  'handlers',
+  'middleware',
+  'stream',
+  'mcp',
+  'jobs',
+  'ingest',
+  'live',
+  'cli',
+  'app.ts',
+  'server.ts',
+  'cluster.ts',
+  'main.ts',
+  'seed.ts',
+];
 const LAYERS = {
   'api-contract': ['services', 'db', 'db-server', 'limits', ...EDGES],
   parameters: ['services', 'db', 'db-server', 'limits', ...EDGES],
   db: ['services', 'limits', 'parameters', ...EDGES],
   'db-server': ['db', 'services', 'limits', 'parameters', ...EDGES],
   limits: ['services', 'db', 'parameters', ...EDGES],
-  services: ['handlers', 'middleware', 'stream', 'mcp', 'ingest', 'live', 'cli', 'app.ts', 'server.ts', 'cluster.ts', 'main.ts', { from: 'jobs', except: ['./queue.ts'] }],
+  services: [
+    'handlers',
+    'middleware',
+    'stream',
+    'mcp',
+    'ingest',
+    'live',
+    'cli',
+    'app.ts',
+    'server.ts',
+    'cluster.ts',
+    'main.ts',
+    { from: 'jobs', except: ['./queue.ts'] },
+  ],
   middleware: ['services', 'handlers', 'stream', 'mcp', 'ingest', 'live', 'jobs', 'app.ts', 'server.ts', 'cluster.ts', 'main.ts'],
-  handlers: ['db', 'db-server', 'middleware', 'stream', 'mcp', 'ingest', 'live', 'app.ts', 'server.ts', { from: 'jobs', except: ['./queue.ts'] }],
+  handlers: [
+    'db',
+    'db-server',
+    'middleware',
+    'stream',
+    'mcp',
+    'ingest',
+    'live',
+    'app.ts',
+    'server.ts',
+    { from: 'jobs', except: ['./queue.ts'] },
+  ],
 };
 const LAYER_ZONES = [
   { target: './src/analytics', from: './src', except: ['./analytics'], message: 'analytics/ is pure: it imports only analytics/.' },
   ...Object.entries(LAYERS).flatMap(([layer, above]) =>
     above.map((entry) => {
       const { from, except } = typeof entry === 'string' ? { from: entry, except: undefined } : entry;
-      return { target: `./src/${layer}`, from: `./src/${from}`, ...(except ? { except } : {}), message: `src/${layer} lies below src/${from}: it may not import it.` };
+      return {
+        target: `./src/${layer}`,
+        from: `./src/${from}`,
+        ...(except ? { except } : {}),
+        message: `src/${layer} lies below src/${from}: it may not import it.`,
+      };
     }),
   ),
 ];
-const INGEST = { group: ['**/ingest/*', '**/ingest/**'], message: 'The request path never loads the ingest pipeline: read through src/db, ask for loads through the job queue port (jobs/queue.ts).' };
+const INGEST = {
+  group: ['**/ingest/*', '**/ingest/**'],
+  message:
+    'The request path never loads the ingest pipeline: read through src/db, ask for loads through the job queue port (jobs/queue.ts).',
+};
 const WORKERS = {
   group: ['**/jobs/export*', '**/jobs/session-*', '**/jobs/request-log-retention*', '**/jobs/index*'],
   message: 'The request path reaches the jobs through the JobQueue port (jobs/queue.ts) only.',
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'generated/**', 'sdk/*/src/generated/**', 'sdk/*/dist/**', 'node_modules/**', 'build/**', '.data/**', '.venv/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'generated/**',
+      'sdk/*/src/generated/**',
+      'sdk/*/dist/**',
+      'node_modules/**',
+      'build/**',
+      '.data/**',
+      '.venv/**',
+      'coverage/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -99,11 +99,22 @@ export interface ServerProcess {
  */
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const childEnv = { ...process.env, ...BENCH_ENV, ...env, DATABASE_URL: databaseUrl, PORT: String(port), SEED_ON_START: 'false', LOG_LEVEL: 'info' };
+  const childEnv = {
+    ...process.env,
+    ...BENCH_ENV,
+    ...env,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    SEED_ON_START: 'false',
+    LOG_LEVEL: 'info',
+  };
   const devNull = fs.openSync('/dev/null', 'w');
   // BENCH_SERVICE_NODE_ARGS: extra node options for the service (e.g. --cpu-prof --cpu-prof-dir=DIR).
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], { env: childEnv, stdio: ['ignore', devNull, 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+    env: childEnv,
+    stdio: ['ignore', devNull, 'inherit'],
+  });
   fs.closeSync(devNull);
   const url = `http://127.0.0.1:${port}`;
   // Three minutes: on a shared machine under load, loading the service's modules alone can take one.
@@ -138,10 +149,17 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
  * CONNECTIONS connections for `seconds`; `headers` one set for every connection, or a list dealt
  * out to the connections in turn (several accounts, each on its own connections).
  */
-export async function autocannonRun(url: string, headers: Record<string, string> | Record<string, string>[], seconds: number): Promise<autocannon.Result> {
+export async function autocannonRun(
+  url: string,
+  headers: Record<string, string> | Record<string, string>[],
+  seconds: number,
+): Promise<autocannon.Result> {
   const run = { url, connections: CONNECTIONS, seconds, headers: Array.isArray(headers) ? headers : [headers] };
   const child = path.join(path.dirname(new URL(import.meta.url).pathname), 'autocannon-child.ts');
-  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', child, JSON.stringify(run)], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', child, JSON.stringify(run)], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as autocannon.Result;
 }
 

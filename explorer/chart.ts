@@ -86,7 +86,15 @@ export function chart(box: HTMLElement, options: ChartOptions): uPlot {
   ];
   if (options.y2) {
     const y2 = options.y2;
-    axes.push({ ...AXIS, scale: 'y2', side: 1, grid: { show: false }, label: y2.label, size: 70, values: (_u, splits) => splits.map(y2.format) });
+    axes.push({
+      ...AXIS,
+      scale: 'y2',
+      side: 1,
+      grid: { show: false },
+      label: y2.label,
+      size: 70,
+      values: (_u, splits) => splits.map(y2.format),
+    });
   }
   const zeroRange: uPlot.Range.Function = (_u, min, max) => {
     const lo = Math.min(0, min);
@@ -107,9 +115,16 @@ export function chart(box: HTMLElement, options: ChartOptions): uPlot {
     height: options.height ?? 380,
     ms: 1,
     tzDate: (ts) => uPlot.tzDate(new Date(ts), NEW_YORK),
-    scales: { x: include.length > 0 ? { time: options.time, range: xRange } : { time: options.time }, y: options.zero ? { range: zeroRange } : {}, ...(options.y2 ? { y2: {} } : {}) },
+    scales: {
+      x: include.length > 0 ? { time: options.time, range: xRange } : { time: options.time },
+      y: options.zero ? { range: zeroRange } : {},
+      ...(options.y2 ? { y2: {} } : {}),
+    },
     axes,
-    series: [{ label: options.xLabel ?? 'time', value: options.time ? '{HH}:{mm}' : (_u, v) => (v === null ? '–' : v.toLocaleString('en-US')) }, ...options.series],
+    series: [
+      { label: options.xLabel ?? 'time', value: options.time ? '{HH}:{mm}' : (_u, v) => (v === null ? '–' : v.toLocaleString('en-US')) },
+      ...options.series,
+    ],
     legend: { live: true },
     cursor: { drag: { x: true, y: false } },
     plugins: options.markers && options.markers.length > 0 ? [markersPlugin(options.markers)] : [],

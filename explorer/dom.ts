@@ -2,7 +2,11 @@
 
 type Child = Node | string | null | undefined | false;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (name === 'class') node.className = value;
@@ -13,7 +17,11 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<
 }
 
 /** A table: a header row, then one row per item with its cells. */
-export function table(headers: readonly string[], rows: readonly { cells: Child[]; attrs?: Record<string, string> }[], className = 'grid'): HTMLTableElement {
+export function table(
+  headers: readonly string[],
+  rows: readonly { cells: Child[]; attrs?: Record<string, string> }[],
+  className = 'grid',
+): HTMLTableElement {
   // A header sits over its column's numbers on the right, as the first row's cell does.
   const numeric = (i: number): boolean => {
     const cell = rows[0]?.cells[i];
@@ -23,7 +31,13 @@ export function table(headers: readonly string[], rows: readonly { cells: Child[
     'table',
     { class: className },
     el('thead', {}, el('tr', {}, ...headers.map((h, i) => el('th', numeric(i) ? { class: 'num' } : {}, h)))),
-    el('tbody', {}, ...rows.map((row) => el('tr', row.attrs ?? {}, ...row.cells.map((cell) => (cell instanceof HTMLTableCellElement ? cell : el('td', {}, cell)))))),
+    el(
+      'tbody',
+      {},
+      ...rows.map((row) =>
+        el('tr', row.attrs ?? {}, ...row.cells.map((cell) => (cell instanceof HTMLTableCellElement ? cell : el('td', {}, cell)))),
+      ),
+    ),
   );
 }
 

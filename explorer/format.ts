@@ -2,8 +2,22 @@
 
 export const NEW_YORK = 'America/New_York';
 
-const timeFormat = new Intl.DateTimeFormat('en-US', { timeZone: NEW_YORK, hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { timeZone: NEW_YORK, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZoneName: 'short' });
+const timeFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: NEW_YORK,
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  timeZone: NEW_YORK,
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+  timeZoneName: 'short',
+});
 
 export function timeOf(ms: number): string {
   return timeFormat.format(ms);
@@ -18,7 +32,8 @@ export function compact(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '–';
   const sign = value < 0 ? '−' : '';
   const v = Math.abs(value);
-  const [scaled, suffix] = v >= 1e12 ? [v / 1e12, 'T'] : v >= 1e9 ? [v / 1e9, 'B'] : v >= 1e6 ? [v / 1e6, 'M'] : v >= 1e3 ? [v / 1e3, 'K'] : [v, ''];
+  const [scaled, suffix] =
+    v >= 1e12 ? [v / 1e12, 'T'] : v >= 1e9 ? [v / 1e9, 'B'] : v >= 1e6 ? [v / 1e6, 'M'] : v >= 1e3 ? [v / 1e3, 'K'] : [v, ''];
   return `${sign}${Number(scaled.toPrecision(digits))}${suffix}`;
 }
 
@@ -33,7 +48,9 @@ export function vol(value: number | null | undefined, digits = 1): string {
 }
 
 export function num(value: number | null | undefined, digits = 2): string {
-  return value === null || value === undefined ? '–' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return value === null || value === undefined
+    ? '–'
+    : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
 export function strike(value: number | null | undefined): string {

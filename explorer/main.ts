@@ -35,7 +35,9 @@ function showError(box: HTMLElement, error: unknown): void {
     const parts: (Node | string | null)[] = [
       el('strong', {}, error.status > 0 ? `${error.status} ${error.code}` : error.code),
       ` ${error.message}`,
-      error.details.length > 0 ? el('ul', {}, ...error.details.map((d) => el('li', {}, el('code', {}, d.parameter), `: ${d.message}`))) : null,
+      error.details.length > 0
+        ? el('ul', {}, ...error.details.map((d) => el('li', {}, el('code', {}, d.parameter), `: ${d.message}`)))
+        : null,
       error.retryAfterMs !== null ? el('div', { class: 'muted' }, `Retry after ${Math.ceil(error.retryAfterMs / 1000)} s.`) : null,
       error.requestId ? el('div', { class: 'muted' }, `Request ${error.requestId}`) : null,
     ];
@@ -123,10 +125,12 @@ contextForm.addEventListener('submit', (event) => {
 });
 contextForm.addEventListener('change', reloadAll);
 for (const view of VIEWS) {
-  sectionOf(view).querySelector('form')!.addEventListener('submit', (event) => {
-    event.preventDefault();
-    void run(view);
-  });
+  sectionOf(view)
+    .querySelector('form')!
+    .addEventListener('submit', (event) => {
+      event.preventDefault();
+      void run(view);
+    });
 }
 window.addEventListener('hashchange', show);
 void showAccount();

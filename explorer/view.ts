@@ -39,7 +39,10 @@ export interface View {
  * form's fields by name; empty fields are left out (the API's defaults apply), checked boxes of one
  * name are joined with commas (the contract's lists are `explode: false`).
  */
-export function queryOf(context: ViewContext, options: { underlying?: false | 'underlying_symbol' | 'underlying_symbols'; skip?: readonly string[] } = {}): URLSearchParams {
+export function queryOf(
+  context: ViewContext,
+  options: { underlying?: false | 'underlying_symbol' | 'underlying_symbols'; skip?: readonly string[] } = {},
+): URLSearchParams {
   const query = new URLSearchParams();
   const underlying = options.underlying ?? 'underlying_symbol';
   if (underlying) query.set(underlying, context.underlying);
@@ -62,7 +65,10 @@ export function queryOf(context: ViewContext, options: { underlying?: false | 'u
 }
 
 /** The newest non-null value of a field in rows oldest first, with its row's timestamp. */
-export function latest<T extends { timestamp: number }, K extends keyof T>(rows: readonly T[], field: K): { value: NonNullable<T[K]>; timestamp: number } | null {
+export function latest<T extends { timestamp: number }, K extends keyof T>(
+  rows: readonly T[],
+  field: K,
+): { value: NonNullable<T[K]>; timestamp: number } | null {
   for (let i = rows.length - 1; i >= 0; i--) {
     const value = rows[i]![field];
     if (value !== null && value !== undefined) return { value: value, timestamp: rows[i]!.timestamp };

@@ -89,7 +89,12 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     const account = await createAccount(service.database.admin, { id: 'acct_demo', name: 'Demo (Pro)', plan: 'pro', overnight: true });
     const { key } = await createKey(service.database.admin, account, 'demo');
 
-    const call = async (method: 'GET' | 'POST', route: string, query: Record<string, string | number | boolean | string[]> = {}, body?: unknown): Promise<Json> => {
+    const call = async (
+      method: 'GET' | 'POST',
+      route: string,
+      query: Record<string, string | number | boolean | string[]> = {},
+      body?: unknown,
+    ): Promise<Json> => {
       const search = Object.entries(query)
         .map(([k, v]) => `${k}=${(Array.isArray(v) ? v : [v]).map((x) => encodeURIComponent(String(x))).join(',')}`)
         .join('&');
@@ -112,16 +117,30 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
       return got.body as Json;
     };
 
-    const trades = await take('listOptionTrades', call('GET', '/v1/options/trades', { underlying_symbol: 'SPY', date: DAY, side: ['ask', 'above_ask'], limit: 5 }));
+    const trades = await take(
+      'listOptionTrades',
+      call('GET', '/v1/options/trades', { underlying_symbol: 'SPY', date: DAY, side: ['ask', 'above_ask'], limit: 5 }),
+    );
     const quoted = (trades.data as Json[]).find((p) => p.bid !== null && p.ask !== null) ?? (trades.data as Json[])[0];
     if (!quoted) throw new Error('no SPY print on the simulated market');
-    const contract = { underlying_symbol: String(quoted.underlying_symbol), contract_type: String(quoted.contract_type), strike: Number(quoted.strike), date_of_expiry: String(quoted.date_of_expiry) };
+    const contract = {
+      underlying_symbol: String(quoted.underlying_symbol),
+      contract_type: String(quoted.contract_type),
+      strike: Number(quoted.strike),
+      date_of_expiry: String(quoted.date_of_expiry),
+    };
     await take('listOptionFlow', call('GET', '/v1/options/flow', { date: DAY, min_premium: 10000, limit: 5 }));
     await take('listOvernightOptionFlow', call('GET', '/v1/options/flow/overnight', { date: DAY, limit: 5 }));
     await take('listFlowLeaders', call('GET', '/v1/options/flow/leaders', { date: DAY, grain: 'contract', limit: 5 }));
     await take('getPremiumDrift', call('GET', '/v1/options/flow/premium-drift', { underlying_symbol: 'SPY', date: DAY, interval: '15m' }));
-    await take('listContractImpliedVolatility', call('GET', '/v1/options/contract/implied-volatility', { ...contract, date: DAY, limit: 5 }));
-    await take('getContractTradeAtTime', call('GET', '/v1/options/contract/trade-at-time', { ...contract, timestamp: Number(quoted.timestamp) }));
+    await take(
+      'listContractImpliedVolatility',
+      call('GET', '/v1/options/contract/implied-volatility', { ...contract, date: DAY, limit: 5 }),
+    );
+    await take(
+      'getContractTradeAtTime',
+      call('GET', '/v1/options/contract/trade-at-time', { ...contract, timestamp: Number(quoted.timestamp) }),
+    );
     await take('getVolatilitySkew', call('GET', '/v1/options/volatility/skew', { underlying_symbol: 'SPX', date: DAY }));
     await take('getVolatilityDrift', call('GET', '/v1/options/volatility/drift', { underlying_symbol: 'SPY', date: DAY, interval: '5m' }));
     await take('getOpenInterest', call('GET', '/v1/options/open-interest', { underlying_symbol: 'SPX', date: DAY, strikes_around: 5 }));
@@ -135,7 +154,10 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await take('getStatus', call('GET', '/v1/status'));
     await take('getOpenApiDocument', call('GET', '/v1/openapi.json'));
     await take('getAsyncApiDocument', call('GET', '/v1/asyncapi.json'));
-    const job = await take('createExport', call('POST', '/v1/exports', {}, { path: '/v1/options/trades', query: { underlying_symbol: 'SPY', date: DAY, limit: 5 } }));
+    const job = await take(
+      'createExport',
+      call('POST', '/v1/exports', {}, { path: '/v1/options/trades', query: { underlying_symbol: 'SPY', date: DAY, limit: 5 } }),
+    );
     const id = String((job.data as Json).id);
     // Polling, as a client does: the export runs on the service's own job workers.
     for (let i = 0; i < 600; i += 1) {
@@ -159,7 +181,10 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     const requests: Record<string, string> = {};
     for (const [operationId, got] of [...captured].sort(([a], [b]) => a.localeCompare(b))) {
       const body = got.body as Json;
-      const value = operationId === 'getOpenApiDocument' || operationId === 'getAsyncApiDocument' ? abridgedDocument(body) : trimmed(telling(operationId, body));
+      const value =
+        operationId === 'getOpenApiDocument' || operationId === 'getAsyncApiDocument'
+          ? abridgedDocument(body)
+          : trimmed(telling(operationId, body));
       fs.writeFileSync(path.join(examplesDir, `${operationId}.json`), `${JSON.stringify(value, null, 2)}\n`);
       requests[operationId] = String(got.request);
     }

@@ -28,8 +28,19 @@ function read(file: string): string {
 
 /** A vitest tier's counts and when it started (epoch ms). */
 function vitest(file: string): Counts & { startTime: number } {
-  const report = JSON.parse(read(file)) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; startTime: number };
-  return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests, startTime: report.startTime };
+  const report = JSON.parse(read(file)) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    startTime: number;
+  };
+  return {
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    skipped: report.numPendingTests + report.numTodoTests,
+    startTime: report.startTime,
+  };
 }
 
 /** Schemathesis: the generated cases from its log when present, else its operations from the XML. */
@@ -38,7 +49,8 @@ function schemathesis(): Counts {
   const cases = /(\d+) generated, (\d+) passed(?:, (\d+) failed)?(?:, (\d+) skipped)?/.exec(log);
   if (cases !== null) return { passed: Number(cases[2]), failed: Number(cases[3] ?? 0), skipped: Number(cases[4] ?? 0) };
   const xml = read('schemathesis.xml');
-  const attr = (name: string): number => [...xml.matchAll(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
+  const attr = (name: string): number =>
+    [...xml.matchAll(new RegExp(`<testsuite [^>]*\\b${name}="(\\d+)"`, 'g'))].reduce((n, m) => n + Number(m[1]), 0);
   const failed = attr('failures') + attr('errors');
   const skipped = attr('skipped');
   return { passed: attr('tests') - failed - skipped, failed, skipped };
@@ -51,7 +63,11 @@ const tiers: [string, Counts][] = [
   ['integration, contract and reliability', vitest('integration.json')],
   ['schemathesis cases', schemathesis()],
 ];
-const total = tiers.reduce((t, [, c]) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 });
+const total = tiers.reduce((t, [, c]) => ({ passed: t.passed + c.passed, failed: t.failed + c.failed, skipped: t.skipped + c.skipped }), {
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+});
 for (const [name, c] of tiers) process.stdout.write(`  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped\n`);
 const parts = [
   ...(total.failed > 0 ? [`${total.failed} failed`] : []),

@@ -15,12 +15,22 @@ export async function createAccount(
   input: { id?: string; name: string; plan: Plan; datasets?: DatasetRelease[]; overnight?: boolean },
 ): Promise<string> {
   const id = input.id ?? newId('acct');
-  await insertAccount(db, { id, name: input.name, plan: input.plan, datasets: input.datasets ?? ALL_DATASETS, overnight_entitlement: input.overnight ?? false });
+  await insertAccount(db, {
+    id,
+    name: input.name,
+    plan: input.plan,
+    datasets: input.datasets ?? ALL_DATASETS,
+    overnight_entitlement: input.overnight ?? false,
+  });
   return id;
 }
 
 /** Creates a key and returns it: the only moment the whole key is known (only its hash is stored). */
-export async function createKey(db: Queryable, accountId: string, name: string | null = null): Promise<{ id: string; key: string; prefix: string }> {
+export async function createKey(
+  db: Queryable,
+  accountId: string,
+  name: string | null = null,
+): Promise<{ id: string; key: string; prefix: string }> {
   const generated = generateApiKey();
   const id = newId('key');
   await insertApiKey(db, { id, account_id: accountId, prefix: generated.prefix, secret_hash: generated.hash, name });

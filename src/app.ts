@@ -168,7 +168,16 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
 
   const api = express.Router();
   api.use((req, _res, next) => (req.path === '/v1' || req.path.startsWith('/v1/') ? next() : next('router')));
-  api.use(requestContext({ logger: deps.logger, metrics: deps.metrics, requestLog: deps.requestLog, timeoutMs: deps.config.limits.endpointTimeoutMs, clock: deps.clock, matchOperation: match }));
+  api.use(
+    requestContext({
+      logger: deps.logger,
+      metrics: deps.metrics,
+      requestLog: deps.requestLog,
+      timeoutMs: deps.config.limits.endpointTimeoutMs,
+      clock: deps.clock,
+      matchOperation: match,
+    }),
+  );
   // GET /v1/stream without the WebSocket upgrade: 426 (the upgrade itself is stream/gateway.ts's).
   api.use(streamWithoutUpgrade());
   api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock, metrics: deps.metrics }));

@@ -111,7 +111,9 @@ class HttpWorkers {
   private readonly waiting = new Set<Worker>();
   private readonly releases = new Map<Worker, () => void>();
   /** A stream resumed on another worker than the one holding it is handed over between them. */
-  private readonly streamClaims = new StreamClaimRelay(() => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined));
+  private readonly streamClaims = new StreamClaimRelay(() =>
+    Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined),
+  );
   /** Workers use the primary's database (the embedded server's URL when it started one). */
   private env: Record<string, string> = {};
   /**

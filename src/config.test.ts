@@ -147,7 +147,10 @@ describe('loadConfig: overrides', () => {
     expect(loadConfig({}).liveCatchUpMinutes).toBe(120);
     expect(loadConfig({ SEED_ON_START: 'false' }).liveMode).toBe('off');
     expect(loadConfig({ LIVE_MODE: 'off' }).liveMode).toBe('off');
-    expect(loadConfig({ SEED_ON_START: 'false', LIVE_MODE: 'live', LIVE_CATCH_UP_MINUTES: '0' })).toMatchObject({ liveMode: 'live', liveCatchUpMinutes: 0 });
+    expect(loadConfig({ SEED_ON_START: 'false', LIVE_MODE: 'live', LIVE_CATCH_UP_MINUTES: '0' })).toMatchObject({
+      liveMode: 'live',
+      liveCatchUpMinutes: 0,
+    });
     expect(loadError({ LIVE_MODE: 'replay-ish' }).message).toContain('LIVE_MODE');
     expect(loadError({ LIVE_CATCH_UP_MINUTES: '1441' }).message).toContain('LIVE_CATCH_UP_MINUTES');
   });

@@ -4,7 +4,9 @@ import { docsPolicy, inlineScriptHashes } from './docs-page.js';
 describe('the docs page policy', () => {
   it("hashes each inline script as CSP's script-src does (MDN's published example)", () => {
     // MDN, Content-Security-Policy script-src, "Unsafe inline script": the hash of alert('Hello, world.');
-    expect(inlineScriptHashes("<p>x</p><script>alert('Hello, world.');</script>")).toEqual(["'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='"]);
+    expect(inlineScriptHashes("<p>x</p><script>alert('Hello, world.');</script>")).toEqual([
+      "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='",
+    ]);
   });
 
   it('leaves out scripts loaded by src, and names a script repeated once', () => {

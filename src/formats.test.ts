@@ -3,18 +3,40 @@ import { ECHO_MAX, echoed, numericTextProblem, numericTypeOf, numericValueProble
 
 describe('numericTextProblem', () => {
   it('accepts an integer in plain decimal digits, a minus sign allowed, up to the safe integers', () => {
-    for (const text of ['0', '7', '-3', '007', '500', '4102444800000', '9007199254740991']) expect(numericTextProblem('integer', text)).toBeNull();
+    for (const text of ['0', '7', '-3', '007', '500', '4102444800000', '9007199254740991'])
+      expect(numericTextProblem('integer', text)).toBeNull();
   });
 
   it('refuses every other integer text, naming the form or the range', () => {
-    for (const text of ['', ' 5', '5 ', '+5', '0x10', '0b11', '0o7', '1e2', '1E2', '1.0', '1.5', '.5', '5.', 'NaN', 'Infinity', '-Infinity', '1_000', '١٢']) {
+    for (const text of [
+      '',
+      ' 5',
+      '5 ',
+      '+5',
+      '0x10',
+      '0b11',
+      '0o7',
+      '1e2',
+      '1E2',
+      '1.0',
+      '1.5',
+      '.5',
+      '5.',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '1_000',
+      '١٢',
+    ]) {
       expect([text, numericTextProblem('integer', text)]).toEqual([text, 'must be an integer in plain decimal digits']);
     }
-    for (const text of ['9007199254740993', '-9007199254740993', '9'.repeat(10_240)]) expect(numericTextProblem('integer', text)).toBe('is out of range');
+    for (const text of ['9007199254740993', '-9007199254740993', '9'.repeat(10_240)])
+      expect(numericTextProblem('integer', text)).toBe('is out of range');
   });
 
   it('accepts a decimal number with an optional fraction and exponent', () => {
-    for (const text of ['0', '-0', '5800', '0.4', '-2.5', '5e4', '5.8E+3', '4e-1', '1e308', '00.10']) expect(numericTextProblem('number', text)).toBeNull();
+    for (const text of ['0', '-0', '5800', '0.4', '-2.5', '5e4', '5.8E+3', '4e-1', '1e308', '00.10'])
+      expect(numericTextProblem('number', text)).toBeNull();
   });
 
   it('refuses every other number text, and one that overflows to Infinity', () => {

@@ -44,7 +44,9 @@ if (cluster.isWorker) {
   // A first start simulates and loads a market before it listens: said at once, so the wait does
   // not look like a hang.
   if (config.seedOnStart) {
-    process.stdout.write('Starting; on first start the simulated market is generated and loaded (about 45 s of CPU time: about 35 s on two idle cores, longer on busy ones)...\n');
+    process.stdout.write(
+      'Starting; on first start the simulated market is generated and loaded (about 45 s of CPU time: about 35 s on two idle cores, longer on busy ones)...\n',
+    );
   }
   const running = await (
     config.webWorkers > 1
@@ -54,7 +56,11 @@ if (cluster.isWorker) {
   const demoKey = config.seedOnStart ? await ensureDemoKey(running.service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
   logger.info('listening', { url: running.url, workers: running.workers, started_s: Number(process.uptime().toFixed(1)) });
   // The live market (src/live/): one writer, this process, which holds the database.
-  const live = startLiveMarket(running.service.database.admin, config, { source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }), simulator: { seed: SIMULATION_SEED, scale: 'default' }, logger });
+  const live = startLiveMarket(running.service.database.admin, config, {
+    source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }),
+    simulator: { seed: SIMULATION_SEED, scale: 'default' },
+    logger,
+  });
 
   process.stdout.write(
     [

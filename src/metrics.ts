@@ -12,7 +12,16 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import http from 'node:http';
-import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 
 /** Connections of a pg pool, as pg counts them. */
 export interface PoolCounts {
@@ -46,7 +55,7 @@ export class Metrics {
 
   readonly requestDuration = new Histogram({
     name: 'oads_http_request_duration_seconds',
-    help: 'Time from a request\'s arrival to its response\'s end, by route template and method.',
+    help: "Time from a request's arrival to its response's end, by route template and method.",
     labelNames: ['route', 'method'] as const,
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
@@ -55,7 +64,7 @@ export class Metrics {
   /** 429s by what refused them (a window, the in-flight cap, a cool-down, a keyless budget: Rejection.kind). */
   readonly limiterRejections = new Counter({
     name: 'oads_limiter_rejections_total',
-    help: 'Requests refused with 429 by the rate limiter, by kind: in_flight, second, minute, cooldown (an account\'s limits), keyless_credentials, keyless_public (a client network\'s budgets without a key).',
+    help: "Requests refused with 429 by the rate limiter, by kind: in_flight, second, minute, cooldown (an account's limits), keyless_credentials, keyless_public (a client network's budgets without a key).",
     labelNames: ['kind'] as const,
     registers: [this.registry],
   });
@@ -78,7 +87,7 @@ export class Metrics {
   /** Stream delivery: a live prints load's commit to its last prints message written to this process's streams (stream/hub.ts). */
   readonly streamLoadDelay = new Histogram({
     name: 'oads_stream_load_delivery_seconds',
-    help: 'Time from a prints load\'s commit (the database\'s clock) to the last of its prints messages written to the sockets of the streams subscribed in this process: what a subscriber waits for a load, less the network. Live loads of the current session only.',
+    help: "Time from a prints load's commit (the database's clock) to the last of its prints messages written to the sockets of the streams subscribed in this process: what a subscriber waits for a load, less the network. Live loads of the current session only.",
     buckets: STREAM_BUCKETS,
     registers: [this.registry],
   });
@@ -166,7 +175,9 @@ export class Metrics {
 
   /** This process's metrics and, in a cluster's primary, its workers'. */
   async text(): Promise<string> {
-    const workers = cluster.isPrimary ? Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected()) : [];
+    const workers = cluster.isPrimary
+      ? Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && w.isConnected())
+      : [];
     if (workers.length === 0) return await this.registry.metrics();
     const own = await this.registry.getMetricsAsJSON();
     const theirs = await Promise.all(workers.map(askWorker));
@@ -219,7 +230,9 @@ export function answerMetricsRequests(metrics: Metrics): () => void {
   const channel = process as NodeJS.Process & { send?: (message: unknown) => boolean };
   const onMessage = (message: unknown): void => {
     if (!isMetricsMessage(message) || 'metrics' in message) return;
-    void metrics.registry.getMetricsAsJSON().then((json) => channel.send?.({ oads: 'metrics', id: message.id, metrics: json } satisfies MetricsAnswer));
+    void metrics.registry
+      .getMetricsAsJSON()
+      .then((json) => channel.send?.({ oads: 'metrics', id: message.id, metrics: json } satisfies MetricsAnswer));
   };
   process.on('message', onMessage);
   return () => process.off('message', onMessage);

@@ -88,7 +88,14 @@ function drainable(server: Server, logger: Logger): (graceMs: number) => Promise
  * loads) that the process running startJobs() picks up.
  */
 async function startJobClient(connectionString: string, logger: Logger): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString, application_name: 'oads-jobs-client', max: 2, supervise: false, schedule: false, migrate: false });
+  const boss = new PgBoss({
+    connectionString,
+    application_name: 'oads-jobs-client',
+    max: 2,
+    supervise: false,
+    schedule: false,
+    migrate: false,
+  });
   boss.on('error', (error) => logger.error('job queue error', { error: error.message }));
   await boss.start();
   return boss;
@@ -255,7 +262,11 @@ async function prepareStore(
   if (config.seedOnStart) await seedSplits(database.admin);
   options.onStorePrepared?.(database);
   if (options.seedMarket) {
-    const seeded = await seedMarketIfEmpty(database.admin, { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) }, simulation);
+    const seeded = await seedMarketIfEmpty(
+      database.admin,
+      { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) },
+      simulation,
+    );
     if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
   }
 }
@@ -314,9 +325,17 @@ async function startJobRole(
     return boss;
   }
   if (role === false) return null;
-  const jobs = await startJobs(database.connectionString, { admin: database.admin, logger, clock, dataDir: deps.config.dataDir, service: { deps, handlers } });
+  const jobs = await startJobs(database.connectionString, {
+    admin: database.admin,
+    logger,
+    clock,
+    dataDir: deps.config.dataDir,
+    service: { deps, handlers },
+  });
   deps.jobs = jobQueue(jobs);
-  metrics.watchQueues(async () => new Map(await Promise.all(Object.values(QUEUES).map(async (queue) => [queue, await jobs.getQueueSize(queue)] as const))));
+  metrics.watchQueues(
+    async () => new Map(await Promise.all(Object.values(QUEUES).map(async (queue) => [queue, await jobs.getQueueSize(queue)] as const))),
+  );
   return jobs;
 }
 
@@ -339,7 +358,13 @@ async function startStreams(
   server.keepAliveTimeout = 65_000;
   // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
   server.on('clientError', answerClientError);
-  const streams = new StreamGateway(deps, keys, { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits }, options.replay === undefined ? replayOf(config) : options.replay, options.streamPeers ?? null);
+  const streams = new StreamGateway(
+    deps,
+    keys,
+    { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits },
+    options.replay === undefined ? replayOf(config) : options.replay,
+    options.streamPeers ?? null,
+  );
   try {
     await streams.start(server, connectionString);
   } catch (error) {

@@ -126,11 +126,13 @@ const routes: { name: string; query: string; aggregates: () => Promise<unknown[]
 ];
 
 const sortedJson = (rows: unknown[]): string => JSON.stringify(rows.map((r) => JSON.stringify(r)).sort());
-const ms = (latencies: readonly number[]): string => `p50 ${quantile(latencies, 0.5).toFixed(1)} ms   p99 ${quantile(latencies, 0.99).toFixed(1)} ms`;
+const ms = (latencies: readonly number[]): string =>
+  `p50 ${quantile(latencies, 0.5).toFixed(1)} ms   p99 ${quantile(latencies, 0.99).toFixed(1)} ms`;
 const lines: string[] = [];
 for (const route of routes) {
   const aggregated = await route.aggregates();
-  if (sortedJson(aggregated) !== sortedJson(await route.direct())) throw new Error(`${route.name}: the aggregates and the prints give different rows`);
+  if (sortedJson(aggregated) !== sortedJson(await route.direct()))
+    throw new Error(`${route.name}: the aggregates and the prints give different rows`);
   const url = `${server.url}/v1/options/flow/leaders?${route.query}`;
   const get = async (): Promise<void> => {
     const response = await fetch(url, { headers: bench.headers[0] });
@@ -161,7 +163,10 @@ for (const route of routes) {
 }
 
 const report = [
-  `flow leaders bench: ${CONNECTIONS} connections (${bench.headers.length} accounts), ${DURATION}s a run, pool ${config.databasePoolSize}, node ${process.version}, ${os.cpus().length} cores, load average (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before the runs, ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} after`,
+  `flow leaders bench: ${CONNECTIONS} connections (${bench.headers.length} accounts), ${DURATION}s a run, pool ${config.databasePoolSize}, node ${process.version}, ${os.cpus().length} cores, load average (1, 5, 15 min) ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before the runs, ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} after`,
   `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE}), ${reused ? 'already loaded' : `simulated and loaded with ${PREVIOUS} in ${loadSeconds.toFixed(0)} s`}; its flow aggregates written again in ${refreshMs.toFixed(0)} ms`,
   ...lines,
 ].join('\n');

@@ -44,7 +44,9 @@ async function writeInputs(dir: string): Promise<{ prints: string; bars: string 
   let level = 6600;
   for (let t = OPEN - 60_000; t <= CLOSE + 15 * 60_000; t += 60_000) {
     const next = level * (1 + (random() - 0.5) * 0.001);
-    barLines.push(`SPX,${t},${level.toFixed(2)},${Math.max(level, next).toFixed(2)},${Math.min(level, next).toFixed(2)},${next.toFixed(2)},0`);
+    barLines.push(
+      `SPX,${t},${level.toFixed(2)},${Math.max(level, next).toFixed(2)},${Math.min(level, next).toFixed(2)},${next.toFixed(2)},0`,
+    );
     spot.push(next);
     level = next;
   }
@@ -52,7 +54,9 @@ async function writeInputs(dir: string): Promise<{ prints: string; bars: string 
 
   const prints = path.join(dir, 'prints.csv');
   const out = fs.createWriteStream(prints);
-  const lines: string[] = ['option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp'];
+  const lines: string[] = [
+    'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp',
+  ];
   const exchanges = [302, 308, 313, 316, 323, 325, 304, 312];
   const conditions = [209, 209, 209, 209, 209, 219, 219, 227, 229, 232, 236, 204];
   const expiries = ['261120', '261123', '261124', '261218'];
@@ -68,10 +72,12 @@ async function writeInputs(dir: string): Promise<{ prints: string; bars: string 
     const bid = Math.round(value * 10) / 10;
     const ask = Math.round((bid + 0.1 + Math.floor(random() * 4) * 0.1) * 10) / 10;
     const price = Math.round((bid + (ask - bid) * random()) * 100) / 100;
-    const size = Math.max(1, Math.floor(1 / (random() ** 1.2)));
+    const size = Math.max(1, Math.floor(1 / random() ** 1.2));
     const cancel = random() < 0.002;
     const condition = cancel ? 201 : conditions[Math.floor(random() * conditions.length)];
-    lines.push(`${symbol},${t},${i + 1},${price},${Math.min(size, 5000)},${exchanges[Math.floor(random() * exchanges.length)]},${condition},,,${bid},${ask},${t - Math.floor(random() * 2000)}`);
+    lines.push(
+      `${symbol},${t},${i + 1},${price},${Math.min(size, 5000)},${exchanges[Math.floor(random() * exchanges.length)]},${condition},,,${bid},${ask},${t - Math.floor(random() * 2000)}`,
+    );
     if (lines.length >= 10_000) {
       if (!out.write(`${lines.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       lines.length = 0;
@@ -117,7 +123,13 @@ function fileCopy(out: fs.WriteStream): PrintCopy {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-bench-ingest-'));
 fs.chmodSync(dir, 0o755);
 const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(path.join(dir, 'pg'), await freePort());
-const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL ?? embedded!.url, embeddedDir: '', embeddedPort: 0, poolSize: 2, statementTimeoutMs: 0 });
+const handle = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL ?? embedded!.url,
+  embeddedDir: '',
+  embeddedPort: 0,
+  poolSize: 2,
+  statementTimeoutMs: 0,
+});
 const db = handle.admin;
 try {
   await migrateToLatest(db);

@@ -66,7 +66,9 @@ for (let round = 0; round < ROUNDS; round++) {
     totals[scope] += result.requests.total;
   }
   ratios.push(rps.cluster / rps.process);
-  lines.push(`  round ${round + 1}: process ${rps.process.toFixed(0)} req/s, cluster ${rps.cluster.toFixed(0)} req/s, ratio ${(rps.cluster / rps.process).toFixed(3)}`);
+  lines.push(
+    `  round ${round + 1}: process ${rps.process.toFixed(0)} req/s, cluster ${rps.cluster.toFixed(0)} req/s, ratio ${(rps.cluster / rps.process).toFixed(3)}`,
+  );
 }
 const report = [
   `limits bench: trades SPXW page of 100, ${WORKERS} HTTP workers, ${CONNECTIONS} connections (${bench.headers.length} accounts), ${ROUNDS} rounds of ${DURATION}s each way, node ${process.version}, ${os.cpus().length} cores`,

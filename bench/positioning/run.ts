@@ -24,7 +24,17 @@ import os from 'node:os';
 import pg from 'pg';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import type { Scale } from '../../src/ingest/simulator/model.js';
-import { CONNECTIONS, DURATION, getOk, loadSimulatedDay, measure, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
+import {
+  CONNECTIONS,
+  DURATION,
+  getOk,
+  loadSimulatedDay,
+  measure,
+  quantile,
+  sequential,
+  startBenchService,
+  startServerProcess,
+} from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
@@ -37,7 +47,11 @@ const bench = await startBenchService('positioning');
 const { service } = bench;
 const loadSeconds = await loadSimulatedDay(bench, { day: DAY, scale: SCALE, now: NOW });
 const server = await startServerProcess(bench.databaseUrl);
-const pool = new pg.Pool({ connectionString: service.database.connectionString, max: service.deps.config.databasePoolSize, options: SESSION_SETTINGS });
+const pool = new pg.Pool({
+  connectionString: service.database.connectionString,
+  max: service.deps.config.databasePoolSize,
+  options: SESSION_SETTINGS,
+});
 const headers = bench.headers[0] as Record<string, string>;
 
 // The family's expirations from the trading date on, as both routes list them.
@@ -72,7 +86,8 @@ const bareRead = async (): Promise<void> => {
   await pool.query(barText, ['SPX', CLOSE - 60_000, CLOSE - 5 * 86_400_000]);
 };
 
-const fmt = (values: readonly number[]): string => `p50 ${quantile(values, 0.5).toFixed(1)} ms   p99 ${quantile(values, 0.99).toFixed(1)} ms   (${values.length} runs)`;
+const fmt = (values: readonly number[]): string =>
+  `p50 ${quantile(values, 0.5).toFixed(1)} ms   p99 ${quantile(values, 0.99).toFixed(1)} ms   (${values.length} runs)`;
 const levelsUrl = `${server.url}/v1/options/levels?underlying_symbol=SPX&date=${DAY}&include=vanna,charm,delta`;
 const heatmapUrl = `${server.url}/v1/options/exposure/heatmap?underlying_symbol=SPX&date=${DAY}`;
 // The first request of each fits the surface of the family's expirations (the memo's cold cost).

@@ -51,7 +51,11 @@ const lines: string[] = [];
 // What the accounts ask: dates with quote samples for most contracts (whole sessions), the roots and
 // some contracts quoted during their regular session (15:00-20:30 UTC lies inside it in winter and
 // summer alike; the history route samples the regular session by default).
-const dates = (await pool.query<{ d: string }>(`select trading_date::text as d from quote_samples group by 1 having count(distinct contract_id) >= 100 order by 1`)).rows.map((r) => r.d);
+const dates = (
+  await pool.query<{ d: string }>(
+    `select trading_date::text as d from quote_samples group by 1 having count(distinct contract_id) >= 100 order by 1`,
+  )
+).rows.map((r) => r.d);
 const quoted = (
   await pool.query<{ root: string; contract_type: string; strike: string; expiry: string; date: string }>(
     `select c.root, c.contract_type, (c.strike_thousandths / 1000.0)::text as strike, c.date_of_expiry::text as expiry, q.trading_date::text as date
@@ -78,16 +82,31 @@ async function newAccount(name: string): Promise<string> {
 const clients: AccountClient[] = [];
 for (let i = 0; i < ACCOUNTS; i++) {
   const kind = i % 2 === 0 ? 'paced' : 'over';
-  clients.push({ name: `${kind}-${i}`, key: await newAccount(`soak ${kind} ${i}`), kind, localAddress: `127.0.${10 + i}.1`, workload: new Workload(market, 1000 + i) });
+  clients.push({
+    name: `${kind}-${i}`,
+    key: await newAccount(`soak ${kind} ${i}`),
+    kind,
+    localAddress: `127.0.${10 + i}.1`,
+    workload: new Workload(market, 1000 + i),
+  });
 }
 const baselineKeys: string[] = [];
 for (let i = 0; i < BASELINE_ACCOUNTS; i++) baselineKeys.push(await newAccount(`soak baseline ${i}`));
 
 const account = JSON.parse(
   (await get(service.url, '/v1/account', 'account', { agent: false, localAddress: '127.0.200.1', key: clients[0]?.key ?? '' })).body,
-) as { data: { limits: { requests_per_minute: number; requests_per_second: number; requests_in_flight: number; keyless_requests_per_minute: number } } };
+) as {
+  data: {
+    limits: { requests_per_minute: number; requests_per_second: number; requests_in_flight: number; keyless_requests_per_minute: number };
+  };
+};
 const l = account.data.limits;
-const limits: Limits = { perMinute: l.requests_per_minute, perSecond: l.requests_per_second, inFlight: l.requests_in_flight, keylessPerMinute: l.keyless_requests_per_minute };
+const limits: Limits = {
+  perMinute: l.requests_per_minute,
+  perSecond: l.requests_per_second,
+  inFlight: l.requests_in_flight,
+  keylessPerMinute: l.keyless_requests_per_minute,
+};
 
 // The idle baseline: the paced accounts' routes one at a time, from accounts of their own (each
 // well inside its windows: at most 250 requests a second in all, 25 per account), after a warm-up.
@@ -98,7 +117,11 @@ const baseline: Answered[] = [];
   for (let i = 0; i < WARMUP_REQUESTS + BASELINE_REQUESTS; i++) {
     const at = now() + 4;
     const { path: p, route } = baselineWorkload.request();
-    const answer = await get(service.url, p, route, { agent, localAddress: `127.0.${100 + (i % BASELINE_ACCOUNTS)}.1`, key: baselineKeys[i % BASELINE_ACCOUNTS] ?? '' });
+    const answer = await get(service.url, p, route, {
+      agent,
+      localAddress: `127.0.${100 + (i % BASELINE_ACCOUNTS)}.1`,
+      key: baselineKeys[i % BASELINE_ACCOUNTS] ?? '',
+    });
     if (answer.status === 200) baselineWorkload.answered(p, answer.body);
     if (i >= WARMUP_REQUESTS) baseline.push(answer);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - now())));
@@ -145,10 +168,19 @@ const byStatus = (answers: readonly Answered[]) => {
     const name = a.failed ? 'failed' : a.status === 429 || a.status >= 500 ? `${a.status} ${a.code}` : String(a.status);
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return [...counts].sort().map(([k, v]) => `${k}: ${v}`).join(', ');
+  return [...counts]
+    .sort()
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ');
 };
-if (serverErrors.length > 0) failures.push(`${serverErrors.length} 5xx answers (${byStatus(serverErrors)}; routes ${[...new Set(serverErrors.map((a) => a.route))].join(', ')})`);
-if (transport.length > 0) failures.push(`${transport.length} requests without an HTTP answer (${[...new Set(transport.map((a) => a.failed))].slice(0, 3).join('; ')})`);
+if (serverErrors.length > 0)
+  failures.push(
+    `${serverErrors.length} 5xx answers (${byStatus(serverErrors)}; routes ${[...new Set(serverErrors.map((a) => a.route))].join(', ')})`,
+  );
+if (transport.length > 0)
+  failures.push(
+    `${transport.length} requests without an HTTP answer (${[...new Set(transport.map((a) => a.failed))].slice(0, 3).join('; ')})`,
+  );
 
 // Limits, per account and per flood network.
 const isMinuteRefusal = (a: Answered) => a.status === 429 && a.code === 'rate_limited' && !(a.message ?? '').includes('in flight');
@@ -156,7 +188,12 @@ const limitLine = (name: string, admitted: Exchange[], answers: Answered[], star
   const minuteMost = mostCertainInWindow(admitted, 60_000);
   const secondMost = mostCertainInWindow(admitted, 1_000);
   const minuteWrong = unjustifiedRefusals(admitted, answers.filter(isMinuteRefusal), 60_000, limits.perMinute);
-  const secondWrong = unjustifiedRefusals(admitted, answers.filter((a) => a.code === 'burst_limited'), 1_000, limits.perSecond);
+  const secondWrong = unjustifiedRefusals(
+    admitted,
+    answers.filter((a) => a.code === 'burst_limited'),
+    1_000,
+    limits.perSecond,
+  );
   const other = answers.filter((a) => a.status === 429 && (a.code === 'cooldown' || (a.message ?? '').includes('in flight'))).length;
   return { minuteMost, secondMost, minuteWrong, secondWrong, other, perMinute: countsPerWindow(admitted, start, ended, 60_000), name };
 };
@@ -175,7 +212,8 @@ for (const run of runs) {
   // Every whole minute of an account that wants more than its limit must hold exactly the limit;
   // fewer means it could not be driven at it (answers too slow for the in-flight limit).
   const short = f.perMinute.filter((n) => n < limits.perMinute);
-  if (short.length > 0) problems.push(`not driven at its limit: ${short.length} of ${f.perMinute.length} whole minutes below ${limits.perMinute}`);
+  if (short.length > 0)
+    problems.push(`not driven at its limit: ${short.length} of ${f.perMinute.length} whole minutes below ${limits.perMinute}`);
   steady.push(...f.perMinute);
   accountLines.push(
     `  ${run.client.name.padEnd(9)} sent ${String(run.data.length).padStart(5)}  admitted ${String(admitted.length).padStart(5)}  per minute ${f.perMinute.join(' ') || '-'}  most in 60 s ${f.minuteMost}, in 1 s ${f.secondMost}  refused ${refused}${problems.length ? `  FAIL: ${problems.join('; ')}` : ''}`,
@@ -193,12 +231,16 @@ for (const [network, answers] of [...flooded.networks].sort()) {
   if (most > limits.keylessPerMinute) problems.push(`${most} keyless answers within one minute (limit ${limits.keylessPerMinute})`);
   if (wrong > 0) problems.push(`${wrong} refusals the keyless limit does not explain`);
   if (unexpected > 0) problems.push(`${unexpected} answers neither 401 nor 429`);
-  floodLines.push(`  ${network}.0/24  sent ${String(answers.length).padStart(6)}  401 ${admitted.length}  429 ${refused.length}  most 401 in 60 s ${most}${problems.length ? `  FAIL: ${problems.join('; ')}` : ''}`);
+  floodLines.push(
+    `  ${network}.0/24  sent ${String(answers.length).padStart(6)}  401 ${admitted.length}  429 ${refused.length}  most 401 in 60 s ${most}${problems.length ? `  FAIL: ${problems.join('; ')}` : ''}`,
+  );
   if (problems.length) failures.push(`flood ${network}.0/24: ${problems.join('; ')}`);
 }
 
 // Latency of the paced accounts' admitted data requests, against the idle baseline.
-const soakLatency = runs.filter((r) => r.client.kind === 'paced').flatMap((r) => r.data.filter((a) => a.status !== 429 && a.failed === null).map((a) => a.received - a.sent));
+const soakLatency = runs
+  .filter((r) => r.client.kind === 'paced')
+  .flatMap((r) => r.data.filter((a) => a.status !== 429 && a.failed === null).map((a) => a.received - a.sent));
 const idleLatency = baseline.filter((a) => a.status !== 429 && a.failed === null).map((a) => a.received - a.sent);
 const p99 = quantile(soakLatency, 0.99);
 if (p99 >= P99_GOAL_MS) failures.push(`paced accounts' p99 ${p99.toFixed(1)} ms (goal < ${P99_GOAL_MS} ms)`);
@@ -213,7 +255,9 @@ for (const { role, samples } of memory.values()) {
   const last = median(samples.filter((s) => s.t >= ended - span).map((s) => s.mb));
   const gone = samples.length > 0 && (samples[samples.length - 1]?.t ?? 0) < ended - 2000;
   const ratio = last / first;
-  memoryLines.push(`  ${role.padEnd(14)} first ${first.toFixed(0)} MB  last ${last.toFixed(0)} MB  ratio ${gone ? 'gone' : ratio.toFixed(3)}  (max ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB)`);
+  memoryLines.push(
+    `  ${role.padEnd(14)} first ${first.toFixed(0)} MB  last ${last.toFixed(0)} MB  ratio ${gone ? 'gone' : ratio.toFixed(3)}  (max ${Math.max(...samples.map((s) => s.mb)).toFixed(0)} MB)`,
+  );
   if (gone) failures.push(`${role} exited during the soak`);
   else if (!(ratio <= MEMORY_GOAL)) failures.push(`${role} resident memory grew ${ratio.toFixed(3)}x (goal <= ${MEMORY_GOAL})`);
 }
@@ -241,7 +285,9 @@ const report = [
   `  under the soak  ${String(soakLatency.length).padStart(6)} requests  p50 ${quantile(soakLatency, 0.5).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  (goal p99 < ${P99_GOAL_MS} ms)`,
   ...['trades', 'leaders', 'history'].map((route) => {
     const idle = baseline.filter((a) => a.route === route && a.status !== 429 && a.failed === null).map((a) => a.received - a.sent);
-    const soak = paced.flatMap((r) => r.data.filter((a) => a.route === route && a.status !== 429 && a.failed === null).map((a) => a.received - a.sent));
+    const soak = paced.flatMap((r) =>
+      r.data.filter((a) => a.route === route && a.status !== 429 && a.failed === null).map((a) => a.received - a.sent),
+    );
     return `    ${route.padEnd(8)} idle p50 ${quantile(idle, 0.5).toFixed(1)} ms p99 ${quantile(idle, 0.99).toFixed(1)} ms (${idle.length})   soak p50 ${quantile(soak, 0.5).toFixed(1)} ms p99 ${quantile(soak, 0.99).toFixed(1)} ms (${soak.length})`;
   }),
   `  this client's own event-loop delay during the soak (part of every figure above): p50 ${(loopDelay.percentile(50) / 1e6 - LOOP_RESOLUTION_MS).toFixed(1)} ms, p99 ${(loopDelay.percentile(99) / 1e6 - LOOP_RESOLUTION_MS).toFixed(1)} ms`,

@@ -33,7 +33,14 @@ export async function startDatabase(dir: string): Promise<{ url: string; stop: (
 export async function startSoakService(databaseUrl: string, dataDir: string): Promise<SoakService> {
   const port = await freePort();
   // The caller's environment passes through (WEB_WORKERS, LIMIT_SCOPE, LIMIT_*: what is measured).
-  const env = { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), SEED_ON_START: 'true', LOG_LEVEL: 'info' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    SEED_ON_START: 'true',
+    LOG_LEVEL: 'info',
+  };
   const started = performance.now();
   const log = fs.openSync(path.join(dataDir, 'service.log'), 'w');
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', log, 'inherit'] });
@@ -41,7 +48,8 @@ export async function startSoakService(databaseUrl: string, dataDir: string): Pr
   const url = `http://127.0.0.1:${port}`;
   const deadline = performance.now() + 15 * 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it listened (log: ${dataDir}/service.log)`);
+    if (child.exitCode !== null)
+      throw new Error(`the service exited with ${child.exitCode} before it listened (log: ${dataDir}/service.log)`);
     if (performance.now() > deadline) throw new Error('the service did not listen within 15 minutes');
     const up = await fetch(`${url}/v1/status`).then(
       (r) => r.ok,

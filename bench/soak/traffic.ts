@@ -35,32 +35,45 @@ export interface Answered extends Exchange {
 }
 
 /** One GET; the body is read whole (the latency is the whole answer's). */
-export function get(base: string, pathAndQuery: string, route: string, options: { agent: http.Agent | false; localAddress: string; key: string | null }): Promise<Answered & { body: string }> {
+export function get(
+  base: string,
+  pathAndQuery: string,
+  route: string,
+  options: { agent: http.Agent | false; localAddress: string; key: string | null },
+): Promise<Answered & { body: string }> {
   const sent = now();
   return new Promise((resolve) => {
     const headers: http.OutgoingHttpHeaders = options.key === null ? {} : { authorization: `Bearer ${options.key}` };
-    const request = http.get(`${base}${pathAndQuery}`, { agent: options.agent, localAddress: options.localAddress, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        const status = response.statusCode ?? 0;
-        let code: string | null = null;
-        let message: string | null = null;
-        if (status >= 400) {
-          try {
-            const error = (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
-            code = error?.code ?? null;
-            message = error?.message ?? null;
-          } catch {
-            code = null;
+    const request = http.get(
+      `${base}${pathAndQuery}`,
+      { agent: options.agent, localAddress: options.localAddress, headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          const status = response.statusCode ?? 0;
+          let code: string | null = null;
+          let message: string | null = null;
+          if (status >= 400) {
+            try {
+              const error = (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
+              code = error?.code ?? null;
+              message = error?.message ?? null;
+            } catch {
+              code = null;
+            }
           }
-        }
-        resolve({ sent, received: now(), route, status, code, message, failed: null, body });
-      });
-      response.on('error', (error) => resolve({ sent, received: now(), route, status: 0, code: null, message: null, failed: error.message, body: '' }));
-    });
-    request.on('error', (error) => resolve({ sent, received: now(), route, status: 0, code: null, message: null, failed: error.message, body: '' }));
+          resolve({ sent, received: now(), route, status, code, message, failed: null, body });
+        });
+        response.on('error', (error) =>
+          resolve({ sent, received: now(), route, status: 0, code: null, message: null, failed: error.message, body: '' }),
+        );
+      },
+    );
+    request.on('error', (error) =>
+      resolve({ sent, received: now(), route, status: 0, code: null, message: null, failed: error.message, body: '' }),
+    );
   });
 }
 
@@ -115,14 +128,21 @@ export class Workload {
     const m = this.market;
     if (r < 0.65) {
       if (this.cursor !== null && this.next() < 0.25) return { path: `/v1/options/trades?${this.cursor}`, route: 'trades' };
-      const query = new URLSearchParams({ underlying_symbol: pick(this.next, m.roots), date: pick(this.next, m.dates), limit: String(between(this.next, 5, 100)) });
+      const query = new URLSearchParams({
+        underlying_symbol: pick(this.next, m.roots),
+        date: pick(this.next, m.dates),
+        limit: String(between(this.next, 5, 100)),
+      });
       if (this.next() < 0.3) query.set('min_premium', String(pick(this.next, [1000, 10000, 50000])));
       if (this.next() < 0.2) query.set('side', pick(this.next, ['ask', 'bid']));
       return { path: `/v1/options/trades?${query}`, route: 'trades' };
     }
     if (r < 0.75) {
       const grain = this.next() < 0.6 ? 'root' : 'contract';
-      const sort = grain === 'root' ? pick(this.next, ['net', 'premium', 'volume', 'trades']) : pick(this.next, ['change_percent', 'premium', 'volume']);
+      const sort =
+        grain === 'root'
+          ? pick(this.next, ['net', 'premium', 'volume', 'trades'])
+          : pick(this.next, ['change_percent', 'premium', 'volume']);
       const query = new URLSearchParams({ grain, sort, date: pick(this.next, m.dates), limit: String(between(this.next, 10, 50)) });
       return { path: `/v1/options/flow/leaders?${query}`, route: 'leaders' };
     }
@@ -192,7 +212,13 @@ function pacedWait(answers: readonly number[], inFlight: number, t: number, limi
  * Drives one account until `until`: a paced client at exactly its per-minute limit, or an over-limit
  * one at `overPerMinute`. A status request every five seconds besides (public, not counted).
  */
-export async function driveAccount(base: string, client: AccountClient, limits: Limits, until: number, overPerMinute: number): Promise<AccountRun> {
+export async function driveAccount(
+  base: string,
+  client: AccountClient,
+  limits: Limits,
+  until: number,
+  overPerMinute: number,
+): Promise<AccountRun> {
   const run: AccountRun = { client, started: now(), data: [], status: [] };
   const keepAlive = new http.Agent({ keepAlive: true, maxSockets: limits.inFlight });
   const agent = client.kind === 'paced' ? keepAlive : false;
@@ -252,7 +278,14 @@ export interface FloodRun {
 }
 
 /** `connections` keep-alive connections over `networks` client networks, `rate` requests a second in all. */
-export async function flood(base: string, market: Market, connections: number, networks: number, rate: number, until: number): Promise<FloodRun> {
+export async function flood(
+  base: string,
+  market: Market,
+  connections: number,
+  networks: number,
+  rate: number,
+  until: number,
+): Promise<FloodRun> {
   const result: FloodRun = { networks: new Map() };
   if (rate <= 0 || connections <= 0) return result;
   const perConnection = rate / connections;

@@ -86,7 +86,10 @@ async function openLean(i: number): Promise<void> {
   let lastSeq = 0;
   await new Promise<void>((resolve, reject) => {
     new LeanSocket(`${url}/v1/stream`, `Bearer ${key}`, COMPACT, {
-      opened: (socket) => socket.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' }, ...(COMPACT ? { format: 'compact' } : {}) })),
+      opened: (socket) =>
+        socket.send(
+          JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' }, ...(COMPACT ? { format: 'compact' } : {}) }),
+        ),
       message: (m, at) => {
         if (m.seq !== lastSeq + 1) seqGaps += 1;
         lastSeq = m.seq;
@@ -110,7 +113,9 @@ function checkPrints(raw: Buffer, counted: number, seen: Set<string>): number {
   if (COMPACT) {
     const fields = message.fields;
     if (!Array.isArray(fields) || fields.join() !== FIELDS.join()) return 1;
-    data = data.map((values) => (Array.isArray(values) && values.length === fields.length ? Object.fromEntries(fields.map((f: string, i) => [f, values[i]])) : null));
+    data = data.map((values) =>
+      Array.isArray(values) && values.length === fields.length ? Object.fromEntries(fields.map((f: string, i) => [f, values[i]])) : null,
+    );
   }
   if (data.length !== counted) problems += 1;
   let lastTs = -Infinity;
@@ -135,7 +140,11 @@ function checkPrints(raw: Buffer, counted: number, seen: Set<string>): number {
 /** A connection on the `ws` library (the checking connections, and every connection with BENCH_CLIENT=ws). */
 async function openWs(i: number): Promise<void> {
   const key = keys[Math.floor(i / PER_ACCOUNT) % keys.length] ?? '';
-  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, { headers: { authorization: `Bearer ${key}` }, skipUTF8Validation: true, perMessageDeflate: DEFLATE });
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/v1/stream`, {
+    headers: { authorization: `Bearer ${key}` },
+    skipUTF8Validation: true,
+    perMessageDeflate: DEFLATE,
+  });
   const checking = CHECKING;
   const seen = new Set<string>();
   let lastSeq = 0;
@@ -143,7 +152,11 @@ async function openWs(i: number): Promise<void> {
     ws.on('message', (raw: Buffer) => {
       const at = Date.now();
       const dataAt = raw.indexOf(DATA);
-      const m = JSON.parse(dataAt < 0 ? raw.toString('utf8') : `${raw.toString('utf8', 0, dataAt)}}`) as { seq: number; type: string; loaded_at?: number };
+      const m = JSON.parse(dataAt < 0 ? raw.toString('utf8') : `${raw.toString('utf8', 0, dataAt)}}`) as {
+        seq: number;
+        type: string;
+        loaded_at?: number;
+      };
       if (m.seq !== lastSeq + 1) seqGaps += 1;
       lastSeq = m.seq;
       if (m.type === 'subscribed') resolve();
@@ -160,7 +173,11 @@ async function openWs(i: number): Promise<void> {
         }
       }
     });
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' }, ...(COMPACT ? { format: 'compact' } : {}) })));
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({ type: 'subscribe', channel: 'prints', params: { session: 'all' }, ...(COMPACT ? { format: 'compact' } : {}) }),
+      ),
+    );
     ws.on('close', () => (closed += 1));
     ws.on('error', reject);
   });
@@ -182,7 +199,8 @@ function warmUp(): void {
       throw new Error(`warm-up: ${reason}`);
     },
   });
-  for (let k = 0; k < 50; k += 1) for (let at = 0; at < frame.length; at += READ_BUFFER_BYTES) reader.feed(frame, at, Math.min(frame.length, at + READ_BUFFER_BYTES), 0);
+  for (let k = 0; k < 50; k += 1)
+    for (let at = 0; at < frame.length; at += READ_BUFFER_BYTES) reader.feed(frame, at, Math.min(frame.length, at + READ_BUFFER_BYTES), 0);
   if (counted !== 50 * 1000) throw new Error(`warm-up: counted ${counted} prints of 50,000`);
 }
 
@@ -196,7 +214,8 @@ listener.on('notification', (n) => {
 });
 await listener.query('listen oads_prints');
 // In tens, so that the upgrades do not all arrive at once.
-for (let i = FROM; i < TO; i += 10) await Promise.all(Array.from({ length: Math.min(10, TO - i) }, (_, j) => (LEAN && !CHECKING ? openLean(i + j) : openWs(i + j))));
+for (let i = FROM; i < TO; i += 10)
+  await Promise.all(Array.from({ length: Math.min(10, TO - i) }, (_, j) => (LEAN && !CHECKING ? openLean(i + j) : openWs(i + j))));
 cpuAtReady = process.cpuUsage();
 process.stdout.write('ready\n');
 process.stdin.resume();
@@ -205,5 +224,8 @@ process.stdin.on('end', async () => {
   void listener.end();
   const cpu = process.cpuUsage(cpuAtReady);
   // Exits once the summary is written: a pipe's write completes later.
-  process.stdout.write(`${JSON.stringify({ streamDelays, listenDelays, printsPerConnection, seqGaps, closed, bodyErrors, printsChecked, cpuMs: (cpu.user + cpu.system) / 1000, lastByLoad: [...lastByLoad] })}\n`, () => process.exit(0));
+  process.stdout.write(
+    `${JSON.stringify({ streamDelays, listenDelays, printsPerConnection, seqGaps, closed, bodyErrors, printsChecked, cpuMs: (cpu.user + cpu.system) / 1000, lastByLoad: [...lastByLoad] })}\n`,
+    () => process.exit(0),
+  );
 });

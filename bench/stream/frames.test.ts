@@ -4,7 +4,11 @@ import { clientFrame, countMessagePrints, DATA, FrameReader, samplePrintsMessage
 /** The contract's OptionPrint fields start with ask (the counters rely on it) and include flags. */
 const FIELDS = ['ask', 'bid', 'condition_code', 'flags', 'id', 'premium', 'timestamp'];
 
-function read(compact: boolean, stream: Buffer, cuts: readonly number[]): { messages: ReadMessage[]; controls: [number, string][]; failed: string[] } {
+function read(
+  compact: boolean,
+  stream: Buffer,
+  cuts: readonly number[],
+): { messages: ReadMessage[]; controls: [number, string][]; failed: string[] } {
   const messages: ReadMessage[] = [];
   const controls: [number, string][] = [];
   const failed: string[] = [];
@@ -32,7 +36,13 @@ describe('FrameReader', () => {
       expect(small.length).toBeLessThan(65_536);
       expect(large.length).toBeGreaterThan(65_536);
       const subscribed = Buffer.from('{"seq":4,"type":"subscribed","subscription":"s1"}');
-      const stream = Buffer.concat([serverFrame(1, small), serverFrame(9, Buffer.from('hb')), serverFrame(1, medium), serverFrame(1, large), serverFrame(1, subscribed)]);
+      const stream = Buffer.concat([
+        serverFrame(1, small),
+        serverFrame(9, Buffer.from('hb')),
+        serverFrame(1, medium),
+        serverFrame(1, large),
+        serverFrame(1, subscribed),
+      ]);
       const expected = [small, medium, large].map((raw) => {
         const data = (JSON.parse(raw.toString('utf8')) as { data: unknown[] }).data.length;
         expect(countMessagePrints(raw, raw.indexOf(DATA), compact)).toBe(data);
@@ -55,7 +65,13 @@ describe('FrameReader', () => {
       // In pieces of 1 to 7 bytes throughout.
       const cuts: number[] = [];
       for (let at = 0, k = 0; at < stream.length; k += 1) cuts.push((at += 1 + (k % 7)));
-      expect(read(compact, stream, cuts.filter((c) => c < stream.length))).toEqual(whole);
+      expect(
+        read(
+          compact,
+          stream,
+          cuts.filter((c) => c < stream.length),
+        ),
+      ).toEqual(whole);
     });
   }
 
@@ -73,7 +89,8 @@ describe('FrameReader', () => {
       const lengthBytes = size < 126 ? 0 : size < 65_536 ? 2 : 8;
       expect(frame[0]).toBe(0x81);
       expect((frame[1] ?? 0) & 0x80).toBe(0x80);
-      const length = lengthBytes === 0 ? (frame[1] ?? 0) & 0x7f : lengthBytes === 2 ? frame.readUInt16BE(2) : Number(frame.readBigUInt64BE(2));
+      const length =
+        lengthBytes === 0 ? (frame[1] ?? 0) & 0x7f : lengthBytes === 2 ? frame.readUInt16BE(2) : Number(frame.readBigUInt64BE(2));
       expect(length).toBe(size);
       const mask = frame.subarray(2 + lengthBytes, 6 + lengthBytes);
       const unmasked = Buffer.from(frame.subarray(6 + lengthBytes).map((b, i) => b ^ (mask[i % 4] ?? 0)));

@@ -170,7 +170,8 @@ export class FrameReader {
           return;
         }
         this.opcode = b0 & 0x0f;
-        this.remaining = lengthBytes === 0 ? b1 & 0x7f : lengthBytes === 2 ? this.header.readUInt16BE(2) : Number(this.header.readBigUInt64BE(2));
+        this.remaining =
+          lengthBytes === 0 ? b1 & 0x7f : lengthBytes === 2 ? this.header.readUInt16BE(2) : Number(this.header.readBigUInt64BE(2));
         this.headerHave = 0;
         this.headHave = 0;
         this.headDone = false;
@@ -238,8 +239,22 @@ export class FrameReader {
  * array, empty or not): for the tests and the clients' warm-up.
  */
 export function samplePrintsMessage(seq: number, fields: readonly string[], count: number, compact: boolean): Buffer {
-  const value = (field: string, k: number): unknown => (field === 'flags' ? (k % 2 === 0 ? [] : ['late', 'sweep']) : field === 'id' ? `SPXW:2026-11-20:5900000:C:2026-11-20:${k}` : k % 3 === 0 ? null : k * 1.5);
-  const prints = Array.from({ length: count }, (_, k) => (compact ? JSON.stringify(fields.map((f) => value(f, k))) : JSON.stringify(Object.fromEntries(fields.map((f) => [f, value(f, k)])))));
+  const value = (field: string, k: number): unknown =>
+    field === 'flags'
+      ? k % 2 === 0
+        ? []
+        : ['late', 'sweep']
+      : field === 'id'
+        ? `SPXW:2026-11-20:5900000:C:2026-11-20:${k}`
+        : k % 3 === 0
+          ? null
+          : k * 1.5;
+  const prints = Array.from({ length: count }, (_, k) =>
+    compact ? JSON.stringify(fields.map((f) => value(f, k))) : JSON.stringify(Object.fromEntries(fields.map((f) => [f, value(f, k)]))),
+  );
   const format = compact ? `"format":"compact","fields":${JSON.stringify(fields)},` : '';
-  return Buffer.from(`{"seq":${seq},"subscription":"s1","type":"prints","channel":"prints","replay":false,"trading_date":"2026-11-20","loaded_at":${1_763_650_000_000 + seq},${format}"data":[${prints.join(',')}]}`, 'utf8');
+  return Buffer.from(
+    `{"seq":${seq},"subscription":"s1","type":"prints","channel":"prints","replay":false,"trading_date":"2026-11-20","loaded_at":${1_763_650_000_000 + seq},${format}"data":[${prints.join(',')}]}`,
+    'utf8',
+  );
 }

@@ -33,7 +33,12 @@ export class LeanSocket {
   private handshake: Buffer | null = Buffer.alloc(0);
   private readonly reader: FrameReader;
 
-  constructor(url: string, authorization: string, compact: boolean, private readonly on: LeanHandlers) {
+  constructor(
+    url: string,
+    authorization: string,
+    compact: boolean,
+    private readonly on: LeanHandlers,
+  ) {
     const target = new URL(url);
     this.reader = new FrameReader(compact, {
       message: (message, received) => on.message(message, received),
@@ -57,7 +62,9 @@ export class LeanSocket {
     });
     this.socket.setNoDelay(true);
     this.socket.on('connect', () => {
-      this.socket.write(`GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${this.key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: ${authorization}\r\n\r\n`);
+      this.socket.write(
+        `GET ${target.pathname} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${this.key}\r\nSec-WebSocket-Version: 13\r\nAuthorization: ${authorization}\r\n\r\n`,
+      );
     });
     this.socket.on('error', (error) => this.end(error.message));
     this.socket.on('end', () => this.end('end'));
@@ -90,8 +97,14 @@ export class LeanSocket {
       return;
     }
     const lines = seen.toString('latin1', 0, end).split('\r\n');
-    const accept = crypto.createHash('sha1').update(this.key + GUID).digest('base64');
-    if (!/^HTTP\/1\.1 101 /.test(lines[0] ?? '') || !lines.some((l) => l.toLowerCase() === `sec-websocket-accept: ${accept.toLowerCase()}`)) {
+    const accept = crypto
+      .createHash('sha1')
+      .update(this.key + GUID)
+      .digest('base64');
+    if (
+      !/^HTTP\/1\.1 101 /.test(lines[0] ?? '') ||
+      !lines.some((l) => l.toLowerCase() === `sec-websocket-accept: ${accept.toLowerCase()}`)
+    ) {
       this.end(`upgrade refused: ${lines[0] ?? ''}`);
       return;
     }

@@ -114,7 +114,8 @@ try {
   const parts = await cut(printsFile, RATE, LOADS, bench.dir);
 
   const keys: string[] = [];
-  for (let i = 0; i < Math.ceil(STREAMS / 20); i += 1) keys.push((await createKey(admin, await createAccount(admin, { name: `stream ${i}`, plan: 'pro' }))).key);
+  for (let i = 0; i < Math.ceil(STREAMS / 20); i += 1)
+    keys.push((await createKey(admin, await createAccount(admin, { name: `stream ${i}`, plan: 'pro' }))).key);
   const server = await startServerProcess(bench.databaseUrl, { WEB_WORKERS: String(WORKERS) });
   process.once('exit', () => {
     try {
@@ -132,8 +133,18 @@ try {
       return 0; // Ended meanwhile.
     }
   };
-  const processes = (): number[] => [server.pid, ...fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d) && parentOf(d) === server.pid).map(Number)];
-  const rss = (): number => processes().reduce((n, pid) => n + Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024, 0);
+  const processes = (): number[] => [
+    server.pid,
+    ...fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d) && parentOf(d) === server.pid)
+      .map(Number),
+  ];
+  const rss = (): number =>
+    processes().reduce(
+      (n, pid) => n + Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024,
+      0,
+    );
   interface ClientResult {
     streamDelays: [number, number, number][];
     listenDelays: [number, number, number][];
@@ -146,15 +157,32 @@ try {
     lastByLoad: [number, number][];
   }
   // The contract's OptionPrint fields in order: what the checking connections expect of each body.
-  const printSchema = ((loadApiContract().document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.OptionPrint?.properties ?? {});
+  const printSchema =
+    (loadApiContract().document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.OptionPrint
+      ?.properties ?? {};
   const fields = Object.keys(printSchema).join(',');
   const script = path.join(path.dirname(new URL(import.meta.url).pathname), 'clients.ts');
   /** A client process of connections [from, to); the baseline's holds none. */
   const clientProcess = (from: number, to: number, checking: boolean): { ready: Promise<void>; result: () => Promise<ClientResult> } => {
-    const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', script, url, keys.join(','), bench.databaseUrl, String(from), String(to), fields], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-      env: { ...process.env, BENCH_CHECKING_HERE: checking ? '1' : '0' },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        '--import',
+        'tsx',
+        script,
+        url,
+        keys.join(','),
+        bench.databaseUrl,
+        String(from),
+        String(to),
+        fields,
+      ],
+      {
+        stdio: ['pipe', 'pipe', 'inherit'],
+        env: { ...process.env, BENCH_CHECKING_HERE: checking ? '1' : '0' },
+      },
+    );
     process.once('exit', () => child.kill());
     let output = '';
     const exited = new Promise((r) => child.once('exit', r));
@@ -170,13 +198,23 @@ try {
       result: async () => {
         child.stdin.end();
         await exited;
-        return JSON.parse(output.split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}') as ClientResult;
+        return JSON.parse(
+          output
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .at(-1) ?? '{}',
+        ) as ClientResult;
       },
     };
   };
   const baseline = clientProcess(0, 0, false);
   const others = STREAMS - CHECKING;
-  const clients = [clientProcess(0, CHECKING, true), ...Array.from({ length: PROCESSES }, (_, k) => clientProcess(CHECKING + Math.floor((k * others) / PROCESSES), CHECKING + Math.floor(((k + 1) * others) / PROCESSES), false))];
+  const clients = [
+    clientProcess(0, CHECKING, true),
+    ...Array.from({ length: PROCESSES }, (_, k) =>
+      clientProcess(CHECKING + Math.floor((k * others) / PROCESSES), CHECKING + Math.floor(((k + 1) * others) / PROCESSES), false),
+    ),
+  ];
   await Promise.all([baseline.ready, ...clients.map((c) => c.ready)]);
 
   const loadBefore = os.loadavg()[0] ?? 0;
@@ -221,13 +259,27 @@ try {
   // cancels was sent before (and is then named in a print_cancelled message, which the clients do
   // not count as prints), so a connection receives the prints stored and not cancelled, plus at
   // most the day's cancelled prints.
-  const count = async (cancelled: boolean): Promise<number> => Number((await admin.selectFrom('prints').select((eb) => eb.fn.countAll().as('n')).where('trading_date', '=', DAY).where('cancelled', '=', cancelled).executeTakeFirstOrThrow()).n);
+  const count = async (cancelled: boolean): Promise<number> =>
+    Number(
+      (
+        await admin
+          .selectFrom('prints')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('trading_date', '=', DAY)
+          .where('cancelled', '=', cancelled)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   loaded = await count(false);
   const cancelled = await count(true);
   const lost = result.printsPerConnection.reduce((n, got) => n + Math.max(0, loaded - got), 0);
   const extra = result.printsPerConnection.reduce((n, got) => n + Math.max(0, got - loaded - cancelled), 0);
   const counts = new Set(result.printsPerConnection);
-  const p = (rows: readonly [number, number, number][], q: number): number => weightedQuantile(rows.map(([d, n]) => [d, n]), q);
+  const p = (rows: readonly [number, number, number][], q: number): number =>
+    weightedQuantile(
+      rows.map(([d, n]) => [d, n]),
+      q,
+    );
   const max = (rows: readonly [number, number, number][]): number => rows.reduce((m, [d]) => Math.max(m, d), -Infinity);
   // The loads in order (each notified once, by its commit's clock); the measured ones start after the warm-up's.
   const loadTimes = [...new Set(bare.listenDelays.map(([, , at]) => at))].sort((a, b) => a - b);
@@ -239,17 +291,49 @@ try {
   const bareP50 = p(measured(bare.listenDelays), 0.5);
   const bareP99 = p(measured(bare.listenDelays), 0.99);
   const ratio = (a: number, b: number): string => (a / Math.max(1, b)).toFixed(1);
-  console.log(`stream fan-out (format ${process.env.BENCH_FORMAT ?? 'full'}, clients ${process.env.BENCH_CLIENT ?? 'lean'}, permessage-deflate ${process.env.BENCH_DEFLATE === '1' ? 'offered' : 'not offered'}, WEB_WORKERS ${WORKERS}): ${STREAMS} connections x whole market over ${PROCESSES} client processes and the checking one's, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored, load average ${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`);
-  console.log(`  delivery from commit, loads ${WARMUP + 1} to ${loadTimes.length}: p50 ${streamP50} ms, p99 ${streamP99} ms, max ${max(measured(result.streamDelays))} ms (goal p99 < 100 ms)`);
-  if (WARMUP > 0) console.log(`  the ${WARMUP} warm-up loads (fresh connections: their receive buffers start at 128 KB and the congestion windows small, both growing over the first loads): p50 ${p(warm, 0.5)} ms, p99 ${p(warm, 0.99)} ms, max ${max(warm)} ms; all ${loadTimes.length} loads together: p99 ${p(result.streamDelays, 0.99)} ms`);
-  console.log(`  baseline (bare LISTEN of the load's notification, a process of its own, the same loads): p50 ${bareP50} ms, p99 ${bareP99} ms; ratio stream/baseline p50 ${ratio(streamP50, bareP50)}, p99 ${ratio(streamP99, bareP99)} (a baseline under 1 ms counts as 1 ms)`);
-  console.log(`  LISTEN inside the client processes (their own lag): p50 ${p(result.listenDelays, 0.5)} ms, p99 ${p(result.listenDelays, 0.99)} ms`);
-  console.log(`  prints lost ${lost}, more than sent ${extra}, sequence gaps ${result.seqGaps}, connections closed ${result.closed} (goal 0); every connection received ${[...counts].join(' or ')} prints (${loaded} stored and not cancelled, ${cancelled} cancelled later)`);
-  console.log(`  checking connections (${CHECKING}, on ws): ${result.printsChecked} prints JSON-parsed and checked, ${result.bodyErrors} problems (goal 0)`);
-  console.log(`  CPU over the loads: service ${(serverCpuMs / 1000).toFixed(1)} s, client processes ${(result.cpuMs / 1000).toFixed(1)} s; each load's last delivery p50 ${lasts[Math.floor(lasts.length / 2)]} ms, max ${lasts.at(-1)} ms`);
-  console.log(`  each load's last delivery in load order (ms): ${[...lastByLoad].sort((a, b) => a[0] - b[0]).map(([, d]) => d).join(' ')}`);
-  console.log(`  service RSS ${(rssBefore / 1e6).toFixed(0)} MB -> ${(rssAfter / 1e6).toFixed(0)} MB (growth ${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB; goal < 200 MB)`);
-  const ok = streamP99 < 100 && lost === 0 && extra === 0 && counts.size === 1 && result.seqGaps === 0 && result.bodyErrors === 0 && result.printsChecked >= CHECKING * loaded && rssAfter - rssBefore < 200e6;
+  console.log(
+    `stream fan-out (format ${process.env.BENCH_FORMAT ?? 'full'}, clients ${process.env.BENCH_CLIENT ?? 'lean'}, permessage-deflate ${process.env.BENCH_DEFLATE === '1' ? 'offered' : 'not offered'}, WEB_WORKERS ${WORKERS}): ${STREAMS} connections x whole market over ${PROCESSES} client processes and the checking one's, ${parts.length} loads of ${RATE} prints a second (${late} started late), ${loaded} prints stored, load average ${loadBefore.toFixed(1)} at the start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at the end`,
+  );
+  console.log(
+    `  delivery from commit, loads ${WARMUP + 1} to ${loadTimes.length}: p50 ${streamP50} ms, p99 ${streamP99} ms, max ${max(measured(result.streamDelays))} ms (goal p99 < 100 ms)`,
+  );
+  if (WARMUP > 0)
+    console.log(
+      `  the ${WARMUP} warm-up loads (fresh connections: their receive buffers start at 128 KB and the congestion windows small, both growing over the first loads): p50 ${p(warm, 0.5)} ms, p99 ${p(warm, 0.99)} ms, max ${max(warm)} ms; all ${loadTimes.length} loads together: p99 ${p(result.streamDelays, 0.99)} ms`,
+    );
+  console.log(
+    `  baseline (bare LISTEN of the load's notification, a process of its own, the same loads): p50 ${bareP50} ms, p99 ${bareP99} ms; ratio stream/baseline p50 ${ratio(streamP50, bareP50)}, p99 ${ratio(streamP99, bareP99)} (a baseline under 1 ms counts as 1 ms)`,
+  );
+  console.log(
+    `  LISTEN inside the client processes (their own lag): p50 ${p(result.listenDelays, 0.5)} ms, p99 ${p(result.listenDelays, 0.99)} ms`,
+  );
+  console.log(
+    `  prints lost ${lost}, more than sent ${extra}, sequence gaps ${result.seqGaps}, connections closed ${result.closed} (goal 0); every connection received ${[...counts].join(' or ')} prints (${loaded} stored and not cancelled, ${cancelled} cancelled later)`,
+  );
+  console.log(
+    `  checking connections (${CHECKING}, on ws): ${result.printsChecked} prints JSON-parsed and checked, ${result.bodyErrors} problems (goal 0)`,
+  );
+  console.log(
+    `  CPU over the loads: service ${(serverCpuMs / 1000).toFixed(1)} s, client processes ${(result.cpuMs / 1000).toFixed(1)} s; each load's last delivery p50 ${lasts[Math.floor(lasts.length / 2)]} ms, max ${lasts.at(-1)} ms`,
+  );
+  console.log(
+    `  each load's last delivery in load order (ms): ${[...lastByLoad]
+      .sort((a, b) => a[0] - b[0])
+      .map(([, d]) => d)
+      .join(' ')}`,
+  );
+  console.log(
+    `  service RSS ${(rssBefore / 1e6).toFixed(0)} MB -> ${(rssAfter / 1e6).toFixed(0)} MB (growth ${((rssAfter - rssBefore) / 1e6).toFixed(0)} MB; goal < 200 MB)`,
+  );
+  const ok =
+    streamP99 < 100 &&
+    lost === 0 &&
+    extra === 0 &&
+    counts.size === 1 &&
+    result.seqGaps === 0 &&
+    result.bodyErrors === 0 &&
+    result.printsChecked >= CHECKING * loaded &&
+    rssAfter - rssBefore < 200e6;
   console.log(ok ? '  goals met' : '  GOALS NOT MET');
   await server.close();
 } finally {

@@ -122,7 +122,10 @@ const routes: { name: string; query: string; bare: { where: string; values: unkn
   {
     name: 'trades SPY, store filters',
     query: `underlying_symbol=SPY&date=${DAY}&limit=100&side=ask&min_size=2&include_complex=false`,
-    bare: { where: `root = $2 and session = 'rth' and side = any('{at_ask,near_ask}') and size >= 2 and trade_type <> 'multileg'`, values: ['SPY'] },
+    bare: {
+      where: `root = $2 and session = 'rth' and side = any('{at_ask,near_ask}') and size >= 2 and trade_type <> 'multileg'`,
+      values: ['SPY'],
+    },
   },
   {
     name: 'trades SPY, exchange filter',
@@ -140,9 +143,12 @@ for (const route of routes) {
   const text = `select ${COLUMNS} from prints where trading_date = $1::date and not cancelled and ${route.bare.where} order by ts desc, sequence desc, contract_id desc limit 100`;
   const values = [DAY, ...route.bare.values];
   // The baseline must read the rows the endpoint serves, in the same order.
-  const page = (await (await fetch(`${server.url}/v1/options/trades?${route.query}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string }[] };
+  const page = (await (
+    await fetch(`${server.url}/v1/options/trades?${route.query}`, { headers: { authorization: `Bearer ${key}` } })
+  ).json()) as { data: { id: string }[] };
   const bareIds = (await pool.query<{ id: string }>(text, values)).rows.map((r) => r.id);
-  if (JSON.stringify(page.data.map((p) => p.id)) !== JSON.stringify(bareIds)) throw new Error(`${route.name}: the bare SELECT does not read the endpoint's rows`);
+  if (JSON.stringify(page.data.map((p) => p.id)) !== JSON.stringify(bareIds))
+    throw new Error(`${route.name}: the bare SELECT does not read the endpoint's rows`);
   const url = `${server.url}/v1/options/trades?${route.query}`;
   // The connections use the accounts' keys in turn (bench/support.ts ACCOUNTS).
   const headers = bench.headers;
@@ -160,7 +166,10 @@ for (const route of routes) {
   const bareRps = loops.reduce((sum, l) => sum + l.requests, 0) / (ROUNDS * DURATION);
   const latencies = loops.flatMap((l) => l.latencies);
   const servedRps = runs.reduce((sum, r) => sum + r.requests.total, 0) / (ROUNDS * DURATION);
-  const servedP50 = quantile(runs.map((r) => r.latency.p50), 0.5);
+  const servedP50 = quantile(
+    runs.map((r) => r.latency.p50),
+    0.5,
+  );
   const servedP99 = Math.max(...runs.map((r) => r.latency.p99));
   const errors = runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
   const rounds = runs.map((r, i) => (r.requests.total / (loops[i] as LoopResult).requests).toFixed(2)).join(' ');
@@ -202,7 +211,16 @@ for (const limit of [100, 500]) {
     if (sent.encoding !== encoding) throw new Error(`asked ${encoding}, got ${sent.encoding}`);
     const errors = runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
     lines.push(
-      `  ${line(`${limit} prints, ${encoding}`, rps, quantile(runs.map((r) => r.latency.p50), 0.5), Math.max(...runs.map((r) => r.latency.p99)), errors)}   ${sent.bytes.toLocaleString('en-US')} bytes   ratio to identity ${(rps / identityRps).toFixed(3)}`,
+      `  ${line(
+        `${limit} prints, ${encoding}`,
+        rps,
+        quantile(
+          runs.map((r) => r.latency.p50),
+          0.5,
+        ),
+        Math.max(...runs.map((r) => r.latency.p99)),
+        errors,
+      )}   ${sent.bytes.toLocaleString('en-US')} bytes   ratio to identity ${(rps / identityRps).toFixed(3)}`,
     );
   }
 }
@@ -210,7 +228,14 @@ for (const limit of [100, 500]) {
 // What the envelope's re-encoding costs: the same page read by printsPageText in a bare express
 // route, sent as res.json of the parsed bodies, or as the bodies' text inside the envelope (what
 // the feeds do with HandlerResult.dataJson).
-const filter: PrintFilter = { tradingDate: DAY, roots: ['SPXW'], sessions: ['rth', 'curb', 'other'], from: null, to: null, includeComplex: true };
+const filter: PrintFilter = {
+  tradingDate: DAY,
+  roots: ['SPXW'],
+  sessions: ['rth', 'curb', 'other'],
+  from: null,
+  to: null,
+  includeComplex: true,
+};
 const bare = express();
 bare.get('/parsed', async (_req, res) => {
   const page = await printsPageText(service.deps.db, filter, null, 100);

@@ -33,7 +33,17 @@ import { quoteVolatilities, type ChainQuote } from '../../src/analytics/volatili
 import { buildSurface, type SurfaceInput } from '../../src/analytics/volatility/surface.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import type { Scale } from '../../src/ingest/simulator/model.js';
-import { autocannonRun, CONNECTIONS, DURATION, getOk, loadSimulatedDay, quantile, sequential, startBenchService, startServerProcess } from '../support.js';
+import {
+  autocannonRun,
+  CONNECTIONS,
+  DURATION,
+  getOk,
+  loadSimulatedDay,
+  quantile,
+  sequential,
+  startBenchService,
+  startServerProcess,
+} from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
@@ -47,14 +57,21 @@ const bench = await startBenchService('volatility');
 const { service } = bench;
 const loadSeconds = await loadSimulatedDay(bench, { day: DAY, scale: SCALE, now: NOW });
 const server = await startServerProcess(bench.databaseUrl);
-const pool = new pg.Pool({ connectionString: service.database.connectionString, max: service.deps.config.databasePoolSize, options: SESSION_SETTINGS });
+const pool = new pg.Pool({
+  connectionString: service.database.connectionString,
+  max: service.deps.config.databasePoolSize,
+  options: SESSION_SETTINGS,
+});
 const headers = bench.headers[0] as Record<string, string>;
 const lines: string[] = [];
-const fmt = (values: readonly number[]): string => `p50 ${quantile(values, 0.5).toFixed(1)} ms   p99 ${quantile(values, 0.99).toFixed(1)} ms   (${values.length} runs)`;
+const fmt = (values: readonly number[]): string =>
+  `p50 ${quantile(values, 0.5).toFixed(1)} ms   p99 ${quantile(values, 0.99).toFixed(1)} ms   (${values.length} runs)`;
 
 // --- skew -------------------------------------------------------------------------------------
 const skewUrl = `${server.url}/v1/options/volatility/skew?underlying_symbol=SPX&date=${DAY}`;
-const skewBody = (await (await fetch(skewUrl, { headers })).json()) as { data: { expirations: { date_of_expiry: string; root: string; points: unknown[] }[]; valuation: { timestamp: number } } };
+const skewBody = (await (await fetch(skewUrl, { headers })).json()) as {
+  data: { expirations: { date_of_expiry: string; root: string; points: unknown[] }[]; valuation: { timestamp: number } };
+};
 const chosen = skewBody.data.expirations.map((e) => ({ root: e.root, date: e.date_of_expiry }));
 const listedText = `select distinct root, date_of_expiry::text as date_of_expiry from contracts where root = any($1::text[]) and date_of_expiry >= $2::date order by date_of_expiry, root`;
 const chainText = `
@@ -93,7 +110,12 @@ const surfaceInput: SurfaceInput = {
     time: (settlementInstant(e.root, e.date) - skewBody.data.valuation.timestamp) / MS_PER_YEAR,
     quotes: chainRows
       .filter((r) => r.root === e.root && r.date_of_expiry === e.date)
-      .map((r): ChainQuote => ({ strike: thousandthsToStrike(Number(r.strike_thousandths)), type: r.contract_type, bid: r.bid, ask: r.ask })),
+      .map((r): ChainQuote => ({
+        strike: thousandthsToStrike(Number(r.strike_thousandths)),
+        type: r.contract_type,
+        bid: r.bid,
+        ask: r.ask,
+      })),
   })),
 };
 const fitMs = await sequential(async () => void buildSurface(surfaceInput), DURATION / 2);
@@ -130,10 +152,13 @@ const solveAll = (sides: 'all' | 'mid' | 'price'): void => {
     if (forward === null) continue;
     if (sides === 'price') {
       // The baseline: one Black-76 price of each contract (at 20 vol points) where the solve inverts one.
-      for (const q of quotes) priced += bsmPrice({ type: q.type, spot: forward.forward, strike: q.strike, time, rate, dividendYield: rate, volatility: 0.2 });
+      for (const q of quotes)
+        priced += bsmPrice({ type: q.type, spot: forward.forward, strike: q.strike, time, rate, dividendYield: rate, volatility: 0.2 });
       continue;
     }
-    solved += quoteVolatilities(quotes, { spot: null, forward: forward.forward, time, rate }, sides).filter((q) => q.midVolatility !== null).length;
+    solved += quoteVolatilities(quotes, { spot: null, forward: forward.forward, time, rate }, sides).filter(
+      (q) => q.midVolatility !== null,
+    ).length;
   }
 };
 // Wall clock and this process's CPU time per pass: on a shared machine the CPU time is the steadier figure.
@@ -170,12 +195,18 @@ if (driftProbe.status === 200) {
     select q.contract_id, q.minute, q.bid, q.ask, q.quote_ts from quote_samples q join contracts c on c.id = q.contract_id
     where q.trading_date = $1::date and c.root = any($2::text[]) and c.date_of_expiry = $3::date and q.minute >= $4::int8 and q.minute < $5::int8
       and c.strike_thousandths between $6::int8 and $7::int8`;
-  const range = await pool.query<{ lo: number; hi: number }>(`select min(low) as lo, max(high) as hi from underlying_bars where symbol = 'SPX' and ts >= $1::int8 and ts < $2::int8`, [SESSION_START, CLOSE]);
+  const range = await pool.query<{ lo: number; hi: number }>(
+    `select min(low) as lo, max(high) as hi from underlying_bars where symbol = 'SPX' and ts >= $1::int8 and ts < $2::int8`,
+    [SESSION_START, CLOSE],
+  );
   const lo = Math.floor((range.rows[0]?.lo ?? 0) * 0.98 * 1000);
   const hi = Math.ceil((range.rows[0]?.hi ?? 0) * 1.02 * 1000);
   const bareDrift = async (): Promise<void> => {
     await pool.query(driftText, [DAY, ['SPX', 'SPXW'], drift.data.date_of_expiry, SESSION_START, CLOSE, lo, hi]);
-    await pool.query(`select ts, open, close from underlying_bars where symbol = 'SPX' and ts >= $1::int8 and ts < $2::int8 order by ts`, [SESSION_START, CLOSE]);
+    await pool.query(`select ts, open, close from underlying_bars where symbol = 'SPX' and ts >= $1::int8 and ts < $2::int8 order by ts`, [
+      SESSION_START,
+      CLOSE,
+    ]);
   };
   const bareDriftMs = await sequential(bareDrift, DURATION);
   const driftMs = await sequential(async () => await getOk(driftUrl, headers), DURATION);
@@ -199,10 +230,15 @@ if (driftProbe.status === 200) {
 
 // --- under load ---------------------------------------------------------------------------------
 const loaded = await autocannonRun(skewUrl, bench.headers, DURATION);
-lines.push(`skew at ${CONNECTIONS} connections: ${loaded.requests.average.toFixed(0)} req/s   p50 ${loaded.latency.p50} ms   p99 ${loaded.latency.p99} ms   errors ${loaded.errors + loaded.non2xx}`);
+lines.push(
+  `skew at ${CONNECTIONS} connections: ${loaded.requests.average.toFixed(0)} req/s   p50 ${loaded.latency.p50} ms   p99 ${loaded.latency.p99} ms   errors ${loaded.errors + loaded.non2xx}`,
+);
 
 const report = [
-  `volatility bench: node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; the service in ${server.workers} HTTP worker(s)`,
+  `volatility bench: node ${process.version}, ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end; the service in ${server.workers} HTTP worker(s)`,
   `day ${DAY} (scale ${SCALE}), ${loadSeconds === null ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
   ...lines,
 ].join('\n');

@@ -17,7 +17,10 @@ import { DURATION, quantile } from '../support.js';
 
 const FORWARD = 6600;
 const RATE = 0.04;
-const DAYS = [0.2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 28, 31, 35, 42, 49, 56, 63, 77, 91, 105, 119, 147, 182, 210, 245, 273, 301, 364, 455, 546];
+const DAYS = [
+  0.2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 24, 28, 31, 35, 42, 49, 56, 63, 77, 91, 105, 119, 147,
+  182, 210, 245, 273, 301, 364, 455, 546,
+];
 const STRIKES_PER_EXPIRATION = 191;
 
 interface Quote {
@@ -50,13 +53,25 @@ for (const days of DAYS) {
 
 let sink = 0;
 const price = (): void => {
-  for (const q of quotes) sink += bsmPrice({ type: q.type, spot: FORWARD, strike: q.strike, time: q.time, rate: RATE, dividendYield: RATE, volatility: q.volatility });
+  for (const q of quotes)
+    sink += bsmPrice({
+      type: q.type,
+      spot: FORWARD,
+      strike: q.strike,
+      time: q.time,
+      rate: RATE,
+      dividendYield: RATE,
+      volatility: q.volatility,
+    });
 };
 const solveForward = (): void => {
   for (const q of quotes) sink += blackImpliedVolatility(q.type, q.mid, FORWARD, q.strike, q.time, q.discount) ?? 0;
 };
 const solveGeneral = (): void => {
-  for (const q of quotes) sink += impliedVolatility({ type: q.type, price: q.mid, spot: FORWARD, strike: q.strike, time: q.time, rate: RATE, dividendYield: RATE }) ?? 0;
+  for (const q of quotes)
+    sink +=
+      impliedVolatility({ type: q.type, price: q.mid, spot: FORWARD, strike: q.strike, time: q.time, rate: RATE, dividendYield: RATE }) ??
+      0;
 };
 
 // The three passes interleaved, so that a busy machine slows them alike.
@@ -92,7 +107,10 @@ const line = (label: string, name: keyof typeof passes): string =>
   `  ${label.padEnd(46)} wall p50 ${p50(wall[name]).toFixed(2)} ms (${((p50(wall[name]) * 1000) / quotes.length).toFixed(3)} µs each)   cpu p50 ${p50(cpu[name]).toFixed(2)} ms   ratio to the Black price ${(p50(wall[name]) / p50(wall.price)).toFixed(2)} (cpu ${(p50(cpu[name]) / p50(cpu.price)).toFixed(2)})`;
 process.stdout.write(
   [
-    `implied-volatility solver: node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end`,
+    `implied-volatility solver: node ${process.version}, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} at the end`,
     `${quotes.length} contracts of an SPXW-shaped chain (${DAYS.length} expirations), ${wall.price.length} passes each:`,
     line('baseline: Black price of each (bsmPrice)', 'price'),
     line('blackImpliedVolatility of each mid', 'solveForward'),

@@ -126,12 +126,26 @@ export const heatmap: View = {
       const grid = gridOf(h);
       const observed = ['open_interest', 'volume', 'premium', 'net_premium', 'trades'].includes(h.metric);
       out.append(
-        el('p', { class: 'model' }, observed ? `Observed ${h.metric.replace('_', ' ')}, in ${h.unit_label}: the same for every positioning model.` : `Model estimate, not observed positions: ${h.positioning_model}, ${h.perspective} view, ${h.leg} leg, in ${h.unit_label}.`),
+        el(
+          'p',
+          { class: 'model' },
+          observed
+            ? `Observed ${h.metric.replace('_', ' ')}, in ${h.unit_label}: the same for every positioning model.`
+            : `Model estimate, not observed positions: ${h.positioning_model}, ${h.perspective} view, ${h.leg} leg, in ${h.unit_label}.`,
+        ),
         facts([
           ['Valued at', dateTimeOf(h.valuation.timestamp)],
           ['Range', `${compact(h.minimum)} to ${compact(h.maximum)}`],
-          ['Largest cell', h.largest_cell === null ? '–' : `${compact(h.largest_cell.value)} at ${strike(h.largest_cell.strike)} ${h.largest_cell.date_of_expiry}`],
-          ['Window', `${h.expiration_window.count} of ${h.expiration_window.total_expirations} expirations from #${h.expiration_window.offset}; ${h.strike_range.total_strikes} strikes`],
+          [
+            'Largest cell',
+            h.largest_cell === null
+              ? '–'
+              : `${compact(h.largest_cell.value)} at ${strike(h.largest_cell.strike)} ${h.largest_cell.date_of_expiry}`,
+          ],
+          [
+            'Window',
+            `${h.expiration_window.count} of ${h.expiration_window.total_expirations} expirations from #${h.expiration_window.offset}; ${h.strike_range.total_strikes} strikes`,
+          ],
         ]),
       );
       if (h.cells.length === 0) {
@@ -152,7 +166,10 @@ export const heatmap: View = {
         const j = Math.floor((event.clientX - rect.left - LABEL_WIDTH) / cellWidth);
         const v = grid.values[i]?.[j];
         const e = grid.expirations[j];
-        hover.textContent = v === undefined || e === undefined ? 'Point at a cell for its value.' : `${strike(grid.strikes[i])} · ${e.date} (${e.dte}d) · ${v === null ? 'no listed contract' : `${compact(v, 4)} ${h.unit_label}`}`;
+        hover.textContent =
+          v === undefined || e === undefined
+            ? 'Point at a cell for its value.'
+            : `${strike(grid.strikes[i])} · ${e.date} (${e.dte}d) · ${v === null ? 'no listed contract' : `${compact(v, 4)} ${h.unit_label}`}`;
       });
       return { requests: [url], strikes: grid.strikes, expirations: grid.expirations.map((e) => e.date), values: grid.values };
     };

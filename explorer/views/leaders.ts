@@ -22,7 +22,11 @@ function splitBar(r: RootRow): HTMLTableCellElement {
     span.style.width = `${total > 0 ? (100 * value) / total : 0}%`;
     return span;
   };
-  return el('td', { class: 'split' }, el('div', { class: 'bar' }, part(r.bullish_premium, 'up'), part(r.neutral_premium, 'neutral'), part(r.bearish_premium, 'down')));
+  return el(
+    'td',
+    { class: 'split' },
+    el('div', { class: 'bar' }, part(r.bullish_premium, 'up'), part(r.neutral_premium, 'neutral'), part(r.bearish_premium, 'down')),
+  );
 }
 
 function rootTable(rows: RootRow[]): HTMLTableElement {
@@ -83,7 +87,11 @@ export const leaders: View = {
       const roots = rows.filter(isRoot);
       const contracts = rows.filter((r): r is ContractRow => !isRoot(r));
       out.append(
-        el('p', { class: 'note' }, `${rows.length} ${roots.length > 0 ? 'underlyings' : 'contracts'} ranked${context.date ? ` on ${context.date}` : ''}. Premium in USD; bullish and bearish as the prints were classified.`),
+        el(
+          'p',
+          { class: 'note' },
+          `${rows.length} ${roots.length > 0 ? 'underlyings' : 'contracts'} ranked${context.date ? ` on ${context.date}` : ''}. Premium in USD; bullish and bearish as the prints were classified.`,
+        ),
         rows.length === 0 ? el('p', { class: 'empty' }, 'No row.') : roots.length > 0 ? rootTable(roots) : contractTable(contracts),
       );
       return { requests: [url], symbols: rows.map((r) => r.underlying_symbol), premiums: rows.map((r) => r.premium) };

@@ -28,9 +28,17 @@ function byStrike(heatmap: Heatmap): Map<number, number> {
 function markersOf(l: Levels): Marker[] {
   const m: Marker[] = [];
   if (l.underlying_price !== null) m.push({ value: l.underlying_price, label: `price ${strike(l.underlying_price)}`, color: COLORS.net });
-  if (l.levels.gamma_flip !== null) m.push({ value: l.levels.gamma_flip, label: `gamma flip ${strike(Number(l.levels.gamma_flip.toFixed(2)))}`, color: COLORS.amber, dash: [6, 4] });
-  if (l.levels.call_wall !== null) m.push({ value: l.levels.call_wall, label: `call wall ${strike(l.levels.call_wall)}`, color: COLORS.call, dash: [2, 3] });
-  if (l.levels.put_wall !== null) m.push({ value: l.levels.put_wall, label: `put wall ${strike(l.levels.put_wall)}`, color: COLORS.put, dash: [2, 3] });
+  if (l.levels.gamma_flip !== null)
+    m.push({
+      value: l.levels.gamma_flip,
+      label: `gamma flip ${strike(Number(l.levels.gamma_flip.toFixed(2)))}`,
+      color: COLORS.amber,
+      dash: [6, 4],
+    });
+  if (l.levels.call_wall !== null)
+    m.push({ value: l.levels.call_wall, label: `call wall ${strike(l.levels.call_wall)}`, color: COLORS.call, dash: [2, 3] });
+  if (l.levels.put_wall !== null)
+    m.push({ value: l.levels.put_wall, label: `put wall ${strike(l.levels.put_wall)}`, color: COLORS.put, dash: [2, 3] });
   return m;
 }
 
@@ -38,15 +46,30 @@ function levelFacts(l: Levels): HTMLElement {
   const lv = l.levels;
   const em = lv.expected_move;
   return facts([
-    ['Regime', `${lv.regime.label}${lv.regime.ratio === null ? '' : ` (net/abs ${num(lv.regime.ratio)})`} · price ${lv.regime.underlying_vs_gamma_flip} flip`],
-    ['Gamma flip', lv.gamma_flip === null ? (lv.gamma_flip_far_from_underlying ? 'none within ±20%' : '–') : `${num(lv.gamma_flip)} (excl. 0DTE ${num(lv.gamma_flip_excluding_0dte)})`],
+    [
+      'Regime',
+      `${lv.regime.label}${lv.regime.ratio === null ? '' : ` (net/abs ${num(lv.regime.ratio)})`} · price ${lv.regime.underlying_vs_gamma_flip} flip`,
+    ],
+    [
+      'Gamma flip',
+      lv.gamma_flip === null
+        ? lv.gamma_flip_far_from_underlying
+          ? 'none within ±20%'
+          : '–'
+        : `${num(lv.gamma_flip)} (excl. 0DTE ${num(lv.gamma_flip_excluding_0dte)})`,
+    ],
     // call_wall/put_wall: the largest call (put) exposure at any strike; *_above/*_below: the largest
     // positive (most negative) net exposure on that side of the price (the contract's definitions).
     ['Call wall', `${strike(lv.call_wall)} · largest net at or above the price: ${strike(lv.call_wall_above)}`],
     ['Put wall', `${strike(lv.put_wall)} · most negative net at or below the price: ${strike(lv.put_wall_below)}`],
     ['Peak net', lv.peak_net_exposure === null ? '–' : `${compact(lv.peak_net_exposure.value)} at ${strike(lv.peak_net_exposure.strike)}`],
     ['Max pain', lv.max_pain === null ? '–' : `${strike(lv.max_pain.strike)} (${lv.max_pain.date_of_expiry})`],
-    ['Expected move', em === null ? '–' : `±${num(em.expected_move)} by ${em.date_of_expiry} (IV ${vol(em.implied_volatility)}; 1σ ${em.one_sigma_band.map((b) => num(b)).join('–')})`],
+    [
+      'Expected move',
+      em === null
+        ? '–'
+        : `±${num(em.expected_move)} by ${em.date_of_expiry} (IV ${vol(em.implied_volatility)}; 1σ ${em.one_sigma_band.map((b) => num(b)).join('–')})`,
+    ],
     ['Gamma tilt', num(lv.gamma_tilt)],
   ]);
 }
@@ -64,12 +87,20 @@ export const levels: View = {
     };
     const callUrl = heatQuery('call');
     const putUrl = heatQuery('put');
-    const [l, calls, puts] = await Promise.all([getJson<GetExposureLevelsResponse>(levelsUrl), getJson<GetExposureHeatmapResponse>(callUrl), getJson<GetExposureHeatmapResponse>(putUrl)]);
+    const [l, calls, puts] = await Promise.all([
+      getJson<GetExposureLevelsResponse>(levelsUrl),
+      getJson<GetExposureHeatmapResponse>(callUrl),
+      getJson<GetExposureHeatmapResponse>(putUrl),
+    ]);
     return (out) => {
       const d = l.data;
       const window = calls.data.expiration_window;
       out.append(
-        el('p', { class: 'model' }, `Model estimate, not observed positions: ${d.positioning_model}, ${d.perspective} view. ${d.greek} exposure in ${d.unit_label}.`),
+        el(
+          'p',
+          { class: 'model' },
+          `Model estimate, not observed positions: ${d.positioning_model}, ${d.perspective} view. ${d.greek} exposure in ${d.unit_label}.`,
+        ),
         facts([
           ['Underlying', `${d.underlying_symbol} ${num(d.underlying_price)} (${d.roots.join(', ')})`],
           ['Valued at', dateTimeOf(d.valuation.timestamp)],
@@ -86,7 +117,9 @@ export const levels: View = {
           { class: 'note' },
           `Profile: ${strikes.length} strikes (${calls.data.strike_range.lowest_strike ?? '–'} to ${calls.data.strike_range.highest_strike ?? '–'}), ` +
             `summed over ${window.count} of ${window.total_expirations} expirations` +
-            (window.count < window.total_expirations ? ' (the heat map shows at most 64: the profile leaves the rest out; the levels above count them all).' : '.'),
+            (window.count < window.total_expirations
+              ? ' (the heat map shows at most 64: the profile leaves the rest out; the levels above count them all).'
+              : '.'),
         ),
       );
       if (strikes.length === 0) {

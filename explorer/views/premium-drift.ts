@@ -27,7 +27,11 @@ export const premiumDrift: View = {
           ['Put drift', at('put_drift')],
           ['Sentiment drift', at('sentiment_drift')],
         ]),
-        el('p', { class: 'note' }, 'Cumulative premium bought on the ask side minus sold on the bid side; sentiment drift is calls minus puts. Mid and unknown prints add nothing.'),
+        el(
+          'p',
+          { class: 'note' },
+          'Cumulative premium bought on the ask side minus sold on the bid side; sentiment drift is calls minus puts. Mid and unknown prints add nothing.',
+        ),
       );
       if (buckets.length === 0) {
         out.append(el('p', { class: 'empty' }, 'No bucket has started.'));
@@ -57,7 +61,10 @@ export const premiumDrift: View = {
         ],
       });
       const [timestamp, call, put, sentiment, underlying] = u.data;
-      return { requests: [url], series: { timestamp, call_drift: call, put_drift: put, sentiment_drift: sentiment, underlying_price: underlying } };
+      return {
+        requests: [url],
+        series: { timestamp, call_drift: call, put_drift: put, sentiment_drift: sentiment, underlying_price: underlying },
+      };
     };
   },
 };

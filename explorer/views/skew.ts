@@ -71,14 +71,25 @@ export const skew: View = {
         out.append(el('p', { class: 'empty' }, 'No expiration has a quoted strike.'));
         return { requests: [url], expirations: [] };
       }
-      const tables = withSmile.map((e): uPlot.AlignedData => [e.points.map((p) => p.strike), e.points.map((p) => p.smile_implied_volatility), e.points.map((p) => p.otm_implied_volatility)]);
+      const tables = withSmile.map((e): uPlot.AlignedData => [
+        e.points.map((p) => p.strike),
+        e.points.map((p) => p.smile_implied_volatility),
+        e.points.map((p) => p.otm_implied_volatility),
+      ]);
       const data = uPlot.join(tables);
       const pct = (_u: unknown, value: number | null): string => vol(value, 2);
       const series: uPlot.Series[] = withSmile.flatMap((e) => {
         const color = PALETTE[s.expirations.indexOf(e) % PALETTE.length]!;
         return [
           { label: `${e.date_of_expiry} smile`, stroke: color, width: 2, spanGaps: true, value: pct, points: { show: false } },
-          { label: `${e.date_of_expiry} quotes`, stroke: color, fill: color, paths: () => null, points: { show: true, size: 4, fill: color }, value: pct },
+          {
+            label: `${e.date_of_expiry} quotes`,
+            stroke: color,
+            fill: color,
+            paths: () => null,
+            points: { show: true, size: 4, fill: color },
+            value: pct,
+          },
         ];
       });
       const box = el('div', { class: 'chart' });
@@ -91,7 +102,10 @@ export const skew: View = {
         yFormat: (value) => vol(value),
         data,
         series,
-        markers: v.underlying_price === null ? [] : [{ value: v.underlying_price, label: `price ${strike(v.underlying_price)}`, color: COLORS.net }],
+        markers:
+          v.underlying_price === null
+            ? []
+            : [{ value: v.underlying_price, label: `price ${strike(v.underlying_price)}`, color: COLORS.net }],
         height: 420,
       });
       const xs = Array.from(u.data[0]);

@@ -20,7 +20,14 @@ const SIDE_CLASS: Record<Print['side'], string> = {
 };
 
 function row(p: Print): { cells: HTMLTableCellElement[]; attrs: Record<string, string> } {
-  const tags = [p.trade_type !== 'single' ? p.trade_type : '', p.is_block ? 'block' : '', p.is_golden ? 'golden' : '', p.is_unusual ? 'unusual' : ''].filter(Boolean).join(' ');
+  const tags = [
+    p.trade_type !== 'single' ? p.trade_type : '',
+    p.is_block ? 'block' : '',
+    p.is_golden ? 'golden' : '',
+    p.is_unusual ? 'unusual' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return {
     attrs: { 'data-id': p.id, class: p.sentiment },
     cells: [
@@ -44,7 +51,24 @@ function row(p: Print): { cells: HTMLTableCellElement[]; attrs: Record<string, s
   };
 }
 
-const HEADERS = ['Time', 'Root', 'Expiry', 'Strike', 'C/P', 'Side', 'Size', 'Price', 'Premium', 'Bid × Ask', 'IV', 'Δ', 'OI', 'Sentiment', 'Type', 'Exch'];
+const HEADERS = [
+  'Time',
+  'Root',
+  'Expiry',
+  'Strike',
+  'C/P',
+  'Side',
+  'Size',
+  'Price',
+  'Premium',
+  'Bid × Ask',
+  'IV',
+  'Δ',
+  'OI',
+  'Sentiment',
+  'Type',
+  'Exch',
+];
 
 export const tape: View = {
   id: 'tape',
@@ -64,7 +88,9 @@ export const tape: View = {
         status.textContent =
           `${prints.length} prints · ${usd(total)} premium · ` +
           (cursor ? 'more follow' : 'end of the session’s prints for these filters') +
-          (coverage.scan_complete === false ? ' · the last page’s scan budget ran out before it filled (not every print was examined yet: load more)' : '');
+          (coverage.scan_complete === false
+            ? ' · the last page’s scan budget ran out before it filled (not every print was examined yet: load more)'
+            : '');
         more.hidden = cursor === null;
       };
       more.addEventListener('click', () => {
@@ -77,7 +103,12 @@ export const tape: View = {
           .then((nextPage) => {
             prints.push(...nextPage.data);
             pages.push(nextUrl);
-            body.tBodies[0]!.append(...nextPage.data.map((p) => { const r = row(p); return el('tr', r.attrs, ...r.cells); }));
+            body.tBodies[0]!.append(
+              ...nextPage.data.map((p) => {
+                const r = row(p);
+                return el('tr', r.attrs, ...r.cells);
+              }),
+            );
             cursor = nextPage.pagination.next_cursor_id;
             coverage = nextPage.meta.coverage;
             update();

@@ -29,7 +29,12 @@ export const volDrift: View = {
           ['ATM vol', at('implied_volatility')],
           ['30-day', at('implied_volatility_30d')],
           ['Realized (adj.)', at('adjusted_realized_volatility')],
-          ['Regular-session share', basis.regular_session_share === null ? '–' : `${num(basis.regular_session_share)}${basis.default_used ? ' (default: under 10 days of history)' : ` (${basis.days} days)`}`],
+          [
+            'Regular-session share',
+            basis.regular_session_share === null
+              ? '–'
+              : `${num(basis.regular_session_share)}${basis.default_used ? ' (default: under 10 days of history)' : ` (${basis.days} days)`}`,
+          ],
         ]),
       );
       if (d.points.length === 0) {
@@ -61,7 +66,13 @@ export const volDrift: View = {
       const [timestamp, atm, tradingClock, thirty, realized] = u.data;
       return {
         requests: [url],
-        series: { timestamp, implied_volatility: atm, implied_volatility_trading_clock: tradingClock, implied_volatility_30d: thirty, adjusted_realized_volatility: realized },
+        series: {
+          timestamp,
+          implied_volatility: atm,
+          implied_volatility_trading_clock: tradingClock,
+          implied_volatility_30d: thirty,
+          adjusted_realized_volatility: realized,
+        },
       };
     };
   },

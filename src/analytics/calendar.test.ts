@@ -76,8 +76,7 @@ const PUBLISHED: Record<number, { closed: string[]; early: string[] }> = {
 };
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-const ny = (date: string, time: string, offsetHours: 4 | 5): number =>
-  Date.parse(`${date}T${time}:00-0${offsetHours}:00`);
+const ny = (date: string, time: string, offsetHours: 4 | 5): number => Date.parse(`${date}T${time}:00-0${offsetHours}:00`);
 
 describe('NYSE holidays and early closes, year by year against the published lists', () => {
   for (const [yearText, published] of Object.entries(PUBLISHED)) {
@@ -161,9 +160,21 @@ describe('holiday rules', () => {
   });
 
   it('keeps the projected years on the same rules', () => {
-    expect(specialDays(2032).filter((day) => day.status === 'closed').map((day) => day.date)).toEqual([
-      '2032-01-01', '2032-01-19', '2032-02-16', '2032-03-26', '2032-05-31', '2032-06-18',
-      '2032-07-05', '2032-09-06', '2032-11-25', '2032-12-24',
+    expect(
+      specialDays(2032)
+        .filter((day) => day.status === 'closed')
+        .map((day) => day.date),
+    ).toEqual([
+      '2032-01-01',
+      '2032-01-19',
+      '2032-02-16',
+      '2032-03-26',
+      '2032-05-31',
+      '2032-06-18',
+      '2032-07-05',
+      '2032-09-06',
+      '2032-11-25',
+      '2032-12-24',
     ]);
     expect(calendarDay('2030-07-03').status).toBe('early_close');
   });
@@ -281,8 +292,15 @@ describe('navigation', () => {
 
   it('lists trading days inclusively and ascending', () => {
     expect(tradingDaysBetween('2024-12-20', '2025-01-03')).toEqual([
-      '2024-12-20', '2024-12-23', '2024-12-24', '2024-12-26', '2024-12-27', '2024-12-30', '2024-12-31',
-      '2025-01-02', '2025-01-03',
+      '2024-12-20',
+      '2024-12-23',
+      '2024-12-24',
+      '2024-12-26',
+      '2024-12-27',
+      '2024-12-30',
+      '2024-12-31',
+      '2025-01-02',
+      '2025-01-03',
     ]);
     expect(tradingDaysBetween('2024-03-08', '2024-03-08')).toEqual(['2024-03-08']);
     expect(tradingDaysBetween('2024-03-09', '2024-03-10')).toEqual([]);

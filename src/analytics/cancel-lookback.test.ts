@@ -127,13 +127,7 @@ describe('PrintClassifier: cancels', () => {
   it('matches on contract, exchange, price and size', () => {
     const classifier = new PrintClassifier();
     classifier.push(raw({ conditionCode: 232, exchangeCode: 302, price: 2.1, size: 10 }), ctx());
-    for (const miss of [
-      { exchangeCode: 308 },
-      { price: 2.05 },
-      { size: 11 },
-      { strike: 5905 },
-      { type: 'put' as const },
-    ]) {
+    for (const miss of [{ exchangeCode: 308 }, { price: 2.05 }, { size: 11 }, { strike: 5905 }, { type: 'put' as const }]) {
       const batch = classifier.push(raw({ conditionCode: 201, timestamp: T0 + 1, ...miss }), ctx());
       expect(batch.cancels).toEqual([]);
     }
@@ -147,7 +141,8 @@ describe('PrintClassifier: cancels', () => {
       [raw({ exchangeCode: 308, size: 20, timestamp: T0 + 6, conditionCode: 205 })],
     ]);
     expect(prints.map((p) => [p.trade_type, p.group_id, p.cancelled])).toEqual([
-      ['single', null, false], ['single', null, true],
+      ['single', null, false],
+      ['single', null, true],
     ]);
   });
 

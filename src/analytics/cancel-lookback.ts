@@ -88,7 +88,7 @@ export class CancelLookback {
     const mask = capacity - 1;
     const oldest = cancel.timestamp - this.cancelLookbackMs;
     // Walk the contract's chain newest first, while entries are neither overwritten nor too old.
-    for (let p = latest; p >= 0 && p >= nextPosition - capacity; ) {
+    for (let p = latest; p >= 0 && p >= nextPosition - capacity;) {
       const i = p & mask;
       if ((this.ringTimestamp[i] as number) < oldest) break;
       if (

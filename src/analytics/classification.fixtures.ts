@@ -4,13 +4,7 @@
  * print takes the next sequence number unless given one.
  */
 import { expect } from 'vitest';
-import {
-  PrintClassifier,
-  type ClassifiedPrintRecord,
-  type PrintBatch,
-  type PrintContext,
-  type RawPrint,
-} from './classification.js';
+import { PrintClassifier, type ClassifiedPrintRecord, type PrintBatch, type PrintContext, type RawPrint } from './classification.js';
 import type { QuoteInForce } from './print-side.js';
 
 // 2024-12-19, 10:00 ET; the cash close is 16:00 ET (21:00 UTC).

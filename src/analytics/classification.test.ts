@@ -6,11 +6,37 @@ import { bsmGreeks, bsmPrice } from './pricing.js';
 import { impliedVolatility } from './implied-volatility.js';
 
 const SPEC_FIELDS = [
-  'ask', 'bid', 'condition_code', 'contract_type', 'date_of_expiry', 'day_volume',
-  'days_to_expiry', 'delta', 'exchange', 'exchange_code', 'flags', 'group_id', 'id',
-  'implied_volatility', 'is_block', 'is_golden', 'is_unusual', 'open_interest', 'otm_percent',
-  'premium', 'price', 'sentiment', 'session', 'side', 'side_confidence', 'size', 'strike',
-  'timestamp', 'trade_type', 'underlying_price', 'underlying_symbol',
+  'ask',
+  'bid',
+  'condition_code',
+  'contract_type',
+  'date_of_expiry',
+  'day_volume',
+  'days_to_expiry',
+  'delta',
+  'exchange',
+  'exchange_code',
+  'flags',
+  'group_id',
+  'id',
+  'implied_volatility',
+  'is_block',
+  'is_golden',
+  'is_unusual',
+  'open_interest',
+  'otm_percent',
+  'premium',
+  'price',
+  'sentiment',
+  'session',
+  'side',
+  'side_confidence',
+  'size',
+  'strike',
+  'timestamp',
+  'trade_type',
+  'underlying_price',
+  'underlying_symbol',
 ];
 
 describe('printId, the form of the ids the classifier writes', () => {
@@ -18,13 +44,13 @@ describe('printId, the form of the ids the classifier writes', () => {
     expect(
       printId({ root: 'SPXW', dateOfExpiry: '2024-12-20', strike: 5900, type: 'call', tradingDate: '2024-12-19', sequence: 8812 }),
     ).toBe('SPXW:2024-12-20:5900000:C:2024-12-19:8812');
-    expect(
-      printId({ root: 'AAPL', dateOfExpiry: '2025-01-17', strike: 232.5, type: 'put', tradingDate: '2024-12-19', sequence: 1 }),
-    ).toBe('AAPL:2025-01-17:232500:P:2024-12-19:1');
+    expect(printId({ root: 'AAPL', dateOfExpiry: '2025-01-17', strike: 232.5, type: 'put', tradingDate: '2024-12-19', sequence: 1 })).toBe(
+      'AAPL:2025-01-17:232500:P:2024-12-19:1',
+    );
     // Binary floating point must not leak into the id.
-    expect(
-      printId({ root: 'X', dateOfExpiry: '2025-01-17', strike: 0.1 + 0.2, type: 'put', tradingDate: '2024-12-19', sequence: 2 }),
-    ).toBe('X:2025-01-17:300:P:2024-12-19:2');
+    expect(printId({ root: 'X', dateOfExpiry: '2025-01-17', strike: 0.1 + 0.2, type: 'put', tradingDate: '2024-12-19', sequence: 2 })).toBe(
+      'X:2025-01-17:300:P:2024-12-19:2',
+    );
   });
 });
 
@@ -174,7 +200,9 @@ describe('PrintClassifier: flags', () => {
   });
 
   it('sets post_cash_close only for curb prints after 16:00 ET', () => {
-    expect(flagsOf(raw({ timestamp: CASH_CLOSE + 1 }), ctx({ session: 'curb', quote: quote(1.9, 2.1, CASH_CLOSE) }))).toEqual(['post_cash_close']);
+    expect(flagsOf(raw({ timestamp: CASH_CLOSE + 1 }), ctx({ session: 'curb', quote: quote(1.9, 2.1, CASH_CLOSE) }))).toEqual([
+      'post_cash_close',
+    ]);
     expect(flagsOf(raw({ timestamp: CASH_CLOSE }), ctx({ session: 'curb', quote: quote(1.9, 2.1, CASH_CLOSE) }))).toEqual([]);
     expect(flagsOf(raw({ timestamp: CASH_CLOSE + 1 }), ctx({ session: 'rth', quote: quote(1.9, 2.1, CASH_CLOSE) }))).toEqual([]);
   });
@@ -200,7 +228,16 @@ describe('PrintClassifier: flags', () => {
       ctx({ session: 'curb', quote: null, openInterest: 10 }),
     );
     expect(r.flags).toEqual([
-      'iso', 'auction', 'complex', 'tied', 'late', 'aggressor_hint', 'post_cash_close', 'vol_gt_oi', 'size_gt_oi', 'no_side',
+      'iso',
+      'auction',
+      'complex',
+      'tied',
+      'late',
+      'aggressor_hint',
+      'post_cash_close',
+      'vol_gt_oi',
+      'size_gt_oi',
+      'no_side',
     ]);
   });
 });
@@ -223,7 +260,10 @@ describe('PrintClassifier: trade_type precedence', () => {
       [raw({ exchangeCode: 316, conditionCode: 231, timestamp: T0 + 7 })],
     ]);
     expect(prints.map((p) => [p.trade_type, p.group_id])).toEqual([
-      ['single', null], ['multileg', null], ['cross', null], ['floor', null],
+      ['single', null],
+      ['multileg', null],
+      ['cross', null],
+      ['floor', null],
     ]);
   });
 });
@@ -285,7 +325,11 @@ describe('PrintClassifier: day volume', () => {
       [raw({ size: 4, timestamp: T0 + 86_400_000 }), next],
     ]);
     expect(prints.map((p) => [p.day_volume, p.trading_date])).toEqual([
-      [10, '2024-12-19'], [30, '2024-12-19'], [7, '2024-12-19'], [35, '2024-12-19'], [4, '2024-12-20'],
+      [10, '2024-12-19'],
+      [30, '2024-12-19'],
+      [7, '2024-12-19'],
+      [35, '2024-12-19'],
+      [4, '2024-12-20'],
     ]);
   });
 
@@ -323,11 +367,7 @@ describe('PrintClassifier: streaming', () => {
     const b = raw({ timestamp: T0 + 2 });
     classifier.pushTo(b, ctx(), sink);
     classifier.flushTo(sink);
-    expect(seen).toEqual([
-      `print ${a.sequence}`,
-      `cancel ${printId({ ...a, tradingDate: '2024-12-19' })}`,
-      `print ${b.sequence}`,
-    ]);
+    expect(seen).toEqual([`print ${a.sequence}`, `cancel ${printId({ ...a, tradingDate: '2024-12-19' })}`, `print ${b.sequence}`]);
   });
 
   it('is deterministic: the same input twice gives the same output', () => {

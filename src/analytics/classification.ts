@@ -22,14 +22,7 @@ import { directionOf } from './sides.js';
 
 export type { OptionType } from './pricing.js';
 
-export type {
-  ClassifiedPrint,
-  ClassifiedPrintRecord,
-  PrintContext,
-  PrintSession,
-  RawPrint,
-  StoredPrints,
-} from './print-record.js';
+export type { ClassifiedPrint, ClassifiedPrintRecord, PrintContext, PrintSession, RawPrint, StoredPrints } from './print-record.js';
 
 /** Output of push() and flush(). */
 export interface PrintBatch {
@@ -243,10 +236,7 @@ export class PrintClassifier {
 
   private group(contract: ContractState, record: ClassifiedPrintRecord, position: number): void {
     const direction = directionOf(record.side);
-    if (
-      contract.groupOpen &&
-      !joinsGroup(contract, record, direction, this.splitWindowMs, this.sweepWindowMs)
-    ) {
+    if (contract.groupOpen && !joinsGroup(contract, record, direction, this.splitWindowMs, this.sweepWindowMs)) {
       this.closeGroup(contract);
     }
     addToGroup(contract, record, position, direction);

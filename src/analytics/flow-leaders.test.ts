@@ -74,8 +74,22 @@ describe('rankContracts', () => {
       [590, 100],
       [600, -50],
     ]);
-    expect(Object.keys(rows[0]!).sort()).toEqual(['change_percent', 'contract_type', 'date_of_expiry', 'implied_volatility', 'last_price', 'open_interest', 'premium', 'previous_close', 'strike', 'underlying_symbol', 'volume']);
-    expect(rankContracts([c(590, 2, 1, 10), c(600, 1, 2, 50)], { sort: 'volume', order: 'desc', limit: 1 }).map((r) => r.strike)).toEqual([600]);
+    expect(Object.keys(rows[0]!).sort()).toEqual([
+      'change_percent',
+      'contract_type',
+      'date_of_expiry',
+      'implied_volatility',
+      'last_price',
+      'open_interest',
+      'premium',
+      'previous_close',
+      'strike',
+      'underlying_symbol',
+      'volume',
+    ]);
+    expect(rankContracts([c(590, 2, 1, 10), c(600, 1, 2, 50)], { sort: 'volume', order: 'desc', limit: 1 }).map((r) => r.strike)).toEqual([
+      600,
+    ]);
     expect(changePercent(1.5, 1.2)).toBeCloseTo(25, 12);
     expect(changePercent(1.5, null)).toBeNull();
   });
@@ -99,10 +113,12 @@ describe('rankContracts', () => {
   it('keeps the contracts whose own premium reaches min_premium', () => {
     const flows = [c(590, 2, 1, 10), c(600, 1, 2, 50), c(610, 3, null, 5)];
     // Premiums: 590 is 2,000, 600 is 5,000, 610 is 1,500 USD.
-    expect(rankContracts(flows, { sort: 'premium', order: 'desc', limit: 10, minPremium: 2000 }).map((r) => [r.strike, r.premium])).toEqual([
-      [600, 5000],
-      [590, 2000],
-    ]);
+    expect(rankContracts(flows, { sort: 'premium', order: 'desc', limit: 10, minPremium: 2000 }).map((r) => [r.strike, r.premium])).toEqual(
+      [
+        [600, 5000],
+        [590, 2000],
+      ],
+    );
     expect(rankContracts(flows, { sort: 'premium', order: 'asc', limit: 10, minPremium: 0 }).map((r) => r.strike)).toEqual([610, 590, 600]);
     expect(rankContracts(flows, { sort: 'premium', order: 'desc', limit: 10, minPremium: 5000.01 })).toEqual([]);
   });

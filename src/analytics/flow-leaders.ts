@@ -96,25 +96,25 @@ export function rankRoots(flows: readonly UnderlyingFlow[], { sort, order, limit
   }
   const rows = flows
     .filter((f) => reachesMinimum(f.premium, minPremium))
-    .map(
-      (f): RootLeaderRow => ({
-        underlying_symbol: f.underlying,
-        premium: f.premium,
-        volume: f.volume,
-        bearish_premium: f.bearish,
-        bullish_premium: f.bullish,
-        neutral_premium: f.neutral,
-        bearish_to_bullish_ratio: f.bullish > 0 ? f.bearish / f.bullish : null,
-        call_volume: f.callVolume,
-        put_volume: f.putVolume,
-        premium_share: share(f.premium, total.premium),
-        trades: f.trades,
-        trades_share: share(f.trades, total.trades),
-        volume_share: share(f.volume, total.volume),
-      }),
-    );
+    .map((f): RootLeaderRow => ({
+      underlying_symbol: f.underlying,
+      premium: f.premium,
+      volume: f.volume,
+      bearish_premium: f.bearish,
+      bullish_premium: f.bullish,
+      neutral_premium: f.neutral,
+      bearish_to_bullish_ratio: f.bullish > 0 ? f.bearish / f.bullish : null,
+      call_volume: f.callVolume,
+      put_volume: f.putVolume,
+      premium_share: share(f.premium, total.premium),
+      trades: f.trades,
+      trades_share: share(f.trades, total.trades),
+      volume_share: share(f.volume, total.volume),
+    }));
   const sign = order === 'desc' ? -1 : 1;
-  return rows.sort((a, b) => sign * (rootKey(a, sort) - rootKey(b, sort)) || a.underlying_symbol.localeCompare(b.underlying_symbol)).slice(0, limit);
+  return rows
+    .sort((a, b) => sign * (rootKey(a, sort) - rootKey(b, sort)) || a.underlying_symbol.localeCompare(b.underlying_symbol))
+    .slice(0, limit);
 }
 
 /** Percent change of the last price from the previous close; null without a positive previous close. */
@@ -141,21 +141,19 @@ function compareKeys(a: number | null, b: number | null, sign: number): number {
 export function rankContracts(flows: readonly ContractFlow[], { sort, order, limit, minPremium }: RankingOptions): ContractLeaderRow[] {
   const rows = flows
     .filter((f) => reachesMinimum(f.premium, minPremium))
-    .map(
-      (f): ContractLeaderRow => ({
-        underlying_symbol: f.root,
-        premium: f.premium,
-        volume: f.volume,
-        change_percent: changePercent(f.lastPrice, f.previousClose),
-        contract_type: f.contractType,
-        date_of_expiry: f.dateOfExpiry,
-        implied_volatility: f.impliedVolatility,
-        last_price: f.lastPrice,
-        open_interest: f.openInterest,
-        previous_close: f.previousClose,
-        strike: f.strike,
-      }),
-    );
+    .map((f): ContractLeaderRow => ({
+      underlying_symbol: f.root,
+      premium: f.premium,
+      volume: f.volume,
+      change_percent: changePercent(f.lastPrice, f.previousClose),
+      contract_type: f.contractType,
+      date_of_expiry: f.dateOfExpiry,
+      implied_volatility: f.impliedVolatility,
+      last_price: f.lastPrice,
+      open_interest: f.openInterest,
+      previous_close: f.previousClose,
+      strike: f.strike,
+    }));
   const sign = order === 'desc' ? -1 : 1;
   return rows
     .sort(

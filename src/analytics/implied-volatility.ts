@@ -56,7 +56,10 @@ function rationalCubic(t: number, omt: number, w: number, yl: number, yr: number
   if (!(control < MAX_CONTROL)) return yr * t + yl * omt;
   const t2 = t * t;
   const omt2 = omt * omt;
-  return (yr * t2 * t + (control * yr - w * dr) * t2 * omt + (control * yl + w * dl) * t * omt2 + yl * omt2 * omt) / (1 + (control - 3) * t * omt);
+  return (
+    (yr * t2 * t + (control * yr - w * dr) * t2 * omt + (control * yl + w * dl) * t * omt2 + yl * omt2 * omt) /
+    (1 + (control - 3) * t * omt)
+  );
 }
 
 /**
@@ -85,7 +88,16 @@ function shapePreservingControl(dl: number, dr: number, slope: number): number {
  * (at the left end when `atLeft`), raised to the shape-preserving minimum when `preserveShape`.
  * From r''(xl) = 2(ρ(s − dl) − (dr − dl))/w and r''(xr) = 2(ρ(dr − s) − (dr − dl))/w, s the chord's slope.
  */
-function fittedControl(w: number, yl: number, yr: number, dl: number, dr: number, second: number, atLeft: boolean, preserveShape: boolean): number {
+function fittedControl(
+  w: number,
+  yl: number,
+  yr: number,
+  dl: number,
+  dr: number,
+  second: number,
+  atLeft: boolean,
+  preserveShape: boolean,
+): number {
   const slope = (yr - yl) / w;
   const numerator = 0.5 * w * second + (dr - dl);
   const denominator = atLeft ? slope - dl : dr - slope;
@@ -180,7 +192,8 @@ function belowInflection(x: number, lnBeta: number, sc: number, halfGapC: number
     // Φ(z)³ = F/scale at the guess; F(β) = β(1 + O(β/b_l)) near 0, taken in logs there (β may underflow).
     const t = Math.exp(lnBeta - lnBl);
     const f = t > 1e-12 ? rationalCubic(t, 1 - t, bl, 0, fl, 1, d1, fittedControl(bl, 0, fl, 1, d1, d2, false, true)) : 0;
-    const zGuess = f > 1e-280 ? approximateInverseNormCdf(Math.cbrt(f / scale)) : inverseNormCdfOfLog((lnBeta + LN_LOWER_MAP - Math.log(-x)) / 3);
+    const zGuess =
+      f > 1e-280 ? approximateInverseNormCdf(Math.cbrt(f / scale)) : inverseNormCdfOfLog((lnBeta + LN_LOWER_MAP - Math.log(-x)) / 3);
     return householder(1, x, lnBeta, NaN, (INV_SQRT3 * x) / zGuess, 0, sl);
   }
   const beta = Math.exp(lnBeta);
@@ -195,7 +208,16 @@ function belowInflection(x: number, lnBeta: number, sc: number, halfGapC: number
  * s_u and b_u, the branch's guess, then its Householder steps. `bMax` is e^{x/2}; the others as
  * in belowInflection.
  */
-function aboveInflection(x: number, lnBeta: number, gap: number, bMax: number, sc: number, halfGapC: number, bc: number, vc: number): number {
+function aboveInflection(
+  x: number,
+  lnBeta: number,
+  gap: number,
+  bMax: number,
+  sc: number,
+  halfGapC: number,
+  bc: number,
+  vc: number,
+): number {
   const lnGap = Math.log(gap);
   const su = sc + SQRT_2PI * (1 - halfGapC); // s_c + (e^{x/2} − b_c)/b'(s_c)
   const hu = x / su;
@@ -310,10 +332,25 @@ function householder(branch: 1 | 2 | 3 | 4, x: number, lnBeta: number, lnGap: nu
 export function impliedVolatility(i: ImpliedVolatilityInput): number | null {
   const { price, spot, strike, time, rate, dividendYield: q } = i;
   // Written out rather than as a list: this runs once per quote of a chain (no array per call).
-  if (!(Number.isFinite(price) && Number.isFinite(spot) && Number.isFinite(strike) && Number.isFinite(time) && Number.isFinite(rate) && Number.isFinite(q))) return null;
+  if (!(
+    Number.isFinite(price) &&
+    Number.isFinite(spot) &&
+    Number.isFinite(strike) &&
+    Number.isFinite(time) &&
+    Number.isFinite(rate) &&
+    Number.isFinite(q)
+  ))
+    return null;
   if (!(spot > 0) || !(strike > 0) || !(time > 0)) return null;
   if (i.type !== 'call' && i.type !== 'put') return null;
-  return solveDiscounted(i.type === 'call', price, spot * Math.exp(-q * time), strike * Math.exp(-rate * time), logForwardMoneyness(spot, strike, (rate - q) * time), time);
+  return solveDiscounted(
+    i.type === 'call',
+    price,
+    spot * Math.exp(-q * time),
+    strike * Math.exp(-rate * time),
+    logForwardMoneyness(spot, strike, (rate - q) * time),
+    time,
+  );
 }
 
 /**
@@ -322,8 +359,22 @@ export function impliedVolatility(i: ImpliedVolatilityInput): number | null {
  * spot = F and dividendYield = r (when discount is that call's e^{−rT}), without its argument object
  * or exponentials, for callers solving a whole chain of one expiration. Null in the same cases.
  */
-export function blackImpliedVolatility(type: OptionType, price: number, forward: number, strike: number, time: number, discount: number): number | null {
-  if (!(Number.isFinite(price) && Number.isFinite(forward) && Number.isFinite(strike) && Number.isFinite(time) && Number.isFinite(discount))) return null;
+export function blackImpliedVolatility(
+  type: OptionType,
+  price: number,
+  forward: number,
+  strike: number,
+  time: number,
+  discount: number,
+): number | null {
+  if (!(
+    Number.isFinite(price) &&
+    Number.isFinite(forward) &&
+    Number.isFinite(strike) &&
+    Number.isFinite(time) &&
+    Number.isFinite(discount)
+  ))
+    return null;
   if (!(forward > 0) || !(strike > 0) || !(time > 0) || !(discount > 0)) return null;
   if (type !== 'call' && type !== 'put') return null;
   return solveDiscounted(type === 'call', price, forward * discount, strike * discount, logForwardMoneyness(forward, strike, 0), time);

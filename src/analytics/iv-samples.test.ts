@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bucketEnd, bucketOf, INTERVAL_MS, ivSample, lastQuotePerBucket, MAX_RANGE_MS, resolveIvRange, sampleWindows } from './iv-samples.js';
+import {
+  bucketEnd,
+  bucketOf,
+  INTERVAL_MS,
+  ivSample,
+  lastQuotePerBucket,
+  MAX_RANGE_MS,
+  resolveIvRange,
+  sampleWindows,
+} from './iv-samples.js';
 import { bsmPrice } from './pricing.js';
 import { dividendYield, riskFreeRate } from './rates.js';
 import { yearsToSettlement } from './settlement.js';
@@ -54,7 +63,9 @@ describe('buckets and windows', () => {
       { start: GTH_NOV24, end: to, grid: GTH_NOV24, tradingDate: '2026-11-24' },
     ]);
     // all: each date's overnight window, then its regular session; Thanksgiving evening opens Friday's window.
-    expect(sampleWindows(at('2026-11-25T00:00:00Z'), at('2026-11-28T00:00:00Z'), 'SPX', 'all').map((w) => [w.start, w.end, w.tradingDate])).toEqual([
+    expect(
+      sampleWindows(at('2026-11-25T00:00:00Z'), at('2026-11-28T00:00:00Z'), 'SPX', 'all').map((w) => [w.start, w.end, w.tradingDate]),
+    ).toEqual([
       [1_795_569_300_000, 1_795_616_700_000, '2026-11-25'], // Tue 20:15 ET to Wed 09:25 ET
       [1_795_617_000_000, 1_795_641_300_000, '2026-11-25'], // Wed 09:30 to 16:15 ET
       [1_795_742_100_000, 1_795_789_500_000, '2026-11-27'], // Thu (holiday) 20:15 ET to Fri 09:25 ET
@@ -69,7 +80,13 @@ describe('buckets and windows', () => {
   it('keeps the last quote of each bucket', () => {
     const q = (m: number, bid: number) => ({ minute: OPEN + m * 60_000, quoteTs: OPEN + m * 60_000 + 5, bid, ask: bid + 0.1 });
     const windows = sampleWindows(OPEN, CLOSE_NOV20, 'SPY', 'rth');
-    expect(lastQuotePerBucket([q(0, 1), q(3, 2), q(5, 3), q(11, 4)], INTERVAL_MS['5m'], windows).map((b) => [b.bucket, b.quote.bid, b.tradingDate])).toEqual([
+    expect(
+      lastQuotePerBucket([q(0, 1), q(3, 2), q(5, 3), q(11, 4)], INTERVAL_MS['5m'], windows).map((b) => [
+        b.bucket,
+        b.quote.bid,
+        b.tradingDate,
+      ]),
+    ).toEqual([
       [OPEN, 2, '2026-11-20'],
       [OPEN + 300_000, 3, '2026-11-20'],
       [OPEN + 600_000, 4, '2026-11-20'],
@@ -80,7 +97,11 @@ describe('buckets and windows', () => {
     const windows = sampleWindows(GTH_NOV20, CLOSE_NOV20, 'SPX', 'all');
     const q = (minute: number, bid: number) => ({ minute, quoteTs: minute + 5, bid, ask: bid + 0.1 });
     // 09:20 ET (overnight, bucket 09:15) and 09:31 ET (regular, bucket 09:30) are 11 minutes apart in 1h buckets.
-    const buckets = lastQuotePerBucket([q(GTH_NOV20 + 5 * 60_000, 1), q(GTH_NOV20_END - 5 * 60_000, 2), q(RTH_NOV20 + 60_000, 3), q(CLOSE_NOV20 - 60_000, 4)], INTERVAL_MS['1h'], windows);
+    const buckets = lastQuotePerBucket(
+      [q(GTH_NOV20 + 5 * 60_000, 1), q(GTH_NOV20_END - 5 * 60_000, 2), q(RTH_NOV20 + 60_000, 3), q(CLOSE_NOV20 - 60_000, 4)],
+      INTERVAL_MS['1h'],
+      windows,
+    );
     expect(buckets.map((b) => [b.bucket, b.quote.bid])).toEqual([
       [GTH_NOV20, 1],
       [GTH_NOV20 + 13 * H, 2],
@@ -125,18 +146,34 @@ describe('resolveIvRange', () => {
 });
 
 describe('ivSample', () => {
-  const contract = { optionSymbol: 'SPY   261218C00590000', root: 'SPY', underlying: 'SPY', type: 'call' as const, strike: 590, dateOfExpiry: '2026-12-18' };
+  const contract = {
+    optionSymbol: 'SPY   261218C00590000',
+    root: 'SPY',
+    underlying: 'SPY',
+    type: 'call' as const,
+    strike: 590,
+    dateOfExpiry: '2026-12-18',
+  };
   const minute = OPEN + 60 * 60_000;
   const quoteTs = minute + 30_000;
   const time = yearsToSettlement(quoteTs, 'SPY', '2026-12-18');
-  const price = (vol: number) => bsmPrice({ type: 'call', spot: 588.5, strike: 590, time, rate: 0.04, dividendYield: 0.013, volatility: vol });
+  const price = (vol: number) =>
+    bsmPrice({ type: 'call', spot: 588.5, strike: 590, time, rate: 0.04, dividendYield: 0.013, volatility: vol });
 
   it('solves bid, ask and midpoint at the bar of the minute, else of the minute before', () => {
     const bid = Math.round(price(0.15) * 100) / 100;
     const ask = Math.round(price(0.17) * 100) / 100;
     const bars = new Map([[minute - 60_000, { ts: minute - 60_000, close: 588.5 }]]);
     const s = ivSample(contract, { bucket: OPEN + 3_600_000, quote: { minute, quoteTs, bid, ask }, tradingDate: '2026-11-20' }, bars);
-    expect(s).toMatchObject({ bid, ask, midpoint: (bid + ask) / 2, underlying_price: 588.5, underlying_timestamp: minute - 60_000, timestamp: OPEN + 3_600_000, option_symbol: contract.optionSymbol });
+    expect(s).toMatchObject({
+      bid,
+      ask,
+      midpoint: (bid + ask) / 2,
+      underlying_price: 588.5,
+      underlying_timestamp: minute - 60_000,
+      timestamp: OPEN + 3_600_000,
+      option_symbol: contract.optionSymbol,
+    });
     expect(s.bid_implied_volatility!).toBeGreaterThan(0.13);
     expect(s.bid_implied_volatility!).toBeLessThan(s.implied_volatility!);
     expect(s.implied_volatility!).toBeLessThan(s.ask_implied_volatility!);
@@ -144,9 +181,13 @@ describe('ivSample', () => {
   });
 
   it('leaves volatilities null without an underlying price or a valid quote', () => {
-    expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 1, ask: 1.1 }, tradingDate: '2026-11-20' }, new Map())).toMatchObject({ underlying_price: null, implied_volatility: null, bid_implied_volatility: null, underlying_timestamp: null });
+    expect(
+      ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: 1, ask: 1.1 }, tradingDate: '2026-11-20' }, new Map()),
+    ).toMatchObject({ underlying_price: null, implied_volatility: null, bid_implied_volatility: null, underlying_timestamp: null });
     const bars = new Map([[minute, { ts: minute, close: 588.5 }]]);
-    expect(ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: null, ask: 0 }, tradingDate: '2026-11-20' }, bars)).toMatchObject({ bid: null, ask: null, midpoint: null, implied_volatility: null, ask_implied_volatility: null });
+    expect(
+      ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid: null, ask: 0 }, tradingDate: '2026-11-20' }, bars),
+    ).toMatchObject({ bid: null, ask: null, midpoint: null, implied_volatility: null, ask_implied_volatility: null });
   });
 
   it('serves a zero bid or ask as null (no bid, no offer), with no midpoint and no volatility for that side', () => {
@@ -160,7 +201,12 @@ describe('ivSample', () => {
     const noOffer = ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, bid, ask: 0 }, tradingDate: '2026-11-20' }, bars);
     expect(noOffer).toMatchObject({ bid, ask: null, ask_implied_volatility: null, midpoint: null, implied_volatility: null });
     expect(noOffer.bid_implied_volatility!).toBeCloseTo(0.15, 2);
-    for (const quote of [{ bid: null, ask }, { bid: -0.05, ask }, { bid: 0, ask: 0 }, { bid: Number.NaN, ask }]) {
+    for (const quote of [
+      { bid: null, ask },
+      { bid: -0.05, ask },
+      { bid: 0, ask: 0 },
+      { bid: Number.NaN, ask },
+    ]) {
       const s = ivSample(contract, { bucket: OPEN, quote: { minute, quoteTs, ...quote }, tradingDate: '2026-11-20' }, bars);
       expect(s, JSON.stringify(quote)).toMatchObject({ bid: null, bid_implied_volatility: null, midpoint: null, implied_volatility: null });
     }
@@ -169,12 +215,31 @@ describe('ivSample', () => {
   it('solves an overnight bucket at the rate of its trading date, not of its evening', () => {
     // Tue 2020-03-31 21:00 ET (EDT) belongs to Wed 2020-04-01; the March and April 2020 rates differ.
     expect(riskFreeRate('2020-03-31')).not.toBe(riskFreeRate('2020-04-01'));
-    const spx = { optionSymbol: 'SPXW  200417C02600000', root: 'SPXW', underlying: 'SPX', type: 'call' as const, strike: 2600, dateOfExpiry: '2020-04-17' };
+    const spx = {
+      optionSymbol: 'SPXW  200417C02600000',
+      root: 'SPXW',
+      underlying: 'SPX',
+      type: 'call' as const,
+      strike: 2600,
+      dateOfExpiry: '2020-04-17',
+    };
     const evening = at('2020-04-01T01:00:00Z');
     const time = yearsToSettlement(evening, 'SPXW', '2020-04-17');
-    const mid = bsmPrice({ type: 'call', spot: 2500, strike: 2600, time, rate: riskFreeRate('2020-04-01'), dividendYield: dividendYield('SPX'), volatility: 0.5 });
+    const mid = bsmPrice({
+      type: 'call',
+      spot: 2500,
+      strike: 2600,
+      time,
+      rate: riskFreeRate('2020-04-01'),
+      dividendYield: dividendYield('SPX'),
+      volatility: 0.5,
+    });
     const bars = new Map([[evening, { ts: evening, close: 2500 }]]);
-    const s = ivSample(spx, { bucket: at('2020-04-01T00:15:00Z'), quote: { minute: evening, quoteTs: evening, bid: mid, ask: mid }, tradingDate: '2020-04-01' }, bars);
+    const s = ivSample(
+      spx,
+      { bucket: at('2020-04-01T00:15:00Z'), quote: { minute: evening, quoteTs: evening, bid: mid, ask: mid }, tradingDate: '2020-04-01' },
+      bars,
+    );
     expect(s.implied_volatility!).toBeCloseTo(0.5, 6);
   });
 });

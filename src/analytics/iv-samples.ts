@@ -239,8 +239,10 @@ export function resolveIvRange(r: IvRangeRequest): IvRange {
   if (r.startTime !== undefined || r.endTime !== undefined) {
     const from = r.startTime ?? r.endTime! - MAX_RANGE_MS;
     const to = r.endTime ?? r.startTime! + MAX_RANGE_MS;
-    if (from >= to) return { ok: false, problems: given.map((parameter) => ({ parameter, message: 'start_time must be before end_time' })) };
-    if (to - from > MAX_RANGE_MS) return { ok: false, problems: given.map((parameter) => ({ parameter, message: 'the range is at most 31 days' })) };
+    if (from >= to)
+      return { ok: false, problems: given.map((parameter) => ({ parameter, message: 'start_time must be before end_time' })) };
+    if (to - from > MAX_RANGE_MS)
+      return { ok: false, problems: given.map((parameter) => ({ parameter, message: 'the range is at most 31 days' })) };
     return { ok: true, from, to };
   }
   const sessions = sessionsOf(r.date ?? r.defaultDate, r.root, r.session);

@@ -45,7 +45,7 @@ function wallClockAt(ms: number): WallClock {
 export function newYorkOffsetMs(ms: number): number {
   const w = wallClockAt(ms);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return asUtc - (ms - (ms % 1000 + 1000) % 1000);
+  return asUtc - (ms - (((ms % 1000) + 1000) % 1000));
 }
 
 /**

@@ -18,17 +18,45 @@ import {
 describe('exchanges', () => {
   it('lists the 17 short names in the specification order', () => {
     expect(EXCHANGE_NAMES).toEqual([
-      'nom', 'amex', 'cboe', 'ise', 'arca', 'phlx', 'box', 'mrcy', 'gmni',
-      'c2', 'miax', 'emld', 'bx', 'bzx', 'edgx', 'perl', 'memx',
+      'nom',
+      'amex',
+      'cboe',
+      'ise',
+      'arca',
+      'phlx',
+      'box',
+      'mrcy',
+      'gmni',
+      'c2',
+      'miax',
+      'emld',
+      'bx',
+      'bzx',
+      'edgx',
+      'perl',
+      'memx',
     ]);
   });
 
   it('maps each short name to its Massive options exchange id and OPRA participant', () => {
     const expected: Record<string, [number, string]> = {
-      amex: [300, 'A'], box: [301, 'B'], cboe: [302, 'C'], emld: [303, 'D'], edgx: [304, 'E'],
-      gmni: [307, 'H'], ise: [308, 'I'], mrcy: [309, 'J'], miax: [312, 'M'], arca: [313, 'N'],
-      perl: [315, 'P'], nom: [316, 'Q'], bx: [319, 'T'], memx: [320, 'U'], c2: [322, 'W'],
-      phlx: [323, 'X'], bzx: [325, 'Z'],
+      amex: [300, 'A'],
+      box: [301, 'B'],
+      cboe: [302, 'C'],
+      emld: [303, 'D'],
+      edgx: [304, 'E'],
+      gmni: [307, 'H'],
+      ise: [308, 'I'],
+      mrcy: [309, 'J'],
+      miax: [312, 'M'],
+      arca: [313, 'N'],
+      perl: [315, 'P'],
+      nom: [316, 'Q'],
+      bx: [319, 'T'],
+      memx: [320, 'U'],
+      c2: [322, 'W'],
+      phlx: [323, 'X'],
+      bzx: [325, 'Z'],
     };
     for (const name of EXCHANGE_NAMES) {
       const [code, letter] = expected[name] as [number, string];
@@ -64,8 +92,8 @@ describe('exchanges', () => {
 });
 
 const ALL_CODES = [
-  201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 219, 227, 228, 229, 230, 231, 232, 233, 234,
-  235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247, 248,
+  201, 202, 203, 204, 205, 206, 207, 208, 209, 210, 219, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242,
+  243, 244, 245, 246, 247, 248,
 ];
 
 function codesWith(trait: keyof ConditionTraits): number[] {
@@ -113,9 +141,7 @@ describe('sale conditions', () => {
     expect(codesWith('auction')).toEqual([227, 228, 233, 237, 238, 244]);
     expect(codesWith('cross')).toEqual([229, 230, 234, 241, 247]);
     expect(codesWith('floor')).toEqual([231, 235, 239, 242, 245, 246]);
-    expect(codesWith('complex')).toEqual([
-      232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247,
-    ]);
+    expect(codesWith('complex')).toEqual([232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242, 243, 244, 245, 246, 247]);
     expect(codesWith('tied')).toEqual([237, 240, 241, 242, 243, 244, 245]);
     expect(codesWith('implied')).toEqual([232, 233, 234, 235, 237, 240, 241, 242, 246, 247]);
     expect(codesWith('extHours')).toEqual([248]);

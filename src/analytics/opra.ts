@@ -81,15 +81,11 @@ const VENUE_ROWS: readonly OptionVenue[] = [
  * processor generates) have codes but no short name in the specification, so their prints report
  * `unmapped_<code>`.
  */
-export const OPTION_VENUES: readonly OptionVenue[] = Object.freeze(
-  VENUE_ROWS.map((v) => Object.freeze(v)),
-);
+export const OPTION_VENUES: readonly OptionVenue[] = Object.freeze(VENUE_ROWS.map((v) => Object.freeze(v)));
 
 /** Short name to Massive exchange id, for the 17 named venues. */
 export const exchangeCodeByName: Readonly<Record<ExchangeName, number>> = Object.freeze(
-  Object.fromEntries(
-    OPTION_VENUES.filter((v) => v.name !== null).map((v) => [v.name, v.exchangeCode]),
-  ) as Record<ExchangeName, number>,
+  Object.fromEntries(OPTION_VENUES.filter((v) => v.name !== null).map((v) => [v.name, v.exchangeCode])) as Record<ExchangeName, number>,
 );
 
 // Codes are small integers in one dense range, so an array lookup keeps exchangeName() free of
@@ -244,49 +240,17 @@ const CONDITION_ROWS: readonly [number, string, string, string, ConditionTraits]
   [240, 'n', 'TLET', 'Stock Options auto-electronic trade', traitsOf('complex', 'tied', 'implied')],
   [241, 'o', 'TLCT', 'Stock Options Cross', traitsOf('complex', 'tied', 'implied', 'cross')],
   [242, 'p', 'TLFT', 'Stock Options floor trade', traitsOf('complex', 'tied', 'implied', 'floor')],
-  [
-    243,
-    'q',
-    'TESL',
-    'Stock Options auto-electronic trade against single leg(s)',
-    traitsOf('complex', 'tied'),
-  ],
-  [
-    244,
-    'r',
-    'TASL',
-    'Stock Options Auction against single leg(s)',
-    traitsOf('complex', 'tied', 'auction'),
-  ],
-  [
-    245,
-    's',
-    'TFSL',
-    'Stock Options floor trade against single leg(s)',
-    traitsOf('complex', 'tied', 'floor'),
-  ],
-  [
-    246,
-    't',
-    'CBMO',
-    'Multi Leg Floor Trade of Proprietary Products',
-    traitsOf('complex', 'implied', 'floor'),
-  ],
-  [
-    247,
-    'u',
-    'MCTP',
-    'Multilateral Compression Trade of Proprietary Products',
-    traitsOf('complex', 'implied', 'cross'),
-  ],
+  [243, 'q', 'TESL', 'Stock Options auto-electronic trade against single leg(s)', traitsOf('complex', 'tied')],
+  [244, 'r', 'TASL', 'Stock Options Auction against single leg(s)', traitsOf('complex', 'tied', 'auction')],
+  [245, 's', 'TFSL', 'Stock Options floor trade against single leg(s)', traitsOf('complex', 'tied', 'floor')],
+  [246, 't', 'CBMO', 'Multi Leg Floor Trade of Proprietary Products', traitsOf('complex', 'implied', 'floor')],
+  [247, 'u', 'MCTP', 'Multilateral Compression Trade of Proprietary Products', traitsOf('complex', 'implied', 'cross')],
   [248, 'v', 'EXHT', 'Extended Hours Trade', traitsOf('extHours')],
 ];
 
 /** The 33 options sale conditions Massive publishes, in code order. */
 export const SALE_CONDITIONS: readonly SaleCondition[] = Object.freeze(
-  CONDITION_ROWS.map(([code, opraMessageType, mnemonic, name, traits]) =>
-    Object.freeze({ code, opraMessageType, mnemonic, name, traits }),
-  ),
+  CONDITION_ROWS.map(([code, opraMessageType, mnemonic, name, traits]) => Object.freeze({ code, opraMessageType, mnemonic, name, traits })),
 );
 
 /** Traits of a code Massive does not publish (and of REGULAR_SALE_CONDITION): all false. */

@@ -41,7 +41,9 @@ describe('driftSeries', () => {
   });
 
   it('clips to the window and leaves out buckets that have not started', () => {
-    expect(driftSeries(grid, step, { from: OPEN + step + 1, to: OPEN + 2 * step + 1 }, nets, bars, OPEN + 86_400_000).map((b) => b.timestamp)).toEqual([OPEN + step, OPEN + 2 * step]);
+    expect(
+      driftSeries(grid, step, { from: OPEN + step + 1, to: OPEN + 2 * step + 1 }, nets, bars, OPEN + 86_400_000).map((b) => b.timestamp),
+    ).toEqual([OPEN + step, OPEN + 2 * step]);
     expect(driftSeries(grid, step, { from: null, to: null }, nets, bars, OPEN + step).map((b) => b.timestamp)).toEqual([OPEN, OPEN + step]);
     expect(driftSeries(grid, step, { from: null, to: null }, nets, bars, OPEN - 1)).toEqual([]);
   });

@@ -92,7 +92,13 @@ export function driftSeries(
       call += n.call;
       put += n.put;
     }
-    out.push({ call_drift: call, put_drift: put, sentiment_drift: call - put, timestamp: grid.start + i * intervalMs, underlying_price: closes.get(i) ?? null });
+    out.push({
+      call_drift: call,
+      put_drift: put,
+      sentiment_drift: call - put,
+      timestamp: grid.start + i * intervalMs,
+      underlying_price: closes.get(i) ?? null,
+    });
   }
   return out;
 }

@@ -208,10 +208,26 @@ describe('bsmGreeks against finite differences', () => {
     const dS = 0.01 * c.spot * c.volatility * Math.sqrt(c.time);
     const dV = 0.01 * c.volatility;
     const dT = 0.01 * c.time;
-    close(g.delta, derivative((h) => bsmPrice({ ...c, spot: c.spot + h }), dS), 1);
-    close(g.gamma, derivative((h) => bsmGreeks({ ...c, spot: c.spot + h }).delta, dS), 1 / c.spot);
-    close(g.vega, derivative((h) => bsmPrice({ ...c, volatility: c.volatility + h }), dV), c.spot);
-    close(g.vanna, derivative((h) => bsmGreeks({ ...c, volatility: c.volatility + h }).delta, dV), 1);
+    close(
+      g.delta,
+      derivative((h) => bsmPrice({ ...c, spot: c.spot + h }), dS),
+      1,
+    );
+    close(
+      g.gamma,
+      derivative((h) => bsmGreeks({ ...c, spot: c.spot + h }).delta, dS),
+      1 / c.spot,
+    );
+    close(
+      g.vega,
+      derivative((h) => bsmPrice({ ...c, volatility: c.volatility + h }), dV),
+      c.spot,
+    );
+    close(
+      g.vanna,
+      derivative((h) => bsmGreeks({ ...c, volatility: c.volatility + h }).delta, dV),
+      1,
+    );
     // Charm is dΔ/dt with calendar time t passing, i.e. −dΔ/dT.
     close(g.charm, -derivative((h) => bsmGreeks({ ...c, time: c.time + h }).delta, dT), 1);
     expect(g.price).toBe(bsmPrice(c));

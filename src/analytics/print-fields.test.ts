@@ -13,7 +13,14 @@ describe('classifyPrint', () => {
   it("takes day volume and days to expiry from the contract's day, and the id from the key given", () => {
     const p = raw({ sequence: 41, size: 7 });
     const r = classifyPrint(p, ctx({ openInterest: 100 }), { dayVolume: 107, daysToExpiry: 3 }, 'K', traitsOf(p), newPrintScratch());
-    expect(r).toMatchObject({ id: 'K:2024-12-19:41', contract_key: 'K', day_volume: 107, days_to_expiry: 3, flags: ['vol_gt_oi'], is_unusual: true });
+    expect(r).toMatchObject({
+      id: 'K:2024-12-19:41',
+      contract_key: 'K',
+      day_volume: 107,
+      days_to_expiry: 3,
+      flags: ['vol_gt_oi'],
+      is_unusual: true,
+    });
   });
 
   it('gives trade_type from the conditions alone, before grouping', () => {
@@ -33,11 +40,24 @@ describe('classifyPrint', () => {
     expect(first.implied_volatility).not.toBeNull();
     const q = raw({ timestamp: T0 + 1 });
     const second = classifyPrint(q, ctx({ quote: null, underlyingPrice: null }), day, 'K', traitsOf(q), scratch);
-    expect(second).toMatchObject({ side: 'unknown', side_confidence: 0, bid: null, ask: null, implied_volatility: null, delta: null, flags: ['no_side'] });
+    expect(second).toMatchObject({
+      side: 'unknown',
+      side_confidence: 0,
+      bid: null,
+      ask: null,
+      implied_volatility: null,
+      delta: null,
+      flags: ['no_side'],
+    });
   });
 
   it("gives a single print's output of the classifier", () => {
-    for (const over of [{}, { conditionCode: 232, price: 2.0 }, { conditionCode: 227, size: 600, aggressorSide: 'buy' as const }, { type: 'put' as const, strike: 5800 }]) {
+    for (const over of [
+      {},
+      { conditionCode: 232, price: 2.0 },
+      { conditionCode: 227, size: 600, aggressorSide: 'buy' as const },
+      { type: 'put' as const, strike: 5800 },
+    ]) {
       const p = raw(over);
       const c = ctx({ quote: quote(1.9, 2.1, T0 - 5_000) });
       const expected = one(p, c);

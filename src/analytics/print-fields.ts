@@ -211,7 +211,7 @@ function sideConfidence(side: SidePlacement['side'], placed: number, traits: num
   if (hinted) {
     const direction = directionOf(side);
     if (direction !== 0) {
-      if ((direction > 0) === hintBuys) {
+      if (direction > 0 === hintBuys) {
         if (confidence < HINT_AGREES_CONFIDENCE) confidence = HINT_AGREES_CONFIDENCE;
       } else {
         confidence *= HINT_DISAGREES_FACTOR;
@@ -250,7 +250,14 @@ function deltaAt(print: RawPrint, context: PrintContext, spot: number, volatilit
 }
 
 /** The print's flags as FlagBit bits: its conditions' traits, then what its session, hint, side and day add. */
-function flagBits(print: RawPrint, context: PrintContext, traits: number, side: SidePlacement['side'], hinted: boolean, dayVolume: number): number {
+function flagBits(
+  print: RawPrint,
+  context: PrintContext,
+  traits: number,
+  side: SidePlacement['side'],
+  hinted: boolean,
+  dayVolume: number,
+): number {
   const openInterest = context.openInterest;
   let flags = 0;
   if ((traits & T_ISO) !== 0) flags |= F_ISO;
@@ -283,5 +290,9 @@ function tradeTypeOf(traits: number): TradeType {
 /** is_block: size and premium over the block thresholds, or a negotiated print (auction, cross, floor) of block size. */
 function isBlockPrint(size: number, premium: number, traits: number): boolean {
   const negotiated = (traits & T_NEGOTIATED) !== 0;
-  return (size >= BLOCK_MIN_SIZE && premium >= BLOCK_MIN_SIZE_PREMIUM) || premium >= BLOCK_PREMIUM || (negotiated && size >= BLOCK_NEGOTIATED_SIZE);
+  return (
+    (size >= BLOCK_MIN_SIZE && premium >= BLOCK_MIN_SIZE_PREMIUM) ||
+    premium >= BLOCK_PREMIUM ||
+    (negotiated && size >= BLOCK_NEGOTIATED_SIZE)
+  );
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { dayDateOf, defaultTradingDate, inRegularHours, overnightDateOf, readBounds, resolveWindow, rootsOf, selectSides, sessionSpan } from './print-filters.js';
+import {
+  dayDateOf,
+  defaultTradingDate,
+  inRegularHours,
+  overnightDateOf,
+  readBounds,
+  resolveWindow,
+  rootsOf,
+  selectSides,
+  sessionSpan,
+} from './print-filters.js';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -37,8 +47,14 @@ describe('readBounds', () => {
   const none = { from: null, to: null };
   it('bounds an overnight read by the overnight window, keeping a bound the request gives', () => {
     expect(readBounds('2026-11-20', 'gth', none)).toEqual({ from: at('2026-11-20T01:15:00Z'), to: at('2026-11-20T14:25:00Z') });
-    expect(readBounds('2026-11-20', 'gth', { from: at('2026-11-20T03:00:00Z'), to: null })).toEqual({ from: at('2026-11-20T03:00:00Z'), to: at('2026-11-20T14:25:00Z') });
-    expect(readBounds('2026-11-20', 'gth', { from: null, to: at('2026-11-20T04:00:00Z') })).toEqual({ from: at('2026-11-20T01:15:00Z'), to: at('2026-11-20T04:00:00Z') });
+    expect(readBounds('2026-11-20', 'gth', { from: at('2026-11-20T03:00:00Z'), to: null })).toEqual({
+      from: at('2026-11-20T03:00:00Z'),
+      to: at('2026-11-20T14:25:00Z'),
+    });
+    expect(readBounds('2026-11-20', 'gth', { from: null, to: at('2026-11-20T04:00:00Z') })).toEqual({
+      from: at('2026-11-20T01:15:00Z'),
+      to: at('2026-11-20T04:00:00Z'),
+    });
   });
 
   it("leaves a day or whole-date read, a closed day's and a date outside the calendar as asked", () => {
@@ -55,13 +71,24 @@ describe('resolveWindow', () => {
 
   it('passes no window through, with the default date', () => {
     expect(resolveWindow({ session: 'rth', now })).toEqual({ ok: true, tradingDate: '2026-11-20', from: null, to: null });
-    expect(resolveWindow({ session: 'rth', date: '2026-11-18', now })).toEqual({ ok: true, tradingDate: '2026-11-18', from: null, to: null });
+    expect(resolveWindow({ session: 'rth', date: '2026-11-18', now })).toEqual({
+      ok: true,
+      tradingDate: '2026-11-18',
+      from: null,
+      to: null,
+    });
   });
 
   it('takes the session from the window when no date is given', () => {
     expect(resolveWindow({ session: 'rth', startTime: t, now })).toEqual({ ok: true, tradingDate: '2026-11-20', from: t, to: null });
-    expect(resolveWindow({ session: 'gth', endTime: at('2026-11-20T03:00:00Z'), now })).toMatchObject({ ok: true, tradingDate: '2026-11-20' });
-    expect(resolveWindow({ session: 'all', startTime: at('2026-11-20T03:00:00Z'), endTime: t, now })).toMatchObject({ ok: true, tradingDate: '2026-11-20' });
+    expect(resolveWindow({ session: 'gth', endTime: at('2026-11-20T03:00:00Z'), now })).toMatchObject({
+      ok: true,
+      tradingDate: '2026-11-20',
+    });
+    expect(resolveWindow({ session: 'all', startTime: at('2026-11-20T03:00:00Z'), endTime: t, now })).toMatchObject({
+      ok: true,
+      tradingDate: '2026-11-20',
+    });
   });
 
   it('names start_time and end_time when the window is empty or leaves the session', () => {
@@ -90,7 +117,10 @@ describe('roots and sides', () => {
     expect(selectSides(['bid'])).toEqual({ stored: ['near_bid', 'at_bid'], exact: null });
     expect(selectSides(['at_ask', 'near_ask', 'unknown'])).toEqual({ stored: ['at_ask', 'near_ask', 'unknown'], exact: null });
     expect(selectSides(['at_ask', 'below_bid'])).toEqual({ stored: ['at_ask', 'near_ask', 'below_bid'], exact: ['at_ask', 'below_bid'] });
-    expect(selectSides(['near_bid', 'ask'])).toEqual({ stored: ['at_ask', 'near_ask', 'near_bid', 'at_bid'], exact: ['at_ask', 'near_ask', 'near_bid'] });
+    expect(selectSides(['near_bid', 'ask'])).toEqual({
+      stored: ['at_ask', 'near_ask', 'near_bid', 'at_bid'],
+      exact: ['at_ask', 'near_ask', 'near_bid'],
+    });
   });
 });
 

@@ -56,7 +56,11 @@ export function sessionSpan(date: string, session: SessionChoice): Span | null {
  * indexes do not lead with session: the bound keeps an overnight read off the day's prints), else
  * none. A date outside the calendar keeps the request's window.
  */
-export function readBounds(date: string, session: SessionChoice, window: { from: number | null; to: number | null }): { from: number | null; to: number | null } {
+export function readBounds(
+  date: string,
+  session: SessionChoice,
+  window: { from: number | null; to: number | null },
+): { from: number | null; to: number | null } {
   if (session !== 'gth') return window;
   let overnight: Span | null = null;
   try {
@@ -115,7 +119,13 @@ export function resolveWindow(r: WindowRequest): ResolvedWindow {
   } catch (error) {
     if (!(error instanceof CalendarRangeError)) throw error;
     const message = 'outside the exchange calendar (2000 to 2035)';
-    return { ok: false, problems: [...(r.startTime !== undefined ? [{ parameter: 'start_time', message }] : []), ...(r.endTime !== undefined ? [{ parameter: 'end_time', message }] : [])] };
+    return {
+      ok: false,
+      problems: [
+        ...(r.startTime !== undefined ? [{ parameter: 'start_time', message }] : []),
+        ...(r.endTime !== undefined ? [{ parameter: 'end_time', message }] : []),
+      ],
+    };
   }
 }
 
@@ -141,7 +151,8 @@ function resolveWindowIn(r: WindowRequest): ResolvedWindow {
   }
   const span = sessionSpan(date, session);
   if (!span) return both(`${date} is not a trading date`);
-  const inside = (t: number | undefined, isEnd: boolean): boolean => t === undefined || (isEnd ? t > span.start && t <= span.end : t >= span.start && t < span.end);
+  const inside = (t: number | undefined, isEnd: boolean): boolean =>
+    t === undefined || (isEnd ? t > span.start && t <= span.end : t >= span.start && t < span.end);
   if (!inside(startTime, false) || !inside(endTime, true)) {
     return both(`the window must lie within the ${session} session of ${date}`);
   }

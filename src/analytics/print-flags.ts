@@ -84,13 +84,8 @@ export const UNUSUAL_MAX_DAYS_TO_EXPIRY = 45;
  */
 export function isUnusual(r: Print): boolean {
   return (
-    (r.open_interest !== null &&
-      r.day_volume > r.open_interest &&
-      r.days_to_expiry <= UNUSUAL_MAX_DAYS_TO_EXPIRY) ||
+    (r.open_interest !== null && r.day_volume > r.open_interest && r.days_to_expiry <= UNUSUAL_MAX_DAYS_TO_EXPIRY) ||
     r.premium >= UNUSUAL_PREMIUM ||
-    (r.trade_type === 'sweep' &&
-      r.otm_percent !== null &&
-      r.otm_percent > 0 &&
-      directionOf(r.side) > 0)
+    (r.trade_type === 'sweep' && r.otm_percent !== null && r.otm_percent > 0 && directionOf(r.side) > 0)
   );
 }

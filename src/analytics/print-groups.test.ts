@@ -12,19 +12,53 @@ let nextSequence = 1;
 function member(over: Partial<Print> & { cancelled?: boolean } = {}): GroupMember {
   const sequence = nextSequence++;
   return {
-    ask: 2.1, bid: 1.9, condition_code: 209, contract_type: 'call', date_of_expiry: '2024-12-20', day_volume: 10,
-    days_to_expiry: 1, delta: null, exchange: 'cboe', exchange_code: 302, flags: [], group_id: null,
-    id: `SPXW:2024-12-20:5900000:C:2024-12-19:${sequence}`, implied_volatility: null, is_block: false, is_golden: false,
-    is_unusual: false, open_interest: 1000, otm_percent: -0.85, premium: 2100, price: 2.1, sentiment: 'bullish',
-    session: 'rth', side: 'at_ask', side_confidence: 1, size: 10, strike: 5900, timestamp: T0, trade_type: 'single',
-    underlying_price: 5850, underlying_symbol: 'SPXW', cancelled: false, ...over,
+    ask: 2.1,
+    bid: 1.9,
+    condition_code: 209,
+    contract_type: 'call',
+    date_of_expiry: '2024-12-20',
+    day_volume: 10,
+    days_to_expiry: 1,
+    delta: null,
+    exchange: 'cboe',
+    exchange_code: 302,
+    flags: [],
+    group_id: null,
+    id: `SPXW:2024-12-20:5900000:C:2024-12-19:${sequence}`,
+    implied_volatility: null,
+    is_block: false,
+    is_golden: false,
+    is_unusual: false,
+    open_interest: 1000,
+    otm_percent: -0.85,
+    premium: 2100,
+    price: 2.1,
+    sentiment: 'bullish',
+    session: 'rth',
+    side: 'at_ask',
+    side_confidence: 1,
+    size: 10,
+    strike: 5900,
+    timestamp: T0,
+    trade_type: 'single',
+    underlying_price: 5850,
+    underlying_symbol: 'SPXW',
+    cancelled: false,
+    ...over,
   };
 }
 
 function emptyGroup(): GroupState {
   return {
-    groupOpen: false, groupFirstTs: 0, groupFirstExchange: 0, groupMultiVenue: false, groupDirection: 0,
-    groupWalk: 0, groupLastPrice: 0, groupMembers: [], groupPositions: [],
+    groupOpen: false,
+    groupFirstTs: 0,
+    groupFirstExchange: 0,
+    groupMultiVenue: false,
+    groupDirection: 0,
+    groupWalk: 0,
+    groupLastPrice: 0,
+    groupMembers: [],
+    groupPositions: [],
   };
 }
 
@@ -42,11 +76,26 @@ const joins = (group: GroupState, m: GroupMember, direction: number): boolean =>
 describe('addToGroup', () => {
   it('opens a group with its first print, then tracks venues, direction and the walk', () => {
     const group = groupOf(member({ exchange_code: 302, price: 2.1, timestamp: T0 + 7 }), 0);
-    expect(group).toMatchObject({ groupOpen: true, groupFirstTs: T0 + 7, groupFirstExchange: 302, groupMultiVenue: false, groupDirection: 0, groupWalk: 0, groupLastPrice: 2.1, groupPositions: [0] });
+    expect(group).toMatchObject({
+      groupOpen: true,
+      groupFirstTs: T0 + 7,
+      groupFirstExchange: 302,
+      groupMultiVenue: false,
+      groupDirection: 0,
+      groupWalk: 0,
+      groupLastPrice: 2.1,
+      groupPositions: [0],
+    });
     addToGroup(group, member({ exchange_code: 302, price: 2.1 }), 1, 1);
     expect(group).toMatchObject({ groupMultiVenue: false, groupDirection: 1, groupWalk: 0 });
     addToGroup(group, member({ exchange_code: 308, price: 2.15 }), 2, 0);
-    expect(group).toMatchObject({ groupMultiVenue: true, groupDirection: 1, groupWalk: 1, groupLastPrice: 2.15, groupPositions: [0, 1, 2] });
+    expect(group).toMatchObject({
+      groupMultiVenue: true,
+      groupDirection: 1,
+      groupWalk: 1,
+      groupLastPrice: 2.15,
+      groupPositions: [0, 1, 2],
+    });
     expect(group.groupMembers).toHaveLength(3);
   });
 });
@@ -98,7 +147,10 @@ describe('settleGroup', () => {
     addToGroup(sweep, a, 1, 1);
     addToGroup(sweep, b, 2, 1);
     settleGroup(sweep);
-    expect([a, b].map((m) => [m.trade_type, m.group_id])).toEqual([['sweep', `g:${a.id}`], ['sweep', `g:${a.id}`]]);
+    expect([a, b].map((m) => [m.trade_type, m.group_id])).toEqual([
+      ['sweep', `g:${a.id}`],
+      ['sweep', `g:${a.id}`],
+    ]);
     expect([cancelled.trade_type, cancelled.group_id]).toEqual(['single', null]);
 
     const c = member({ exchange_code: 302 });
@@ -106,7 +158,10 @@ describe('settleGroup', () => {
     const split = groupOf(c);
     addToGroup(split, d, 1, 1);
     settleGroup(split);
-    expect([c, d].map((m) => [m.trade_type, m.is_golden])).toEqual([['split', false], ['split', false]]);
+    expect([c, d].map((m) => [m.trade_type, m.is_golden])).toEqual([
+      ['split', false],
+      ['split', false],
+    ]);
   });
 
   it('leaves one live print single', () => {
@@ -154,30 +209,41 @@ describe('PrintClassifier: sweeps', () => {
     ]);
     const groupId = `g:SPXW:2024-12-20:5900000:C:2024-12-19:${a.sequence}`;
     expect(prints.map((p) => [p.trade_type, p.group_id])).toEqual([
-      ['sweep', groupId], ['sweep', groupId], ['sweep', groupId],
+      ['sweep', groupId],
+      ['sweep', groupId],
+      ['sweep', groupId],
     ]);
   });
 
   it('does not group a second exchange beyond 50 ms', () => {
-    const { prints } = run([
-      [raw({ exchangeCode: 302 })],
-      [raw({ exchangeCode: 308, timestamp: T0 + 51 })],
+    const { prints } = run([[raw({ exchangeCode: 302 })], [raw({ exchangeCode: 308, timestamp: T0 + 51 })]]);
+    expect(prints.map((p) => [p.trade_type, p.group_id])).toEqual([
+      ['single', null],
+      ['single', null],
     ]);
-    expect(prints.map((p) => [p.trade_type, p.group_id])).toEqual([['single', null], ['single', null]]);
   });
 
   it('uses the contract key the caller keeps (RawPrint.contractKey) instead of building one', () => {
     const key = contractKey({ root: 'SPXW', dateOfExpiry: '2024-12-20', strike: 5900, type: 'call' });
     const built = run([[raw({ sequence: 1 })], [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10 })]]).prints;
-    const given = run([[raw({ sequence: 1, contractKey: key })], [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10, contractKey: key })]]).prints;
+    const given = run([
+      [raw({ sequence: 1, contractKey: key })],
+      [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10, contractKey: key })],
+    ]).prints;
     expect(given).toEqual(built);
     expect(given.map((p) => [p.id, p.trade_type, p.day_volume])).toEqual([
       [`${key}:2024-12-19:1`, 'sweep', 10],
       [`${key}:2024-12-19:2`, 'sweep', 20],
     ]);
     // The key given is the one used: the same fields under another key are another contract.
-    const other = run([[raw({ sequence: 1, contractKey: 'K1' })], [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10, contractKey: 'K2' })]]).prints;
-    expect(other.map((p) => [p.id, p.trade_type, p.day_volume])).toEqual([['K1:2024-12-19:1', 'single', 10], ['K2:2024-12-19:2', 'single', 10]]);
+    const other = run([
+      [raw({ sequence: 1, contractKey: 'K1' })],
+      [raw({ sequence: 2, exchangeCode: 308, timestamp: T0 + 10, contractKey: 'K2' })],
+    ]).prints;
+    expect(other.map((p) => [p.id, p.trade_type, p.day_volume])).toEqual([
+      ['K1:2024-12-19:1', 'single', 10],
+      ['K2:2024-12-19:2', 'single', 10],
+    ]);
   });
 
   it('does not group different contracts', () => {
@@ -191,10 +257,7 @@ describe('PrintClassifier: sweeps', () => {
   });
 
   it('does not mix buys and sells, nor walk against the direction', () => {
-    const mixed = run([
-      [raw({ exchangeCode: 302, price: 2.1 })],
-      [raw({ exchangeCode: 308, price: 1.9, timestamp: T0 + 5 })],
-    ]);
+    const mixed = run([[raw({ exchangeCode: 302, price: 2.1 })], [raw({ exchangeCode: 308, price: 1.9, timestamp: T0 + 5 })]]);
     expect(mixed.prints.map((p) => p.trade_type)).toEqual(['single', 'single']);
     const down = run([
       [raw({ exchangeCode: 302, price: 2.15 }), ctx({ quote: quote(1.9, 2.15) })],
@@ -210,7 +273,9 @@ describe('PrintClassifier: sweeps', () => {
       [raw({ exchangeCode: 313, price: 2.2, timestamp: T0 + 4 }), ctx({ quote: null })],
     ]);
     expect(prints.map((p) => [p.side, p.trade_type])).toEqual([
-      ['at_ask', 'sweep'], ['mid', 'sweep'], ['unknown', 'sweep'],
+      ['at_ask', 'sweep'],
+      ['mid', 'sweep'],
+      ['unknown', 'sweep'],
     ]);
   });
 
@@ -219,7 +284,10 @@ describe('PrintClassifier: sweeps', () => {
       [raw({ exchangeCode: 302, price: 1.9 })],
       [raw({ exchangeCode: 308, price: 1.85, timestamp: T0 + 20 }), ctx({ quote: quote(1.85, 2.1) })],
     ]);
-    expect(prints.map((p) => [p.sentiment, p.trade_type])).toEqual([['bearish', 'sweep'], ['bearish', 'sweep']]);
+    expect(prints.map((p) => [p.sentiment, p.trade_type])).toEqual([
+      ['bearish', 'sweep'],
+      ['bearish', 'sweep'],
+    ]);
   });
 
   it('is golden from a 1,000,000 USD group premium, on every print of the sweep', () => {
@@ -229,7 +297,8 @@ describe('PrintClassifier: sweeps', () => {
       [raw({ exchangeCode: 308, price: 10, size: 500, timestamp: T0 + 1 }), q],
     ]);
     expect(golden.prints.map((p) => [p.trade_type, p.premium, p.is_golden])).toEqual([
-      ['sweep', 500_000, true], ['sweep', 500_000, true],
+      ['sweep', 500_000, true],
+      ['sweep', 500_000, true],
     ]);
     const short = run([
       [raw({ exchangeCode: 302, price: 10, size: 500 }), q],
@@ -240,7 +309,10 @@ describe('PrintClassifier: sweeps', () => {
       [raw({ exchangeCode: 302, price: 10, size: 1000 }), q],
       [raw({ exchangeCode: 302, price: 10, size: 1000, timestamp: T0 + 1 }), q],
     ]);
-    expect(split.prints.map((p) => [p.trade_type, p.is_golden])).toEqual([['split', false], ['split', false]]);
+    expect(split.prints.map((p) => [p.trade_type, p.is_golden])).toEqual([
+      ['split', false],
+      ['split', false],
+    ]);
   });
 });
 
@@ -255,7 +327,10 @@ describe('PrintClassifier: splits', () => {
     ]);
     const groupId = `g:${prints[0]?.id}`;
     expect(prints.map((p) => [p.trade_type, p.group_id])).toEqual([
-      ['split', groupId], ['split', groupId], ['split', groupId], ['single', null],
+      ['split', groupId],
+      ['split', groupId],
+      ['split', groupId],
+      ['single', null],
     ]);
     expect(groupId).toBe(`g:SPXW:2024-12-20:5900000:C:2024-12-19:${a.sequence}`);
   });
@@ -283,11 +358,7 @@ describe('PrintClassifier: splits', () => {
   it('honours configured windows', () => {
     const classifier = new PrintClassifier({ splitWindowMs: 100, sweepWindowMs: 5 });
     const { prints } = run(
-      [
-        [raw({ exchangeCode: 308 })],
-        [raw({ exchangeCode: 308, timestamp: T0 + 150 })],
-        [raw({ exchangeCode: 302, timestamp: T0 + 156 })],
-      ],
+      [[raw({ exchangeCode: 308 })], [raw({ exchangeCode: 308, timestamp: T0 + 150 })], [raw({ exchangeCode: 302, timestamp: T0 + 156 })]],
       classifier,
     );
     expect(prints.map((p) => p.trade_type)).toEqual(['single', 'single', 'single']);
@@ -295,10 +366,10 @@ describe('PrintClassifier: splits', () => {
   });
 
   it('keeps late prints out of groups', () => {
-    const { prints } = run([
-      [raw({ exchangeCode: 308 })],
-      [raw({ exchangeCode: 308, timestamp: T0 + 1, conditionCode: 204 })],
+    const { prints } = run([[raw({ exchangeCode: 308 })], [raw({ exchangeCode: 308, timestamp: T0 + 1, conditionCode: 204 })]]);
+    expect(prints.map((p) => [p.trade_type, p.flags])).toEqual([
+      ['single', []],
+      ['single', ['late']],
     ]);
-    expect(prints.map((p) => [p.trade_type, p.flags])).toEqual([['single', []], ['single', ['late']]]);
   });
 });

@@ -58,8 +58,7 @@ export function joinsGroup(
   sweepWindowMs: number,
 ): boolean {
   const elapsed = record.timestamp - group.groupFirstTs;
-  const sameVenueGroup =
-    !group.groupMultiVenue && record.exchange_code === group.groupFirstExchange;
+  const sameVenueGroup = !group.groupMultiVenue && record.exchange_code === group.groupFirstExchange;
   if (elapsed > (sameVenueGroup ? splitWindowMs : sweepWindowMs)) return false;
   const groupDirection = group.groupDirection;
   if (direction !== 0 && groupDirection !== 0 && direction !== groupDirection) return false;
@@ -75,12 +74,7 @@ export function joinsGroup(
 }
 
 /** Adds a print to the open group, or opens one with it when none is open. */
-export function addToGroup(
-  group: GroupState,
-  record: GroupMember,
-  position: number,
-  direction: number,
-): void {
+export function addToGroup(group: GroupState, record: GroupMember, position: number, direction: number): void {
   if (!group.groupOpen) {
     group.groupOpen = true;
     group.groupFirstTs = record.timestamp;

@@ -57,12 +57,7 @@ export interface SidePlacement {
  * the quote; near_* rising linearly from 0.6 at the edge of the mid zone to 0.9 next to the quote;
  * mid 0.5; times the quote-age factor.
  */
-export function placeAgainstQuote(
-  price: number,
-  quote: QuoteInForce | null,
-  printTimestamp: number,
-  out: SidePlacement,
-): void {
+export function placeAgainstQuote(price: number, quote: QuoteInForce | null, printTimestamp: number, out: SidePlacement): void {
   out.side = 'unknown';
   out.confidence = 0;
   out.quoteValid = false;
@@ -78,10 +73,7 @@ export function placeAgainstQuote(
   out.quoteValid = true;
 
   const ageFactor =
-    age <= FRESH_QUOTE_MS
-      ? 1
-      : 1 -
-        ((1 - STALE_CONFIDENCE_FLOOR) * (age - FRESH_QUOTE_MS)) / (STALE_QUOTE_MS - FRESH_QUOTE_MS);
+    age <= FRESH_QUOTE_MS ? 1 : 1 - ((1 - STALE_CONFIDENCE_FLOOR) * (age - FRESH_QUOTE_MS)) / (STALE_QUOTE_MS - FRESH_QUOTE_MS);
   const spread = ask - bid;
   let side: Side;
   let confidence: number;
@@ -122,11 +114,7 @@ export function placeAgainstQuote(
  * Side of a price against the quote in force, with its confidence rounded to 3 decimals.
  * Complex-order and vendor-hint adjustments are the classifier's.
  */
-export function sideOf(
-  price: number,
-  quote: QuoteInForce | null,
-  printTimestamp: number,
-): { side: Side; confidence: number } {
+export function sideOf(price: number, quote: QuoteInForce | null, printTimestamp: number): { side: Side; confidence: number } {
   const out: SidePlacement = { side: 'unknown', confidence: 0, quoteValid: false };
   placeAgainstQuote(price, quote, printTimestamp, out);
   return { side: out.side, confidence: Math.round(out.confidence * 1000) / 1000 };

@@ -68,7 +68,8 @@ export function riskFreeRate(date: string): number {
   const m = MONTH.exec(date);
   const month = Number(m?.[2]);
   const day = m?.[3] === undefined ? 1 : Number(m[3]);
-  if (m === null || month < 1 || month > 12 || day < 1 || day > 31) throw new RangeError(`invalid date ${JSON.stringify(date)}, expected YYYY-MM-DD`);
+  if (m === null || month < 1 || month > 12 || day < 1 || day > 31)
+    throw new RangeError(`invalid date ${JSON.stringify(date)}, expected YYYY-MM-DD`);
   const index = (Number(m[1]) - TB3MS_FIRST_YEAR) * 12 + (month - 1);
   const clamped = Math.min(Math.max(index, 0), TB3MS_BY_MONTH.length - 1);
   return discountToContinuousRate((TB3MS_BY_MONTH[clamped] as number) / 100);

@@ -10,8 +10,7 @@ import {
 } from './sessions.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
-const rows = (sessions: MarketSession[]) =>
-  sessions.map((s) => [`${s.asset}.${s.session}`, iso(s.start_time), iso(s.end_time), s.status]);
+const rows = (sessions: MarketSession[]) => sessions.map((s) => [`${s.asset}.${s.session}`, iso(s.start_time), iso(s.end_time), s.status]);
 
 describe('a regular trading day (2024-03-12, EDT)', () => {
   it('has every session with its window', () => {
@@ -126,12 +125,8 @@ describe('optionsRegularClose', () => {
 describe('asset filter', () => {
   it('returns only the requested assets, in asset order', () => {
     expect(marketSessions('2024-03-12', ['futures']).map((s) => s.session)).toEqual(['globex']);
-    expect(marketSessions('2024-03-12', ['futures', 'stocks']).map((s) => s.asset)).toEqual([
-      'stocks', 'stocks', 'stocks', 'futures',
-    ]);
-    expect(marketSessions('2024-03-12', ['options', 'options']).map((s) => s.session)).toEqual([
-      'overnight', 'regular', 'curb',
-    ]);
+    expect(marketSessions('2024-03-12', ['futures', 'stocks']).map((s) => s.asset)).toEqual(['stocks', 'stocks', 'stocks', 'futures']);
+    expect(marketSessions('2024-03-12', ['options', 'options']).map((s) => s.session)).toEqual(['overnight', 'regular', 'curb']);
     expect(marketSessions('2024-03-12', [])).toEqual([]);
   });
 

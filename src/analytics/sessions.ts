@@ -32,8 +32,7 @@ export interface MarketSession {
 
 /** Where each window comes from, for the API documentation ("asset.session" → source). */
 export const SESSION_SOURCES: Record<string, string> = {
-  'stocks.pre_market':
-    '04:00–09:30 ET: NYSE Arca Rule 7.34-E Early Trading Session and Nasdaq Rule 4701 pre-market hours.',
+  'stocks.pre_market': '04:00–09:30 ET: NYSE Arca Rule 7.34-E Early Trading Session and Nasdaq Rule 4701 pre-market hours.',
   'stocks.regular':
     '09:30–16:00 ET (13:00 on early-close days): NYSE Rule 7.2 core trading hours and NYSE holiday/early-closing announcements.',
   'stocks.after_hours':

@@ -22,7 +22,14 @@ describe('SIDES', () => {
 describe('directionOf and the side groups', () => {
   it('buys on the ask side, sells on the bid side, neither at mid or unknown', () => {
     expect(SIDES.map((s) => [s, directionOf(s)])).toEqual([
-      ['above_ask', 1], ['at_ask', 1], ['near_ask', 1], ['mid', 0], ['near_bid', -1], ['at_bid', -1], ['below_bid', -1], ['unknown', 0],
+      ['above_ask', 1],
+      ['at_ask', 1],
+      ['near_ask', 1],
+      ['mid', 0],
+      ['near_bid', -1],
+      ['at_bid', -1],
+      ['below_bid', -1],
+      ['unknown', 0],
     ]);
   });
 
@@ -47,4 +54,3 @@ describe('sentimentOf', () => {
     expect(sentimentOf(side, 'put')).toBe(put);
   });
 });
-

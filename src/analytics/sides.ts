@@ -43,5 +43,5 @@ export function sentimentOf(side: Side, type: OptionType): Sentiment {
   if (side === 'unknown') return 'unknown';
   const direction = directionOf(side);
   if (direction === 0) return 'neutral';
-  return (direction > 0) === (type === 'call') ? 'bullish' : 'bearish';
+  return direction > 0 === (type === 'call') ? 'bullish' : 'bearish';
 }

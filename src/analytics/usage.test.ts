@@ -97,7 +97,15 @@ describe('usageBuckets', () => {
     const buckets = usageBuckets({ start: NOW - 24 * HOUR_MS, end: NOW }, 'hour', [], true);
     expect(buckets).toHaveLength(25);
     for (const b of buckets) {
-      expect(b).toEqual({ start_time: b.start_time, end_time: b.start_time + HOUR_MS, requests: 0, client_errors: 0, errors: 0, rate_limited: 0, bytes_out: 0 });
+      expect(b).toEqual({
+        start_time: b.start_time,
+        end_time: b.start_time + HOUR_MS,
+        requests: 0,
+        client_errors: 0,
+        errors: 0,
+        rate_limited: 0,
+        bytes_out: 0,
+      });
       expect(b.routes).toBeUndefined();
     }
   });
@@ -112,7 +120,15 @@ describe('usageBuckets', () => {
     expect(buckets).toEqual([
       { start_time: H10, end_time: H10 + HOUR_MS, requests: 8, client_errors: 3, errors: 1, rate_limited: 1, bytes_out: 1500 },
       { start_time: H10 + HOUR_MS, end_time: H10 + 2 * HOUR_MS, requests: 7, client_errors: 0, errors: 0, rate_limited: 0, bytes_out: 70 },
-      { start_time: H10 + 2 * HOUR_MS, end_time: H10 + 3 * HOUR_MS, requests: 0, client_errors: 0, errors: 0, rate_limited: 0, bytes_out: 0 },
+      {
+        start_time: H10 + 2 * HOUR_MS,
+        end_time: H10 + 3 * HOUR_MS,
+        requests: 0,
+        client_errors: 0,
+        errors: 0,
+        rate_limited: 0,
+        bytes_out: 0,
+      },
     ]);
   });
 
@@ -122,7 +138,9 @@ describe('usageBuckets', () => {
     expect(without.every((b) => b.routes === undefined)).toBe(true);
 
     const withRoutes = usageBuckets({ start: H10, end: H10 + 2 * HOUR_MS }, 'hour', rows, true);
-    expect(withRoutes[0]?.routes).toEqual([{ route: '/v1/catalog', requests: 3, client_errors: 0, errors: 0, rate_limited: 0, bytes_out: 30 }]);
+    expect(withRoutes[0]?.routes).toEqual([
+      { route: '/v1/catalog', requests: 3, client_errors: 0, errors: 0, rate_limited: 0, bytes_out: 30 },
+    ]);
     expect(withRoutes[1]?.requests).toBe(0);
     expect(withRoutes[1]).not.toHaveProperty('routes');
   });

@@ -59,7 +59,14 @@ export function usageBuckets(range: UsageRange, granularity: Granularity, rows: 
     bucket.bytes_out += row.bytes_out;
     if (byRoute) {
       bucket.routes ??= [];
-      bucket.routes.push({ route: row.route, requests: row.requests, client_errors: row.client_errors, errors: row.errors, rate_limited: row.rate_limited, bytes_out: row.bytes_out });
+      bucket.routes.push({
+        route: row.route,
+        requests: row.requests,
+        client_errors: row.client_errors,
+        errors: row.errors,
+        rate_limited: row.rate_limited,
+        bytes_out: row.bytes_out,
+      });
     }
   }
   for (const bucket of buckets.values()) {

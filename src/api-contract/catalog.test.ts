@@ -63,7 +63,15 @@ describe('buildCatalog: entries', () => {
   it('states the route facts of the operation x- extensions', () => {
     for (const op of contract.operations) {
       const e = entry(op.path, op.method.toUpperCase());
-      expect({ family: e.family, dataset: e.dataset, public: e.public, mcp: e.mcp, streamable: e.streamable, overnight: e.overnight, paginated: e.paginated }).toEqual({
+      expect({
+        family: e.family,
+        dataset: e.dataset,
+        public: e.public,
+        mcp: e.mcp,
+        streamable: e.streamable,
+        overnight: e.overnight,
+        paginated: e.paginated,
+      }).toEqual({
         family: op.facts.family,
         dataset: op.facts.dataset,
         public: op.facts.public,
@@ -99,7 +107,12 @@ describe('buildCatalog: entries', () => {
       expect(e.paginated).toBe(false);
       expect(e).not.toHaveProperty('history_params');
     }
-    expect(catalog.filter((e) => e.public).map((e) => e.path).sort()).toEqual(['/v1/asyncapi.json', '/v1/openapi.json', '/v1/status']);
+    expect(
+      catalog
+        .filter((e) => e.public)
+        .map((e) => e.path)
+        .sort(),
+    ).toEqual(['/v1/asyncapi.json', '/v1/openapi.json', '/v1/status']);
   });
 
   it('the family filter accepts every family an entry has, and the families without routes yet', () => {
@@ -146,7 +159,15 @@ describe('buildCatalog: parameter typing', () => {
   });
 
   it('other integers are int with min, max and default', () => {
-    expect(param(TRADES, 'limit')).toEqual({ name: 'limit', type: 'int', required: false, description: 'Max rows per page.', default: 100, min: 1, max: 500 });
+    expect(param(TRADES, 'limit')).toEqual({
+      name: 'limit',
+      type: 'int',
+      required: false,
+      description: 'Max rows per page.',
+      default: 100,
+      min: 1,
+      max: 500,
+    });
     expect(param(TRADES, 'min_dte')).toMatchObject({ type: 'int', min: 0, max: 3650 });
     expect(param(TRADES, 'min_dte')).not.toHaveProperty('default');
   });

@@ -105,7 +105,11 @@ describe('the contract documents its fields', () => {
               plain: { type: 'string' },
               empty: { type: 'string', description: '  ' },
               byRef: { $ref: '#/components/schemas/Described' },
-              nested: { type: 'array', items: { type: 'object', properties: { inner: { type: 'number' } }, description: 'x' }, description: 'y' },
+              nested: {
+                type: 'array',
+                items: { type: 'object', properties: { inner: { type: 'number' } }, description: 'x' },
+                description: 'y',
+              },
             },
           },
         },

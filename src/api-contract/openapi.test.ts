@@ -32,7 +32,11 @@ describe('withParametersInline', () => {
   it('names the same parameters, with the same rules, as the contract reads them', () => {
     const operation = contract.byId.get('listOptionTrades');
     expect(operation).toBeDefined();
-    const inline = withParametersInline(document, trades).parameters as { name: string; required?: boolean; schema: Record<string, unknown> }[];
+    const inline = withParametersInline(document, trades).parameters as {
+      name: string;
+      required?: boolean;
+      schema: Record<string, unknown>;
+    }[];
     expect(inline.map((p) => p.name)).toEqual(operation?.parameters.map((p) => p.name));
     const limit = inline.find((p) => p.name === 'limit');
     expect(limit?.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 100 });
@@ -44,14 +48,23 @@ describe('resolveRef and the schemas the validators read', () => {
   const document = contract.document;
 
   it("keeps the members beside a $ref over the target's, the nearest first", () => {
-    const doc = { components: { schemas: { A: { type: 'string', enum: ['x', 'y'], description: 'a' }, B: { $ref: '#/components/schemas/A', description: 'b' } } } };
-    expect(resolveRef(doc, { $ref: '#/components/schemas/B', default: 'x' })).toEqual({ type: 'string', enum: ['x', 'y'], description: 'b', default: 'x' });
+    const doc = {
+      components: {
+        schemas: { A: { type: 'string', enum: ['x', 'y'], description: 'a' }, B: { $ref: '#/components/schemas/A', description: 'b' } },
+      },
+    };
+    expect(resolveRef(doc, { $ref: '#/components/schemas/B', default: 'x' })).toEqual({
+      type: 'string',
+      enum: ['x', 'y'],
+      description: 'b',
+      default: 'x',
+    });
     expect(resolveRef(doc, { $ref: '#/components/schemas/B', description: 'c' }).description).toBe('c');
     // Without siblings the target itself is returned.
     expect(resolveRef(doc, { $ref: '#/components/schemas/A' })).toBe(doc.components.schemas.A);
   });
 
-  it('reads a shared enum with the parameter\'s own default (session of the trades route)', () => {
+  it("reads a shared enum with the parameter's own default (session of the trades route)", () => {
     const session = contract.byId.get('listOptionTrades')?.parameters.find((p) => p.name === 'session');
     expect(session?.schema).toMatchObject({ type: 'string', enum: ['rth', 'gth', 'all'], default: 'rth' });
   });
@@ -63,7 +76,9 @@ describe('resolveRef and the schemas the validators read', () => {
     expect(parsed?.schema).toMatchObject({ type: 'number', format: 'strike' });
     expect(parsed?.schema.multipleOf).toBeUndefined();
     const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
-    const operation = Object.values(paths).flatMap((item) => Object.values(item)).find((op) => op.operationId === 'getContractTradeAtTime');
+    const operation = Object.values(paths)
+      .flatMap((item) => Object.values(item))
+      .find((op) => op.operationId === 'getContractTradeAtTime');
     const inline = withParametersInline(document, operation ?? {}).parameters as { name: string; schema: Record<string, unknown> }[];
     expect(inline.find((p) => p.name === 'strike')?.schema).toMatchObject({ format: 'strike' });
   });

@@ -86,7 +86,12 @@ try {
   switch (command ?? '') {
     case 'create-account': {
       if (!values.name) throw new Error('--name is required');
-      const id = await createAccount(db, { name: values.name, plan: plan(values.plan) ?? 'basic', datasets: datasets(values.datasets), overnight: values.overnight === 'true' });
+      const id = await createAccount(db, {
+        name: values.name,
+        plan: plan(values.plan) ?? 'basic',
+        datasets: datasets(values.datasets),
+        overnight: values.overnight === 'true',
+      });
       const key = await createKey(db, id, 'default');
       process.stdout.write(`account ${id}\nkey     ${key.key}\n(prefix ${key.prefix}; the key is shown only now)\n`);
       break;
@@ -110,7 +115,8 @@ try {
       break;
     case 'suspend':
     case 'reactivate':
-      if (!target || !(await setAccountStatus(db, target, command === 'suspend' ? 'suspended' : 'active'))) throw new Error(`no account ${target ?? ''}`);
+      if (!target || !(await setAccountStatus(db, target, command === 'suspend' ? 'suspended' : 'active')))
+        throw new Error(`no account ${target ?? ''}`);
       process.stdout.write(`${command === 'suspend' ? 'suspended' : 'reactivated'} ${target}\n`);
       break;
     case 'set-plan': {

@@ -39,7 +39,11 @@ const sizeOf = (file: string): number => {
 };
 
 const sizes = files.map(sizeOf);
-const progress = new ProgressBar(process.stderr, sizes.reduce((sum, size) => sum + size, 0), files.length);
+const progress = new ProgressBar(
+  process.stderr,
+  sizes.reduce((sum, size) => sum + size, 0),
+  files.length,
+);
 const summaries: Record<string, unknown>[] = [];
 const startedAll = performance.now();
 let failure: string | null = null;
@@ -51,17 +55,26 @@ try {
     const result = await loadMarketFile(handle.admin, kind, file, { force, log: (line) => progress.log(line) });
     const rejectsFile = `${file}.rejects.csv`;
     if (result.rejected.length > 0) {
-      fs.writeFileSync(rejectsFile, ['line,reason', ...result.rejected.map((r) => `${r.line},"${r.reason.replace(/"/g, '""')}"`)].join('\n') + '\n');
+      fs.writeFileSync(
+        rejectsFile,
+        ['line,reason', ...result.rejected.map((r) => `${r.line},"${r.reason.replace(/"/g, '""')}"`)].join('\n') + '\n',
+      );
     }
     const seconds = (performance.now() - started) / 1000;
     progress.advance(sizes[i] ?? 0, result.alreadyLoaded ? 0 : result.loaded);
     const { rejected, ...counts } = result;
-    summaries.push({ ...counts, rejected: rejected.length, seconds: Math.round(seconds * 1000) / 1000, rejects_file: rejected.length > 0 ? rejectsFile : null });
+    summaries.push({
+      ...counts,
+      rejected: rejected.length,
+      seconds: Math.round(seconds * 1000) / 1000,
+      rejects_file: rejected.length > 0 ? rejectsFile : null,
+    });
     if (json) continue;
     progress.log(
       result.alreadyLoaded
         ? `${file}: already loaded (same checksum), nothing written`
-        : `${file}: ${countsSummary(result)} in ${seconds.toFixed(1)} s` + (result.rejected.length > 0 ? ` (rejects in ${rejectsFile})` : ''),
+        : `${file}: ${countsSummary(result)} in ${seconds.toFixed(1)} s` +
+            (result.rejected.length > 0 ? ` (rejects in ${rejectsFile})` : ''),
       process.stdout,
     );
   }
@@ -74,7 +87,13 @@ progress.end();
 if (failure !== null) process.stderr.write(`error: ${failure}\n`);
 if (json) {
   const total = (name: string) => summaries.reduce((sum, s) => sum + Number(s[name] ?? 0), 0);
-  const totals = { files: summaries.length, read: total('read'), loaded: total('loaded'), rejected: total('rejected'), seconds: Math.round(performance.now() - startedAll) / 1000 };
+  const totals = {
+    files: summaries.length,
+    read: total('read'),
+    loaded: total('loaded'),
+    rejected: total('rejected'),
+    seconds: Math.round(performance.now() - startedAll) / 1000,
+  };
   process.stdout.write(`${JSON.stringify({ kind, files: summaries, totals, ...(failure === null ? {} : { error: failure }) })}\n`);
 }
 process.exitCode = failure === null ? 0 : 1;

@@ -21,7 +21,9 @@ describe('progressLine', () => {
     expect(progressLine({ done: 30, total: 80, files: 3, rows: 4000, seconds: 2 }, 7)).toBe(
       `[${'#'.repeat(9)}${'-'.repeat(15)}]  37%  3/7 files  4,000 rows  2,000 rows/s  2.0 s`,
     );
-    expect(progressLine({ done: 80, total: 80, files: 7, rows: 0, seconds: 1.25 }, 7)).toBe(`[${'#'.repeat(24)}] 100%  7/7 files  0 rows  0 rows/s  1.3 s`);
+    expect(progressLine({ done: 80, total: 80, files: 7, rows: 0, seconds: 1.25 }, 7)).toBe(
+      `[${'#'.repeat(24)}] 100%  7/7 files  0 rows  0 rows/s  1.3 s`,
+    );
   });
 
   it('draws no bar when the total is not known, and no rate before any time has passed', () => {

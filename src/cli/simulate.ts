@@ -55,7 +55,9 @@ progress.end();
 const seconds = (performance.now() - started) / 1000;
 if (failure !== null) process.stderr.write(`error: ${failure}\n`);
 if (json) {
-  process.stdout.write(`${JSON.stringify({ files: summary?.files ?? 0, prints: summary?.prints ?? 0, rows, seconds: Math.round(seconds * 1000) / 1000, ...(failure === null ? {} : { error: failure }) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ files: summary?.files ?? 0, prints: summary?.prints ?? 0, rows, seconds: Math.round(seconds * 1000) / 1000, ...(failure === null ? {} : { error: failure }) })}\n`,
+  );
 } else if (summary !== null) {
   process.stdout.write(`simulated market: ${summary.files} files, ${summary.prints} prints loaded in ${seconds.toFixed(1)} s\n`);
 }

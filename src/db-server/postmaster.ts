@@ -56,7 +56,9 @@ export function removeOwner(dir: string): void {
 function readOwner(dir: string): Owner | null {
   try {
     const owner = JSON.parse(fs.readFileSync(ownerFile(dir), 'utf8')) as Partial<Owner>;
-    return typeof owner.service === 'number' && typeof owner.postmaster === 'number' ? { service: owner.service, postmaster: owner.postmaster } : null;
+    return typeof owner.service === 'number' && typeof owner.postmaster === 'number'
+      ? { service: owner.service, postmaster: owner.postmaster }
+      : null;
   } catch {
     return null;
   }
@@ -78,7 +80,9 @@ function processInfo(pid: number): { state: string; ppid: number } | null {
     if (fs.existsSync('/proc/self/stat')) return null;
   }
   try {
-    const [state, ppid] = execFileSync('ps', ['-o', 'state=,ppid=', '-p', String(pid)], { encoding: 'utf8' }).trim().split(/\s+/);
+    const [state, ppid] = execFileSync('ps', ['-o', 'state=,ppid=', '-p', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split(/\s+/);
     return state && ppid ? { state, ppid: Number(ppid) } : null;
   } catch {
     return null;
@@ -129,13 +133,19 @@ export async function stopStaleServer(dir: string, logger?: Logger): Promise<voi
         'stop that service first, or start this one with another DATA_DIR (or with DATABASE_URL set to that server).',
     );
   }
-  logger?.info('stopping the PostgreSQL server left running on this data folder by a service that is gone', { pid: lock.pid, dir, port: lock.port });
+  logger?.info('stopping the PostgreSQL server left running on this data folder by a service that is gone', {
+    pid: lock.pid,
+    dir,
+    port: lock.port,
+  });
   for (const [signal, waitMs] of STOP_STEPS) {
     try {
       process.kill(lock.pid, signal);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ESRCH') break;
-      throw new Error(`PostgreSQL left running on ${dir} (pid ${lock.pid}) could not be stopped (${(error as Error).message}): stop it (kill -INT ${lock.pid}), then start again.`);
+      throw new Error(
+        `PostgreSQL left running on ${dir} (pid ${lock.pid}) could not be stopped (${(error as Error).message}): stop it (kill -INT ${lock.pid}), then start again.`,
+      );
     }
     if (await exited(lock.pid, waitMs)) {
       removeOwner(dir);

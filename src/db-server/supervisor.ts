@@ -86,7 +86,10 @@ function reasonOf(output: readonly string[]): string {
   const fatal = tail.findLastIndex((line) => /\b(FATAL|PANIC|ERROR):/.test(line));
   if (fatal < 0) return tail.at(-1) ?? 'no output';
   const hint = tail.slice(fatal + 1).find((line) => /\bHINT:/.test(line));
-  return [tail[fatal], hint].filter(Boolean).map((line) => (line as string).replace(/^.*?\b(FATAL|PANIC|ERROR|HINT):\s*/, '$1: ')).join(' ');
+  return [tail[fatal], hint]
+    .filter(Boolean)
+    .map((line) => (line as string).replace(/^.*?\b(FATAL|PANIC|ERROR|HINT):\s*/, '$1: '))
+    .join(' ');
 }
 
 const exitedAlready = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
@@ -156,7 +159,12 @@ export class EmbeddedServer {
       });
       // Once its output is read to the end: 'exit' can come before the last of it.
       child.once('close', (code, signal) => {
-        if (!ready) reject(new Error(`embedded PostgreSQL on ${dir} (port ${port}) did not start: ${reasonOf([...tail, partial])} (exit ${signal ?? code})`));
+        if (!ready)
+          reject(
+            new Error(
+              `embedded PostgreSQL on ${dir} (port ${port}) did not start: ${reasonOf([...tail, partial])} (exit ${signal ?? code})`,
+            ),
+          );
       });
     });
     this.child = child;
@@ -196,7 +204,11 @@ export class EmbeddedServer {
         return;
       } catch (error) {
         pause = Math.min(pause * 2, LONGEST_RESTART_PAUSE_MS);
-        this.options.logger?.error('embedded PostgreSQL restart failed; retrying', { attempt, error: (error as Error).message, retry_in_ms: pause });
+        this.options.logger?.error('embedded PostgreSQL restart failed; retrying', {
+          attempt,
+          error: (error as Error).message,
+          retry_in_ms: pause,
+        });
       }
     }
   }

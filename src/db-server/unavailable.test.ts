@@ -12,7 +12,13 @@ function serverError(code: string, message: string): pg.DatabaseError {
 
 /** A socket error as node's net module builds it. */
 function socketError(code: string): NodeJS.ErrnoException {
-  return Object.assign(new Error(`connect ${code} 127.0.0.1:54329`), { code, errno: -111, syscall: 'connect', address: '127.0.0.1', port: 54329 });
+  return Object.assign(new Error(`connect ${code} 127.0.0.1:54329`), {
+    code,
+    errno: -111,
+    syscall: 'connect',
+    address: '127.0.0.1',
+    port: 54329,
+  });
 }
 
 describe('databaseUnavailable', () => {
@@ -49,7 +55,9 @@ describe('databaseUnavailable', () => {
 
   it("looks into an error's cause and an AggregateError's errors", () => {
     expect(databaseUnavailable(new Error('query failed', { cause: socketError('ECONNREFUSED') }))).toBe(true);
-    expect(databaseUnavailable(new AggregateError([socketError('ECONNREFUSED'), socketError('ECONNREFUSED')], 'connect failed'))).toBe(true);
+    expect(databaseUnavailable(new AggregateError([socketError('ECONNREFUSED'), socketError('ECONNREFUSED')], 'connect failed'))).toBe(
+      true,
+    );
     expect(databaseUnavailable(new AggregateError([new Error('other')], 'connect failed'))).toBe(false);
   });
 

@@ -13,7 +13,8 @@ function scriptedProbe(answers: ('up' | 'refused' | 'bad password')[]): { probe:
       const answer = answers[Math.min(calls, answers.length - 1)];
       calls += 1;
       if (answer === 'refused') throw refused();
-      if (answer === 'bad password') throw Object.assign(new Error('password authentication failed for user "postgres"'), { code: '28P01' });
+      if (answer === 'bad password')
+        throw Object.assign(new Error('password authentication failed for user "postgres"'), { code: '28P01' });
     },
   };
 }
@@ -45,7 +46,13 @@ describe('DatabaseWatch', () => {
     expect(watch.state).toMatchObject({ status: 'down', error: 'connect ECONNREFUSED 127.0.0.1:54329' });
     expect(() => watch.assertUp()).toThrow(DatabaseUnavailableError);
     // Pauses 100, 200, 400, 800, 1600, then 2000 (the longest): the seventh probe answers.
-    for (const [pause, probes] of [[100, 2], [200, 3], [400, 4], [800, 5], [1600, 6]] as const) {
+    for (const [pause, probes] of [
+      [100, 2],
+      [200, 3],
+      [400, 4],
+      [800, 5],
+      [1600, 6],
+    ] as const) {
       await vi.advanceTimersByTimeAsync(pause - 1);
       expect(calls()).toBe(probes - 1);
       await vi.advanceTimersByTimeAsync(1);

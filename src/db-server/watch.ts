@@ -46,7 +46,9 @@ export class DatabaseWatch {
   }
 
   get state(): WatchState {
-    return this.down ? { status: 'down', downSince: this.down.since, error: this.down.error } : { status: 'up', downSince: null, error: null };
+    return this.down
+      ? { status: 'down', downSince: this.down.since, error: this.down.error }
+      : { status: 'up', downSince: null, error: null };
   }
 
   /** Throws DatabaseUnavailableError while the database is down, so that no connection is attempted. */
@@ -102,7 +104,10 @@ export class DatabaseWatch {
         await this.options.probe();
         this.trustedUntil = performance.now() + TRUSTED_MS;
         if (this.down) {
-          this.options.logger?.info('database reachable again', { down_ms: this.clock() - this.down.since, probes: this.down.attempts + 1 });
+          this.options.logger?.info('database reachable again', {
+            down_ms: this.clock() - this.down.since,
+            probes: this.down.attempts + 1,
+          });
           this.down = null;
         }
         return;

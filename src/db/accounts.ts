@@ -73,7 +73,18 @@ export async function listAccountsWithKeys(db: Queryable) {
   return await db
     .selectFrom('accounts as a')
     .leftJoin('api_keys as k', 'k.account_id', 'a.id')
-    .select(['a.id', 'a.name', 'a.plan', 'a.datasets', 'a.overnight_entitlement', 'a.status', 'k.id as key_id', 'k.prefix', 'k.name as key_name', 'k.revoked_at'])
+    .select([
+      'a.id',
+      'a.name',
+      'a.plan',
+      'a.datasets',
+      'a.overnight_entitlement',
+      'a.status',
+      'k.id as key_id',
+      'k.prefix',
+      'k.name as key_name',
+      'k.revoked_at',
+    ])
     .orderBy('a.created_at')
     .orderBy('k.created_at')
     .execute();

@@ -19,16 +19,32 @@ export interface ArchivedSession {
 
 export async function findArchivedSession(db: Queryable, tradingDate: string): Promise<ArchivedSession | null> {
   const row = await db.selectFrom('archived_sessions').selectAll().where('trading_date', '=', tradingDate).executeTakeFirst();
-  return row ? { tradingDate: row.trading_date, archiveDir: row.archive_dir, prints: row.prints, quotes: row.quotes, restoredAt: row.restored_at } : null;
+  return row
+    ? { tradingDate: row.trading_date, archiveDir: row.archive_dir, prints: row.prints, quotes: row.quotes, restoredAt: row.restored_at }
+    : null;
 }
 
 /** Records a session as archived and drops its partitions (and its cross-file cancels), in the caller's transaction. */
 export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSession, 'restoredAt'>): Promise<void> {
   await db
     .insertInto('archived_sessions')
-    .values({ trading_date: session.tradingDate, archive_dir: session.archiveDir, prints: session.prints, quotes: session.quotes, restored_at: null })
+    .values({
+      trading_date: session.tradingDate,
+      archive_dir: session.archiveDir,
+      prints: session.prints,
+      quotes: session.quotes,
+      restored_at: null,
+    })
     .onConflict((oc) =>
-      oc.column('trading_date').doUpdateSet({ archive_dir: session.archiveDir, prints: session.prints, quotes: session.quotes, archived_at: new Date(), restored_at: null }),
+      oc
+        .column('trading_date')
+        .doUpdateSet({
+          archive_dir: session.archiveDir,
+          prints: session.prints,
+          quotes: session.quotes,
+          archived_at: new Date(),
+          restored_at: null,
+        }),
     )
     .execute();
   await dropPartition(db, 'prints', session.tradingDate);
@@ -119,7 +135,12 @@ export interface ArchivedQuoteRow {
   ask_size: number | null;
 }
 
-export async function quotesPageForArchive(db: Queryable, tradingDate: string, after: { contractId: number; minute: number } | null, limit: number): Promise<ArchivedQuoteRow[]> {
+export async function quotesPageForArchive(
+  db: Queryable,
+  tradingDate: string,
+  after: { contractId: number; minute: number } | null,
+  limit: number,
+): Promise<ArchivedQuoteRow[]> {
   let q = db
     .selectFrom('quote_samples as q')
     .innerJoin('contracts as c', 'c.id', 'q.contract_id')
@@ -130,6 +151,10 @@ export async function quotesPageForArchive(db: Queryable, tradingDate: string, a
 }
 
 export async function countQuoteSamples(db: Queryable, tradingDate: string): Promise<number> {
-  const row = await db.selectFrom('quote_samples').select(sql<number>`count(*)::int`.as('n')).where('trading_date', '=', tradingDate).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('quote_samples')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('trading_date', '=', tradingDate)
+    .executeTakeFirstOrThrow();
   return row.n;
 }

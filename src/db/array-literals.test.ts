@@ -7,7 +7,22 @@ const pgPrepare = (createRequire(import.meta.url)('pg/lib/utils.js') as { prepar
 
 describe('array literals of a column', () => {
   it('write numbers as node-pg does, without its quotes', () => {
-    const values = [0, -0, 1, -17, 2.5, 0.1 + 0.2, 1e21, 1.5e-7, 123456789012, Number.MAX_SAFE_INTEGER, null, 4395.25, Number.NaN, Infinity];
+    const values = [
+      0,
+      -0,
+      1,
+      -17,
+      2.5,
+      0.1 + 0.2,
+      1e21,
+      1.5e-7,
+      123456789012,
+      Number.MAX_SAFE_INTEGER,
+      null,
+      4395.25,
+      Number.NaN,
+      Infinity,
+    ];
     expect(numberArrayLiteral(values)).toBe((pgPrepare(values) as string).replaceAll('"', ''));
     expect(numberArrayLiteral([])).toBe('{}');
   });

@@ -133,7 +133,12 @@ export async function rawClient(db: Database): Promise<pg.PoolClient | null> {
 }
 
 async function probeOnce(connectionString: string): Promise<void> {
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: PROBE_TIMEOUT_MS, statement_timeout: PROBE_TIMEOUT_MS, application_name: 'oads-probe' });
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
+    statement_timeout: PROBE_TIMEOUT_MS,
+    application_name: 'oads-probe',
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -161,7 +166,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const url = connectionString;
   watch = new DatabaseWatch({ probe: () => probeOnce(url), logger });
   const db = guardedKysely(
-    { connectionString, max: options.poolSize, statement_timeout: options.statementTimeoutMs, application_name: 'oads-api', options: SESSION_SETTINGS },
+    {
+      connectionString,
+      max: options.poolSize,
+      statement_timeout: options.statementTimeoutMs,
+      application_name: 'oads-api',
+      options: SESSION_SETTINGS,
+    },
     watch,
   );
   const admin = guardedKysely({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS }, watch);

@@ -90,9 +90,44 @@ describe('CopyBinaryWriter', () => {
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
     const values = [
-      0, -0, 1, -1, 9, 10, 1795185001010, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2 ** 53, 1e21, 1.5e300, -2.5e-300,
-      0.1, 0.2, 0.1 + 0.2, 1e-6, -1e-6, 1e-7, 5e-7, 0.000001, 0.0000015, 1234.5, 4.5, 0.5, 6600.25, 0.333333, 0.3333333, 1 / 3,
-      2 ** 33 - 0.5, 2 ** 33 + 0.5, -(2 ** 33) + 0.25, 8589934591.999999, 123456789.123456, 0.999999, 0.9999995, 99.99, 1e-5,
+      0,
+      -0,
+      1,
+      -1,
+      9,
+      10,
+      1795185001010,
+      Number.MAX_SAFE_INTEGER,
+      -Number.MAX_SAFE_INTEGER,
+      2 ** 53,
+      1e21,
+      1.5e300,
+      -2.5e-300,
+      0.1,
+      0.2,
+      0.1 + 0.2,
+      1e-6,
+      -1e-6,
+      1e-7,
+      5e-7,
+      0.000001,
+      0.0000015,
+      1234.5,
+      4.5,
+      0.5,
+      6600.25,
+      0.333333,
+      0.3333333,
+      1 / 3,
+      2 ** 33 - 0.5,
+      2 ** 33 + 0.5,
+      -(2 ** 33) + 0.25,
+      8589934591.999999,
+      123456789.123456,
+      0.999999,
+      0.9999995,
+      99.99,
+      1e-5,
     ];
     for (let i = 0; i < 20_000; i++) {
       const magnitude = 10 ** Math.floor(random() * 14 - 4);
@@ -123,9 +158,13 @@ describe('CopyBinaryWriter', () => {
   it('writes one-dimensional arrays with their element type, and empty arrays with no dimension', () => {
     const header = (n: number, oid: string): string => '00000001' + '00000000' + oid + n.toString(16).padStart(8, '0') + '00000001';
     // int4 is type 23, text 25.
-    expect(row(1, (w) => w.int4Array([209, 219]))).toBe('0001' + '00000024' + header(2, '00000017') + '00000004000000d1' + '00000004000000db');
+    expect(row(1, (w) => w.int4Array([209, 219]))).toBe(
+      '0001' + '00000024' + header(2, '00000017') + '00000004000000d1' + '00000004000000db',
+    );
     expect(row(1, (w) => w.int4Array([]))).toBe('0001' + '0000000c' + '00000000' + '00000000' + '00000017');
-    expect(row(1, (w) => w.textArray(['iso', 'é']))).toBe('0001' + '00000021' + header(2, '00000019') + '00000003' + Buffer.from('iso').toString('hex') + '00000002c3a9');
+    expect(row(1, (w) => w.textArray(['iso', 'é']))).toBe(
+      '0001' + '00000021' + header(2, '00000019') + '00000003' + Buffer.from('iso').toString('hex') + '00000002c3a9',
+    );
     expect(row(1, (w) => w.textArray([]))).toBe('0001' + '0000000c' + '00000000' + '00000000' + '00000019');
   });
 

@@ -68,7 +68,11 @@ function writeDigits(b: Buffer, p: number, value: number): number {
 /** What PostgreSQL would say of the value in text COPY. */
 function integerError(value: number, type: 'integer' | 'bigint'): RangeError {
   if (!Number.isInteger(value)) return new RangeError(`${value} is not an integer (type ${type})`);
-  return new RangeError(type === 'integer' ? `value ${value} is out of range for type integer` : `value ${value} is beyond the integers a double holds exactly (type bigint)`);
+  return new RangeError(
+    type === 'integer'
+      ? `value ${value} is out of range for type integer`
+      : `value ${value} is beyond the integers a double holds exactly (type bigint)`,
+  );
 }
 
 export class CopyBinaryWriter {

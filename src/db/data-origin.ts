@@ -26,8 +26,14 @@ export interface OriginCounts {
 }
 
 /** Records a simulator run that writes its files into `outDir` and loads them here. */
-export async function recordSimulatedMarket(db: Queryable, run: { seed: number; scale: string; outDir: string; live?: boolean }): Promise<void> {
-  await db.insertInto('simulated_markets').values({ seed: run.seed, scale: run.scale, out_dir: path.normalize(run.outDir).replace(/(.)\/+$/, '$1'), live: run.live ?? false }).execute();
+export async function recordSimulatedMarket(
+  db: Queryable,
+  run: { seed: number; scale: string; outDir: string; live?: boolean },
+): Promise<void> {
+  await db
+    .insertInto('simulated_markets')
+    .values({ seed: run.seed, scale: run.scale, out_dir: path.normalize(run.outDir).replace(/(.)\/+$/, '$1'), live: run.live ?? false })
+    .execute();
 }
 
 export async function originCounts(db: Queryable): Promise<OriginCounts> {

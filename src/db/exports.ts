@@ -22,10 +22,13 @@ export type ExportRow = Selectable<ExportsTable>;
 export const ACTIVE_EXPORT_STATUSES: readonly ExportStatus[] = ['queued', 'retrying'];
 
 /** Fields a finished or released run may set (the lease columns are the run's own business). */
-export type RunChanges = Partial<Omit<ExportRow, 'id' | 'account_id' | 'revision' | 'created_at' | 'query' | 'run_id' | 'heartbeat_at' | 'attempts'>>;
+export type RunChanges = Partial<
+  Omit<ExportRow, 'id' | 'account_id' | 'revision' | 'created_at' | 'query' | 'run_id' | 'heartbeat_at' | 'attempts'>
+>;
 
 /** A lease is live while its heartbeat is younger than `leaseMs` by the database's clock. */
-const liveLease = (leaseMs: number) => sql<boolean>`(run_id is not null and heartbeat_at > now() - ${leaseMs}::integer * interval '1 millisecond')`;
+const liveLease = (leaseMs: number) =>
+  sql<boolean>`(run_id is not null and heartbeat_at > now() - ${leaseMs}::integer * interval '1 millisecond')`;
 
 export async function countActiveExports(db: Queryable, accountId: string): Promise<number> {
   const row = await db
@@ -50,16 +53,16 @@ export async function insertExportWithinLimit(
   return await db.transaction().execute(async (trx) => {
     await trx.selectFrom('accounts').select('id').where('id', '=', job.account_id).forUpdate().executeTakeFirst();
     if ((await countActiveExports(trx, job.account_id)) >= limit) return null;
-    return (await trx
+    return await trx
       .insertInto('exports')
       .values({ ...job, query: JSON.stringify(job.query), status: 'queued', sent_at: sql<Date>`now()` })
       .returningAll()
-      .executeTakeFirstOrThrow());
+      .executeTakeFirstOrThrow();
   });
 }
 
 export async function findExport(db: Queryable, id: string): Promise<ExportRow | null> {
-  return ((await db.selectFrom('exports').selectAll().where('id', '=', id).executeTakeFirst())) ?? null;
+  return (await db.selectFrom('exports').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
 export async function updateExport(
@@ -89,12 +92,22 @@ export type Claim =
  * account already runs `perAccount` exports (then it is parked). A stale lease (its process died)
  * is taken over; the export then shows `retrying`. Locks the account row, then the export's.
  */
-export async function claimExport(db: Database, id: string, run: { runId: string; perAccount: number; leaseMs: number; now: Date }): Promise<Claim> {
+export async function claimExport(
+  db: Database,
+  id: string,
+  run: { runId: string; perAccount: number; leaseMs: number; now: Date },
+): Promise<Claim> {
   return await db.transaction().execute(async (trx): Promise<Claim> => {
     const head = await trx.selectFrom('exports').select('account_id').where('id', '=', id).executeTakeFirst();
     if (!head) return { outcome: 'done' };
     await trx.selectFrom('accounts').select('id').where('id', '=', head.account_id).forUpdate().executeTakeFirst();
-    const row = await trx.selectFrom('exports').selectAll().select(liveLease(run.leaseMs).as('live')).where('id', '=', id).forUpdate().executeTakeFirst();
+    const row = await trx
+      .selectFrom('exports')
+      .selectAll()
+      .select(liveLease(run.leaseMs).as('live'))
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst();
     if (!row || !ACTIVE_EXPORT_STATUSES.includes(row.status)) return { outcome: 'done' };
     if (row.live) return { outcome: 'running' };
     const others = await trx
@@ -106,7 +119,11 @@ export async function claimExport(db: Database, id: string, run: { runId: string
       .where(liveLease(run.leaseMs))
       .executeTakeFirstOrThrow();
     if (others.n >= run.perAccount) {
-      await trx.updateTable('exports').set({ parked_at: sql<Date>`now()`, sent_at: null }).where('id', '=', id).execute();
+      await trx
+        .updateTable('exports')
+        .set({ parked_at: sql<Date>`now()`, sent_at: null })
+        .where('id', '=', id)
+        .execute();
       return { outcome: 'parked' };
     }
     const resumed = row.run_id !== null;
@@ -131,7 +148,12 @@ export async function claimExport(db: Database, id: string, run: { runId: string
 
 /** Renews a run's lease; false when the run no longer holds it (taken over, or the export is gone). */
 export async function renewLease(db: Queryable, id: string, runId: string): Promise<boolean> {
-  const result = await db.updateTable('exports').set({ heartbeat_at: sql<Date>`now()` }).where('id', '=', id).where('run_id', '=', runId).executeTakeFirst();
+  const result = await db
+    .updateTable('exports')
+    .set({ heartbeat_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('run_id', '=', runId)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
@@ -177,11 +199,18 @@ export async function staleRuns(db: Queryable, leaseMs: number): Promise<Pick<Ex
 }
 
 /** `sent_at` within the last `resendMs`: a job sent for the export is presumably still on its way. */
-const sentWithin = (resendMs: number) => sql<boolean>`(sent_at is not null and sent_at > now() - ${resendMs}::integer * interval '1 millisecond')`;
+const sentWithin = (resendMs: number) =>
+  sql<boolean>`(sent_at is not null and sent_at > now() - ${resendMs}::integer * interval '1 millisecond')`;
 
 /** Accounts with parked exports. */
 export async function accountsWithParkedExports(db: Queryable): Promise<string[]> {
-  const rows = await db.selectFrom('exports').select('account_id').distinct().where('parked_at', 'is not', null).where('status', 'in', ACTIVE_EXPORT_STATUSES).execute();
+  const rows = await db
+    .selectFrom('exports')
+    .select('account_id')
+    .distinct()
+    .where('parked_at', 'is not', null)
+    .where('status', 'in', ACTIVE_EXPORT_STATUSES)
+    .execute();
   return rows.map((r) => r.account_id);
 }
 
@@ -190,7 +219,11 @@ export async function accountsWithParkedExports(db: Queryable): Promise<string[]
  * and the parked exports already sent back within `resendMs`), marked sent: the caller sends a job
  * for each. A parked export sent back longer ago and still parked (its job was lost) is sent again.
  */
-export async function wakeParkedExports(db: Database, accountId: string, options: { perAccount: number; leaseMs: number; resendMs: number }): Promise<string[]> {
+export async function wakeParkedExports(
+  db: Database,
+  accountId: string,
+  options: { perAccount: number; leaseMs: number; resendMs: number },
+): Promise<string[]> {
   return await db.transaction().execute(async (trx) => {
     await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().executeTakeFirst();
     const busy = await trx

@@ -114,7 +114,9 @@ export async function underlyingFlowTotals(db: Queryable, f: LeaderFilter & { ro
 /** The session choice of the route (SESSIONS_OF) whose sessions are exactly these, if any. */
 function sessionChoiceOf(sessions: readonly string[]): SessionChoice | null {
   const asked = new Set(sessions);
-  const choice = (Object.keys(SESSIONS_OF) as SessionChoice[]).find((c) => SESSIONS_OF[c].length === asked.size && SESSIONS_OF[c].every((s) => asked.has(s)));
+  const choice = (Object.keys(SESSIONS_OF) as SessionChoice[]).find(
+    (c) => SESSIONS_OF[c].length === asked.size && SESSIONS_OF[c].every((s) => asked.has(s)),
+  );
   return choice ?? null;
 }
 
@@ -127,7 +129,11 @@ function sessionChoiceOf(sessions: readonly string[]): SessionChoice | null {
 export async function contractFlowTotals(db: Queryable, f: LeaderFilter, previousDate: string | null): Promise<ContractFlowRow[]> {
   const choice = sessionChoiceOf(f.sessions);
   if (choice === null) return await contractFlowTotalsBySession(db, f, previousDate);
-  const conditions = [sql<boolean>`c.trading_date = ${f.tradingDate}::date`, sql<boolean>`c.sessions = ${choice}::text`, sql<boolean>`c.include_complex = ${f.includeComplex}::bool`];
+  const conditions = [
+    sql<boolean>`c.trading_date = ${f.tradingDate}::date`,
+    sql<boolean>`c.sessions = ${choice}::text`,
+    sql<boolean>`c.include_complex = ${f.includeComplex}::bool`,
+  ];
   if (f.roots) conditions.push(sql<boolean>`c.root = any(${[...f.roots]}::text[])`);
   // A contract that traded in the regular session has a row of every session and complex print.
   const every: SessionChoice = 'all';

@@ -7,7 +7,8 @@ import type { Queryable } from './connection.js';
 
 const MINUTE_MS = 60_000;
 
-const minuteOf = (ts: number | string | null | undefined): number | null => (ts === null || ts === undefined ? null : Math.floor(Number(ts) / MINUTE_MS) * MINUTE_MS);
+const minuteOf = (ts: number | string | null | undefined): number | null =>
+  ts === null || ts === undefined ? null : Math.floor(Number(ts) / MINUTE_MS) * MINUTE_MS;
 
 /**
  * The start of the newest minute of a trading date (its windows within [from, to)) up to which
@@ -18,7 +19,9 @@ const minuteOf = (ts: number | string | null | undefined): number | null => (ts 
  */
 export async function newestCompleteMinute(db: Queryable, tradingDate: string, from: number, to: number): Promise<number | null> {
   const bars = await sql<{ ts: string | null }>`select max(ts) as ts from underlying_bars where ts >= ${from} and ts < ${to}`.execute(db);
-  const quotes = await sql<{ ts: string | null }>`select max(minute) as ts from quote_samples where trading_date = ${tradingDate}`.execute(db);
+  const quotes = await sql<{ ts: string | null }>`select max(minute) as ts from quote_samples where trading_date = ${tradingDate}`.execute(
+    db,
+  );
   const prints = await sql<{ ts: string | null }>`select max(ts) as ts from prints where trading_date = ${tradingDate}`.execute(db);
   const newest = [bars, quotes, prints].map((r) => minuteOf(r.rows[0]?.ts));
   if (newest.some((m) => m === null)) return null;

@@ -21,7 +21,11 @@ export async function upsertOpenInterest(db: Queryable, rows: readonly OpenInter
       on conflict (contract_id, date) do update set open_interest = excluded.open_interest`.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }
-  if (written > 0) await recordMarketDataChange(db, rows.map((r) => r.date));
+  if (written > 0)
+    await recordMarketDataChange(
+      db,
+      rows.map((r) => r.date),
+    );
   return written;
 }
 

@@ -7,7 +7,16 @@ import { recordMarketDataChange } from './market-data-changes.js';
 import type { ContractType, OptionRootsTable } from './schema.js';
 
 function rootRow(r: OptionRoot): OptionRootsTable {
-  return { root: r.root, family: r.family, underlying: r.underlying, multiplier: r.multiplier, kind: r.kind, overnight: r.overnight, curb: r.curb, am_settled: r.amSettled };
+  return {
+    root: r.root,
+    family: r.family,
+    underlying: r.underlying,
+    multiplier: r.multiplier,
+    kind: r.kind,
+    overnight: r.overnight,
+    curb: r.curb,
+    am_settled: r.amSettled,
+  };
 }
 
 /** Writes the reference roots (OPTION_ROOTS), updating any that changed. Run at start-up. */
@@ -32,12 +41,25 @@ export async function seedOptionRoots(db: Queryable): Promise<void> {
 /** Adds roots met in data; known roots are left as they are. */
 export async function ensureOptionRoots(db: Queryable, roots: readonly OptionRoot[]): Promise<void> {
   if (roots.length === 0) return;
-  await db.insertInto('option_roots').values(roots.map(rootRow)).onConflict((oc) => oc.column('root').doNothing()).execute();
+  await db
+    .insertInto('option_roots')
+    .values(roots.map(rootRow))
+    .onConflict((oc) => oc.column('root').doNothing())
+    .execute();
 }
 
 export async function listOptionRoots(db: Queryable): Promise<OptionRoot[]> {
   const rows = await db.selectFrom('option_roots').selectAll().orderBy('root').execute();
-  return rows.map((r) => ({ root: r.root, family: r.family, underlying: r.underlying, multiplier: r.multiplier, kind: r.kind, overnight: r.overnight, curb: r.curb, amSettled: r.am_settled }));
+  return rows.map((r) => ({
+    root: r.root,
+    family: r.family,
+    underlying: r.underlying,
+    multiplier: r.multiplier,
+    kind: r.kind,
+    overnight: r.overnight,
+    curb: r.curb,
+    amSettled: r.am_settled,
+  }));
 }
 
 export interface ContractSpec {
@@ -61,7 +83,11 @@ export interface StoredContract {
  * Creates the contracts that do not exist yet (an existing contract keeps its underlying and
  * multiplier unless `overwrite`) and returns every one of them by padded OCC symbol.
  */
-export async function ensureContracts(db: Queryable, specs: readonly ContractSpec[], options: { overwrite?: boolean } = {}): Promise<Map<string, StoredContract>> {
+export async function ensureContracts(
+  db: Queryable,
+  specs: readonly ContractSpec[],
+  options: { overwrite?: boolean } = {},
+): Promise<Map<string, StoredContract>> {
   const out = new Map<string, StoredContract>();
   for (let start = 0; start < specs.length; start += 20_000) {
     const chunk = specs.slice(start, start + 20_000);
@@ -82,12 +108,16 @@ export async function ensureContracts(db: Queryable, specs: readonly ContractSpe
       .select(['id', 'option_symbol', 'underlying', 'multiplier'])
       .where('option_symbol', '=', sql<string>`any(${textArrayLiteral(chunk.map((s) => s.symbol))}::text[])`)
       .execute();
-    for (const r of rows) out.set(r.option_symbol, { id: r.id, symbol: r.option_symbol, underlying: r.underlying, multiplier: r.multiplier });
+    for (const r of rows)
+      out.set(r.option_symbol, { id: r.id, symbol: r.option_symbol, underlying: r.underlying, multiplier: r.multiplier });
   }
   return out;
 }
 
 export async function countContracts(db: Queryable): Promise<number> {
-  const row = await db.selectFrom('contracts').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('contracts')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }

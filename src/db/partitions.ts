@@ -65,7 +65,9 @@ export async function attachPrintsPartition(db: Queryable, date: string, rows: n
   const sortMb = Math.min(MAX_SORT_MEMORY_MB, Math.max(MIN_SORT_MEMORY_MB, Math.ceil((rows * SORT_BYTES_PER_PRINT) / 2 ** 20)));
   const workers = Math.max(1, os.availableParallelism() - 1);
   await sql`set local maintenance_work_mem = ${sql.lit(`${sortMb}MB`)}`.execute(db);
-  await sql`select set_config('max_parallel_maintenance_workers', least(current_setting('max_parallel_maintenance_workers')::int, ${workers}::int)::text, true)`.execute(db);
+  await sql`select set_config('max_parallel_maintenance_workers', least(current_setting('max_parallel_maintenance_workers')::int, ${workers}::int)::text, true)`.execute(
+    db,
+  );
   await sql`alter table prints attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(db);
   await recordMarketDataChange(db, [date]);
 }

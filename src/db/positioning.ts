@@ -30,7 +30,11 @@ export interface ListedContractRow {
 }
 
 /** Every contract of the expirations (root and date pairs) with its newest open interest up to the trading date. */
-export async function listedContracts(db: Queryable, expirations: readonly ListedExpirationRow[], tradingDate: string): Promise<ListedContractRow[]> {
+export async function listedContracts(
+  db: Queryable,
+  expirations: readonly ListedExpirationRow[],
+  tradingDate: string,
+): Promise<ListedContractRow[]> {
   if (expirations.length === 0) return [];
   const result = await sql<{
     contract_id: string;
@@ -79,7 +83,13 @@ export interface SideFlowRow {
  * through `toDate` with a time at or before `until`; cancelled prints left out. Complex is a
  * multi-leg print (trade_type multileg or flag complex, as the feeds' include_complex reads it).
  */
-export async function flowBySide(db: Queryable, roots: readonly string[], fromDate: string, toDate: string, until: number): Promise<SideFlowRow[]> {
+export async function flowBySide(
+  db: Queryable,
+  roots: readonly string[],
+  fromDate: string,
+  toDate: string,
+  until: number,
+): Promise<SideFlowRow[]> {
   if (roots.length === 0) return [];
   const result = await sql<{ contract_id: string; side: string; complex: boolean; size: string }>`
     select contract_id, side, (trade_type = 'multileg' or 'complex' = any(flags)) as complex, sum(size)::int8 as size
@@ -119,5 +129,11 @@ export async function activityByContract(
     where trading_date = ${tradingDate}::date and not cancelled and root = any(${[...roots]}::text[])
       and ts >= ${window.from}::int8 and ts <= ${window.to}::int8
     group by 1`.execute(db);
-  return result.rows.map((r) => ({ contractId: Number(r.contract_id), volume: Number(r.volume), premium: r.premium, netPremium: r.net_premium, trades: Number(r.trades) }));
+  return result.rows.map((r) => ({
+    contractId: Number(r.contract_id),
+    volume: Number(r.volume),
+    premium: r.premium,
+    netPremium: r.net_premium,
+    trades: Number(r.trades),
+  }));
 }

@@ -50,7 +50,13 @@ export interface PrintsLoaded {
 export function parsePrintsLoaded(payload: string): PrintsLoaded | null {
   try {
     const value = JSON.parse(payload) as Partial<PrintsLoaded>;
-    if (typeof value.trading_date !== 'string' || typeof value.xid !== 'string' || typeof value.from !== 'number' || typeof value.to !== 'number') return null;
+    if (
+      typeof value.trading_date !== 'string' ||
+      typeof value.xid !== 'string' ||
+      typeof value.from !== 'number' ||
+      typeof value.to !== 'number'
+    )
+      return null;
     return {
       trading_date: value.trading_date,
       xid: value.xid,
@@ -106,8 +112,11 @@ export async function notifyPrintsLoaded(trx: Queryable, dates: readonly LoadedD
     select to_char(trading_date, 'YYYY-MM-DD') as trading_date, count(*)::int4 as n from print_cancels
     where xmin = (txid_current() % 4294967296)::text::xid group by trading_date order by trading_date`.execute(trx);
   const cancelled = new Map(cancels.rows.map((r) => [r.trading_date, Number(r.n)]));
-  const announced: (LoadedDate & { cancelled: number })[] = dates.filter((d) => d.rows > 0).map((d) => ({ ...d, cancelled: cancelled.get(d.tradingDate) ?? 0 }));
-  for (const [tradingDate, n] of cancelled) if (!announced.some((d) => d.tradingDate === tradingDate)) announced.push({ tradingDate, from: 0, to: 0, rows: 0, cancelled: n });
+  const announced: (LoadedDate & { cancelled: number })[] = dates
+    .filter((d) => d.rows > 0)
+    .map((d) => ({ ...d, cancelled: cancelled.get(d.tradingDate) ?? 0 }));
+  for (const [tradingDate, n] of cancelled)
+    if (!announced.some((d) => d.tradingDate === tradingDate)) announced.push({ tradingDate, from: 0, to: 0, rows: 0, cancelled: n });
   for (const d of announced) {
     await sql`select pg_notify(${PRINTS_CHANNEL}::text, json_build_object(
         'trading_date', ${d.tradingDate}::text, 'xid', (txid_current() % 4294967296)::text,
@@ -156,12 +165,27 @@ export async function streamPrints(db: Queryable, f: PrintFilter, selection: Pri
   } else {
     c.push(sql<boolean>`ts >= ${selection.from}::int8`, sql<boolean>`ts < ${selection.to}::int8`);
   }
-  const result = await sql<StreamPrint>`select body, ts, sequence, contract_id from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
+  const result =
+    await sql<StreamPrint>`select body, ts, sequence, contract_id from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(
+      db,
+    );
   return result.rows.map((r) => ({ body: r.body, ts: Number(r.ts), sequence: Number(r.sequence), contract_id: Number(r.contract_id) }));
 }
 
 /** What a print_cancelled message says of each print: the fields that identify it on a tape. */
-export const CANCELLED_PRINT_FIELDS = ['id', 'timestamp', 'session', 'underlying_symbol', 'contract_type', 'strike', 'date_of_expiry', 'exchange', 'price', 'size', 'premium'] as const;
+export const CANCELLED_PRINT_FIELDS = [
+  'id',
+  'timestamp',
+  'session',
+  'underlying_symbol',
+  'contract_type',
+  'strike',
+  'date_of_expiry',
+  'exchange',
+  'price',
+  'size',
+  'premium',
+] as const;
 
 /**
  * The stored prints of `tradingDate` that the load `xid` cancelled (print_cancels rows it wrote)
@@ -173,8 +197,12 @@ export const CANCELLED_PRINT_FIELDS = ['id', 'timestamp', 'session', 'underlying
 export async function streamCancelledPrints(db: Queryable, f: PrintFilter, xid: string, scan: ScanFilter): Promise<string[]> {
   const c = streamConditions(f, scan, sql<boolean>`cancelled`);
   if (c === null) return [];
-  c.push(sql<boolean>`(contract_id, sequence) in (select contract_id, sequence from print_cancels where trading_date = ${f.tradingDate}::date and xmin = ${xid}::text::xid)`);
-  const result = await sql<{ body: string }>`select body from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
+  c.push(
+    sql<boolean>`(contract_id, sequence) in (select contract_id, sequence from print_cancels where trading_date = ${f.tradingDate}::date and xmin = ${xid}::text::xid)`,
+  );
+  const result = await sql<{
+    body: string;
+  }>`select body from prints where ${sql.join(c, sql` and `)} order by ts, sequence, contract_id`.execute(db);
   return result.rows.map((r) => {
     const body = JSON.parse(r.body) as Record<string, unknown>;
     return JSON.stringify(Object.fromEntries(CANCELLED_PRINT_FIELDS.map((k) => [k, body[k]])));

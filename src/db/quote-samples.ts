@@ -17,7 +17,16 @@ export interface QuoteSampleRow {
 }
 
 /** The quote_samples columns in the order of a binary COPY row (ingest/quotes.ts writes them so). */
-export const QUOTE_SAMPLE_COPY_COLUMNS = ['trading_date', 'contract_id', 'minute', 'bid', 'ask', 'bid_size', 'ask_size', 'quote_ts'] as const satisfies readonly (keyof QuoteSamplesTable)[];
+export const QUOTE_SAMPLE_COPY_COLUMNS = [
+  'trading_date',
+  'contract_id',
+  'minute',
+  'bid',
+  'ask',
+  'bid_size',
+  'ask_size',
+  'quote_ts',
+] as const satisfies readonly (keyof QuoteSamplesTable)[];
 
 /** Upserts minute samples; a sample is replaced only by a later (or same-time) quote of its minute. */
 export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSampleRow[]): Promise<number> {
@@ -34,7 +43,11 @@ export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSamp
         where excluded.quote_ts >= quote_samples.quote_ts`.execute(db);
     written += Number(result.numAffectedRows ?? 0);
   }
-  if (written > 0) await recordMarketDataChange(db, rows.map((r) => r.tradingDate));
+  if (written > 0)
+    await recordMarketDataChange(
+      db,
+      rows.map((r) => r.tradingDate),
+    );
   return written;
 }
 
@@ -49,5 +62,14 @@ export async function quoteSamplesOn(db: Queryable, tradingDate: string, contrac
     .orderBy('contract_id')
     .orderBy('quote_ts')
     .execute();
-  return rows.map((r) => ({ tradingDate: r.trading_date, contractId: r.contract_id, minute: r.minute, bid: r.bid, ask: r.ask, bidSize: r.bid_size, askSize: r.ask_size, quoteTs: r.quote_ts }));
+  return rows.map((r) => ({
+    tradingDate: r.trading_date,
+    contractId: r.contract_id,
+    minute: r.minute,
+    bid: r.bid,
+    ask: r.ask,
+    bidSize: r.bid_size,
+    askSize: r.ask_size,
+    quoteTs: r.quote_ts,
+  }));
 }

@@ -13,7 +13,10 @@ export type RequestLogEntry = RequestLogTable;
 /** One multi-row INSERT per batch. */
 export async function insertRequestLogBatch(db: Queryable, entries: readonly RequestLogEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  await db.insertInto('request_log').values([...entries]).execute();
+  await db
+    .insertInto('request_log')
+    .values([...entries])
+    .execute();
 }
 
 export async function pruneRequestLog(db: Queryable, olderThan: Date): Promise<number> {

@@ -8,6 +8,10 @@ export async function getSetting(db: Queryable, key: string): Promise<string | n
 
 /** Stores a setting unless one exists, and returns the stored value (first writer wins). */
 export async function ensureSetting(db: Queryable, key: string, value: string): Promise<string> {
-  await db.insertInto('service_settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('service_settings')
+    .values({ key, value })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   return (await getSetting(db, key)) ?? value;
 }

@@ -34,7 +34,9 @@ export async function listSplits(
   if (filter.to) query = query.where('execution_date', '<=', filter.to);
   const after = filter.after;
   if (after) {
-    query = query.where((eb) => eb.or([eb('execution_date', '<', after.d), eb.and([eb('execution_date', '=', after.d), eb('symbol', '>', after.s)])]));
+    query = query.where((eb) =>
+      eb.or([eb('execution_date', '<', after.d), eb.and([eb('execution_date', '=', after.d), eb('symbol', '>', after.s)])]),
+    );
   }
   return await query.execute();
 }
@@ -45,12 +47,19 @@ export async function upsertSplits(db: Queryable, rows: readonly SplitRow[]): Pr
   const result = await db
     .insertInto('stock_splits')
     .values(rows.map((r) => ({ symbol: r.symbol, execution_date: r.execution_date, split_from: r.split_from, split_to: r.split_to })))
-    .onConflict((oc) => oc.columns(['symbol', 'execution_date']).doUpdateSet((eb) => ({ split_from: eb.ref('excluded.split_from'), split_to: eb.ref('excluded.split_to') })))
+    .onConflict((oc) =>
+      oc
+        .columns(['symbol', 'execution_date'])
+        .doUpdateSet((eb) => ({ split_from: eb.ref('excluded.split_from'), split_to: eb.ref('excluded.split_to') })),
+    )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 export async function countSplits(db: Queryable): Promise<number> {
-  const row = await db.selectFrom('stock_splits').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('stock_splits')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }

@@ -81,13 +81,31 @@ export async function datasetFreshness(db: Queryable): Promise<DatasetFreshness[
   const equityBar = await newestBar(db, false);
   const indexBar = await newestBar(db, true);
   const barRows = await estimatedRows(db, 'underlying_bars');
-  const openInterest = await db.selectFrom('open_interest').select(sql<string | null>`max(date)::text`.as('newest_date')).executeTakeFirstOrThrow();
+  const openInterest = await db
+    .selectFrom('open_interest')
+    .select(sql<string | null>`max(date)::text`.as('newest_date'))
+    .executeTakeFirstOrThrow();
   return [
     { dataset: 'equities.splits', newest_timestamp: null, newest_date: splits.newest_date, rows: splits.rows },
     { dataset: 'options.prints', newest_timestamp: prints.ts, newest_date: prints.date, rows: await estimatedRows(db, 'prints') },
-    { dataset: 'options.quotes', newest_timestamp: null, newest_date: await newestQuoteDate(db), rows: await estimatedRows(db, 'quote_samples') },
-    { dataset: 'equities.bars', newest_timestamp: equityBar, newest_date: equityBar === null ? null : newYorkDate(equityBar), rows: barRows },
+    {
+      dataset: 'options.quotes',
+      newest_timestamp: null,
+      newest_date: await newestQuoteDate(db),
+      rows: await estimatedRows(db, 'quote_samples'),
+    },
+    {
+      dataset: 'equities.bars',
+      newest_timestamp: equityBar,
+      newest_date: equityBar === null ? null : newYorkDate(equityBar),
+      rows: barRows,
+    },
     { dataset: 'indices.bars', newest_timestamp: indexBar, newest_date: indexBar === null ? null : newYorkDate(indexBar), rows: barRows },
-    { dataset: 'options.open_interest', newest_timestamp: null, newest_date: openInterest.newest_date, rows: await estimatedRows(db, 'open_interest') },
+    {
+      dataset: 'options.open_interest',
+      newest_timestamp: null,
+      newest_date: openInterest.newest_date,
+      rows: await estimatedRows(db, 'open_interest'),
+    },
   ];
 }

@@ -4,14 +4,21 @@ import type { Queryable } from './connection.js';
 import { recordMarketDataChange } from './market-data-changes.js';
 
 /** Marks stored prints cancelled (a cancel record arrived after they were written). */
-export async function markPrintsCancelled(db: Queryable, keys: readonly { tradingDate: string; contractId: number; sequence: number }[]): Promise<number> {
+export async function markPrintsCancelled(
+  db: Queryable,
+  keys: readonly { tradingDate: string; contractId: number; sequence: number }[],
+): Promise<number> {
   if (keys.length === 0) return 0;
   const result = await sql`
     update prints p set cancelled = true, flags = case when 'cancelled' = any(p.flags) then p.flags else p.flags || '{cancelled}'::text[] end
     from unnest(${keys.map((k) => k.tradingDate)}::date[], ${keys.map((k) => k.contractId)}::int8[], ${keys.map((k) => k.sequence)}::int8[]) as k(d, c, s)
     where p.trading_date = k.d and p.contract_id = k.c and p.sequence = k.s and not p.cancelled`.execute(db);
   const marked = Number(result.numAffectedRows ?? 0);
-  if (marked > 0) await recordMarketDataChange(db, keys.map((k) => k.tradingDate));
+  if (marked > 0)
+    await recordMarketDataChange(
+      db,
+      keys.map((k) => k.tradingDate),
+    );
   return marked;
 }
 
@@ -72,7 +79,10 @@ export async function storedCancelCandidates(
 }
 
 /** Remembers which stored print a cancel record of a later file cancelled (so a reload finds it applied). */
-export async function recordPrintCancels(db: Queryable, rows: readonly { tradingDate: string; contractId: number; cancelSequence: number; sequence: number }[]): Promise<void> {
+export async function recordPrintCancels(
+  db: Queryable,
+  rows: readonly { tradingDate: string; contractId: number; cancelSequence: number; sequence: number }[],
+): Promise<void> {
   if (rows.length === 0) return;
   await sql`
     insert into print_cancels (trading_date, contract_id, cancel_sequence, sequence)

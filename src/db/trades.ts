@@ -146,9 +146,12 @@ function newestQuery(f: PrintFilter, after: PrintPosition | null, limit: number,
   const common = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, ...printConditions(f)];
   // A filter naming every session a print is stored under is no filter.
   if (!SESSIONS_OF.all.every((s) => f.sessions.includes(s))) common.push(sql<boolean>`session = any(${[...f.sessions]}::text[])`);
-  if (after !== null) common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
-  const scan = (root: RawBuilder<boolean>[]) => sql`select ${columns} from prints where ${sql.join([...root, ...common], sql` and `)} ${NEWEST_FIRST}`;
-  if (f.roots === null || f.roots.length === 1) return limitedTo<PrintRow>(scan(f.roots === null ? [] : [sql<boolean>`root = (select ${f.roots[0]}::text)`]), limit);
+  if (after !== null)
+    common.push(sql<boolean>`(ts, sequence, contract_id) < (${after.ts}::int8, ${after.sequence}::int8, ${after.contractId}::int8)`);
+  const scan = (root: RawBuilder<boolean>[]) =>
+    sql`select ${columns} from prints where ${sql.join([...root, ...common], sql` and `)} ${NEWEST_FIRST}`;
+  if (f.roots === null || f.roots.length === 1)
+    return limitedTo<PrintRow>(scan(f.roots === null ? [] : [sql<boolean>`root = (select ${f.roots[0]}::text)`]), limit);
   const branches = f.roots.map((r) => sql`(${scan([sql<boolean>`root = (select ${r}::text)`])} limit ${sql.lit(planRows(limit))})`);
   return limitedTo<PrintRow>(sql`select * from (${sql.join(branches, sql` union all `)}) as merged ${NEWEST_FIRST}`, limit);
 }
@@ -184,7 +187,10 @@ async function pageText(db: Queryable, rows: RawBuilder<PrintRow>, limit: number
   );
   const count = Math.min(row?.n ?? 0, limit);
   const position = row?.last ?? null;
-  const last = count > 0 && position !== null && position.length === 3 ? { ts: Number(position[0]), sequence: Number(position[1]), contractId: Number(position[2]) } : null;
+  const last =
+    count > 0 && position !== null && position.length === 3
+      ? { ts: Number(position[0]), sequence: Number(position[1]), contractId: Number(position[2]) }
+      : null;
   return { bodies: row?.bodies ?? '', count, hasMore: (row?.n ?? 0) > limit, last };
 }
 
@@ -214,13 +220,23 @@ export interface ScannedPrints {
  * stops reading as soon as limit + 1 match; the position where the budget ended is read only when
  * fewer matched.
  */
-export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintPosition | null, scan: ScanFilter, limit: number, budget: number): Promise<ScannedPrints> {
+export async function scannedPrints(
+  db: Queryable,
+  f: PrintFilter,
+  after: PrintPosition | null,
+  scan: ScanFilter,
+  limit: number,
+  budget: number,
+): Promise<ScannedPrints> {
   const window = newestQuery(f, after, budget);
   if (window === null) return { page: { bodies: '', count: 0, hasMore: false, last: null }, budgetEndedAt: null };
   const keep: RawBuilder<boolean>[] = [];
   if (scan.exchanges) keep.push(sql<boolean>`exchange = any(${[...scan.exchanges]}::text[])`);
   if (scan.sides) keep.push(sql<boolean>`side = any(${[...scan.sides]}::text[])`);
-  const filtered = limitedTo<PrintRow>(sql`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST}`, limit + 1);
+  const filtered = limitedTo<PrintRow>(
+    sql`select * from (${window}) as scanned ${keep.length > 0 ? sql`where ${sql.join(keep, sql` and `)}` : sql``} ${NEWEST_FIRST}`,
+    limit + 1,
+  );
   const page = await pageText(db, filtered, limit);
   if (page.hasMore) return { page, budgetEndedAt: null };
   // Where the budget ends: the window read narrow, without bodies (a root with fewer prints than
@@ -228,7 +244,9 @@ export async function scannedPrints(db: Queryable, f: PrintFilter, after: PrintP
   const narrow = newestQuery(f, after, budget, POSITION_COLUMNS) as RawBuilder<PrintRow>;
   const [last] = await executePrepared(
     db,
-    sql<PrintPosition>`select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int8 limit 1`.compile(db),
+    sql<PrintPosition>`select ts, sequence, contract_id as "contractId" from (${narrow}) as scanned ${NEWEST_FIRST} offset ${budget - 1}::int8 limit 1`.compile(
+      db,
+    ),
   );
   return { page, budgetEndedAt: last ?? null };
 }
@@ -285,7 +303,12 @@ export interface LastTrade {
 }
 
 /** The last uncancelled print of a contract at or before `at` (overnight prints only when allowed). */
-export async function lastTradeAt(db: Queryable, contractId: number, at: number, options: { overnight: boolean }): Promise<LastTrade | null> {
+export async function lastTradeAt(
+  db: Queryable,
+  contractId: number,
+  at: number,
+  options: { overnight: boolean },
+): Promise<LastTrade | null> {
   let q = db
     .selectFrom('prints')
     .select(['ts', 'sequence', 'price', 'size', 'exchange_code', 'condition_code', 'extended_conditions'])
@@ -343,7 +366,11 @@ export interface LeaderFilter {
 }
 
 function leaderConditions(f: LeaderFilter): RawBuilder<boolean>[] {
-  const c = [sql<boolean>`trading_date = ${f.tradingDate}::date`, sql<boolean>`not cancelled`, sql<boolean>`session = any(${[...f.sessions]}::text[])`];
+  const c = [
+    sql<boolean>`trading_date = ${f.tradingDate}::date`,
+    sql<boolean>`not cancelled`,
+    sql<boolean>`session = any(${[...f.sessions]}::text[])`,
+  ];
   if (!f.includeComplex) c.push(sql<boolean>`trade_type <> 'multileg' and not ('complex' = any(flags))`);
   if (f.roots) c.push(sql<boolean>`root = any(${[...f.roots]}::text[])`);
   return c;

@@ -23,7 +23,9 @@ export async function upsertUnderlyingBars(db: Queryable, rows: readonly BarRow[
       select * from unnest(${textArrayLiteral(c.map((r) => r.symbol))}::text[], ${numberArrayLiteral(c.map((r) => r.ts))}::int8[],
         ${numberArrayLiteral(c.map((r) => r.open))}::float8[], ${numberArrayLiteral(c.map((r) => r.high))}::float8[], ${numberArrayLiteral(c.map((r) => r.low))}::float8[],
         ${numberArrayLiteral(c.map((r) => r.close))}::float8[], ${numberArrayLiteral(c.map((r) => r.volume))}::int8[])
-      on conflict (symbol, ts) do update set open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`.execute(db);
+      on conflict (symbol, ts) do update set open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close, volume = excluded.volume`.execute(
+      db,
+    );
     written += Number(result.numAffectedRows ?? 0);
   }
   if (written > 0) await recordMarketDataChange(db, barDates(rows));
@@ -74,9 +76,23 @@ export interface SessionBar {
  * bar's start; the caller gives each trading date's session, e.g. the regular session from the
  * calendar), ascending by date; a window without bars has no row.
  */
-export async function sessionBars(db: Queryable, symbol: string, windows: readonly { date: string; start: number; end: number }[]): Promise<SessionBar[]> {
+export async function sessionBars(
+  db: Queryable,
+  symbol: string,
+  windows: readonly { date: string; start: number; end: number }[],
+): Promise<SessionBar[]> {
   if (windows.length === 0) return [];
-  const result = await sql<{ date: string; open: number; high: number; low: number; close: number; volume: number | null; minutes: number; first_ts: number; last_ts: number }>`
+  const result = await sql<{
+    date: string;
+    open: number;
+    high: number;
+    low: number;
+    close: number;
+    volume: number | null;
+    minutes: number;
+    first_ts: number;
+    last_ts: number;
+  }>`
     select w.d::text as date, (array_agg(b.open order by b.ts))[1] as open, max(b.high) as high, min(b.low) as low,
       (array_agg(b.close order by b.ts desc))[1] as close, sum(b.volume)::int8 as volume, count(*)::int as minutes,
       min(b.ts) as first_ts, max(b.ts) as last_ts

@@ -19,14 +19,23 @@ export interface ExpirationContract {
  * The contracts of a few expirations (root and date), by id. The whole chains are read (a few
  * hundred rows an expiration); the strike band is applied to the samples read, the large read.
  */
-export async function expirationContracts(db: Queryable, expirations: readonly { root: string; dateOfExpiry: string }[]): Promise<ExpirationContract[]> {
+export async function expirationContracts(
+  db: Queryable,
+  expirations: readonly { root: string; dateOfExpiry: string }[],
+): Promise<ExpirationContract[]> {
   if (expirations.length === 0) return [];
   const result = await sql<{ id: number; root: string; date_of_expiry: string; contract_type: ContractType; strike_thousandths: number }>`
     select c.id, c.root, c.date_of_expiry, c.contract_type, c.strike_thousandths
     from unnest(${expirations.map((e) => e.root)}::text[], ${expirations.map((e) => e.dateOfExpiry)}::date[]) as x(root, expiry)
     join contracts c on c.root = x.root and c.date_of_expiry = x.expiry
     order by c.id`.execute(db);
-  return result.rows.map((r) => ({ id: r.id, root: r.root, dateOfExpiry: r.date_of_expiry, contractType: r.contract_type, strikeThousandths: r.strike_thousandths }));
+  return result.rows.map((r) => ({
+    id: r.id,
+    root: r.root,
+    dateOfExpiry: r.date_of_expiry,
+    contractType: r.contract_type,
+    strikeThousandths: r.strike_thousandths,
+  }));
 }
 
 export interface SessionQuoteRow {
@@ -38,7 +47,14 @@ export interface SessionQuoteRow {
 }
 
 /** Quote samples of some contracts on a trading date with from <= minute < to and quote_ts <= asOf. */
-export async function sessionQuoteSamples(db: Queryable, tradingDate: string, contractIds: readonly number[], from: number, to: number, asOf: number): Promise<SessionQuoteRow[]> {
+export async function sessionQuoteSamples(
+  db: Queryable,
+  tradingDate: string,
+  contractIds: readonly number[],
+  from: number,
+  to: number,
+  asOf: number,
+): Promise<SessionQuoteRow[]> {
   if (contractIds.length === 0) return [];
   const result = await sql<SessionQuoteRow>`
     select contract_id, minute, quote_ts, bid, ask from quote_samples
@@ -49,6 +65,13 @@ export async function sessionQuoteSamples(db: Queryable, tradingDate: string, co
 
 /** The last one-minute bar of a symbol starting before an instant, or null. */
 export async function lastBarBefore(db: Queryable, symbol: string, before: number): Promise<{ ts: number; close: number } | null> {
-  const row = await db.selectFrom('underlying_bars').select(['ts', 'close']).where('symbol', '=', symbol).where('ts', '<', before).orderBy('ts', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('underlying_bars')
+    .select(['ts', 'close'])
+    .where('symbol', '=', symbol)
+    .where('ts', '<', before)
+    .orderBy('ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row ?? null;
 }

@@ -107,9 +107,17 @@ function scalarText(value: SampleValue | undefined): string {
 
 /** The URL of a sample request: path parameters filled in, lists comma-separated (`explode: false`). */
 export function sampleUrl(baseUrl: string, operation: OperationSpec, request: SampleRequest): string {
-  const filled = operation.path.replace(/\{(\w+)\}/g, (template: string, name: string) => (request.path[name] === undefined ? template : encodeURIComponent(scalarText(request.path[name]))));
+  const filled = operation.path.replace(/\{(\w+)\}/g, (template: string, name: string) =>
+    request.path[name] === undefined ? template : encodeURIComponent(scalarText(request.path[name])),
+  );
   const query = Object.entries(request.query)
-    .map(([name, value]) => `${name}=${(Array.isArray(value) ? value : [value]).map(scalarText).map((v) => encodeURIComponent(v)).join(',')}`)
+    .map(
+      ([name, value]) =>
+        `${name}=${(Array.isArray(value) ? value : [value])
+          .map(scalarText)
+          .map((v) => encodeURIComponent(v))
+          .join(',')}`,
+    )
     .join('&');
   return `${baseUrl.replace(/\/$/, '')}${filled}${query ? `?${query}` : ''}`;
 }
@@ -126,12 +134,16 @@ function tsLiteral(value: SampleValue): string {
 
 /** An object literal with one member a line. */
 function tsBlock(value: Record<string, SampleValue>): string {
-  return `{\n${Object.entries(value).map(([k, v]) => `  ${IDENTIFIER.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v)},\n`).join('')}}`;
+  return `{\n${Object.entries(value)
+    .map(([k, v]) => `  ${IDENTIFIER.test(k) ? k : tsLiteral(k)}: ${tsLiteral(v)},\n`)
+    .join('')}}`;
 }
 
 /** A dict literal with one member a line. */
 function pyBlock(value: Record<string, SampleValue>): string {
-  return `{\n${Object.entries(value).map(([k, v]) => `    ${JSON.stringify(k)}: ${pyLiteral(v)},\n`).join('')}}`;
+  return `{\n${Object.entries(value)
+    .map(([k, v]) => `    ${JSON.stringify(k)}: ${pyLiteral(v)},\n`)
+    .join('')}}`;
 }
 
 function pyLiteral(value: SampleValue): string {
@@ -139,7 +151,9 @@ function pyLiteral(value: SampleValue): string {
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) return `[${value.map(pyLiteral).join(', ')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${pyLiteral(v)}`).join(', ')}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${pyLiteral(v)}`)
+    .join(', ')}}`;
 }
 
 function snakeCase(operationId: string): string {
@@ -151,7 +165,11 @@ function shellQuoted(text: string): string {
 }
 
 /** curl, TypeScript and Python samples of one operation's sample request. */
-export function codeSamples(operation: OperationSpec, request: SampleRequest, options: { baseUrl: string; authenticated: boolean }): CodeSample[] {
+export function codeSamples(
+  operation: OperationSpec,
+  request: SampleRequest,
+  options: { baseUrl: string; authenticated: boolean },
+): CodeSample[] {
   const url = sampleUrl(options.baseUrl, operation, request);
   const curl = [`curl -sS ${shellQuoted(url)}`];
   if (operation.method === 'post') curl.push(`-X POST`);
@@ -171,7 +189,16 @@ export function codeSamples(operation: OperationSpec, request: SampleRequest, op
     `  baseUrl: '${options.baseUrl}',`,
     `});`,
   ];
-  const py = ['import os', '', 'from oads_sdk import Oads', '', 'oads = Oads(', '    api_key=os.environ["OADS_API_KEY"],', `    base_url="${options.baseUrl}",`, ')'];
+  const py = [
+    'import os',
+    '',
+    'from oads_sdk import Oads',
+    '',
+    'oads = Oads(',
+    '    api_key=os.environ["OADS_API_KEY"],',
+    `    base_url="${options.baseUrl}",`,
+    ')',
+  ];
   if (request.body !== undefined && typeof request.body === 'object' && !Array.isArray(request.body)) {
     ts.push(`const exportRequest: BodyOf<'${method}'> = ${tsBlock(request.body)};`, `const job = await oads.${method}(exportRequest);`);
     py.push(`export_request = ${pyBlock(request.body)}`, `job = oads.${pyMethod}(export_request)`);
@@ -181,14 +208,30 @@ export function codeSamples(operation: OperationSpec, request: SampleRequest, op
     }
   } else if (hasParams) {
     ts.push(`const params: ParamsOf<'${method}'> = ${tsBlock(params)};`, `const result = await oads.${method}(params);`);
-    py.push(`params = dict(\n${Object.entries(params).map(([k, v]) => `    ${k}=${pyLiteral(v)},\n`).join('')})`, `result = oads.${pyMethod}(**params)`);
+    py.push(
+      `params = dict(\n${Object.entries(params)
+        .map(([k, v]) => `    ${k}=${pyLiteral(v)},\n`)
+        .join('')})`,
+      `result = oads.${pyMethod}(**params)`,
+    );
   } else {
     ts.push(`const result = await oads.${method}();`);
     py.push(`result = oads.${pyMethod}()`);
   }
   if (operation.facts.paginated) {
-    ts.push('', '// Every page, following pagination.next_cursor_id until it is null:', `for await (const page of oads.pages('${method}', params)) {`, '  console.log(page.data.length);', '}');
-    py.push('', '# Every page, following pagination.next_cursor_id until it is None:', `for page in oads.pages("${pyMethod}", **params):`, '    print(len(page["data"]))');
+    ts.push(
+      '',
+      '// Every page, following pagination.next_cursor_id until it is null:',
+      `for await (const page of oads.pages('${method}', params)) {`,
+      '  console.log(page.data.length);',
+      '}',
+    );
+    py.push(
+      '',
+      '# Every page, following pagination.next_cursor_id until it is None:',
+      `for page in oads.pages("${pyMethod}", **params):`,
+      '    print(len(page["data"]))',
+    );
   }
   ts.push('', '// A non-2xx answer throws OadsError: status, code, message,', '// details and retryAfter (429 and 503).');
   py.push('', '# A non-2xx answer raises OadsError: status, code, message,', '# details and retry_after (429 and 503).');

@@ -34,14 +34,17 @@ describe('response examples (openapi/examples, scripts/capture-examples.ts)', ()
     expect(files.sort()).toEqual(ids.map((id) => `${id}.json`).sort());
     const requests = JSON.parse(fs.readFileSync(path.join(examplesDir, REQUESTS_FILE), 'utf8')) as Record<string, string>;
     expect(Object.keys(requests).sort()).toEqual(ids);
-    for (const op of contract.operations) expect(requests[op.operationId], op.operationId).toMatch(new RegExp(`^${op.method.toUpperCase()} /v1/`));
+    for (const op of contract.operations)
+      expect(requests[op.operationId], op.operationId).toMatch(new RegExp(`^${op.method.toUpperCase()} /v1/`));
   });
 
   it('validates each example against its success response schema', () => {
     const ajv = responseValidator();
     for (const op of contract.operations) {
       const status = successStatus(plainPaths[op.path]![op.method]!);
-      const validate = ajv.compile({ $ref: `contract${pointer('paths', op.path, op.method, 'responses', status, 'content', 'application/json', 'schema')}` });
+      const validate = ajv.compile({
+        $ref: `contract${pointer('paths', op.path, op.method, 'responses', status, 'content', 'application/json', 'schema')}`,
+      });
       const value = JSON.parse(fs.readFileSync(path.join(examplesDir, `${op.operationId}.json`), 'utf8')) as unknown;
       expect(validate(value) ? [] : validate.errors, op.operationId).toEqual([]);
     }
@@ -49,7 +52,9 @@ describe('response examples (openapi/examples, scripts/capture-examples.ts)', ()
 
   it('refuses an example that breaks its schema (the check above can fail)', () => {
     const ajv = responseValidator();
-    const validate = ajv.compile({ $ref: `contract${pointer('paths', '/v1/options/trades', 'get', 'responses', '200', 'content', 'application/json', 'schema')}` });
+    const validate = ajv.compile({
+      $ref: `contract${pointer('paths', '/v1/options/trades', 'get', 'responses', '200', 'content', 'application/json', 'schema')}`,
+    });
     const trades = JSON.parse(fs.readFileSync(path.join(examplesDir, 'listOptionTrades.json'), 'utf8')) as { data: Json[] };
     expect(validate({ ...trades, data: [{ ...trades.data[0], side: 'sideways' }] })).toBe(false);
     expect(validate({ ...trades, data: [{ ...trades.data[0], date_of_expiry: '2026-11-31' }] })).toBe(false);
@@ -89,7 +94,10 @@ describe('request samples (x-codeSamples)', () => {
   it('gives every operation curl, TypeScript and Python, each calling its route by the contract names', () => {
     for (const op of contract.operations) {
       const samples = served(op)['x-codeSamples'] as CodeSample[];
-      expect(samples.map((s) => s.lang), op.operationId).toEqual(['curl', 'TypeScript', 'Python']);
+      expect(
+        samples.map((s) => s.lang),
+        op.operationId,
+      ).toEqual(['curl', 'TypeScript', 'Python']);
       const snake = op.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
       expect(samples[1]!.source).toMatch(/^import \{ Oads(, type (ParamsOf|BodyOf))? \} from '@oads\/sdk';$/m);
       expect(samples[1]!.source).toContain(`await oads.${op.operationId}(`);
@@ -107,7 +115,8 @@ describe('request samples (x-codeSamples)', () => {
       const names = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
       const query = Object.fromEntries([...url.searchParams].map(([k, v]) => [k, v]));
       for (const name of Object.keys(query)) expect(names, `${op.operationId} ${name}`).toContain(name);
-      for (const p of op.parameters.filter((p) => p.required && p.in === 'query')) expect(query, `${op.operationId} ${p.name}`).toHaveProperty(p.name);
+      for (const p of op.parameters.filter((p) => p.required && p.in === 'query'))
+        expect(query, `${op.operationId} ${p.name}`).toHaveProperty(p.name);
       expect(queries.check(op.operationId, query), op.operationId).toMatchObject({ ok: true });
       expect(parameterRuleProblems(op.facts.parameterRules, query), op.operationId).toEqual([]);
       expect(curl.includes('Authorization: Bearer $OADS_API_KEY'), op.operationId).toBe(!op.facts.public);
@@ -123,7 +132,10 @@ describe('request samples (x-codeSamples)', () => {
       const pyNames = sampleParams(py!.source, 'params = dict(', /^ {4}(\w+)=.*,$/);
       const given = tsNames.length > 0;
       expect(ts!.source.includes(`await oads.${op.operationId}(${given ? 'params' : ''});`), op.operationId).toBe(true);
-      expect(py!.source.includes(`oads.${op.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${given ? '**params' : ''})`), op.operationId).toBe(true);
+      expect(
+        py!.source.includes(`oads.${op.operationId.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${given ? '**params' : ''})`),
+        op.operationId,
+      ).toBe(true);
       expect(tsNames, op.operationId).toEqual(pyNames);
       for (const name of tsNames) expect(names, `${op.operationId} ${name}`).toContain(name);
       const curl = new URL(/'(http[^']+)'/.exec((served(op)['x-codeSamples'] as CodeSample[])[0]!.source)![1]!);

@@ -84,7 +84,10 @@ export function enrichDocument(document: Json, operations: readonly OperationSpe
       const responses = { ...(op.responses as Json) };
       const response = { ...resolveRef(document, responses[status]) };
       const content = { ...(response.content as Json) };
-      content['application/json'] = { ...(content['application/json'] as Json), examples: { default: { summary: example.summary, value: example.value } } };
+      content['application/json'] = {
+        ...(content['application/json'] as Json),
+        examples: { default: { summary: example.summary, value: example.value } },
+      };
       response.content = content;
       responses[status] = response;
       op.responses = responses;

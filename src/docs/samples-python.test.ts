@@ -84,9 +84,15 @@ describe('the Python request samples', () => {
         continue;
       }
       // Path parameters are in the URL's path, query parameters in its query, lists comma-joined.
-      const sent = Object.fromEntries(Object.entries(first!.params).filter(([name]) => op.parameters.some((p) => p.name === name && p.in === 'query')));
-      expect(Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])), op.operationId).toEqual(Object.fromEntries(url.searchParams));
-      for (const p of op.parameters.filter((q) => q.in === 'path')) expect(url.pathname, op.operationId).toContain(`/${String(first!.params[p.name])}`);
+      const sent = Object.fromEntries(
+        Object.entries(first!.params).filter(([name]) => op.parameters.some((p) => p.name === name && p.in === 'query')),
+      );
+      expect(
+        Object.fromEntries(Object.entries(sent).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])),
+        op.operationId,
+      ).toEqual(Object.fromEntries(url.searchParams));
+      for (const p of op.parameters.filter((q) => q.in === 'path'))
+        expect(url.pathname, op.operationId).toContain(`/${String(first!.params[p.name])}`);
       expect(rest.length, op.operationId).toBe(op.facts.paginated ? 1 : 0);
     }
   });

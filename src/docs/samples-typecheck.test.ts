@@ -50,7 +50,8 @@ describe('the TypeScript request samples', () => {
     const host = ts.createCompilerHost(options);
     const getSourceFile = host.getSourceFile.bind(host);
     const fileExists = host.fileExists.bind(host);
-    host.getSourceFile = (name, language, ...rest) => (path.resolve(name) === checked ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest));
+    host.getSourceFile = (name, language, ...rest) =>
+      path.resolve(name) === checked ? ts.createSourceFile(name, text, language) : getSourceFile(name, language, ...rest);
     host.fileExists = (name) => path.resolve(name) === checked || fileExists(name);
     const program = ts.createProgram([checked], options, host);
     const problems = ts.getPreEmitDiagnostics(program).map((d) => {

@@ -6,4 +6,5 @@ export const getMarketCalendarDay: Handler<'getMarketCalendarDay'> = async (ctx)
 
 export const listMarketSessions: Handler<'listMarketSessions'> = async (ctx) => await market.listMarketSessions(ctx, ctx.query);
 
-export const listOptionOvernightSessions: Handler<'listOptionOvernightSessions'> = async (ctx) => await market.listOptionOvernightSessions(ctx, ctx.query);
+export const listOptionOvernightSessions: Handler<'listOptionOvernightSessions'> = async (ctx) =>
+  await market.listOptionOvernightSessions(ctx, ctx.query);

@@ -33,7 +33,8 @@ export const HOT_SESSIONS = 5;
 export const RESTORED_GRACE_MS = 24 * 3_600_000;
 const PAGE = 50_000;
 
-const PRINT_HEADER = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+const PRINT_HEADER =
+  'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
 const QUOTE_HEADER = 'option_symbol,timestamp,bid,ask,bid_size,ask_size';
 /** OPRA CANC, the cancel record written after an archived cancelled print. */
 const CANCEL_CONDITION = 201;
@@ -100,7 +101,11 @@ export async function exportSession(db: Database, tradingDate: string, dir: stri
 }
 
 /** Exports a session and drops it from the hot store (files first, then one transaction). */
-export async function archiveSession(db: Database, dataDir: string, tradingDate: string): Promise<{ prints: number; quotes: number; dir: string }> {
+export async function archiveSession(
+  db: Database,
+  dataDir: string,
+  tradingDate: string,
+): Promise<{ prints: number; quotes: number; dir: string }> {
   const dir = archiveDirOf(dataDir, tradingDate);
   const counts = await exportSession(db, tradingDate, dir);
   await db.transaction().execute(async (trx) => {
@@ -120,7 +125,10 @@ export function sessionsToKeep(now: number): string[] {
  * Archives every hot session older than the kept ones, except sessions loaded back on request in
  * the last RESTORED_GRACE_MS. Returns the dates archived.
  */
-export async function enforceRetention(db: Database, options: { dataDir: string; now: number; log?: (line: string) => void }): Promise<string[]> {
+export async function enforceRetention(
+  db: Database,
+  options: { dataDir: string; now: number; log?: (line: string) => void },
+): Promise<string[]> {
   const keep = sessionsToKeep(options.now);
   const oldestKept = keep[0] ?? '';
   const archived: string[] = [];
@@ -139,7 +147,11 @@ export async function enforceRetention(db: Database, options: { dataDir: string;
  * Loads an archived session back through ingest (quotes, then prints). Idempotent: a session
  * already hot is left alone, and a load repeated after a failure leaves the same rows.
  */
-export async function reloadSession(db: Database, tradingDate: string, options: { now: number; log?: (line: string) => void }): Promise<'loaded' | 'already_hot' | 'not_archived'> {
+export async function reloadSession(
+  db: Database,
+  tradingDate: string,
+  options: { now: number; log?: (line: string) => void },
+): Promise<'loaded' | 'already_hot' | 'not_archived'> {
   const archived = await findArchivedSession(db, tradingDate);
   if (archived === null) return (await isDateHot(db, tradingDate)) ? 'already_hot' : 'not_archived';
   if (archived.restoredAt !== null && (await isDateHot(db, tradingDate))) return 'already_hot';

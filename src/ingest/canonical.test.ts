@@ -21,7 +21,14 @@ const T = 1795185000000; // 2026-11-20 09:30 ET
 describe('contract symbols', () => {
   it('reads padded, unpadded and O:-prefixed OCC symbols into one padded key with exact strikes', () => {
     for (const s of ['SPXW  261120C06600000', 'SPXW261120C06600000', 'O:SPXW261120C06600000', 'o:spxw261120c06600000']) {
-      expect(contractRef(s)).toMatchObject({ symbol: 'SPXW  261120C06600000', root: 'SPXW', dateOfExpiry: '2026-11-20', type: 'call', strike: 6600, strikeThousandths: 6600000 });
+      expect(contractRef(s)).toMatchObject({
+        symbol: 'SPXW  261120C06600000',
+        root: 'SPXW',
+        dateOfExpiry: '2026-11-20',
+        type: 'call',
+        strike: 6600,
+        strikeThousandths: 6600000,
+      });
     }
     expect(contractRef('SPY   261120P00004500')).toMatchObject({ strike: 4.5, strikeThousandths: 4500 });
     expect(contractRef('XYZ   261120P01234500')).toMatchObject({ strike: 1234.5, strikeThousandths: 1234500 });
@@ -71,10 +78,25 @@ describe('canonical records', () => {
     quote_timestamp: String(T - 500),
   };
   it('reads a print with its own quote', () => {
-    expect(parsePrintFields(print, 3)).toMatchObject({ line: 3, sequence: 7, price: 5.1, size: 10, exchangeCode: 302, conditionCode: 209, extendedConditions: [219], aggressorSide: 'buy', quote: { bid: 5, ask: 5.1, timestamp: T - 500 } });
+    expect(parsePrintFields(print, 3)).toMatchObject({
+      line: 3,
+      sequence: 7,
+      price: 5.1,
+      size: 10,
+      exchangeCode: 302,
+      conditionCode: 209,
+      extendedConditions: [219],
+      aggressorSide: 'buy',
+      quote: { bid: 5, ask: 5.1, timestamp: T - 500 },
+    });
   });
   it('treats an empty condition as a regular sale and missing quote columns as no quote', () => {
-    expect(parsePrintFields({ ...print, condition_code: '', extended_conditions: '', aggressor_side: '', bid: '', ask: '', quote_timestamp: '' }, 1)).toMatchObject({ conditionCode: 0, extendedConditions: [], aggressorSide: null, quote: null });
+    expect(
+      parsePrintFields(
+        { ...print, condition_code: '', extended_conditions: '', aggressor_side: '', bid: '', ask: '', quote_timestamp: '' },
+        1,
+      ),
+    ).toMatchObject({ conditionCode: 0, extendedConditions: [], aggressorSide: null, quote: null });
   });
   it('rejects each bad field with a reason', () => {
     expect(parsePrintFields({ ...print, price: '-1' }, 1)).toBe('price "-1" must be a positive number');
@@ -88,8 +110,13 @@ describe('canonical records', () => {
   it('rejects a code its 32-bit column cannot hold, and reads the largest one', () => {
     expect(parsePrintFields({ ...print, exchange_code: '2147483648' }, 1)).toBe('exchange_code "2147483648" is above 2147483647');
     expect(parsePrintFields({ ...print, condition_code: '3000000000' }, 1)).toBe('condition_code "3000000000" is above 2147483647');
-    expect(parsePrintFields({ ...print, extended_conditions: '219|2147483648' }, 1)).toBe('extended_conditions: condition code "2147483648" is above 2147483647');
-    expect(parsePrintFields({ ...print, exchange_code: '2147483647', condition_code: '2147483647' }, 1)).toMatchObject({ exchangeCode: 2147483647, conditionCode: 2147483647 });
+    expect(parsePrintFields({ ...print, extended_conditions: '219|2147483648' }, 1)).toBe(
+      'extended_conditions: condition code "2147483648" is above 2147483647',
+    );
+    expect(parsePrintFields({ ...print, exchange_code: '2147483647', condition_code: '2147483647' }, 1)).toMatchObject({
+      exchangeCode: 2147483647,
+      conditionCode: 2147483647,
+    });
     const header = Object.keys(print);
     const values = new PrintLineValues(printColumns(header)!);
     const line = (fields: Record<string, string>): string => header.map((h) => fields[h]).join(',');
@@ -99,20 +126,50 @@ describe('canonical records', () => {
     expect(readPrintLine(line({ ...print, exchange_code: '2147483647' }), values)).toBe(true);
   });
   it('reads quotes, bars, open interest and contracts', () => {
-    expect(parseQuoteFields({ option_symbol: 'SPY   261120P00650000', timestamp: String(T), bid: '', ask: '2.1', bid_size: '', ask_size: '5' })).toMatchObject({ bid: null, ask: 2.1, bidSize: null, askSize: 5 });
+    expect(
+      parseQuoteFields({ option_symbol: 'SPY   261120P00650000', timestamp: String(T), bid: '', ask: '2.1', bid_size: '', ask_size: '5' }),
+    ).toMatchObject({ bid: null, ask: 2.1, bidSize: null, askSize: 5 });
     expect(parseQuoteFields({ option_symbol: 'SPY   261120P00650000', timestamp: String(T) })).toBe('bid and ask columns are required');
-    expect(parseBarFields({ symbol: 'spx', timestamp: String(T), open: '1', high: '2', low: '1', close: '2', volume: '' })).toMatchObject({ symbol: 'SPX', volume: null });
-    expect(parseBarFields({ symbol: 'SPX', timestamp: String(T + 1), open: '1', high: '2', low: '1', close: '2' })).toMatch(/not the start of a minute/);
-    expect(parseBarFields({ symbol: 'SPX', timestamp: String(T), open: '1', high: '2', low: '1.5', close: '2' })).toBe('high and low do not bound open and close');
-    expect(parseOpenInterestFields({ option_symbol: 'SPY   261120P00650000', date: '2026-11-21', open_interest: '5' })).toBe('date 2026-11-21 is not a trading day');
-    expect(parseOpenInterestFields({ option_symbol: 'SPY   261120P00650000', date: '2026-11-20', open_interest: '5' })).toMatchObject({ date: '2026-11-20', openInterest: 5 });
-    expect(parseContractFields({ option_symbol: 'SPXW261120C06600000', underlying: 'spx', multiplier: '' })).toMatchObject({ underlying: 'SPX', multiplier: null });
+    expect(parseBarFields({ symbol: 'spx', timestamp: String(T), open: '1', high: '2', low: '1', close: '2', volume: '' })).toMatchObject({
+      symbol: 'SPX',
+      volume: null,
+    });
+    expect(parseBarFields({ symbol: 'SPX', timestamp: String(T + 1), open: '1', high: '2', low: '1', close: '2' })).toMatch(
+      /not the start of a minute/,
+    );
+    expect(parseBarFields({ symbol: 'SPX', timestamp: String(T), open: '1', high: '2', low: '1.5', close: '2' })).toBe(
+      'high and low do not bound open and close',
+    );
+    expect(parseOpenInterestFields({ option_symbol: 'SPY   261120P00650000', date: '2026-11-21', open_interest: '5' })).toBe(
+      'date 2026-11-21 is not a trading day',
+    );
+    expect(parseOpenInterestFields({ option_symbol: 'SPY   261120P00650000', date: '2026-11-20', open_interest: '5' })).toMatchObject({
+      date: '2026-11-20',
+      openInterest: 5,
+    });
+    expect(parseContractFields({ option_symbol: 'SPXW261120C06600000', underlying: 'spx', multiplier: '' })).toMatchObject({
+      underlying: 'SPX',
+      multiplier: null,
+    });
     expect(parseContractFields({ option_symbol: 'SPXW261120C06600000', multiplier: '0' })).toMatch(/^multiplier/);
   });
 });
 
 describe('reading a canonical print line without its record', () => {
-  const HEADER = ['option_symbol', 'timestamp', 'sequence', 'price', 'size', 'exchange_code', 'condition_code', 'extended_conditions', 'aggressor_side', 'bid', 'ask', 'quote_timestamp'];
+  const HEADER = [
+    'option_symbol',
+    'timestamp',
+    'sequence',
+    'price',
+    'size',
+    'exchange_code',
+    'condition_code',
+    'extended_conditions',
+    'aggressor_side',
+    'bid',
+    'ask',
+    'quote_timestamp',
+  ];
 
   /** What the line's record gives, in readPrintLine()'s terms; null when it is rejected. */
   function byRecord(header: readonly string[], line: string): unknown {
@@ -149,7 +206,21 @@ describe('reading a canonical print line without its record', () => {
     const contract = contractRef(v.symbol);
     const extended = parseCodes(v.extended);
     if (typeof contract === 'string' || typeof extended === 'string') return false;
-    return [contract, v.timestamp, v.sequence, v.price, v.size, v.exchangeCode, v.conditionCode, extended, v.aggressor, v.hasQuote, v.bid, v.ask, v.quoteTs];
+    return [
+      contract,
+      v.timestamp,
+      v.sequence,
+      v.price,
+      v.size,
+      v.exchangeCode,
+      v.conditionCode,
+      extended,
+      v.aggressor,
+      v.hasQuote,
+      v.bid,
+      v.ask,
+      v.quoteTs,
+    ];
   }
 
   /** A line read without its record gives what its record gives (-0 and 0 told apart). */
@@ -265,7 +336,15 @@ describe('reading a canonical print line without its record', () => {
         () => pick(['-', '+', ' ', '']) + digits(1 + Math.floor(random() * 4)) + pick(['', 'e2', ' ', '.', '|', 'x']),
         () => pick(['', '0', '-0', '00', '0.0', 'NaN', '1_0']),
       ])();
-    const symbols = ['SPXW  261120C06705000', 'SPX   261120P06600000', 'SPY261120C00660000', 'ZZZQ  261120C00010000', 'SPXW  261131C06705000', 'BAD', 'SPY   2611'];
+    const symbols = [
+      'SPXW  261120C06705000',
+      'SPX   261120P06600000',
+      'SPY261120C00660000',
+      'ZZZQ  261120C00010000',
+      'SPXW  261131C06705000',
+      'BAD',
+      'SPY   2611',
+    ];
     let taken = 0;
     for (let i = 0; i < 20_000; i++) {
       const cells = [...good];

@@ -326,7 +326,13 @@ export function decimalAt(line: string, start: number, end: number): number {
  */
 export function readPrintLine(line: string, into: PrintLineValues): boolean {
   if (line.includes('"')) return false;
-  return placeFields(line, into) && readSymbolText(line, into) && readPrintNumbers(line, into) && readConditionTexts(line, into) && readLineQuote(line, into);
+  return (
+    placeFields(line, into) &&
+    readSymbolText(line, into) &&
+    readPrintNumbers(line, into) &&
+    readConditionTexts(line, into) &&
+    readLineQuote(line, into)
+  );
 }
 
 /** Where each field starts (into.starts): false unless the line has exactly the header's columns. */
@@ -480,7 +486,15 @@ export function quoteColumnsAt(header: readonly string[]): QuoteColumnsAt | null
   // A repeated column name: the record's later value wins; left to the record path.
   if (new Set(header).size !== header.length) return null;
   const at = (name: string): number => header.indexOf(name);
-  const columns = { count: header.length, symbol: at('option_symbol'), timestamp: at('timestamp'), bid: at('bid'), ask: at('ask'), bidSize: at('bid_size'), askSize: at('ask_size') };
+  const columns = {
+    count: header.length,
+    symbol: at('option_symbol'),
+    timestamp: at('timestamp'),
+    bid: at('bid'),
+    ask: at('ask'),
+    bidSize: at('bid_size'),
+    askSize: at('ask_size'),
+  };
   return columns.bid < 0 || columns.ask < 0 ? null : columns;
 }
 
@@ -523,7 +537,12 @@ export function parseBarFields(fields: Record<string, string>): CanonicalBar | s
   const high = number(fields.high);
   const low = number(fields.low);
   const close = number(fields.close);
-  for (const [name, v] of [['open', open], ['high', high], ['low', low], ['close', close]] as const) {
+  for (const [name, v] of [
+    ['open', open],
+    ['high', high],
+    ['low', low],
+    ['close', close],
+  ] as const) {
     if (v === null || !(v > 0)) return `${name} "${fields[name] ?? ''}" must be a positive number`;
   }
   if (high! < low! || high! < Math.max(open!, close!) || low! > Math.min(open!, close!)) return 'high and low do not bound open and close';
@@ -542,7 +561,8 @@ export function parseOpenInterestFields(fields: Record<string, string>): Canonic
   const bad = tradingDate(fields.date);
   if (bad !== '') return bad;
   const openInterest = nonNegativeInteger(fields.open_interest);
-  if (openInterest === null || openInterest > 2_000_000_000) return `open_interest "${fields.open_interest ?? ''}" must be a non-negative integer`;
+  if (openInterest === null || openInterest > 2_000_000_000)
+    return `open_interest "${fields.open_interest ?? ''}" must be a non-negative integer`;
   return { contract, date: fields.date ?? '', openInterest };
 }
 
@@ -552,7 +572,8 @@ export function parseContractFields(fields: Record<string, string>): CanonicalCo
   let underlying: string | null = null;
   if (fields.underlying !== undefined && fields.underlying !== '') {
     underlying = fields.underlying.toUpperCase();
-    if (!UNDERLYING.test(underlying)) return `underlying "${fields.underlying}" is not 1 to 8 letters, digits or dots starting with a letter`;
+    if (!UNDERLYING.test(underlying))
+      return `underlying "${fields.underlying}" is not 1 to 8 letters, digits or dots starting with a letter`;
   }
   let multiplier: number | null = null;
   if (fields.multiplier !== undefined && fields.multiplier !== '') {

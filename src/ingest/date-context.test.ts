@@ -29,7 +29,16 @@ describe('DateContext', () => {
   const context = DateContext.fromRows(
     [
       { tradingDate: '2026-11-20', contractId: 7, minute: OPEN, bid: 5, ask: 5.2, bidSize: 1, askSize: 1, quoteTs: OPEN + 10 },
-      { tradingDate: '2026-11-20', contractId: 7, minute: OPEN + MINUTE, bid: 5.1, ask: 5.3, bidSize: 1, askSize: 1, quoteTs: OPEN + MINUTE + 10 },
+      {
+        tradingDate: '2026-11-20',
+        contractId: 7,
+        minute: OPEN + MINUTE,
+        bid: 5.1,
+        ask: 5.3,
+        bidSize: 1,
+        askSize: 1,
+        quoteTs: OPEN + MINUTE + 10,
+      },
       { tradingDate: '2026-11-20', contractId: 8, minute: OPEN, bid: 1, ask: 1.5, bidSize: 1, askSize: 1, quoteTs: OPEN + 20 },
     ],
     [
@@ -71,7 +80,13 @@ describe('dateNeeds', () => {
       { timestamp: OPEN + 7, quote: { bid: 1, ask: 2, timestamp: OPEN } },
     ]);
     storeContracts(table, 10);
-    const sorted = sortPrints({ table, dateIndex: new Map([['2026-11-20', 0], ['2026-11-21', 1]]) });
+    const sorted = sortPrints({
+      table,
+      dateIndex: new Map([
+        ['2026-11-20', 0],
+        ['2026-11-21', 1],
+      ]),
+    });
     expect(sorted.days.map((day) => dateNeeds(sorted, day))).toEqual([
       { contractIds: [10, 11], sampledIds: [11], underlyings: ['SPX', 'SPY'], minTs: OPEN + 5, maxTs: OPEN + 9 },
       { contractIds: [12], sampledIds: [12], underlyings: ['SPX'], minTs: OPEN + 1, maxTs: OPEN + 1 },

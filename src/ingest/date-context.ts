@@ -68,7 +68,13 @@ export class DateContext {
   ) {}
 
   /** Samples grouped by contract and bars by underlying and minute, from their rows in time order. */
-  static fromRows(samples: readonly QuoteSampleRow[], bars: readonly BarRow[], openInterest: ReadonlyMap<number, number>, rate: number, cashCloseMs: number): DateContext {
+  static fromRows(
+    samples: readonly QuoteSampleRow[],
+    bars: readonly BarRow[],
+    openInterest: ReadonlyMap<number, number>,
+    rate: number,
+    cashCloseMs: number,
+  ): DateContext {
     const series = new Map<number, SampleSeries>();
     for (const s of samples) {
       let one = series.get(s.contractId);
@@ -127,7 +133,12 @@ export function sampleAt(series: SampleSeries | undefined, ts: number, out: Quot
 }
 
 /** Loads the market of `day`'s trading date as its prints need it. */
-export async function loadDateContext(db: Queryable, prints: SortedPrints, day: PrintDay, resolver: PrintSessionResolver): Promise<DateContext> {
+export async function loadDateContext(
+  db: Queryable,
+  prints: SortedPrints,
+  day: PrintDay,
+  resolver: PrintSessionResolver,
+): Promise<DateContext> {
   const { tradingDate } = day;
   const needs = dateNeeds(prints, day);
   const samples = await quoteSamplesOn(db, tradingDate, needs.sampledIds);

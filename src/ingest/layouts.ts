@@ -31,7 +31,11 @@ export const LAYOUTS: Record<IngestKind, readonly LayoutColumn[]> = {
     col('price', true, 'Execution price per share.'),
     col('size', true, 'Contracts.'),
     col('exchange_code', true, 'Numeric exchange id (Massive/Polygon option venue ids, e.g. 302 Cboe).'),
-    col('condition_code', false, 'Numeric sale condition (Massive/Polygon ids, e.g. 209 auto-execution, 219 ISO, 201 canceled); empty = regular sale.'),
+    col(
+      'condition_code',
+      false,
+      'Numeric sale condition (Massive/Polygon ids, e.g. 209 auto-execution, 219 ISO, 201 canceled); empty = regular sale.',
+    ),
     col('extended_conditions', false, 'More condition codes, separated by |.'),
     col('aggressor_side', false, 'buy or sell when the vendor marks the aggressor; empty otherwise.'),
     col('bid', false, 'NBBO bid in force at the print, when the file carries it (as Databento tbbo does).'),
@@ -59,7 +63,11 @@ export const LAYOUTS: Record<IngestKind, readonly LayoutColumn[]> = {
   ],
   open_interest: [
     col('option_symbol', true, 'OCC symbol.'),
-    col('date', true, 'Trading date the figure applies to (open interest at the start of that date: the previous close, published that morning).'),
+    col(
+      'date',
+      true,
+      'Trading date the figure applies to (open interest at the start of that date: the previous close, published that morning).',
+    ),
     col('open_interest', true, 'Contracts open.'),
   ],
   splits: [

@@ -49,7 +49,15 @@ export async function ledgered(
   await db.transaction().execute(async (trx) => {
     await write(trx);
     checkLoadCounts(result);
-    await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
+    await recordIngestedFile(trx, {
+      checksum,
+      kind,
+      fileName: file,
+      read: result.read,
+      loaded: result.loaded,
+      rejected: result.rejected.length,
+      duplicates: result.duplicates,
+    });
   });
   fileLoaded(result, started);
   return result;

@@ -22,7 +22,9 @@ describe('load counts', () => {
     expect(accountedRecords(PRINTS)).toBe(20);
     expect(() => checkLoadCounts(PRINTS)).not.toThrow();
     expect(() => checkLoadCounts(emptyResult('empty.csv', 'quotes'))).not.toThrow();
-    expect(() => checkLoadCounts({ ...emptyResult('q.csv', 'massive-quotes'), read: 6, loaded: 2, skipped: 1, superseded: 2, rejected: rejects(1) })).not.toThrow();
+    expect(() =>
+      checkLoadCounts({ ...emptyResult('q.csv', 'massive-quotes'), read: 6, loaded: 2, skipped: 1, superseded: 2, rejected: rejects(1) }),
+    ).not.toThrow();
   });
 
   it('counts every record of a file loaded before as a duplicate of that load', () => {
@@ -48,16 +50,22 @@ describe('load counts', () => {
   });
 
   it("names the outcomes a file's kind can have, zeros included, and any other that is not zero", () => {
-    expect(countsSummary(PRINTS)).toBe('read 20, loaded 11, rejected 2, duplicates 1, cancels 3, cancels_of_stored 1, cancels_already_applied 1, cancels_unmatched 1');
+    expect(countsSummary(PRINTS)).toBe(
+      'read 20, loaded 11, rejected 2, duplicates 1, cancels 3, cancels_of_stored 1, cancels_already_applied 1, cancels_unmatched 1',
+    );
     expect(countsSummary({ ...emptyResult('t.csv', 'databento-tbbo'), read: 3, loaded: 2, rejected: rejects(1) })).toBe(
       'read 3, loaded 2, rejected 1, duplicates 0, skipped 0, cancels 0, cancels_of_stored 0, cancels_already_applied 0, cancels_unmatched 0',
     );
-    expect(countsSummary({ ...emptyResult('q.ndjson', 'quotes'), read: 5, loaded: 2, rejected: rejects(1), duplicates: 1, superseded: 1 })).toBe(
-      'read 5, loaded 2, rejected 1, duplicates 1, superseded 1',
-    );
+    expect(
+      countsSummary({ ...emptyResult('q.ndjson', 'quotes'), read: 5, loaded: 2, rejected: rejects(1), duplicates: 1, superseded: 1 }),
+    ).toBe('read 5, loaded 2, rejected 1, duplicates 1, superseded 1');
     // The command's line for a splits file keeps its earlier form (test/integration/cli.test.ts).
-    expect(countsSummary({ ...emptyResult('s.csv', 'splits'), read: 2, loaded: 1, rejected: rejects(1) })).toBe('read 2, loaded 1, rejected 1, duplicates 0');
-    expect(countsSummary({ ...emptyResult('b.csv', 'underlying_bars'), read: 4, loaded: 3, cancels: 1 })).toBe('read 4, loaded 3, rejected 0, duplicates 0, cancels 1');
+    expect(countsSummary({ ...emptyResult('s.csv', 'splits'), read: 2, loaded: 1, rejected: rejects(1) })).toBe(
+      'read 2, loaded 1, rejected 1, duplicates 0',
+    );
+    expect(countsSummary({ ...emptyResult('b.csv', 'underlying_bars'), read: 4, loaded: 3, cancels: 1 })).toBe(
+      'read 4, loaded 3, rejected 0, duplicates 0, cancels 1',
+    );
   });
 
   it('declares each outcome of the result once, with a distinct name', () => {

@@ -63,7 +63,9 @@ export function accountedRecords(result: MarketLoadResult): number {
  */
 export function countsSummary(result: MarketLoadResult): string {
   const own = outcomesOf(result.kind);
-  const terms = LOAD_OUTCOMES.filter((o) => own.includes(o.field) || outcomeCount(result, o.field) !== 0).map((o) => `${o.name} ${outcomeCount(result, o.field)}`);
+  const terms = LOAD_OUTCOMES.filter((o) => own.includes(o.field) || outcomeCount(result, o.field) !== 0).map(
+    (o) => `${o.name} ${outcomeCount(result, o.field)}`,
+  );
   return [`read ${result.read}`, ...terms].join(', ');
 }
 
@@ -89,7 +91,11 @@ function isCount(n: number): boolean {
 
 /** Throws LoadCountError unless every count is a whole number and read = the sum of the outcomes. */
 export function checkLoadCounts(result: MarketLoadResult): void {
-  if (!isCount(result.read) || accountedRecords(result) !== result.read || LOAD_OUTCOMES.some((o) => !isCount(outcomeCount(result, o.field)))) {
+  if (
+    !isCount(result.read) ||
+    accountedRecords(result) !== result.read ||
+    LOAD_OUTCOMES.some((o) => !isCount(outcomeCount(result, o.field)))
+  ) {
     throw new LoadCountError(result);
   }
 }

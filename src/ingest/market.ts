@@ -20,13 +20,25 @@ import { isVendorKind, VENDOR_ADAPTERS, type VendorAdapter, type VendorKind } fr
 
 export type LoadKind = IngestKind | VendorKind;
 
-export const LOAD_KINDS: readonly LoadKind[] = ['contracts', 'prints', 'quotes', 'underlying_bars', 'open_interest', 'splits', ...(Object.keys(VENDOR_ADAPTERS) as VendorKind[])];
+export const LOAD_KINDS: readonly LoadKind[] = [
+  'contracts',
+  'prints',
+  'quotes',
+  'underlying_bars',
+  'open_interest',
+  'splits',
+  ...(Object.keys(VENDOR_ADAPTERS) as VendorKind[]),
+];
 
 export function isLoadKind(kind: string): kind is LoadKind {
   return (LOAD_KINDS as readonly string[]).includes(kind);
 }
 
-export async function loadContractsFile(db: Database, file: string, options: LoadOptions & { adapter?: VendorAdapter | null } = {}): Promise<MarketLoadResult> {
+export async function loadContractsFile(
+  db: Database,
+  file: string,
+  options: LoadOptions & { adapter?: VendorAdapter | null } = {},
+): Promise<MarketLoadResult> {
   const adapter = options.adapter ?? null;
   return await ledgered(db, file, adapter?.kind ?? 'contracts', options, async (result) => {
     const specs = new Map<string, ContractSpec>();
@@ -49,7 +61,11 @@ export async function loadContractsFile(db: Database, file: string, options: Loa
   });
 }
 
-export async function loadUnderlyingBarsFile(db: Database, file: string, options: LoadOptions & { adapter?: VendorAdapter | null } = {}): Promise<MarketLoadResult> {
+export async function loadUnderlyingBarsFile(
+  db: Database,
+  file: string,
+  options: LoadOptions & { adapter?: VendorAdapter | null } = {},
+): Promise<MarketLoadResult> {
   const adapter = options.adapter ?? null;
   return await ledgered(db, file, adapter?.kind ?? 'underlying_bars', options, async (result) => {
     const bars = new Map<string, BarRow>();
@@ -61,7 +77,15 @@ export async function loadUnderlyingBarsFile(db: Database, file: string, options
       }
       const key = `${parsed.symbol}|${parsed.timestamp}`;
       if (bars.has(key)) result.duplicates += 1;
-      bars.set(key, { symbol: parsed.symbol, ts: parsed.timestamp, open: parsed.open, high: parsed.high, low: parsed.low, close: parsed.close, volume: parsed.volume });
+      bars.set(key, {
+        symbol: parsed.symbol,
+        ts: parsed.timestamp,
+        open: parsed.open,
+        high: parsed.high,
+        low: parsed.low,
+        close: parsed.close,
+        volume: parsed.volume,
+      });
     }
     return async (trx) => {
       result.loaded = await upsertUnderlyingBars(trx, [...bars.values()]);
@@ -69,7 +93,11 @@ export async function loadUnderlyingBarsFile(db: Database, file: string, options
   });
 }
 
-export async function loadOpenInterestFile(db: Database, file: string, options: LoadOptions & { adapter?: VendorAdapter | null } = {}): Promise<MarketLoadResult> {
+export async function loadOpenInterestFile(
+  db: Database,
+  file: string,
+  options: LoadOptions & { adapter?: VendorAdapter | null } = {},
+): Promise<MarketLoadResult> {
   const adapter = options.adapter ?? null;
   return await ledgered(db, file, adapter?.kind ?? 'open_interest', options, async (result) => {
     const figures = new Map<string, { symbol: string; date: string; openInterest: number }>();
@@ -109,7 +137,12 @@ export async function loadMarketFile(db: Database, kind: LoadKind, file: string,
   return await loadCanonical(db, kind, file, options);
 }
 
-async function loadCanonical(db: Database, kind: IngestKind, file: string, options: LoadOptions & { adapter?: VendorAdapter | null }): Promise<MarketLoadResult> {
+async function loadCanonical(
+  db: Database,
+  kind: IngestKind,
+  file: string,
+  options: LoadOptions & { adapter?: VendorAdapter | null },
+): Promise<MarketLoadResult> {
   switch (kind) {
     case 'contracts':
       return await loadContractsFile(db, file, options);

@@ -26,7 +26,17 @@ describe('the stored print body', () => {
   it('is the JSON of exactly the 31 served fields, in the specification order', () => {
     const [body, nulls] = bodies([
       RECORD,
-      { ...RECORD, ask: null, bid: null, delta: null, group_id: null, implied_volatility: null, otm_percent: null, underlying_price: null, flags: [] },
+      {
+        ...RECORD,
+        ask: null,
+        bid: null,
+        delta: null,
+        group_id: null,
+        implied_volatility: null,
+        otm_percent: null,
+        underlying_price: null,
+        flags: [],
+      },
     ]);
     const parsed = JSON.parse(body as string) as Record<string, unknown>;
     expect(Object.keys(parsed)).toEqual([...SPEC_ORDER]);
@@ -41,7 +51,15 @@ describe('the stored print body', () => {
       return seed / 2147483648;
     };
     const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
-    const number = (): number => pick([Math.round(random() * 1e6) / 1e4, -Math.round(random() * 1e6) / 1e6, random(), Math.floor(random() * 1e5), 1e-7, 2 ** 40 + 0.5]);
+    const number = (): number =>
+      pick([
+        Math.round(random() * 1e6) / 1e4,
+        -Math.round(random() * 1e6) / 1e6,
+        random(),
+        Math.floor(random() * 1e5),
+        1e-7,
+        2 ** 40 + 0.5,
+      ]);
     const records = Array.from({ length: 3000 }, (_, i): ClassifiedPrintRecord => ({
       ...RECORD,
       ask: random() < 0.1 ? null : number(),
@@ -102,7 +120,10 @@ describe('the body field order', () => {
 
   it('is read from the contract file given, which must have an OptionPrint schema', () => {
     const file = path.join(dir, 'contract.yaml');
-    fs.writeFileSync(file, 'components:\n  schemas:\n    OptionPrint:\n      properties:\n        price: { type: number }\n        id: { type: string }\n');
+    fs.writeFileSync(
+      file,
+      'components:\n  schemas:\n    OptionPrint:\n      properties:\n        price: { type: number }\n        id: { type: string }\n',
+    );
     expect(contractPrintFields(file)).toEqual(['price', 'id']);
     fs.writeFileSync(file, 'components:\n  schemas:\n    Trade: {}\n');
     expect(() => contractPrintFields(file)).toThrow(/has no components.schemas.OptionPrint.properties/);

@@ -357,7 +357,8 @@ export function printBodyWriter(fields: readonly string[]): PrintBodyWriter {
   if (unused.length > 0) problems.push(`writers without a field: ${unused.join(', ')}`);
   const repeated = fields.filter((f, k) => fields.indexOf(f) !== k);
   if (repeated.length > 0) problems.push(`fields named twice: ${repeated.join(', ')}`);
-  if (problems.length > 0) throw new Error(`the print body (src/ingest/print-body.ts) does not match the contract's Print schema: ${problems.join('; ')}`);
+  if (problems.length > 0)
+    throw new Error(`the print body (src/ingest/print-body.ts) does not match the contract's Print schema: ${problems.join('; ')}`);
   const keys = fields.map((f, k) => `${k === 0 ? '{' : ','}${JSON.stringify(f)}:`);
   const writers: FieldWriter[] = [];
   // The constant text not yet given to a field: a key, or at the end the closing brace.

@@ -20,7 +20,12 @@ function capture(full = false): PrintCopy & { chunks: Buffer[] } {
 function twoPrints(): ReturnType<typeof printTable> {
   const table = printTable([
     { symbol: 'SPXW  261120C06600000' },
-    { symbol: 'SPY   261120P00660000', aggressorSide: 'buy', extendedConditions: [232, 236], quote: { bid: 3.1, ask: null, timestamp: 1795185000500 } },
+    {
+      symbol: 'SPY   261120P00660000',
+      aggressorSide: 'buy',
+      extendedConditions: [232, 236],
+      quote: { bid: 3.1, ask: null, timestamp: 1795185000500 },
+    },
   ]);
   storeContracts(table, 40);
   return table;
@@ -29,7 +34,7 @@ function twoPrints(): ReturnType<typeof printTable> {
 const recordOf = (sequence: number, id: string): ClassifiedPrintRecord => ({ ...RECORD, sequence, id });
 
 describe('CopySink', () => {
-  it("writes each classified print as a row with its contract, quote in force and conditions from the table, and its served body", () => {
+  it('writes each classified print as a row with its contract, quote in force and conditions from the table, and its served body', () => {
     const table = twoPrints();
     table.setQuote(0, { bid: 5, ask: 5.2, timestamp: 1795184999000 });
     const copy = capture();
@@ -42,15 +47,28 @@ describe('CopySink', () => {
     sink.finish();
     expect(sink.output).toBe(2);
     const rows = copyRows(Buffer.concat(copy.chunks));
-    const field = (row: number, name: (typeof PRINT_COPY_COLUMNS)[number]): Buffer | null => rows[row]?.[PRINT_COPY_COLUMNS.indexOf(name)] ?? null;
+    const field = (row: number, name: (typeof PRINT_COPY_COLUMNS)[number]): Buffer | null =>
+      rows[row]?.[PRINT_COPY_COLUMNS.indexOf(name)] ?? null;
     expect(rows.map((r) => r.length)).toEqual([PRINT_COPY_COLUMNS.length, PRINT_COPY_COLUMNS.length]);
     expect([field(0, 'contract_id')?.readBigInt64BE(0), field(1, 'contract_id')?.readBigInt64BE(0)]).toEqual([40n, 41n]);
-    expect([field(0, 'root')?.toString(), field(0, 'family')?.toString(), field(0, 'underlying')?.toString()]).toEqual(['SPXW', 'SPX', 'SPX']);
+    expect([field(0, 'root')?.toString(), field(0, 'family')?.toString(), field(0, 'underlying')?.toString()]).toEqual([
+      'SPXW',
+      'SPX',
+      'SPX',
+    ]);
     expect([field(1, 'root')?.toString(), field(1, 'underlying')?.toString()]).toEqual(['SPY', 'SPY']);
     expect(arrayElements(field(0, 'extended_conditions') as Buffer)).toEqual([]);
     expect(arrayElements(field(1, 'extended_conditions') as Buffer).map((e) => e.readInt32BE(0))).toEqual([232, 236]);
-    expect([field(0, 'quote_bid')?.readDoubleBE(0), field(0, 'quote_ask')?.readDoubleBE(0), field(0, 'quote_ts')?.readBigInt64BE(0)]).toEqual([5, 5.2, 1795184999000n]);
-    expect([field(1, 'quote_bid')?.readDoubleBE(0), field(1, 'quote_ask'), field(1, 'quote_ts')?.readBigInt64BE(0)]).toEqual([3.1, null, 1795185000500n]);
+    expect([
+      field(0, 'quote_bid')?.readDoubleBE(0),
+      field(0, 'quote_ask')?.readDoubleBE(0),
+      field(0, 'quote_ts')?.readBigInt64BE(0),
+    ]).toEqual([5, 5.2, 1795184999000n]);
+    expect([field(1, 'quote_bid')?.readDoubleBE(0), field(1, 'quote_ask'), field(1, 'quote_ts')?.readBigInt64BE(0)]).toEqual([
+      3.1,
+      null,
+      1795185000500n,
+    ]);
     expect([field(0, 'aggressor_side'), field(1, 'aggressor_side')?.toString()]).toEqual([null, 'buy']);
     expect(rows.map((_, k) => field(k, 'body')?.toString())).toEqual(records.map((r) => served(r)));
   });

@@ -6,12 +6,24 @@ const SPY = 'SPY   261120P00660000';
 
 /** Read prints of two trading dates, met in the file the later one first (date index 0: 2026-11-21). */
 function read(specs: PrintSpec[]): Parameters<typeof sortPrints>[0] {
-  return { table: printTable(specs), dateIndex: new Map([['2026-11-21', 0], ['2026-11-20', 1]]) };
+  return {
+    table: printTable(specs),
+    dateIndex: new Map([
+      ['2026-11-21', 0],
+      ['2026-11-20', 1],
+    ]),
+  };
 }
 
 describe('sortPrints', () => {
   it('keeps a file already in order as it is, by trading date in calendar order', () => {
-    const sorted = sortPrints(read([{ date: 1, timestamp: OPEN, sequence: 1 }, { date: 1, timestamp: OPEN, sequence: 2 }, { date: 0, timestamp: OPEN + 86_400_000, sequence: 1 }]));
+    const sorted = sortPrints(
+      read([
+        { date: 1, timestamp: OPEN, sequence: 1 },
+        { date: 1, timestamp: OPEN, sequence: 2 },
+        { date: 0, timestamp: OPEN + 86_400_000, sequence: 1 },
+      ]),
+    );
     expect([...sorted.order]).toEqual([0, 1, 2]);
     expect(sorted.days).toEqual([
       { tradingDate: '2026-11-20', start: 0, end: 2, uniqueKeys: true },
@@ -58,7 +70,10 @@ describe('sortPrints', () => {
 describe('keysUnique', () => {
   const unique = (specs: PrintSpec[]): boolean => {
     const table = printTable(specs);
-    return keysUnique(table, Int32Array.from(specs, (_, i) => i));
+    return keysUnique(
+      table,
+      Int32Array.from(specs, (_, i) => i),
+    );
   };
 
   it('holds when each contract sequence comes once, rising or not', () => {
@@ -69,6 +84,8 @@ describe('keysUnique', () => {
   it('fails when a contract repeats a sequence, at any time, cancel records aside', () => {
     expect(unique([{ sequence: 5 }, { sequence: 2 }, { sequence: 5, timestamp: OPEN + 60_000 }])).toBe(false);
     expect(unique([{ sequence: 1 }, { sequence: 2 }, { sequence: 2, conditionCode: CANCEL_CONDITION }])).toBe(true);
-    expect(unique([{ sequence: 3 }, { sequence: 2, symbol: SPY }, { sequence: 1 }, { sequence: 3, conditionCode: CANCEL_CONDITION }])).toBe(true);
+    expect(unique([{ sequence: 3 }, { sequence: 2, symbol: SPY }, { sequence: 1 }, { sequence: 3, conditionCode: CANCEL_CONDITION }])).toBe(
+      true,
+    );
   });
 });

@@ -113,7 +113,10 @@ export function sortPrints({ table, dateIndex }: ReadPrints): SortedPrints {
     const indexes = Array.from({ length: n }, (_, i) => i);
     indexes.sort(
       (a, b) =>
-        table.dateAt(a) - table.dateAt(b) || table.timestampAt(a) - table.timestampAt(b) || table.sequenceAt(a) - table.sequenceAt(b) || a - b,
+        table.dateAt(a) - table.dateAt(b) ||
+        table.timestampAt(a) - table.timestampAt(b) ||
+        table.sequenceAt(a) - table.sequenceAt(b) ||
+        a - b,
     );
     order = Int32Array.from(indexes);
   }

@@ -147,7 +147,8 @@ class PrintReader {
   private estimateSize(line: string): void {
     this.linesTaken += 1;
     this.charsTaken += line.length + 1;
-    if (this.linesTaken === RESERVE_AFTER_LINES && this.bytes > 0) this.into.table.reserve(Math.ceil(((this.bytes / this.charsTaken) * this.linesTaken * 1.03) + 1024));
+    if (this.linesTaken === RESERVE_AFTER_LINES && this.bytes > 0)
+      this.into.table.reserve(Math.ceil((this.bytes / this.charsTaken) * this.linesTaken * 1.03 + 1024));
   }
 
   private dateIndexOf(tradingDate: string): number {
@@ -210,7 +211,10 @@ export type RangeWorkerMessage =
   | { type: 'done'; part: PrintTablePart; dates: string[]; read: number; skipped: number; rejected: MarketLoadResult['rejected'] };
 
 /** The worker's side: reads its range and posts the table (its columns' buffers moved, not copied). */
-export async function readRange(data: RangeWorkerData, post: (message: RangeWorkerMessage, transfer?: ArrayBuffer[]) => void): Promise<void> {
+export async function readRange(
+  data: RangeWorkerData,
+  post: (message: RangeWorkerMessage, transfer?: ArrayBuffer[]) => void,
+): Promise<void> {
   const adapter = data.adapterKind === null ? null : VENDOR_ADAPTERS[data.adapterKind];
   const result = emptyResult(data.file, adapter?.kind ?? 'prints');
   const into: ReadPrints = { table: new PrintTable(), dateIndex: new Map() };

@@ -21,7 +21,10 @@ const GTH = Date.parse('2026-11-21T01:00:00Z'); // Thursday 20:00 ET: overnight,
 
 /** A canonical prints file of `n` prints (about 100 bytes each) with bad rows and two trading dates. */
 function canonicalFile(name: string, n: number, eol: string): string {
-  const lines = ['# simulated', 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp'];
+  const lines = [
+    '# simulated',
+    'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp',
+  ];
   for (let i = 0; i < n; i++) {
     const strike = String((6500 + (i % 40) * 5) * 1000).padStart(8, '0');
     const symbol = `${(i % 3 === 0 ? 'SPX' : 'SPXW').padEnd(6)}261120${i % 2 === 0 ? 'C' : 'P'}${strike}`;
@@ -29,7 +32,10 @@ function canonicalFile(name: string, n: number, eol: string): string {
     if (i % 211 === 5) lines.push(`BAD SYMBOL,${ts},${i},1.5,1,302,209,,,1.4,1.6,${ts}`);
     else if (i % 307 === 9) lines.push(`${symbol},${ts},${i},1.5`);
     else if (i % 401 === 13) lines.push('');
-    else lines.push(`${symbol},${ts},${i},${(1 + (i % 50) / 10).toFixed(2)},${1 + (i % 7)},${302 + (i % 5)},${i % 13 === 0 ? 219 : 209},${i % 17 === 0 ? '232|236' : ''},${i % 5 === 0 ? 'buy' : ''},1.4,1.6,${ts - 5}`);
+    else
+      lines.push(
+        `${symbol},${ts},${i},${(1 + (i % 50) / 10).toFixed(2)},${1 + (i % 7)},${302 + (i % 5)},${i % 13 === 0 ? 219 : 209},${i % 17 === 0 ? '232|236' : ''},${i % 5 === 0 ? 'buy' : ''},1.4,1.6,${ts - 5}`,
+      );
     if (i % 503 === 0) lines.push(lines[lines.length - 1] as string); // a repeat
   }
   const file = path.join(dir, name);
@@ -42,14 +48,22 @@ function massiveFile(name: string, n: number): string {
   const lines = ['ticker,conditions,correction,exchange,participant_timestamp,price,sip_timestamp,size'];
   for (let i = 0; i < n; i++) {
     const ns = `${OPEN + i * 10}000123`;
-    lines.push(i % 333 === 7 ? `O:SPY261120C00660000,209,0,302,${ns},3.15,not-a-time,5` : `O:SPY261120${i % 2 ? 'C' : 'P'}00${660 + (i % 9)}000,"219,209",0,${302 + (i % 4)},${ns},3.15,${ns},${1 + (i % 11)}`);
+    lines.push(
+      i % 333 === 7
+        ? `O:SPY261120C00660000,209,0,302,${ns},3.15,not-a-time,5`
+        : `O:SPY261120${i % 2 ? 'C' : 'P'}00${660 + (i % 9)}000,"219,209",0,${302 + (i % 4)},${ns},3.15,${ns},${1 + (i % 11)}`,
+    );
   }
   const file = path.join(dir, name);
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 
-async function read(file: string, adapter: VendorAdapter | null, twoReadersMinBytes: number): Promise<{ prints: ReadPrints; result: MarketLoadResult }> {
+async function read(
+  file: string,
+  adapter: VendorAdapter | null,
+  twoReadersMinBytes: number,
+): Promise<{ prints: ReadPrints; result: MarketLoadResult }> {
   const result = emptyResult(file, adapter?.kind ?? 'prints');
   const prints = await readPrintTable(file, adapter, result, { twoReadersMinBytes }, new PrintSessionResolver());
   return { prints, result };
@@ -99,7 +113,8 @@ describe('reading a large file with two readers', () => {
       expect(one.result.rejected.length).toBeGreaterThan(40);
       // Rejects from both halves, numbered as lines of the whole file.
       const text = fs.readFileSync(file, 'utf8').split(eol);
-      for (const reject of one.result.rejected) expect(`${text[reject.line - 1]} ${reject.reason}`).toMatch(/^BAD SYMBOL|,1\.5 expected 12 columns, found 4$/);
+      for (const reject of one.result.rejected)
+        expect(`${text[reject.line - 1]} ${reject.reason}`).toMatch(/^BAD SYMBOL|,1\.5 expected 12 columns, found 4$/);
       expect(two.result.read).toBe(one.result.read);
       expect(two.result.skipped).toBe(one.result.skipped);
     });
@@ -150,14 +165,62 @@ function mixedFile(name: string, seed: number, n: number, eol: string): string {
     return state / 2 ** 32;
   };
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)] as T;
-  const names = ['option_symbol', 'timestamp', 'sequence', 'price', 'size', 'exchange_code', 'condition_code', 'extended_conditions', 'aggressor_side', 'bid', 'ask', 'quote_timestamp'];
+  const names = [
+    'option_symbol',
+    'timestamp',
+    'sequence',
+    'price',
+    'size',
+    'exchange_code',
+    'condition_code',
+    'extended_conditions',
+    'aggressor_side',
+    'bid',
+    'ask',
+    'quote_timestamp',
+  ];
   const header = [...names];
   if (seed % 3 === 1) header.reverse();
   if (seed % 3 === 2) header.push('price', 'note');
   const odd = {
-    option_symbol: ['SPXW261120C06705000', 'O:SPY261120C00660000', 'ZZZQ  261120C00010000', 'SPXW  261131C06705000', 'BAD', ' SPY   261120C00660000', ''],
-    timestamp: ['2026-11-20T14:30:00.123456Z', String(Date.parse('2040-01-02T15:00:00Z')), '946684799999', '01795185000000', '-1', '', String(GTH)],
-    number: ['0', '007', '-0', '-1', '+1', '1e3', '.5', '5.', ' 5', '', 'x', '0x10', 'Infinity', '1234567890123456', '99999999999999999999', '2000000001', '0.00000000000001', '12345678901234.5'],
+    option_symbol: [
+      'SPXW261120C06705000',
+      'O:SPY261120C00660000',
+      'ZZZQ  261120C00010000',
+      'SPXW  261131C06705000',
+      'BAD',
+      ' SPY   261120C00660000',
+      '',
+    ],
+    timestamp: [
+      '2026-11-20T14:30:00.123456Z',
+      String(Date.parse('2040-01-02T15:00:00Z')),
+      '946684799999',
+      '01795185000000',
+      '-1',
+      '',
+      String(GTH),
+    ],
+    number: [
+      '0',
+      '007',
+      '-0',
+      '-1',
+      '+1',
+      '1e3',
+      '.5',
+      '5.',
+      ' 5',
+      '',
+      'x',
+      '0x10',
+      'Infinity',
+      '1234567890123456',
+      '99999999999999999999',
+      '2000000001',
+      '0.00000000000001',
+      '12345678901234.5',
+    ],
     extended_conditions: ['219', '232|236', '232||236', '232 236', '007', 'x', '99999999999999999999'],
     aggressor_side: ['buy', 'sell', 'BUY', 'up'],
   };
@@ -180,7 +243,12 @@ function mixedFile(name: string, seed: number, n: number, eol: string): string {
     };
     for (let k = random() < 0.4 ? 1 + Math.floor(random() * 2) : 0; k > 0; k--) {
       const field = pick(names);
-      cells[field] = field === 'option_symbol' || field === 'extended_conditions' || field === 'aggressor_side' ? pick(odd[field]) : field.endsWith('timestamp') ? pick(odd.timestamp) : pick(odd.number);
+      cells[field] =
+        field === 'option_symbol' || field === 'extended_conditions' || field === 'aggressor_side'
+          ? pick(odd[field])
+          : field.endsWith('timestamp')
+            ? pick(odd.timestamp)
+            : pick(odd.number);
     }
     let values = header.map((h) => (h === 'note' ? 'x' : (cells[h] as string)));
     const form = random();
@@ -204,7 +272,9 @@ function mixedFile(name: string, seed: number, n: number, eol: string): string {
  * rows() gives them, with the contracts, extended lists and dates in the order the prints kept
  * first name them, and the result.
  */
-async function byRecords(file: string): Promise<{ rows: unknown[][]; symbols: string[]; lists: number[][]; dates: string[]; result: MarketLoadResult }> {
+async function byRecords(
+  file: string,
+): Promise<{ rows: unknown[][]; symbols: string[]; lists: number[][]; dates: string[]; result: MarketLoadResult }> {
   const result = emptyResult(file, 'prints');
   const resolver = new PrintSessionResolver();
   const out: unknown[][] = [];
@@ -231,7 +301,8 @@ async function byRecords(file: string): Promise<{ rows: unknown[][]; symbols: st
       continue;
     }
     symbols.add(p.contract.symbol);
-    if (p.extendedConditions.length > 0 && !lists.has(p.extendedConditions.join(','))) lists.set(p.extendedConditions.join(','), [...p.extendedConditions]);
+    if (p.extendedConditions.length > 0 && !lists.has(p.extendedConditions.join(',')))
+      lists.set(p.extendedConditions.join(','), [...p.extendedConditions]);
     dates.add(place.tradingDate);
     const traits = [p.conditionCode, ...p.extendedConditions].reduce((t, c) => t | conditionTraitMask(c), 0);
     out.push([
@@ -285,7 +356,15 @@ describe('reading canonical CSV lines without records', () => {
 describe("a PrintTable's accessors", () => {
   it("give each print's values as the classifier takes them: nulls for NaN, names for codes", () => {
     const table = printTable([
-      { price: 5.1, size: 3, exchangeCode: 302, conditionCode: 209, extendedConditions: [232, 236], aggressorSide: 'sell', quote: { bid: null, ask: 5.2, timestamp: OPEN - 5 } },
+      {
+        price: 5.1,
+        size: 3,
+        exchangeCode: 302,
+        conditionCode: 209,
+        extendedConditions: [232, 236],
+        aggressorSide: 'sell',
+        quote: { bid: null, ask: 5.2, timestamp: OPEN - 5 },
+      },
       { symbol: 'SPY   261120P00660000', session: 'gth', date: 1, conditionCode: CANCEL_CONDITION },
     ]);
     const at = (i: number): unknown[] => [

@@ -198,7 +198,8 @@ export class PrintTable {
 
   /** Gives each slot its stored contract: `stored[s]` is `slots[s]` stored. */
   storeContracts(stored: readonly StoredSlot[]): void {
-    if (stored.length !== this.slots.length || stored.some((s, k) => s.key !== this.slots[k]?.key)) throw new Error('storeContracts: the stored slots are not the table\'s');
+    if (stored.length !== this.slots.length || stored.some((s, k) => s.key !== this.slots[k]?.key))
+      throw new Error("storeContracts: the stored slots are not the table's");
     this.stored = stored;
   }
 

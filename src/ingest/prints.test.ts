@@ -17,6 +17,13 @@ describe('cancelledKeys', () => {
   });
 
   it('skips an id of another contract, or one that is not a print id', () => {
-    expect(cancelledKeys(table, ['QQQ:2026-11-20:500000:C:2026-11-20:1', 'SPY:2026-11-20:660000:P:2026-11-20', 'SPY:2026-11-20:660000:P:2026-11-20:x', ''])).toEqual([]);
+    expect(
+      cancelledKeys(table, [
+        'QQQ:2026-11-20:500000:C:2026-11-20:1',
+        'SPY:2026-11-20:660000:P:2026-11-20',
+        'SPY:2026-11-20:660000:P:2026-11-20:x',
+        '',
+      ]),
+    ).toEqual([]);
   });
 });

@@ -94,7 +94,12 @@ async function storeContracts(trx: Queryable, table: PrintTable): Promise<void> 
     table.slots.map((s) => {
       const contract = contracts.get(s.ref.symbol);
       if (contract === undefined) throw new Error(`contract ${s.ref.symbol} was not stored`);
-      return { ...s, contract, settlementMs: settlementInstant(s.ref.root, s.ref.dateOfExpiry), dividendYield: dividendYield(contract.underlying) };
+      return {
+        ...s,
+        contract,
+        settlementMs: settlementInstant(s.ref.root, s.ref.dateOfExpiry),
+        dividendYield: dividendYield(contract.underlying),
+      };
     }),
   );
 }
@@ -109,7 +114,8 @@ export function cancelledKeys(table: PrintTable, ids: readonly string[]): Cancel
   for (const id of ids) {
     const parsed = parsePrintId(id);
     const slot = parsed === null ? undefined : byKey.get(parsed.contractKey);
-    if (parsed !== null && slot !== undefined) keys.push({ contractId: slot.contract.id, tradingDate: parsed.tradingDate, sequence: parsed.sequence });
+    if (parsed !== null && slot !== undefined)
+      keys.push({ contractId: slot.contract.id, tradingDate: parsed.tradingDate, sequence: parsed.sequence });
   }
   return keys;
 }
@@ -146,7 +152,15 @@ async function loadPrints(db: Database, file: string, options: PrintLoadOptions,
     await refreshChangedTotals(trx, prints, load.attach, keys);
     countOutcomes(result, load);
     checkLoadCounts(result);
-    await recordIngestedFile(trx, { checksum, kind, fileName: file, read: result.read, loaded: result.loaded, rejected: result.rejected.length, duplicates: result.duplicates });
+    await recordIngestedFile(trx, {
+      checksum,
+      kind,
+      fileName: file,
+      read: result.read,
+      loaded: result.loaded,
+      rejected: result.rejected.length,
+      duplicates: result.duplicates,
+    });
     // Last: PostgreSQL sends it at the commit, so a stream reads only committed prints.
     await notifyPrintsLoaded(trx, load.loaded);
   });
@@ -380,16 +394,23 @@ async function applyCancels(trx: Queryable, table: PrintTable, sink: CopySink, s
  * The flow totals of what changed: a new date's whole, a stored date's contracts that took prints
  * or cancels. Called after the cancels, so that cancelled prints are left out.
  */
-async function refreshChangedTotals(trx: Queryable, { table, order, days }: SortedPrints, attach: ReadonlyMap<string, number>, keys: readonly CancelledKey[]): Promise<void> {
+async function refreshChangedTotals(
+  trx: Queryable,
+  { table, order, days }: SortedPrints,
+  attach: ReadonlyMap<string, number>,
+  keys: readonly CancelledKey[],
+): Promise<void> {
   const changed = new Map<string, Set<number> | null>([...attach.keys()].map((date) => [date, null]));
-  for (const day of days) if (!changed.has(day.tradingDate)) changed.set(day.tradingDate, contractIdsOf(table, order.subarray(day.start, day.end)));
+  for (const day of days)
+    if (!changed.has(day.tradingDate)) changed.set(day.tradingDate, contractIdsOf(table, order.subarray(day.start, day.end)));
   for (const key of keys) {
     const contracts = changed.get(key.tradingDate);
     if (contracts === undefined) changed.set(key.tradingDate, new Set([key.contractId]));
     else contracts?.add(key.contractId);
   }
   // In date order: each takes its date's lock, and two loads lock their dates in the same order.
-  for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b))) await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
+  for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b)))
+    await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
 }
 
 /** The rows loaded and the cancel records' outcomes, into the result (checked by checkLoadCounts). */

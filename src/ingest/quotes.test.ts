@@ -123,12 +123,18 @@ describe('readQuotes', () => {
   it('reads a Databento cbbo-1m file (the BBO at each minute boundary) into the samples of the canonical one-minute file', async () => {
     const canonical = write('e.csv', [`${SPY},${T},2,2.02,5,6`, `${SPY},${T + 60_000},2.01,,5,`, `${SPXW},${T},5.1,5.3,1,2`]);
     const cbbo = path.join(dir, 'cbbo.csv');
-    const head = 'ts_recv,ts_event,rtype,publisher_id,instrument_id,side,price,size,flags,bid_px_00,ask_px_00,bid_sz_00,ask_sz_00,bid_pb_00,ask_pb_00,symbol';
+    const head =
+      'ts_recv,ts_event,rtype,publisher_id,instrument_id,side,price,size,flags,bid_px_00,ask_px_00,bid_sz_00,ask_sz_00,bid_pb_00,ask_pb_00,symbol';
     const record = (ms: number, bid: string, ask: string, bidSize: string, askSize: string, symbol: string): string =>
       `${ms}000000,${ms - 5000}000000,194,30,7,N,9223372036854775807,0,0,${bid},${ask},${bidSize},${askSize},22,26,${symbol}`;
     fs.writeFileSync(
       cbbo,
-      [head, record(T, '2000000000', '2020000000', '5', '6', SPY), record(T + 60_000, '2010000000', '0', '5', '0', SPY), record(T, '5100000000', '5300000000', '1', '2', SPXW)].join('\n') + '\n',
+      [
+        head,
+        record(T, '2000000000', '2020000000', '5', '6', SPY),
+        record(T + 60_000, '2010000000', '0', '5', '0', SPY),
+        record(T, '5100000000', '5300000000', '1', '2', SPXW),
+      ].join('\n') + '\n',
     );
     const a = await readQuotes(canonical, null, emptyResult(canonical, 'quotes'), {});
     const b = await readQuotes(cbbo, VENDOR_ADAPTERS['databento-cbbo'], emptyResult(cbbo, 'databento-cbbo'), {});
@@ -159,9 +165,19 @@ describe('readQuoteLine', () => {
 
   it('reads every plain line exactly as the record path does, and leaves the others to it', () => {
     const rng = new Prng(17);
-    const pick = <T,>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
+    const pick = <T>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
     const symbols = [SPXW, SPY, 'O:SPY261120C00585000', 'spy261120c00585000', 'SPY  X', '', 'SPXW  261120C05900000 '];
-    const times = [String(T), String(T + 59_999), '2026-11-18T15:00:30Z', '2026-11-18T15:00:30.123456Z', '1e12', '-5', '', 'x', '99999999999999'];
+    const times = [
+      String(T),
+      String(T + 59_999),
+      '2026-11-18T15:00:30Z',
+      '2026-11-18T15:00:30.123456Z',
+      '1e12',
+      '-5',
+      '',
+      'x',
+      '99999999999999',
+    ];
     const prices = ['2', '2.05', '0', '', '-1', 'abc', '1e3', ' 2.5', '0x10', 'Infinity', '.5'];
     const sizes = ['10', '0', '', '-2', '1.5', '12 ', '9007199254740993'];
     const headers = [
@@ -177,7 +193,15 @@ describe('readQuoteLine', () => {
     for (let k = 0; k < 20_000; k += 1) {
       const header = pick(headers);
       const value = (name: string): string =>
-        name === 'option_symbol' ? pick(symbols) : name === 'timestamp' ? pick(times) : name === 'bid' || name === 'ask' ? pick(prices) : name === 'exchange' ? 'X' : pick(sizes);
+        name === 'option_symbol'
+          ? pick(symbols)
+          : name === 'timestamp'
+            ? pick(times)
+            : name === 'bid' || name === 'ask'
+              ? pick(prices)
+              : name === 'exchange'
+                ? 'X'
+                : pick(sizes);
       let line = header.map(value).join(',');
       if (rng.chance(0.03)) line = `"${line.replace(',', '",')}`;
       if (rng.chance(0.03)) line += ',';
@@ -192,7 +216,14 @@ describe('readQuoteLine', () => {
         if (reader.read(line)) {
           inPlace += 1;
           const nullable = (x: number): number | null => (Number.isNaN(x) ? null : x);
-          const read = { contract: reader.contract, timestamp: reader.timestamp, bid: nullable(reader.bid), ask: nullable(reader.ask), bidSize: nullable(reader.bidSize), askSize: nullable(reader.askSize) };
+          const read = {
+            contract: reader.contract,
+            timestamp: reader.timestamp,
+            bid: nullable(reader.bid),
+            ask: nullable(reader.ask),
+            bidSize: nullable(reader.bidSize),
+            askSize: nullable(reader.askSize),
+          };
           expect(read, `${header.join(',')} / ${line}`).toEqual(quick);
         }
       }
@@ -210,7 +241,7 @@ describe('readQuoteLine', () => {
 
   it('reads plain lines in place to the quote readQuoteLine gives', () => {
     const rng = new Prng(23);
-    const pick = <T,>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
+    const pick = <T>(xs: readonly T[]): T => xs[rng.int(xs.length)]!;
     const header = ['option_symbol', 'timestamp', 'bid', 'ask', 'bid_size', 'ask_size'];
     const at = quoteColumnsAt(header)!;
     const reader = new QuoteLineReader(at);
@@ -221,7 +252,14 @@ describe('readQuoteLine', () => {
       const line = [pick(symbols), String(T + rng.int(86_400_000)), pick(prices), pick(prices), pick(sizes), pick(sizes)].join(',');
       expect(reader.read(line), line).toBe(true);
       const nullable = (x: number): number | null => (Number.isNaN(x) ? null : x);
-      const read = { contract: reader.contract, timestamp: reader.timestamp, bid: nullable(reader.bid), ask: nullable(reader.ask), bidSize: nullable(reader.bidSize), askSize: nullable(reader.askSize) };
+      const read = {
+        contract: reader.contract,
+        timestamp: reader.timestamp,
+        bid: nullable(reader.bid),
+        ask: nullable(reader.ask),
+        bidSize: nullable(reader.bidSize),
+        askSize: nullable(reader.askSize),
+      };
       expect(read, line).toEqual(readQuoteLine(line, at));
     }
   });
@@ -229,7 +267,11 @@ describe('readQuoteLine', () => {
   it('numbers the symbols it meets once each, whatever the table holds', () => {
     const reader = new QuoteLineReader(quoteColumnsAt(HEADER.split(','))!);
     // More symbols than the table's first size, each read twice: the second read finds the first's number.
-    const symbols = Array.from({ length: 1500 }, (_, k) => `SPY   2611${String(20 + (k % 9)).padStart(2, '0')}${k % 2 === 0 ? 'C' : 'P'}${String(100_000 + k * 1000).padStart(8, '0')}`);
+    const symbols = Array.from(
+      { length: 1500 },
+      (_, k) =>
+        `SPY   2611${String(20 + (k % 9)).padStart(2, '0')}${k % 2 === 0 ? 'C' : 'P'}${String(100_000 + k * 1000).padStart(8, '0')}`,
+    );
     const numbers = symbols.map((symbol) => (reader.read(`${symbol},${T},1.5,1.55,3,4`) ? reader.symbol : -1));
     expect(new Set(numbers).size).toBe(symbols.length);
     expect(numbers.every((n) => n >= 0)).toBe(true);

@@ -28,12 +28,27 @@ import { ensureContracts, ensureOptionRoots, type ContractSpec } from '../db/opt
 import { attachQuotePartition, createStandaloneQuotePartition, partitionDates } from '../db/partitions.js';
 import { QUOTE_SAMPLE_COPY_COLUMNS, upsertQuoteSamples, type QuoteSampleRow } from '../db/quote-samples.js';
 import type { OptionRoot } from '../analytics/roots.js';
-import { parseQuoteFields, quoteColumnsAt, readQuoteLine, type CanonicalQuote, type ContractRef, type QuoteColumnsAt } from './canonical.js';
+import {
+  parseQuoteFields,
+  quoteColumnsAt,
+  readQuoteLine,
+  type CanonicalQuote,
+  type ContractRef,
+  type QuoteColumnsAt,
+} from './canonical.js';
 import { QuoteLineReader } from './quote-line-reader.js';
 import { ledgered } from './ledger.js';
 import { PrintSessionResolver } from './print-session.js';
 import { csvRecord, RecordError } from './records.js';
-import { canonicalRecordBatches, contractSpec, countRead, emptyResult, rootInfo, type LoadOptions, type MarketLoadResult } from './source.js';
+import {
+  canonicalRecordBatches,
+  contractSpec,
+  countRead,
+  emptyResult,
+  rootInfo,
+  type LoadOptions,
+  type MarketLoadResult,
+} from './source.js';
 import type { VendorAdapter } from './vendors.js';
 
 const MINUTE_MS = 60_000;
@@ -72,7 +87,16 @@ export class QuoteColumns {
   }
 
   /** Writes row i (i = length appends one). */
-  set(i: number, contract: number, date: number, ts: number, bid: number | null, ask: number | null, bidSize: number | null, askSize: number | null): void {
+  set(
+    i: number,
+    contract: number,
+    date: number,
+    ts: number,
+    bid: number | null,
+    ask: number | null,
+    bidSize: number | null,
+    askSize: number | null,
+  ): void {
     this.setValues(i, contract, date, ts, bid ?? NaN, ask ?? NaN, bidSize ?? NaN, askSize ?? NaN);
   }
 
@@ -158,7 +182,12 @@ export interface ReadQuotes {
 }
 
 /** Reads a quotes file into one-minute samples, counting duplicates, superseded updates and rejects into `result`. */
-export async function readQuotes(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions): Promise<ReadQuotes> {
+export async function readQuotes(
+  file: string,
+  adapter: VendorAdapter | null,
+  result: MarketLoadResult,
+  options: LoadOptions,
+): Promise<ReadQuotes> {
   const reader = new QuoteReader(file, result, options);
   // A batch (a chunk of the file) at a time: one await per chunk, not per record.
   for await (const batch of canonicalRecordBatches(file, adapter, result, options, undefined, adapter === null ? reader.take : undefined)) {
@@ -220,7 +249,16 @@ class QuoteReader {
     }
     let known = this.byRef.get(parsed.contract);
     if (known === undefined) this.byRef.set(parsed.contract, (known = knownOf(parsed.contract)));
-    this.place(line, parsed.contract, known, parsed.timestamp, parsed.bid ?? NaN, parsed.ask ?? NaN, parsed.bidSize ?? NaN, parsed.askSize ?? NaN);
+    this.place(
+      line,
+      parsed.contract,
+      known,
+      parsed.timestamp,
+      parsed.bid ?? NaN,
+      parsed.ask ?? NaN,
+      parsed.bidSize ?? NaN,
+      parsed.askSize ?? NaN,
+    );
   }
 
   /** A canonical CSV file's line: read straight to its values when it can be, else by its record. */
@@ -250,7 +288,16 @@ class QuoteReader {
   };
 
   /** Holds a quote's values (NaN for a null) of a contract, `known` its entry in byRef or knownBySymbol. */
-  private place(line: number, contract: ContractRef, known: KnownContract, timestamp: number, bid: number, ask: number, bidSize: number, askSize: number): void {
+  private place(
+    line: number,
+    contract: ContractRef,
+    known: KnownContract,
+    timestamp: number,
+    bid: number,
+    ask: number,
+    bidSize: number,
+    askSize: number,
+  ): void {
     const tradingDate = this.tradingDateOf(line, timestamp, known.root);
     if (tradingDate === null) return;
     const c = this.contractIndexOf(contract, known);

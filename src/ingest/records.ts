@@ -85,7 +85,8 @@ export type CsvLineTaker = (line: string, lineNumber: number, header: readonly s
 /** The record of a CSV data line (trimmed) under `header`, or why the line is malformed. */
 export function csvRecord(header: readonly string[] | null, line: string, lineNumber: number): FileRecord | RecordError {
   const values = splitCsvLine(line);
-  if (!header || values.length !== header.length) return new RecordError(lineNumber, `expected ${header?.length ?? 0} columns, found ${values.length}`);
+  if (!header || values.length !== header.length)
+    return new RecordError(lineNumber, `expected ${header?.length ?? 0} columns, found ${values.length}`);
   const fields: Record<string, string> = {};
   for (let i = 0; i < header.length; i += 1) fields[header[i] as string] = (values[i] as string).trim();
   return { line: lineNumber, fields };
@@ -138,7 +139,8 @@ class RecordParser {
         const parsed = JSON.parse(line) as unknown;
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
         const fields: Record<string, string> = {};
-        for (const [k, v] of Object.entries(parsed)) fields[k] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+        for (const [k, v] of Object.entries(parsed))
+          fields[k] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
         out.push({ line: lineNumber, fields });
       } catch {
         out.push(new RecordError(lineNumber, 'not a JSON object'));
@@ -162,8 +164,15 @@ const LINE_BREAK = /\r\n|\n|\r/;
  * One await per chunk instead of one per line. With `take`, a CSV file's data lines go to it
  * instead, and a chunk with lines taken but no record yields an empty batch.
  */
-export async function* readRecordBatches(file: string, range?: RecordRange, take?: CsvLineTaker): AsyncGenerator<(FileRecord | RecordError)[]> {
-  const raw = fs.createReadStream(file, range ? { highWaterMark: 1 << 20, start: range.start, end: range.end - 1 } : { highWaterMark: 1 << 20 });
+export async function* readRecordBatches(
+  file: string,
+  range?: RecordRange,
+  take?: CsvLineTaker,
+): AsyncGenerator<(FileRecord | RecordError)[]> {
+  const raw = fs.createReadStream(
+    file,
+    range ? { highWaterMark: 1 << 20, start: range.start, end: range.end - 1 } : { highWaterMark: 1 << 20 },
+  );
   const input = range === undefined && (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
   input.setEncoding('utf8');
   const parser = range ? new RecordParser(range.head, range.firstLine, take) : new RecordParser(null, 1, take);

@@ -57,11 +57,17 @@ export async function loadFilesInOrder(
     for (const file of files[kind] ?? []) {
       const started = performance.now();
       const ahead = kind === 'quotes' ? readAhead?.get(file) : undefined;
-      const result = ahead === undefined ? await loadMarketFile(admin, kind, file, { log }) : await loadQuotesFile(admin, file, { log, readAhead: ahead });
+      const result =
+        ahead === undefined
+          ? await loadMarketFile(admin, kind, file, { log })
+          : await loadQuotesFile(admin, file, { log, readAhead: ahead });
       count += 1;
       if (kind === 'prints') prints += result.loaded;
       if (result.rejected.length > 0) {
-        const first = result.rejected.slice(0, 3).map((r) => `line ${r.line}: ${r.reason}`).join('; ');
+        const first = result.rejected
+          .slice(0, 3)
+          .map((r) => `line ${r.line}: ${r.reason}`)
+          .join('; ');
         log?.(`${path.basename(file)}: ${result.rejected.length} rejected (${first})`);
       }
       log?.(
@@ -116,7 +122,8 @@ export class Simulation {
       this.notify();
     });
     this.worker.on('exit', (code) => {
-      if (!this.done && this.failure === null) this.failure = new Error(`the simulator's worker exited with code ${code} before it finished`);
+      if (!this.done && this.failure === null)
+        this.failure = new Error(`the simulator's worker exited with code ${code} before it finished`);
       this.notify();
     });
   }
@@ -162,7 +169,11 @@ export function startSimulation(options: SeedMarketOptions): Simulation {
  * files), which loads while the next is simulated; the next set's quotes file is read ahead
  * (quotes.ts readQuotesAhead), while this thread waits for PostgreSQL on the loads before it.
  */
-export async function simulateAndLoad(admin: Database, options: SeedMarketOptions, simulation: Simulation = startSimulation(options)): Promise<{ files: number; prints: number }> {
+export async function simulateAndLoad(
+  admin: Database,
+  options: SeedMarketOptions,
+  simulation: Simulation = startSimulation(options),
+): Promise<{ files: number; prints: number }> {
   const cpuAtStart = threadCpuSeconds();
   /** Quotes files being read ahead: the set loading and the next one's (two files' samples in memory at most). */
   const ahead = new Map<string, QuotesReadAhead>();
@@ -215,7 +226,8 @@ export async function simulateAndLoad(admin: Database, options: SeedMarketOption
     await simulation.stop();
   }
   const cpuAtEnd = threadCpuSeconds();
-  if (cpuAtStart !== null && cpuAtEnd !== null) options.log?.(`simulated market loaded: this thread's CPU ${(cpuAtEnd - cpuAtStart).toFixed(1)} s`);
+  if (cpuAtStart !== null && cpuAtEnd !== null)
+    options.log?.(`simulated market loaded: this thread's CPU ${(cpuAtEnd - cpuAtStart).toFixed(1)} s`);
   return { files, prints };
 }
 

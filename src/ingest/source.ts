@@ -105,7 +105,8 @@ export interface CanonicalRecord {
 /** Counts a record read into `result`, with a progress line every `progressEvery` records. */
 export function countRead(file: string, result: MarketLoadResult, options: LoadOptions): void {
   result.read += 1;
-  if (result.read % (options.progressEvery ?? 1_000_000) === 0) options.log?.(`${file}: read ${result.read.toLocaleString('en-US')} records`);
+  if (result.read % (options.progressEvery ?? 1_000_000) === 0)
+    options.log?.(`${file}: read ${result.read.toLocaleString('en-US')} records`);
 }
 
 /**
@@ -149,14 +150,28 @@ export async function* canonicalRecordBatches(
 }
 
 /** canonicalRecordBatches() one record at a time. */
-export async function* canonicalRecords(file: string, adapter: VendorAdapter | null, result: MarketLoadResult, options: LoadOptions): AsyncGenerator<CanonicalRecord> {
+export async function* canonicalRecords(
+  file: string,
+  adapter: VendorAdapter | null,
+  result: MarketLoadResult,
+  options: LoadOptions,
+): AsyncGenerator<CanonicalRecord> {
   for await (const batch of canonicalRecordBatches(file, adapter, result, options)) yield* batch;
 }
 
 /** The reference root, or for a root the platform does not list, an equity-style root of its own. */
 export function rootInfo(root: string): OptionRoot {
   return (
-    optionRoot(root) ?? { root, family: root, underlying: root, multiplier: 100, kind: 'equity', overnight: false, curb: false, amSettled: false }
+    optionRoot(root) ?? {
+      root,
+      family: root,
+      underlying: root,
+      multiplier: 100,
+      kind: 'equity',
+      overnight: false,
+      curb: false,
+      amSettled: false,
+    }
   );
 }
 

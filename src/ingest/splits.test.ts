@@ -37,7 +37,12 @@ describe('parseSplitRecord: accepted rows', () => {
   });
 
   it('ignores extra fields', () => {
-    expect(parseSplitRecord({ ...VALID, note: 'hello' })).toEqual({ symbol: 'AAPL', execution_date: '2020-08-31', split_from: 1, split_to: 4 });
+    expect(parseSplitRecord({ ...VALID, note: 'hello' })).toEqual({
+      symbol: 'AAPL',
+      execution_date: '2020-08-31',
+      split_from: 1,
+      split_to: 4,
+    });
   });
 });
 
@@ -65,7 +70,18 @@ describe('parseSplitRecord: rejections', () => {
   });
 
   it('rejects dates out of the calendar range or malformed', () => {
-    for (const date of ['1999-12-31', '2036-01-02', '2024-02-30', '2023-02-29', '2024-13-01', '2024-7-5', '20240705', '07/05/2024', '2024-07-05T00:00:00Z', '']) {
+    for (const date of [
+      '1999-12-31',
+      '2036-01-02',
+      '2024-02-30',
+      '2023-02-29',
+      '2024-13-01',
+      '2024-7-5',
+      '20240705',
+      '07/05/2024',
+      '2024-07-05T00:00:00Z',
+      '',
+    ]) {
       expect(reason({ ...VALID, execution_date: date }), date).toBe(`execution_date "${date}" is not a date from 2000-01-01 to 2035-12-31`);
     }
     expect(reason({ symbol: 'AAPL', split_from: '1', split_to: '2' })).toMatch(/^execution_date ""/);

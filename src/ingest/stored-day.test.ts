@@ -5,7 +5,12 @@ import { CANCEL_CONDITION, OPEN, printTable, storeContracts } from './prints.fix
 import { cancelCandidates, StoredDay, storedDayProbes } from './stored-day.js';
 
 const DATE = '2026-11-20';
-const candidate = (sequence: number, cancelled = false, applied = false): StoredCancelCandidate => ({ probe: 0, sequence, cancelled, applied });
+const candidate = (sequence: number, cancelled = false, applied = false): StoredCancelCandidate => ({
+  probe: 0,
+  sequence,
+  cancelled,
+  applied,
+});
 
 describe('StoredDay', () => {
   it("gives each contract's stored volume, 0 for a contract with none", () => {
@@ -38,7 +43,11 @@ describe('StoredDay', () => {
   });
 
   it('cancels nothing for a record an earlier load of its file already applied', () => {
-    const day = new StoredDay(DATE, new Map(), new Map([[0, { contractId: 7, cancelSequence: 90, list: [candidate(11), candidate(10, true, true)] }]]));
+    const day = new StoredDay(
+      DATE,
+      new Map(),
+      new Map([[0, { contractId: 7, cancelSequence: 90, list: [candidate(11), candidate(10, true, true)] }]]),
+    );
     day.current = 0;
     expect(day.cancel()).toBe(false);
     expect(day.cancelled).toEqual([]);
@@ -55,7 +64,13 @@ describe('the stored day asked for', () => {
     { sequence: 4, date: 1 },
   ]);
   storeContracts(table, 20);
-  const sorted = sortPrints({ table, dateIndex: new Map([['2026-11-20', 0], ['2026-11-21', 1]]) });
+  const sorted = sortPrints({
+    table,
+    dateIndex: new Map([
+      ['2026-11-20', 0],
+      ['2026-11-21', 1],
+    ]),
+  });
   const today = sorted.days.find((d) => d.tradingDate === DATE);
   if (today === undefined) throw new Error(`no prints of ${DATE}`);
 
@@ -72,7 +87,9 @@ describe('the stored day asked for', () => {
 
   it("groups the candidates found by their cancel record's table index, in the order found", () => {
     const asked = storedDayProbes(sorted, today);
-    expect(cancelCandidates(asked, [candidate(2), candidate(1, true)])).toEqual(new Map([[2, { contractId: 20, cancelSequence: 3, list: [candidate(2), candidate(1, true)] }]]));
+    expect(cancelCandidates(asked, [candidate(2), candidate(1, true)])).toEqual(
+      new Map([[2, { contractId: 20, cancelSequence: 3, list: [candidate(2), candidate(1, true)] }]]),
+    );
     expect(() => cancelCandidates(asked, [{ ...candidate(2), probe: 1 }])).toThrow(/names probe 1 of 1/);
   });
 });

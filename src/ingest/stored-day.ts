@@ -69,7 +69,12 @@ export class StoredDay implements StoredPrints {
       if (c.cancelled || this.taken.has(key)) continue;
       this.taken.add(key);
       this.cancelled.push({ tradingDate: this.tradingDate, contractId: probe.contractId, sequence: c.sequence });
-      this.records.push({ tradingDate: this.tradingDate, contractId: probe.contractId, cancelSequence: probe.cancelSequence, sequence: c.sequence });
+      this.records.push({
+        tradingDate: this.tradingDate,
+        contractId: probe.contractId,
+        cancelSequence: probe.cancelSequence,
+        sequence: c.sequence,
+      });
       return true;
     }
     return false;
@@ -111,7 +116,10 @@ export function storedDayProbes({ table, order }: SortedPrints, day: PrintDay): 
 }
 
 /** Each cancel record's candidates, by its table index (candidates of a probe come newest first). */
-export function cancelCandidates({ probes, probeIndex }: StoredDayProbes, found: readonly StoredCancelCandidate[]): Map<number, CancelCandidates> {
+export function cancelCandidates(
+  { probes, probeIndex }: StoredDayProbes,
+  found: readonly StoredCancelCandidate[],
+): Map<number, CancelCandidates> {
   const out = new Map<number, CancelCandidates>();
   for (const c of found) {
     const i = probeIndex[c.probe];
@@ -128,8 +136,15 @@ export function cancelCandidates({ probes, probeIndex }: StoredDayProbes, found:
 export async function loadStoredDay(db: Queryable, prints: SortedPrints, day: PrintDay): Promise<StoredDay> {
   const { tradingDate } = day;
   const asked = storedDayProbes(prints, day);
-  const byId = await storedDayVolumes(db, tradingDate, asked.contracts.map((c) => c.id));
+  const byId = await storedDayVolumes(
+    db,
+    tradingDate,
+    asked.contracts.map((c) => c.id),
+  );
   const volumes = new Map(asked.contracts.map((c) => [c.key, byId.get(c.id) ?? 0]));
-  const found = await storedCancelCandidates(db, tradingDate, asked.probes, { lookbackMs: DEFAULT_CLASSIFIER_OPTIONS.cancelLookbackMs, priceEpsilon: PRICE_EPSILON });
+  const found = await storedCancelCandidates(db, tradingDate, asked.probes, {
+    lookbackMs: DEFAULT_CLASSIFIER_OPTIONS.cancelLookbackMs,
+    priceEpsilon: PRICE_EPSILON,
+  });
   return new StoredDay(tradingDate, volumes, cancelCandidates(asked, found));
 }

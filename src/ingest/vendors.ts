@@ -228,7 +228,10 @@ const databentoDefinition: VendorAdapter = {
   map(f) {
     const cls = f.instrument_class;
     if (cls !== undefined && cls !== 'C' && cls !== 'P') return null;
-    const multiplier = f.contract_multiplier !== undefined && /^\d+$/.test(f.contract_multiplier) && Number(f.contract_multiplier) > 0 ? f.contract_multiplier : '';
+    const multiplier =
+      f.contract_multiplier !== undefined && /^\d+$/.test(f.contract_multiplier) && Number(f.contract_multiplier) > 0
+        ? f.contract_multiplier
+        : '';
     return { option_symbol: f.raw_symbol ?? '', underlying: f.underlying ?? '', multiplier };
   },
 };
@@ -243,7 +246,8 @@ const databentoCbbo: VendorAdapter = {
     const bid = databentoPrice(f.bid_px_00);
     const ask = databentoPrice(f.ask_px_00);
     if (bid === null || ask === null) return 'bid_px_00 or ask_px_00 is not a Databento price';
-    const side = (price: string, size: string | undefined): [string, string] => (price !== '' && Number(price) > 0 ? [price, size ?? ''] : ['', '']);
+    const side = (price: string, size: string | undefined): [string, string] =>
+      price !== '' && Number(price) > 0 ? [price, size ?? ''] : ['', ''];
     const [bidPrice, bidSize] = side(bid, f.bid_sz_00);
     const [askPrice, askSize] = side(ask, f.ask_sz_00);
     return { option_symbol: f.symbol ?? '', timestamp: ts, bid: bidPrice, ask: askPrice, bid_size: bidSize, ask_size: askSize };

@@ -40,7 +40,10 @@ describe('startTsWorker', () => {
 
   it("sizes the thread's young generation when asked", async () => {
     const entry = path.join(dir, 'limits.js');
-    fs.writeFileSync(entry, "import { parentPort, resourceLimits } from 'node:worker_threads';\nparentPort.postMessage(resourceLimits.maxYoungGenerationSizeMb);\n");
+    fs.writeFileSync(
+      entry,
+      "import { parentPort, resourceLimits } from 'node:worker_threads';\nparentPort.postMessage(resourceLimits.maxYoungGenerationSizeMb);\n",
+    );
     const worker = startTsWorker(pathToFileURL(entry), null, { youngGenerationMb: 96 });
     try {
       expect(await firstMessage(worker)).toBe(96);

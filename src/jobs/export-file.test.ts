@@ -17,7 +17,12 @@ const paths = (): { tmp: string; file: string } => {
 function rows(count: number, seed = 1): Record<string, unknown>[] {
   let x = seed;
   const next = (): number => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
-  return Array.from({ length: count }, (_, i) => ({ i, name: 'é€😀x'.repeat(Math.floor(next() * 20)), price: Math.round(next() * 1e6) / 100, flags: next() < 0.5 ? ['iso'] : [] }));
+  return Array.from({ length: count }, (_, i) => ({
+    i,
+    name: 'é€😀x'.repeat(Math.floor(next() * 20)),
+    price: Math.round(next() * 1e6) / 100,
+    flags: next() < 0.5 ? ['iso'] : [],
+  }));
 }
 
 const meta = { request_id: 'export:exp_1', export_id: 'exp_1', source: 'derived' };

@@ -27,7 +27,11 @@ const EXPIRED_FILES_PER_SWEEP = 500;
 
 /** Sends the account's parked exports back to the queue, as many as it has free runs. */
 export async function wakeAccount(service: ServiceDeps, queue: JobQueue, accountId: string): Promise<number> {
-  const ids = await wakeParkedExports(service.db, accountId, { perAccount: EXPORT_RUNS_PER_ACCOUNT, leaseMs: EXPORT_LEASE_MS, resendMs: EXPORT_RESEND_MS });
+  const ids = await wakeParkedExports(service.db, accountId, {
+    perAccount: EXPORT_RUNS_PER_ACCOUNT,
+    leaseMs: EXPORT_LEASE_MS,
+    resendMs: EXPORT_RESEND_MS,
+  });
   for (const id of ids) await queue.submitExport(id);
   return ids.length;
 }
@@ -57,7 +61,10 @@ export async function sweepExports(service: ServiceDeps, queue: JobQueue): Promi
       : await endRun(db, run.id, run.run_id, { status: 'retrying' }, { sent: true });
     await removeFile(exportRunFilePath(service.config.dataDir, run.id, run.run_id));
     if (!ended) continue;
-    logger.info(final ? 'export failed: its runs were interrupted' : 'export resumed: its run was interrupted', { export_id: run.id, attempts: run.attempts });
+    logger.info(final ? 'export failed: its runs were interrupted' : 'export resumed: its run was interrupted', {
+      export_id: run.id,
+      attempts: run.attempts,
+    });
     if (final) {
       outcome.failed += 1;
     } else {

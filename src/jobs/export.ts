@@ -73,7 +73,10 @@ class Lease {
       if (!(await renewLease(this.service.db, this.id, this.runId))) this.lost = true;
     } catch (error) {
       // The lease may go stale meanwhile; the run's writes are fenced by its run id.
-      this.service.logger.error('export heartbeat failed', { export_id: this.id, error: error instanceof Error ? error.message : String(error) });
+      this.service.logger.error('export heartbeat failed', {
+        export_id: this.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
     } finally {
       this.renewing = false;
     }
@@ -94,7 +97,13 @@ interface Collected {
   truncated: boolean;
 }
 
-async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, operation: OperationSpec, lease: Lease): Promise<Collected> {
+async function collect(
+  service: ServiceDeps,
+  handlers: HandlerMap,
+  job: ExportRow,
+  operation: OperationSpec,
+  lease: Lease,
+): Promise<Collected> {
   const account = await findAccount(service.db, job.account_id);
   if (!account) throw new ApiError(404, 'not_found', 'The account of this export no longer exists.');
   const handler = handlers[operation.operationId] as Handler<OperationId>;
@@ -130,14 +139,22 @@ async function collect(service: ServiceDeps, handlers: HandlerMap, job: ExportRo
       });
       lease.check();
       pages += 1;
-      writer ??= await ExportFileWriter.open(exportRunFilePath(service.config.dataDir, job.id, lease.runId), service.config.limits.exportMaxBytes, {
-        ...metaOf(result, now, requestId),
-        export_id: job.id,
-      });
+      writer ??= await ExportFileWriter.open(
+        exportRunFilePath(service.config.dataDir, job.id, lease.runId),
+        service.config.limits.exportMaxBytes,
+        {
+          ...metaOf(result, now, requestId),
+          export_id: job.id,
+        },
+      );
       const data: unknown = result.data;
       if (!Array.isArray(data)) {
         if (!(await writer.setPayload(data))) {
-          throw new ApiError(400, 'export_too_large', `The answer of ${operation.path} is larger than the export file limit of ${service.config.limits.exportMaxBytes} bytes; narrow the query.`);
+          throw new ApiError(
+            400,
+            'export_too_large',
+            `The answer of ${operation.path} is larger than the export file limit of ${service.config.limits.exportMaxBytes} bytes; narrow the query.`,
+          );
         }
         return { writer, pages, truncated: false };
       }
@@ -207,7 +224,12 @@ async function waitForData(service: ServiceDeps, queue: JobQueue, job: ExportRow
 
 export async function runExport(service: ServiceDeps, handlers: HandlerMap, queue: JobQueue, id: string): Promise<void> {
   const runId = randomUUID();
-  const claim = await claimExport(service.db, id, { runId, perAccount: EXPORT_RUNS_PER_ACCOUNT, leaseMs: EXPORT_LEASE_MS, now: new Date(service.clock()) });
+  const claim = await claimExport(service.db, id, {
+    runId,
+    perAccount: EXPORT_RUNS_PER_ACCOUNT,
+    leaseMs: EXPORT_LEASE_MS,
+    now: new Date(service.clock()),
+  });
   if (claim.outcome !== 'claimed') return;
   const job = claim.row;
   const lease = new Lease(service, id, runId);
@@ -240,13 +262,17 @@ export async function runExport(service: ServiceDeps, handlers: HandlerMap, queu
       error_code: error instanceof ApiError ? error.code : 'internal_error',
       failure_reason: error instanceof ApiError ? error.message : `The export failed after ${job.attempts} attempts.`,
     });
-    if (!(error instanceof ApiError)) service.logger.error('export failed', { export_id: id, error: error instanceof Error ? error.message : String(error) });
+    if (!(error instanceof ApiError))
+      service.logger.error('export failed', { export_id: id, error: error instanceof Error ? error.message : String(error) });
   } finally {
     lease.stop();
     service.metrics.exportDuration.observe({ outcome }, (performance.now() - started) / 1000);
     // A run of the account ended (or waits): a parked export of the account may run now.
     await wakeAccount(service, queue, job.account_id).catch((error: unknown) =>
-      service.logger.error('export wake failed', { account_id: job.account_id, error: error instanceof Error ? error.message : String(error) }),
+      service.logger.error('export wake failed', {
+        account_id: job.account_id,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
   }
 }

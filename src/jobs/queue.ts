@@ -37,6 +37,7 @@ export function jobQueue(boss: PgBoss): JobQueue {
     },
     // The queue's `stately` policy with the date as singleton key keeps at most one load queued and
     // one running per date, however many requests ask.
-    requestSessionLoad: async (date) => ((await boss.send(QUEUES.sessionLoad, { date }, { singletonKey: date })) === null ? 'running' : 'started'),
+    requestSessionLoad: async (date) =>
+      (await boss.send(QUEUES.sessionLoad, { date }, { singletonKey: date })) === null ? 'running' : 'started',
   };
 }

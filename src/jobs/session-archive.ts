@@ -16,7 +16,11 @@ export const sessionArchive: JobDefinition<Record<string, never>> = {
       deps.logger.info('session archive skipped: no data directory configured for jobs');
       return;
     }
-    const archived = await enforceRetention(deps.admin, { dataDir: deps.dataDir, now: deps.clock(), log: (line) => deps.logger.info(line) });
+    const archived = await enforceRetention(deps.admin, {
+      dataDir: deps.dataDir,
+      now: deps.clock(),
+      log: (line) => deps.logger.info(line),
+    });
     deps.logger.info('session archive finished', { archived: archived.length });
   },
 };

@@ -25,7 +25,8 @@ const LIMITS: Limits = {
 function channelPair(): { primary: Channel; worker: Channel & { sent: unknown[] } } {
   const toPrimary = new EventEmitter();
   const toWorker = new EventEmitter();
-  const deliver = (target: EventEmitter, message: unknown) => setImmediate(() => target.emit('message', JSON.parse(JSON.stringify(message))));
+  const deliver = (target: EventEmitter, message: unknown) =>
+    setImmediate(() => target.emit('message', JSON.parse(JSON.stringify(message))));
   const sent: unknown[] = [];
   return {
     primary: { send: (m) => deliver(toWorker, m), on: (_e, l) => toPrimary.on('message', l) },
@@ -53,7 +54,12 @@ function cluster(n: number, limits: Limits = LIMITS) {
 
 const T = 1_800_000_000_000;
 
-async function admitAndRelease(client: ClusterLimiterClient, account: string, now: number, consume = true): Promise<{ admitted: boolean; code: string | null; state: WindowState }> {
+async function admitAndRelease(
+  client: ClusterLimiterClient,
+  account: string,
+  now: number,
+  consume = true,
+): Promise<{ admitted: boolean; code: string | null; state: WindowState }> {
   const { admission, state } = await client.admitWithState(account, now, consume);
   if (admission.admitted) admission.release();
   return { admitted: admission.admitted, code: admission.admitted ? null : admission.rejection.code, state };
@@ -71,7 +77,7 @@ describe('cluster limits: one RateLimiter leasing places to every worker', () =>
     expect((await a.state('acct_1', T + 10)).remaining).toBe(5);
   });
 
-  it('admits exactly the minute limit across workers, a worker\'s unused batch taken back before any refusal', async () => {
+  it("admits exactly the minute limit across workers, a worker's unused batch taken back before any refusal", async () => {
     const { limiter, workers } = cluster(2, { ...LIMITS, requestsPerMinute: 50, requestsPerSecond: 1000, requestsInFlight: 1000 });
     const [a, b] = workers.map((w) => w.client) as [ClusterLimiterClient, ClusterLimiterClient];
     // a takes a batch and uses one place of it; b then has the other 49, though a holds some unused.
@@ -173,7 +179,7 @@ describe('cluster limits: one RateLimiter leasing places to every worker', () =>
     expect((await client.admitWithState('acct_8', T, true)).admission.admitted).toBe(true);
   });
 
-  it('counts an account\'s stream connections once for all the workers, then cools it down', async () => {
+  it("counts an account's stream connections once for all the workers, then cools it down", async () => {
     const { workers } = cluster(2);
     const limits = { connectionsPerWindow: 4, connectionWindowMs: 600_000, cooldownMs: 600_000 };
     const [a, b] = workers.map((w) => w.client);

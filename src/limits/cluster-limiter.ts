@@ -52,13 +52,23 @@ interface Report {
 }
 
 type Request =
-  | { oads: 'limit'; id: number; op: 'lease'; account: string; now: number; consume: boolean; want: { slots: number; seats: number }; report: Report }
+  | {
+      oads: 'limit';
+      id: number;
+      op: 'lease';
+      account: string;
+      now: number;
+      consume: boolean;
+      want: { slots: number; seats: number };
+      report: Report;
+    }
   | { oads: 'limit'; op: 'settle'; account: string; now: number; report: Report; recalled: boolean }
   | { oads: 'limit'; id: number; op: 'state'; account: string; now: number }
   | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean }
   | { oads: 'limit'; id: number; op: 'connection'; account: string; now: number; limits: ConnectionLimits };
 
-type LeaseResult = { admitted: true; slots: number; seats: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
+type LeaseResult =
+  { admitted: true; slots: number; seats: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
 
 type Reply = { oads: 'limit'; id: number; result: LeaseResult | WindowState | KeylessAdmission | ConnectionAdmission };
 
@@ -102,7 +112,8 @@ class LeaseBook {
       held.seats -= report.seats;
       if (held.slots <= 0 && held.seats <= 0) holder.holdings.delete(account);
     }
-    if (report.used.length > 0 || report.unused > 0 || report.seats > 0) this.limiter.settle(account, now, report.used, report.unused, report.seats);
+    if (report.used.length > 0 || report.unused > 0 || report.seats > 0)
+      this.limiter.settle(account, now, report.used, report.unused, report.seats);
   }
 
   lease(holder: Holder, request: Extract<Request, { op: 'lease' }>): void {
@@ -189,10 +200,18 @@ export function serveLimits(limiter: RateLimiter, channel: Channel): { releaseAl
         channel.send({ oads: 'limit', id: request.id, result: limiter.state(request.account, request.now) } satisfies Reply);
         return;
       case 'keyless':
-        channel.send({ oads: 'limit', id: request.id, result: limiter.admitKeyless(request.network, request.now, request.budget, request.consume) } satisfies Reply);
+        channel.send({
+          oads: 'limit',
+          id: request.id,
+          result: limiter.admitKeyless(request.network, request.now, request.budget, request.consume),
+        } satisfies Reply);
         return;
       case 'connection':
-        channel.send({ oads: 'limit', id: request.id, result: limiter.admitConnection(request.account, request.now, request.limits) } satisfies Reply);
+        channel.send({
+          oads: 'limit',
+          id: request.id,
+          result: limiter.admitConnection(request.account, request.now, request.limits),
+        } satisfies Reply);
         return;
     }
   });
@@ -217,7 +236,13 @@ interface Lease {
 function leaseState(lease: Lease, state: WindowState, now: number): WindowState {
   const remaining = Math.min(state.limit, state.remaining + lease.slots);
   const burstRemaining = Math.min(state.burstLimit, state.burstRemaining + lease.slots);
-  return { ...state, remaining, burstRemaining, reset: remaining > 0 ? now : state.reset, burstReset: burstRemaining > 0 ? now : state.burstReset };
+  return {
+    ...state,
+    remaining,
+    burstRemaining,
+    reset: remaining > 0 ? now : state.reset,
+    burstReset: burstRemaining > 0 ? now : state.burstReset,
+  };
 }
 
 /** A worker's view of the primary's limits: leases, asked for when a request finds no place. */
@@ -324,10 +349,20 @@ export class ClusterLimiterClient implements Limiter {
     const report: Report = { used: lease.used, unused: 0, seats: 0 };
     lease.used = [];
     const want = { slots: consume ? LEASE_SLOTS : 0, seats: LEASE_SEATS };
-    const result = (await this.ask({ oads: 'limit', id: this.nextId++, op: 'lease', account: accountId, now, consume, want, report })) as LeaseResult;
+    const result = (await this.ask({
+      oads: 'limit',
+      id: this.nextId++,
+      op: 'lease',
+      account: accountId,
+      now,
+      consume,
+      want,
+      report,
+    })) as LeaseResult;
     // A recall while the lease was asked for may have settled and forgotten it.
     lease = this.lease(accountId);
-    if (!result.admitted) return { admission: { admitted: false, rejection: result.rejection }, state: leaseState(lease, result.state, now) };
+    if (!result.admitted)
+      return { admission: { admitted: false, rejection: result.rejection }, state: leaseState(lease, result.state, now) };
     lease.slots += result.slots;
     lease.seats += result.seats;
     lease.state = result.state;

@@ -17,7 +17,15 @@ const LIMITS: Limits = {
 };
 
 /** Small windows so every boundary is reachable in a few calls. */
-const SMALL: Limits = { ...LIMITS, requestsPerMinute: 10, requestsPerSecond: 3, requestsInFlight: 2, keylessRequestsPerMinute: 3, cooldownAfterRejections: 3, cooldownMs: 30_000 };
+const SMALL: Limits = {
+  ...LIMITS,
+  requestsPerMinute: 10,
+  requestsPerSecond: 3,
+  requestsInFlight: 2,
+  keylessRequestsPerMinute: 3,
+  cooldownAfterRejections: 3,
+  cooldownMs: 30_000,
+};
 
 /** Admits and releases at once, so in-flight never limits; returns the admission. */
 function hit(limiter: RateLimiter, account: string, now: number, consume = true): Admission {

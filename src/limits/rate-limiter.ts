@@ -103,7 +103,11 @@ export type KeylessBudget = 'credentials' | 'public';
  */
 export interface Limiter {
   /** admit(), and the windows after it (the rate-limit headers), in one step. */
-  admitWithState(accountId: string, now: number, consume: boolean): { admission: Admission; state: WindowState } | Promise<{ admission: Admission; state: WindowState }>;
+  admitWithState(
+    accountId: string,
+    now: number,
+    consume: boolean,
+  ): { admission: Admission; state: WindowState } | Promise<{ admission: Admission; state: WindowState }>;
   state(accountId: string, now: number): WindowState | Promise<WindowState>;
   admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission | Promise<KeylessAdmission>;
   /** A stream connection of the account (connection-window.ts): counted where the request windows are. */
@@ -183,7 +187,13 @@ export class RateLimiter implements Limiter {
    * free places divided by `share` (at least the one a request needs); or why not, not yet counted
    * as a refusal (refuse() counts it, once the lessor has taken back what other workers held).
    */
-  lease(accountId: string, now: number, consume: boolean, want: { slots: number; seats: number }, share: number): { slots: number; seats: number } | Rejection {
+  lease(
+    accountId: string,
+    now: number,
+    consume: boolean,
+    want: { slots: number; seats: number },
+    share: number,
+  ): { slots: number; seats: number } | Rejection {
     this.sweep(now);
     const state = this.account(accountId, now);
     const rejection = this.check(state, now, consume);
@@ -223,20 +233,40 @@ export class RateLimiter implements Limiter {
   }
 
   private cooldownRejection(state: AccountState, now: number): Rejection {
-    return { code: 'cooldown', kind: 'cooldown', retryAfterMs: state.cooldownUntil - now, message: 'Cooling down after sustained requests following 429 responses.' };
+    return {
+      code: 'cooldown',
+      kind: 'cooldown',
+      retryAfterMs: state.cooldownUntil - now,
+      message: 'Cooling down after sustained requests following 429 responses.',
+    };
   }
 
   private check(state: AccountState, now: number, consume: boolean): Rejection | null {
     if (consume && state.cooldownUntil > now) return this.cooldownRejection(state, now);
     if (state.inFlight >= this.limits.requestsInFlight) {
-      return { code: 'rate_limited', kind: 'in_flight', retryAfterMs: 1000, message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.` };
+      return {
+        code: 'rate_limited',
+        kind: 'in_flight',
+        retryAfterMs: 1000,
+        message: `At most ${this.limits.requestsInFlight} requests may be in flight per account.`,
+      };
     }
     if (!consume) return null;
     if (state.second.size(now) + state.reserved >= this.limits.requestsPerSecond) {
-      return { code: 'burst_limited', kind: 'second', retryAfterMs: waitFor(state.second, now, SECOND), message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.` };
+      return {
+        code: 'burst_limited',
+        kind: 'second',
+        retryAfterMs: waitFor(state.second, now, SECOND),
+        message: `More than ${this.limits.requestsPerSecond} requests in a rolling second.`,
+      };
     }
     if (state.minute.size(now) + state.reserved >= this.limits.requestsPerMinute) {
-      return { code: 'rate_limited', kind: 'minute', retryAfterMs: waitFor(state.minute, now, MINUTE), message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.` };
+      return {
+        code: 'rate_limited',
+        kind: 'minute',
+        retryAfterMs: waitFor(state.minute, now, MINUTE),
+        message: `More than ${this.limits.requestsPerMinute} requests in a rolling minute.`,
+      };
     }
     return null;
   }
@@ -294,7 +324,8 @@ export class RateLimiter implements Limiter {
     this.sweeps += 1;
     if (this.sweeps % 4096 !== 0) return;
     for (const [id, state] of this.accounts) {
-      if (state.inFlight === 0 && state.reserved === 0 && now - state.lastSeen > 2 * MINUTE && state.cooldownUntil <= now) this.accounts.delete(id);
+      if (state.inFlight === 0 && state.reserved === 0 && now - state.lastSeen > 2 * MINUTE && state.cooldownUntil <= now)
+        this.accounts.delete(id);
     }
     for (const [network, window] of this.networks) {
       if (window.size(now) === 0) this.networks.delete(network);
@@ -338,6 +369,12 @@ export function clientNetwork(rawAddress: string): string {
 export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
   const peer = socketAddress ?? 'unknown';
   if (trustedHops <= 0 || !forwardedFor) return peer;
-  const chain = [...forwardedFor.split(',').map((s) => s.trim()).filter(Boolean), peer];
+  const chain = [
+    ...forwardedFor
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    peer,
+  ];
   return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? peer;
 }

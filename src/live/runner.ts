@@ -131,12 +131,17 @@ export class LiveMarket {
       this.timer = setTimeout(run, wait);
     };
     const run = (): void => {
-      void this.tick().then(
-        (result) => {
-          if (result.minutes > 0) this.options.logger?.info('live minutes loaded', { ...result });
-        },
-        (error: unknown) => this.options.logger?.error('live minutes failed; retrying next minute', { error: error instanceof Error ? error.message : String(error) }),
-      ).finally(schedule);
+      void this.tick()
+        .then(
+          (result) => {
+            if (result.minutes > 0) this.options.logger?.info('live minutes loaded', { ...result });
+          },
+          (error: unknown) =>
+            this.options.logger?.error('live minutes failed; retrying next minute', {
+              error: error instanceof Error ? error.message : String(error),
+            }),
+        )
+        .finally(schedule);
     };
     run();
   }
@@ -162,11 +167,17 @@ export class LiveMarket {
     }
     await this.prepareDay(tradingDate);
     let from = this.next.get(tradingDate);
-    if (from === undefined) from = (await newestCompleteMinute(this.options.db, tradingDate, dayStart, windows[windows.length - 1]!.end)) ?? dayStart;
+    if (from === undefined)
+      from = (await newestCompleteMinute(this.options.db, tradingDate, dayStart, windows[windows.length - 1]!.end)) ?? dayStart;
     let due = dueMinutes(tradingDate, from, now);
     const skipped = Math.max(0, due.length - this.catchUp);
     if (skipped > 0) {
-      this.options.logger?.error('live catch-up bounded: minutes left out', { trading_date: tradingDate, skipped, from: due[0], to: due[skipped] });
+      this.options.logger?.error('live catch-up bounded: minutes left out', {
+        trading_date: tradingDate,
+        skipped,
+        from: due[0],
+        to: due[skipped],
+      });
       due = due.slice(skipped);
     }
     let minutes = 0;
@@ -211,13 +222,19 @@ export class LiveMarket {
       const rows = lines[kind];
       if (rows === undefined || rows.length === 0) continue;
       const file = path.join(this.options.dir, `${kind}-${label}.csv.gz`);
-      const writer = new CsvGzWriter(file, LAYOUTS[kind].map((c) => c.name));
+      const writer = new CsvGzWriter(
+        file,
+        LAYOUTS[kind].map((c) => c.name),
+      );
       for (const row of rows) writer.line(row);
       await writer.close();
       try {
         const result = await loadMarketFile(this.options.db, kind, file);
         if (result.rejected.length > 0) {
-          const first = result.rejected.slice(0, 3).map((r) => `line ${r.line}: ${r.reason}`).join('; ');
+          const first = result.rejected
+            .slice(0, 3)
+            .map((r) => `line ${r.line}: ${r.reason}`)
+            .join('; ');
           this.options.logger?.error('live rows rejected', { file: path.basename(file), rejected: result.rejected.length, first });
         }
         if (kind === 'prints') prints += result.loaded;

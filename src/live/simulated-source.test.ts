@@ -39,7 +39,10 @@ describe('the simulated live source', () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-live-'));
     // The day file of the date as a first start at NOW writes it (the other dates' quotes left out).
-    const summary = await simulateMarket({ outDir: dir, seed: 11, scale: 'default', now: NOW, snapshotDates: [DATE], quoteDates: [DATE] }, SMALL);
+    const summary = await simulateMarket(
+      { outDir: dir, seed: 11, scale: 'default', now: NOW, snapshotDates: [DATE], quoteDates: [DATE] },
+      SMALL,
+    );
     const pick = (kind: string): string => summary.files[kind as 'prints']!.find((f) => f.includes(DATE) || kind === 'contracts')!;
     files = Object.fromEntries(['contracts', 'open_interest', 'underlying_bars', 'quotes', 'prints'].map((k) => [k, pick(k)]));
     const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL });
@@ -108,9 +111,16 @@ describe('the calendar of the live market', () => {
     expect(tradingDateAt(at('2026-11-19T21:59:59Z'))).toBe(DATE); // 16:59:59 ET, the curb
     expect(tradingDateAt(at('2026-11-19T22:00:00Z'))).toBeNull(); // 17:00 ET
     // No minute is due in the pause between the overnight window and the open.
-    expect(dueMinutes(DATE, at('2026-11-19T14:24:00Z'), at('2026-11-19T14:32:00Z'))).toEqual([at('2026-11-19T14:24:00Z'), at('2026-11-19T14:30:00Z'), at('2026-11-19T14:31:00Z')]);
+    expect(dueMinutes(DATE, at('2026-11-19T14:24:00Z'), at('2026-11-19T14:32:00Z'))).toEqual([
+      at('2026-11-19T14:24:00Z'),
+      at('2026-11-19T14:30:00Z'),
+      at('2026-11-19T14:31:00Z'),
+    ]);
     // Minutes of the curb end at 17:00 ET.
-    expect(dueMinutes(DATE, at('2026-11-19T21:58:00Z'), at('2026-11-19T23:00:00Z'))).toEqual([at('2026-11-19T21:58:00Z'), at('2026-11-19T21:59:00Z')]);
+    expect(dueMinutes(DATE, at('2026-11-19T21:58:00Z'), at('2026-11-19T23:00:00Z'))).toEqual([
+      at('2026-11-19T21:58:00Z'),
+      at('2026-11-19T21:59:00Z'),
+    ]);
   });
 
   it('opens nothing on a holiday or a weekend, and no curb on an early-close day', () => {
@@ -129,7 +139,8 @@ describe('the calendar of the live market', () => {
   it('simulates a date in progress with the same dates all day, its curb included', () => {
     const dates = datesThrough(DATE);
     expect(dates).toEqual(['2026-11-12', '2026-11-13', '2026-11-16', '2026-11-17', '2026-11-18', DATE]);
-    for (const iso of ['2026-11-19T01:16:00Z', '2026-11-19T15:00:00Z', '2026-11-19T21:05:00Z', '2026-11-19T21:45:00Z']) expect(simulatedDates(at(iso)), iso).toEqual(dates);
+    for (const iso of ['2026-11-19T01:16:00Z', '2026-11-19T15:00:00Z', '2026-11-19T21:05:00Z', '2026-11-19T21:45:00Z'])
+      expect(simulatedDates(at(iso)), iso).toEqual(dates);
     // Once the curb is over the date is one of the five completed sessions.
     expect(simulatedDates(at('2026-11-19T23:00:00Z'))).toEqual([...dates.slice(1)]);
   });

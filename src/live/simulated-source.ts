@@ -80,7 +80,8 @@ export class SimulatedLiveSource implements LiveSource {
     const out: LiveMinute[] = [];
     while (date.next !== null && date.next.start + MINUTE_MS <= to) {
       const m = date.next;
-      if (m.start >= from) out.push({ tradingDate, session: SESSION_OF[m.segment.kind], start: m.start, bars: m.bars, quotes: m.quotes, prints: m.prints });
+      if (m.start >= from)
+        out.push({ tradingDate, session: SESSION_OF[m.segment.kind], start: m.start, bars: m.bars, quotes: m.quotes, prints: m.prints });
       date.next = nextMinute(date.generator);
       await yieldToEventLoop();
     }
@@ -106,7 +107,15 @@ export class SimulatedLiveSource implements LiveSource {
       // Only the date's volume is wanted: its prints, without computing its quotes.
       for (const _ of simulateDay({ ...this.dayOf(chain, rng, paths, date), quotes: false, volume })) await yieldToEventLoop();
     }
-    const prepared: PreparedDate = { tradingDate, chain, rng, paths, openInterest, generator: this.generatorOf(chain, rng, paths, tradingDate), next: null };
+    const prepared: PreparedDate = {
+      tradingDate,
+      chain,
+      rng,
+      paths,
+      openInterest,
+      generator: this.generatorOf(chain, rng, paths, tradingDate),
+      next: null,
+    };
     prepared.next = nextMinute(prepared.generator);
     this.prepared = prepared;
     return prepared;

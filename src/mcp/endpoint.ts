@@ -64,7 +64,8 @@ const RESOURCES: readonly (Resource & { operationId: OperationId })[] = [
     uri: 'oads://catalog',
     name: 'catalog',
     title: 'Endpoint catalog',
-    description: 'The body of GET /v1/catalog: every route with its parameters, dataset, pagination, and whether it is an MCP tool (mcp) or streamable.',
+    description:
+      'The body of GET /v1/catalog: every route with its parameters, dataset, pagination, and whether it is an MCP tool (mcp) or streamable.',
     mimeType: 'application/json',
     operationId: 'listCatalog',
   },
@@ -79,10 +80,10 @@ const RESOURCES: readonly (Resource & { operationId: OperationId })[] = [
 ];
 
 const INSTRUCTIONS = [
-  'Read-only US options market data. Each tool is one route of the REST API (its name is the route\'s id in the catalog) and returns that route\'s JSON body: {data, meta, pagination?}.',
+  "Read-only US options market data. Each tool is one route of the REST API (its name is the route's id in the catalog) and returns that route's JSON body: {data, meta, pagination?}.",
   'A paginated tool returns pagination.next_cursor_id: call the same tool with the same arguments and cursor_id set to it for the next page.',
   'A refused call is a tool error whose text is the API error body {"error": {code, message, status, details, retry_after_ms}}; details name each bad parameter.',
-  'Every MCP request counts against the account\'s rate limits like a REST request.',
+  "Every MCP request counts against the account's rate limits like a REST request.",
 ].join('\n');
 
 /** The HTTP request's own JSON-RPC error (the transport answers its other refusals the same way). */
@@ -113,10 +114,18 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   const run = routeRunner(deps, routerOf);
   const serverFor = (res: Response): Server => {
     // Low-level Server (see the header): JSON Schema input schemas, arguments passed on unchanged.
-    const server = new Server({ name: 'options-analytics-data-service', version: deps.config.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+    const server = new Server(
+      { name: 'options-analytics-data-service', version: deps.config.version },
+      { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+    );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => await callTool(run, operations, res, request.params.name, request.params.arguments ?? {}));
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: RESOURCES.map(({ operationId: _operationId, ...resource }) => resource) }));
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      async (request) => await callTool(run, operations, res, request.params.name, request.params.arguments ?? {}),
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: RESOURCES.map(({ operationId: _operationId, ...resource }) => resource),
+    }));
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => await readResource(run, deps, res, request.params.uri));
     return server;
   };
@@ -124,7 +133,14 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
   return async (req, res) => {
     if (req.method !== 'POST') {
       res.setHeader('Allow', 'POST');
-      sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${MCP_PATH}: send each MCP message as a POST (Streamable HTTP, stateless, JSON answers).`));
+      sendError(
+        res,
+        new ApiError(
+          405,
+          'method_not_allowed',
+          `${req.method} is not allowed on ${MCP_PATH}: send each MCP message as a POST (Streamable HTTP, stateless, JSON answers).`,
+        ),
+      );
       return;
     }
     // One message per request, so that every MCP request (each tool call) counts once.
@@ -172,7 +188,13 @@ function routeRunner(deps: ServiceDeps, routerOf: McpEndpointOptions['routerOf']
 }
 
 /** A tool call: its route's answer, a tool error when not 200; arguments that make no query string are refused as the route would. */
-async function callTool(run: RouteRun, operations: ReadonlyMap<string, OperationSpec>, res: Response, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(
+  run: RouteRun,
+  operations: ReadonlyMap<string, OperationSpec>,
+  res: Response,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   const operation = operations.get(name);
   if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoed(name)}`);
   const query = queryStringOf(operation, args);

@@ -19,7 +19,12 @@ export interface InjectedAnswer {
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-export async function injectGet(listener: Listener, url: string, prepare: (req: IncomingMessage) => void, abandoned: Promise<void>): Promise<InjectedAnswer | null> {
+export async function injectGet(
+  listener: Listener,
+  url: string,
+  prepare: (req: IncomingMessage) => void,
+  abandoned: Promise<void>,
+): Promise<InjectedAnswer | null> {
   const req = new IncomingMessage(new Socket());
   req.method = 'GET';
   req.url = url;
@@ -41,7 +46,9 @@ export async function injectGet(listener: Listener, url: string, prepare: (req: 
     const chunks: Buffer[] = [];
     const take = (chunk: unknown, encoding?: unknown): void => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      chunks.push(
+        Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
     };
     res.write = ((chunk: unknown, encoding?: unknown) => {
       take(chunk, encoding);

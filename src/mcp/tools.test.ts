@@ -15,12 +15,24 @@ describe('MCP tools from the contract', () => {
 
   it('writes a parameter as JSON Schema: its bounds, enum, default and both descriptions, no OpenAPI leftovers', () => {
     const properties = toolDefinition(trades).inputSchema.properties;
-    expect(properties.limit).toEqual({ type: 'integer', minimum: 1, maximum: 500, default: 100, examples: [100], description: 'Max rows per page.' });
+    expect(properties.limit).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 500,
+      default: 100,
+      examples: [100],
+      description: 'Max rows per page.',
+    });
     const symbol = properties.underlying_symbol!;
     expect(symbol.pattern).toBe('^[A-Za-z][A-Za-z0-9.]{0,7}$');
     // The parameter's description, then its schema's.
     expect(symbol.description).toMatch(/^Option root or family\..*A letter followed by up to 7 letters/s);
-    expect(properties.exchange).toMatchObject({ type: 'array', minItems: 1, maxItems: 17, items: { type: 'string', enum: expect.arrayContaining(['cboe', 'ise']) as unknown } });
+    expect(properties.exchange).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: 17,
+      items: { type: 'string', enum: expect.arrayContaining(['cboe', 'ise']) as unknown },
+    });
     expect(properties.min_strike).toMatchObject({ type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 });
     for (const schema of Object.values(properties)) {
       expect(Object.keys(schema).filter((k) => k === 'example' || k.startsWith('x-'))).toEqual([]);
@@ -52,7 +64,9 @@ describe('tool arguments as a query string', () => {
   });
 
   it('names every value a query string cannot carry', () => {
-    expect(queryStringOf(trades, { underlying_symbol: { root: 'SPY' }, limit: [1], exchange: [['cboe']], date: null, side: ['ask'] })).toEqual({
+    expect(
+      queryStringOf(trades, { underlying_symbol: { root: 'SPY' }, limit: [1], exchange: [['cboe']], date: null, side: ['ask'] }),
+    ).toEqual({
       problems: [
         { parameter: 'underlying_symbol', message: 'must be a string, a number, a boolean or a list of those' },
         { parameter: 'limit', message: 'takes one value, not a list' },

@@ -41,8 +41,14 @@ const SCHEMA_KEYWORDS = [
 function jsonSchemaOf(schema: Schema, description?: string): Schema {
   const out: Schema = {};
   for (const keyword of SCHEMA_KEYWORDS) if (schema[keyword] !== undefined) out[keyword] = schema[keyword];
-  if (schema.items !== undefined) out.items = jsonSchemaOf(schema.items as Schema, typeof (schema.items as Schema).description === 'string' ? String((schema.items as Schema).description) : undefined);
-  const texts = [description, typeof schema.description === 'string' ? schema.description : undefined].filter((t): t is string => Boolean(t?.trim()));
+  if (schema.items !== undefined)
+    out.items = jsonSchemaOf(
+      schema.items as Schema,
+      typeof (schema.items as Schema).description === 'string' ? String((schema.items as Schema).description) : undefined,
+    );
+  const texts = [description, typeof schema.description === 'string' ? schema.description : undefined].filter((t): t is string =>
+    Boolean(t?.trim()),
+  );
   if (texts.length > 0) out.description = [...new Set(texts.map((t) => t.trim()))].join(' ');
   return out;
 }
@@ -66,7 +72,9 @@ export function toolOperations(contract: ApiContract): OperationSpec[] {
 export function toolDefinition(operation: OperationSpec): ToolDefinition {
   const parameters = queryParametersOf(operation);
   const required = parameters.filter((p) => p.required).map((p) => p.name);
-  const description = [operation.description.trim() || operation.summary, `The result is the JSON body of GET ${operation.path}.`].join('\n\n');
+  const description = [operation.description.trim() || operation.summary, `The result is the JSON body of GET ${operation.path}.`].join(
+    '\n\n',
+  );
   return {
     name: operation.operationId,
     title: operation.summary,
@@ -100,7 +108,8 @@ function textOf(value: Scalar): string {
   return typeof value === 'string' ? value : String(value);
 }
 
-const isScalar = (value: unknown): value is Scalar => typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+const isScalar = (value: unknown): value is Scalar =>
+  typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 
 /**
  * A tool call's arguments as the query string of its route: a string as written, a number in
@@ -110,7 +119,11 @@ const isScalar = (value: unknown): value is Scalar => typeof value === 'string' 
  * a list for a one-value parameter) is a problem named here, before the route is asked.
  */
 export function queryStringOf(operation: OperationSpec, args: Record<string, unknown>): { search: string } | { problems: ErrorDetail[] } {
-  const lists = new Set(queryParametersOf(operation).filter((p) => p.schema.type === 'array').map((p) => p.name));
+  const lists = new Set(
+    queryParametersOf(operation)
+      .filter((p) => p.schema.type === 'array')
+      .map((p) => p.name),
+  );
   const params = new URLSearchParams();
   const problems: ErrorDetail[] = [];
   for (const [name, value] of Object.entries(args)) {

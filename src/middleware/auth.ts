@@ -176,7 +176,10 @@ export function authenticate(options: AuthOptions): RequestHandler {
     if (token === null || cached === null || !keyOpens(cached, token)) {
       if (!(await keyless(res, network, now, 'credentials', true))) return;
       res.setHeader('WWW-Authenticate', bearerChallenge(token !== null));
-      sendError(res, new ApiError(401, 'unauthorized', token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'Invalid API key.'));
+      sendError(
+        res,
+        new ApiError(401, 'unauthorized', token === null ? 'Missing API key: send Authorization: Bearer <API_KEY>.' : 'Invalid API key.'),
+      );
       return;
     }
 

@@ -28,9 +28,13 @@ export function clientErrorOf(code: string): ApiError {
     case 'HPE_HEADER_OVERFLOW':
       return new ApiError(431, 'invalid_parameter', 'The request headers are too large.', [{ parameter: 'headers', message: 'too large' }]);
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new ApiError(413, 'invalid_body', 'The request body\'s chunk extensions are too large.', [{ parameter: 'body', message: 'too large' }]);
+      return new ApiError(413, 'invalid_body', "The request body's chunk extensions are too large.", [
+        { parameter: 'body', message: 'too large' },
+      ]);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError(408, 'invalid_body', 'The request was not received in time.', [{ parameter: 'request', message: 'not received in time' }]);
+      return new ApiError(408, 'invalid_body', 'The request was not received in time.', [
+        { parameter: 'request', message: 'not received in time' },
+      ]);
     default:
       return new ApiError(400, 'invalid_parameter', 'The request is not valid HTTP.', [{ parameter: 'request', message: 'malformed' }]);
   }

@@ -59,7 +59,7 @@ export class DatabaseGate {
 
   /** Admits the first waiters that now have a place, in arrival order. */
   private wake(): void {
-    for (let i = 0; i < this.waiting.length && this.busy < this.places; ) {
+    for (let i = 0; i < this.waiting.length && this.busy < this.places;) {
       const waiter = this.waiting[i] as Waiter;
       if (this.free(waiter.account)) {
         this.waiting.splice(i, 1);
@@ -118,7 +118,10 @@ export function databaseGate(gate: DatabaseGate, metrics: Metrics): RequestHandl
     if (release === null) {
       if (!res.closed) {
         metrics.gateRejections.inc();
-        sendError(res, new ApiError(503, 'upstream_busy', 'The service\'s database capacity is full; retry with backoff.', [], BUSY_RETRY_AFTER_MS));
+        sendError(
+          res,
+          new ApiError(503, 'upstream_busy', "The service's database capacity is full; retry with backoff.", [], BUSY_RETRY_AFTER_MS),
+        );
       }
       return;
     }

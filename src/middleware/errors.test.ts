@@ -9,7 +9,11 @@ import type { Logger } from '../logging.js';
 import { errorBody, errorMiddleware, toApiError } from './errors.js';
 
 /** The shape express-openapi-validator throws. */
-function validatorError(status: number, errors: { path?: string; message?: string; errorCode?: string }[], message = 'validation failed'): Error {
+function validatorError(
+  status: number,
+  errors: { path?: string; message?: string; errorCode?: string }[],
+  message = 'validation failed',
+): Error {
   return Object.assign(new Error(message), { status, errors });
 }
 
@@ -99,20 +103,34 @@ describe('toApiError', () => {
     expect(error.code).toBe('invalid_body');
     expect(error.details).toEqual([{ parameter: 'body.path', message: 'must match pattern' }]);
 
-    const nested = mapped(validatorError(400, [{ path: '/body/query/limit', message: 'must be string' }, { path: '.body', message: 'must have required property path' }]));
+    const nested = mapped(
+      validatorError(400, [
+        { path: '/body/query/limit', message: 'must be string' },
+        { path: '.body', message: 'must have required property path' },
+      ]),
+    );
     expect(nested.code).toBe('invalid_body');
     expect(nested.details.map((d) => d.parameter)).toEqual(['body.query.limit', 'body']);
   });
 
   it('cuts a long name of the body (an unknown member) to formats.ts ECHO_MAX characters', () => {
     const name = 'n'.repeat(10_240);
-    const error = mapped(validatorError(400, [{ path: `/body/${name}`, message: 'must NOT have additional properties', errorCode: 'additionalProperties.openapi.validation' }]));
+    const error = mapped(
+      validatorError(400, [
+        { path: `/body/${name}`, message: 'must NOT have additional properties', errorCode: 'additionalProperties.openapi.validation' },
+      ]),
+    );
     expect(error.details).toEqual([{ parameter: echoed(`body.${name}`), message: 'must NOT have additional properties' }]);
     expect(error.details[0]?.parameter).toHaveLength(ECHO_MAX);
   });
 
   it('a mix of query and body errors is invalid_parameter', () => {
-    const error = mapped(validatorError(400, [{ path: '/query/limit', message: 'x' }, { path: '/body/path', message: 'y' }]));
+    const error = mapped(
+      validatorError(400, [
+        { path: '/query/limit', message: 'x' },
+        { path: '/body/path', message: 'y' },
+      ]),
+    );
     expect(error.code).toBe('invalid_parameter');
     expect(error.details.map((d) => d.parameter)).toEqual(['limit', 'body.path']);
   });
@@ -129,7 +147,10 @@ describe('toApiError', () => {
 
   it('maps validator 404 to not_found and 405 to method_not_allowed', () => {
     expect(mapped(validatorError(404, [{ path: '/v1/nope', message: 'not found' }]))).toMatchObject({ status: 404, code: 'not_found' });
-    expect(mapped(validatorError(405, [{ path: '/v1/catalog', message: 'POST method not allowed' }]))).toMatchObject({ status: 405, code: 'method_not_allowed' });
+    expect(mapped(validatorError(405, [{ path: '/v1/catalog', message: 'POST method not allowed' }]))).toMatchObject({
+      status: 405,
+      code: 'method_not_allowed',
+    });
   });
 
   it('maps validator 415 to a 400 invalid_body naming body', () => {
@@ -152,9 +173,17 @@ describe('toApiError', () => {
     expect(mapped({ type: 'entity.too.large', status: 413 })).toMatchObject({ status: 400, code: 'invalid_body' });
   });
 
-  it('maps a body in another charset or content encoding (body-parser\'s 415) to a 400 invalid_body, never a 500', () => {
-    const charset = Object.assign(new Error('unsupported charset "LATIN1"'), { status: 415, type: 'charset.unsupported', charset: 'latin1' });
-    expect(mapped(charset)).toMatchObject({ status: 400, code: 'invalid_body', details: [{ parameter: 'body', message: 'unsupported charset' }] });
+  it("maps a body in another charset or content encoding (body-parser's 415) to a 400 invalid_body, never a 500", () => {
+    const charset = Object.assign(new Error('unsupported charset "LATIN1"'), {
+      status: 415,
+      type: 'charset.unsupported',
+      charset: 'latin1',
+    });
+    expect(mapped(charset)).toMatchObject({
+      status: 400,
+      code: 'invalid_body',
+      details: [{ parameter: 'body', message: 'unsupported charset' }],
+    });
     expect(mapped(charset).message).not.toContain('LATIN1');
     expect(mapped({ type: 'encoding.unsupported', status: 415 })).toMatchObject({ status: 400, code: 'invalid_body' });
     expect(mapped({ type: 'request.size.invalid', status: 400 })).toMatchObject({ status: 400, code: 'invalid_body' });
@@ -178,9 +207,17 @@ describe('toApiError', () => {
   });
 
   it('maps a lost database to a 503 upstream_busy asking to retry after DATABASE_RETRY_AFTER_MS, and a failed query on a live one to nothing (500)', () => {
-    const killed = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01' });
+    const killed = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), {
+      code: '57P01',
+    });
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:54329'), { code: 'ECONNREFUSED' });
-    const lost = [killed, refused, new Error('Connection terminated unexpectedly'), new DatabaseUnavailableError(), new AggregateError([refused], 'connect failed')];
+    const lost = [
+      killed,
+      refused,
+      new Error('Connection terminated unexpectedly'),
+      new DatabaseUnavailableError(),
+      new AggregateError([refused], 'connect failed'),
+    ];
     for (const err of lost) {
       const error = mapped(err);
       expect(error).toMatchObject({ status: 503, code: 'upstream_busy', details: [], retryAfterMs: DATABASE_RETRY_AFTER_MS });
@@ -189,7 +226,9 @@ describe('toApiError', () => {
     const missingTable = Object.assign(new pg.DatabaseError('relation "prints" does not exist', 0, 'error'), { code: '42P01' });
     expect(toApiError(missingTable)).toBeNull();
     // body-parser's aborted request carries ECONNABORTED too: it stays a 400 about the body.
-    expect(mapped(Object.assign(new Error('request aborted'), { code: 'ECONNABORTED', type: 'request.aborted', status: 400 }))).toMatchObject({ status: 400, code: 'invalid_body' });
+    expect(
+      mapped(Object.assign(new Error('request aborted'), { code: 'ECONNABORTED', type: 'request.aborted', status: 400 })),
+    ).toMatchObject({ status: 400, code: 'invalid_body' });
   });
 
   it('returns null for anything else, so the middleware answers 500', () => {
@@ -206,7 +245,9 @@ describe('toApiError', () => {
 
 describe('errorBody', () => {
   it('cuts a message past 256 characters (one that echoes a long path), keeping the details', () => {
-    const long = new ApiError(405, 'method_not_allowed', `POST is not allowed on /v1/exports/${'z'.repeat(5000)}.`, [{ parameter: 'p', message: 'm' }]);
+    const long = new ApiError(405, 'method_not_allowed', `POST is not allowed on /v1/exports/${'z'.repeat(5000)}.`, [
+      { parameter: 'p', message: 'm' },
+    ]);
     const body = errorBody(long, 'req_1');
     expect(body.error.message).toHaveLength(256);
     expect(body.error.message.endsWith('…')).toBe(true);
@@ -217,7 +258,10 @@ describe('errorBody', () => {
 
 describe('errorMiddleware', () => {
   /** A response that records what the middleware sends (express itself is exercised by the integration tiers). */
-  function recorder(locals: Record<string, unknown>): { res: Response; sent: { status?: number; body?: unknown; headers: Record<string, string> } } {
+  function recorder(locals: Record<string, unknown>): {
+    res: Response;
+    sent: { status?: number; body?: unknown; headers: Record<string, string> };
+  } {
     const sent: { status?: number; body?: unknown; headers: Record<string, string> } = { headers: {} };
     const res = {
       locals,
@@ -236,22 +280,47 @@ describe('errorMiddleware', () => {
       { parameter: 'limit', message: 'must be an integer in plain decimal digits' },
     ];
     const { res, sent } = recorder({ requestId: 'req_1', parameterProblems: earlier });
-    const err = validatorError(400, [{ path: '/query/limit', message: 'must be <= 500' }, { path: '/query/side', message: 'must be equal to one of the allowed values' }]);
+    const err = validatorError(400, [
+      { path: '/query/limit', message: 'must be <= 500' },
+      { path: '/query/side', message: 'must be equal to one of the allowed values' },
+    ]);
     errorMiddleware(silent)(err, {} as Request, res, () => undefined);
     expect(sent.status).toBe(400);
-    expect((sent.body as { error: { details: unknown[] } }).error.details).toEqual([...earlier, { parameter: 'side', message: 'must be equal to one of the allowed values' }]);
+    expect((sent.body as { error: { details: unknown[] } }).error.details).toEqual([
+      ...earlier,
+      { parameter: 'side', message: 'must be equal to one of the allowed values' },
+    ]);
   });
 
   it('answers a query that met a lost database with 503 and Retry-After, the SQL and the stack kept out of the body', () => {
     const { res, sent } = recorder({ requestId: 'req_2' });
-    const lost = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), { code: '57P01', query: 'select body from prints where root = $1' });
+    const lost = Object.assign(new pg.DatabaseError('terminating connection due to administrator command', 0, 'error'), {
+      code: '57P01',
+      query: 'select body from prints where root = $1',
+    });
     errorMiddleware(silent)(lost, {} as Request, res, () => undefined);
     expect(sent.status).toBe(503);
     expect(sent.headers['retry-after']).toBe(String(Math.ceil(DATABASE_RETRY_AFTER_MS / 1000)));
     expect(sent.body).toEqual({
-      error: { code: 'upstream_busy', message: expect.any(String) as string, status: 503, request_id: 'req_2', details: [], retry_after_ms: DATABASE_RETRY_AFTER_MS },
+      error: {
+        code: 'upstream_busy',
+        message: expect.any(String) as string,
+        status: 503,
+        request_id: 'req_2',
+        details: [],
+        retry_after_ms: DATABASE_RETRY_AFTER_MS,
+      },
     });
     const text = JSON.stringify(sent.body);
-    for (const leaked of ['select', 'prints', 'terminating', 'administrator', '57P01', ' at ', lost.stack?.split('\n')[1]?.trim() ?? 'never']) expect(text).not.toContain(leaked);
+    for (const leaked of [
+      'select',
+      'prints',
+      'terminating',
+      'administrator',
+      '57P01',
+      ' at ',
+      lost.stack?.split('\n')[1]?.trim() ?? 'never',
+    ])
+      expect(text).not.toContain(leaked);
   });
 });

@@ -60,7 +60,10 @@ function isValidatorError(err: unknown): err is ValidatorError {
 /** `/query/limit` or `.query.limit` → `limit`; body paths keep their `body.` prefix. */
 function parameterName(path: string | undefined): string {
   if (!path) return 'request';
-  const parts = path.replace(/^[./]+/, '').split(/[./]/).filter(Boolean);
+  const parts = path
+    .replace(/^[./]+/, '')
+    .split(/[./]/)
+    .filter(Boolean);
   const [location, ...rest] = parts;
   if (location === 'query' || location === 'params' || location === 'path' || location === 'headers') {
     return rest.length > 0 ? (rest[0] ?? 'request') : 'request';
@@ -78,7 +81,7 @@ const BODY_ERRORS = new Map<unknown, { sentence: string; detail: string }>([
   ['entity.parse.failed', { sentence: 'The request body is not valid JSON.', detail: 'malformed JSON' }],
   ['entity.too.large', { sentence: 'The request body is too large.', detail: 'too large' }],
   ['charset.unsupported', { sentence: 'The body must be JSON in UTF-8.', detail: 'unsupported charset' }],
-  ['encoding.unsupported', { sentence: 'The body\'s content encoding is not supported.', detail: 'unsupported content encoding' }],
+  ['encoding.unsupported', { sentence: "The body's content encoding is not supported.", detail: 'unsupported content encoding' }],
   ['request.size.invalid', { sentence: 'The request body does not match its Content-Length.', detail: 'length mismatch' }],
   ['request.aborted', { sentence: 'The request body was not sent whole.', detail: 'aborted' }],
 ]);
@@ -93,7 +96,10 @@ export function toApiError(err: unknown): ApiError | null {
   if (isValidatorError(err)) {
     if (err.status === 404) return new ApiError(404, 'not_found', 'No such route.');
     if (err.status === 405) return new ApiError(405, 'method_not_allowed', 'Method not allowed on this route.');
-    if (err.status === 415) return new ApiError(400, 'invalid_body', 'The body must be application/json.', [{ parameter: 'body', message: 'unsupported content type' }]);
+    if (err.status === 415)
+      return new ApiError(400, 'invalid_body', 'The body must be application/json.', [
+        { parameter: 'body', message: 'unsupported content type' },
+      ]);
     if (err.status === 400) {
       const errors = err.errors ?? [];
       // A value that matches no branch of an anyOf is one finding, not one per branch tried.

@@ -41,7 +41,9 @@ function appFor(id: OperationId): express.Express {
   });
   const errors: ErrorRequestHandler = (err, _req, res, _next) => {
     const status = err instanceof ApiError ? err.status : Number((err as { status?: number }).status ?? 500);
-    res.status(status).json(err instanceof ApiError ? { code: err.code, details: err.details } : { message: String((err as Error).message) });
+    res
+      .status(status)
+      .json(err instanceof ApiError ? { code: err.code, details: err.details } : { message: String((err as Error).message) });
   };
   app.use(errors);
   return app;
@@ -78,9 +80,21 @@ describe('parameterRules after the validator', () => {
   });
 
   it('fills the sort of the grain the validator defaulted, and keeps what was sent', async () => {
-    expect((await get(leaders, '/v1/options/flow/leaders')).body.query).toMatchObject({ grain: 'root', sort: 'net', order: 'desc', limit: 50 });
-    expect((await get(leaders, '/v1/options/flow/leaders?grain=contract&limit=5')).body.query).toMatchObject({ grain: 'contract', sort: 'change_percent', limit: 5 });
-    expect((await get(leaders, '/v1/options/flow/leaders?grain=contract&sort=volume')).body.query).toMatchObject({ grain: 'contract', sort: 'volume' });
+    expect((await get(leaders, '/v1/options/flow/leaders')).body.query).toMatchObject({
+      grain: 'root',
+      sort: 'net',
+      order: 'desc',
+      limit: 50,
+    });
+    expect((await get(leaders, '/v1/options/flow/leaders?grain=contract&limit=5')).body.query).toMatchObject({
+      grain: 'contract',
+      sort: 'change_percent',
+      limit: 5,
+    });
+    expect((await get(leaders, '/v1/options/flow/leaders?grain=contract&sort=volume')).body.query).toMatchObject({
+      grain: 'contract',
+      sort: 'volume',
+    });
   });
 
   it('answers 400 invalid_parameter naming each parameter of each broken rule', async () => {
@@ -93,7 +107,9 @@ describe('parameterRules after the validator', () => {
         { parameter: 'underlying_symbols', message: 'accepted with grain contract only' },
       ],
     });
-    expect((await get(leaders, '/v1/options/flow/leaders?grain=contract&sort=net')).body.details?.map((d) => d.parameter)).toEqual(['sort']);
+    expect((await get(leaders, '/v1/options/flow/leaders?grain=contract&sort=net')).body.details?.map((d) => d.parameter)).toEqual([
+      'sort',
+    ]);
   });
 
   it('reads the values the validator coerced: numbers compare as numbers', async () => {
@@ -112,7 +128,11 @@ describe('parameterRules after the validator', () => {
     // 10:00 ET on 2026-11-20, outside the rth session of 2026-11-19.
     const start = Date.parse('2026-11-20T15:00:00Z');
     const outside = { parameter: 'start_time', message: 'the window must lie within the rth session of 2026-11-19' };
-    const both = await get(drift, `/v1/options/flow/premium-drift?underlying_symbol=SPY&min_strike=600&max_strike=500&date=2026-11-19&start_time=${start}`, { 'x-forbid': '1' });
+    const both = await get(
+      drift,
+      `/v1/options/flow/premium-drift?underlying_symbol=SPY&min_strike=600&max_strike=500&date=2026-11-19&start_time=${start}`,
+      { 'x-forbid': '1' },
+    );
     expect(both.status).toBe(400);
     expect(both.body.details).toEqual([
       { parameter: 'min_strike', message: 'must not exceed max_strike' },

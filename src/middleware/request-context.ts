@@ -33,7 +33,13 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
     const now = options.clock();
     const requestId = newRequestId(now);
     const operation = options.matchOperation(req.method, req.path);
-    const route = operation?.path ?? (req.path === MCP_PATH || req.path === `${MCP_PATH}/` ? MCP_PATH : req.path === STREAM_PATH || req.path === `${STREAM_PATH}/` ? STREAM_PATH : 'unmatched');
+    const route =
+      operation?.path ??
+      (req.path === MCP_PATH || req.path === `${MCP_PATH}/`
+        ? MCP_PATH
+        : req.path === STREAM_PATH || req.path === `${STREAM_PATH}/`
+          ? STREAM_PATH
+          : 'unmatched');
     res.locals.requestId = requestId;
     res.locals.receivedAt = now;
     res.locals.operation = operation;
@@ -43,7 +49,10 @@ export function requestContext(options: RequestContextOptions): RequestHandler {
     const deadline = setTimeout(() => {
       if (!res.headersSent) {
         res.locals.timedOut = true;
-        sendError(res, new ApiError(504, 'upstream_timeout', `The endpoint did not answer within ${Math.round(options.timeoutMs / 1000)} seconds.`));
+        sendError(
+          res,
+          new ApiError(504, 'upstream_timeout', `The endpoint did not answer within ${Math.round(options.timeoutMs / 1000)} seconds.`),
+        );
       }
     }, options.timeoutMs);
     deadline.unref();

@@ -26,7 +26,12 @@ describe('validatorDocument', () => {
   const document = contract.document as Json & { paths: Record<string, Record<string, Json>>; components: Record<string, Json> };
   const documents = contract.operations.map((operation) => {
     const inline = withParametersInline(document, document.paths[operation.path]?.[operation.method] ?? {});
-    return { operation, inline, without: validatorDocument(document, inline, operation, false), with: validatorDocument(document, inline, operation, true) };
+    return {
+      operation,
+      inline,
+      without: validatorDocument(document, inline, operation, false),
+      with: validatorDocument(document, inline, operation, true),
+    };
   });
 
   it('holds the one operation, each $ref it keeps resolving inside it to the contract’s own component', () => {
@@ -52,7 +57,8 @@ describe('validatorDocument', () => {
     const trades = documents.find((d) => d.operation.operationId === 'listOptionTrades');
     expect(trades).toBeDefined();
     const kept = (trades?.without.paths as Record<string, Record<string, Json>>)['/v1/options/trades']?.get;
-    for (const response of Object.values(kept?.responses as Record<string, Json>)) expect(response).toEqual({ description: 'not validated' });
+    for (const response of Object.values(kept?.responses as Record<string, Json>))
+      expect(response).toEqual({ description: 'not validated' });
     // Trades' query refers to few schemas; its responses to many more.
     const without = Object.keys((trades?.without.components as Record<string, Json>).schemas ?? {}).length;
     const withResponses = Object.keys((trades?.with.components as Record<string, Json>).schemas ?? {}).length;

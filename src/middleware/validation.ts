@@ -90,10 +90,12 @@ function queryParameters(operation: OperationSpec): QueryParameters {
   let found = queryParametersOf.get(operation);
   if (found === undefined) {
     const query = operation.parameters.filter((p) => p.in === 'query');
-    const numeric = new Map(query.flatMap((p) => {
-      const numericType = numericTypeOf(p.schema);
-      return numericType ? [[p.name, numericType] as const] : [];
-    }));
+    const numeric = new Map(
+      query.flatMap((p) => {
+        const numericType = numericTypeOf(p.schema);
+        return numericType ? [[p.name, numericType] as const] : [];
+      }),
+    );
     found = { known: new Set(query.map((p) => p.name)), numeric };
     queryParametersOf.set(operation, found);
   }
@@ -124,7 +126,9 @@ export const checkParameterNames: RequestHandler = (req, res, next) => {
     if (!known.has(name)) unknown.add(name);
     const numericType = numeric.get(name);
     if (numericType === undefined || repeated.has(name)) continue;
-    const problem = (numericType.list ? value.split(',') : [value]).map((text) => numericTextProblem(numericType.type, text)).find((p) => p !== null);
+    const problem = (numericType.list ? value.split(',') : [value])
+      .map((text) => numericTextProblem(numericType.type, text))
+      .find((p) => p !== null);
     if (problem) badNumbers.push({ parameter: name, message: problem });
   }
   const problems = [
@@ -154,7 +158,12 @@ const rejectUnknownParameters: RequestHandler = (_req, res, next) => {
  * validated only when config.validateResponses says so (tests); otherwise the copy keeps each
  * response's status and description but not its content, which request validation never reads.
  */
-export function validatorDocument(document: Json, operation: Json, spec: Pick<OperationSpec, 'path' | 'method'>, withResponses: boolean): Json {
+export function validatorDocument(
+  document: Json,
+  operation: Json,
+  spec: Pick<OperationSpec, 'path' | 'method'>,
+  withResponses: boolean,
+): Json {
   const responses = operation.responses as Json | undefined;
   const validated =
     withResponses || responses === undefined

@@ -9,7 +9,9 @@ const validator = new QueryValidator(contract);
 /** Every query parameter of the contract that takes a date (or a list of dates), with the range its description states. */
 const dateParameters = contract.operations.flatMap((op) =>
   op.parameters
-    .filter((p) => p.in === 'query' && (p.schema.format === 'date' || (p.schema.items as { format?: string } | undefined)?.format === 'date'))
+    .filter(
+      (p) => p.in === 'query' && (p.schema.format === 'date' || (p.schema.items as { format?: string } | undefined)?.format === 'date'),
+    )
     .map((p) => {
       const stated = /(\d{4}-\d{2}-\d{2}) through (\d{4}-\d{2}-\d{2})/.exec(p.description);
       return { operationId: op.operationId, name: p.name, list: p.schema.type === 'array', first: stated?.[1], last: stated?.[2] };
@@ -60,7 +62,8 @@ describe('date parameters', () => {
 
   it('refuses a date that is not a calendar day whatever its range', () => {
     for (const p of dateParameters) {
-      for (const date of ['2024-02-30', '2023-02-29', '2024-7-5', '20240705']) expect(problems(p, date), `${p.operationId} ${p.name} ${date}`).not.toEqual([]);
+      for (const date of ['2024-02-30', '2023-02-29', '2024-7-5', '20240705'])
+        expect(problems(p, date), `${p.operationId} ${p.name} ${date}`).not.toEqual([]);
     }
   });
 });

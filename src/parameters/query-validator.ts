@@ -80,7 +80,8 @@ export class QueryValidator {
       const value = Number(normalised[name]);
       const min = Number(rule.minimum);
       const max = Number(rule.maximum);
-      if (!Number.isInteger(value) || value < min || value > max) details.push({ parameter: name, message: `must be an integer from ${min} to ${max}` });
+      if (!Number.isInteger(value) || value < min || value > max)
+        details.push({ parameter: name, message: `must be an integer from ${min} to ${max}` });
       else normalised[name] = value;
     }
     const forSchema = Object.fromEntries(Object.entries(normalised).filter(([name]) => !(name in overrides)));

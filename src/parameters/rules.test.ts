@@ -81,14 +81,22 @@ describe('not_above (a minimum not above its maximum)', () => {
   });
 
   it('is declared on the routes that take the pairs', () => {
-    expect(names('getOpenInterest', { min_dte: 2, max_dte: 1, min_strike: 6000, max_strike: 5000 })).toEqual(['min_dte', 'max_dte', 'min_strike', 'max_strike']);
+    expect(names('getOpenInterest', { min_dte: 2, max_dte: 1, min_strike: 6000, max_strike: 5000 })).toEqual([
+      'min_dte',
+      'max_dte',
+      'min_strike',
+      'max_strike',
+    ]);
     expect(names('getExposureLevels', { min_dte: 2, max_dte: 1 })).toEqual(['min_dte', 'max_dte']);
     expect(names('getExposureHeatmap', { min_dte: 2, max_dte: 1 })).toEqual(['min_dte', 'max_dte']);
   });
 
   it('compares dates as text, and leaves values of different types alone', () => {
     const rules = parseParameterRules([{ not_above: ['date', 'date_of_expiry'] }], PARAMETERS, 'test');
-    expect(parameterRuleProblems(rules, { date: '2026-11-20', date_of_expiry: '2026-11-19' }).map((d) => d.parameter)).toEqual(['date', 'date_of_expiry']);
+    expect(parameterRuleProblems(rules, { date: '2026-11-20', date_of_expiry: '2026-11-19' }).map((d) => d.parameter)).toEqual([
+      'date',
+      'date_of_expiry',
+    ]);
     expect(parameterRuleProblems(rules, { date: '2026-11-19', date_of_expiry: '2026-11-20' })).toEqual([]);
     expect(parameterRuleProblems(rules, { date: '2026-11-20', date_of_expiry: 3 })).toEqual([]);
   });
@@ -103,7 +111,8 @@ describe('values_when, only_when and default_when (the flow leaders)', () => {
       expect(problems('listFlowLeaders', { sort })).toEqual([]);
       expect(problems('listFlowLeaders', { grain: 'root', sort })).toEqual([]);
     }
-    for (const sort of ['change_percent', 'premium', 'volume']) expect(problems('listFlowLeaders', { grain: 'contract', sort })).toEqual([]);
+    for (const sort of ['change_percent', 'premium', 'volume'])
+      expect(problems('listFlowLeaders', { grain: 'contract', sort })).toEqual([]);
   });
 
   it('refuses a sort of the other grain with the message of before', () => {
@@ -118,14 +127,21 @@ describe('values_when, only_when and default_when (the flow leaders)', () => {
     expect(problems('listFlowLeaders', { underlying_symbols: ['SPY'] })).toEqual([only]);
     expect(problems('listFlowLeaders', { grain: 'root', underlying_symbols: ['SPY'] })).toEqual([only]);
     expect(problems('listFlowLeaders', { grain: 'contract', underlying_symbols: ['SPY'] })).toEqual([]);
-    expect(names('listFlowLeaders', { grain: 'root', sort: 'change_percent', underlying_symbols: ['SPY'] })).toEqual(['sort', 'underlying_symbols']);
+    expect(names('listFlowLeaders', { grain: 'root', sort: 'change_percent', underlying_symbols: ['SPY'] })).toEqual([
+      'sort',
+      'underlying_symbols',
+    ]);
   });
 
   it('fills the sort of the grain when none is given, and keeps a given one', () => {
     const rules = rulesOf('listFlowLeaders');
     expect(applyConditionalDefaults(rules, { grain: 'root' })).toEqual({ grain: 'root', sort: 'net' });
     expect(applyConditionalDefaults(rules, {})).toEqual({ sort: 'net' });
-    expect(applyConditionalDefaults(rules, { grain: 'contract', limit: 5 })).toEqual({ grain: 'contract', limit: 5, sort: 'change_percent' });
+    expect(applyConditionalDefaults(rules, { grain: 'contract', limit: 5 })).toEqual({
+      grain: 'contract',
+      limit: 5,
+      sort: 'change_percent',
+    });
     const given = { grain: 'contract', sort: 'volume' };
     expect(applyConditionalDefaults(rules, given)).toBe(given);
   });
@@ -145,7 +161,11 @@ describe('at_most_one_of', () => {
       { parameter: 'date', message: IV },
       { parameter: 'end_time', message: IV },
     ]);
-    expect(names('listContractImpliedVolatility', { date: '2026-11-20', start_time: 1, end_time: 2 })).toEqual(['date', 'start_time', 'end_time']);
+    expect(names('listContractImpliedVolatility', { date: '2026-11-20', start_time: 1, end_time: 2 })).toEqual([
+      'date',
+      'start_time',
+      'end_time',
+    ]);
     expect(problems('listContractImpliedVolatility', { start_time: 1, end_time: 2 })).toEqual([]);
     expect(problems('listContractImpliedVolatility', { date: '2026-11-20' })).toEqual([]);
     expect(problems('listContractImpliedVolatility', {})).toEqual([]);
@@ -184,7 +204,8 @@ describe('within_one_session (the print feeds and premium drift)', () => {
   const NIGHT = Date.parse('2026-11-20T03:00:00Z');
   const before = 'start_time must be before end_time';
   // The trades route's underlying (its exactly_one_of) given, so that only the window's problems show.
-  const windowProblems = (id: (typeof FEEDS)[number], query: Record<string, unknown>) => problems(id, id === 'listOptionTrades' ? { underlying_symbol: 'SPY', ...query } : query);
+  const windowProblems = (id: (typeof FEEDS)[number], query: Record<string, unknown>) =>
+    problems(id, id === 'listOptionTrades' ? { underlying_symbol: 'SPY', ...query } : query);
 
   it('is declared last on each feed, so its problems follow the other rules as when the services checked it', () => {
     for (const id of FEEDS) expect(rulesOf(id).at(-1)?.kind).toBe('within_one_session');
@@ -208,14 +229,19 @@ describe('within_one_session (the print feeds and premium drift)', () => {
     expect(windowProblems('listOptionFlow', { session: 'rth', date: '2026-11-19', start_time: DAY })).toEqual([
       { parameter: 'start_time', message: 'the window must lie within the rth session of 2026-11-19' },
     ]);
-    expect(windowProblems('getPremiumDrift', { session: 'rth', date: '2026-11-21', end_time: DAY })).toEqual([{ parameter: 'end_time', message: '2026-11-21 is not a trading date' }]);
+    expect(windowProblems('getPremiumDrift', { session: 'rth', date: '2026-11-21', end_time: DAY })).toEqual([
+      { parameter: 'end_time', message: '2026-11-21 is not a trading date' },
+    ]);
     expect(windowProblems('listOptionTrades', { session: 'rth', start_time: Date.parse('2040-01-02T15:00:00Z') })).toEqual([
       { parameter: 'start_time', message: 'outside the exchange calendar (2000 to 2035)' },
     ]);
   });
 
   it('reads the session parameter, or the fixed gth of the overnight feed', () => {
-    const overnightOnly = { parameter: 'start_time', message: 'the window must lie within one overnight session (20:15 to 09:25 ET); give date to name it' };
+    const overnightOnly = {
+      parameter: 'start_time',
+      message: 'the window must lie within one overnight session (20:15 to 09:25 ET); give date to name it',
+    };
     expect(windowProblems('listOptionTrades', { session: 'gth', start_time: DAY })).toEqual([overnightOnly]);
     expect(windowProblems('listOvernightOptionFlow', { start_time: DAY })).toEqual([overnightOnly]);
     // The schema default (rth) when the session is absent: a day instant is within it.
@@ -239,12 +265,22 @@ describe('range_at_most_days (contract implied volatility)', () => {
       { parameter: 'end_time', message },
     ];
     expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T })).toEqual(both('start_time must be before end_time'));
-    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T - 1 })).toEqual(both('start_time must be before end_time'));
-    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T + DAYS_31 + 1 })).toEqual(both('the range is at most 31 days'));
+    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T - 1 })).toEqual(
+      both('start_time must be before end_time'),
+    );
+    expect(problems('listContractImpliedVolatility', { start_time: T, end_time: T + DAYS_31 + 1 })).toEqual(
+      both('the range is at most 31 days'),
+    );
   });
 
   it('follows at_most_one_of: date with a range names date and the bounds, then the range', () => {
-    expect(names('listContractImpliedVolatility', { date: '2026-11-20', start_time: T, end_time: T })).toEqual(['date', 'start_time', 'end_time', 'start_time', 'end_time']);
+    expect(names('listContractImpliedVolatility', { date: '2026-11-20', start_time: T, end_time: T })).toEqual([
+      'date',
+      'start_time',
+      'end_time',
+      'start_time',
+      'end_time',
+    ]);
   });
 });
 
@@ -277,8 +313,19 @@ describe('parseParameterRules', () => {
           { parameter: 'date_of_expiry', value: null, schemaDefault: undefined },
         ],
       },
-      { kind: 'default_when', parameter: 'sort', when: [{ parameter: 'grain', value: 'contract', schemaDefault: 'root' }], value: 'volume' },
-      { kind: 'within_one_session', start: 'start_time', end: 'end_time', date: 'date', session: { parameter: 'session', schemaDefault: 'rth' } },
+      {
+        kind: 'default_when',
+        parameter: 'sort',
+        when: [{ parameter: 'grain', value: 'contract', schemaDefault: 'root' }],
+        value: 'volume',
+      },
+      {
+        kind: 'within_one_session',
+        start: 'start_time',
+        end: 'end_time',
+        date: 'date',
+        session: { parameter: 'session', schemaDefault: 'rth' },
+      },
       { kind: 'within_one_session', start: 'start_time', end: 'end_time', date: 'date', session: { fixed: 'gth' } },
       { kind: 'range_at_most_days', start: 'start_time', end: 'end_time', days: 31 },
     ]);
@@ -289,26 +336,74 @@ describe('parseParameterRules', () => {
     ['an unknown kind', [{ one_of: ['date', 'sort'] }], /op: x-parameter-rules\[0\].*unknown kind one_of/],
     ['a rule of two kinds', [{ not_above: ['start_time', 'end_time'], at_most_one_of: ['date', 'sort'] }], /an object of one key/],
     ['a list that is not one', { not_above: ['start_time', 'end_time'] }, /must be a list/],
-    ['a parameter the operation does not have', [{ not_above: ['start_time', 'finish'] }], /"finish" is not a query parameter of the operation/],
+    [
+      'a parameter the operation does not have',
+      [{ not_above: ['start_time', 'finish'] }],
+      /"finish" is not a query parameter of the operation/,
+    ],
     ['an unknown parameter in a group', [{ at_most_one_of: ['date', ['start_time', 'stop']] }], /"stop" is not a query parameter/],
-    ['an unknown condition parameter', [{ only_when: { parameter: 'date', when: { granularity: 'day' } } }], /"granularity" is not a query parameter/],
-    ['a condition value outside the enum', [{ only_when: { parameter: 'date', when: { grain: 'expiry' } } }], /"expiry" is not in the enum of grain/],
-    ['a value outside the enum', [{ values_when: { parameter: 'sort', when: { grain: 'root' }, values: ['net', 'bullish'] } }], /"bullish" is not in the enum of sort/],
-    ['a presence rule on a defaulted parameter', [{ only_when: { parameter: 'grain', when: { sort: 'net' } } }], /grain has a schema default/],
+    [
+      'an unknown condition parameter',
+      [{ only_when: { parameter: 'date', when: { granularity: 'day' } } }],
+      /"granularity" is not a query parameter/,
+    ],
+    [
+      'a condition value outside the enum',
+      [{ only_when: { parameter: 'date', when: { grain: 'expiry' } } }],
+      /"expiry" is not in the enum of grain/,
+    ],
+    [
+      'a value outside the enum',
+      [{ values_when: { parameter: 'sort', when: { grain: 'root' }, values: ['net', 'bullish'] } }],
+      /"bullish" is not in the enum of sort/,
+    ],
+    [
+      'a presence rule on a defaulted parameter',
+      [{ only_when: { parameter: 'grain', when: { sort: 'net' } } }],
+      /grain has a schema default/,
+    ],
     ['a presence rule on a required parameter', [{ exactly_one_of: ['symbol', 'date'] }], /symbol is required/],
-    ['a default for a defaulted parameter', [{ default_when: { parameter: 'grain', when: { sort: 'net' }, value: 'root' } }], /grain has a schema default/],
+    [
+      'a default for a defaulted parameter',
+      [{ default_when: { parameter: 'grain', when: { sort: 'net' }, value: 'root' } }],
+      /grain has a schema default/,
+    ],
     ['"not given" of a defaulted parameter', [{ only_when: { parameter: 'date', when: { grain: null } } }], /grain has a schema default/],
     ['a one-member group list', [{ at_most_one_of: ['date'] }], /two or more/],
     ['not_above of one parameter', [{ not_above: ['date'] }], /takes \[low, high\]/],
     ['a missing field', [{ values_when: { parameter: 'sort', values: ['net'] } }], /takes exactly parameter, when, values/],
     ['an extra field', [{ only_when: { parameter: 'date', when: { grain: 'root' }, values: ['x'] } }], /takes exactly parameter, when/],
     ['an empty condition', [{ only_when: { parameter: 'date', when: {} } }], /when must map one or more/],
-    ['a window without its date', [{ within_one_session: { start: 'start_time', end: 'end_time', session: 'session' } }], /takes exactly start, end, date, session/],
-    ['a window of an unknown parameter', [{ within_one_session: { start: 'from', end: 'end_time', date: 'date', session: 'session' } }], /"from" is not a query parameter/],
-    ['a window session that is not a session', [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'grain' } }], /grain must take sessions only/],
-    ['an unknown fixed session', [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', fixed_session: 'day' } }], /fixed_session must be one of rth, gth, all/],
-    ['a session and a fixed session', [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'session', fixed_session: 'gth' } }], /takes exactly start, end, date, fixed_session/],
-    ['a range of no days', [{ range_at_most_days: { start: 'start_time', end: 'end_time', days: 0 } }], /days must be a whole number of days, at least 1/],
+    [
+      'a window without its date',
+      [{ within_one_session: { start: 'start_time', end: 'end_time', session: 'session' } }],
+      /takes exactly start, end, date, session/,
+    ],
+    [
+      'a window of an unknown parameter',
+      [{ within_one_session: { start: 'from', end: 'end_time', date: 'date', session: 'session' } }],
+      /"from" is not a query parameter/,
+    ],
+    [
+      'a window session that is not a session',
+      [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'grain' } }],
+      /grain must take sessions only/,
+    ],
+    [
+      'an unknown fixed session',
+      [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', fixed_session: 'day' } }],
+      /fixed_session must be one of rth, gth, all/,
+    ],
+    [
+      'a session and a fixed session',
+      [{ within_one_session: { start: 'start_time', end: 'end_time', date: 'date', session: 'session', fixed_session: 'gth' } }],
+      /takes exactly start, end, date, fixed_session/,
+    ],
+    [
+      'a range of no days',
+      [{ range_at_most_days: { start: 'start_time', end: 'end_time', days: 0 } }],
+      /days must be a whole number of days, at least 1/,
+    ],
     ['a range of part days', [{ range_at_most_days: { start: 'start_time', end: 'end_time', days: 1.5 } }], /days must be a whole number/],
   ])('refuses %s, naming the operation and the rule', (_what, raw, error) => {
     expect(() => parse(raw)).toThrow(error);

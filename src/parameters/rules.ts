@@ -42,7 +42,13 @@ export type ParameterRule =
    * date when given, else the one the window's start (or end) falls in. The session is a parameter's
    * value (its schema default when absent) or one fixed session (the overnight feed's gth).
    */
-  | { kind: 'within_one_session'; start: string; end: string; date: string; session: { parameter: string; schemaDefault: Scalar | undefined } | { fixed: SessionChoice } }
+  | {
+      kind: 'within_one_session';
+      start: string;
+      end: string;
+      date: string;
+      session: { parameter: string; schemaDefault: Scalar | undefined } | { fixed: SessionChoice };
+    }
   /** When both are given, start is before end and at most this many days before it. */
   | { kind: 'range_at_most_days'; start: string; end: string; days: number };
 
@@ -82,7 +88,8 @@ function listed(items: readonly string[], last: 'and' | 'or'): string {
 }
 
 const groupName = (group: readonly string[]): string => group.join('/');
-const conditionText = (when: readonly Condition[]): string => when.map((c) => (c.value === null ? `no ${c.parameter}` : `${c.parameter} ${String(c.value)}`)).join(' and ');
+const conditionText = (when: readonly Condition[]): string =>
+  when.map((c) => (c.value === null ? `no ${c.parameter}` : `${c.parameter} ${String(c.value)}`)).join(' and ');
 
 function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
   switch (rule.kind) {
@@ -100,7 +107,10 @@ function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
           : rule.groups.length === 2
             ? `give ${listed(rule.groups.map(groupName), 'or')}, not both`
             : `give at most one of ${listed(rule.groups.map(groupName), 'or')}`;
-      return givenGroups.flat().filter((name) => given(query, name)).map((parameter) => ({ parameter, message }));
+      return givenGroups
+        .flat()
+        .filter((name) => given(query, name))
+        .map((parameter) => ({ parameter, message }));
     }
     case 'not_above': {
       const low = query[rule.low];
@@ -128,7 +138,12 @@ function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
       const start = query[rule.start];
       const end = query[rule.end];
       if (typeof start !== 'number' || typeof end !== 'number') return [];
-      const message = start >= end ? `${rule.start} must be before ${rule.end}` : end - start > rule.days * DAY_MS ? `the range is at most ${rule.days} days` : null;
+      const message =
+        start >= end
+          ? `${rule.start} must be before ${rule.end}`
+          : end - start > rule.days * DAY_MS
+            ? `the range is at most ${rule.days} days`
+            : null;
       return message === null ? [] : [rule.start, rule.end].map((parameter) => ({ parameter, message }));
     }
   }
@@ -141,7 +156,8 @@ function windowProblems(rule: Extract<ParameterRule, { kind: 'within_one_session
   const endTime = instant(rule.end);
   if (startTime === undefined && endTime === undefined) return [];
   const date = typeof query[rule.date] === 'string' ? (query[rule.date] as string) : undefined;
-  const session = 'fixed' in rule.session ? rule.session.fixed : ((query[rule.session.parameter] ?? rule.session.schemaDefault) as SessionChoice);
+  const session =
+    'fixed' in rule.session ? rule.session.fixed : ((query[rule.session.parameter] ?? rule.session.schemaDefault) as SessionChoice);
   // With a bound given, the window's date is `date` or the one the bound falls in: the clock (now) is not read.
   const window = resolveWindow({ session, date, startTime, endTime, now: 0 });
   if (window.ok) return [];
@@ -193,7 +209,10 @@ class RuleReader {
   }
 
   parameter(name: unknown): RuleParameter {
-    return (typeof name === 'string' ? this.byName.get(name) : undefined) ?? this.fail(`${JSON.stringify(name)} is not a query parameter of the operation`);
+    return (
+      (typeof name === 'string' ? this.byName.get(name) : undefined) ??
+      this.fail(`${JSON.stringify(name)} is not a query parameter of the operation`)
+    );
   }
 
   static enumOf(p: RuleParameter): unknown[] | null {
@@ -245,7 +264,10 @@ type WindowRule = Extract<ParameterRule, { kind: 'within_one_session' }>;
 
 /** within_one_session: the window's parameters, and its session as a parameter of sessions or a fixed one. */
 function readWindowRule(r: RuleReader, body: unknown): WindowRule {
-  const b = isObject(body) && 'fixed_session' in body ? r.fields(body, ['start', 'end', 'date', 'fixed_session']) : r.fields(body, ['start', 'end', 'date', 'session']);
+  const b =
+    isObject(body) && 'fixed_session' in body
+      ? r.fields(body, ['start', 'end', 'date', 'fixed_session'])
+      : r.fields(body, ['start', 'end', 'date', 'session']);
   let session: WindowRule['session'];
   if (b.fixed_session !== undefined) {
     if (!SESSIONS.includes(b.fixed_session as SessionChoice)) return r.fail(`fixed_session must be one of ${SESSIONS.join(', ')}`);
@@ -253,10 +275,17 @@ function readWindowRule(r: RuleReader, body: unknown): WindowRule {
   } else {
     const p = r.parameter(b.session);
     const values = RuleReader.enumOf(p);
-    if (!values || values.some((v) => !SESSIONS.includes(v as SessionChoice))) return r.fail(`${p.name} must take sessions only (${SESSIONS.join(', ')})`);
+    if (!values || values.some((v) => !SESSIONS.includes(v as SessionChoice)))
+      return r.fail(`${p.name} must take sessions only (${SESSIONS.join(', ')})`);
     session = { parameter: p.name, schemaDefault: RuleReader.schemaDefault(p) };
   }
-  return { kind: 'within_one_session', start: r.parameter(b.start).name, end: r.parameter(b.end).name, date: r.parameter(b.date).name, session };
+  return {
+    kind: 'within_one_session',
+    start: r.parameter(b.start).name,
+    end: r.parameter(b.end).name,
+    date: r.parameter(b.date).name,
+    session,
+  };
 }
 
 /** One rule of its kind's body. */
@@ -288,7 +317,8 @@ function readRule(r: RuleReader, kind: string, body: unknown): ParameterRule {
       return readWindowRule(r, body);
     case 'range_at_most_days': {
       const b = r.fields(body, ['start', 'end', 'days']);
-      if (typeof b.days !== 'number' || !Number.isInteger(b.days) || b.days < 1) return r.fail('days must be a whole number of days, at least 1');
+      if (typeof b.days !== 'number' || !Number.isInteger(b.days) || b.days < 1)
+        return r.fail('days must be a whole number of days, at least 1');
       return { kind: 'range_at_most_days', start: r.parameter(b.start).name, end: r.parameter(b.end).name, days: b.days };
     }
     default:
@@ -307,7 +337,8 @@ export function parseParameterRules(raw: unknown, parameters: readonly RuleParam
   const byName = new Map(parameters.map((p) => [p.name, p]));
   return raw.map((entry: unknown, index) => {
     const reader = new RuleReader(byName, where, index, entry);
-    if (!isObject(entry) || Object.keys(entry).length !== 1) return reader.fail(`a rule is an object of one key, its kind (${RULE_KINDS.join(', ')})`);
+    if (!isObject(entry) || Object.keys(entry).length !== 1)
+      return reader.fail(`a rule is an object of one key, its kind (${RULE_KINDS.join(', ')})`);
     const [kind, body] = Object.entries(entry)[0]!;
     return readRule(reader, kind, body);
   });

@@ -31,10 +31,18 @@ export interface MarketExpiration {
 
 const expiration = (dateOfExpiry: string, days: number, settlement: string): MarketExpiration => {
   const time = (Date.parse(settlement) - CLOSE) / MS_PER_YEAR;
-  return { dateOfExpiry, days, time, quotes: sviChain({ ...QUARTER_SMILE_CHAIN, spot: SPOT, rate: RATE, time, strikes: strikeRange(80, 120, 5) }) };
+  return {
+    dateOfExpiry,
+    days,
+    time,
+    quotes: sviChain({ ...QUARTER_SMILE_CHAIN, spot: SPOT, rate: RATE, time, strikes: strikeRange(80, 120, 5) }),
+  };
 };
 
-export const EXPIRATIONS: readonly MarketExpiration[] = [expiration('2026-12-18', 28, '2026-12-18T21:00:00Z'), expiration('2027-01-15', 56, '2027-01-15T21:00:00Z')];
+export const EXPIRATIONS: readonly MarketExpiration[] = [
+  expiration('2026-12-18', 28, '2026-12-18T21:00:00Z'),
+  expiration('2027-01-15', 56, '2027-01-15T21:00:00Z'),
+];
 
 /** Open interest of a contract: more puts below the money, more calls above it. */
 export function openInterestOf(type: 'call' | 'put', strike: number, days: number): number {
@@ -83,19 +91,24 @@ export function fakeMarket(): FakeMarket {
     openInterestDate: DATE,
     openInterest: openInterestOf(quote.type, quote.strike, e.days),
   });
-  const wanted = (expirations: readonly { root: string; dateOfExpiry: string }[]) => (r: MarketRow) => expirations.some((x) => x.root === SYMBOL && x.dateOfExpiry === r.e.dateOfExpiry);
+  const wanted = (expirations: readonly { root: string; dateOfExpiry: string }[]) => (r: MarketRow) =>
+    expirations.some((x) => x.root === SYMBOL && x.dateOfExpiry === r.e.dateOfExpiry);
   return {
     reads,
     repositories: {
       chain: {
         listedExpirations: async (roots, onOrAfter) => {
           read('listedExpirations');
-          return roots.includes(SYMBOL) ? EXPIRATIONS.filter((e) => e.dateOfExpiry >= onOrAfter).map((e) => ({ root: SYMBOL, dateOfExpiry: e.dateOfExpiry })) : [];
+          return roots.includes(SYMBOL)
+            ? EXPIRATIONS.filter((e) => e.dateOfExpiry >= onOrAfter).map((e) => ({ root: SYMBOL, dateOfExpiry: e.dateOfExpiry }))
+            : [];
         },
         chainQuotesAt: async (expirations, tradingDate, window, contractIds = null) => {
           read('chainQuotesAt');
           if (tradingDate !== DATE || window.from > CLOSE - 60_000 || window.to < CLOSE - 60_000) return [];
-          return ROWS.filter(wanted(expirations)).filter((r) => contractIds === null || contractIds.includes(r.id)).map(chainRow);
+          return ROWS.filter(wanted(expirations))
+            .filter((r) => contractIds === null || contractIds.includes(r.id))
+            .map(chainRow);
         },
         underlyingPriceAt: async (symbol, at) => {
           read('underlyingPriceAt');

@@ -45,7 +45,12 @@ export interface ValuationWindow {
  * in it (valuation.ts); 422 for an overnight session of a root without one, a date that does not
  * trade, or a session that has not begun.
  */
-export function valuationWindow(now: number, underlyingSymbol: string, session: VolatilitySession, date: string | undefined): ValuationWindow {
+export function valuationWindow(
+  now: number,
+  underlyingSymbol: string,
+  session: VolatilitySession,
+  date: string | undefined,
+): ValuationWindow {
   const symbol = underlyingSymbol.toUpperCase();
   const tradingDate = date ?? defaultTradingDate(now, session);
   const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
@@ -61,16 +66,42 @@ export function valuationWindow(now: number, underlyingSymbol: string, session: 
  * The chain of the expirations at one minute (valuation.ts chainMinute): every contract's newest
  * sample up to the instant, then those sampled after the chain's minute read again up to its end.
  */
-export async function chainAt(ctx: ServiceContext, chosen: readonly ChosenExpiration[], tradingDate: string, span: Span, instant: number): Promise<ChainQuoteRow[]> {
+export async function chainAt(
+  ctx: ServiceContext,
+  chosen: readonly ChosenExpiration[],
+  tradingDate: string,
+  span: Span,
+  instant: number,
+): Promise<ChainQuoteRow[]> {
   const sessionStart = span.start;
   // The close's own minute belongs to the next session (the curb's first quotes).
-  const newest = await ctx.deps.repositories.chain.chainQuotesAt(chosen, tradingDate, { from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS), to: Math.min(instant, span.end - 1) });
+  const newest = await ctx.deps.repositories.chain.chainQuotesAt(chosen, tradingDate, {
+    from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS),
+    to: Math.min(instant, span.end - 1),
+  });
   const minute = chainMinute(newest.map((r) => r.minute));
   if (minute === null) return [];
   const end = chainValuationTime(minute, instant);
   const later = newest.filter((r) => r.minute > minute).map((r) => r.contractId);
-  const again = new Map((await ctx.deps.repositories.chain.chainQuotesAt(chosen, tradingDate, { from: Math.max(sessionStart, minute - CHAIN_MAX_AGE_MS), to: end - 1 }, later)).map((r) => [r.contractId, r]));
-  return newest.flatMap((r) => (r.minute <= minute ? (r.minute >= minute - CHAIN_MAX_AGE_MS ? [r] : []) : (again.has(r.contractId) ? [again.get(r.contractId) as ChainQuoteRow] : [])));
+  const again = new Map(
+    (
+      await ctx.deps.repositories.chain.chainQuotesAt(
+        chosen,
+        tradingDate,
+        { from: Math.max(sessionStart, minute - CHAIN_MAX_AGE_MS), to: end - 1 },
+        later,
+      )
+    ).map((r) => [r.contractId, r]),
+  );
+  return newest.flatMap((r) =>
+    r.minute <= minute
+      ? r.minute >= minute - CHAIN_MAX_AGE_MS
+        ? [r]
+        : []
+      : again.has(r.contractId)
+        ? [again.get(r.contractId) as ChainQuoteRow]
+        : [],
+  );
 }
 
 /** The chain of one chosen expiration: its quotes (strikes from thousandths) and years to settlement at the instant. */
@@ -101,12 +132,26 @@ export function rowsOf(rows: readonly ChainQuoteRow[], e: ChosenExpiration): Cha
  * it, the trading date's rate and the (memoized) surface of the chosen expirations. Without rows
  * the valuation is at the instant and the surface empty.
  */
-export async function valueChain(ctx: ServiceContext, chosen: readonly ChosenExpiration[], rows: ChainQuoteRow[], tradingDate: string, underlying: string, instant: number): Promise<ValuedChain> {
+export async function valueChain(
+  ctx: ServiceContext,
+  chosen: readonly ChosenExpiration[],
+  rows: ChainQuoteRow[],
+  tradingDate: string,
+  underlying: string,
+  instant: number,
+): Promise<ValuedChain> {
   const minute = chainMinute(rows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
   const price = await ctx.deps.repositories.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
   const rate = riskFreeRate(tradingDate);
-  const surface = rows.length === 0 ? [] : ctx.deps.memos.surfaces.surfaceOf({ spot: price?.price ?? null, rate, expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)) });
+  const surface =
+    rows.length === 0
+      ? []
+      : ctx.deps.memos.surfaces.surfaceOf({
+          spot: price?.price ?? null,
+          rate,
+          expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)),
+        });
   return { rows, valuedAt, price, rate, surface };
 }
 

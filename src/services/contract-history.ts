@@ -4,7 +4,15 @@
  * underlying's bar; analytics/iv-samples.ts). Instants and sessions outside the regular session
  * need the overnight entitlement, as every overnight answer does.
  */
-import { bucketEnd, hasOvernightSession, INTERVAL_MS, ivSample, lastQuotePerBucket, resolveIvRange, sampleWindows } from '../analytics/iv-samples.js';
+import {
+  bucketEnd,
+  hasOvernightSession,
+  INTERVAL_MS,
+  ivSample,
+  lastQuotePerBucket,
+  resolveIvRange,
+  sampleWindows,
+} from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
 import { defaultTradingDate, inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
@@ -25,9 +33,17 @@ function strikeThousandthsOf(strike: number): number {
 }
 
 /** The listed contract a query names, or 422. */
-async function namedContract(ctx: ServiceContext, q: Pick<QueryOf<'getContractTradeAtTime'>, 'underlying_symbol' | 'date_of_expiry' | 'contract_type' | 'strike'>): Promise<ContractRecord> {
+async function namedContract(
+  ctx: ServiceContext,
+  q: Pick<QueryOf<'getContractTradeAtTime'>, 'underlying_symbol' | 'date_of_expiry' | 'contract_type' | 'strike'>,
+): Promise<ContractRecord> {
   const root = q.underlying_symbol.toUpperCase();
-  const contract = await findContract(ctx.deps.db, { root, dateOfExpiry: q.date_of_expiry, contractType: q.contract_type, strikeThousandths: strikeThousandthsOf(q.strike) });
+  const contract = await findContract(ctx.deps.db, {
+    root,
+    dateOfExpiry: q.date_of_expiry,
+    contractType: q.contract_type,
+    strikeThousandths: strikeThousandthsOf(q.strike),
+  });
   if (!contract) throw noData(`No ${root} ${q.contract_type} of strike ${q.strike} expiring ${q.date_of_expiry} is listed.`);
   return contract;
 }
@@ -41,10 +57,17 @@ function pricePerContract(pricePerShare: number, multiplier: number): number {
   return Math.round(pricePerShare * multiplier * 1e6) / 1e6;
 }
 
-export async function getContractTradeAtTime(ctx: ServiceContext, q: QueryOf<'getContractTradeAtTime'>): Promise<Result<'getContractTradeAtTime'>> {
+export async function getContractTradeAtTime(
+  ctx: ServiceContext,
+  q: QueryOf<'getContractTradeAtTime'>,
+): Promise<Result<'getContractTradeAtTime'>> {
   const overnight = accountOf(ctx).overnight;
   if (!overnight && !inRegularHours(q.timestamp)) {
-    throw new ApiError(403, 'forbidden', 'Instants outside the regular session (09:30 to 16:15 ET) need the Pro plan or the overnight entitlement.');
+    throw new ApiError(
+      403,
+      'forbidden',
+      'Instants outside the regular session (09:30 to 16:15 ET) need the Pro plan or the overnight entitlement.',
+    );
   }
   const contract = await namedContract(ctx, q);
   // Without the entitlement, overnight prints stay out of the answer too.
@@ -94,13 +117,17 @@ interface SamplePosition {
   b: number;
 }
 
-export async function listContractImpliedVolatility(ctx: ServiceContext, q: QueryOf<'listContractImpliedVolatility'>): Promise<Result<'listContractImpliedVolatility'>> {
+export async function listContractImpliedVolatility(
+  ctx: ServiceContext,
+  q: QueryOf<'listContractImpliedVolatility'>,
+): Promise<Result<'listContractImpliedVolatility'>> {
   const root = q.underlying_symbol.toUpperCase();
   const session = withDefault(q.session, 'session');
   const range = ivRange(q, ctx.now);
   // The contract's range_at_most_days (src/parameters) refuses a bad range before the service runs; this guards a caller that skipped it.
   if (!range.ok) throw invalidParameters(range.problems);
-  if (session === 'gth' && !hasOvernightSession(root)) throw noData(`${root} has no overnight session: its options trade only in the regular session.`);
+  if (session === 'gth' && !hasOvernightSession(root))
+    throw noData(`${root} has no overnight session: its options trade only in the regular session.`);
   const contract = await namedContract(ctx, q);
 
   const paging = openPaging<SamplePosition>(ctx, q);
@@ -119,12 +146,15 @@ export async function listContractImpliedVolatility(ctx: ServiceContext, q: Quer
   // The last bucket of a capped read may be missing samples: it starts the next page.
   if (capped) buckets = buckets.slice(0, -1);
   const page = buckets.slice(0, paging.limit);
-  if (page.length === 0 && paging.after === null) throw noData(`No quote of ${contract.optionSymbol.replace(/ +/, ' ')} in the requested range.`);
+  if (page.length === 0 && paging.after === null)
+    throw noData(`No quote of ${contract.optionSymbol.replace(/ +/, ' ')} in the requested range.`);
   const hasMore = (capped || buckets.length > paging.limit) && page.length > 0;
 
   const first = page[0]?.quote.minute ?? 0;
   const last = page.at(-1)?.quote.minute ?? 0;
-  const bars = new Map((page.length > 0 ? await underlyingBarsBetween(ctx.deps.db, [contract.underlying], first - 60_000, last) : []).map((b) => [b.ts, b]));
+  const bars = new Map(
+    (page.length > 0 ? await underlyingBarsBetween(ctx.deps.db, [contract.underlying], first - 60_000, last) : []).map((b) => [b.ts, b]),
+  );
   const sampled = {
     optionSymbol: contract.optionSymbol,
     root: contract.root,

@@ -47,7 +47,8 @@ export class CursorCodec {
     if (!body || !signature || extra !== undefined) throw invalid('malformed cursor');
     const expected = Buffer.from(this.sign(body));
     const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid('cursor was altered or not issued by this service');
+    if (expected.length !== given.length || !timingSafeEqual(expected, given))
+      throw invalid('cursor was altered or not issued by this service');
     let decoded: { p: T; q: string; t: number };
     try {
       decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { p: T; q: string; t: number };

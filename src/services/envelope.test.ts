@@ -5,12 +5,25 @@ describe('the envelope', () => {
   const pagination = { count: 1, has_more: false, limit: 100, next_cursor_id: null, next_url: null };
 
   it('says when, which request, from where, and complete unless a service adds coverage', () => {
-    expect(metaOf({}, 1_000, 'req_a')).toEqual({ as_of: 1_000, coverage: { complete: true }, delay_ms: 0, delayed: false, request_id: 'req_a', source: 'derived' });
-    expect(metaOf({ source: 'opra', coverage: { scan_complete: false } }, 5, 'req_b')).toMatchObject({ source: 'opra', coverage: { complete: true, scan_complete: false } });
+    expect(metaOf({}, 1_000, 'req_a')).toEqual({
+      as_of: 1_000,
+      coverage: { complete: true },
+      delay_ms: 0,
+      delayed: false,
+      request_id: 'req_a',
+      source: 'derived',
+    });
+    expect(metaOf({ source: 'opra', coverage: { scan_complete: false } }, 5, 'req_b')).toMatchObject({
+      source: 'opra',
+      coverage: { complete: true, scan_complete: false },
+    });
   });
 
   it('writes data given as text exactly as the object form would serialise', () => {
-    const data = [{ id: 'x', price: 1.25 }, { id: 'y', price: null }];
+    const data = [
+      { id: 'x', price: 1.25 },
+      { id: 'y', price: null },
+    ];
     const result = { data: data as never, dataJson: JSON.stringify(data), pagination };
     const meta = metaOf({ source: 'opra' }, 7, 'req_c');
     expect(JSON.parse(envelopeText(result, meta))).toEqual(envelopeOf(result, meta));

@@ -56,7 +56,9 @@ function asText(query: Record<string, QueryValue>): Record<string, string> {
 
 /** A data route of the catalog that is served: platform and account routes are not exported. */
 function exportable(operation: OperationSpec | undefined): operation is OperationSpec {
-  return operation !== undefined && operation.method === 'get' && EXPORTABLE_FAMILIES.has(operation.facts.family) && !operation.facts.public;
+  return (
+    operation !== undefined && operation.method === 'get' && EXPORTABLE_FAMILIES.has(operation.facts.family) && !operation.facts.public
+  );
 }
 
 export async function createExport(ctx: ServiceContext, body: BodyOf<'createExport'>): Promise<Result<'createExport'>> {
@@ -64,19 +66,33 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
   const { deps } = ctx;
   const operation = deps.apiContract.operations.find((o) => o.path === body.path && o.method === 'get');
   if (!exportable(operation)) {
-    throw new ApiError(400, 'invalid_body', `${body.path} is not an exportable data route (platform and account routes cannot be exported).`, [{ parameter: 'body.path', message: 'not an exportable data route of the catalog' }]);
+    throw new ApiError(
+      400,
+      'invalid_body',
+      `${body.path} is not an exportable data route (platform and account routes cannot be exported).`,
+      [{ parameter: 'body.path', message: 'not an exportable data route of the catalog' }],
+    );
   }
   if (!deps.served.has(operation.operationId)) {
-    throw new ApiError(400, 'invalid_body', `${body.path} is not served yet, so it cannot be exported.`, [{ parameter: 'body.path', message: 'route not served yet' }]);
+    throw new ApiError(400, 'invalid_body', `${body.path} is not served yet, so it cannot be exported.`, [
+      { parameter: 'body.path', message: 'route not served yet' },
+    ]);
   }
   const query = (body.query ?? {}) as Record<string, QueryValue>;
   if ('cursor_id' in query) {
-    throw new ApiError(400, 'invalid_body', 'cursor_id is not accepted by exports: the worker follows the pages itself.', [{ parameter: 'query.cursor_id', message: 'not accepted by exports' }]);
+    throw new ApiError(400, 'invalid_body', 'cursor_id is not accepted by exports: the worker follows the pages itself.', [
+      { parameter: 'query.cursor_id', message: 'not accepted by exports' },
+    ]);
   }
   const checked = deps.queries.check(operation.operationId, query, exportQueryRules(operation, deps.config.limits.exportMaxRows));
   const details = checked.ok ? queryProblems(operation, checked.query) : checked.details;
   if (details.length > 0) {
-    throw new ApiError(400, 'invalid_parameter', `The query is rejected by ${operation.path}.`, details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })));
+    throw new ApiError(
+      400,
+      'invalid_parameter',
+      `The query is rejected by ${operation.path}.`,
+      details.map((d) => ({ parameter: `query.${d.parameter}`, message: d.message })),
+    );
   }
   // The same dataset and overnight rules as a request to the route: the worker runs the route's
   // service without the request middleware that checks them.
@@ -88,14 +104,29 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
     deps.config.limits.exportsQueuedOrRunning,
   );
   if (!row) {
-    throw new ApiError(429, 'export_limit', `At most ${deps.config.limits.exportsQueuedOrRunning} exports may be queued or running per account.`, [], 5_000);
+    throw new ApiError(
+      429,
+      'export_limit',
+      `At most ${deps.config.limits.exportsQueuedOrRunning} exports may be queued or running per account.`,
+      [],
+      5_000,
+    );
   }
   try {
     await deps.jobs.submitExport(row.id);
   } catch (error) {
     // Not left queued without a job, holding one of the account's slots.
-    await updateExport(deps.db, row.id, { status: 'failed', failed_at: new Date(ctx.now), error_code: 'upstream_busy', failure_reason: 'The export could not be queued.' });
-    deps.logger.error('export not queued', { request_id: ctx.requestId, export_id: row.id, error: error instanceof Error ? error.message : String(error) });
+    await updateExport(deps.db, row.id, {
+      status: 'failed',
+      failed_at: new Date(ctx.now),
+      error_code: 'upstream_busy',
+      failure_reason: 'The export could not be queued.',
+    });
+    deps.logger.error('export not queued', {
+      request_id: ctx.requestId,
+      export_id: row.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
     throw new ApiError(503, 'upstream_busy', 'Exports are temporarily unavailable.', [], 30_000);
   }
   return { data: view(row), status: 202, metaRequestIdOnly: true };
@@ -118,8 +149,15 @@ export async function downloadExport(ctx: ServiceContext, id: string): Promise<R
     throw new ApiError(409, 'export_not_ready', `The export is ${row.status}; poll /v1/exports/${row.id} until it is ready.`);
   }
   if (row.expires_at && row.expires_at.getTime() <= ctx.now) {
-    throw new ApiError(410, 'export_expired', `The file of this export was deleted at its expiry, ${row.expires_at.toISOString()}; create the export again.`);
+    throw new ApiError(
+      410,
+      'export_expired',
+      `The file of this export was deleted at its expiry, ${row.expires_at.toISOString()}; create the export again.`,
+    );
   }
   if (!row.file_path || !fs.existsSync(row.file_path)) throw new ApiError(404, 'not_found', 'The export file is no longer held.');
-  return { data: undefined as never, file: { path: row.file_path, bytes: Number(row.bytes ?? 0), etag: row.etag, downloadName: `${row.id}.json` } };
+  return {
+    data: undefined as never,
+    file: { path: row.file_path, bytes: Number(row.bytes ?? 0), etag: row.etag, downloadName: `${row.id}.json` },
+  };
 }

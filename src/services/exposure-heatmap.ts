@@ -29,17 +29,33 @@ async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatm
   const observed = metric === 'volume' || metric === 'premium' || metric === 'net_premium' || metric === 'trades';
   const activity = observed
     ? new Map(
-        (await ctx.deps.repositories.positioning.activityByContract(book.roots, book.tradingDate, { from: book.span.start, to: book.chain.valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES })).map((a) => [a.contractId, a]),
+        (
+          await ctx.deps.repositories.positioning.activityByContract(
+            book.roots,
+            book.tradingDate,
+            { from: book.span.start, to: book.chain.valuedAt },
+            { ask: ASK_SIDES, bid: BID_SIDES },
+          )
+        ).map((a) => [a.contractId, a]),
       )
     : new Map<number, ContractActivity>();
-  const contracts: HeatmapContract[] = book.contracts.map((c, i) => ({ ...c, activity: activity.get(book.rows[i]!.contractId) ?? NO_ACTIVITY }));
-  const grid = heatmapGrid(contracts, metric, leg, { unit, perspective, spot: book.spot }, {
-    strikesAround: q.strikes_around ?? null,
-    minStrike: q.min_strike ?? null,
-    maxStrike: q.max_strike ?? null,
-    maxExpirations: withDefault(q.max_expirations, 'max_expirations'),
-    expirationOffset: withDefault(q.expiration_offset, 'expiration_offset'),
-  });
+  const contracts: HeatmapContract[] = book.contracts.map((c, i) => ({
+    ...c,
+    activity: activity.get(book.rows[i]!.contractId) ?? NO_ACTIVITY,
+  }));
+  const grid = heatmapGrid(
+    contracts,
+    metric,
+    leg,
+    { unit, perspective, spot: book.spot },
+    {
+      strikesAround: q.strikes_around ?? null,
+      minStrike: q.min_strike ?? null,
+      maxStrike: q.max_strike ?? null,
+      maxExpirations: withDefault(q.max_expirations, 'max_expirations'),
+      expirationOffset: withDefault(q.expiration_offset, 'expiration_offset'),
+    },
+  );
   const data: Heatmap = {
     ...grid,
     greek: metric,

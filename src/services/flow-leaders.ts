@@ -34,16 +34,24 @@ export async function listFlowLeaders(ctx: ServiceContext, q: QueryOf<'listFlowL
     roots: q.underlying_symbols ? rootsOf(q.underlying_symbols) : null,
   };
   // min_premium keeps the rows whose premium reaches it, not the prints that do (analytics/flow-leaders.ts).
-  const ranking: RankingOptions = { sort: withDefault(q.sort, 'sort'), order: withDefault(q.order, 'order'), limit: withDefault(q.limit, 'limit'), minPremium: q.min_premium };
+  const ranking: RankingOptions = {
+    sort: withDefault(q.sort, 'sort'),
+    order: withDefault(q.order, 'order'),
+    limit: withDefault(q.limit, 'limit'),
+    minPremium: q.min_premium,
+  };
   const empty = async (): Promise<never> => {
     await explainMissingPrints(ctx, tradingDate);
     throw noData(`No print matches the request on ${tradingDate}.`);
   };
-  const belowMinimum = (what: string): ApiError => noData(`No ${what} traded on ${tradingDate} has a premium of at least ${q.min_premium ?? 0} USD.`);
+  const belowMinimum = (what: string): ApiError =>
+    noData(`No ${what} traded on ${tradingDate} has a premium of at least ${q.min_premium ?? 0} USD.`);
   if (grain === 'root') {
     // The underlying aggregates have no per-root rows: root grain narrowed by roots (which the
     // contract's rules refuse before this runs) would aggregate the prints.
-    const flows = filter.roots ? await flowByUnderlying(ctx.deps.db, filter) : await underlyingFlowTotals(ctx.deps.db, { ...filter, roots: null });
+    const flows = filter.roots
+      ? await flowByUnderlying(ctx.deps.db, filter)
+      : await underlyingFlowTotals(ctx.deps.db, { ...filter, roots: null });
     if (flows.length === 0) return await empty();
     const ranked = rankRoots(
       flows.map((f) => ({ ...f, callVolume: f.call_volume, putVolume: f.put_volume })),

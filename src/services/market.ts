@@ -5,7 +5,10 @@ import { OPTION_ROOTS } from '../analytics/roots.js';
 import { marketSessions, optionsRegularClose } from '../analytics/sessions.js';
 import type { QueryOf, Result, ServiceContext } from './types.js';
 
-export async function getMarketCalendarDay({ now }: ServiceContext, query: QueryOf<'getMarketCalendarDay'>): Promise<Result<'getMarketCalendarDay'>> {
+export async function getMarketCalendarDay(
+  { now }: ServiceContext,
+  query: QueryOf<'getMarketCalendarDay'>,
+): Promise<Result<'getMarketCalendarDay'>> {
   const date = query.date ?? newYorkDate(now);
   const day = calendarDay(date);
   return {
@@ -21,12 +24,18 @@ export async function getMarketCalendarDay({ now }: ServiceContext, query: Query
   };
 }
 
-export async function listMarketSessions({ now }: ServiceContext, query: QueryOf<'listMarketSessions'>): Promise<Result<'listMarketSessions'>> {
+export async function listMarketSessions(
+  { now }: ServiceContext,
+  query: QueryOf<'listMarketSessions'>,
+): Promise<Result<'listMarketSessions'>> {
   const date = query.date ?? newYorkDate(now);
   return { data: marketSessions(date, query.asset ? [query.asset] : undefined), source: 'derived' };
 }
 
-export async function listOptionOvernightSessions({ now }: ServiceContext, query: QueryOf<'listOptionOvernightSessions'>): Promise<Result<'listOptionOvernightSessions'>> {
+export async function listOptionOvernightSessions(
+  { now }: ServiceContext,
+  query: QueryOf<'listOptionOvernightSessions'>,
+): Promise<Result<'listOptionOvernightSessions'>> {
   const today = newYorkDate(now);
   const date = query.date ?? (calendarDay(today).status === 'closed' ? nextTradingDay(today) : today);
   const sessions = marketSessions(date, ['options']);

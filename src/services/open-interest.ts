@@ -9,7 +9,13 @@
 import { previousTradingDay } from '../analytics/calendar.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
 import { defaultTradingDate, rootsOf } from '../analytics/print-filters.js';
-import { openInterestRows, putCallRatio, selectExpirationDates, selectStrikes, strikesNeedPrice } from '../analytics/positioning/selection.js';
+import {
+  openInterestRows,
+  putCallRatio,
+  selectExpirationDates,
+  selectStrikes,
+  strikesNeedPrice,
+} from '../analytics/positioning/selection.js';
 import { volatilitySession } from '../analytics/volatility/valuation.js';
 import { listedExpirations, underlyingPriceAt } from '../db/chain.js';
 import { listedContracts, type ListedContractRow } from '../db/positioning.js';
@@ -22,7 +28,8 @@ type OpenInterest = DataOf<'getOpenInterest'>;
 /** The newest open interest date among the contracts (the one a response uses); null without any. */
 export function storedOpenInterestDate(contracts: readonly ListedContractRow[]): string | null {
   let newest: string | null = null;
-  for (const c of contracts) if (c.openInterestDate !== null && (newest === null || c.openInterestDate > newest)) newest = c.openInterestDate;
+  for (const c of contracts)
+    if (c.openInterestDate !== null && (newest === null || c.openInterestDate > newest)) newest = c.openInterestDate;
   return newest;
 }
 
@@ -40,8 +47,18 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
 
   const listed = await listedExpirations(ctx.deps.db, roots, tradingDate);
-  const dates = new Set(selectExpirationDates(listed.map((e) => e.dateOfExpiry), tradingDate, q));
-  const contracts = await listedContracts(ctx.deps.db, listed.filter((e) => dates.has(e.dateOfExpiry)), tradingDate);
+  const dates = new Set(
+    selectExpirationDates(
+      listed.map((e) => e.dateOfExpiry),
+      tradingDate,
+      q,
+    ),
+  );
+  const contracts = await listedContracts(
+    ctx.deps.db,
+    listed.filter((e) => dates.has(e.dateOfExpiry)),
+    tradingDate,
+  );
   const stored = storedOpenInterestDate(contracts);
   if (stored === null) throw noData(`No open interest of ${symbol} is published for ${tradingDate} in the expirations selected.`);
   const withOpenInterest = contracts.filter((c) => c.openInterestDate === stored);
@@ -50,14 +67,21 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
   // open, the last bar before now).
   const at = Math.min(ctx.now, span.end);
   const price = await underlyingPriceAt(ctx.deps.db, (withOpenInterest[0] as ListedContractRow).underlying, at, UNDERLYING_LOOKBACK_MS);
-  if (strikesNeedPrice(q) && price === null) throw noData(`No price of ${symbol}'s underlying to centre strikes_around or strike_percent_window on.`);
+  if (strikesNeedPrice(q) && price === null)
+    throw noData(`No price of ${symbol}'s underlying to centre strikes_around or strike_percent_window on.`);
   const strikes = selectStrikes(
     withOpenInterest.map((c) => thousandthsToStrike(c.strikeThousandths)),
     price?.price ?? null,
     q,
   );
   const kept = withOpenInterest
-    .map((c) => ({ root: c.root, dateOfExpiry: c.dateOfExpiry, strike: thousandthsToStrike(c.strikeThousandths), type: c.contractType, openInterest: c.openInterest as number }))
+    .map((c) => ({
+      root: c.root,
+      dateOfExpiry: c.dateOfExpiry,
+      strike: thousandthsToStrike(c.strikeThousandths),
+      type: c.contractType,
+      openInterest: c.openInterest as number,
+    }))
     .filter((c) => strikes.has(c.strike));
   const { rows, call, put } = openInterestRows(kept, groupBy);
 

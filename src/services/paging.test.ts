@@ -28,7 +28,9 @@ describe('takePage', () => {
 
 describe('nextPageUrl', () => {
   it('keeps the query and sets the cursor, replacing a given one', () => {
-    expect(nextPageUrl({ path: '/v1/stocks/splits', search: 'symbol=AAPL&cursor_id=old' }, 'new.sig')).toBe('/v1/stocks/splits?symbol=AAPL&cursor_id=new.sig');
+    expect(nextPageUrl({ path: '/v1/stocks/splits', search: 'symbol=AAPL&cursor_id=old' }, 'new.sig')).toBe(
+      '/v1/stocks/splits?symbol=AAPL&cursor_id=new.sig',
+    );
     expect(nextPageUrl({ path: '/v1/stocks/splits', search: '' }, null)).toBeNull();
   });
 });

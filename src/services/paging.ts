@@ -45,7 +45,11 @@ export function openPaging<Position>(ctx: ServiceContext, query: { limit?: numbe
  * A page of a read that asked `limit + 1` rows: the rows served, and the position of the last one
  * when more follow (null otherwise).
  */
-export function takePage<Row, Position>(rows: readonly Row[], limit: number, positionOf: (row: Row) => Position): { page: Row[]; next: Position | null } {
+export function takePage<Row, Position>(
+  rows: readonly Row[],
+  limit: number,
+  positionOf: (row: Row) => Position,
+): { page: Row[]; next: Position | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { page, next: rows.length > limit && last !== undefined ? positionOf(last) : null };

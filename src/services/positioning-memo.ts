@@ -48,7 +48,10 @@ export function datesRead(tradingDate: string, instant: number): { from: string;
 }
 
 /** The stamp of what a request reads, or null when its instant is now (a session under way: nothing kept). */
-async function requestStamp(ctx: ServiceContext, q: PositioningQuery): Promise<{ tradingDate: string; instant: number; stamp: number } | null> {
+async function requestStamp(
+  ctx: ServiceContext,
+  q: PositioningQuery,
+): Promise<{ tradingDate: string; instant: number; stamp: number } | null> {
   const { tradingDate, instant } = valuationWindow(ctx.now, q.underlying_symbol, withDefault(q.session, 'session'), q.date);
   if (instant >= ctx.now) return null;
   const { from, to } = datesRead(tradingDate, instant);
@@ -60,7 +63,12 @@ async function requestStamp(ctx: ServiceContext, q: PositioningQuery): Promise<{
  * same, of `members`, the book's members of the query, only). The books memo is written by this
  * function alone, for positioning.ts's one book type, so what it holds under a book key is a `B`.
  */
-export async function memoizedBook<B extends object>(ctx: ServiceContext, q: PositioningQuery, members: object, compute: () => Promise<B>): Promise<B> {
+export async function memoizedBook<B extends object>(
+  ctx: ServiceContext,
+  q: PositioningQuery,
+  members: object,
+  compute: () => Promise<B>,
+): Promise<B> {
   const at = await requestStamp(ctx, q);
   if (at === null) return await compute();
   return (await ctx.deps.memos.books.get(JSON.stringify([at.stamp, at.tradingDate, at.instant, canonicalQuery(members)]), compute)) as B;
@@ -79,4 +87,3 @@ export async function memoizedPositioning<Op extends OperationId>(
   const key = JSON.stringify([operation, at.stamp, at.tradingDate, at.instant, canonicalQuery(q)]);
   return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, compute);
 }
-

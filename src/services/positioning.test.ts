@@ -12,18 +12,32 @@ type Levels = Awaited<ReturnType<typeof getExposureLevels>>['data'];
 
 async function levels(market = fakeMarket(), memos = new ServiceMemos(), query: Record<string, unknown> = {}): Promise<Levels> {
   const ctx = unitContext('getExposureLevels', { now: NOW, repositories: market.repositories, memos });
-  return (await getExposureLevels(ctx, withContractDefaults('getExposureLevels', { underlying_symbol: SYMBOL, date: DATE, ...query }))).data;
+  return (await getExposureLevels(ctx, withContractDefaults('getExposureLevels', { underlying_symbol: SYMBOL, date: DATE, ...query })))
+    .data;
 }
 
 /** The key levels of the market computed from analytics/positioning directly, on the same chain. */
 type KeyLevelsInput = Parameters<typeof keyLevels>[0];
-function expectedLevels(greek: KeyLevelsInput['greek'], unit: KeyLevelsInput['unit'], perspective: KeyLevelsInput['perspective'], model: Parameters<typeof valueContracts>[2]) {
+function expectedLevels(
+  greek: KeyLevelsInput['greek'],
+  unit: KeyLevelsInput['unit'],
+  perspective: KeyLevelsInput['perspective'],
+  model: Parameters<typeof valueContracts>[2],
+) {
   const surface = buildSurface({ spot: SPOT, rate: RATE, expirations: EXPIRATIONS.map((e) => ({ time: e.time, quotes: e.quotes })) });
   const contracts = valueContracts(
     EXPIRATIONS.flatMap((e, i) =>
       e.quotes.map((q) =>
         onSurface(
-          { dateOfExpiry: e.dateOfExpiry, daysToExpiry: e.days, strike: q.strike, type: q.type, multiplier: 100, openInterest: openInterestOf(q.type, q.strike, e.days), time: e.time },
+          {
+            dateOfExpiry: e.dateOfExpiry,
+            daysToExpiry: e.days,
+            strike: q.strike,
+            type: q.type,
+            multiplier: 100,
+            openInterest: openInterestOf(q.type, q.strike, e.days),
+            time: e.time,
+          },
           surface[i]!,
           SPOT,
           RATE,
@@ -57,7 +71,13 @@ describe('the levels service (getExposureLevels on fake repositories)', () => {
     expect(data.ranked).toEqual(expected.ranked);
     expect(data.ranked?.net.length).toBeGreaterThan(0);
     expect(data).toMatchObject({ underlying_symbol: SYMBOL, trading_date: DATE, roots: [SYMBOL], underlying_price: SPOT, session: 'rth' });
-    expect(data.valuation).toMatchObject({ timestamp: CLOSE, underlying_price: SPOT, risk_free_rate: RATE, chain_timestamp: CLOSE - 30_000, open_interest_date: '2026-11-19' });
+    expect(data.valuation).toMatchObject({
+      timestamp: CLOSE,
+      underlying_price: SPOT,
+      risk_free_rate: RATE,
+      chain_timestamp: CLOSE - 30_000,
+      open_interest_date: '2026-11-19',
+    });
   });
 
   it('values another greek, unit and perspective of the same book the same way', async () => {
@@ -65,7 +85,7 @@ describe('the levels service (getExposureLevels on fake repositories)', () => {
     expect(data.levels).toEqual(expectedLevels('delta', 'per_dollar', 'customer', data.model).levels);
   });
 
-  it('keeps a completed session\'s answer and book in the deps\' memos: read once per memos, again with fresh ones', async () => {
+  it("keeps a completed session's answer and book in the deps' memos: read once per memos, again with fresh ones", async () => {
     const market = fakeMarket();
     const memos = new ServiceMemos();
     const first = await levels(market, memos);
@@ -79,6 +99,8 @@ describe('the levels service (getExposureLevels on fake repositories)', () => {
 
   it('answers 422 for an underlying with no contract listed', async () => {
     const ctx = unitContext('getExposureLevels', { now: NOW, repositories: fakeMarket().repositories });
-    await expect(getExposureLevels(ctx, withContractDefaults('getExposureLevels', { underlying_symbol: 'MSFT', date: DATE }))).rejects.toMatchObject({ status: 422, code: 'no_data' });
+    await expect(
+      getExposureLevels(ctx, withContractDefaults('getExposureLevels', { underlying_symbol: 'MSFT', date: DATE })),
+    ).rejects.toMatchObject({ status: 422, code: 'no_data' });
   });
 });

@@ -19,7 +19,12 @@ import { thousandthsToStrike } from '../analytics/occ.js';
 import { atmStraddle, atmVolatility, nearestExpiration } from '../analytics/positioning/expiration-levels.js';
 import { keyLevels, DEFAULT_GATEKEEPER_RATIO } from '../analytics/positioning/key-levels.js';
 import { onSurface, valueContracts, type ValuedContract } from '../analytics/positioning/contracts.js';
-import { customerFlow, POSITIONING_MODEL_VERSIONS, type CustomerFlow, type PositioningModelName } from '../analytics/positioning/positions.js';
+import {
+  customerFlow,
+  POSITIONING_MODEL_VERSIONS,
+  type CustomerFlow,
+  type PositioningModelName,
+} from '../analytics/positioning/positions.js';
 import { selectExpirationDates, type ExpirationSelectors } from '../analytics/positioning/selection.js';
 import { unitLabel } from '../analytics/positioning/units.js';
 import type { Side } from '../analytics/sides.js';
@@ -29,7 +34,16 @@ import type { ExpirationSurface } from '../analytics/volatility/surface.js';
 import { daysBetween, expirationsByDate, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import { chainAt, expirationChain, rowsOf, valuationObject, valuationWindow, valueChain, type Valuation, type ValuedChain } from './chain-valuation.js';
+import {
+  chainAt,
+  expirationChain,
+  rowsOf,
+  valuationObject,
+  valuationWindow,
+  valueChain,
+  type Valuation,
+  type ValuedChain,
+} from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
 import { memoizedBook, memoizedPositioning } from './positioning-memo.js';
 import { explainMissingPrints } from './session-data.js';
@@ -111,9 +125,17 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): 
   const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
 
   const listed = await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate);
-  const dates = new Set(selectExpirationDates(listed.map((e) => e.dateOfExpiry), tradingDate, q));
+  const dates = new Set(
+    selectExpirationDates(
+      listed.map((e) => e.dateOfExpiry),
+      tradingDate,
+      q,
+    ),
+  );
   const selected = listed.filter((e) => dates.has(e.dateOfExpiry));
-  const rows = (await ctx.deps.repositories.positioning.listedContracts(selected, tradingDate)).filter((c) => q.contract_type === undefined || c.contractType === q.contract_type);
+  const rows = (await ctx.deps.repositories.positioning.listedContracts(selected, tradingDate)).filter(
+    (c) => q.contract_type === undefined || c.contractType === q.contract_type,
+  );
   if (rows.length === 0) throw noData(`No contract of ${symbol} is listed in the expirations selected on ${tradingDate}.`);
 
   const chosen = expirationsByDate(selected).filter((e) => e.settlement > instant);
@@ -127,10 +149,15 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): 
   if (spot === null) throw noData(`No price of ${symbol}'s underlying up to the valuation instant: the contracts cannot be valued.`);
 
   const stored = storedOpenInterestDate(rows);
-  const flows = model === 'flow_adjusted' ? flowByContract(await ctx.deps.repositories.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, chain.valuedAt)) : new Map<number, CustomerFlow>();
+  const flows =
+    model === 'flow_adjusted'
+      ? flowByContract(await ctx.deps.repositories.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, chain.valuedAt))
+      : new Map<number, CustomerFlow>();
   const surfaceOf = new Map(chosen.map((e, i) => [e.dateOfExpiry, chain.surface[i] ?? null]));
   // Per expiration, not per contract: a settlement instant is a time-zone conversion.
-  const years = new Map(selected.map((e) => [`${e.root}|${e.dateOfExpiry}`, (settlementInstant(e.root, e.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR]));
+  const years = new Map(
+    selected.map((e) => [`${e.root}|${e.dateOfExpiry}`, (settlementInstant(e.root, e.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR]),
+  );
   const days = new Map(selected.map((e) => [e.dateOfExpiry, daysBetween(tradingDate, e.dateOfExpiry)]));
   const contracts = valueContracts(
     rows.map((r) =>

@@ -49,7 +49,12 @@ function printStore(prints: StoredPrint[]): { repository: PrintFeedRepository; f
   const page = (rows: StoredPrint[], limit: number): PrintsPageText => {
     const served = rows.slice(0, limit);
     const last = served.at(-1);
-    return { bodies: served.map(bodyOf).join(','), count: served.length, hasMore: rows.length > limit, last: last ? positionOf(last) : null };
+    return {
+      bodies: served.map(bodyOf).join(','),
+      count: served.length,
+      hasMore: rows.length > limit,
+      last: last ? positionOf(last) : null,
+    };
   };
   return {
     filters,
@@ -86,16 +91,30 @@ function day(): StoredPrint[] {
   }));
 }
 
-type Feed = { data: unknown; pagination?: { count: number; has_more: boolean; next_cursor_id: string | null }; coverage?: { complete?: boolean; scan_complete?: boolean } };
+type Feed = {
+  data: unknown;
+  pagination?: { count: number; has_more: boolean; next_cursor_id: string | null };
+  coverage?: { complete?: boolean; scan_complete?: boolean };
+};
 
-async function readPage(store: ReturnType<typeof printStore>, op: FeedOperation, query: FeedQuery, scanBudget = 20_000): Promise<Feed & { ids: string[] }> {
+async function readPage(
+  store: ReturnType<typeof printStore>,
+  op: FeedOperation,
+  query: FeedQuery,
+  scanBudget = 20_000,
+): Promise<Feed & { ids: string[] }> {
   const ctx = unitContext(op, { now: NOW, repositories: { printFeeds: store.repository, sessions: { sessionState: async () => 'hot' } } });
   const result = (await listPrints(ctx, op, withContractDefaults(op, query), { scanBudget, loadRetryAfterMs: 1_000 })) as Feed;
   return { ...result, ids: (result.data as { id: string }[]).map((p) => p.id) };
 }
 
 /** Every page of the query, following the cursors. */
-async function allPages(store: ReturnType<typeof printStore>, op: FeedOperation, query: FeedQuery, scanBudget?: number): Promise<(Feed & { ids: string[] })[]> {
+async function allPages(
+  store: ReturnType<typeof printStore>,
+  op: FeedOperation,
+  query: FeedQuery,
+  scanBudget?: number,
+): Promise<(Feed & { ids: string[] })[]> {
   const pages = [await readPage(store, op, query, scanBudget)];
   for (let cursor = pages[0]!.pagination!.next_cursor_id; cursor !== null; cursor = pages.at(-1)!.pagination!.next_cursor_id) {
     pages.push(await readPage(store, op, { ...query, cursor_id: cursor }, scanBudget));
@@ -105,10 +124,14 @@ async function allPages(store: ReturnType<typeof printStore>, op: FeedOperation,
 }
 
 describe('the trades page (listPrints on a fake store)', () => {
-  it('serves the underlying\'s prints newest first, a page at a time, each cursor continuing where the last page ended', async () => {
+  it("serves the underlying's prints newest first, a page at a time, each cursor continuing where the last page ended", async () => {
     const store = printStore(day());
     const pages = await allPages(store, 'listOptionTrades', { underlying_symbol: 'AAPL', date: DATE, limit: 2 });
-    expect(pages.map((p) => p.ids)).toEqual([['p10', 'p8'], ['p6', 'p4'], ['p2', 'p0']]);
+    expect(pages.map((p) => p.ids)).toEqual([
+      ['p10', 'p8'],
+      ['p6', 'p4'],
+      ['p2', 'p0'],
+    ]);
     expect(pages.map((p) => p.pagination!.has_more)).toEqual([true, true, false]);
     expect(pages.map((p) => p.pagination!.count)).toEqual([2, 2, 2]);
     expect(pages.every((p) => p.coverage!.complete === true && p.coverage!.scan_complete === true)).toBe(true);
@@ -116,9 +139,17 @@ describe('the trades page (listPrints on a fake store)', () => {
     expect(pages[0]!.data).toEqual([bodyOf(day()[10]!), bodyOf(day()[8]!)].map((b) => JSON.parse(b) as unknown));
   });
 
-  it('asks the store for the query\'s roots, sessions, window and filters', async () => {
+  it("asks the store for the query's roots, sessions, window and filters", async () => {
     const store = printStore(day());
-    const query = { underlying_symbol: 'AAPL', date: DATE, min_premium: 500, contract_type: 'call', start_time: OPEN + 60_000, end_time: OPEN + 9 * 60_000, limit: 50 } as const;
+    const query = {
+      underlying_symbol: 'AAPL',
+      date: DATE,
+      min_premium: 500,
+      contract_type: 'call',
+      start_time: OPEN + 60_000,
+      end_time: OPEN + 9 * 60_000,
+      limit: 50,
+    } as const;
     const page = await readPage(store, 'listOptionTrades', query);
     // p4 (premium 500) through p8 (at 8 minutes), AAPL only; p10 is past end_time, p0 and p2 under min_premium.
     expect(page.ids).toEqual(['p8', 'p6', 'p4']);
@@ -136,7 +167,10 @@ describe('the trades page (listPrints on a fake store)', () => {
 
   it('reads the overnight session on the overnight feed, whatever is asked, and the whole market on the flow feed', async () => {
     const store = printStore(day());
-    await expect(readPage(store, 'listOvernightOptionFlow', { date: DATE, limit: 5 })).rejects.toMatchObject({ status: 422, code: 'no_data' });
+    await expect(readPage(store, 'listOvernightOptionFlow', { date: DATE, limit: 5 })).rejects.toMatchObject({
+      status: 422,
+      code: 'no_data',
+    });
     expect(store.filters[0]!.sessions).toEqual(SESSIONS_OF.gth);
     const flow = await readPage(store, 'listOptionFlow', { date: DATE, limit: 3 });
     expect(store.filters[1]!.roots).toBeNull();
@@ -156,9 +190,19 @@ describe('the trades page (listPrints on a fake store)', () => {
 
   it('answers 422 when no print matches the first page, and 503 when the session is archived and no loader runs', async () => {
     const empty = printStore([]);
-    await expect(readPage(empty, 'listOptionTrades', { underlying_symbol: 'AAPL', date: DATE })).rejects.toMatchObject({ status: 422, code: 'no_data' });
-    const ctx = unitContext('listOptionTrades', { now: NOW, repositories: { printFeeds: empty.repository, sessions: { sessionState: async () => 'archived' } } });
-    const archived = listPrints(ctx, 'listOptionTrades', withContractDefaults('listOptionTrades', { underlying_symbol: 'AAPL', date: DATE }));
+    await expect(readPage(empty, 'listOptionTrades', { underlying_symbol: 'AAPL', date: DATE })).rejects.toMatchObject({
+      status: 422,
+      code: 'no_data',
+    });
+    const ctx = unitContext('listOptionTrades', {
+      now: NOW,
+      repositories: { printFeeds: empty.repository, sessions: { sessionState: async () => 'archived' } },
+    });
+    const archived = listPrints(
+      ctx,
+      'listOptionTrades',
+      withContractDefaults('listOptionTrades', { underlying_symbol: 'AAPL', date: DATE }),
+    );
     await expect(archived).rejects.toBeInstanceOf(ApiError);
     await expect(archived).rejects.toMatchObject({ status: 503, code: 'upstream_busy' });
   });

@@ -10,7 +10,16 @@
  * print served or scanned, (timestamp, sequence, contract id): the order of the store's indexes.
  * The stored bodies are the served objects, so a page travels as their text.
  */
-import { readBounds, resolveWindow, rootsOf, selectSides, SESSIONS_OF, type Problem, type SessionChoice, type SideSelection } from '../analytics/print-filters.js';
+import {
+  readBounds,
+  resolveWindow,
+  rootsOf,
+  selectSides,
+  SESSIONS_OF,
+  type Problem,
+  type SessionChoice,
+  type SideSelection,
+} from '../analytics/print-filters.js';
 import type { PrintFilter, PrintPosition, ScanFilter } from '../db/trades.js';
 import { invalidParameters, noData } from '../errors.js';
 import { openPaging } from './paging.js';
@@ -51,9 +60,15 @@ export function feedSession(op: FeedOperation | 'getPremiumDrift', query: { sess
 }
 
 /** The trading date and window a feed query names, or the problems of its time parameters. */
-export function feedWindow(query: { date?: string; start_time?: number; end_time?: number }, session: SessionChoice, now: number): { ok: true; window: FeedWindow } | { ok: false; problems: Problem[] } {
+export function feedWindow(
+  query: { date?: string; start_time?: number; end_time?: number },
+  session: SessionChoice,
+  now: number,
+): { ok: true; window: FeedWindow } | { ok: false; problems: Problem[] } {
   const window = resolveWindow({ session, date: query.date, startTime: query.start_time, endTime: query.end_time, now });
-  return window.ok ? { ok: true, window: { tradingDate: window.tradingDate, from: window.from, to: window.to } } : { ok: false, problems: window.problems };
+  return window.ok
+    ? { ok: true, window: { tradingDate: window.tradingDate, from: window.from, to: window.to } }
+    : { ok: false, problems: window.problems };
 }
 
 /**
@@ -61,14 +76,24 @@ export function feedWindow(query: { date?: string; start_time?: number; end_time
  * a query whose window does not resolve before the service runs; the 400 here only guards a caller
  * that skipped it.
  */
-export function checkedFeedWindow(query: { date?: string; start_time?: number; end_time?: number }, session: SessionChoice, now: number): FeedWindow {
+export function checkedFeedWindow(
+  query: { date?: string; start_time?: number; end_time?: number },
+  session: SessionChoice,
+  now: number,
+): FeedWindow {
   const resolved = feedWindow(query, session, now);
   if (!resolved.ok) throw invalidParameters(resolved.problems);
   return resolved.window;
 }
 
 /** The store filter of a feed query. */
-export function printFilterOf(q: FeedQuery, window: FeedWindow, session: SessionChoice, roots: readonly string[] | null, sides: SideSelection | null): PrintFilter {
+export function printFilterOf(
+  q: FeedQuery,
+  window: FeedWindow,
+  session: SessionChoice,
+  roots: readonly string[] | null,
+  sides: SideSelection | null,
+): PrintFilter {
   const bounds = readBounds(window.tradingDate, session, window);
   return {
     tradingDate: window.tradingDate,
@@ -115,7 +140,14 @@ async function plainPage(ctx: ServiceContext, filter: PrintFilter, after: PrintP
  * budget: limit + 1 matches tell whether more exist; a scan that ends at its budget continues, on
  * the next page, after the last print it read.
  */
-async function scannedPage(ctx: ServiceContext, filter: PrintFilter, after: PrintPosition | null, limit: number, scan: ScanFilter, budget: number): Promise<Page> {
+async function scannedPage(
+  ctx: ServiceContext,
+  filter: PrintFilter,
+  after: PrintPosition | null,
+  limit: number,
+  scan: ScanFilter,
+  budget: number,
+): Promise<Page> {
   const { page, budgetEndedAt } = await ctx.deps.repositories.printFeeds.scannedPrints(filter, after, scan, limit, budget);
   const { bodies, count } = page;
   if (page.hasMore) return { bodies, count, next: page.last, scanComplete: true };
@@ -124,7 +156,12 @@ async function scannedPage(ctx: ServiceContext, filter: PrintFilter, after: Prin
 }
 
 /** A page of one of the three feeds. */
-export async function listPrints<Op extends FeedOperation>(ctx: ServiceContext, op: Op, q: FeedQuery, options: PrintFeedOptions = DEFAULT_PRINT_FEED_OPTIONS): Promise<Result<Op>> {
+export async function listPrints<Op extends FeedOperation>(
+  ctx: ServiceContext,
+  op: Op,
+  q: FeedQuery,
+  options: PrintFeedOptions = DEFAULT_PRINT_FEED_OPTIONS,
+): Promise<Result<Op>> {
   const session = feedSession(op, q);
   const window = checkedFeedWindow(q, session, ctx.now);
   const symbols = q.underlying_symbol !== undefined ? [q.underlying_symbol] : q.underlying_symbols;
@@ -134,7 +171,10 @@ export async function listPrints<Op extends FeedOperation>(ctx: ServiceContext, 
   const paging = openPaging<Position>(ctx, q);
   const after: PrintPosition | null = paging.after ? { ts: paging.after.t, sequence: paging.after.s, contractId: paging.after.c } : null;
   const scan: ScanFilter = { exchanges: q.exchange ?? null, sides: sides?.exact ?? null };
-  const page = scan.exchanges === null && scan.sides === null ? await plainPage(ctx, filter, after, paging.limit) : await scannedPage(ctx, filter, after, paging.limit, scan, options.scanBudget);
+  const page =
+    scan.exchanges === null && scan.sides === null
+      ? await plainPage(ctx, filter, after, paging.limit)
+      : await scannedPage(ctx, filter, after, paging.limit, scan, options.scanBudget);
 
   if (page.count === 0 && page.scanComplete) {
     await explainMissingPrints(ctx, window.tradingDate, options.loadRetryAfterMs);

@@ -9,8 +9,23 @@ import { chainQuotesAt, listedExpirations, underlyingPriceAt } from '../db/chain
 import { sessionState, type SessionState } from '../db/archive.js';
 import type { Queryable } from '../db/connection.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
-import { activityByContract, flowBySide, listedContracts, type ActivityRow, type ListedContractRow, type SideFlowRow } from '../db/positioning.js';
-import { printsPageText, scannedPrints, type PrintFilter, type PrintPosition, type PrintsPageText, type ScanFilter, type ScannedPrints } from '../db/trades.js';
+import {
+  activityByContract,
+  flowBySide,
+  listedContracts,
+  type ActivityRow,
+  type ListedContractRow,
+  type SideFlowRow,
+} from '../db/positioning.js';
+import {
+  printsPageText,
+  scannedPrints,
+  type PrintFilter,
+  type PrintPosition,
+  type PrintsPageText,
+  type ScanFilter,
+  type ScannedPrints,
+} from '../db/trades.js';
 
 /** The print feeds' pages (services/print-feeds.ts; db/trades.ts). */
 export interface PrintFeedRepository {
@@ -25,7 +40,12 @@ export interface ChainRepository {
   /** The distinct expirations of the roots on or after a date, ascending. */
   listedExpirations(roots: readonly string[], onOrAfter: string): Promise<ListedExpirationRow[]>;
   /** Each contract of the expirations (or of `contractIds`) with its newest quote sample of the trading date in the window. */
-  chainQuotesAt(expirations: readonly ListedExpirationRow[], tradingDate: string, window: { from: number; to: number }, contractIds?: readonly number[] | null): Promise<ChainQuoteRow[]>;
+  chainQuotesAt(
+    expirations: readonly ListedExpirationRow[],
+    tradingDate: string,
+    window: { from: number; to: number },
+    contractIds?: readonly number[] | null,
+  ): Promise<ChainQuoteRow[]>;
   /** The close of the underlying's last one-minute bar ended by `at`, looking back at most `lookbackMs`. */
   underlyingPriceAt(symbol: string, at: number, lookbackMs: number): Promise<UnderlyingPrice | null>;
 }
@@ -72,7 +92,8 @@ export function databaseRepositories(db: Queryable): Repositories {
     },
     chain: {
       listedExpirations: async (roots, onOrAfter) => await listedExpirations(db, roots, onOrAfter),
-      chainQuotesAt: async (expirations, tradingDate, window, contractIds = null) => await chainQuotesAt(db, expirations, tradingDate, window, contractIds),
+      chainQuotesAt: async (expirations, tradingDate, window, contractIds = null) =>
+        await chainQuotesAt(db, expirations, tradingDate, window, contractIds),
       underlyingPriceAt: async (symbol, at, lookbackMs) => await underlyingPriceAt(db, symbol, at, lookbackMs),
     },
     positioning: {

@@ -52,7 +52,14 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
     jobs: null,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
   } as unknown as ServiceDeps;
-  return { deps, operation, account: null, requestId: 'req_unit', now: options.now, link: { path: operation.path, search: options.search ?? '' } };
+  return {
+    deps,
+    operation,
+    account: null,
+    requestId: 'req_unit',
+    now: options.now,
+    link: { path: operation.path, search: options.search ?? '' },
+  };
 }
 
 /** The query with the contract's defaults applied, as the request validator leaves it. */

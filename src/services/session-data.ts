@@ -12,10 +12,20 @@ import type { ServiceContext } from './types.js';
 export const LOAD_RETRY_AFTER_MS = 5_000;
 
 /** Throws 503 when the trading date's session is archived (asking for its load); returns otherwise. */
-export async function explainMissingPrints(ctx: Pick<ServiceContext, 'deps' | 'requestId'>, tradingDate: string, retryAfterMs = LOAD_RETRY_AFTER_MS): Promise<void> {
+export async function explainMissingPrints(
+  ctx: Pick<ServiceContext, 'deps' | 'requestId'>,
+  tradingDate: string,
+  retryAfterMs = LOAD_RETRY_AFTER_MS,
+): Promise<void> {
   if ((await ctx.deps.repositories.sessions.sessionState(tradingDate)) !== 'archived') return;
   if (ctx.deps.jobs === null) {
-    throw new ApiError(503, 'upstream_busy', `The session of ${tradingDate} is archived and no loader is running; retry later.`, [], retryAfterMs);
+    throw new ApiError(
+      503,
+      'upstream_busy',
+      `The session of ${tradingDate} is archived and no loader is running; retry later.`,
+      [],
+      retryAfterMs,
+    );
   }
   const state = await ctx.deps.jobs.requestSessionLoad(tradingDate);
   ctx.deps.logger.info('session load requested', { request_id: ctx.requestId, date: tradingDate, state });

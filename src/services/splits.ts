@@ -24,7 +24,13 @@ function splitOf(r: SplitRow): DataOf<'listStockSplits'>[number] {
 export async function listStockSplits(ctx: ServiceContext, q: QueryOf<'listStockSplits'>): Promise<Result<'listStockSplits'>> {
   const paging = openPaging<SplitPosition>(ctx, q);
   const symbol = q.symbol?.toUpperCase();
-  const rows = await readSplits(ctx.deps.db, { symbol, from: q.start_execution_date, to: q.end_execution_date, after: paging.after ?? undefined, limit: paging.limit + 1 });
+  const rows = await readSplits(ctx.deps.db, {
+    symbol,
+    from: q.start_execution_date,
+    to: q.end_execution_date,
+    after: paging.after ?? undefined,
+    limit: paging.limit + 1,
+  });
   if (rows.length === 0 && paging.after === null) {
     throw noData(symbol ? `No split of ${symbol} in the requested range.` : 'No split in the requested range.');
   }

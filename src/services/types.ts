@@ -17,9 +17,13 @@ type SuccessBody<Op extends OperationId> = operations[Op]['responses'] extends {
     ? Json<R>
     : never;
 
-export type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : Record<string, never>;
+export type QueryOf<Op extends OperationId> = operations[Op]['parameters'] extends { query?: infer Q }
+  ? NonNullable<Q>
+  : Record<string, never>;
 export type PathOf<Op extends OperationId> = operations[Op]['parameters'] extends { path: infer P } ? P : Record<string, never>;
-export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : undefined;
+export type BodyOf<Op extends OperationId> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : undefined;
 export type DataOf<Op extends OperationId> = SuccessBody<Op> extends { data: infer D } ? D : SuccessBody<Op>;
 export type Meta = components['schemas']['Meta'];
 export type Pagination = components['schemas']['Pagination'];

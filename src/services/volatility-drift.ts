@@ -12,9 +12,23 @@ import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filte
 import { riskFreeRate } from '../analytics/rates.js';
 import { optionRoot } from '../analytics/roots.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
-import { driftBuckets, driftPoints, historyWindows, realizedWindow, strikeBand, thirtyDayExpirations, type DriftQuote } from '../analytics/volatility/drift.js';
+import {
+  driftBuckets,
+  driftPoints,
+  historyWindows,
+  realizedWindow,
+  strikeBand,
+  thirtyDayExpirations,
+  type DriftQuote,
+} from '../analytics/volatility/drift.js';
 import { realizedVolatilityBasis, type MinuteBar } from '../analytics/volatility/realized.js';
-import { expirationsByDate, valuationInstant, volatilitySession, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import {
+  expirationsByDate,
+  valuationInstant,
+  volatilitySession,
+  type ChosenExpiration,
+  type VolatilitySession,
+} from '../analytics/volatility/valuation.js';
 import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
 import { sessionBars, underlyingBarsBetween } from '../db/underlying-bars.js';
 import { listedExpirations } from '../db/chain.js';
@@ -111,7 +125,10 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
   const listed = expirationsByDate(await listedExpirations(db, roots, tradingDate)).filter((e) => e.settlement > span.start);
   if (listed.length === 0) throw noData(`No ${symbol} option expiration is listed for the ${session} session of ${tradingDate}.`);
   const tracked = q.date_of_expiry === undefined ? listed[0] : listed.find((e) => e.dateOfExpiry === q.date_of_expiry);
-  if (tracked === undefined) throw noData(`No ${symbol} expiration on ${q.date_of_expiry} is listed that settles after the ${session} session of ${tradingDate} opens.`);
+  if (tracked === undefined)
+    throw noData(
+      `No ${symbol} expiration on ${q.date_of_expiry} is listed that settles after the ${session} session of ${tradingDate} opens.`,
+    );
 
   const intervalMs = INTERVAL_MS[interval];
   const valued = [...new Set([tracked, ...thirtyDayExpirations(listed, driftBuckets(span, intervalMs, instant))])];
@@ -140,7 +157,16 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
   for (const s of samples) {
     const c = quoted.get(s.contract_id);
     if (c === undefined) continue;
-    quotes.push({ dateOfExpiry: c.dateOfExpiry, contractId: c.id, strike: thousandthsToStrike(c.strikeThousandths), type: c.contractType, bid: s.bid, ask: s.ask, minute: s.minute, quoteTs: s.quote_ts });
+    quotes.push({
+      dateOfExpiry: c.dateOfExpiry,
+      contractId: c.id,
+      strike: thousandthsToStrike(c.strikeThousandths),
+      type: c.contractType,
+      bid: s.bid,
+      ask: s.ask,
+      minute: s.minute,
+      quoteTs: s.quote_ts,
+    });
   }
 
   const basis = realizedVolatilityBasis(history.map((b) => ({ date: b.date, open: b.open, close: b.close })));

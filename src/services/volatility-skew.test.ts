@@ -7,7 +7,8 @@ import { getVolatilitySkew } from './volatility-skew.js';
 
 async function skew(query: Record<string, unknown> = {}, market = fakeMarket()) {
   const ctx = unitContext('getVolatilitySkew', { now: NOW, repositories: market.repositories });
-  return (await getVolatilitySkew(ctx, withContractDefaults('getVolatilitySkew', { underlying_symbol: SYMBOL, date: DATE, ...query }))).data;
+  return (await getVolatilitySkew(ctx, withContractDefaults('getVolatilitySkew', { underlying_symbol: SYMBOL, date: DATE, ...query })))
+    .data;
 }
 
 describe('the skew service (getVolatilitySkew on fake repositories)', () => {
@@ -21,7 +22,13 @@ describe('the skew service (getVolatilitySkew on fake repositories)', () => {
     expect(data.expirations).toEqual(expected);
     expect(data.expirations[0]!.points.length).toBeGreaterThan(0);
     expect(data).toMatchObject({ underlying_symbol: SYMBOL, trading_date: DATE, roots: [SYMBOL], session: 'rth' });
-    expect(data.valuation).toMatchObject({ timestamp: CLOSE, underlying_price: SPOT, risk_free_rate: RATE, chain_timestamp: CLOSE - 30_000, open_interest_date: null });
+    expect(data.valuation).toMatchObject({
+      timestamp: CLOSE,
+      underlying_price: SPOT,
+      risk_free_rate: RATE,
+      chain_timestamp: CLOSE - 30_000,
+      open_interest_date: null,
+    });
   });
 
   it('values only the named expiration, on a surface fitted over it alone', async () => {

@@ -29,7 +29,11 @@ async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew
   const named = q.date_of_expiry !== undefined ? [q.date_of_expiry] : (q.expirations ?? null);
   const chosen = skewExpirations(await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate), instant, named);
   if (chosen.length === 0) {
-    throw noData(named ? `No named expiration of ${symbol} is listed and unsettled at the valuation instant.` : `No expiration of ${symbol} is listed after ${tradingDate}.`);
+    throw noData(
+      named
+        ? `No named expiration of ${symbol} is listed and unsettled at the valuation instant.`
+        : `No expiration of ${symbol} is listed after ${tradingDate}.`,
+    );
   }
   const rows = await chainAt(ctx, chosen, tradingDate, span, instant);
   if (rows.length === 0) {
@@ -42,7 +46,15 @@ async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew
   const data: Skew = {
     expirations: chosen.map((e, i) => {
       const { fit, forward, points, ...measures } = expirationSkew(surface[i]!);
-      return { ...measures, date_of_expiry: e.dateOfExpiry, days_to_expiry: daysBetween(tradingDate, e.dateOfExpiry), fit, forward, points, root: e.root };
+      return {
+        ...measures,
+        date_of_expiry: e.dateOfExpiry,
+        days_to_expiry: daysBetween(tradingDate, e.dateOfExpiry),
+        fit,
+        forward,
+        points,
+        root: e.root,
+      };
     }),
     roots: [...new Set(chosen.map((e) => e.root))].sort(),
     session,

@@ -21,7 +21,8 @@ function reachableSchemas(contract: ApiContract, roots: readonly string[]): Json
     if (Array.isArray(node)) node.forEach(visit);
     else if (typeof node === 'object' && node !== null) {
       for (const [key, value] of Object.entries(node as Json)) {
-        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) add(value.slice('#/components/schemas/'.length));
+        if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/'))
+          add(value.slice('#/components/schemas/'.length));
         else visit(value);
       }
     }
@@ -37,10 +38,19 @@ function reachableSchemas(contract: ApiContract, roots: readonly string[]): Json
   return out;
 }
 
-const seq = { type: 'integer', minimum: 0, description: 'The stream\'s message number: 1, 2, 3… without gaps (0 only on the error sent before a refused connection closes). Reconnect with resume=<stream_id>&last_seq=<the last one read> to get the rest.' };
+const seq = {
+  type: 'integer',
+  minimum: 0,
+  description:
+    "The stream's message number: 1, 2, 3… without gaps (0 only on the error sent before a refused connection closes). Reconnect with resume=<stream_id>&last_seq=<the last one read> to get the rest.",
+};
 const subscriptionId = { type: 'string', description: 'The subscription, as the subscribed message named it.', examples: ['s1'] };
 const request = { type: ['string', 'null'], description: 'The `id` of the client message this answers, if it gave one.' };
-const replay = { type: 'boolean', description: 'True when the message replays the last completed session (LIVE_MODE=replay, or outside market hours): nothing new was loaded.' };
+const replay = {
+  type: 'boolean',
+  description:
+    'True when the message replays the last completed session (LIVE_MODE=replay, or outside market hours): nothing new was loaded.',
+};
 
 function message(name: string, summary: string, payload: Json): Json {
   return { name, title: name, summary, contentType: 'application/json', payload };
@@ -58,19 +68,49 @@ function serverMessage(type: string, extra: Json, required: string[]): Json {
 function printFields(contract: ApiContract, fields: readonly string[]): Json {
   const print = (((contract.document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>).OptionPrint;
   const properties = (print?.properties ?? {}) as Record<string, Json>;
-  return object([...fields], Object.fromEntries(fields.map((f) => {
-    const schema = properties[f];
-    if (!schema) throw new Error(`OptionPrint has no property ${f}`);
-    return [f, schema];
-  })));
+  return object(
+    [...fields],
+    Object.fromEntries(
+      fields.map((f) => {
+        const schema = properties[f];
+        if (!schema) throw new Error(`OptionPrint has no property ${f}`);
+        return [f, schema];
+      }),
+    ),
+  );
 }
 
 export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, version: string): Json {
-  const params = (description: string): Json => ({ type: 'object', description, additionalProperties: { oneOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }] } });
+  const params = (description: string): Json => ({
+    type: 'object',
+    description,
+    additionalProperties: {
+      oneOf: [{ type: ['string', 'number', 'boolean'] }, { type: 'array', items: { type: ['string', 'number', 'boolean'] } }],
+    },
+  });
   const subscribeOf = (channel: string, description: string, extra: Json = {}): Json =>
-    message(`subscribe_${channel}`, `Subscribe to ${channel}.`, object(['type', 'channel'], { type: { const: 'subscribe' }, id: { type: ['string', 'number'], description: 'Echoed as `request` in the answer.' }, channel: { const: channel }, params: params(description), ...extra }));
+    message(
+      `subscribe_${channel}`,
+      `Subscribe to ${channel}.`,
+      object(['type', 'channel'], {
+        type: { const: 'subscribe' },
+        id: { type: ['string', 'number'], description: 'Echoed as `request` in the answer.' },
+        channel: { const: channel },
+        params: params(description),
+        ...extra,
+      }),
+    );
   const messages: Record<string, Json> = {
-    auth: message('auth', 'First message of a connection without an Authorization header (browsers).', object(['type', 'key'], { type: { const: 'auth' }, key: { type: 'string' }, resume: { type: 'string', description: 'A stream id to resume.' }, last_seq: { type: 'integer', minimum: 0 } })),
+    auth: message(
+      'auth',
+      'First message of a connection without an Authorization header (browsers).',
+      object(['type', 'key'], {
+        type: { const: 'auth' },
+        key: { type: 'string' },
+        resume: { type: 'string', description: 'A stream id to resume.' },
+        last_seq: { type: 'integer', minimum: 0 },
+      }),
+    ),
     subscribe_prints: subscribeOf(
       'prints',
       `The parameters of /v1/options/trades, checked by its rules, except date, start_time, end_time, limit and cursor_id: underlying_symbols lists 1 to ${MAX_PRINTS_SYMBOLS} underlyings, or is left out for the whole market. session gth or all needs the overnight entitlement.`,
@@ -79,13 +119,27 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
           enum: ['full', 'compact'],
           default: 'full',
           description:
-            'How each print is sent. full (the default): the body /v1/options/trades serves (an OptionPrint object). compact: the array of its values, in the order of the message\'s `fields` (the OptionPrint field names): the same values in about 40% of the bytes.',
+            "How each print is sent. full (the default): the body /v1/options/trades serves (an OptionPrint object). compact: the array of its values, in the order of the message's `fields` (the OptionPrint field names): the same values in about 40% of the bytes.",
         },
       },
     ),
-    subscribe_premium_drift: subscribeOf('premium_drift', 'The parameters of /v1/options/flow/premium-drift, checked by its rules, except date, start_time and end_time (the current session).'),
-    subscribe_levels: subscribeOf('levels', 'The parameters of /v1/options/levels, checked by its rules, except date (the current session).'),
-    unsubscribe: message('unsubscribe', 'End a subscription.', object(['type', 'subscription'], { type: { const: 'unsubscribe' }, id: { type: ['string', 'number'] }, subscription: subscriptionId })),
+    subscribe_premium_drift: subscribeOf(
+      'premium_drift',
+      'The parameters of /v1/options/flow/premium-drift, checked by its rules, except date, start_time and end_time (the current session).',
+    ),
+    subscribe_levels: subscribeOf(
+      'levels',
+      'The parameters of /v1/options/levels, checked by its rules, except date (the current session).',
+    ),
+    unsubscribe: message(
+      'unsubscribe',
+      'End a subscription.',
+      object(['type', 'subscription'], {
+        type: { const: 'unsubscribe' },
+        id: { type: ['string', 'number'] },
+        subscription: subscriptionId,
+      }),
+    ),
     welcome: message(
       'welcome',
       'First message of a connection once admitted.',
@@ -97,45 +151,96 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
           replay,
           request_id: { type: 'string' },
           limits: object(
-            ['max_client_message_bytes', 'max_server_message_bytes', 'max_subscriptions', 'max_symbols', 'max_buffered_bytes', 'heartbeat_ms', 'resume_window_ms', 'levels_cadence_ms'],
-            Object.fromEntries(['max_client_message_bytes', 'max_server_message_bytes', 'max_subscriptions', 'max_symbols', 'max_buffered_bytes', 'heartbeat_ms', 'resume_window_ms', 'levels_cadence_ms'].map((k) => [k, { type: 'integer' }])),
+            [
+              'max_client_message_bytes',
+              'max_server_message_bytes',
+              'max_subscriptions',
+              'max_symbols',
+              'max_buffered_bytes',
+              'heartbeat_ms',
+              'resume_window_ms',
+              'levels_cadence_ms',
+            ],
+            Object.fromEntries(
+              [
+                'max_client_message_bytes',
+                'max_server_message_bytes',
+                'max_subscriptions',
+                'max_symbols',
+                'max_buffered_bytes',
+                'heartbeat_ms',
+                'resume_window_ms',
+                'levels_cadence_ms',
+              ].map((k) => [k, { type: 'integer' }]),
+            ),
           ),
         },
         ['stream_id', 'resumed', 'replay', 'request_id', 'limits'],
       ),
     ),
-    subscribed: message('subscribed', 'A subscription was added; params are the checked query, defaults applied.', serverMessage('subscribed', { subscription: subscriptionId, channel: { enum: CHANNELS.map((c) => c.name) }, request, params: { type: 'object' } }, ['subscription', 'channel', 'request', 'params'])),
-    unsubscribed: message('unsubscribed', 'A subscription ended.', serverMessage('unsubscribed', { subscription: subscriptionId, request }, ['subscription', 'request'])),
+    subscribed: message(
+      'subscribed',
+      'A subscription was added; params are the checked query, defaults applied.',
+      serverMessage(
+        'subscribed',
+        { subscription: subscriptionId, channel: { enum: CHANNELS.map((c) => c.name) }, request, params: { type: 'object' } },
+        ['subscription', 'channel', 'request', 'params'],
+      ),
+    ),
+    unsubscribed: message(
+      'unsubscribed',
+      'A subscription ended.',
+      serverMessage('unsubscribed', { subscription: subscriptionId, request }, ['subscription', 'request']),
+    ),
     error: message(
       'error',
       'A refused message or subscription (the REST error object: 400 naming each bad parameter, 403, 429…); a subscription ended because the account may no longer read it (403, naming the subscription); before a refused connection closes, with seq 0, and before a stream is closed for a revoked key or a suspended account.',
-      serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/ApiError' } }, ['subscription', 'request', 'error']),
+      serverMessage('error', { subscription: { type: ['string', 'null'] }, request, error: { $ref: '#/components/schemas/ApiError' } }, [
+        'subscription',
+        'request',
+        'error',
+      ]),
     ),
-    prints: message('prints', 'New prints of one load (or one replay step), oldest first by (timestamp, sequence, contract): the order of /v1/options/trades read backwards, and its bodies (or, format compact, their values).', {
-      ...serverMessage(
-        'prints',
-        {
-          channel: { const: 'prints' },
-          subscription: subscriptionId,
-          replay,
-          trading_date: { type: 'string', format: 'date' },
-          loaded_at: { type: 'integer', description: 'When the load committed (a replay: the replayed instant), Unix ms.' },
-          format: { const: 'compact', description: 'Present on a subscription of format compact.' },
-          fields: { type: 'array', items: { type: 'string' }, description: 'format compact: the OptionPrint field names, in the order of each print\'s values.' },
-          data: { type: 'array', minItems: 1 },
-        },
-        ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
-      ),
-      oneOf: [
-        { title: 'full', description: 'Each print the body /v1/options/trades serves.', not: { required: ['format'] }, properties: { data: { items: ref('OptionPrint') } } },
-        {
-          title: 'compact',
-          description: 'Each print the array of its values, the value of fields[i] at i.',
-          required: ['format', 'fields'],
-          properties: { data: { items: { type: 'array', items: { type: ['string', 'number', 'integer', 'boolean', 'null', 'array'] } } } },
-        },
-      ],
-    }),
+    prints: message(
+      'prints',
+      'New prints of one load (or one replay step), oldest first by (timestamp, sequence, contract): the order of /v1/options/trades read backwards, and its bodies (or, format compact, their values).',
+      {
+        ...serverMessage(
+          'prints',
+          {
+            channel: { const: 'prints' },
+            subscription: subscriptionId,
+            replay,
+            trading_date: { type: 'string', format: 'date' },
+            loaded_at: { type: 'integer', description: 'When the load committed (a replay: the replayed instant), Unix ms.' },
+            format: { const: 'compact', description: 'Present on a subscription of format compact.' },
+            fields: {
+              type: 'array',
+              items: { type: 'string' },
+              description: "format compact: the OptionPrint field names, in the order of each print's values.",
+            },
+            data: { type: 'array', minItems: 1 },
+          },
+          ['channel', 'subscription', 'replay', 'trading_date', 'loaded_at', 'data'],
+        ),
+        oneOf: [
+          {
+            title: 'full',
+            description: 'Each print the body /v1/options/trades serves.',
+            not: { required: ['format'] },
+            properties: { data: { items: ref('OptionPrint') } },
+          },
+          {
+            title: 'compact',
+            description: 'Each print the array of its values, the value of fields[i] at i.',
+            required: ['format', 'fields'],
+            properties: {
+              data: { items: { type: 'array', items: { type: ['string', 'number', 'integer', 'boolean', 'null', 'array'] } } },
+            },
+          },
+        ],
+      },
+    ),
     print_cancelled: message(
       'print_cancelled',
       'Prints stored by an earlier load that a later load cancelled (a cancel record of a later file): drop them from the tape. Sent after the prints of the load that cancelled them, in its place in the stream (seq), and only to the subscriptions whose filters those prints passed (a subscription made after a print was streamed may be told of it too: an id not on the tape is ignored). /v1/options/trades no longer serves them, and the premium_drift channel sends the buckets they changed (the route leaves cancelled prints out). A replay never sends cancelled prints.',
@@ -146,7 +251,13 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
           subscription: subscriptionId,
           trading_date: { type: 'string', format: 'date' },
           loaded_at: { type: 'integer', description: 'When the load that cancelled them committed, Unix ms.' },
-          data: { type: 'array', minItems: 1, description: 'The cancelled prints, oldest first by (timestamp, sequence, contract): the fields of each that identify it (id is the print\'s id in the prints message).', items: printFields(contract, CANCELLED_PRINT_FIELDS) },
+          data: {
+            type: 'array',
+            minItems: 1,
+            description:
+              "The cancelled prints, oldest first by (timestamp, sequence, contract): the fields of each that identify it (id is the print's id in the prints message).",
+            items: printFields(contract, CANCELLED_PRINT_FIELDS),
+          },
         },
         ['channel', 'subscription', 'trading_date', 'loaded_at', 'data'],
       ),
@@ -168,13 +279,27 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
     ),
     premium_drift: message(
       'premium_drift',
-      'The buckets of /v1/options/flow/premium-drift that changed since the last message (all of them first); during a replay, the replayed session\'s buckets up to the replayed instant, marked replay.',
-      serverMessage('premium_drift', { channel: { const: 'premium_drift' }, subscription: subscriptionId, replay, data: { type: 'array', minItems: 1, items: ref('PremiumDriftBucket') } }, ['channel', 'subscription', 'replay', 'data']),
+      "The buckets of /v1/options/flow/premium-drift that changed since the last message (all of them first); during a replay, the replayed session's buckets up to the replayed instant, marked replay.",
+      serverMessage(
+        'premium_drift',
+        {
+          channel: { const: 'premium_drift' },
+          subscription: subscriptionId,
+          replay,
+          data: { type: 'array', minItems: 1, items: ref('PremiumDriftBucket') },
+        },
+        ['channel', 'subscription', 'replay', 'data'],
+      ),
     ),
     levels: message(
       'levels',
       `The data of /v1/options/levels: on subscribing, every ${Math.round(limits.levelsCadenceMs / 1000)} seconds, and when new prints change its levels.`,
-      serverMessage('levels', { channel: { const: 'levels' }, subscription: subscriptionId, replay, data: ref('KeyLevels') }, ['channel', 'subscription', 'replay', 'data']),
+      serverMessage('levels', { channel: { const: 'levels' }, subscription: subscriptionId, replay, data: ref('KeyLevels') }, [
+        'channel',
+        'subscription',
+        'replay',
+        'data',
+      ]),
     ),
   };
   const refTo = (name: string): Json => ({ $ref: `#/components/messages/${name}` });
@@ -193,21 +318,52 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
           address: '/v1/stream',
           title: c.name,
           description: `${c.summary} Streams the data of: ${c.operations.join(', ')}.`,
-          messages: { [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`), [c.name]: refTo(c.name), ...(c.name === 'prints' ? { print_cancelled: refTo('print_cancelled'), archive_loaded: refTo('archive_loaded') } : {}) },
+          messages: {
+            [`subscribe_${c.name}`]: refTo(`subscribe_${c.name}`),
+            [c.name]: refTo(c.name),
+            ...(c.name === 'prints' ? { print_cancelled: refTo('print_cancelled'), archive_loaded: refTo('archive_loaded') } : {}),
+          },
         },
       ]),
     ),
   };
   const operations: Json = {
-    ...Object.fromEntries(control.map((m) => [`${m}Message`, { action: ['auth', 'unsubscribe'].includes(m) ? 'receive' : 'send', channel: { $ref: '#/channels/control' }, messages: [{ $ref: `#/channels/control/messages/${m}` }] }])),
     ...Object.fromEntries(
-      CHANNELS.flatMap((c) => [
-        [`subscribe_${c.name}`, { action: 'receive', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/subscribe_${c.name}` }] }],
-        [`send_${c.name}`, { action: 'send', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/${c.name}` }] }],
+      control.map((m) => [
+        `${m}Message`,
+        {
+          action: ['auth', 'unsubscribe'].includes(m) ? 'receive' : 'send',
+          channel: { $ref: '#/channels/control' },
+          messages: [{ $ref: `#/channels/control/messages/${m}` }],
+        },
       ]),
     ),
-    send_print_cancelled: { action: 'send', channel: { $ref: '#/channels/prints' }, messages: [{ $ref: '#/channels/prints/messages/print_cancelled' }] },
-    send_archive_loaded: { action: 'send', channel: { $ref: '#/channels/prints' }, messages: [{ $ref: '#/channels/prints/messages/archive_loaded' }] },
+    ...Object.fromEntries(
+      CHANNELS.flatMap((c) => [
+        [
+          `subscribe_${c.name}`,
+          {
+            action: 'receive',
+            channel: { $ref: `#/channels/${c.name}` },
+            messages: [{ $ref: `#/channels/${c.name}/messages/subscribe_${c.name}` }],
+          },
+        ],
+        [
+          `send_${c.name}`,
+          { action: 'send', channel: { $ref: `#/channels/${c.name}` }, messages: [{ $ref: `#/channels/${c.name}/messages/${c.name}` }] },
+        ],
+      ]),
+    ),
+    send_print_cancelled: {
+      action: 'send',
+      channel: { $ref: '#/channels/prints' },
+      messages: [{ $ref: '#/channels/prints/messages/print_cancelled' }],
+    },
+    send_archive_loaded: {
+      action: 'send',
+      channel: { $ref: '#/channels/prints' },
+      messages: [{ $ref: '#/channels/prints/messages/archive_loaded' }],
+    },
   };
   const closeCodes = Object.entries(CLOSE)
     .map(([name, code]) => `${code} ${name}`)
@@ -227,9 +383,9 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
         `within ${limits.resumeWindowMs / 1000} s with ?resume=<stream_id>&last_seq=<n> gets the messages after n, then the stream continues (one connection per stream: the older one is closed).`,
         'A resume may reach any HTTP worker process of the service: the stream moves there from the one that held it, with its numbering, so the messages after n come without gaps or duplicates wherever it lands.',
         'A replay (outside market hours, or LIVE_MODE=replay) runs on one clock for the whole service, and a stream keeps its own place in it: a resume during a replay goes on from the replayed instant the stream had reached, on whichever worker it lands.',
-        'A load that cancels prints stored by an earlier load tells each prints subscription those prints had matched (print_cancelled), after the load\'s own prints.',
+        "A load that cancels prints stored by an earlier load tells each prints subscription those prints had matched (print_cancelled), after the load's own prints.",
         'A resume is refused (4410) when no worker holds the stream for that account with the messages after n (its window has passed); the client then opens a new stream.',
-        'Entitlements are checked again before each batch of new prints (within the key cache\'s few seconds of a change): a subscription the account may no longer read ends with an error message (403 forbidden) naming it; a revoked key or a suspended account closes the connection (4401, 4403).',
+        "Entitlements are checked again before each batch of new prints (within the key cache's few seconds of a change): a subscription the account may no longer read ends with an error message (403 forbidden) naming it; a revoked key or a suspended account closes the connection (4401, 4403).",
         'A plain GET /v1/stream without the upgrade is answered 426 Upgrade Required (error code upgrade_required, header Upgrade: websocket).',
         `A refusal sends an error message (seq 0), then closes with a code: ${closeCodes}; the reason starts with the error code.`,
       ].join(' '),

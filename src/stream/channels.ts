@@ -30,7 +30,8 @@ export const CHANNELS: readonly ChannelSpec[] = [
     name: 'prints',
     operations: ['listOptionTrades', 'listOptionFlow', 'listOvernightOptionFlow'],
     rules: 'listOptionTrades',
-    summary: 'New classified prints as they are loaded, with the filters of /v1/options/trades, for 1 to 50 underlyings or the whole market.',
+    summary:
+      'New classified prints as they are loaded, with the filters of /v1/options/trades, for 1 to 50 underlyings or the whole market.',
   },
   {
     name: 'premium_drift',
@@ -92,11 +93,14 @@ export function checkSubscription(
   const operation = ctx.operations.get(channel.rules);
   if (!operation) throw new Error(`channel ${channel.name}: operation ${channel.rules} is not in the contract`);
   const details: ErrorDetail[] = [];
-  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw))) throw invalidParameters([{ parameter: 'params', message: 'must be an object of parameters' }]);
+  if (raw !== undefined && (typeof raw !== 'object' || raw === null || Array.isArray(raw)))
+    throw invalidParameters([{ parameter: 'params', message: 'must be an object of parameters' }]);
   const params: Record<string, QueryValue> = {};
   for (const [name, value] of Object.entries((raw ?? {}) as Record<string, unknown>)) {
-    if (NOT_STREAM_PARAMETERS.has(name)) details.push({ parameter: echoed(name), message: 'is not a stream parameter (a stream follows the current session as it grows)' });
-    else if (!isQueryValue(value)) details.push({ parameter: echoed(name), message: 'must be a string, number, boolean or a list of those' });
+    if (NOT_STREAM_PARAMETERS.has(name))
+      details.push({ parameter: echoed(name), message: 'is not a stream parameter (a stream follows the current session as it grows)' });
+    else if (!isQueryValue(value))
+      details.push({ parameter: echoed(name), message: 'must be a string, number, boolean or a list of those' });
     else params[name] = value;
   }
 
@@ -109,7 +113,8 @@ export function checkSubscription(
     const given = [...listOf(params.underlying_symbol), ...listOf(params.underlying_symbols)];
     delete params.underlying_symbol;
     delete params.underlying_symbols;
-    if (given.length > MAX_PRINTS_SYMBOLS) details.push({ parameter: 'underlying_symbols', message: `must hold 1 to ${MAX_PRINTS_SYMBOLS} underlyings` });
+    if (given.length > MAX_PRINTS_SYMBOLS)
+      details.push({ parameter: 'underlying_symbols', message: `must hold 1 to ${MAX_PRINTS_SYMBOLS} underlyings` });
     for (let i = 0; i < given.length && i < MAX_PRINTS_SYMBOLS; i += TRADES_SYMBOLS_PER_CHECK) {
       const checked = ctx.queries.check('listOptionTrades', { underlying_symbols: given.slice(i, i + TRADES_SYMBOLS_PER_CHECK) });
       if (!checked.ok) details.push(...checked.details);

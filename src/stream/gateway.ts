@@ -44,12 +44,26 @@ export function streamWithoutUpgrade(): RequestHandler {
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
-      sendError(res, new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${STREAM_PATH}: open a WebSocket with GET and Upgrade: websocket.`));
+      sendError(
+        res,
+        new ApiError(
+          405,
+          'method_not_allowed',
+          `${req.method} is not allowed on ${STREAM_PATH}: open a WebSocket with GET and Upgrade: websocket.`,
+        ),
+      );
       return;
     }
     res.setHeader('Upgrade', 'websocket');
     res.setHeader('Connection', 'Upgrade');
-    sendError(res, new ApiError(426, 'upgrade_required', `${STREAM_PATH} is a WebSocket endpoint: send GET with Connection: Upgrade and Upgrade: websocket (the protocol is described at /v1/asyncapi.json).`));
+    sendError(
+      res,
+      new ApiError(
+        426,
+        'upgrade_required',
+        `${STREAM_PATH} is a WebSocket endpoint: send GET with Connection: Upgrade and Upgrade: websocket (the protocol is described at /v1/asyncapi.json).`,
+      ),
+    );
   };
 }
 
@@ -101,7 +115,11 @@ export class StreamGateway {
     this.hub = new StreamHub(deps, limits, replay, keys);
     peers?.serve((claim) => this.hub.handOver(claim));
     // permessage-deflate when the client offers it; the streams compress their bodies themselves (once per body, stream.ts), so ws compresses nothing (threshold).
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxClientMessageBytes, perMessageDeflate: { serverNoContextTakeover: true, threshold: Number.POSITIVE_INFINITY } });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: limits.maxClientMessageBytes,
+      perMessageDeflate: { serverNoContextTakeover: true, threshold: Number.POSITIVE_INFINITY },
+    });
     this.wss.on('headers', (headers: string[], req: IncomingMessage) => this.deflateWindows.set(req, deflateWindowOf(headers)));
     this.heartbeat = setInterval(() => this.ping(), limits.pingIntervalMs);
     this.heartbeat.unref();
@@ -138,8 +156,19 @@ export class StreamGateway {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== STREAM_PATH) {
-      const body = JSON.stringify({ error: { code: 'not_found', message: 'No such route: streams live at /v1/stream.', status: 404, request_id: newRequestId(this.deps.clock()), details: [], retry_after_ms: null } });
-      socket.end(`HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const body = JSON.stringify({
+        error: {
+          code: 'not_found',
+          message: 'No such route: streams live at /v1/stream.',
+          status: 404,
+          request_id: newRequestId(this.deps.clock()),
+          details: [],
+          retry_after_ms: null,
+        },
+      });
+      socket.end(
+        `HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
       return;
     }
     const now = this.deps.clock();
@@ -147,7 +176,9 @@ export class StreamGateway {
       requestId: newRequestId(now),
       receivedAt: now,
       started: performance.now(),
-      network: clientNetwork(clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, this.deps.config.trustProxyHops)),
+      network: clientNetwork(
+        clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'] as string | undefined, this.deps.config.trustProxyHops),
+      ),
       resume: resumeOf(url.searchParams),
     };
     this.wss.handleUpgrade(req, socket, head, (ws) => {
@@ -162,13 +193,37 @@ export class StreamGateway {
         return;
       }
       // A browser's first message authenticates.
-      const timer = setTimeout(() => this.refuse(ws, upgrade, null, new Refusal(CLOSE.authTimeout, new ApiError(401, 'unauthorized', 'No auth message: send {"type":"auth","key":"<API_KEY>"} first.'))), this.limits.authTimeoutMs);
+      const timer = setTimeout(
+        () =>
+          this.refuse(
+            ws,
+            upgrade,
+            null,
+            new Refusal(
+              CLOSE.authTimeout,
+              new ApiError(401, 'unauthorized', 'No auth message: send {"type":"auth","key":"<API_KEY>"} first.'),
+            ),
+          ),
+        this.limits.authTimeoutMs,
+      );
       inbox.take((raw: RawData) => {
         clearTimeout(timer);
         inbox.take(null);
         const message = parse(raw);
         if (message?.type !== 'auth' || typeof message.key !== 'string') {
-          this.refuse(ws, upgrade, null, new Refusal(CLOSE.unauthorized, new ApiError(401, 'unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY> on the upgrade, or {"type":"auth","key":"<API_KEY>"} first.')));
+          this.refuse(
+            ws,
+            upgrade,
+            null,
+            new Refusal(
+              CLOSE.unauthorized,
+              new ApiError(
+                401,
+                'unauthorized',
+                'Missing API key: send Authorization: Bearer <API_KEY> on the upgrade, or {"type":"auth","key":"<API_KEY>"} first.',
+              ),
+            ),
+          );
           return;
         }
         if (typeof message.resume === 'string') upgrade.resume = { streamId: message.resume, lastSeq: Number(message.last_seq) };
@@ -185,7 +240,14 @@ export class StreamGateway {
       account = await this.authenticate(upgrade, token);
       await this.admit(account, upgrade);
     } catch (error) {
-      this.refuse(ws, upgrade, account, error instanceof Refusal ? error : new Refusal(CLOSE.internal, toApiError(error) ?? new ApiError(500, 'internal_error', 'The connection could not be opened.')));
+      this.refuse(
+        ws,
+        upgrade,
+        account,
+        error instanceof Refusal
+          ? error
+          : new Refusal(CLOSE.internal, toApiError(error) ?? new ApiError(500, 'internal_error', 'The connection could not be opened.')),
+      );
       return;
     }
     if (ws.readyState !== ws.OPEN) return;
@@ -195,13 +257,28 @@ export class StreamGateway {
       let held = this.hub.streams.get(upgrade.resume.streamId);
       // Held by another worker of the cluster: handed over here.
       if (!held && this.peers && Number.isInteger(upgrade.resume.lastSeq)) {
-        const handed = await this.peers.claim({ streamId: upgrade.resume.streamId, accountId: account.id, lastSeq: upgrade.resume.lastSeq });
+        const handed = await this.peers.claim({
+          streamId: upgrade.resume.streamId,
+          accountId: account.id,
+          lastSeq: upgrade.resume.lastSeq,
+        });
         if (handed) held = await this.hub.adopt(handed, account);
         // The client left meanwhile: the stream stays here, resumable.
         if (ws.readyState !== ws.OPEN) return;
       }
       if (!held || held.account.id !== account.id || !held.canResumeFrom(upgrade.resume.lastSeq)) {
-        this.refuse(ws, upgrade, account, new Refusal(CLOSE.resumeUnavailable, new ApiError(400, 'invalid_parameter', 'This stream cannot be resumed from that sequence: open a new stream.', [{ parameter: 'resume', message: 'unknown stream, another account\'s, or its resume window has passed' }])), 101);
+        this.refuse(
+          ws,
+          upgrade,
+          account,
+          new Refusal(
+            CLOSE.resumeUnavailable,
+            new ApiError(400, 'invalid_parameter', 'This stream cannot be resumed from that sequence: open a new stream.', [
+              { parameter: 'resume', message: "unknown stream, another account's, or its resume window has passed" },
+            ]),
+          ),
+          101,
+        );
         return;
       }
       stream = held;
@@ -229,7 +306,9 @@ export class StreamGateway {
       resume_window_ms: this.limits.resumeWindowMs,
       levels_cadence_ms: this.limits.levelsCadenceMs,
     };
-    stream.send(`"type":"welcome","stream_id":${JSON.stringify(stream.id)},"resumed":${resumed},"replay":${this.hub.replaying},"request_id":${JSON.stringify(upgrade.requestId)},"limits":${JSON.stringify(limits)}}`);
+    stream.send(
+      `"type":"welcome","stream_id":${JSON.stringify(stream.id)},"resumed":${resumed},"replay":${this.hub.replaying},"request_id":${JSON.stringify(upgrade.requestId)},"limits":${JSON.stringify(limits)}}`,
+    );
     inbox.take((raw: RawData) => void this.onMessage(stream, ws, raw));
     ws.on('close', () => {
       if (stream.ws === ws) {
@@ -244,15 +323,27 @@ export class StreamGateway {
     const message = parse(raw);
     const requestId = typeof message?.id === 'string' || typeof message?.id === 'number' ? String(message.id) : null;
     try {
-      if (message === null) throw new ApiError(400, 'invalid_parameter', 'A message is a JSON object with a type.', [{ parameter: 'type', message: 'must be subscribe or unsubscribe' }]);
+      if (message === null)
+        throw new ApiError(400, 'invalid_parameter', 'A message is a JSON object with a type.', [
+          { parameter: 'type', message: 'must be subscribe or unsubscribe' },
+        ]);
       if (message.type === 'subscribe') await this.hub.subscribe(stream, message.channel, message.params, requestId, message.format);
       else if (message.type === 'unsubscribe') {
-        if (!this.hub.unsubscribe(stream, message.subscription, requestId)) throw new ApiError(400, 'invalid_parameter', 'No such subscription.', [{ parameter: 'subscription', message: 'not a subscription of this stream' }]);
-      } else throw new ApiError(400, 'invalid_parameter', 'Unknown message type.', [{ parameter: 'type', message: 'must be subscribe or unsubscribe' }]);
+        if (!this.hub.unsubscribe(stream, message.subscription, requestId))
+          throw new ApiError(400, 'invalid_parameter', 'No such subscription.', [
+            { parameter: 'subscription', message: 'not a subscription of this stream' },
+          ]);
+      } else
+        throw new ApiError(400, 'invalid_parameter', 'Unknown message type.', [
+          { parameter: 'type', message: 'must be subscribe or unsubscribe' },
+        ]);
     } catch (error) {
       const apiError = toApiError(error) ?? new ApiError(500, 'internal_error', 'The message could not be handled.');
-      if (apiError.status === 500) this.deps.logger.error('stream message failed', { error: error instanceof Error ? error.message : String(error) });
-      stream.send(`"type":"error","subscription":null,"request":${JSON.stringify(requestId)},${JSON.stringify(errorBody(apiError, newRequestId(this.deps.clock()))).slice(1)}`);
+      if (apiError.status === 500)
+        this.deps.logger.error('stream message failed', { error: error instanceof Error ? error.message : String(error) });
+      stream.send(
+        `"type":"error","subscription":null,"request":${JSON.stringify(requestId)},${JSON.stringify(errorBody(apiError, newRequestId(this.deps.clock()))).slice(1)}`,
+      );
     }
   }
 
@@ -262,7 +353,11 @@ export class StreamGateway {
     const prefix = keyPrefix(token);
     const keyless = async (consume: boolean): Promise<void> => {
       const admission = await this.deps.limiter.admitKeyless(upgrade.network, now, 'credentials', consume);
-      if (!admission.admitted) throw new Refusal(CLOSE.rateLimited, new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs));
+      if (!admission.admitted)
+        throw new Refusal(
+          CLOSE.rateLimited,
+          new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs),
+        );
     };
     let cached = null;
     if (prefix !== null) {
@@ -285,12 +380,19 @@ export class StreamGateway {
       throw new Refusal(CLOSE.rateLimited, new ApiError(429, code, message, [], retryAfterMs));
     }
     admission.release();
-    if (account.status === 'suspended') throw new Refusal(CLOSE.forbidden, new ApiError(403, 'account_suspended', 'This account is suspended.'));
+    if (account.status === 'suspended')
+      throw new Refusal(CLOSE.forbidden, new ApiError(403, 'account_suspended', 'This account is suspended.'));
     const connection = await this.deps.limiter.admitConnection(account.id, now, this.limits);
     if (!connection.admitted) {
       throw new Refusal(
         CLOSE.rateLimited,
-        new ApiError(429, 'cooldown', `More than ${this.limits.connectionsPerWindow} stream connections in ${Math.round(this.limits.connectionWindowMs / 60_000)} minutes: cooling down.`, [], connection.retryAfterMs),
+        new ApiError(
+          429,
+          'cooldown',
+          `More than ${this.limits.connectionsPerWindow} stream connections in ${Math.round(this.limits.connectionWindowMs / 60_000)} minutes: cooling down.`,
+          [],
+          connection.retryAfterMs,
+        ),
       );
     }
     void upgrade;
@@ -321,7 +423,14 @@ export class StreamGateway {
       duration_ms: durationMs,
       bytes_out: 0,
     });
-    this.deps.logger.info('request', { request_id: upgrade.requestId, method: 'GET', route: STREAM_PATH, status, duration_ms: durationMs, account: account?.id ?? null });
+    this.deps.logger.info('request', {
+      request_id: upgrade.requestId,
+      method: 'GET',
+      route: STREAM_PATH,
+      status,
+      duration_ms: durationMs,
+      account: account?.id ?? null,
+    });
   }
 }
 

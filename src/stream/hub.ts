@@ -207,7 +207,8 @@ export class StreamHub {
   }
 
   private *subscriptions(channel: string): Iterable<Subscription> {
-    for (const stream of this.streams.values()) for (const sub of stream.subscriptions.values()) if (sub.channel.name === channel) yield sub;
+    for (const stream of this.streams.values())
+      for (const sub of stream.subscriptions.values()) if (sub.channel.name === channel) yield sub;
   }
 
   private groups(channel: string): Map<string, Subscription[]> {
@@ -221,20 +222,50 @@ export class StreamHub {
   }
 
   /** Adds a subscription (its parameters checked as the route checks a query); throws the route's 400 or 403. */
-  async subscribe(stream: Stream, channelName: unknown, params: unknown, requestId: string | null, format: unknown = undefined): Promise<void> {
+  async subscribe(
+    stream: Stream,
+    channelName: unknown,
+    params: unknown,
+    requestId: string | null,
+    format: unknown = undefined,
+  ): Promise<void> {
     const channel = channelNamed(channelName);
-    if (!channel) throw new ApiError(400, 'invalid_parameter', 'Unknown channel.', [{ parameter: 'channel', message: 'must be one of prints, premium_drift, levels' }]);
+    if (!channel)
+      throw new ApiError(400, 'invalid_parameter', 'Unknown channel.', [
+        { parameter: 'channel', message: 'must be one of prints, premium_drift, levels' },
+      ]);
     if (!(format === undefined || format === 'full' || (format === 'compact' && channel.name === 'prints'))) {
-      throw new ApiError(400, 'invalid_parameter', 'Unknown format.', [{ parameter: 'format', message: channel.name === 'prints' ? 'must be full or compact' : 'must be full (compact is a prints format)' }]);
+      throw new ApiError(400, 'invalid_parameter', 'Unknown format.', [
+        {
+          parameter: 'format',
+          message: channel.name === 'prints' ? 'must be full or compact' : 'must be full (compact is a prints format)',
+        },
+      ]);
     }
     if (stream.subscriptions.size >= this.limits.maxSubscriptions) {
-      throw new ApiError(400, 'invalid_parameter', `A connection holds at most ${this.limits.maxSubscriptions} subscriptions.`, [{ parameter: 'channel', message: `at most ${this.limits.maxSubscriptions} subscriptions per connection` }]);
+      throw new ApiError(400, 'invalid_parameter', `A connection holds at most ${this.limits.maxSubscriptions} subscriptions.`, [
+        { parameter: 'channel', message: `at most ${this.limits.maxSubscriptions} subscriptions per connection` },
+      ]);
     }
-    const checked = checkSubscription(channel, params, { operations: this.operations, queries: this.deps.queries, account: stream.account, now: this.deps.clock() });
+    const checked = checkSubscription(channel, params, {
+      operations: this.operations,
+      queries: this.deps.queries,
+      account: stream.account,
+      now: this.deps.clock(),
+    });
     const id = stream.newSubscriptionId();
-    const sub: Subscription = { ...checked, id, stream, key: `${channel.name}:${JSON.stringify(checked.query)}`, format: format === 'compact' ? 'compact' : 'full', last: null };
+    const sub: Subscription = {
+      ...checked,
+      id,
+      stream,
+      key: `${channel.name}:${JSON.stringify(checked.query)}`,
+      format: format === 'compact' ? 'compact' : 'full',
+      last: null,
+    };
     stream.subscriptions.set(id, sub);
-    stream.send(`"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(checked.query)}}`);
+    stream.send(
+      `"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(checked.query)}}`,
+    );
     // The snapshot channels start with the current state.
     if (channel.name !== 'prints') this.enqueue(() => this.refreshSnapshots([sub], channel.name === 'levels'));
   }
@@ -276,12 +307,20 @@ export class StreamHub {
       const session: SessionChoice = q.session ?? 'rth';
       const sides = q.side ? selectSides(q.side) : null;
       // The route's filter of the date's session (an overnight read bounded by its window).
-      const filter = printFilterOf(q, { tradingDate: event.tradingDate, from: null, to: null }, session, first.symbols ? rootsOf(first.symbols) : null, sides);
+      const filter = printFilterOf(
+        q,
+        { tradingDate: event.tradingDate, from: null, to: null },
+        session,
+        first.symbols ? rootsOf(first.symbols) : null,
+        sides,
+      );
       const scan = { exchanges: q.exchange ?? null, sides: sides?.exact ?? null };
       const rows = event.rows === 0 ? [] : await streamPrints(this.deps.db, filter, event.selection, scan);
       await recheck;
       // A subscription the re-check ended (or a stream it closed) is not sent the load.
-      const group = all.filter((sub) => (only === null || only.has(sub.stream)) && !skipped.has(sub.stream) && sub.stream.subscriptions.get(sub.id) === sub);
+      const group = all.filter(
+        (sub) => (only === null || only.has(sub.stream)) && !skipped.has(sub.stream) && sub.stream.subscriptions.get(sub.id) === sub,
+      );
       // Each batch's message body is encoded once for the group, in each format asked for; a stream adds its sequence and subscription id.
       const head = `"type":"prints","channel":"prints","replay":${event.replay},"trading_date":${JSON.stringify(event.tradingDate)},"loaded_at":${event.at},`;
       const encoded = new Map<PrintsFormat, Buffer[]>();
@@ -312,7 +351,8 @@ export class StreamHub {
     }
     await recheck;
     // The real clock against the database's (event.at): the service's own clock may be a test's.
-    if (only === null && event.selection.kind === 'load') this.deps.metrics.streamLoadDelay.observe(Math.max(0, Date.now() - event.at) / 1000);
+    if (only === null && event.selection.kind === 'load')
+      this.deps.metrics.streamLoadDelay.observe(Math.max(0, Date.now() - event.at) / 1000);
     if (event.replay) {
       await this.replayDrift(event, only);
       return;
@@ -329,7 +369,8 @@ export class StreamHub {
    */
   private async replayDrift(event: PrintsEvent, only: ReadonlySet<Stream> | null): Promise<void> {
     const byKey = new Map<string, Subscription[]>();
-    for (const sub of this.subscriptions('premium_drift')) if (only === null || only.has(sub.stream)) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
+    for (const sub of this.subscriptions('premium_drift'))
+      if (only === null || only.has(sub.stream)) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
     for (const group of byKey.values()) {
       const first = group[0];
       if (!first) continue;
@@ -337,7 +378,14 @@ export class StreamHub {
       const span = sessionSpan(event.tradingDate, feedSession('getPremiumDrift', query));
       if (span === null || event.at <= span.start) continue;
       const end = Math.min(event.at, span.end);
-      const ctx: ServiceContext = { deps: this.deps, operation: first.operation, account: first.stream.account, requestId: newRequestId(this.deps.clock()), now: end, link: { path: first.operation.path, search: '' } };
+      const ctx: ServiceContext = {
+        deps: this.deps,
+        operation: first.operation,
+        account: first.stream.account,
+        requestId: newRequestId(this.deps.clock()),
+        now: end,
+        link: { path: first.operation.path, search: '' },
+      };
       let buckets: Array<{ timestamp: number }>;
       try {
         buckets = (await getPremiumDrift(ctx, { ...query, date: event.tradingDate, end_time: end })).data;
@@ -368,14 +416,20 @@ export class StreamHub {
     }
     for (const [start, streams] of byStart) {
       for (const w of replayWindows(step, start, step.to)) {
-        await this.handlePrints({ tradingDate: step.date, selection: { kind: 'window', from: w.from, to: w.to }, replay: true, at: w.at, id: null }, streams);
+        await this.handlePrints(
+          { tradingDate: step.date, selection: { kind: 'window', from: w.from, to: w.to }, replay: true, at: w.at, id: null },
+          streams,
+        );
       }
     }
   }
 
   /** Tells each prints subscription that an earlier date was loaded again (one body for all). */
   private announceArchive(event: PrintsEvent, only: ReadonlySet<Stream> | null): void {
-    const body = Buffer.from(`"type":"archive_loaded","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"rows":${event.rows ?? 0},"loaded_at":${event.at}}`, 'utf8');
+    const body = Buffer.from(
+      `"type":"archive_loaded","channel":"prints","trading_date":${JSON.stringify(event.tradingDate)},"rows":${event.rows ?? 0},"loaded_at":${event.at}}`,
+      'utf8',
+    );
     for (const sub of this.subscriptions('prints')) {
       if (only === null || only.has(sub.stream)) sub.stream.send(body, `"subscription":${JSON.stringify(sub.id)},`);
     }
@@ -407,7 +461,11 @@ export class StreamHub {
     }
     this.lastEvent = event.id;
     this.history.push({ event, handledAt: now });
-    while (this.history.length > HISTORY_EVENTS || (this.history[0] !== undefined && this.history[0].handledAt < now - this.limits.resumeWindowMs)) this.history.shift();
+    while (
+      this.history.length > HISTORY_EVENTS ||
+      (this.history[0] !== undefined && this.history[0].handledAt < now - this.limits.resumeWindowMs)
+    )
+      this.history.shift();
     return skipped;
   }
 
@@ -537,8 +595,15 @@ export class StreamHub {
         const apiError = toApiError(error);
         // No data yet (422), a session still loading (503): nothing to send until a load changes it.
         if (apiError && (apiError.status === 422 || apiError.status === 503)) continue;
-        for (const sub of group) sub.stream.send(`"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError ?? new ApiError(500, 'internal_error', 'The snapshot could not be computed.'), ctx.requestId)).slice(1)}`);
-        if (!apiError) this.deps.logger.error('stream snapshot failed', { channel: first.channel.name, error: error instanceof Error ? error.message : String(error) });
+        for (const sub of group)
+          sub.stream.send(
+            `"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError ?? new ApiError(500, 'internal_error', 'The snapshot could not be computed.'), ctx.requestId)).slice(1)}`,
+          );
+        if (!apiError)
+          this.deps.logger.error('stream snapshot failed', {
+            channel: first.channel.name,
+            error: error instanceof Error ? error.message : String(error),
+          });
         continue;
       }
       for (const sub of group) {

@@ -14,7 +14,8 @@ export interface PrintFields {
 }
 
 export function printFieldsOf(contract: Pick<ApiContract, 'document'>): PrintFields {
-  const schemas = (contract.document.components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)?.schemas;
+  const schemas = (contract.document.components as { schemas?: Record<string, { properties?: Record<string, unknown> }> } | undefined)
+    ?.schemas;
   const names = Object.keys(schemas?.OptionPrint?.properties ?? {});
   return { names, text: JSON.stringify(names) };
 }
@@ -64,7 +65,9 @@ export function sendDrift(sub: Subscription, buckets: ReadonlyArray<{ timestamp:
     }
   }
   if (changed.length === 0 || !sub.stream.subscriptions.has(sub.id)) return;
-  sub.stream.send(`"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":${replay},"data":[${changed.join(',')}]}`);
+  sub.stream.send(
+    `"type":"premium_drift","channel":"premium_drift","subscription":${JSON.stringify(sub.id)},"replay":${replay},"data":[${changed.join(',')}]}`,
+  );
 }
 
 /** Sends a levels subscription its snapshot when it changed, or in any case when `always` (the cadence). */
@@ -73,5 +76,7 @@ export function sendLevels(sub: Subscription, data: { levels: unknown; trading_d
   if (!always && sub.last === levels) return;
   sub.last = levels;
   if (!sub.stream.subscriptions.has(sub.id)) return;
-  sub.stream.send(`"type":"levels","channel":"levels","subscription":${JSON.stringify(sub.id)},"replay":false,"data":${JSON.stringify(data)}}`);
+  sub.stream.send(
+    `"type":"levels","channel":"levels","subscription":${JSON.stringify(sub.id)},"replay":false,"data":${JSON.stringify(data)}}`,
+  );
 }

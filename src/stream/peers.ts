@@ -60,8 +60,7 @@ export interface StreamPeers {
 
 /** Messages between a worker and the primary. */
 type PeerMessage =
-  | ({ oads: 'stream'; op: 'claim'; id: number } & StreamClaim)
-  | { oads: 'stream'; op: 'handed'; id: number; stream: HandedStream | null };
+  ({ oads: 'stream'; op: 'claim'; id: number } & StreamClaim) | { oads: 'stream'; op: 'handed'; id: number; stream: HandedStream | null };
 
 function isPeerMessage(message: unknown): message is PeerMessage {
   return typeof message === 'object' && message !== null && (message as { oads?: unknown }).oads === 'stream';

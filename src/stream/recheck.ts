@@ -21,7 +21,12 @@ export interface AccountLookup {
  * Looks up the key of each stream holding a subscription (once per key) and applies what changed;
  * `forget` is told of each stream ended, before its close.
  */
-export async function recheckStreams(lookup: AccountLookup, streams: Iterable<Stream>, now: number, forget: (stream: Stream) => void): Promise<void> {
+export async function recheckStreams(
+  lookup: AccountLookup,
+  streams: Iterable<Stream>,
+  now: number,
+  forget: (stream: Stream) => void,
+): Promise<void> {
   const byPrefix = new Map<string, Stream[]>();
   for (const stream of streams) {
     const prefix = stream.account.key?.prefix;
@@ -39,7 +44,12 @@ export async function recheckStreams(lookup: AccountLookup, streams: Iterable<St
 
 /** The stream's account as the lookup found it (null: the key is gone). */
 function applyAccount(stream: Stream, account: AuthenticatedAccount | null, requestId: string, forget: (stream: Stream) => void): void {
-  const ending = account === null ? { code: CLOSE.unauthorized, error: new ApiError(401, 'unauthorized', 'The API key was revoked.') } : account.status === 'suspended' ? { code: CLOSE.forbidden, error: new ApiError(403, 'account_suspended', 'This account is suspended.') } : null;
+  const ending =
+    account === null
+      ? { code: CLOSE.unauthorized, error: new ApiError(401, 'unauthorized', 'The API key was revoked.') }
+      : account.status === 'suspended'
+        ? { code: CLOSE.forbidden, error: new ApiError(403, 'account_suspended', 'This account is suspended.') }
+        : null;
   if (ending !== null) {
     stream.subscriptions.clear();
     forget(stream);
@@ -58,7 +68,9 @@ function applyAccount(stream: Stream, account: AuthenticatedAccount | null, requ
       const apiError = toApiError(error);
       if (!apiError) throw error;
       stream.subscriptions.delete(sub.id);
-      stream.send(`"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError, requestId)).slice(1)}`);
+      stream.send(
+        `"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError, requestId)).slice(1)}`,
+      );
     }
   }
 }

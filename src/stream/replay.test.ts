@@ -25,7 +25,12 @@ describe('replay windows', () => {
 
   it('starts a stream where it stopped in the same replay, else at the step; a stream past the step waits', () => {
     const step: ReplayStep = { date: '2026-11-20', open: 1000, end: 2000, anchor: 5, speed: 2, from: 400, to: 600 };
-    const at = (position: number, other: Partial<ReplayStep> = {}) => ({ date: other.date ?? step.date, anchor: other.anchor ?? step.anchor, speed: other.speed ?? step.speed, at: position });
+    const at = (position: number, other: Partial<ReplayStep> = {}) => ({
+      date: other.date ?? step.date,
+      anchor: other.anchor ?? step.anchor,
+      speed: other.speed ?? step.speed,
+      at: position,
+    });
     expect(replayStart(null, step)).toBe(400);
     expect(replayStart(at(400), step)).toBe(400);
     expect(replayStart(at(350), step)).toBe(350);
@@ -42,9 +47,16 @@ describe('replay windows', () => {
 });
 
 describe('replay clock', () => {
-  const started = (clock: () => number, options: { when?: 'always' | 'outside_hours'; anchor?: number } = {}): { replay: Replay; steps: ReplayStep[] } => {
+  const started = (
+    clock: () => number,
+    options: { when?: 'always' | 'outside_hours'; anchor?: number } = {},
+  ): { replay: Replay; steps: ReplayStep[] } => {
     const steps: ReplayStep[] = [];
-    const replay = new Replay({ speed: 60, when: options.when ?? 'always', stepMs: 3_600_000, ...(options.anchor === undefined ? {} : { anchor: options.anchor }) }, clock, (s) => void steps.push(s));
+    const replay = new Replay(
+      { speed: 60, when: options.when ?? 'always', stepMs: 3_600_000, ...(options.anchor === undefined ? {} : { anchor: options.anchor }) },
+      clock,
+      (s) => void steps.push(s),
+    );
     replay.start();
     return { replay, steps };
   };
@@ -90,10 +102,14 @@ describe('replay clock', () => {
     let now = CLOSE + 1000;
     const steps: ReplayStep[] = [];
     let finish: () => void = () => undefined;
-    const replay = new Replay({ speed: 60, when: 'always', stepMs: 3_600_000 }, () => now, (s) => {
-      steps.push(s);
-      return new Promise<void>((resolve) => (finish = resolve));
-    });
+    const replay = new Replay(
+      { speed: 60, when: 'always', stepMs: 3_600_000 },
+      () => now,
+      (s) => {
+        steps.push(s);
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+    );
     replay.start();
     now += 1000;
     replay.step();
@@ -107,6 +123,9 @@ describe('replay clock', () => {
     now += 1000;
     replay.step();
     replay.stop();
-    expect(steps.map((s) => [s.from, s.to])).toEqual([[60_000, 120_000], [120_000, 300_000]]);
+    expect(steps.map((s) => [s.from, s.to])).toEqual([
+      [60_000, 120_000],
+      [120_000, 300_000],
+    ]);
   });
 });

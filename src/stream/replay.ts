@@ -80,7 +80,8 @@ export function inMarketHours(now: number): boolean {
  */
 export function replayStart(position: ReplayPosition | null, step: ReplayStep): number | null {
   const length = step.end - step.open;
-  if (position === null || position.date !== step.date || position.anchor !== step.anchor || position.speed !== step.speed) return step.from;
+  if (position === null || position.date !== step.date || position.anchor !== step.anchor || position.speed !== step.speed)
+    return step.from;
   // A position more than a whole session away is not a stream that moved between two workers of one clock.
   if (position.at < step.to - length || position.at > step.to + length) return step.from;
   return position.at >= step.to ? null : position.at;

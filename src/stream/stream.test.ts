@@ -77,9 +77,14 @@ describe('a stream whose client does not read', () => {
 
 describe('a body shared by many streams', () => {
   /** A WebSocket server whose connections are wired as the gateway wires them, and `count` clients (offering permessage-deflate or not) each with its stream. */
-  async function connections(offers: readonly (boolean | { serverMaxWindowBits: number })[]): Promise<{ streams: Stream[]; sockets: Duplex[]; clients: WebSocket[]; received: string[][]; close: () => Promise<void> }> {
+  async function connections(
+    offers: readonly (boolean | { serverMaxWindowBits: number })[],
+  ): Promise<{ streams: Stream[]; sockets: Duplex[]; clients: WebSocket[]; received: string[][]; close: () => Promise<void> }> {
     const server = http.createServer();
-    const wss = new WebSocketServer({ noServer: true, perMessageDeflate: { serverNoContextTakeover: true, threshold: Number.POSITIVE_INFINITY } });
+    const wss = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: { serverNoContextTakeover: true, threshold: Number.POSITIVE_INFINITY },
+    });
     const windows = new WeakMap<http.IncomingMessage, number | null>();
     wss.on('headers', (headers, req) => {
       const line = headers.find((h) => /^sec-websocket-extensions:/i.test(h));

@@ -85,7 +85,12 @@ export function deflated(body: Buffer, bits: number): Buffer {
   let out = byBits.get(bits);
   if (out === undefined) {
     // zlib's smallest raw window is 9 bits: a client that allows only 8 gets stored blocks (no back-references).
-    const full = zlib.deflateRawSync(body, { level: bits < 9 ? 0 : DEFLATE_LEVEL, windowBits: Math.max(9, bits), memLevel: 9, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    const full = zlib.deflateRawSync(body, {
+      level: bits < 9 ? 0 : DEFLATE_LEVEL,
+      windowBits: Math.max(9, bits),
+      memLevel: 9,
+      finishFlush: zlib.constants.Z_SYNC_FLUSH,
+    });
     out = full.subarray(0, full.length - (full.subarray(-4).equals(DEFLATE_TAIL) ? 4 : 0));
     byBits.set(bits, out);
   }
@@ -154,7 +159,11 @@ export class Stream {
     const message: Sent = { seq: this.seq, head, body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, at: now };
     this.sent.push(message);
     // Kept for the resume window, and at most resumeMessages of them.
-    while (this.sent.length - this.head > this.limits.resumeMessages || (this.sent[this.head]?.at ?? now) < now - this.limits.resumeWindowMs) this.head += 1;
+    while (
+      this.sent.length - this.head > this.limits.resumeMessages ||
+      (this.sent[this.head]?.at ?? now) < now - this.limits.resumeWindowMs
+    )
+      this.head += 1;
     if (this.head > 1024 && this.head * 2 > this.sent.length) {
       this.sent.splice(0, this.head);
       this.head = 0;

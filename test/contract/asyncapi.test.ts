@@ -27,19 +27,34 @@ describe('AsyncAPI document', () => {
     const { document: parsed, diagnostics } = await new Parser().parse(JSON.stringify(document));
     expect(diagnostics.filter((d) => Number(d.severity) <= 1).map((d) => `${d.code}: ${d.message} at ${d.path.join('/')}`)).toEqual([]);
     expect(parsed).toBeDefined();
-    const ids = parsed?.channels().all().map((c) => c.id()).sort();
+    const ids = parsed
+      ?.channels()
+      .all()
+      .map((c) => c.id())
+      .sort();
     expect(ids).toEqual(['control', ...CHANNELS.map((c) => c.name)].sort());
     for (const channel of CHANNELS) {
-      const messages = parsed?.channels().get(channel.name)?.messages().all().map((m) => m.id()).sort();
+      const messages = parsed
+        ?.channels()
+        .get(channel.name)
+        ?.messages()
+        .all()
+        .map((m) => m.id())
+        .sort();
       // The prints channel also says when stored prints were cancelled, and when an earlier session was loaded again.
-      expect(messages).toEqual([channel.name, `subscribe_${channel.name}`, ...(channel.name === 'prints' ? ['print_cancelled', 'archive_loaded'] : [])].sort());
+      expect(messages).toEqual(
+        [channel.name, `subscribe_${channel.name}`, ...(channel.name === 'prints' ? ['print_cancelled', 'archive_loaded'] : [])].sort(),
+      );
     }
   });
 
   it('agrees with the catalog: streamable exactly where a channel streams the route', async () => {
     const { key } = await service.newAccount();
     const catalog = await listCatalog({ client: service.client(key) });
-    const streamable = (catalog.data?.data ?? []).filter((e) => e.streamable).map((e) => e.id).sort();
+    const streamable = (catalog.data?.data ?? [])
+      .filter((e) => e.streamable)
+      .map((e) => e.id)
+      .sort();
     expect(streamable).toEqual(CHANNELS.flatMap((c) => c.operations).sort());
     const described = JSON.stringify(document.channels);
     for (const id of streamable) expect(described).toContain(id);

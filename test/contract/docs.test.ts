@@ -80,16 +80,29 @@ describe('the documentation site', () => {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       const origin = new URL(service.url).origin;
       const trouble: string[] = [];
       await context.addInitScript(() =>
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`.trimEnd())),
+        document.addEventListener('securitypolicyviolation', (e) =>
+          console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`.trimEnd()),
+        ),
       );
       const page = context.pages()[0] ?? (await context.newPage());
-      context.on('request', (q) => new URL(q.url()).origin !== origin && !/^(data|blob):/.test(q.url()) && trouble.push(`elsewhere: ${q.url()}`));
+      context.on(
+        'request',
+        (q) => new URL(q.url()).origin !== origin && !/^(data|blob):/.test(q.url()) && trouble.push(`elsewhere: ${q.url()}`),
+      );
       page.on('pageerror', (e) => trouble.push(`page error: ${e.message}`));
       page.on('console', (m) => {
         if (m.type() !== 'error') return;

@@ -52,7 +52,12 @@ describe('every served route through the generated client', () => {
       .orderBy('c.id')
       .limit(1)
       .executeTakeFirstOrThrow();
-    const listed = { underlying_symbol: quoted.root, contract_type: quoted.contract_type, strike: quoted.strike_thousandths / 1000, date_of_expiry: quoted.date_of_expiry };
+    const listed = {
+      underlying_symbol: quoted.root,
+      contract_type: quoted.contract_type,
+      strike: quoted.strike_thousandths / 1000,
+      date_of_expiry: quoted.date_of_expiry,
+    };
     const calls: [string, () => Promise<{ response: Response; data?: unknown }>][] = [
       ['getStatus', () => sdk.getStatus({ client: service.client() })],
       ['getOpenApiDocument', () => sdk.getOpenApiDocument({ client: service.client() })],
@@ -65,20 +70,45 @@ describe('every served route through the generated client', () => {
       ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
-      ['listOptionTrades', () => sdk.listOptionTrades({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', session: 'all', limit: 5 } })],
+      [
+        'listOptionTrades',
+        () => sdk.listOptionTrades({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', session: 'all', limit: 5 } }),
+      ],
       ['listOptionFlow', () => sdk.listOptionFlow({ client, query: { date: '2026-11-20', exchange: ['cboe'], limit: 5 } })],
       ['listOvernightOptionFlow', () => sdk.listOvernightOptionFlow({ client, query: { date: '2026-11-20', limit: 5 } })],
       ['getPremiumDrift', () => sdk.getPremiumDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '15m' } })],
       ['listFlowLeaders', () => sdk.listFlowLeaders({ client, query: { date: '2026-11-20', grain: 'contract', limit: 5 } })],
-      ['getContractTradeAtTime', () => sdk.getContractTradeAtTime({ client, query: { ...listed, timestamp: Date.parse('2026-11-20T20:00:00Z') } })],
-      ['listContractImpliedVolatility', () => sdk.listContractImpliedVolatility({ client, query: { ...listed, date: '2026-11-20', limit: 10 } })],
+      [
+        'getContractTradeAtTime',
+        () => sdk.getContractTradeAtTime({ client, query: { ...listed, timestamp: Date.parse('2026-11-20T20:00:00Z') } }),
+      ],
+      [
+        'listContractImpliedVolatility',
+        () => sdk.listContractImpliedVolatility({ client, query: { ...listed, date: '2026-11-20', limit: 10 } }),
+      ],
       ['getVolatilitySkew', () => sdk.getVolatilitySkew({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20' } })],
-      ['getVolatilityDrift', () => sdk.getVolatilityDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '5m' } })],
-      ['getExposureLevels', () => sdk.getExposureLevels({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', include: ['vanna', 'charm', 'delta'] } })],
-      ['getExposureHeatmap', () => sdk.getExposureHeatmap({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', metric: 'net_premium' } })],
-      ['getOpenInterest', () => sdk.getOpenInterest({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', strikes_around: 10 } })],
+      [
+        'getVolatilityDrift',
+        () => sdk.getVolatilityDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '5m' } }),
+      ],
+      [
+        'getExposureLevels',
+        () =>
+          sdk.getExposureLevels({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', include: ['vanna', 'charm', 'delta'] } }),
+      ],
+      [
+        'getExposureHeatmap',
+        () => sdk.getExposureHeatmap({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', metric: 'net_premium' } }),
+      ],
+      [
+        'getOpenInterest',
+        () => sdk.getOpenInterest({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', strikes_around: 10 } }),
+      ],
     ];
-    const created = await sdk.createExport({ client, body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } } });
+    const created = await sdk.createExport({
+      client,
+      body: { path: '/v1/market/sessions', query: { date: '2026-11-27', asset: 'options' } },
+    });
     expect(created.response.status).toBe(202);
     const id = created.data?.data.id ?? '';
     calls.push(['createExport', async () => created]);
@@ -125,7 +155,10 @@ describe('every served route through the generated client', () => {
     for (const family of families) {
       const r = await sdk.listCatalog({ client, query: { family } });
       expect(r.response.status, family).toBe(200);
-      expect(r.data?.data.map((e) => e.id), family).toEqual(entries.filter((e) => e.family === family).map((e) => e.id));
+      expect(
+        r.data?.data.map((e) => e.id),
+        family,
+      ).toEqual(entries.filter((e) => e.family === family).map((e) => e.id));
     }
     for (const family of ['futures', 'indices'] as const) {
       const r = await sdk.listCatalog({ client, query: { family } });

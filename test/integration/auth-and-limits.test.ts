@@ -1,11 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAccount, getAccountLimits, getMarketCalendarDay, getOpenApiDocument, getStatus, listOptionTrades, listStockSplits } from '../../generated/client/index.js';
+import {
+  getAccount,
+  getAccountLimits,
+  getMarketCalendarDay,
+  getOpenApiDocument,
+  getStatus,
+  listOptionTrades,
+  listStockSplits,
+} from '../../generated/client/index.js';
 import { revokeKey, setAccountStatus } from '../../src/db/accounts.js';
 import type { Handler } from '../../src/handlers/types.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settled } from '../support/settled.js';
 
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-burst-limit', 'x-ratelimit-burst-remaining'];
+const RATE_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-burst-limit',
+  'x-ratelimit-burst-remaining',
+];
 
 describe('authentication and entitlements', () => {
   let service: TestService;
@@ -41,7 +55,12 @@ describe('authentication and entitlements', () => {
     expect(account.response.status).toBe(200);
     expect(account.data?.data).toMatchObject({ id, plan: 'pro', status: 'active', entitlements: { overnight: true } });
     expect(account.data?.data.key.prefix).toBe(key.slice(0, 13));
-    expect(account.data?.data.limits).toMatchObject({ requests_per_minute: 250, requests_per_second: 30, requests_in_flight: 4, keyless_requests_per_minute: 60 });
+    expect(account.data?.data.limits).toMatchObject({
+      requests_per_minute: 250,
+      requests_per_second: 30,
+      requests_in_flight: 4,
+      keyless_requests_per_minute: 60,
+    });
     for (const h of RATE_HEADERS) expect(account.response.headers.get(h), h).toMatch(/^\d+$/);
     expect(account.response.headers.get('x-ratelimit-limit')).toBe('250');
     const bad = await listStockSplits({ client, query: { limit: 0 } });
@@ -104,7 +123,29 @@ describe('rate limits', () => {
   let gate = Promise.resolve();
   const slowAccount: Handler<'getAccount'> = async (ctx) => {
     await gate;
-    return { data: { id: ctx.account?.id ?? '', name: 'slow', plan: 'pro', datasets: [], entitlements: { overnight: true }, status: 'active', created_timestamp: 0, key: { id: 'k', prefix: 'p', name: null, created_timestamp: 0 }, limits: { requests_per_minute: 1, requests_per_second: 1, requests_in_flight: 1, keyless_requests_per_minute: 1, endpoint_timeout_ms: 1, exports_queued_or_running: 1, export_max_rows: 1, export_max_bytes: 1, export_max_query_params: 1 } } };
+    return {
+      data: {
+        id: ctx.account?.id ?? '',
+        name: 'slow',
+        plan: 'pro',
+        datasets: [],
+        entitlements: { overnight: true },
+        status: 'active',
+        created_timestamp: 0,
+        key: { id: 'k', prefix: 'p', name: null, created_timestamp: 0 },
+        limits: {
+          requests_per_minute: 1,
+          requests_per_second: 1,
+          requests_in_flight: 1,
+          keyless_requests_per_minute: 1,
+          endpoint_timeout_ms: 1,
+          exports_queued_or_running: 1,
+          export_max_rows: 1,
+          export_max_bytes: 1,
+          export_max_query_params: 1,
+        },
+      },
+    };
   };
 
   beforeAll(async () => {
@@ -120,7 +161,11 @@ describe('rate limits', () => {
     const { id, client } = await service.newAccount();
     gate = new Promise((resolve) => (release = resolve));
     const inFlight = [1, 2, 3, 4].map(() => getAccount({ client }));
-    await settled(() => service.deps.limiter.state(id, clock()), (s) => s.inFlight === 4, { what: 'the four held requests to be admitted' });
+    await settled(
+      () => service.deps.limiter.state(id, clock()),
+      (s) => s.inFlight === 4,
+      { what: 'the four held requests to be admitted' },
+    );
     const fifth = await getMarketCalendarDay({ client });
     expect(fifth.response.status).toBe(429);
     expect(fifth.error?.error.code).toBe('rate_limited');

@@ -55,7 +55,9 @@ describe('chain snapshots and history in the seeded store', () => {
    * on DAY until its 16:00 close (an AM-settled series expiring on DAY last traded the day before).
    */
   const liveAt = (root: string, t: number): number =>
-    listed.filter((l) => l.root === root && (l.expiry > DAY || (!l.am && t < calendarDay(DAY).close_timestamp!))).reduce((a, l) => a + l.n, 0);
+    listed
+      .filter((l) => l.root === root && (l.expiry > DAY || (!l.am && t < calendarDay(DAY).close_timestamp!)))
+      .reduce((a, l) => a + l.n, 0);
 
   it('holds a sample of every listed contract of each root at each snapshot minute of each session', () => {
     const rootsOf = (session: string): string[] =>
@@ -64,7 +66,8 @@ describe('chain snapshots and history in the seeded store', () => {
     for (const s of marketSessions(DAY, ['options'])) {
       if (!['overnight', 'regular', 'curb'].includes(s.session)) continue;
       for (const root of rootsOf(s.session)) {
-        const end = s.session === 'regular' && ['AAPL', 'TSLA', 'NVDA', 'AMZN'].includes(root) ? calendarDay(DAY).close_timestamp! : s.end_time;
+        const end =
+          s.session === 'regular' && ['AAPL', 'TSLA', 'NVDA', 'AMZN'].includes(root) ? calendarDay(DAY).close_timestamp! : s.end_time;
         const minutes: number[] = [];
         for (let t = s.start_time; t < end; t += SNAPSHOT_EVERY_MINUTES * MINUTE) minutes.push(t);
         if (minutes.at(-1) !== end - MINUTE) minutes.push(end - MINUTE);
@@ -102,7 +105,9 @@ describe('chain snapshots and history in the seeded store', () => {
       }
     }
     // SPX also has its overnight bars on those dates (the regular session's share of the day needs them).
-    const gth = await sql<{ n: number }>`select count(*)::int as n from underlying_bars where symbol = 'SPX' and ts < ${calendarDay(historyDates[0]!).open_timestamp!}::int8`.execute(
+    const gth = await sql<{
+      n: number;
+    }>`select count(*)::int as n from underlying_bars where symbol = 'SPX' and ts < ${calendarDay(historyDates[0]!).open_timestamp!}::int8`.execute(
       service.database.admin,
     );
     expect(gth.rows[0]!.n).toBeGreaterThan(700);
@@ -123,7 +128,15 @@ describe('chain snapshots and history in the seeded store', () => {
 
     const samplesOf = async (s: TestService, root: string) =>
       (
-        await sql<{ symbol: string; minute: string; bid: number | null; ask: number | null; bid_size: number | null; ask_size: number | null; quote_ts: string }>`
+        await sql<{
+          symbol: string;
+          minute: string;
+          bid: number | null;
+          ask: number | null;
+          bid_size: number | null;
+          ask_size: number | null;
+          quote_ts: string;
+        }>`
           select c.option_symbol as symbol, q.minute::text as minute, q.bid, q.ask, q.bid_size, q.ask_size, q.quote_ts::text as quote_ts
           from quote_samples q join contracts c on c.id = q.contract_id where q.trading_date = ${DAY} and c.root = ${root}
           order by 1, 2`.execute(s.database.admin)
@@ -139,7 +152,9 @@ describe('chain snapshots and history in the seeded store', () => {
       let sequence = 0;
       for (const r of want) {
         const ns = `${r.quote_ts}000000`;
-        out.push(`${ticker(r.symbol)},301,${(r.ask ?? 0) + 0.01},${r.ask_size ?? 0},301,${r.bid ?? 0},${r.bid_size ?? 0},${(sequence += 1)},${ns}`);
+        out.push(
+          `${ticker(r.symbol)},301,${(r.ask ?? 0) + 0.01},${r.ask_size ?? 0},301,${r.bid ?? 0},${r.bid_size ?? 0},${(sequence += 1)},${ns}`,
+        );
         out.push(`${ticker(r.symbol)},301,${r.ask ?? 0},${r.ask_size ?? 0},301,${r.bid ?? 0},${r.bid_size ?? 0},${(sequence += 1)},${ns}`);
       }
       const file = path.join(dir, 'massive-quotes.csv');

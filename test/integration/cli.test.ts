@@ -19,7 +19,8 @@ describe('command-line tools', () => {
   });
   afterAll(async () => service.stop());
 
-  const cli = async (script: string, ...args: string[]) => await run(process.execPath, [...nodeArgsOf(`src/cli/${script}.ts`), ...args], { env, encoding: 'utf8' });
+  const cli = async (script: string, ...args: string[]) =>
+    await run(process.execPath, [...nodeArgsOf(`src/cli/${script}.ts`), ...args], { env, encoding: 'utf8' });
 
   it('creates, lists, suspends and revokes', async () => {
     const created = await cli('accounts', 'create-account', '--name', 'Acme', '--plan', 'basic', '--datasets', 'options');
@@ -50,8 +51,14 @@ describe('command-line tools', () => {
   });
 
   it('refuses bad arguments with a message and a non-zero exit', async () => {
-    await expect(cli('accounts', 'create-account', '--name', 'X', '--plan', 'gold')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--plan must be basic or pro') as unknown });
-    await expect(cli('accounts', 'frobnicate')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command frobnicate') as unknown });
+    await expect(cli('accounts', 'create-account', '--name', 'X', '--plan', 'gold')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--plan must be basic or pro') as unknown,
+    });
+    await expect(cli('accounts', 'frobnicate')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown command frobnicate') as unknown,
+    });
     // An unknown option: a one-line error and the usage, never a stack trace.
     const unknown = cli('accounts', 'list', '--bogus');
     await expect(unknown).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--bogus'") as unknown });
@@ -67,6 +74,8 @@ describe('command-line tools', () => {
     fs.writeFileSync(file, 'symbol,execution_date,split_from,split_to\nQQQZ,2024-06-10,1,2\nQQQZ,not-a-date,1,2\n');
     const out = await cli('ingest', 'splits', file);
     expect(out.stdout).toContain('read 2, loaded 1, rejected 1, duplicates 0');
-    expect(fs.readFileSync(`${file}.rejects.csv`, 'utf8')).toContain('3,"execution_date ""not-a-date"" is not a date from 2000-01-01 to 2035-12-31"');
+    expect(fs.readFileSync(`${file}.rejects.csv`, 'utf8')).toContain(
+      '3,"execution_date ""not-a-date"" is not a date from 2000-01-01 to 2035-12-31"',
+    );
   });
 });

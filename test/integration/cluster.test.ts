@@ -51,7 +51,17 @@ async function startCluster(env: Record<string, string>): Promise<Cluster> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, nodeArgsOf('src/main.ts'), {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), WEB_WORKERS: '2', SEED_ON_START: 'false', LOG_LEVEL: 'silent', LIMIT_PER_SECOND: '4', LIMIT_IN_FLIGHT: '100', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      WEB_WORKERS: '2',
+      SEED_ON_START: 'false',
+      LOG_LEVEL: 'silent',
+      LIMIT_PER_SECOND: '4',
+      LIMIT_IN_FLIGHT: '100',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -182,7 +192,13 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LI
   afterAll(async () => stopCluster(cluster));
 
   it('resumes a stream on either worker: it moves with its numbering and subscriptions, without gaps or duplicates', async () => {
-    const database = await openDatabase({ databaseUrl: cluster.databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 10_000 });
+    const database = await openDatabase({
+      databaseUrl: cluster.databaseUrl,
+      embeddedDir: '',
+      embeddedPort: 0,
+      poolSize: 1,
+      statementTimeoutMs: 10_000,
+    });
     const key = (await createKey(database.admin, await createAccount(database.admin, { name: 'streams', plan: 'pro' }), 'streams')).key;
     await database.close();
     /** Every message of the stream by its sequence number, as first received. */
@@ -199,9 +215,17 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LI
     const welcome = await client.next((m) => m.type === 'welcome');
     const streamId = String(welcome.stream_id);
     const tags = [processTag(String(welcome.request_id))];
-    expect(await ask(client, 'a', { type: 'subscribe', channel: 'prints', params: { session: 'all' } })).toMatchObject({ type: 'subscribed', subscription: 's1' });
-    expect(await ask(client, 'b', { type: 'subscribe', channel: 'prints', params: { underlying_symbols: 'SPY,QQQ', min_size: 5 } })).toMatchObject({ type: 'subscribed', subscription: 's2' });
-    expect(await ask(client, 'c', { type: 'subscribe', channel: 'prints', params: { min_size: 'many' } })).toMatchObject({ type: 'error', error: { code: 'invalid_parameter' } });
+    expect(await ask(client, 'a', { type: 'subscribe', channel: 'prints', params: { session: 'all' } })).toMatchObject({
+      type: 'subscribed',
+      subscription: 's1',
+    });
+    expect(
+      await ask(client, 'b', { type: 'subscribe', channel: 'prints', params: { underlying_symbols: 'SPY,QQQ', min_size: 5 } }),
+    ).toMatchObject({ type: 'subscribed', subscription: 's2' });
+    expect(await ask(client, 'c', { type: 'subscribe', channel: 'prints', params: { min_size: 'many' } })).toMatchObject({
+      type: 'error',
+      error: { code: 'invalid_parameter' },
+    });
     client.messages.forEach(keep);
     expect(log.map((m) => m.seq)).toEqual([1, 2, 3, 4]);
 
@@ -226,7 +250,11 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LI
       expect(client.messages.slice(0, helloAt)).toEqual(log.slice(lastRead));
       keep(hello);
       // The subscriptions came along: the next one is numbered on, and one made earlier can be ended here.
-      const next = await ask(client, `s${round}`, { type: 'subscribe', channel: 'prints', params: { underlying_symbols: 'SPX', session: 'rth' } });
+      const next = await ask(client, `s${round}`, {
+        type: 'subscribe',
+        channel: 'prints',
+        params: { underlying_symbols: 'SPX', session: 'rth' },
+      });
       expect(next).toMatchObject({ type: 'subscribed', subscription: `s${round + 3}`, seq: log.length + 1 });
       keep(next);
       if (round === 0) {
@@ -260,7 +288,9 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LI
       // Each worker admits at most its own 4 a second, counting down from 3 in its own headers,
       // and refuses only once it has admitted 4.
       expect(admitted.length).toBe(Math.min(4, served.length));
-      expect(admitted.map((a) => Number(a.headers['x-ratelimit-burst-remaining'])).sort()).toEqual([3, 2, 1, 0].slice(0, admitted.length).sort());
+      expect(admitted.map((a) => Number(a.headers['x-ratelimit-burst-remaining'])).sort()).toEqual(
+        [3, 2, 1, 0].slice(0, admitted.length).sort(),
+      );
       expect(served.filter((a) => a.status === 429).every((a) => a.body.error?.code === 'burst_limited')).toBe(true);
     }
     // Connections alternate between the two idle workers: more than one worker's 4 get through.

@@ -34,8 +34,17 @@ describe('contract trade-at-time', () => {
   afterAll(async () => service.stop());
 
   const sameContract = (a: Print) => (b: Print) =>
-    a.underlying_symbol === b.underlying_symbol && a.date_of_expiry === b.date_of_expiry && a.contract_type === b.contract_type && a.strike === b.strike;
-  const queryOf = (p: Print, timestamp: number) => ({ underlying_symbol: p.underlying_symbol, contract_type: p.contract_type, strike: p.strike, date_of_expiry: p.date_of_expiry, timestamp });
+    a.underlying_symbol === b.underlying_symbol &&
+    a.date_of_expiry === b.date_of_expiry &&
+    a.contract_type === b.contract_type &&
+    a.strike === b.strike;
+  const queryOf = (p: Print, timestamp: number) => ({
+    underlying_symbol: p.underlying_symbol,
+    contract_type: p.contract_type,
+    strike: p.strike,
+    date_of_expiry: p.date_of_expiry,
+    timestamp,
+  });
   const lastBefore = (p: Print, t: number, overnight: boolean): Print | undefined =>
     prints
       .filter((x) => sameContract(p)(x) && x.timestamp <= t && (overnight || x.session !== 'gth'))
@@ -50,12 +59,25 @@ describe('contract trade-at-time', () => {
         expect(r.response.status).toBe(200);
         const want = lastBefore(p, t, true);
         const data = r.data!.data;
-        expect(data).toMatchObject({ underlying_symbol: p.underlying_symbol, contract_type: p.contract_type, strike: p.strike, date_of_expiry: p.date_of_expiry, requested_timestamp: t });
+        expect(data).toMatchObject({
+          underlying_symbol: p.underlying_symbol,
+          contract_type: p.contract_type,
+          strike: p.strike,
+          date_of_expiry: p.date_of_expiry,
+          requested_timestamp: t,
+        });
         expect(data.option_symbol).toMatch(new RegExp(`^${p.underlying_symbol.padEnd(6, ' ')}\\d{6}[CP]\\d{8}$`));
         if (want === undefined) {
           expect(data.trade).toBeNull();
         } else {
-          expect(data.trade).toMatchObject({ timestamp: want.timestamp, price_per_share: want.price, size: want.size, sequence: sequenceOf(want), exchange: want.exchange_code, condition: want.condition_code });
+          expect(data.trade).toMatchObject({
+            timestamp: want.timestamp,
+            price_per_share: want.price,
+            size: want.size,
+            sequence: sequenceOf(want),
+            exchange: want.exchange_code,
+            condition: want.condition_code,
+          });
           expect(Array.isArray(data.trade?.extended_conditions)).toBe(true);
         }
       }
@@ -95,7 +117,10 @@ describe('contract trade-at-time', () => {
     expect(missing.response.status).toBe(422);
     // Monthly and weekly roots are different roots.
     const weekly = prints.find((x) => x.underlying_symbol === 'SPXW' && x.session === 'rth')!;
-    const asMonthly = await getContractTradeAtTime({ client: pro, query: { ...queryOf(weekly, weekly.timestamp), underlying_symbol: 'SPX' } });
+    const asMonthly = await getContractTradeAtTime({
+      client: pro,
+      query: { ...queryOf(weekly, weekly.timestamp), underlying_symbol: 'SPX' },
+    });
     expect([200, 422]).toContain(asMonthly.response.status);
     if (asMonthly.response.status === 200) expect(asMonthly.data?.data.underlying_symbol).toBe('SPX');
   });
@@ -121,12 +146,16 @@ describe('contract trade-at-time', () => {
 
   it('answers 400 for a strike with more than three decimals or a missing parameter', async () => {
     const p = prints[0]!;
-    expect((await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), strike: 100.0005 } })).response.status).toBe(400);
+    expect((await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), strike: 100.0005 } })).response.status).toBe(
+      400,
+    );
     // Within the schema's bounds yet below a thousandth (found by Schemathesis): 400, not 500.
     const tiny = await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), strike: 5e-324 } });
     expect(tiny.response.status).toBe(400);
     expect((tiny.error as { error: { details: { parameter: string }[] } }).error.details[0]?.parameter).toBe('strike');
-    expect((await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), underlying_symbol: 'TOOLONGX' } })).response.status).toBe(400);
+    expect(
+      (await getContractTradeAtTime({ client: pro, query: { ...queryOf(p, p.timestamp), underlying_symbol: 'TOOLONGX' } })).response.status,
+    ).toBe(400);
     const { timestamp: _omit, ...rest } = queryOf(p, p.timestamp);
     expect((await getContractTradeAtTime({ client: pro, query: rest as never })).response.status).toBe(400);
   });
@@ -135,7 +164,15 @@ describe('contract trade-at-time', () => {
 /** A stored quote price as served: zero (OPRA's "no bid", "no offer") is null. */
 const quoted = (price: number | null): number | null => (price !== null && price > 0 ? price : null);
 
-type QuotedContract = { id: number; root: string; date_of_expiry: string; contract_type: 'call' | 'put'; strike: number; underlying: string; option_symbol: string };
+type QuotedContract = {
+  id: number;
+  root: string;
+  date_of_expiry: string;
+  contract_type: 'call' | 'put';
+  strike: number;
+  underlying: string;
+  option_symbol: string;
+};
 type Sample = { minute: number; quote_ts: number; bid: number | null; ask: number | null };
 
 describe('contract implied volatility', () => {
@@ -168,7 +205,11 @@ describe('contract implied volatility', () => {
     return { ...row, strike: Number(row.strike) };
   };
   const samplesOf = async (c: QuotedContract): Promise<Sample[]> =>
-    (await sql<Sample>`select minute, quote_ts, bid, ask from quote_samples where contract_id = ${c.id} order by minute`.execute(service.database.admin)).rows;
+    (
+      await sql<Sample>`select minute, quote_ts, bid, ask from quote_samples where contract_id = ${c.id} order by minute`.execute(
+        service.database.admin,
+      )
+    ).rows;
 
   beforeAll(async () => {
     service = await startTestService({ clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
@@ -177,13 +218,24 @@ describe('contract implied volatility', () => {
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     contract = await mostQuoted(['SPY'], [[OPEN, CLOSE]]);
     samples = await samplesOf(contract);
-    night = await mostQuoted(['SPX', 'SPXW'], [[GTH_OPEN, GTH_CLOSE], [OPEN, CLOSE]]);
+    night = await mostQuoted(
+      ['SPX', 'SPXW'],
+      [
+        [GTH_OPEN, GTH_CLOSE],
+        [OPEN, CLOSE],
+      ],
+    );
     nightSamples = await samplesOf(night);
     equity = await mostQuoted(['AAPL', 'TSLA', 'NVDA', 'AMZN'], [[OPEN, CLOSE]]);
   });
   afterAll(async () => service.stop());
 
-  const base = () => ({ underlying_symbol: contract.root, contract_type: contract.contract_type, strike: contract.strike, date_of_expiry: contract.date_of_expiry });
+  const base = () => ({
+    underlying_symbol: contract.root,
+    contract_type: contract.contract_type,
+    strike: contract.strike,
+    date_of_expiry: contract.date_of_expiry,
+  });
   const regular = () => samples.filter((s) => s.minute >= OPEN && s.minute < CLOSE);
 
   it('samples the latest regular session at 5 minutes by default, oldest first, each bucket its last quote, solved at the bar of its minute', async () => {
@@ -205,7 +257,11 @@ describe('contract implied volatility', () => {
       if (row.bid !== null && row.ask !== null) expect(row.midpoint).toBeCloseTo((row.bid + row.ask) / 2, 12);
       else expect([row.midpoint, row.implied_volatility]).toEqual([null, null]);
       expect(row.underlying_timestamp === s.minute || row.underlying_timestamp === s.minute - 60_000).toBe(true);
-      for (const [price, vol] of [[row.midpoint, row.implied_volatility], [row.bid, row.bid_implied_volatility], [row.ask, row.ask_implied_volatility]] as const) {
+      for (const [price, vol] of [
+        [row.midpoint, row.implied_volatility],
+        [row.bid, row.bid_implied_volatility],
+        [row.ask, row.ask_implied_volatility],
+      ] as const) {
         if (vol === null || price === null) continue;
         solved += 1;
         expect(vol).toBeGreaterThan(0.01);
@@ -232,7 +288,12 @@ describe('contract implied volatility', () => {
     const all = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval: '1m', limit: 5000 } });
     expect(all.data!.data.map((x) => x.timestamp)).toEqual(regular().map((s) => s.minute));
     expect(all.data!.pagination).toMatchObject({ has_more: false, next_cursor_id: null, count: regular().length });
-    for (const [interval, limit] of [['1m', 7], ['10m', 3], ['1h', 1], ['30m', 5000]] as const) {
+    for (const [interval, limit] of [
+      ['1m', 7],
+      ['10m', 3],
+      ['1h', 1],
+      ['30m', 5000],
+    ] as const) {
       const rows: number[] = [];
       let cursor: string | undefined;
       for (let i = 0; i < 200; i += 1) {
@@ -247,10 +308,24 @@ describe('contract implied volatility', () => {
     }
     const start = OPEN + 3_600_000;
     const end = OPEN + 2 * 3_600_000;
-    const window = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval: '1m', start_time: start, end_time: end } });
-    expect(window.data!.data.map((x) => x.timestamp)).toEqual(regular().filter((s) => s.minute >= start && s.minute < end).map((s) => s.minute));
-    const fromStart = await listContractImpliedVolatility({ client: pro, query: { ...base(), interval: '1m', start_time: start, limit: 5000 } });
-    expect(fromStart.data!.data.map((x) => x.timestamp)).toEqual(regular().filter((s) => s.minute >= start).map((s) => s.minute));
+    const window = await listContractImpliedVolatility({
+      client: pro,
+      query: { ...base(), interval: '1m', start_time: start, end_time: end },
+    });
+    expect(window.data!.data.map((x) => x.timestamp)).toEqual(
+      regular()
+        .filter((s) => s.minute >= start && s.minute < end)
+        .map((s) => s.minute),
+    );
+    const fromStart = await listContractImpliedVolatility({
+      client: pro,
+      query: { ...base(), interval: '1m', start_time: start, limit: 5000 },
+    });
+    expect(fromStart.data!.data.map((x) => x.timestamp)).toEqual(
+      regular()
+        .filter((s) => s.minute >= start)
+        .map((s) => s.minute),
+    );
   });
 
   it('answers 400 for a date with a range, an empty or reversed range, a range over 31 days, or an altered cursor', async () => {
@@ -265,7 +340,10 @@ describe('contract implied volatility', () => {
     expect(await bad({ interval: '2m', limit: 5001 })).toEqual(['interval', 'limit']);
     expect(await bad({ cursor_id: 'abc.def' })).toEqual(['cursor_id']);
     expect(await bad({ strike: 5e-324 })).toEqual(['strike']);
-    const ok = await listContractImpliedVolatility({ client: pro, query: { ...base(), start_time: OPEN, end_time: OPEN + 31 * 86_400_000 } });
+    const ok = await listContractImpliedVolatility({
+      client: pro,
+      query: { ...base(), start_time: OPEN, end_time: OPEN + 31 * 86_400_000 },
+    });
     expect(ok.response.status).toBe(200);
   });
 
@@ -276,11 +354,18 @@ describe('contract implied volatility', () => {
     }
   });
 
-  const nightBase = () => ({ underlying_symbol: night.root, contract_type: night.contract_type, strike: night.strike, date_of_expiry: night.date_of_expiry });
+  const nightBase = () => ({
+    underlying_symbol: night.root,
+    contract_type: night.contract_type,
+    strike: night.strike,
+    date_of_expiry: night.date_of_expiry,
+  });
   const overnight = () => nightSamples.filter((s) => s.minute >= GTH_OPEN && s.minute < GTH_CLOSE);
   const nightRegular = () => nightSamples.filter((s) => s.minute >= OPEN && s.minute < CLOSE);
   /** Bucket starts of samples on the grid that starts at `grid`, each once, ascending. */
-  const bucketsOf = (list: Sample[], grid: number, step: number): number[] => [...new Set(list.map((s) => grid + Math.floor((s.minute - grid) / step) * step))];
+  const bucketsOf = (list: Sample[], grid: number, step: number): number[] => [
+    ...new Set(list.map((s) => grid + Math.floor((s.minute - grid) / step) * step)),
+  ];
 
   it('samples the overnight session with gth: from 20:15 ET the evening before to 09:25 ET, buckets aligned to 20:15 ET', async () => {
     expect(overnight().length).toBeGreaterThan(60);
@@ -295,7 +380,8 @@ describe('contract implied volatility', () => {
     }
     // Each bucket is its last quote, and the overnight quotes are solved against the overnight index bars.
     const last = new Map(overnight().map((s) => [GTH_OPEN + Math.floor((s.minute - GTH_OPEN) / 300_000) * 300_000, s]));
-    for (const row of rows) expect([row.bid, row.ask]).toEqual([quoted(last.get(row.timestamp)!.bid), quoted(last.get(row.timestamp)!.ask)]);
+    for (const row of rows)
+      expect([row.bid, row.ask]).toEqual([quoted(last.get(row.timestamp)!.bid), quoted(last.get(row.timestamp)!.ask)]);
     expect(rows.filter((x) => x.implied_volatility !== null).length).toBeGreaterThan(0);
     // 1h buckets are 20:15, 21:15, ... ET; the default date is the latest session's.
     const hourly = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1h' } });
@@ -303,8 +389,15 @@ describe('contract implied volatility', () => {
     expect(hourly.data!.data.every((x) => (x.timestamp - GTH_OPEN) % 3_600_000 === 0)).toBe(true);
     // A range picks the overnight windows it meets, cut to it.
     const from = GTH_OPEN + 2 * 3_600_000;
-    const ranged = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1m', start_time: from, end_time: CLOSE, limit: 5000 } });
-    expect(ranged.data!.data.map((x) => x.timestamp)).toEqual(overnight().filter((s) => s.minute >= from).map((s) => s.minute));
+    const ranged = await listContractImpliedVolatility({
+      client: pro,
+      query: { ...nightBase(), session: 'gth', interval: '1m', start_time: from, end_time: CLOSE, limit: 5000 },
+    });
+    expect(ranged.data!.data.map((x) => x.timestamp)).toEqual(
+      overnight()
+        .filter((s) => s.minute >= from)
+        .map((s) => s.minute),
+    );
   });
 
   it('defaults gth to the overnight session in progress, which belongs to the next trading date', async () => {
@@ -331,7 +424,10 @@ describe('contract implied volatility', () => {
 
   it('leaves rth as it was: the regular session alone, with or without session', async () => {
     const implicit = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, limit: 5000 } });
-    const explicit = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, session: 'rth', limit: 5000 } });
+    const explicit = await listContractImpliedVolatility({
+      client: pro,
+      query: { ...nightBase(), date: DAY, session: 'rth', limit: 5000 },
+    });
     expect(implicit.response.status).toBe(200);
     expect(implicit.data!.data.map((x) => x.timestamp)).toEqual(bucketsOf(nightRegular(), OPEN, 300_000));
     expect(explicit.data!.data).toEqual(implicit.data!.data);
@@ -351,7 +447,12 @@ describe('contract implied volatility', () => {
   });
 
   it('answers 422 for gth on a root without an overnight session, whose all is its regular session', async () => {
-    const equityBase = { underlying_symbol: equity.root, contract_type: equity.contract_type, strike: equity.strike, date_of_expiry: equity.date_of_expiry };
+    const equityBase = {
+      underlying_symbol: equity.root,
+      contract_type: equity.contract_type,
+      strike: equity.strike,
+      date_of_expiry: equity.date_of_expiry,
+    };
     const gth = await listContractImpliedVolatility({ client: pro, query: { ...equityBase, date: DAY, session: 'gth' } });
     expect(gth.response.status).toBe(422);
     const { error } = gth.error as { error: { code: string; message: string } };
@@ -365,13 +466,22 @@ describe('contract implied volatility', () => {
   });
 
   it('pages through an all day with a cursor: every overnight then regular bucket once, in order', async () => {
-    for (const [interval, limit] of [['1h', 1], ['1h', 3], ['5m', 7], ['30m', 4], ['1m', 250]] as const) {
+    for (const [interval, limit] of [
+      ['1h', 1],
+      ['1h', 3],
+      ['5m', 7],
+      ['30m', 4],
+      ['1m', 250],
+    ] as const) {
       const step = { '1m': 60_000, '5m': 300_000, '30m': 1_800_000, '1h': 3_600_000 }[interval];
       const want = [...bucketsOf(overnight(), GTH_OPEN, step), ...bucketsOf(nightRegular(), OPEN, step)];
       const rows: number[] = [];
       let cursor: string | undefined;
       for (let i = 0; i < 500; i += 1) {
-        const page = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, session: 'all', interval, limit, cursor_id: cursor } });
+        const page = await listContractImpliedVolatility({
+          client: pro,
+          query: { ...nightBase(), date: DAY, session: 'all', interval, limit, cursor_id: cursor },
+        });
         expect(page.response.status).toBe(200);
         rows.push(...page.data!.data.map((x) => x.timestamp));
         cursor = page.data!.pagination.next_cursor_id ?? undefined;

@@ -44,9 +44,17 @@ describe('binary COPY into PostgreSQL', () => {
   let handle: DatabaseHandle;
   let client: pg.PoolClient;
   beforeAll(async () => {
-    handle = await openDatabase({ databaseUrl: inject('postgresUrl'), embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 5_000 });
+    handle = await openDatabase({
+      databaseUrl: inject('postgresUrl'),
+      embeddedDir: '',
+      embeddedPort: 0,
+      poolSize: 1,
+      statementTimeoutMs: 5_000,
+    });
     client = (await rawClient(handle.db)) as pg.PoolClient;
-    await client.query('create temporary table binary_probe (i4 integer, i8 bigint, f8 double precision, b boolean, d date, t text, ia integer[], ta text[])');
+    await client.query(
+      'create temporary table binary_probe (i4 integer, i8 bigint, f8 double precision, b boolean, d date, t text, ia integer[], ta text[])',
+    );
   });
   afterAll(async () => {
     client.release();
@@ -70,14 +78,23 @@ describe('binary COPY into PostgreSQL', () => {
       }
       w.end();
     });
-    const stored = await client.query<{ i4: number | null; i8: string | null; f8: number | null; b: boolean; d: string; t: string | null; ia: number[]; ta: string[] }>(
-      `select i4, i8::text, f8, b, d::text, t, ia, ta from binary_probe order by d`,
-    );
+    const stored = await client.query<{
+      i4: number | null;
+      i8: string | null;
+      f8: number | null;
+      b: boolean;
+      d: string;
+      t: string | null;
+      ia: number[];
+      ta: string[];
+    }>(`select i4, i8::text, f8, b, d::text, t, ia, ta from binary_probe order by d`);
     expect(stored.rows).toEqual(
       [...ROWS].sort((x, y) => x.d.localeCompare(y.d)).map((r) => ({ ...r, i8: r.i8 === null ? null : String(r.i8) })),
     );
     // An empty array is '{}', the zero-dimension array, as PostgreSQL writes it.
-    const empty = await client.query<{ n: number | null; text: string }>(`select array_ndims(ia) as n, ia::text as text from binary_probe where d = '1999-12-31'`);
+    const empty = await client.query<{ n: number | null; text: string }>(
+      `select array_ndims(ia) as n, ia::text as text from binary_probe where d = '1999-12-31'`,
+    );
     expect(empty.rows).toEqual([{ n: null, text: '{}' }]);
     await client.query('truncate binary_probe');
   });

@@ -46,7 +46,9 @@ describe('errors, validation and the route deadline', () => {
   });
 
   it('validates list items and their count', async () => {
-    const r = await raw(`/v1/options/trades?underlying_symbol=SPX&exchange=cboe,nyse&sentiment=${['bullish', 'bearish', 'neutral', 'unknown', 'bullish'].join(',')}`);
+    const r = await raw(
+      `/v1/options/trades?underlying_symbol=SPX&exchange=cboe,nyse&sentiment=${['bullish', 'bearish', 'neutral', 'unknown', 'bullish'].join(',')}`,
+    );
     expect(r.status).toBe(400);
     const body = (await r.json()) as { error: { details: { parameter: string }[] } };
     expect(new Set(body.error.details.map((d) => d.parameter))).toEqual(new Set(['exchange', 'sentiment']));
@@ -56,7 +58,11 @@ describe('errors, validation and the route deadline', () => {
     const badJson = await raw('/v1/exports', { method: 'POST', body: '{"path":', headers: { 'content-type': 'application/json' } });
     expect(badJson.status).toBe(400);
     expect(((await badJson.json()) as { error: { code: string } }).error.code).toBe('invalid_body');
-    const wrongType = await raw('/v1/exports', { method: 'POST', body: 'path=/v1/stocks/splits', headers: { 'content-type': 'text/plain' } });
+    const wrongType = await raw('/v1/exports', {
+      method: 'POST',
+      body: 'path=/v1/stocks/splits',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(wrongType.status).toBe(400);
     const invalid = await createExport({ client: service.client(key), body: { path: 'not-a-path' } });
     expect(invalid.response.status).toBe(400);
@@ -99,8 +105,19 @@ describe('errors, validation and the route deadline', () => {
     // The statement time-out cancels the sleep well before its 5 seconds: gone within the 3 s the
     // 504 is allowed, counted from the request.
     const running = async () =>
-      (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where query like '%pg_sleep(5)%' and state = 'active' and pid <> pg_backend_pid()`.execute(service.database.admin)).rows[0]?.n;
-    expect(await settled(running, (n) => n === 0, { what: 'the cancelled pg_sleep(5) statement to leave pg_stat_activity', timeoutMs: started + 3000 - Date.now() })).toBe(0);
+      (
+        await sql<{
+          n: number;
+        }>`select count(*)::int as n from pg_stat_activity where query like '%pg_sleep(5)%' and state = 'active' and pid <> pg_backend_pid()`.execute(
+          service.database.admin,
+        )
+      ).rows[0]?.n;
+    expect(
+      await settled(running, (n) => n === 0, {
+        what: 'the cancelled pg_sleep(5) statement to leave pg_stat_activity',
+        timeoutMs: started + 3000 - Date.now(),
+      }),
+    ).toBe(0);
   });
 
   it('puts a request id on every response, matching meta.request_id', async () => {

@@ -40,7 +40,11 @@ describe('the explorer page', () => {
   beforeAll(async () => {
     built = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-explorer-'));
     await buildExplorer(built);
-    service = await startTestService({ clock: () => MARKET_NOW, explorerDir: built, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      clock: () => MARKET_NOW,
+      explorerDir: built,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ key } = await service.newAccount({ plan: 'pro' }));
     ({ key: basicKey } = await service.newAccount({ plan: 'basic', overnight: false }));
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
@@ -49,11 +53,21 @@ describe('the explorer page', () => {
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
       viewport: { width: 1400, height: 900 },
     });
     // A Content-Security-Policy violation is an error of the page's, whether or not the browser logs it.
-    await context.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)));
+    await context.addInitScript(() =>
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`)),
+    );
     page = context.pages()[0] ?? (await context.newPage());
     const origin = new URL(service.url).origin;
     page.on('console', (m) => m.type() === 'error' && trouble.push(`console: ${m.text()}`));
@@ -80,14 +94,19 @@ describe('the explorer page', () => {
     const section = page.locator(`#view-${view}`);
     if (submit) await section.locator('button[type=submit]').click();
     else await page.click(`#tabs a[data-view="${view}"]`);
-    await page.waitForFunction((id) => ['ready', 'error'].includes(document.getElementById(`view-${id}`)?.dataset.state ?? ''), view, { timeout: 45_000 });
+    await page.waitForFunction((id) => ['ready', 'error'].includes(document.getElementById(`view-${id}`)?.dataset.state ?? ''), view, {
+      timeout: 45_000,
+    });
     const state = await section.getAttribute('data-state');
     expect(state, (await section.locator('.error').textContent()) ?? '').toBe('ready');
     // A chart paints on the next frame: the screenshot waits for it.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     await page.screenshot({ path: path.join(SHOTS, `${shot}.png`), fullPage: true });
     expect(trouble).toEqual([]);
-    return (await page.evaluate((id) => (window as unknown as { explorerDrawn?: Record<string, Drawn> }).explorerDrawn?.[id], view)) as Drawn;
+    return (await page.evaluate(
+      (id) => (window as unknown as { explorerDrawn?: Record<string, Drawn> }).explorerDrawn?.[id],
+      view,
+    )) as Drawn;
   };
 
   it('asks for the key, keeps it in session storage and shows the account', async () => {
@@ -111,19 +130,25 @@ describe('the explorer page', () => {
     await page.check('#view-tape input[name=side][value=above_ask]');
     await page.fill('#view-tape input[name=min_premium]', '1000');
     const drawn = await open('tape', true);
-    expect(drawn.requests).toEqual(['/v1/options/trades?underlying_symbol=SPX&session=rth&min_premium=1000&limit=100&side=above_ask%2Cask']);
+    expect(drawn.requests).toEqual([
+      '/v1/options/trades?underlying_symbol=SPX&session=rth&min_premium=1000&limit=100&side=above_ask%2Cask',
+    ]);
     const { body } = await api<{ data: { id: string; premium: number; side: string }[] }>(drawn.requests[0]!);
     expect(body.data.length).toBeGreaterThan(10);
     expect(body.data.every((p) => ['above_ask', 'at_ask', 'near_ask'].includes(p.side) && p.premium >= 1000)).toBe(true);
     expect(drawn.ids).toEqual(body.data.map((p) => p.id));
     expect(drawn.premiums).toEqual(body.data.map((p) => p.premium));
-    expect(await page.locator('#view-tape tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(body.data.map((p) => p.id));
+    expect(await page.locator('#view-tape tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')))).toEqual(
+      body.data.map((p) => p.id),
+    );
 
     // The next page by the cursor, appended below.
     const { body: first } = await api<{ pagination: { next_cursor_id: string | null } }>(drawn.requests[0]!);
     expect(first.pagination.next_cursor_id).not.toBeNull();
     await page.click('#view-tape button.more');
-    await page.waitForFunction(() => (window as unknown as { explorerDrawn: Record<string, { requests: string[] }> }).explorerDrawn.tape!.requests.length === 2);
+    await page.waitForFunction(
+      () => (window as unknown as { explorerDrawn: Record<string, { requests: string[] }> }).explorerDrawn.tape!.requests.length === 2,
+    );
     const more = (await page.evaluate(() => (window as unknown as { explorerDrawn: Record<string, Drawn> }).explorerDrawn.tape)) as Drawn;
     const next = new URLSearchParams(drawn.requests[0]!.split('?')[1]);
     next.set('cursor_id', first.pagination.next_cursor_id!);
@@ -146,17 +171,26 @@ describe('the explorer page', () => {
 
   it('premium drift: the buckets of /v1/options/flow/premium-drift as lines', async () => {
     const drawn = await open('premium-drift');
-    type Bucket = { timestamp: number; call_drift: number | null; put_drift: number | null; sentiment_drift: number | null; underlying_price: number | null };
+    type Bucket = {
+      timestamp: number;
+      call_drift: number | null;
+      put_drift: number | null;
+      sentiment_drift: number | null;
+      underlying_price: number | null;
+    };
     const { body } = await api<{ data: Bucket[] }>(drawn.requests[0]!);
     expect(body.data.length).toBeGreaterThan(10);
     const series = drawn.series as Record<keyof Bucket, unknown[]>;
-    for (const field of ['timestamp', 'call_drift', 'put_drift', 'sentiment_drift', 'underlying_price'] as const) expect(series[field], field).toEqual(body.data.map((b) => b[field]));
+    for (const field of ['timestamp', 'call_drift', 'put_drift', 'sentiment_drift', 'underlying_price'] as const)
+      expect(series[field], field).toEqual(body.data.map((b) => b[field]));
   });
 
   it('levels: exposure by strike (the heat map legs summed by strike) with the price, the flip and the walls marked', async () => {
     const drawn = await open('levels');
     const [levelsUrl, callUrl, putUrl] = drawn.requests as [string, string, string];
-    expect(levelsUrl).toBe('/v1/options/levels?underlying_symbol=SPX&greek=gamma&unit=per_percent&model=classic_oi&perspective=dealer&session=rth');
+    expect(levelsUrl).toBe(
+      '/v1/options/levels?underlying_symbol=SPX&greek=gamma&unit=per_percent&model=classic_oi&perspective=dealer&session=rth',
+    );
     type Levels = {
       underlying_price: number;
       positioning_model: string;
@@ -228,13 +262,20 @@ describe('the explorer page', () => {
 
   it('skew: each expiration’s fitted smile by strike', async () => {
     const drawn = await open('skew');
-    type Skew = { valuation: { underlying_price: number }; expirations: { date_of_expiry: string; points: { strike: number; smile_implied_volatility: number | null }[] }[] };
+    type Skew = {
+      valuation: { underlying_price: number };
+      expirations: { date_of_expiry: string; points: { strike: number; smile_implied_volatility: number | null }[] }[];
+    };
     const { body } = await api<{ data: Skew }>(drawn.requests[0]!);
     const expected = body.data.expirations
       .filter((e) => e.points.length > 0)
       .map((e) => {
         const points = e.points.filter((p) => p.smile_implied_volatility !== null);
-        return { date_of_expiry: e.date_of_expiry, strikes: points.map((p) => p.strike), smile: points.map((p) => p.smile_implied_volatility) };
+        return {
+          date_of_expiry: e.date_of_expiry,
+          strikes: points.map((p) => p.strike),
+          smile: points.map((p) => p.smile_implied_volatility),
+        };
       });
     expect(expected.length).toBeGreaterThan(1);
     expect(expected.every((e) => e.strikes.length > 5)).toBe(true);
@@ -244,11 +285,23 @@ describe('the explorer page', () => {
 
   it('volatility drift: ATM (both clocks), 30-day and realized lines of /v1/options/volatility/drift', async () => {
     const drawn = await open('vol-drift');
-    type Point = { timestamp: number; implied_volatility: number | null; implied_volatility_trading_clock: number | null; implied_volatility_30d: number | null; adjusted_realized_volatility: number | null };
+    type Point = {
+      timestamp: number;
+      implied_volatility: number | null;
+      implied_volatility_trading_clock: number | null;
+      implied_volatility_30d: number | null;
+      adjusted_realized_volatility: number | null;
+    };
     const { body } = await api<{ data: { points: Point[] } }>(drawn.requests[0]!);
     expect(body.data.points.length).toBeGreaterThan(10);
     const series = drawn.series as Record<keyof Point, unknown[]>;
-    for (const field of ['timestamp', 'implied_volatility', 'implied_volatility_trading_clock', 'implied_volatility_30d', 'adjusted_realized_volatility'] as const) {
+    for (const field of [
+      'timestamp',
+      'implied_volatility',
+      'implied_volatility_trading_clock',
+      'implied_volatility_30d',
+      'adjusted_realized_volatility',
+    ] as const) {
       expect(series[field], field).toEqual(body.data.points.map((p) => p[field]));
     }
     expect(body.data.points.some((p) => p.implied_volatility !== null)).toBe(true);
@@ -278,7 +331,10 @@ describe('the explorer page', () => {
     await page.selectOption('#view-premium-drift select[name=session]', 'gth');
     await page.click('#view-premium-drift button[type=submit]');
     await page.waitForFunction(() => document.getElementById('view-premium-drift')?.dataset.state === 'error');
-    const forbidden = await api<{ error: { code: string; message: string } }>('/v1/options/flow/premium-drift?underlying_symbol=SPX&interval=5m&session=gth', basicKey);
+    const forbidden = await api<{ error: { code: string; message: string } }>(
+      '/v1/options/flow/premium-drift?underlying_symbol=SPX&interval=5m&session=gth',
+      basicKey,
+    );
     expect(forbidden.status).toBe(403);
     const forbiddenText = (await page.textContent('#view-premium-drift .error')) ?? '';
     expect(forbiddenText).toContain(`403 ${forbidden.body.error.code}`);

@@ -22,10 +22,18 @@ describe('exports', () => {
   }
 
   it('runs an export of a paginated route through the worker and serves the file', async () => {
-    const created = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { limit: 12, end_execution_date: '2024-12-31' } } });
+    const created = await createExport({
+      client: account.client,
+      body: { path: '/v1/stocks/splits', query: { limit: 12, end_execution_date: '2024-12-31' } },
+    });
     expect(created.response.status).toBe(202);
     const job = created.data?.data;
-    expect(job).toMatchObject({ path: '/v1/stocks/splits', query: { limit: '12', end_execution_date: '2024-12-31' }, status: 'queued', revision: 1 });
+    expect(job).toMatchObject({
+      path: '/v1/stocks/splits',
+      query: { limit: '12', end_execution_date: '2024-12-31' },
+      status: 'queued',
+      revision: 1,
+    });
     expect(created.data?.meta).toEqual({ request_id: created.response.headers.get('x-request-id') });
 
     const ready = await settledExport(job?.id ?? '');
@@ -36,7 +44,12 @@ describe('exports', () => {
     const file = await downloadExport({ client: account.client, path: { id: job?.id ?? '' }, parseAs: 'text' });
     expect(file.response.status).toBe(200);
     expect(file.response.headers.get('content-disposition')).toBe(`attachment; filename="${job?.id}.json"`);
-    const body = JSON.parse(file.data as unknown as string) as { data: { execution_date: string }[]; meta: { export_id: string }; pages: number; truncated: boolean };
+    const body = JSON.parse(file.data as unknown as string) as {
+      data: { execution_date: string }[];
+      meta: { export_id: string };
+      pages: number;
+      truncated: boolean;
+    };
     expect(body.data).toHaveLength(12);
     expect(body.truncated).toBe(true);
     expect(body.meta.export_id).toBe(job?.id);
@@ -44,7 +57,9 @@ describe('exports', () => {
     expect(Number(file.response.headers.get('content-length'))).toBe(ready?.bytes);
 
     const etag = file.response.headers.get('etag') ?? '';
-    const again = await fetch(`${service.url}/v1/exports/${job?.id}/download`, { headers: { authorization: `Bearer ${account.key}`, 'if-none-match': etag } });
+    const again = await fetch(`${service.url}/v1/exports/${job?.id}/download`, {
+      headers: { authorization: `Bearer ${account.key}`, 'if-none-match': etag },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -64,7 +79,10 @@ describe('exports', () => {
   });
 
   it('validates the query by the target route rules, naming each parameter', async () => {
-    const r = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { limit: 0, bogus: 'x', symbol: '1BAD' } } });
+    const r = await createExport({
+      client: account.client,
+      body: { path: '/v1/stocks/splits', query: { limit: 0, bogus: 'x', symbol: '1BAD' } },
+    });
     expect(r.response.status).toBe(400);
     expect(new Set(r.error?.error.details.map((d) => d.parameter))).toEqual(new Set(['query.limit', 'query.bogus', 'query.symbol']));
     const cursor = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: { cursor_id: 'abc' } } });
@@ -74,7 +92,10 @@ describe('exports', () => {
       const bad = await createExport({ client: account.client, body: { path } });
       expect(bad.response.status, path).toBe(400);
     }
-    const tooMany = await createExport({ client: account.client, body: { path: '/v1/stocks/splits', query: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, i])) } });
+    const tooMany = await createExport({
+      client: account.client,
+      body: { path: '/v1/stocks/splits', query: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, i])) },
+    });
     expect(tooMany.response.status).toBe(400);
   });
 
@@ -86,7 +107,10 @@ describe('exports', () => {
       { path: '/v1/options/flow', query: { session: 'gth' } },
       { path: '/v1/options/flow/overnight', query: {} },
       { path: '/v1/options/flow/premium-drift', query: { underlying_symbol: 'SPX', session: 'gth' } },
-      { path: '/v1/options/contract/implied-volatility', query: { underlying_symbol: 'SPXW', contract_type: 'call', strike: 6600, date_of_expiry: '2026-11-20', session: 'gth' } },
+      {
+        path: '/v1/options/contract/implied-volatility',
+        query: { underlying_symbol: 'SPXW', contract_type: 'call', strike: 6600, date_of_expiry: '2026-11-20', session: 'gth' },
+      },
     ];
     for (const body of asks) {
       const r = await createExport({ client: basic.client, body });
@@ -112,7 +136,11 @@ describe('exports', () => {
   it('allows at most five queued or running exports per account (429 export_limit)', async () => {
     const busy = await service.newAccount();
     for (let i = 0; i < 5; i += 1) {
-      await insertExportWithinLimit(service.database.admin, { id: newId('exp', 20), account_id: busy.id, operation_id: 'listStockSplits', path: '/v1/stocks/splits', query: {} }, 5);
+      await insertExportWithinLimit(
+        service.database.admin,
+        { id: newId('exp', 20), account_id: busy.id, operation_id: 'listStockSplits', path: '/v1/stocks/splits', query: {} },
+        5,
+      );
     }
     const limits = await getAccountLimits({ client: busy.client });
     expect(limits.data?.data.exports_active).toBe(5);

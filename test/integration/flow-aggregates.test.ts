@@ -34,7 +34,8 @@ function filters(date: string): LeaderFilter[] {
   // The route's session choices, and two other sets (read from the rows per session).
   for (const sessions of [...Object.values(SESSIONS_OF), ['rth'], ['curb', 'other']]) {
     for (const includeComplex of [false, true]) {
-      for (const roots of [null, ['SPX', 'SPXW'], ['IWM'], ['NOSUCHROOT']]) out.push({ tradingDate: date, sessions, includeComplex, roots });
+      for (const roots of [null, ['SPX', 'SPXW'], ['IWM'], ['NOSUCHROOT']])
+        out.push({ tradingDate: date, sessions, includeComplex, roots });
     }
   }
   return out;
@@ -58,9 +59,16 @@ async function expectTotalsEqualPrints(db: Queryable, date: string, previous: st
 }
 
 async function totalsRows(db: Queryable, date: string): Promise<unknown[]> {
-  const contracts = await sql`select * from flow_totals_by_contract where trading_date = ${date}::date order by contract_id, session, complex, underlying`.execute(db);
-  const underlyings = await sql`select * from flow_totals_by_underlying where trading_date = ${date}::date order by underlying, session, complex`.execute(db);
-  const leaders = await sql`select * from flow_leaders_by_contract where trading_date = ${date}::date order by sessions, include_complex, contract_id`.execute(db);
+  const contracts =
+    await sql`select * from flow_totals_by_contract where trading_date = ${date}::date order by contract_id, session, complex, underlying`.execute(
+      db,
+    );
+  const underlyings =
+    await sql`select * from flow_totals_by_underlying where trading_date = ${date}::date order by underlying, session, complex`.execute(db);
+  const leaders =
+    await sql`select * from flow_leaders_by_contract where trading_date = ${date}::date order by sessions, include_complex, contract_id`.execute(
+      db,
+    );
   return [...contracts.rows, ...underlyings.rows, ...leaders.rows];
 }
 
@@ -82,7 +90,11 @@ describe('flow aggregates', () => {
     expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
     expect(await expectTotalsEqualPrints(db, PREVIOUS, null)).toBeGreaterThan(1000);
     // The previous close is read from the previous date's totals: some contracts have one.
-    const rows = await contractFlowTotals(db, { tradingDate: DAY, sessions: SESSIONS_OF.rth, includeComplex: false, roots: null }, PREVIOUS);
+    const rows = await contractFlowTotals(
+      db,
+      { tradingDate: DAY, sessions: SESSIONS_OF.rth, includeComplex: false, roots: null },
+      PREVIOUS,
+    );
     expect(rows.filter((r) => r.previous_close !== null).length).toBeGreaterThan(10);
     expect(rows.filter((r) => r.previous_close === null).length).toBeGreaterThan(0);
   });
@@ -91,24 +103,39 @@ describe('flow aggregates', () => {
     const db = service.database.admin;
     // Regular-session prints of DAY: the last print of some contracts (a cancel of it changes the
     // contract's last price), and others anywhere in the day.
-    const stored = await sql<{ option_symbol: string; ts: number; sequence: number; price: number; size: number; exchange_code: number; is_last: boolean }>`
+    const stored = await sql<{
+      option_symbol: string;
+      ts: number;
+      sequence: number;
+      price: number;
+      size: number;
+      exchange_code: number;
+      is_last: boolean;
+    }>`
       select c.option_symbol, p.ts, p.sequence, p.price, p.size, p.exchange_code,
         array[p.ts, p.sequence] = (select max(array[q.ts, q.sequence]) from prints q where q.trading_date = p.trading_date and q.contract_id = p.contract_id and not q.cancelled) as is_last
       from prints p join contracts c on c.id = p.contract_id
       where p.trading_date = ${DAY}::date and p.session = 'rth' and not p.cancelled
       order by p.contract_id, p.ts, p.sequence`.execute(db);
     const lasts = stored.rows.filter((r) => r.is_last).slice(0, 12);
-    const others = stored.rows.filter((r) => !r.is_last).filter((_, i) => i % 97 === 0).slice(0, 12);
+    const others = stored.rows
+      .filter((r) => !r.is_last)
+      .filter((_, i) => i % 97 === 0)
+      .slice(0, 12);
     expect(lasts.length).toBe(12);
     expect(others.length).toBe(12);
-    const header = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+    const header =
+      'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
     const lines: string[] = [];
     let sequence = 900_000_000;
     // A cancel record 1 ms after each chosen print (same exchange, price and size).
-    for (const p of [...lasts, ...others]) lines.push(`${p.option_symbol},${Number(p.ts) + 1},${(sequence += 1)},${p.price},${p.size},${p.exchange_code},201,,,,,`);
+    for (const p of [...lasts, ...others])
+      lines.push(`${p.option_symbol},${Number(p.ts) + 1},${(sequence += 1)},${p.price},${p.size},${p.exchange_code},201,,,,,`);
     // New prints: a later last print of other contracts, priced apart from their last.
     for (const p of stored.rows.filter((r) => r.is_last).slice(20, 26)) {
-      lines.push(`${p.option_symbol},${Number(p.ts) + 2},${(sequence += 1)},${(Number(p.price) + 0.05).toFixed(2)},${p.size + 3},${p.exchange_code},209,,,,,`);
+      lines.push(
+        `${p.option_symbol},${Number(p.ts) + 2},${(sequence += 1)},${(Number(p.price) + 0.05).toFixed(2)},${p.size + 3},${p.exchange_code},209,,,,,`,
+      );
     }
     const file = path.join(dataDir, 'later-prints.csv');
     fs.writeFileSync(file, [header, ...lines].join('\n'));

@@ -57,10 +57,19 @@ function decoded(response: RawResponse): string {
 }
 
 /** Headers that differ between two requests of the same thing. */
-const PER_REQUEST = new Set(['date', 'x-request-id', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-ratelimit-burst-remaining', 'connection', 'keep-alive']);
+const PER_REQUEST = new Set([
+  'date',
+  'x-request-id',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-ratelimit-burst-remaining',
+  'connection',
+  'keep-alive',
+]);
 /** Framing: a HEAD has no body to frame (RFC 9110 §9.3.2 lets it omit what only the content determines). */
 const FRAMING = new Set(['transfer-encoding']);
-const stable = (headers: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_REQUEST.has(name) && !FRAMING.has(name)));
+const stable = (headers: http.IncomingHttpHeaders) =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !PER_REQUEST.has(name) && !FRAMING.has(name)));
 
 /** The samples of a Prometheus text exposition: `name{labels}` → value. */
 function samples(text: string): Map<string, number> {
@@ -87,13 +96,17 @@ describe('HTTP hygiene and metrics', () => {
   };
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => MARKET_NOW, env: { METRICS_PORT: '0', LIMIT_PER_MINUTE: '20', COMPRESSION_THRESHOLD: String(THRESHOLD) } });
+    service = await startTestService({
+      jobs: true,
+      clock: () => MARKET_NOW,
+      env: { METRICS_PORT: '0', LIMIT_PER_MINUTE: '20', COMPRESSION_THRESHOLD: String(THRESHOLD) },
+    });
     ({ key } = await service.newAccount());
     printsLoaded = (await loadMarketFile(service.database.admin, 'prints', PRINTS)).loaded;
   });
   afterAll(async () => service.stop());
 
-  it('answers 405 with the route\'s methods in Allow', async () => {
+  it("answers 405 with the route's methods in Allow", async () => {
     const onGet = await raw(`${service.url}/v1/stocks/splits`, { method: 'DELETE', headers: authorized() });
     expect(onGet.status).toBe(405);
     expect(onGet.headers.allow).toBe('GET, HEAD');
@@ -110,7 +123,7 @@ describe('HTTP hygiene and metrics', () => {
     expect(unknown.headers.allow).toBeUndefined();
   });
 
-  it('answers HEAD on a GET route with the GET\'s status and headers and no body', async () => {
+  it("answers HEAD on a GET route with the GET's status and headers and no body", async () => {
     for (const [path, headers] of [
       ['/v1/market/calendar', authorized()],
       [`/v1/options/trades?underlying_symbol=SPXW&date=${DAY}&limit=2`, authorized()],
@@ -130,9 +143,13 @@ describe('HTTP hygiene and metrics', () => {
     const missing = await raw(`${service.url}/v1/account`);
     expect(missing.status).toBe(401);
     expect(missing.headers['www-authenticate']).toBe('Bearer realm="Options Analytics Data Service"');
-    const invalid = await raw(`${service.url}/v1/account`, { headers: { authorization: 'Bearer oads_abcdefgh_0123456789abcdefABCDEF0123456789' } });
+    const invalid = await raw(`${service.url}/v1/account`, {
+      headers: { authorization: 'Bearer oads_abcdefgh_0123456789abcdefABCDEF0123456789' },
+    });
     expect(invalid.status).toBe(401);
-    expect(invalid.headers['www-authenticate']).toMatch(/^Bearer realm="Options Analytics Data Service", error="invalid_token", error_description="[^"]+"$/);
+    expect(invalid.headers['www-authenticate']).toMatch(
+      /^Bearer realm="Options Analytics Data Service", error="invalid_token", error_description="[^"]+"$/,
+    );
     const fine = await raw(`${service.url}/v1/account`, { headers: authorized() });
     expect(fine.status).toBe(200);
     expect(fine.headers['www-authenticate']).toBeUndefined();
@@ -166,7 +183,9 @@ describe('HTTP hygiene and metrics', () => {
         );
       }
     }
-    const small = await raw(`${service.url}/v1/options/trades?underlying_symbol=SPXW&date=${DAY}&limit=1`, { headers: authorized({ 'accept-encoding': 'gzip, br' }) });
+    const small = await raw(`${service.url}/v1/options/trades?underlying_symbol=SPXW&date=${DAY}&limit=1`, {
+      headers: authorized({ 'accept-encoding': 'gzip, br' }),
+    });
     expect(small.status).toBe(200);
     expect(small.body.length).toBeLessThan(threshold);
     expect(small.headers['content-encoding']).toBeUndefined();
@@ -185,7 +204,8 @@ describe('HTTP hygiene and metrics', () => {
     // A new account past its 20 a minute: the last three are refused (kind "minute").
     const burst = await service.newAccount();
     const statuses: number[] = [];
-    for (let i = 0; i < 23; i++) statuses.push((await raw(`${service.url}/v1/account`, { headers: { authorization: `Bearer ${burst.key}` } })).status);
+    for (let i = 0; i < 23; i++)
+      statuses.push((await raw(`${service.url}/v1/account`, { headers: { authorization: `Bearer ${burst.key}` } })).status);
     const rejected = statuses.filter((s) => s === 429).length;
     expect(rejected).toBe(3);
     // An export runs in the job worker: its duration is observed.

@@ -85,12 +85,30 @@ describe('canonical layouts', () => {
 
   it('classifies prints: sweeps, cancels, running day volume, open interest, quotes, underlying and sessions', async () => {
     const result = await loadMarketFile(service.database.admin, 'prints', fixture('prints.csv'));
-    expect(result).toMatchObject({ read: 10, loaded: 9, rejected: [], duplicates: 0, cancels: 1, cancelsOfStored: 0, cancelsUnmatched: 0, alreadyLoaded: false });
+    expect(result).toMatchObject({
+      read: 10,
+      loaded: 9,
+      rejected: [],
+      duplicates: 0,
+      cancels: 1,
+      cancelsOfStored: 0,
+      cancelsUnmatched: 0,
+      alreadyLoaded: false,
+    });
     const all = await bodies(service, DATE, true);
     const p = (contract: string, sequence: number): Body => all.get(id(contract, sequence)) as Body;
 
     // A sweep across three exchanges at the ask.
-    for (const s of [1, 2, 3]) expect(p(A, s)).toMatchObject({ trade_type: 'sweep', group_id: `g:${id(A, 1)}`, side: 'at_ask', sentiment: 'bullish', underlying_price: 6590, open_interest: 5000, session: 'rth' });
+    for (const s of [1, 2, 3])
+      expect(p(A, s)).toMatchObject({
+        trade_type: 'sweep',
+        group_id: `g:${id(A, 1)}`,
+        side: 'at_ask',
+        sentiment: 'bullish',
+        underlying_price: 6590,
+        open_interest: 5000,
+        session: 'rth',
+      });
     expect(p(A, 2).flags).toEqual(['iso']);
     // Running volume: the overnight print (2) comes first on the trading date.
     expect([8, 1, 2, 3, 7].map((s) => p(A, s).day_volume)).toEqual([2, 12, 32, 37, 38]);
@@ -100,7 +118,12 @@ describe('canonical layouts', () => {
     // The cancel record marks the print it cancels, which leaves the day volume.
     expect(p(B, 4)).toMatchObject({ side: 'at_bid', flags: ['cancelled', 'aggressor_hint'] });
     expect(all.has(id(B, 5))).toBe(false);
-    expect(p(B, 10)).toMatchObject({ day_volume: 3000, open_interest: 1000, flags: ['auction', 'aggressor_hint', 'vol_gt_oi', 'size_gt_oi'], underlying_price: 659.5 });
+    expect(p(B, 10)).toMatchObject({
+      day_volume: 3000,
+      open_interest: 1000,
+      flags: ['auction', 'aggressor_hint', 'vol_gt_oi', 'size_gt_oi'],
+      underlying_price: 659.5,
+    });
     expect(p(B, 9)).toMatchObject({ session: 'other', side: 'unknown', day_volume: 3001 });
     // No quote on the print: the one-minute sample in force (09:31:25) is used.
     expect(p(C, 6)).toMatchObject({ bid: 1.5, ask: 1.6, side: 'mid', underlying_price: 6592, open_interest: 200 });
@@ -137,13 +160,24 @@ describe('canonical layouts', () => {
     expect(served.get(id(B, 25))).toMatchObject({ side: 'at_ask', size: 6 });
   });
 
-  it('writes the same rows into a new date\'s table as into an existing partition, and reloads idempotently', async () => {
+  it("writes the same rows into a new date's table as into an existing partition, and reloads idempotently", async () => {
     const db = service.database.admin;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-copy-'));
     const file = path.join(dir, 'prints.csv');
     // The fixture two trading days earlier (Wednesday 2026-11-18).
     const [header, ...rows] = fs.readFileSync(fixture('prints.csv'), 'utf8').trim().split('\n');
-    fs.writeFileSync(file, [header, ...rows.map((r) => r.split(',').map((v, i) => (i === 1 || i === 11) && v !== '' ? String(Number(v) - 2 * 86_400_000) : v).join(','))].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        header,
+        ...rows.map((r) =>
+          r
+            .split(',')
+            .map((v, i) => ((i === 1 || i === 11) && v !== '' ? String(Number(v) - 2 * 86_400_000) : v))
+            .join(','),
+        ),
+      ].join('\n'),
+    );
     // A new date: COPY straight into its standalone table.
     const copied = await loadMarketFile(db, 'prints', file);
     expect(copied).toMatchObject({ read: 10, loaded: 9, duplicates: 0 });
@@ -164,7 +198,14 @@ describe('canonical layouts', () => {
     // Two prints of the same size, and a unique index on (trading_date, size) of their date added to
     // the prints table for this test: the load fails at its last step, when the new date's partition is
     // attached and its indexes built, after every row was copied and its contracts created.
-    fs.writeFileSync(file, ['option_symbol,timestamp,sequence,price,size,exchange_code', `IWM   261218C00250000,${T - 86_400_000},1,1.5,3,302`, `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,3,302`].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'option_symbol,timestamp,sequence,price,size,exchange_code',
+        `IWM   261218C00250000,${T - 86_400_000},1,1.5,3,302`,
+        `IWM   261218C00250000,${T - 86_400_000 + 5},2,1.5,3,302`,
+      ].join('\n'),
+    );
     const admin = service.database.admin;
     await sql`create unique index prints_test_one_size_idx on prints (trading_date, size) where trading_date = '2026-11-19'`.execute(admin);
     try {
@@ -182,7 +223,9 @@ describe('canonical layouts', () => {
   });
 
   it('gives a partition loaded standalone every index of the prints table', async () => {
-    const result = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = 'prints_20261120' order by indexname`.execute(service.database.admin);
+    const result = await sql<{
+      indexdef: string;
+    }>`select indexdef from pg_indexes where tablename = 'prints_20261120' order by indexname`.execute(service.database.admin);
     const definitions = result.rows.map((r) => r.indexdef.replace(/ ON public\.prints_20261120 USING btree/, ''));
     expect(definitions).toHaveLength(4);
     expect(definitions.join('\n')).toMatch(/\(root, ts DESC, sequence DESC, contract_id DESC\) WHERE \(NOT cancelled\)/);
@@ -210,7 +253,8 @@ describe('a trading date in two files', () => {
   });
   afterAll(async () => service.stop());
 
-  const HEADER = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+  const HEADER =
+    'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
   const SPY = 'SPY   261120P00650000';
   const part = (name: string, lines: string[]): string => {
     const file = path.join(dir, name);
@@ -218,7 +262,13 @@ describe('a trading date in two files', () => {
     return file;
   };
   const stored = async (): Promise<{ sequence: number; cancelled: boolean; flags: string[] }[]> =>
-    (await sql<{ sequence: number; cancelled: boolean; flags: string[] }>`select sequence, cancelled, flags from prints where trading_date = ${DATE} order by sequence`.execute(service.database.admin)).rows;
+    (
+      await sql<{
+        sequence: number;
+        cancelled: boolean;
+        flags: string[];
+      }>`select sequence, cancelled, flags from prints where trading_date = ${DATE} order by sequence`.execute(service.database.admin)
+    ).rows;
 
   it('continues day volume and cancels a print of the earlier file, and the second file loads again to the same rows', async () => {
     const db = service.database.admin;
@@ -234,7 +284,14 @@ describe('a trading date in two files', () => {
       `${SPY},${T + 130_000},6,2.1,7,302,209,,,2,2.1,${T + 129_500}`,
     ]);
     expect(await loadMarketFile(db, 'prints', morning)).toMatchObject({ read: 3, loaded: 3, duplicates: 0 });
-    expect(await loadMarketFile(db, 'prints', later)).toMatchObject({ read: 3, loaded: 2, duplicates: 0, cancels: 0, cancelsOfStored: 1, cancelsUnmatched: 0 });
+    expect(await loadMarketFile(db, 'prints', later)).toMatchObject({
+      read: 3,
+      loaded: 2,
+      duplicates: 0,
+      cancels: 0,
+      cancelsOfStored: 1,
+      cancelsUnmatched: 0,
+    });
 
     const all = await bodies(service, DATE, true);
     const volume = (sequence: number): unknown => all.get(id(B, sequence))?.day_volume;
@@ -252,7 +309,13 @@ describe('a trading date in two files', () => {
     // The same second file again: already loaded; forced, it finds its prints stored and its cancel applied.
     const before = [...(await bodies(service, DATE, true)).values()];
     expect((await loadMarketFile(db, 'prints', later)).alreadyLoaded).toBe(true);
-    expect(await loadMarketFile(db, 'prints', later, { force: true })).toMatchObject({ read: 3, loaded: 0, duplicates: 2, cancelsOfStored: 0, cancelsAlreadyApplied: 1 });
+    expect(await loadMarketFile(db, 'prints', later, { force: true })).toMatchObject({
+      read: 3,
+      loaded: 0,
+      duplicates: 2,
+      cancelsOfStored: 0,
+      cancelsAlreadyApplied: 1,
+    });
     expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
     expect((await stored()).filter((r) => r.cancelled).map((r) => r.sequence)).toEqual([2]);
   });
@@ -279,8 +342,23 @@ describe('vendor layouts', () => {
     expect(tbbo.rejected).toEqual([{ line: 4, reason: 'publisher_id "99" is not an OPRA.PILLAR venue' }]);
     const served = await bodies(service);
     const q = 'QQQ:2026-11-20:600000:C';
-    expect(served.get(id(q, 5001))).toMatchObject({ exchange: 'cboe', side: 'at_ask', bid: 2.1, ask: 2.15, flags: ['aggressor_hint'], open_interest: 4321, underlying_price: 600.2, timestamp: T + 660000 });
-    expect(served.get(id(q, 5002))).toMatchObject({ exchange: 'ise', side: 'at_bid', sentiment: 'bearish', day_volume: 10, timestamp: T + 660150 });
+    expect(served.get(id(q, 5001))).toMatchObject({
+      exchange: 'cboe',
+      side: 'at_ask',
+      bid: 2.1,
+      ask: 2.15,
+      flags: ['aggressor_hint'],
+      open_interest: 4321,
+      underlying_price: 600.2,
+      timestamp: T + 660000,
+    });
+    expect(served.get(id(q, 5002))).toMatchObject({
+      exchange: 'ise',
+      side: 'at_bid',
+      sentiment: 'bearish',
+      day_volume: 10,
+      timestamp: T + 660150,
+    });
   });
 
   it('loads Massive options quotes and trades: nanoseconds, condition lists, line sequences', async () => {
@@ -291,8 +369,22 @@ describe('vendor layouts', () => {
     expect(trades.rejected).toEqual([{ line: 5, reason: 'price "abc" must be a positive number' }]);
     const served = await bodies(service);
     const s = 'SPY:2026-11-20:660000:C';
-    expect(served.get(id(s, 2))).toMatchObject({ timestamp: T + 200000, side: 'mid', bid: 3.1, ask: 3.2, condition_code: 209, trade_type: 'sweep' });
-    expect(served.get(id(s, 3))).toMatchObject({ timestamp: T + 200010, side: 'at_ask', condition_code: 219, flags: ['iso'], trade_type: 'sweep', exchange: 'ise' });
+    expect(served.get(id(s, 2))).toMatchObject({
+      timestamp: T + 200000,
+      side: 'mid',
+      bid: 3.1,
+      ask: 3.2,
+      condition_code: 209,
+      trade_type: 'sweep',
+    });
+    expect(served.get(id(s, 3))).toMatchObject({
+      timestamp: T + 200010,
+      side: 'at_ask',
+      condition_code: 219,
+      flags: ['iso'],
+      trade_type: 'sweep',
+      exchange: 'ise',
+    });
     // 35 s after the last quote update: stale, so no side.
     expect(served.get(id(s, 4))).toMatchObject({ side: 'unknown', bid: null, flags: ['no_side'], condition_code: 0 });
   });

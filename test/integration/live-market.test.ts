@@ -31,10 +31,14 @@ const LIVE_MINUTES = 5;
 const UNDERLYINGS = ['SPX', 'SPY', 'QQQ', 'IWM', 'AAPL', 'TSLA', 'NVDA', 'AMZN'];
 
 const sequenceOf = (id: string): number => Number(id.split(':').at(-1));
-const newestFirst = (a: { id: string; timestamp: number }, b: { id: string; timestamp: number }): number => b.timestamp - a.timestamp || sequenceOf(b.id) - sequenceOf(a.id);
+const newestFirst = (a: { id: string; timestamp: number }, b: { id: string; timestamp: number }): number =>
+  b.timestamp - a.timestamp || sequenceOf(b.id) - sequenceOf(a.id);
 
 async function tableCount(service: TestService, table: 'quote_samples' | 'underlying_bars'): Promise<number> {
-  const row = await service.database.admin.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const row = await service.database.admin
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -45,7 +49,10 @@ describe('the live market', () => {
   let now = FIRST_LIVE + MINUTE / 2;
   const dirs: string[] = [];
   const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL_MARKET, snapshots: false });
-  const runner = (service: TestService, options: { catchUpMinutes?: number; batchMinutes?: number; simulator?: { seed: number; scale: string } } = {}): LiveMarket => {
+  const runner = (
+    service: TestService,
+    options: { catchUpMinutes?: number; batchMinutes?: number; simulator?: { seed: number; scale: string } } = {},
+  ): LiveMarket => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-live-'));
     dirs.push(dir);
     return new LiveMarket({ db: service.database.admin, source, clock: () => now, dir, ...options });
@@ -69,7 +76,10 @@ describe('the live market', () => {
   });
 
   const trades = async (from: number, to: number): Promise<Print[]> => {
-    const r = await listOptionTrades({ client: pro, query: { underlying_symbols: UNDERLYINGS, date: DATE, start_time: from, end_time: to, limit: 500 } });
+    const r = await listOptionTrades({
+      client: pro,
+      query: { underlying_symbols: UNDERLYINGS, date: DATE, start_time: from, end_time: to, limit: 500 },
+    });
     // A window no print matches is 422 no_data.
     if (r.response.status === 422 && (r.error as { error?: { code?: string } }).error?.code === 'no_data') return [];
     expect(r.response.status, JSON.stringify(r.error)).toBe(200);
@@ -88,7 +98,13 @@ describe('the live market', () => {
     const printsBefore = statusBefore.data!.data.datasets.find((d) => d.dataset === 'options.prints')!;
     expect(printsBefore.newest_timestamp).toBeLessThan(FIRST_LIVE);
     // The runner recorded its simulator run: every file it loaded counts as simulated.
-    expect(statusBefore.data!.data.data_source).toMatchObject({ kind: 'simulated', loaded_files: 0, simulator_seed: 11, simulator_scale: 'default', live_simulation: true });
+    expect(statusBefore.data!.data.data_source).toMatchObject({
+      kind: 'simulated',
+      loaded_files: 0,
+      simulator_seed: 11,
+      simulator_scale: 'default',
+      live_simulation: true,
+    });
     expect(statusBefore.data!.data.data_source!.simulated_files).toBeGreaterThan(0);
     let total = 0;
     for (let k = 0; k < LIVE_MINUTES; k += 1) {
@@ -140,12 +156,37 @@ describe('the live market', () => {
     await recordSimulatedMarket(whole.database.admin, { seed: 7, scale: 'default', outDir: dir.slice(0, -1) });
     expect(await origin()).toMatchObject({ kind: 'files', simulated_files: 0, loaded_files: files.loaded_files, simulator_seed: 7 });
     await recordSimulatedMarket(whole.database.admin, { seed: 8, scale: 'full', outDir: `${dir}/` });
-    expect(await origin()).toEqual({ ...files, kind: 'simulated', simulated_files: files.loaded_files, loaded_files: 0, simulator_seed: 8, simulator_scale: 'full' });
+    expect(await origin()).toEqual({
+      ...files,
+      kind: 'simulated',
+      simulated_files: files.loaded_files,
+      loaded_files: 0,
+      simulator_seed: 8,
+      simulator_scale: 'full',
+    });
     // A session loaded back from its archive is the same data again: its files are not counted.
     const archiveDir = path.join(os.tmpdir(), 'oads-archive', '2020-01-02');
-    await whole.database.admin.insertInto('archived_sessions').values({ trading_date: '2020-01-02', archive_dir: archiveDir, prints: 1, quotes: 0 }).execute();
-    await recordIngestedFile(whole.database.admin, { checksum: 'archived-prints', kind: 'prints', fileName: path.join(archiveDir, 'prints.csv.gz'), read: 1, loaded: 1, rejected: 0, duplicates: 0 });
-    expect(await origin()).toEqual({ ...files, kind: 'simulated', simulated_files: files.loaded_files, loaded_files: 0, simulator_seed: 8, simulator_scale: 'full' });
+    await whole.database.admin
+      .insertInto('archived_sessions')
+      .values({ trading_date: '2020-01-02', archive_dir: archiveDir, prints: 1, quotes: 0 })
+      .execute();
+    await recordIngestedFile(whole.database.admin, {
+      checksum: 'archived-prints',
+      kind: 'prints',
+      fileName: path.join(archiveDir, 'prints.csv.gz'),
+      read: 1,
+      loaded: 1,
+      rejected: 0,
+      duplicates: 0,
+    });
+    expect(await origin()).toEqual({
+      ...files,
+      kind: 'simulated',
+      simulated_files: files.loaded_files,
+      loaded_files: 0,
+      simulator_seed: 8,
+      simulator_scale: 'full',
+    });
   });
 
   it('changes nothing when a minute loads again, or when the runner restarts and resumes', async () => {
@@ -206,7 +247,7 @@ describe('the live market', () => {
     expect(await bounded.tick()).toEqual({ tradingDate: null, minutes: 0, prints: 0, skipped: 0 });
   }, 300_000);
 
-  it('streams a live minute\'s prints as GET /v1/options/trades serves them: the same bodies, in its order read forward', async () => {
+  it("streams a live minute's prints as GET /v1/options/trades serves them: the same bodies, in its order read forward", async () => {
     const doc = await getAsyncApiDocument({ client: live.client() });
     const schemas = new MessageSchemas(doc.data as unknown as Record<string, unknown>);
     const { key } = await live.newAccount({ plan: 'pro' });

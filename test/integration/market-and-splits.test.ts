@@ -20,9 +20,20 @@ describe('market calendar and sessions', () => {
 
   it('tells open, early-close and closed days with their times', async () => {
     const open = await getMarketCalendarDay({ client, query: { date: '2024-03-11' } });
-    expect(open.data?.data).toEqual({ date: '2024-03-11', status: 'open', open_timestamp: ET('2024-03-11T13:30:00Z'), close_timestamp: ET('2024-03-11T20:00:00Z'), options_close_timestamp: ET('2024-03-11T20:15:00Z'), reason: null });
+    expect(open.data?.data).toEqual({
+      date: '2024-03-11',
+      status: 'open',
+      open_timestamp: ET('2024-03-11T13:30:00Z'),
+      close_timestamp: ET('2024-03-11T20:00:00Z'),
+      options_close_timestamp: ET('2024-03-11T20:15:00Z'),
+      reason: null,
+    });
     const early = await getMarketCalendarDay({ client, query: { date: '2024-11-29' } });
-    expect(early.data?.data).toMatchObject({ status: 'early_close', close_timestamp: ET('2024-11-29T18:00:00Z'), options_close_timestamp: ET('2024-11-29T18:15:00Z') });
+    expect(early.data?.data).toMatchObject({
+      status: 'early_close',
+      close_timestamp: ET('2024-11-29T18:00:00Z'),
+      options_close_timestamp: ET('2024-11-29T18:15:00Z'),
+    });
     const holiday = await getMarketCalendarDay({ client, query: { date: '2022-06-20' } });
     expect(holiday.data?.data).toMatchObject({ status: 'closed', open_timestamp: null, close_timestamp: null });
     expect(holiday.data?.data.reason).toMatch(/Juneteenth/);
@@ -43,7 +54,14 @@ describe('market calendar and sessions', () => {
   it('gives the session windows of a trading date, filtered by asset', async () => {
     const all = await listMarketSessions({ client, query: { date: '2024-07-03' } });
     const rows = all.data?.data ?? [];
-    expect(rows.map((s) => `${s.asset}.${s.session}`)).toEqual(['stocks.pre_market', 'stocks.regular', 'stocks.after_hours', 'options.overnight', 'options.regular', 'futures.globex']);
+    expect(rows.map((s) => `${s.asset}.${s.session}`)).toEqual([
+      'stocks.pre_market',
+      'stocks.regular',
+      'stocks.after_hours',
+      'options.overnight',
+      'options.regular',
+      'futures.globex',
+    ]);
     expect(rows.every((s) => s.status === 'early_close' && s.trading_date === '2024-07-03')).toBe(true);
     const regular = rows.find((s) => s.asset === 'stocks' && s.session === 'regular');
     expect(regular).toMatchObject({ start_time: ET('2024-07-03T13:30:00Z'), end_time: ET('2024-07-03T17:00:00Z') });
@@ -95,7 +113,10 @@ describe('stock splits', () => {
 
   it('takes execution dates older than the exchange calendar, from 1970-01-01', async () => {
     const all = await listStockSplits({ client, query: { symbol: 'AAPL' } });
-    const since1970 = await listStockSplits({ client, query: { symbol: 'AAPL', start_execution_date: '1970-01-01', end_execution_date: '2099-12-31' } });
+    const since1970 = await listStockSplits({
+      client,
+      query: { symbol: 'AAPL', start_execution_date: '1970-01-01', end_execution_date: '2099-12-31' },
+    });
     expect(since1970.response.status).toBe(200);
     expect(since1970.data?.data).toEqual(all.data?.data);
     const before2000 = await listStockSplits({ client, query: { symbol: 'AAPL', end_execution_date: '1999-12-31' } });
@@ -154,7 +175,17 @@ describe('stock splits', () => {
   it('loads a splits file idempotently and rejects bad rows with line and reason', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'splits-'));
     const file = path.join(dir, 'splits.csv');
-    fs.writeFileSync(file, ['# test file', 'symbol,execution_date,split_from,split_to', 'ZZZQ,2024-06-10,1,3', 'ZZZQ,2024-06-08,1,2', 'ZZZQ,2024-06-11,0,2', 'ZZZR,2024-06-11,3,2'].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        '# test file',
+        'symbol,execution_date,split_from,split_to',
+        'ZZZQ,2024-06-10,1,3',
+        'ZZZQ,2024-06-08,1,2',
+        'ZZZQ,2024-06-11,0,2',
+        'ZZZR,2024-06-11,3,2',
+      ].join('\n'),
+    );
     const before = await countSplits(service.database.admin);
     const first = await loadSplitsFile(service.database.admin, file);
     expect(first).toMatchObject({ read: 4, loaded: 2, duplicates: 0 });

@@ -76,7 +76,11 @@ describe('MCP tool access', () => {
   };
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => now, limits: { requestsPerMinute: PER_MINUTE }, handlers: { listMarketSessions: heldSessions } });
+    service = await startTestService({
+      clock: () => now,
+      limits: { requestsPerMinute: PER_MINUTE },
+      handlers: { listMarketSessions: heldSessions },
+    });
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     const account = await service.newAccount();
     rest = account.client;
@@ -96,7 +100,12 @@ describe('MCP tool access', () => {
     expect(tools.map((t) => t.name).sort()).toEqual([...marked].sort());
     // REST on another account, so this one's minute is only MCP's.
     const catalog = await listCatalog({ client: rest });
-    expect((catalog.data?.data ?? []).filter((e) => e.mcp).map((e) => e.id).sort()).toEqual(tools.map((t) => t.name).sort());
+    expect(
+      (catalog.data?.data ?? [])
+        .filter((e) => e.mcp)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(tools.map((t) => t.name).sort());
 
     for (const tool of tools) {
       const operation = service.deps.apiContract.byId.get(tool.name as never)!;
@@ -116,7 +125,7 @@ describe('MCP tool access', () => {
     expect(tools.find((t) => t.name === 'getPremiumDrift')?.inputSchema.required).toEqual(['underlying_symbol']);
   });
 
-  it('answers a trades call with the route\'s body and follows its cursor to the same second page as REST', async () => {
+  it("answers a trades call with the route's body and follows its cursor to the same second page as REST", async () => {
     const { key } = await service.newAccount();
     const client = await connect(key);
     const first = await call(client, 'listOptionTrades', { underlying_symbol: 'SPY', limit: 25 });
@@ -131,7 +140,9 @@ describe('MCP tool access', () => {
     const cursor = page1.pagination.next_cursor_id;
     expect(cursor).toEqual(expect.any(String));
     const page2 = bodyOf<Body>(await call(client, 'listOptionTrades', { underlying_symbol: 'SPY', limit: 25, cursor_id: cursor }));
-    const rest2 = (await listOptionTrades({ client: rest, query: { underlying_symbol: 'SPY', limit: 25, cursor_id: rest1.pagination.next_cursor_id! } })).data as unknown as Body;
+    const rest2 = (
+      await listOptionTrades({ client: rest, query: { underlying_symbol: 'SPY', limit: 25, cursor_id: rest1.pagination.next_cursor_id! } })
+    ).data as unknown as Body;
     expect(ids(page2)).toEqual(ids(rest2));
     expect(ids(page2)).toHaveLength(25);
     expect(ids(page2).filter((id) => ids(page1).includes(id))).toEqual([]);
@@ -163,7 +174,10 @@ describe('MCP tool access', () => {
     const both = bodyOf<ErrorBody>(await call(client, 'listOptionTrades', { underlying_symbol: 'SPY', underlying_symbols: ['QQQ'] }));
     const restBoth = (await restGet('/v1/options/trades', 'underlying_symbol=SPY&underlying_symbols=QQQ')).body as ErrorBody;
     expect(both.error.code).toBe('invalid_parameter');
-    expect({ message: both.error.message, details: both.error.details }).toEqual({ message: restBoth.error.message, details: restBoth.error.details });
+    expect({ message: both.error.message, details: both.error.details }).toEqual({
+      message: restBoth.error.message,
+      details: restBoth.error.details,
+    });
 
     const shapes = bodyOf<ErrorBody>(await call(client, 'listOptionTrades', { underlying_symbol: { root: 'SPY' }, limit: [1, 2] }));
     expect(shapes.error.code).toBe('invalid_parameter');
@@ -182,7 +196,13 @@ describe('MCP tool access', () => {
   it('counts each MCP request once against the minute and logs it once under /v1/mcp, visible in usage', async () => {
     const { id, key, client: restOwn } = await service.newAccount();
     const mcpRows = async () =>
-      await service.database.admin.selectFrom('request_log').select(['route', 'status', 'method']).where('account_id', '=', id).where('route', '=', '/v1/mcp').orderBy('ts').execute();
+      await service.database.admin
+        .selectFrom('request_log')
+        .select(['route', 'status', 'method'])
+        .where('account_id', '=', id)
+        .where('route', '=', '/v1/mcp')
+        .orderBy('ts')
+        .execute();
     const remaining = async (): Promise<number> => (await getAccountLimits({ client: restOwn })).data!.data.minute_window.remaining;
 
     const client = await connect(key);
@@ -191,7 +211,9 @@ describe('MCP tool access', () => {
       return await mcpRows();
     };
     // The client's last connection request is its GET for a stream, which the endpoint refuses (405).
-    const connectRequests = await settled(flushed, (rows) => rows.some((r) => r.method === 'GET'), { what: 'the connection requests in the log' });
+    const connectRequests = await settled(flushed, (rows) => rows.some((r) => r.method === 'GET'), {
+      what: 'the connection requests in the log',
+    });
     expect(connectRequests).toEqual([
       { route: '/v1/mcp', status: 200, method: 'POST' },
       { route: '/v1/mcp', status: 202, method: 'POST' },
@@ -224,7 +246,7 @@ describe('MCP tool access', () => {
     expect(routes.reduce((n, r) => n + r.client_errors, 0)).toBe(rows.filter((r) => r.status >= 400 && r.status < 500).length);
   });
 
-  it('gives a call\'s database-gate place back when its client leaves before the route answers', async () => {
+  it("gives a call's database-gate place back when its client leaves before the route answers", async () => {
     const { key } = await service.newAccount();
     const client = await connect(key);
     let release: () => void = () => undefined;
@@ -232,7 +254,11 @@ describe('MCP tool access', () => {
     const pending = client.callTool({ name: 'listMarketSessions', arguments: { date: DAY } }).catch((error: unknown) => error);
     await settled(() => held && service.app.gate.inUse === 1, Boolean, { what: 'the call to hold its place in the route' });
     await client.close();
-    await settled(() => service.app.gate.inUse, (n) => n === 0, { what: 'the place to be given back' });
+    await settled(
+      () => service.app.gate.inUse,
+      (n) => n === 0,
+      { what: 'the place to be given back' },
+    );
     expect(await pending).toBeInstanceOf(Error);
     hold = null;
     release();
@@ -256,7 +282,13 @@ describe('MCP tool access', () => {
     expect((refusal as Error).message).toContain('rate_limited');
     await service.deps.requestLog.flush();
     const limited = await settled(
-      async () => await service.database.admin.selectFrom('request_log').select(['route', 'status']).where('account_id', '=', id).where('status', '=', 429).execute(),
+      async () =>
+        await service.database.admin
+          .selectFrom('request_log')
+          .select(['route', 'status'])
+          .where('account_id', '=', id)
+          .where('status', '=', 429)
+          .execute(),
       (r) => r.length > 0,
       { what: 'the 429 in the log' },
     );
@@ -279,7 +311,10 @@ describe('MCP tool access', () => {
     const batch = await fetch(`${service.url}/v1/mcp`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${key}`, Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
-      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]),
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]),
     });
     expect(batch.status).toBe(400);
     expect(((await batch.json()) as { error: { code: number } }).error.code).toBe(-32600);

@@ -42,12 +42,15 @@ describe('open interest', () => {
       where c.root in ('SPX', 'SPXW') and c.date_of_expiry >= ${DAY}::date`.execute(service.database.admin);
     stored = rows.rows.map((r) => ({ ...r, strike: Number(r.strike), oi: Number(r.oi) }));
     const bar = await sql<{ close: number }>`
-      select close from underlying_bars where symbol = 'SPX' and ts <= ${CLOSE - 60_000}::int8 order by ts desc limit 1`.execute(service.database.admin);
+      select close from underlying_bars where symbol = 'SPX' and ts <= ${CLOSE - 60_000}::int8 order by ts desc limit 1`.execute(
+      service.database.admin,
+    );
     spot = bar.rows[0]!.close;
   });
   afterAll(async () => service.stop());
 
-  const ask = async (query: Record<string, unknown>) => await getOpenInterest({ client, query: { underlying_symbol: 'SPX', date: DAY, ...query } });
+  const ask = async (query: Record<string, unknown>) =>
+    await getOpenInterest({ client, query: { underlying_symbol: 'SPX', date: DAY, ...query } });
   const ok = async (query: Record<string, unknown>): Promise<OpenInterest> => {
     const r = await ask(query);
     expect(r.response.status, JSON.stringify(r.error)).toBe(200);
@@ -78,7 +81,13 @@ describe('open interest', () => {
 
   it('sums the family by strike: SPX and SPXW, every listed expiration, the previous close named', async () => {
     const data = await ok({});
-    expect(data).toMatchObject({ group_by: 'strike', trading_date: DAY, underlying_symbol: 'SPX', open_interest_date: '2026-11-19', underlying_price: spot });
+    expect(data).toMatchObject({
+      group_by: 'strike',
+      trading_date: DAY,
+      underlying_symbol: 'SPX',
+      open_interest_date: '2026-11-19',
+      underlying_price: spot,
+    });
     expect(data.roots).toEqual([...new Set(stored.map((c) => c.root))].sort());
     expect(data.roots).toContain('SPXW');
     expect({ rows: data.rows, totals: data.totals }).toEqual(expected(stored));
@@ -91,7 +100,12 @@ describe('open interest', () => {
     expect(data.rows.every((r) => r.strike === undefined)).toBe(true);
     const weekly = await ok({ underlying_symbol: 'spxw', group_by: 'expiration' });
     expect(weekly.roots).toEqual(['SPXW']);
-    expect({ rows: weekly.rows, totals: weekly.totals }).toEqual(expected(stored.filter((c) => c.root === 'SPXW'), 'expiration'));
+    expect({ rows: weekly.rows, totals: weekly.totals }).toEqual(
+      expected(
+        stored.filter((c) => c.root === 'SPXW'),
+        'expiration',
+      ),
+    );
   });
 
   it('keeps the expirations of each expiry_mode', async () => {
@@ -101,7 +115,12 @@ describe('open interest', () => {
       ['1dte', (d) => d === all.find((x) => x > DAY)],
       ['weekly', (d) => dte(d) <= 7],
       // Third Fridays (2026-11-20 is DAY), but Friday 2027-06-18 is Juneteenth: June's is Thursday the 17th.
-      ['monthly', (d) => d === '2027-06-17' || (d !== '2027-06-18' && new Date(`${d}T00:00:00Z`).getUTCDay() === 5 && Number(d.slice(8)) >= 15 && Number(d.slice(8)) <= 21)],
+      [
+        'monthly',
+        (d) =>
+          d === '2027-06-17' ||
+          (d !== '2027-06-18' && new Date(`${d}T00:00:00Z`).getUTCDay() === 5 && Number(d.slice(8)) >= 15 && Number(d.slice(8)) <= 21),
+      ],
       ['lte30', (d) => dte(d) <= 30],
       ['lte90', (d) => dte(d) <= 90],
     ];
@@ -109,7 +128,10 @@ describe('open interest', () => {
       const data = await ok({ expiry_mode: mode, group_by: 'expiration' });
       const kept = stored.filter((c) => keep(c.d));
       expect(kept.length, mode).toBeGreaterThan(0);
-      expect(data.rows.map((r) => r.date_of_expiry), mode).toEqual([...new Set(kept.map((c) => c.d))].sort());
+      expect(
+        data.rows.map((r) => r.date_of_expiry),
+        mode,
+      ).toEqual([...new Set(kept.map((c) => c.d))].sort());
       expect(data.totals, mode).toEqual(expected(kept).totals);
     }
   });

@@ -10,9 +10,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExport, downloadExport, getExposureHeatmap, getExposureLevels, getOpenInterest, getVolatilitySkew } from '../../generated/client/index.js';
+import {
+  createExport,
+  downloadExport,
+  getExposureHeatmap,
+  getExposureLevels,
+  getOpenInterest,
+  getVolatilitySkew,
+} from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { GetExposureHeatmapResponse, GetExposureLevelsResponse, GetOpenInterestResponse, GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
+import type {
+  GetExposureHeatmapResponse,
+  GetExposureLevelsResponse,
+  GetOpenInterestResponse,
+  GetVolatilitySkewResponse,
+} from '../../generated/client/types.gen.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
@@ -47,7 +59,11 @@ describe('levels and heat map', () => {
   let weeklies: string[];
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      jobs: true,
+      clock: () => MARKET_NOW,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
@@ -61,7 +77,8 @@ describe('levels and heat map', () => {
 
   const base = { underlying_symbol: 'SPX', date: DAY };
   const levels = async (query: Record<string, unknown>, client = pro) => await getExposureLevels({ client, query: { ...base, ...query } });
-  const heatmap = async (query: Record<string, unknown>, client = pro) => await getExposureHeatmap({ client, query: { ...base, ...query } });
+  const heatmap = async (query: Record<string, unknown>, client = pro) =>
+    await getExposureHeatmap({ client, query: { ...base, ...query } });
   const okLevels = async (query: Record<string, unknown>): Promise<Levels> => {
     const r = await levels(query);
     expect(r.response.status, JSON.stringify(r.error)).toBe(200);
@@ -72,8 +89,10 @@ describe('levels and heat map', () => {
     expect(r.response.status, JSON.stringify(r.error)).toBe(200);
     return r.data!.data;
   };
-  const openInterest = async (query: Record<string, unknown>): Promise<OpenInterest> => (await getOpenInterest({ client: pro, query: { ...base, ...query } })).data!.data;
-  const skew = async (query: Record<string, unknown>): Promise<Skew> => (await getVolatilitySkew({ client: pro, query: { ...base, ...query } })).data!.data;
+  const openInterest = async (query: Record<string, unknown>): Promise<OpenInterest> =>
+    (await getOpenInterest({ client: pro, query: { ...base, ...query } })).data!.data;
+  const skew = async (query: Record<string, unknown>): Promise<Skew> =>
+    (await getVolatilitySkew({ client: pro, query: { ...base, ...query } })).data!.data;
 
   it('values the SPX family at the close: both roots, the previous close open interest, the model named', async () => {
     const data = await okLevels({ include: ['vanna', 'charm', 'delta'] });
@@ -125,10 +144,16 @@ describe('levels and heat map', () => {
         byStrike.set(row.strike!, (byStrike.get(row.strike!) ?? 0) + g * (row.call_open_interest - row.put_open_interest));
       }
     }
-    const ranked = [...byStrike].filter(([, v]) => v !== 0).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1])).slice(0, 5);
+    const ranked = [...byStrike]
+      .filter(([, v]) => v !== 0)
+      .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
+      .slice(0, 5);
     expect(data.ranked!.net.map((x) => x.strike)).toEqual(ranked.map(([k]) => k));
     data.ranked!.net.forEach((x, i) => near(x.value, ranked[i]![1]));
-    near(data.levels.regime.net, [...byStrike.values()].reduce((s, v) => s + v, 0));
+    near(
+      data.levels.regime.net,
+      [...byStrike.values()].reduce((s, v) => s + v, 0),
+    );
     expect(data.levels.peak_net_exposure).toMatchObject({ strike: ranked[0]![0] });
   });
 
@@ -160,7 +185,11 @@ describe('levels and heat map', () => {
 
   it('adjusts the position by the customer flow of the session since the open interest date', async () => {
     const query = { expirations: weeklies, unit: 'raw', leg: 'call', strikes_around: 200, max_expirations: 64 };
-    const [classic, flow, oi] = await Promise.all([okHeatmap(query), okHeatmap({ ...query, model: 'flow_adjusted' }), openInterest({ expirations: weeklies, group_by: 'strike' })]);
+    const [classic, flow, oi] = await Promise.all([
+      okHeatmap(query),
+      okHeatmap({ ...query, model: 'flow_adjusted' }),
+      openInterest({ expirations: weeklies, group_by: 'strike' }),
+    ]);
     expect(flow.positioning_model).toBe('flow_adjusted/v1');
     const prints = await sql<{ d: string; strike: number; net: number }>`
       select c.date_of_expiry::text as d, c.strike_thousandths / 1000.0 as strike,
@@ -188,12 +217,21 @@ describe('levels and heat map', () => {
   it('heat map: default window of 40 strikes and 12 expirations, offset and count, bounds instead of strikes_around', async () => {
     const data = await okHeatmap({});
     const all = await sql<{ d: string }>`
-      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}::date order by 1`.execute(service.database.admin);
+      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}::date order by 1`.execute(
+      service.database.admin,
+    );
     const dates = all.rows.map((r) => r.d);
     expect(data.expiration_window).toEqual({ count: Math.min(12, dates.length), offset: 0, total_expirations: dates.length });
     expect([...new Set(data.cells.map((c) => c.date_of_expiry))]).toEqual(dates.slice(0, 12));
     expect(data.strike_range.total_strikes).toBeLessThanOrEqual(81);
-    expect(data).toMatchObject({ metric: 'gamma', greek: 'gamma', leg: 'net', unit: 'per_percent', model: 'classic_oi', roots: ['SPX', 'SPXW'] });
+    expect(data).toMatchObject({
+      metric: 'gamma',
+      greek: 'gamma',
+      leg: 'net',
+      unit: 'per_percent',
+      model: 'classic_oi',
+      roots: ['SPX', 'SPXW'],
+    });
     const shifted = await okHeatmap({ expiration_offset: 2, max_expirations: 3 });
     expect(shifted.expiration_window).toEqual({ count: 3, offset: 2, total_expirations: dates.length });
     expect([...new Set(shifted.cells.map((c) => c.date_of_expiry))]).toEqual(dates.slice(2, 5));
@@ -244,7 +282,10 @@ describe('levels and heat map', () => {
     for (const c of hm.cells) byStrike.set(c.strike, (byStrike.get(c.strike) ?? 0) + c.value);
     for (const x of lv.ranked!.net) near(byStrike.get(x.strike), x.value);
     near(lv.levels.peak_net_exposure!.value, byStrike.get(lv.levels.peak_net_exposure!.strike)!);
-    near(lv.levels.regime.net, hm.cells.reduce((s, c) => s + c.value, 0));
+    near(
+      lv.levels.regime.net,
+      hm.cells.reduce((s, c) => s + c.value, 0),
+    );
     expect(hm.largest_cell).toEqual(lv.levels.largest_cell);
     const top = [...byStrike].sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0]!;
     expect(lv.levels.peak_net_exposure!.strike).toBe(top[0]);
@@ -276,7 +317,13 @@ describe('levels and heat map', () => {
   it('lists the settled 0DTE series without greeks: levels have no exposure, the heat map still shows its open interest', async () => {
     // At the 16:15 close DAY's SPXW series has settled (16:00) and the SPX monthly at the open.
     const settled = await okLevels({ expiry_mode: '0dte' });
-    expect(settled.levels).toMatchObject({ gamma_flip: null, gamma_flip_candidates: [], peak_net_exposure: null, max_pain: null, expected_move: null });
+    expect(settled.levels).toMatchObject({
+      gamma_flip: null,
+      gamma_flip_candidates: [],
+      peak_net_exposure: null,
+      max_pain: null,
+      expected_move: null,
+    });
     expect(settled.levels.regime).toMatchObject({ net: 0, label: 'neutral', ratio: null });
     expect(settled.valuation.chain_timestamp).toBeNull();
     const oi = await okHeatmap({ expiry_mode: '0dte', metric: 'open_interest', min_strike: 1 });
@@ -304,8 +351,13 @@ describe('levels and heat map', () => {
     };
     const query = { ...base, expirations: weeklies, model: 'flow_adjusted' };
     expect(await exported('/v1/options/levels', query)).toEqual(await okLevels(query));
-    expect(await exported('/v1/options/exposure/heatmap', { ...query, metric: 'volume' })).toEqual(await okHeatmap({ ...query, metric: 'volume' }));
-    const refused = await createExport({ client: pro, body: { path: '/v1/options/exposure/heatmap', query: { ...base, strikes_around: 5, max_strike: 6000 } } });
+    expect(await exported('/v1/options/exposure/heatmap', { ...query, metric: 'volume' })).toEqual(
+      await okHeatmap({ ...query, metric: 'volume' }),
+    );
+    const refused = await createExport({
+      client: pro,
+      body: { path: '/v1/options/exposure/heatmap', query: { ...base, strikes_around: 5, max_strike: 6000 } },
+    });
     expect(refused.response.status).toBe(400);
   });
 

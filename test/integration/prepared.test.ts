@@ -13,11 +13,21 @@ describe('executePrepared', () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     // One connection: every statement below runs in the same PostgreSQL session.
-    handle = await openDatabase({ databaseUrl: inject('postgresUrl'), embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 5_000 });
+    handle = await openDatabase({
+      databaseUrl: inject('postgresUrl'),
+      embeddedDir: '',
+      embeddedPort: 0,
+      poolSize: 1,
+      statementTimeoutMs: 5_000,
+    });
   });
   afterAll(async () => handle.close());
 
-  const series = (upTo: number) => sql<{ n: number; label: string }>`select n::int4 as n, ${sql.lit('row')} || n as label from generate_series(1, ${sql.lit(upTo)}) as n where n % ${2}::int4 = 0`;
+  const series = (upTo: number) =>
+    sql<{
+      n: number;
+      label: string;
+    }>`select n::int4 as n, ${sql.lit('row')} || n as label from generate_series(1, ${sql.lit(upTo)}) as n where n % ${2}::int4 = 0`;
 
   it('returns the rows of the usual execution, and the connection keeps the statement by name', async () => {
     const compiled = series(10).compile(handle.db);
@@ -38,7 +48,9 @@ describe('executePrepared', () => {
   });
 
   it('rejects a server error and keeps the connection usable', async () => {
-    await expect(executePrepared(handle.db, sql<{ x: number }>`select 1 / (${0}::int4) as x`.compile(handle.db))).rejects.toThrow(/division by zero/);
+    await expect(executePrepared(handle.db, sql<{ x: number }>`select 1 / (${0}::int4) as x`.compile(handle.db))).rejects.toThrow(
+      /division by zero/,
+    );
     expect((await executePrepared(handle.db, series(2).compile(handle.db))).map((r) => r.n)).toEqual([2]);
   });
 });

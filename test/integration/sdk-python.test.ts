@@ -29,7 +29,11 @@ describe('Python SDK against the live service', () => {
   beforeAll(async () => {
     const started = Date.now();
     // The clock moves: the rate limiter's windows must pass for Retry-After to be honest.
-    service = await startTestService({ jobs: true, clock: () => MARKET_NOW + (Date.now() - started), env: { LIMIT_PER_SECOND: String(PER_SECOND) } });
+    service = await startTestService({
+      jobs: true,
+      clock: () => MARKET_NOW + (Date.now() - started),
+      env: { LIMIT_PER_SECOND: String(PER_SECOND) },
+    });
     await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
     prints = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sdk-python-'));
@@ -53,18 +57,28 @@ describe('Python SDK against the live service', () => {
       PYTHONDONTWRITEBYTECODE: '1',
     };
     const pytest = ['-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-s', '-rs', 'tests/test_live.py', 'tests/test_requests.py'];
-    const { stdout } = await run(path.resolve('.venv/bin/python'), pytest, { cwd: 'sdk/python', env, encoding: 'utf8' }).catch((error: { stdout?: string; stderr?: string }) => {
-      throw new Error(`pytest failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
-    });
+    const { stdout } = await run(path.resolve('.venv/bin/python'), pytest, { cwd: 'sdk/python', env, encoding: 'utf8' }).catch(
+      (error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`pytest failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+      },
+    );
     expect(stdout).toMatch(/^14 passed in [\d.]+s$/m);
     expect(stdout).toMatch(/retried 429: [1-9]/);
     expect(stdout).toContain('errors: 422 no_data; 400 invalid_parameter');
 
     const walked = JSON.parse(fs.readFileSync(result, 'utf8')) as { trades: string[]; export: string[] };
-    const newestFirst = (a: Print, b: Print): number => b.timestamp - a.timestamp || Number(b.id.split(':').at(-1)) - Number(a.id.split(':').at(-1));
-    const askSpy = prints.filter((p) => p.session !== 'gth' && p.underlying_symbol === 'SPY' && ASK_SIDE.includes(p.side)).sort(newestFirst);
+    const newestFirst = (a: Print, b: Print): number =>
+      b.timestamp - a.timestamp || Number(b.id.split(':').at(-1)) - Number(a.id.split(':').at(-1));
+    const askSpy = prints
+      .filter((p) => p.session !== 'gth' && p.underlying_symbol === 'SPY' && ASK_SIDE.includes(p.side))
+      .sort(newestFirst);
     expect(walked.trades).toEqual(askSpy.slice(0, 75).map((p) => p.id));
     const exportStart = Date.parse(`${DAY}T15:00:00Z`);
-    expect(walked.export).toEqual(askSpy.filter((p) => p.timestamp >= exportStart).slice(0, 40).map((p) => p.id));
+    expect(walked.export).toEqual(
+      askSpy
+        .filter((p) => p.timestamp >= exportStart)
+        .slice(0, 40)
+        .map((p) => p.id),
+    );
   });
 });

@@ -12,7 +12,16 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { Oads, OadsError, operationIds, retryAfterSeconds, type OadsErrorCode, type ParamsOf, type OptionPrint, type RetryEvent } from '../../sdk/typescript/src/index.js';
+import {
+  Oads,
+  OadsError,
+  operationIds,
+  retryAfterSeconds,
+  type OadsErrorCode,
+  type ParamsOf,
+  type OptionPrint,
+  type RetryEvent,
+} from '../../sdk/typescript/src/index.js';
 import { printBodies } from '../../src/db/stored-prints.js';
 import { ApiError } from '../../src/errors.js';
 import { getMarketCalendarDay } from '../../src/handlers/market.js';
@@ -39,7 +48,13 @@ function recordingFetch(log: Exchange[]): typeof fetch {
     const request = new Request(input, init);
     const sentAt = performance.now();
     const response = await fetch(request);
-    log.push({ url: new URL(request.url), sentAt, answeredAt: performance.now(), status: response.status, retryAfter: response.headers.get('retry-after') });
+    log.push({
+      url: new URL(request.url),
+      sentAt,
+      answeredAt: performance.now(),
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+    });
     return response;
   };
 }
@@ -69,15 +84,24 @@ describe('the TypeScript SDK against the live service', () => {
   }
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => Date.now() - offset, limits: { requestsPerSecond: PER_SECOND }, handlers: { getMarketCalendarDay: busyCalendar } });
+    service = await startTestService({
+      jobs: true,
+      clock: () => Date.now() - offset,
+      limits: { requestsPerSecond: PER_SECOND },
+      handlers: { getMarketCalendarDay: busyCalendar },
+    });
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     stored = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as OptionPrint);
   });
   afterAll(async () => service.stop());
 
   it('has one method per operationId of the contract', () => {
-    const contract = YAML.parse(fs.readFileSync(new URL('../../openapi/v1.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
-    const contractIds = Object.values(contract.paths).flatMap((item) => Object.values(item).flatMap((op) => (typeof op === 'object' && op.operationId ? [op.operationId] : [])));
+    const contract = YAML.parse(fs.readFileSync(new URL('../../openapi/v1.yaml', import.meta.url), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const contractIds = Object.values(contract.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => (typeof op === 'object' && op.operationId ? [op.operationId] : [])),
+    );
     expect(new Set(operationIds)).toEqual(new Set(contractIds));
     const oads = new Oads({ baseUrl: service.url });
     for (const id of contractIds) expect(typeof (oads as unknown as Record<string, unknown>)[id], id).toBe('function');
@@ -92,7 +116,8 @@ describe('the TypeScript SDK against the live service', () => {
     expect(limit).toBeLessThanOrEqual(500);
 
     const pages = [];
-    for await (const page of oads.pages('listOptionTrades', { underlying_symbol: 'SPY', date: DAY, side: ['ask', 'above_ask'], limit })) pages.push(page);
+    for await (const page of oads.pages('listOptionTrades', { underlying_symbol: 'SPY', date: DAY, side: ['ask', 'above_ask'], limit }))
+      pages.push(page);
 
     expect(pages).toHaveLength(3);
     const rows = pages.flatMap((p) => p.data);
@@ -121,7 +146,9 @@ describe('the TypeScript SDK against the live service', () => {
     expect(refused).toHaveLength(1);
     const waitMs = retryAfterSeconds(refused[0]!.retryAfter)! * 1000;
     expect(waitMs).toBeGreaterThanOrEqual(1000);
-    expect(retries).toEqual([{ operation: 'getAccount', attempt: 1, status: 429, code: 'burst_limited', retryAfter: waitMs / 1000, delayMs: waitMs }]);
+    expect(retries).toEqual([
+      { operation: 'getAccount', attempt: 1, status: 429, code: 'burst_limited', retryAfter: waitMs / 1000, delayMs: waitMs },
+    ]);
     // The retry went out no sooner than Retry-After after the 429 arrived (timers may fire a hair early), and succeeded.
     const retried = log.filter((x) => x.sentAt >= refused[0]!.answeredAt);
     expect(retried).toHaveLength(1);
@@ -142,14 +169,19 @@ describe('the TypeScript SDK against the live service', () => {
     expect((errors[0] as OadsError).retryAfter).toBeGreaterThanOrEqual(1);
   });
 
-  it('retries a 503 after its Retry-After (whole seconds, over the body\'s retry_after_ms)', async () => {
+  it("retries a 503 after its Retry-After (whole seconds, over the body's retry_after_ms)", async () => {
     const retries: RetryEvent[] = [];
     const { oads, log } = await newUser({ onRetry: (event) => retries.push(event) });
     busyAnswers = 1;
     const day = await oads.getMarketCalendarDay({ date: '2026-11-27' });
     expect(day.data.status).toBe('early_close');
-    expect(log.map((x) => [x.status, x.retryAfter])).toEqual([[503, '1'], [200, null]]);
-    expect(retries).toMatchObject([{ operation: 'getMarketCalendarDay', status: 503, code: 'upstream_busy', retryAfter: 1, delayMs: 1000 }]);
+    expect(log.map((x) => [x.status, x.retryAfter])).toEqual([
+      [503, '1'],
+      [200, null],
+    ]);
+    expect(retries).toMatchObject([
+      { operation: 'getMarketCalendarDay', status: 503, code: 'upstream_busy', retryAfter: 1, delayMs: 1000 },
+    ]);
     expect(log[1]!.sentAt - log[0]!.answeredAt).toBeGreaterThanOrEqual(995);
   });
 
@@ -169,13 +201,18 @@ describe('the TypeScript SDK against the live service', () => {
     const day = await oads.getMarketCalendarDay({ date: '2026-11-27' });
     expect(day.data.status).toBe('early_close');
     expect(sent).toEqual(Array(3).fill('GET /v1/market/calendar'));
-    expect(retries.map((e) => [e.attempt, e.status, e.code])).toEqual([[1, null, 'connection_error'], [2, null, 'connection_error']]);
+    expect(retries.map((e) => [e.attempt, e.status, e.code])).toEqual([
+      [1, null, 'connection_error'],
+      [2, null, 'connection_error'],
+    ]);
     expect(retries.every((e) => e.delayMs >= 0 && e.delayMs <= 20 * 2 ** (e.attempt - 1))).toBe(true);
 
     // A POST may have reached the service before the connection dropped: it is not sent again.
     refused = 1;
     sent.length = 0;
-    await expect(oads.createExport({ path: '/v1/options/trades', query: { underlying_symbol: 'SPY', date: DAY } })).rejects.toBeInstanceOf(TypeError);
+    await expect(oads.createExport({ path: '/v1/options/trades', query: { underlying_symbol: 'SPY', date: DAY } })).rejects.toBeInstanceOf(
+      TypeError,
+    );
     expect(sent).toEqual(['POST /v1/exports']);
     // Retrying has its bound: after maxAttempts the connection error is thrown.
     refused = 10;
@@ -186,7 +223,12 @@ describe('the TypeScript SDK against the live service', () => {
 
   it('runs an export to ready and downloads the file the route itself would answer', async () => {
     const { oads, log } = await newUser();
-    const query = { underlying_symbol: 'SPY', date: DAY, side: ['ask', 'above_ask'], contract_type: 'put' } satisfies ParamsOf<'listOptionTrades'>;
+    const query = {
+      underlying_symbol: 'SPY',
+      date: DAY,
+      side: ['ask', 'above_ask'],
+      contract_type: 'put',
+    } satisfies ParamsOf<'listOptionTrades'>;
     const result = await oads.runExport({ path: '/v1/options/trades', query: { ...query, limit: 100_000 } }, { pollIntervalMs: 500 });
 
     expect(result.job).toMatchObject({ status: 'ready', path: '/v1/options/trades', truncated: false });
@@ -207,7 +249,10 @@ describe('the TypeScript SDK against the live service', () => {
   it('throws a 422 and 400s as OadsError with the API codes and details', async () => {
     const { oads } = await newUser();
     const caught = async (call: Promise<unknown>): Promise<OadsError> => {
-      const error = await call.then(() => null, (e: unknown) => e);
+      const error = await call.then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(OadsError);
       return error as OadsError;
     };

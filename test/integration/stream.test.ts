@@ -11,7 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAsyncApiDocument, getExposureLevels, getPremiumDrift, listAccountUsage, listOptionFlow, listOptionTrades } from '../../generated/client/index.js';
+import {
+  getAsyncApiDocument,
+  getExposureLevels,
+  getPremiumDrift,
+  listAccountUsage,
+  listOptionFlow,
+  listOptionTrades,
+} from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { formatOccSymbol } from '../../src/analytics/occ.js';
@@ -63,7 +70,11 @@ describe('streams', () => {
   beforeAll(async () => {
     // The market's clock, moving on from its instant (the usage route counts what came before now).
     const started = Date.now();
-    service = await startTestService({ clock: () => MARKET_NOW + (Date.now() - started), streamLimits: { maxBufferedBytes: 256 * 1024, authTimeoutMs: 500 }, env: { METRICS_PORT: '0' } });
+    service = await startTestService({
+      clock: () => MARKET_NOW + (Date.now() - started),
+      streamLimits: { maxBufferedBytes: 256 * 1024, authTimeoutMs: 500 },
+      env: { METRICS_PORT: '0' },
+    });
     ({ key, client } = await service.newAccount({ plan: 'pro' }));
     const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-stream-'));
     const summary = await simulateMarket({ outDir, seed: 11, scale: 'default', now: MARKET_NOW, snapshotDates: [DAY] }, SMALL_MARKET);
@@ -84,7 +95,7 @@ describe('streams', () => {
     await service?.stop();
   });
 
-  it('streams a load\'s prints in the trades route\'s order with its bodies, and drift and levels as REST serves them', async () => {
+  it("streams a load's prints in the trades route's order with its bodies, and drift and levels as REST serves them", async () => {
     main = await StreamClient.open(service.url, { key, schemas });
     const welcome = await main.next((m) => m.type === 'welcome');
     expect(welcome.seq).toBe(1);
@@ -107,7 +118,19 @@ describe('streams', () => {
     await main.next(() => printsOf(main.messages, subs.market ?? '').length >= market.length);
     expect(printsOf(main.messages, subs.market ?? '')).toEqual([...market].reverse());
 
-    const spy = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbols: ['SPY', 'QQQ'], date: DAY, min_size: 2, trade_type: ['sweep', 'single'], limit: 500, cursor_id: cursor } }));
+    const spy = await walk((cursor) =>
+      listOptionTrades({
+        client,
+        query: {
+          underlying_symbols: ['SPY', 'QQQ'],
+          date: DAY,
+          min_size: 2,
+          trade_type: ['sweep', 'single'],
+          limit: 500,
+          cursor_id: cursor,
+        },
+      }),
+    );
     expect(spy.length).toBeGreaterThan(10);
     await main.next(() => printsOf(main.messages, subs.spy ?? '').length >= spy.length);
     expect(printsOf(main.messages, subs.spy ?? '')).toEqual([...spy].reverse());
@@ -116,8 +139,11 @@ describe('streams', () => {
     const drift = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } });
     await main.next((m) => m.type === 'premium_drift' && m.replay === false);
     const buckets = new Map<number, unknown>();
-    for (const m of main.messages.filter((x) => x.type === 'premium_drift' && x.replay === false)) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
-    expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(drift.data?.data);
+    for (const m of main.messages.filter((x) => x.type === 'premium_drift' && x.replay === false))
+      for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
+    expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(
+      drift.data?.data,
+    );
 
     const levels = await getExposureLevels({ client, query: { underlying_symbol: 'SPX' } });
     const lastLevels = await main.next((m) => m.type === 'levels');
@@ -133,24 +159,49 @@ describe('streams', () => {
     expect(Number(/^oads_stream_load_delivery_seconds_count (\d+)$/m.exec(metrics)?.[1])).toBe(dayPrints.length);
   });
 
-  it('tells the subscriptions a print matched when a later load cancels it, in the load\'s place in the stream; premium drift follows the route', async () => {
+  it("tells the subscriptions a print matched when a later load cancels it, in the load's place in the stream; premium drift follows the route", async () => {
     // Two stored single SPY prints at the ask (of the rth session, streamed by the first test's load;
     // premium drift counts them), each with a size above 1 and alone on its contract at its instant.
-    const spy = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }));
-    const alone = (p: Print): boolean => spy.filter((o) => o.id.split(':').slice(0, 4).join(':') === p.id.split(':').slice(0, 4).join(':') && Math.abs(o.timestamp - p.timestamp) <= 5).length === 1;
-    const [first, second] = spy.filter((p) => p.side === 'at_ask' && p.trade_type === 'single' && p.size > 1 && p.group_id === null && alone(p));
+    const spy = await walk((cursor) =>
+      listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }),
+    );
+    const alone = (p: Print): boolean =>
+      spy.filter(
+        (o) => o.id.split(':').slice(0, 4).join(':') === p.id.split(':').slice(0, 4).join(':') && Math.abs(o.timestamp - p.timestamp) <= 5,
+      ).length === 1;
+    const [first, second] = spy.filter(
+      (p) => p.side === 'at_ask' && p.trade_type === 'single' && p.size > 1 && p.group_id === null && alone(p),
+    );
     if (!first || !second) throw new Error('the market has no two lone SPY prints at the ask');
-    const occ = (p: Print): string => formatOccSymbol({ root: p.underlying_symbol, dateOfExpiry: p.date_of_expiry, type: p.contract_type, strike: p.strike });
+    const occ = (p: Print): string =>
+      formatOccSymbol({ root: p.underlying_symbol, dateOfExpiry: p.date_of_expiry, type: p.contract_type, strike: p.strike });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-cancel-'));
-    const header = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+    const header =
+      'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
     // A cancel record (condition 201) of the same contract, exchange, price and size, just after the print.
-    const cancelOf = (p: Print, sequence: number): string => `${occ(p)},${p.timestamp + 1},${sequence},${p.price},${p.size},${p.exchange_code},201,,,,,`;
+    const cancelOf = (p: Print, sequence: number): string =>
+      `${occ(p)},${p.timestamp + 1},${sequence},${p.price},${p.size},${p.exchange_code},201,,,,,`;
     const file = (name: string, lines: string[]): string => {
       const f = path.join(dir, name);
       fs.writeFileSync(f, [header, ...lines].join('\n'));
       return f;
     };
-    const pick = (p: Print): Record<string, unknown> => Object.fromEntries(['id', 'timestamp', 'session', 'underlying_symbol', 'contract_type', 'strike', 'date_of_expiry', 'exchange', 'price', 'size', 'premium'].map((k) => [k, p[k as keyof Print]]));
+    const pick = (p: Print): Record<string, unknown> =>
+      Object.fromEntries(
+        [
+          'id',
+          'timestamp',
+          'session',
+          'underlying_symbol',
+          'contract_type',
+          'strike',
+          'date_of_expiry',
+          'exchange',
+          'price',
+          'size',
+          'premium',
+        ].map((k) => [k, p[k as keyof Print]]),
+      );
 
     const viewer = await StreamClient.open(service.url, { key, schemas });
     try {
@@ -170,11 +221,14 @@ describe('streams', () => {
       let served: unknown = (await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } })).data?.data;
       const driftAgrees = async (): Promise<void> => {
         const buckets = new Map<number, unknown>();
-        for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === drift && x.replay === false)) for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
+        for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === drift && x.replay === false))
+          for (const b of m.data as { timestamp: number }[]) buckets.set(b.timestamp, b);
         const rest = (await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m' } })).data?.data;
         expect(rest).not.toEqual(served);
         served = rest;
-        expect([...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp)).toEqual(rest);
+        expect(
+          [...buckets.values()].sort((a, b) => (a as { timestamp: number }).timestamp - (b as { timestamp: number }).timestamp),
+        ).toEqual(rest);
       };
       // A load is handled once its notification has come: the cancels are its last prints message, its drift follows in the same turn.
       const handled = async (cancels: number): Promise<void> => {
@@ -196,7 +250,9 @@ describe('streams', () => {
       await driftAgrees();
 
       // REST no longer serves either print.
-      const after = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }));
+      const after = await walk((cursor) =>
+        listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: DAY, limit: 500, cursor_id: cursor } }),
+      );
       expect(after.map((p) => p.id)).not.toContain(first.id);
       expect(after.map((p) => p.id)).not.toContain(second.id);
       const newPrint = after.find((p) => p.id.endsWith(':900000003'));
@@ -216,7 +272,9 @@ describe('streams', () => {
       expect(live[2]?.data).toEqual([newPrint]);
       expect(live[3]).toMatchObject({ channel: 'prints', trading_date: DAY, data: [pick(second)] });
       // (Besides the replay, which the non-matching subscriptions get as well.)
-      expect(viewer.messages.filter((m) => m.replay !== true && (m.subscription === other || m.subscription === larger)).map((m) => m.type)).toEqual(['subscribed', 'subscribed']);
+      expect(
+        viewer.messages.filter((m) => m.replay !== true && (m.subscription === other || m.subscription === larger)).map((m) => m.type),
+      ).toEqual(['subscribed', 'subscribed']);
       expect(viewer.messages.map((m) => m.seq)).toEqual(viewer.messages.map((_, i) => i + 1));
       expect(viewer.invalid).toEqual([]);
     } finally {
@@ -234,7 +292,11 @@ describe('streams', () => {
     // What the connection read before it closed (the stream may go on sending meanwhile: the
     // service's replay, messages kept for the resume).
     const read = main.messages.length;
-    const resumed = await StreamClient.open(service.url, { key, schemas, query: `resume=${String(welcome?.stream_id)}&last_seq=${lastRead}` });
+    const resumed = await StreamClient.open(service.url, {
+      key,
+      schemas,
+      query: `resume=${String(welcome?.stream_id)}&last_seq=${lastRead}`,
+    });
     try {
       const hello = await resumed.next((m) => m.type === 'welcome');
       expect(hello.resumed).toBe(true);
@@ -260,7 +322,7 @@ describe('streams', () => {
     }
   });
 
-  it('closes a connection without a valid key with a clear code and reason; checks subscriptions by the routes\' rules', async () => {
+  it("closes a connection without a valid key with a clear code and reason; checks subscriptions by the routes' rules", async () => {
     const none = await StreamClient.open(service.url);
     const timedOut = await none.closedWith();
     expect(timedOut.code).toBe(4408);
@@ -278,7 +340,12 @@ describe('streams', () => {
     const browser = await StreamClient.open(service.url, { schemas });
     browser.send({ type: 'auth', key });
     await browser.next((m) => m.type === 'welcome');
-    browser.send({ type: 'subscribe', id: 'x', channel: 'prints', params: { min_size: -1, date: DAY, underlying_symbols: Array.from({ length: 51 }, (_, i) => `S${i}`) } });
+    browser.send({
+      type: 'subscribe',
+      id: 'x',
+      channel: 'prints',
+      params: { min_size: -1, date: DAY, underlying_symbols: Array.from({ length: 51 }, (_, i) => `S${i}`) },
+    });
     const refused = await browser.next((m) => m.request === 'x');
     expect(refused).toMatchObject({ type: 'error', error: { code: 'invalid_parameter', status: 400 } });
     const named = (refused.error as { details: { parameter: string }[] }).details.map((d) => d.parameter).sort();
@@ -352,7 +419,10 @@ describe('streams', () => {
       await load('downgraded');
       const ended = await stream.next((m) => m.type === 'error' && m.subscription === gth);
       expect(ended).toMatchObject({ request: null, error: { code: 'forbidden', status: 403 } });
-      expect(await ask('u1', { type: 'unsubscribe', subscription: gth })).toMatchObject({ type: 'error', error: { code: 'invalid_parameter' } });
+      expect(await ask('u1', { type: 'unsubscribe', subscription: gth })).toMatchObject({
+        type: 'error',
+        error: { code: 'invalid_parameter' },
+      });
       expect(stream.messages.filter((m) => m.type === 'error' && m.subscription === rth)).toEqual([]);
 
       await revokeKey(service.database.admin, keyPrefix(account.key) ?? '');
@@ -392,7 +462,15 @@ describe('streams', () => {
   });
 
   it('replays the last completed session from its open, marked replay, leaving the store as it was', async () => {
-    const count = async (): Promise<number> => Number((await service.database.admin.selectFrom('prints').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (): Promise<number> =>
+      Number(
+        (
+          await service.database.admin
+            .selectFrom('prints')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
     // The service's own replay (outside market hours by its clock) stops, so that only this one's steps reach the viewer.
     service.streams?.hub.stopReplay();
@@ -408,7 +486,9 @@ describe('streams', () => {
     const replay = service.streams?.hub.startReplay({ speed: 1, when: 'always', stepMs: 3_600_000, anchor: now, clock: () => now });
     now += (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000 - Date.parse('2026-11-20T14:30:00Z');
     replay?.step();
-    const rest = await walk((cursor) => listOptionTrades({ client, query: { underlying_symbol: 'QQQ', date: DAY, limit: 500, cursor_id: cursor } }));
+    const rest = await walk((cursor) =>
+      listOptionTrades({ client, query: { underlying_symbol: 'QQQ', date: DAY, limit: 500, cursor_id: cursor } }),
+    );
     const open = Date.parse('2026-11-20T14:30:00Z');
     const end = (optionsRegularClose(DAY, 'index_or_etf') ?? 0) + 60 * 60_000;
     const expected = [...rest].reverse().filter((p) => p.timestamp >= open && p.timestamp < end);
@@ -418,9 +498,12 @@ describe('streams', () => {
     service.streams?.hub.stopReplay();
     await service.streams?.hub.settled();
     const replayed = new Map<number, unknown>();
-    for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === driftSub && x.replay === true)) for (const b of m.data as { timestamp: number }[]) replayed.set(b.timestamp, b);
+    for (const m of viewer.messages.filter((x) => x.type === 'premium_drift' && x.subscription === driftSub && x.replay === true))
+      for (const b of m.data as { timestamp: number }[]) replayed.set(b.timestamp, b);
     const drift = await getPremiumDrift({ client, query: { underlying_symbol: 'SPY', interval: '15m', date: DAY } });
-    expect([...replayed.values()].sort((x, y) => (x as { timestamp: number }).timestamp - (y as { timestamp: number }).timestamp)).toEqual(drift.data?.data);
+    expect([...replayed.values()].sort((x, y) => (x as { timestamp: number }).timestamp - (y as { timestamp: number }).timestamp)).toEqual(
+      drift.data?.data,
+    );
     expect(printsOf(viewer.messages, sub, true).slice(0, expected.length)).toEqual(expected);
     // (The drift subscription's first message, the current state on subscribing, is not a replay's.)
     expect(viewer.messages.filter((m) => m.type === 'prints').every((m) => m.replay === true)).toBe(true);
@@ -436,10 +519,20 @@ describe('streams', () => {
     const [r, a, b, c] = [0, 1, 2, 3].map(() => new StreamHub(service.deps, limits, null));
     const account = (await service.app.keys.lookup(keyPrefix(key) ?? '', service.deps.clock()))?.account;
     if (!r || !a || !b || !c || !account) throw new Error('setup');
-    const span = await service.database.admin.selectFrom('prints').select((eb) => [eb.fn.min('ts').as('from'), eb.fn.max('ts').as('to')]).where('trading_date', '=', DAY).executeTakeFirstOrThrow();
+    const span = await service.database.admin
+      .selectFrom('prints')
+      .select((eb) => [eb.fn.min('ts').as('from'), eb.fn.max('ts').as('to')])
+      .where('trading_date', '=', DAY)
+      .executeTakeFirstOrThrow();
     const from = Number(span.from);
     const step = Math.ceil((Number(span.to) + 1 - from) / 5);
-    const loads = Array.from({ length: 5 }, (_, i) => ({ tradingDate: DAY, selection: { kind: 'window' as const, from: from + i * step, to: from + (i + 1) * step }, replay: false, at: 0, id: `load${i + 1}` }));
+    const loads = Array.from({ length: 5 }, (_, i) => ({
+      tradingDate: DAY,
+      selection: { kind: 'window' as const, from: from + i * step, to: from + (i + 1) * step },
+      replay: false,
+      at: 0,
+      id: `load${i + 1}`,
+    }));
     const printsOf = (messages: { body: Buffer; head: string; seq: number }[]): string[] =>
       messages.flatMap((m) => {
         const message = JSON.parse(`{"seq":${m.seq},${m.head}${m.body.toString('utf8')}`) as { type: string; data?: { id: string }[] };
@@ -492,7 +585,7 @@ describe('streams', () => {
     expect(await c.handOver({ streamId: onC.id, accountId: account.id, lastSeq: onC.seq + 1 })).toBeNull();
   });
 
-  it('hands a stream between workers during a replay: it goes on from the message after the client\'s last, on the cluster\'s one replay clock', async () => {
+  it("hands a stream between workers during a replay: it goes on from the message after the client's last, on the cluster's one replay clock", async () => {
     // Three workers' hubs over the one store replaying on one clock, moved by hand in sixths of the
     // session; the workers step at different moments. A stream moves A -> B (B's replay one step
     // behind A's), then B -> A (A's replay already past the stream's position); a reference stream never moves.
@@ -524,7 +617,8 @@ describe('streams', () => {
         await hub.settled();
       }
     };
-    const parsed = (held: { body: Buffer; head: string; seq: number }[]): StreamMessage[] => held.map((m) => JSON.parse(`{"seq":${m.seq},${m.head}${m.body.toString('utf8')}`) as StreamMessage);
+    const parsed = (held: { body: Buffer; head: string; seq: number }[]): StreamMessage[] =>
+      held.map((m) => JSON.parse(`{"seq":${m.seq},${m.head}${m.body.toString('utf8')}`) as StreamMessage);
     try {
       at(1);
       await step([r, replayR], [a, replayA], [b, replayB]);
@@ -554,8 +648,10 @@ describe('streams', () => {
       // Every replayed print once, in order, as the stream that never moved got them (a second round after the end).
       expect(replayed(moving)).toEqual(expected);
       // The replayed drift: the same buckets in the end, and none sent again unchanged.
-      const drift = (messages: StreamMessage[]): { timestamp: number }[][] => messages.filter((m) => m.type === 'premium_drift' && m.replay === true).map((m) => m.data as { timestamp: number }[]);
-      const latest = (sent: { timestamp: number }[][]): Map<number, string> => new Map(sent.flat().map((x) => [x.timestamp, JSON.stringify(x)]));
+      const drift = (messages: StreamMessage[]): { timestamp: number }[][] =>
+        messages.filter((m) => m.type === 'premium_drift' && m.replay === true).map((m) => m.data as { timestamp: number }[]);
+      const latest = (sent: { timestamp: number }[][]): Map<number, string> =>
+        new Map(sent.flat().map((x) => [x.timestamp, JSON.stringify(x)]));
       expect(latest(drift(moving))).toEqual(latest(drift(parsed(reference.heldAfter(0)))));
       const previous = new Map<number, string>();
       for (const bucket of drift(moving).flat()) {

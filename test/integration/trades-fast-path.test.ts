@@ -22,7 +22,11 @@ describe('trades without response validation', () => {
     const r = await listOptionTrades({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', limit: 40 } });
     expect(r.response.status).toBe(200);
     expect(r.response.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(r.data?.meta).toMatchObject({ source: 'opra', request_id: r.response.headers.get('x-request-id'), coverage: { complete: true } });
+    expect(r.data?.meta).toMatchObject({
+      source: 'opra',
+      request_id: r.response.headers.get('x-request-id'),
+      coverage: { complete: true },
+    });
     expect(r.data?.pagination).toMatchObject({ count: 40, limit: 40, has_more: true });
     const stored = (await printBodies(service.database.admin, '2026-11-20'))
       .map((b) => JSON.parse(b) as { underlying_symbol: string; session: string; timestamp: number; id: string })

@@ -8,7 +8,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExport, downloadExport, getExport, getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from '../../generated/client/index.js';
+import {
+  createExport,
+  downloadExport,
+  getExport,
+  getPremiumDrift,
+  listFlowLeaders,
+  listOptionFlow,
+  listOptionTrades,
+  listOvernightOptionFlow,
+} from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { ContractLeaderRow, OptionPrint as Print, RootLeaderRow } from '../../generated/client/types.gen.js';
 import { optionRoot } from '../../src/analytics/roots.js';
@@ -27,7 +36,15 @@ const PREVIOUS = '2026-11-19';
 const SCAN_BUDGET = 300;
 
 type Row = Print;
-type Page = { data?: { data: Row[]; meta: { source: string; coverage: Record<string, boolean> }; pagination: { next_cursor_id: string | null; has_more: boolean; count: number; limit: number; next_url: string | null } }; response: Response; error?: unknown };
+type Page = {
+  data?: {
+    data: Row[];
+    meta: { source: string; coverage: Record<string, boolean> };
+    pagination: { next_cursor_id: string | null; has_more: boolean; count: number; limit: number; next_url: string | null };
+  };
+  response: Response;
+  error?: unknown;
+};
 
 const sequenceOf = (r: Row): number => Number(r.id.split(':').at(-1));
 const newestFirst = (a: Row, b: Row): number => b.timestamp - a.timestamp || sequenceOf(b) - sequenceOf(a);
@@ -59,7 +76,10 @@ describe('option print feeds', () => {
   const ids = (rows: Row[]): string[] => rows.map((r) => r.id);
   const expected = (pred: (r: Row) => boolean, date = DAY): Row[] => (date === DAY ? all : []).filter(pred).sort(newestFirst);
   const day = (r: Row): boolean => r.session !== 'gth';
-  const roots = (...list: string[]) => (r: Row) => list.includes(r.underlying_symbol);
+  const roots =
+    (...list: string[]) =>
+    (r: Row) =>
+      list.includes(r.underlying_symbol);
 
   beforeAll(async () => {
     const { listOptionFlow: smallBudgetFlow } = printFeedHandlers({ scanBudget: SCAN_BUDGET, loadRetryAfterMs: 500 });
@@ -95,13 +115,22 @@ describe('option print feeds', () => {
   });
 
   it('expands a family to its roots; a weekly root covers only itself; a list merges its roots', async () => {
-    const family = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPX', limit: 500, cursor_id: cursor } })) as Page);
+    const family = await walk(
+      async (cursor) =>
+        (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPX', limit: 500, cursor_id: cursor } })) as Page,
+    );
     const expectedFamily = expected((x) => day(x) && ['SPX', 'SPXW'].includes(x.underlying_symbol));
     expect(new Set(expectedFamily.map((x) => x.underlying_symbol))).toEqual(new Set(['SPX', 'SPXW']));
     expect(ids(family.rows)).toEqual(ids(expectedFamily));
-    const weekly = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPXW', limit: 500, cursor_id: cursor } })) as Page);
+    const weekly = await walk(
+      async (cursor) =>
+        (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPXW', limit: 500, cursor_id: cursor } })) as Page,
+    );
     expect(ids(weekly.rows)).toEqual(ids(expected((x) => day(x) && x.underlying_symbol === 'SPXW')));
-    const list = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbols: ['SPX', 'QQQ'], limit: 500, cursor_id: cursor } })) as Page);
+    const list = await walk(
+      async (cursor) =>
+        (await listOptionTrades({ client: pro, query: { underlying_symbols: ['SPX', 'QQQ'], limit: 500, cursor_id: cursor } })) as Page,
+    );
     expect(ids(list.rows)).toEqual(ids(expected((x) => day(x) && ['SPX', 'SPXW', 'QQQ'].includes(x.underlying_symbol))));
   });
 
@@ -113,7 +142,10 @@ describe('option print feeds', () => {
         // A short walk with one-row pages over one root.
         const iwm = expected((x) => day(x) && x.underlying_symbol === 'IWM');
         expect(iwm.length).toBeLessThan(900);
-        const walked = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbol: 'IWM', limit: 1, cursor_id: cursor } })) as Page);
+        const walked = await walk(
+          async (cursor) =>
+            (await listOptionTrades({ client: pro, query: { underlying_symbol: 'IWM', limit: 1, cursor_id: cursor } })) as Page,
+        );
         expect(ids(walked.rows)).toEqual(ids(iwm));
         continue;
       }
@@ -124,9 +156,16 @@ describe('option print feeds', () => {
   });
 
   it('never serves cancelled prints', async () => {
-    const cancelled = await service.database.admin.selectFrom('prints').select('id').where('trading_date', '=', DAY).where('cancelled', '=', true).execute();
+    const cancelled = await service.database.admin
+      .selectFrom('prints')
+      .select('id')
+      .where('trading_date', '=', DAY)
+      .where('cancelled', '=', true)
+      .execute();
     expect(cancelled.length).toBeGreaterThan(0);
-    const walked = await walk(async (cursor) => (await listOptionFlow({ client: pro, query: { session: 'all', limit: 500, cursor_id: cursor } })) as Page);
+    const walked = await walk(
+      async (cursor) => (await listOptionFlow({ client: pro, query: { session: 'all', limit: 500, cursor_id: cursor } })) as Page,
+    );
     const served = new Set(ids(walked.rows));
     expect(cancelled.some((c) => served.has(c.id))).toBe(false);
     expect(walked.rows.length).toBe(all.length);
@@ -142,7 +181,10 @@ describe('option print feeds', () => {
       [{ min_strike: 580, max_strike: 600 }, (r) => r.strike >= 580 && r.strike <= 600],
       [{ trade_type: ['sweep', 'block'] }, (r) => r.trade_type === 'sweep' || r.is_block],
       [{ trade_type: ['golden', 'auction', 'iso'] }, (r) => r.is_golden || r.flags.includes('auction') || r.flags.includes('iso')],
-      [{ trade_type: ['multileg', 'cross', 'floor', 'split', 'single'] }, (r) => ['multileg', 'cross', 'floor', 'split', 'single'].includes(r.trade_type)],
+      [
+        { trade_type: ['multileg', 'cross', 'floor', 'split', 'single'] },
+        (r) => ['multileg', 'cross', 'floor', 'split', 'single'].includes(r.trade_type),
+      ],
       [{ side: ['ask'] }, (r) => r.side === 'at_ask' || r.side === 'near_ask'],
       [{ side: ['bid', 'mid', 'unknown'] }, (r) => ['near_bid', 'at_bid', 'mid', 'unknown'].includes(r.side)],
       [{ side: ['above_ask', 'below_bid'] }, (r) => r.side === 'above_ask' || r.side === 'below_bid'],
@@ -152,7 +194,9 @@ describe('option print feeds', () => {
       [{ unusual_only: true }, (r) => r.is_unusual],
     ];
     for (const [filter, pred] of cases) {
-      const walked = await walk(async (cursor) => (await listOptionFlow({ client: pro, query: { ...filter, limit: 500, cursor_id: cursor } })) as Page);
+      const walked = await walk(
+        async (cursor) => (await listOptionFlow({ client: pro, query: { ...filter, limit: 500, cursor_id: cursor } })) as Page,
+      );
       const want = expected((x) => day(x) && pred(x));
       expect(want.length, JSON.stringify(filter)).toBeGreaterThan(0);
       expect(ids(walked.rows), JSON.stringify(filter)).toEqual(ids(want));
@@ -162,18 +206,39 @@ describe('option print feeds', () => {
   });
 
   it('filters exchanges and the at/near split after the read (trades and flow/overnight)', async () => {
-    const exchange = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbols: ['SPY', 'QQQ', 'IWM'], exchange: ['ise', 'phlx'], limit: 100, cursor_id: cursor } })) as Page);
-    expect(ids(exchange.rows)).toEqual(ids(expected((x) => day(x) && roots('SPY', 'QQQ', 'IWM')(x) && ['ise', 'phlx'].includes(x.exchange))));
+    const exchange = await walk(
+      async (cursor) =>
+        (await listOptionTrades({
+          client: pro,
+          query: { underlying_symbols: ['SPY', 'QQQ', 'IWM'], exchange: ['ise', 'phlx'], limit: 100, cursor_id: cursor },
+        })) as Page,
+    );
+    expect(ids(exchange.rows)).toEqual(
+      ids(expected((x) => day(x) && roots('SPY', 'QQQ', 'IWM')(x) && ['ise', 'phlx'].includes(x.exchange))),
+    );
     expect(exchange.pages.every((p) => p.data!.meta.coverage.scan_complete)).toBe(true);
-    const atAsk = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', side: ['at_ask', 'mid'], limit: 100, cursor_id: cursor } })) as Page);
-    expect(ids(atAsk.rows)).toEqual(ids(expected((x) => day(x) && x.underlying_symbol === 'SPY' && (x.side === 'at_ask' || x.side === 'mid'))));
-    const nearBid = await walk(async (cursor) => (await listOvernightOptionFlow({ client: pro, query: { side: ['near_bid', 'at_ask'], limit: 10, cursor_id: cursor } })) as Page);
+    const atAsk = await walk(
+      async (cursor) =>
+        (await listOptionTrades({
+          client: pro,
+          query: { underlying_symbol: 'SPY', side: ['at_ask', 'mid'], limit: 100, cursor_id: cursor },
+        })) as Page,
+    );
+    expect(ids(atAsk.rows)).toEqual(
+      ids(expected((x) => day(x) && x.underlying_symbol === 'SPY' && (x.side === 'at_ask' || x.side === 'mid'))),
+    );
+    const nearBid = await walk(
+      async (cursor) =>
+        (await listOvernightOptionFlow({ client: pro, query: { side: ['near_bid', 'at_ask'], limit: 10, cursor_id: cursor } })) as Page,
+    );
     expect(ids(nearBid.rows)).toEqual(ids(expected((x) => x.session === 'gth' && (x.side === 'near_bid' || x.side === 'at_ask'))));
   });
 
   it('ends the scan at its budget with scan_complete false and continues from where it stopped', async () => {
     const want = expected((x) => day(x) && x.exchange === 'bx');
-    const walked = await walk(async (cursor) => (await listOptionFlow({ client: pro, query: { exchange: ['bx'], limit: 50, cursor_id: cursor } })) as Page);
+    const walked = await walk(
+      async (cursor) => (await listOptionFlow({ client: pro, query: { exchange: ['bx'], limit: 50, cursor_id: cursor } })) as Page,
+    );
     expect(ids(walked.rows)).toEqual(ids(want));
     const first = walked.pages[0]!.data!;
     // A page the budget cut is not complete (meta.coverage.complete), on every page the walk meets.
@@ -194,22 +259,38 @@ describe('option print feeds', () => {
     const start = Date.parse('2026-11-20T15:00:00Z'); // 10:00 ET
     const end = Date.parse('2026-11-20T16:00:00Z');
     const inWindow = (x: Row) => day(x) && x.timestamp >= start && x.timestamp < end;
-    const withDate = await walk(async (cursor) => (await listOptionFlow({ client: pro, query: { date: DAY, start_time: start, end_time: end, limit: 500, cursor_id: cursor } })) as Page);
+    const withDate = await walk(
+      async (cursor) =>
+        (await listOptionFlow({
+          client: pro,
+          query: { date: DAY, start_time: start, end_time: end, limit: 500, cursor_id: cursor },
+        })) as Page,
+    );
     expect(ids(withDate.rows)).toEqual(ids(expected(inWindow)));
-    const fromStart = await walk(async (cursor) => (await listOptionFlow({ client: pro, query: { start_time: start, limit: 500, cursor_id: cursor } })) as Page);
+    const fromStart = await walk(
+      async (cursor) => (await listOptionFlow({ client: pro, query: { start_time: start, limit: 500, cursor_id: cursor } })) as Page,
+    );
     expect(ids(fromStart.rows)).toEqual(ids(expected((x) => day(x) && x.timestamp >= start)));
     const untilEnd = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', end_time: end, limit: 5 } })) as Page;
-    expect(ids(untilEnd.data!.data)).toEqual(ids(expected((x) => day(x) && x.underlying_symbol === 'SPY' && x.timestamp < end).slice(0, 5)));
+    expect(ids(untilEnd.data!.data)).toEqual(
+      ids(expected((x) => day(x) && x.underlying_symbol === 'SPY' && x.timestamp < end).slice(0, 5)),
+    );
     // Overnight window of the date (20:15 ET Thursday to 09:25 ET Friday).
     const gthStart = Date.parse('2026-11-20T01:15:00Z');
-    const gth = await walk(async (cursor) => (await listOvernightOptionFlow({ client: pro, query: { start_time: gthStart, limit: 500, cursor_id: cursor } })) as Page);
+    const gth = await walk(
+      async (cursor) =>
+        (await listOvernightOptionFlow({ client: pro, query: { start_time: gthStart, limit: 500, cursor_id: cursor } })) as Page,
+    );
     expect(ids(gth.rows)).toEqual(ids(expected((x) => x.session === 'gth')));
   });
 
   it('answers 400 naming the parameters for every cross-parameter rule', async () => {
     type Call = (o: { client: Client; query: never }) => Promise<unknown>;
     const details = async (query: Record<string, unknown>, call: Call = listOptionTrades): Promise<string[]> => {
-      const r = (await call({ client: pro, query: query as never })) as { response: Response; error?: { error: { code: string; details: { parameter: string }[] } } };
+      const r = (await call({ client: pro, query: query as never })) as {
+        response: Response;
+        error?: { error: { code: string; details: { parameter: string }[] } };
+      };
       expect(r.response.status, JSON.stringify(query)).toBe(400);
       expect(r.error?.error.code).toBe('invalid_parameter');
       return [...new Set(r.error!.error.details.map((d) => d.parameter))].sort();
@@ -217,13 +298,16 @@ describe('option print feeds', () => {
     expect(await details({})).toEqual(['underlying_symbol', 'underlying_symbols']);
     expect(await details({ underlying_symbol: 'SPY', underlying_symbols: ['QQQ'] })).toEqual(['underlying_symbol', 'underlying_symbols']);
     expect(await details({ underlying_symbol: 'SPY', min_dte: 5, max_dte: 1 })).toEqual(['max_dte', 'min_dte']);
-    expect(await details({ underlying_symbol: 'SPY', min_premium: 5, max_premium: 1, min_size: 9, max_size: 2, min_strike: 9, max_strike: 2 })).toEqual([
-      'max_premium', 'max_size', 'max_strike', 'min_premium', 'min_size', 'min_strike',
-    ]);
+    expect(
+      await details({ underlying_symbol: 'SPY', min_premium: 5, max_premium: 1, min_size: 9, max_size: 2, min_strike: 9, max_strike: 2 }),
+    ).toEqual(['max_premium', 'max_size', 'max_strike', 'min_premium', 'min_size', 'min_strike']);
     const t = Date.parse('2026-11-20T15:00:00Z');
     expect(await details({ underlying_symbol: 'SPY', start_time: t, end_time: t })).toEqual(['end_time', 'start_time']);
     // A window across sessions, outside the named date, or on a closed day.
-    expect(await details({ underlying_symbol: 'SPY', date: DAY, start_time: t, end_time: t + 3 * 86_400_000 })).toEqual(['end_time', 'start_time']);
+    expect(await details({ underlying_symbol: 'SPY', date: DAY, start_time: t, end_time: t + 3 * 86_400_000 })).toEqual([
+      'end_time',
+      'start_time',
+    ]);
     expect(await details({ underlying_symbol: 'SPY', date: PREVIOUS, start_time: t })).toEqual(['start_time']);
     expect(await details({ underlying_symbol: 'SPY', date: '2026-11-21', end_time: t })).toEqual(['end_time']);
     expect(await details({ start_time: Date.parse('2026-11-20T18:00:00Z') }, listOvernightOptionFlow as Call)).toEqual(['start_time']);
@@ -262,15 +346,32 @@ describe('option print feeds', () => {
   });
 
   it('serves overnight prints only with the entitlement: session gth and all, and flow/overnight', async () => {
-    const gth = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPX', session: 'gth', limit: 500, cursor_id: cursor } })) as Page);
+    const gth = await walk(
+      async (cursor) =>
+        (await listOptionTrades({
+          client: pro,
+          query: { underlying_symbol: 'SPX', session: 'gth', limit: 500, cursor_id: cursor },
+        })) as Page,
+    );
     const wantGth = expected((x) => x.session === 'gth' && roots('SPX', 'SPXW')(x));
     expect(wantGth.length).toBeGreaterThan(0);
     expect(ids(gth.rows)).toEqual(ids(wantGth));
-    const both = await walk(async (cursor) => (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPX', session: 'all', limit: 500, cursor_id: cursor } })) as Page);
+    const both = await walk(
+      async (cursor) =>
+        (await listOptionTrades({
+          client: pro,
+          query: { underlying_symbol: 'SPX', session: 'all', limit: 500, cursor_id: cursor },
+        })) as Page,
+    );
     expect(ids(both.rows)).toEqual(ids(expected(roots('SPX', 'SPXW'))));
-    const overnight = await walk(async (cursor) => (await listOvernightOptionFlow({ client: pro, query: { limit: 500, cursor_id: cursor } })) as Page);
+    const overnight = await walk(
+      async (cursor) => (await listOvernightOptionFlow({ client: pro, query: { limit: 500, cursor_id: cursor } })) as Page,
+    );
     expect(ids(overnight.rows)).toEqual(ids(expected((x) => x.session === 'gth')));
-    const narrowed = await walk(async (cursor) => (await listOvernightOptionFlow({ client: pro, query: { underlying_symbols: ['SPXW'], limit: 500, cursor_id: cursor } })) as Page);
+    const narrowed = await walk(
+      async (cursor) =>
+        (await listOvernightOptionFlow({ client: pro, query: { underlying_symbols: ['SPXW'], limit: 500, cursor_id: cursor } })) as Page,
+    );
     expect(ids(narrowed.rows)).toEqual(ids(expected((x) => x.session === 'gth' && x.underlying_symbol === 'SPXW')));
     for (const r of [
       await listOptionTrades({ client: basic, query: { underlying_symbol: 'SPX', session: 'gth' } }),
@@ -300,7 +401,12 @@ describe('option print feeds', () => {
   });
 
   it('answers 422 no_data when nothing matches and 200 on another loaded date', async () => {
-    for (const query of [{ underlying_symbol: 'SPY', date: '2026-11-18' }, { underlying_symbol: 'NOPE' }, { underlying_symbol: 'SPY', min_premium: 999_999_999_999 }, { underlying_symbol: 'SPY', date: '2026-12-01' }]) {
+    for (const query of [
+      { underlying_symbol: 'SPY', date: '2026-11-18' },
+      { underlying_symbol: 'NOPE' },
+      { underlying_symbol: 'SPY', min_premium: 999_999_999_999 },
+      { underlying_symbol: 'SPY', date: '2026-12-01' },
+    ]) {
       const r = (await listOptionTrades({ client: pro, query })) as { response: Response; error?: { error: { code: string } } };
       expect(r.response.status, JSON.stringify(query)).toBe(422);
       expect(r.error?.error.code).toBe('no_data');
@@ -320,7 +426,10 @@ describe('option print feeds', () => {
       for (let i = 0; i < count; i += 1) {
         const end = start + (i + 1) * step;
         const rows = all.filter((r) => pred(r) && r.timestamp >= start && r.timestamp < end);
-        out.push({ call: rows.filter((r) => r.contract_type === 'call').reduce((a, r) => a + signed(r), 0), put: rows.filter((r) => r.contract_type === 'put').reduce((a, r) => a + signed(r), 0) });
+        out.push({
+          call: rows.filter((r) => r.contract_type === 'call').reduce((a, r) => a + signed(r), 0),
+          put: rows.filter((r) => r.contract_type === 'put').reduce((a, r) => a + signed(r), 0),
+        });
       }
       return out;
     };
@@ -349,17 +458,40 @@ describe('option print feeds', () => {
     });
 
     it('applies the trades filters, the window, and leaves out buckets not started', async () => {
-      const asked = await getPremiumDrift({ client: pro, query: { underlying_symbol: 'QQQ', side: ['ask'], contract_type: 'call', min_size: 2, interval: '1h' } });
+      const asked = await getPremiumDrift({
+        client: pro,
+        query: { underlying_symbol: 'QQQ', side: ['ask'], contract_type: 'call', min_size: 2, interval: '1h' },
+      });
       const rows = asked.data!.data;
-      const want = expectDrift((x) => day(x) && x.underlying_symbol === 'QQQ' && simple(x) && x.contract_type === 'call' && x.size >= 2 && ['at_ask', 'near_ask'].includes(x.side), OPEN, 3_600_000, 7);
+      const want = expectDrift(
+        (x) =>
+          day(x) &&
+          x.underlying_symbol === 'QQQ' &&
+          simple(x) &&
+          x.contract_type === 'call' &&
+          x.size >= 2 &&
+          ['at_ask', 'near_ask'].includes(x.side),
+        OPEN,
+        3_600_000,
+        7,
+      );
       expect(rows.map((x) => x.call_drift)).toEqual(want.map((w) => expect.closeTo(w.call, 4) as unknown));
       expect(rows.every((x) => x.put_drift === 0)).toBe(true);
       const start = OPEN + 3_600_000 + 120_000;
       const end = OPEN + 2 * 3_600_000;
-      const windowed = await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPY', start_time: start, end_time: end, interval: '30m' } });
+      const windowed = await getPremiumDrift({
+        client: pro,
+        query: { underlying_symbol: 'SPY', start_time: start, end_time: end, interval: '30m' },
+      });
       expect(windowed.data!.data.map((x) => x.timestamp)).toEqual([OPEN + 3_600_000, OPEN + 5_400_000]);
-      const inWindow = all.filter((x) => day(x) && x.underlying_symbol === 'SPY' && simple(x) && x.timestamp >= start && x.timestamp < end && x.contract_type === 'call');
-      expect(windowed.data!.data[1]!.call_drift).toBeCloseTo(inWindow.reduce((a, r) => a + signed(r), 0), 4);
+      const inWindow = all.filter(
+        (x) =>
+          day(x) && x.underlying_symbol === 'SPY' && simple(x) && x.timestamp >= start && x.timestamp < end && x.contract_type === 'call',
+      );
+      expect(windowed.data!.data[1]!.call_drift).toBeCloseTo(
+        inWindow.reduce((a, r) => a + signed(r), 0),
+        4,
+      );
       nowMs = Date.parse('2026-11-20T17:00:00Z'); // 12:00 ET
       try {
         const partial = await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPY', interval: '30m' } });
@@ -370,18 +502,34 @@ describe('option print feeds', () => {
     });
 
     it('covers the overnight session with the entitlement, and answers 400 and 422 by the trades rules', async () => {
-      const gth = await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPX', session: 'gth', interval: '1h', include_complex: true } });
+      const gth = await getPremiumDrift({
+        client: pro,
+        query: { underlying_symbol: 'SPX', session: 'gth', interval: '1h', include_complex: true },
+      });
       expect(gth.response.status).toBe(200);
       expect(gth.data!.data[0]!.timestamp).toBe(Date.parse('2026-11-20T01:15:00Z'));
       const wantGth = all.filter((x) => x.session === 'gth').reduce((a, r) => a + (r.contract_type === 'call' ? signed(r) : 0), 0);
       expect(gth.data!.data.at(-1)!.call_drift).toBeCloseTo(wantGth, 4);
       expect((await getPremiumDrift({ client: basic, query: { underlying_symbol: 'SPX', session: 'gth' } })).response.status).toBe(403);
-      const bad = await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPY', min_strike: 600, max_strike: 500, start_time: Date.parse('2026-11-19T15:00:00Z'), date: DAY } });
+      const bad = await getPremiumDrift({
+        client: pro,
+        query: { underlying_symbol: 'SPY', min_strike: 600, max_strike: 500, start_time: Date.parse('2026-11-19T15:00:00Z'), date: DAY },
+      });
       expect(bad.response.status).toBe(400);
-      expect((bad.error as { error: { details: { parameter: string }[] } }).error.details.map((d) => d.parameter).sort()).toEqual(['max_strike', 'min_strike', 'start_time']);
-      expect((await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPY', side: ['at_ask'] as never } })).response.status).toBe(400);
+      expect((bad.error as { error: { details: { parameter: string }[] } }).error.details.map((d) => d.parameter).sort()).toEqual([
+        'max_strike',
+        'min_strike',
+        'start_time',
+      ]);
+      expect((await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPY', side: ['at_ask'] as never } })).response.status).toBe(
+        400,
+      );
       expect((await getPremiumDrift({ client: pro, query: {} as never })).response.status).toBe(400);
-      for (const query of [{ underlying_symbol: 'NOPE' }, { underlying_symbol: 'SPY', date: '2026-11-18' }, { underlying_symbol: 'SPY', date: '2026-11-21' }]) {
+      for (const query of [
+        { underlying_symbol: 'NOPE' },
+        { underlying_symbol: 'SPY', date: '2026-11-18' },
+        { underlying_symbol: 'SPY', date: '2026-11-21' },
+      ]) {
         expect((await getPremiumDrift({ client: pro, query })).response.status, JSON.stringify(query)).toBe(422);
       }
     });
@@ -391,7 +539,10 @@ describe('option print feeds', () => {
     const simple = (r: Row): boolean => r.trade_type !== 'multileg' && !r.flags.includes('complex');
     const underlyingOf = (root: string): string => optionRoot(root)?.underlying ?? root;
     const totals = (pred: (r: Row) => boolean) => {
-      const by = new Map<string, { premium: number; volume: number; bullish: number; bearish: number; neutral: number; calls: number; puts: number; trades: number }>();
+      const by = new Map<
+        string,
+        { premium: number; volume: number; bullish: number; bearish: number; neutral: number; calls: number; puts: number; trades: number }
+      >();
       for (const r of all.filter(pred)) {
         const u = underlyingOf(r.underlying_symbol);
         const t = by.get(u) ?? { premium: 0, volume: 0, bullish: 0, bearish: 0, neutral: 0, calls: 0, puts: 0, trades: 0 };
@@ -415,7 +566,9 @@ describe('option print feeds', () => {
       const rows = r.data!.data as RootLeaderRow[];
       const want = totals((x) => day(x) && simple(x));
       expect(rows.map((x) => x.underlying_symbol).sort()).toEqual([...want.keys()].sort());
-      expect(rows.map((x) => x.underlying_symbol)).toEqual([...want.entries()].sort((a, b) => b[1].bullish - b[1].bearish - (a[1].bullish - a[1].bearish)).map(([u]) => u));
+      expect(rows.map((x) => x.underlying_symbol)).toEqual(
+        [...want.entries()].sort((a, b) => b[1].bullish - b[1].bearish - (a[1].bullish - a[1].bearish)).map(([u]) => u),
+      );
       const totalPremium = [...want.values()].reduce((a, t) => a + t.premium, 0);
       for (const row of rows) {
         const t = want.get(row.underlying_symbol)!;
@@ -429,9 +582,23 @@ describe('option print feeds', () => {
         expect(row.premium_share).toBeCloseTo(t.premium / totalPremium, 8);
       }
       expect(rows.reduce((a, x) => a + x.trades_share, 0)).toBeCloseTo(1, 8);
-      for (const [sort, key] of [['premium', 'premium'], ['volume', 'volume'], ['trades', 'trades'], ['bullish', 'bullish'], ['bearish', 'bearish']] as const) {
+      for (const [sort, key] of [
+        ['premium', 'premium'],
+        ['volume', 'volume'],
+        ['trades', 'trades'],
+        ['bullish', 'bullish'],
+        ['bearish', 'bearish'],
+      ] as const) {
         const ranked = await listFlowLeaders({ client: pro, query: { sort, order: 'asc', limit: 3 } });
-        expect(ranked.data!.data.map((x) => x.underlying_symbol), sort).toEqual([...want.entries()].sort((a, b) => a[1][key] - b[1][key]).slice(0, 3).map(([u]) => u));
+        expect(
+          ranked.data!.data.map((x) => x.underlying_symbol),
+          sort,
+        ).toEqual(
+          [...want.entries()]
+            .sort((a, b) => a[1][key] - b[1][key])
+            .slice(0, 3)
+            .map(([u]) => u),
+        );
       }
       const complex = await listFlowLeaders({ client: pro, query: { include_complex: true, sort: 'trades', limit: 200 } });
       const wantComplex = totals(day);
@@ -470,10 +637,14 @@ describe('option print feeds', () => {
       expect(wantContracts.length).toBeGreaterThan(0);
       expect(wantContracts.length).toBeLessThan(byContract.size);
       expect(wantContracts.length).toBeLessThanOrEqual(200);
-      const iwm = await listFlowLeaders({ client: pro, query: { grain: 'contract', sort: 'premium', underlying_symbols: ['IWM'], min_premium: contractMinimum, limit: 200 } });
+      const iwm = await listFlowLeaders({
+        client: pro,
+        query: { grain: 'contract', sort: 'premium', underlying_symbols: ['IWM'], min_premium: contractMinimum, limit: 200 },
+      });
       const served = iwm.data!.data as ContractLeaderRow[];
       expect(served.map((x) => `${x.date_of_expiry}|${x.contract_type}|${x.strike}`).sort()).toEqual(wantContracts.map(([k]) => k).sort());
-      for (const row of served) expect(row.premium).toBeCloseTo(byContract.get(`${row.date_of_expiry}|${row.contract_type}|${row.strike}`)!, 4);
+      for (const row of served)
+        expect(row.premium).toBeCloseTo(byContract.get(`${row.date_of_expiry}|${row.contract_type}|${row.strike}`)!, 4);
     });
 
     it('ranks contracts by change from the previous close, premium or volume, narrowed by underlying_symbols', async () => {
@@ -511,19 +682,26 @@ describe('option print feeds', () => {
         expect(row.implied_volatility).toBe(last.implied_volatility);
       };
       for (const row of rows) check(row);
-      const byVolume = await listFlowLeaders({ client: pro, query: { grain: 'contract', sort: 'volume', underlying_symbols: ['SPX'], limit: 5 } });
+      const byVolume = await listFlowLeaders({
+        client: pro,
+        query: { grain: 'contract', sort: 'volume', underlying_symbols: ['SPX'], limit: 5 },
+      });
       const vols = byVolume.data!.data.map((x) => x.volume);
       expect(vols).toEqual([...vols].sort((a, b) => b - a));
       expect(byVolume.data!.data.every((x) => ['SPX', 'SPXW'].includes(x.underlying_symbol))).toBe(true);
       // Every contract of a root that traded is ranked, those without a previous close included
       // (with those fields null): a root of at most 200 contracts, some of them not traded the day before.
       const contractsOf = (root: string) => [...lasts.keys()].filter((k) => k.startsWith(`${root}|`));
-      const root = [...new Set(today.map((x) => x.underlying_symbol))].find((x) => contractsOf(x).length <= 200 && contractsOf(x).some((k) => !closes.has(k)));
+      const root = [...new Set(today.map((x) => x.underlying_symbol))].find(
+        (x) => contractsOf(x).length <= 200 && contractsOf(x).some((k) => !closes.has(k)),
+      );
       expect(root).toBeDefined();
       const contracts = contractsOf(root!);
       const ranked = await listFlowLeaders({ client: pro, query: { grain: 'contract', underlying_symbols: [root!], limit: 200 } });
       const served = ranked.data!.data as ContractLeaderRow[];
-      expect(served.map((x) => `${x.underlying_symbol}|${x.date_of_expiry}|${x.contract_type}|${x.strike}`).sort()).toEqual(contracts.sort());
+      expect(served.map((x) => `${x.underlying_symbol}|${x.date_of_expiry}|${x.contract_type}|${x.strike}`).sort()).toEqual(
+        contracts.sort(),
+      );
       for (const row of served) check(row);
       expect(served.filter((x) => x.previous_close === null)).toHaveLength(contracts.filter((k) => !closes.has(k)).length);
     });
@@ -540,27 +718,53 @@ describe('option print feeds', () => {
       expect(await names({ grain: 'root', sort: 'change_percent', underlying_symbols: ['SPY'] })).toEqual(['sort', 'underlying_symbols']);
       expect(await names({ limit: 201 })).toEqual(['limit']);
       expect((await listFlowLeaders({ client: basic, query: { session: 'gth' } })).response.status).toBe(403);
-      expect((await listFlowLeaders({ client: pro, query: { session: 'gth' } })).data!.data.map((x) => x.underlying_symbol)).toEqual(['SPX']);
+      expect((await listFlowLeaders({ client: pro, query: { session: 'gth' } })).data!.data.map((x) => x.underlying_symbol)).toEqual([
+        'SPX',
+      ]);
       expect((await listFlowLeaders({ client: pro, query: { date: '2026-11-18' } })).response.status).toBe(422);
       // The session before is not held: every contract is served without a previous close.
       const noPrevious = await listFlowLeaders({ client: pro, query: { grain: 'contract', date: PREVIOUS, limit: 200 } });
       expect(noPrevious.response.status).toBe(200);
       expect(noPrevious.data!.data.length).toBeGreaterThan(10);
-      expect(noPrevious.data!.data.every((x) => (x as ContractLeaderRow).previous_close === null && (x as ContractLeaderRow).change_percent === null)).toBe(true);
+      expect(
+        noPrevious.data!.data.every(
+          (x) => (x as ContractLeaderRow).previous_close === null && (x as ContractLeaderRow).change_percent === null,
+        ),
+      ).toBe(true);
       // A minimum no row reaches: 422.
       expect((await listFlowLeaders({ client: pro, query: { min_premium: 1e12 } })).response.status).toBe(422);
     });
   });
 
   it('exports the feeds page by page, and refuses export queries that break a cross-parameter rule', async () => {
-    const refused = await createExport({ client: pro, body: { path: '/v1/options/trades', query: { underlying_symbol: 'SPY', underlying_symbols: 'QQQ', min_size: 5, max_size: 2 } } });
+    const refused = await createExport({
+      client: pro,
+      body: { path: '/v1/options/trades', query: { underlying_symbol: 'SPY', underlying_symbols: 'QQQ', min_size: 5, max_size: 2 } },
+    });
     expect(refused.response.status).toBe(400);
-    expect(refused.error?.error.details.map((d) => d.parameter).sort()).toEqual(['query.max_size', 'query.min_size', 'query.underlying_symbol', 'query.underlying_symbols']);
-    const leaders = await createExport({ client: pro, body: { path: '/v1/options/flow/leaders', query: { grain: 'contract', sort: 'net' } } });
+    expect(refused.error?.error.details.map((d) => d.parameter).sort()).toEqual([
+      'query.max_size',
+      'query.min_size',
+      'query.underlying_symbol',
+      'query.underlying_symbols',
+    ]);
+    const leaders = await createExport({
+      client: pro,
+      body: { path: '/v1/options/flow/leaders', query: { grain: 'contract', sort: 'net' } },
+    });
     expect(leaders.error?.error.details.map((d) => d.parameter)).toEqual(['query.sort']);
-    const iv = await createExport({ client: pro, body: { path: '/v1/options/contract/implied-volatility', query: { underlying_symbol: 'SPY', contract_type: 'call', strike: 600, date_of_expiry: DAY, date: DAY, end_time: MARKET_NOW } } });
+    const iv = await createExport({
+      client: pro,
+      body: {
+        path: '/v1/options/contract/implied-volatility',
+        query: { underlying_symbol: 'SPY', contract_type: 'call', strike: 600, date_of_expiry: DAY, date: DAY, end_time: MARKET_NOW },
+      },
+    });
     expect(iv.error?.error.details.map((d) => d.parameter)).toEqual(['query.date', 'query.end_time']);
-    const created = await createExport({ client: pro, body: { path: '/v1/options/trades', query: { underlying_symbol: 'IWM', side: 'ask,mid', limit: 100_000 } } });
+    const created = await createExport({
+      client: pro,
+      body: { path: '/v1/options/trades', query: { underlying_symbol: 'IWM', side: 'ask,mid', limit: 100_000 } },
+    });
     expect(created.response.status).toBe(202);
     const id = created.data!.data.id;
     await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 20_000 });
@@ -577,7 +781,10 @@ describe('option print feeds', () => {
     // The Friday after Thanksgiving, evening: the hot window is Nov 20 to 27; Nov 19 is archived.
     expect(await enforceRetention(db, { dataDir, now: Date.parse('2026-11-28T03:00:00Z') })).toEqual([PREVIOUS]);
     expect(await sessionState(db, PREVIOUS)).toBe('archived');
-    const pending = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', date: PREVIOUS, limit: 500 } })) as { response: Response; error?: { error: { code: string; retry_after_ms: number } } };
+    const pending = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', date: PREVIOUS, limit: 500 } })) as {
+      response: Response;
+      error?: { error: { code: string; retry_after_ms: number } };
+    };
     expect(pending.response.status).toBe(503);
     expect(pending.error?.error.code).toBe('data_pending');
     expect(pending.error?.error.retry_after_ms).toBe(5000);

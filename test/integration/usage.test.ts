@@ -40,7 +40,11 @@ describe('request log and usage', () => {
     expect(buckets.filter((b) => b.requests === 0).every((b) => b.routes === undefined)).toBe(true);
     expect(current?.bytes_out).toBeGreaterThan(0);
 
-    const rows = await service.database.admin.selectFrom('request_log').select(['account_id', 'status']).where('account_id', '=', id).execute();
+    const rows = await service.database.admin
+      .selectFrom('request_log')
+      .select(['account_id', 'status'])
+      .where('account_id', '=', id)
+      .execute();
     expect(rows.length).toBeGreaterThanOrEqual(4);
   });
 
@@ -65,8 +69,30 @@ describe('request log and usage', () => {
     const { id, client } = await service.newAccount();
     const old = new Date(Date.now() - 8 * 86_400_000);
     await insertRequestLogBatch(service.database.admin, [
-      { ts: old, request_id: 'req_old', account_id: id, key_id: null, network: null, method: 'GET', route: '/v1/catalog', status: 429, duration_ms: 1, bytes_out: 10 },
-      { ts: new Date(Date.now() - 2 * HOUR_MS), request_id: 'req_recent', account_id: id, key_id: null, network: null, method: 'GET', route: '/v1/catalog', status: 429, duration_ms: 1, bytes_out: 10 },
+      {
+        ts: old,
+        request_id: 'req_old',
+        account_id: id,
+        key_id: null,
+        network: null,
+        method: 'GET',
+        route: '/v1/catalog',
+        status: 429,
+        duration_ms: 1,
+        bytes_out: 10,
+      },
+      {
+        ts: new Date(Date.now() - 2 * HOUR_MS),
+        request_id: 'req_recent',
+        account_id: id,
+        key_id: null,
+        network: null,
+        method: 'GET',
+        route: '/v1/catalog',
+        status: 429,
+        duration_ms: 1,
+        bytes_out: 10,
+      },
     ]);
     const usage = await listAccountUsage({ client });
     expect(usage.data?.data.reduce((n, b) => n + b.rate_limited, 0)).toBe(1);

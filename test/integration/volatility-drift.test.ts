@@ -53,7 +53,8 @@ interface Sample {
  * interpolated linearly in k = ln(K/F) to k = 0, flat beyond the outermost.
  */
 function atmByHand(quotes: readonly Sample[], T: number, r: number): number | null {
-  const mid = (q: Sample): number | null => (q.bid !== null && q.ask !== null && q.bid > 0 && q.ask > 0 && q.ask >= q.bid ? (q.bid + q.ask) / 2 : null);
+  const mid = (q: Sample): number | null =>
+    q.bid !== null && q.ask !== null && q.bid > 0 && q.ask > 0 && q.ask >= q.bid ? (q.bid + q.ask) / 2 : null;
   const legs = new Map<number, { call?: number; put?: number }>();
   for (const q of quotes) {
     const m = mid(q);
@@ -75,13 +76,19 @@ function atmByHand(quotes: readonly Sample[], T: number, r: number): number | nu
   let F = median(parity.map((p) => p.F));
   for (let pass = 0; pass < 2; pass++) {
     const centre = F;
-    F = median([...parity].sort((a, b) => Math.abs(Math.log(a.K / centre)) - Math.abs(Math.log(b.K / centre))).slice(0, 8).map((p) => p.F));
+    F = median(
+      [...parity]
+        .sort((a, b) => Math.abs(Math.log(a.K / centre)) - Math.abs(Math.log(b.K / centre)))
+        .slice(0, 8)
+        .map((p) => p.F),
+    );
   }
   const knots = quotes
     .filter((q) => q.type === (q.strike < F ? 'put' : 'call'))
     .flatMap((q) => {
       const m = mid(q);
-      const s = m === null ? null : impliedVolatility({ type: q.type, price: m, spot: F, strike: q.strike, time: T, rate: r, dividendYield: r });
+      const s =
+        m === null ? null : impliedVolatility({ type: q.type, price: m, spot: F, strike: q.strike, time: T, rate: r, dividendYield: r });
       return s === null ? [] : [{ k: Math.log(q.strike / F), w: s * s * T }];
     })
     .filter((p) => p.w > 0)
@@ -89,7 +96,8 @@ function atmByHand(quotes: readonly Sample[], T: number, r: number): number | nu
   if (knots.length === 0) return null;
   const below = knots.filter((p) => p.k <= 0).at(-1);
   const above = knots.find((p) => p.k > 0);
-  const w = below === undefined ? above!.w : above === undefined ? below.w : below.w + ((above.w - below.w) * (0 - below.k)) / (above.k - below.k);
+  const w =
+    below === undefined ? above!.w : above === undefined ? below.w : below.w + ((above.w - below.w) * (0 - below.k)) / (above.k - below.k);
   return Math.sqrt(w / T);
 }
 
@@ -103,7 +111,8 @@ describe('GET /v1/options/volatility/drift', () => {
   let expirations: { root: string; date: string; settlement: number }[];
   const rate = riskFreeRate(DAY);
 
-  const drift = async (query: Parameters<typeof getVolatilityDrift>[0]['query'], client = pro) => await getVolatilityDrift({ client, query });
+  const drift = async (query: Parameters<typeof getVolatilityDrift>[0]['query'], client = pro) =>
+    await getVolatilityDrift({ client, query });
   const ok = async (query: Parameters<typeof getVolatilityDrift>[0]['query']): Promise<Drift> => {
     const r = await drift(query);
     expect(r.response.status, JSON.stringify(r.error)).toBe(200);
@@ -135,7 +144,9 @@ describe('GET /v1/options/volatility/drift', () => {
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
     ({ historyDates } = await loadSimulatedMarket(service.database.admin, { dates: [DAY], history: true }));
     const listed = await sql<{ root: string; date: string }>`
-      select distinct root, date_of_expiry::text as date from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}`.execute(service.database.admin);
+      select distinct root, date_of_expiry::text as date from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}`.execute(
+      service.database.admin,
+    );
     const byDate = new Map<string, { root: string; date: string; settlement: number }>();
     for (const r of listed.rows) {
       const e = { ...r, settlement: settlementInstant(r.root, r.date) };
@@ -153,13 +164,22 @@ describe('GET /v1/options/volatility/drift', () => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(times.every((t) => t >= OPEN && t < OPTIONS_CLOSE && (t - OPEN) % MINUTE === 0)).toBe(true);
     expect(d.points.length).toBeGreaterThan(350);
-    const hasValue = (p: Point): boolean => [p.implied_volatility, p.implied_volatility_30d, p.implied_volatility_trading_clock, p.adjusted_realized_volatility].some((v) => v !== null);
+    const hasValue = (p: Point): boolean =>
+      [p.implied_volatility, p.implied_volatility_30d, p.implied_volatility_trading_clock, p.adjusted_realized_volatility].some(
+        (v) => v !== null,
+      );
     expect(d.points.every(hasValue)).toBe(true);
     // The tracked series settles at 16:00: no calendar or trading-clock figure after.
-    expect(d.points.filter((p) => p.timestamp + MINUTE > CLOSE).every((p) => p.implied_volatility === null && p.implied_volatility_trading_clock === null)).toBe(true);
+    expect(
+      d.points
+        .filter((p) => p.timestamp + MINUTE > CLOSE)
+        .every((p) => p.implied_volatility === null && p.implied_volatility_trading_clock === null),
+    ).toBe(true);
     expect(d.points.filter((p) => p.implied_volatility !== null).length).toBeGreaterThan(300);
     // Five returns make the first realized figure: the bucket of 09:34 (bars 09:30 to 09:34 closed by 09:35).
-    expect(d.points.filter((p) => p.adjusted_realized_volatility === null).map((p) => p.timestamp)).toEqual([0, 1, 2, 3].map((m) => OPEN + m * MINUTE));
+    expect(d.points.filter((p) => p.adjusted_realized_volatility === null).map((p) => p.timestamp)).toEqual(
+      [0, 1, 2, 3].map((m) => OPEN + m * MINUTE),
+    );
     for (const p of d.points.filter((x) => x.implied_volatility !== null)) expect(p.implied_volatility).toBeGreaterThan(0.02);
 
     const five = await ok({ underlying_symbol: 'SPX', interval: '5m' });
@@ -207,7 +227,9 @@ describe('GET /v1/options/volatility/drift', () => {
     const s1 = (await atmOf(near, start, end))!;
     const s2 = (await atmOf(next, start, end))!;
     const [n1, n2, n30, n365] = [(near.settlement - end) / MINUTE, (next.settlement - end) / MINUTE, 43_200, 525_600];
-    const want = Math.sqrt((((n1 / n365) * s1 * s1 * (n2 - n30)) / (n2 - n1) + ((n2 / n365) * s2 * s2 * (n30 - n1)) / (n2 - n1)) * (n365 / n30));
+    const want = Math.sqrt(
+      (((n1 / n365) * s1 * s1 * (n2 - n30)) / (n2 - n1) + ((n2 / n365) * s2 * s2 * (n30 - n1)) / (n2 - n1)) * (n365 / n30),
+    );
     const p = pointAt(five, start);
     expect(Math.abs(p.implied_volatility_30d! - want) / want).toBeLessThan(1e-9);
     expect(p.implied_volatility_30d!).toBeGreaterThanOrEqual(Math.min(s1, s2) - 1e-12);
@@ -254,7 +276,10 @@ describe('GET /v1/options/volatility/drift', () => {
     const start = OPEN + 120 * MINUTE;
     const end = start + 5 * MINUTE;
     const bars = (
-      await sql<{ open: number; close: number }>`select open, close from underlying_bars where symbol = 'SPX' and ts >= ${OPEN}::int8 and ts < ${end - MINUTE + 1}::int8 order by ts`.execute(
+      await sql<{
+        open: number;
+        close: number;
+      }>`select open, close from underlying_bars where symbol = 'SPX' and ts >= ${OPEN}::int8 and ts < ${end - MINUTE + 1}::int8 order by ts`.execute(
         service.database.admin,
       )
     ).rows;
@@ -294,7 +319,9 @@ describe('GET /v1/options/volatility/drift', () => {
     const d = await ok({ underlying_symbol: 'SPX', session: 'gth', date: DAY, interval: '5m' });
     expect(d).toMatchObject({ session: 'gth', trading_date: DAY, date_of_expiry: DAY });
     expect(d.points.length).toBeGreaterThan(100);
-    expect(d.points.every((p) => p.timestamp >= GTH_OPEN && p.timestamp < GTH_CLOSE && (p.timestamp - GTH_OPEN) % (5 * MINUTE) === 0)).toBe(true);
+    expect(d.points.every((p) => p.timestamp >= GTH_OPEN && p.timestamp < GTH_CLOSE && (p.timestamp - GTH_OPEN) % (5 * MINUTE) === 0)).toBe(
+      true,
+    );
     expect(d.points.filter((p) => p.implied_volatility !== null).length).toBeGreaterThan(100);
     const spxw = expirations.find((e) => e.date === DAY)!;
     const start = GTH_OPEN + 300 * MINUTE;

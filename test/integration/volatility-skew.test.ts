@@ -71,15 +71,21 @@ describe('volatility skew', () => {
   it('values the close of a completed session: the nearest four expirations settling an hour after it, SPXW chains, SPX bars', async () => {
     const data = await ok({ underlying_symbol: 'spx' });
     const listed = await sql<{ d: string }>`
-      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry > ${DAY}::date order by 1 limit 4`.execute(service.database.admin);
+      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry > ${DAY}::date order by 1 limit 4`.execute(
+      service.database.admin,
+    );
     // DAY's own SPXW series settled at 16:00, before the 16:15 close: it is not among them.
     expect(data.expirations.map((e) => e.date_of_expiry)).toEqual(listed.rows.map((r) => r.d));
     expect(data.expirations.every((e) => e.root === 'SPXW')).toBe(true);
     expect(data).toMatchObject({ underlying_symbol: 'SPX', session: 'rth', trading_date: DAY, roots: ['SPXW'] });
-    expect(data.expirations.map((e) => e.days_to_expiry)).toEqual(listed.rows.map((r) => Math.round((Date.parse(r.d) - Date.parse(DAY)) / 86_400_000)));
+    expect(data.expirations.map((e) => e.days_to_expiry)).toEqual(
+      listed.rows.map((r) => Math.round((Date.parse(r.d) - Date.parse(DAY)) / 86_400_000)),
+    );
 
     const bar = await sql<{ ts: number; close: number }>`
-      select ts, close from underlying_bars where symbol = 'SPX' and ts <= ${CLOSE - 60_000}::int8 order by ts desc limit 1`.execute(service.database.admin);
+      select ts, close from underlying_bars where symbol = 'SPX' and ts <= ${CLOSE - 60_000}::int8 order by ts desc limit 1`.execute(
+      service.database.admin,
+    );
     expect(data.valuation).toMatchObject({
       timestamp: CLOSE,
       underlying_price: bar.rows[0]!.close,
@@ -112,7 +118,8 @@ describe('volatility skew', () => {
       S = data.valuation.underlying_price!;
     });
 
-    const quoted = (strike: number, type: 'call' | 'put'): StoredQuote | undefined => chain.find((q) => q.strike === strike && q.type === type);
+    const quoted = (strike: number, type: 'call' | 'put'): StoredQuote | undefined =>
+      chain.find((q) => q.strike === strike && q.type === type);
 
     it('lists every quoted strike once, ascending, with moneyness ln(K/F)', () => {
       const strikes = [...new Set(chain.map((q) => q.strike))].sort((a, b) => a - b);
@@ -123,7 +130,10 @@ describe('volatility skew', () => {
     it('solves each leg so that Black-76 on the forward reprices the stored mid', () => {
       let checked = 0;
       for (const p of e.points) {
-        for (const [type, vol] of [['call', p.call_implied_volatility], ['put', p.put_implied_volatility]] as const) {
+        for (const [type, vol] of [
+          ['call', p.call_implied_volatility],
+          ['put', p.put_implied_volatility],
+        ] as const) {
           const mid = midOf(quoted(p.strike, type));
           if (vol === null) continue;
           expect(mid).not.toBeNull();
@@ -171,13 +181,20 @@ describe('volatility skew', () => {
         const [x1, y1] = sorted[i]!;
         return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
       };
-      const calls = e.points.filter((p) => p.strike >= F && p.call_delta !== null).map((p) => [p.call_delta!, p.call_implied_volatility!] as [number, number]);
-      const puts = e.points.filter((p) => p.strike < F && p.put_delta !== null).map((p) => [p.put_delta!, p.put_implied_volatility!] as [number, number]);
+      const calls = e.points
+        .filter((p) => p.strike >= F && p.call_delta !== null)
+        .map((p) => [p.call_delta!, p.call_implied_volatility!] as [number, number]);
+      const puts = e.points
+        .filter((p) => p.strike < F && p.put_delta !== null)
+        .map((p) => [p.put_delta!, p.put_implied_volatility!] as [number, number]);
       const c25 = interpolate(calls, 0.25);
       const p25 = interpolate(puts, -0.25);
       const c10 = interpolate(calls, 0.1);
       const p10 = interpolate(puts, -0.1);
-      const atm = interpolate(e.points.map((p) => [p.moneyness!, p.otm_implied_volatility!] as [number, number]).filter((p) => p[1] !== null), 0);
+      const atm = interpolate(
+        e.points.map((p) => [p.moneyness!, p.otm_implied_volatility!] as [number, number]).filter((p) => p[1] !== null),
+        0,
+      );
       // Within a fifth of a volatility point: the smile passes through the quotes to about that.
       expect(Math.abs(e.atm_implied_volatility! - atm)).toBeLessThan(0.002);
       expect(Math.abs(e.risk_reversal_25d! - (c25 - p25))).toBeLessThan(0.002);
@@ -251,7 +268,10 @@ describe('volatility skew', () => {
   it('refuses date_of_expiry with expirations, and a ninth expiration, naming the parameters', async () => {
     const both = await skew({ underlying_symbol: 'SPX', date_of_expiry: '2026-11-23', expirations: ['2026-11-24'] });
     expect(both.response.status).toBe(400);
-    expect((both.error as { error: { details: { parameter: string }[] } }).error.details.map((d) => d.parameter).sort()).toEqual(['date_of_expiry', 'expirations']);
+    expect((both.error as { error: { details: { parameter: string }[] } }).error.details.map((d) => d.parameter).sort()).toEqual([
+      'date_of_expiry',
+      'expirations',
+    ]);
     const nine = await skew({ underlying_symbol: 'SPX', expirations: Array.from({ length: 9 }, (_, i) => `2026-12-0${i + 1}`) });
     expect(nine.response.status).toBe(400);
   });

@@ -31,15 +31,30 @@ describe('bad credentials and suspended accounts', () => {
 
   async function request(url: string, options: { key?: string } = {}): Promise<Answer> {
     const started = performance.now();
-    const response = await fetch(url, { headers: { 'x-forwarded-for': network, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) } });
+    const response = await fetch(url, {
+      headers: { 'x-forwarded-for': network, ...(options.key ? { authorization: `Bearer ${options.key}` } : {}) },
+    });
     const body = (await response.json()) as Answer['body'];
-    return { status: response.status, headers: Object.fromEntries(['retry-after', 'x-ratelimit-burst-remaining'].map((name) => [name, response.headers.get(name) ?? undefined])), body, ms: performance.now() - started };
+    return {
+      status: response.status,
+      headers: Object.fromEntries(
+        ['retry-after', 'x-ratelimit-burst-remaining'].map((name) => [name, response.headers.get(name) ?? undefined]),
+      ),
+      body,
+      ms: performance.now() - started,
+    };
   }
 
   beforeAll(async () => {
     service = await startTestService({
       env: { AUTH_CACHE_TTL_MS: '60000', TRUST_PROXY: '1' },
-      limits: { keylessRequestsPerMinute: KEYLESS, requestsPerSecond: 5, requestsPerMinute: 1000, cooldownAfterRejections: 3, cooldownMs: 60_000 },
+      limits: {
+        keylessRequestsPerMinute: KEYLESS,
+        requestsPerSecond: 5,
+        requestsPerMinute: 1000,
+        cooldownAfterRejections: 3,
+        cooldownMs: 60_000,
+      },
     });
   });
 

@@ -38,7 +38,11 @@ describe('the database gate: accounts kept apart', () => {
     try {
       held = slow.flatMap(({ key }) => [1, 2, 3, 4].map(() => request(`${service.url}/v1/stocks/splits?symbol=AAPL`, { key })));
       // Three of each account's four reach the database and wait on the lock: 9 of the 10 connections.
-      await settled(() => waitingOnLocks(observer), (apps) => apps.filter((a) => a === 'oads-api').length === 9, { what: 'nine requests to wait on the lock' });
+      await settled(
+        () => waitingOnLocks(observer),
+        (apps) => apps.filter((a) => a === 'oads-api').length === 9,
+        { what: 'nine requests to wait on the lock' },
+      );
 
       const started = performance.now();
       const page = await request(`${service.url}/v1/account/usage`, { key: other.key });

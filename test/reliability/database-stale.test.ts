@@ -41,7 +41,10 @@ describe('the embedded PostgreSQL of a service killed with SIGKILL', () => {
     const postmaster = running.postmasterPid();
     const other = await startServiceProcess({ dataDir: running.dataDir, pgPort: running.pgPort, expectFailure: true });
     expect((await other.exited).code).toBe(1);
-    const lines = other.output().split('\n').filter((line) => line.startsWith('error:'));
+    const lines = other
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('error:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`belongs to process ${running.child.pid}, which is still running: stop that service first`));
     expect(processRunning(postmaster)).toBe(true);

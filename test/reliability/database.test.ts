@@ -33,7 +33,9 @@ describe('the embedded PostgreSQL killed under a cluster', () => {
     // The test reads /v1/status (a route that needs no key) until the restarted database answers:
     // on a loaded machine that took more than the keyless budget's 60 reads a minute (a 429 then
     // hid the recovery). The keyless limit is not what this test is about.
-    service = await startServiceProcess({ env: { WEB_WORKERS: '2', LIMIT_IN_FLIGHT: '100', AUTH_CACHE_TTL_MS: '60000', LIMIT_KEYLESS_PER_MINUTE: '1000000' } });
+    service = await startServiceProcess({
+      env: { WEB_WORKERS: '2', LIMIT_IN_FLIGHT: '100', AUTH_CACHE_TTL_MS: '60000', LIMIT_KEYLESS_PER_MINUTE: '1000000' },
+    });
     keys = await newKeys(service.pgUrl, 2);
     pgDir = path.join(service.dataDir, 'pg');
     pgMode = fs.statSync(pgDir).mode & 0o777;
@@ -57,11 +59,19 @@ describe('the embedded PostgreSQL killed under a cluster', () => {
 
     const lock = await lockTable(service.pgUrl, 'stock_splits');
     const observer = await connect(service.pgUrl);
-    const exported = await request(`${service.base}/v1/exports`, { key: cached, method: 'POST', body: { path: '/v1/stocks/splits', query: { symbol: 'AAPL' } } });
+    const exported = await request(`${service.base}/v1/exports`, {
+      key: cached,
+      method: 'POST',
+      body: { path: '/v1/stocks/splits', query: { symbol: 'AAPL' } },
+    });
     expect(exported.status).toBe(202);
     const inFlight = request(`${service.base}/v1/stocks/splits?symbol=AAPL`, { key: cached });
     // The export job (primary, pool oads-api) and the request (a worker, oads-api) wait on the lock.
-    await settled(() => waitingOnLocks(observer), (apps) => apps.filter((a) => a === 'oads-api').length >= 2, { what: 'the export and the request to wait on the lock', timeoutMs: 20_000 });
+    await settled(
+      () => waitingOnLocks(observer),
+      (apps) => apps.filter((a) => a === 'oads-api').length >= 2,
+      { what: 'the export and the request to wait on the lock', timeoutMs: 20_000 },
+    );
     await observer.end();
 
     const postmaster = service.postmasterPid();
@@ -118,7 +128,11 @@ describe('the embedded PostgreSQL killed under a cluster', () => {
     const splits = await request(`${service.base}/v1/stocks/splits?symbol=AAPL`, { key: cached });
     expect(splits.status, JSON.stringify(splits.body)).toBe(200);
     // The job queue works again: a new export is run to the end.
-    const again = await request(`${service.base}/v1/exports`, { key: fresh, method: 'POST', body: { path: '/v1/stocks/splits', query: { symbol: 'AAPL' } } });
+    const again = await request(`${service.base}/v1/exports`, {
+      key: fresh,
+      method: 'POST',
+      body: { path: '/v1/stocks/splits', query: { symbol: 'AAPL' } },
+    });
     expect(again.status).toBe(202);
     const id = (again.body.data as { id: string }).id;
     const ready = await settled(

@@ -82,7 +82,11 @@ describe('an export interrupted by a crash', () => {
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    await settled(() => output, (text) => /listening on/.test(text) || child?.exitCode !== null, { what: 'the service to listen', timeoutMs: 60_000 });
+    await settled(
+      () => output,
+      (text) => /listening on/.test(text) || child?.exitCode !== null,
+      { what: 'the service to listen', timeoutMs: 60_000 },
+    );
     expect(output).toMatch(/listening on/);
     const first = clientOf(`http://127.0.0.1:${port}`);
 
@@ -94,12 +98,19 @@ describe('an export interrupted by a crash', () => {
     const created = await createExport({ client: first, body: { path: '/v1/stocks/splits', query: { limit: 100000 } } });
     expect(created.response.status).toBe(202);
     const id = created.data?.data.id ?? '';
-    const running = await settled(() => job(first, id), (j) => j.last_attempt_timestamp !== undefined, { what: 'the export to start' });
+    const running = await settled(
+      () => job(first, id),
+      (j) => j.last_attempt_timestamp !== undefined,
+      { what: 'the export to start' },
+    );
     expect(running.status).toBe('queued');
     // Let one heartbeat pass, so the run is seen alive before it dies.
     const { rows: before } = await lock.client.query<{ heartbeat_at: Date }>('select heartbeat_at from exports where id = $1', [id]);
     await settled(
-      async () => (await lock.client!.query<{ heartbeat_at: Date }>('select heartbeat_at from exports where id = $1', [id])).rows[0]?.heartbeat_at.getTime(),
+      async () =>
+        (
+          await lock.client!.query<{ heartbeat_at: Date }>('select heartbeat_at from exports where id = $1', [id])
+        ).rows[0]?.heartbeat_at.getTime(),
       (t) => t !== undefined && t > (before[0]?.heartbeat_at.getTime() ?? 0),
       { what: 'a heartbeat of the run', timeoutMs: EXPORT_HEARTBEAT_MS * 3 },
     );
@@ -109,21 +120,44 @@ describe('an export interrupted by a crash', () => {
     await exited;
     const killedAt = performance.now();
 
-    const config = loadConfig({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', SEED_ON_START: 'false', ENDPOINT_TIMEOUT_MS: '120000', ...POLLING_LIMITS });
+    const config = loadConfig({
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      VALIDATE_RESPONSES: 'true',
+      SEED_ON_START: 'false',
+      ENDPOINT_TIMEOUT_MS: '120000',
+      ...POLLING_LIMITS,
+    });
     recovered = await startService(config, { jobs: true, logger: createLogger('silent') });
     const second = clientOf(recovered.url);
-    const retrying = await settled(() => job(second, id), (j) => j.status !== 'queued', { what: 'the export to be found interrupted', timeoutMs: 60_000 });
+    const retrying = await settled(
+      () => job(second, id),
+      (j) => j.status !== 'queued',
+      { what: 'the export to be found interrupted', timeoutMs: 60_000 },
+    );
     const foundMs = performance.now() - killedAt;
     expect(retrying.status).toBe('retrying');
     expect(retrying.revision).toBeGreaterThan(running.revision);
     expect(foundMs).toBeLessThan(60_000);
     // It runs again (a new attempt, waiting on the lock as the first did), still showing retrying.
-    const resumed = await settled(() => job(second, id), (j) => (j.last_attempt_timestamp ?? 0) > (running.last_attempt_timestamp ?? 0), { what: 'the export to run again' });
+    const resumed = await settled(
+      () => job(second, id),
+      (j) => (j.last_attempt_timestamp ?? 0) > (running.last_attempt_timestamp ?? 0),
+      { what: 'the export to run again' },
+    );
     expect(resumed.status).toBe('retrying');
-    console.log(`the interrupted export showed retrying ${Math.round(foundMs)} ms after its process was killed, and ran again ${Math.round(performance.now() - killedAt)} ms after it`);
+    console.log(
+      `the interrupted export showed retrying ${Math.round(foundMs)} ms after its process was killed, and ran again ${Math.round(performance.now() - killedAt)} ms after it`,
+    );
 
     await lock.client.query('commit');
-    const ready = await settled(() => job(second, id), (j) => j.status === 'ready' || j.status === 'failed', { what: 'the resumed export', timeoutMs: 30_000 });
+    const ready = await settled(
+      () => job(second, id),
+      (j) => j.status === 'ready' || j.status === 'failed',
+      { what: 'the resumed export', timeoutMs: 30_000 },
+    );
     expect(ready.status).toBe('ready');
     expect(ready.revision).toBeGreaterThan(resumed.revision);
     const splits = (await listStockSplits({ client: second, query: { limit: 999 } })).data?.data ?? [];

@@ -28,7 +28,10 @@ async function settledExport(client: Client, id: string): Promise<ExportJob> {
   ).then((j) => j!);
 }
 
-async function exported(client: Client, body: { path: string; query?: Record<string, string | number> }): Promise<{ job: ExportJob; text: string | null }> {
+async function exported(
+  client: Client,
+  body: { path: string; query?: Record<string, string | number> },
+): Promise<{ job: ExportJob; text: string | null }> {
   const created = await createExport({ client, body });
   expect(created.response.status, JSON.stringify(created.error)).toBe(202);
   const job = await settledExport(client, created.data?.data.id ?? '');
@@ -44,7 +47,12 @@ describe('export files', () => {
   let nowMs = MARKET_NOW;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-files-'));
-    service = await startTestService({ jobs: true, clock: () => nowMs, limits: { exportMaxBytes: CAP }, env: { DATA_DIR: dataDir, LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      jobs: true,
+      clock: () => nowMs,
+      limits: { exportMaxBytes: CAP },
+      env: { DATA_DIR: dataDir, LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client } = await service.newAccount());
   });
   afterAll(async () => {
@@ -105,11 +113,18 @@ describe('export files', () => {
     const gone = await downloadExport({ client, path: { id: job.id } });
     expect(gone.response.status).toBe(410);
     expect(gone.error?.error.code).toBe('export_expired');
-    expect((await getExport({ client, path: { id: job.id } })).data?.data).toMatchObject({ status: 'ready', expires_timestamp: job.expires_timestamp });
+    expect((await getExport({ client, path: { id: job.id } })).data?.data).toMatchObject({
+      status: 'ready',
+      expires_timestamp: job.expires_timestamp,
+    });
 
     // An export made now keeps its file while the expired one's is deleted by the sweep.
     const fresh = await exported(client, { path: '/v1/market/calendar', query: { date: '2026-11-26' } });
-    await settled(() => fs.existsSync(file), (exists) => !exists, { what: 'the expired file to be deleted' });
+    await settled(
+      () => fs.existsSync(file),
+      (exists) => !exists,
+      { what: 'the expired file to be deleted' },
+    );
     expect((await findExport(service.database.admin, job.id))?.file_path).toBeNull();
     expect((await downloadExport({ client, path: { id: job.id } })).response.status).toBe(410);
     expect(fresh.job.expires_timestamp).toBe(nowMs + EXPORT_FILE_RETENTION_MS);

@@ -31,7 +31,13 @@ describe('the export pool', () => {
     service = await startTestService({
       jobs: true,
       clock: () => MARKET_NOW,
-      env: { DATA_DIR: dataDir, LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000', LIMIT_IN_FLIGHT: '100', ENDPOINT_TIMEOUT_MS: '120000' },
+      env: {
+        DATA_DIR: dataDir,
+        LIMIT_PER_SECOND: '100000',
+        LIMIT_PER_MINUTE: '1000000',
+        LIMIT_IN_FLIGHT: '100',
+        ENDPOINT_TIMEOUT_MS: '120000',
+      },
     });
   });
   afterAll(async () => {
@@ -72,7 +78,11 @@ describe('the export pool', () => {
 
       const t0 = performance.now();
       const small = await create(other.client, { path: '/v1/market/calendar', query: { date: '2026-11-27' } });
-      const ready = await settled(() => job(other.client, small), (j) => j.status !== 'queued', { what: "the other account's export", timeoutMs: 15_000 });
+      const ready = await settled(
+        () => job(other.client, small),
+        (j) => j.status !== 'queued',
+        { what: "the other account's export", timeoutMs: 15_000 },
+      );
       const waitedMs = performance.now() - t0;
       expect(ready).toMatchObject({ status: 'ready', rows: 1 });
       console.log(`the other account's export was ready in ${Math.round(waitedMs)} ms while the busy account's five could not finish`);
@@ -86,7 +96,11 @@ describe('the export pool', () => {
       expect(waiting.rows[0]?.n).toBe(EXPORT_RUNS_PER_ACCOUNT);
 
       await lock.query('commit');
-      const done = await settled(() => jobs(busy.client, ids), (list) => list.every((j) => j.status !== 'queued'), { what: 'the busy account exports', timeoutMs: 30_000 });
+      const done = await settled(
+        () => jobs(busy.client, ids),
+        (list) => list.every((j) => j.status !== 'queued'),
+        { what: 'the busy account exports', timeoutMs: 30_000 },
+      );
       expect(done.map((j) => j.status)).toEqual(['ready', 'ready', 'ready', 'ready', 'ready']);
       const splits = (await listStockSplits({ client: busy.client, query: { limit: 100 } })).data?.data ?? [];
       for (const [i, id] of ids.entries()) {
@@ -104,7 +118,7 @@ describe('the export pool', () => {
     await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
     const query = { underlying_symbol: 'SPY', date: PREVIOUS };
     const rows: Print[] = [];
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const page = await listOptionTrades({ client, query: { ...query, limit: 500, cursor_id: cursor } });
       rows.push(...(page.data?.data ?? []));
       cursor = page.data?.pagination.next_cursor_id ?? undefined;
@@ -127,7 +141,9 @@ describe('the export pool', () => {
       (j) => j.status === 'ready' || j.status === 'failed',
       { what: 'the export of the archived session', timeoutMs: 60_000 },
     );
-    console.log(`the export of the archived session was ${finished.status} ${Math.round(performance.now() - t0)} ms after it was created (statuses seen: ${[...seen].join(', ')})`);
+    console.log(
+      `the export of the archived session was ${finished.status} ${Math.round(performance.now() - t0)} ms after it was created (statuses seen: ${[...seen].join(', ')})`,
+    );
     expect(finished).toMatchObject({ status: 'ready', rows: rows.length, truncated: false });
     expect([...seen]).not.toContain('retrying');
     expect(await sessionState(service.database.admin, PREVIOUS)).toBe('hot');

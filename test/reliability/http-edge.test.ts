@@ -55,14 +55,21 @@ describe('the HTTP edge of the service', () => {
   afterAll(async () => service.stop());
 
   const call = async (path: string, init: RequestInit = {}): Promise<{ status: number; text: string; body: ErrorBody }> => {
-    const r = await fetch(`${service.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) } });
+    const r = await fetch(`${service.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) },
+    });
     const text = await r.text();
     return { status: r.status, text, body: JSON.parse(text) as ErrorBody };
   };
 
   it('answers a JSON body declared in another charset with 400 invalid_body, never 500', async () => {
     for (const charset of ['latin1', 'iso-8859-1', 'x-unknown']) {
-      const { status, body } = await call('/v1/exports', { method: 'POST', body: '{"path":"/v1/stocks/splits"}', headers: { 'content-type': `application/json; charset=${charset}` } });
+      const { status, body } = await call('/v1/exports', {
+        method: 'POST',
+        body: '{"path":"/v1/stocks/splits"}',
+        headers: { 'content-type': `application/json; charset=${charset}` },
+      });
       expect(`${charset}: ${status} ${body.error.code}`).toBe(`${charset}: 400 invalid_body`);
       expect(body.error.details).toEqual([{ parameter: 'body', message: 'unsupported charset' }]);
     }
@@ -85,7 +92,11 @@ describe('the HTTP edge of the service', () => {
     expect(twice.status).toBe(400);
     expect(twice.text.length).toBeLessThan(1000);
     expect(twice.body.error.details).toEqual([{ parameter: `${'y'.repeat(ECHO_MAX - 1)}…`, message: 'given more than once' }]);
-    const exported = await call('/v1/exports', { method: 'POST', body: JSON.stringify({ path: '/v1/stocks/splits', query: { [name]: 1 } }), headers: { 'content-type': 'application/json' } });
+    const exported = await call('/v1/exports', {
+      method: 'POST',
+      body: JSON.stringify({ path: '/v1/stocks/splits', query: { [name]: 1 } }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(exported.status).toBe(400);
     expect(exported.text.length).toBeLessThan(1000);
     expect(exported.body.error.details).toEqual([{ parameter: `query.${'y'.repeat(ECHO_MAX - 1)}…`, message: 'unknown parameter' }]);
@@ -93,15 +104,30 @@ describe('the HTTP edge of the service', () => {
 
   it('answers oversize headers with 431 and the JSON error body on the service itself (its clientError listener)', async () => {
     const { hostname, port } = new URL(service.url);
-    const raw = await exchange(Number(port), `GET /v1/stocks/splits HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`, hostname);
+    const raw = await exchange(
+      Number(port),
+      `GET /v1/stocks/splits HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20 * 1024)}\r\n\r\n`,
+      hostname,
+    );
     const { status, headers, body } = parse(raw);
     expect(status).toBe(431);
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(body).toMatchObject({ error: { status: 431, code: 'invalid_parameter', details: [{ parameter: 'headers', message: 'too large' }], request_id: headers['x-request-id'] } });
+    expect(body).toMatchObject({
+      error: {
+        status: 431,
+        code: 'invalid_parameter',
+        details: [{ parameter: 'headers', message: 'too large' }],
+        request_id: headers['x-request-id'],
+      },
+    });
   });
 
   it('keeps a message that echoes a long path to a sentence', async () => {
-    const { status, text } = await call(`/v1/exports/${'z'.repeat(8 * 1024)}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const { status, text } = await call(`/v1/exports/${'z'.repeat(8 * 1024)}`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(status).toBe(405);
     expect(text.length).toBeLessThan(1000);
   });
@@ -127,7 +153,14 @@ describe('the errors node answers before express (clientError)', () => {
     expect(headers['content-type']).toBe('application/json; charset=utf-8');
     expect(headers['x-request-id']).toMatch(/^req_/);
     expect(isErrorBody(body)).toBe(true);
-    expect(body).toMatchObject({ error: { status: 431, code: 'invalid_parameter', details: [{ parameter: 'headers', message: 'too large' }], request_id: headers['x-request-id'] } });
+    expect(body).toMatchObject({
+      error: {
+        status: 431,
+        code: 'invalid_parameter',
+        details: [{ parameter: 'headers', message: 'too large' }],
+        request_id: headers['x-request-id'],
+      },
+    });
   });
 
   it('answers a request that is not HTTP with 400 and the JSON error body', async () => {

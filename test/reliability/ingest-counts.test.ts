@@ -29,7 +29,8 @@ import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
 import { nodeArgsOf } from '../support/service-process.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-const HEADER = 'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+const HEADER =
+  'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
 const SPY = 'SPY   261120P00650000';
 const SPXW = 'SPXW  261120C06600000';
 /** Wednesday 2026-11-18, 09:30 ET. */
@@ -46,13 +47,24 @@ const cancel = (symbol: string, ms: number, sequence: number, price: number, siz
 
 /** The outcomes, summed here from the result's fields rather than by the code under test. */
 function outcomesSum(r: MarketLoadResult): number {
-  return r.loaded + r.rejected.length + r.duplicates + r.skipped + r.superseded + r.cancels + r.cancelsOfStored + r.cancelsAlreadyApplied + r.cancelsUnmatched;
+  return (
+    r.loaded +
+    r.rejected.length +
+    r.duplicates +
+    r.skipped +
+    r.superseded +
+    r.cancels +
+    r.cancelsOfStored +
+    r.cancelsAlreadyApplied +
+    r.cancelsUnmatched
+  );
 }
 
 async function storedCounts(service: TestService): Promise<{ rows: number; cancelled: number }> {
-  const result = await sql<{ rows: number; cancelled: number }>`select count(*)::int as rows, (count(*) filter (where cancelled))::int as cancelled from prints`.execute(
-    service.database.admin,
-  );
+  const result = await sql<{
+    rows: number;
+    cancelled: number;
+  }>`select count(*)::int as rows, (count(*) filter (where cancelled))::int as cancelled from prints`.execute(service.database.admin);
   return result.rows[0] ?? { rows: -1, cancelled: -1 };
 }
 
@@ -116,23 +128,49 @@ describe('a prints file in two parts, with cancels, repeats and rejects, each lo
   });
 
   it('with --json gives the counts as one JSON object on stdout, and draws no progress off a terminal', async () => {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [...nodeArgsOf('src/cli/ingest.ts'), 'prints', '--json', morning], {
-      env: { ...process.env, DATABASE_URL: service.database.connectionString, LOG_LEVEL: 'silent' },
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [...nodeArgsOf('src/cli/ingest.ts'), 'prints', '--json', morning],
+      {
+        env: { ...process.env, DATABASE_URL: service.database.connectionString, LOG_LEVEL: 'silent' },
+      },
+    );
     expect(stderr).toBe('');
     expect(stdout.trim().split('\n')).toHaveLength(1);
-    const summary = JSON.parse(stdout) as { kind: string; files: Record<string, unknown>[]; totals: Record<string, number>; error?: string };
+    const summary = JSON.parse(stdout) as {
+      kind: string;
+      files: Record<string, unknown>[];
+      totals: Record<string, number>;
+      error?: string;
+    };
     // Loaded by the command above: this time all 12 records are duplicates of that load.
     expect(summary.kind).toBe('prints');
     expect(summary.error).toBeUndefined();
     expect(summary.files).toHaveLength(1);
-    expect(summary.files[0]).toMatchObject({ file: morning, alreadyLoaded: true, read: 12, loaded: 0, duplicates: 12, rejected: 0, rejects_file: null });
+    expect(summary.files[0]).toMatchObject({
+      file: morning,
+      alreadyLoaded: true,
+      read: 12,
+      loaded: 0,
+      duplicates: 12,
+      rejected: 0,
+      rejects_file: null,
+    });
     expect(summary.totals).toMatchObject({ files: 1, read: 12, loaded: 0, rejected: 0 });
   });
 
   it('counts a later file of the date: a repeat of a stored print, a cancel of its own print, of a stored print, and one unmatched', async () => {
     const result = await loadMarketFile(service.database.admin, 'prints', later);
-    expect(result).toMatchObject({ read: 5, loaded: 1, rejected: [], duplicates: 1, cancels: 1, cancelsOfStored: 1, cancelsAlreadyApplied: 0, cancelsUnmatched: 1 });
+    expect(result).toMatchObject({
+      read: 5,
+      loaded: 1,
+      rejected: [],
+      duplicates: 1,
+      cancels: 1,
+      cancelsOfStored: 1,
+      cancelsAlreadyApplied: 0,
+      cancelsUnmatched: 1,
+    });
     expect(outcomesSum(result)).toBe(result.read);
     expect(await storedCounts(service)).toEqual({ rows: 6, cancelled: 4 });
   });
@@ -144,12 +182,28 @@ describe('a prints file in two parts, with cancels, repeats and rejects, each lo
     expect(outcomesSum(again)).toBe(again.read);
 
     const forced = await loadMarketFile(db, 'prints', later, { force: true });
-    expect(forced).toMatchObject({ read: 5, loaded: 0, duplicates: 2, cancels: 1, cancelsOfStored: 0, cancelsAlreadyApplied: 1, cancelsUnmatched: 1 });
+    expect(forced).toMatchObject({
+      read: 5,
+      loaded: 0,
+      duplicates: 2,
+      cancels: 1,
+      cancelsOfStored: 0,
+      cancelsAlreadyApplied: 1,
+      cancelsUnmatched: 1,
+    });
     expect(outcomesSum(forced)).toBe(forced.read);
 
     // The first file, forced, onto its own stored prints: its cancels find its prints again.
     const first = await loadMarketFile(db, 'prints', morning, { force: true });
-    expect(first).toMatchObject({ read: 12, loaded: 0, duplicates: 6, cancels: 2, cancelsOfStored: 0, cancelsAlreadyApplied: 0, cancelsUnmatched: 1 });
+    expect(first).toMatchObject({
+      read: 12,
+      loaded: 0,
+      duplicates: 6,
+      cancels: 2,
+      cancelsOfStored: 0,
+      cancelsAlreadyApplied: 0,
+      cancelsUnmatched: 1,
+    });
     expect(first.rejected).toHaveLength(3);
     expect(outcomesSum(first)).toBe(first.read);
     expect(await storedCounts(service)).toEqual({ rows: 6, cancelled: 4 });
@@ -157,13 +211,19 @@ describe('a prints file in two parts, with cancels, repeats and rejects, each lo
 
   it('fails a load whose counts do not add up, writing nothing: a COPY into a new date that stores none of its rows', async () => {
     const db = service.database.admin;
-    const dayBefore = write('day-before.csv', [print(SPY, -86_400_000, 1, 2, 10), print(SPY, -86_340_000, 2, 2.1, 20), print(SPXW, -86_280_000, 3, 5.1, 5)]);
+    const dayBefore = write('day-before.csv', [
+      print(SPY, -86_400_000, 1, 2, 10),
+      print(SPY, -86_340_000, 2, 2.1, 20),
+      print(SPXW, -86_280_000, 3, 5.1, 5),
+    ]);
     // Sent three rows, it reports none stored: a new date's COPY has no stored print to repeat, so
     // the three are unexplained (counted as duplicates, they would have passed unseen).
     const losing: PrintCopy = { write: () => true, drained: async () => undefined, end: async () => 0, abort: async () => undefined };
     const failed = loadPrintsFile(db, dayBefore, { output: async () => losing });
     await expect(failed).rejects.toThrow(LoadCountError);
-    await expect(failed).rejects.toThrow(/: the load's counts do not add up, nothing was written: read 3, loaded 0, .* \(the outcomes sum to 0: 3 records unexplained\)$/);
+    await expect(failed).rejects.toThrow(
+      /: the load's counts do not add up, nothing was written: read 3, loaded 0, .* \(the outcomes sum to 0: 3 records unexplained\)$/,
+    );
     expect(await countPrints(db, '2026-11-17')).toBe(0);
     // Not in the ledger: the file loads when asked again.
     expect(await loadMarketFile(db, 'prints', dayBefore)).toMatchObject({ alreadyLoaded: false, read: 3, loaded: 3 });
@@ -183,13 +243,23 @@ describe('a simulated day loaded in two parts', () => {
     service = await startTestService();
     await seedOptionRoots(service.database.admin);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-counts-sim-'));
-    const summary = await simulateMarket({ outDir: dir, seed: 11, scale: 'default', now: MARKET_NOW }, { ...SMALL_MARKET, rthEvents: 3000 });
+    const summary = await simulateMarket(
+      { outDir: dir, seed: 11, scale: 'default', now: MARKET_NOW },
+      { ...SMALL_MARKET, rthEvents: 3000 },
+    );
     const file = summary.files.prints?.find((f) => path.basename(f).includes('2026-11-20'));
     if (file === undefined) throw new Error('the simulator wrote no prints file of 2026-11-20');
     const [header = '', ...rest] = gunzipSync(fs.readFileSync(file)).toString('utf8').trim().split('\n');
     lines = rest;
     const columns = header.split(',');
-    const [symbol, ts, price, size, exchange, condition] = ['option_symbol', 'timestamp', 'price', 'size', 'exchange_code', 'condition_code'].map((c) => columns.indexOf(c));
+    const [symbol, ts, price, size, exchange, condition] = [
+      'option_symbol',
+      'timestamp',
+      'price',
+      'size',
+      'exchange_code',
+      'condition_code',
+    ].map((c) => columns.indexOf(c));
     const fields = lines.map((l) => l.split(','));
     const isCancel = (f: string[]): boolean => CANCEL_CODES.has(f[condition ?? -1] ?? '');
     cancelLines = fields.filter(isCancel).length;
@@ -199,7 +269,12 @@ describe('a simulated day loaded in two parts', () => {
       isCancel(c) &&
       fields
         .slice(0, k)
-        .some((p) => !isCancel(p) && [symbol, price, size, exchange].every((i) => p[i ?? -1] === c[i ?? -1]) && Number(c[ts ?? -1]) - Number(p[ts ?? -1]) <= 600_000)
+        .some(
+          (p) =>
+            !isCancel(p) &&
+            [symbol, price, size, exchange].every((i) => p[i ?? -1] === c[i ?? -1]) &&
+            Number(c[ts ?? -1]) - Number(p[ts ?? -1]) <= 600_000,
+        )
         ? [k]
         : [],
     );
@@ -230,7 +305,10 @@ describe('a simulated day loaded in two parts', () => {
     expect(one.cancelsOfStored).toBe(0);
     expect(two.cancelsOfStored).toBeGreaterThanOrEqual(1);
     expect(one.cancels + two.cancels).toBeGreaterThanOrEqual(1);
-    expect(await storedCounts(service)).toEqual({ rows: lines.length - cancelLines, cancelled: one.cancels + two.cancels + two.cancelsOfStored });
+    expect(await storedCounts(service)).toEqual({
+      rows: lines.length - cancelLines,
+      cancelled: one.cancels + two.cancels + two.cancelsOfStored,
+    });
     expect(one.loaded + two.loaded).toBe(lines.length - cancelLines);
 
     // The second part again, forced: nothing written, its cancels of stored prints already applied.
@@ -244,7 +322,10 @@ describe('a simulated day loaded in two parts', () => {
       cancelsAlreadyApplied: two.cancelsOfStored,
       cancelsUnmatched: two.cancelsUnmatched,
     });
-    expect(await storedCounts(service)).toEqual({ rows: lines.length - cancelLines, cancelled: one.cancels + two.cancels + two.cancelsOfStored });
+    expect(await storedCounts(service)).toEqual({
+      rows: lines.length - cancelLines,
+      cancelled: one.cancels + two.cancels + two.cancelsOfStored,
+    });
   });
 });
 
@@ -291,7 +372,9 @@ describe('quote files: one sample a contract and minute', () => {
     expect(two).toMatchObject({ read: 2, loaded: 1, rejected: [], duplicates: 0, superseded: 1 });
     expect(outcomesSum(two)).toBe(two.read);
 
-    const stored = await sql<{ bid: number; quote_ts: string }>`select bid, quote_ts::text from quote_samples order by quote_ts`.execute(db);
+    const stored = await sql<{ bid: number; quote_ts: string }>`select bid, quote_ts::text from quote_samples order by quote_ts`.execute(
+      db,
+    );
     expect(stored.rows).toEqual([
       { bid: 5.2, quote_ts: String(T + 40_000) },
       { bid: 2, quote_ts: String(T + 50_000) },

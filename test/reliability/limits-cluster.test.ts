@@ -16,7 +16,9 @@ describe('limits across two HTTP workers', () => {
   let key = '';
 
   beforeAll(async () => {
-    service = await startServiceProcess({ env: { WEB_WORKERS: '2', LIMIT_PER_MINUTE: String(PER_MINUTE), LIMIT_PER_SECOND: '100000', LIMIT_IN_FLIGHT: '1000' } });
+    service = await startServiceProcess({
+      env: { WEB_WORKERS: '2', LIMIT_PER_MINUTE: String(PER_MINUTE), LIMIT_PER_SECOND: '100000', LIMIT_IN_FLIGHT: '1000' },
+    });
     [key = ''] = await newKeys(service.pgUrl, 1);
   });
 

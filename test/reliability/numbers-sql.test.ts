@@ -23,8 +23,16 @@ describe('print feed statements', () => {
     service = await startTestService();
     await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     // One connection: every statement below is prepared in the same PostgreSQL session.
-    handle = await openDatabase({ databaseUrl: service.config.databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 1, statementTimeoutMs: 10_000 });
-    const found = await sql<{ root: string }>`select root from prints where trading_date = ${DAY}::date group by root order by count(*) desc limit 3`.execute(handle.db);
+    handle = await openDatabase({
+      databaseUrl: service.config.databaseUrl,
+      embeddedDir: '',
+      embeddedPort: 0,
+      poolSize: 1,
+      statementTimeoutMs: 10_000,
+    });
+    const found = await sql<{
+      root: string;
+    }>`select root from prints where trading_date = ${DAY}::date group by root order by count(*) desc limit 3`.execute(handle.db);
     roots = found.rows.map((r) => r.root);
   });
   afterAll(async () => {
@@ -32,15 +40,32 @@ describe('print feed statements', () => {
     await service.stop();
   });
 
-  const filter = (rootList: string[], sessions: readonly string[]): PrintFilter => ({ tradingDate: DAY, roots: rootList, sessions, from: null, to: null, includeComplex: true });
+  const filter = (rootList: string[], sessions: readonly string[]): PrintFilter => ({
+    tradingDate: DAY,
+    roots: rootList,
+    sessions,
+    from: null,
+    to: null,
+    includeComplex: true,
+  });
 
   const statements = async () =>
-    (await sql<{ statement: string; generic_plans: number; custom_plans: number }>`select statement, generic_plans::int4 as generic_plans, custom_plans::int4 as custom_plans from pg_prepared_statements where name like 'oads_%' order by prepare_time`.execute(handle.db)).rows;
+    (
+      await sql<{
+        statement: string;
+        generic_plans: number;
+        custom_plans: number;
+      }>`select statement, generic_plans::int4 as generic_plans, custom_plans::int4 as custom_plans from pg_prepared_statements where name like 'oads_%' order by prepare_time`.execute(
+        handle.db,
+      )
+    ).rows;
 
   /** The page as a plain query gives it, run the usual way (unnamed, every value bound). */
   const expected = async (root: string, sessions: readonly string[], limit: number): Promise<string[]> =>
     (
-      await sql<{ body: string }>`select body from prints where trading_date = ${DAY}::date and not cancelled and root = ${root} and session = any(${[...sessions]}::text[])
+      await sql<{
+        body: string;
+      }>`select body from prints where trading_date = ${DAY}::date and not cancelled and root = ${root} and session = any(${[...sessions]}::text[])
         order by ts desc, sequence desc, contract_id desc limit ${limit}`.execute(handle.db)
     ).rows.map((r) => r.body);
 
@@ -70,7 +95,11 @@ describe('print feed statements', () => {
   it('serves every pair of roots with one statement, and a bounded scan with one per read', async () => {
     await sql`deallocate all`.execute(handle.db);
     const [a = '', b = '', c = ''] = roots;
-    for (const pair of [[a, b], [b, c], [c, a]]) {
+    for (const pair of [
+      [a, b],
+      [b, c],
+      [c, a],
+    ]) {
       for (const limit of [3, 250]) await printsPageText(handle.db, filter(pair, SESSIONS_OF.all), null, limit);
     }
     expect(await statements()).toHaveLength(1);

@@ -16,7 +16,8 @@ interface ErrorBody {
 
 const contract = loadApiContract();
 
-const numericType = (p: ParameterSpec): 'integer' | 'number' | null => (p.schema.type === 'integer' || p.schema.type === 'number' ? p.schema.type : null);
+const numericType = (p: ParameterSpec): 'integer' | 'number' | null =>
+  p.schema.type === 'integer' || p.schema.type === 'number' ? p.schema.type : null;
 
 /** The operations with numeric query parameters, each with its required parameters filled from the schemas' examples. */
 const targets = contract.operations.flatMap((operation) => {
@@ -47,7 +48,13 @@ function requestOf(operation: OperationSpec, except: string): { path: string; qu
 const TEN_KB = '9'.repeat(10 * 1024);
 const NOT_NUMBERS = ['NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '', TEN_KB];
 /** What formats.ts says of a value not in a numeric form. */
-const FORM_MESSAGES = ['must be an integer in plain decimal digits', 'must be a decimal number', 'must be a finite number', 'is out of range', 'must be an integer'];
+const FORM_MESSAGES = [
+  'must be an integer in plain decimal digits',
+  'must be a decimal number',
+  'must be a finite number',
+  'is out of range',
+  'must be an integer',
+];
 const NOT_INTEGERS = [...NOT_NUMBERS, '0x10', '1e2', '1.5', '+5', ' 5', '9007199254740993'];
 
 describe('numeric query parameters, from the contract', () => {
@@ -69,7 +76,15 @@ describe('numeric query parameters, from the contract', () => {
   it('reads a few dozen numeric parameters from the contract', () => {
     const count = targets.reduce((n, t) => n + t.numeric.length, 0);
     expect(count).toBeGreaterThan(50);
-    expect(targets.map((t) => t.operation.operationId)).toEqual(expect.arrayContaining(['listOptionTrades', 'listFlowLeaders', 'listStockSplits', 'getContractTradeAtTime', 'listContractImpliedVolatility']));
+    expect(targets.map((t) => t.operation.operationId)).toEqual(
+      expect.arrayContaining([
+        'listOptionTrades',
+        'listFlowLeaders',
+        'listStockSplits',
+        'getContractTradeAtTime',
+        'listContractImpliedVolatility',
+      ]),
+    );
   });
 
   it('answers 400 naming the parameter, once, for every value that is not a finite plain decimal', async () => {
@@ -111,7 +126,8 @@ describe('numeric query parameters, from the contract', () => {
           const q = new URLSearchParams(query);
           q.set(p.name, value);
           const { status, body, text } = await get(path, q);
-          const formProblem = status === 400 && (body as ErrorBody).error.details.some((d) => d.parameter === p.name && FORM_MESSAGES.includes(d.message));
+          const formProblem =
+            status === 400 && (body as ErrorBody).error.details.some((d) => d.parameter === p.name && FORM_MESSAGES.includes(d.message));
           if (formProblem || status === 500) failures.push(`${operation.operationId} ${p.name}=${value}: ${status} ${text.slice(0, 200)}`);
           answers.push(`${status} ${JSON.stringify((body as ErrorBody | null)?.error?.details ?? null)}`);
         }
@@ -122,13 +138,16 @@ describe('numeric query parameters, from the contract', () => {
   });
 
   it('names every bad number and unknown parameter of one request in one 400', async () => {
-    const { status, body } = await get('/v1/options/trades', new URLSearchParams({ underlying_symbol: 'SPX', limit: '1e2', min_size: 'Infinity', max_dte: '0x10', bogus: '1' }));
+    const { status, body } = await get(
+      '/v1/options/trades',
+      new URLSearchParams({ underlying_symbol: 'SPX', limit: '1e2', min_size: 'Infinity', max_dte: '0x10', bogus: '1' }),
+    );
     expect(status).toBe(400);
     const details = (body as ErrorBody).error.details;
     expect(details.map((d) => d.parameter).sort()).toEqual(['bogus', 'limit', 'max_dte', 'min_size']);
   });
 
-  it('answers the issue\'s cases with 400, never 500 or 200', async () => {
+  it("answers the issue's cases with 400, never 500 or 200", async () => {
     const cases: [string, Record<string, string>][] = [
       ['/v1/options/trades', { underlying_symbol: 'SPX', limit: '1e309' }],
       ['/v1/options/trades', { underlying_symbol: 'SPX', min_size: '-1e309' }],
@@ -136,8 +155,14 @@ describe('numeric query parameters, from the contract', () => {
       ['/v1/options/trades', { underlying_symbol: 'SPX', start_time: '1e309' }],
       ['/v1/stocks/splits', { limit: '1e309' }],
       ['/v1/options/flow/leaders', { grain: 'contract', limit: '1e309' }],
-      ['/v1/options/contract/trade-at-time', { underlying_symbol: 'SPXW', contract_type: 'call', strike: '5900', date_of_expiry: '2026-11-20', timestamp: '1e309' }],
-      ['/v1/options/contract/implied-volatility', { underlying_symbol: 'SPXW', contract_type: 'call', strike: '5900', date_of_expiry: '2026-11-20', limit: '-Infinity' }],
+      [
+        '/v1/options/contract/trade-at-time',
+        { underlying_symbol: 'SPXW', contract_type: 'call', strike: '5900', date_of_expiry: '2026-11-20', timestamp: '1e309' },
+      ],
+      [
+        '/v1/options/contract/implied-volatility',
+        { underlying_symbol: 'SPXW', contract_type: 'call', strike: '5900', date_of_expiry: '2026-11-20', limit: '-Infinity' },
+      ],
       ['/v1/stocks/splits', { limit: '0x10' }],
       ['/v1/stocks/splits', { limit: '1e2' }],
     ];
@@ -149,21 +174,32 @@ describe('numeric query parameters, from the contract', () => {
 
   describe('in an export query', () => {
     const post = async (text: string): Promise<{ status: number; body: ErrorBody }> => {
-      const r = await fetch(`${service.url}/v1/exports`, { method: 'POST', body: text, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } });
+      const r = await fetch(`${service.url}/v1/exports`, {
+        method: 'POST',
+        body: text,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      });
       return { status: r.status, body: (await r.json()) as ErrorBody };
     };
     it('refuses the same values, as strings, naming query.<parameter>', async () => {
       // The routes an export may name: served data routes (account and platform routes are not exported).
-      const exportTargets = targets.filter((t) => service.deps.served.has(t.operation.operationId) && !['account', 'platform'].includes(t.operation.facts.family));
+      const exportTargets = targets.filter(
+        (t) => service.deps.served.has(t.operation.operationId) && !['account', 'platform'].includes(t.operation.facts.family),
+      );
       expect(exportTargets.length).toBeGreaterThan(4);
       const failures: string[] = [];
       for (const { operation, numeric } of exportTargets) {
         for (const p of numeric) {
           const { query } = requestOf(operation, p.name);
           for (const value of numericType(p) === 'integer' ? NOT_INTEGERS : NOT_NUMBERS) {
-            const { status, body } = await post(JSON.stringify({ path: operation.path, query: { ...Object.fromEntries(query), [p.name]: value } }));
+            const { status, body } = await post(
+              JSON.stringify({ path: operation.path, query: { ...Object.fromEntries(query), [p.name]: value } }),
+            );
             const named = body.error.details.filter((d) => d.parameter === `query.${p.name}`);
-            if (status !== 400 || named.length !== 1) failures.push(`${operation.operationId} ${p.name}=${value.slice(0, 20)}: ${status} ${JSON.stringify(body.error.details).slice(0, 300)}`);
+            if (status !== 400 || named.length !== 1)
+              failures.push(
+                `${operation.operationId} ${p.name}=${value.slice(0, 20)}: ${status} ${JSON.stringify(body.error.details).slice(0, 300)}`,
+              );
           }
         }
       }

@@ -42,16 +42,25 @@ async function refused(base: string): Promise<boolean> {
  * The service with a split of AAPL and a key; a request of the splits route waiting on a lock. A
  * data folder of an earlier test is reused: no new cluster to initialise, no migration to run.
  */
-async function serviceWithSlowRequest(env: Record<string, string>, dataDir?: string): Promise<{ service: ServiceProcess; slow: Promise<Answer>; release: () => Promise<void> }> {
+async function serviceWithSlowRequest(
+  env: Record<string, string>,
+  dataDir?: string,
+): Promise<{ service: ServiceProcess; slow: Promise<Answer>; release: () => Promise<void> }> {
   const service = await startServiceProcess({ env, dataDir });
   const [key] = await newKeys(service.pgUrl, 1);
   const client = await connect(service.pgUrl);
-  await client.query(`insert into stock_splits (symbol, execution_date, split_from, split_to) values ('AAPL', '2020-08-31', 1, 4) on conflict do nothing`);
+  await client.query(
+    `insert into stock_splits (symbol, execution_date, split_from, split_to) values ('AAPL', '2020-08-31', 1, 4) on conflict do nothing`,
+  );
   const lock = await lockTable(service.pgUrl, 'stock_splits');
   const slow = request(`${service.base}/v1/stocks/splits?symbol=AAPL`, { key });
   // Caught here, awaited by the test: a request cut by the grace rejects before the test reads it.
   slow.catch(() => undefined);
-  await settled(() => waitingOnLocks(client), (apps) => apps.includes('oads-api'), { what: 'the request to wait on the lock' });
+  await settled(
+    () => waitingOnLocks(client),
+    (apps) => apps.includes('oads-api'),
+    { what: 'the request to wait on the lock' },
+  );
   await client.end();
   return { service, slow, release: () => lock.release() };
 }
@@ -66,7 +75,9 @@ describe('SIGTERM', () => {
   });
 
   /** Started on the data folder of the first test (each test stops its service before the next starts). */
-  async function slowRequest(env: Record<string, string>): Promise<{ service: ServiceProcess; slow: Promise<Answer>; release: () => Promise<void> }> {
+  async function slowRequest(
+    env: Record<string, string>,
+  ): Promise<{ service: ServiceProcess; slow: Promise<Answer>; release: () => Promise<void> }> {
     const started = await serviceWithSlowRequest(env, dataDir);
     dataDir ??= started.service.dataDir;
     services.push(started.service);
@@ -84,7 +95,11 @@ describe('SIGTERM', () => {
     const signalled = performance.now();
     service.child.kill('SIGTERM');
     // It stops accepting, and waits: the request is still held by the lock.
-    await settled(() => refused(service.base), (r) => r, { what: 'the service to stop accepting connections' });
+    await settled(
+      () => refused(service.base),
+      (r) => r,
+      { what: 'the service to stop accepting connections' },
+    );
     expect(service.child.exitCode).toBeNull();
     await release();
 

@@ -92,7 +92,9 @@ async function dropTemplates(url: string, run: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const found = await client.query<{ name: string }>('select datname as name from pg_database where starts_with(datname, $1)', [`${TEMPLATE_PREFIX}${run}_`]);
+    const found = await client.query<{ name: string }>('select datname as name from pg_database where starts_with(datname, $1)', [
+      `${TEMPLATE_PREFIX}${run}_`,
+    ]);
     for (const { name } of found.rows) await client.query(`drop database if exists ${client.escapeIdentifier(name)} with (force)`);
   } finally {
     await client.end();

@@ -83,11 +83,17 @@ function runServer(): { serverUrl: string; run: string } | null {
 const cache = new Map<string, MarketTemplate>();
 
 /** The run's template of the market, built on first use; null outside a run whose global set-up provides one. */
-export async function marketTemplate(key: MarketKey, load: (admin: Database) => Promise<MarketTemplate['market']>): Promise<MarketTemplate | null> {
+export async function marketTemplate(
+  key: MarketKey,
+  load: (admin: Database) => Promise<MarketTemplate['market']>,
+): Promise<MarketTemplate | null> {
   const where = runServer();
   if (where === null) return null;
   const { serverUrl, run } = where;
-  const hash = createHash('sha256').update(JSON.stringify({ TEMPLATE_VERSION, ...key })).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify({ TEMPLATE_VERSION, ...key }))
+    .digest('hex')
+    .slice(0, 16);
   const name = `${TEMPLATE_PREFIX}${run}_${hash}`;
   const known = cache.get(name);
   if (known) return known;
@@ -95,7 +101,10 @@ export async function marketTemplate(key: MarketKey, load: (admin: Database) => 
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock(hashtextextended($1, 0))', [name]);
-    const found = await lock.query<{ note: string | null }>(`select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1`, [name]);
+    const found = await lock.query<{ note: string | null }>(
+      `select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1`,
+      [name],
+    );
     const note = found.rows[0]?.note;
     let template: MarketTemplate;
     if (note) {
@@ -205,7 +214,9 @@ async function buildTemplate(url: string, load: (admin: Database) => Promise<Mar
           : {}),
       });
     }
-    const sequences = [...sequencesAfter].filter(([name, value]) => value !== null && sequencesBefore.get(name) !== value).map(([name, value]) => ({ name, value: value as string }));
+    const sequences = [...sequencesAfter]
+      .filter(([name, value]) => value !== null && sequencesBefore.get(name) !== value)
+      .map(([name, value]) => ({ name, value: value as string }));
     return { url, market, copyable, tables, sequences };
   } finally {
     await reader.end();
@@ -231,7 +242,11 @@ async function tableStates(client: pg.Client, before: Map<string, TableState> | 
     const rows = count.rows[0]?.rows ?? 0;
     const digested = before === null ? rows > 0 : (before.get(table.name)?.rows ?? 0) > 0;
     const digest = digested
-      ? ((await client.query<{ digest: string }>(`select md5(coalesce(string_agg(t::text, E'\\n' order by t::text), '')) as digest from ${table.name} t`)).rows[0]?.digest ?? null)
+      ? ((
+          await client.query<{ digest: string }>(
+            `select md5(coalesce(string_agg(t::text, E'\\n' order by t::text), '')) as digest from ${table.name} t`,
+          )
+        ).rows[0]?.digest ?? null)
       : null;
     states.set(table.name, { ...table, rows, digest });
   }
@@ -247,13 +262,17 @@ async function sequenceValues(client: pg.Client): Promise<Map<string, string | n
 
 /** The tables in an order where each comes after those (of the list) its foreign keys reference. */
 async function foreignKeyOrder(client: pg.Client, tables: TableState[]): Promise<TableState[]> {
-  const keys = await client.query<{ child: number; parent: number }>(`select conrelid::int as child, confrelid::int as parent from pg_constraint where contype = 'f'`);
+  const keys = await client.query<{ child: number; parent: number }>(
+    `select conrelid::int as child, confrelid::int as parent from pg_constraint where contype = 'f'`,
+  );
   const oids = new Set(tables.map((t) => t.oid));
   const pending = [...tables];
   const done = new Set<number>();
   const ordered: TableState[] = [];
   while (pending.length > 0) {
-    const index = pending.findIndex((t) => keys.rows.every((k) => k.child !== t.oid || k.parent === t.oid || !oids.has(k.parent) || done.has(k.parent)));
+    const index = pending.findIndex((t) =>
+      keys.rows.every((k) => k.child !== t.oid || k.parent === t.oid || !oids.has(k.parent) || done.has(k.parent)),
+    );
     // A cycle of foreign keys: left in the order found (the copy then fails loudly).
     const [next] = pending.splice(index === -1 ? 0 : index, 1);
     if (next === undefined) break;

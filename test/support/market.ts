@@ -15,7 +15,14 @@
  */
 import type { Database } from '../../src/db/connection.js';
 import { copyMarketFromTemplate, marketTemplate, sharedSimulation } from './market-template.js';
-import { loadSimulation, MARKET_NOW, simulateAndLoad, simulateSmallMarket, type LoadedMarket, type SimulatedMarketOptions } from './simulated-market.js';
+import {
+  loadSimulation,
+  MARKET_NOW,
+  simulateAndLoad,
+  simulateSmallMarket,
+  type LoadedMarket,
+  type SimulatedMarketOptions,
+} from './simulated-market.js';
 
 export { MARKET_NOW, SMALL_MARKET, simulateAndLoad, type LoadedMarket, type SimulatedMarketOptions } from './simulated-market.js';
 
@@ -32,7 +39,9 @@ export async function loadSimulatedMarket(admin: Database, options: SimulatedMar
   const key = { seed: options.seed ?? 11, now: options.now ?? MARKET_NOW, dates: [...options.dates], history: options.history ?? false };
   const template = await marketTemplate(key, async (db) => {
     const snapshotDates = [...new Set([...SNAPSHOT_DATES, ...key.dates])].sort();
-    const simulation = await sharedSimulation({ seed: key.seed, now: key.now, snapshotDates }, (outDir) => simulateSmallMarket(outDir, { ...key, snapshotDates }));
+    const simulation = await sharedSimulation({ seed: key.seed, now: key.now, snapshotDates }, (outDir) =>
+      simulateSmallMarket(outDir, { ...key, snapshotDates }),
+    );
     return simulation === null ? simulateAndLoad(db, key) : loadSimulation(db, simulation, key);
   });
   if (template !== null && (await copyMarketFromTemplate(admin, template))) return template.market;

@@ -80,7 +80,9 @@ export async function startServiceProcess(options: StartOptions = {}): Promise<S
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   await new Promise<void>((resolve, reject) => {
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
@@ -88,7 +90,9 @@ export async function startServiceProcess(options: StartOptions = {}): Promise<S
     };
     child.stdout?.on('data', read);
     child.stderr?.on('data', read);
-    void exited.then(({ code, signal }) => (options.expectFailure ? resolve() : reject(new Error(`the service exited (${signal ?? code}) before it listened:\n${output}`))));
+    void exited.then(({ code, signal }) =>
+      options.expectFailure ? resolve() : reject(new Error(`the service exited (${signal ?? code}) before it listened:\n${output}`)),
+    );
   });
   if (options.expectFailure) await exited;
   return {
@@ -153,7 +157,9 @@ export async function lockTable(pgUrl: string, table: string): Promise<{ release
 
 /** Statements waiting on a lock, by application name. */
 export async function waitingOnLocks(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query<{ application_name: string }>(`select application_name from pg_stat_activity where wait_event_type = 'Lock'`);
+  const { rows } = await client.query<{ application_name: string }>(
+    `select application_name from pg_stat_activity where wait_event_type = 'Lock'`,
+  );
   return rows.map((row) => row.application_name).sort();
 }
 
@@ -175,19 +181,31 @@ export function request(url: string, options: { key?: string; method?: string; b
       {
         method: options.method ?? 'GET',
         agent: false,
-        headers: { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
       },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) as Answer['body'], ms: performance.now() - started }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: JSON.parse(text) as Answer['body'],
+            ms: performance.now() - started,
+          }),
+        );
         res.on('error', reject);
       },
     );
     req.on('error', reject);
     if (options.timeoutMs !== undefined) {
-      req.setTimeout(options.timeoutMs, () => req.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+      req.setTimeout(options.timeoutMs, () =>
+        req.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+      );
     }
     req.end(body);
   });

@@ -18,7 +18,11 @@ import type { ReplayOptions } from '../../src/stream/replay.js';
 export interface TestService extends RunningService {
   config: Readonly<Config>;
   /** A client authenticated as a new account. */
-  newAccount(options?: { plan?: Plan; datasets?: DatasetRelease[]; overnight?: boolean }): Promise<{ id: string; key: string; client: Client }>;
+  newAccount(options?: {
+    plan?: Plan;
+    datasets?: DatasetRelease[];
+    overnight?: boolean;
+  }): Promise<{ id: string; key: string; client: Client }>;
   client(key?: string): Client;
   errors: string[];
 }
@@ -52,7 +56,14 @@ export async function startTestService(
   } = {},
 ): Promise<TestService> {
   const databaseUrl = await createDatabase(inject('postgresUrl'));
-  const base = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', REQUEST_LOG_FLUSH_MS: '50', ...options.env });
+  const base = loadConfig({
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    VALIDATE_RESPONSES: 'true',
+    REQUEST_LOG_FLUSH_MS: '50',
+    ...options.env,
+  });
   const config: Readonly<Config> = Object.freeze({ ...base, limits: { ...base.limits, ...options.limits } });
   const errors: string[] = [];
   const logger = createLogger('silent', (line) => errors.push(line));
@@ -66,15 +77,19 @@ export async function startTestService(
     streamLimits: options.streamLimits,
     replay: options.replay,
   });
-  const client = (key?: string): Client =>
-    createClient(createConfig({ baseUrl: service.url, ...(key ? { auth: () => key } : {}) }));
+  const client = (key?: string): Client => createClient(createConfig({ baseUrl: service.url, ...(key ? { auth: () => key } : {}) }));
   return {
     ...service,
     config,
     errors,
     client,
     newAccount: async (account = {}) => {
-      const id = await createAccount(service.database.admin, { name: 'test', plan: account.plan ?? 'pro', datasets: account.datasets, overnight: account.overnight });
+      const id = await createAccount(service.database.admin, {
+        name: 'test',
+        plan: account.plan ?? 'pro',
+        datasets: account.datasets,
+        overnight: account.overnight,
+      });
       const { key } = await createKey(service.database.admin, id, 'test');
       return { id, key, client: client(key) };
     },

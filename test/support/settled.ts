@@ -54,7 +54,12 @@ const FINAL: readonly JobState[] = ['completed', 'failed', 'cancelled'];
  * cancelled. Reads the rows that boss.getJobById reads (the job table, then the archive), through
  * the test's own database connection, so it needs no handle on the service's queue client.
  */
-export async function settledJob(db: QueryExecutorProvider, queue: string, singletonKey: string, options: { timeoutMs?: number } = {}): Promise<JobSnapshot> {
+export async function settledJob(
+  db: QueryExecutorProvider,
+  queue: string,
+  singletonKey: string,
+  options: { timeoutMs?: number } = {},
+): Promise<JobSnapshot> {
   const read = async (): Promise<JobSnapshot | null> => {
     const { rows } = await sql<JobSnapshot>`
       select id::text as id, state::text as state, output, created_on from pgboss.job where name = ${queue} and singleton_key = ${singletonKey}
@@ -65,7 +70,10 @@ export async function settledJob(db: QueryExecutorProvider, queue: string, singl
     const row = rows[0];
     return row ? { id: row.id, state: row.state, output: row.output } : null;
   };
-  const job = await settled(read, (j) => j !== null && FINAL.includes(j.state), { what: `the ${queue} job ${singletonKey} to finish`, timeoutMs: options.timeoutMs });
+  const job = await settled(read, (j) => j !== null && FINAL.includes(j.state), {
+    what: `the ${queue} job ${singletonKey} to finish`,
+    timeoutMs: options.timeoutMs,
+  });
   if (!job) throw new Error(`no ${queue} job ${singletonKey}`);
   return job;
 }

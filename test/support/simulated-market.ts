@@ -37,12 +37,22 @@ export interface LoadedMarket {
  * The small market's files simulated into outDir, with the chain snapshots of `snapshotDates`
  * (by default, of the dates the options load).
  */
-export async function simulateSmallMarket(outDir: string, options: Pick<SimulatedMarketOptions, 'seed' | 'now'> & { snapshotDates: readonly string[] }): Promise<SimulationSummary> {
-  return simulateMarket({ outDir, seed: options.seed ?? 11, scale: 'default', now: options.now ?? MARKET_NOW, snapshotDates: options.snapshotDates }, SMALL_MARKET);
+export async function simulateSmallMarket(
+  outDir: string,
+  options: Pick<SimulatedMarketOptions, 'seed' | 'now'> & { snapshotDates: readonly string[] },
+): Promise<SimulationSummary> {
+  return simulateMarket(
+    { outDir, seed: options.seed ?? 11, scale: 'default', now: options.now ?? MARKET_NOW, snapshotDates: options.snapshotDates },
+    SMALL_MARKET,
+  );
 }
 
 /** The contracts and the files of the options' dates (with history, of the sessions before) of a simulation, loaded into `admin` through ingest. */
-export async function loadSimulation(admin: Database, summary: SimulationSummary, options: Pick<SimulatedMarketOptions, 'dates' | 'history'>): Promise<LoadedMarket> {
+export async function loadSimulation(
+  admin: Database,
+  summary: SimulationSummary,
+  options: Pick<SimulatedMarketOptions, 'dates' | 'history'>,
+): Promise<LoadedMarket> {
   const dates = options.history ? [...summary.historyDates, ...options.dates] : options.dates;
   const wanted = (file: string): boolean => dates.some((d) => path.basename(file).includes(d));
   const files: Partial<Record<IngestKind, string[]>> = {};

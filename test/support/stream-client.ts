@@ -17,7 +17,10 @@ export class MessageSchemas {
     addFormats.default(ajv);
     ajv.addFormat('strike', true);
     ajv.addSchema({ ...document, $id: 'asyncapi' });
-    const messages = ((document.components as Record<string, unknown>).messages ?? {}) as Record<string, { payload: { properties?: { type?: { const?: string } } } }>;
+    const messages = ((document.components as Record<string, unknown>).messages ?? {}) as Record<
+      string,
+      { payload: { properties?: { type?: { const?: string } } } }
+    >;
     for (const [name, m] of Object.entries(messages)) {
       const type = m.payload.properties?.type?.const;
       if (type && !name.startsWith('subscribe_') && name !== 'auth' && name !== 'unsubscribe') {
@@ -58,7 +61,10 @@ export class StreamClient {
     ws.on('error', () => undefined);
   }
 
-  static async open(baseUrl: string, options: { key?: string; query?: string; schemas?: MessageSchemas | null; headers?: Record<string, string> } = {}): Promise<StreamClient> {
+  static async open(
+    baseUrl: string,
+    options: { key?: string; query?: string; schemas?: MessageSchemas | null; headers?: Record<string, string> } = {},
+  ): Promise<StreamClient> {
     const url = `${baseUrl.replace(/^http/, 'ws')}/v1/stream${options.query ? `?${options.query}` : ''}`;
     const headers = { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...options.headers };
     const ws = new WebSocket(url, { headers });

@@ -28,7 +28,14 @@ export class OadsError extends Error {
   /** The request id the service logged the request under (X-Request-Id), for support. */
   readonly requestId: string | null;
 
-  constructor(fields: { status: number; code: OadsErrorCode; message: string; details?: ErrorDetail[]; retryAfter?: number | null; requestId?: string | null }) {
+  constructor(fields: {
+    status: number;
+    code: OadsErrorCode;
+    message: string;
+    details?: ErrorDetail[];
+    retryAfter?: number | null;
+    requestId?: string | null;
+  }) {
     super(fields.message);
     this.status = fields.status;
     this.code = fields.code;
@@ -44,9 +51,22 @@ export class OadsError extends Error {
     const error = errorObject(body);
     if (error === null) {
       const text = typeof body === 'string' && body.length > 0 ? `: ${body.slice(0, 200)}` : '';
-      return new OadsError({ status: response.status, code: 'unexpected_response', message: `HTTP ${response.status}${text}`, retryAfter, requestId });
+      return new OadsError({
+        status: response.status,
+        code: 'unexpected_response',
+        message: `HTTP ${response.status}${text}`,
+        retryAfter,
+        requestId,
+      });
     }
-    return new OadsError({ status: response.status, code: error.code, message: error.message, details: Array.isArray(error.details) ? error.details : [], retryAfter, requestId: error.request_id });
+    return new OadsError({
+      status: response.status,
+      code: error.code,
+      message: error.message,
+      details: Array.isArray(error.details) ? error.details : [],
+      retryAfter,
+      requestId: error.request_id,
+    });
   }
 }
 

@@ -153,7 +153,9 @@ export class Oads {
     let cursor: string | null = null;
     do {
       const params = cursor === null ? query : { ...query, cursor_id: cursor };
-      const page = (await this.call(operationId, ...([params] as ArgsOf<K>))) as ResultOf<K> & { pagination: { next_cursor_id: string | null } };
+      const page = (await this.call(operationId, ...([params] as ArgsOf<K>))) as ResultOf<K> & {
+        pagination: { next_cursor_id: string | null };
+      };
       yield page;
       cursor = page.pagination.next_cursor_id;
     } while (cursor !== null);
@@ -183,13 +185,21 @@ export class Oads {
       job = (sent.data as ResultOf<'getExport'>).data;
     }
     if (job.download_url === undefined) throw new Error(`Export ${job.id} is ready without a download_url.`);
-    const download = await this.send(job.download_url, { ...operationRequest('downloadExport'), url: job.download_url, pathNames: [] }, { parseAs: 'text' });
+    const download = await this.send(
+      job.download_url,
+      { ...operationRequest('downloadExport'), url: job.download_url, pathNames: [] },
+      { parseAs: 'text' },
+    );
     const text = download.data as string;
     return { job, text, file: JSON.parse(text) as ResultOf<'downloadExport'>, etag: download.response.headers.get('etag') };
   }
 
   /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
-  private async send(operation: string, request: OperationRequest, values: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; parseAs?: 'text' }): Promise<Sent> {
+  private async send(
+    operation: string,
+    request: OperationRequest,
+    values: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; parseAs?: 'text' },
+  ): Promise<Sent> {
     for (let attempt = 1; ; attempt += 1) {
       const options = { ...request.options, ...values, method: request.method, url: request.url, throwOnError: false };
       const result = (await this.client.request(options)) as { data?: unknown; error?: unknown; response?: Response };
@@ -239,7 +249,10 @@ for (const id of operationIds) {
 }
 
 /** An operation's parameters split into those of its path and those of its query. */
-function splitParams(request: OperationRequest, params: Record<string, unknown>): { path: Record<string, unknown>; query: Record<string, unknown> } {
+function splitParams(
+  request: OperationRequest,
+  params: Record<string, unknown>,
+): { path: Record<string, unknown>; query: Record<string, unknown> } {
   const path: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {

@@ -85,8 +85,13 @@ export function operationRequest(id: OperationId): OperationRequest {
   // A client that sends nothing: the generated function hands it the request it would make. The
   // hey-api SDK takes any object with the client's methods (`options.client`) for this purpose.
   const recorder = {
-    get: record('GET'), post: record('POST'), put: record('PUT'), patch: record('PATCH'),
-    delete: record('DELETE'), head: record('HEAD'), options: record('OPTIONS'),
+    get: record('GET'),
+    post: record('POST'),
+    put: record('PUT'),
+    patch: record('PATCH'),
+    delete: record('DELETE'),
+    head: record('HEAD'),
+    options: record('OPTIONS'),
   } as unknown as Client;
   const fn = sdk[id] as (options: { client: Client }) => unknown;
   void fn({ client: recorder });

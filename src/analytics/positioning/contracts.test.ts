@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { bsmGreeks } from '../pricing.js';
 import { forwardOf, QUARTER_SMILE_CHAIN, smileVolatilityAt, strikeRange, sviChain, type ChainSpec } from '../volatility/chain.fixtures.js';
 import { buildSurface } from '../volatility/surface.js';
-import { contractGreeks, contractVolatility, impliedDividendYield, onSurface, valueContracts, type PositioningContract } from './contracts.js';
+import {
+  contractGreeks,
+  contractVolatility,
+  impliedDividendYield,
+  onSurface,
+  valueContracts,
+  type PositioningContract,
+} from './contracts.js';
 import { atmVolatility } from './expiration-levels.js';
 
 describe('impliedDividendYield', () => {
@@ -32,7 +39,15 @@ describe('contractVolatility', () => {
   it('onSurface: the smile’s volatility and the forward’s carry; atmVolatility the smile at the forward', () => {
     const spec: ChainSpec = { ...QUARTER_SMILE_CHAIN, strikes: strikeRange(70, 130, 2.5) };
     const [surface] = buildSurface({ spot: spec.spot, rate: spec.rate, expirations: [{ time: spec.time, quotes: sviChain(spec) }] });
-    const listed = { dateOfExpiry: '2027-02-19', daysToExpiry: 91, strike: 95, type: 'put' as const, multiplier: 100, openInterest: 10, time: spec.time };
+    const listed = {
+      dateOfExpiry: '2027-02-19',
+      daysToExpiry: 91,
+      strike: 95,
+      type: 'put' as const,
+      multiplier: 100,
+      openInterest: 10,
+      time: spec.time,
+    };
     const contract = onSurface(listed, surface ?? null, spec.spot, spec.rate);
     expect(Math.abs((contract.volatility as number) - smileVolatilityAt(spec, 95))).toBeLessThan(1e-5);
     expect(Math.abs(contract.dividendYield - spec.dividendYield)).toBeLessThan(1e-9);
@@ -63,7 +78,9 @@ describe('valueContracts', () => {
     const [flow] = valueContracts([base], { spot: 101, rate: 0.04 }, 'flow_adjusted');
     expect(classic?.position).toBe(-250);
     expect(flow?.position).toBe(-250 - 40 + 15);
-    expect(classic?.greeks).toEqual(bsmGreeks({ type: 'put', spot: 101, strike: 105, time: 28 / 365, rate: 0.04, dividendYield: 0.01, volatility: 0.21 }));
+    expect(classic?.greeks).toEqual(
+      bsmGreeks({ type: 'put', spot: 101, strike: 105, time: 28 / 365, rate: 0.04, dividendYield: 0.01, volatility: 0.21 }),
+    );
   });
 
   it('leaves settled contracts and contracts without a volatility unvalued', () => {

@@ -92,7 +92,11 @@ export function contractGreeks(c: PositioningContract, spot: number, rate: numbe
 }
 
 /** Every contract with its position under the model and its greeks at the valuation, in input order. */
-export function valueContracts(contracts: readonly PositioningContract[], valuation: PositioningValuation, model: PositioningModelName): ValuedContract[] {
+export function valueContracts(
+  contracts: readonly PositioningContract[],
+  valuation: PositioningValuation,
+  model: PositioningModelName,
+): ValuedContract[] {
   return contracts.map((c) => ({
     ...c,
     position: dealerPosition(c.type, c.openInterest, model, c.flow ?? NO_FLOW),

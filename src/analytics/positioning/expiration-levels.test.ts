@@ -3,22 +3,36 @@ import { atmStraddle, expectedMove, expirationShare, maxPain, nearestExpiration 
 
 describe('nearestExpiration', () => {
   it('is the earliest date with time left', () => {
-    expect(nearestExpiration([
-      { dateOfExpiry: '2026-11-27', time: 0.02 },
-      { dateOfExpiry: '2026-11-20', time: -0.0001 },
-      { dateOfExpiry: '2026-11-25', time: 0.01 },
-    ])).toBe('2026-11-25');
+    expect(
+      nearestExpiration([
+        { dateOfExpiry: '2026-11-27', time: 0.02 },
+        { dateOfExpiry: '2026-11-20', time: -0.0001 },
+        { dateOfExpiry: '2026-11-25', time: 0.01 },
+      ]),
+    ).toBe('2026-11-25');
     expect(nearestExpiration([])).toBeNull();
   });
 });
 
 describe('maxPain', () => {
-  const oi = (type: 'call' | 'put', strike: number, openInterest: number): { type: 'call' | 'put'; strike: number; openInterest: number; multiplier: number } => ({ type, strike, openInterest, multiplier: 100 });
+  const oi = (
+    type: 'call' | 'put',
+    strike: number,
+    openInterest: number,
+  ): { type: 'call' | 'put'; strike: number; openInterest: number; multiplier: number } => ({
+    type,
+    strike,
+    openInterest,
+    multiplier: 100,
+  });
 
   it('minimises what holders are paid (by hand)', () => {
     // Calls 10 at 90, 10 at 110; puts 30 at 100. Paid: at 90, puts 30×10 = 300; at 100, calls
     // 10×10 = 100; at 110, calls 10×20 = 200 + 0 = 200. Max pain 100.
-    expect(maxPain([oi('call', 90, 10), oi('call', 110, 10), oi('put', 100, 30)], '2026-11-20', 104)).toEqual({ date_of_expiry: '2026-11-20', strike: 100 });
+    expect(maxPain([oi('call', 90, 10), oi('call', 110, 10), oi('put', 100, 30)], '2026-11-20', 104)).toEqual({
+      date_of_expiry: '2026-11-20',
+      strike: 100,
+    });
   });
 
   it('breaks a tie toward the strike nearest S', () => {

@@ -73,7 +73,8 @@ export function atmStraddle(quotes: readonly ChainQuote[], spot: number): number
     if (call === null || put === null) continue;
     const distance = Math.abs(strike - spot);
     const bestDistance = best === null ? Infinity : Math.abs(best.strike - spot);
-    if (distance < bestDistance || (distance === bestDistance && best !== null && strike < best.strike)) best = { strike, straddle: call + put };
+    if (distance < bestDistance || (distance === bestDistance && best !== null && strike < best.strike))
+      best = { strike, straddle: call + put };
   }
   return best === null ? null : best.straddle;
 }

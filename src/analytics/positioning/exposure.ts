@@ -85,10 +85,18 @@ export function sumByCell(values: readonly ContractValue[]): CellExposure[] {
     }
     addLeg(cell, v.type, v.value);
   }
-  return [...byCell.values()].sort((a, b) => (a.dateOfExpiry < b.dateOfExpiry ? -1 : a.dateOfExpiry > b.dateOfExpiry ? 1 : a.strike - b.strike));
+  return [...byCell.values()].sort((a, b) =>
+    a.dateOfExpiry < b.dateOfExpiry ? -1 : a.dateOfExpiry > b.dateOfExpiry ? 1 : a.strike - b.strike,
+  );
 }
 
 /** Each contract's exposure in the measure, for the sums above. */
 export function exposureValues(contracts: readonly ValuedContract[], m: ExposureMeasure): ContractValue[] {
-  return contracts.map((c) => ({ dateOfExpiry: c.dateOfExpiry, daysToExpiry: c.daysToExpiry, strike: c.strike, type: c.type, value: contractExposure(c, m) }));
+  return contracts.map((c) => ({
+    dateOfExpiry: c.dateOfExpiry,
+    daysToExpiry: c.daysToExpiry,
+    strike: c.strike,
+    type: c.type,
+    value: contractExposure(c, m),
+  }));
 }

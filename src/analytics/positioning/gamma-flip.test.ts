@@ -11,7 +11,11 @@ function profileFromPricingCore(contracts: readonly ValuedContract[], x: number)
   let sum = 0;
   for (const c of contracts) {
     if (c.volatility === null || !(c.time > 0)) continue;
-    sum += bsmGreeks({ type: c.type, spot: x, strike: c.strike, time: c.time, rate, dividendYield: c.dividendYield, volatility: c.volatility }).gamma * c.position * c.multiplier;
+    sum +=
+      bsmGreeks({ type: c.type, spot: x, strike: c.strike, time: c.time, rate, dividendYield: c.dividendYield, volatility: c.volatility })
+        .gamma *
+      c.position *
+      c.multiplier;
   }
   return sum;
 }
@@ -72,7 +76,14 @@ describe('gammaFlip on a simulated chain (property)', () => {
       const contracts = simulatedChain(seed);
       const near = (c: ValuedContract): boolean => c.dateOfExpiry === '2026-11-25';
       const { all, without } = gammaFlipWithout(contracts, near, spot, rate);
-      const separate = [gammaFlip(contracts, spot, rate), gammaFlip(contracts.filter((c) => !near(c)), spot, rate)];
+      const separate = [
+        gammaFlip(contracts, spot, rate),
+        gammaFlip(
+          contracts.filter((c) => !near(c)),
+          spot,
+          rate,
+        ),
+      ];
       [all, without].forEach((got, i) => {
         const want = separate[i] as ReturnType<typeof gammaFlip>;
         expect(got.candidates).toHaveLength(want.candidates.length);
@@ -147,7 +158,9 @@ describe('netGammaProfileAt (the sweep node by node)', () => {
         const got = netGammaProfileAt(set, rate, prices);
         const want = pointwise(set, prices);
         expect(got).toHaveLength(want.length);
-        want.forEach((w, i) => expect(Object.is(got[i], w) || (got[i] === 0 && w === 0), `price ${prices[i]}: ${got[i]} vs ${w}`).toBe(true));
+        want.forEach((w, i) =>
+          expect(Object.is(got[i], w) || (got[i] === 0 && w === 0), `price ${prices[i]}: ${got[i]} vs ${w}`).toBe(true),
+        );
       }
     }
   });

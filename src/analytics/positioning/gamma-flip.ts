@@ -61,7 +61,8 @@ export function gammaNodes(contracts: readonly ValuedContract[]): GammaNode[] {
     const key = `${c.strike}|${c.time}|${c.volatility}|${c.dividendYield}`;
     const node = nodes.get(key);
     const weight = c.position * c.multiplier;
-    if (node === undefined) nodes.set(key, { strike: c.strike, time: c.time, volatility: c.volatility, dividendYield: c.dividendYield, weight });
+    if (node === undefined)
+      nodes.set(key, { strike: c.strike, time: c.time, volatility: c.volatility, dividendYield: c.dividendYield, weight });
     else node.weight += weight;
   }
   return [...nodes.values()].filter((n) => n.weight !== 0);
@@ -83,7 +84,12 @@ interface PreparedNode {
 
 function prepare(n: GammaNode, rate: number): PreparedNode {
   const s = n.volatility * Math.sqrt(n.time);
-  return { lnStrike: Math.log(n.strike), s, shift: ((rate - n.dividendYield) * n.time) / s + 0.5 * s, scale: (n.weight * Math.exp(-n.dividendYield * n.time) * INV_SQRT_2PI) / s };
+  return {
+    lnStrike: Math.log(n.strike),
+    s,
+    shift: ((rate - n.dividendYield) * n.time) / s + 0.5 * s,
+    scale: (n.weight * Math.exp(-n.dividendYield * n.time) * INV_SQRT_2PI) / s,
+  };
 }
 
 function preparedSum(prepared: readonly PreparedNode[], spot: number): number {
@@ -205,7 +211,12 @@ function flipOfSamples(f: (x: number) => number, prices: readonly number[], valu
 }
 
 /** The flip, its candidates and whether it lies beyond the sweep (module comment). */
-export function gammaFlip(contracts: readonly ValuedContract[], spot: number, rate: number, sweep: GammaSweep = DEFAULT_GAMMA_SWEEP): GammaFlip {
+export function gammaFlip(
+  contracts: readonly ValuedContract[],
+  spot: number,
+  rate: number,
+  sweep: GammaSweep = DEFAULT_GAMMA_SWEEP,
+): GammaFlip {
   const nodes = gammaNodes(contracts);
   const prices = sweepPrices(spot, sweep);
   return flipOfSamples(netGammaProfile(nodes, rate), prices, netGammaProfileAt(nodes, rate, prices), spot);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { valueContracts, type ValuedContract } from './contracts.js';
 import { A, B, handChain, RATE, S, TRADING_DATE } from './hand-chain.fixtures.js';
-import { heatmapCells, heatmapGrid, heatmapSummary, heatmapWindow, metricLabel, type HeatmapCell, type HeatmapContract } from './heatmap.js';
+import {
+  heatmapCells,
+  heatmapGrid,
+  heatmapSummary,
+  heatmapWindow,
+  metricLabel,
+  type HeatmapCell,
+  type HeatmapContract,
+} from './heatmap.js';
 import { keyLevels } from './key-levels.js';
 import { SIMULATED_MARKET, simulatedChain } from './simulated-chain.fixtures.js';
 import { unitLabel } from './units.js';
@@ -17,7 +25,8 @@ function withActivity(contracts: readonly ValuedContract[]): HeatmapContract[] {
 }
 
 const hand = withActivity(valueContracts(handChain(), { spot: S, rate: RATE }, 'classic_oi'));
-const cellAt = (cells: readonly HeatmapCell[], date: string, strike: number): number | undefined => cells.find((c) => c.date_of_expiry === date && c.strike === strike)?.value;
+const cellAt = (cells: readonly HeatmapCell[], date: string, strike: number): number | undefined =>
+  cells.find((c) => c.date_of_expiry === date && c.strike === strike)?.value;
 
 function sumByStrike(cells: readonly HeatmapCell[]): Map<number, number> {
   const sums = new Map<number, number>();
@@ -30,11 +39,24 @@ describe('heatmapCells on the hand chain', () => {
     const cells = heatmapCells(hand, 'gamma', 'net', measure);
     expect(cells).toHaveLength(9);
     expect(cells.map((c) => [c.date_of_expiry, c.strike, c.days_to_expiry])).toEqual([
-      [A, 95, 0], [A, 100, 0], [A, 105, 0],
-      [B, 90, 28], [B, 95, 28], [B, 100, 28], [B, 102.5, 28], [B, 105, 28], [B, 110, 28],
+      [A, 95, 0],
+      [A, 100, 0],
+      [A, 105, 0],
+      [B, 90, 28],
+      [B, 95, 28],
+      [B, 100, 28],
+      [B, 102.5, 28],
+      [B, 105, 28],
+      [B, 110, 28],
     ]);
-    const want: [string, number, number][] = [[A, 100, -475827.525300767], [B, 95, -1078757.56589597], [B, 102.5, 434423.709703251], [B, 105, 1216742.87218501]];
-    for (const [date, strike, value] of want) expect(Math.abs((cellAt(cells, date, strike) as number) - value)).toBeLessThan(1e-9 * Math.abs(value));
+    const want: [string, number, number][] = [
+      [A, 100, -475827.525300767],
+      [B, 95, -1078757.56589597],
+      [B, 102.5, 434423.709703251],
+      [B, 105, 1216742.87218501],
+    ];
+    for (const [date, strike, value] of want)
+      expect(Math.abs((cellAt(cells, date, strike) as number) - value)).toBeLessThan(1e-9 * Math.abs(value));
   });
 
   it('open interest, volume, premium and trades net is calls minus puts; net premium adds the two', () => {
@@ -102,10 +124,13 @@ describe('heat map gamma by strike equals the levels’ net exposure by strike (
             gatekeeperRatio: 0.4,
             nearestMarket: null,
           });
-          for (const r of ranked.net) expect(Math.abs((sums.get(r.strike) as number) - r.value)).toBeLessThanOrEqual(1e-9 * Math.abs(r.value));
+          for (const r of ranked.net)
+            expect(Math.abs((sums.get(r.strike) as number) - r.value)).toBeLessThanOrEqual(1e-9 * Math.abs(r.value));
           const peak = levels.peak_net_exposure;
           expect(peak).not.toBeNull();
-          expect(Math.abs((sums.get(peak?.strike as number) as number) - (peak?.value as number))).toBeLessThanOrEqual(1e-9 * Math.abs(peak?.value as number));
+          expect(Math.abs((sums.get(peak?.strike as number) as number) - (peak?.value as number))).toBeLessThanOrEqual(
+            1e-9 * Math.abs(peak?.value as number),
+          );
           // The levels' net over all strikes is the regime's net: the cells add up to it too.
           const total = [...sums.values()].reduce((a, b) => a + b, 0);
           expect(Math.abs(total - (levels.regime.net as number))).toBeLessThanOrEqual(1e-9 * (levels.regime.absolute as number));
@@ -128,18 +153,38 @@ describe('heatmapSummary and heatmapWindow', () => {
       minimum: -7,
       strike_range: { highest_strike: 110, lowest_strike: 95, total_strikes: 3 },
     });
-    expect(heatmapSummary([])).toEqual({ largest_cell: null, maximum: null, minimum: null, strike_range: { highest_strike: null, lowest_strike: null, total_strikes: 0 } });
+    expect(heatmapSummary([])).toEqual({
+      largest_cell: null,
+      maximum: null,
+      minimum: null,
+      strike_range: { highest_strike: null, lowest_strike: null, total_strikes: 0 },
+    });
   });
 
   it('strikes around the strike nearest S, and the expiration window', () => {
     // Strikes 90, 95, 100, 102.5, 105, 110; nearest S = 100.5 is 100, one either side: 95 to 102.5.
     const around = heatmapWindow(hand, S, { strikesAround: 1, minStrike: null, maxStrike: null, maxExpirations: 12, expirationOffset: 0 });
-    expect(around).toEqual({ expirations: [A, B], expiration_window: { count: 2, offset: 0, total_expirations: 2 }, lowestStrike: 95, highestStrike: 102.5 });
+    expect(around).toEqual({
+      expirations: [A, B],
+      expiration_window: { count: 2, offset: 0, total_expirations: 2 },
+      lowestStrike: 95,
+      highestStrike: 102.5,
+    });
     // The second expiration alone has the 90 and 110 strikes; bounds 92 to 200 keep 95 to 110.
     const bounded = heatmapWindow(hand, S, { strikesAround: null, minStrike: 92, maxStrike: 200, maxExpirations: 1, expirationOffset: 1 });
-    expect(bounded).toEqual({ expirations: [B], expiration_window: { count: 1, offset: 1, total_expirations: 2 }, lowestStrike: 95, highestStrike: 110 });
+    expect(bounded).toEqual({
+      expirations: [B],
+      expiration_window: { count: 1, offset: 1, total_expirations: 2 },
+      lowestStrike: 95,
+      highestStrike: 110,
+    });
     const beyond = heatmapWindow(hand, S, { strikesAround: 40, minStrike: null, maxStrike: null, maxExpirations: 12, expirationOffset: 5 });
-    expect(beyond).toEqual({ expirations: [], expiration_window: { count: 0, offset: 5, total_expirations: 2 }, lowestStrike: null, highestStrike: null });
+    expect(beyond).toEqual({
+      expirations: [],
+      expiration_window: { count: 0, offset: 5, total_expirations: 2 },
+      lowestStrike: null,
+      highestStrike: null,
+    });
   });
 });
 
@@ -147,8 +192,18 @@ describe('heatmapGrid', () => {
   it('shows the cells inside the window and summarises them', () => {
     // One strike either side of 100 (95 to 102.5), second expiration only: open interest calls minus
     // puts, 95: 300 − 3,000; 100: 1,500 − 1,800; 102.5: 900 − 300.
-    const grid = heatmapGrid(hand, 'open_interest', 'net', measure, { strikesAround: 1, minStrike: null, maxStrike: null, maxExpirations: 1, expirationOffset: 1 });
-    expect(grid.cells.map((c) => [c.strike, c.value])).toEqual([[95, -2700], [100, -300], [102.5, 600]]);
+    const grid = heatmapGrid(hand, 'open_interest', 'net', measure, {
+      strikesAround: 1,
+      minStrike: null,
+      maxStrike: null,
+      maxExpirations: 1,
+      expirationOffset: 1,
+    });
+    expect(grid.cells.map((c) => [c.strike, c.value])).toEqual([
+      [95, -2700],
+      [100, -300],
+      [102.5, 600],
+    ]);
     expect(grid.expiration_window).toEqual({ count: 1, offset: 1, total_expirations: 2 });
     expect(grid.largest_cell).toEqual({ date_of_expiry: B, strike: 95, value: -2700 });
     expect([grid.minimum, grid.maximum]).toEqual([-2700, 600]);

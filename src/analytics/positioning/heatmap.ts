@@ -110,9 +110,20 @@ function legValue(cell: CellExposure, metric: HeatmapMetric, leg: HeatmapLeg): n
 }
 
 /** The cells of a metric and leg, ascending by expiration then strike (module comment). */
-export function heatmapCells(contracts: readonly HeatmapContract[], metric: HeatmapMetric, leg: HeatmapLeg, measure: Omit<ExposureMeasure, 'greek'>): HeatmapCell[] {
+export function heatmapCells(
+  contracts: readonly HeatmapContract[],
+  metric: HeatmapMetric,
+  leg: HeatmapLeg,
+  measure: Omit<ExposureMeasure, 'greek'>,
+): HeatmapCell[] {
   const listed = leg === 'net' ? contracts : contracts.filter((c) => c.type === leg);
-  const values = listed.map((c) => ({ dateOfExpiry: c.dateOfExpiry, daysToExpiry: c.daysToExpiry, strike: c.strike, type: c.type, value: metricValue(c, metric, measure) }));
+  const values = listed.map((c) => ({
+    dateOfExpiry: c.dateOfExpiry,
+    daysToExpiry: c.daysToExpiry,
+    strike: c.strike,
+    type: c.type,
+    value: metricValue(c, metric, measure),
+  }));
   return sumByCell(values).map((cell) => ({
     date_of_expiry: cell.dateOfExpiry,
     days_to_expiry: cell.daysToExpiry,
@@ -162,7 +173,11 @@ export interface HeatmapWindow {
 }
 
 /** The expirations and strike bounds shown, from every selected contract's expiration and strike (module comment). */
-export function heatmapWindow(contracts: readonly { dateOfExpiry: string; strike: number }[], spot: number, request: HeatmapWindowRequest): HeatmapWindow {
+export function heatmapWindow(
+  contracts: readonly { dateOfExpiry: string; strike: number }[],
+  spot: number,
+  request: HeatmapWindowRequest,
+): HeatmapWindow {
   const allExpirations = [...new Set(contracts.map((c) => c.dateOfExpiry))].sort();
   const expirations = allExpirations.slice(request.expirationOffset, request.expirationOffset + request.maxExpirations);
   const shown = new Set(expirations);
@@ -170,7 +185,9 @@ export function heatmapWindow(contracts: readonly { dateOfExpiry: string; strike
   let lowestStrike: number | null = null;
   let highestStrike: number | null = null;
   if (request.minStrike !== null || request.maxStrike !== null || request.strikesAround === null) {
-    const inside = strikes.filter((k) => (request.minStrike === null || k >= request.minStrike) && (request.maxStrike === null || k <= request.maxStrike));
+    const inside = strikes.filter(
+      (k) => (request.minStrike === null || k >= request.minStrike) && (request.maxStrike === null || k <= request.maxStrike),
+    );
     lowestStrike = inside[0] ?? null;
     highestStrike = inside[inside.length - 1] ?? null;
   } else if (strikes.length > 0) {
@@ -205,7 +222,8 @@ export function heatmapGrid(
   const { expirations, expiration_window, lowestStrike, highestStrike } = heatmapWindow(contracts, measure.spot, window);
   const shown = new Set(expirations);
   const inside = contracts.filter(
-    (c) => shown.has(c.dateOfExpiry) && lowestStrike !== null && highestStrike !== null && c.strike >= lowestStrike && c.strike <= highestStrike,
+    (c) =>
+      shown.has(c.dateOfExpiry) && lowestStrike !== null && highestStrike !== null && c.strike >= lowestStrike && c.strike <= highestStrike,
   );
   const cells = heatmapCells(inside, metric, leg, measure);
   return { cells, expiration_window, ...heatmapSummary(cells) };

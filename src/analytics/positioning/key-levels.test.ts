@@ -165,7 +165,13 @@ describe('hand chain, classic_oi gamma per 1%', () => {
   it('greek delta per 1%: net by strike as the script gives it', () => {
     const delta = keyLevels(input({ greek: 'delta' }));
     // Σ (Δcall·calls − Δput·puts)·100·S·0.01 per strike, Δ = ±e^{−qT}Φ(±d1) (script).
-    const want: [number, number][] = [[100, 246114.6542], [105, 144944.28], [95, 81680.07484], [102.5, 53092.9345], [90, 20629.40335]];
+    const want: [number, number][] = [
+      [100, 246114.6542],
+      [105, 144944.28],
+      [95, 81680.07484],
+      [102.5, 53092.9345],
+      [90, 20629.40335],
+    ];
     expect(delta.ranked.net.map((r) => r.strike)).toEqual(want.map(([k]) => k));
     delta.ranked.net.forEach((r, i) => close(r.value, (want[i] as [number, number])[1], 1e-9));
     expect(delta.levels.major_positive).toBe(100);
@@ -176,7 +182,9 @@ describe('hand chain, classic_oi gamma per 1%', () => {
 
 describe('flow_adjusted on the hand chain', () => {
   it('customers buying all 2,500 calls of the next expiration’s 105 strike leave the dealer flat there', () => {
-    const contracts = handChain().map((c) => (c.dateOfExpiry === B && c.strike === 105 && c.type === 'call' ? { ...c, flow: { bought: 2500, sold: 0 } } : c));
+    const contracts = handChain().map((c) =>
+      c.dateOfExpiry === B && c.strike === 105 && c.type === 'call' ? { ...c, flow: { bought: 2500, sold: 0 } } : c,
+    );
     const { levels } = keyLevels(input({ contracts: valueContracts(contracts, { spot: S, rate: RATE }, 'flow_adjusted') }));
     // 105 keeps only its puts (−231,761) and the 0DTE calls' negligible gamma (below 1e-9), so the
     // largest positive net is 102.5 (434,424) and the peak is 95 (−1,078,758), below S. Between
@@ -196,7 +204,17 @@ describe('perspective and unit', () => {
   it('customer negates the values and moves no level', () => {
     const dealer = keyLevels(input());
     const customer = keyLevels(input({ perspective: 'customer' }));
-    const strikes = (l: typeof dealer.levels): unknown[] => [l.call_wall, l.put_wall, l.call_wall_above, l.put_wall_below, l.major_positive, l.major_negative, l.largest_absolute_strike, l.gamma_flip, l.max_pain];
+    const strikes = (l: typeof dealer.levels): unknown[] => [
+      l.call_wall,
+      l.put_wall,
+      l.call_wall_above,
+      l.put_wall_below,
+      l.major_positive,
+      l.major_negative,
+      l.largest_absolute_strike,
+      l.gamma_flip,
+      l.max_pain,
+    ];
     expect(strikes(customer.levels)).toEqual(strikes(dealer.levels));
     expect(customer.levels.peak_net_exposure?.value).toBe(-(dealer.levels.peak_net_exposure?.value as number));
     expect(customer.levels.regime.net).toBe(-(dealer.levels.regime.net as number));

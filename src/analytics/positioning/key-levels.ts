@@ -76,7 +76,13 @@ export function regimeOf(values: readonly { value: number }[], spot: number, fli
   const ratio = absolute > 0 ? net / absolute : null;
   const label = ratio === null ? 'neutral' : ratio >= REGIME_THRESHOLD ? 'positive' : ratio <= -REGIME_THRESHOLD ? 'negative' : 'neutral';
   const position = flip === null ? 'none' : spot >= flip ? 'above' : 'below';
-  return { absolute: values.length > 0 ? absolute : null, label, net: values.length > 0 ? net : null, ratio, underlying_vs_gamma_flip: position };
+  return {
+    absolute: values.length > 0 ? absolute : null,
+    label,
+    net: values.length > 0 ? net : null,
+    ratio,
+    underlying_vs_gamma_flip: position,
+  };
 }
 
 /** The strike of the largest |net| (ties: nearest S, then lower); null when every net is 0. */
@@ -99,9 +105,16 @@ export function keyLevels(input: KeyLevelsInput): KeyLevelsResult {
   const values = exposureValues(contracts, dealer(input.greek));
   const rows = sumByStrike(values);
   const gammaValues = input.greek === 'gamma' ? values : exposureValues(contracts, dealer('gamma'));
-  const included = (greek: IncludedLevel): StrikeExposure[] | null => (input.include.includes(greek) ? sumByStrike(exposureValues(contracts, dealer(greek))) : null);
+  const included = (greek: IncludedLevel): StrikeExposure[] | null =>
+    input.include.includes(greek) ? sumByStrike(exposureValues(contracts, dealer(greek))) : null;
 
-  const { all: flip, without: flipExcluding0dte } = gammaFlipWithout(contracts, (c) => c.dateOfExpiry === input.tradingDate, spot, rate, input.sweep ?? DEFAULT_GAMMA_SWEEP);
+  const { all: flip, without: flipExcluding0dte } = gammaFlipWithout(
+    contracts,
+    (c) => c.dateOfExpiry === input.tradingDate,
+    spot,
+    rate,
+    input.sweep ?? DEFAULT_GAMMA_SWEEP,
+  );
   const peak = peakNetExposure(rows, spot);
   let largestCell: Levels['largest_cell'] = null;
   for (const cell of sumByCell(values)) {

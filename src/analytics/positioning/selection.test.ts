@@ -48,8 +48,18 @@ describe('openInterestRows', () => {
       { dateOfExpiry: DAY, strike: 100, type: 'put' as const, openInterest: 7 },
       { dateOfExpiry: DAY, strike: 95, type: 'call' as const, openInterest: 2 },
     ];
-    expect(openInterestRows(contracts, 'strike')).toEqual({ rows: [{ key: 95, call: 2, put: 0 }, { key: 100, call: 5, put: 7 }], call: 7, put: 7 });
-    expect(openInterestRows(contracts, 'expiration').rows).toEqual([{ key: DAY, call: 2, put: 7 }, { key: '2026-12-18', call: 5, put: 0 }]);
+    expect(openInterestRows(contracts, 'strike')).toEqual({
+      rows: [
+        { key: 95, call: 2, put: 0 },
+        { key: 100, call: 5, put: 7 },
+      ],
+      call: 7,
+      put: 7,
+    });
+    expect(openInterestRows(contracts, 'expiration').rows).toEqual([
+      { key: DAY, call: 2, put: 7 },
+      { key: '2026-12-18', call: 5, put: 0 },
+    ]);
     expect(putCallRatio(4, 6)).toBe(1.5);
     expect(putCallRatio(0, 6)).toBeNull();
   });

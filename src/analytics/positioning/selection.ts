@@ -78,14 +78,18 @@ export function selectStrikes(listed: readonly number[], spot: number | null, s:
     strikes.forEach((k, i) => {
       if (Math.abs(k - spot) < Math.abs((strikes[centre] as number) - spot)) centre = i;
     });
-    around = [strikes[Math.max(0, centre - s.strikes_around)] as number, strikes[Math.min(strikes.length - 1, centre + s.strikes_around)] as number];
+    around = [
+      strikes[Math.max(0, centre - s.strikes_around)] as number,
+      strikes[Math.min(strikes.length - 1, centre + s.strikes_around)] as number,
+    ];
   }
   return new Set(
     strikes.filter((k) => {
       if (s.min_strike !== undefined && k < s.min_strike) return false;
       if (s.max_strike !== undefined && k > s.max_strike) return false;
       if (around !== null && (k < around[0] || k > around[1])) return false;
-      if (s.strike_percent_window !== undefined && spot !== null && Math.abs(k - spot) > (s.strike_percent_window / 100) * spot) return false;
+      if (s.strike_percent_window !== undefined && spot !== null && Math.abs(k - spot) > (s.strike_percent_window / 100) * spot)
+        return false;
       return true;
     }),
   );
@@ -105,7 +109,10 @@ export interface OpenInterestRow {
 }
 
 /** Open interest summed by strike or by expiration, ascending, with call and put totals. */
-export function openInterestRows(contracts: readonly OpenInterestContract[], groupBy: 'strike' | 'expiration'): { rows: OpenInterestRow[]; call: number; put: number } {
+export function openInterestRows(
+  contracts: readonly OpenInterestContract[],
+  groupBy: 'strike' | 'expiration',
+): { rows: OpenInterestRow[]; call: number; put: number } {
   const byKey = new Map<number | string, OpenInterestRow>();
   let call = 0;
   let put = 0;

@@ -19,7 +19,14 @@ export function simulatedChain(seed: number): ValuedContract[] {
   const perYear: SviParameters = { a: 0.016, b: 0.2, rho: -0.5, m: 0.02, sigma: 0.1 };
   const times = [5 / 365, 40 / 365];
   const strikes = strikeRange(70, 130, 2.5);
-  const spec = (time: number): ChainSpec => ({ spot, rate, dividendYield, time, smile: { ...perYear, a: perYear.a * time, b: perYear.b * time }, strikes });
+  const spec = (time: number): ChainSpec => ({
+    spot,
+    rate,
+    dividendYield,
+    time,
+    smile: { ...perYear, a: perYear.a * time, b: perYear.b * time },
+    strikes,
+  });
   const surface = buildSurface({ spot, rate, expirations: times.map((time) => ({ time, quotes: sviChain(spec(time)) })) });
   const contracts: PositioningContract[] = [];
   surface.forEach((e, i) => {
@@ -43,4 +50,3 @@ export function simulatedChain(seed: number): ValuedContract[] {
   });
   return valueContracts(contracts, { spot, rate }, 'flow_adjusted');
 }
-

@@ -56,7 +56,13 @@ describe('strike levels by hand', () => {
 
   it('ranked: at most five, zeros left out, distances from S', () => {
     const ranked = rankStrikes(rows, 100, (r) => r.net);
-    expect(ranked.map((r) => [r.rank, r.strike, r.value])).toEqual([[1, 90, -50], [2, 102.5, 30], [3, 95, -20], [4, 105, 12], [5, 100, -8]]);
+    expect(ranked.map((r) => [r.rank, r.strike, r.value])).toEqual([
+      [1, 90, -50],
+      [2, 102.5, 30],
+      [3, 95, -20],
+      [4, 105, 12],
+      [5, 100, -8],
+    ]);
     expect(ranked[0]).toMatchObject({ distance_points: -10, distance_percent: -10 });
     expect(rankStrikes([row(100, 0, 0)], 100, (r) => r.net)).toEqual([]);
   });

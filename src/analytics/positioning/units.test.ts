@@ -44,7 +44,9 @@ describe('exposure units (hand arithmetic, position 10 × multiplier 100 = 1,000
   }
 
   it('an unvalued contract adds nothing', () => {
-    expect(contractExposure({ ...contract, greeks: null }, { greek: 'gamma', unit: 'per_percent', perspective: 'dealer', spot: S })).toBe(0);
+    expect(contractExposure({ ...contract, greeks: null }, { greek: 'gamma', unit: 'per_percent', perspective: 'dealer', spot: S })).toBe(
+      0,
+    );
   });
 
   it('the scale is positive in every greek and unit, so no unit changes a sign or a level', () => {

@@ -62,8 +62,10 @@ export function exposureScale(greek: ExposureGreek, unit: ExposureUnit, spot: nu
 /** What a unit measures and per what step, per greek and unit (module table); `who` is filled in by unitLabel. */
 const LABELS: Record<ExposureGreek, Record<ExposureUnit, string>> = {
   delta: {
-    per_percent: 'USD change in the value of the modeled {who} option position per 1% rise of the underlying (delta x position x multiplier x price x 0.01)',
-    per_dollar: 'USD change in the value of the modeled {who} option position per 1 USD rise of the underlying (delta x position x multiplier)',
+    per_percent:
+      'USD change in the value of the modeled {who} option position per 1% rise of the underlying (delta x position x multiplier x price x 0.01)',
+    per_dollar:
+      'USD change in the value of the modeled {who} option position per 1 USD rise of the underlying (delta x position x multiplier)',
     raw: 'Shares of underlying the modeled {who} option position is long (delta x position x multiplier)',
   },
   gamma: {
@@ -72,8 +74,10 @@ const LABELS: Record<ExposureGreek, Record<ExposureUnit, string>> = {
     raw: 'Shares of modeled {who} delta change per 1 USD rise of the underlying (gamma x position x multiplier)',
   },
   vanna: {
-    per_percent: 'USD of modeled {who} delta change per 1 volatility point (0.01) rise of implied volatility (vanna x position x multiplier x price x 0.01)',
-    per_dollar: 'USD of modeled {who} delta change per 1.00 (100 volatility points) rise of implied volatility (vanna x position x multiplier x price)',
+    per_percent:
+      'USD of modeled {who} delta change per 1 volatility point (0.01) rise of implied volatility (vanna x position x multiplier x price x 0.01)',
+    per_dollar:
+      'USD of modeled {who} delta change per 1.00 (100 volatility points) rise of implied volatility (vanna x position x multiplier x price)',
     raw: 'Shares of modeled {who} delta change per 1.00 (100 volatility points) rise of implied volatility (vanna x position x multiplier)',
   },
   charm: {

@@ -25,7 +25,11 @@ export interface TermVolatility {
  * (the bracket Cboe uses: near term under 30 days, next term at or over); null otherwise, or for
  * non-finite or negative inputs. No extrapolation.
  */
-export function constantMaturityVolatility(near: TermVolatility, next: TermVolatility, targetTime: number = MINUTES_PER_30_DAYS / MINUTES_PER_YEAR): number | null {
+export function constantMaturityVolatility(
+  near: TermVolatility,
+  next: TermVolatility,
+  targetTime: number = MINUTES_PER_30_DAYS / MINUTES_PER_YEAR,
+): number | null {
   const { time: t1, volatility: s1 } = near;
   const { time: t2, volatility: s2 } = next;
   if (![t1, t2, s1, s2, targetTime].every(Number.isFinite) || s1 < 0 || s2 < 0) return null;
@@ -41,7 +45,10 @@ export function constantMaturityVolatility(near: TermVolatility, next: TermVolat
  * The pair of terms that brackets the target as the formula needs (the latest expiration before it
  * and the first at or after it), from terms in any order; null when the target is not bracketed.
  */
-export function bracketingTerms<T extends { time: number }>(terms: readonly T[], targetTime: number = MINUTES_PER_30_DAYS / MINUTES_PER_YEAR): [T, T] | null {
+export function bracketingTerms<T extends { time: number }>(
+  terms: readonly T[],
+  targetTime: number = MINUTES_PER_30_DAYS / MINUTES_PER_YEAR,
+): [T, T] | null {
   let near: T | null = null;
   let next: T | null = null;
   for (const t of terms) {

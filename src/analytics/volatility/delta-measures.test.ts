@@ -56,7 +56,15 @@ describe('a skewed SVI smile', () => {
   it('finds strikes whose Black-Scholes-Merton spot delta (pricing core, at the smile volatility) is the target', () => {
     for (const delta of [0.25, -0.25, 0.1, -0.1]) {
       const found = strikeForDelta(smile, market, delta)!;
-      const greeks = bsmGreeks({ type: delta > 0 ? 'call' : 'put', spot, strike: found.strike, time, rate, dividendYield: q, volatility: volAt(found.moneyness) });
+      const greeks = bsmGreeks({
+        type: delta > 0 ? 'call' : 'put',
+        spot,
+        strike: found.strike,
+        time,
+        rate,
+        dividendYield: q,
+        volatility: volAt(found.moneyness),
+      });
       expect(Math.abs(greeks.delta - delta), `${delta}`).toBeLessThan(1e-12);
       expect(found.volatility).toBeCloseTo(volAt(found.moneyness), 14);
       expect(Math.sign(found.moneyness)).toBe(Math.sign(delta));
@@ -102,7 +110,13 @@ describe('without a spot', () => {
     const m = smileMeasures(smile, { ...market, spot: null });
     expect(m.atm_implied_volatility).toBeGreaterThan(0);
     expect(m.slope).not.toBeNull();
-    expect([m.risk_reversal_25d, m.butterfly_25d, m.risk_reversal_10d, m.butterfly_10d, m.normalized_skew]).toEqual([null, null, null, null, null]);
+    expect([m.risk_reversal_25d, m.butterfly_25d, m.risk_reversal_10d, m.butterfly_10d, m.normalized_skew]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 

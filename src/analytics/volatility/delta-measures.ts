@@ -98,7 +98,12 @@ export function atmSlope(smile: Smile): number | null {
   return curveSlope(smile.curve, 0) / (2 * Math.sqrt(w * smile.time));
 }
 
-function riskReversalAndButterfly(smile: Smile, market: ExpirationMarket, delta: number, atm: number | null): [number | null, number | null] {
+function riskReversalAndButterfly(
+  smile: Smile,
+  market: ExpirationMarket,
+  delta: number,
+  atm: number | null,
+): [number | null, number | null] {
   const call = strikeForDelta(smile, market, delta);
   const put = strikeForDelta(smile, market, -delta);
   if (call === null || put === null) return [null, null];

@@ -6,7 +6,19 @@ import { QUARTER_SMILE_CHAIN, strikeRange, sviChain, uniformNoise } from './chai
 import { constantMaturityVolatility } from './constant-maturity.js';
 import type { ChainQuote } from './quotes.js';
 import { chainAtmVolatility } from './surface.js';
-import { bucketAtmVolatility, driftBuckets, driftPoints, historyWindows, realizedWindow, STRIKES_BEYOND_RANGE, strikeBand, thirtyDayExpirations, thirtyDayPair, type DriftInput, type DriftQuote } from './drift.js';
+import {
+  bucketAtmVolatility,
+  driftBuckets,
+  driftPoints,
+  historyWindows,
+  realizedWindow,
+  STRIKES_BEYOND_RANGE,
+  strikeBand,
+  thirtyDayExpirations,
+  thirtyDayPair,
+  type DriftInput,
+  type DriftQuote,
+} from './drift.js';
 import type { MinuteBar } from './realized.js';
 import type { ChosenExpiration } from './valuation.js';
 import { tradingVarianceClock } from './variance-clock.js';
@@ -18,7 +30,11 @@ const at = (date: string, time: string): number => newYorkTimeToMs(date, time);
 const DATE = '2025-03-11';
 const OPEN = at(DATE, '09:30');
 const SPAN = { start: OPEN, end: at(DATE, '16:15') };
-const expiration = (dateOfExpiry: string, time = '16:00'): ChosenExpiration => ({ root: 'SPXW', dateOfExpiry, settlement: at(dateOfExpiry, time) });
+const expiration = (dateOfExpiry: string, time = '16:00'): ChosenExpiration => ({
+  root: 'SPXW',
+  dateOfExpiry,
+  settlement: at(dateOfExpiry, time),
+});
 
 describe('driftBuckets', () => {
   it('lays buckets from the open, lists those started by the instant, and values each at its end or the instant', () => {
@@ -59,10 +75,16 @@ describe('strikeBand', () => {
 
   it(`reads ${STRIKES_BEYOND_RANGE} strikes beyond the strikes the range's forwards span`, () => {
     // T = 0: no carry; the range 99.5..100.5 spans strikes 100 (first at or above) to 100 (last at or below).
-    expect(strikeBand(strikes, { low: 99.5, high: 100.5 }, 0.04, 0)).toEqual({ min: 100 - STRIKES_BEYOND_RANGE, max: 100 + STRIKES_BEYOND_RANGE });
+    expect(strikeBand(strikes, { low: 99.5, high: 100.5 }, 0.04, 0)).toEqual({
+      min: 100 - STRIKES_BEYOND_RANGE,
+      max: 100 + STRIKES_BEYOND_RANGE,
+    });
     // A year out the band widens by e^{±(|r| + 5%)}.
     const carry = Math.exp(0.09);
-    expect(strikeBand(strikes, { low: 100, high: 100 }, 0.04, 1)).toEqual({ min: Math.ceil(100 / carry) - STRIKES_BEYOND_RANGE, max: Math.floor(100 * carry) + STRIKES_BEYOND_RANGE });
+    expect(strikeBand(strikes, { low: 100, high: 100 }, 0.04, 1)).toEqual({
+      min: Math.ceil(100 / carry) - STRIKES_BEYOND_RANGE,
+      max: Math.floor(100 * carry) + STRIKES_BEYOND_RANGE,
+    });
   });
 
   it('stops at the listed strikes, reads all of them without a range, and none of an empty chain', () => {
@@ -97,8 +119,10 @@ describe('historyWindows and realizedWindow', () => {
 
 describe('bucketAtmVolatility', () => {
   const spec = { ...QUARTER_SMILE_CHAIN, strikes: strikeRange(70, 130, 2.5) };
-  const slow = (quotes: readonly ChainQuote[], time: number, spot: number | null = 100): number | null => chainAtmVolatility({ time, quotes }, spot, spec.rate)?.volatility ?? null;
-  const fast = (quotes: readonly ChainQuote[], time: number, spot: number | null = 100): number | null => bucketAtmVolatility({ time, quotes }, spot, spec.rate);
+  const slow = (quotes: readonly ChainQuote[], time: number, spot: number | null = 100): number | null =>
+    chainAtmVolatility({ time, quotes }, spot, spec.rate)?.volatility ?? null;
+  const fast = (quotes: readonly ChainQuote[], time: number, spot: number | null = 100): number | null =>
+    bucketAtmVolatility({ time, quotes }, spot, spec.rate);
 
   it('equals chainAtmVolatility on chains with gaps, missing, zero and crossed sides, noise and one-sided wings', () => {
     const random = uniformNoise(20261126);
@@ -118,7 +142,14 @@ describe('bucketAtmVolatility', () => {
           return q;
         });
       // Some chains lose every call at or above 100, or every put below it, or every bid.
-      const cut = trial % 13 === 0 ? quotes.map((q) => ({ ...q, bid: null })) : trial % 7 === 0 ? quotes.filter((q) => !(q.type === 'call' && q.strike >= 100)) : trial % 11 === 0 ? quotes.filter((q) => !(q.type === 'put' && q.strike < 100)) : quotes;
+      const cut =
+        trial % 13 === 0
+          ? quotes.map((q) => ({ ...q, bid: null }))
+          : trial % 7 === 0
+            ? quotes.filter((q) => !(q.type === 'call' && q.strike >= 100))
+            : trial % 11 === 0
+              ? quotes.filter((q) => !(q.type === 'put' && q.strike < 100))
+              : quotes;
       // Shuffled order: the fast path must not depend on it.
       const shuffled = [...cut].sort(() => random());
       const want = slow(shuffled, time, trial % 5 === 0 ? null : 100);
@@ -135,7 +166,12 @@ describe('bucketAtmVolatility', () => {
     const quotes = sviChain({ ...spec, strikes: [90, 95, 100, 105, 110], rate: 0.03, dividendYield: 0.03 });
     // r = q: the forward is the spot, 100, a listed strike (k = 0 on the call).
     expect(fast(quotes, spec.time)).toBe(slow(quotes, spec.time));
-    expect(fast(quotes.filter((q) => q.type === 'call'), spec.time)).toBeNull();
+    expect(
+      fast(
+        quotes.filter((q) => q.type === 'call'),
+        spec.time,
+      ),
+    ).toBeNull();
     const twice = [...quotes, { ...quotes[4]!, bid: quotes[4]!.bid! * 0.98 }];
     expect(fast(twice, spec.time)).toBe(slow(twice, spec.time));
   });
@@ -150,7 +186,16 @@ describe('driftPoints', () => {
     strikes.flatMap((strike, i) =>
       (['call', 'put'] as const).map((type, j) => {
         const price = bsmPrice({ type, spot, strike, time: (e.settlement - t) / MS_PER_YEAR, rate, dividendYield, volatility });
-        return { dateOfExpiry: e.dateOfExpiry, contractId: 2 * i + j, strike, type, bid: price - 0.01, ask: price + 0.01, minute, quoteTs: minute + 1_000 };
+        return {
+          dateOfExpiry: e.dateOfExpiry,
+          contractId: 2 * i + j,
+          strike,
+          type,
+          bid: price - 0.01,
+          ask: price + 0.01,
+          minute,
+          quoteTs: minute + 1_000,
+        };
       }),
     );
   const bars = (from: number, minutes: number, price: (m: number) => number): MinuteBar[] =>
@@ -189,7 +234,11 @@ describe('driftPoints', () => {
 
   it('leaves out quotes after the instant and buckets not started, and values the bucket in progress at the instant', () => {
     const instant = OPEN + 7 * MINUTE;
-    const quotes = [...chain(tracked, 0.25, 100, OPEN + 6 * MINUTE, instant), ...chain(tracked, 0.5, 100, OPEN + 7 * MINUTE, instant), ...chain(tracked, 0.5, 100, OPEN + 20 * MINUTE, instant)];
+    const quotes = [
+      ...chain(tracked, 0.25, 100, OPEN + 6 * MINUTE, instant),
+      ...chain(tracked, 0.5, 100, OPEN + 7 * MINUTE, instant),
+      ...chain(tracked, 0.5, 100, OPEN + 20 * MINUTE, instant),
+    ];
     const points = driftPoints(base(quotes, { instant }));
     expect(points.map((p) => p.timestamp)).toEqual([OPEN + 5 * MINUTE]);
     expect(points[0]!.implied_volatility).toBeCloseTo(0.25, 9);

@@ -53,7 +53,8 @@ export function historyWindows(tradingDate: string, sessions = HISTORY_SESSIONS 
       throw error;
     }
     const day = calendarDay(date);
-    if (day.open_timestamp !== null && day.close_timestamp !== null) out.push({ date, start: day.open_timestamp, end: day.close_timestamp });
+    if (day.open_timestamp !== null && day.close_timestamp !== null)
+      out.push({ date, start: day.open_timestamp, end: day.close_timestamp });
   }
   return out.reverse();
 }
@@ -64,7 +65,12 @@ export function historyWindows(tradingDate: string, sessions = HISTORY_SESSIONS 
  * the share s is estimated and the trading clock accrues it, not the options' later close; the
  * overnight session is its own window, with 1 − s.
  */
-export function realizedWindow(tradingDate: string, session: VolatilitySession, span: Span, share: number): { window: Span; share: number } {
+export function realizedWindow(
+  tradingDate: string,
+  session: VolatilitySession,
+  span: Span,
+  share: number,
+): { window: Span; share: number } {
   if (session === 'gth') return { window: span, share: 1 - share };
   const day = calendarDay(tradingDate);
   return { window: { start: day.open_timestamp ?? span.start, end: day.close_timestamp ?? span.end }, share };
@@ -110,7 +116,12 @@ export function thirtyDayExpirations(listed: readonly ChosenExpiration[], bucket
  * price × e^{±(|r| + 5%)T}, T the years to settlement from the session's open). `strikes` ascending,
  * without repeats; all of them when the range is unknown.
  */
-export function strikeBand(strikes: readonly number[], range: { low: number; high: number } | null, rate: number, years: number): { min: number; max: number } | null {
+export function strikeBand(
+  strikes: readonly number[],
+  range: { low: number; high: number } | null,
+  rate: number,
+  years: number,
+): { min: number; max: number } | null {
   const first = strikes[0];
   const last = strikes.at(-1);
   if (first === undefined || last === undefined) return null;
@@ -205,7 +216,8 @@ function lastQuotes(input: DriftInput, buckets: number): Map<string, Map<number,
     let byContract = byBucket.get(index);
     if (byContract === undefined) byBucket.set(index, (byContract = new Map<number, DriftQuote>()));
     const held = byContract.get(q.contractId);
-    if (held === undefined || q.minute > held.minute || (q.minute === held.minute && q.quoteTs > held.quoteTs)) byContract.set(q.contractId, q);
+    if (held === undefined || q.minute > held.minute || (q.minute === held.minute && q.quoteTs > held.quoteTs))
+      byContract.set(q.contractId, q);
   }
   return out;
 }
@@ -255,7 +267,11 @@ export function driftPoints(input: DriftInput): DriftPoint[] {
       const [near, next] = pair;
       const s1 = atmVolatility(near);
       const s2 = s1 === null ? null : atmVolatility(next);
-      if (s1 !== null && s2 !== null) thirtyDay = constantMaturityVolatility({ time: yearsTo(near, bucket.at), volatility: s1 }, { time: yearsTo(next, bucket.at), volatility: s2 });
+      if (s1 !== null && s2 !== null)
+        thirtyDay = constantMaturityVolatility(
+          { time: yearsTo(near, bucket.at), volatility: s1 },
+          { time: yearsTo(next, bucket.at), volatility: s2 },
+        );
     }
 
     const adjusted = realized[i] ?? null;

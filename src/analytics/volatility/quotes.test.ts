@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { bsmGreeks, bsmPrice } from '../pricing.js';
 import { type ChainSpec, forwardOf, QUARTER_SMILE_CHAIN, smileVolatilityAt, strikeRange, sviChain } from './chain.fixtures.js';
-import { forwardImpliedVolatility, midPrice, outOfTheMoneyPoints, quoteVolatilities, skewPoints, spotDelta, type ExpirationMarket } from './quotes.js';
+import {
+  forwardImpliedVolatility,
+  midPrice,
+  outOfTheMoneyPoints,
+  quoteVolatilities,
+  skewPoints,
+  spotDelta,
+  type ExpirationMarket,
+} from './quotes.js';
 
 describe('midPrice', () => {
   it('needs both sides, a positive bid and an uncrossed quote', () => {
@@ -54,7 +62,15 @@ describe('quoteVolatilities', () => {
       expect(Math.abs(q.midVolatility! - sigma), `${q.type} ${q.strike}`).toBeLessThan(1e-9);
       if (q.bidVolatility !== null) expect(q.bidVolatility).toBeLessThan(q.midVolatility!);
       expect(q.askVolatility!).toBeGreaterThan(q.midVolatility!);
-      const greeks = bsmGreeks({ type: q.type, spot: spec.spot, strike: q.strike, time: spec.time, rate: spec.rate, dividendYield: spec.dividendYield, volatility: q.midVolatility! });
+      const greeks = bsmGreeks({
+        type: q.type,
+        spot: spec.spot,
+        strike: q.strike,
+        time: spec.time,
+        rate: spec.rate,
+        dividendYield: spec.dividendYield,
+        volatility: q.midVolatility!,
+      });
       expect(Math.abs(q.delta! - greeks.delta)).toBeLessThan(1e-12);
     }
   });
@@ -97,7 +113,8 @@ describe('outOfTheMoneyPoints', () => {
       expect(p.moneyness).toBeCloseTo(Math.log(p.strike / market.forward), 15);
       expect(p.totalVariance).toBeCloseTo(p.volatility ** 2 * spec.time, 15);
       // The spread in volatility is the price spread over vega: close to ask minus bid volatility.
-      if (p.bidVolatility !== null) expect(Math.abs(p.volatilitySpread - (p.askVolatility! - p.bidVolatility)) / p.volatilitySpread).toBeLessThan(0.05);
+      if (p.bidVolatility !== null)
+        expect(Math.abs(p.volatilitySpread - (p.askVolatility! - p.bidVolatility)) / p.volatilitySpread).toBeLessThan(0.05);
     }
   });
 

@@ -102,7 +102,11 @@ function forwardVega(strike: number, volatility: number, market: ExpirationMarke
  * sides = 'mid' the bid and ask are not solved (null), a third of the work, for callers that only
  * read mids (the drift route's buckets).
  */
-export function quoteVolatilities(quotes: readonly ChainQuote[], market: ExpirationMarket, sides: 'all' | 'mid' = 'all'): QuoteVolatility[] {
+export function quoteVolatilities(
+  quotes: readonly ChainQuote[],
+  market: ExpirationMarket,
+  sides: 'all' | 'mid' = 'all',
+): QuoteVolatility[] {
   const deltaMarket = market.spot !== null && market.spot > 0 ? { ...market, spot: market.spot } : null;
   const all = sides === 'all';
   // e^{−rT} once for the expiration: the same σ as forwardImpliedVolatility, without its exponentials.

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../new-york-time.js';
-import { adjustedRealizedPath, adjustedRealizedVolatility, closeToCloseVolatility, DEFAULT_REGULAR_SESSION_SHARE, MIN_HISTORY_DAYS, realizedVolatilityBasis, type DailyBar, type MinuteBar } from './realized.js';
+import {
+  adjustedRealizedPath,
+  adjustedRealizedVolatility,
+  closeToCloseVolatility,
+  DEFAULT_REGULAR_SESSION_SHARE,
+  MIN_HISTORY_DAYS,
+  realizedVolatilityBasis,
+  type DailyBar,
+  type MinuteBar,
+} from './realized.js';
 
 /** Daily bars whose overnight gaps are ±g and sessions ±i, alternating signs. */
 function history(days: number, g: number, i: number): DailyBar[] {
@@ -68,7 +77,9 @@ describe('adjusted realized volatility', () => {
 
   it('skips bars outside the window and ignores missing minutes in the elapsed fraction only up to the last close', () => {
     const gappy = bars.filter((_, j) => j < 100 || j >= 200);
-    const [v] = adjustedRealizedPath([...gappy, { timestamp: start - 60_000, open: 1, close: 2 }], { start, end }, 0.8, [start + 150 * 60_000]);
+    const [v] = adjustedRealizedPath([...gappy, { timestamp: start - 60_000, open: 1, close: 2 }], { start, end }, 0.8, [
+      start + 150 * 60_000,
+    ]);
     // 100 returns over the first 100 minutes.
     expect(v).toBeCloseTo(Math.sqrt((252 * 100 * x * x) / (0.8 * (100 / 390))), 12);
   });

@@ -94,7 +94,12 @@ export function closeToCloseVolatility(history: readonly DailyBar[]): number | n
  * Adjusted realized volatility (module comment) from a realized variance observed over part of a
  * window; null when fewer than MIN_INTRADAY_RETURNS returns or a non-positive share or fraction.
  */
-export function adjustedRealizedVolatility(realizedVariance: number, returns: number, windowShare: number, elapsedFraction: number): number | null {
+export function adjustedRealizedVolatility(
+  realizedVariance: number,
+  returns: number,
+  windowShare: number,
+  elapsedFraction: number,
+): number | null {
   if (returns < MIN_INTRADAY_RETURNS || !(windowShare > 0) || !(elapsedFraction > 0) || !(realizedVariance >= 0)) return null;
   return Math.sqrt((TRADING_DAYS_PER_YEAR * realizedVariance) / (windowShare * Math.min(elapsedFraction, 1)));
 }
@@ -104,7 +109,12 @@ export function adjustedRealizedVolatility(realizedVariance: number, returns: nu
  * the returns are the first bar's open to its close, then close to close; an instant counts the bars
  * closed by it (timestamp + 60 s ≤ instant), and the elapsed fraction runs to the last such close.
  */
-export function adjustedRealizedPath(bars: readonly MinuteBar[], window: { start: number; end: number }, windowShare: number, instants: readonly number[]): (number | null)[] {
+export function adjustedRealizedPath(
+  bars: readonly MinuteBar[],
+  window: { start: number; end: number },
+  windowShare: number,
+  instants: readonly number[],
+): (number | null)[] {
   const inWindow = bars
     .filter((b) => b.timestamp >= window.start && b.timestamp + MINUTE_MS <= window.end && b.open > 0 && b.close > 0)
     .sort((x, y) => x.timestamp - y.timestamp);

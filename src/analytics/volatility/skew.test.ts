@@ -23,7 +23,9 @@ describe('expirationSkew', () => {
     const measures = smileMeasures(e!.smile!, e!.market!);
     expect(skew.risk_reversal_25d).toBe(measures.risk_reversal_25d);
     expect(skew.atm_implied_volatility).toBe(measures.atm_implied_volatility);
-    expect(Math.abs(skew.atm_implied_volatility! - Math.sqrt((0.0016 + 0.02 * (-0.5 * -0.02 + Math.sqrt(0.0004 + 0.01))) / spec.time))).toBeLessThan(1e-6);
+    expect(
+      Math.abs(skew.atm_implied_volatility! - Math.sqrt((0.0016 + 0.02 * (-0.5 * -0.02 + Math.sqrt(0.0004 + 0.01))) / spec.time)),
+    ).toBeLessThan(1e-6);
   });
 
   it('is empty without a forward: no volatility is solved without the parity forward', () => {

@@ -38,7 +38,8 @@ export function expirationSkew(e: ExpirationSurface): ExpirationSkew {
   const smile = e.smile;
   const points = skewPoints(e.quotes, forward).map((p) => ({
     ...p,
-    smile_implied_volatility: smile === null || forward === null || !(forward > 0) || !(p.strike > 0) ? null : smileVolatility(smile, Math.log(p.strike / forward)),
+    smile_implied_volatility:
+      smile === null || forward === null || !(forward > 0) || !(p.strike > 0) ? null : smileVolatility(smile, Math.log(p.strike / forward)),
   }));
   return { ...measures, forward, points, fit: e.smile?.fit ?? null };
 }

@@ -3,7 +3,16 @@ import { bsmPrice } from '../pricing.js';
 import { type ChainSpec, QUARTER_SMILE_CHAIN, smileVolatilityAt, strikeRange, sviChain, uniformNoise } from './chain.fixtures.js';
 import { impliedForward } from './forward.js';
 import { outOfTheMoneyPoints, quoteVolatilities, type ChainQuote, type ExpirationMarket, type SmilePoint } from './quotes.js';
-import { curveSlope, curveTotalVariance, discreteButterflyOk, fitSmile, interpolatedAtmVolatility, MIN_SVI_QUOTES, smileVolatility, type Smile } from './smile.js';
+import {
+  curveSlope,
+  curveTotalVariance,
+  discreteButterflyOk,
+  fitSmile,
+  interpolatedAtmVolatility,
+  MIN_SVI_QUOTES,
+  smileVolatility,
+  type Smile,
+} from './smile.js';
 import { sviTotalVariance } from './svi.js';
 
 const spec: ChainSpec = {
@@ -38,7 +47,8 @@ describe('fitSmile on a chain priced from a known SVI', () => {
     expect(smile.fit.butterfly_ok).toBe(true);
     expect(smile.fit.quotes_within_spread).toBe(points.length);
     if (smile.curve.method !== 'svi') throw new Error('expected svi');
-    for (const key of ['a', 'b', 'rho', 'm', 'sigma'] as const) expect(Math.abs(smile.curve.parameters[key] - spec.smile[key]), key).toBeLessThan(1e-4);
+    for (const key of ['a', 'b', 'rho', 'm', 'sigma'] as const)
+      expect(Math.abs(smile.curve.parameters[key] - spec.smile[key]), key).toBeLessThan(1e-4);
     for (const p of points) {
       const q = quotes.find((x) => x.strike === p.strike && x.type === p.type)!;
       const price = repriced(spec, smile, p);
@@ -104,7 +114,12 @@ describe('fallback to interpolation in total variance', () => {
     const smile = fitSmile(points, vogt.time)!;
     expect(smile.fit.method).toBe('interpolated');
     expect(smile.fit.fallback_reason).toBe('butterfly_arbitrage');
-    expect(smile.fit.butterfly_ok).toBe(discreteButterflyOk(smile.curve, points.map((p) => p.moneyness)));
+    expect(smile.fit.butterfly_ok).toBe(
+      discreteButterflyOk(
+        smile.curve,
+        points.map((p) => p.moneyness),
+      ),
+    );
   });
 
   it('is null with no quote', () => {

@@ -38,8 +38,7 @@ export interface SmileFit {
 }
 
 export type SmileCurve =
-  | { method: 'svi'; parameters: SviParameters }
-  | { method: 'interpolated'; knots: readonly { k: number; w: number }[] };
+  { method: 'svi'; parameters: SviParameters } | { method: 'interpolated'; knots: readonly { k: number; w: number }[] };
 
 export interface Smile {
   /** Years to settlement (ACT/365) the total variance is over. */
@@ -151,7 +150,11 @@ export function butterflyGrid(points: readonly SmilePoint[]): number[] {
 }
 
 /** Errors of a curve against the points' mid volatilities, in volatility points, and the count within the spread. */
-export function fitErrors(curve: SmileCurve, time: number, points: readonly SmilePoint[]): Pick<SmileFit, 'rmse_vol_points' | 'max_abs_error_vol_points' | 'quotes_within_spread'> {
+export function fitErrors(
+  curve: SmileCurve,
+  time: number,
+  points: readonly SmilePoint[],
+): Pick<SmileFit, 'rmse_vol_points' | 'max_abs_error_vol_points' | 'quotes_within_spread'> {
   let sumSquares = 0;
   let maxAbs = 0;
   let within = 0;
@@ -183,7 +186,10 @@ export function interpolatedSmile(points: readonly SmilePoint[], time: number, r
       method: 'interpolated',
       quotes_used: points.length,
       ...fitErrors(curve, time, points),
-      butterfly_ok: discreteButterflyOk(curve, points.map((p) => p.moneyness)),
+      butterfly_ok: discreteButterflyOk(
+        curve,
+        points.map((p) => p.moneyness),
+      ),
       calendar_ok: true,
       fallback_reason: reason,
     },

@@ -33,7 +33,11 @@ describe('buildSurface', () => {
   });
 
   it('keeps the input order whatever the expirations’ order', () => {
-    const reversed = buildSurface({ spot, rate, expirations: [...times].reverse().map((time) => ({ time, quotes: sviChain(spec(time)) })) });
+    const reversed = buildSurface({
+      spot,
+      rate,
+      expirations: [...times].reverse().map((time) => ({ time, quotes: sviChain(spec(time)) })),
+    });
     expect(reversed.map((e) => e.time)).toEqual([...times].reverse());
     expect(reversed.every((e) => e.smile!.fit.calendar_ok)).toBe(true);
   });

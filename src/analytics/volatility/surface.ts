@@ -10,7 +10,14 @@
  * that still fails (the quotes themselves cross) leaves calendar_ok false on both.
  */
 import { impliedForward, type ForwardEstimate } from './forward.js';
-import { outOfTheMoneyPoints, quoteVolatilities, type ChainQuote, type ExpirationMarket, type QuoteVolatility, type SmilePoint } from './quotes.js';
+import {
+  outOfTheMoneyPoints,
+  quoteVolatilities,
+  type ChainQuote,
+  type ExpirationMarket,
+  type QuoteVolatility,
+  type SmilePoint,
+} from './quotes.js';
 import { curveTotalVariance, fitSmile, interpolatedAtmVolatility, interpolatedSmile, type Smile } from './smile.js';
 import { moneynessGrid } from './svi.js';
 
@@ -90,7 +97,10 @@ export function applyCalendarChecks(smiles: readonly (Smile | null)[]): (Smile |
       const s2 = out[i2] as Smile;
       if (calendarCheck(s1, s2).ok) continue;
       failed.add(i1).add(i2);
-      for (const [i, s] of [[i1, s1], [i2, s2]] as const) {
+      for (const [i, s] of [
+        [i1, s1],
+        [i2, s2],
+      ] as const) {
         if (s.curve.method === 'svi') {
           out[i] = interpolatedSmile(s.points, s.time, 'calendar_arbitrage');
           changed = true;
@@ -128,7 +138,11 @@ export function buildSurface(input: SurfaceInput): ExpirationSurface[] {
  * parity forward, out-of-the-money mid volatilities, total variance interpolated to k = 0. For the
  * drift route's buckets; null when the forward or every volatility is missing.
  */
-export function chainAtmVolatility(chain: ExpirationChain, spot: number | null, rate: number): { forward: number; volatility: number } | null {
+export function chainAtmVolatility(
+  chain: ExpirationChain,
+  spot: number | null,
+  rate: number,
+): { forward: number; volatility: number } | null {
   const forward = impliedForward({ quotes: chain.quotes, time: chain.time, rate, spot });
   if (forward === null) return null;
   const market: ExpirationMarket = { spot, forward: forward.forward, time: chain.time, rate };

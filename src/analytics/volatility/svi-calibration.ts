@@ -115,7 +115,12 @@ const SUBSETS: readonly (readonly number[])[] = (() => {
 function objectiveOf(t: Moments, a: number, d: number, c: number): number {
   // Σ W (a + d y + c z − w)², expanded on the moments.
   return (
-    a * a * t.s11 + d * d * t.syy + c * c * t.szz + 2 * a * d * t.s1y + 2 * a * c * t.s1z + 2 * d * c * t.syz -
+    a * a * t.s11 +
+    d * d * t.syy +
+    c * c * t.szz +
+    2 * a * d * t.s1y +
+    2 * a * c * t.s1z +
+    2 * d * c * t.syz -
     2 * (a * t.s1w + d * t.syw + c * t.szw) +
     t.sww
   );
@@ -144,7 +149,10 @@ function solveInner(t: Moments, sigma: number): Inner | null {
   };
   const minimumVarianceOk = (r: Inner): boolean => r.a + Math.sqrt(Math.max(r.c * r.c - r.d * r.d, 0)) >= 0;
   // Most (m, σ) have an interior optimum: the unconstrained normal equations, without enumeration.
-  const free = solveLinear(H.map((row) => [...row]), [...g]);
+  const free = solveLinear(
+    H.map((row) => [...row]),
+    [...g],
+  );
   if (free !== null && feasible(free[1]!, free[2]!)) {
     const [a, d, c] = free as [number, number, number];
     const r = { a, d, c, objective: objectiveOf(t, a, d, c) };
@@ -230,7 +238,12 @@ function solveOnMinimumVarianceBoundary(t: Moments, sigma: number): Inner {
 type Objective2 = (x: readonly [number, number]) => number;
 
 /** Nelder–Mead (1965) on two variables with the standard coefficients (1, 2, ½, ½). */
-function nelderMead(f: Objective2, start: readonly [number, number], step: readonly [number, number], scale: number): { x: [number, number]; value: number } {
+function nelderMead(
+  f: Objective2,
+  start: readonly [number, number],
+  step: readonly [number, number],
+  scale: number,
+): { x: [number, number]; value: number } {
   let simplex: { x: [number, number]; value: number }[] = [
     [start[0], start[1]],
     [start[0] + step[0], start[1]],
@@ -239,7 +252,12 @@ function nelderMead(f: Objective2, start: readonly [number, number], step: reado
   for (let iter = 0; iter < 600; iter++) {
     simplex.sort((p, q) => p.value - q.value);
     const [best, mid, worst] = simplex as [(typeof simplex)[0], (typeof simplex)[0], (typeof simplex)[0]];
-    const size = Math.max(Math.abs(worst.x[0] - best.x[0]), Math.abs(worst.x[1] - best.x[1]), Math.abs(mid.x[0] - best.x[0]), Math.abs(mid.x[1] - best.x[1]));
+    const size = Math.max(
+      Math.abs(worst.x[0] - best.x[0]),
+      Math.abs(worst.x[1] - best.x[1]),
+      Math.abs(mid.x[0] - best.x[0]),
+      Math.abs(mid.x[1] - best.x[1]),
+    );
     // Converged when the values agree to 1e-10 of the best (1e-15 of the data's scale near a perfect
     // fit), or the simplex is below 1e-8 across.
     if (worst.value - best.value <= 1e-10 * best.value + 1e-15 * scale || size < 1e-8) break;
@@ -258,10 +276,13 @@ function nelderMead(f: Objective2, start: readonly [number, number], step: reado
       const cv = f(cx);
       if (cv < Math.min(rv, worst.value)) simplex = [best, mid, { x: cx, value: cv }];
       else {
-        simplex = [best, ...[mid, worst].map((p) => {
-          const x: [number, number] = [(best.x[0] + p.x[0]) / 2, (best.x[1] + p.x[1]) / 2];
-          return { x, value: f(x) };
-        })];
+        simplex = [
+          best,
+          ...[mid, worst].map((p) => {
+            const x: [number, number] = [(best.x[0] + p.x[0]) / 2, (best.x[1] + p.x[1]) / 2];
+            return { x, value: f(x) };
+          }),
+        ];
       }
     }
   }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { uniformNoise } from './chain.fixtures.js';
 import { calibrateSvi, type VariancePoint } from './svi-calibration.js';
-import { moneynessGrid, sviButterflyCheck, sviDensityFactor, sviDerivatives, sviParametersValid, sviTotalVariance, type SviParameters } from './svi.js';
+import {
+  moneynessGrid,
+  sviButterflyCheck,
+  sviDensityFactor,
+  sviDerivatives,
+  sviParametersValid,
+  sviTotalVariance,
+  type SviParameters,
+} from './svi.js';
 
 /** Gatheral & Jacquier (2014): their arbitrageable example, parameters due to Axel Vogt, T = 1. */
 const VOGT: SviParameters = { a: -0.041, b: 0.1331, rho: 0.306, m: 0.3586, sigma: 0.4153 };
@@ -61,7 +69,11 @@ describe('calibrateSvi (quasi-explicit)', () => {
   const ks = moneynessGrid(-0.4, 0.3, 25);
 
   it('recovers the parameters of a noise-free smile', () => {
-    for (const p of [INDEX, { a: -0.02, b: 0.3, rho: -0.4, m: 0.05, sigma: 0.12 }, { a: 0.002, b: 0.02, rho: 0.2, m: -0.01, sigma: 0.03 }]) {
+    for (const p of [
+      INDEX,
+      { a: -0.02, b: 0.3, rho: -0.4, m: 0.05, sigma: 0.12 },
+      { a: 0.002, b: 0.02, rho: 0.2, m: -0.01, sigma: 0.03 },
+    ]) {
       const fit = calibrateSvi(pointsOf(p, ks));
       expect(fit).not.toBeNull();
       expectParameters(fit!.parameters, p, 2e-5);
@@ -119,7 +131,12 @@ describe('calibrateSvi (quasi-explicit)', () => {
   });
 
   it('is null with fewer than three usable points', () => {
-    expect(calibrateSvi([{ k: 0, w: 0.01, weight: 1 }, { k: 0.1, w: 0.012, weight: 1 }])).toBeNull();
+    expect(
+      calibrateSvi([
+        { k: 0, w: 0.01, weight: 1 },
+        { k: 0.1, w: 0.012, weight: 1 },
+      ]),
+    ).toBeNull();
     expect(calibrateSvi([...pointsOf(INDEX, [0, 0.1]), { k: 0.2, w: Number.NaN, weight: 1 }])).toBeNull();
   });
 });

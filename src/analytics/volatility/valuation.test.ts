@@ -61,14 +61,26 @@ describe('expirations of a request', () => {
 
   it('defaults to the nearest four settling at least an hour after the instant', () => {
     // 15:00 ET on the 20th: the 0DTE SPXW settles in exactly one hour and is kept.
-    expect(skewExpirations(listed, at('2026-11-20T20:00:00Z'), null).map((e) => e.dateOfExpiry)).toEqual(['2026-11-20', '2026-11-23', '2026-11-24', '2026-11-25']);
+    expect(skewExpirations(listed, at('2026-11-20T20:00:00Z'), null).map((e) => e.dateOfExpiry)).toEqual([
+      '2026-11-20',
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+    ]);
     // One minute later it has 59 minutes to run and gives way to the 27th.
-    expect(skewExpirations(listed, at('2026-11-20T20:01:00Z'), null).map((e) => e.dateOfExpiry)).toEqual(['2026-11-23', '2026-11-24', '2026-11-25', '2026-11-27']);
+    expect(skewExpirations(listed, at('2026-11-20T20:01:00Z'), null).map((e) => e.dateOfExpiry)).toEqual([
+      '2026-11-23',
+      '2026-11-24',
+      '2026-11-25',
+      '2026-11-27',
+    ]);
   });
 
   it('keeps the named expirations that are listed and not settled', () => {
     const instant = at('2026-11-20T21:15:00Z');
-    expect(skewExpirations(listed, instant, ['2026-12-18', '2026-11-20', '2027-01-15']).map((e) => `${e.root} ${e.dateOfExpiry}`)).toEqual(['SPXW 2026-12-18']);
+    expect(skewExpirations(listed, instant, ['2026-12-18', '2026-11-20', '2027-01-15']).map((e) => `${e.root} ${e.dateOfExpiry}`)).toEqual([
+      'SPXW 2026-12-18',
+    ]);
     expect(skewExpirations(listed, instant, ['2026-11-20'])).toEqual([]);
   });
 });

@@ -55,7 +55,12 @@ function sessionsOf(date: string): { kind: string; start: number; ends: (root: s
   for (const s of marketSessions(date, ['options'])) {
     if (s.session === 'regular') {
       const equityClose = calendarDay(date).close_timestamp!;
-      out.push({ kind: 'rth', start: s.start_time, roots: all, ends: (r: string) => (optionRoot(r)!.kind === 'equity' ? equityClose : s.end_time) });
+      out.push({
+        kind: 'rth',
+        start: s.start_time,
+        roots: all,
+        ends: (r: string) => (optionRoot(r)!.kind === 'equity' ? equityClose : s.end_time),
+      });
     } else if (s.session === 'overnight') {
       out.push({ kind: 'gth', start: s.start_time, roots: all.filter((r) => optionRoot(r)!.overnight), ends: () => s.end_time });
     } else if (s.session === 'curb') {
@@ -142,7 +147,17 @@ describe('chain snapshots, 30-day samples and history in the simulated files', (
       const c = parseOccSymbol(s);
       const key = `${c.root}|${c.dateOfExpiry}`;
       let e = expirations.get(key);
-      if (e === undefined) expirations.set(key, (e = { root: c.root, expiry: c.dateOfExpiry, settle: settlementInstant(c.root, c.dateOfExpiry), lastTrade: lastTrade.get(s)!, strikes: [] }));
+      if (e === undefined)
+        expirations.set(
+          key,
+          (e = {
+            root: c.root,
+            expiry: c.dateOfExpiry,
+            settle: settlementInstant(c.root, c.dateOfExpiry),
+            lastTrade: lastTrade.get(s)!,
+            strikes: [],
+          }),
+        );
       if (c.type === 'call') e.strikes.push(c.strike);
       symbolOf.set(`${key}|${c.strike}|${c.type}`, s);
     }
@@ -167,7 +182,9 @@ describe('chain snapshots, 30-day samples and history in the simulated files', (
             for (const strike of [below, above]) {
               for (const type of ['call', 'put']) {
                 const symbol = symbolOf.get(`${e.root}|${e.expiry}|${strike}|${type}`)!;
-                expect(byMinute.get(t)?.has(symbol), `${date} ${new Date(t).toISOString()} ${symbol} (forward ${forward.toFixed(2)})`).toBe(true);
+                expect(byMinute.get(t)?.has(symbol), `${date} ${new Date(t).toISOString()} ${symbol} (forward ${forward.toFixed(2)})`).toBe(
+                  true,
+                );
                 checked += 1;
               }
             }
@@ -182,7 +199,10 @@ describe('chain snapshots, 30-day samples and history in the simulated files', (
   it('writes 30 sessions of one-minute underlying bars before the week, joined to its starting levels', () => {
     expect(summary.historyDates).toEqual(completedSessions(Date.parse('2026-11-16T12:00:00Z'), HISTORY_SESSIONS));
     expect(summary.historyDates).toHaveLength(30);
-    expect(summary.files.underlying_bars!.map((f) => /(\d{4}-\d{2}-\d{2})\.csv\.gz$/.exec(f)![1])).toEqual([...summary.historyDates, ...WEEK]);
+    expect(summary.files.underlying_bars!.map((f) => /(\d{4}-\d{2}-\d{2})\.csv\.gz$/.exec(f)![1])).toEqual([
+      ...summary.historyDates,
+      ...WEEK,
+    ]);
     const lastClose = new Map<string, number>();
     for (const date of summary.historyDates) {
       const rows = lines(summary.files.underlying_bars!.find((f) => f.endsWith(`${date}.csv.gz`))!);
@@ -194,7 +214,10 @@ describe('chain snapshots, 30-day samples and history in the simulated files', (
         const regular = own.filter((r) => Number(r[1]) >= day.open_timestamp! && Number(r[1]) < day.close_timestamp!);
         expect(regular.length, `${date} ${u.symbol}`).toBe(equityMinutes);
         // SPX through the overnight session, the others from the open only.
-        expect(own.some((r) => Number(r[1]) < gth.end_time), `${date} ${u.symbol}`).toBe(u.symbol === 'SPX');
+        expect(
+          own.some((r) => Number(r[1]) < gth.end_time),
+          `${date} ${u.symbol}`,
+        ).toBe(u.symbol === 'SPX');
         for (const r of own) {
           const [o, h, l, c] = r.slice(2, 6).map(Number) as [number, number, number, number];
           expect(h >= Math.max(o, c) && l <= Math.min(o, c) && c > 0).toBe(true);
@@ -230,7 +253,9 @@ describe('chain snapshots, 30-day samples and history in the simulated files', (
         summary.files[kind]!.forEach((f, i) => expect(fs.readFileSync(one.files[kind]![i]!).equals(fs.readFileSync(f)), f).toBe(true));
       }
       const name = (date: string) => (list: string[]) => list.find((f) => f.includes(date))!;
-      expect(fs.readFileSync(name('2026-11-18')(one.files.quotes!)).equals(fs.readFileSync(name('2026-11-18')(summary.files.quotes!)))).toBe(true);
+      expect(
+        fs.readFileSync(name('2026-11-18')(one.files.quotes!)).equals(fs.readFileSync(name('2026-11-18')(summary.files.quotes!))),
+      ).toBe(true);
       // Friday's file without its snapshots: exactly the lines of the one-minute samples.
       const without = lines(name('2026-11-20')(one.files.quotes!)).map((l) => l.join(','));
       const full = new Set(lines(name('2026-11-20')(summary.files.quotes!)).map((l) => l.join(',')));

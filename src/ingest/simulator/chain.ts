@@ -66,7 +66,12 @@ function fridayExpiration(friday: string): string {
   return isTradingDay(friday) ? friday : previousTradingDay(friday);
 }
 
-export function listedExpirations(root: RootSpec, firstDate: string, lastDate: string, scale: ScaleSpec): { date: string; monthly: boolean }[] {
+export function listedExpirations(
+  root: RootSpec,
+  firstDate: string,
+  lastDate: string,
+  scale: ScaleSpec,
+): { date: string; monthly: boolean }[] {
   const dates = new Map<string, boolean>();
   const horizon = addDays(lastDate, scale.horizonDays);
   // Monthlies and quarterlies.
@@ -79,7 +84,8 @@ export function listedExpirations(root: RootSpec, firstDate: string, lastDate: s
     const within = daysBetween(lastDate, date) <= scale.monthlyDays;
     if (within || month % 3 === 0) dates.set(date, true);
   }
-  if (root.expirations === 'monthly_only') return [...dates].map(([date, monthly]) => ({ date, monthly })).sort((a, b) => a.date.localeCompare(b.date));
+  if (root.expirations === 'monthly_only')
+    return [...dates].map(([date, monthly]) => ({ date, monthly })).sort((a, b) => a.date.localeCompare(b.date));
   const weeklyEnd = addDays(lastDate, scale.weeklyDays);
   let friday = addDays(firstDate, (5 - dayOfWeek(firstDate) + 7) % 7);
   for (; friday <= weeklyEnd; friday = addDays(friday, 7)) {
@@ -136,7 +142,18 @@ export function buildChain(tradingDates: readonly string[], scale: ScaleSpec): C
         : Math.min(settleMs, calendarDay(date).close_timestamp ?? settleMs);
       const years = (settleMs - referenceMs) / MS_PER_YEAR;
       const strikes = strikeGrid(root, underlying.start, Math.sqrt(underlying.theta), years, scale);
-      const e: Expiration = { root, rootIndex, underlying, underlyingIndex, date, monthly, settleMs, lastTradeMs, strikes, firstId: symbols.length };
+      const e: Expiration = {
+        root,
+        rootIndex,
+        underlying,
+        underlyingIndex,
+        date,
+        monthly,
+        settleMs,
+        lastTradeMs,
+        strikes,
+        firstId: symbols.length,
+      };
       for (const strike of strikes) {
         symbols.push(formatOccSymbol({ root: root.root, dateOfExpiry: date, type: 'call', strike }));
         symbols.push(formatOccSymbol({ root: root.root, dateOfExpiry: date, type: 'put', strike }));

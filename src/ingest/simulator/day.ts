@@ -36,13 +36,24 @@ export function rootsOf(kind: SegmentPath['segment']['kind']): { rootIndex: numb
 }
 
 /** Contracts sampled every minute in a segment (see index.ts's header). */
-function quotedContracts(chain: Chain, p: SegmentPath, tradingDate: string, scale: ScaleSpec, rate: number, dividends: readonly number[]): QuotedContract[] {
+function quotedContracts(
+  chain: Chain,
+  p: SegmentPath,
+  tradingDate: string,
+  scale: ScaleSpec,
+  rate: number,
+  dividends: readonly number[],
+): QuotedContract[] {
   const { segment } = p;
   const out: QuotedContract[] = [];
   for (const { rootIndex, root } of rootsOf(segment.kind)) {
     const expiries = chain.byRoot[rootIndex]!.filter((e) => e.date >= tradingDate && e.lastTradeMs > segment.start);
     const gth = segment.kind === 'gth';
-    const nExp = gth ? (root.root === 'SPX' ? 1 : scale.gthQuotedExpirations) : Math.round(root.quotedExpirations * scale.quoteExpirationFactor);
+    const nExp = gth
+      ? root.root === 'SPX'
+        ? 1
+        : scale.gthQuotedExpirations
+      : Math.round(root.quotedExpirations * scale.quoteExpirationFactor);
     const nStrikes = gth ? scale.gthQuotedStrikes : Math.round(root.quotedStrikes * scale.quoteStrikeFactor);
     for (const e of expiries.slice(0, nExp)) {
       const u = e.underlyingIndex;
@@ -78,7 +89,15 @@ function quotedContracts(chain: Chain, p: SegmentPath, tradingDate: string, scal
  * first price and variance, the session's spread). Draws from `rng`: the quote's lean, then the
  * bid size (when there is a bid) and the ask size.
  */
-function quoteLine(chain: Chain, q: QuotedContract, p: SegmentPath, m: number, rate: number, dividends: readonly number[], rng: Prng): string {
+function quoteLine(
+  chain: Chain,
+  q: QuotedContract,
+  p: SegmentPath,
+  m: number,
+  rate: number,
+  dividends: readonly number[],
+  rng: Prng,
+): string {
   const t0 = p.segment.start + m * MINUTE_MS;
   const u = q.e.underlyingIndex;
   const v = valueOption({
@@ -247,7 +266,9 @@ function planSegment(day: DaySimulation, market: MarketContext, p: SegmentPath, 
   for (const q of quoted) sampled[q.id] = 1;
   // At the money around 30 days, every minute: those not already sampled near the money. Chosen
   // from the whole segment's path, so that a minute's quotes do not depend on how many follow it.
-  const atThirtyDays = day.quotes ? thirtyDayContracts(chain, p, roots, segment.minutes, rate, dividends).filter((q) => sampled[q.id] === 0) : [];
+  const atThirtyDays = day.quotes
+    ? thirtyDayContracts(chain, p, roots, segment.minutes, rate, dividends).filter((q) => sampled[q.id] === 0)
+    : [];
   for (const q of atThirtyDays) sampled[q.id] = 1;
   if (day.quotedEver) for (const q of [...quoted, ...atThirtyDays]) day.quotedEver.add(q.id);
   const quotedMinutes = new Map(roots.map(({ rootIndex, root }) => [rootIndex, quotedMinutesOf(root, segment)]));
@@ -270,7 +291,26 @@ function planSegment(day: DaySimulation, market: MarketContext, p: SegmentPath, 
   if (segment.kind === 'rth') {
     for (let k = 0; k < scale.goldenSweeps; k += 1) golden.add(5 + eventRng.int(Math.max(1, segment.equityMinutes - 10)));
   }
-  return { path: p, flow, quoteRng, barRng, eventRng, snapshotRng, atmRng, roots, activity, minutes, quoted, atThirtyDays, quotedMinutes, snapshotsAt, budget, weightSum, profile, golden };
+  return {
+    path: p,
+    flow,
+    quoteRng,
+    barRng,
+    eventRng,
+    snapshotRng,
+    atmRng,
+    roots,
+    activity,
+    minutes,
+    quoted,
+    atThirtyDays,
+    quotedMinutes,
+    snapshotsAt,
+    budget,
+    weightSum,
+    profile,
+    golden,
+  };
 }
 
 /** Minute m's quote lines: the one-minute NBBO samples (near the money, then at the money around 30 days), then the chain snapshots. */

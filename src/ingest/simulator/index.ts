@@ -232,14 +232,23 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
     });
     track(['underlying_bars', bars], ['open_interest', oi], ['quotes', quotes], ['prints', prints]);
   }
-  return { files, rows, dates, historyDates: history, contracts: chain.count, quotedContracts: quotedEver.size, snapshotQuotes: counters.snapshotQuotes };
+  return {
+    files,
+    rows,
+    dates,
+    historyDates: history,
+    contracts: chain.count,
+    quotedContracts: quotedEver.size,
+    snapshotQuotes: counters.snapshotQuotes,
+  };
 }
 
 /** contracts.csv.gz: every contract of the chain. */
 async function writeContracts(outDir: string, chain: Chain): Promise<CsvGzWriter> {
   const contracts = new CsvGzWriter(path.join(outDir, 'contracts.csv.gz'), header('contracts'));
   for (const e of chain.expirations) {
-    for (let id = e.firstId; id < e.firstId + 2 * e.strikes.length; id += 1) contracts.line(`${chain.symbols[id]!},${e.underlying.symbol},100`);
+    for (let id = e.firstId; id < e.firstId + 2 * e.strikes.length; id += 1)
+      contracts.line(`${chain.symbols[id]!},${e.underlying.symbol},100`);
     await contracts.drain();
   }
   await contracts.close();

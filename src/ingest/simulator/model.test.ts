@@ -78,7 +78,13 @@ describe('surface', () => {
     for (const r of ROOTS) {
       for (let i = 0; i < 5000; i += 1) {
         const value = Math.exp(p.between(Math.log(0.005), Math.log(400)));
-        const n = nbboOf(value, { rule: r.tick, spreadRelative: r.spreadRelative, spreadAbsolute: r.spreadAbsolute, widen: p.between(1, 4), lean: p.between(-0.3, 0.3) });
+        const n = nbboOf(value, {
+          rule: r.tick,
+          spreadRelative: r.spreadRelative,
+          spreadAbsolute: r.spreadAbsolute,
+          widen: p.between(1, 4),
+          lean: p.between(-0.3, 0.3),
+        });
         const broken = [
           n.bid >= 0 ? null : 'bid below zero',
           n.ask > n.bid ? null : 'ask not above bid',
@@ -107,7 +113,8 @@ describe('chain', () => {
     expect(spx.every((e) => isMonthlyExpiration(e.date) && e.monthly)).toBe(true);
     expect(spx[0]!.date).toBe('2026-11-20');
     const spxw = listedExpirations(root('SPXW'), '2026-11-16', '2026-11-20', scale).map((e) => e.date);
-    for (const d of ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-23', '2026-11-25', '2026-11-27']) expect(spxw).toContain(d);
+    for (const d of ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20', '2026-11-23', '2026-11-25', '2026-11-27'])
+      expect(spxw).toContain(d);
     expect(spxw).not.toContain('2026-11-26'); // Thanksgiving
     expect(spxw.every(isTradingDay)).toBe(true);
     const aapl = listedExpirations(root('AAPL'), '2026-11-16', '2026-11-20', scale).map((e) => e.date);

@@ -58,9 +58,12 @@ export function segmentsOf(tradingDate: string): Segment[] {
   const out: Segment[] = [];
   for (const s of marketSessions(tradingDate, ['options'])) {
     const minutes = Math.round((s.end_time - s.start_time) / MINUTE_MS);
-    if (s.session === 'overnight') out.push({ kind: 'gth', tradingDate, start: s.start_time, minutes, nyMinute: 20 * 60 + 15, equityMinutes: 0 });
-    else if (s.session === 'regular') out.push({ kind: 'rth', tradingDate, start: s.start_time, minutes, nyMinute: 9 * 60 + 30, equityMinutes });
-    else if (s.session === 'curb') out.push({ kind: 'curb', tradingDate, start: s.start_time, minutes, nyMinute: 16 * 60 + 15, equityMinutes: 0 });
+    if (s.session === 'overnight')
+      out.push({ kind: 'gth', tradingDate, start: s.start_time, minutes, nyMinute: 20 * 60 + 15, equityMinutes: 0 });
+    else if (s.session === 'regular')
+      out.push({ kind: 'rth', tradingDate, start: s.start_time, minutes, nyMinute: 9 * 60 + 30, equityMinutes });
+    else if (s.session === 'curb')
+      out.push({ kind: 'curb', tradingDate, start: s.start_time, minutes, nyMinute: 16 * 60 + 15, equityMinutes: 0 });
   }
   return out.sort((a, b) => a.start - b.start);
 }
@@ -79,7 +82,8 @@ export function regularProfile(equityMinutes: number, minutes: number): Float64A
   p = new Float64Array(minutes);
   let sum = 0;
   for (let i = 0; i < minutes; i += 1) {
-    const raw = i < equityMinutes ? 0.75 + 1.5 * Math.exp(-i / 15) + 0.6 * Math.exp(-(equityMinutes - 1 - i) / 20) : AFTER_EQUITY_CLOSE_WEIGHT;
+    const raw =
+      i < equityMinutes ? 0.75 + 1.5 * Math.exp(-i / 15) + 0.6 * Math.exp(-(equityMinutes - 1 - i) / 20) : AFTER_EQUITY_CLOSE_WEIGHT;
     p[i] = raw;
     if (i < equityMinutes) sum += raw;
   }

@@ -257,7 +257,17 @@ export class FlowGenerator {
   }
 
   private row(q: Quoted, timestamp: number, price: number, size: number, exchange: number, condition: number | null): PrintRow {
-    return { contract: q.id, timestamp, price: Math.max(1, price), size: Math.max(1, size), exchange, condition, bid: q.nbbo.bid, ask: q.nbbo.ask, quoteTimestamp: q.quoteTimestamp };
+    return {
+      contract: q.id,
+      timestamp,
+      price: Math.max(1, price),
+      size: Math.max(1, size),
+      exchange,
+      condition,
+      bid: q.nbbo.bid,
+      ask: q.nbbo.ask,
+      quoteTimestamp: q.quoteTimestamp,
+    };
   }
 
   private regularCondition(): number | null {
@@ -285,7 +295,16 @@ export class FlowGenerator {
     const dir: 1 | -1 = this.rng.chance(0.5) ? 1 : -1;
     switch (kind) {
       case 'single':
-        out.push(this.row(q, t, this.locate(q.nbbo, dir, root.tick), this.size(), this.exchange(root), this.rng.chance(0.04) ? CONDITION.iso : this.regularCondition()));
+        out.push(
+          this.row(
+            q,
+            t,
+            this.locate(q.nbbo, dir, root.tick),
+            this.size(),
+            this.exchange(root),
+            this.rng.chance(0.04) ? CONDITION.iso : this.regularCondition(),
+          ),
+        );
         return;
       case 'split': {
         const exchange = this.exchange(root);
@@ -305,10 +324,28 @@ export class FlowGenerator {
         this.multileg(q, root, t, out);
         return;
       case 'auction':
-        out.push(this.row(q, t, this.inside(q.nbbo, 0.25, 0.75), this.largeSize(10, 1.3, 5000), this.exchange(root), this.rng.chance(0.85) ? CONDITION.auction : CONDITION.auctionIso));
+        out.push(
+          this.row(
+            q,
+            t,
+            this.inside(q.nbbo, 0.25, 0.75),
+            this.largeSize(10, 1.3, 5000),
+            this.exchange(root),
+            this.rng.chance(0.85) ? CONDITION.auction : CONDITION.auctionIso,
+          ),
+        );
         return;
       case 'cross':
-        out.push(this.row(q, t, this.inside(q.nbbo, 0.2, 0.8), this.largeSize(50, 1.3, BLOCK_CAP), this.exchange(root), this.rng.chance(0.85) ? CONDITION.cross : CONDITION.crossIso));
+        out.push(
+          this.row(
+            q,
+            t,
+            this.inside(q.nbbo, 0.2, 0.8),
+            this.largeSize(50, 1.3, BLOCK_CAP),
+            this.exchange(root),
+            this.rng.chance(0.85) ? CONDITION.cross : CONDITION.crossIso,
+          ),
+        );
         return;
       case 'floor': {
         const exchange = root.listing === 'cboe_only' ? CBOE : this.rng.pick(FLOOR_EXCHANGES);
@@ -342,7 +379,12 @@ export class FlowGenerator {
     const shape = this.rng.uniform();
     const n = q.e.strikes.length;
     const shifted = (d: number): number => Math.max(0, Math.min(n - 1, q.strikeIndex + d));
-    const other = (strikeIndex: number, type: OptionType, e = q.e): Picked => ({ e, strikeIndex, type, id: contractId(e, strikeIndex, type) });
+    const other = (strikeIndex: number, type: OptionType, e = q.e): Picked => ({
+      e,
+      strikeIndex,
+      type,
+      id: contractId(e, strikeIndex, type),
+    });
     if (shape < 0.45) legs.push(other(shifted((q.type === 'call' ? 1 : -1) * this.rng.intBetween(1, 4)), q.type));
     else if (shape < 0.65) legs.push(other(q.strikeIndex, q.type === 'call' ? 'put' : 'call'));
     else if (shape < 0.8) {
@@ -357,14 +399,33 @@ export class FlowGenerator {
     }
     const exchange = this.exchange(root);
     const c = this.rng.uniform();
-    let condition: number = c < 0.6 ? CONDITION.multiLeg : c < 0.75 ? CONDITION.multiLegAgainstSingle : c < 0.87 ? CONDITION.multiLegAuction : c < 0.95 ? CONDITION.multiLegCross : CONDITION.multiLegFloor;
-    if (condition === CONDITION.multiLegFloor && (this.session === 'gth' || !FLOOR_EXCHANGES.includes(exchange))) condition = CONDITION.multiLeg;
+    let condition: number =
+      c < 0.6
+        ? CONDITION.multiLeg
+        : c < 0.75
+          ? CONDITION.multiLegAgainstSingle
+          : c < 0.87
+            ? CONDITION.multiLegAuction
+            : c < 0.95
+              ? CONDITION.multiLegCross
+              : CONDITION.multiLegFloor;
+    if (condition === CONDITION.multiLegFloor && (this.session === 'gth' || !FLOOR_EXCHANGES.includes(exchange)))
+      condition = CONDITION.multiLeg;
     const size = this.largeSize(2, 1.2, 2000);
     const ratio = this.rng.chance(0.15) ? 2 : 1;
     legs.forEach((leg, i) => {
       const lq = i === 0 ? q : this.quotedAt(leg, q.quoteTimestamp);
       if (!lq) return;
-      out.push(this.row(lq, t + (i === 0 ? 0 : this.rng.intBetween(0, 1)), this.inside(lq.nbbo, 0.1, 0.9), i === 1 ? size * ratio : size, exchange, condition));
+      out.push(
+        this.row(
+          lq,
+          t + (i === 0 ? 0 : this.rng.intBetween(0, 1)),
+          this.inside(lq.nbbo, 0.1, 0.9),
+          i === 1 ? size * ratio : size,
+          exchange,
+          condition,
+        ),
+      );
     });
   }
 
@@ -383,7 +444,9 @@ export class FlowGenerator {
     const now = this.quotedAt(then, Math.max(t - this.rng.intBetween(0, 1500), this.path.segment.start));
     if (!now) return;
     const price = this.rng.chance(0.5) ? this.mid(then.nbbo) : this.locate(then.nbbo, this.rng.chance(0.5) ? 1 : -1, root.tick);
-    out.push(this.row(now, t, price, this.size(), this.exchange(root), this.rng.chance(0.8) ? CONDITION.late : CONDITION.lateOutOfSequence));
+    out.push(
+      this.row(now, t, price, this.size(), this.exchange(root), this.rng.chance(0.8) ? CONDITION.late : CONDITION.lateOutOfSequence),
+    );
   }
 
   /** A cancel record of an earlier print of this trading date, or nothing when none is held. */
@@ -393,7 +456,14 @@ export class FlowGenerator {
     const victim = this.reservoir[i]!;
     this.reservoir[i] = this.reservoir[this.reservoir.length - 1]!;
     this.reservoir.pop();
-    out.push({ ...victim, timestamp: Math.max(t, victim.timestamp + 1), condition: CONDITION.cancel, bid: null, ask: null, quoteTimestamp: null });
+    out.push({
+      ...victim,
+      timestamp: Math.max(t, victim.timestamp + 1),
+      condition: CONDITION.cancel,
+      bid: null,
+      ask: null,
+      quoteTimestamp: null,
+    });
   }
 
   /** A sweep of at least $1.1M premium on a multi-listed root, at the ask. */

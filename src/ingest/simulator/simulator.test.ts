@@ -296,7 +296,9 @@ describe('writeSimulatedMarket at the default scale', () => {
           const t = Number(r.timestamp);
           if (r.condition_code === '201') {
             // A cancel repeats an earlier print's contract, exchange, price and size.
-            const original = list.slice(0, i).find((o) => o.condition_code !== '201' && o.exchange_code === r.exchange_code && o.price === r.price && o.size === r.size);
+            const original = list
+              .slice(0, i)
+              .find((o) => o.condition_code !== '201' && o.exchange_code === r.exchange_code && o.price === r.price && o.size === r.size);
             expect(original, `cancel ${JSON.stringify(r)}`).toBeDefined();
             counts.cancel += 1;
             continue;
@@ -314,7 +316,13 @@ describe('writeSimulatedMarket at the default scale', () => {
             }
           }
           const next = list[i + 1];
-          if (next && next.exchange_code === r.exchange_code && next.condition_code === r.condition_code && Number(next.timestamp) - t <= 500 && (!previous || previous.exchange_code !== r.exchange_code || t - Number(previous.timestamp) > 500)) {
+          if (
+            next &&
+            next.exchange_code === r.exchange_code &&
+            next.condition_code === r.condition_code &&
+            Number(next.timestamp) - t <= 500 &&
+            (!previous || previous.exchange_code !== r.exchange_code || t - Number(previous.timestamp) > 500)
+          ) {
             if (r.condition_code !== '219' && !(Number(r.condition_code) >= 232)) counts.splits += 1;
           }
         }

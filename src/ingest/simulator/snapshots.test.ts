@@ -55,7 +55,10 @@ describe('bracketing30Days', () => {
       expect(near!.settleMs - t, name).toBeLessThan(THIRTY_DAYS_MS);
       expect(next!.settleMs - t, name).toBeGreaterThanOrEqual(THIRTY_DAYS_MS);
       // Nothing listed settles between them.
-      expect(expirations.filter((e) => e.settleMs > near!.settleMs && e.settleMs < next!.settleMs), name).toEqual([]);
+      expect(
+        expirations.filter((e) => e.settleMs > near!.settleMs && e.settleMs < next!.settleMs),
+        name,
+      ).toEqual([]);
     }
   });
 

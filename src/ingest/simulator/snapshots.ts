@@ -107,7 +107,8 @@ export function thirtyDayContracts(
   // Per root, and per family: the roots of one underlying together.
   const groups: Expiration[][] = roots.map(({ rootIndex }) => chain.byRoot[rootIndex]!);
   const byUnderlying = new Map<string, Expiration[]>();
-  for (const { rootIndex, root } of roots) byUnderlying.set(root.underlying, [...(byUnderlying.get(root.underlying) ?? []), ...chain.byRoot[rootIndex]!]);
+  for (const { rootIndex, root } of roots)
+    byUnderlying.set(root.underlying, [...(byUnderlying.get(root.underlying) ?? []), ...chain.byRoot[rootIndex]!]);
   for (const [underlying, expirations] of byUnderlying) {
     if (roots.filter((r) => r.root.underlying === underlying).length > 1) groups.push(expirations);
   }

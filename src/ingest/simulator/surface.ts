@@ -62,7 +62,15 @@ export function valueOption(i: PricingInputs): Valuation {
   const atm = atmVolatility(i.spec, i.variance, years);
   const k = Math.log(i.strike / forward);
   const volatility = smileVolatility(i.spec, atm, years, k);
-  const value = bsmPrice({ type: i.type, spot: i.spot, strike: i.strike, time: years, rate: i.rate, dividendYield: i.dividendYield, volatility });
+  const value = bsmPrice({
+    type: i.type,
+    spot: i.spot,
+    strike: i.strike,
+    time: years,
+    rate: i.rate,
+    dividendYield: i.dividendYield,
+    volatility,
+  });
   return { value, z: k / (atm * Math.sqrt(years)), volatility };
 }
 

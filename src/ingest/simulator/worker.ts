@@ -8,7 +8,9 @@ import type { IngestKind } from '../layouts.js';
 import { threadCpuSeconds } from '../worker-thread.js';
 import { simulateMarket, type SimulateOptions } from './index.js';
 
-export type SimulatorMessage = { type: 'files'; files: Partial<Record<IngestKind, string[]>> } | { type: 'done'; files: Partial<Record<IngestKind, string[]>>; cpuSeconds: number | null };
+export type SimulatorMessage =
+  | { type: 'files'; files: Partial<Record<IngestKind, string[]>> }
+  | { type: 'done'; files: Partial<Record<IngestKind, string[]>>; cpuSeconds: number | null };
 
 const port = parentPort;
 if (port === null) throw new Error('simulator/worker runs as a worker thread');
