@@ -78,7 +78,7 @@ format-check: install
 # check-generated rewrites: they start once it is done (the inner make shares the outer's three
 # job slots). --output-sync keeps each check's output whole.
 static-checks: install venv
-	$(MAKE) --no-print-directory -j3 --output-sync=target lint-spec check-generators code-checks
+	$(MAKE) --no-print-directory -j3 --output-sync=target lint-spec check-generators format-check code-checks
 
 code-checks: check-generated
 	$(MAKE) --no-print-directory --output-sync=target typecheck lint
