@@ -36,15 +36,13 @@ export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSe
       restored_at: null,
     })
     .onConflict((oc) =>
-      oc
-        .column('trading_date')
-        .doUpdateSet({
-          archive_dir: session.archiveDir,
-          prints: session.prints,
-          quotes: session.quotes,
-          archived_at: new Date(),
-          restored_at: null,
-        }),
+      oc.column('trading_date').doUpdateSet({
+        archive_dir: session.archiveDir,
+        prints: session.prints,
+        quotes: session.quotes,
+        archived_at: new Date(),
+        restored_at: null,
+      }),
     )
     .execute();
   await dropPartition(db, 'prints', session.tradingDate);
