@@ -178,7 +178,8 @@ describe('writeSimulatedMarket at the default scale', () => {
       for (const r of readCsv(f).rows) if (!contracts.has(r.option_symbol!)) unknown.push(r.option_symbol!);
     }
     expect(unknown.slice(0, 5)).toEqual([]);
-  });
+    // It reads every quote file, as the reader's test above does: its time-out is that test's.
+  }, 120_000);
 
   it('lists SPX monthlies on third Fridays, SPXW every trading day, weeklies on Fridays', () => {
     const expiries = new Map<string, Set<string>>();
