@@ -129,7 +129,7 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
     ),
     subscribe_levels: subscribeOf(
       'levels',
-      'The parameters of /v1/options/levels, checked by its rules, except date (the current session).',
+      'The parameters of /v1/options/levels, checked by its rules, except date and at (the current session, at its newest minute of data).',
     ),
     unsubscribe: message(
       'unsubscribe',
