@@ -595,8 +595,9 @@ export interface paths {
          *     expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
          *
          *     **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
-         *     session's valuation instant (now while it runs, its close once ended; before the open, the
-         *     last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
+         *     session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+         *     back to the end of the newest minute of data while the session runs, its close once ended;
+         *     before the open, the last bar before the request's instant). `strikes_around` and `strike_percent_window` need it (422 without one).
          */
         get: operations["getOpenInterest"];
         put?: never;
@@ -689,7 +690,10 @@ export interface paths {
          *
          *     **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
          *     overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
-         *     an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+         *     an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+         *     route: the session's close once it has ended by the request's instant (now, or `at`); while it
+         *     runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+         *     is read. Buckets of 1 or 5 minutes start at the session's open; a
          *     bucket's figures use the last quote of each contract in the bucket and the last underlying
          *     bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
          *     are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
@@ -751,8 +755,13 @@ export interface paths {
          *     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
          *     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
          *     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
-         *     else 422). The instant is now while the session runs and the session's close once it has
-         *     ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+         *     else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+         *     at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+         *     minute, ended by the request's instant, for which the store holds quote samples of the trading
+         *     date. So every request between two loads of data values the same minute and gets one answer,
+         *     and nothing recorded after the request's instant is read. `valuation.timestamp` and
+         *     `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+         *     made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
          *     or before the instant, in which at least half of the contracts were sampled (the store keeps a
          *     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
          *     samples of the strikes near the money; the two are not mixed across a moving market). Each
@@ -3800,6 +3809,8 @@ export interface components {
         Unit: components["schemas"]["ExposureUnit"];
         /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
         UnusualOnly: boolean;
+        /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+        ValuationAt: components["schemas"]["UnixMsParam"];
     };
     requestBodies: never;
     headers: {
@@ -4023,6 +4034,7 @@ export type ParameterUnderlyingSymbolRequired = components['parameters']['Underl
 export type ParameterUnderlyingSymbols = components['parameters']['UnderlyingSymbols'];
 export type ParameterUnit = components['parameters']['Unit'];
 export type ParameterUnusualOnly = components['parameters']['UnusualOnly'];
+export type ParameterValuationAt = components['parameters']['ValuationAt'];
 export type HeaderContentDisposition = components['headers']['ContentDisposition'];
 export type HeaderETag = components['headers']['ETag'];
 export type HeaderRateLimitBurstLimit = components['headers']['RateLimitBurstLimit'];
@@ -4520,6 +4532,8 @@ export interface operations {
     getExposureHeatmap: {
         parameters: {
             query: {
+                /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+                at?: components["parameters"]["ValuationAt"];
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractType"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
@@ -4889,6 +4903,8 @@ export interface operations {
     getExposureLevels: {
         parameters: {
             query: {
+                /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+                at?: components["parameters"]["ValuationAt"];
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractType"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
@@ -4954,6 +4970,8 @@ export interface operations {
     getOpenInterest: {
         parameters: {
             query: {
+                /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+                at?: components["parameters"]["ValuationAt"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
@@ -5134,6 +5152,8 @@ export interface operations {
     getVolatilityDrift: {
         parameters: {
             query: {
+                /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+                at?: components["parameters"]["ValuationAt"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description The tracked expiration (2000-01-01 through 2099-12-31); default the nearest. */
@@ -5179,6 +5199,8 @@ export interface operations {
     getVolatilitySkew: {
         parameters: {
             query: {
+                /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+                at?: components["parameters"]["ValuationAt"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */

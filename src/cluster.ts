@@ -22,6 +22,7 @@
  * primary's supervisor restarts the embedded server and every process reconnects (db-server/watch.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { clockOffset, offsetClock } from './clock.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/connection.js';
 import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
@@ -77,11 +78,20 @@ export function workerPoolSize(config: Readonly<Config>): number {
  */
 export async function startClusterPrimary(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningCluster> {
   const limiter = new RateLimiter(config.limits);
-  const workers = new HttpWorkers(config, config.limitScope === 'cluster' ? limiter : null, options.logger);
+  // The service's clock (clock.ts): its offset fixed once, here, and handed to every worker.
+  const offset = clockOffset(config);
+  const clock = offsetClock(offset);
+  const workers = new HttpWorkers(config, config.limitScope === 'cluster' ? limiter : null, offset, clock, options.logger);
   cluster.setupPrimary({ execArgv: [`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, ...process.execArgv] });
   let service: RunningService | null = null;
   try {
-    service = await startService(config, { ...options, limiter, listen: false, onStorePrepared: (database) => workers.start(database) });
+    service = await startService(config, {
+      ...options,
+      clock,
+      limiter,
+      listen: false,
+      onStorePrepared: (database) => workers.start(database),
+    });
     await workers.serve();
   } catch (error) {
     workers.kill();
@@ -124,16 +134,24 @@ class HttpWorkers {
   /** The shared port's URL, once a worker listens. */
   url = '';
 
-  /** `sharedLimiter`: the primary's limiter, which every worker asks (LIMIT_SCOPE=cluster), or null. */
+  /**
+   * `sharedLimiter`: the primary's limiter, which every worker asks (LIMIT_SCOPE=cluster), or null;
+   * `clockOffset`: the service's clock's offset from the wall clock, which every worker reads too.
+   */
   constructor(
     private readonly config: Readonly<Config>,
     private readonly sharedLimiter: RateLimiter | null,
+    private readonly clockOffset: number,
+    private readonly clock: () => number,
     private readonly logger: Logger,
   ) {}
 
   /** Forks config.webWorkers workers over `database`. */
   start(database: DatabaseHandle): void {
-    this.env = { DATABASE_URL: database.connectionString };
+    this.env = {
+      DATABASE_URL: database.connectionString,
+      ...(this.clockOffset === 0 ? {} : { CLOCK_OFFSET_MS: String(this.clockOffset) }),
+    };
     this.started = Array.from({ length: this.config.webWorkers }, () => this.fork()).map((worker) => {
       const listening = new Promise<void>((resolve, reject) => {
         const failed = (code: number | null) => reject(new Error(`HTTP worker ${worker.id} exited with ${code} before it listened`));
@@ -201,7 +219,7 @@ class HttpWorkers {
 
   private fork(): Worker {
     const worker = cluster.fork(this.env);
-    if (this.sharedLimiter !== null) this.releases.set(worker, serveLimits(this.sharedLimiter, worker).releaseAll);
+    if (this.sharedLimiter !== null) this.releases.set(worker, serveLimits(this.sharedLimiter, worker, this.clock).releaseAll);
     worker.on('message', (message) => {
       this.streamClaims.heard(worker, message);
       if (!isMessage(message, 'waiting')) return;
@@ -239,13 +257,16 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
   // Awaited by startService once the app is built; a rejection before then is not unhandled.
   serveWhen.catch(() => undefined);
   channel.send({ oads: 'waiting' } satisfies ClusterMessage);
+  // The primary's clock: its offset came in CLOCK_OFFSET_MS (config.clockOffsetMs).
+  const clock = options.clock ?? offsetClock(clockOffset(config));
   const service = await startService(config, {
     serveWhen,
     ...options,
+    clock,
     prepareStore: false,
     seedMarket: false,
     jobs: 'submit',
-    limiter: config.limitScope === 'cluster' ? new ClusterLimiterClient(channel) : new RateLimiter(config.limits),
+    limiter: config.limitScope === 'cluster' ? new ClusterLimiterClient(channel, clock) : new RateLimiter(config.limits),
     poolSize: workerPoolSize(config),
     streamPeers: new ClusterStreamPeers(channel),
   });

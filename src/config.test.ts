@@ -241,3 +241,31 @@ describe('loadConfig: immutability', () => {
     expect(loadConfig({}).port).toBe(8080);
   });
 });
+
+describe('loadConfig: the service clock (CLOCK_START, CLOCK_OFFSET_MS)', () => {
+  it('is the wall clock when unset', () => {
+    expect(loadConfig({}).clockStart).toBeNull();
+    expect(loadConfig({ CLOCK_START: '' }).clockStart).toBeNull();
+    expect(loadConfig({}).clockOffsetMs).toBeNull();
+  });
+
+  it('reads an ISO 8601 instant with its offset, or Unix ms', () => {
+    const wednesday = Date.UTC(2026, 10, 18, 15, 45);
+    expect(loadConfig({ CLOCK_START: '2026-11-18T10:45-05:00' }).clockStart).toBe(wednesday);
+    expect(loadConfig({ CLOCK_START: '2026-11-18T10:45:00-05:00' }).clockStart).toBe(wednesday);
+    expect(loadConfig({ CLOCK_START: '2026-11-18T15:45:00.000Z' }).clockStart).toBe(wednesday);
+    expect(loadConfig({ CLOCK_START: String(wednesday) }).clockStart).toBe(wednesday);
+    expect(loadConfig({ CLOCK_OFFSET_MS: '-123456' }).clockOffsetMs).toBe(-123456);
+  });
+
+  it('refuses an instant without offset, a date alone, text, or one outside the calendar, naming the variable', () => {
+    for (const raw of ['2026-11-18T10:45:00', '2026-11-18', 'wednesday', '2026-13-45T10:45:00Z', '1999-12-31T23:59:00Z', '12', '-5']) {
+      expect(loadError({ CLOCK_START: raw }).message, raw).toContain(`CLOCK_START must be an ISO 8601 instant with offset`);
+    }
+    expect(loadError({ CLOCK_OFFSET_MS: '1.5' }).message).toContain('CLOCK_OFFSET_MS must be an integer');
+    // Named beside the other bad variables, in one error.
+    const error = loadError({ CLOCK_START: 'soon', PORT: 'x' });
+    expect(error.message).toContain('CLOCK_START');
+    expect(error.message).toContain('PORT');
+  });
+});

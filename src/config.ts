@@ -90,10 +90,29 @@ export interface Config {
   shutdownGraceMs: number;
   /** Replayed time per real time (REPLAY_SPEED: 1 is real time). */
   replaySpeed: number;
+  /**
+   * CLOCK_START: the instant (Unix ms) at which the service's clock starts, running at real speed
+   * from when the service applied it (clock.ts); null (unset): the wall clock.
+   */
+  clockStart: number | null;
+  /**
+   * CLOCK_OFFSET_MS: the offset of the service's clock from the wall clock, fixed by a cluster's
+   * primary and handed to its HTTP workers (cluster.ts), so that every process reads one clock; it
+   * wins over clockStart. Null unless set (a worker of a clock started by CLOCK_START).
+   */
+  clockOffsetMs: number | null;
   version: string;
 }
 
 type Env = Record<string, string | undefined>;
+
+/** An ISO 8601 instant with its offset: a date, a time to the minute at least, and Z or ±hh:mm. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+/** The instants the market calendar covers (analytics/calendar.ts: 2000 to 2035). */
+const FIRST_INSTANT = Date.UTC(2000, 0, 1);
+const LAST_INSTANT = Date.UTC(2035, 11, 31);
+/** The largest clock offset accepted: a century, far beyond any calendar instant. */
+const MAX_OFFSET_MS = 100 * 366 * 86_400_000;
 
 /** The default HTTP workers: one per core, at most this many. */
 const MAX_DEFAULT_WEB_WORKERS = 4;
@@ -108,6 +127,20 @@ class ConfigErrors {
     if (!Number.isInteger(value) || value < min || value > max) {
       this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
       return fallback;
+    }
+    return value;
+  }
+
+  /** An instant given as an ISO 8601 instant with offset, or as Unix ms; null when unset. */
+  instant(env: Env, name: string): number | null {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    const value = /^\d+$/.test(raw) ? Number(raw) : ISO_INSTANT.test(raw) ? Date.parse(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < FIRST_INSTANT || value > LAST_INSTANT) {
+      this.problems.push(
+        `${name} must be an ISO 8601 instant with offset (2026-11-18T10:45:00-05:00) or Unix ms, from 2000 to 2035 (got "${raw}")`,
+      );
+      return null;
     }
     return value;
   }
@@ -172,6 +205,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     liveCatchUpMinutes: errors.integer(env, 'LIVE_CATCH_UP_MINUTES', 120, 0, 1440),
     shutdownGraceMs: errors.integer(env, 'SHUTDOWN_GRACE_MS', 20_000, 0, 600_000),
     replaySpeed: errors.integer(env, 'REPLAY_SPEED', 60, 1, 10_000),
+    clockStart: errors.instant(env, 'CLOCK_START'),
+    clockOffsetMs:
+      env.CLOCK_OFFSET_MS === undefined || env.CLOCK_OFFSET_MS === ''
+        ? null
+        : errors.integer(env, 'CLOCK_OFFSET_MS', 0, -MAX_OFFSET_MS, MAX_OFFSET_MS),
     version: '1.0.0',
   } as Config;
 

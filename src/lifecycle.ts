@@ -15,7 +15,7 @@
  * unavailable (db-server/unavailable.ts), is logged instead; any other still ends the process as node
  * does by default.
  */
-import { databaseUnavailable } from './db-server/unavailable.js';
+import { databaseCannotServe } from './db-server/unavailable.js';
 import type { Logger } from './logging.js';
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
@@ -43,7 +43,7 @@ export function surviveDatabaseLoss(logger: Logger): void {
   if (guarded) return;
   guarded = true;
   process.on('unhandledRejection', (reason) => {
-    if (!databaseUnavailable(reason)) throw reason;
+    if (!databaseCannotServe(reason)) throw reason;
     logger.error('database unavailable (a write nobody awaited)', { error: reason instanceof Error ? reason.message : String(reason) });
   });
 }

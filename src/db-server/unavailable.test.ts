@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { databaseUnavailable, DatabaseUnavailableError } from './unavailable.js';
+import { databaseCannotServe, databaseFull, databaseUnavailable, DatabaseUnavailableError } from './unavailable.js';
 
 /** A server error as node-pg builds it from an ErrorResponse message. */
 function serverError(code: string, message: string): pg.DatabaseError {
@@ -79,5 +79,24 @@ describe('databaseUnavailable', () => {
     const b = new Error('b', { cause: a });
     (a as Error & { cause?: unknown }).cause = b;
     expect(databaseUnavailable(a)).toBe(false);
+  });
+
+  it('tells a full connection table (53300) apart: not unavailable, but a database the request cannot use', () => {
+    for (const message of [
+      'sorry, too many clients already',
+      'too many connections for role "oads"',
+      'too many connections for database "oads"',
+      'remaining connection slots are reserved for roles with the SUPERUSER attribute',
+    ]) {
+      const error = serverError('53300', message);
+      expect(databaseFull(error), message).toBe(true);
+      expect(databaseUnavailable(error), message).toBe(false);
+      expect(databaseCannotServe(error), message).toBe(true);
+    }
+    expect(databaseFull(new Error('connect failed', { cause: serverError('53300', 'sorry, too many clients already') }))).toBe(true);
+    expect(databaseCannotServe(socketError('ECONNREFUSED'))).toBe(true);
+    expect(databaseCannotServe(new Error('timeout exceeded when trying to connect'))).toBe(true);
+    expect(databaseCannotServe(serverError('57014', 'canceling statement due to statement timeout'))).toBe(false);
+    expect(databaseCannotServe(serverError('53200', 'out of memory'))).toBe(false);
   });
 });

@@ -12,6 +12,13 @@
  * service's own DatabaseUnavailableError, thrown without a round trip while the database is known to
  * be down. An error's `cause` and an AggregateError's errors (node's connect to several addresses)
  * are looked into.
+ *
+ * A full connection table is another case (databaseFull): the server answers, but refuses a new
+ * connection (SQLSTATE 53300 too_many_connections: `sorry, too many clients already`, a role's or a
+ * database's CONNECTION LIMIT, the slots reserved for superusers). The service's open connections
+ * still work, so the database is not marked down for it (db-server/watch.ts), but a request that
+ * needed a new connection is answered 503 upstream_busy with Retry-After like one that met a lost
+ * database (databaseCannotServe), never 500.
  */
 
 /** The code of DatabaseUnavailableError. */
@@ -52,22 +59,44 @@ const DRIVER_MESSAGES = [
   /^Client has encountered a connection error and is not queryable$/,
 ];
 
+/** 53300 too_many_connections: the server's, a role's or a database's connection slots are all taken. */
+const FULL_CODES = new Set(['53300']);
+
 const MAX_DEPTH = 5;
 
-function unavailable(error: unknown, depth: number): boolean {
+type Fields = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+
+/** Whether `error`, its cause or one of an AggregateError's errors satisfies `test`. */
+function within(error: unknown, test: (fields: Fields) => boolean, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > MAX_DEPTH) return false;
-  const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  const fields = error as Fields;
+  if (test(fields)) return true;
+  if (Array.isArray(fields.errors) && fields.errors.some((inner) => within(inner, test, depth + 1))) return true;
+  return fields.cause !== undefined && within(fields.cause, test, depth + 1);
+}
+
+function unavailable({ code, message }: Fields): boolean {
   if (typeof code === 'string') {
     if (code === DATABASE_UNAVAILABLE || SOCKET_CODES.has(code) || SERVER_CODES.has(code)) return true;
     // SQLSTATEs are five characters; node's error codes are longer words.
     if (code.length === 5 && code.startsWith('08')) return true;
   }
-  if (typeof message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(message))) return true;
-  if (Array.isArray(errors) && errors.some((inner) => unavailable(inner, depth + 1))) return true;
-  return cause !== undefined && unavailable(cause, depth + 1);
+  return typeof message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(message));
 }
+
+const full = ({ code }: Fields): boolean => typeof code === 'string' && FULL_CODES.has(code);
 
 /** True when `error` says that the database cannot be reached or has gone away (see the file's header). */
 export function databaseUnavailable(error: unknown): boolean {
-  return unavailable(error, 0);
+  return within(error, unavailable);
+}
+
+/** True when `error` says that the server answers but has no connection slot left (see the file's header). */
+export function databaseFull(error: unknown): boolean {
+  return within(error, full);
+}
+
+/** True when a request met a database it could not use: unavailable or full. It is answered 503, never 500. */
+export function databaseCannotServe(error: unknown): boolean {
+  return databaseUnavailable(error) || databaseFull(error);
 }

@@ -1,4 +1,5 @@
 /** The ledger of loaded files (ingest_files): a file already loaded, by checksum and kind, is not loaded again. */
+import pg from 'pg';
 import type { Queryable } from './connection.js';
 
 export interface IngestedFile {
@@ -49,4 +50,32 @@ export async function forgetIngestedFiles(db: Queryable, fileNames: readonly str
     .deleteFrom('ingest_files')
     .where('file_name', 'in', [...fileNames])
     .execute();
+}
+
+/**
+ * Holds the load of one file (`identity`: its real path) against another process loading it at
+ * once: a PostgreSQL advisory lock on a connection of its own (outside the pools, whose
+ * connections the load needs), taken at once or, after `onWait` is told, when the other load
+ * ends. Two loads of one file would otherwise both find it not loaded, and both create its
+ * dates' tables. The returned function ends the session, which releases the lock (as the
+ * process's death would).
+ */
+export async function holdFileLoad(connectionString: string, identity: string, onWait: () => void): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString, application_name: 'oads-ingest-lock' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const key = `oads-ingest-file:${identity}`;
+    const tried = await client.query<{ held: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as held', [key]);
+    if (tried.rows[0]?.held !== true) {
+      onWait();
+      await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    await client.end().catch(() => undefined);
+  };
 }

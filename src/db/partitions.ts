@@ -118,6 +118,7 @@ export async function partitionDates(db: Queryable, table: PartitionedTable): Pr
 /** Drops a trading date's partition of the table; the date's flow totals go with its prints. */
 export async function dropPartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
   await sql`drop table if exists ${sql.table(partitionName(table, date))}`.execute(db);
+  if (table === 'quote_samples') await sql`delete from quote_minutes where trading_date = ${date}::date`.execute(db);
   await recordMarketDataChange(db, [date]);
   if (table === 'prints') await dropFlowTotals(db, date);
 }

@@ -80,7 +80,8 @@ export interface SideFlowRow {
 
 /**
  * Sizes of the roots' prints by contract, side and complexity, over trading dates from `fromDate`
- * through `toDate` with a time at or before `until`; cancelled prints left out. Complex is a
+ * through `toDate` with a time before `until` (a print at the valuation time itself belongs to the
+ * minute after it); cancelled prints left out. Complex is a
  * multi-leg print (trade_type multileg or flag complex, as the feeds' include_complex reads it).
  */
 export async function flowBySide(
@@ -95,7 +96,7 @@ export async function flowBySide(
     select contract_id, side, (trade_type = 'multileg' or 'complex' = any(flags)) as complex, sum(size)::int8 as size
     from prints
     where trading_date >= ${fromDate}::date and trading_date <= ${toDate}::date and not cancelled
-      and root = any(${[...roots]}::text[]) and ts <= ${until}::int8
+      and root = any(${[...roots]}::text[]) and ts < ${until}::int8
     group by 1, 2, 3`.execute(db);
   return result.rows.map((r) => ({ contractId: Number(r.contract_id), side: r.side, complex: r.complex, size: Number(r.size) }));
 }
@@ -110,7 +111,7 @@ export interface ActivityRow {
 }
 
 /**
- * Per contract of the roots, the trading date's prints with a time in [from, to]: contracts, premium
+ * Per contract of the roots, the trading date's prints with a time in [from, to): contracts, premium
  * (USD), ask-side minus bid-side premium, and prints; cancelled prints left out, complex ones in.
  */
 export async function activityByContract(
@@ -127,7 +128,7 @@ export async function activityByContract(
       count(*)::int8 as trades
     from prints
     where trading_date = ${tradingDate}::date and not cancelled and root = any(${[...roots]}::text[])
-      and ts >= ${window.from}::int8 and ts <= ${window.to}::int8
+      and ts >= ${window.from}::int8 and ts < ${window.to}::int8
     group by 1`.execute(db);
   return result.rows.map((r) => ({
     contractId: Number(r.contract_id),

@@ -51,6 +51,29 @@ export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSamp
   return written;
 }
 
+/**
+ * Records the minutes of a trading date for which samples were just written (in the writer's
+ * transaction): quote_minutes, which newestQuoteMinute reads, holds every minute of the date's
+ * stored samples.
+ */
+export async function recordQuoteMinutes(db: Queryable, tradingDate: string, minutes: Iterable<number>): Promise<void> {
+  const list = [...new Set(minutes)];
+  if (list.length === 0) return;
+  await sql`
+    insert into quote_minutes (trading_date, minute)
+    select ${tradingDate}::date, unnest(${numberArrayLiteral(list)}::int8[])
+    on conflict do nothing`.execute(db);
+}
+
+/** The start of the newest minute of a trading date in [from, to] for which quote samples are stored; null when none. */
+export async function newestQuoteMinute(db: Queryable, tradingDate: string, from: number, to: number): Promise<number | null> {
+  const result = await sql<{ minute: string | null }>`
+    select max(minute) as minute from quote_minutes
+    where trading_date = ${tradingDate}::date and minute >= ${from}::int8 and minute <= ${to}::int8`.execute(db);
+  const minute = result.rows[0]?.minute;
+  return minute === null || minute === undefined ? null : Number(minute);
+}
+
 /** The minute samples of a trading date for some contracts, by contract then quote time. */
 export async function quoteSamplesOn(db: Queryable, tradingDate: string, contractIds: readonly number[]): Promise<QuoteSampleRow[]> {
   if (contractIds.length === 0) return [];

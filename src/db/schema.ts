@@ -147,6 +147,12 @@ export interface QuoteSamplesTable {
   quote_ts: number;
 }
 
+/** A minute of a trading date for which quote samples are stored (quote-samples.ts recordQuoteMinutes). */
+export interface QuoteMinutesTable {
+  trading_date: string;
+  minute: number;
+}
+
 export interface UnderlyingBarsTable {
   symbol: string;
   /** Start of the one-minute bar, Unix ms. */
@@ -286,6 +292,7 @@ export interface DB {
   contracts: ContractsTable;
   prints: PrintsTable;
   quote_samples: QuoteSamplesTable;
+  quote_minutes: QuoteMinutesTable;
   underlying_bars: UnderlyingBarsTable;
   open_interest: OpenInterestTable;
   ingest_files: IngestFilesTable;

@@ -26,7 +26,7 @@ import type { Database, Queryable } from '../db/connection.js';
 import { CopyBinaryWriter } from '../db/copy-binary.js';
 import { ensureContracts, ensureOptionRoots, type ContractSpec } from '../db/option-contracts.js';
 import { attachQuotePartition, createStandaloneQuotePartition, partitionDates } from '../db/partitions.js';
-import { QUOTE_SAMPLE_COPY_COLUMNS, upsertQuoteSamples, type QuoteSampleRow } from '../db/quote-samples.js';
+import { QUOTE_SAMPLE_COPY_COLUMNS, recordQuoteMinutes, upsertQuoteSamples, type QuoteSampleRow } from '../db/quote-samples.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import {
   parseQuoteFields,
@@ -385,6 +385,20 @@ function dateRows(rows: QuoteColumns, date: number, ids: Float64Array): Uint32Ar
   return order;
 }
 
+/** The distinct minutes of a date's rows (in `order`; a file's rows come in time order, so runs of one minute are skipped cheaply). */
+function minutesOf(rows: QuoteColumns, order: Uint32Array): Set<number> {
+  const minutes = new Set<number>();
+  let last = NaN;
+  for (const i of order) {
+    const minute = rows.minute[i]!;
+    if (minute !== last) {
+      minutes.add(minute);
+      last = minute;
+    }
+  }
+  return minutes;
+}
+
 /** COPY of a date's rows (in `order`) into its partition, with back-pressure. Returns the rows stored. */
 async function copyDate(
   session: CopySession,
@@ -447,6 +461,7 @@ async function writeQuotes(session: CopySession, trx: Queryable, read: ReadQuote
   for (const [d, date] of read.dates.entries()) {
     const order = dateRows(rows, d, idOf);
     sent += order.length;
+    await recordQuoteMinutes(trx, date, minutesOf(rows, order));
     if (!existing.has(date)) {
       const table = await createStandaloneQuotePartition(trx, date);
       const copied = await copyDate(session, table, { freeze: true }, date, rows, idOf, order);

@@ -2,6 +2,12 @@
  * Reads the records of an ingest file: CSV with a header row, or NDJSON (one JSON object a line),
  * gzip-compressed or not (told by the magic bytes, not the name). Lines starting with `#` before
  * the header are comments. Every record carries its 1-based line number for reject reports.
+ *
+ * Whatever the input, a reader holds at most one line of text and one chunk read: a line longer
+ * than MAX_LINE_LENGTH characters (a file with no line break at all, say) is rejected naming its
+ * line, and its text is dropped as it is read up to its end. A data line with a control character
+ * (C0 other than tab, or DEL: a NUL, say) is rejected naming its line and column; such a byte is no
+ * part of any field of the canonical or vendor layouts, and stored it would break the exports.
  */
 import fs from 'node:fs';
 import { createGunzip } from 'node:zlib';
@@ -18,6 +24,21 @@ export class RecordError extends Error {
   ) {
     super(message);
   }
+}
+
+/** The longest line read, in characters: far beyond any record of the layouts (a few hundred). */
+export const MAX_LINE_LENGTH = 1 << 20;
+
+/** C0 controls but tab, and DEL. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+/** Why a line with a control character is refused: its column (by the header when there is one) and the character. */
+function controlReason(header: readonly string[] | null, values: readonly string[]): string {
+  const index = values.findIndex((value) => CONTROL.test(value));
+  const char = CONTROL.exec(values[index] ?? '')?.[0] ?? '\0';
+  const column = header?.[index] ?? `${index + 1}`;
+  return `column ${column} contains control character U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** Splits one CSV line (RFC 4180 quoting, no embedded newlines). */
@@ -122,11 +143,22 @@ class RecordParser {
     return n;
   }
 
+  /** A line longer than `max` characters, its text not kept: rejected. */
+  tooLong(max: number, out: (FileRecord | RecordError)[]): void {
+    this.lineNumber += 1;
+    out.push(new RecordError(this.lineNumber, `line longer than ${max.toLocaleString('en-US')} characters`));
+  }
+
   line(text: string, out: (FileRecord | RecordError)[]): void {
     this.lineNumber += 1;
     const lineNumber = this.lineNumber;
     const line = text.trim();
     if (line === '' || (this.format === null && line.startsWith('#'))) return;
+    if (this.format !== 'ndjson' && CONTROL.test(line)) {
+      // CSV (a header or a data line): the raw line is its fields; NDJSON is checked once parsed (an escape may make one).
+      out.push(new RecordError(lineNumber, controlReason(this.format === 'csv' ? this.header : null, splitCsvLine(line))));
+      return;
+    }
     if (this.format === null) {
       this.format = line.startsWith('{') ? 'ndjson' : 'csv';
       if (this.format === 'csv') {
@@ -141,6 +173,11 @@ class RecordParser {
         const fields: Record<string, string> = {};
         for (const [k, v] of Object.entries(parsed))
           fields[k] = v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+        const values = Object.values(fields);
+        if (values.some((value) => CONTROL.test(value))) {
+          out.push(new RecordError(lineNumber, controlReason(Object.keys(fields), values)));
+          return;
+        }
         out.push({ line: lineNumber, fields });
       } catch {
         out.push(new RecordError(lineNumber, 'not a JSON object'));
@@ -162,34 +199,57 @@ const LINE_BREAK = /\r\n|\n|\r/;
  * Yields the records of a file in batches, one per chunk read (line breaks \n, \r\n or \r, as
  * readline counts them); a malformed line is a RecordError so the caller can reject it and go on.
  * One await per chunk instead of one per line. With `take`, a CSV file's data lines go to it
- * instead, and a chunk with lines taken but no record yields an empty batch.
+ * instead, and a chunk with lines taken but no record yields an empty batch. A line longer than
+ * `maxLineLength` is a RecordError, its text dropped up to its end (the file's header).
  */
 export async function* readRecordBatches(
   file: string,
   range?: RecordRange,
   take?: CsvLineTaker,
+  maxLineLength = MAX_LINE_LENGTH,
 ): AsyncGenerator<(FileRecord | RecordError)[]> {
+  // Before the stream is made: a file that cannot be opened is this function's rejection, not an
+  // 'error' event of a stream nobody listens to yet (which ends the process).
+  const gzip = range === undefined && (await isGzip(file));
   const raw = fs.createReadStream(
     file,
     range ? { highWaterMark: 1 << 20, start: range.start, end: range.end - 1 } : { highWaterMark: 1 << 20 },
   );
-  const input = range === undefined && (await isGzip(file)) ? raw.pipe(createGunzip()) : raw;
+  const input = gzip ? raw.pipe(createGunzip()) : raw;
   input.setEncoding('utf8');
   const parser = range ? new RecordParser(range.head, range.firstLine, take) : new RecordParser(null, 1, take);
   let rest = '';
+  // Inside a line already rejected as too long: its text is dropped up to the next line break.
+  let dropping = false;
+  const take1 = (line: string, batch: (FileRecord | RecordError)[]): void => {
+    if (line.length > maxLineLength) parser.tooLong(maxLineLength, batch);
+    else parser.line(line, batch);
+  };
   for await (const chunk of input as AsyncIterable<string>) {
-    let text = rest + chunk;
+    let text: string;
+    if (dropping && rest === '') {
+      const end = chunk.search(/[\r\n]/);
+      if (end < 0) continue;
+      // From the break on: the split's first piece is the long line's end, dropped below.
+      text = chunk.slice(end);
+    } else text = rest + chunk;
     // A \r ending the chunk may be the first half of \r\n: keep it for the next one.
     const heldCr = text.endsWith('\r');
     if (heldCr) text = text.slice(0, -1);
     const lines = text.includes('\r') ? text.split(LINE_BREAK) : text.split('\n');
     rest = (lines.pop() ?? '') + (heldCr ? '\r' : '');
     const batch: (FileRecord | RecordError)[] = [];
-    for (const line of lines) parser.line(line, batch);
+    for (const [i, line] of lines.entries()) if (!(dropping && i === 0)) take1(line, batch);
+    if (lines.length > 0) dropping = false;
+    if (rest.length > maxLineLength && !dropping) {
+      parser.tooLong(maxLineLength, batch);
+      dropping = true;
+      rest = heldCr ? '\r' : '';
+    } else if (dropping) rest = heldCr ? '\r' : '';
     if (batch.length > 0 || parser.taken() > 0) yield batch;
   }
   const batch: (FileRecord | RecordError)[] = [];
-  for (const line of rest.split(LINE_BREAK)) if (line !== '') parser.line(line, batch);
+  for (const [i, line] of rest.split(LINE_BREAK).entries()) if (line !== '' && !(dropping && i === 0)) take1(line, batch);
   if (batch.length > 0 || parser.taken() > 0) yield batch;
 }
 

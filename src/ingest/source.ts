@@ -20,6 +20,8 @@ export interface LoadOptions {
   force?: boolean;
   /** Records between progress lines (default 1,000,000). */
   progressEvery?: number;
+  /** The longest line read, in characters (default records.ts MAX_LINE_LENGTH); a longer one is rejected. */
+  maxLineLength?: number;
 }
 
 /** A record not loaded for a fault of its own: its 1-based line and why. */
@@ -123,7 +125,7 @@ export async function* canonicalRecordBatches(
   range?: RecordRange,
   take?: CsvLineTaker,
 ): AsyncGenerator<CanonicalRecord[]> {
-  for await (const records of readRecordBatches(file, range, adapter === null ? take : undefined)) {
+  for await (const records of readRecordBatches(file, range, adapter === null ? take : undefined, options.maxLineLength)) {
     const batch: CanonicalRecord[] = [];
     for (const record of records) {
       countRead(file, result, options);

@@ -27,7 +27,8 @@
  * - primary to worker: `{ id, result }`, and `{ op: 'recall', account }`, which a worker answers
  *   with a settle marked recalled.
  * The primary gives back the places of a worker that exits (its unreported window places count as
- * used). Time comes from the workers' clocks, as it would in one process (they share one host).
+ * used). Time comes from the service's clock (clock.ts) read by the workers, as it would be in one
+ * process: they share one host and one offset, and the primary reads the same clock for an exit.
  */
 import type { ConnectionAdmission, ConnectionLimits } from './connection-window.js';
 import type { Admission, KeylessAdmission, KeylessBudget, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
@@ -174,9 +175,10 @@ const books = new WeakMap<RateLimiter, LeaseBook>();
 
 /**
  * Answers one worker's limit requests from the primary's RateLimiter (every worker of one limiter
- * shares its lease book). Returns releaseAll(), to call when the worker exits.
+ * shares its lease book). Returns releaseAll(), to call when the worker exits; `clock` is the
+ * service's, the one the workers' requests are stamped by.
  */
-export function serveLimits(limiter: RateLimiter, channel: Channel): { releaseAll: () => void } {
+export function serveLimits(limiter: RateLimiter, channel: Channel, clock: () => number = Date.now): { releaseAll: () => void } {
   let book = books.get(limiter);
   if (!book) {
     book = new LeaseBook(limiter);
@@ -215,7 +217,7 @@ export function serveLimits(limiter: RateLimiter, channel: Channel): { releaseAl
         return;
     }
   });
-  return { releaseAll: () => lessor.leave(holder, Date.now()) };
+  return { releaseAll: () => lessor.leave(holder, clock()) };
 }
 
 /** The places a worker holds for one account. */
@@ -253,7 +255,11 @@ export class ClusterLimiterClient implements Limiter {
   /** Messages sent to the primary (for tests and the benchmark's account of the cost). */
   sent = 0;
 
-  constructor(private readonly channel: Channel) {
+  /** `clock`: the service's, which stamps the requests of this worker too. */
+  constructor(
+    private readonly channel: Channel,
+    private readonly clock: () => number = Date.now,
+  ) {
     channel.on('message', (message) => {
       if (!isLimitMessage(message)) return;
       if ((message as Partial<Recall>).op === 'recall') {
@@ -317,7 +323,7 @@ export class ClusterLimiterClient implements Limiter {
       if (lease.busy === 0) this.leases.delete(account);
     }
     if (!recalled && report.used.length === 0 && report.unused === 0 && report.seats === 0) return;
-    this.send({ oads: 'limit', op: 'settle', account, now: Date.now(), report, recalled });
+    this.send({ oads: 'limit', op: 'settle', account, now: this.clock(), report, recalled });
   }
 
   /** Admits a request from the lease: it holds a place until released. */

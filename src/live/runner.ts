@@ -249,7 +249,7 @@ export class LiveMarket {
 /**
  * The embedded market's live runner (main.ts): the simulator continuing the seeded market (same
  * seed and scale as ingest/seed-market.ts), its minutes' files under `<dataDir>/live`, ticking on
- * the wall clock. Null unless config.liveMode is live.
+ * the service's clock (clock.ts; the wall clock unless CLOCK_START sets it). Null unless config.liveMode is live.
  */
 export function startLiveMarket(
   db: Database,

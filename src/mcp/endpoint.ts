@@ -148,6 +148,17 @@ export function mcpEndpoint(options: McpEndpointOptions): RequestHandler {
       sendJsonRpcError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: send one JSON-RPC message per request, not a batch.');
       return;
     }
+    // The SDK's own check of a call's params answers any failure -32603 Internal error; arguments
+    // that are not an object are the caller's params: -32602 Invalid params, with the call's id.
+    const message = req.body as { method?: unknown; id?: unknown; params?: { arguments?: unknown } } | null;
+    const args = message?.method === 'tools/call' ? message.params?.arguments : undefined;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
+      const id = typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+      res
+        .status(200)
+        .json({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidParams, message: 'Invalid params: arguments must be an object.' }, id });
+      return;
+    }
     await answerMessage(serverFor(res), req, res);
   };
 }

@@ -59,12 +59,15 @@ interface ServerSocket extends Duplex {
   _httpMessage?: { headersSent?: boolean } | null;
 }
 
-/** The 'clientError' listener of an HTTP server: `server.on('clientError', answerClientError)`. */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+/**
+ * The 'clientError' listener of an HTTP server: `server.on('clientError', (e, s) => answerClientError(e, s, clock))`;
+ * `clock` (the service's) stamps the request id, as it does every request's.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, clock: () => number = Date.now): void {
   const inFlight = (socket as ServerSocket)._httpMessage;
   if (error.code === 'ECONNRESET' || !socket.writable || (inFlight && inFlight.headersSent)) {
     socket.destroy();
     return;
   }
-  socket.end(clientErrorResponse(clientErrorOf(error.code ?? ''), newRequestId(Date.now())), () => socket.destroy());
+  socket.end(clientErrorResponse(clientErrorOf(error.code ?? ''), newRequestId(clock())), () => socket.destroy());
 }

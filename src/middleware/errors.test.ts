@@ -217,11 +217,14 @@ describe('toApiError', () => {
       new Error('Connection terminated unexpectedly'),
       new DatabaseUnavailableError(),
       new AggregateError([refused], 'connect failed'),
+      // A full connection table: the server answers but has no slot for a new connection.
+      Object.assign(new pg.DatabaseError('sorry, too many clients already', 0, 'error'), { code: '53300' }),
+      new Error('timeout exceeded when trying to connect'),
     ];
     for (const err of lost) {
       const error = mapped(err);
       expect(error).toMatchObject({ status: 503, code: 'upstream_busy', details: [], retryAfterMs: DATABASE_RETRY_AFTER_MS });
-      expect(error.message).not.toMatch(/ECONNREFUSED|terminat|54329|administrator/);
+      expect(error.message).not.toMatch(/ECONNREFUSED|terminat|54329|administrator|clients|timeout/);
     }
     const missingTable = Object.assign(new pg.DatabaseError('relation "prints" does not exist', 0, 'error'), { code: '42P01' });
     expect(toApiError(missingTable)).toBeNull();

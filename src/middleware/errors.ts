@@ -1,14 +1,14 @@
 /**
  * One mapping to the error body. Services throw `ApiError` (src/errors.ts); validator errors,
  * express.json()'s errors, a lost database and anything unexpected are turned into the same body
- * here. A lost database (db-server/unavailable.ts) is 503 upstream_busy with Retry-After: the same request
+ * here. A lost or full database (db-server/unavailable.ts) is 503 upstream_busy with Retry-After: the same request
  * succeeds once it is back. Unknown errors become a plain 500 and are logged with the request id,
  * never echoed. (The errors node's HTTP server answers before express, such as 431, get the same
  * body from client-errors.ts.)
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import type { components } from '../../generated/openapi.js';
-import { DATABASE_RETRY_AFTER_MS, databaseUnavailable } from '../db-server/unavailable.js';
+import { DATABASE_RETRY_AFTER_MS, databaseCannotServe } from '../db-server/unavailable.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 import type { Logger } from '../logging.js';
@@ -119,7 +119,7 @@ export function toApiError(err: unknown): ApiError | null {
   const bodyError = typeof err === 'object' && err !== null ? BODY_ERRORS.get((err as { type?: unknown }).type) : undefined;
   if (bodyError) return new ApiError(400, 'invalid_body', bodyError.sentence, [{ parameter: 'body', message: bodyError.detail }]);
   // After the body's errors: body-parser's aborted request carries ECONNABORTED too.
-  if (databaseUnavailable(err)) return databaseUnavailableError();
+  if (databaseCannotServe(err)) return databaseUnavailableError();
   return null;
 }
 

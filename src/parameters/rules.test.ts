@@ -419,6 +419,7 @@ describe('the contract', () => {
         'getExposureLevels',
         'getOpenInterest',
         'getPremiumDrift',
+        'getVolatilityDrift',
         'listContractImpliedVolatility',
         'listFlowLeaders',
         'listOptionFlow',

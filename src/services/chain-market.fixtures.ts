@@ -114,6 +114,11 @@ export function fakeMarket(): FakeMarket {
           read('underlyingPriceAt');
           return symbol === SYMBOL && at >= CLOSE ? { price: SPOT, barStart: CLOSE - 60_000 } : null;
         },
+        newestQuoteMinute: async (tradingDate, from, to) => {
+          read('newestQuoteMinute');
+          // The one minute quoted: the close's last.
+          return tradingDate === DATE && from <= CLOSE - 60_000 && CLOSE - 60_000 <= to ? CLOSE - 60_000 : null;
+        },
       },
       positioning: {
         listedContracts: async (expirations, tradingDate) => {

@@ -15,6 +15,8 @@ import {
   CHAIN_MAX_AGE_MS,
   chainMinute,
   chainValuationTime,
+  dataInstant,
+  dataMinutesWindow,
   underlyingStale,
   valuationInstant,
   volatilitySession,
@@ -24,7 +26,7 @@ import {
 import type { ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
 import type { components } from '../../generated/openapi.js';
 import { noData } from '../errors.js';
-import type { ServiceContext } from './types.js';
+import { withDefault, type ServiceContext } from './types.js';
 
 /** How far back the underlying's last bar is looked for (a long weekend's closure). */
 export const UNDERLYING_LOOKBACK_MS = 5 * 86_400_000;
@@ -46,20 +48,53 @@ export interface ValuationWindow {
  * trade, or a session that has not begun.
  */
 export function valuationWindow(
-  now: number,
+  requested: number,
   underlyingSymbol: string,
   session: VolatilitySession,
   date: string | undefined,
 ): ValuationWindow {
   const symbol = underlyingSymbol.toUpperCase();
-  const tradingDate = date ?? defaultTradingDate(now, session);
+  const tradingDate = date ?? defaultTradingDate(requested, session);
   const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
   if (roots.length === 0) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
   const span = volatilitySession(tradingDate, roots[0] as string, session);
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
-  const instant = valuationInstant(span, now);
+  const instant = valuationInstant(span, requested);
   if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
   return { symbol, tradingDate, roots, span, instant };
+}
+
+/** What a valuing request says of its session and instant (the contract's underlying_symbol, date, session and at). */
+export interface InstantQuery {
+  underlying_symbol: string;
+  date?: string;
+  session?: VolatilitySession;
+  at?: number;
+}
+
+/** The instant a request asks about: `at` (an instant after the service's clock is the clock's), else its arrival. */
+export function requestedInstant(ctx: ServiceContext, at: number | undefined): number {
+  return at === undefined ? ctx.now : Math.min(at, ctx.now);
+}
+
+/**
+ * The request's valuation window (valuationWindow at its requested instant) with the instant of a
+ * session in progress moved back to the end of the newest minute of data ended by it
+ * (valuation.ts dataInstant): one probe of quote_minutes.
+ */
+export async function valuationAt(ctx: ServiceContext, q: InstantQuery): Promise<ValuationWindow> {
+  const window = valuationWindow(requestedInstant(ctx, q.at), q.underlying_symbol, withDefault(q.session, 'session'), q.date);
+  return { ...window, instant: await instantOfData(ctx, window.tradingDate, window.span, window.instant) };
+}
+
+/**
+ * The instant a session is valued at for a requested instant in it (valuation.ts dataInstant): its
+ * close once ended, else the end of the newest minute of data ended by the requested instant.
+ */
+export async function instantOfData(ctx: ServiceContext, tradingDate: string, span: Span, requested: number): Promise<number> {
+  if (requested >= span.end) return span.end;
+  const minutes = dataMinutesWindow(span, requested);
+  return dataInstant(span, requested, await ctx.deps.repositories.chain.newestQuoteMinute(tradingDate, minutes.from, minutes.to));
 }
 
 /**
@@ -74,10 +109,10 @@ export async function chainAt(
   instant: number,
 ): Promise<ChainQuoteRow[]> {
   const sessionStart = span.start;
-  // The close's own minute belongs to the next session (the curb's first quotes).
+  // Before the instant only: the minute starting at it is after it (at the close, the curb's first quotes).
   const newest = await ctx.deps.repositories.chain.chainQuotesAt(chosen, tradingDate, {
     from: Math.max(sessionStart, instant - CHAIN_MAX_AGE_MS),
-    to: Math.min(instant, span.end - 1),
+    to: Math.min(instant, span.end) - 1,
   });
   const minute = chainMinute(newest.map((r) => r.minute));
   if (minute === null) return [];

@@ -9,7 +9,7 @@ import { heatmapGrid, metricLabel, type ContractActivity, type HeatmapContract }
 import { POSITIONING_MODEL_VERSIONS } from '../analytics/positioning/positions.js';
 import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
 import { positioningBook } from './positioning.js';
-import { memoizedPositioning } from './positioning-memo.js';
+import { memoizedPositioning, type ValuationPoint } from './positioning-memo.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type Heatmap = DataOf<'getExposureHeatmap'>;
@@ -17,11 +17,11 @@ type Heatmap = DataOf<'getExposureHeatmap'>;
 const NO_ACTIVITY: ContractActivity = { volume: 0, premium: 0, netPremium: 0, trades: 0 };
 
 export async function getExposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>): Promise<Result<'getExposureHeatmap'>> {
-  return await memoizedPositioning(ctx, 'getExposureHeatmap', q, async () => await exposureHeatmap(ctx, q));
+  return await memoizedPositioning(ctx, 'getExposureHeatmap', q, async (at) => await exposureHeatmap(ctx, q, at));
 }
 
-async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>): Promise<Heatmap> {
-  const book = await positioningBook(ctx, q);
+async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>, at: ValuationPoint): Promise<Heatmap> {
+  const book = await positioningBook(ctx, q, at);
   const metric = withDefault(q.metric, 'metric');
   const leg = withDefault(q.leg, 'leg');
   const unit = withDefault(q.unit, 'unit');

@@ -20,7 +20,7 @@ import { volatilitySession } from '../analytics/volatility/valuation.js';
 import { listedExpirations, underlyingPriceAt } from '../db/chain.js';
 import { listedContracts, type ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import { UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
+import { instantOfData, requestedInstant, UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type OpenInterest = DataOf<'getOpenInterest'>;
@@ -41,7 +41,8 @@ export function openInterestCloseDate(stored: string | null): string | null {
 export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenInterest'>): Promise<Result<'getOpenInterest'>> {
   const symbol = q.underlying_symbol.toUpperCase();
   const groupBy = withDefault(q.group_by, 'group_by');
-  const tradingDate = q.date ?? defaultTradingDate(ctx.now, 'rth');
+  const requested = requestedInstant(ctx, q.at);
+  const tradingDate = q.date ?? defaultTradingDate(requested, 'rth');
   const roots = rootsOf([symbol]);
   const span = volatilitySession(tradingDate, roots[0] as string, 'rth');
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
@@ -63,9 +64,10 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
   if (stored === null) throw noData(`No open interest of ${symbol} is published for ${tradingDate} in the expirations selected.`);
   const withOpenInterest = contracts.filter((c) => c.openInterestDate === stored);
 
-  // The underlying's price when the regular session is valued (its close once ended; before the
-  // open, the last bar before now).
-  const at = Math.min(ctx.now, span.end);
+  // The underlying's price when the regular session is valued (chain-valuation.ts instantOfData:
+  // its close once ended, the end of the newest minute of data while it runs; before the open, the
+  // last bar before the requested instant).
+  const at = requested < span.start ? requested : await instantOfData(ctx, tradingDate, span, requested);
   const price = await underlyingPriceAt(ctx.deps.db, (withOpenInterest[0] as ListedContractRow).underlying, at, UNDERLYING_LOOKBACK_MS);
   if (strikesNeedPrice(q) && price === null)
     throw noData(`No price of ${symbol}'s underlying to centre strikes_around or strike_percent_window on.`);

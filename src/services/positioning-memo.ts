@@ -8,16 +8,18 @@
  * The key names everything an answer is a function of:
  * - the route and its whole query (after the contract's defaults);
  * - the trading date and the valuation instant the request resolves to (chain-valuation.ts
- *   valuationWindow): all it reads of the clock;
+ *   valuationAt): all it reads of the clock. While a session runs the instant is the end of the
+ *   newest minute of data ended by the request's instant, so the requests between two loads of
+ *   minutes share it (and their answer); a completed session's instant is its close;
  * - the market data stamp of the dates it reads (db/market-data-changes.ts): open interest up to
  *   OPEN_INTEREST_LOOKBACK_DAYS before the trading date, prints from that date on (flow_adjusted),
  *   the date's quotes and prints, the underlying's bars from UNDERLYING_LOOKBACK_MS before the
  *   instant, and the listed contracts. Any load that changes one of those commits a new row of the
  *   log, so the next request reads another stamp and computes afresh: nothing stale is served.
  *
- * Only a session whose valuation instant is already past is kept (instant before now: a completed
- * session, or one valued at its close); during a session the instant is the request's own time, so
- * no two requests share one. A refused request (422, 503) is not kept. The memos are the deps'
+ * Every answer is kept, during a session as after it: an instant of a session in progress names a
+ * minute whose data are all loaded, and a load of a later minute (or any change of the dates read)
+ * commits a new row of the log. A refused request (422, 503) is not kept. The memos are the deps'
  * (memos.ts: one set per process, so each cluster worker holds its own), at most
  * POSITIONING_MEMO_LIMITS of answers and BOOK_MEMO_LIMITS books. A book's key is the answer's
  * without the route and with only the book's members of the query.
@@ -26,17 +28,15 @@ import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import type { OperationId } from '../api-contract/openapi.js';
-import { UNDERLYING_LOOKBACK_MS, valuationWindow } from './chain-valuation.js';
+import { UNDERLYING_LOOKBACK_MS, valuationAt, type InstantQuery, type ValuationWindow } from './chain-valuation.js';
 import { canonicalQuery } from './response-memo.js';
 import { keptAnswer } from './text-result.js';
-import { withDefault, type DataOf, type Result, type ServiceContext } from './types.js';
-import type { VolatilitySession } from '../analytics/volatility/valuation.js';
+import type { DataOf, Result, ServiceContext } from './types.js';
 
-/** What the key reads of a positioning query. */
-interface PositioningQuery {
-  underlying_symbol: string;
-  date?: string;
-  session?: VolatilitySession;
+/** A request resolved to the window and instant it values (chain-valuation.ts valuationAt) and the stamp of the data it reads. */
+export interface ValuationPoint {
+  window: ValuationWindow;
+  stamp: number;
 }
 
 /** The dates a request of the trading date valued at the instant reads (module comment). */
@@ -47,43 +47,39 @@ export function datesRead(tradingDate: string, instant: number): { from: string;
   return { from: openInterestFrom < barsFrom ? openInterestFrom : barsFrom, to: barsTo > tradingDate ? barsTo : tradingDate };
 }
 
-/** The stamp of what a request reads, or null when its instant is now (a session under way: nothing kept). */
-async function requestStamp(
-  ctx: ServiceContext,
-  q: PositioningQuery,
-): Promise<{ tradingDate: string; instant: number; stamp: number } | null> {
-  const { tradingDate, instant } = valuationWindow(ctx.now, q.underlying_symbol, withDefault(q.session, 'session'), q.date);
-  if (instant >= ctx.now) return null;
-  const { from, to } = datesRead(tradingDate, instant);
-  return { tradingDate, instant, stamp: await ctx.deps.repositories.marketData.marketDataStamp(from, to) };
+/** The window and instant of a request, and the stamp of what it reads there (module comment). */
+export async function valuationPoint(ctx: ServiceContext, q: InstantQuery): Promise<ValuationPoint> {
+  const window = await valuationAt(ctx, q);
+  const { from, to } = datesRead(window.tradingDate, window.instant);
+  return { window, stamp: await ctx.deps.repositories.marketData.marketDataStamp(from, to) };
 }
 
+const keyOf = (at: ValuationPoint): [number, string, number] => [at.stamp, at.window.tradingDate, at.window.instant];
+
 /**
- * The book of `compute` for the request, kept or computed once (module comment: the key is the
- * same, of `members`, the book's members of the query, only). The books memo is written by this
- * function alone, for positioning.ts's one book type, so what it holds under a book key is a `B`.
+ * The book of `compute` at the point, kept or computed once (module comment: the key is the
+ * answer's, of `members`, the book's members of the query, only). The books memo is written by
+ * this function alone, for positioning.ts's one book type, so what it holds under a book key is a `B`.
  */
 export async function memoizedBook<B extends object>(
   ctx: ServiceContext,
-  q: PositioningQuery,
+  at: ValuationPoint,
   members: object,
   compute: () => Promise<B>,
 ): Promise<B> {
-  const at = await requestStamp(ctx, q);
-  if (at === null) return await compute();
-  return (await ctx.deps.memos.books.get(JSON.stringify([at.stamp, at.tradingDate, at.instant, canonicalQuery(members)]), compute)) as B;
+  return (await ctx.deps.memos.books.get(JSON.stringify([...keyOf(at), canonicalQuery(members)]), compute)) as B;
 }
 
-/** The answer of `compute` for the request, kept or computed once (module comment). */
+/** The answer of `compute` for the request at its valuation point, kept or computed once (module comment). */
 export async function memoizedPositioning<Op extends OperationId>(
   ctx: ServiceContext,
   operation: Op,
-  q: PositioningQuery,
-  compute: () => Promise<DataOf<Op>>,
+  q: InstantQuery,
+  compute: (at: ValuationPoint) => Promise<DataOf<Op>>,
   source: Result<Op>['source'] = 'derived',
 ): Promise<Result<Op>> {
-  const at = await requestStamp(ctx, q);
-  if (at === null) return { data: await compute(), source };
-  const key = JSON.stringify([operation, at.stamp, at.tradingDate, at.instant, canonicalQuery(q)]);
-  return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, compute);
+  const at = await valuationPoint(ctx, q);
+  // `at` is read through the point's instant: requests of one minute of data share the answer.
+  const key = JSON.stringify([operation, ...keyOf(at), canonicalQuery({ ...q, at: undefined })]);
+  return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
 }

@@ -39,13 +39,13 @@ import {
   expirationChain,
   rowsOf,
   valuationObject,
-  valuationWindow,
   valueChain,
   type Valuation,
   type ValuedChain,
+  type ValuationWindow,
 } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
-import { memoizedBook, memoizedPositioning } from './positioning-memo.js';
+import { memoizedBook, memoizedPositioning, type ValuationPoint } from './positioning-memo.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -115,14 +115,14 @@ function flowByContract(rows: readonly { contractId: number; side: string; compl
  * its session loads. Kept per process for a session already valued (positioning-memo.ts), shared by
  * the requests that differ only in what they show of it: readers must not change it.
  */
-export async function positioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
-  return await memoizedBook(ctx, q, bookMembers(q), async () => await readPositioningBook(ctx, q));
+export async function positioningBook(ctx: ServiceContext, q: PositioningRequest, at: ValuationPoint): Promise<PositioningBook> {
+  return await memoizedBook(ctx, at, bookMembers(q), async () => await readPositioningBook(ctx, q, at.window));
 }
 
-async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): Promise<PositioningBook> {
+async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest, window: ValuationWindow): Promise<PositioningBook> {
   const session: VolatilitySession = withDefault(q.session, 'session');
   const model = withDefault(q.model, 'model');
-  const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
+  const { symbol, tradingDate, roots, span, instant } = window;
 
   const listed = await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate);
   const dates = new Set(
@@ -199,11 +199,11 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest): 
 type KeyLevelsData = DataOf<'getExposureLevels'>;
 
 export async function getExposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>): Promise<Result<'getExposureLevels'>> {
-  return await memoizedPositioning(ctx, 'getExposureLevels', q, async () => await exposureLevels(ctx, q));
+  return await memoizedPositioning(ctx, 'getExposureLevels', q, async (at) => await exposureLevels(ctx, q, at));
 }
 
-async function exposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>): Promise<KeyLevelsData> {
-  const book = await positioningBook(ctx, q);
+async function exposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>, at: ValuationPoint): Promise<KeyLevelsData> {
+  const book = await positioningBook(ctx, q, at);
   const greek = withDefault(q.greek, 'greek');
   const unit = withDefault(q.unit, 'unit');
   const perspective = withDefault(q.perspective, 'perspective');

@@ -9,6 +9,7 @@ import { chainQuotesAt, listedExpirations, underlyingPriceAt } from '../db/chain
 import { sessionState, type SessionState } from '../db/archive.js';
 import type { Queryable } from '../db/connection.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
+import { newestQuoteMinute } from '../db/quote-samples.js';
 import {
   activityByContract,
   flowBySide,
@@ -48,6 +49,8 @@ export interface ChainRepository {
   ): Promise<ChainQuoteRow[]>;
   /** The close of the underlying's last one-minute bar ended by `at`, looking back at most `lookbackMs`. */
   underlyingPriceAt(symbol: string, at: number, lookbackMs: number): Promise<UnderlyingPrice | null>;
+  /** The start of the newest minute of the trading date in [from, to] with stored quote samples; null when none. */
+  newestQuoteMinute(tradingDate: string, from: number, to: number): Promise<number | null>;
 }
 
 /** The contracts of the levels and heat map books and their prints (services/positioning.ts; db/positioning.ts). */
@@ -95,6 +98,7 @@ export function databaseRepositories(db: Queryable): Repositories {
       chainQuotesAt: async (expirations, tradingDate, window, contractIds = null) =>
         await chainQuotesAt(db, expirations, tradingDate, window, contractIds),
       underlyingPriceAt: async (symbol, at, lookbackMs) => await underlyingPriceAt(db, symbol, at, lookbackMs),
+      newestQuoteMinute: async (tradingDate, from, to) => await newestQuoteMinute(db, tradingDate, from, to),
     },
     positioning: {
       listedContracts: async (expirations, tradingDate) => await listedContracts(db, expirations, tradingDate),

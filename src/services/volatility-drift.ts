@@ -35,6 +35,7 @@ import { listedExpirations } from '../db/chain.js';
 import { expirationContracts, lastBarBefore, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { noData } from '../errors.js';
+import { instantOfData, requestedInstant } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { canonicalQuery } from './response-memo.js';
 import { keptAnswer } from './text-result.js';
@@ -78,7 +79,9 @@ function bandedContracts(
 const FIRST_DATE = '2000-01-01';
 
 /**
- * The drift. Drifts of completed sessions (instant before now) are kept per process as JSON text,
+ * The drift, up to the valuation instant (chain-valuation.ts valuationAt's rule: the close of a
+ * session ended by the request's instant; while it runs, the end of the newest minute of data).
+ * Drifts are kept per process as JSON text, during a session as after it,
  * by the query, the trading date, the instant and the market data stamp (db/market-data-changes.ts)
  * of every date up to the instant's: the route reads the session's quotes and bars, the bars of the 30
  * sessions before, the listed contracts and, for a session without bars, the last bar before it at
@@ -94,16 +97,18 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   if (sessionRoot === undefined) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
   const underlying = optionRoot(sessionRoot)?.underlying ?? symbol;
 
-  const tradingDate = q.date ?? defaultTradingDate(ctx.now, session);
+  const requested = requestedInstant(ctx, q.at);
+  const tradingDate = q.date ?? defaultTradingDate(requested, session);
   const span = volatilitySession(tradingDate, sessionRoot, session);
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
-  const instant = valuationInstant(span, ctx.now);
-  if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+  const asked = valuationInstant(span, requested);
+  if (asked === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
+  const instant = await instantOfData(ctx, tradingDate, span, asked);
   const drift = { symbol, session, interval, roots, underlying, tradingDate, span, instant };
-  if (instant >= ctx.now) return { data: await computeDrift(ctx, q, drift), source: 'opra' };
   const lastDate = utcDate(instant) > tradingDate ? utcDate(instant) : tradingDate;
   const stamp = await marketDataStamp(ctx.deps.db, FIRST_DATE, lastDate);
-  const key = JSON.stringify([stamp, tradingDate, instant, canonicalQuery(q)]);
+  // `at` is read through the instant: requests of one minute of data share the answer.
+  const key = JSON.stringify([stamp, tradingDate, instant, canonicalQuery({ ...q, at: undefined })]);
   return await keptAnswer<'getVolatilityDrift'>(ctx.deps.memos.drift, key, 'opra', async () => await computeDrift(ctx, q, drift));
 }
 

@@ -10,7 +10,7 @@ import { expirationSkew } from '../analytics/volatility/skew.js';
 import { daysBetween, skewExpirations, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import type { ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
-import { chainAt, valuationObject, valuationWindow, valueChain } from './chain-valuation.js';
+import { chainAt, valuationObject, valueChain, type ValuationWindow } from './chain-valuation.js';
 import { memoizedPositioning } from './positioning-memo.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
@@ -19,12 +19,12 @@ type Skew = DataOf<'getVolatilitySkew'>;
 
 /** The skew, kept per process for a session already valued (positioning-memo.ts: the same reads, the same rule). */
 export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Result<'getVolatilitySkew'>> {
-  return await memoizedPositioning(ctx, 'getVolatilitySkew', q, async () => await volatilitySkew(ctx, q), 'opra');
+  return await memoizedPositioning(ctx, 'getVolatilitySkew', q, async (at) => await volatilitySkew(ctx, q, at.window), 'opra');
 }
 
-async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Skew> {
+async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>, window: ValuationWindow): Promise<Skew> {
   const session: VolatilitySession = withDefault(q.session, 'session');
-  const { symbol, tradingDate, roots, span, instant } = valuationWindow(ctx.now, q.underlying_symbol, session, q.date);
+  const { symbol, tradingDate, roots, span, instant } = window;
 
   const named = q.date_of_expiry !== undefined ? [q.date_of_expiry] : (q.expirations ?? null);
   const chosen = skewExpirations(await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate), instant, named);

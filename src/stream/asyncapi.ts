@@ -49,7 +49,7 @@ const request = { type: ['string', 'null'], description: 'The `id` of the client
 const replay = {
   type: 'boolean',
   description:
-    'True when the message replays the last completed session (LIVE_MODE=replay, or outside market hours): nothing new was loaded.',
+    'True when the message replays the last completed session (LIVE_MODE=replay, or outside market hours, looping from its open again at its end): nothing new was loaded.',
 };
 
 function message(name: string, summary: string, payload: Json): Json {
@@ -129,7 +129,7 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
     ),
     subscribe_levels: subscribeOf(
       'levels',
-      'The parameters of /v1/options/levels, checked by its rules, except date (the current session).',
+      'The parameters of /v1/options/levels, checked by its rules, except date and at (the current session, at its newest minute of data).',
     ),
     unsubscribe: message(
       'unsubscribe',
@@ -382,7 +382,8 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
         `The server pings every ${limits.pingIntervalMs / 1000} s and closes a connection that did not answer. Every server message carries seq; a client reconnecting`,
         `within ${limits.resumeWindowMs / 1000} s with ?resume=<stream_id>&last_seq=<n> gets the messages after n, then the stream continues (one connection per stream: the older one is closed).`,
         'A resume may reach any HTTP worker process of the service: the stream moves there from the one that held it, with its numbering, so the messages after n come without gaps or duplicates wherever it lands.',
-        'A replay (outside market hours, or LIVE_MODE=replay) runs on one clock for the whole service, and a stream keeps its own place in it: a resume during a replay goes on from the replayed instant the stream had reached, on whichever worker it lands.',
+        'Outside market hours (or always, with LIVE_MODE=replay) the streams replay the last completed session, messages marked replay: from its open as its close passes, at REPLAY_SPEED times real time, and again from its open each time it reaches its end, for as long as no regular session is open, so a stream opened on an evening or a weekend gets a moving tape.',
+        'A replay runs on one clock for the whole service (where it stands is a function of the service clock alone), and a stream keeps its own place in it: a resume during a replay goes on from the replayed instant the stream had reached, on whichever worker it lands.',
         "A load that cancels prints stored by an earlier load tells each prints subscription those prints had matched (print_cancelled), after the load's own prints.",
         'A resume is refused (4410) when no worker holds the stream for that account with the messages after n (its window has passed); the client then opens a new stream.',
         "Entitlements are checked again before each batch of new prints (within the key cache's few seconds of a change): a subscription the account may no longer read ends with an error message (403 forbidden) naming it; a revoked key or a suspended account closes the connection (4401, 4403).",

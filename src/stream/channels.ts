@@ -55,7 +55,7 @@ export function channelNamed(name: unknown): ChannelSpec | undefined {
 }
 
 /** Parameters that pick a time or a page: a stream has neither. */
-const NOT_STREAM_PARAMETERS = new Set(['date', 'start_time', 'end_time', 'limit', 'cursor_id']);
+const NOT_STREAM_PARAMETERS = new Set(['date', 'at', 'start_time', 'end_time', 'limit', 'cursor_id']);
 
 /** Underlyings of a prints subscription: 1 to this many, or none for the whole market. */
 export const MAX_PRINTS_SYMBOLS = 50;

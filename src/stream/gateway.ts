@@ -252,42 +252,10 @@ export class StreamGateway {
     }
     if (ws.readyState !== ws.OPEN) return;
     let stream: Stream;
-    let resumed = false;
     if (upgrade.resume !== null) {
-      let held = this.hub.streams.get(upgrade.resume.streamId);
-      // Held by another worker of the cluster: handed over here.
-      if (!held && this.peers && Number.isInteger(upgrade.resume.lastSeq)) {
-        const handed = await this.peers.claim({
-          streamId: upgrade.resume.streamId,
-          accountId: account.id,
-          lastSeq: upgrade.resume.lastSeq,
-        });
-        if (handed) held = await this.hub.adopt(handed, account);
-        // The client left meanwhile: the stream stays here, resumable.
-        if (ws.readyState !== ws.OPEN) return;
-      }
-      if (!held || held.account.id !== account.id || !held.canResumeFrom(upgrade.resume.lastSeq)) {
-        this.refuse(
-          ws,
-          upgrade,
-          account,
-          new Refusal(
-            CLOSE.resumeUnavailable,
-            new ApiError(400, 'invalid_parameter', 'This stream cannot be resumed from that sequence: open a new stream.', [
-              { parameter: 'resume', message: "unknown stream, another account's, or its resume window has passed" },
-            ]),
-          ),
-          101,
-        );
-        return;
-      }
+      const held = await this.resumed(ws, upgrade, account, upgrade.resume);
+      if (held === null) return;
       stream = held;
-      stream.account = account;
-      // One connection per stream: the one it had is replaced.
-      const previous = stream.ws;
-      stream.ws = null;
-      previous?.close(CLOSE.replaced, 'replaced: the stream was resumed by another connection');
-      resumed = true;
     } else {
       stream = new Stream(randomBytes(12).toString('base64url'), account, this.limits, this.deps.clock);
       this.hub.streams.set(stream.id, stream);
@@ -295,7 +263,61 @@ export class StreamGateway {
     stream.ws = ws;
     stream.detachedAt = null;
     this.log(upgrade, account, 101);
-    if (resumed && upgrade.resume) stream.resendAfter(upgrade.resume.lastSeq);
+    if (upgrade.resume !== null) stream.resendAfter(upgrade.resume.lastSeq);
+    this.welcome(stream, upgrade);
+    inbox.take((raw: RawData) => void this.onMessage(stream, ws, raw));
+    ws.on('close', () => {
+      if (stream.ws === ws) {
+        stream.ws = null;
+        stream.detachedAt = this.deps.clock();
+      }
+    });
+  }
+
+  /**
+   * The stream a connection resumes, held here or handed over by the worker of the cluster that
+   * holds it, its previous connection replaced; null when it cannot be resumed (the connection is
+   * refused) or the client left meanwhile (the stream stays, resumable).
+   */
+  private async resumed(
+    ws: WebSocket,
+    upgrade: Upgrade,
+    account: AuthenticatedAccount,
+    resume: { streamId: string; lastSeq: number },
+  ): Promise<Stream | null> {
+    let held = this.hub.streams.get(resume.streamId);
+    // Held by another worker of the cluster: handed over here.
+    if (!held && this.peers && Number.isInteger(resume.lastSeq)) {
+      const handed = await this.peers.claim({ streamId: resume.streamId, accountId: account.id, lastSeq: resume.lastSeq });
+      if (handed) held = await this.hub.adopt(handed, account);
+      // The client left meanwhile: the stream stays here, resumable.
+      if (ws.readyState !== ws.OPEN) return null;
+    }
+    if (!held || held.account.id !== account.id || !held.canResumeFrom(resume.lastSeq)) {
+      this.refuse(
+        ws,
+        upgrade,
+        account,
+        new Refusal(
+          CLOSE.resumeUnavailable,
+          new ApiError(400, 'invalid_parameter', 'This stream cannot be resumed from that sequence: open a new stream.', [
+            { parameter: 'resume', message: "unknown stream, another account's, or its resume window has passed" },
+          ]),
+        ),
+        101,
+      );
+      return null;
+    }
+    held.account = account;
+    // One connection per stream: the one it had is replaced.
+    const previous = held.ws;
+    held.ws = null;
+    previous?.close(CLOSE.replaced, 'replaced: the stream was resumed by another connection');
+    return held;
+  }
+
+  /** The welcome message: the stream's id, whether it was resumed, whether the tape is a replay, the limits. */
+  private welcome(stream: Stream, upgrade: Upgrade): void {
     const limits = {
       max_client_message_bytes: this.limits.maxClientMessageBytes,
       max_server_message_bytes: this.limits.maxServerMessageBytes,
@@ -306,16 +328,10 @@ export class StreamGateway {
       resume_window_ms: this.limits.resumeWindowMs,
       levels_cadence_ms: this.limits.levelsCadenceMs,
     };
+    const resumed = upgrade.resume !== null;
     stream.send(
       `"type":"welcome","stream_id":${JSON.stringify(stream.id)},"resumed":${resumed},"replay":${this.hub.replaying},"request_id":${JSON.stringify(upgrade.requestId)},"limits":${JSON.stringify(limits)}}`,
     );
-    inbox.take((raw: RawData) => void this.onMessage(stream, ws, raw));
-    ws.on('close', () => {
-      if (stream.ws === ws) {
-        stream.ws = null;
-        stream.detachedAt = this.deps.clock();
-      }
-    });
   }
 
   private async onMessage(stream: Stream, ws: WebSocket, raw: RawData): Promise<void> {

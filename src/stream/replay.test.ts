@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Replay, replayStart, replayWindows, type ReplayStep } from './replay.js';
+import { Replay, replayedInstant, replayStart, replayWindows, type ReplayStep } from './replay.js';
 
 // 2026-11-20 (a Friday, EST): open 14:30Z, close 21:00Z; index options close 21:15Z, and an hour of late reports.
 const OPEN = Date.parse('2026-11-20T14:30:00Z');
 const CLOSE = Date.parse('2026-11-20T21:00:00Z');
 const END = Date.parse('2026-11-20T22:15:00Z');
+const SATURDAY_NOON = Date.parse('2026-11-21T17:00:00Z');
 
 describe('replay windows', () => {
   const session = { open: 1000, end: 2000 };
@@ -127,5 +128,48 @@ describe('replay clock', () => {
       [60_000, 120_000],
       [120_000, 300_000],
     ]);
+  });
+});
+
+describe('replay position on the clock', () => {
+  const session = { open: OPEN, end: END, anchor: CLOSE };
+  /** Real ms per round of the session at speed 60: 7 h 45 min of session in 7.75 min. */
+  const ROUND_MS = (END - OPEN) / 60;
+
+  it('stands at the open when the session closes, then loops: at the end of the session it starts again at the open', () => {
+    expect(replayedInstant(session, 60, CLOSE)).toBe(OPEN);
+    expect(replayedInstant(session, 60, CLOSE + 1000)).toBe(OPEN + 60_000);
+    expect(replayedInstant(session, 60, CLOSE + ROUND_MS - 1000)).toBe(END - 60_000);
+    expect(replayedInstant(session, 60, CLOSE + ROUND_MS)).toBe(OPEN);
+    expect(replayedInstant(session, 60, CLOSE + ROUND_MS + 1000)).toBe(OPEN + 60_000);
+    // An evening, a weekend later: still round and round, at the same place of each round.
+    for (const rounds of [2, 17, 400]) expect(replayedInstant(session, 60, CLOSE + rounds * ROUND_MS + 1000)).toBe(OPEN + 60_000);
+  });
+
+  it('steps across the end of the session send its last prints then the first again, all on the one clock, through a weekend', () => {
+    let now = SATURDAY_NOON;
+    const steps: ReplayStep[] = [];
+    const replay = new Replay(
+      { speed: 60, when: 'outside_hours', stepMs: 3_600_000 },
+      () => now,
+      (s) => void steps.push(s),
+    );
+    replay.start();
+    // Saturday: the last completed session is still Friday's; take the clock to 1 s before a round ends.
+    const round = Math.ceil((now - CLOSE) / ROUND_MS);
+    now = CLOSE + round * ROUND_MS - 1000;
+    replay.step();
+    now += 2000;
+    replay.step();
+    expect(replay.active).toBe(true);
+    replay.stop();
+    const last = steps[steps.length - 1]!;
+    expect(last.date).toBe('2026-11-20');
+    expect(replayWindows(last, last.from, last.to)).toEqual([
+      { from: END - 60_000, to: END, at: END },
+      { from: OPEN, to: OPEN + 60_000, at: OPEN + 60_000 },
+    ]);
+    // Where the step ends is where the clock alone says the replay stands.
+    expect(replayWindows(last, last.from, last.to).at(-1)?.at).toBe(replayedInstant(last, 60, now));
   });
 });

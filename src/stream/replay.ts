@@ -3,8 +3,10 @@
  * they arrived now, at `speed` times real time, each message marked replay (and with each step, the
  * premium drift of that session up to the replayed instant, hub.ts). It reads the store and
  * changes nothing in it. Always on with LIVE_MODE=replay; with LIVE_MODE=live only outside market
- * hours (while a regular session is open, the live market feeds the streams). At the end of the
- * session (the index options' close and an hour of late reports) it starts again from the open.
+ * hours (while a regular session is open, the live market feeds the streams). It loops: at the end
+ * of the session (the index options' close and an hour of late reports) it starts again from the
+ * open, round after round, for as long as no regular session is open (an evening, a weekend, a
+ * holiday), so that a stream opened at any time outside market hours gets a moving tape.
  *
  * One clock for the whole cluster: where the replay stands is a function of the clock alone, the
  * replayed time since an anchor (`speed` × (now − anchor)), the session's open onwards, round and
@@ -65,6 +67,17 @@ export interface ReplayWindow {
 
 const LATE_REPORTS_MS = 60 * 60_000;
 const DEFAULT_STEP_MS = 250;
+
+/**
+ * The instant of the replayed session (open ≤ instant < end) that the replay stands at when the
+ * clock reads `now`: the open at `anchor`, then `speed` times the clock's time since, round after
+ * round. A function of the clock alone, so every process of one clock stands at the same instant.
+ */
+export function replayedInstant(session: { open: number; end: number; anchor: number }, speed: number, now: number): number {
+  const length = session.end - session.open;
+  const replayed = Math.floor((now - session.anchor) * speed);
+  return session.open + (((replayed % length) + length) % length);
+}
 
 /** Whether a regular session is open at `now`. */
 export function inMarketHours(now: number): boolean {

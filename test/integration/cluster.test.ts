@@ -297,3 +297,46 @@ describe('cluster: src/main.ts with WEB_WORKERS=2, limits counted per worker (LI
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(4);
   });
 });
+
+describe('cluster: src/main.ts with WEB_WORKERS=2 and CLOCK_START, one clock for the primary and both workers', () => {
+  /** A Wednesday 10:45 ET, a session in progress. */
+  const CLOCK_START = '2026-11-18T10:45:00-05:00';
+  let cluster: Cluster;
+  let spawnedAt: number;
+  let listeningAt: number;
+  beforeAll(async () => {
+    spawnedAt = Date.now();
+    cluster = await startCluster({ CLOCK_START });
+    listeningAt = Date.now();
+  });
+  afterAll(async () => stopCluster(cluster));
+
+  it("reads on both workers the clock the primary started: every answer's meta.as_of is the wall clock plus one offset", async () => {
+    // Each answer bounds the offset (its as_of less the wall clock read around it); the offsets
+    // of every answer, from either worker, have a common value: the one the primary fixed.
+    let low = -Infinity;
+    let high = Infinity;
+    const tags = new Set<string>();
+    for (let i = 0; i < 16; i++) {
+      const before = Date.now();
+      const answer = await request(`${cluster.base}/v1/status`);
+      const after = Date.now();
+      expect(answer.status).toBe(200);
+      tags.add(processTag(String(answer.headers['x-request-id'])));
+      const asOf = (answer.body.meta as { as_of: number }).as_of;
+      low = Math.max(low, asOf - after);
+      high = Math.min(high, asOf - before);
+    }
+    expect(tags.size).toBe(2);
+    expect(low).toBeLessThanOrEqual(high);
+    // And it was fixed while the service started: the set instant at a time between the spawn and the port's opening.
+    expect(low).toBeGreaterThanOrEqual(Date.parse(CLOCK_START) - listeningAt);
+    expect(high).toBeLessThanOrEqual(Date.parse(CLOCK_START) - spawnedAt);
+  });
+
+  it("counts the cluster's limits on that clock: 4 of 8 simultaneous requests admitted across both workers", async () => {
+    const answers = await burst(cluster);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(4);
+    expect(new Set(answers.map((a) => processTag(String(a.headers['x-request-id'])))).size).toBe(2);
+  });
+});

@@ -320,6 +320,21 @@ describe('MCP tool access', () => {
     expect(((await batch.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
 
+  it('answers a tools/call whose arguments are not an object with -32602 Invalid params, not -32603', async () => {
+    const { key } = await service.newAccount();
+    for (const args of ['SPY', 42, [1, 2], null, true]) {
+      const answer = await fetch(`${service.url}/v1/mcp`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'listStockSplits', arguments: args } }),
+      });
+      const body = (await answer.json()) as { id: unknown; error?: { code: number; message: string } };
+      expect(body.error?.code, JSON.stringify(args)).toBe(-32602);
+      expect(body.error?.message).toMatch(/arguments must be an object/);
+      expect(body.id).toBe(7);
+    }
+  });
+
   it('serves the catalog and the contract as resources, as their routes answer them', async () => {
     const { key } = await service.newAccount();
     const client = await connect(key);

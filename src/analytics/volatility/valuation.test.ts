@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   chainMinute,
   chainValuationTime,
+  dataInstant,
+  dataMinutesWindow,
   daysBetween,
   expirationsByDate,
   skewExpirations,
@@ -31,6 +33,34 @@ describe('volatility sessions and the valuation instant', () => {
     expect(valuationInstant(span, 1_000)).toBe(1_000);
     expect(valuationInstant(span, 3_000)).toBe(3_000);
     expect(valuationInstant(span, 9_000)).toBe(5_000);
+  });
+});
+
+describe('the newest minute of data (a session in progress)', () => {
+  const open = at('2026-11-20T14:30:00Z');
+  const close = at('2026-11-20T21:15:00Z');
+  const span = { start: open, end: close };
+  const minute = 60_000;
+
+  it('values a running session at the end of the newest minute of data ended by the requested instant', () => {
+    const requested = at('2026-11-20T15:45:30Z');
+    // Only minutes ended by 15:45:30 are read: the newest may start at 15:44 at the latest.
+    expect(dataMinutesWindow(span, requested)).toEqual({ from: open, to: at('2026-11-20T15:44:30Z') });
+    expect(dataInstant(span, requested, at('2026-11-20T15:44:00Z'))).toBe(at('2026-11-20T15:45:00Z'));
+    // A store two minutes behind the clock values its own newest minute, not the clock's.
+    expect(dataInstant(span, requested, at('2026-11-20T15:42:00Z'))).toBe(at('2026-11-20T15:43:00Z'));
+  });
+
+  it('gives every requested instant between two loads the same instant', () => {
+    const newest = at('2026-11-20T15:44:00Z');
+    const instants = [5_000, 20_000, 59_999, 60_000, 90_000].map((ms) => dataInstant(span, newest + minute + ms, newest));
+    expect(new Set(instants)).toEqual(new Set([newest + minute]));
+  });
+
+  it('values a session closed by the requested instant at its close, and one with no minute yet at its open', () => {
+    expect(dataInstant(span, close, at('2026-11-20T21:14:00Z'))).toBe(close);
+    expect(dataInstant(span, close + 3_600_000, null)).toBe(close);
+    expect(dataInstant(span, open + 30_000, null)).toBe(open);
   });
 });
 

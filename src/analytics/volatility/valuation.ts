@@ -7,8 +7,11 @@
  * - The regular session runs 09:30 ET to the options close (16:15 index and ETF, 16:00 equity;
  *   iv-samples.ts regularSession), the overnight one 20:15 ET the evening before to 09:25 ET for a
  *   root that has one.
- * - The instant is `now` while the session runs and its close once it has ended; before the session
- *   opens there is none.
+ * - The instant is the request's (its arrival, or the instant it names) while the session runs and
+ *   its close once it has ended; before the session opens there is none. While the session runs it
+ *   is then moved back to the end of the newest minute of data ended by it (dataInstant): every
+ *   request between two loads values the same minute, and nothing recorded after the request's
+ *   instant is read.
  * - The chain is one minute's: the newest minute, at or before the instant, in which at least half
  *   of the contracts read were sampled (chain snapshots cover every contract; one-minute samples
  *   only those near the money, and mixing the two times misprices a moving market). Each contract
@@ -46,6 +49,25 @@ export function volatilitySession(date: string, root: string, session: Volatilit
 export function valuationInstant(span: Span, now: number): number | null {
   if (now < span.start) return null;
   return Math.min(now, span.end);
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The instant a session is valued at: `requested` (valuationInstant's: the request's instant, or
+ * the close) when the session has closed by then; while it runs, the end of the newest minute of
+ * data, the minute starting at `newestMinute` (the newest minute of the trading date with stored
+ * quote samples in [span.start, requested − 60 s], null for none), else the session's open.
+ */
+export function dataInstant(span: Span, requested: number, newestMinute: number | null): number {
+  if (requested >= span.end) return span.end;
+  if (newestMinute === null) return span.start;
+  return Math.max(span.start, Math.min(newestMinute + MINUTE_MS, requested));
+}
+
+/** The window of minute starts dataInstant reads for a requested instant in a running session. */
+export function dataMinutesWindow(span: Span, requested: number): { from: number; to: number } {
+  return { from: span.start, to: requested - MINUTE_MS };
 }
 
 /** A listed expiration of a root. */
@@ -95,8 +117,6 @@ export function daysBetween(from: string, to: string): number {
 export function underlyingStale(barStart: number | null, instant: number): boolean {
   return barStart === null || instant - barStart > UNDERLYING_FRESH_MS;
 }
-
-const MINUTE_MS = 60_000;
 
 /**
  * The chain's minute from the newest sample minute of each contract read up to the instant: the

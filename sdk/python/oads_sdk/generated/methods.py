@@ -171,6 +171,7 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
+        at: datetime.datetime | int | None = None,
         session: RegularOrGlobalSession | None = None,
         contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
@@ -194,6 +195,7 @@ class Operations:
         Args:
             underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+            at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             contract_type: call or put; omit for both.
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
@@ -216,6 +218,7 @@ class Operations:
             "get_exposure_heatmap",
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             contract_type=contract_type,
             date_of_expiry=date_of_expiry,
@@ -240,6 +243,7 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
+        at: datetime.datetime | int | None = None,
         session: RegularOrGlobalSession | None = None,
         contract_type: ContractType | None = None,
         date_of_expiry: datetime.date | str | None = None,
@@ -259,6 +263,7 @@ class Operations:
         Args:
             underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+            at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             contract_type: call or put; omit for both.
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
@@ -277,6 +282,7 @@ class Operations:
             "get_exposure_levels",
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             contract_type=contract_type,
             date_of_expiry=date_of_expiry,
@@ -311,6 +317,7 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
+        at: datetime.datetime | int | None = None,
         date_of_expiry: datetime.date | str | None = None,
         expirations: Sequence[datetime.date | str] | None = None,
         expiry_mode: ExpiryMode | None = None,
@@ -327,6 +334,7 @@ class Operations:
         Args:
             underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+            at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
             expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
             expiry_mode: Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
@@ -342,6 +350,7 @@ class Operations:
             "get_open_interest",
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             date_of_expiry=date_of_expiry,
             expirations=expirations,
             expiry_mode=expiry_mode,
@@ -441,6 +450,7 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
+        at: datetime.datetime | int | None = None,
         session: RegularOrGlobalSession | None = None,
         date_of_expiry: datetime.date | str | None = None,
         interval: DriftInterval | None = None,
@@ -450,6 +460,7 @@ class Operations:
         Args:
             underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+            at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             date_of_expiry: The tracked expiration (2000-01-01 through 2099-12-31); default the nearest.
             interval: Bucket size.
@@ -458,6 +469,7 @@ class Operations:
             "get_volatility_drift",
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             date_of_expiry=date_of_expiry,
             interval=interval,
@@ -468,6 +480,7 @@ class Operations:
         *,
         underlying_symbol: str,
         date: datetime.date | str | None = None,
+        at: datetime.datetime | int | None = None,
         session: RegularOrGlobalSession | None = None,
         date_of_expiry: datetime.date | str | None = None,
         expirations: Sequence[datetime.date | str] | None = None,
@@ -477,6 +490,7 @@ class Operations:
         Args:
             underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+            at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
             expirations: Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31).
@@ -485,6 +499,7 @@ class Operations:
             "get_volatility_skew",
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             date_of_expiry=date_of_expiry,
             expirations=expirations,

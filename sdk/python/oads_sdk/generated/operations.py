@@ -89,6 +89,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
+            "at": ("query", False, False, "unix_ms"),
             "session": ("query", False, False, None),
             "contract_type": ("query", False, False, None),
             "date_of_expiry": ("query", False, False, "date"),
@@ -118,6 +119,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
+            "at": ("query", False, False, "unix_ms"),
             "session": ("query", False, False, None),
             "contract_type": ("query", False, False, None),
             "date_of_expiry": ("query", False, False, "date"),
@@ -163,6 +165,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
+            "at": ("query", False, False, "unix_ms"),
             "date_of_expiry": ("query", False, False, "date"),
             "expirations": ("query", False, True, "date"),
             "expiry_mode": ("query", False, False, None),
@@ -226,6 +229,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
+            "at": ("query", False, False, "unix_ms"),
             "session": ("query", False, False, None),
             "date_of_expiry": ("query", False, False, "date"),
             "interval": ("query", False, False, None),
@@ -241,6 +245,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
+            "at": ("query", False, False, "unix_ms"),
             "session": ("query", False, False, None),
             "date_of_expiry": ("query", False, False, "date"),
             "expirations": ("query", False, True, "date"),

@@ -211,8 +211,13 @@ export const getContractTradeAtTime = <ThrowOnError extends boolean = false>(opt
  * **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
  * for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
  * evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
- * else 422). The instant is now while the session runs and the session's close once it has
- * ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+ * else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+ * at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+ * minute, ended by the request's instant, for which the store holds quote samples of the trading
+ * date. So every request between two loads of data values the same minute and gets one answer,
+ * and nothing recorded after the request's instant is read. `valuation.timestamp` and
+ * `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+ * made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
  * or before the instant, in which at least half of the contracts were sampled (the store keeps a
  * snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
  * samples of the strikes near the money; the two are not mixed across a moving market). Each
@@ -277,7 +282,10 @@ export const getVolatilitySkew = <ThrowOnError extends boolean = false>(options:
  *
  * **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
  * overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
- * an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+ * an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+ * route: the session's close once it has ended by the request's instant (now, or `at`); while it
+ * runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+ * is read. Buckets of 1 or 5 minutes start at the session's open; a
  * bucket's figures use the last quote of each contract in the bucket and the last underlying
  * bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
  * are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
@@ -345,8 +353,9 @@ export const getVolatilityDrift = <ThrowOnError extends boolean = false>(options
  * expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
  *
  * **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
- * session's valuation instant (now while it runs, its close once ended; before the open, the
- * last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
+ * session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+ * back to the end of the newest minute of data while the session runs, its close once ended;
+ * before the open, the last bar before the request's instant). `strikes_around` and `strike_percent_window` need it (422 without one).
  *
  */
 export const getOpenInterest = <ThrowOnError extends boolean = false>(options: Options<GetOpenInterestData, ThrowOnError>) => (options.client ?? client).get<GetOpenInterestResponses, GetOpenInterestErrors, ThrowOnError>({

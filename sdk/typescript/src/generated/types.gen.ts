@@ -2802,6 +2802,11 @@ export type RootRequired = string;
 export type TradingDate = CalendarDate;
 
 /**
+ * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+ */
+export type ValuationAt = UnixMsParam;
+
+/**
  * rth (regular) or gth (the overnight session before the trading date; Pro plan).
  */
 export type SessionRthGth = RegularOrGlobalSession;
@@ -3838,6 +3843,10 @@ export type GetVolatilitySkewData = {
          */
         date?: CalendarDate;
         /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
         session?: RegularOrGlobalSession;
@@ -3912,6 +3921,10 @@ export type GetVolatilityDriftData = {
          */
         date?: CalendarDate;
         /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
         session?: RegularOrGlobalSession;
@@ -3985,6 +3998,10 @@ export type GetOpenInterestData = {
          * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
         date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
         /**
          * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
          */
@@ -4087,6 +4104,10 @@ export type GetExposureLevelsData = {
          * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
         date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */
@@ -4201,6 +4222,10 @@ export type GetExposureHeatmapData = {
          * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
          */
         date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
         /**
          * rth (regular) or gth (the overnight session before the trading date; Pro plan).
          */

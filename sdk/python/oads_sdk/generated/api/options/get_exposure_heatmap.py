@@ -24,6 +24,7 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -51,6 +52,8 @@ def _get_kwargs(
     if not isinstance(date, Unset):
         json_date = date.isoformat()
     params["date"] = json_date
+
+    params["at"] = at
 
     json_session: str | Unset = UNSET
     if not isinstance(session, Unset):
@@ -214,6 +217,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -265,6 +269,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -301,6 +306,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         contract_type=contract_type,
         date_of_expiry=date_of_expiry,
@@ -332,6 +338,7 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -383,6 +390,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -420,6 +428,7 @@ def sync(
         client=client,
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         contract_type=contract_type,
         date_of_expiry=date_of_expiry,
@@ -445,6 +454,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -496,6 +506,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -532,6 +543,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         contract_type=contract_type,
         date_of_expiry=date_of_expiry,
@@ -561,6 +573,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -612,6 +625,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -650,6 +664,7 @@ async def asyncio(
             client=client,
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             contract_type=contract_type,
             date_of_expiry=date_of_expiry,

@@ -24,6 +24,7 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -47,6 +48,8 @@ def _get_kwargs(
     if not isinstance(date, Unset):
         json_date = date.isoformat()
     params["date"] = json_date
+
+    params["at"] = at
 
     json_session: str | Unset = UNSET
     if not isinstance(session, Unset):
@@ -210,6 +213,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -304,6 +308,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -336,6 +341,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         contract_type=contract_type,
         date_of_expiry=date_of_expiry,
@@ -363,6 +369,7 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -457,6 +464,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -490,6 +498,7 @@ def sync(
         client=client,
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         contract_type=contract_type,
         date_of_expiry=date_of_expiry,
@@ -511,6 +520,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -605,6 +615,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -637,6 +648,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         contract_type=contract_type,
         date_of_expiry=date_of_expiry,
@@ -662,6 +674,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     contract_type: ContractType | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
@@ -756,6 +769,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         contract_type (ContractType | Unset): call or put.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
@@ -790,6 +804,7 @@ async def asyncio(
             client=client,
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             contract_type=contract_type,
             date_of_expiry=date_of_expiry,

@@ -18,6 +18,7 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
     expiry_mode: ExpiryMode | Unset = UNSET,
@@ -38,6 +39,8 @@ def _get_kwargs(
     if not isinstance(date, Unset):
         json_date = date.isoformat()
     params["date"] = json_date
+
+    params["at"] = at
 
     json_date_of_expiry: str | Unset = UNSET
     if not isinstance(date_of_expiry, Unset):
@@ -163,6 +166,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
     expiry_mode: ExpiryMode | Unset = UNSET,
@@ -197,8 +201,10 @@ def sync_detailed(
     expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
 
     **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
-    session's valuation instant (now while it runs, its close once ended; before the open, the
-    last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
+    session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+    back to the end of the newest minute of data while the session runs, its close once ended;
+    before the open, the last bar before the request's instant). `strikes_around` and
+    `strike_percent_window` need it (422 without one).
 
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
@@ -206,6 +212,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -231,6 +238,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         date_of_expiry=date_of_expiry,
         expirations=expirations,
         expiry_mode=expiry_mode,
@@ -255,6 +263,7 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
     expiry_mode: ExpiryMode | Unset = UNSET,
@@ -289,8 +298,10 @@ def sync(
     expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
 
     **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
-    session's valuation instant (now while it runs, its close once ended; before the open, the
-    last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
+    session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+    back to the end of the newest minute of data while the session runs, its close once ended;
+    before the open, the last bar before the request's instant). `strikes_around` and
+    `strike_percent_window` need it (422 without one).
 
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
@@ -298,6 +309,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -324,6 +336,7 @@ def sync(
         client=client,
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         date_of_expiry=date_of_expiry,
         expirations=expirations,
         expiry_mode=expiry_mode,
@@ -342,6 +355,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
     expiry_mode: ExpiryMode | Unset = UNSET,
@@ -376,8 +390,10 @@ async def asyncio_detailed(
     expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
 
     **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
-    session's valuation instant (now while it runs, its close once ended; before the open, the
-    last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
+    session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+    back to the end of the newest minute of data while the session runs, its close once ended;
+    before the open, the last bar before the request's instant). `strikes_around` and
+    `strike_percent_window` need it (422 without one).
 
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
@@ -385,6 +401,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -410,6 +427,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         date_of_expiry=date_of_expiry,
         expirations=expirations,
         expiry_mode=expiry_mode,
@@ -432,6 +450,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
     expiry_mode: ExpiryMode | Unset = UNSET,
@@ -466,8 +485,10 @@ async def asyncio(
     expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
 
     **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
-    session's valuation instant (now while it runs, its close once ended; before the open, the
-    last bar before now). `strikes_around` and `strike_percent_window` need it (422 without one).
+    session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+    back to the end of the newest minute of data while the session runs, its close once ended;
+    before the open, the last bar before the request's instant). `strikes_around` and
+    `strike_percent_window` need it (422 without one).
 
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
@@ -475,6 +496,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
             calendar may expire after it.
@@ -502,6 +524,7 @@ async def asyncio(
             client=client,
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             date_of_expiry=date_of_expiry,
             expirations=expirations,
             expiry_mode=expiry_mode,

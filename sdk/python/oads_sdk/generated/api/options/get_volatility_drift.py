@@ -18,6 +18,7 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     interval: DriftInterval | Unset = UNSET,
@@ -31,6 +32,8 @@ def _get_kwargs(
     if not isinstance(date, Unset):
         json_date = date.isoformat()
     params["date"] = json_date
+
+    params["at"] = at
 
     json_session: str | Unset = UNSET
     if not isinstance(session, Unset):
@@ -130,6 +133,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     interval: DriftInterval | Unset = UNSET,
@@ -142,7 +146,10 @@ def sync_detailed(
 
     **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
     overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
-    an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+    an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+    route: the session's close once it has ended by the request's instant (now, or `at`); while it
+    runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+    is read. Buckets of 1 or 5 minutes start at the session's open; a
     bucket's figures use the last quote of each contract in the bucket and the last underlying
     bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
     are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
@@ -185,6 +192,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -202,6 +210,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         date_of_expiry=date_of_expiry,
         interval=interval,
@@ -219,6 +228,7 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     interval: DriftInterval | Unset = UNSET,
@@ -231,7 +241,10 @@ def sync(
 
     **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
     overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
-    an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+    an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+    route: the session's close once it has ended by the request's instant (now, or `at`); while it
+    runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+    is read. Buckets of 1 or 5 minutes start at the session's open; a
     bucket's figures use the last quote of each contract in the bucket and the last underlying
     bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
     are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
@@ -274,6 +287,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -292,6 +306,7 @@ def sync(
         client=client,
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         date_of_expiry=date_of_expiry,
         interval=interval,
@@ -303,6 +318,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     interval: DriftInterval | Unset = UNSET,
@@ -315,7 +331,10 @@ async def asyncio_detailed(
 
     **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
     overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
-    an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+    an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+    route: the session's close once it has ended by the request's instant (now, or `at`); while it
+    runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+    is read. Buckets of 1 or 5 minutes start at the session's open; a
     bucket's figures use the last quote of each contract in the bucket and the last underlying
     bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
     are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
@@ -358,6 +377,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -375,6 +395,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         date_of_expiry=date_of_expiry,
         interval=interval,
@@ -390,6 +411,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     interval: DriftInterval | Unset = UNSET,
@@ -402,7 +424,10 @@ async def asyncio(
 
     **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
     overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
-    an overnight session, else 422). Buckets of 1 or 5 minutes start at the session's open; a
+    an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+    route: the session's close once it has ended by the request's instant (now, or `at`); while it
+    runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+    is read. Buckets of 1 or 5 minutes start at the session's open; a
     bucket's figures use the last quote of each contract in the bucket and the last underlying
     bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
     are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
@@ -445,6 +470,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -464,6 +490,7 @@ async def asyncio(
             client=client,
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             date_of_expiry=date_of_expiry,
             interval=interval,

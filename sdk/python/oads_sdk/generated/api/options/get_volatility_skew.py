@@ -17,6 +17,7 @@ def _get_kwargs(
     *,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
@@ -30,6 +31,8 @@ def _get_kwargs(
     if not isinstance(date, Unset):
         json_date = date.isoformat()
     params["date"] = json_date
+
+    params["at"] = at
 
     json_session: str | Unset = UNSET
     if not isinstance(session, Unset):
@@ -137,6 +140,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
@@ -150,8 +154,13 @@ def sync_detailed(
     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
-    else 422). The instant is now while the session runs and the session's close once it has
-    ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+    else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+    at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+    minute, ended by the request's instant, for which the store holds quote samples of the trading
+    date. So every request between two loads of data values the same minute and gets one answer,
+    and nothing recorded after the request's instant is read. `valuation.timestamp` and
+    `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+    made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
     or before the instant, in which at least half of the contracts were sampled (the store keeps a
     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
     samples of the strikes near the money; the two are not mixed across a moving market). Each
@@ -205,6 +214,7 @@ def sync_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -222,6 +232,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         date_of_expiry=date_of_expiry,
         expirations=expirations,
@@ -239,6 +250,7 @@ def sync(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
@@ -252,8 +264,13 @@ def sync(
     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
-    else 422). The instant is now while the session runs and the session's close once it has
-    ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+    else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+    at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+    minute, ended by the request's instant, for which the store holds quote samples of the trading
+    date. So every request between two loads of data values the same minute and gets one answer,
+    and nothing recorded after the request's instant is read. `valuation.timestamp` and
+    `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+    made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
     or before the instant, in which at least half of the contracts were sampled (the store keeps a
     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
     samples of the strikes near the money; the two are not mixed across a moving market). Each
@@ -307,6 +324,7 @@ def sync(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -325,6 +343,7 @@ def sync(
         client=client,
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         date_of_expiry=date_of_expiry,
         expirations=expirations,
@@ -336,6 +355,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
@@ -349,8 +369,13 @@ async def asyncio_detailed(
     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
-    else 422). The instant is now while the session runs and the session's close once it has
-    ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+    else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+    at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+    minute, ended by the request's instant, for which the store holds quote samples of the trading
+    date. So every request between two loads of data values the same minute and gets one answer,
+    and nothing recorded after the request's instant is read. `valuation.timestamp` and
+    `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+    made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
     or before the instant, in which at least half of the contracts were sampled (the store keeps a
     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
     samples of the strikes near the money; the two are not mixed across a moving market). Each
@@ -404,6 +429,7 @@ async def asyncio_detailed(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -421,6 +447,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         underlying_symbol=underlying_symbol,
         date=date,
+        at=at,
         session=session,
         date_of_expiry=date_of_expiry,
         expirations=expirations,
@@ -436,6 +463,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     underlying_symbol: str,
     date: datetime.date | Unset = UNSET,
+    at: int | Unset = UNSET,
     session: RegularOrGlobalSession | Unset = UNSET,
     date_of_expiry: datetime.date | Unset = UNSET,
     expirations: list[datetime.date] | Unset = UNSET,
@@ -449,8 +477,13 @@ async def asyncio(
     **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
     for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
     evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
-    else 422). The instant is now while the session runs and the session's close once it has
-    ended; a session that has not begun is 422. The chain is one minute's: the newest minute, at
+    else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+    at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+    minute, ended by the request's instant, for which the store holds quote samples of the trading
+    date. So every request between two loads of data values the same minute and gets one answer,
+    and nothing recorded after the request's instant is read. `valuation.timestamp` and
+    `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+    made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
     or before the instant, in which at least half of the contracts were sampled (the store keeps a
     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
     samples of the strikes near the money; the two are not mixed across a moving market). Each
@@ -504,6 +537,7 @@ async def asyncio(
         date (datetime.date | Unset): A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01
             through 2035-12-31, the span whose holidays and early closes the service knows; trading
             dates and session windows need it.
+        at (int | Unset): Unix epoch milliseconds.
         session (RegularOrGlobalSession | Unset):
         date_of_expiry (datetime.date | Unset): An expiration date, YYYY-MM-DD, from 2000-01-01
             through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the
@@ -523,6 +557,7 @@ async def asyncio(
             client=client,
             underlying_symbol=underlying_symbol,
             date=date,
+            at=at,
             session=session,
             date_of_expiry=date_of_expiry,
             expirations=expirations,
