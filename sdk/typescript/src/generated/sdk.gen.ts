@@ -395,7 +395,7 @@ export const getOpenInterest = <ThrowOnError extends boolean = false>(options: O
  * interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
  * side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
  * below_bid), over the prints of the trading dates from the open interest's publication through
- * the trading date up to the valuation time; mid and unknown prints, and every leg of a complex
+ * the trading date before the valuation time; mid and unknown prints, and every leg of a complex
  * (multi-leg) order, change nothing; opening and closing trades are not told apart.
  * `perspective=customer` negates the values only: strikes chosen are the dealer's.
  *
@@ -464,8 +464,8 @@ export const getExposureLevels = <ThrowOnError extends boolean = false>(options:
  * largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
  * carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
  * for every model and perspective: open_interest (the published figure, contracts), and from
- * the trading date's classified prints from the session's start up to the valuation time,
- * cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+ * the trading date's classified prints from the session's start to the valuation time (a
+ * print at that instant belongs to the next minute), cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
  * multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
  * and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
  *

@@ -251,8 +251,9 @@ def sync_detailed(
     largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
     carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
     for every model and perspective: open_interest (the published figure, contracts), and from
-    the trading date's classified prints from the session's start up to the valuation time,
-    cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+    the trading date's classified prints from the session's start to the valuation time (a
+    print at that instant belongs to the next minute), cancelled ones left out and complex ones in:
+    volume (contracts), premium (USD, price × size ×
     multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
     and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
 
@@ -372,8 +373,9 @@ def sync(
     largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
     carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
     for every model and perspective: open_interest (the published figure, contracts), and from
-    the trading date's classified prints from the session's start up to the valuation time,
-    cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+    the trading date's classified prints from the session's start to the valuation time (a
+    print at that instant belongs to the next minute), cancelled ones left out and complex ones in:
+    volume (contracts), premium (USD, price × size ×
     multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
     and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
 
@@ -488,8 +490,9 @@ async def asyncio_detailed(
     largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
     carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
     for every model and perspective: open_interest (the published figure, contracts), and from
-    the trading date's classified prints from the session's start up to the valuation time,
-    cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+    the trading date's classified prints from the session's start to the valuation time (a
+    print at that instant belongs to the next minute), cancelled ones left out and complex ones in:
+    volume (contracts), premium (USD, price × size ×
     multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
     and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
 
@@ -607,8 +610,9 @@ async def asyncio(
     largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
     carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
     for every model and perspective: open_interest (the published figure, contracts), and from
-    the trading date's classified prints from the session's start up to the valuation time,
-    cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+    the trading date's classified prints from the session's start to the valuation time (a
+    print at that instant belongs to the next minute), cancelled ones left out and complex ones in:
+    volume (contracts), premium (USD, price × size ×
     multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
     and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
 

@@ -257,7 +257,7 @@ def sync_detailed(
     interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
     side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
     below_bid), over the prints of the trading dates from the open interest's publication through
-    the trading date up to the valuation time; mid and unknown prints, and every leg of a complex
+    the trading date before the valuation time; mid and unknown prints, and every leg of a complex
     (multi-leg) order, change nothing; opening and closing trades are not told apart.
     `perspective=customer` negates the values only: strikes chosen are the dealer's.
 
@@ -413,7 +413,7 @@ def sync(
     interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
     side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
     below_bid), over the prints of the trading dates from the open interest's publication through
-    the trading date up to the valuation time; mid and unknown prints, and every leg of a complex
+    the trading date before the valuation time; mid and unknown prints, and every leg of a complex
     (multi-leg) order, change nothing; opening and closing trades are not told apart.
     `perspective=customer` negates the values only: strikes chosen are the dealer's.
 
@@ -564,7 +564,7 @@ async def asyncio_detailed(
     interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
     side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
     below_bid), over the prints of the trading dates from the open interest's publication through
-    the trading date up to the valuation time; mid and unknown prints, and every leg of a complex
+    the trading date before the valuation time; mid and unknown prints, and every leg of a complex
     (multi-leg) order, change nothing; opening and closing trades are not told apart.
     `perspective=customer` negates the values only: strikes chosen are the dealer's.
 
@@ -718,7 +718,7 @@ async def asyncio(
     interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
     side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
     below_bid), over the prints of the trading dates from the open interest's publication through
-    the trading date up to the valuation time; mid and unknown prints, and every leg of a complex
+    the trading date before the valuation time; mid and unknown prints, and every leg of a complex
     (multi-leg) order, change nothing; opening and closing trades are not told apart.
     `perspective=customer` negates the values only: strikes chosen are the dealer's.
 
