@@ -5,6 +5,7 @@
  * surface (the deps' surface memo, surface-memo.ts, keys it by its whole input). The rules are
  * analytics/volatility/valuation.ts's; the contract states them on the skew route.
  */
+import { CalendarRangeError } from '../analytics/calendar.js';
 import { hasOvernightSession } from '../analytics/iv-samples.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
 import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
@@ -54,7 +55,7 @@ export function valuationWindow(
   date: string | undefined,
 ): ValuationWindow {
   const symbol = underlyingSymbol.toUpperCase();
-  const tradingDate = date ?? defaultTradingDate(requested, session);
+  const tradingDate = date ?? tradingDateAt(requested, session);
   const roots = rootsOf([symbol]).filter((r) => session === 'rth' || hasOvernightSession(r));
   if (roots.length === 0) throw noData(`${symbol} has no overnight session: its options trade only in the regular session.`);
   const span = volatilitySession(tradingDate, roots[0] as string, session);
@@ -62,6 +63,23 @@ export function valuationWindow(
   const instant = valuationInstant(span, requested);
   if (instant === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
   return { symbol, tradingDate, roots, span, instant };
+}
+
+/**
+ * The trading date of a requested instant (its session's, else the last completed one's), as
+ * `date` defaults; 422 for an instant whose session the exchange calendar does not hold (`at` in
+ * the first days of 2000).
+ */
+export function tradingDateAt(requested: number, session: VolatilitySession): string {
+  try {
+    return defaultTradingDate(requested, session);
+  } catch (error) {
+    if (error instanceof CalendarRangeError)
+      throw noData(
+        `No ${session} session of the exchange calendar (2000 through 2035) holds the instant ${new Date(requested).toISOString()}.`,
+      );
+    throw error;
+  }
 }
 
 /** What a valuing request says of its session and instant (the contract's underlying_symbol, date, session and at). */

@@ -8,7 +8,7 @@
  */
 import { previousTradingDay } from '../analytics/calendar.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
-import { defaultTradingDate, rootsOf } from '../analytics/print-filters.js';
+import { rootsOf } from '../analytics/print-filters.js';
 import {
   openInterestRows,
   putCallRatio,
@@ -20,7 +20,7 @@ import { volatilitySession } from '../analytics/volatility/valuation.js';
 import { listedExpirations, underlyingPriceAt } from '../db/chain.js';
 import { listedContracts, type ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import { instantOfData, requestedInstant, UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
+import { instantOfData, requestedInstant, tradingDateAt, UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type OpenInterest = DataOf<'getOpenInterest'>;
@@ -42,7 +42,7 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
   const symbol = q.underlying_symbol.toUpperCase();
   const groupBy = withDefault(q.group_by, 'group_by');
   const requested = requestedInstant(ctx, q.at);
-  const tradingDate = q.date ?? defaultTradingDate(requested, 'rth');
+  const tradingDate = q.date ?? tradingDateAt(requested, 'rth');
   const roots = rootsOf([symbol]);
   const span = volatilitySession(tradingDate, roots[0] as string, 'rth');
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);

@@ -8,7 +8,7 @@
 import { CalendarRangeError } from '../analytics/calendar.js';
 import { hasOvernightSession, INTERVAL_MS } from '../analytics/iv-samples.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
-import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
+import { rootsOf, type Span } from '../analytics/print-filters.js';
 import { riskFreeRate } from '../analytics/rates.js';
 import { optionRoot } from '../analytics/roots.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
@@ -35,7 +35,7 @@ import { listedExpirations } from '../db/chain.js';
 import { expirationContracts, lastBarBefore, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { noData } from '../errors.js';
-import { instantOfData, requestedInstant } from './chain-valuation.js';
+import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { canonicalQuery } from './response-memo.js';
 import { keptAnswer } from './text-result.js';
@@ -98,7 +98,7 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   const underlying = optionRoot(sessionRoot)?.underlying ?? symbol;
 
   const requested = requestedInstant(ctx, q.at);
-  const tradingDate = q.date ?? defaultTradingDate(requested, session);
+  const tradingDate = q.date ?? tradingDateAt(requested, session);
   const span = volatilitySession(tradingDate, sessionRoot, session);
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
   const asked = valuationInstant(span, requested);

@@ -45,4 +45,12 @@ describe('the skew service (getVolatilitySkew on fake repositories)', () => {
     market.repositories.chain.chainQuotesAt = async () => [];
     await expect(skew({}, market)).rejects.toMatchObject({ status: 422, code: 'no_data' });
   });
+
+  it('values `at` like `date` at the close, and answers 422 for an instant no session of the calendar holds', async () => {
+    // 18:00 ET on the date: its session has closed.
+    const evening = Date.parse(`${DATE}T23:00:00Z`);
+    expect(await skew({ date: undefined, at: evening })).toEqual(await skew());
+    // 2000-01-01 00:00 UTC: the previous trading date would be in 1999, before the calendar.
+    await expect(skew({ date: undefined, at: 946_684_800_000 })).rejects.toMatchObject({ status: 422, code: 'no_data' });
+  });
 });
