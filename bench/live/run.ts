@@ -15,6 +15,8 @@
  *   day): the same LiveMarket, with the simulator at full scale, runs in this process on the
  *   service's clock (its offset read from the service's meta.as_of), and the service runs with
  *   LIVE_MODE=off. The service's CPU then leaves out the minutes' loads.
+ * The phases begin once the runner's first pass (the newest stored minute loaded again, and the
+ * minutes since caught up) is over.
  *
  * Load: BENCH_CONNECTIONS (64) connections over BENCH_ACCOUNTS (16) accounts, each asking in turn
  * levels, heat map, skew and drift for SPX, SPY, QQQ and IWM (16 requests, default parameters): at
@@ -44,6 +46,10 @@
  * (when it listens), max and end. The issue's CPU goal is about valuing books (at most 30% of one
  * core); with no books the workers' CPU of valuation is estimated as what the "now" requests cost
  * beyond the same number of completed-day requests (CPU per request of each phase).
+ *
+ * The 503s of a load are the worker's database gate (upstream_busy): the errors line breaks the
+ * non-2xx down by status. The RSS verdict (end within 1.1 x the first half's max) means something
+ * over a long run only (the issue's is ten minutes).
  *
  * Prints the table, and each goal met or not; exits 0 either way unless BENCH_STRICT=1. Needs a
  * fresh database (DATABASE_URL is refused: a live session changes what it holds).
@@ -161,6 +167,32 @@ const live = writerInService
       dir: path.join(bench.dir, 'live'),
       simulator: { seed: SIMULATION_SEED, scale: SCALE },
     });
+/** Rows of the market-data change log: every committed load adds some (db/market-data-changes.ts). */
+const changeRows = async (): Promise<number> => {
+  const r = await sql<{ n: string }>`select count(*) as n from market_data_changes`.execute(admin);
+  return Number(r.rows[0]?.n ?? 0);
+};
+/**
+ * The service's live runner loads the newest stored minute again and catches up on its start:
+ * waits (at most two minutes) for that first pass, a change of the log followed by two quiet
+ * seconds, so that the phases do not begin with the start's loads.
+ */
+const firstPassDone = async (): Promise<boolean> => {
+  const before = await changeRows();
+  const deadline = performance.now() + 120_000;
+  let last = before;
+  let quietSince = performance.now();
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const rows = await changeRows();
+    if (rows !== last) {
+      last = rows;
+      quietSince = performance.now();
+    } else if (rows !== before && performance.now() - quietSince >= 2_000) return true;
+  }
+  return false;
+};
+const startPassSeen = writerInService ? await firstPassDone() : true;
 // Its first pass prepares the date (the simulator's paths of six dates, a CPU-bound while) and
 // catches up the minutes since the load, before anything is measured; then it ticks each minute.
 await live?.tick();
@@ -183,6 +215,11 @@ const runPhase = async (paths: string[]): Promise<Phase> => {
 const commits: { minute: number; seenAt: number }[] = [];
 const driftProbe: { minute: number; doneAt: number }[] = [];
 const levelsProbe: { sentAt: number; ms: number; status: number; valuation: number | null }[] = [];
+/** The probes' answers other than 200: the first few, with the start of their bodies. */
+const probeErrors: string[] = [];
+const noteProbeError = (route: Route, a: Answer): void => {
+  if (a.status !== 200 && probeErrors.length < 3) probeErrors.push(`${route} ${a.status} ${JSON.stringify(a.body).slice(0, 200)}`);
+};
 let probing = true;
 const watcher = (async () => {
   let last = await newestQuoteMinute();
@@ -201,12 +238,14 @@ const probe = async (once: () => Promise<void>): Promise<void> => {
 const probes = [
   probe(async () => {
     const a = await ask(pathOf('drift', 'SPX'));
+    noteProbeError('drift', a);
     const points = (a.body?.data?.points ?? []) as { timestamp: number }[];
     const lastPoint = points.at(-1)?.timestamp;
     if (a.status === 200 && lastPoint !== undefined) driftProbe.push({ minute: lastPoint, doneAt: a.doneAt });
   }),
   probe(async () => {
     const a = await ask(pathOf('levels', 'SPX'));
+    noteProbeError('levels', a);
     const valuation = (a.body?.data?.valuation as { timestamp?: number } | undefined)?.timestamp ?? null;
     levelsProbe.push({ sentAt: a.sentAt, ms: a.doneAt - a.sentAt, status: a.status, valuation });
   }),
@@ -247,6 +286,14 @@ const newestAtEnd = await newestQuoteMinute();
 
 // Figures.
 const errorsOf = (r: autocannon.Result): number => r.errors + r.non2xx;
+/** The non-2xx answers by status, and the socket errors and time-outs. */
+const errorKinds = (r: autocannon.Result): string => {
+  const codes = Object.entries(r.statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, stats]) => `${code} x ${stats.count ?? 0}`);
+  if (r.errors > 0) codes.push(`socket errors ${r.errors} (time-outs ${r.timeouts})`);
+  return codes.join(', ') || 'none';
+};
 const rate = (r: autocannon.Result): number => r.requests.average;
 const ratio = rate(now.result) / rate(completed.result);
 const cores = (p: Phase, which: 'primaryCpu' | 'workersCpu'): number => (p.end[which] - p.start[which]) / ((p.end.at - p.start.at) / 1000);
@@ -372,12 +419,15 @@ const report = [
     .join(' ')} at the end; the service in ${server.workers} HTTP worker(s); ${CONNECTIONS} connections over ${ACCOUNTS} accounts`,
   `scale ${SCALE}: the week to ${DAY} 10:45 ET simulated and loaded in ${loadSeconds.toFixed(0)} s (quotes through ${loadedThrough === null ? 'none' : et(loadedThrough)} ET); ` +
     `the clock started at 10:45 ET, ${writerInService ? "the service's live runner" : 'a live runner in the bench process (full-scale simulator)'} loaded minutes through ${newestAtEnd === null ? 'none' : et(newestAtEnd)} ET`,
+  ...(startPassSeen ? [] : ["the service's live runner loaded nothing within two minutes of its start"]),
   `mix: levels, heat map, skew, drift x ${SYMBOLS.join(', ')}; ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up; "now" then date=${PREVIOUS}`,
   `at ${CONNECTIONS} connections the mean latency is connections / throughput (Little's law): ${((CONNECTIONS / rate(now.result)) * 1000).toFixed(0)} ms "now", ${((CONNECTIONS / rate(completed.result)) * 1000).toFixed(0)} ms for the previous day; a p50 under 20 ms needs about ${Math.round(CONNECTIONS / 0.02)} req/s`,
   `commits seen during "now": ${commits.map((c) => et(c.minute)).join(', ') || 'none'}; drift probe answers ${driftProbe.length}, levels probe ${levelsProbe.length} (${levelsProbeErrors} non-200, ${levelValuations.size} distinct valuation.timestamp)`,
   '',
   table,
   '',
+  `errors of the load: "now" ${errorKinds(now.result)}; previous day ${errorKinds(completed.result)}`,
+  ...(probeErrors.length > 0 ? [`the probes' first errors: ${probeErrors.join('; ')}`] : []),
   ...(atErrors.length > 0
     ? [
         `\`at\` errors: ${atErrors
