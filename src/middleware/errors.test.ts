@@ -135,6 +135,13 @@ describe('toApiError', () => {
     expect(error.details.map((d) => d.parameter)).toEqual(['limit', 'body.path']);
   });
 
+  it("names `path` for a malformed percent-encoding in the URL, which the validator reports with the URL as the error's path", () => {
+    // express-openapi-validator's finding for GET /v1/exports/%E0%A4%A, as it gives it.
+    const error = mapped(validatorError(400, [{ path: '/v1/exports/%E0%A4%A', message: "malformed uri'" }], "malformed uri'"));
+    expect(error.code).toBe('invalid_parameter');
+    expect(error.details).toEqual([{ parameter: 'path', message: 'malformed percent-encoding' }]);
+  });
+
   it('falls back to a request detail when the validator gives no usable path or message', () => {
     const noPath = mapped(validatorError(400, [{ message: 'something' }]));
     expect(noPath.details).toEqual([{ parameter: 'request', message: 'something' }]);

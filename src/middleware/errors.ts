@@ -57,9 +57,17 @@ function isValidatorError(err: unknown): err is ValidatorError {
   return typeof err === 'object' && err !== null && 'status' in err && typeof err.status === 'number' && 'errors' in err;
 }
 
-/** `/query/limit` or `.query.limit` → `limit`; body paths keep their `body.` prefix. */
+/** The API's own routes: a validator error whose path is one of them is about the request's URL path. */
+const ROUTE_PREFIX = '/v1/';
+
+/**
+ * `/query/limit` or `.query.limit` → `limit`; body paths keep their `body.` prefix; the request's
+ * URL path itself (a malformed percent-encoding, which the validator reports with the URL as its
+ * path) → `path`.
+ */
 function parameterName(path: string | undefined): string {
   if (!path) return 'request';
+  if (path.startsWith(ROUTE_PREFIX)) return 'path';
   const parts = path
     .replace(/^[./]+/, '')
     .split(/[./]/)
@@ -70,6 +78,12 @@ function parameterName(path: string | undefined): string {
   }
   if (location === 'body') return rest.length > 0 ? `body.${rest.join('.')}` : 'body';
   return parts.join('.') || 'request';
+}
+
+/** A validator finding's message; its URI decoder's ("malformed uri'", a stray quote included) said plainly. */
+function validatorMessage(message: string | undefined): string {
+  if (message === undefined) return 'is invalid';
+  return message.startsWith('malformed uri') ? 'malformed percent-encoding' : message;
 }
 
 /**
@@ -106,7 +120,7 @@ export function toApiError(err: unknown): ApiError | null {
       // A name of the body's own (an unknown member) is echoed cut.
       const anyOf = new Set(errors.filter((e) => e.errorCode === 'anyOf.openapi.validation').map((e) => echoed(parameterName(e.path))));
       const details = errors
-        .map((e) => ({ parameter: echoed(parameterName(e.path)), message: e.message ?? 'is invalid', errorCode: e.errorCode }))
+        .map((e) => ({ parameter: echoed(parameterName(e.path)), message: validatorMessage(e.message), errorCode: e.errorCode }))
         .filter((d) => !anyOf.has(d.parameter) || d.errorCode === 'anyOf.openapi.validation')
         .map(({ parameter, message }) => ({ parameter, message }));
       const onBody = details.length > 0 && details.every((d) => d.parameter.startsWith('body'));

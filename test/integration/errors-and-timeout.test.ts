@@ -38,6 +38,14 @@ describe('errors, validation and the route deadline', () => {
     expect(new Set(body.error.details.map((d) => d.parameter))).toEqual(new Set(['limit', 'symbol', 'start_execution_date', 'bogus']));
   });
 
+  it('names `path` for a malformed percent-encoding in the URL path, not the path itself', async () => {
+    const r = await raw('/v1/exports/%E0%A4%A');
+    expect(r.status).toBe(400);
+    const body = (await r.json()) as { error: { code: string; details: { parameter: string; message: string }[] } };
+    expect(body.error.code).toBe('invalid_parameter');
+    expect(body.error.details).toEqual([{ parameter: 'path', message: 'malformed percent-encoding' }]);
+  });
+
   it('rejects a repeated parameter, even a list parameter', async () => {
     const r = await raw('/v1/options/trades?underlying_symbol=SPX&side=ask&side=bid');
     expect(r.status).toBe(400);
