@@ -46,11 +46,12 @@ import { feedSession, printFilterOf, type FeedQuery } from '../services/print-fe
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { channelNamed, checkSubscription } from './channels.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
+import { adoptedStream, handedStream } from './handover.js';
 import type { HandedStream, StreamClaim } from './peers.js';
 import { batches, compactPrint, printFieldsOf, sendDrift, sendLevels, type PrintFields } from './messages.js';
 import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
 import { recheckStreams, type AccountLookup } from './recheck.js';
-import { Stream, type PrintsFormat, type Sent, type Subscription } from './stream.js';
+import type { PrintsFormat, Stream, Subscription } from './stream.js';
 
 /** A batch of prints to stream: one load of a date, or one step of a replay. */
 export interface PrintsEvent {
@@ -489,24 +490,12 @@ export class StreamHub {
   private release(claim: StreamClaim): HandedStream | null {
     const stream = this.streams.get(claim.streamId);
     if (!stream || stream.account.id !== claim.accountId || !stream.canResumeFrom(claim.lastSeq)) return null;
-    const handed: HandedStream = {
-      id: stream.id,
-      accountId: stream.account.id,
-      seq: stream.seq,
-      nextSubscription: stream.subscriptionCounter,
-      subscriptions: [...stream.subscriptions.values()].map((sub) => ({
-        id: sub.id,
-        channel: sub.channel.name,
-        query: sub.query,
-        symbols: sub.symbols,
-        format: sub.format,
-        last: sub.last instanceof Map ? [...sub.last.entries()] : sub.last,
-        ...(sub.replayLast ? { replayLast: [...sub.replayLast.entries()] } : {}),
-      })),
-      messages: stream.heldAfter(claim.lastSeq).map((m) => ({ seq: m.seq, head: m.head, body: m.body.toString('utf8'), at: m.at })),
-      lastEvent: this.skipping.get(stream)?.until ?? this.lastEvent,
-      replay: this.replayed.get(stream) ?? null,
-    };
+    const handed = handedStream(
+      stream,
+      claim.lastSeq,
+      this.skipping.get(stream)?.until ?? this.lastEvent,
+      this.replayed.get(stream) ?? null,
+    );
     this.streams.delete(stream.id);
     this.skipping.delete(stream);
     const ws = stream.ws;
@@ -521,29 +510,7 @@ export class StreamHub {
    * not reached yet are skipped for the stream when they come.
    */
   adopt(handed: HandedStream, account: Stream['account']): Promise<Stream> {
-    const stream = new Stream(handed.id, account, this.limits, this.deps.clock);
-    stream.hold(
-      handed.messages.map((m): Sent => ({ seq: m.seq, head: m.head, body: Buffer.from(m.body, 'utf8'), at: m.at })),
-      handed.seq,
-    );
-    stream.subscriptionCounter = handed.nextSubscription;
-    for (const h of handed.subscriptions) {
-      const channel = channelNamed(h.channel);
-      const operation = channel ? this.operations.get(channel.rules) : undefined;
-      if (!channel || !operation) continue;
-      stream.subscriptions.set(h.id, {
-        channel,
-        operation,
-        query: h.query,
-        symbols: h.symbols,
-        id: h.id,
-        stream,
-        key: `${channel.name}:${JSON.stringify(h.query)}`,
-        format: h.format === 'compact' ? 'compact' : 'full',
-        last: Array.isArray(h.last) ? new Map(h.last) : h.last,
-        ...(h.replayLast ? { replayLast: new Map(h.replayLast) } : {}),
-      });
-    }
+    const stream = adoptedStream(handed, account, this.limits, this.deps.clock, this.operations);
     if (handed.replay) this.replayed.set(stream, handed.replay);
     stream.detachedAt = this.deps.clock();
     return new Promise((resolve, reject) => {
