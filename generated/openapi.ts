@@ -130,7 +130,17 @@ export interface paths {
          *     endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
          *     `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
          *     `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
-         *     5 exports may be queued or running per account (429 `export_limit`). A pool of background
+         *     5 exports may be queued or running per account (429 `export_limit`, `Retry-After` 5), and the
+         *     account's export files not yet expired may hold at most its plan's cap of bytes
+         *     (`export_bytes_held_max` of `/v1/account/limits`: 1 GiB on basic, 4 GiB on pro by default;
+         *     settings `LIMIT_EXPORT_BYTES_BASIC`, `LIMIT_EXPORT_BYTES_PRO`): at the cap a new export is
+         *     refused 429 `export_limit`, its message naming the cap and its setting, with `Retry-After`
+         *     until the soonest file expires. The exports already accepted are not cut, so the files may pass
+         *     the cap by those exports' files. While the free space of the service's disk is below its floor
+         *     (`EXPORT_DISK_FLOOR_BYTES`), exports wait rather than fail: a new export is refused 503
+         *     `upstream_busy` with `Retry-After` 30, an accepted one stays queued (its attempts not counted)
+         *     and runs once the disk is above the floor again, failing with `upstream_busy` only after 30
+         *     minutes of waiting; `/v1/status` shows `exports: paused` meanwhile. A pool of background
          *     workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
          *     64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
          *     an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account
@@ -912,6 +922,12 @@ export interface components {
              * @example null
              */
             cooldown_until: number | null;
+            /**
+             * Format: int64
+             * @description Bytes of the account's export files not yet expired (limits.export_bytes_held_max at most, but for exports accepted before the cap was reached).
+             * @example 0
+             */
+            export_bytes_held: number;
             /**
              * Format: int64
              * @description Exports queued or running.
@@ -1712,6 +1728,11 @@ export interface components {
             query?: components["schemas"]["ExportQuery"];
         };
         /**
+         * ExportsStatus
+         * @enum {string}
+         */
+        ExportsStatus: "ok" | "paused";
+        /**
          * ExportStatus
          * @description State of an export job; see `status` of ExportJob.
          * @enum {string}
@@ -2141,7 +2162,7 @@ export interface components {
         LevelsExtra: "vanna" | "charm" | "delta";
         /**
          * LimitValues
-         * @description The limit values in force for the account (configured per deployment; the same on every plan).
+         * @description The limit values in force for the account (configured per deployment; the same on every plan but export_bytes_held_max, set per plan).
          */
         LimitValues: {
             /**
@@ -2150,6 +2171,12 @@ export interface components {
              * @example 20000
              */
             endpoint_timeout_ms: number;
+            /**
+             * Format: int64
+             * @description Bytes the account's export files not yet expired may hold, its plan's cap (LIMIT_EXPORT_BYTES_BASIC or LIMIT_EXPORT_BYTES_PRO); at it a new export is refused 429 export_limit.
+             * @example 4294967296
+             */
+            export_bytes_held_max: number;
             /**
              * Format: int64
              * @description Bytes in an export file at most (64 MiB).
@@ -3271,6 +3298,11 @@ export interface components {
              * @example 1763672400000
              */
             datasets_timestamp: number | null;
+            /**
+             * @description paused while the free space of the disk export files are written to is below the service's floor (EXPORT_DISK_FLOOR_BYTES); new exports are then refused 503 upstream_busy and queued ones wait. ok otherwise.
+             * @example ok
+             */
+            exports: components["schemas"]["ExportsStatus"];
             started_timestamp: components["schemas"]["UnixMs"];
             /**
              * @description ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
@@ -3884,6 +3916,7 @@ export type SchemaExportJobResponse = components['schemas']['ExportJobResponse']
 export type SchemaExportQuery = components['schemas']['ExportQuery'];
 export type SchemaExportQueryValue = components['schemas']['ExportQueryValue'];
 export type SchemaExportRequest = components['schemas']['ExportRequest'];
+export type SchemaExportsStatus = components['schemas']['ExportsStatus'];
 export type SchemaExportStatus = components['schemas']['ExportStatus'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
 export type SchemaFlowLeadersResponse = components['schemas']['FlowLeadersResponse'];

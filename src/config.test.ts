@@ -51,6 +51,8 @@ describe('loadConfig: defaults', () => {
       exportMaxRows: 100_000,
       exportMaxBytes: 64 * 1024 * 1024,
       exportMaxQueryParams: 32,
+      exportBytesHeld: { basic: 1024 ** 3, pro: 4 * 1024 ** 3 },
+      exportDiskFloorBytes: 1024 ** 3,
     });
   });
 
@@ -101,6 +103,9 @@ describe('loadConfig: overrides', () => {
       LIMIT_COOLDOWN_MS: '30000',
       ENDPOINT_TIMEOUT_MS: '5000',
       LIMIT_EXPORTS: '2',
+      LIMIT_EXPORT_BYTES_BASIC: '1000',
+      LIMIT_EXPORT_BYTES_PRO: '2000',
+      EXPORT_DISK_FLOOR_BYTES: '0',
       TRUST_PROXY: '1',
       VALIDATE_RESPONSES: 'true',
       LOG_LEVEL: 'silent',
@@ -125,6 +130,8 @@ describe('loadConfig: overrides', () => {
       cooldownMs: 30_000,
       endpointTimeoutMs: 5_000,
       exportsQueuedOrRunning: 2,
+      exportBytesHeld: { basic: 1000, pro: 2000 },
+      exportDiskFloorBytes: 0,
     });
     expect(config.trustProxyHops).toBe(1);
     expect(config.validateResponses).toBe(true);

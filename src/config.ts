@@ -18,6 +18,16 @@ export interface Limits {
   exportMaxRows: number;
   exportMaxBytes: number;
   exportMaxQueryParams: number;
+  /**
+   * Bytes of export files an account may hold (ready files not yet deleted at their expiry), by
+   * plan: at the cap a new export is refused 429 export_limit until a file expires.
+   */
+  exportBytesHeld: { basic: number; pro: number };
+  /**
+   * Free bytes the disk of DATA_DIR keeps for the service: below them new exports are refused 503
+   * upstream_busy, queued ones wait, and /v1/status says exports are paused.
+   */
+  exportDiskFloorBytes: number;
 }
 
 export interface Config {
@@ -191,6 +201,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       exportMaxRows: 100_000,
       exportMaxBytes: 64 * 1024 * 1024,
       exportMaxQueryParams: 32,
+      exportBytesHeld: {
+        basic: errors.integer(env, 'LIMIT_EXPORT_BYTES_BASIC', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+        pro: errors.integer(env, 'LIMIT_EXPORT_BYTES_PRO', 4 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+      },
+      exportDiskFloorBytes: errors.integer(env, 'EXPORT_DISK_FLOOR_BYTES', 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     },
     trustProxyHops: errors.integer(env, 'TRUST_PROXY', 0, 0, 10),
     validateResponses: errors.boolean(env, 'VALIDATE_RESPONSES', false),
@@ -216,6 +231,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (errors.problems.length > 0) {
     throw new Error(`Invalid configuration:\n  - ${errors.problems.join('\n  - ')}`);
   }
+  Object.freeze(config.limits.exportBytesHeld);
   Object.freeze(config.limits);
   return Object.freeze(config);
 }

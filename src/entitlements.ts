@@ -3,9 +3,10 @@
  * the route's dataset release (a route fact of the contract, x-dataset), and overnight data, which
  * needs the Pro plan or the overnight entitlement granted alone. Overnight data is asked by the
  * an overnight-only route itself (x-overnight-only) or by session gth or all on a route that has overnight
- * data (x-overnight).
+ * data (x-overnight). The bytes of export files an account may hold are its plan's too.
  */
 import type { OperationSpec } from './api-contract/openapi.js';
+import type { Limits } from './config.js';
 import type { AccountRow } from './db/accounts.js';
 import { ApiError } from './errors.js';
 
@@ -19,6 +20,13 @@ export interface AuthenticatedAccount extends AccountRow {
 /** Whether an account may read overnight data. */
 export function overnightAllowed(account: Pick<AccountRow, 'plan' | 'overnight_entitlement'>): boolean {
   return account.plan === 'pro' || account.overnight_entitlement;
+}
+
+/** The bytes of export files the account's plan may hold, and the setting that says so. */
+export function exportBytesCap(limits: Pick<Limits, 'exportBytesHeld'>, plan: AccountRow['plan']): { bytes: number; setting: string } {
+  return plan === 'pro'
+    ? { bytes: limits.exportBytesHeld.pro, setting: 'LIMIT_EXPORT_BYTES_PRO' }
+    : { bytes: limits.exportBytesHeld.basic, setting: 'LIMIT_EXPORT_BYTES_BASIC' };
 }
 
 /** The account as requests and jobs see it, with its entitlements resolved. */

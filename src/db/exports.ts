@@ -41,23 +41,49 @@ export async function countActiveExports(db: Queryable, accountId: string): Prom
 }
 
 /**
- * Inserts a queued export unless the account already has `limit` active ones; the account row is
- * locked meanwhile so two simultaneous requests cannot both take the last slot. The caller sends
- * its job next (sent_at).
+ * The export files an account holds at `now` (ready and not expired: an expired file answers 410 and
+ * is deleted by the next sweep): their bytes, and the soonest expiry.
+ */
+export async function exportFilesHeld(db: Queryable, accountId: string, now: Date): Promise<{ bytes: number; firstExpiry: Date | null }> {
+  const row = await db
+    .selectFrom('exports')
+    .select([sql<string>`coalesce(sum(bytes), 0)::text`.as('bytes'), sql<Date | null>`min(expires_at)`.as('first_expiry')])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'ready')
+    .where('file_path', 'is not', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  return { bytes: Number(row.bytes), firstExpiry: row.first_expiry };
+}
+
+export type ExportInsert =
+  | { outcome: 'inserted'; row: ExportRow }
+  /** The account already has `activeLimit` exports queued or running. */
+  | { outcome: 'active_limit' }
+  /** The account's files already hold `bytesLimit` bytes or more. */
+  | { outcome: 'bytes_limit'; bytes: number; firstExpiry: Date | null };
+
+/**
+ * Inserts a queued export unless the account already has `activeLimit` active ones or its files hold
+ * `bytesLimit` bytes; the account row is locked meanwhile so two simultaneous requests cannot both
+ * take the last slot. The caller sends its job next (sent_at).
  */
 export async function insertExportWithinLimit(
   db: Queryable,
   job: { id: string; account_id: string; operation_id: string; path: string; query: Record<string, string> },
-  limit: number,
-): Promise<ExportRow | null> {
-  return await db.transaction().execute(async (trx) => {
+  limits: { activeLimit: number; bytesLimit: number; now: Date },
+): Promise<ExportInsert> {
+  return await db.transaction().execute(async (trx): Promise<ExportInsert> => {
     await trx.selectFrom('accounts').select('id').where('id', '=', job.account_id).forUpdate().executeTakeFirst();
-    if ((await countActiveExports(trx, job.account_id)) >= limit) return null;
-    return await trx
+    if ((await countActiveExports(trx, job.account_id)) >= limits.activeLimit) return { outcome: 'active_limit' };
+    const held = await exportFilesHeld(trx, job.account_id, limits.now);
+    if (held.bytes >= limits.bytesLimit) return { outcome: 'bytes_limit', ...held };
+    const row = await trx
       .insertInto('exports')
       .values({ ...job, query: JSON.stringify(job.query), status: 'queued', sent_at: sql<Date>`now()` })
       .returningAll()
       .executeTakeFirstOrThrow();
+    return { outcome: 'inserted', row };
   });
 }
 

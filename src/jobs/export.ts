@@ -8,8 +8,8 @@
  * lease is renewed every EXPORT_HEARTBEAT_MS; a run whose process dies is resumed by the sweep
  * (export-sweep.ts), and a run that lost its lease stops and changes nothing.
  *
- * Outcomes: a 503 of the target (data_pending: an archived session is being loaded) sends the
- * export back to the queue after the route's Retry-After, not counted as an attempt, for up to
+ * Outcomes: a 503 of the target (data_pending: an archived session is being loaded), or the disk
+ * below its floor (services/export-disk.ts), sends the export back to the queue after the route's Retry-After, not counted as an attempt, for up to
  * EXPORT_DATA_PENDING_MAX_MS; another request error of the target (no data, a bad parameter) fails
  * it at once; anything else is retried (status retrying) up to EXPORT_ATTEMPTS runs, then fails.
  */
@@ -22,6 +22,7 @@ import { ApiError } from '../errors.js';
 import type { Handler, HandlerMap } from '../handlers/types.js';
 import type { ServiceDeps } from '../service.js';
 import { metaOf } from '../services/envelope.js';
+import { checkExportDisk } from '../services/export-disk.js';
 import { exportQueryRules } from '../services/exports.js';
 import type { Result } from '../services/types.js';
 import { ExportFileWriter, exportFilePath, exportRunFilePath, removeFile } from './export-file.js';
@@ -175,6 +176,8 @@ async function collect(
 async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, lease: Lease): Promise<void> {
   const operation = service.apiContract.byId.get(job.operation_id as OperationId);
   if (!operation) throw new ApiError(400, 'invalid_parameter', `${job.path} is not a route of the contract.`);
+  // Below the disk floor the export waits as for data being loaded (503: runExport's waitForData).
+  await checkExportDisk(service.config);
   const collected = await collect(service, handlers, job, operation, lease);
   const rows = collected.writer.rowCount;
   const file = exportFilePath(service.config.dataDir, job.id, lease.runId);
@@ -201,8 +204,9 @@ async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, l
 }
 
 /**
- * The target answered 503 (its data is being loaded): the export goes back to the queue after the
- * route's Retry-After, its attempt not counted, unless it has waited EXPORT_DATA_PENDING_MAX_MS.
+ * The target answered 503 (its data is being loaded), or the disk is below its floor: the export goes
+ * back to the queue after the Retry-After, its attempt not counted, unless it has waited
+ * EXPORT_DATA_PENDING_MAX_MS.
  */
 async function waitForData(service: ServiceDeps, queue: JobQueue, job: ExportRow, runId: string, error: ApiError): Promise<void> {
   const now = service.clock();
@@ -212,7 +216,7 @@ async function waitForData(service: ServiceDeps, queue: JobQueue, job: ExportRow
       status: 'failed',
       failed_at: new Date(now),
       error_code: error.code,
-      failure_reason: `The data of this export was still not available after ${Math.round((now - since) / 60_000)} minutes: ${error.message}`,
+      failure_reason: `This export could still not run after ${Math.round((now - since) / 60_000)} minutes: ${error.message}`,
     });
     return;
   }

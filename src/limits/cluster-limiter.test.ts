@@ -16,6 +16,8 @@ const LIMITS: Limits = {
   exportMaxRows: 100_000,
   exportMaxBytes: 67_108_864,
   exportMaxQueryParams: 32,
+  exportBytesHeld: { basic: 1024 ** 3, pro: 4 * 1024 ** 3 },
+  exportDiskFloorBytes: 1024 ** 3,
 };
 
 /**

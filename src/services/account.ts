@@ -1,12 +1,14 @@
 /** The calling account: who it is, its limits and windows, its usage. */
 import { bucketMs, usageBuckets, usageRange } from '../analytics/usage.js';
 import type { Config } from '../config.js';
-import { countActiveExports } from '../db/exports.js';
+import { countActiveExports, exportFilesHeld } from '../db/exports.js';
+import type { Plan } from '../db/schema.js';
+import { exportBytesCap } from '../entitlements.js';
 import { usageByBucketAndRoute } from '../db/request-log.js';
 import { invalidParameters } from '../errors.js';
 import { accountOf, withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
-function limitValues(config: Readonly<Config>): DataOf<'getAccount'>['limits'] {
+function limitValues(config: Readonly<Config>, plan: Plan): DataOf<'getAccount'>['limits'] {
   const l = config.limits;
   return {
     requests_per_minute: l.requestsPerMinute,
@@ -18,6 +20,7 @@ function limitValues(config: Readonly<Config>): DataOf<'getAccount'>['limits'] {
     export_max_rows: l.exportMaxRows,
     export_max_bytes: l.exportMaxBytes,
     export_max_query_params: l.exportMaxQueryParams,
+    export_bytes_held_max: exportBytesCap(l, plan).bytes,
   };
 }
 
@@ -35,7 +38,7 @@ export async function getAccount(ctx: ServiceContext): Promise<Result<'getAccoun
       status: account.status,
       created_timestamp: account.created_at.getTime(),
       key: { id: key.id, prefix: key.prefix, name: key.name, created_timestamp: key.created_at.getTime() },
-      limits: limitValues(ctx.deps.config),
+      limits: limitValues(ctx.deps.config, account.plan),
     },
   };
 }
@@ -45,12 +48,13 @@ export async function getAccountLimits(ctx: ServiceContext): Promise<Result<'get
   const state = await ctx.deps.limiter.state(account.id, ctx.deps.clock());
   return {
     data: {
-      limits: limitValues(ctx.deps.config),
+      limits: limitValues(ctx.deps.config, account.plan),
       minute_window: { limit: state.limit, remaining: state.remaining, reset: state.reset },
       second_window: { limit: state.burstLimit, remaining: state.burstRemaining, reset: state.burstReset },
       in_flight: { limit: ctx.deps.config.limits.requestsInFlight, current: state.inFlight },
       cooldown_until: state.cooldownUntil,
       exports_active: await countActiveExports(ctx.deps.db, account.id),
+      export_bytes_held: (await exportFilesHeld(ctx.deps.db, account.id, new Date(ctx.now))).bytes,
     },
   };
 }

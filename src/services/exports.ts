@@ -9,10 +9,11 @@ import fs from 'node:fs';
 import { EXPORTABLE_FAMILIES } from '../api-contract/catalog.js';
 import type { OperationSpec } from '../api-contract/openapi.js';
 import { findExport, insertExportWithinLimit, updateExport, type ExportRow } from '../db/exports.js';
-import { checkEntitlements } from '../entitlements.js';
+import { checkEntitlements, exportBytesCap } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { queryProblems, type QueryValue } from '../parameters/index.js';
+import { checkExportDisk } from './export-disk.js';
 import { accountOf, type BodyOf, type DataOf, type Result, type ServiceContext } from './types.js';
 
 type ExportJobData = DataOf<'getExport'>;
@@ -98,12 +99,14 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
   // service without the request middleware that checks them.
   checkEntitlements(operation, account, checked.ok ? checked.query : query);
   if (!deps.jobs) throw new ApiError(503, 'upstream_busy', 'Exports are temporarily unavailable.', [], 30_000);
-  const row = await insertExportWithinLimit(
+  await checkExportDisk(deps.config);
+  const cap = exportBytesCap(deps.config.limits, account.plan);
+  const inserted = await insertExportWithinLimit(
     deps.db,
     { id: newId('exp', 20), account_id: account.id, operation_id: operation.operationId, path: operation.path, query: asText(query) },
-    deps.config.limits.exportsQueuedOrRunning,
+    { activeLimit: deps.config.limits.exportsQueuedOrRunning, bytesLimit: cap.bytes, now: new Date(ctx.now) },
   );
-  if (!row) {
+  if (inserted.outcome === 'active_limit') {
     throw new ApiError(
       429,
       'export_limit',
@@ -112,6 +115,18 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
       5_000,
     );
   }
+  if (inserted.outcome === 'bytes_limit') {
+    // The cap frees as the soonest-expiring file expires.
+    const freedAt = inserted.firstExpiry?.getTime() ?? ctx.now;
+    throw new ApiError(
+      429,
+      'export_limit',
+      `The account's export files hold ${inserted.bytes} bytes, at or above its plan's cap of ${cap.bytes} bytes (${cap.setting}); a file is deleted at its expires_timestamp.`,
+      [],
+      Math.max(1_000, freedAt - ctx.now),
+    );
+  }
+  const row = inserted.row;
   try {
     await deps.jobs.submitExport(row.id);
   } catch (error) {

@@ -4,6 +4,7 @@ import { healthOf, type Database } from '../db/connection.js';
 import { dataOriginOf, originCounts, type OriginCounts } from '../db/data-origin.js';
 import { datasetFreshness, pingDatabase, type DatasetFreshness } from '../db/status.js';
 import { servedDocument } from '../docs/enrich.js';
+import { exportDisk } from './export-disk.js';
 import type { QueryOf, Result, ServiceContext } from './types.js';
 
 const catalogs = new WeakMap<object, CatalogEntry[]>();
@@ -76,6 +77,7 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
       datasets: figures.datasets,
       datasets_timestamp: figures.readAt,
       data_source: figures.origin === null ? null : dataOriginOf(figures.origin),
+      exports: (await exportDisk(deps.config).catch(() => null))?.paused ? 'paused' : 'ok',
     },
     source: 'derived',
   };

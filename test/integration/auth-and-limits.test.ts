@@ -143,6 +143,7 @@ describe('rate limits', () => {
           export_max_rows: 1,
           export_max_bytes: 1,
           export_max_query_params: 1,
+          export_bytes_held_max: 1,
         },
       },
     };

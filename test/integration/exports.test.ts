@@ -139,7 +139,7 @@ describe('exports', () => {
       await insertExportWithinLimit(
         service.database.admin,
         { id: newId('exp', 20), account_id: busy.id, operation_id: 'listStockSplits', path: '/v1/stocks/splits', query: {} },
-        5,
+        { activeLimit: 5, bytesLimit: Number.MAX_SAFE_INTEGER, now: new Date() },
       );
     }
     const limits = await getAccountLimits({ client: busy.client });

@@ -638,7 +638,17 @@ export const getAsyncApiDocument = <ThrowOnError extends boolean = false>(option
  * endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
  * `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
  * `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
- * 5 exports may be queued or running per account (429 `export_limit`). A pool of background
+ * 5 exports may be queued or running per account (429 `export_limit`, `Retry-After` 5), and the
+ * account's export files not yet expired may hold at most its plan's cap of bytes
+ * (`export_bytes_held_max` of `/v1/account/limits`: 1 GiB on basic, 4 GiB on pro by default;
+ * settings `LIMIT_EXPORT_BYTES_BASIC`, `LIMIT_EXPORT_BYTES_PRO`): at the cap a new export is
+ * refused 429 `export_limit`, its message naming the cap and its setting, with `Retry-After`
+ * until the soonest file expires. The exports already accepted are not cut, so the files may pass
+ * the cap by those exports' files. While the free space of the service's disk is below its floor
+ * (`EXPORT_DISK_FLOOR_BYTES`), exports wait rather than fail: a new export is refused 503
+ * `upstream_busy` with `Retry-After` 30, an accepted one stays queued (its attempts not counted)
+ * and runs once the disk is above the floor again, failing with `upstream_busy` only after 30
+ * minutes of waiting; `/v1/status` shows `exports: paused` meanwhile. A pool of background
  * workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
  * 64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
  * an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account

@@ -1172,7 +1172,7 @@ export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices';
 /**
  * LimitValues
  *
- * The limit values in force for the account (configured per deployment; the same on every plan).
+ * The limit values in force for the account (configured per deployment; the same on every plan but export_bytes_held_max, set per plan).
  */
 export type LimitValues = {
     /**
@@ -1211,6 +1211,10 @@ export type LimitValues = {
      * Parameters in an export query at most.
      */
     export_max_query_params: number;
+    /**
+     * Bytes the account's export files not yet expired may hold, its plan's cap (LIMIT_EXPORT_BYTES_BASIC or LIMIT_EXPORT_BYTES_PRO); at it a new export is refused 429 export_limit.
+     */
+    export_bytes_held_max: number;
 };
 
 /**
@@ -1280,6 +1284,10 @@ export type AccountLimits = {
      * Exports queued or running.
      */
     exports_active: number;
+    /**
+     * Bytes of the account's export files not yet expired (limits.export_bytes_held_max at most, but for exports accepted before the cap was reached).
+     */
+    export_bytes_held: number;
 };
 
 /**
@@ -1318,6 +1326,10 @@ export type Status = {
      * Whether the market data is simulated or loaded from files, read with the dataset figures (the last read's when they are); null when no read has succeeded since the service started.
      */
     data_source: DataOrigin | null;
+    /**
+     * paused while the free space of the disk export files are written to is below the service's floor (EXPORT_DISK_FLOOR_BYTES); new exports are then refused 503 upstream_busy and queued ones wait. ok otherwise.
+     */
+    exports: ExportsStatus;
 };
 
 /**
@@ -2267,6 +2279,11 @@ export type ServiceStatus = 'ok' | 'degraded';
  * DatabaseStatus
  */
 export type DatabaseStatus = 'ok' | 'down';
+
+/**
+ * ExportsStatus
+ */
+export type ExportsStatus = 'ok' | 'paused';
 
 /**
  * DatabaseHealth

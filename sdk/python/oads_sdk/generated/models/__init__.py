@@ -47,6 +47,7 @@ from .export_job_response import ExportJobResponse
 from .export_query import ExportQuery
 from .export_request import ExportRequest
 from .export_status import ExportStatus
+from .exports_status import ExportsStatus
 from .exposure_unit import ExposureUnit
 from .flow_leaders_response import FlowLeadersResponse
 from .gamma_regime import GammaRegime
@@ -187,6 +188,7 @@ __all__ = (
     "ExportQuery",
     "ExportRequest",
     "ExportStatus",
+    "ExportsStatus",
     "ExposureUnit",
     "FlowLeadersResponse",
     "GammaRegime",

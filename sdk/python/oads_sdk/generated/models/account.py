@@ -32,7 +32,7 @@ class Account:
         created_timestamp (int): Unix epoch milliseconds (UTC).
         key (ApiKeyInfo): The API key that made this request (never the key itself).
         limits (LimitValues): The limit values in force for the account (configured per deployment; the same on every
-            plan).
+            plan but export_bytes_held_max, set per plan).
     """
 
     id: str

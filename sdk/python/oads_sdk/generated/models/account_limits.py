@@ -20,12 +20,14 @@ class AccountLimits:
     """
     Attributes:
         limits (LimitValues): The limit values in force for the account (configured per deployment; the same on every
-            plan).
+            plan but export_bytes_held_max, set per plan).
         minute_window (RateWindow): A rolling request window of the account.
         second_window (RateWindow): A rolling request window of the account.
         in_flight (InFlightLimit): The account's simultaneous requests.
         cooldown_until (int | None): Unix ms when a cooldown ends; null when none.
         exports_active (int): Exports queued or running.
+        export_bytes_held (int): Bytes of the account's export files not yet expired (limits.export_bytes_held_max at
+            most, but for exports accepted before the cap was reached).
     """
 
     limits: LimitValues
@@ -34,6 +36,7 @@ class AccountLimits:
     in_flight: InFlightLimit
     cooldown_until: int | None
     exports_active: int
+    export_bytes_held: int
 
     def to_dict(self) -> dict[str, Any]:
         limits = self.limits.to_dict()
@@ -49,6 +52,8 @@ class AccountLimits:
 
         exports_active = self.exports_active
 
+        export_bytes_held = self.export_bytes_held
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -59,6 +64,7 @@ class AccountLimits:
                 "in_flight": in_flight,
                 "cooldown_until": cooldown_until,
                 "exports_active": exports_active,
+                "export_bytes_held": export_bytes_held,
             }
         )
 
@@ -88,6 +94,8 @@ class AccountLimits:
 
         exports_active = d.pop("exports_active")
 
+        export_bytes_held = d.pop("export_bytes_held")
+
         account_limits = cls(
             limits=limits,
             minute_window=minute_window,
@@ -95,6 +103,7 @@ class AccountLimits:
             in_flight=in_flight,
             cooldown_until=cooldown_until,
             exports_active=exports_active,
+            export_bytes_held=export_bytes_held,
         )
 
         return account_limits

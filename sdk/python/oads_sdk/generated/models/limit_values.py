@@ -11,18 +11,21 @@ T = TypeVar("T", bound="LimitValues")
 
 @_attrs_define
 class LimitValues:
-    """The limit values in force for the account (configured per deployment; the same on every plan).
+    """The limit values in force for the account (configured per deployment; the same on every plan but
+    export_bytes_held_max, set per plan).
 
-    Attributes:
-        requests_per_minute (int): Requests per rolling 60 seconds (X-RateLimit-Limit).
-        requests_per_second (int): Requests per rolling second (X-RateLimit-Burst-Limit).
-        requests_in_flight (int): Simultaneous requests.
-        keyless_requests_per_minute (int): Requests per minute per client network without a key or with bad credentials.
-        endpoint_timeout_ms (int): Time a route has before it answers 504 (ms).
-        exports_queued_or_running (int): Exports queued or running at once.
-        export_max_rows (int): Rows in an export file at most.
-        export_max_bytes (int): Bytes in an export file at most (64 MiB).
-        export_max_query_params (int): Parameters in an export query at most.
+        Attributes:
+            requests_per_minute (int): Requests per rolling 60 seconds (X-RateLimit-Limit).
+            requests_per_second (int): Requests per rolling second (X-RateLimit-Burst-Limit).
+            requests_in_flight (int): Simultaneous requests.
+            keyless_requests_per_minute (int): Requests per minute per client network without a key or with bad credentials.
+            endpoint_timeout_ms (int): Time a route has before it answers 504 (ms).
+            exports_queued_or_running (int): Exports queued or running at once.
+            export_max_rows (int): Rows in an export file at most.
+            export_max_bytes (int): Bytes in an export file at most (64 MiB).
+            export_max_query_params (int): Parameters in an export query at most.
+            export_bytes_held_max (int): Bytes the account's export files not yet expired may hold, its plan's cap
+                (LIMIT_EXPORT_BYTES_BASIC or LIMIT_EXPORT_BYTES_PRO); at it a new export is refused 429 export_limit.
     """
 
     requests_per_minute: int
@@ -34,6 +37,7 @@ class LimitValues:
     export_max_rows: int
     export_max_bytes: int
     export_max_query_params: int
+    export_bytes_held_max: int
 
     def to_dict(self) -> dict[str, Any]:
         requests_per_minute = self.requests_per_minute
@@ -54,6 +58,8 @@ class LimitValues:
 
         export_max_query_params = self.export_max_query_params
 
+        export_bytes_held_max = self.export_bytes_held_max
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -67,6 +73,7 @@ class LimitValues:
                 "export_max_rows": export_max_rows,
                 "export_max_bytes": export_max_bytes,
                 "export_max_query_params": export_max_query_params,
+                "export_bytes_held_max": export_bytes_held_max,
             }
         )
 
@@ -93,6 +100,8 @@ class LimitValues:
 
         export_max_query_params = d.pop("export_max_query_params")
 
+        export_bytes_held_max = d.pop("export_bytes_held_max")
+
         limit_values = cls(
             requests_per_minute=requests_per_minute,
             requests_per_second=requests_per_second,
@@ -103,6 +112,7 @@ class LimitValues:
             export_max_rows=export_max_rows,
             export_max_bytes=export_max_bytes,
             export_max_query_params=export_max_query_params,
+            export_bytes_held_max=export_bytes_held_max,
         )
 
         return limit_values

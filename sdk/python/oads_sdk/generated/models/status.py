@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.exports_status import ExportsStatus
 from ..models.service_status import ServiceStatus
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ class Status:
             datasets (list[DatasetFreshness]): Per dataset, the newest data held and its size.
             data_source (DataOrigin | None): Whether the market data is simulated or loaded from files, read with the
                 dataset figures (the last read's when they are); null when no read has succeeded since the service started.
+            exports (ExportsStatus):
     """
 
     status: ServiceStatus
@@ -44,6 +46,7 @@ class Status:
     datasets_timestamp: int | None
     datasets: list[DatasetFreshness]
     data_source: DataOrigin | None
+    exports: ExportsStatus
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.data_origin import DataOrigin
@@ -70,6 +73,8 @@ class Status:
         else:
             data_source = self.data_source
 
+        exports = self.exports.value
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -81,6 +86,7 @@ class Status:
                 "datasets_timestamp": datasets_timestamp,
                 "datasets": datasets,
                 "data_source": data_source,
+                "exports": exports,
             }
         )
 
@@ -130,6 +136,8 @@ class Status:
 
         data_source = _parse_data_source(d.pop("data_source"))
 
+        exports = ExportsStatus(d.pop("exports"))
+
         status = cls(
             status=status,
             version=version,
@@ -138,6 +146,7 @@ class Status:
             datasets_timestamp=datasets_timestamp,
             datasets=datasets,
             data_source=data_source,
+            exports=exports,
         )
 
         return status
