@@ -23,6 +23,11 @@ export interface StreamLimits {
   pingIntervalMs: number;
   /** How long a connection without an Authorization header may take to send its auth message. */
   authTimeoutMs: number;
+  /**
+   * Connections without an Authorization header that may wait for their auth message at once, per
+   * client network and process (stream/unauthenticated.ts); one more upgrade is answered HTTP 429.
+   */
+  unauthenticatedPerNetwork: number;
   /** How long a closed stream can be resumed, and how many of its last messages are kept for it. */
   resumeWindowMs: number;
   resumeMessages: number;
@@ -40,6 +45,7 @@ export const DEFAULT_STREAM_LIMITS: Readonly<StreamLimits> = Object.freeze({
   cooldownMs: 10 * 60_000,
   pingIntervalMs: 15_000,
   authTimeoutMs: 10_000,
+  unauthenticatedPerNetwork: 16,
   resumeWindowMs: 60_000,
   resumeMessages: 20_000,
   levelsCadenceMs: 60_000,

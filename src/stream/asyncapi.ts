@@ -375,7 +375,7 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
       version,
       description: [
         'GET /v1/stream upgrades to a WebSocket. Authenticate with `Authorization: Bearer <API_KEY>` on the upgrade, or send `{"type":"auth","key":"<API_KEY>"}` first',
-        `(within ${limits.authTimeoutMs / 1000} s). An upgrade counts as a request against the rate limits and is in the request log and /v1/account/usage; an account may open`,
+        `(within ${limits.authTimeoutMs / 1000} s; at most ${limits.unauthenticatedPerNetwork} such connections of a client network (/24 IPv4, /56 IPv6) may wait at once, and an upgrade without the header needs room in the network's budget of requests without a valid key, which a connection that ends without a key spends: beyond either the upgrade is answered HTTP 429 rate_limited with Retry-After). An upgrade counts as a request against the rate limits and is in the request log and /v1/account/usage; an account may open`,
         `${limits.connectionsPerWindow} connections per ${limits.connectionWindowMs / 60_000} minutes, after which a ${limits.cooldownMs / 60_000}-minute cooldown (429 cooldown) refuses more.`,
         `Limits: client messages ${limits.maxClientMessageBytes} bytes, server messages ${limits.maxServerMessageBytes} bytes, ${limits.maxSubscriptions} subscriptions per connection,`,
         `${MAX_PRINTS_SYMBOLS} underlyings per prints subscription, ${limits.maxBufferedBytes} bytes waiting to be read (beyond it the connection is closed as a slow consumer).`,

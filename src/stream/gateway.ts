@@ -28,6 +28,7 @@ import type { StreamPeers } from './peers.js';
 import { CLOSE, closeReason, STREAM_PATH, type StreamLimits } from '../api-contract/stream-protocol.js';
 import type { ReplayOptions } from './replay.js';
 import { Stream, wire } from './stream.js';
+import { refuseUpgrade, WaitingForAuth } from './unauthenticated.js';
 
 export { STREAM_PATH };
 
@@ -104,6 +105,7 @@ export class StreamGateway {
   private readonly alive = new WeakSet<WebSocket>();
   /** Each upgrade's permessage-deflate window (bits), as the server's answer stated it; null when not negotiated. */
   private readonly deflateWindows = new WeakMap<IncomingMessage, number | null>();
+  private readonly waiting: WaitingForAuth;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -113,6 +115,7 @@ export class StreamGateway {
     private readonly peers: StreamPeers | null = null,
   ) {
     this.hub = new StreamHub(deps, limits, replay, keys);
+    this.waiting = new WaitingForAuth(limits.unauthenticatedPerNetwork);
     peers?.serve((claim) => this.hub.handOver(claim));
     // permessage-deflate when the client offers it; the streams compress their bodies themselves (once per body, stream.ts), so ws compresses nothing (threshold).
     this.wss = new WebSocketServer({
@@ -156,19 +159,7 @@ export class StreamGateway {
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== STREAM_PATH) {
-      const body = JSON.stringify({
-        error: {
-          code: 'not_found',
-          message: 'No such route: streams live at /v1/stream.',
-          status: 404,
-          request_id: newRequestId(this.deps.clock()),
-          details: [],
-          retry_after_ms: null,
-        },
-      });
-      socket.end(
-        `HTTP/1.1 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
+      refuseUpgrade(socket, new ApiError(404, 'not_found', 'No such route: streams live at /v1/stream.'), newRequestId(this.deps.clock()));
       return;
     }
     const now = this.deps.clock();
@@ -181,13 +172,63 @@ export class StreamGateway {
       ),
       resume: resumeOf(url.searchParams),
     };
+    const token = bearerToken(req.headers.authorization);
+    if (token !== null) {
+      this.accept(req, socket, head, upgrade, token, null);
+      return;
+    }
+    const release = this.waiting.hold(upgrade.network);
+    if (release === null) {
+      const message = `At most ${this.waiting.perNetwork} stream connections per client network may wait for their auth message; send Authorization: Bearer <API_KEY> on the upgrade.`;
+      this.refuseUpgrade(socket, upgrade, new ApiError(429, 'rate_limited', message, [], this.limits.authTimeoutMs));
+      return;
+    }
+    // The place is held until the auth message, or until the socket closes whatever happened to it.
+    socket.once('close', release);
+    // A reset while the budget is asked must not go unheard (the server took its error listener off).
+    socket.on('error', () => socket.destroy());
+    void Promise.resolve(this.deps.limiter.admitKeyless(upgrade.network, now, 'credentials', false)).then(
+      (admission) => {
+        if (admission.admitted) {
+          this.accept(req, socket, head, upgrade, null, release);
+          return;
+        }
+        release();
+        const { message, retryAfterMs } = admission.rejection;
+        this.refuseUpgrade(socket, upgrade, new ApiError(429, 'rate_limited', message, [], retryAfterMs));
+      },
+      (error: unknown) => {
+        release();
+        this.deps.logger.error('stream upgrade failed', { error: error instanceof Error ? error.message : String(error) });
+        this.refuseUpgrade(socket, upgrade, new ApiError(500, 'internal_error', 'Internal error.'));
+      },
+    );
+  }
+
+  /** An upgrade refused before the WebSocket: a plain HTTP answer, logged with its status. */
+  private refuseUpgrade(socket: Duplex, upgrade: Upgrade, error: ApiError): void {
+    refuseUpgrade(socket, error, upgrade.requestId);
+    this.log(upgrade, null, error.status);
+  }
+
+  /**
+   * The WebSocket: with a key from the upgrade's header, opened at once; without one (`release` the
+   * place it holds among those waiting, WaitingForAuth), opened by its first message, an auth message.
+   */
+  private accept(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    upgrade: Upgrade,
+    token: string | null,
+    release: (() => void) | null,
+  ): void {
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       wire(ws, socket, this.deflateWindows.get(req) ?? null);
       this.alive.add(ws);
       ws.on('pong', () => this.alive.add(ws));
       ws.on('error', () => ws.terminate());
       const inbox = new Inbox(ws);
-      const token = bearerToken(req.headers.authorization);
       if (token !== null) {
         void this.open(ws, upgrade, token, inbox);
         return;
@@ -206,6 +247,13 @@ export class StreamGateway {
           ),
         this.limits.authTimeoutMs,
       );
+      // Without a key to the end, the connection spends the network's keyless budget as a request without a valid key does.
+      let keyed = false;
+      ws.once('close', () => {
+        clearTimeout(timer);
+        if (!keyed)
+          void Promise.resolve(this.deps.limiter.admitKeyless(upgrade.network, this.deps.clock(), 'credentials', true)).catch(() => {});
+      });
       inbox.take((raw: RawData) => {
         clearTimeout(timer);
         inbox.take(null);
@@ -227,9 +275,10 @@ export class StreamGateway {
           return;
         }
         if (typeof message.resume === 'string') upgrade.resume = { streamId: message.resume, lastSeq: Number(message.last_seq) };
+        keyed = true;
+        release?.();
         void this.open(ws, upgrade, message.key, inbox);
       });
-      ws.once('close', () => clearTimeout(timer));
     });
   }
 
