@@ -646,7 +646,7 @@ export const getAsyncApiDocument = <ThrowOnError extends boolean = false>(option
  * until the soonest file expires. The exports already accepted are not cut, so the files may pass
  * the cap by those exports' files. While the free space of the service's disk is below its floor
  * (`EXPORT_DISK_FLOOR_BYTES`), exports wait rather than fail: a new export is refused 503
- * `upstream_busy` with `Retry-After` 30, an accepted one stays queued (its attempts not counted)
+ * `upstream_busy` with `Retry-After` 10, an accepted one stays queued (its attempts not counted)
  * and runs once the disk is above the floor again, failing with `upstream_busy` only after 30
  * minutes of waiting; `/v1/status` shows `exports: paused` meanwhile. A pool of background
  * workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
