@@ -3743,9 +3743,9 @@ export interface components {
         DateOfExpiryRequired: components["schemas"]["ExpiryDate"];
         /** @description Window end, exclusive, Unix ms. */
         EndTime: components["schemas"]["UnixMsParam"];
-        /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+        /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
         Exchange: components["schemas"]["ExchangeName"][];
-        /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+        /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
         Expirations64: components["schemas"]["ExpiryDate"][];
         /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
         ExpiryMode: components["schemas"]["ExpiryMode"];
@@ -3779,15 +3779,15 @@ export interface components {
         PositioningModel: components["schemas"]["PositioningModelName"];
         /** @description One exact option root of at most six characters (SPX and SPXW are different roots). */
         RootRequired: string;
-        /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
+        /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
         Sentiment: components["schemas"]["Sentiment"][];
         /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
         SessionRthGth: components["schemas"]["RegularOrGlobalSession"];
         /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
         SessionRthGthAll: components["schemas"]["SessionFilter"];
-        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
+        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
         SideCoarse: components["schemas"]["CoarseSideFilter"][];
-        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
+        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
         SideDetailed: components["schemas"]["SideFilter"][];
         /** @description Window start, inclusive, Unix ms. */
         StartTime: components["schemas"]["UnixMsParam"];
@@ -3795,7 +3795,7 @@ export interface components {
         StrikeRequired: number;
         /** @description Max rows per page. */
         TradesLimit: number;
-        /** @description A print matches when any listed type applies. */
+        /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
         TradeType: components["schemas"]["TradeTypeFilter"][];
         /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
         TradingDate: components["schemas"]["CalendarDate"];
@@ -3803,7 +3803,7 @@ export interface components {
         UnderlyingSymbolOptional: components["schemas"]["UnderlyingSymbol"];
         /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
         UnderlyingSymbolRequired: components["schemas"]["UnderlyingSymbol"];
-        /** @description Several underlyings (roots or families), comma-separated. */
+        /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
         UnderlyingSymbols: components["schemas"]["UnderlyingSymbol"][];
         /** @description Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek). */
         Unit: components["schemas"]["ExposureUnit"];
@@ -4542,7 +4542,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Index of the first expiration shown among the selected ones. */
                 expiration_offset?: number;
-                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
@@ -4617,7 +4617,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
                 exchange?: components["parameters"]["Exchange"];
                 /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
@@ -4641,17 +4641,17 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideCoarse"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
-                /** @description Several underlyings (roots or families), comma-separated. */
+                /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
                 /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
@@ -4706,7 +4706,7 @@ export interface operations {
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Ranking key; the default depends on the grain (net for root, change_percent for contract). */
                 sort?: components["schemas"]["LeaderSort"];
-                /** @description Contract grain only; default is every underlying the platform tabulates. */
+                /** @description Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["schemas"]["UnderlyingSymbol"][];
             };
             header?: never;
@@ -4753,7 +4753,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
                 exchange?: components["parameters"]["Exchange"];
                 /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
@@ -4777,15 +4777,15 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["Sentiment"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideDetailed"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
-                /** @description Several underlyings (roots or families), comma-separated. */
+                /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
                 /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
@@ -4854,15 +4854,15 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideCoarse"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
                 underlying_symbol: components["parameters"]["UnderlyingSymbolRequired"];
@@ -4911,7 +4911,7 @@ export interface operations {
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
@@ -4919,7 +4919,7 @@ export interface operations {
                 gatekeeper_ratio?: number;
                 /** @description Exposure measured. */
                 greek?: components["schemas"]["Greek"];
-                /** @description Optional key levels to compute. */
+                /** @description Optional key levels to compute. A list, comma-separated in one parameter (`include=a,b`) or the parameter repeated (`include=a&include=b`). */
                 include?: components["schemas"]["LevelsExtra"][];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
@@ -4976,7 +4976,7 @@ export interface operations {
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
                 expiry_mode?: components["parameters"]["ExpiryMode"];
@@ -5077,7 +5077,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
                 exchange?: components["parameters"]["Exchange"];
                 /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
@@ -5101,19 +5101,19 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["Sentiment"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideDetailed"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Option root or family. Give this or underlying_symbols, not both. */
                 underlying_symbol?: components["parameters"]["UnderlyingSymbolOptional"];
-                /** @description Several underlyings (roots or families), comma-separated. */
+                /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
                 /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
@@ -5205,7 +5205,7 @@ export interface operations {
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). */
+                /** @description Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["schemas"]["ExpiryDate"][];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];

@@ -2787,7 +2787,7 @@ export type UnderlyingSymbolRequired = UnderlyingSymbol;
 export type UnderlyingSymbolOptional = UnderlyingSymbol;
 
 /**
- * Several underlyings (roots or families), comma-separated.
+ * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
  */
 export type UnderlyingSymbols = Array<UnderlyingSymbol>;
 
@@ -2852,7 +2852,7 @@ export type DateOfExpiryRequired = ExpiryDate;
 export type StrikeRequired = number;
 
 /**
- * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+ * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
  */
 export type Expirations64 = Array<ExpiryDate>;
 
@@ -2892,22 +2892,22 @@ export type MinSize = number;
 export type MaxSize = number;
 
 /**
- * A print matches when any listed type applies.
+ * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
  */
 export type TradeType = Array<TradeTypeFilter>;
 
 /**
- * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
+ * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
  */
 export type SideDetailed = Array<SideFilter>;
 
 /**
- * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
+ * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
  */
 export type SideCoarse = Array<CoarseSideFilter>;
 
 /**
- * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+ * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
  */
 export type Sentiment2 = Array<Sentiment>;
 
@@ -2942,7 +2942,7 @@ export type MinStrike = number;
 export type MaxStrike = number;
 
 /**
- * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+ * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
  */
 export type Exchange = Array<ExchangeName>;
 
@@ -2985,7 +2985,7 @@ export type ListOptionTradesData = {
          */
         underlying_symbol?: UnderlyingSymbol;
         /**
-         * Several underlyings (roots or families), comma-separated.
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3037,15 +3037,15 @@ export type ListOptionTradesData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<SideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3069,7 +3069,7 @@ export type ListOptionTradesData = {
          */
         max_strike?: number;
         /**
-         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3135,7 +3135,7 @@ export type ListOptionFlowData = {
     path?: never;
     query?: {
         /**
-         * Several underlyings (roots or families), comma-separated.
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3187,15 +3187,15 @@ export type ListOptionFlowData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3219,7 +3219,7 @@ export type ListOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3285,7 +3285,7 @@ export type ListOvernightOptionFlowData = {
     path?: never;
     query?: {
         /**
-         * Several underlyings (roots or families), comma-separated.
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3333,15 +3333,15 @@ export type ListOvernightOptionFlowData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<SideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3365,7 +3365,7 @@ export type ListOvernightOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3451,7 +3451,7 @@ export type ListFlowLeadersData = {
          */
         min_premium?: number;
         /**
-         * Contract grain only; default is every underlying the platform tabulates.
+         * Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3577,15 +3577,15 @@ export type GetPremiumDriftData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3855,7 +3855,7 @@ export type GetVolatilitySkewData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31).
+         * Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
     };
@@ -4007,7 +4007,7 @@ export type GetOpenInterestData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
         /**
@@ -4121,7 +4121,7 @@ export type GetExposureLevelsData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
         /**
@@ -4153,7 +4153,7 @@ export type GetExposureLevelsData = {
          */
         perspective?: Perspective;
         /**
-         * Optional key levels to compute.
+         * Optional key levels to compute. A list, comma-separated in one parameter (`include=a,b`) or the parameter repeated (`include=a&include=b`).
          */
         include?: Array<LevelsExtra>;
         /**
@@ -4239,7 +4239,7 @@ export type GetExposureHeatmapData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
         /**
