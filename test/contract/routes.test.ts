@@ -205,6 +205,28 @@ describe('every served route through the generated client', () => {
     const { responses: ___, ...writtenRest } = written.paths['/v1/options/trades']?.get ?? {};
     expect(rest).toEqual(writtenRest);
     expect({ ...(served.data as object), paths: null }).toEqual({ ...written, paths: null });
+    // Every $ref of the served document resolves inside it, those of the response examples too: a
+    // generator follows them all (scripts/check-generators runs the generators on this document).
+    const unresolved: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string') {
+        const target = ref.startsWith('#/')
+          ? ref
+              .slice(2)
+              .split('/')
+              .reduce<unknown>(
+                (at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+                served.data,
+              )
+          : undefined;
+        if (target === undefined) unresolved.push(`${where}: ${ref}`);
+      }
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}/${key}`);
+    };
+    visit(served.data, '#');
+    expect(unresolved).toEqual([]);
   });
 
   it('lists every route in the catalog with its parameters', async () => {

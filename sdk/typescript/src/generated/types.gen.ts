@@ -813,6 +813,13 @@ export type Heatmap = {
 };
 
 /**
+ * FlowLeaderRow
+ *
+ * A ranked row: a RootLeaderRow at grain root, a ContractLeaderRow at grain contract.
+ */
+export type FlowLeaderRow = RootLeaderRow | ContractLeaderRow;
+
+/**
  * RootLeaderRow
  *
  * A root-grain leader row.
@@ -1364,9 +1371,9 @@ export type DataOriginKind = 'simulated' | 'files' | 'mixed' | 'empty';
 /**
  * ExportQueryValue
  *
- * A parameter value; lists as an array or comma-separated text.
+ * A parameter value: text, a number or a boolean, and for a list parameter an array of such values or comma-separated text. Any JSON value is taken here; each is checked against the target route's own parameter schema (400 naming `query.<name>`), so this schema stays one that every client generator can represent (an anyOf with an array branch is not).
  */
-export type ExportQueryValue = string | number | boolean | Array<string | number | boolean>;
+export type ExportQueryValue = unknown;
 
 /**
  * ExportRequest
@@ -2490,7 +2497,7 @@ export type FlowLeadersResponse = {
     /**
      * Ranked rows; each carries underlying_symbol and the fields of its grain only.
      */
-    data: Array<RootLeaderRow | ContractLeaderRow>;
+    data: Array<FlowLeaderRow>;
     /**
      * Meta of the answer.
      */
@@ -2829,7 +2836,7 @@ export type EndTime = UnixMsParam;
 /**
  * call or put; omit for both.
  */
-export type ContractType2 = ContractType;
+export type ContractTypeParam = ContractType;
 
 /**
  * call or put.
@@ -2859,7 +2866,7 @@ export type Expirations64 = Array<ExpiryDate>;
 /**
  * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
  */
-export type ExpiryMode2 = ExpiryMode;
+export type ExpiryModeParam = ExpiryMode;
 
 /**
  * Minimum days to expiration; 0 means expiring on the trading date.
@@ -2909,7 +2916,7 @@ export type SideCoarse = Array<CoarseSideFilter>;
 /**
  * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
  */
-export type Sentiment2 = Array<Sentiment>;
+export type SentimentParam = Array<Sentiment>;
 
 /**
  * Only out-of-the-money contracts; prints without a known underlying price are excluded.
@@ -2969,7 +2976,7 @@ export type PositioningModel = PositioningModelName;
 /**
  * dealer, or customer (which negates the values only).
  */
-export type Perspective2 = Perspective;
+export type PerspectiveParam = Perspective;
 
 /**
  * Export id.
