@@ -46,9 +46,13 @@ check-generated: install venv
 	  git status --porcelain -- generated sdk; \
 	  echo "generated/ or sdk/ differs from a fresh codegen of openapi/v1.yaml: run 'make codegen' and commit" >&2; exit 1; fi
 
-# The contract as openapi-python-client and openapi-typescript read it: no warning, no enum set
-# declared twice, no auto-named model (findings also in build/generator-findings.txt). The check's
-# own test first: it finds each fault in a small contract and nothing once they are repaired.
+# The contract, and the document /v1/openapi.json serves, as client generators read them:
+# openapi-python-client and openapi-typescript on both; on the served one also @hey-api/openapi-ts,
+# oapi-codegen (Go, `go build`) and openapi-generator's Java native client (`mvn compile`), the last
+# two installed pinned into build/tools by scripts/generator-tools (go, java and mvn are on the
+# machine). No warning, no client that does not build, no enum set declared twice, no auto-named
+# model, no float32, no unresolvable $ref (findings also in build/generator-findings.txt). The
+# check's own test first: it finds each fault in a small contract and nothing once they are repaired.
 check-generators: install venv
 	cd sdk/python && ../../.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_check_generators.py
 	bash scripts/check-generators build/generator-findings.txt

@@ -1195,6 +1195,7 @@ export interface components {
              */
             item?: string;
             /**
+             * Format: double
              * @description Largest value allowed.
              * @example 500
              */
@@ -1206,6 +1207,7 @@ export interface components {
              */
             max_items?: number;
             /**
+             * Format: double
              * @description Smallest value allowed.
              * @example 1
              */
@@ -1250,6 +1252,7 @@ export interface components {
          */
         ContractLeaderRow: {
             /**
+             * Format: double
              * @description Percent change of last_price from previous_close; null without a previous close.
              * @example 152.3
              */
@@ -1263,11 +1266,13 @@ export interface components {
              */
             date_of_expiry: string;
             /**
+             * Format: double
              * @description Implied volatility of the session's last print (decimal); null when it could not be solved.
              * @example 0.182
              */
             implied_volatility: number | null;
             /**
+             * Format: double
              * @description Price per share of the session's last print.
              * @example 4.1
              */
@@ -1279,16 +1284,19 @@ export interface components {
              */
             open_interest: number | null;
             /**
+             * Format: double
              * @description Total premium of the contract's prints in the session (USD).
              * @example 2500000
              */
             premium: number;
             /**
+             * Format: double
              * @description Price per share of the contract's last regular-session print of the previous trading date; null when it did not trade then or that session is not held.
              * @example 1.63
              */
             previous_close: number | null;
             /**
+             * Format: double
              * @description Strike in USD.
              * @example 5900
              */
@@ -1345,6 +1353,7 @@ export interface components {
          */
         DatabaseHealth: {
             /**
+             * Format: double
              * @description Round trip of a trivial query; null when down.
              * @example 0.4
              */
@@ -1494,11 +1503,13 @@ export interface components {
              */
             date_of_expiry: string;
             /**
+             * Format: double
              * @description S·σ·√T in USD, σ the smile at the forward and T the ACT/365 years to settlement; null without σ.
              * @example 48.2
              */
             expected_move: number | null;
             /**
+             * Format: double
              * @description σ: the fitted smile at the forward (k = 0), decimal; null without a smile.
              * @example 0.16
              */
@@ -1512,11 +1523,13 @@ export interface components {
              */
             one_sigma_band: number[];
             /**
+             * Format: double
              * @description Mid of the call plus mid of the put at the listed strike nearest S where both have a mid (the lower on a tie), USD per share; null when none.
              * @example 40.1
              */
             straddle: number | null;
             /**
+             * Format: double
              * @description 0.85 × straddle (USD); null with it.
              * @example 34.1
              */
@@ -1563,11 +1576,13 @@ export interface components {
              */
             date_of_expiry: string;
             /**
+             * Format: double
              * @description Strike of the cell in USD.
              * @example 5900
              */
             strike: number;
             /**
+             * Format: double
              * @description Value of the cell (net over calls and puts on the levels route), in the response's unit and perspective.
              * @example 1250000000
              */
@@ -1708,9 +1723,16 @@ export interface components {
         };
         /**
          * ExportQueryValue
-         * @description A parameter value; lists as an array or comma-separated text.
+         * @description A parameter value: text, a number or a boolean, and for a list parameter an array of such values or comma-separated text. Any JSON value is taken here; each is checked against the target route's own parameter schema (400 naming `query.<name>`), so this schema stays one that every client generator can represent (an anyOf with an array branch is not).
+         * @example SPX
+         * @example 100
+         * @example true
+         * @example [
+         *       "sweep",
+         *       "block"
+         *     ]
          */
-        ExportQueryValue: string | number | boolean | (string | number | boolean)[];
+        ExportQueryValue: unknown;
         /** ExportRequest */
         ExportRequest: {
             /**
@@ -1745,10 +1767,15 @@ export interface components {
          * @enum {string}
          */
         ExposureUnit: "per_percent" | "per_dollar" | "raw";
+        /**
+         * FlowLeaderRow
+         * @description A ranked row: a RootLeaderRow at grain root, a ContractLeaderRow at grain contract.
+         */
+        FlowLeaderRow: components["schemas"]["RootLeaderRow"] | components["schemas"]["ContractLeaderRow"];
         /** FlowLeadersResponse */
         FlowLeadersResponse: {
             /** @description Ranked rows; each carries underlying_symbol and the fields of its grain only. */
-            data: (components["schemas"]["RootLeaderRow"] | components["schemas"]["ContractLeaderRow"])[];
+            data: components["schemas"]["FlowLeaderRow"][];
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
@@ -1758,6 +1785,7 @@ export interface components {
          */
         GammaRegime: {
             /**
+             * Format: double
              * @description Σ|value| of the contracts' exposure to the requested greek (a strike's calls and puts do not offset), in the response's unit and perspective; null without contracts.
              * @example 9000000000
              */
@@ -1768,11 +1796,13 @@ export interface components {
              */
             label: components["schemas"]["RegimeLabel"];
             /**
+             * Format: double
              * @description Σ value of the contracts' exposure to the requested greek, in the response's unit and perspective; null without contracts.
              * @example 1200000000
              */
             net: number | null;
             /**
+             * Format: double
              * @description net / absolute; null when absolute is 0 or null.
              * @example 0.13
              */
@@ -1808,6 +1838,7 @@ export interface components {
              */
             leg: components["schemas"]["HeatmapLeg"];
             /**
+             * Format: double
              * @description Largest cell value; null without a cell.
              * @example 1250000000
              */
@@ -1818,6 +1849,7 @@ export interface components {
              */
             metric: string;
             /**
+             * Format: double
              * @description Smallest cell value; null without a cell.
              * @example -830000000
              */
@@ -1871,11 +1903,13 @@ export interface components {
              */
             days_to_expiry: number;
             /**
+             * Format: double
              * @description Strike (row) in USD.
              * @example 5900
              */
             strike: number;
             /**
+             * Format: double
              * @description The metric summed over the cell's contracts of the leg (every root of that date at that strike); on the net leg calls plus puts for the greeks and net_premium, calls minus puts for open_interest, volume, premium and trades; 0 when a listed contract has nothing to show. Exposure in the response's unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
              * @example 1250000000
              */
@@ -1927,31 +1961,37 @@ export interface components {
         /** ImpliedVolatilitySample */
         ImpliedVolatilitySample: {
             /**
+             * Format: double
              * @description Best offer price; null when there is no offer (a zero offer is none).
              * @example 12.4
              */
             ask: number | null;
             /**
+             * Format: double
              * @description Implied volatility at the offer; null without an offer or an underlying price, or when no volatility reprices it.
              * @example 0.185
              */
             ask_implied_volatility: number | null;
             /**
+             * Format: double
              * @description Best bid price; null when there is no bid (a zero bid is none).
              * @example 12.1
              */
             bid: number | null;
             /**
+             * Format: double
              * @description Implied volatility at the bid; null without a bid or an underlying price, or when no volatility reprices it.
              * @example 0.179
              */
             bid_implied_volatility: number | null;
             /**
+             * Format: double
              * @description Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
              * @example 0.182
              */
             implied_volatility: number | null;
             /**
+             * Format: double
              * @description Midpoint of bid and offer; null unless both are present and not crossed.
              * @example 12.25
              */
@@ -1959,6 +1999,7 @@ export interface components {
             option_symbol: components["schemas"]["OptionSymbol"];
             timestamp: components["schemas"]["UnixMs"];
             /**
+             * Format: double
              * @description Underlying price the volatilities were solved at (USD); null when none is known.
              * @example 5850.25
              */
@@ -2021,6 +2062,7 @@ export interface components {
              */
             trading_date: string;
             /**
+             * Format: double
              * @description Underlying price S the contracts were valued at (USD); always known here (422 otherwise).
              * @example 5850.25
              */
@@ -2059,21 +2101,25 @@ export interface components {
          */
         Levels: {
             /**
+             * Format: double
              * @description Strike of the largest positive call exposure (USD); null when none is positive.
              * @example 6000
              */
             call_wall: number | null;
             /**
+             * Format: double
              * @description Among strikes at or above the underlying price, the strike of the largest positive net exposure; null when none.
              * @example 5900
              */
             call_wall_above: number | null;
             /**
+             * Format: double
              * @description Strike of the largest absolute net charm; null unless include names charm.
              * @example 5850
              */
             charm_max_absolute_strike: number | null;
             /**
+             * Format: double
              * @description Strike of the largest absolute net delta; null unless include names delta.
              * @example 5800
              */
@@ -2081,6 +2127,7 @@ export interface components {
             /** @description Expected move of the nearest expiration; null when no expiration is still to settle. */
             expected_move: null | components["schemas"]["ExpectedMove"];
             /**
+             * Format: double
              * @description Of gamma_flip_candidates, the underlying price nearest S at which net modeled gamma changes sign (sticky strike: each contract keeps its volatility); null when it keeps one sign over 0.8·S to 1.2·S. A model estimate.
              * @example 5812.5
              */
@@ -2093,6 +2140,7 @@ export interface components {
              */
             gamma_flip_candidates: number[];
             /**
+             * Format: double
              * @description gamma_flip with the contracts expiring on the trading date left out; null when there is none.
              * @example 5790
              */
@@ -2103,6 +2151,7 @@ export interface components {
              */
             gamma_flip_far_from_underlying: boolean | null;
             /**
+             * Format: double
              * @description Σ positive call gamma exposure over |Σ negative put gamma exposure|, by strike; null when there is no negative put exposure.
              * @example 1.2
              */
@@ -2115,6 +2164,7 @@ export interface components {
              */
             gatekeepers: number[];
             /**
+             * Format: double
              * @description Strike of the largest |call| + |put| exposure; null when every value is 0.
              * @example 5900
              */
@@ -2122,11 +2172,13 @@ export interface components {
             /** @description The (expiration, strike) cell of largest |net| exposure (ties: the earlier expiration, then the lower strike); null when every value is 0. */
             largest_cell: null | components["schemas"]["ExpiryCell"];
             /**
+             * Format: double
              * @description Strike of the most negative net exposure, anywhere; null when none is negative.
              * @example 5700
              */
             major_negative: number | null;
             /**
+             * Format: double
              * @description Strike of the largest positive net exposure, anywhere; null when none is positive.
              * @example 5900
              */
@@ -2134,6 +2186,7 @@ export interface components {
             /** @description Max pain of the nearest expiration; null when no expiration is still to settle. */
             max_pain: null | components["schemas"]["MaxPain"];
             /**
+             * Format: double
              * @description Σ|gamma exposure| of the nearest expiration over Σ|gamma exposure| of all selected (0 to 1); null when there is no gamma.
              * @example 0.42
              */
@@ -2141,11 +2194,13 @@ export interface components {
             /** @description The strike of the largest |net| exposure and its signed net; null when every value is 0. */
             peak_net_exposure: null | components["schemas"]["StrikeValue"];
             /**
+             * Format: double
              * @description Strike of the most negative put exposure (USD); null when none is negative.
              * @example 5700
              */
             put_wall: number | null;
             /**
+             * Format: double
              * @description Among strikes at or below the underlying price, the strike of the most negative net exposure; null when none.
              * @example 5800
              */
@@ -2274,6 +2329,7 @@ export interface components {
              */
             date_of_expiry: string;
             /**
+             * Format: double
              * @description The listed strike K* minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0) (USD).
              * @example 5850
              */
@@ -2358,6 +2414,7 @@ export interface components {
              */
             trading_date: string;
             /**
+             * Format: double
              * @description Underlying price (USD) at the regular session's valuation instant; null when none is known.
              * @example 5850.25
              */
@@ -2402,6 +2459,7 @@ export interface components {
              */
             put_open_interest: number;
             /**
+             * Format: double
              * @description Present only when grouped by strike.
              * @example 5850
              */
@@ -2428,6 +2486,7 @@ export interface components {
              */
             put: number;
             /**
+             * Format: double
              * @description put over call; null without call open interest.
              * @example 1.25
              */
@@ -2439,11 +2498,13 @@ export interface components {
          */
         OptionPrint: {
             /**
+             * Format: double
              * @description Best ask at execution; null when no valid quote.
              * @example 12.4
              */
             ask: number | null;
             /**
+             * Format: double
              * @description Best bid at execution; null when no valid quote.
              * @example 12.1
              */
@@ -2475,6 +2536,7 @@ export interface components {
              */
             days_to_expiry: number;
             /**
+             * Format: double
              * @description Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6 decimals; null with implied_volatility.
              * @example 0.42
              */
@@ -2508,6 +2570,7 @@ export interface components {
              */
             id: string;
             /**
+             * Format: double
              * @description Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
              * @example 0.182
              */
@@ -2534,16 +2597,19 @@ export interface components {
              */
             open_interest: number | null;
             /**
+             * Format: double
              * @description Percent out of the money; negative in the money.
              * @example 0.85
              */
             otm_percent: number | null;
             /**
+             * Format: double
              * @description USD: price x size x multiplier.
              * @example 24800
              */
             premium: number;
             /**
+             * Format: double
              * @description Execution price per share in USD.
              * @example 12.4
              */
@@ -2564,6 +2630,7 @@ export interface components {
              */
             side: components["schemas"]["PrintSide"];
             /**
+             * Format: double
              * @description How far side can be trusted, 0 to 1 (3 decimals): 1 at or beyond the quote, 0.6 rising to 0.9 across the near bands towards the quote, 0.5 at the mid, 0 unknown; times a quote-age factor falling from 1 at 1 s to 0.5 at 30 s; times 0.5 for an implied complex leg or 0.8 for another complex print; a feed aggressor hint that agrees raises it to at least 0.9, one that disagrees halves it.
              * @example 0.95
              */
@@ -2575,6 +2642,7 @@ export interface components {
              */
             size: number;
             /**
+             * Format: double
              * @description Strike in USD.
              * @example 5900
              */
@@ -2586,6 +2654,7 @@ export interface components {
              */
             trade_type: components["schemas"]["PrintTradeType"];
             /**
+             * Format: double
              * @description Underlying price at the execution (USD); null when not known.
              * @example 5850.25
              */
@@ -2711,22 +2780,26 @@ export interface components {
         /** PremiumDriftBucket */
         PremiumDriftBucket: {
             /**
+             * Format: double
              * @description Cumulative call premium from the window's start to the bucket's end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
              * @example 1250000
              */
             call_drift: number | null;
             /**
+             * Format: double
              * @description The same for puts (USD).
              * @example -320000
              */
             put_drift: number | null;
             /**
+             * Format: double
              * @description call_drift − put_drift (USD): rises when premium flows into calls or out of puts.
              * @example 1570000
              */
             sentiment_drift: number | null;
             timestamp: components["schemas"]["UnixMs"];
             /**
+             * Format: double
              * @description Close of the underlying's last one-minute bar in the bucket (USD); null when none.
              * @example 5850.25
              */
@@ -2786,11 +2859,13 @@ export interface components {
         /** RankedStrike */
         RankedStrike: {
             /**
+             * Format: double
              * @description 100 × (strike − underlying price) / underlying price; null without an underlying price.
              * @example 0.85
              */
             distance_percent: number | null;
             /**
+             * Format: double
              * @description strike − underlying price, in USD.
              * @example 49.75
              */
@@ -2802,11 +2877,13 @@ export interface components {
              */
             rank: number;
             /**
+             * Format: double
              * @description Strike in USD.
              * @example 5900
              */
             strike: number;
             /**
+             * Format: double
              * @description The leg's exposure at the strike, in the response's unit and perspective (gross is |call| + |put|, never negated).
              * @example 1250000000
              */
@@ -2862,6 +2939,7 @@ export interface components {
              */
             default_used: boolean;
             /**
+             * Format: double
              * @description Share of a day's variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions' log returns; null when it cannot be determined.
              * @example 0.78
              */
@@ -2887,11 +2965,13 @@ export interface components {
              */
             extended_conditions: number[];
             /**
+             * Format: double
              * @description Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
              * @example 1240
              */
             price: number;
             /**
+             * Format: double
              * @description Execution price per share, as quoted and as a print's price on the trades route.
              * @example 12.4
              */
@@ -2938,16 +3018,19 @@ export interface components {
          */
         RootLeaderRow: {
             /**
+             * Format: double
              * @description Premium of bearish prints (USD).
              * @example 5000000
              */
             bearish_premium: number;
             /**
+             * Format: double
              * @description bearish_premium over bullish_premium; null without bullish premium.
              * @example 0.83
              */
             bearish_to_bullish_ratio: number | null;
             /**
+             * Format: double
              * @description Premium of bullish prints (USD).
              * @example 6000000
              */
@@ -2959,16 +3042,19 @@ export interface components {
              */
             call_volume: number;
             /**
+             * Format: double
              * @description Premium of prints at the mid (USD).
              * @example 1500000
              */
             neutral_premium: number;
             /**
+             * Format: double
              * @description Total premium of the underlying's prints in the session (USD).
              * @example 12500000
              */
             premium: number;
             /**
+             * Format: double
              * @description Share of the whole market's premium, 0 to 1.
              * @example 0.21
              */
@@ -2986,6 +3072,7 @@ export interface components {
              */
             trades: number;
             /**
+             * Format: double
              * @description Share of the whole market's prints, 0 to 1.
              * @example 0.18
              */
@@ -3002,6 +3089,7 @@ export interface components {
              */
             volume: number;
             /**
+             * Format: double
              * @description Share of the whole market's volume, 0 to 1.
              * @example 0.2
              */
@@ -3097,16 +3185,19 @@ export interface components {
         /** SkewExpiration */
         SkewExpiration: {
             /**
+             * Format: double
              * @description Volatility of the smile at the forward (k = 0); null without a smile.
              * @example 0.16
              */
             atm_implied_volatility: number | null;
             /**
+             * Format: double
              * @description Average of the 10-delta call and put volatilities minus the at-the-money volatility; null when the smile does not reach 10 delta or there is no underlying price.
              * @example 0.012
              */
             butterfly_10d: number | null;
             /**
+             * Format: double
              * @description Average of the 25-delta call and put volatilities minus the at-the-money volatility.
              * @example 0.004
              */
@@ -3126,11 +3217,13 @@ export interface components {
             /** @description How the smile was built and how well it meets its quotes; null without a smile (no forward, or no out-of-the-money mid). */
             fit: components["schemas"]["SmileFit"] | null;
             /**
+             * Format: double
              * @description Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
              * @example 5851.1
              */
             forward: number | null;
             /**
+             * Format: double
              * @description risk_reversal_25d over atm_implied_volatility.
              * @example -0.25
              */
@@ -3138,11 +3231,13 @@ export interface components {
             /** @description Every strike with a quote, ascending. */
             points: components["schemas"]["SkewPoint"][];
             /**
+             * Format: double
              * @description 10-delta call volatility minus 10-delta put volatility.
              * @example -0.07
              */
             risk_reversal_10d: number | null;
             /**
+             * Format: double
              * @description 25-delta call volatility minus 25-delta put volatility.
              * @example -0.04
              */
@@ -3153,6 +3248,7 @@ export interface components {
              */
             root: string;
             /**
+             * Format: double
              * @description dσ/dk at the money: slope of the smile against log-forward moneyness k = ln(K/F).
              * @example -0.9
              */
@@ -3161,41 +3257,49 @@ export interface components {
         /** SkewPoint */
         SkewPoint: {
             /**
+             * Format: double
              * @description Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
              * @example 0.5
              */
             call_delta: number | null;
             /**
+             * Format: double
              * @description Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
              * @example 0.16
              */
             call_implied_volatility: number | null;
             /**
+             * Format: double
              * @description ln(strike / forward); null when the forward is unknown.
              * @example 0
              */
             moneyness: number | null;
             /**
+             * Format: double
              * @description Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
              * @example 0.16
              */
             otm_implied_volatility: number | null;
             /**
+             * Format: double
              * @description Spot delta of the put at its mid volatility; null without that volatility or an underlying price.
              * @example -0.5
              */
             put_delta: number | null;
             /**
+             * Format: double
              * @description Implied volatility of the put's mid; null without a mid or when no volatility reprices it.
              * @example 0.16
              */
             put_implied_volatility: number | null;
             /**
+             * Format: double
              * @description The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
              * @example 0.161
              */
             smile_implied_volatility: number | null;
             /**
+             * Format: double
              * @description Strike in USD.
              * @example 5850
              */
@@ -3234,6 +3338,7 @@ export interface components {
              */
             fallback_reason: components["schemas"]["SmileFallbackReason"] | null;
             /**
+             * Format: double
              * @description Largest absolute difference of fitted and quoted mid volatility, in volatility points (1 = 0.01).
              * @example 0.21
              */
@@ -3256,6 +3361,7 @@ export interface components {
              */
             quotes_within_spread: number;
             /**
+             * Format: double
              * @description Root-mean-square of fitted minus quoted mid volatility, in volatility points.
              * @example 0.08
              */
@@ -3335,11 +3441,13 @@ export interface components {
              */
             id: string;
             /**
+             * Format: double
              * @description Old shares in the ratio (a 2-for-1 split has split_from 1, split_to 2).
              * @example 1
              */
             split_from: number;
             /**
+             * Format: double
              * @description New shares in the ratio.
              * @example 4
              */
@@ -3379,11 +3487,13 @@ export interface components {
          */
         StrikeRange: {
             /**
+             * Format: double
              * @description Highest strike shown (USD); null without a cell.
              * @example 6050
              */
             highest_strike: number | null;
             /**
+             * Format: double
              * @description Lowest strike shown (USD); null without a cell.
              * @example 5650
              */
@@ -3398,11 +3508,13 @@ export interface components {
         /** StrikeValue */
         StrikeValue: {
             /**
+             * Format: double
              * @description Strike in USD.
              * @example 5900
              */
             strike: number;
             /**
+             * Format: double
              * @description Net exposure at the strike, in the response's unit and perspective.
              * @example 1250000000
              */
@@ -3421,6 +3533,7 @@ export interface components {
             option_symbol: components["schemas"]["OptionSymbol"];
             requested_timestamp: components["schemas"]["UnixMs"];
             /**
+             * Format: double
              * @description Strike in USD, as requested.
              * @example 5900
              */
@@ -3518,6 +3631,7 @@ export interface components {
              */
             open_interest_date: string | null;
             /**
+             * Format: double
              * @description Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading date's month, converted from its discount basis; this service always fills it.
              * @example 0.0391
              */
@@ -3529,6 +3643,7 @@ export interface components {
              */
             timestamp: number | null;
             /**
+             * Format: double
              * @description Underlying price used (USD): the close of the last one-minute bar ended by the valuation time; null when none.
              * @example 5850.25
              */
@@ -3548,11 +3663,13 @@ export interface components {
         /** VannaLevels */
         VannaLevels: {
             /**
+             * Format: double
              * @description Strike of the largest positive net vanna (USD); null when none is positive.
              * @example 5900
              */
             max: number | null;
             /**
+             * Format: double
              * @description Strike of the most negative net vanna (USD); null when none is negative.
              * @example 5700
              */
@@ -3592,27 +3709,32 @@ export interface components {
         /** VolatilityDriftPoint */
         VolatilityDriftPoint: {
             /**
+             * Format: double
              * @description Realized volatility of the underlying's one-minute log returns from the window's open to the bucket's end, scaled to a day by the window's share of daily variance and annualised over 252 days (decimal); null before five returns.
              * @example 0.12
              */
             adjusted_realized_volatility: number | null;
             /**
+             * Format: double
              * @description At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the bucket's quotes (decimal); null when no forward or volatility is found.
              * @example 0.16
              */
             implied_volatility: number | null;
             /**
+             * Format: double
              * @description 30-day constant-maturity volatility, Cboe VIX weighting of the two expirations that bracket 30 days (decimal); null when either is missing.
              * @example 0.17
              */
             implied_volatility_30d: number | null;
             /**
+             * Format: double
              * @description The same total variance as implied_volatility over the years to settlement on the trading-variance clock, √(w/τ) (decimal); null with it.
              * @example 0.15
              */
             implied_volatility_trading_clock: number | null;
             timestamp: components["schemas"]["UnixMs"];
             /**
+             * Format: double
              * @description Close of the last underlying bar ended by the bucket's end (USD); null when none.
              * @example 5850.25
              */
@@ -3764,7 +3886,7 @@ export interface components {
     };
     parameters: {
         /** @description call or put; omit for both. */
-        ContractType: components["schemas"]["ContractType"];
+        ContractTypeParam: components["schemas"]["ContractType"];
         /** @description call or put. */
         ContractTypeRequired: components["schemas"]["ContractType"];
         /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
@@ -3775,12 +3897,12 @@ export interface components {
         DateOfExpiryRequired: components["schemas"]["ExpiryDate"];
         /** @description Window end, exclusive, Unix ms. */
         EndTime: components["schemas"]["UnixMsParam"];
-        /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+        /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
         Exchange: components["schemas"]["ExchangeName"][];
-        /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+        /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
         Expirations64: components["schemas"]["ExpiryDate"][];
         /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
-        ExpiryMode: components["schemas"]["ExpiryMode"];
+        ExpiryModeParam: components["schemas"]["ExpiryMode"];
         /** @description Export id. */
         ExportId: string;
         /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
@@ -3806,20 +3928,20 @@ export interface components {
         /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
         OtmOnly: boolean;
         /** @description dealer, or customer (which negates the values only). */
-        Perspective: components["schemas"]["Perspective"];
+        PerspectiveParam: components["schemas"]["Perspective"];
         /** @description Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date. */
         PositioningModel: components["schemas"]["PositioningModelName"];
         /** @description One exact option root of at most six characters (SPX and SPXW are different roots). */
         RootRequired: string;
-        /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
-        Sentiment: components["schemas"]["Sentiment"][];
+        /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
+        SentimentParam: components["schemas"]["Sentiment"][];
         /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
         SessionRthGth: components["schemas"]["RegularOrGlobalSession"];
         /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
         SessionRthGthAll: components["schemas"]["SessionFilter"];
-        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
+        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
         SideCoarse: components["schemas"]["CoarseSideFilter"][];
-        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
+        /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
         SideDetailed: components["schemas"]["SideFilter"][];
         /** @description Window start, inclusive, Unix ms. */
         StartTime: components["schemas"]["UnixMsParam"];
@@ -3827,7 +3949,7 @@ export interface components {
         StrikeRequired: number;
         /** @description Max rows per page. */
         TradesLimit: number;
-        /** @description A print matches when any listed type applies. */
+        /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
         TradeType: components["schemas"]["TradeTypeFilter"][];
         /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
         TradingDate: components["schemas"]["CalendarDate"];
@@ -3835,7 +3957,7 @@ export interface components {
         UnderlyingSymbolOptional: components["schemas"]["UnderlyingSymbol"];
         /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
         UnderlyingSymbolRequired: components["schemas"]["UnderlyingSymbol"];
-        /** @description Several underlyings (roots or families), comma-separated. */
+        /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
         UnderlyingSymbols: components["schemas"]["UnderlyingSymbol"][];
         /** @description Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek). */
         Unit: components["schemas"]["ExposureUnit"];
@@ -3919,6 +4041,7 @@ export type SchemaExportRequest = components['schemas']['ExportRequest'];
 export type SchemaExportsStatus = components['schemas']['ExportsStatus'];
 export type SchemaExportStatus = components['schemas']['ExportStatus'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
+export type SchemaFlowLeaderRow = components['schemas']['FlowLeaderRow'];
 export type SchemaFlowLeadersResponse = components['schemas']['FlowLeadersResponse'];
 export type SchemaGammaRegime = components['schemas']['GammaRegime'];
 export type SchemaGreek = components['schemas']['Greek'];
@@ -4028,7 +4151,7 @@ export type ResponseTimeout = components['responses']['Timeout'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseUnavailable = components['responses']['Unavailable'];
-export type ParameterContractType = components['parameters']['ContractType'];
+export type ParameterContractTypeParam = components['parameters']['ContractTypeParam'];
 export type ParameterContractTypeRequired = components['parameters']['ContractTypeRequired'];
 export type ParameterCursorId = components['parameters']['CursorId'];
 export type ParameterDateOfExpiry = components['parameters']['DateOfExpiry'];
@@ -4036,7 +4159,7 @@ export type ParameterDateOfExpiryRequired = components['parameters']['DateOfExpi
 export type ParameterEndTime = components['parameters']['EndTime'];
 export type ParameterExchange = components['parameters']['Exchange'];
 export type ParameterExpirations64 = components['parameters']['Expirations64'];
-export type ParameterExpiryMode = components['parameters']['ExpiryMode'];
+export type ParameterExpiryModeParam = components['parameters']['ExpiryModeParam'];
 export type ParameterExportId = components['parameters']['ExportId'];
 export type ParameterIncludeComplexDefaultFalse = components['parameters']['IncludeComplexDefaultFalse'];
 export type ParameterIncludeComplexDefaultTrue = components['parameters']['IncludeComplexDefaultTrue'];
@@ -4049,10 +4172,10 @@ export type ParameterMinPremium = components['parameters']['MinPremium'];
 export type ParameterMinSize = components['parameters']['MinSize'];
 export type ParameterMinStrike = components['parameters']['MinStrike'];
 export type ParameterOtmOnly = components['parameters']['OtmOnly'];
-export type ParameterPerspective = components['parameters']['Perspective'];
+export type ParameterPerspectiveParam = components['parameters']['PerspectiveParam'];
 export type ParameterPositioningModel = components['parameters']['PositioningModel'];
 export type ParameterRootRequired = components['parameters']['RootRequired'];
-export type ParameterSentiment = components['parameters']['Sentiment'];
+export type ParameterSentimentParam = components['parameters']['SentimentParam'];
 export type ParameterSessionRthGth = components['parameters']['SessionRthGth'];
 export type ParameterSessionRthGthAll = components['parameters']['SessionRthGthAll'];
 export type ParameterSideCoarse = components['parameters']['SideCoarse'];
@@ -4568,17 +4691,17 @@ export interface operations {
                 /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
                 at?: components["parameters"]["ValuationAt"];
                 /** @description call or put; omit for both. */
-                contract_type?: components["parameters"]["ContractType"];
+                contract_type?: components["parameters"]["ContractTypeParam"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Index of the first expiration shown among the selected ones. */
                 expiration_offset?: number;
-                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
-                expiry_mode?: components["parameters"]["ExpiryMode"];
+                expiry_mode?: components["parameters"]["ExpiryModeParam"];
                 /** @description Which leg. */
                 leg?: components["schemas"]["HeatmapLeg"];
                 /** @description Maximum days to expiration. */
@@ -4596,7 +4719,7 @@ export interface operations {
                 /** @description Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date. */
                 model?: components["parameters"]["PositioningModel"];
                 /** @description dealer, or customer (which negates the values only). */
-                perspective?: components["parameters"]["Perspective"];
+                perspective?: components["parameters"]["PerspectiveParam"];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];
                 /** @description Listed strikes either side of the strike nearest the underlying price; 40 when neither min_strike nor max_strike is given (it cannot be combined with them). */
@@ -4641,7 +4764,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description call or put; omit for both. */
-                contract_type?: components["parameters"]["ContractType"];
+                contract_type?: components["parameters"]["ContractTypeParam"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
@@ -4650,7 +4773,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
                 exchange?: components["parameters"]["Exchange"];
                 /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
@@ -4674,17 +4797,17 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
-                sentiment?: components["parameters"]["Sentiment"];
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
+                sentiment?: components["parameters"]["SentimentParam"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideCoarse"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
-                /** @description Several underlyings (roots or families), comma-separated. */
+                /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
                 /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
@@ -4739,7 +4862,7 @@ export interface operations {
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Ranking key; the default depends on the grain (net for root, change_percent for contract). */
                 sort?: components["schemas"]["LeaderSort"];
-                /** @description Contract grain only; default is every underlying the platform tabulates. */
+                /** @description Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["schemas"]["UnderlyingSymbol"][];
             };
             header?: never;
@@ -4777,7 +4900,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description call or put; omit for both. */
-                contract_type?: components["parameters"]["ContractType"];
+                contract_type?: components["parameters"]["ContractTypeParam"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
@@ -4786,7 +4909,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
                 exchange?: components["parameters"]["Exchange"];
                 /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
@@ -4810,15 +4933,15 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
-                sentiment?: components["parameters"]["Sentiment"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
+                sentiment?: components["parameters"]["SentimentParam"];
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideDetailed"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
-                /** @description Several underlyings (roots or families), comma-separated. */
+                /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
                 /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
@@ -4858,7 +4981,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description call or put; omit for both. */
-                contract_type?: components["parameters"]["ContractType"];
+                contract_type?: components["parameters"]["ContractTypeParam"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
@@ -4887,15 +5010,15 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
-                sentiment?: components["parameters"]["Sentiment"];
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
+                sentiment?: components["parameters"]["SentimentParam"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideCoarse"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
                 underlying_symbol: components["parameters"]["UnderlyingSymbolRequired"];
@@ -4939,20 +5062,20 @@ export interface operations {
                 /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
                 at?: components["parameters"]["ValuationAt"];
                 /** @description call or put; omit for both. */
-                contract_type?: components["parameters"]["ContractType"];
+                contract_type?: components["parameters"]["ContractTypeParam"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
-                expiry_mode?: components["parameters"]["ExpiryMode"];
+                expiry_mode?: components["parameters"]["ExpiryModeParam"];
                 /** @description Minimum fraction of the peak's absolute exposure for a gatekeeper strike. */
                 gatekeeper_ratio?: number;
                 /** @description Exposure measured. */
                 greek?: components["schemas"]["Greek"];
-                /** @description Optional key levels to compute. */
+                /** @description Optional key levels to compute. A list, comma-separated in one parameter (`include=a,b`) or the parameter repeated (`include=a&include=b`). */
                 include?: components["schemas"]["LevelsExtra"][];
                 /** @description Maximum days to expiration. */
                 max_dte?: components["parameters"]["MaxDte"];
@@ -4961,7 +5084,7 @@ export interface operations {
                 /** @description Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date. */
                 model?: components["parameters"]["PositioningModel"];
                 /** @description dealer, or customer (which negates the values only). */
-                perspective?: components["parameters"]["Perspective"];
+                perspective?: components["parameters"]["PerspectiveParam"];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];
                 /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
@@ -5009,10 +5132,10 @@ export interface operations {
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. */
+                /** @description Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["parameters"]["Expirations64"];
                 /** @description Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days). */
-                expiry_mode?: components["parameters"]["ExpiryMode"];
+                expiry_mode?: components["parameters"]["ExpiryModeParam"];
                 /** @description Rows per strike or per expiration. */
                 group_by?: components["schemas"]["OpenInterestGrouping"];
                 /** @description Maximum days to expiration. */
@@ -5101,7 +5224,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description call or put; omit for both. */
-                contract_type?: components["parameters"]["ContractType"];
+                contract_type?: components["parameters"]["ContractTypeParam"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
@@ -5110,7 +5233,7 @@ export interface operations {
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
                 /** @description Window end, exclusive, Unix ms. */
                 end_time?: components["parameters"]["EndTime"];
-                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). */
+                /** @description Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`). */
                 exchange?: components["parameters"]["Exchange"];
                 /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
                 include_complex?: components["parameters"]["IncludeComplexDefaultTrue"];
@@ -5134,19 +5257,19 @@ export interface operations {
                 min_strike?: components["parameters"]["MinStrike"];
                 /** @description Only out-of-the-money contracts; prints without a known underlying price are excluded. */
                 otm_only?: components["parameters"]["OtmOnly"];
-                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
-                sentiment?: components["parameters"]["Sentiment"];
+                /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
+                sentiment?: components["parameters"]["SentimentParam"];
                 /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
                 session?: components["parameters"]["SessionRthGthAll"];
-                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
+                /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideDetailed"];
                 /** @description Window start, inclusive, Unix ms. */
                 start_time?: components["parameters"]["StartTime"];
-                /** @description A print matches when any listed type applies. */
+                /** @description A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`). */
                 trade_type?: components["parameters"]["TradeType"];
                 /** @description Option root or family. Give this or underlying_symbols, not both. */
                 underlying_symbol?: components["parameters"]["UnderlyingSymbolOptional"];
-                /** @description Several underlyings (roots or families), comma-separated. */
+                /** @description Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`). */
                 underlying_symbols?: components["parameters"]["UnderlyingSymbols"];
                 /** @description Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep). */
                 unusual_only?: components["parameters"]["UnusualOnly"];
@@ -5238,7 +5361,7 @@ export interface operations {
                 date?: components["parameters"]["TradingDate"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
-                /** @description Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). */
+                /** @description Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`). */
                 expirations?: components["schemas"]["ExpiryDate"][];
                 /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
                 session?: components["parameters"]["SessionRthGth"];

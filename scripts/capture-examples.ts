@@ -50,12 +50,21 @@ function telling(operationId: string, body: Json): Json {
 
 /**
  * The documents served bare, abridged to show their shape: the members their schema names, one
- * path (the status route's, whose own example is small) or channel, and no long description.
+ * path (the status route's operation, its name and summary) or channel (without its messages), and
+ * no long description. Nothing of them that is a `$ref`: inside the served OpenAPI document, a
+ * generator would follow an example's `$ref` (an AsyncAPI document's `#/components/messages/...`
+ * resolves nowhere there, and @hey-api/openapi-ts crashed on it).
  */
 function abridgedDocument(document: Json): Json {
   const info = { ...(document.info as Json), description: '(abridged)' };
-  if (document.openapi) return { openapi: document.openapi, info, paths: { '/v1/status': (document.paths as Json)['/v1/status'] } };
-  return { asyncapi: document.asyncapi, info, channels: Object.fromEntries(Object.entries(document.channels as Json).slice(0, 1)) };
+  if (document.openapi) {
+    const status = ((document.paths as Json)['/v1/status'] as Json).get as Json;
+    const operation = { operationId: status.operationId, tags: status.tags, summary: status.summary };
+    return { openapi: document.openapi, info, paths: { '/v1/status': { get: operation } } };
+  }
+  const [name, channel] = Object.entries(document.channels as Json)[0] ?? [];
+  const { messages: _messages, ...shown } = (channel ?? {}) as Json;
+  return { asyncapi: document.asyncapi, info, channels: name === undefined ? {} : { [name]: shown } };
 }
 
 async function main(): Promise<void> {

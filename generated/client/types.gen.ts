@@ -813,6 +813,13 @@ export type Heatmap = {
 };
 
 /**
+ * FlowLeaderRow
+ *
+ * A ranked row: a RootLeaderRow at grain root, a ContractLeaderRow at grain contract.
+ */
+export type FlowLeaderRow = RootLeaderRow | ContractLeaderRow;
+
+/**
  * RootLeaderRow
  *
  * A root-grain leader row.
@@ -1376,9 +1383,9 @@ export type DataOriginKind = 'simulated' | 'files' | 'mixed' | 'empty';
 /**
  * ExportQueryValue
  *
- * A parameter value; lists as an array or comma-separated text.
+ * A parameter value: text, a number or a boolean, and for a list parameter an array of such values or comma-separated text. Any JSON value is taken here; each is checked against the target route's own parameter schema (400 naming `query.<name>`), so this schema stays one that every client generator can represent (an anyOf with an array branch is not).
  */
-export type ExportQueryValue = string | number | boolean | Array<string | number | boolean>;
+export type ExportQueryValue = unknown;
 
 /**
  * ExportRequest
@@ -2507,7 +2514,7 @@ export type FlowLeadersResponse = {
     /**
      * Ranked rows; each carries underlying_symbol and the fields of its grain only.
      */
-    data: Array<RootLeaderRow | ContractLeaderRow>;
+    data: Array<FlowLeaderRow>;
     /**
      * Meta of the answer.
      */
@@ -2804,7 +2811,7 @@ export type UnderlyingSymbolRequired = UnderlyingSymbol;
 export type UnderlyingSymbolOptional = UnderlyingSymbol;
 
 /**
- * Several underlyings (roots or families), comma-separated.
+ * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
  */
 export type UnderlyingSymbols = Array<UnderlyingSymbol>;
 
@@ -2846,7 +2853,7 @@ export type EndTime = UnixMsParam;
 /**
  * call or put; omit for both.
  */
-export type ContractType2 = ContractType;
+export type ContractTypeParam = ContractType;
 
 /**
  * call or put.
@@ -2869,14 +2876,14 @@ export type DateOfExpiryRequired = ExpiryDate;
 export type StrikeRequired = number;
 
 /**
- * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+ * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
  */
 export type Expirations64 = Array<ExpiryDate>;
 
 /**
  * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
  */
-export type ExpiryMode2 = ExpiryMode;
+export type ExpiryModeParam = ExpiryMode;
 
 /**
  * Minimum days to expiration; 0 means expiring on the trading date.
@@ -2909,24 +2916,24 @@ export type MinSize = number;
 export type MaxSize = number;
 
 /**
- * A print matches when any listed type applies.
+ * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
  */
 export type TradeType = Array<TradeTypeFilter>;
 
 /**
- * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
+ * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
  */
 export type SideDetailed = Array<SideFilter>;
 
 /**
- * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
+ * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
  */
 export type SideCoarse = Array<CoarseSideFilter>;
 
 /**
- * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+ * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
  */
-export type Sentiment2 = Array<Sentiment>;
+export type SentimentParam = Array<Sentiment>;
 
 /**
  * Only out-of-the-money contracts; prints without a known underlying price are excluded.
@@ -2959,7 +2966,7 @@ export type MinStrike = number;
 export type MaxStrike = number;
 
 /**
- * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+ * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
  */
 export type Exchange = Array<ExchangeName>;
 
@@ -2986,7 +2993,7 @@ export type PositioningModel = PositioningModelName;
 /**
  * dealer, or customer (which negates the values only).
  */
-export type Perspective2 = Perspective;
+export type PerspectiveParam = Perspective;
 
 /**
  * Export id.
@@ -3002,7 +3009,7 @@ export type ListOptionTradesData = {
          */
         underlying_symbol?: UnderlyingSymbol;
         /**
-         * Several underlyings (roots or families), comma-separated.
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3054,15 +3061,15 @@ export type ListOptionTradesData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<SideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3086,7 +3093,7 @@ export type ListOptionTradesData = {
          */
         max_strike?: number;
         /**
-         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3152,7 +3159,7 @@ export type ListOptionFlowData = {
     path?: never;
     query?: {
         /**
-         * Several underlyings (roots or families), comma-separated.
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3204,15 +3211,15 @@ export type ListOptionFlowData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3236,7 +3243,7 @@ export type ListOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3302,7 +3309,7 @@ export type ListOvernightOptionFlowData = {
     path?: never;
     query?: {
         /**
-         * Several underlyings (roots or families), comma-separated.
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3350,15 +3357,15 @@ export type ListOvernightOptionFlowData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<SideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3382,7 +3389,7 @@ export type ListOvernightOptionFlowData = {
          */
         max_strike?: number;
         /**
-         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
          */
         exchange?: Array<ExchangeName>;
         /**
@@ -3468,7 +3475,7 @@ export type ListFlowLeadersData = {
          */
         min_premium?: number;
         /**
-         * Contract grain only; default is every underlying the platform tabulates.
+         * Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
          */
         underlying_symbols?: Array<UnderlyingSymbol>;
         /**
@@ -3594,15 +3601,15 @@ export type GetPremiumDriftData = {
          */
         max_size?: number;
         /**
-         * A print matches when any listed type applies.
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
          */
         trade_type?: Array<TradeTypeFilter>;
         /**
-         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
          */
         side?: Array<CoarseSideFilter>;
         /**
-         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
          */
         sentiment?: Array<Sentiment>;
         /**
@@ -3872,7 +3879,7 @@ export type GetVolatilitySkewData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31).
+         * Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
     };
@@ -4024,7 +4031,7 @@ export type GetOpenInterestData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
         /**
@@ -4138,7 +4145,7 @@ export type GetExposureLevelsData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
         /**
@@ -4170,7 +4177,7 @@ export type GetExposureLevelsData = {
          */
         perspective?: Perspective;
         /**
-         * Optional key levels to compute.
+         * Optional key levels to compute. A list, comma-separated in one parameter (`include=a,b`) or the parameter repeated (`include=a&include=b`).
          */
         include?: Array<LevelsExtra>;
         /**
@@ -4256,7 +4263,7 @@ export type GetExposureHeatmapData = {
          */
         date_of_expiry?: ExpiryDate;
         /**
-         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
          */
         expirations?: Array<ExpiryDate>;
         /**

@@ -2,16 +2,13 @@
 
 Three steps, all reproducible from the contract:
 1. openapi-python-client (pinned in requirements-dev.txt) generates the typed client: models, one
-   module per operation, the httpx client.
-2. The generator ignores `style: form, explode: false`: a list parameter would go out as
-   `side=ask&side=above_ask`, which the service refuses (a parameter given twice is 400). Every such
-   parameter's line in its operation's `_get_kwargs` is rewritten to send the list comma-joined
-   (`side=ask,above_ask`); the step fails if a line it expects is missing, so a generator upgrade
-   that changes the output cannot silently drop the patch.
-3. operations.py: the facts the hand-written layer (oads_sdk/_oads.py) needs and the generated code
+   module per operation, the httpx client. It sends a list parameter repeated
+   (`side=ask&side=above_ask`), which the service accepts as well as the comma-separated form the
+   contract declares (`style: form, explode: false`), so its output is used as it is.
+2. operations.py: the facts the hand-written layer (oads_sdk/_oads.py) needs and the generated code
    does not keep: each operation's module, method, path, whether it is paginated (x-paginated), and
    which parameters are Unix-ms or date-time timestamps (so aware datetimes can be converted).
-4. methods.py: class Operations, one method per operationId in snake case with the contract's
+3. methods.py: class Operations, one method per operationId in snake case with the contract's
    parameters as keyword arguments (typed from their schemas, enums as Literal), each calling
    self.call(); oads_sdk.Oads inherits it, so the methods are real (help(), completion, type checks).
 
@@ -106,8 +103,6 @@ class Contract:
                 for raw in [*shared, *operation.get("parameters", [])]:
                     param, _ = self.resolve(raw)
                     schema, _ = self.resolve(param.get("schema", {}))
-                    style = param.get("style", "form" if param["in"] == "query" else "simple")
-                    explode = param.get("explode", style == "form")
                     params.append(
                         {
                             "name": param["name"],
@@ -116,7 +111,6 @@ class Contract:
                             "in": param["in"],
                             "required": bool(param.get("required", False)),
                             "list": schema.get("type") == "array",
-                            "joined": schema.get("type") == "array" and param["in"] == "query" and not explode,
                             "timestamp": self.timestamp_kind(param.get("schema", {}), param.get("description", "")),
                         }
                     )
@@ -166,25 +160,6 @@ def run_generator(contract: Path, out: Path, config: Path) -> None:
 def operation_modules(out: Path) -> dict[str, Path]:
     """operationId in snake case -> the generated module (api/<tag>/<operation>.py)."""
     return {file.stem: file for file in (out / "api").glob("*/*.py") if file.name != "__init__.py"}
-
-
-def join_exploded_lists(operations: list[dict], modules: dict[str, Path]) -> None:
-    for operation in operations:
-        joined = [param["name"] for param in operation["params"] if param["joined"]]
-        if not joined:
-            continue
-        module = modules[snake_case(operation["operation_id"])]
-        text = module.read_text(encoding="utf-8")
-        for name in joined:
-            line = f'    params["{name}"] = json_{name}\n'
-            if text.count(line) != 1:
-                raise SystemExit(f"{module}: expected one line {line.strip()!r} to join {name} (explode: false)")
-            text = text.replace(
-                line,
-                f"    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).\n"
-                f'    params["{name}"] = json_{name} if isinstance(json_{name}, Unset) else ",".join(str(item) for item in json_{name})\n',
-            )
-        module.write_text(text, encoding="utf-8")
 
 
 def write_operations(operations: list[dict], out: Path) -> None:
@@ -274,7 +249,6 @@ def main() -> None:
     run_generator(contract_path, out, Path(__file__).with_name("generator-config.yaml"))
     (out / "README.md").unlink(missing_ok=True)
     (out / ".gitignore").unlink(missing_ok=True)
-    join_exploded_lists(operations, operation_modules(out))
     write_operations(operations, out)
     write_methods(operations, contract.enum_aliases, out)
     venv_bin = Path(sys.executable).parent

@@ -1,6 +1,8 @@
 /**
- * Validation at the edge, once per request, in three steps: the parameter names (given twice is
- * 400 at once; unknown ones are kept so that one 400 names them with the validator's findings),
+ * Validation at the edge, once per request, in three steps: the parameter names (a list given
+ * more than once is written as one comma-joined parameter, parameters/list-forms.ts; any other
+ * parameter given twice is 400 at once; unknown ones are kept so that one 400 names them with the
+ * validator's findings),
  * express-openapi-validator for the operation's own schemas (request, and in tests response,
  * validation), then the rules between parameters the contract declares (src/parameters, applied by
  * parameter-rules.ts).
@@ -19,7 +21,7 @@ import { withParametersInline, type OperationSpec } from '../api-contract/openap
 import { refKeys, type Json } from '../json-ref.js';
 import { invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed, numericTextProblem, numericTypeOf, type NumericType } from '../formats.js';
-import { PARAMETER_FORMATS } from '../parameters/index.js';
+import { joinRepeatedLists, PARAMETER_FORMATS } from '../parameters/index.js';
 import type { ServiceDeps } from '../service.js';
 import { parameterRules } from './parameter-rules.js';
 
@@ -82,6 +84,8 @@ interface QueryParameters {
   known: Set<string>;
   /** The numeric parameters: their type, and whether they are lists (comma-separated). */
   numeric: Map<string, { type: NumericType; list: boolean }>;
+  /** The list parameters (`type: array`), which may be given once comma-separated or repeated. */
+  lists: Set<string>;
 }
 
 const queryParametersOf = new WeakMap<OperationSpec, QueryParameters>();
@@ -96,17 +100,21 @@ function queryParameters(operation: OperationSpec): QueryParameters {
         return numericType ? [[p.name, numericType] as const] : [];
       }),
     );
-    found = { known: new Set(query.map((p) => p.name)), numeric };
+    const lists = new Set(query.filter((p) => p.schema.type === 'array').map((p) => p.name));
+    found = { known: new Set(query.map((p) => p.name)), numeric, lists };
     queryParametersOf.set(operation, found);
   }
   return found;
 }
 
 /**
- * Names every parameter that is given twice or not in the contract, and every numeric one whose
- * text is not a plain decimal (formats.ts numericTextProblem), before the validator's coercion
- * reads `1e309` as Infinity or `0x10` as 16. Repeated ones stop the request here; the others are
- * kept so the validator's findings can be added to them. Names are echoed cut (formats.ts echoed).
+ * Writes a list parameter given more than once (`side=ask&side=above_ask`) as the one
+ * comma-separated parameter the contract declares (`side=ask,above_ask`), in the URL the validator
+ * and express's req.query read; names every other parameter that is given twice or not in the
+ * contract, and every numeric one whose text is not a plain decimal (formats.ts numericTextProblem),
+ * before the validator's coercion reads `1e309` as Infinity or `0x10` as 16. Repeated ones stop
+ * the request here; the others are kept so the validator's findings can be added to them. Names are
+ * echoed cut (formats.ts echoed). req.originalUrl keeps the form sent (the next page's link too).
  */
 export const checkParameterNames: RequestHandler = (req, res, next) => {
   const search = searchOf(req.originalUrl);
@@ -115,13 +123,15 @@ export const checkParameterNames: RequestHandler = (req, res, next) => {
     next();
     return;
   }
-  const { known, numeric } = queryParameters(operation);
+  const { known, numeric, lists } = queryParameters(operation);
+  const joined = joinRepeatedLists(search, lists);
+  if (joined !== null) req.url = `${req.url.slice(0, req.url.indexOf('?'))}?${joined}`;
   const seen = new Set<string>();
   const repeated = new Set<string>();
   const unknown = new Set<string>();
   const badNumbers: ErrorDetail[] = [];
   for (const [name, value] of new URLSearchParams(search)) {
-    if (seen.has(name)) repeated.add(name);
+    if (seen.has(name) && !lists.has(name)) repeated.add(name);
     seen.add(name);
     if (!known.has(name)) unknown.add(name);
     const numericType = numeric.get(name);

@@ -1,8 +1,8 @@
 /**
  * What a request's parameters may be, in one module: the contract's parameter schemas (checked on
  * a request by express-openapi-validator with PARAMETER_FORMATS, on a query given as data by
- * QueryValidator) and its rules between parameters (`x-parameter-rules`, rules.ts), calendar
- * windows included. The HTTP edge (middleware/validation.ts, middleware/parameter-rules.ts, and MCP
+ * QueryValidator), the two forms a list parameter may be sent in (list-forms.ts) and its rules
+ * between parameters (`x-parameter-rules`, rules.ts), calendar windows included. The HTTP edge (middleware/validation.ts, middleware/parameter-rules.ts, and MCP
  * through it), exports and the stream channels all ask here. Below middleware and services: it
  * reads the contract, errors, formats and the pure calendar (src/analytics) only.
  */
@@ -11,6 +11,7 @@ import type { ErrorDetail } from '../errors.js';
 import { parameterRuleProblems } from './rules.js';
 
 export { PARAMETER_FORMATS } from './formats.js';
+export { joinRepeatedLists } from './list-forms.js';
 export { QueryValidator, type QueryCheck, type QueryValue } from './query-validator.js';
 export { applyConditionalDefaults, CALENDAR_KINDS, parameterRuleProblems, type ParameterRule } from './rules.js';
 

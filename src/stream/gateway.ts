@@ -10,7 +10,8 @@
  * message carrying the REST error object.
  */
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage, Server } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -130,7 +131,10 @@ export class StreamGateway {
 
   async start(server: Server, connectionString: string): Promise<void> {
     await this.hub.start(connectionString);
-    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (String(req.headers.upgrade ?? '').toLowerCase() === 'websocket') this.upgrade(req, socket, head);
+      else answerWithoutUpgrade(server, req, socket);
+    });
   }
 
   /** Closes every connection (1001) and stops the hub. */
@@ -544,4 +548,22 @@ function parse(raw: RawData): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A request that asks to upgrade to anything but WebSocket is answered as the plain HTTP/1.1
+ * request it also is, the upgrade declined (a server may ignore Upgrade, RFC 9110 §7.8): Java's
+ * java.net.http.HttpClient asks `Upgrade: h2c` on every plain-HTTP request by default, and Node
+ * hands any request with an Upgrade header to the `upgrade` listeners instead of the app. The
+ * connection closes after the answer.
+ */
+function answerWithoutUpgrade(server: Server, req: IncomingMessage, socket: Duplex): void {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = false;
+  res.assignSocket(socket as Socket);
+  res.on('finish', () => {
+    res.detachSocket(socket as Socket);
+    socket.end();
+  });
+  server.emit('request', req, res);
 }

@@ -35,9 +35,10 @@ describe('the contract and the handlers', () => {
 describe('every served route through the generated client', () => {
   let service: TestService;
   let client: Awaited<ReturnType<TestService['newAccount']>>['client'];
+  let key: string;
   beforeAll(async () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
-    ({ client } = await service.newAccount({ plan: 'pro' }));
+    ({ client, key } = await service.newAccount({ plan: 'pro' }));
     await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
   });
   afterAll(async () => service.stop());
@@ -125,6 +126,73 @@ describe('every served route through the generated client', () => {
     }
   });
 
+  it('accepts every list parameter in both forms, comma-separated and repeated, with the same answer', async () => {
+    // A query each operation answers 200 to; underlying_symbols replaces underlying_symbol where both exist.
+    const base: Record<string, Record<string, string>> = {
+      listOptionTrades: { underlying_symbol: 'SPX', date: '2026-11-20', session: 'all', limit: '20' },
+      listOptionFlow: { date: '2026-11-20', limit: '20' },
+      listOvernightOptionFlow: { date: '2026-11-20', limit: '20' },
+      listFlowLeaders: { date: '2026-11-20', grain: 'contract', limit: '20' },
+      getPremiumDrift: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '15m' },
+      getVolatilitySkew: { underlying_symbol: 'SPX', date: '2026-11-20' },
+      getOpenInterest: { underlying_symbol: 'SPX', date: '2026-11-20' },
+      getExposureLevels: { underlying_symbol: 'SPX', date: '2026-11-20' },
+      getExposureHeatmap: { underlying_symbol: 'SPX', date: '2026-11-20' },
+    };
+    const skewed = await sdk.getVolatilitySkew({ client, query: base.getVolatilitySkew as never });
+    const expiries = (skewed.data?.data.expirations ?? []).map((e) => e.date_of_expiry);
+    expect(expiries.length).toBeGreaterThanOrEqual(2);
+    const checked: string[] = [];
+    for (const operation of contract.operations) {
+      for (const parameter of operation.parameters.filter((p) => p.in === 'query' && p.schema.type === 'array')) {
+        const where = `${operation.operationId} ${parameter.name}`;
+        const query = base[operation.operationId];
+        expect(query, where).toBeDefined();
+        const items = parameter.schema.items as { enum?: string[]; examples?: string[] };
+        const example = ((parameter.schema.examples as string[][] | undefined) ?? [[]])[0] ?? [];
+        const values =
+          parameter.name === 'expirations'
+            ? expiries.slice(0, 2)
+            : example.length >= 2
+              ? example.slice(0, 2)
+              : (items.enum ?? []).slice(0, 2);
+        expect(values, where).toHaveLength(2);
+        const rest = new URLSearchParams(query);
+        if (parameter.name === 'underlying_symbols') rest.delete('underlying_symbol');
+        const comma = `${operation.path}?${rest.toString()}&${parameter.name}=${values.join(',')}`;
+        const repeated = `${operation.path}?${rest.toString()}&${values.map((v) => `${parameter.name}=${v}`).join('&')}`;
+        const answers = await Promise.all(
+          [comma, repeated].map(async (url) => {
+            const r = await fetch(`${service.url}${url}`, { headers: { authorization: `Bearer ${key}` } });
+            const body = (await r.json()) as { data?: unknown; pagination?: { next_cursor_id?: string | null } };
+            return { status: r.status, data: body.data, body };
+          }),
+        );
+        expect(answers[0]?.status, `${where}: ${JSON.stringify(answers[0]?.body).slice(0, 300)}`).toBe(200);
+        expect(answers[1]?.status, `${where}: ${JSON.stringify(answers[1]?.body).slice(0, 300)}`).toBe(200);
+        expect(answers[1]?.data, where).toEqual(answers[0]?.data);
+        checked.push(where);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(24);
+    // A page of the repeated form goes on with its cursor in the same form: the cursor is bound to
+    // the query, not to how the list was written.
+    const first = await fetch(
+      `${service.url}/v1/options/trades?underlying_symbol=SPX&date=2026-11-20&session=all&limit=2&side=ask&side=bid`,
+      {
+        headers: { authorization: `Bearer ${key}` },
+      },
+    );
+    const page = (await first.json()) as { pagination: { next_cursor_id: string; next_url: string } };
+    expect(page.pagination.next_url).toContain('side=ask&side=bid');
+    const joined = await fetch(
+      `${service.url}/v1/options/trades?underlying_symbol=SPX&date=2026-11-20&session=all&limit=2&side=ask,bid&cursor_id=${page.pagination.next_cursor_id}`,
+      { headers: { authorization: `Bearer ${key}` } },
+    );
+    expect(joined.status).toBe(200);
+    expect((await fetch(`${service.url}${page.pagination.next_url}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+  });
+
   it('serves the contract at /v1/openapi.json with the examples and request samples of every operation', async () => {
     const served = await sdk.getOpenApiDocument({ client: service.client() });
     expect(served.data).toEqual(servedDocument(contract));
@@ -137,6 +205,28 @@ describe('every served route through the generated client', () => {
     const { responses: ___, ...writtenRest } = written.paths['/v1/options/trades']?.get ?? {};
     expect(rest).toEqual(writtenRest);
     expect({ ...(served.data as object), paths: null }).toEqual({ ...written, paths: null });
+    // Every $ref of the served document resolves inside it, those of the response examples too: a
+    // generator follows them all (scripts/check-generators runs the generators on this document).
+    const unresolved: string[] = [];
+    const visit = (node: unknown, where: string): void => {
+      if (node === null || typeof node !== 'object') return;
+      const ref = (node as { $ref?: unknown }).$ref;
+      if (typeof ref === 'string') {
+        const target = ref.startsWith('#/')
+          ? ref
+              .slice(2)
+              .split('/')
+              .reduce<unknown>(
+                (at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+                served.data,
+              )
+          : undefined;
+        if (target === undefined) unresolved.push(`${where}: ${ref}`);
+      }
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}/${key}`);
+    };
+    visit(served.data, '#');
+    expect(unresolved).toEqual([]);
   });
 
   it('lists every route in the catalog with its parameters', async () => {

@@ -46,11 +46,18 @@ describe('errors, validation and the route deadline', () => {
     expect(body.error.details).toEqual([{ parameter: 'path', message: 'malformed percent-encoding' }]);
   });
 
-  it('rejects a repeated parameter, even a list parameter', async () => {
-    const r = await raw('/v1/options/trades?underlying_symbol=SPX&side=ask&side=bid');
+  it('rejects a repeated parameter that is not a list; a repeated list is one list', async () => {
+    const r = await raw('/v1/options/trades?underlying_symbol=SPX&underlying_symbol=QQQ&side=ask&side=bid');
     expect(r.status).toBe(400);
     const body = (await r.json()) as { error: { details: { parameter: string; message: string }[] } };
-    expect(body.error.details).toEqual([{ parameter: 'side', message: 'given more than once' }]);
+    expect(body.error.details).toEqual([{ parameter: 'underlying_symbol', message: 'given more than once' }]);
+    // The repeated form's items are validated as the comma form's: count and values.
+    const tooMany = await raw(`/v1/options/trades?underlying_symbol=SPX&${Array.from({ length: 11 }, () => 'side=ask').join('&')}`);
+    expect(tooMany.status).toBe(400);
+    const badItem = await raw('/v1/options/trades?underlying_symbol=SPX&exchange=cboe&exchange=nyse');
+    expect(badItem.status).toBe(400);
+    const bad = (await badItem.json()) as { error: { details: { parameter: string }[] } };
+    expect(bad.error.details.map((d) => d.parameter)).toEqual(['exchange']);
   });
 
   it('validates list items and their count', async () => {

@@ -1,5 +1,6 @@
 """scripts/check_generators.py on two small contracts: one with each fault the check exists for, and
-the same contract with the faults repaired (named components, int64, a standard constraint)."""
+the same contract with the faults repaired (named components, int64, double, a standard constraint,
+an example without a $ref)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,8 @@ FAULTY = {
             "Print": {
                 "type": "object",
                 "properties": {"side": copy.deepcopy(SIDE), "timestamp": {"type": "integer", "examples": [1763649000000]}},
+                # An example embedding another document: its $ref resolves nowhere in this one.
+                "examples": [{"side": "ask", "timestamp": 1763649000000, "stream": {"$ref": "#/components/messages/print"}}],
             }
         }
     },
@@ -52,10 +55,11 @@ def repaired() -> dict:
         "side": {"$ref": "#/components/schemas/Side"},
         "timestamp": {"type": "integer", "format": "int64", "examples": [1763649000000]},
     }
+    contract["components"]["schemas"]["Print"]["examples"] = [{"side": "ask", "timestamp": 1763649000000}]
     operation = contract["paths"]["/prints"]["get"]
     operation["parameters"] = [
         {"name": "side", "in": "query", "schema": {"$ref": "#/components/schemas/Side"}},
-        {"name": "strike", "in": "query", "schema": {"type": "number", "multipleOf": 0.001}},
+        {"name": "strike", "in": "query", "schema": {"type": "number", "format": "double", "multipleOf": 0.001}},
     ]
     operation["responses"]["200"]["content"]["application/json"]["schema"] = {"$ref": "#/components/schemas/PrintPage"}
     return contract
@@ -78,6 +82,9 @@ def test_each_fault_is_found(tmp_path: Path) -> None:
     assert "[ask, bid] in 2 classes: ListPrintsSide, PrintSide" in findings
     assert "format: strike is known to no generator" in findings
     assert "#/components/schemas/Print/properties/timestamp" in findings
+    assert "1 numbers without format: double" in findings
+    assert "#/paths//prints/get/parameters/1/schema" in findings
+    assert "#/components/schemas/Print/examples/0/stream: #/components/messages/print" in findings
 
 
 def test_the_repaired_contract_is_clean(tmp_path: Path) -> None:

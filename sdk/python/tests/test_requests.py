@@ -34,12 +34,13 @@ def ok(_: httpx.Request, __: int) -> httpx.Response:
     return httpx.Response(200, json={"data": [], "pagination": {"next_cursor_id": None}})
 
 
-def test_lists_go_comma_joined_once_and_only_given_parameters_are_sent() -> None:
+def test_lists_go_repeated_and_only_given_parameters_are_sent() -> None:
+    # The generator's own form (the service takes it as well as the comma-separated one).
     oads, seen, _ = client_answering(ok)
     oads.list_option_trades(underlying_symbol="SPY", side=["ask", "above_ask"], exchange=["cboe", "ise"])
     query = seen[0].url.params
-    assert query.get_list("side") == ["ask,above_ask"]
-    assert query.get_list("exchange") == ["cboe,ise"]
+    assert query.get_list("side") == ["ask", "above_ask"]
+    assert query.get_list("exchange") == ["cboe", "ise"]
     assert sorted(query.keys()) == ["exchange", "side", "underlying_symbol"]
     assert seen[0].headers["authorization"] == "Bearer oads_test"
 

@@ -199,7 +199,7 @@ class Operations:
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             contract_type: call or put; omit for both.
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
-            expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+            expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
             expiry_mode: Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
             min_dte: Minimum days to expiration; 0 means expiring on the trading date.
             max_dte: Maximum days to expiration.
@@ -267,7 +267,7 @@ class Operations:
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             contract_type: call or put; omit for both.
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
-            expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+            expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
             expiry_mode: Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
             min_dte: Minimum days to expiration; 0 means expiring on the trading date.
             max_dte: Maximum days to expiration.
@@ -275,7 +275,7 @@ class Operations:
             unit: Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
             model: Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
             perspective: dealer, or customer (which negates the values only).
-            include: Optional key levels to compute.
+            include: Optional key levels to compute. A list, comma-separated in one parameter (`include=a,b`) or the parameter repeated (`include=a&include=b`).
             gatekeeper_ratio: Minimum fraction of the peak's absolute exposure for a gatekeeper strike.
         """
         return self.call(
@@ -336,7 +336,7 @@ class Operations:
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
             at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
-            expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored.
+            expirations: Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
             expiry_mode: Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
             min_dte: Minimum days to expiration; 0 means expiring on the trading date.
             max_dte: Maximum days to expiration.
@@ -406,9 +406,9 @@ class Operations:
             max_premium: Maximum premium of a print in USD.
             min_size: Minimum print size in contracts.
             max_size: Maximum print size in contracts.
-            trade_type: A print matches when any listed type applies.
-            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
-            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+            trade_type: A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
             unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
@@ -493,7 +493,7 @@ class Operations:
             at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
             session: rth (regular) or gth (the overnight session before the trading date; Pro plan).
             date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
-            expirations: Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31).
+            expirations: Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
         """
         return self.call(
             "get_volatility_skew",
@@ -603,7 +603,7 @@ class Operations:
             order: Direction of the ranking.
             limit: Rows returned.
             min_premium: Minimum premium of a row in USD (the underlying's or the contract's session total); rows below it are left out, the prints of a row are not filtered.
-            underlying_symbols: Contract grain only; default is every underlying the platform tabulates.
+            underlying_symbols: Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
             session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
@@ -666,7 +666,7 @@ class Operations:
         """List market-wide option flow: GET /v1/options/flow (listOptionFlow).
 
         Args:
-            underlying_symbols: Several underlyings (roots or families), comma-separated.
+            underlying_symbols: Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
             session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
             start_time: Window start, inclusive, Unix ms.
@@ -679,15 +679,15 @@ class Operations:
             max_premium: Maximum premium of a print in USD.
             min_size: Minimum print size in contracts.
             max_size: Maximum print size in contracts.
-            trade_type: A print matches when any listed type applies.
-            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight).
-            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+            trade_type: A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
             unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
-            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
         """
@@ -762,7 +762,7 @@ class Operations:
 
         Args:
             underlying_symbol: Option root or family. Give this or underlying_symbols, not both.
-            underlying_symbols: Several underlyings (roots or families), comma-separated.
+            underlying_symbols: Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
             session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
             start_time: Window start, inclusive, Unix ms.
@@ -775,15 +775,15 @@ class Operations:
             max_premium: Maximum premium of a print in USD.
             min_size: Minimum print size in contracts.
             max_size: Maximum print size in contracts.
-            trade_type: A print matches when any listed type applies.
-            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
-            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+            trade_type: A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
             unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
-            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
         """
@@ -846,7 +846,7 @@ class Operations:
         """List overnight-session option prints: GET /v1/options/flow/overnight (listOvernightOptionFlow).
 
         Args:
-            underlying_symbols: Several underlyings (roots or families), comma-separated.
+            underlying_symbols: Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
             start_time: Window start, inclusive, Unix ms.
             end_time: Window end, exclusive, Unix ms.
@@ -858,15 +858,15 @@ class Operations:
             max_premium: Maximum premium of a print in USD.
             min_size: Minimum print size in contracts.
             max_size: Maximum print size in contracts.
-            trade_type: A print matches when any listed type applies.
-            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid.
-            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`).
+            trade_type: A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+            side: Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+            sentiment: Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
             otm_only: Only out-of-the-money contracts; prints without a known underlying price are excluded.
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
             unusual_only: Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
             min_strike: Minimum strike in dollars.
             max_strike: Maximum strike in dollars.
-            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`).
+            exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
         """

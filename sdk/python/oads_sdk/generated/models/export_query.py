@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
@@ -14,27 +14,12 @@ T = TypeVar("T", bound="ExportQuery")
 class ExportQuery:
     """The query of the exported endpoint: parameter name to value, at most 32 entries."""
 
-    additional_properties: dict[str, bool | float | list[bool | float | str] | str] = (
-        _attrs_field(init=False, factory=dict)
-    )
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
         field_dict: dict[str, Any] = {}
-        for prop_name, prop in self.additional_properties.items():
-            if isinstance(prop, list):
-                field_dict[prop_name] = []
-                for componentsschemas_export_query_value_type_3_item_data in prop:
-                    componentsschemas_export_query_value_type_3_item: bool | float | str
-                    componentsschemas_export_query_value_type_3_item = (
-                        componentsschemas_export_query_value_type_3_item_data
-                    )
-                    field_dict[prop_name].append(
-                        componentsschemas_export_query_value_type_3_item
-                    )
-
-            else:
-                field_dict[prop_name] = prop
+        field_dict.update(self.additional_properties)
 
         return field_dict
 
@@ -43,58 +28,17 @@ class ExportQuery:
         d = dict(src_dict)
         export_query = cls()
 
-        additional_properties = {}
-        for prop_name, prop_dict in d.items():
-
-            def _parse_additional_property(
-                data: object,
-            ) -> bool | float | list[bool | float | str] | str:
-                try:
-                    if not isinstance(data, list):
-                        raise TypeError()
-                    componentsschemas_export_query_value_type_3 = []
-                    _componentsschemas_export_query_value_type_3 = data
-                    for (
-                        componentsschemas_export_query_value_type_3_item_data
-                    ) in _componentsschemas_export_query_value_type_3:
-
-                        def _parse_componentsschemas_export_query_value_type_3_item(
-                            data: object,
-                        ) -> bool | float | str:
-                            return cast(bool | float | str, data)
-
-                        componentsschemas_export_query_value_type_3_item = (
-                            _parse_componentsschemas_export_query_value_type_3_item(
-                                componentsschemas_export_query_value_type_3_item_data
-                            )
-                        )
-
-                        componentsschemas_export_query_value_type_3.append(
-                            componentsschemas_export_query_value_type_3_item
-                        )
-
-                    return componentsschemas_export_query_value_type_3
-                except (TypeError, ValueError, AttributeError, KeyError):
-                    pass
-                return cast(bool | float | list[bool | float | str] | str, data)
-
-            additional_property = _parse_additional_property(prop_dict)
-
-            additional_properties[prop_name] = additional_property
-
-        export_query.additional_properties = additional_properties
+        export_query.additional_properties = d
         return export_query
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> bool | float | list[bool | float | str] | str:
+    def __getitem__(self, key: str) -> Any:
         return self.additional_properties[key]
 
-    def __setitem__(
-        self, key: str, value: bool | float | list[bool | float | str] | str
-    ) -> None:
+    def __setitem__(self, key: str, value: Any) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

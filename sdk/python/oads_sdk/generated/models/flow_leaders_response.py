@@ -69,16 +69,20 @@ class FlowLeadersResponse:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    data_item_type_0 = RootLeaderRow.from_dict(data)
+                    componentsschemas_flow_leader_row_type_0 = RootLeaderRow.from_dict(
+                        data
+                    )
 
-                    return data_item_type_0
+                    return componentsschemas_flow_leader_row_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                data_item_type_1 = ContractLeaderRow.from_dict(data)
+                componentsschemas_flow_leader_row_type_1 = ContractLeaderRow.from_dict(
+                    data
+                )
 
-                return data_item_type_1
+                return componentsschemas_flow_leader_row_type_1
 
             data_item = _parse_data_item(data_item_data)
 

@@ -99,12 +99,7 @@ def _get_kwargs(
             trade_type_item = trade_type_item_data.value
             json_trade_type.append(trade_type_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["trade_type"] = (
-        json_trade_type
-        if isinstance(json_trade_type, Unset)
-        else ",".join(str(item) for item in json_trade_type)
-    )
+    params["trade_type"] = json_trade_type
 
     json_side: list[str] | Unset = UNSET
     if not isinstance(side, Unset):
@@ -113,12 +108,7 @@ def _get_kwargs(
             side_item = side_item_data.value
             json_side.append(side_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["side"] = (
-        json_side
-        if isinstance(json_side, Unset)
-        else ",".join(str(item) for item in json_side)
-    )
+    params["side"] = json_side
 
     json_sentiment: list[str] | Unset = UNSET
     if not isinstance(sentiment, Unset):
@@ -127,12 +117,7 @@ def _get_kwargs(
             sentiment_item = sentiment_item_data.value
             json_sentiment.append(sentiment_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["sentiment"] = (
-        json_sentiment
-        if isinstance(json_sentiment, Unset)
-        else ",".join(str(item) for item in json_sentiment)
-    )
+    params["sentiment"] = json_sentiment
 
     params["otm_only"] = otm_only
 

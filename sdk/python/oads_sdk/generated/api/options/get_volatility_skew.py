@@ -52,12 +52,7 @@ def _get_kwargs(
             expirations_item = expirations_item_data.isoformat()
             json_expirations.append(expirations_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["expirations"] = (
-        json_expirations
-        if isinstance(json_expirations, Unset)
-        else ",".join(str(item) for item in json_expirations)
-    )
+    params["expirations"] = json_expirations
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 

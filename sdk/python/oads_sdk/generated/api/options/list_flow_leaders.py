@@ -57,12 +57,7 @@ def _get_kwargs(
     if not isinstance(underlying_symbols, Unset):
         json_underlying_symbols = underlying_symbols
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["underlying_symbols"] = (
-        json_underlying_symbols
-        if isinstance(json_underlying_symbols, Unset)
-        else ",".join(str(item) for item in json_underlying_symbols)
-    )
+    params["underlying_symbols"] = json_underlying_symbols
 
     json_date: str | Unset = UNSET
     if not isinstance(date, Unset):

@@ -55,12 +55,7 @@ def _get_kwargs(
     if not isinstance(underlying_symbols, Unset):
         json_underlying_symbols = underlying_symbols
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["underlying_symbols"] = (
-        json_underlying_symbols
-        if isinstance(json_underlying_symbols, Unset)
-        else ",".join(str(item) for item in json_underlying_symbols)
-    )
+    params["underlying_symbols"] = json_underlying_symbols
 
     json_date: str | Unset = UNSET
     if not isinstance(date, Unset):
@@ -107,12 +102,7 @@ def _get_kwargs(
             trade_type_item = trade_type_item_data.value
             json_trade_type.append(trade_type_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["trade_type"] = (
-        json_trade_type
-        if isinstance(json_trade_type, Unset)
-        else ",".join(str(item) for item in json_trade_type)
-    )
+    params["trade_type"] = json_trade_type
 
     json_side: list[str] | Unset = UNSET
     if not isinstance(side, Unset):
@@ -121,12 +111,7 @@ def _get_kwargs(
             side_item = side_item_data.value
             json_side.append(side_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["side"] = (
-        json_side
-        if isinstance(json_side, Unset)
-        else ",".join(str(item) for item in json_side)
-    )
+    params["side"] = json_side
 
     json_sentiment: list[str] | Unset = UNSET
     if not isinstance(sentiment, Unset):
@@ -135,12 +120,7 @@ def _get_kwargs(
             sentiment_item = sentiment_item_data.value
             json_sentiment.append(sentiment_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["sentiment"] = (
-        json_sentiment
-        if isinstance(json_sentiment, Unset)
-        else ",".join(str(item) for item in json_sentiment)
-    )
+    params["sentiment"] = json_sentiment
 
     params["otm_only"] = otm_only
 
@@ -159,12 +139,7 @@ def _get_kwargs(
             exchange_item = exchange_item_data.value
             json_exchange.append(exchange_item)
 
-    # explode: false in the contract: one parameter, the items comma-joined (scripts/codegen-python).
-    params["exchange"] = (
-        json_exchange
-        if isinstance(json_exchange, Unset)
-        else ",".join(str(item) for item in json_exchange)
-    )
+    params["exchange"] = json_exchange
 
     params["limit"] = limit
 
