@@ -209,10 +209,11 @@ export async function valueChain(
 }
 
 /** The response's valuation object of a valued chain. */
-export function valuationObject(v: ValuedChain, openInterestDate: string | null): Valuation {
+export function valuationObject(v: ValuedChain, openInterestDate: string | null, pendingInstant: number | null): Valuation {
   return {
     chain_timestamp: v.rows.reduce<number | null>((m, r) => (m === null || r.quoteTs > m ? r.quoteTs : m), null),
     open_interest_date: openInterestDate,
+    pending_instant: pendingInstant,
     risk_free_rate: v.rate,
     timestamp: v.valuedAt,
     underlying_price: v.price?.price ?? null,

@@ -17,6 +17,9 @@ export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20
  */
 export const BOOK_MEMO_LIMITS = { maxEntries: 3 };
 
+/** Stored books read per process (books.ts): an SPX family's book is tens of MB of heap. */
+export const STORED_BOOK_LIMITS = { maxEntries: 4 };
+
 /** Drifts of completed sessions (volatility-drift.ts), each some hundreds of KB at full scale. */
 export const DRIFT_MEMO_LIMITS = { maxEntries: 64, maxBytes: 32 * 2 ** 20 };
 
@@ -30,6 +33,12 @@ export class ServiceMemos {
   readonly books = new ResponseMemo<object>(BOOK_MEMO_LIMITS);
   /** Fitted surfaces by their whole input (chain-valuation.ts). */
   readonly surfaces = new SurfaceMemo();
+  /** Stored books read, by id (books.ts storedBook): a stored book never changes. */
+  readonly storedBooks = new ResponseMemo<object>(STORED_BOOK_LIMITS);
+  /** Books being valued by a request, by minute (books.ts bookFor): one valuation per process and minute, nothing kept. */
+  readonly ensured = new ResponseMemo<object>({ maxEntries: 0 });
+  /** Background valuations of the newest minute under way in this process, by minute (books.ts). */
+  readonly valuing = new Map<string, Promise<unknown>>();
   /** Volatility drift answers as JSON text (volatility-drift.ts). */
   readonly drift = new ResponseMemo(DRIFT_MEMO_LIMITS);
 
@@ -37,6 +46,7 @@ export class ServiceMemos {
   clear(): void {
     this.positioning.clear();
     this.books.clear();
+    this.storedBooks.clear();
     this.surfaces.clear();
     this.drift.clear();
   }
