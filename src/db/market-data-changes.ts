@@ -11,7 +11,8 @@
  * The log is append-only, so the number of its rows over a span of dates (plus the undated ones) is
  * a stamp of what the store holds for those dates: it changes with every committed write of them
  * and with nothing else. A process that derived something from those dates under one stamp may
- * serve it again exactly while the stamp is unchanged (services/positioning-memo.ts).
+ * serve it again exactly while the stamp is unchanged (services/volatility-drift.ts); the valued books
+ * read the log by position and extent instead (db/position-books.ts).
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';

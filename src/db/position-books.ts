@@ -160,9 +160,10 @@ type Floats = (number | null)[];
 
 /** A stored book, whole; null when it is gone (its session archived meanwhile). */
 export async function readBook(db: Queryable, bookId: number): Promise<StoredBook | null> {
-  const head = await sql<{ valued_at: number; summary: unknown }>`select valued_at, summary from position_books where id = ${bookId}::int8`.execute(
-    db,
-  );
+  const head = await sql<{
+    valued_at: number;
+    summary: unknown;
+  }>`select valued_at, summary from position_books where id = ${bookId}::int8`.execute(db);
   const row = head.rows[0];
   if (!row) return null;
   // int8 and date arrays are read as float8 and text arrays (node-pg parses those; the values are below 2^53).

@@ -39,9 +39,19 @@ import { chainMinute, chainValuationTime, expirationsByDate, type VolatilitySess
 import type { ChainQuoteRow, ListedExpirationRow, UnderlyingPrice } from '../db/chain.js';
 import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/position-books.js';
 import type { ListedContractRow } from '../db/positioning.js';
-import { chainAt, expirationChain, rowsOf, UNDERLYING_LOOKBACK_MS, valuationAt, type InstantQuery, type ValuationWindow } from './chain-valuation.js';
+import {
+  chainAt,
+  expirationChain,
+  rowsOf,
+  UNDERLYING_LOOKBACK_MS,
+  valuationAt,
+  type InstantQuery,
+  type ValuationWindow,
+} from './chain-valuation.js';
 import { storedOpenInterestDate } from './open-interest.js';
-import { datesRead } from './positioning-memo.js';
+import { addDays } from '../analytics/new-york-time.js';
+import { utcDate } from '../db/market-data-changes.js';
+import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import { canonicalQuery } from './response-memo.js';
 import { keptAnswer } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
@@ -98,7 +108,9 @@ export interface BookColumns {
 // JSON cannot write NaN, ±Infinity or -0, which a fitted surface may hold (a calendar check of two
 // smiles without common moneyness): they are written as {"$n": text} and read back as the number.
 const surfaceReplacer = (_key: string, value: unknown): unknown =>
-  typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0)) ? { $n: Object.is(value, -0) ? '-0' : String(value) } : value;
+  typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))
+    ? { $n: Object.is(value, -0) ? '-0' : String(value) }
+    : value;
 const surfaceReviver = (_key: string, value: unknown): unknown =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && '$n' in value
     ? Number((value as { $n: string }).$n)
@@ -254,7 +266,18 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
       },
     };
   });
-  const summary: BookSummary = { symbol, session, tradingDate, span, roots, underlying, valuedAt, price, rate: riskFreeRate(tradingDate), listed };
+  const summary: BookSummary = {
+    symbol,
+    session,
+    tradingDate,
+    span,
+    roots,
+    underlying,
+    valuedAt,
+    price,
+    rate: riskFreeRate(tradingDate),
+    listed,
+  };
   const columns = { summary, expirations };
   const digest = createHash('sha256').update(JSON.stringify(columns)).digest('base64url');
   return { columns, digest, chainRows };
@@ -275,6 +298,20 @@ function fitSurfaces(inputs: ReadInputs, instant: number): void {
     const fitted = byDate.get(e.dateOfExpiry);
     if (fitted !== undefined) e.surface = surfaceText(fitted);
   }
+}
+
+/**
+ * The dates a book of the trading date valued at the instant reads: open interest up to
+ * OPEN_INTEREST_LOOKBACK_DAYS before the trading date, prints from there on (flow_adjusted), the
+ * date's quotes and prints, and the underlying's bars from UNDERLYING_LOOKBACK_MS before the instant
+ * (bars are dated by the UTC date of their start). A change of one of them (or of the listed
+ * contracts, which every date reads) can change the book.
+ */
+export function datesRead(tradingDate: string, instant: number): { from: string; to: string } {
+  const openInterestFrom = addDays(tradingDate, -OPEN_INTEREST_LOOKBACK_DAYS);
+  const barsFrom = utcDate(instant - UNDERLYING_LOOKBACK_MS);
+  const barsTo = utcDate(instant);
+  return { from: openInterestFrom < barsFrom ? openInterestFrom : barsFrom, to: barsTo > tradingDate ? barsTo : tradingDate };
 }
 
 /** The family of a window. */
@@ -298,7 +335,11 @@ export async function freshBook(ctx: ServiceContext, window: ValuationWindow, se
  * is valued and not stored (there is nothing costly to keep, and a request naming an unknown symbol
  * leaves nothing behind).
  */
-export async function ensureBook(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<{ id: number | null; book?: FamilyBook }> {
+export async function ensureBook(
+  ctx: ServiceContext,
+  window: ValuationWindow,
+  session: VolatilitySession,
+): Promise<{ id: number | null; book?: FamilyBook }> {
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
   const dates = datesRead(window.tradingDate, window.instant);
@@ -335,6 +376,14 @@ export async function storedBook(ctx: ServiceContext, id: number): Promise<Famil
   })) as FamilyBook | { gone: true };
   return 'gone' in kept ? null : kept;
 }
+
+/**
+ * How far back the previous minute's book may be for a request of the newest minute to answer from
+ * it while the newest is valued: the minute before, with a minute's slack for the valuation of the
+ * one before that still finishing. An older book (the valuer stopped, or none ran) is not served:
+ * the newest minute is valued on demand instead.
+ */
+export const PREVIOUS_MINUTE_REACH_MS = 2 * 60_000;
 
 /** A request's book: the window it values (its instant the book's minute) and, when it answers from the previous minute, the newest one's end. */
 export interface BookAnswer {
@@ -376,7 +425,8 @@ export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: Vol
   }
   const live = q.at === undefined && window.instant < window.span.end;
   if (live) {
-    const previous = await store.newestBookBefore(family, window.instant, dates);
+    const found = await store.newestBookBefore(family, window.instant, dates);
+    const previous = found !== null && found.instant >= window.instant - PREVIOUS_MINUTE_REACH_MS ? found : null;
     const book = previous === null ? null : await storedBook(ctx, previous.bookId);
     if (previous !== null && book !== null) {
       valueInBackground(ctx, window, session);

@@ -26,8 +26,7 @@ export function memoryBooks(): BookRepository {
       }
       return Promise.resolve(best);
     },
-    bookOfDigest: (family, digest) =>
-      Promise.resolve(books.find((b) => b.family === familyKey(family) && b.digest === digest)?.id ?? null),
+    bookOfDigest: (family, digest) => Promise.resolve(books.find((b) => b.family === familyKey(family) && b.digest === digest)?.id ?? null),
     storeBook: (family, book) => {
       const id = books.length + 1;
       books.push({
@@ -46,7 +45,9 @@ export function memoryBooks(): BookRepository {
     },
     readBook: (bookId) => {
       const b = books.find((x) => x.id === bookId);
-      return Promise.resolve(b === undefined ? null : { id: b.id, valuedAt: b.valuedAt, summary: copy(b.summary), expirations: copy(b.expirations) });
+      return Promise.resolve(
+        b === undefined ? null : { id: b.id, valuedAt: b.valuedAt, summary: copy(b.summary), expirations: copy(b.expirations) },
+      );
     },
     whileValuing: async (_key, value) => {
       await value();

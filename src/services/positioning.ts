@@ -29,13 +29,7 @@ import type { ExpirationSurface } from '../analytics/volatility/surface.js';
 import { daysBetween, expirationsByDate, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import {
-  expirationChain,
-  rowsOf,
-  valuationObject,
-  type Valuation,
-  type ValuedChain,
-} from './chain-valuation.js';
+import { expirationChain, rowsOf, valuationObject, type Valuation, type ValuedChain } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
 import { bookAnswer, type BookAnswer } from './books.js';
 import { canonicalQuery } from './response-memo.js';
@@ -120,7 +114,9 @@ async function positioningView(ctx: ServiceContext, q: PositioningRequest, at: B
     ),
   );
   const selected = book.listed.filter((e) => dates.has(e.dateOfExpiry));
-  const rows = book.contracts.filter((c) => dates.has(c.dateOfExpiry) && (q.contract_type === undefined || c.contractType === q.contract_type));
+  const rows = book.contracts.filter(
+    (c) => dates.has(c.dateOfExpiry) && (q.contract_type === undefined || c.contractType === q.contract_type),
+  );
   if (rows.length === 0) throw noData(`No contract of ${symbol} is listed in the expirations selected on ${tradingDate}.`);
 
   const chosen = expirationsByDate(selected).filter((e) => e.settlement > instant);

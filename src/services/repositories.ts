@@ -7,7 +7,7 @@
 import type { ListedExpirationRow, ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
 import { chainQuotesAt, listedExpirations, underlyingPriceAt } from '../db/chain.js';
 import { sessionState, type SessionState } from '../db/archive.js';
-import type { Database, Queryable } from '../db/connection.js';
+import type { Queryable } from '../db/connection.js';
 import {
   bookOfDigest,
   bookOfMinute,
@@ -84,10 +84,21 @@ export interface PositioningRepository {
 /** The valued books (services/books.ts; db/position-books.ts). */
 export interface BookRepository {
   changeLogPosition(): Promise<number>;
-  bookOfMinute(family: BookFamily, instant: number, dates: { from: string; to: string }): Promise<{ bookId: number; instant: number } | null>;
-  newestBookBefore(family: BookFamily, before: number, dates: { from: string; to: string }): Promise<{ bookId: number; instant: number } | null>;
+  bookOfMinute(
+    family: BookFamily,
+    instant: number,
+    dates: { from: string; to: string },
+  ): Promise<{ bookId: number; instant: number } | null>;
+  newestBookBefore(
+    family: BookFamily,
+    before: number,
+    dates: { from: string; to: string },
+  ): Promise<{ bookId: number; instant: number } | null>;
   bookOfDigest(family: BookFamily, digest: string): Promise<number | null>;
-  storeBook(family: BookFamily, book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] }): Promise<number>;
+  storeBook(
+    family: BookFamily,
+    book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  ): Promise<number>;
   mapBookMinute(family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void>;
   readBook(bookId: number): Promise<StoredBook | null>;
   /** Runs `value` unless another process of the deployment values the same key; whether it ran. */
@@ -140,7 +151,7 @@ export function databaseRepositories(db: Queryable): Repositories {
       newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
       bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),
       // The pool's handle, never a transaction's: the book is written in one transaction of its own.
-      storeBook: async (family, book) => await storeBook(db as Database, family, book),
+      storeBook: async (family, book) => await storeBook(db, family, book),
       mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
       readBook: async (bookId) => await readBook(db, bookId),
       whileValuing: async (key, value) => await whileClaimed(db, key, value),
