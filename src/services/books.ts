@@ -314,6 +314,11 @@ export function datesRead(tradingDate: string, instant: number): { from: string;
   return { from: openInterestFrom < barsFrom ? openInterestFrom : barsFrom, to: barsTo > tradingDate ? barsTo : tradingDate };
 }
 
+/** The key of a family's minute: its claim while valued (whileValuing) and its single flight in a process. */
+export function valuationKey(window: ValuationWindow, session: VolatilitySession): string {
+  return JSON.stringify([window.symbol, session, window.tradingDate, window.instant]);
+}
+
 /** The family of a window. */
 export function familyOf(window: ValuationWindow, session: VolatilitySession): BookFamily {
   return { symbol: window.symbol, session, tradingDate: window.tradingDate };
@@ -339,6 +344,7 @@ export async function ensureBook(
   ctx: ServiceContext,
   window: ValuationWindow,
   session: VolatilitySession,
+  by: 'valuer' | 'request' | 'background' = 'request',
 ): Promise<{ id: number | null; book?: FamilyBook }> {
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
@@ -347,6 +353,7 @@ export async function ensureBook(
   const position = await store.changeLogPosition();
   const mapped = await store.bookOfMinute(family, window.instant, dates);
   if (mapped !== null) return { id: mapped.bookId };
+  const started = performance.now();
   const inputs = await readInputs(ctx, window, session);
   if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
     fitSurfaces(inputs, window.instant);
@@ -363,6 +370,7 @@ export async function ensureBook(
       expirations: inputs.columns.expirations,
     });
     book = bookFromColumns(id, inputs.columns);
+    ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
   }
   await store.mapBookMinute(family, window.instant, id, position);
   return book === undefined ? { id } : { id, book };
@@ -395,12 +403,12 @@ export interface BookAnswer {
 
 /** Values the newest minute in the background unless a process of the deployment is valuing it (one per process and key). */
 function valueInBackground(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): void {
-  const key = JSON.stringify([window.symbol, session, window.tradingDate, window.instant]);
+  const key = valuationKey(window, session);
   const pending = ctx.deps.memos.valuing;
   if (pending.has(key)) return;
   const run = ctx.deps.repositories.books
     .whileValuing(key, async () => {
-      await ensureBook(ctx, window, session);
+      await ensureBook(ctx, window, session, 'background');
     })
     .catch((error: unknown) =>
       ctx.deps.logger.error('book valuation failed', { key, error: error instanceof Error ? error.message : String(error) }),
@@ -433,7 +441,7 @@ export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: Vol
       return { book, window: { ...window, instant: previous.instant }, pendingInstant: window.instant };
     }
   }
-  const key = JSON.stringify([window.symbol, session, window.tradingDate, window.instant]);
+  const key = valuationKey(window, session);
   const ensured = (await ctx.deps.memos.ensured.get(key, async () => {
     const result = await ensureBook(ctx, window, session);
     return result.book ?? (result.id === null ? { gone: true } : ((await storedBook(ctx, result.id)) ?? { gone: true }));

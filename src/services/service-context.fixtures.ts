@@ -53,6 +53,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
     cursors: new CursorCodec(Buffer.alloc(32, 7)),
     jobs: null,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
+    metrics: { bookValuation: { observe: () => undefined } },
   } as unknown as ServiceDeps;
   return {
     deps,
