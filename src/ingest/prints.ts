@@ -371,7 +371,8 @@ async function attachNewDates(trx: Queryable, prints: SortedPrints, attach: Read
   for (const [date, rows] of attach) await attachPrintsPartition(trx, date, rows);
   // Dates stored already took their prints through the staging table (attached ones are recorded by the attach).
   // Each from its first print's time: a print changes nothing derived from the data before it.
-  for (const day of prints.days) if (!attach.has(day.tradingDate)) await recordMarketDataChange(trx, [day.tradingDate], timeRange(prints, day).from);
+  for (const day of prints.days)
+    if (!attach.has(day.tradingDate)) await recordMarketDataChange(trx, [day.tradingDate], timeRange(prints, day).from);
 }
 
 /**
