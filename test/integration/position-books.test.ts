@@ -122,10 +122,10 @@ describe('valued books', () => {
     const at: BookAnswer = { book: await freshBook(ctx, window, q.session ?? 'rth'), window, pendingInstant: null };
     const data =
       route === 'skew'
-        ? await volatilitySkew(ctx, q as never, at)
+        ? await volatilitySkew(ctx, q, at)
         : route === 'levels'
-          ? await exposureLevels(ctx, q as never, at)
-          : await exposureHeatmap(ctx, q as never, at);
+          ? await exposureLevels(ctx, q, at)
+          : await exposureHeatmap(ctx, q, at);
     return JSON.parse(JSON.stringify(data)) as unknown;
   };
 
