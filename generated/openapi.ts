@@ -772,7 +772,9 @@ export interface paths {
          *     and nothing recorded after the request's instant is read. `valuation.timestamp` and
          *     `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
          *     made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
-         *     or before the instant, in which at least half of the contracts were sampled (the store keeps a
+         *     or before the instant, in which at least half of the contracts of the family's every
+         *     expiration settling after the instant were sampled, the same minute for every route and
+         *     every selection of expirations (the store keeps a
          *     snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
          *     samples of the strikes near the money; the two are not mixed across a moving market). Each
          *     contract is valued at its last quote of that minute or before it, at most 30 minutes old; a
@@ -782,6 +784,12 @@ export interface paths {
          *     valuation time (`underlying_timestamp` is that bar's start); `underlying_stale` says that bar
          *     started more than 15 minutes before it. `risk_free_rate` is the continuously compounded
          *     Treasury bill rate of the trading date.
+         *
+         *     **One book per minute.** The surface is fitted once per family, session and minute of data
+         *     over every expiration settling after the minute, and kept for the whole deployment (see the
+         *     Valuation schema): the smiles of the expirations a request selects are those of that one
+         *     surface, calendar-checked against all of the family's expirations, so skew, levels and heat
+         *     map agree on every volatility, whichever expirations each asks for.
          *
          *     **Which expirations.** Default: the nearest four expirations that settle at least an hour
          *     after the instant. `date_of_expiry` names one, `expirations` up to eight (not both); a named
@@ -3615,7 +3623,7 @@ export interface components {
         };
         /**
          * Valuation
-         * @description Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date.
+         * @description Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date. Levels, heat map and skew answers are views of one valued book per underlying family, session and minute of data, kept for the whole deployment: the family's every listed expiration read at one chain minute (the median newest sample minute over all its unsettled contracts), one surface fitted over all the expirations settling after the minute (so calendar checks span the whole family, whichever expirations a request selects), the underlying price and rate at the chain minute's end, each contract's open interest, its customer flow up to the valuation time (from the family's open interest date) and its session activity. Every request for a minute answers from that book; a book is valued again only when a load changes the data at or before its minute. While a session runs, a request for the newest minute whose book is still being valued answers from the previous minute and names the newest in pending_instant.
          */
         Valuation: {
             /**
@@ -3630,6 +3638,12 @@ export interface components {
              * @example 2026-11-19
              */
             open_interest_date: string | null;
+            /**
+             * Format: int64
+             * @description While a session runs: the end of the newest minute of data (Unix ms) when its book was still being valued and this answer is the previous minute's (timestamp and chain_timestamp say which); null when the answer values the newest minute of data at or before the instant asked for. Ask again a second later for the newest.
+             * @example null
+             */
+            pending_instant: number | null;
             /**
              * Format: double
              * @description Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading date's month, converted from its discount basis; this service always fills it.

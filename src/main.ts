@@ -17,6 +17,7 @@ import { EXPLORER_BUILD_DIR } from './explorer-page.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { SIMULATION_SEED } from './ingest/seed-market.js';
+import { BookValuer } from './jobs/book-valuer.js';
 import { startLiveMarket } from './live/runner.js';
 import { SimulatedLiveSource } from './live/simulated-source.js';
 import { ensureDemoKey } from './seed.js';
@@ -63,6 +64,11 @@ if (cluster.isWorker) {
     logger,
   });
 
+  // The book valuer (src/jobs/book-valuer.ts): this process values each family's newest minute as it
+  // loads, for every HTTP worker (and, through the database's claims, with the other machines').
+  const valuer = new BookValuer(running.service.deps, logger);
+  valuer.start();
+
   process.stdout.write(
     [
       '',
@@ -80,6 +86,7 @@ if (cluster.isWorker) {
   logger.info('stopping', { signal: received, grace_ms: config.shutdownGraceMs });
   // The live minute being loaded finishes (its loads are transactions) before the database closes.
   await live?.stop();
+  await valuer.stop();
   const exitCode = await running.stop().then(
     () => 0,
     (error: unknown) => {

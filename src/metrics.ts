@@ -92,6 +92,23 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Books valued (services/books.ts ensureBook): how long each took, by who valued it. */
+  readonly bookValuation = new Histogram({
+    name: 'oads_book_valuation_seconds',
+    help: 'Time to value and store one book of a family at a minute of data (read its inputs, fit its surface, write it), by who valued it: the valuer (the newest minute of a running session), a request (a minute without a book), or a request in the background (the newest minute, while the previous answered).',
+    labelNames: ['by'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 20],
+    registers: [this.registry],
+  });
+
+  /** The valuer's delay: the end of a minute of data to its book mapped (jobs/book-valuer.ts). */
+  readonly bookReadyDelay = new Histogram({
+    name: 'oads_book_ready_seconds',
+    help: "Time from the end of a running session's minute of data to its book being stored and mapped by the valuer (the service's clock): how far the newest book trails the market. The minute's load commits about a second after the minute ends.",
+    buckets: [0.5, 1, 1.5, 2, 3, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
   readonly ingestRows = new Counter({
     name: 'oads_ingest_rows_total',
     help: 'Rows written to the store by ingest (file loads, session reloads), by kind; its rate is the rows per second.',

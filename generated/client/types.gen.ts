@@ -354,9 +354,13 @@ export type TradeAtTime = {
 /**
  * Valuation
  *
- * Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date.
+ * Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date. Levels, heat map and skew answers are views of one valued book per underlying family, session and minute of data, kept for the whole deployment: the family's every listed expiration read at one chain minute (the median newest sample minute over all its unsettled contracts), one surface fitted over all the expirations settling after the minute (so calendar checks span the whole family, whichever expirations a request selects), the underlying price and rate at the chain minute's end, each contract's open interest, its customer flow up to the valuation time (from the family's open interest date) and its session activity. Every request for a minute answers from that book; a book is valued again only when a load changes the data at or before its minute. While a session runs, a request for the newest minute whose book is still being valued answers from the previous minute and names the newest in pending_instant.
  */
 export type Valuation = {
+    /**
+     * While a session runs: the end of the newest minute of data (Unix ms) when its book was still being valued and this answer is the previous minute's (timestamp and chain_timestamp say which); null when the answer values the newest minute of data at or before the instant asked for. Ask again a second later for the newest.
+     */
+    pending_instant: number | null;
     /**
      * Time of the newest quote of the chain used (Unix ms); null when no quote was used.
      */

@@ -4,19 +4,28 @@
  * date it touched (a row without a date for the listed contracts, which every date reads). Bars are
  * dated by the UTC date of their start.
  *
+ * Each row says too from which minute on the write changed its date (`earliest`, migration
+ * 20261128T020000; null when unknown), so that a value derived from the data before a minute is
+ * known to survive the loads of the later minutes (db/position-books.ts).
+ *
  * The log is append-only, so the number of its rows over a span of dates (plus the undated ones) is
  * a stamp of what the store holds for those dates: it changes with every committed write of them
  * and with nothing else. A process that derived something from those dates under one stamp may
- * serve it again exactly while the stamp is unchanged (services/positioning-memo.ts).
+ * serve it again exactly while the stamp is unchanged (services/volatility-drift.ts); the valued books
+ * read the log by position and extent instead (db/position-books.ts).
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 
-/** Records that the write in progress on `db` (its transaction) changed these trading dates; null: every date. */
-export async function recordMarketDataChange(db: Queryable, dates: Iterable<string | null>): Promise<void> {
+/**
+ * Records that the write in progress on `db` (its transaction) changed these trading dates (null:
+ * every date), none of their data before `earliest` (the start of the earliest minute written: a
+ * quote sample's minute, a bar's start, a print's time; null when the extent is not known).
+ */
+export async function recordMarketDataChange(db: Queryable, dates: Iterable<string | null>, earliest: number | null = null): Promise<void> {
   const distinct = [...new Set(dates)];
   if (distinct.length === 0) return;
-  await sql`insert into market_data_changes (trading_date) select unnest(${distinct}::date[])`.execute(db);
+  await sql`insert into market_data_changes (trading_date, earliest) select unnest(${distinct}::date[]), ${earliest}::int8`.execute(db);
 }
 
 /** The UTC date of a Unix ms instant (a bar's date in the log). */

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 import { dropFlowTotals } from './flow-aggregates.js';
 import { recordMarketDataChange } from './market-data-changes.js';
+import { deleteBooksOf } from './position-books.js';
 
 export type PartitionedTable = 'prints' | 'quote_samples';
 
@@ -119,6 +120,8 @@ export async function partitionDates(db: Queryable, table: PartitionedTable): Pr
 export async function dropPartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
   await sql`drop table if exists ${sql.table(partitionName(table, date))}`.execute(db);
   if (table === 'quote_samples') await sql`delete from quote_minutes where trading_date = ${date}::date`.execute(db);
+  // The date's books go with its data: after a reload they are valued again.
+  await deleteBooksOf(db, date);
   await recordMarketDataChange(db, [date]);
   if (table === 'prints') await dropFlowTotals(db, date);
 }

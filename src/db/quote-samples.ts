@@ -47,8 +47,16 @@ export async function upsertQuoteSamples(db: Queryable, rows: readonly QuoteSamp
     await recordMarketDataChange(
       db,
       rows.map((r) => r.tradingDate),
+      earliestOf(rows.map((r) => r.minute)),
     );
   return written;
+}
+
+/** The smallest of the instants (null for none). */
+export function earliestOf(instants: readonly number[]): number | null {
+  let min: number | null = null;
+  for (const t of instants) if (min === null || t < min) min = t;
+  return min;
 }
 
 /**

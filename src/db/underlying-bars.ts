@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
 import type { Queryable } from './connection.js';
 import { recordMarketDataChange, utcDate } from './market-data-changes.js';
+import { earliestOf } from './quote-samples.js';
 
 export interface BarRow {
   symbol: string;
@@ -28,7 +29,7 @@ export async function upsertUnderlyingBars(db: Queryable, rows: readonly BarRow[
     );
     written += Number(result.numAffectedRows ?? 0);
   }
-  if (written > 0) await recordMarketDataChange(db, barDates(rows));
+  if (written > 0) await recordMarketDataChange(db, barDates(rows), earliestOf(rows.map((r) => r.ts)));
   return written;
 }
 

@@ -370,10 +370,9 @@ function timeRange({ table, order }: SortedPrints, day: PrintDay): { from: numbe
 async function attachNewDates(trx: Queryable, prints: SortedPrints, attach: ReadonlyMap<string, number>): Promise<void> {
   for (const [date, rows] of attach) await attachPrintsPartition(trx, date, rows);
   // Dates stored already took their prints through the staging table (attached ones are recorded by the attach).
-  await recordMarketDataChange(
-    trx,
-    prints.days.map((d) => d.tradingDate).filter((d) => !attach.has(d)),
-  );
+  // Each from its first print's time: a print changes nothing derived from the data before it.
+  for (const day of prints.days)
+    if (!attach.has(day.tradingDate)) await recordMarketDataChange(trx, [day.tradingDate], timeRange(prints, day).from);
 }
 
 /**

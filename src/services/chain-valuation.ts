@@ -1,15 +1,14 @@
 /**
- * The chain of some expirations at the valuation instant and the surface fitted on it, read and
- * fitted one way for every route that values contracts (skew, levels, heat map), so that the same
- * expirations at the same instant give the same chain minute, the same underlying price and the same
- * surface (the deps' surface memo, surface-memo.ts, keys it by its whole input). The rules are
- * analytics/volatility/valuation.ts's; the contract states them on the skew route.
+ * The valuation window and instant of a request, and the chain of some expirations at an instant,
+ * read one way for every route that values contracts (the books of skew, levels and heat map,
+ * books.ts; drift and open interest), so that one minute gives one chain minute and one underlying
+ * price. The rules are analytics/volatility/valuation.ts's; the contract states them on the skew
+ * route.
  */
 import { CalendarRangeError } from '../analytics/calendar.js';
 import { hasOvernightSession } from '../analytics/iv-samples.js';
 import { thousandthsToStrike } from '../analytics/occ.js';
 import { defaultTradingDate, rootsOf, type Span } from '../analytics/print-filters.js';
-import { riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
 import type { ExpirationChain, ExpirationSurface } from '../analytics/volatility/surface.js';
 import {
@@ -180,39 +179,12 @@ export function rowsOf(rows: readonly ChainQuoteRow[], e: ChosenExpiration): Cha
   return rows.filter((r) => r.root === e.root && r.dateOfExpiry === e.dateOfExpiry);
 }
 
-/**
- * Values chain rows read by chainAt: the valuation time of their minute, the underlying's price at
- * it, the trading date's rate and the (memoized) surface of the chosen expirations. Without rows
- * the valuation is at the instant and the surface empty.
- */
-export async function valueChain(
-  ctx: ServiceContext,
-  chosen: readonly ChosenExpiration[],
-  rows: ChainQuoteRow[],
-  tradingDate: string,
-  underlying: string,
-  instant: number,
-): Promise<ValuedChain> {
-  const minute = chainMinute(rows.map((r) => r.minute));
-  const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
-  const price = await ctx.deps.repositories.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
-  const rate = riskFreeRate(tradingDate);
-  const surface =
-    rows.length === 0
-      ? []
-      : ctx.deps.memos.surfaces.surfaceOf({
-          spot: price?.price ?? null,
-          rate,
-          expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)),
-        });
-  return { rows, valuedAt, price, rate, surface };
-}
-
 /** The response's valuation object of a valued chain. */
-export function valuationObject(v: ValuedChain, openInterestDate: string | null): Valuation {
+export function valuationObject(v: ValuedChain, openInterestDate: string | null, pendingInstant: number | null): Valuation {
   return {
     chain_timestamp: v.rows.reduce<number | null>((m, r) => (m === null || r.quoteTs > m ? r.quoteTs : m), null),
     open_interest_date: openInterestDate,
+    pending_instant: pendingInstant,
     risk_free_rate: v.rate,
     timestamp: v.valuedAt,
     underlying_price: v.price?.price ?? null,

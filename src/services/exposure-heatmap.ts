@@ -7,9 +7,8 @@
  */
 import { heatmapGrid, metricLabel, type ContractActivity, type HeatmapContract } from '../analytics/positioning/heatmap.js';
 import { POSITIONING_MODEL_VERSIONS } from '../analytics/positioning/positions.js';
-import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
 import { positioningBook } from './positioning.js';
-import { memoizedPositioning, type ValuationPoint } from './positioning-memo.js';
+import { bookAnswer, type BookAnswer } from './books.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type Heatmap = DataOf<'getExposureHeatmap'>;
@@ -17,31 +16,20 @@ type Heatmap = DataOf<'getExposureHeatmap'>;
 const NO_ACTIVITY: ContractActivity = { volume: 0, premium: 0, netPremium: 0, trades: 0 };
 
 export async function getExposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>): Promise<Result<'getExposureHeatmap'>> {
-  return await memoizedPositioning(ctx, 'getExposureHeatmap', q, async (at) => await exposureHeatmap(ctx, q, at));
+  return await bookAnswer(ctx, 'getExposureHeatmap', q, async (at) => await exposureHeatmap(ctx, q, at));
 }
 
-async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>, at: ValuationPoint): Promise<Heatmap> {
+/** The heat map answer of the request on its book (exported for the test of stored against fresh books). */
+export async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>, at: BookAnswer): Promise<Heatmap> {
   const book = await positioningBook(ctx, q, at);
   const metric = withDefault(q.metric, 'metric');
   const leg = withDefault(q.leg, 'leg');
   const unit = withDefault(q.unit, 'unit');
   const perspective = withDefault(q.perspective, 'perspective');
   const observed = metric === 'volume' || metric === 'premium' || metric === 'net_premium' || metric === 'trades';
-  const activity = observed
-    ? new Map(
-        (
-          await ctx.deps.repositories.positioning.activityByContract(
-            book.roots,
-            book.tradingDate,
-            { from: book.span.start, to: book.chain.valuedAt },
-            { ask: ASK_SIDES, bid: BID_SIDES },
-          )
-        ).map((a) => [a.contractId, a]),
-      )
-    : new Map<number, ContractActivity>();
   const contracts: HeatmapContract[] = book.contracts.map((c, i) => ({
     ...c,
-    activity: activity.get(book.rows[i]!.contractId) ?? NO_ACTIVITY,
+    activity: (observed ? book.activity.get(book.rows[i]!.contractId) : undefined) ?? NO_ACTIVITY,
   }));
   const grid = heatmapGrid(
     contracts,

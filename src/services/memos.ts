@@ -1,35 +1,52 @@
 /**
  * The per-process memos of the services, in one object the deps own (ServiceDeps.memos), so that two
- * services in one process (tests) do not share them and a unit test starts from empty ones. What
- * each keeps, and why nothing kept is stale, is written where it is used: positioning-memo.ts (levels,
- * heat map and skew answers, and the valued books), surface-memo.ts (surfaces), volatility-drift.ts.
+ * services in one process (tests) do not share them and a unit test starts from empty ones.
+ *
+ * They are optimisations over what the store holds, never its only copy. The valued books of the
+ * levels, heat map and skew routes are kept in PostgreSQL for the whole deployment (books.ts); what
+ * a process keeps of them is keyed by the stored book's id, and a stored book never changes, so
+ * nothing here can be stale:
+ * - the stored books read (storedBooks), the last STORED_BOOK_LIMITS;
+ * - the views of a book a request selects (books: its expirations and contracts valued at the
+ *   book's price), the last BOOK_VIEW_LIMITS;
+ * - the answers as JSON text (positioning), by book, minute and query, within POSITIONING_MEMO_LIMITS.
+ * Which book answers a request is asked of the store on every request (one indexed read), so a load
+ * that changes a minute's inputs is seen by the next request in every process.
+ *
+ * Volatility drift answers are kept apart (drift), by the market data stamp of what they read
+ * (volatility-drift.ts): drift is not a view of one book but of every minute of its session.
  */
 import { ResponseMemo } from './response-memo.js';
-import { SurfaceMemo } from './surface-memo.js';
 
 /** Per process: a levels answer is a few KB, a heat map's some tens to hundreds of KB. */
 export const POSITIONING_MEMO_LIMITS = { maxEntries: 256, maxBytes: 32 * 2 ** 20 };
 
 /**
- * Valued books per process (positioning.ts positioningBook): the book of an SPX family's every
- * expiration (every listed contract of both roots) holds tens of MB of heap besides its surfaces
- * (surface-memo.ts), so only the last three are kept; they are counted, not measured.
+ * Views of books per process (positioning.ts positioningBook): the view of an SPX family's every
+ * expiration holds tens of MB of heap, so only the last few are kept; they are counted, not measured.
  */
-export const BOOK_MEMO_LIMITS = { maxEntries: 3 };
+export const BOOK_VIEW_LIMITS = { maxEntries: 3 };
+
+/** Stored books read per process (books.ts storedBook): an SPX family's book is tens of MB of heap. */
+export const STORED_BOOK_LIMITS = { maxEntries: 4 };
 
 /** Drifts of completed sessions (volatility-drift.ts), each some hundreds of KB at full scale. */
 export const DRIFT_MEMO_LIMITS = { maxEntries: 64, maxBytes: 32 * 2 ** 20 };
 
 export class ServiceMemos {
-  /** Levels, heat map and skew answers as JSON text (positioning-memo.ts). */
+  /** Levels, heat map and skew answers as JSON text (books.ts bookAnswer). */
   readonly positioning = new ResponseMemo(POSITIONING_MEMO_LIMITS);
   /**
-   * Valued books (positioning-memo.ts memoizedBook, for positioning.ts). Held as objects: their type
-   * is the positioning service's, which this module, below the services, does not import.
+   * Views of stored books (positioning.ts positioningBook). Held as objects: their type is the
+   * positioning service's, which this module, below the services, does not import.
    */
-  readonly books = new ResponseMemo<object>(BOOK_MEMO_LIMITS);
-  /** Fitted surfaces by their whole input (chain-valuation.ts). */
-  readonly surfaces = new SurfaceMemo();
+  readonly books = new ResponseMemo<object>(BOOK_VIEW_LIMITS);
+  /** Stored books read, by id (books.ts storedBook). */
+  readonly storedBooks = new ResponseMemo<object>(STORED_BOOK_LIMITS);
+  /** Books being valued by a request, by minute (books.ts bookFor): one valuation per process and minute, nothing kept. */
+  readonly ensured = new ResponseMemo<object>({ maxEntries: 0 });
+  /** Background valuations of the newest minute under way in this process, by minute (books.ts). */
+  readonly valuing = new Map<string, Promise<unknown>>();
   /** Volatility drift answers as JSON text (volatility-drift.ts). */
   readonly drift = new ResponseMemo(DRIFT_MEMO_LIMITS);
 
@@ -37,7 +54,7 @@ export class ServiceMemos {
   clear(): void {
     this.positioning.clear();
     this.books.clear();
-    this.surfaces.clear();
+    this.storedBooks.clear();
     this.drift.clear();
   }
 }

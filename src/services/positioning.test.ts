@@ -5,13 +5,19 @@ import { DEFAULT_GATEKEEPER_RATIO, keyLevels } from '../analytics/positioning/ke
 import { buildSurface } from '../analytics/volatility/surface.js';
 import { CLOSE, DATE, EXPIRATIONS, fakeMarket, NOW, openInterestOf, RATE, SPOT, SYMBOL } from './chain-market.fixtures.js';
 import { ServiceMemos } from './memos.js';
+import { memoryBooks } from './memory-books.fixtures.js';
 import { getExposureLevels } from './positioning.js';
 import { unitContext, withContractDefaults } from './service-context.fixtures.js';
 
 type Levels = Awaited<ReturnType<typeof getExposureLevels>>['data'];
 
-async function levels(market = fakeMarket(), memos = new ServiceMemos(), query: Record<string, unknown> = {}): Promise<Levels> {
-  const ctx = unitContext('getExposureLevels', { now: NOW, repositories: market.repositories, memos });
+async function levels(
+  market = fakeMarket(),
+  memos = new ServiceMemos(),
+  query: Record<string, unknown> = {},
+  books = memoryBooks(),
+): Promise<Levels> {
+  const ctx = unitContext('getExposureLevels', { now: NOW, repositories: { ...market.repositories, books }, memos });
   return (await getExposureLevels(ctx, withContractDefaults('getExposureLevels', { underlying_symbol: SYMBOL, date: DATE, ...query })))
     .data;
 }
@@ -85,15 +91,19 @@ describe('the levels service (getExposureLevels on fake repositories)', () => {
     expect(data.levels).toEqual(expectedLevels('delta', 'per_dollar', 'customer', data.model).levels);
   });
 
-  it("keeps a completed session's answer and book in the deps' memos: read once per memos, again with fresh ones", async () => {
+  it("values a completed session's book once for the store, and reads it back in another process's memos", async () => {
     const market = fakeMarket();
+    const books = memoryBooks();
     const memos = new ServiceMemos();
-    const first = await levels(market, memos);
-    expect(await levels(market, memos, { perspective: 'customer' })).not.toEqual(first);
+    const first = await levels(market, memos, {}, books);
+    expect(await levels(market, memos, { perspective: 'customer' }, books)).not.toEqual(first);
     expect(market.reads.get('listedContracts')).toBe(1);
-    expect(await levels(market, memos)).toEqual(first);
+    expect(await levels(market, memos, {}, books)).toEqual(first);
+    // Another process (fresh memos) reads the stored book: the same answer, nothing valued again.
+    expect(await levels(market, new ServiceMemos(), {}, books)).toEqual(first);
     expect(market.reads.get('listedContracts')).toBe(1);
-    await levels(market, new ServiceMemos());
+    // Another deployment (another store) values it again.
+    await levels(market, new ServiceMemos(), {}, memoryBooks());
     expect(market.reads.get('listedContracts')).toBe(2);
   });
 

@@ -19,33 +19,20 @@ import { thousandthsToStrike } from '../analytics/occ.js';
 import { atmStraddle, atmVolatility, nearestExpiration } from '../analytics/positioning/expiration-levels.js';
 import { keyLevels, DEFAULT_GATEKEEPER_RATIO } from '../analytics/positioning/key-levels.js';
 import { onSurface, valueContracts, type ValuedContract } from '../analytics/positioning/contracts.js';
-import {
-  customerFlow,
-  POSITIONING_MODEL_VERSIONS,
-  type CustomerFlow,
-  type PositioningModelName,
-} from '../analytics/positioning/positions.js';
+import { POSITIONING_MODEL_VERSIONS, type PositioningModelName } from '../analytics/positioning/positions.js';
 import { selectExpirationDates, type ExpirationSelectors } from '../analytics/positioning/selection.js';
 import { unitLabel } from '../analytics/positioning/units.js';
-import type { Side } from '../analytics/sides.js';
+import type { ContractActivity } from '../analytics/positioning/heatmap.js';
 import type { Span } from '../analytics/print-filters.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
 import type { ExpirationSurface } from '../analytics/volatility/surface.js';
 import { daysBetween, expirationsByDate, type ChosenExpiration, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import {
-  chainAt,
-  expirationChain,
-  rowsOf,
-  valuationObject,
-  valueChain,
-  type Valuation,
-  type ValuedChain,
-  type ValuationWindow,
-} from './chain-valuation.js';
+import { expirationChain, rowsOf, valuationObject, type Valuation, type ValuedChain } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
-import { memoizedBook, memoizedPositioning, type ValuationPoint } from './positioning-memo.js';
+import { bookAnswer, type BookAnswer } from './books.js';
+import { canonicalQuery } from './response-memo.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -74,11 +61,13 @@ export interface PositioningBook {
   contracts: ValuedContract[];
   /** The contract rows the valued contracts came from, same order. */
   rows: ListedContractRow[];
+  /** The session activity of the book's contracts up to the valuation time, by contract id. */
+  activity: ReadonlyMap<number, ContractActivity>;
   valuation: Valuation;
 }
 
 /**
- * Every member of a book request, so that the book's key names all positioningBook can read of
+ * Every member of a book request, so that a view's key names all positioningView can read of
  * its query (the type makes a member added to PositioningRequest a compile error here until listed).
  */
 const BOOK_QUERY_MEMBERS: Record<keyof PositioningRequest, true> = {
@@ -94,66 +83,60 @@ const BOOK_QUERY_MEMBERS: Record<keyof PositioningRequest, true> = {
   max_dte: true,
 };
 
-/** The book's members of a request (what the book is a function of, besides the reads and the instant). */
+/** The view's members of a request (what the view is a function of, besides the book and the instant). */
 function bookMembers(q: PositioningRequest): Partial<PositioningRequest> {
   return Object.fromEntries(Object.keys(BOOK_QUERY_MEMBERS).map((k) => [k, q[k as keyof PositioningRequest]]));
 }
 
-/** Sums the stored side flows of each contract (positions.ts customerFlow: complex prints left out). */
-function flowByContract(rows: readonly { contractId: number; side: string; complex: boolean; size: number }[]): Map<number, CustomerFlow> {
-  const prints = new Map<number, { side: Side; size: number; complex: boolean }[]>();
-  for (const r of rows) {
-    const list = prints.get(r.contractId) ?? [];
-    list.push({ side: r.side as Side, size: r.size, complex: r.complex });
-    prints.set(r.contractId, list);
-  }
-  return new Map([...prints].map(([id, list]) => [id, customerFlow(list)]));
-}
-
 /**
- * The request's contracts, valued (module comment); 422 when there is nothing to value, 503 while
- * its session loads. Kept per process for a session already valued (positioning-memo.ts), shared by
- * the requests that differ only in what they show of it: readers must not change it.
+ * The request's contracts, valued on the family's book (module comment); 422 when there is nothing
+ * to value, 503 while its session loads. Kept per process for a stored book (a view of an
+ * immutable book), shared by the requests that differ only in what they show of it: readers must
+ * not change it.
  */
-export async function positioningBook(ctx: ServiceContext, q: PositioningRequest, at: ValuationPoint): Promise<PositioningBook> {
-  return await memoizedBook(ctx, at, bookMembers(q), async () => await readPositioningBook(ctx, q, at.window));
+export async function positioningBook(ctx: ServiceContext, q: PositioningRequest, at: BookAnswer): Promise<PositioningBook> {
+  if (at.book.id === null) return await positioningView(ctx, q, at);
+  const key = JSON.stringify([at.book.id, at.window.instant, at.pendingInstant, canonicalQuery(bookMembers(q))]);
+  return (await ctx.deps.memos.books.get(key, async () => await positioningView(ctx, q, at))) as PositioningBook;
 }
 
-async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest, window: ValuationWindow): Promise<PositioningBook> {
+async function positioningView(ctx: ServiceContext, q: PositioningRequest, at: BookAnswer): Promise<PositioningBook> {
   const session: VolatilitySession = withDefault(q.session, 'session');
   const model = withDefault(q.model, 'model');
-  const { symbol, tradingDate, roots, span, instant } = window;
+  const { book, window } = at;
+  const { symbol, tradingDate, span, instant } = window;
 
-  const listed = await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate);
   const dates = new Set(
     selectExpirationDates(
-      listed.map((e) => e.dateOfExpiry),
+      book.listed.map((e) => e.dateOfExpiry),
       tradingDate,
       q,
     ),
   );
-  const selected = listed.filter((e) => dates.has(e.dateOfExpiry));
-  const rows = (await ctx.deps.repositories.positioning.listedContracts(selected, tradingDate)).filter(
-    (c) => q.contract_type === undefined || c.contractType === q.contract_type,
+  const selected = book.listed.filter((e) => dates.has(e.dateOfExpiry));
+  const rows = book.contracts.filter(
+    (c) => dates.has(c.dateOfExpiry) && (q.contract_type === undefined || c.contractType === q.contract_type),
   );
   if (rows.length === 0) throw noData(`No contract of ${symbol} is listed in the expirations selected on ${tradingDate}.`);
 
   const chosen = expirationsByDate(selected).filter((e) => e.settlement > instant);
-  const chainRows = chosen.length === 0 ? [] : await chainAt(ctx, chosen, tradingDate, span, instant);
+  const chainRows = chosen.flatMap((e) => book.dates.get(e.dateOfExpiry)?.chain ?? []);
   if (chosen.length > 0 && chainRows.length === 0) {
     await explainMissingPrints(ctx, tradingDate);
     throw noData(`No quote of ${symbol}'s chain in the ${session} session of ${tradingDate} up to the valuation instant.`);
   }
-  const chain = await valueChain(ctx, chosen, chainRows, tradingDate, (rows[0] as ListedContractRow).underlying, instant);
+  const chain: ValuedChain = {
+    rows: chainRows,
+    valuedAt: book.valuedAt,
+    price: book.price,
+    rate: book.rate,
+    surface: chosen.map((e) => book.dates.get(e.dateOfExpiry)?.surface ?? null).filter((x): x is ExpirationSurface => x !== null),
+  };
   const spot = chain.price?.price ?? null;
   if (spot === null) throw noData(`No price of ${symbol}'s underlying up to the valuation instant: the contracts cannot be valued.`);
 
   const stored = storedOpenInterestDate(rows);
-  const flows =
-    model === 'flow_adjusted'
-      ? flowByContract(await ctx.deps.repositories.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, chain.valuedAt))
-      : new Map<number, CustomerFlow>();
-  const surfaceOf = new Map(chosen.map((e, i) => [e.dateOfExpiry, chain.surface[i] ?? null]));
+  const surfaceOf = new Map(chosen.map((e) => [e.dateOfExpiry, book.dates.get(e.dateOfExpiry)?.surface ?? null]));
   // Per expiration, not per contract: a settlement instant is a time-zone conversion.
   const years = new Map(
     selected.map((e) => [`${e.root}|${e.dateOfExpiry}`, (settlementInstant(e.root, e.dateOfExpiry) - chain.valuedAt) / MS_PER_YEAR]),
@@ -170,7 +153,7 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest, w
           multiplier: r.multiplier,
           openInterest: r.openInterestDate === stored && r.openInterest !== null ? r.openInterest : 0,
           time: years.get(`${r.root}|${r.dateOfExpiry}`) as number,
-          ...(flows.has(r.contractId) ? { flow: flows.get(r.contractId) } : {}),
+          ...(model === 'flow_adjusted' && book.flows.has(r.contractId) ? { flow: book.flows.get(r.contractId) } : {}),
         },
         surfaceOf.get(r.dateOfExpiry) ?? null,
         spot,
@@ -189,20 +172,25 @@ async function readPositioningBook(ctx: ServiceContext, q: PositioningRequest, w
     model,
     spot,
     chain,
-    expirations: chosen.map((e, i) => ({ chosen: e, surface: chain.surface[i] as ExpirationSurface })),
+    expirations: chosen.flatMap((e) => {
+      const surface = book.dates.get(e.dateOfExpiry)?.surface ?? null;
+      return surface === null ? [] : [{ chosen: e, surface }];
+    }),
     contracts,
     rows,
-    valuation: valuationObject(chain, openInterestCloseDate(stored)),
+    activity: book.activity,
+    valuation: valuationObject(chain, openInterestCloseDate(stored), at.pendingInstant),
   };
 }
 
 type KeyLevelsData = DataOf<'getExposureLevels'>;
 
 export async function getExposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>): Promise<Result<'getExposureLevels'>> {
-  return await memoizedPositioning(ctx, 'getExposureLevels', q, async (at) => await exposureLevels(ctx, q, at));
+  return await bookAnswer(ctx, 'getExposureLevels', q, async (at) => await exposureLevels(ctx, q, at));
 }
 
-async function exposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>, at: ValuationPoint): Promise<KeyLevelsData> {
+/** The levels answer of the request on its book (exported for the test of stored against fresh books). */
+export async function exposureLevels(ctx: ServiceContext, q: QueryOf<'getExposureLevels'>, at: BookAnswer): Promise<KeyLevelsData> {
   const book = await positioningBook(ctx, q, at);
   const greek = withDefault(q.greek, 'greek');
   const unit = withDefault(q.unit, 'unit');

@@ -8,6 +8,19 @@ import type { ListedExpirationRow, ChainQuoteRow, UnderlyingPrice } from '../db/
 import { chainQuotesAt, listedExpirations, underlyingPriceAt } from '../db/chain.js';
 import { sessionState, type SessionState } from '../db/archive.js';
 import type { Queryable } from '../db/connection.js';
+import {
+  bookOfDigest,
+  bookOfMinute,
+  changeLogPosition,
+  mapBookMinute,
+  newestBookBefore,
+  readBook,
+  storeBook,
+  whileClaimed,
+  type BookExpirationColumns,
+  type BookFamily,
+  type StoredBook,
+} from '../db/position-books.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
 import {
@@ -68,6 +81,30 @@ export interface PositioningRepository {
   ): Promise<ActivityRow[]>;
 }
 
+/** The valued books (services/books.ts; db/position-books.ts). */
+export interface BookRepository {
+  changeLogPosition(): Promise<number>;
+  bookOfMinute(
+    family: BookFamily,
+    instant: number,
+    dates: { from: string; to: string },
+  ): Promise<{ bookId: number; instant: number } | null>;
+  newestBookBefore(
+    family: BookFamily,
+    before: number,
+    dates: { from: string; to: string },
+  ): Promise<{ bookId: number; instant: number } | null>;
+  bookOfDigest(family: BookFamily, digest: string): Promise<number | null>;
+  storeBook(
+    family: BookFamily,
+    book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  ): Promise<number>;
+  mapBookMinute(family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void>;
+  readBook(bookId: number): Promise<StoredBook | null>;
+  /** Runs `value` unless another process of the deployment values the same key; whether it ran. */
+  whileValuing(key: string, value: () => Promise<void>): Promise<boolean>;
+}
+
 /** The stamp of the market data of some dates, which the per-process memos key on (db/market-data-changes.ts). */
 export interface MarketDataRepository {
   marketDataStamp(from: string, to: string): Promise<number>;
@@ -84,6 +121,7 @@ export interface Repositories {
   positioning: PositioningRepository;
   marketData: MarketDataRepository;
   sessions: SessionRepository;
+  books: BookRepository;
 }
 
 /** The repositories as the Kysely queries of src/db on one pool. */
@@ -107,5 +145,16 @@ export function databaseRepositories(db: Queryable): Repositories {
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(db, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(db, tradingDate) },
+    books: {
+      changeLogPosition: async () => await changeLogPosition(db),
+      bookOfMinute: async (family, instant, dates) => await bookOfMinute(db, family, instant, dates),
+      newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
+      bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),
+      // The pool's handle, never a transaction's: the book is written in one transaction of its own.
+      storeBook: async (family, book) => await storeBook(db, family, book),
+      mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
+      readBook: async (bookId) => await readBook(db, bookId),
+      whileValuing: async (key, value) => await whileClaimed(db, key, value),
+    },
   };
 }

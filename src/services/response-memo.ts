@@ -2,7 +2,7 @@
  * Values kept per process by the exact identity of their inputs, least recently used dropped
  * first, with concurrent misses of one key sharing one computation (single flight): eight callers
  * asking for the same thing at once compute it once, and each later caller is served the kept
- * value. What a key must name to be exact is the caller's business (services/positioning-memo.ts).
+ * value. What a key must name to be exact is the caller's business (services/books.ts).
  *
  * The memo holds at most `maxEntries` entries whose sizes (`sizeOf`) add up to at most `maxBytes`, if
  * given (an entry larger than that is served but not kept). A computation that fails is not kept; the

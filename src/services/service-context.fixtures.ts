@@ -7,6 +7,7 @@ import { loadApiContract, type OperationId } from '../api-contract/openapi.js';
 import type { ServiceDeps } from '../service.js';
 import { CursorCodec } from './cursor.js';
 import { ServiceMemos } from './memos.js';
+import { memoryBooks } from './memory-books.fixtures.js';
 import type { Repositories } from './repositories.js';
 import type { QueryOf, ServiceContext } from './types.js';
 
@@ -43,6 +44,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
     positioning: options.repositories.positioning ?? unexpected('positioning'),
     marketData: options.repositories.marketData ?? unexpected('marketData'),
     sessions: options.repositories.sessions ?? unexpected('sessions'),
+    books: options.repositories.books ?? memoryBooks(),
   };
   const deps = {
     contract,
@@ -51,6 +53,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
     cursors: new CursorCodec(Buffer.alloc(32, 7)),
     jobs: null,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined },
+    metrics: { bookValuation: { observe: () => undefined } },
   } as unknown as ServiceDeps;
   return {
     deps,

@@ -8,26 +8,28 @@
  */
 import { expirationSkew } from '../analytics/volatility/skew.js';
 import { daysBetween, skewExpirations, type VolatilitySession } from '../analytics/volatility/valuation.js';
-import type { ChainQuoteRow } from '../db/chain.js';
+import type { ExpirationSurface } from '../analytics/volatility/surface.js';
 import { noData } from '../errors.js';
-import { chainAt, valuationObject, valueChain, type ValuationWindow } from './chain-valuation.js';
-import { memoizedPositioning } from './positioning-memo.js';
+import { bookAnswer, type BookAnswer } from './books.js';
+import { valuationObject, type ValuedChain } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type Skew = DataOf<'getVolatilitySkew'>;
 
-/** The skew, kept per process for a session already valued (positioning-memo.ts: the same reads, the same rule). */
+/** The skew: a view of the family's book at the request's minute (books.ts), kept per process with it. */
 export async function getVolatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>): Promise<Result<'getVolatilitySkew'>> {
-  return await memoizedPositioning(ctx, 'getVolatilitySkew', q, async (at) => await volatilitySkew(ctx, q, at.window), 'opra');
+  return await bookAnswer(ctx, 'getVolatilitySkew', q, async (at) => await volatilitySkew(ctx, q, at), 'opra');
 }
 
-async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>, window: ValuationWindow): Promise<Skew> {
+/** The skew answer of the request on its book (exported for the test of stored against fresh books). */
+export async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew'>, at: BookAnswer): Promise<Skew> {
   const session: VolatilitySession = withDefault(q.session, 'session');
-  const { symbol, tradingDate, roots, span, instant } = window;
+  const { book, window } = at;
+  const { symbol, tradingDate, instant } = window;
 
   const named = q.date_of_expiry !== undefined ? [q.date_of_expiry] : (q.expirations ?? null);
-  const chosen = skewExpirations(await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate), instant, named);
+  const chosen = skewExpirations(book.listed, instant, named);
   if (chosen.length === 0) {
     throw noData(
       named
@@ -35,13 +37,13 @@ async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew
         : `No expiration of ${symbol} is listed after ${tradingDate}.`,
     );
   }
-  const rows = await chainAt(ctx, chosen, tradingDate, span, instant);
+  const rows = chosen.flatMap((e) => book.dates.get(e.dateOfExpiry)?.chain ?? []);
   if (rows.length === 0) {
     await explainMissingPrints(ctx, tradingDate);
     throw noData(`No quote of ${symbol}'s chain in the ${session} session of ${tradingDate} up to the valuation instant.`);
   }
-  const valued = await valueChain(ctx, chosen, rows, tradingDate, (rows[0] as ChainQuoteRow).underlying, instant);
-  const surface = valued.surface;
+  const surface = chosen.map((e) => book.dates.get(e.dateOfExpiry)?.surface as ExpirationSurface);
+  const valued: ValuedChain = { rows, valuedAt: book.valuedAt, price: book.price, rate: book.rate, surface };
 
   const data: Skew = {
     expirations: chosen.map((e, i) => {
@@ -60,7 +62,7 @@ async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatilitySkew
     session,
     trading_date: tradingDate,
     underlying_symbol: symbol,
-    valuation: valuationObject(valued, null),
+    valuation: valuationObject(valued, null, at.pendingInstant),
   };
   return data;
 }

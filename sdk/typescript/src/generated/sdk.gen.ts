@@ -218,7 +218,9 @@ export const getContractTradeAtTime = <ThrowOnError extends boolean = false>(opt
  * and nothing recorded after the request's instant is read. `valuation.timestamp` and
  * `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
  * made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
- * or before the instant, in which at least half of the contracts were sampled (the store keeps a
+ * or before the instant, in which at least half of the contracts of the family's every
+ * expiration settling after the instant were sampled, the same minute for every route and
+ * every selection of expirations (the store keeps a
  * snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
  * samples of the strikes near the money; the two are not mixed across a moving market). Each
  * contract is valued at its last quote of that minute or before it, at most 30 minutes old; a
@@ -228,6 +230,12 @@ export const getContractTradeAtTime = <ThrowOnError extends boolean = false>(opt
  * valuation time (`underlying_timestamp` is that bar's start); `underlying_stale` says that bar
  * started more than 15 minutes before it. `risk_free_rate` is the continuously compounded
  * Treasury bill rate of the trading date.
+ *
+ * **One book per minute.** The surface is fitted once per family, session and minute of data
+ * over every expiration settling after the minute, and kept for the whole deployment (see the
+ * Valuation schema): the smiles of the expirations a request selects are those of that one
+ * surface, calendar-checked against all of the family's expirations, so skew, levels and heat
+ * map agree on every volatility, whichever expirations each asks for.
  *
  * **Which expirations.** Default: the nearest four expirations that settle at least an hour
  * after the instant. `date_of_expiry` names one, `expirations` up to eight (not both); a named

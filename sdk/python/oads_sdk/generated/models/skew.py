@@ -28,7 +28,15 @@ class Skew:
         trading_date (datetime.date): Trading date valued.
         underlying_symbol (str): Underlying symbol as requested.
         valuation (Valuation): Where and when the chain was valued: the instant, the chain and underlying price used,
-            the rate, and the open interest date.
+            the rate, and the open interest date. Levels, heat map and skew answers are views of one valued book per
+            underlying family, session and minute of data, kept for the whole deployment: the family's every listed
+            expiration read at one chain minute (the median newest sample minute over all its unsettled contracts), one
+            surface fitted over all the expirations settling after the minute (so calendar checks span the whole family,
+            whichever expirations a request selects), the underlying price and rate at the chain minute's end, each
+            contract's open interest, its customer flow up to the valuation time (from the family's open interest date) and
+            its session activity. Every request for a minute answers from that book; a book is valued again only when a load
+            changes the data at or before its minute. While a session runs, a request for the newest minute whose book is
+            still being valued answers from the previous minute and names the newest in pending_instant.
     """
 
     expirations: list[SkewExpiration]

@@ -13,9 +13,21 @@ T = TypeVar("T", bound="Valuation")
 @_attrs_define
 class Valuation:
     """Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open
-    interest date.
+    interest date. Levels, heat map and skew answers are views of one valued book per underlying family, session and
+    minute of data, kept for the whole deployment: the family's every listed expiration read at one chain minute (the
+    median newest sample minute over all its unsettled contracts), one surface fitted over all the expirations settling
+    after the minute (so calendar checks span the whole family, whichever expirations a request selects), the underlying
+    price and rate at the chain minute's end, each contract's open interest, its customer flow up to the valuation time
+    (from the family's open interest date) and its session activity. Every request for a minute answers from that book;
+    a book is valued again only when a load changes the data at or before its minute. While a session runs, a request
+    for the newest minute whose book is still being valued answers from the previous minute and names the newest in
+    pending_instant.
 
         Attributes:
+            pending_instant (int | None): While a session runs: the end of the newest minute of data (Unix ms) when its book
+                was still being valued and this answer is the previous minute's (timestamp and chain_timestamp say which); null
+                when the answer values the newest minute of data at or before the instant asked for. Ask again a second later
+                for the newest.
             chain_timestamp (int | None): Time of the newest quote of the chain used (Unix ms); null when no quote was used.
             open_interest_date (datetime.date | None): Date of the close whose open interest the positioning uses; null on
                 the skew route or when none is published.
@@ -29,6 +41,7 @@ class Valuation:
             underlying_timestamp (int | None): Start of that bar (Unix ms); null with underlying_price.
     """
 
+    pending_instant: int | None
     chain_timestamp: int | None
     open_interest_date: datetime.date | None
     risk_free_rate: float | None
@@ -38,6 +51,9 @@ class Valuation:
     underlying_timestamp: int | None
 
     def to_dict(self) -> dict[str, Any]:
+        pending_instant: int | None
+        pending_instant = self.pending_instant
+
         chain_timestamp: int | None
         chain_timestamp = self.chain_timestamp
 
@@ -65,6 +81,7 @@ class Valuation:
 
         field_dict.update(
             {
+                "pending_instant": pending_instant,
                 "chain_timestamp": chain_timestamp,
                 "open_interest_date": open_interest_date,
                 "risk_free_rate": risk_free_rate,
@@ -80,6 +97,13 @@ class Valuation:
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
+
+        def _parse_pending_instant(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        pending_instant = _parse_pending_instant(d.pop("pending_instant"))
 
         def _parse_chain_timestamp(data: object) -> int | None:
             if data is None:
@@ -136,6 +160,7 @@ class Valuation:
         )
 
         valuation = cls(
+            pending_instant=pending_instant,
             chain_timestamp=chain_timestamp,
             open_interest_date=open_interest_date,
             risk_free_rate=risk_free_rate,

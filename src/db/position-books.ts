@@ -1,0 +1,258 @@
+/**
+ * The valued books of the positioning and volatility routes (migration 20261128T020000): a book's
+ * summary and its expirations' columns are written once, in one transaction, and never changed; a
+ * minute of data is mapped to the book that answers it, with the position of the market data change
+ * log at the time (market-data-changes.ts), and the mapping holds while no later change of the dates
+ * the book reads reaches before the minute's end.
+ */
+import { sql } from 'kysely';
+import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
+import type { Database, Queryable } from './connection.js';
+
+/** A book's identity: the underlying's family in one session of one trading date. */
+export interface BookFamily {
+  symbol: string;
+  session: string;
+  tradingDate: string;
+}
+
+/** One listed expiration date of a book, as columns (one element per chain quote, per contract). */
+export interface BookExpirationColumns {
+  dateOfExpiry: string;
+  /** The fitted surface as JSON text; null for a date not valued (settled before the valuation). */
+  surface: string | null;
+  chain: {
+    contractIds: number[];
+    bid: (number | null)[];
+    ask: (number | null)[];
+    quoteTs: number[];
+    minute: number[];
+  };
+  contracts: {
+    ids: number[];
+    roots: string[];
+    strikeThousandths: number[];
+    isCall: boolean[];
+    multipliers: number[];
+    openInterest: (number | null)[];
+    openInterestDates: (string | null)[];
+    flowBought: number[];
+    flowSold: number[];
+    volume: number[];
+    premium: number[];
+    netPremium: number[];
+    trades: number[];
+  };
+}
+
+export interface StoredBook {
+  id: number;
+  valuedAt: number;
+  summary: unknown;
+  expirations: BookExpirationColumns[];
+}
+
+/** The newest row of the change log (0 when empty): a book valued after reading it reflects every change up to it. */
+export async function changeLogPosition(db: Queryable): Promise<number> {
+  const result = await sql<{ id: number | null }>`select max(id) as id from market_data_changes`.execute(db);
+  return Number(result.rows[0]?.id ?? 0);
+}
+
+/**
+ * The book answering a minute of data (its end, `instant`), if one is mapped that no later change
+ * makes stale: a change of a date in [from, to] (or of every date) committed after the mapping's
+ * log position that reaches before the instant (or whose extent is unknown).
+ */
+export async function bookOfMinute(
+  db: Queryable,
+  family: BookFamily,
+  instant: number,
+  dates: { from: string; to: string },
+): Promise<{ bookId: number; instant: number } | null> {
+  const result = await sql<{ book_id: number; instant: number }>`
+    select m.book_id, m.instant from position_book_minutes m
+    where m.underlying_symbol = ${family.symbol} and m.session = ${family.session} and m.trading_date = ${family.tradingDate}::date
+      and m.instant = ${instant}::int8
+      and not exists (
+        select 1 from market_data_changes c
+        where c.id > m.change_id and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
+          and (c.earliest is null or c.earliest < m.instant))
+    order by m.change_id desc limit 1`.execute(db);
+  const row = result.rows[0];
+  return row ? { bookId: Number(row.book_id), instant: Number(row.instant) } : null;
+}
+
+/** The newest minute before `before` of the family's session that a book still answers (the previous minute's, while one is valued). */
+export async function newestBookBefore(
+  db: Queryable,
+  family: BookFamily,
+  before: number,
+  dates: { from: string; to: string },
+): Promise<{ bookId: number; instant: number } | null> {
+  const result = await sql<{ book_id: number; instant: number }>`
+    select m.book_id, m.instant from position_book_minutes m
+    where m.underlying_symbol = ${family.symbol} and m.session = ${family.session} and m.trading_date = ${family.tradingDate}::date
+      and m.instant < ${before}::int8
+      and not exists (
+        select 1 from market_data_changes c
+        where c.id > m.change_id and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
+          and (c.earliest is null or c.earliest < m.instant))
+    order by m.instant desc, m.change_id desc limit 1`.execute(db);
+  const row = result.rows[0];
+  return row ? { bookId: Number(row.book_id), instant: Number(row.instant) } : null;
+}
+
+/** The stored book of the family valued on inputs of this digest, if any. */
+export async function bookOfDigest(db: Queryable, family: BookFamily, digest: string): Promise<number | null> {
+  const result = await sql<{ id: number }>`
+    select id from position_books
+    where underlying_symbol = ${family.symbol} and session = ${family.session} and trading_date = ${family.tradingDate}::date
+      and inputs_digest = ${digest}`.execute(db);
+  const row = result.rows[0];
+  return row ? Number(row.id) : null;
+}
+
+/**
+ * Stores a book (summary and expirations in one transaction) unless one of the same inputs is
+ * stored already (another process valued it meanwhile); returns the stored book's id.
+ */
+export async function storeBook(
+  db: Database,
+  family: BookFamily,
+  book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+): Promise<number> {
+  return await db.transaction().execute(async (trx) => {
+    const inserted = await sql<{ id: number }>`
+      insert into position_books (underlying_symbol, session, trading_date, valued_at, inputs_digest, summary)
+      values (${family.symbol}, ${family.session}, ${family.tradingDate}::date, ${book.valuedAt}::int8, ${book.digest}, ${JSON.stringify(book.summary)}::json)
+      on conflict (underlying_symbol, session, trading_date, inputs_digest) do nothing
+      returning id`.execute(trx);
+    const id = inserted.rows[0]?.id;
+    if (id === undefined) return (await bookOfDigest(trx, family, book.digest)) as number;
+    for (const e of book.expirations) {
+      const c = e.contracts;
+      await sql`
+        insert into position_book_expirations (book_id, date_of_expiry, surface, chain_contract_ids, chain_bid, chain_ask, chain_quote_ts,
+          chain_minute, contract_ids, roots, strike_thousandths, is_call, multipliers, open_interest, open_interest_dates, flow_bought,
+          flow_sold, volume, premium, net_premium, trades)
+        values (${id}::int8, ${e.dateOfExpiry}::date, ${e.surface}::json, ${numberArrayLiteral(e.chain.contractIds)}::int8[],
+          ${numberArrayLiteral(e.chain.bid)}::float8[], ${numberArrayLiteral(e.chain.ask)}::float8[], ${numberArrayLiteral(e.chain.quoteTs)}::int8[],
+          ${numberArrayLiteral(e.chain.minute)}::int8[], ${numberArrayLiteral(c.ids)}::int8[], ${textArrayLiteral(c.roots)}::text[],
+          ${numberArrayLiteral(c.strikeThousandths)}::int8[], ${`{${c.isCall.map((b) => (b ? 't' : 'f')).join(',')}}`}::boolean[],
+          ${numberArrayLiteral(c.multipliers)}::int4[], ${numberArrayLiteral(c.openInterest)}::int4[],
+          ${`{${c.openInterestDates.map((d) => (d === null ? 'NULL' : d)).join(',')}}`}::date[], ${numberArrayLiteral(c.flowBought)}::int8[],
+          ${numberArrayLiteral(c.flowSold)}::int8[], ${numberArrayLiteral(c.volume)}::int8[], ${numberArrayLiteral(c.premium)}::float8[],
+          ${numberArrayLiteral(c.netPremium)}::float8[], ${numberArrayLiteral(c.trades)}::int8[])`.execute(trx);
+    }
+    return Number(id);
+  });
+}
+
+/** Maps a minute of data to the book that answers it, at the change log's position read before the book's inputs were. */
+export async function mapBookMinute(db: Queryable, family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void> {
+  await sql`
+    insert into position_book_minutes (underlying_symbol, session, trading_date, instant, book_id, change_id)
+    values (${family.symbol}, ${family.session}, ${family.tradingDate}::date, ${instant}::int8, ${bookId}::int8, ${changeId}::int8)
+    on conflict do nothing`.execute(db);
+}
+
+type Floats = (number | null)[];
+
+/** A stored book, whole; null when it is gone (its session archived meanwhile). */
+export async function readBook(db: Queryable, bookId: number): Promise<StoredBook | null> {
+  const head = await sql<{
+    valued_at: number;
+    summary: unknown;
+  }>`select valued_at, summary from position_books where id = ${bookId}::int8`.execute(db);
+  const row = head.rows[0];
+  if (!row) return null;
+  // int8 and date arrays are read as float8 and text arrays (node-pg parses those; the values are below 2^53).
+  const result = await sql<{
+    date_of_expiry: string;
+    surface: string | null;
+    chain_contract_ids: number[];
+    chain_bid: Floats;
+    chain_ask: Floats;
+    chain_quote_ts: number[];
+    chain_minute: number[];
+    contract_ids: number[];
+    roots: string[];
+    strike_thousandths: number[];
+    is_call: boolean[];
+    multipliers: number[];
+    open_interest: Floats;
+    open_interest_dates: (string | null)[];
+    flow_bought: number[];
+    flow_sold: number[];
+    volume: number[];
+    premium: number[];
+    net_premium: number[];
+    trades: number[];
+  }>`
+    select date_of_expiry::text as date_of_expiry, surface::text as surface, chain_contract_ids::float8[] as chain_contract_ids, chain_bid, chain_ask,
+      chain_quote_ts::float8[] as chain_quote_ts, chain_minute::float8[] as chain_minute, contract_ids::float8[] as contract_ids, roots,
+      strike_thousandths::float8[] as strike_thousandths, is_call, multipliers, open_interest, open_interest_dates::text[] as open_interest_dates,
+      flow_bought::float8[] as flow_bought, flow_sold::float8[] as flow_sold, volume::float8[] as volume, premium, net_premium,
+      trades::float8[] as trades
+    from position_book_expirations where book_id = ${bookId}::int8 order by date_of_expiry`.execute(db);
+  return {
+    id: bookId,
+    valuedAt: Number(row.valued_at),
+    summary: row.summary,
+    expirations: result.rows.map((r) => ({
+      dateOfExpiry: r.date_of_expiry,
+      surface: r.surface,
+      chain: { contractIds: r.chain_contract_ids, bid: r.chain_bid, ask: r.chain_ask, quoteTs: r.chain_quote_ts, minute: r.chain_minute },
+      contracts: {
+        ids: r.contract_ids,
+        roots: r.roots,
+        strikeThousandths: r.strike_thousandths,
+        isCall: r.is_call,
+        multipliers: r.multipliers,
+        openInterest: r.open_interest,
+        openInterestDates: r.open_interest_dates,
+        flowBought: r.flow_bought,
+        flowSold: r.flow_sold,
+        volume: r.volume,
+        premium: r.premium,
+        netPremium: r.net_premium,
+        trades: r.trades,
+      },
+    })),
+  };
+}
+
+/** Deletes the books of a trading date (its session archived: they are valued again after a reload). */
+export async function deleteBooksOf(db: Queryable, tradingDate: string): Promise<void> {
+  await sql`delete from position_book_minutes where trading_date = ${tradingDate}::date`.execute(db);
+  await sql`delete from position_books where trading_date = ${tradingDate}::date`.execute(db);
+}
+
+/** Bytes the books take on disk (tables, indexes and TOAST), for the benches. */
+export async function booksBytes(db: Queryable): Promise<number> {
+  const result = await sql<{ bytes: number }>`
+    select (pg_total_relation_size('position_books') + pg_total_relation_size('position_book_expirations')
+      + pg_total_relation_size('position_book_minutes'))::float8 as bytes`.execute(db);
+  return Number(result.rows[0]?.bytes ?? 0);
+}
+
+/** How long a claim to value a minute holds when its process does not end it (it may have died). */
+export const BOOK_CLAIM_MS = 60_000;
+
+/**
+ * Runs `value` if no process of the deployment holds the claim of `key` (position_book_claims),
+ * holding it meanwhile; returns whether it ran.
+ */
+export async function whileClaimed(db: Queryable, key: string, value: () => Promise<void>): Promise<boolean> {
+  const claimed = await sql<{ key: string }>`
+    insert into position_book_claims (key, until) values (${key}, now() + ${`${BOOK_CLAIM_MS} milliseconds`}::interval)
+    on conflict (key) do update set until = excluded.until where position_book_claims.until < now()
+    returning key`.execute(db);
+  if (claimed.rows.length === 0) return false;
+  try {
+    await value();
+  } finally {
+    await sql`delete from position_book_claims where key = ${key}`.execute(db);
+  }
+  return true;
+}

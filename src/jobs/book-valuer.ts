@@ -1,0 +1,122 @@
+/**
+ * The book valuer: while a session runs, each family's book of the newest minute of data is valued
+ * as soon as the minute is loaded (services/books.ts ensureBook), once for the deployment. Every
+ * process that runs a valuer (each machine's primary) looks each second; a minute's claim in the
+ * database (db/position-books.ts whileClaimed) lets one of them value it, and the requests of that
+ * minute then read it. A request that arrives first answers from the previous minute meanwhile.
+ *
+ * Which families: each family of the known roots (analytics/roots.ts) with contracts listed on the
+ * trading date, in each of its sessions under way by the calendar (the regular session, and the
+ * overnight one for the roots that have it). A completed session is not valued here: its book is
+ * valued by its first request and kept.
+ */
+import { rootsOf } from '../analytics/print-filters.js';
+import { hasOvernightSession } from '../analytics/iv-samples.js';
+import { OPTION_ROOTS } from '../analytics/roots.js';
+import type { VolatilitySession } from '../analytics/volatility/valuation.js';
+import { ApiError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { ServiceDeps } from '../service.js';
+import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books.js';
+import { valuationAt } from '../services/chain-valuation.js';
+import type { ServiceContext } from '../services/types.js';
+
+/** How often the valuer looks for a newly loaded minute. */
+export const BOOK_VALUER_INTERVAL_MS = 1_000;
+
+/** The families the valuer covers: every family name of the known roots. */
+export const VALUED_FAMILIES: readonly string[] = [...new Set(OPTION_ROOTS.map((r) => r.family))];
+
+const SESSIONS: readonly VolatilitySession[] = ['rth', 'gth'];
+
+export interface BookValuerPass {
+  /** Books valued by this pass (not those another process valued, nor minutes already mapped). */
+  valued: number;
+}
+
+export class BookValuer {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<BookValuerPass> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly logger: Logger,
+    private readonly intervalMs = BOOK_VALUER_INTERVAL_MS,
+  ) {}
+
+  /** Values every family's newest minute that has no book yet (one pass; a pass in progress is awaited instead). */
+  async pass(): Promise<BookValuerPass> {
+    this.running ??= this.valueAll().finally(() => {
+      this.running = null;
+    });
+    return await this.running;
+  }
+
+  start(): void {
+    this.stopped = false;
+    const run = (): void => {
+      void this.pass()
+        .catch((error: unknown) =>
+          this.logger.error('book valuer pass failed', { error: error instanceof Error ? error.message : String(error) }),
+        )
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(run, this.intervalMs);
+        });
+    };
+    run();
+  }
+
+  /** Stops looking; waits for the pass in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  private context(now: number): ServiceContext {
+    const operation = this.deps.apiContract.byId.get('getExposureLevels');
+    if (operation === undefined) throw new Error('getExposureLevels is not a route of the contract');
+    return { deps: this.deps, operation, account: null, requestId: 'book-valuer', now, link: { path: operation.path, search: '' } };
+  }
+
+  private async valueAll(): Promise<BookValuerPass> {
+    let valued = 0;
+    const now = this.deps.clock();
+    const ctx = this.context(now);
+    for (const family of VALUED_FAMILIES) {
+      for (const session of SESSIONS) {
+        if (this.stopped) return { valued };
+        if (session === 'gth' && !rootsOf([family]).some(hasOvernightSession)) continue;
+        if (await this.valueOne(ctx, family, session)) valued += 1;
+      }
+    }
+    return { valued };
+  }
+
+  /** Values the family's newest minute of the session under way, if it has none; whether this process valued it. */
+  private async valueOne(ctx: ServiceContext, family: string, session: VolatilitySession): Promise<boolean> {
+    let window;
+    try {
+      window = await valuationAt(ctx, { underlying_symbol: family, session });
+    } catch (error) {
+      // No session of the family under way or begun (422): nothing to value.
+      if (error instanceof ApiError && error.status === 422) return false;
+      throw error;
+    }
+    // Only a session in progress: a completed one is valued by its first request.
+    if (window.instant >= window.span.end || ctx.now >= window.span.end) return false;
+    const listed = await this.deps.repositories.chain.listedExpirations(window.roots, window.tradingDate);
+    if (listed.length === 0) return false;
+    const books = this.deps.repositories.books;
+    if ((await books.bookOfMinute(familyOf(window, session), window.instant, datesRead(window.tradingDate, window.instant))) !== null)
+      return false;
+    const key = valuationKey(window, session);
+    let mapped = false;
+    await books.whileValuing(key, async () => {
+      mapped = (await ensureBook(ctx, window, session, 'valuer')).id !== null;
+    });
+    if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
+    return mapped;
+  }
+}

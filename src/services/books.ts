@@ -1,0 +1,470 @@
+/**
+ * Valued books: what the levels, heat map and skew routes answer from. A book is one underlying's
+ * family (every listed expiration of its roots in the session) valued at one minute of data:
+ *
+ * - its chain at the minute (chain-valuation.ts chainAt: one chain minute for the whole family) and
+ *   the surface fitted over every expiration settling after the minute (one forward and one smile
+ *   per expiration, the calendar checks across all of them);
+ * - the underlying's price and the rate at the chain minute's end (the valuation time);
+ * - every listed contract with its open interest, its customer flow up to the valuation time (the
+ *   flow_adjusted model's input, from the family's open interest date) and its activity in the
+ *   session (the heat map's observed metrics).
+ *
+ * A route's answer is a view of the book: the expirations and contracts its query selects, their
+ * greeks at the book's price (arithmetic, contracts.ts), the measures of the selected smiles.
+ *
+ * Books are kept in PostgreSQL (db/position-books.ts), one per distinct set of inputs: each minute of
+ * data maps to the book valued on its inputs, so that minutes on the same chain minute, price, flow
+ * and activity share one. Every process and machine reads the same books. Who values:
+ * - while a session runs, the book valuer (jobs/book-valuer.ts), one process for the deployment,
+ *   values each family's newest minute as soon as it is loaded;
+ * - a request for a minute without a book (a completed session, `at`, a family the valuer does not
+ *   cover) values it on demand and stores it;
+ * - a request for the newest minute of a running session whose book is not stored yet answers from
+ *   the family's previous minute, says so (valuation.pending_instant), and starts its valuation in
+ *   the background unless another process of the deployment values it (an advisory lock).
+ *
+ * Nothing stale is served: a minute's mapping holds while no write committed after it changed a date
+ * the book reads at or before the minute's end (the market data change log's `earliest`), so loading
+ * later minutes keeps the earlier minutes' books, and any other change values them again.
+ */
+import { createHash } from 'node:crypto';
+import type { Span } from '../analytics/print-filters.js';
+import { riskFreeRate } from '../analytics/rates.js';
+import { customerFlow, type CustomerFlow } from '../analytics/positioning/positions.js';
+import type { ContractActivity } from '../analytics/positioning/heatmap.js';
+import { ASK_SIDES, BID_SIDES, type Side } from '../analytics/sides.js';
+import { buildSurface, type ExpirationSurface } from '../analytics/volatility/surface.js';
+import { chainMinute, chainValuationTime, expirationsByDate, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import type { ChainQuoteRow, ListedExpirationRow, UnderlyingPrice } from '../db/chain.js';
+import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/position-books.js';
+import type { ListedContractRow } from '../db/positioning.js';
+import {
+  chainAt,
+  expirationChain,
+  rowsOf,
+  UNDERLYING_LOOKBACK_MS,
+  valuationAt,
+  type InstantQuery,
+  type ValuationWindow,
+} from './chain-valuation.js';
+import { storedOpenInterestDate } from './open-interest.js';
+import { addDays } from '../analytics/new-york-time.js';
+import { utcDate } from '../db/market-data-changes.js';
+import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
+import { canonicalQuery } from './response-memo.js';
+import { keptAnswer } from './text-result.js';
+import type { DataOf, Result, ServiceContext } from './types.js';
+import type { OperationId } from '../api-contract/openapi.js';
+
+/** A family valued at one minute (module comment). Shared by the requests that read it: readers must not change it. */
+export interface FamilyBook {
+  /** The stored book's id; null for one valued and not stored (nothing to keep). */
+  id: number | null;
+  symbol: string;
+  session: VolatilitySession;
+  tradingDate: string;
+  span: Span;
+  /** The session's roots of the family. */
+  roots: string[];
+  /** The underlying the contracts are on; null without a listed contract. */
+  underlying: string | null;
+  /** The end of the chain's minute (the instant without a chain). */
+  valuedAt: number;
+  price: UnderlyingPrice | null;
+  rate: number;
+  /** Every listed expiration of the roots on or after the trading date. */
+  listed: ListedExpirationRow[];
+  /** Per listed date: its fitted surface (null when not valued: settled before the minute, or no chain) and its chain. */
+  dates: Map<string, { surface: ExpirationSurface | null; chain: ChainQuoteRow[] }>;
+  /** Every listed contract of the listed expirations, by date ascending. */
+  contracts: ListedContractRow[];
+  /** Customer flow of the contracts with prints up to the valuation time (from the family's open interest date). */
+  flows: Map<number, CustomerFlow>;
+  /** The contracts' activity in the session up to the valuation time. */
+  activity: Map<number, ContractActivity>;
+}
+
+/** What a book's row holds besides its expirations' columns. */
+interface BookSummary {
+  symbol: string;
+  session: VolatilitySession;
+  tradingDate: string;
+  span: Span;
+  roots: string[];
+  underlying: string | null;
+  valuedAt: number;
+  price: UnderlyingPrice | null;
+  rate: number;
+  listed: ListedExpirationRow[];
+}
+
+/** A book's content as stored: its summary and one set of columns per listed date. */
+export interface BookColumns {
+  summary: BookSummary;
+  expirations: BookExpirationColumns[];
+}
+
+// JSON cannot write NaN, ±Infinity or -0, which a fitted surface may hold (a calendar check of two
+// smiles without common moneyness): they are written as {"$n": text} and read back as the number.
+const surfaceReplacer = (_key: string, value: unknown): unknown =>
+  typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))
+    ? { $n: Object.is(value, -0) ? '-0' : String(value) }
+    : value;
+const surfaceReviver = (_key: string, value: unknown): unknown =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && '$n' in value
+    ? Number((value as { $n: string }).$n)
+    : value;
+
+/** A surface as the JSON text a book keeps, exactly (surfaceReplacer). */
+export function surfaceText(surface: ExpirationSurface): string {
+  return JSON.stringify(surface, surfaceReplacer);
+}
+
+/** A family's book from its columns (as stored, or as just read and valued). */
+export function bookFromColumns(id: number | null, columns: BookColumns): FamilyBook {
+  const s = columns.summary;
+  const chosen = new Map(expirationsByDate(s.listed).map((e) => [e.dateOfExpiry, e]));
+  const dates = new Map<string, { surface: ExpirationSurface | null; chain: ChainQuoteRow[] }>();
+  const contracts: ListedContractRow[] = [];
+  const flows = new Map<number, CustomerFlow>();
+  const activity = new Map<number, ContractActivity>();
+  for (const e of columns.expirations) {
+    const c = e.contracts;
+    const byId = new Map<number, number>();
+    for (let i = 0; i < c.ids.length; i += 1) {
+      const id = c.ids[i] as number;
+      byId.set(id, i);
+      contracts.push({
+        contractId: id,
+        root: c.roots[i] as string,
+        underlying: s.underlying as string,
+        dateOfExpiry: e.dateOfExpiry,
+        contractType: c.isCall[i] ? 'call' : 'put',
+        strikeThousandths: c.strikeThousandths[i] as number,
+        multiplier: c.multipliers[i] as number,
+        openInterestDate: c.openInterestDates[i] ?? null,
+        openInterest: c.openInterest[i] ?? null,
+      });
+      const bought = c.flowBought[i] as number;
+      const sold = c.flowSold[i] as number;
+      if (bought !== 0 || sold !== 0) flows.set(id, { bought, sold });
+      const trades = c.trades[i] as number;
+      if (trades !== 0)
+        activity.set(id, { volume: c.volume[i] as number, premium: c.premium[i] as number, netPremium: c.netPremium[i] as number, trades });
+    }
+    const root = chosen.get(e.dateOfExpiry)?.root;
+    const chain: ChainQuoteRow[] = e.chain.contractIds.map((id, j) => {
+      const i = byId.get(id) as number;
+      return {
+        contractId: id,
+        root: root ?? (c.roots[i] as string),
+        underlying: s.underlying as string,
+        dateOfExpiry: e.dateOfExpiry,
+        contractType: c.isCall[i] ? 'call' : 'put',
+        strikeThousandths: c.strikeThousandths[i] as number,
+        bid: e.chain.bid[j] ?? null,
+        ask: e.chain.ask[j] ?? null,
+        quoteTs: e.chain.quoteTs[j] as number,
+        minute: e.chain.minute[j] as number,
+      };
+    });
+    dates.set(e.dateOfExpiry, {
+      surface: e.surface === null ? null : (JSON.parse(e.surface, surfaceReviver) as ExpirationSurface),
+      chain,
+    });
+  }
+  return {
+    id,
+    symbol: s.symbol,
+    session: s.session,
+    tradingDate: s.tradingDate,
+    span: s.span,
+    roots: s.roots,
+    underlying: s.underlying,
+    valuedAt: s.valuedAt,
+    price: s.price,
+    rate: s.rate,
+    listed: s.listed,
+    dates,
+    contracts,
+    flows,
+    activity,
+  };
+}
+
+/** Sums the stored side flows of each contract (positions.ts customerFlow: complex prints left out). */
+function flowByContract(rows: readonly { contractId: number; side: string; complex: boolean; size: number }[]): Map<number, CustomerFlow> {
+  const prints = new Map<number, { side: Side; size: number; complex: boolean }[]>();
+  for (const r of rows) {
+    const list = prints.get(r.contractId) ?? [];
+    list.push({ side: r.side as Side, size: r.size, complex: r.complex });
+    prints.set(r.contractId, list);
+  }
+  return new Map([...prints].map(([id, list]) => [id, customerFlow(list)]));
+}
+
+/** A family's inputs at a minute read and laid out as a book's columns, surfaces not fitted yet, with their digest. */
+interface ReadInputs {
+  columns: BookColumns;
+  digest: string;
+  /** The chain rows in the order they were read (the surface's input order). */
+  chainRows: ChainQuoteRow[];
+}
+
+/** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */
+async function readInputs(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ReadInputs> {
+  const { symbol, tradingDate, roots, span, instant } = window;
+  const repos = ctx.deps.repositories;
+  const listed = await repos.chain.listedExpirations(roots, tradingDate);
+  const contracts = await repos.positioning.listedContracts(listed, tradingDate);
+  const chosen = expirationsByDate(listed).filter((e) => e.settlement > instant);
+  const chainRows = chosen.length === 0 || contracts.length === 0 ? [] : await chainAt(ctx, chosen, tradingDate, span, instant);
+  const minute = chainMinute(chainRows.map((r) => r.minute));
+  const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
+  const underlying = contracts[0]?.underlying ?? null;
+  const price = underlying === null ? null : await repos.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
+  const stored = storedOpenInterestDate(contracts);
+  const [flowRows, activityRows] =
+    contracts.length === 0
+      ? [[], []]
+      : await Promise.all([
+          repos.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, valuedAt),
+          repos.positioning.activityByContract(roots, tradingDate, { from: span.start, to: valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES }),
+        ]);
+  const flows = flowByContract(flowRows);
+  const activity = new Map(activityRows.map((a) => [a.contractId, a]));
+
+  const dates = [...new Set(listed.map((e) => e.dateOfExpiry))].sort();
+  const expirations: BookExpirationColumns[] = dates.map((date) => {
+    const own = contracts.filter((c) => c.dateOfExpiry === date);
+    const chain = chainRows.filter((r) => r.dateOfExpiry === date);
+    return {
+      dateOfExpiry: date,
+      surface: null,
+      chain: {
+        contractIds: chain.map((r) => r.contractId),
+        bid: chain.map((r) => r.bid),
+        ask: chain.map((r) => r.ask),
+        quoteTs: chain.map((r) => r.quoteTs),
+        minute: chain.map((r) => r.minute),
+      },
+      contracts: {
+        ids: own.map((c) => c.contractId),
+        roots: own.map((c) => c.root),
+        strikeThousandths: own.map((c) => c.strikeThousandths),
+        isCall: own.map((c) => c.contractType === 'call'),
+        multipliers: own.map((c) => c.multiplier),
+        openInterest: own.map((c) => c.openInterest),
+        openInterestDates: own.map((c) => c.openInterestDate),
+        flowBought: own.map((c) => flows.get(c.contractId)?.bought ?? 0),
+        flowSold: own.map((c) => flows.get(c.contractId)?.sold ?? 0),
+        volume: own.map((c) => activity.get(c.contractId)?.volume ?? 0),
+        premium: own.map((c) => activity.get(c.contractId)?.premium ?? 0),
+        netPremium: own.map((c) => activity.get(c.contractId)?.netPremium ?? 0),
+        trades: own.map((c) => activity.get(c.contractId)?.trades ?? 0),
+      },
+    };
+  });
+  const summary: BookSummary = {
+    symbol,
+    session,
+    tradingDate,
+    span,
+    roots,
+    underlying,
+    valuedAt,
+    price,
+    rate: riskFreeRate(tradingDate),
+    listed,
+  };
+  const columns = { summary, expirations };
+  const digest = createHash('sha256').update(JSON.stringify(columns)).digest('base64url');
+  return { columns, digest, chainRows };
+}
+
+/** Fits the surface of the chosen expirations (those settling after the instant with a chain) into the columns. */
+function fitSurfaces(inputs: ReadInputs, instant: number): void {
+  const { summary, expirations } = inputs.columns;
+  if (inputs.chainRows.length === 0) return;
+  const chosen = expirationsByDate(summary.listed).filter((e) => e.settlement > instant);
+  const surface = buildSurface({
+    spot: summary.price?.price ?? null,
+    rate: summary.rate,
+    expirations: chosen.map((e) => expirationChain(e, rowsOf(inputs.chainRows, e), summary.valuedAt)),
+  });
+  const byDate = new Map(chosen.map((e, i) => [e.dateOfExpiry, surface[i] as ExpirationSurface]));
+  for (const e of expirations) {
+    const fitted = byDate.get(e.dateOfExpiry);
+    if (fitted !== undefined) e.surface = surfaceText(fitted);
+  }
+}
+
+/**
+ * The dates a book of the trading date valued at the instant reads: open interest up to
+ * OPEN_INTEREST_LOOKBACK_DAYS before the trading date, prints from there on (flow_adjusted), the
+ * date's quotes and prints, and the underlying's bars from UNDERLYING_LOOKBACK_MS before the instant
+ * (bars are dated by the UTC date of their start). A change of one of them (or of the listed
+ * contracts, which every date reads) can change the book.
+ */
+export function datesRead(tradingDate: string, instant: number): { from: string; to: string } {
+  const openInterestFrom = addDays(tradingDate, -OPEN_INTEREST_LOOKBACK_DAYS);
+  const barsFrom = utcDate(instant - UNDERLYING_LOOKBACK_MS);
+  const barsTo = utcDate(instant);
+  return { from: openInterestFrom < barsFrom ? openInterestFrom : barsFrom, to: barsTo > tradingDate ? barsTo : tradingDate };
+}
+
+/** The key of a family's minute: its claim while valued (whileValuing) and its single flight in a process. */
+export function valuationKey(window: ValuationWindow, session: VolatilitySession): string {
+  return JSON.stringify([window.symbol, session, window.tradingDate, window.instant]);
+}
+
+/** The family of a window. */
+export function familyOf(window: ValuationWindow, session: VolatilitySession): BookFamily {
+  return { symbol: window.symbol, session, tradingDate: window.tradingDate };
+}
+
+/**
+ * A family's book at the window's instant valued afresh from the store and not kept: the reference
+ * the stored books are tested against, the same code with the store left out.
+ */
+export async function freshBook(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<FamilyBook> {
+  const inputs = await readInputs(ctx, window, session);
+  fitSurfaces(inputs, window.instant);
+  return bookFromColumns(null, inputs.columns);
+}
+
+/**
+ * The book of the window's minute: the one mapped to it if still valid, else valued (or found among
+ * the stored books by its inputs' digest) and mapped. A family without a listed contract or a chain
+ * is valued and not stored (there is nothing costly to keep, and a request naming an unknown symbol
+ * leaves nothing behind).
+ */
+export async function ensureBook(
+  ctx: ServiceContext,
+  window: ValuationWindow,
+  session: VolatilitySession,
+  by: 'valuer' | 'request' | 'background' = 'request',
+): Promise<{ id: number | null; book?: FamilyBook }> {
+  const store = ctx.deps.repositories.books;
+  const family = familyOf(window, session);
+  const dates = datesRead(window.tradingDate, window.instant);
+  // The log's position before anything is read: a change committed after it is checked against the mapping.
+  const position = await store.changeLogPosition();
+  const mapped = await store.bookOfMinute(family, window.instant, dates);
+  if (mapped !== null) return { id: mapped.bookId };
+  const started = performance.now();
+  const inputs = await readInputs(ctx, window, session);
+  if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
+    fitSurfaces(inputs, window.instant);
+    return { id: null, book: bookFromColumns(null, inputs.columns) };
+  }
+  let id = await store.bookOfDigest(family, inputs.digest);
+  let book: FamilyBook | undefined;
+  if (id === null) {
+    fitSurfaces(inputs, window.instant);
+    id = await store.storeBook(family, {
+      valuedAt: inputs.columns.summary.valuedAt,
+      digest: inputs.digest,
+      summary: inputs.columns.summary,
+      expirations: inputs.columns.expirations,
+    });
+    book = bookFromColumns(id, inputs.columns);
+    ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+  }
+  await store.mapBookMinute(family, window.instant, id, position);
+  return book === undefined ? { id } : { id, book };
+}
+
+/** A stored book, read once per process (kept by id: a stored book never changes). */
+export async function storedBook(ctx: ServiceContext, id: number): Promise<FamilyBook | null> {
+  const kept = (await ctx.deps.memos.storedBooks.get(String(id), async () => {
+    const stored: StoredBook | null = await ctx.deps.repositories.books.readBook(id);
+    return stored === null ? { gone: true } : bookFromColumns(id, stored as unknown as BookColumns & StoredBook & { summary: BookSummary });
+  })) as FamilyBook | { gone: true };
+  return 'gone' in kept ? null : kept;
+}
+
+/**
+ * How far back the previous minute's book may be for a request of the newest minute to answer from
+ * it while the newest is valued: the minute before, with a minute's slack for the valuation of the
+ * one before that still finishing. An older book (the valuer stopped, or none ran) is not served:
+ * the newest minute is valued on demand instead.
+ */
+export const PREVIOUS_MINUTE_REACH_MS = 2 * 60_000;
+
+/** A request's book: the window it values (its instant the book's minute) and, when it answers from the previous minute, the newest one's end. */
+export interface BookAnswer {
+  book: FamilyBook;
+  window: ValuationWindow;
+  /** The newest minute of data (its end) whose book is still being valued; null when the book is the newest minute's. */
+  pendingInstant: number | null;
+}
+
+/** Values the newest minute in the background unless a process of the deployment is valuing it (one per process and key). */
+function valueInBackground(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): void {
+  const key = valuationKey(window, session);
+  const pending = ctx.deps.memos.valuing;
+  if (pending.has(key)) return;
+  const run = ctx.deps.repositories.books
+    .whileValuing(key, async () => {
+      await ensureBook(ctx, window, session, 'background');
+    })
+    .catch((error: unknown) =>
+      ctx.deps.logger.error('book valuation failed', { key, error: error instanceof Error ? error.message : String(error) }),
+    )
+    .finally(() => pending.delete(key));
+  pending.set(key, run);
+}
+
+/**
+ * The book a valuing request answers from (module comment): its minute's, else, for the newest minute
+ * of a running session, the previous minute's while the newest is valued, else valued now.
+ */
+export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: VolatilitySession): Promise<BookAnswer> {
+  const window = await valuationAt(ctx, q);
+  const store = ctx.deps.repositories.books;
+  const family = familyOf(window, session);
+  const dates = datesRead(window.tradingDate, window.instant);
+  const mapped = await store.bookOfMinute(family, window.instant, dates);
+  if (mapped !== null) {
+    const book = await storedBook(ctx, mapped.bookId);
+    if (book !== null) return { book, window, pendingInstant: null };
+  }
+  const live = q.at === undefined && window.instant < window.span.end;
+  if (live) {
+    const found = await store.newestBookBefore(family, window.instant, dates);
+    const previous = found !== null && found.instant >= window.instant - PREVIOUS_MINUTE_REACH_MS ? found : null;
+    const book = previous === null ? null : await storedBook(ctx, previous.bookId);
+    if (previous !== null && book !== null) {
+      valueInBackground(ctx, window, session);
+      return { book, window: { ...window, instant: previous.instant }, pendingInstant: window.instant };
+    }
+  }
+  const key = valuationKey(window, session);
+  const ensured = (await ctx.deps.memos.ensured.get(key, async () => {
+    const result = await ensureBook(ctx, window, session);
+    return result.book ?? (result.id === null ? { gone: true } : ((await storedBook(ctx, result.id)) ?? { gone: true }));
+  })) as FamilyBook | { gone: true };
+  if ('gone' in ensured) throw new Error('The valued book was removed while it was read.');
+  return { book: ensured, window, pendingInstant: null };
+}
+
+/**
+ * A valuing route's answer: `compute`'s view of the request's book (bookFor), kept per process as
+ * JSON text by the book, the minute, whether it is a previous minute's answer, and the query (`at`
+ * read through the minute): a stored book never changes, so a kept view of it is never stale. A
+ * book not stored (nothing to value) is not kept either.
+ */
+export async function bookAnswer<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: InstantQuery,
+  compute: (at: BookAnswer) => Promise<DataOf<Op>>,
+  source: Result<Op>['source'] = 'derived',
+): Promise<Result<Op>> {
+  const at = await bookFor(ctx, q, q.session ?? 'rth');
+  if (at.book.id === null) return { data: await compute(at), source };
+  const key = JSON.stringify([operation, at.book.id, at.window.instant, at.pendingInstant, canonicalQuery({ ...q, at: undefined })]);
+  return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
+}

@@ -1,0 +1,57 @@
+/**
+ * The book repository in memory, for unit tests of the services (no database): books are kept as
+ * their columns would be stored, minutes map to them, nothing is ever stale (a unit test's market
+ * does not change under it) and every claim is granted.
+ */
+import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/position-books.js';
+import type { BookRepository } from './repositories.js';
+
+export function memoryBooks(): BookRepository {
+  const books: (StoredBook & { family: string; digest: string })[] = [];
+  const minutes = new Map<string, number>();
+  const familyKey = (f: BookFamily): string => JSON.stringify([f.symbol, f.session, f.tradingDate]);
+  const copy = <T>(value: T): T => structuredClone(value);
+  return {
+    changeLogPosition: () => Promise.resolve(0),
+    bookOfMinute: (family, instant) => {
+      const id = minutes.get(`${familyKey(family)}|${instant}`);
+      return Promise.resolve(id === undefined ? null : { bookId: id, instant });
+    },
+    newestBookBefore: (family, before) => {
+      let best: { bookId: number; instant: number } | null = null;
+      for (const [key, id] of minutes) {
+        const [f, at] = key.split('|') as [string, string];
+        const instant = Number(at);
+        if (f === familyKey(family) && instant < before && (best === null || instant > best.instant)) best = { bookId: id, instant };
+      }
+      return Promise.resolve(best);
+    },
+    bookOfDigest: (family, digest) => Promise.resolve(books.find((b) => b.family === familyKey(family) && b.digest === digest)?.id ?? null),
+    storeBook: (family, book) => {
+      const id = books.length + 1;
+      books.push({
+        id,
+        family: familyKey(family),
+        digest: book.digest,
+        valuedAt: book.valuedAt,
+        summary: copy(book.summary),
+        expirations: copy(book.expirations as BookExpirationColumns[]),
+      });
+      return Promise.resolve(id);
+    },
+    mapBookMinute: (family, instant, bookId) => {
+      minutes.set(`${familyKey(family)}|${instant}`, bookId);
+      return Promise.resolve();
+    },
+    readBook: (bookId) => {
+      const b = books.find((x) => x.id === bookId);
+      return Promise.resolve(
+        b === undefined ? null : { id: b.id, valuedAt: b.valuedAt, summary: copy(b.summary), expirations: copy(b.expirations) },
+      );
+    },
+    whileValuing: async (_key, value) => {
+      await value();
+      return true;
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * Valued books (issue 32 §2): levels, heat map and skew answer from one book per family, session
+ * and minute of data, stored in PostgreSQL for the whole deployment. The session is loaded minute by
+ * minute by the live market on a fake clock, as a deployment in live mode loads it.
+ *
+ * - An answer read back from a stored book equals, to the last digit, the answer computed afresh
+ *   from the store for the same minute and query (services/books.ts freshBook): every route, both
+ *   positioning models, several selections, the newest minute and earlier ones.
+ * - The requests of one minute value it once; another process (fresh memos) reads the stored book.
+ * - While the newest minute's book is valued, a request answers from the previous minute and names
+ *   the newest in pending_instant; the valuer (jobs/book-valuer.ts) values the newest minute as it
+ *   loads; loading later minutes keeps the earlier books, a change of their data does not.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getExposureHeatmap, getExposureLevels, getVolatilitySkew } from '../../generated/client/index.js';
+import type { Client } from '../../generated/client/client/index.js';
+import type { OperationId } from '../../src/api-contract/openapi.js';
+import { BookValuer } from '../../src/jobs/book-valuer.js';
+import { LiveMarket } from '../../src/live/runner.js';
+import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
+import { freshBook, type BookAnswer } from '../../src/services/books.js';
+import { valuationAt } from '../../src/services/chain-valuation.js';
+import { exposureHeatmap } from '../../src/services/exposure-heatmap.js';
+import { exposureLevels } from '../../src/services/positioning.js';
+import { withContractDefaults } from '../../src/services/service-context.fixtures.js';
+import type { ServiceContext } from '../../src/services/types.js';
+import { volatilitySkew } from '../../src/services/volatility-skew.js';
+import { SMALL_MARKET } from '../support/market.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+const MINUTE = 60_000;
+/** 11:20 ET on Thursday 2026-11-19: the regular session has run 110 minutes (chain snapshots at 11:00 and 11:15). */
+const CLOCK_START = Date.parse('2026-11-19T16:20:00Z');
+const SYMBOL = 'SPY';
+
+type Route = 'skew' | 'levels' | 'heatmap';
+const OPERATIONS: Record<Route, OperationId> = { skew: 'getVolatilitySkew', levels: 'getExposureLevels', heatmap: 'getExposureHeatmap' };
+
+/** Every route, both models, several selections and views. */
+const CASES: { route: Route; query: Record<string, unknown> }[] = [
+  { route: 'skew', query: {} },
+  ...(['classic_oi', 'flow_adjusted'] as const).flatMap((model) => [
+    { route: 'levels' as const, query: { model } },
+    { route: 'levels' as const, query: { model, greek: 'delta', unit: 'per_dollar', perspective: 'customer' } },
+    { route: 'levels' as const, query: { model, greek: 'vanna', expiry_mode: '0dte' } },
+    { route: 'levels' as const, query: { model, contract_type: 'put', max_dte: 30, include: ['vanna', 'charm'] } },
+    { route: 'heatmap' as const, query: { model } },
+    { route: 'heatmap' as const, query: { model, metric: 'charm', strikes_around: 10 } },
+    { route: 'heatmap' as const, query: { model, metric: 'net_premium', leg: 'put' } },
+    { route: 'heatmap' as const, query: { model, metric: 'volume', min_dte: 1 } },
+  ]),
+];
+
+interface Answer {
+  status: number;
+  data: Record<string, unknown> | undefined;
+  error: unknown;
+}
+
+describe('valued books', () => {
+  let service: TestService;
+  let client: Client;
+  let now = CLOCK_START + 30_000;
+  let market: LiveMarket;
+  let dir: string;
+
+  beforeAll(async () => {
+    service = await startTestService({ clock: () => now, limits: { requestsPerSecond: 1_000, requestsPerMinute: 10_000 } });
+    client = (await service.newAccount({ plan: 'pro', overnight: true })).client;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-books-'));
+    const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL_MARKET });
+    market = new LiveMarket({ db: service.database.admin, source, clock: () => now, dir, catchUpMinutes: 2_000, batchMinutes: 2_000 });
+    expect((await market.tick()).minutes).toBeGreaterThan(100);
+  }, 300_000);
+
+  afterAll(async () => {
+    await service?.stop();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ask = async (route: Route, query: Record<string, unknown> = {}, by = client): Promise<Answer> => {
+    const q = { underlying_symbol: SYMBOL, ...query } as never;
+    const r =
+      route === 'skew'
+        ? await getVolatilitySkew({ client: by, query: q })
+        : route === 'levels'
+          ? await getExposureLevels({ client: by, query: q })
+          : await getExposureHeatmap({ client: by, query: q });
+    return { status: r.response.status, data: (r.data as { data?: Record<string, unknown> } | undefined)?.data, error: r.error };
+  };
+
+  const ok = async (route: Route, query: Record<string, unknown> = {}, by = client): Promise<Record<string, unknown>> => {
+    const answer = await ask(route, query, by);
+    expect(answer.status, `${route} ${JSON.stringify(query)}: ${JSON.stringify(answer.error)}`).toBe(200);
+    return answer.data!;
+  };
+
+  const valuation = (data: Record<string, unknown>): { timestamp: number; pending_instant: number | null } =>
+    data.valuation as { timestamp: number; pending_instant: number | null };
+
+  const context = (route: Route): ServiceContext => {
+    const operation = service.deps.apiContract.byId.get(OPERATIONS[route])!;
+    return { deps: service.deps, operation, account: null, requestId: 'req_test', now, link: { path: operation.path, search: '' } };
+  };
+
+  /** The route's answer on a book valued afresh from the store (nothing stored or kept read). */
+  const fresh = async (route: Route, query: Record<string, unknown>): Promise<unknown> => {
+    const ctx = context(route);
+    // The heat map's conditional default (the contract's x- rules): 40 strikes around without strike bounds.
+    const conditional =
+      route === 'heatmap' && query.min_strike === undefined && query.max_strike === undefined ? { strikes_around: 40 } : {};
+    const q = withContractDefaults(OPERATIONS[route], { underlying_symbol: SYMBOL, ...conditional, ...query } as never) as never as {
+      underlying_symbol: string;
+      session?: 'rth' | 'gth';
+      at?: number;
+    };
+    const window = await valuationAt(ctx, q);
+    const at: BookAnswer = { book: await freshBook(ctx, window, q.session ?? 'rth'), window, pendingInstant: null };
+    const data =
+      route === 'skew'
+        ? await volatilitySkew(ctx, q, at)
+        : route === 'levels'
+          ? await exposureLevels(ctx, q, at)
+          : await exposureHeatmap(ctx, q, at);
+    return JSON.parse(JSON.stringify(data)) as unknown;
+  };
+
+  const bookCount = async (): Promise<number> =>
+    Number((await sql<{ n: number }>`select count(*)::int as n from position_books`.execute(service.database.admin)).rows[0]!.n);
+
+  const valuations = async (): Promise<number> => {
+    const metric = await service.deps.metrics.registry.getSingleMetric('oads_book_valuation_seconds')!.get();
+    return metric.values
+      .filter((v) => (v as { metricName?: string }).metricName === 'oads_book_valuation_seconds_count')
+      .reduce((n, v) => n + v.value, 0);
+  };
+
+  it('answers every route and both models from a stored book exactly as from a book valued afresh, now and at an earlier minute', async () => {
+    const skew = await ok('skew');
+    const named = (skew.expirations as { date_of_expiry: string }[]).slice(1, 3).map((e) => e.date_of_expiry);
+    const cases = [...CASES, { route: 'skew' as const, query: { expirations: named } }];
+    for (const at of [undefined, CLOCK_START - 37 * MINUTE + 5_000]) {
+      for (const { route, query } of cases) {
+        const q = at === undefined ? query : { ...query, at };
+        await ok(route, q);
+        // Another process: nothing kept in memory, the book read back from PostgreSQL.
+        service.deps.memos.clear();
+        const stored = await ok(route, q);
+        expect(valuation(stored).pending_instant, `${route} ${JSON.stringify(q)}`).toBeNull();
+        expect(stored, `${route} ${JSON.stringify(q)}`).toStrictEqual(await fresh(route, q));
+      }
+    }
+    // One book per family and minute of data: two minutes (now, and `at`) read on distinct inputs.
+    expect(await bookCount()).toBe(2);
+  });
+
+  it('values a minute once for all its requests, however many ask at once; minutes on the same inputs share a book', async () => {
+    // 11:30 ET: the chain is still the 11:15 snapshot's, so the price, flows and activity at its
+    // minute's end are too: the minute maps to the book already stored, nothing is valued.
+    const books = await bookCount();
+    const before10 = await valuations();
+    const at1120 = await ok('levels');
+    now = CLOCK_START + 10 * MINUTE + 30_000;
+    await market.tick();
+    service.deps.memos.clear();
+    expect(await ok('levels')).toStrictEqual(at1120);
+    expect(await valuations()).toBe(before10);
+    expect(await bookCount()).toBe(books);
+    // 11:36 ET: the 11:30 snapshot is the chain; every request of the minute at once.
+    now = CLOCK_START + 16 * MINUTE + 30_000;
+    await market.tick();
+    service.deps.memos.clear();
+    const before = await valuations();
+    // Four accounts, four requests in flight each (the plan's limit).
+    const clients = await Promise.all([0, 1, 2, 3].map(async () => (await service.newAccount({ plan: 'pro' })).client));
+    const answers = await Promise.all(CASES.slice(0, 16).map(({ route, query }, i) => ok(route, query, clients[i % 4])));
+    expect(await valuations()).toBe(before + 1);
+    for (const a of answers) expect(valuation(a).pending_instant).toBeNull();
+  });
+
+  it('answers the newest minute from the previous one while it is valued, then from its own; the valuer values it as it loads', async () => {
+    const previous = await ok('levels');
+    now += MINUTE;
+    expect((await market.tick()).minutes).toBe(1);
+    const newest = Math.floor(now / MINUTE) * MINUTE;
+    const first = await ok('levels');
+    expect(valuation(first).pending_instant).toBe(newest);
+    expect(first).toStrictEqual({ ...previous, valuation: { ...valuation(previous), pending_instant: newest } });
+    // The background valuation the request started: the next requests get the newest minute's book.
+    const deadline = Date.now() + 60_000;
+    let answer = first;
+    while (valuation(answer).pending_instant !== null && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await ok('levels');
+    }
+    expect(valuation(answer).pending_instant).toBeNull();
+    expect(answer).toStrictEqual(await fresh('levels', {}));
+
+    // The valuer: the next minute loads, one pass values it before any request; the request reads it.
+    now += MINUTE;
+    expect((await market.tick()).minutes).toBe(1);
+    const valuer = new BookValuer(service.deps, service.deps.logger);
+    expect((await valuer.pass()).valued).toBeGreaterThanOrEqual(1);
+    const before = await valuations();
+    const served = await ok('levels');
+    expect(valuation(served).pending_instant).toBeNull();
+    expect(await valuations()).toBe(before);
+    expect(served).toStrictEqual(await fresh('levels', {}));
+    // A second pass finds nothing new to value.
+    expect((await valuer.pass()).valued).toBe(0);
+  });
+
+  it('keeps an earlier minute through later loads, and values it again when its own data change', async () => {
+    const at = CLOCK_START - 20 * MINUTE + 10_000;
+    const first = await ok('heatmap', { at, metric: 'volume' });
+    now += 3 * MINUTE;
+    await market.tick();
+    const before = await valuations();
+    expect(await ok('heatmap', { at, metric: 'volume' })).toStrictEqual(first);
+    expect(await valuations()).toBe(before);
+    // The underlying's bar the minute is valued on is corrected: its price changes, and the book with it.
+    const bar = (valuation(first) as unknown as { underlying_timestamp: number }).underlying_timestamp;
+    await sql`update underlying_bars set close = close + 1 where symbol = ${SYMBOL} and ts = ${bar}::int8`.execute(service.database.admin);
+    await sql`insert into market_data_changes (trading_date, earliest) values (${new Date(bar).toISOString().slice(0, 10)}::date, ${bar}::int8)`.execute(
+      service.database.admin,
+    );
+    const again = await ok('heatmap', { at, metric: 'volume' });
+    expect(await valuations()).toBe(before + 1);
+    expect(again).not.toStrictEqual(first);
+    expect(again).toStrictEqual(await fresh('heatmap', { at, metric: 'volume' }));
+  });
+});
