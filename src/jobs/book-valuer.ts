@@ -21,8 +21,12 @@ import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books
 import { valuationAt } from '../services/chain-valuation.js';
 import type { ServiceContext } from '../services/types.js';
 
-/** How often the valuer looks for a newly loaded minute. */
-export const BOOK_VALUER_INTERVAL_MS = 1_000;
+/**
+ * How often the valuer looks for a newly loaded minute. It values only once the market data change
+ * log has been still for one interval: a live minute commits in three transactions (bars, quotes,
+ * prints), and a book valued between them would be valued again at the prints' commit.
+ */
+export const BOOK_VALUER_INTERVAL_MS = 250;
 
 /** The families the valuer covers: every family name of the known roots. */
 export const VALUED_FAMILIES: readonly string[] = [...new Set(OPTION_ROOTS.map((r) => r.family))];
@@ -38,6 +42,8 @@ export class BookValuer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<BookValuerPass> | null = null;
   private stopped = false;
+  /** The change log's position at the previous pass (-1 before the first). */
+  private lastPosition = -1;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -82,6 +88,10 @@ export class BookValuer {
 
   private async valueAll(): Promise<BookValuerPass> {
     let valued = 0;
+    const position = await this.deps.repositories.books.changeLogPosition();
+    const still = position === this.lastPosition;
+    this.lastPosition = position;
+    if (!still) return { valued };
     const now = this.deps.clock();
     const ctx = this.context(now);
     for (const family of VALUED_FAMILIES) {
