@@ -341,7 +341,7 @@ describe('levels and heat map', () => {
 
   it('exports levels and the heat map as the routes answer them, and refuses an export the route would refuse', async () => {
     const exported = async (path: string, query: Record<string, unknown>): Promise<unknown> => {
-      const created = await createExport({ client: pro, body: { path, query: query as never } });
+      const created = await createExport({ client: pro, body: { path, query: query } });
       expect(created.response.status, JSON.stringify(created.error)).toBe(202);
       const id = created.data!.data.id;
       await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 60_000 });
