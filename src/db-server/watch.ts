@@ -21,6 +21,8 @@ export interface WatchOptions {
   probe: () => Promise<void>;
   logger?: Logger;
   clock?: () => number;
+  /** Called each time the database is found down (from up): what waits on it is to be cut. */
+  onDown?: (reason: string) => void;
 }
 
 export interface WatchState {
@@ -88,6 +90,7 @@ export class DatabaseWatch {
     }
     this.down = { since: this.clock(), error, attempts: 0 };
     this.options.logger?.error('database unavailable; reconnecting', { error, retry_after_ms: DATABASE_RETRY_AFTER_MS });
+    this.options.onDown?.(error);
   }
 
   private startProbing(): void {

@@ -10,7 +10,8 @@
  * Every path that takes a place gives it back: the deadline (in the key lookup and past it), a
  * client that leaves, and a worker that dies (the primary takes back what it had leased). The
  * service runs as `make run` runs it, two HTTP workers leasing from the primary's limiter; the
- * route deadline is shortened.
+ * route deadline is shortened, and the finding of a hang (DATABASE_HANG_MS) lengthened so that the
+ * deadline comes first.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { settled } from '../support/settled.js';
@@ -42,6 +43,8 @@ describe("a hung database and accounts' in-flight places", () => {
         ENDPOINT_TIMEOUT_MS: String(DEADLINE_MS),
         AUTH_CACHE_TTL_MS: '600000',
         LIMIT_KEYLESS_PER_MINUTE: '1000000',
+        // The deadline comes before the hang is found (which answers 503: database-hung.test.ts).
+        DATABASE_HANG_MS: '60000',
       },
     });
     const client = await connect(service.pgUrl);
