@@ -5,7 +5,8 @@
  * room. A valid key admits the request through its account's windows (a suspended account's too,
  * before its 403), and every authenticated response carries the X-RateLimit-* headers. A 401 says
  * how to authenticate in WWW-Authenticate (RFC 6750: a bearer token; `error="invalid_token"` when
- * one was sent and is not a key's, no error code when none was). Each 429 is counted by kind.
+ * one was sent and is not a key's, no error code when none was). Each 429 is counted by kind. A
+ * request answered 503 upstream_busy or 504 (the service could not serve it) gives its window places back.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
@@ -141,6 +142,14 @@ function answered(res: Response): boolean {
   return res.headersSent || res.closed;
 }
 
+/**
+ * Whether the service itself could not serve a request: its database unavailable or its capacity
+ * full (503 upstream_busy), or its deadline passed (504). A 503 data_pending (a load started) is served.
+ */
+function unserved(res: Response): boolean {
+  return res.statusCode === 504 || (res.statusCode === 503 && res.locals.errorCode === 'upstream_busy');
+}
+
 export function authenticate(options: AuthOptions): RequestHandler {
   const { limiter, keys, clock, config, metrics } = options;
 
@@ -210,7 +219,9 @@ export function authenticate(options: AuthOptions): RequestHandler {
       if (admission.admitted) admission.release();
       return;
     }
-    if (admission.admitted) res.once('close', admission.release);
+    // A request the service could not serve (503 upstream_busy, the deadline's 504) gives back its
+    // window places too: no 429 or cooldown is counted for it.
+    if (admission.admitted) res.once('close', () => admission.release(unserved(res)));
     setRateLimitHeaders(res, state);
     if (!admission.admitted) {
       const { code, kind, retryAfterMs, message } = admission.rejection;

@@ -42,6 +42,8 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
  */
 export function sendError(res: Response, error: ApiError): void {
   if (res.headersSent) return;
+  // For what reads the answer once it is sent (auth.ts: whether the service could serve it).
+  res.locals.errorCode = error.code;
   const requestId = String(res.locals.requestId ?? '');
   if (error.retryAfterMs !== null) {
     res.setHeader('Retry-After', String(Math.max(0, Math.ceil(error.retryAfterMs / 1000))));

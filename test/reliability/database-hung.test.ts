@@ -10,7 +10,8 @@
  * database; a probe not answered in that time marks it down and cuts the connections waiting on
  * it, and the primary tells every worker: requests answer 503 upstream_busy with Retry-After (at
  * once, once it is known), /v1/status answers within a second, and no request is refused 429 for
- * what the service itself could not serve. The service runs as `make run` runs it, two HTTP
+ * what the service itself could not serve: a request answered 503 upstream_busy or 504 takes no
+ * place in its account's windows. The service runs as `make run` runs it, two HTTP
  * workers; the route deadline keeps its default (20 s), which no answer here may come near.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -27,6 +28,7 @@ import {
 } from '../support/service-process.js';
 
 const HANG_MS = 1_000;
+const PER_MINUTE = 40;
 /** No answer may take this long: a hang found (a statement's wait and a probe's) and some slack for a loaded machine. */
 const FOUND_WITHIN_MS = 4 * HANG_MS + 2_000;
 
@@ -40,6 +42,8 @@ describe('a hung database', () => {
         DATABASE_HANG_MS: String(HANG_MS),
         AUTH_CACHE_TTL_MS: '600000',
         LIMIT_KEYLESS_PER_MINUTE: '1000000',
+        LIMIT_PER_MINUTE: String(PER_MINUTE),
+        LIMIT_PER_SECOND: '100000',
         // A worker's request-log flush would find the hang by itself: only requests find it here.
         REQUEST_LOG_FLUSH_MS: '60000',
       },
@@ -113,5 +117,42 @@ describe('a hung database', () => {
     }
     const status = await request(`${service.base}/v1/status`);
     expect(status.body.data).toMatchObject({ database: { status: 'ok' } });
+  });
+
+  it("counts no request it could not serve in an account's windows: no 429 nor cooldown for them", async () => {
+    onTestFailed(() => console.log(service.output()));
+    // Two accounts: the one counted, and one that polls for the database's return.
+    const [key] = (await newKeys(service.pgUrl, 1)) as [string];
+    const [poller] = (await newKeys(service.pgUrl, 1)) as [string];
+    for (let i = 0; i < 2; i += 1) expect((await request(`${service.base}/v1/account`, { key })).status).toBe(200);
+
+    const resume = hangDatabase(service);
+    const during: Answer[] = [];
+    try {
+      // More than the minute allows, all answered 503 by a service that cannot serve them.
+      for (let i = 0; i < PER_MINUTE + 5; i += 1) {
+        during.push(await request(`${service.base}/v1/stocks/splits?symbol=AAPL`, { key, timeoutMs: FOUND_WITHIN_MS }));
+      }
+    } finally {
+      resume();
+    }
+    expect(during.map((a) => `${a.status} ${a.body.error?.code}`)).toEqual(Array(PER_MINUTE + 5).fill('503 upstream_busy'));
+
+    // Back (found by another account), the account has its minute but the two requests served.
+    await settled(
+      async () => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 2; i += 1) statuses.push((await request(`${service.base}/v1/account`, { key: poller })).status);
+        return statuses;
+      },
+      (statuses) => statuses.every((s) => s === 200),
+      { what: 'both workers to serve again', timeoutMs: 20_000 },
+    );
+    const after: string[] = [];
+    for (let i = 0; i < PER_MINUTE - 2; i += 1) {
+      const answer = await request(`${service.base}/v1/account`, { key });
+      after.push(`${answer.status} ${answer.body.error?.message ?? ''}`);
+    }
+    expect(after).toEqual(Array(PER_MINUTE - 2).fill('200 '));
   });
 });
