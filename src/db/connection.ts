@@ -156,7 +156,8 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch, options: Gua
     (client as { query: unknown }).query = (...args: unknown[]): unknown => {
       const result = query(...args);
       if (!(result instanceof Promise)) return result;
-      const suspect = setTimeout(hung('A statement'), options.hangMs);
+      // Again each `hangMs` while unanswered: a suspicion within a probe's trust starts none.
+      const suspect = setInterval(hung('A statement'), options.hangMs);
       const cut =
         options.cutAfterMs === undefined
           ? undefined
@@ -165,7 +166,7 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch, options: Gua
               socketOf(client)?.destroy();
             }, options.cutAfterMs);
       const done = (): void => {
-        clearTimeout(suspect);
+        clearInterval(suspect);
         clearTimeout(cut);
       };
       result.then(done, done);
@@ -275,6 +276,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   const downListeners: ((reason: string) => void)[] = [];
   watch = new DatabaseWatch({
     probe: () => probeOnce(url, hangMs),
+    trustedMs: hangMs,
     logger,
     onDown: (reason) => {
       for (const guarded of cutters) guarded.cut(reason);
