@@ -57,9 +57,14 @@ export interface RunningCluster {
 /**
  * The start and stop protocol over the IPC channel: a worker built and waiting to listen says
  * `waiting`, the primary answers `serve` once the data is ready; `stop` asks a worker to stop.
+ * `database-down`: a process found the database down (a worker's probe, the primary's supervisor);
+ * the primary tells every worker, which marks it down too (db/connection.ts) and answers 503 at
+ * once until its own probes find it back.
  */
 interface ClusterMessage {
-  oads: 'waiting' | 'serve' | 'stop';
+  oads: 'waiting' | 'serve' | 'stop' | 'database-down';
+  /** Why the database was found down (database-down). */
+  reason?: string;
 }
 
 function isMessage(message: unknown, kind: ClusterMessage['oads']): message is ClusterMessage {
@@ -148,6 +153,7 @@ class HttpWorkers {
 
   /** Forks config.webWorkers workers over `database`. */
   start(database: DatabaseHandle): void {
+    database.onDown((reason) => this.databaseDown(reason, null));
     this.env = {
       DATABASE_URL: database.connectionString,
       ...(this.clockOffset === 0 ? {} : { CLOCK_OFFSET_MS: String(this.clockOffset) }),
@@ -217,11 +223,23 @@ class HttpWorkers {
     );
   }
 
+  /** Tells every worker but the one that found it (`from`) that the database is down. */
+  private databaseDown(reason: string, from: Worker | null): void {
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker === undefined || worker === from || worker.isDead()) continue;
+      worker.send({ oads: 'database-down', reason } satisfies ClusterMessage, undefined, () => undefined);
+    }
+  }
+
   private fork(): Worker {
     const worker = cluster.fork(this.env);
     if (this.sharedLimiter !== null) this.releases.set(worker, serveLimits(this.sharedLimiter, worker, this.clock).releaseAll);
     worker.on('message', (message) => {
       this.streamClaims.heard(worker, message);
+      if (isMessage(message, 'database-down')) {
+        this.databaseDown(message.reason ?? 'found down by another worker', worker);
+        return;
+      }
       if (!isMessage(message, 'waiting')) return;
       if (this.serving) this.serveOne(worker);
       else this.waiting.add(worker);
@@ -279,8 +297,13 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
       () => process.exit(1),
     );
   };
+  // The database found down here is told to the primary, for the other workers; found elsewhere, marked here.
+  service.database.onDown((reason) => {
+    if (process.connected) channel.send({ oads: 'database-down', reason } satisfies ClusterMessage);
+  });
   process.on('message', (message) => {
     if (isMessage(message, 'stop')) stop(0);
+    if (isMessage(message, 'database-down')) service.database.markDown(message.reason ?? 'found down by another process');
   });
   process.on('disconnect', () => stop(1));
   void stopSignal().then(() => stop(0));

@@ -24,6 +24,7 @@ describe('loadConfig: defaults', () => {
     expect(config.embeddedPostgresPort).toBe(54329);
     expect(config.databasePoolSize).toBe(10);
     expect(config.databaseWaitMs).toBe(2_000);
+    expect(config.databaseHangMs).toBe(2_000);
   });
 
   it('forks one HTTP worker per core, at most four; WEB_WORKERS=1 serves from one process', () => {
@@ -113,6 +114,7 @@ describe('loadConfig: overrides', () => {
       REQUEST_LOG_FLUSH_MS: '250',
       SEED_ON_START: 'false',
       SHUTDOWN_GRACE_MS: '5000',
+      DATABASE_HANG_MS: '750',
     });
     expect(config.host).toBe('0.0.0.0');
     expect(config.port).toBe(9090);
@@ -121,6 +123,7 @@ describe('loadConfig: overrides', () => {
     expect(config.embeddedPostgresPort).toBe(5555);
     expect(config.databasePoolSize).toBe(20);
     expect(config.databaseWaitMs).toBe(500);
+    expect(config.databaseHangMs).toBe(750);
     expect(config.limits).toMatchObject({
       requestsPerMinute: 500,
       requestsPerSecond: 50,

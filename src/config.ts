@@ -48,6 +48,14 @@ export interface Config {
    */
   databaseWaitMs: number;
   /**
+   * How long the database may leave a statement or a connection unanswered before the process
+   * probes it (a new connection and `select 1`), and how long that probe may take: a probe not
+   * answered marks the database down, as a dead server is, and cuts the request and status pools'
+   * connections waiting on it (db/connection.ts), so that a hung server costs requests this
+   * much, not the route deadline.
+   */
+  databaseHangMs: number;
+  /**
    * HTTP worker processes (`make run`, src/main.ts): 1 serves from one process; more fork a
    * cluster whose primary holds the database, the jobs and the request limits.
    */
@@ -187,6 +195,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     databaseWaitMs: errors.integer(env, 'DATABASE_WAIT_MS', 2_000, 0, 60_000),
+    databaseHangMs: errors.integer(env, 'DATABASE_HANG_MS', 2_000, 100, 60_000),
     webWorkers: errors.integer(env, 'WEB_WORKERS', Math.min(MAX_DEFAULT_WEB_WORKERS, os.availableParallelism()), 1, 64),
     limitScope,
     limits: {

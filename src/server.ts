@@ -242,6 +242,7 @@ async function openStore(
     embeddedPort: config.embeddedPostgresPort,
     poolSize: options.poolSize ?? config.databasePoolSize,
     statementTimeoutMs: config.limits.endpointTimeoutMs,
+    hangMs: config.databaseHangMs,
     logger,
   }).catch(async (error: unknown) => {
     await simulation?.stop();

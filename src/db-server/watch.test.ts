@@ -77,6 +77,21 @@ describe('DatabaseWatch', () => {
     expect(watch.state.status).toBe('up');
   });
 
+  it('tells onDown once each time the database is found down from up (what waits on it is cut)', async () => {
+    const { probe } = scriptedProbe(['refused', 'refused', 'up', 'refused', 'up']);
+    const downs: string[] = [];
+    const watch = new DatabaseWatch({ probe, onDown: (reason) => downs.push(reason) });
+    watch.suspect(refused());
+    await vi.advanceTimersByTimeAsync(0);
+    watch.markDown('told by another worker');
+    expect(downs).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(watch.state.status).toBe('up');
+    watch.markDown('embedded PostgreSQL exited (SIGKILL)');
+    expect(downs).toHaveLength(2);
+    expect(downs[1]).toBe('embedded PostgreSQL exited (SIGKILL)');
+  });
+
   it('probes at once when asked (the embedded server is back) instead of after the pause', async () => {
     const { probe, calls } = scriptedProbe(['refused', 'refused', 'refused', 'up']);
     const watch = new DatabaseWatch({ probe });

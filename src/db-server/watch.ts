@@ -13,7 +13,7 @@ import type { Logger } from '../logging.js';
 import { databaseUnavailable, DatabaseUnavailableError, DATABASE_RETRY_AFTER_MS } from './unavailable.js';
 
 const FIRST_PAUSE_MS = 100;
-/** A probe that answered is trusted this long: suspicions within it start no new probe. */
+/** A probe that answered is trusted this long by default: suspicions within it start no new probe. */
 const TRUSTED_MS = 250;
 
 export interface WatchOptions {
@@ -21,6 +21,13 @@ export interface WatchOptions {
   probe: () => Promise<void>;
   logger?: Logger;
   clock?: () => number;
+  /** Called each time the database is found down (from up): what waits on it is to be cut. */
+  onDown?: (reason: string) => void;
+  /**
+   * How long a probe that answered is trusted (default 250 ms): statements that run long by
+   * design (a heavy valuation) each suspect the database, and probe it at most once in this time.
+   */
+  trustedMs?: number;
 }
 
 export interface WatchState {
@@ -88,6 +95,7 @@ export class DatabaseWatch {
     }
     this.down = { since: this.clock(), error, attempts: 0 };
     this.options.logger?.error('database unavailable; reconnecting', { error, retry_after_ms: DATABASE_RETRY_AFTER_MS });
+    this.options.onDown?.(error);
   }
 
   private startProbing(): void {
@@ -102,7 +110,7 @@ export class DatabaseWatch {
     while (!this.closed) {
       try {
         await this.options.probe();
-        this.trustedUntil = performance.now() + TRUSTED_MS;
+        this.trustedUntil = performance.now() + (this.options.trustedMs ?? TRUSTED_MS);
         if (this.down) {
           this.options.logger?.info('database reachable again', {
             down_ms: this.clock() - this.down.since,

@@ -5,6 +5,9 @@
  * every pool and every client it hands out has an error handler (node-pg emits 'error' on a client
  * whose connection ends, checked out or not, and an unhandled 'error' event ends the process), and
  * a lost connection makes the watch (db-server/watch.ts) probe the database and reconnect with backoff.
+ * A server that hangs is found the same way: a connection or statement unanswered for `hangMs`
+ * makes the watch probe, and once it is found down the request and status pools' connections
+ * waiting on it are cut, so that their requests answer 503 now rather than at their deadline.
  */
 import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -30,6 +33,10 @@ export interface DatabaseHandle {
   connectionString: string;
   /** The embedded server, when this handle started one. */
   embedded: EmbeddedServer | null;
+  /** Marks the database down as another process found it (a cluster's): refused at once, probed until it answers. */
+  markDown(reason: string): void;
+  /** Calls `listener` each time this process finds the database down (from up), whoever found it. */
+  onDown(listener: (reason: string) => void): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,11 @@ export interface OpenOptions {
   embeddedPort: number;
   poolSize: number;
   statementTimeoutMs: number;
+  /**
+   * A statement or a connection not answered in this time makes the watch probe the database, and
+   * a probe must answer within it (config.databaseHangMs; default 2 s).
+   */
+  hangMs?: number;
   /** Where a lost database, its reconnection and the embedded server's restarts are logged. */
   logger?: Logger;
 }
@@ -56,12 +68,15 @@ export const SESSION_SETTINGS = '-c random_page_cost=1.1';
 /** Health checks (GET /v1/status) must answer within a second whatever the tables do. */
 const HEALTH_STATEMENT_TIMEOUT_MS = 400;
 const HEALTH_CONNECT_TIMEOUT_MS = 400;
-/** A probe of the watch: one new connection and `select 1`. */
-const PROBE_TIMEOUT_MS = 2_000;
+/**
+ * A health statement not answered by then has its connection cut: the statement time-out is the
+ * server's, which a server that hangs does not apply.
+ */
+const HEALTH_CUT_MS = HEALTH_STATEMENT_TIMEOUT_MS + 200;
 /** How long a close waits for the statements still running before it goes on. */
 const CLOSE_WAIT_MS = 2_000;
-/** A connection not made in this time makes the watch probe the database (a server that stopped answering). */
-const SLOW_CONNECT_MS = 2_000;
+/** The default of OpenOptions.hangMs (config.databaseHangMs). */
+const DEFAULT_HANG_MS = 2_000;
 
 /**
  * The pool under each Kysely opened here, as the Kysely sees it: COPY needs a raw client, which
@@ -92,27 +107,106 @@ export function healthOf(db: Database): DatabaseHealth | null {
   return healths.get(db) ?? null;
 }
 
+/** The socket under a node-pg client (not part of its typed API). */
+function socketOf(client: pg.ClientBase): { destroy(): void } | undefined {
+  return (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+}
+
+interface GuardOptions {
+  /** A statement or connection not answered in this time makes the watch probe the database. */
+  hangMs: number;
+  /** A statement not answered in this time has its connection cut (unset: never). */
+  cutAfterMs?: number;
+  /** Whether statements are timed too (not the admin pool's: loads and exports run long by design). */
+  statements: boolean;
+}
+
+interface Guarded {
+  db: Database;
+  /**
+   * Cuts what waits on the database: the connections checked out (their statements fail as on a
+   * lost connection) and the connects under way (refused with DatabaseUnavailableError).
+   */
+  cut(reason: string): void;
+}
+
 /**
  * A pool whose clients all have an error handler, under a Kysely that connects through the watch:
- * refused at once while the database is known to be down, a failure or a slow connect reported to it.
+ * refused at once while the database is known to be down, a failure reported to it, and a
+ * connection or a statement not answered within `hangMs` reported too (the watch probes the
+ * database: a server that hangs is found like one that died, and cut()).
  */
-function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch): Database {
+function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch, options: GuardOptions): Guarded {
   const pool = new pg.Pool(config);
   const lost = (error: Error): void => watch.suspect(error);
   // An idle client losing its server (the pool's event), or a checked-out one (the client's own).
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
+  const hung = (what: string) => () => watch.suspect(new DatabaseUnavailableError(`${what} was not answered in time.`));
+  /** Clients checked out now, and the connects under way (each one's refusal). */
+  const checkedOut = new Set<pg.PoolClient>();
+  const connecting = new Set<(error: Error) => void>();
+  const timed = new WeakSet<pg.PoolClient>();
+
+  /** Times each statement of a client (those run for a promise: Kysely's, not a COPY's stream). */
+  const timeStatements = (client: pg.PoolClient): void => {
+    if (timed.has(client)) return;
+    timed.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]): unknown => {
+      const result = query(...args);
+      if (!(result instanceof Promise)) return result;
+      // Again each `hangMs` while unanswered: a suspicion within a probe's trust starts none.
+      const suspect = setInterval(hung('A statement'), options.hangMs);
+      const cut =
+        options.cutAfterMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              watch.suspect(new DatabaseUnavailableError('A statement was not answered in time.'));
+              socketOf(client)?.destroy();
+            }, options.cutAfterMs);
+      const done = (): void => {
+        clearInterval(suspect);
+        clearTimeout(cut);
+      };
+      result.then(done, done);
+      return result;
+    };
+  };
+
   const guarded = {
     connect: async (): Promise<pg.PoolClient> => {
       watch.assertUp();
-      const slow = setTimeout(() => watch.suspect(new DatabaseUnavailableError('A connection was not made in time.')), SLOW_CONNECT_MS);
+      const slow = setTimeout(hung('A connection'), options.hangMs);
+      let refuse: (error: Error) => void = () => undefined;
+      const refused = new Promise<never>((_resolve, reject) => {
+        refuse = reject;
+      });
+      connecting.add(refuse);
+      const connected = pool.connect();
       try {
-        return await pool.connect();
+        const client = await Promise.race([connected, refused]);
+        if (options.statements) timeStatements(client);
+        checkedOut.add(client);
+        const release = client.release.bind(client);
+        client.release = (error?: Error | boolean) => {
+          checkedOut.delete(client);
+          release(error);
+        };
+        return client;
       } catch (error) {
+        // A connect refused by cut() may still be made: its client goes back to the pool.
+        connected.then(
+          (client) => {
+            if (!checkedOut.has(client)) client.release();
+          },
+          () => undefined,
+        );
         watch.suspect(error);
         throw error;
       } finally {
         clearTimeout(slow);
+        connecting.delete(refuse);
       }
     },
     end: () => pool.end(),
@@ -120,7 +214,13 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch): Database {
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: guarded }) });
   pools.set(db, guarded);
   pgPools.set(db, pool);
-  return db;
+  return {
+    db,
+    cut: (reason) => {
+      for (const refuse of [...connecting]) refuse(new DatabaseUnavailableError(`The database is unavailable (${reason}).`));
+      for (const client of [...checkedOut]) socketOf(client)?.destroy();
+    },
+  };
 }
 
 /**
@@ -132,18 +232,22 @@ export async function rawClient(db: Database): Promise<pg.PoolClient | null> {
   return pool === undefined ? null : await pool.connect();
 }
 
-async function probeOnce(connectionString: string): Promise<void> {
+/** One new connection and `select 1`, within `timeoutMs` (connect and statement, as the client sees them). */
+async function probeOnce(connectionString: string, timeoutMs: number): Promise<void> {
   const client = new pg.Client({
     connectionString,
-    connectionTimeoutMillis: PROBE_TIMEOUT_MS,
-    statement_timeout: PROBE_TIMEOUT_MS,
+    connectionTimeoutMillis: timeoutMs,
+    statement_timeout: timeoutMs,
     application_name: 'oads-probe',
   });
   client.on('error', () => undefined);
+  // A server that hangs applies no statement time-out: the client cuts its connection.
+  const cut = setTimeout(() => socketOf(client)?.destroy(), timeoutMs);
   try {
     await client.connect();
     await client.query('select 1');
   } finally {
+    clearTimeout(cut);
     await client.end().catch(() => undefined);
   }
 }
@@ -164,8 +268,22 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     connectionString = embedded.url;
   }
   const url = connectionString;
-  watch = new DatabaseWatch({ probe: () => probeOnce(url), logger });
-  const db = guardedKysely(
+  const hangMs = options.hangMs ?? DEFAULT_HANG_MS;
+  // Found down (a probe unanswered, the embedded server exited): the requests' and the status's
+  // connections waiting on it are cut, so that they answer 503 now rather than at their deadline.
+  // The admin pool's (jobs, ingest) are left to their own time-outs and retries.
+  const cutters: Guarded[] = [];
+  const downListeners: ((reason: string) => void)[] = [];
+  watch = new DatabaseWatch({
+    probe: () => probeOnce(url, hangMs),
+    trustedMs: hangMs,
+    logger,
+    onDown: (reason) => {
+      for (const guarded of cutters) guarded.cut(reason);
+      for (const listener of downListeners) listener(reason);
+    },
+  });
+  const request = guardedKysely(
     {
       connectionString,
       max: options.poolSize,
@@ -174,9 +292,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       options: SESSION_SETTINGS,
     },
     watch,
+    { hangMs, statements: true },
   );
-  const admin = guardedKysely({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS }, watch);
-  const probe = guardedKysely(
+  const admin = guardedKysely({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS }, watch, {
+    hangMs,
+    statements: false,
+  });
+  const health = guardedKysely(
     {
       connectionString,
       max: 2,
@@ -186,14 +308,22 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       options: SESSION_SETTINGS,
     },
     watch,
+    { hangMs, cutAfterMs: HEALTH_CUT_MS, statements: true },
   );
+  cutters.push(request, health);
+  const db = request.db;
+  const probe = health.db;
   const watching = watch;
   healths.set(db, { probe, state: () => ({ ...watching.state, restarts: embedded?.restarts ?? 0 }) });
   return {
     db,
-    admin,
+    admin: admin.db,
     connectionString,
     embedded,
+    markDown: (reason) => watching.markDown(reason),
+    onDown: (listener) => {
+      downListeners.push(listener);
+    },
     close: async () => {
       watching.close();
       // A pool ends once its checked-out clients are back: a statement of a request cut by the
@@ -201,7 +331,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       // server's fast shutdown then ends it.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        Promise.all([db.destroy(), admin.destroy(), probe.destroy()]),
+        Promise.all([db.destroy(), admin.db.destroy(), probe.destroy()]),
         new Promise((resolve) => {
           timer = setTimeout(resolve, CLOSE_WAIT_MS);
           timer.unref();

@@ -125,6 +125,22 @@ describe('cluster limits: one RateLimiter leasing places to every worker', () =>
     expect((await a.admitWithState('acct_4', T + 4, true)).admission.admitted).toBe(false);
   });
 
+  it('gives back the window places of requests released unserved, reported to the primary or not yet', async () => {
+    const { limiter, workers } = cluster(1, { ...LIMITS, requestsInFlight: 100 });
+    const client = (workers[0] as (typeof workers)[number]).client;
+    // Released unserved before the lease is reported: the place is the lease's again.
+    const early = (await client.admitWithState('acct_9', T, true)).admission;
+    if (early.admitted) early.release(true);
+    // Released unserved after its use was reported (a state read reports it): the primary is told.
+    const late = (await client.admitWithState('acct_9', T + 1, true)).admission;
+    await client.state('acct_9', T + 2);
+    expect(limiter.state('acct_9', T + 2).remaining).toBe(9);
+    if (late.admitted) late.release(true);
+    const served = (await client.admitWithState('acct_9', T + 3, true)).admission;
+    if (served.admitted) served.release(false);
+    expect(await client.state('acct_9', T + 4)).toMatchObject({ remaining: 9, burstRemaining: 4, inFlight: 0 });
+  });
+
   it('frees the in-flight places of a worker that exits, and only those', async () => {
     const { workers } = cluster(2);
     const [a, b] = workers as [(typeof workers)[number], (typeof workers)[number]];

@@ -23,7 +23,7 @@
  *   account, report, recalled }` (no answer), `{ id, op: 'state', account, now }`, `{ id, op:
  *   'keyless', network, now, budget, consume }`, `{ id, op: 'connection', account, now, limits }` (a
  *   stream connection); a report gives back places: `{ used: [times],
- *   unused, seats }`;
+ *   unused, seats, unserved: [times] }` (unserved: places reported used whose requests were not served);
  * - primary to worker: `{ id, result }`, and `{ op: 'recall', account }`, which a worker answers
  *   with a settle marked recalled.
  * The primary gives back the places of a worker that exits (its unreported window places count as
@@ -50,6 +50,8 @@ interface Report {
   used: number[];
   unused: number;
   seats: number;
+  /** When each window place reported used before was used, by a request the service could not serve (given back). */
+  unserved: number[];
 }
 
 type Request =
@@ -113,8 +115,8 @@ class LeaseBook {
       held.seats -= report.seats;
       if (held.slots <= 0 && held.seats <= 0) holder.holdings.delete(account);
     }
-    if (report.used.length > 0 || report.unused > 0 || report.seats > 0)
-      this.limiter.settle(account, now, report.used, report.unused, report.seats);
+    if (report.used.length > 0 || report.unused > 0 || report.seats > 0 || report.unserved.length > 0)
+      this.limiter.settle(account, now, report.used, report.unused, report.seats, report.unserved);
   }
 
   lease(holder: Holder, request: Extract<Request, { op: 'lease' }>): void {
@@ -229,6 +231,8 @@ interface Lease {
   busy: number;
   /** When each window place used since the last report was used. */
   used: number[];
+  /** When each place reported used was used, by a request since released unserved. */
+  unserved: number[];
   /** The primary's windows at the last grant (they counted this worker's places as taken). */
   state: WindowState | null;
   timer: NodeJS.Timeout | null;
@@ -294,7 +298,7 @@ export class ClusterLimiterClient implements Limiter {
   private lease(account: string): Lease {
     let lease = this.leases.get(account);
     if (!lease) {
-      lease = { slots: 0, seats: 0, busy: 0, used: [], state: null, timer: null };
+      lease = { slots: 0, seats: 0, busy: 0, used: [], unserved: [], state: null, timer: null };
       this.leases.set(account, lease);
     }
     return lease;
@@ -313,16 +317,22 @@ export class ClusterLimiterClient implements Limiter {
   /** Reports the places used and gives back those not in use (all of them when recalled). */
   private settle(account: string, recalled: boolean): void {
     const lease = this.leases.get(account);
-    const report: Report = { used: lease?.used ?? [], unused: lease?.slots ?? 0, seats: lease ? lease.seats - lease.busy : 0 };
+    const report: Report = {
+      used: lease?.used ?? [],
+      unused: lease?.slots ?? 0,
+      seats: lease ? lease.seats - lease.busy : 0,
+      unserved: lease?.unserved ?? [],
+    };
     if (lease) {
       if (lease.timer) clearTimeout(lease.timer);
       lease.timer = null;
       lease.used = [];
+      lease.unserved = [];
       lease.slots = 0;
       lease.seats = lease.busy;
       if (lease.busy === 0) this.leases.delete(account);
     }
-    if (!recalled && report.used.length === 0 && report.unused === 0 && report.seats === 0) return;
+    if (!recalled && report.used.length === 0 && report.unused === 0 && report.seats === 0 && report.unserved.length === 0) return;
     this.send({ oads: 'limit', op: 'settle', account, now: this.clock(), report, recalled });
   }
 
@@ -337,11 +347,21 @@ export class ClusterLimiterClient implements Limiter {
     let released = false;
     return {
       admitted: true,
-      release: () => {
+      release: (unserved = false) => {
         if (released) return;
         released = true;
         // A lease with a request running is never forgotten (settle keeps it).
         lease.busy -= 1;
+        if (unserved && consume) {
+          // Not reported yet: the place is unused again; reported: the primary is told.
+          const at = lease.used.lastIndexOf(now);
+          if (at >= 0) {
+            lease.used.splice(at, 1);
+            lease.slots += 1;
+          } else {
+            lease.unserved.push(now);
+          }
+        }
         this.schedule(account, lease);
       },
     };
@@ -352,8 +372,9 @@ export class ClusterLimiterClient implements Limiter {
     if (lease.state && lease.busy < lease.seats && (!consume || lease.slots > 0)) {
       return { admission: this.admitFrom(accountId, lease, now, consume), state: leaseState(lease, lease.state, now) };
     }
-    const report: Report = { used: lease.used, unused: 0, seats: 0 };
+    const report: Report = { used: lease.used, unused: 0, seats: 0, unserved: lease.unserved };
     lease.used = [];
+    lease.unserved = [];
     const want = { slots: consume ? LEASE_SLOTS : 0, seats: LEASE_SEATS };
     const result = (await this.ask({
       oads: 'limit',

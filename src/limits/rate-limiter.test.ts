@@ -235,6 +235,28 @@ describe('RateLimiter: requests in flight', () => {
   });
 });
 
+describe('RateLimiter: requests the service could not serve', () => {
+  it('gives back the window places of a request released unserved (503 upstream_busy, 504), not of one served', () => {
+    const limiter = new RateLimiter({ ...SMALL, requestsInFlight: 100 });
+    const t = 1_000_000;
+    for (let i = 0; i < 3; i += 1) {
+      const admission = limiter.admit('acct', t + i);
+      if (admission.admitted) admission.release(true);
+    }
+    expect(limiter.state('acct', t + 3)).toMatchObject({ remaining: 10, burstRemaining: 3 });
+    const served = limiter.admit('acct', t + 3);
+    if (served.admitted) served.release(false);
+    expect(limiter.state('acct', t + 4)).toMatchObject({ remaining: 9, burstRemaining: 2 });
+    // Given back twice, taken out once.
+    const twice = limiter.admit('acct', t + 3);
+    if (twice.admitted) {
+      twice.release(true);
+      twice.release(true);
+    }
+    expect(limiter.state('acct', t + 4)).toMatchObject({ remaining: 9, burstRemaining: 2, inFlight: 0 });
+  });
+});
+
 describe('RateLimiter: cooldown', () => {
   it('after cooldownAfterRejections rejections within a minute, even a fitting request gets cooldown', () => {
     const limiter = new RateLimiter(LIMITS);

@@ -40,6 +40,18 @@ class Window {
     this.stamps.push(now);
   }
 
+  /** Takes out one entry of `stamp` (a request given back unserved), if it is still in the window. */
+  remove(stamp: number): void {
+    for (let i = this.stamps.length - 1; i >= this.head; i -= 1) {
+      const at = this.stamps[i] ?? -Infinity;
+      if (at === stamp) {
+        this.stamps.splice(i, 1);
+        return;
+      }
+      if (at < stamp) return;
+    }
+  }
+
   /** Adds a stamp that may be older than the newest (a lease's, reported late): kept in order. */
   insert(stamp: number): void {
     let i = this.stamps.length;
@@ -86,7 +98,13 @@ class AccountState {
   lastSeen = 0;
 }
 
-export type Admission = { admitted: true; release: () => void } | { admitted: false; rejection: Rejection };
+/**
+ * An admitted request holds its in-flight place until release(). `unserved`: the service itself
+ * could not serve it (503 upstream_busy, 504: its database unavailable or too slow), so its place
+ * in the minute and second windows is given back too: a client is not refused 429, nor cooled
+ * down, for what the service failed to do.
+ */
+export type Admission = { admitted: true; release: (unserved?: boolean) => void } | { admitted: false; rejection: Rejection };
 
 export type KeylessAdmission = { admitted: true; remaining: number; reset: number } | { admitted: false; rejection: Rejection };
 
@@ -156,13 +174,22 @@ export class RateLimiter implements Limiter {
     let released = false;
     return {
       admitted: true,
-      release: () => {
+      release: (unserved = false) => {
         if (!released) {
           released = true;
           state.inFlight -= 1;
+          if (unserved && consume) this.giveBack(state, [now]);
         }
       },
     };
+  }
+
+  /** Takes the window places of requests that were not served out of the minute and second windows. */
+  private giveBack(state: AccountState, stamps: readonly number[]): void {
+    for (const stamp of stamps) {
+      state.minute.remove(stamp);
+      state.second.remove(stamp);
+    }
   }
 
   /**
@@ -215,14 +242,16 @@ export class RateLimiter implements Limiter {
 
   /**
    * What a worker gives back of its leases: the window places it used (when), those it did not use,
-   * and in-flight places.
+   * in-flight places, and the window places of requests reported used before that were not served
+   * (`unserved`, when each was used).
    */
-  settle(accountId: string, now: number, used: readonly number[], unused: number, seats: number): void {
+  settle(accountId: string, now: number, used: readonly number[], unused: number, seats: number, unserved: readonly number[] = []): void {
     const state = this.account(accountId, now);
     for (const stamp of used) {
       state.minute.insert(stamp);
       state.second.insert(stamp);
     }
+    this.giveBack(state, unserved);
     state.reserved = Math.max(0, state.reserved - used.length - unused);
     state.inFlight = Math.max(0, state.inFlight - seats);
   }

@@ -5,7 +5,8 @@
  * room. A valid key admits the request through its account's windows (a suspended account's too,
  * before its 403), and every authenticated response carries the X-RateLimit-* headers. A 401 says
  * how to authenticate in WWW-Authenticate (RFC 6750: a bearer token; `error="invalid_token"` when
- * one was sent and is not a key's, no error code when none was). Each 429 is counted by kind.
+ * one was sent and is not a key's, no error code when none was). Each 429 is counted by kind. A
+ * request answered 503 upstream_busy or 504 (the service could not serve it) gives its window places back.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
@@ -132,12 +133,30 @@ function bearerToken(header: string | undefined): string | null {
   return match ? (match[1] ?? null) : null;
 }
 
+/**
+ * Whether a response was already answered (headers sent: the route deadline's 504) or closed (the
+ * client left) while authentication awaited the database or the limiter: nothing more is written
+ * to it, and no place is held for it.
+ */
+function answered(res: Response): boolean {
+  return res.headersSent || res.closed;
+}
+
+/**
+ * Whether the service itself could not serve a request: its database unavailable or its capacity
+ * full (503 upstream_busy), or its deadline passed (504). A 503 data_pending (a load started) is served.
+ */
+function unserved(res: Response): boolean {
+  return res.statusCode === 504 || (res.statusCode === 503 && res.locals.errorCode === 'upstream_busy');
+}
+
 export function authenticate(options: AuthOptions): RequestHandler {
   const { limiter, keys, clock, config, metrics } = options;
 
-  /** Admits (and with `consume`, spends) a keyless budget, or answers 429 and says false. */
+  /** Admits (and with `consume`, spends) a keyless budget, or answers 429 and says false (false too once answered). */
   const keyless = async (res: Response, network: string, now: number, budget: KeylessBudget, consume: boolean): Promise<boolean> => {
     const admission = await limiter.admitKeyless(network, now, budget, consume);
+    if (answered(res)) return false;
     if (!admission.admitted) {
       metrics.limiterRejections.inc({ kind: `keyless_${budget}` });
       sendError(res, new ApiError(429, 'rate_limited', admission.rejection.message, [], admission.rejection.retryAfterMs));
@@ -171,6 +190,8 @@ export function authenticate(options: AuthOptions): RequestHandler {
         // room (the lookup is what bad credentials would cost); a key's own prefix always is.
         if (!keys.knownValid(prefix) && !(await keyless(res, network, now, 'credentials', false))) return;
         cached = await keys.lookup(prefix, now);
+        // Answered meanwhile (the route deadline, while the database did not answer) or left.
+        if (answered(res)) return;
       }
     }
     if (token === null || cached === null || !keyOpens(cached, token)) {
@@ -191,6 +212,16 @@ export function authenticate(options: AuthOptions): RequestHandler {
     // A suspended account's requests go through its windows like any other's, then answer 403.
     const consumes = operation?.facts.quotaFree !== true;
     const { admission, state } = await limiter.admitWithState(account.id, now, consumes);
+    // A place taken for a request already answered (the deadline's 504 while the key was looked
+    // up or a cluster's primary asked) or whose client has left is given back at once: its
+    // response closed before this handler could wait for it to close.
+    if (answered(res)) {
+      if (admission.admitted) admission.release();
+      return;
+    }
+    // A request the service could not serve (503 upstream_busy, the deadline's 504) gives back its
+    // window places too: no 429 or cooldown is counted for it.
+    if (admission.admitted) res.once('close', () => admission.release(unserved(res)));
     setRateLimitHeaders(res, state);
     if (!admission.admitted) {
       const { code, kind, retryAfterMs, message } = admission.rejection;
@@ -198,12 +229,6 @@ export function authenticate(options: AuthOptions): RequestHandler {
       sendError(res, new ApiError(429, code, message, [], retryAfterMs));
       return;
     }
-    // A client that left while a cluster's primary was asked has already closed the response.
-    if (res.closed) {
-      admission.release();
-      return;
-    }
-    res.on('close', admission.release);
     if (account.status === 'suspended') {
       sendError(res, new ApiError(403, 'account_suspended', 'This account is suspended.'));
       return;

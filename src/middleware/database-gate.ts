@@ -125,7 +125,8 @@ export function databaseGate(gate: DatabaseGate, metrics: Metrics): RequestHandl
       }
       return;
     }
-    if (res.closed) {
+    // Answered meanwhile (the route deadline) or left: the place goes back at once.
+    if (res.closed || res.headersSent) {
       release();
       return;
     }

@@ -36,8 +36,14 @@ export function errorBody(error: ApiError, requestId: string): ErrorBody {
   };
 }
 
-/** Writes the error body, with Retry-After on 429 and 503. */
+/**
+ * Writes the error body, with Retry-After on 429 and 503; nothing once the response has been
+ * answered (the route deadline's 504 came first).
+ */
 export function sendError(res: Response, error: ApiError): void {
+  if (res.headersSent) return;
+  // For what reads the answer once it is sent (auth.ts: whether the service could serve it).
+  res.locals.errorCode = error.code;
   const requestId = String(res.locals.requestId ?? '');
   if (error.retryAfterMs !== null) {
     res.setHeader('Retry-After', String(Math.max(0, Math.ceil(error.retryAfterMs / 1000))));

@@ -16,6 +16,24 @@ const catalogs = new WeakMap<object, CatalogEntry[]>();
  * served instead (status degraded). A read that misses the deadline goes on and serves later calls.
  */
 const STATUS_DEADLINE_MS = 800;
+/**
+ * The ping's own bound: a server that hangs answers neither it nor its statement time-out (the
+ * status pool cuts such a connection: db/connection.ts); past it the database is reported down.
+ */
+const PING_WITHIN_MS = 500;
+
+/** `work`'s value, or null when it fails or has not settled within `ms`. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([work.catch(() => null), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 interface Figures {
   datasets: DatasetFreshness[];
@@ -66,7 +84,7 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
   }
   let latency: number | null = null;
   // Known down (the watch's probes fail): not asked again here.
-  if (health?.state().status !== 'down') latency = await pingDatabase(db).catch(() => null);
+  if (health?.state().status !== 'down') latency = await within(pingDatabase(db), PING_WITHIN_MS);
   const fresh = latency !== null && (await readFigures(figures, db, deps.clock, STATUS_DEADLINE_MS - (performance.now() - started)));
   return {
     data: {

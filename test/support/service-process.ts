@@ -3,7 +3,7 @@
  * embedded PostgreSQL in a temporary data folder: what the reliability tests kill, stop and start
  * again. Waits are on events (the child's output, its exit), never on the wall clock.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -208,5 +208,62 @@ export function request(url: string, options: { key?: string; method?: string; b
       );
     }
     req.end(body);
+  });
+}
+
+/** The children of a process (`pgrep -P`), none when it has none. */
+export function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map(Number);
+  } catch {
+    // pgrep exits 1 when nothing matches.
+    return [];
+  }
+}
+
+/**
+ * Hangs the service's embedded PostgreSQL: SIGSTOP to its postmaster and every child of it, so
+ * that connections stay open and nothing answers (a server that hangs, not one that died).
+ * Returns resume(), which sends them SIGCONT: call it in a `finally`.
+ */
+export function hangDatabase(service: ServiceProcess): () => void {
+  const postmaster = service.postmasterPid();
+  process.kill(postmaster, 'SIGSTOP');
+  const stopped = [postmaster];
+  for (const pid of childPids(postmaster)) {
+    try {
+      process.kill(pid, 'SIGSTOP');
+      stopped.push(pid);
+    } catch {
+      // A backend that ended in the meantime.
+    }
+  }
+  let resumed = false;
+  return () => {
+    if (resumed) return;
+    resumed = true;
+    for (const pid of stopped) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // Gone.
+      }
+    }
+  };
+}
+
+/** The pids of a cluster's HTTP workers: the primary's children that run node (not its PostgreSQL). */
+export function workerPids(service: ServiceProcess): number[] {
+  const pid = service.child.pid;
+  if (pid === undefined) return [];
+  return childPids(pid).filter((child) => {
+    try {
+      return path.basename(fs.readlinkSync(`/proc/${child}/exe`)) === path.basename(process.execPath);
+    } catch {
+      return false;
+    }
   });
 }
