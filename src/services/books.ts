@@ -217,18 +217,22 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   const { symbol, tradingDate, roots, span, instant } = window;
   const repos = ctx.deps.repositories;
   const listed = await repos.chain.listedExpirations(roots, tradingDate);
-  const contracts = await repos.positioning.listedContracts(listed, tradingDate);
   const chosen = expirationsByDate(listed).filter((e) => e.settlement > instant);
-  const chainRows = chosen.length === 0 || contracts.length === 0 ? [] : await chainAt(ctx, chosen, tradingDate, span, instant);
+  // The contracts and the chain at once (on two connections): neither needs the other.
+  const [contracts, chainRows] = await Promise.all([
+    repos.positioning.listedContracts(listed, tradingDate),
+    chosen.length === 0 ? Promise.resolve([]) : chainAt(ctx, chosen, tradingDate, span, instant),
+  ]);
   const minute = chainMinute(chainRows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
   const underlying = contracts[0]?.underlying ?? null;
-  const price = underlying === null ? null : await repos.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
   const stored = storedOpenInterestDate(contracts);
-  const [flowRows, activityRows] =
-    contracts.length === 0
-      ? [[], []]
+  // The price, the flows and the activity at the valuation time at once.
+  const [price, flowRows, activityRows] =
+    underlying === null
+      ? [null, [], []]
       : await Promise.all([
+          repos.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS),
           repos.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, valuedAt),
           repos.positioning.activityByContract(roots, tradingDate, { from: span.start, to: valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES }),
         ]);
