@@ -311,6 +311,18 @@ describe('option print feeds', () => {
     expect(await details({ underlying_symbol: 'SPY', date: PREVIOUS, start_time: t })).toEqual(['start_time']);
     expect(await details({ underlying_symbol: 'SPY', date: '2026-11-21', end_time: t })).toEqual(['end_time']);
     expect(await details({ start_time: Date.parse('2026-11-20T18:00:00Z') }, listOvernightOptionFlow as Call)).toEqual(['start_time']);
+    // The regular session is 09:30 to 16:15 ET (issue 33 §6): a window from 08:00 to 12:00 ET, one over
+    // two dates, and one after SPY's close leave it (400, not 200 or 422).
+    const et = (time: string): number => Date.parse(`${DAY}T${time}:00-05:00`);
+    expect(await details({ underlying_symbol: 'SPY', start_time: et('08:00'), end_time: et('12:00') })).toEqual(['end_time', 'start_time']);
+    expect(await details({ underlying_symbol: 'SPY', start_time: et('10:00') - 86_400_000, end_time: et('10:00') })).toEqual([
+      'end_time',
+      'start_time',
+    ]);
+    expect(await details({ underlying_symbol: 'SPY', date: DAY, start_time: et('16:30'), end_time: et('17:00') })).toEqual([
+      'end_time',
+      'start_time',
+    ]);
     // Instants at the edges of the schema's bounds lie outside the exchange calendar: 400, not 500.
     expect(await details({ underlying_symbol: 'SPY', start_time: 946684800000 })).toEqual(['start_time']);
     expect(await details({ end_time: 4102444800000, session: 'all' }, listOptionFlow as Call)).toEqual(['end_time']);
