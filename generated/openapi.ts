@@ -298,6 +298,13 @@ export interface paths {
          *     session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
          *     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
          *     continues across windows.
+         *
+         *     A bucket without a quote sample of the contract has no row: the series is not filled in.
+         *     Contracts near the money of the nearest expirations are sampled every minute; the others
+         *     only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+         *     empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+         *     or to the range's end on the last page) has `meta.coverage.complete` false and
+         *     `meta.coverage.reason` saying how many of its buckets are empty.
          */
         get: operations["listContractImpliedVolatility"];
         put?: never;
@@ -1307,7 +1314,7 @@ export interface components {
         /** Coverage */
         Coverage: {
             /**
-             * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+             * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false), or a contract implied-volatility page with buckets that hold no sample (see reason).
              * @example true
              */
             complete: boolean;
@@ -1317,12 +1324,15 @@ export interface components {
              */
             durable?: boolean;
             /**
+             * @description Why complete is false, when a route says more than the flags above: contract implied-volatility history names how many buckets of the page's span hold no quote sample.
+             * @example 345 of the 391 1m buckets of this page's span hold no quote sample of the contract (it is sampled less often than every 1m); the rows served are the buckets that have one.
+             */
+            reason?: string;
+            /**
              * @description Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
              * @example true
              */
             scan_complete?: boolean;
-        } & {
-            [key: string]: boolean;
         };
         /**
          * DatabaseHealth

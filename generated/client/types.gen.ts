@@ -1510,7 +1510,7 @@ export type ErrorResponse = {
  */
 export type Coverage = {
     /**
-     * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+     * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false), or a contract implied-volatility page with buckets that hold no sample (see reason).
      */
     complete: boolean;
     /**
@@ -1521,7 +1521,10 @@ export type Coverage = {
      * Usage: false when the request log is held only in memory and resets on restart.
      */
     durable?: boolean;
-    [key: string]: boolean | undefined;
+    /**
+     * Why complete is false, when a route says more than the flags above: contract implied-volatility history names how many buckets of the page's span hold no quote sample.
+     */
+    reason?: string;
 };
 
 /**

@@ -6,6 +6,7 @@
  */
 import {
   bucketEnd,
+  bucketsMeeting,
   hasOvernightSession,
   INTERVAL_MS,
   ivSample,
@@ -131,7 +132,8 @@ export async function listContractImpliedVolatility(
   const contract = await namedContract(ctx, q);
 
   const paging = openPaging<SamplePosition>(ctx, q);
-  const intervalMs = INTERVAL_MS[withDefault(q.interval, 'interval')];
+  const interval = withDefault(q.interval, 'interval');
+  const intervalMs = INTERVAL_MS[interval];
   const windows = sampleWindows(range.from, range.to, root, session);
   const from = paging.after ? Math.max(range.from, bucketEnd(paging.after.b, intervalMs, windows)) : range.from;
   // A bucket holds at most intervalMs / 1 minute samples: this many rows hold limit + 1 buckets.
@@ -164,9 +166,21 @@ export async function listContractImpliedVolatility(
     dateOfExpiry: contract.dateOfExpiry,
   };
   const lastBucket = page.at(-1);
+  // The buckets this page answers for: from where it starts to its last bucket's end when more
+  // follow, else to the range's end (none after the service's clock). A bucket without a quote
+  // sample is a row missing from the series: a contract quoted only in the chain snapshots (every
+  // 15 minutes) has one row in fifteen at 1m. The page says so rather than pass as complete.
+  const spanEnd = hasMore && lastBucket ? bucketEnd(lastBucket.bucket, intervalMs, windows) : Math.min(range.to, ctx.now);
+  const expected = bucketsMeeting(windows, from, spanEnd, intervalMs);
   return {
     data: page.map((b) => ivSample(sampled, b, bars)),
     source: 'opra',
     pagination: paging.pagination(page.length, hasMore && lastBucket ? { b: lastBucket.bucket } : null),
+    ...(page.length < expected && {
+      coverage: {
+        complete: false,
+        reason: `${expected - page.length} of the ${expected} ${interval} buckets of this page's span hold no quote sample of the contract (it is sampled less often than every ${interval}); the rows served are the buckets that have one.`,
+      },
+    }),
   };
 }

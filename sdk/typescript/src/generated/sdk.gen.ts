@@ -182,6 +182,13 @@ export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: O
  * 09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
  * continues across windows.
  *
+ * A bucket without a quote sample of the contract has no row: the series is not filled in.
+ * Contracts near the money of the nearest expirations are sampled every minute; the others
+ * only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+ * empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+ * or to the range's end on the last page) has `meta.coverage.complete` false and
+ * `meta.coverage.reason` saying how many of its buckets are empty.
+ *
  */
 export const listContractImpliedVolatility = <ThrowOnError extends boolean = false>(options: Options<ListContractImpliedVolatilityData, ThrowOnError>) => (options.client ?? client).get<ListContractImpliedVolatilityResponses, ListContractImpliedVolatilityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
