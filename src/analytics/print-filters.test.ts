@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   dayDateOf,
   defaultTradingDate,
-  inRegularHours,
+  inRegularSession,
   overnightDateOf,
   readBounds,
   resolveWindow,
@@ -144,12 +144,21 @@ describe('roots and sides', () => {
   });
 });
 
-describe('inRegularHours', () => {
-  it('holds from 09:30 to 16:15 ET inclusive', () => {
-    expect(inRegularHours(at('2026-11-20T14:30:00Z'))).toBe(true);
-    expect(inRegularHours(at('2026-11-20T21:15:00Z'))).toBe(true);
-    expect(inRegularHours(at('2026-11-20T21:15:00.001Z'))).toBe(false);
-    expect(inRegularHours(at('2026-11-20T14:29:59.999Z'))).toBe(false);
-    expect(inRegularHours(at('2026-07-20T13:30:00Z'))).toBe(true);
+describe('inRegularSession', () => {
+  it('holds from 09:30 to 16:15 ET inclusive on a trading date', () => {
+    expect(inRegularSession(at('2026-11-20T14:30:00Z'))).toBe(true);
+    expect(inRegularSession(at('2026-11-20T21:15:00Z'))).toBe(true);
+    expect(inRegularSession(at('2026-11-20T21:15:00.001Z'))).toBe(false);
+    expect(inRegularSession(at('2026-11-20T14:29:59.999Z'))).toBe(false);
+    expect(inRegularSession(at('2026-07-20T13:30:00Z'))).toBe(true);
+  });
+
+  it('leaves out weekends, holidays and the hours after an early close (issue 33 §8)', () => {
+    expect(inRegularSession(at('2026-11-21T15:00:00Z'))).toBe(false); // Saturday 10:00 ET
+    expect(inRegularSession(at('2026-11-26T15:00:00Z'))).toBe(false); // Thanksgiving 10:00 ET
+    expect(inRegularSession(at('2026-11-27T18:15:00Z'))).toBe(true); // Friday after Thanksgiving, 13:15 ET close
+    expect(inRegularSession(at('2026-11-27T18:15:00.001Z'))).toBe(false);
+    expect(inRegularSession(at('2026-11-27T20:00:00Z'))).toBe(false); // 15:00 ET, after the early close
+    expect(inRegularSession(946684800000)).toBe(false); // outside the calendar: not a regular session
   });
 });

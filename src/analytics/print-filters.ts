@@ -216,10 +216,22 @@ export function selectSides(sides: readonly SideParameter[]): SideSelection {
 }
 
 /**
- * Whether an instant lies in the options regular session by the clock, 09:30 to 16:15 ET inclusive
- * (instants outside it need the overnight entitlement on trade-at-time).
+ * Whether an instant lies in an options regular session of the exchange calendar: a trading date's
+ * 09:30 ET to its 16:15 ET close inclusive (13:15 on an early close). A weekend, a holiday, the
+ * hours after an early close and the overnight hours are outside it (instants outside it need the
+ * overnight entitlement on trade-at-time). False outside the calendar.
  */
-export function inRegularHours(ts: number): boolean {
-  const date = newYorkDate(ts);
-  return ts >= newYorkTimeToMs(date, '09:30') && ts <= newYorkTimeToMs(date, '16:15');
+export function inRegularSession(ts: number): boolean {
+  let span: Span | null = null;
+  try {
+    span = sessionSpan(newYorkDate(ts), 'rth');
+  } catch (error) {
+    if (!(error instanceof CalendarRangeError)) throw error;
+  }
+  return span !== null && ts >= span.start && ts < span.end;
 }
+
+/** The print sessions a search without overnight data reads (every one but gth). */
+export const SESSIONS_WITHOUT_OVERNIGHT: readonly PrintSession[] = ['rth', 'curb', 'other'];
+/** Every print session, in the order a day runs. */
+export const ALL_PRINT_SESSIONS: readonly PrintSession[] = ['gth', 'rth', 'curb', 'other'];

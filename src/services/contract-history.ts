@@ -15,7 +15,13 @@ import {
   sampleWindows,
 } from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
-import { defaultTradingDate, inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
+import {
+  ALL_PRINT_SESSIONS,
+  defaultTradingDate,
+  inRegularSession,
+  SESSIONS_WITHOUT_OVERNIGHT,
+  type SessionChoice,
+} from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
 import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
@@ -63,11 +69,11 @@ export async function getContractTradeAtTime(
   q: QueryOf<'getContractTradeAtTime'>,
 ): Promise<Result<'getContractTradeAtTime'>> {
   const overnight = accountOf(ctx).overnight;
-  if (!overnight && !inRegularHours(q.timestamp)) {
+  if (!overnight && !inRegularSession(q.timestamp)) {
     throw new ApiError(
       403,
       'forbidden',
-      'Instants outside the regular session (09:30 to 16:15 ET) need the Pro plan or the overnight entitlement.',
+      'Instants outside a regular session (09:30 to 16:15 ET of a trading date, 13:15 on an early close) need the Pro plan or the overnight entitlement.',
     );
   }
   const contract = await namedContract(ctx, q);
@@ -79,6 +85,8 @@ export async function getContractTradeAtTime(
       date_of_expiry: contract.dateOfExpiry,
       option_symbol: contract.optionSymbol,
       requested_timestamp: q.timestamp,
+      // Without the entitlement an overnight trade after the one served may exist: the answer names what it searched.
+      sessions_searched: [...(overnight ? ALL_PRINT_SESSIONS : SESSIONS_WITHOUT_OVERNIGHT)],
       strike: thousandthsToStrike(contract.strikeThousandths),
       underlying_symbol: contract.root,
       trade:

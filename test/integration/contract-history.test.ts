@@ -141,6 +141,17 @@ describe('contract trade-at-time', () => {
       expect(r.data?.data.trade?.timestamp ?? null).toBe(lastBefore(gth, t, false)?.timestamp ?? null);
       const p = await getContractTradeAtTime({ client: pro, query: queryOf(gth, t) });
       expect(p.data?.data.trade?.timestamp ?? null).toBe(lastBefore(gth, t, true)?.timestamp ?? null);
+      // The answer names the sessions searched: without the entitlement the overnight trade is not one of them (issue 33 §8).
+      expect(r.data?.data.sessions_searched).toEqual(['rth', 'curb', 'other']);
+      expect(p.data?.data.sessions_searched).toEqual(['gth', 'rth', 'curb', 'other']);
+    }
+    // A Saturday instant, a holiday's, and one after an early close lie outside every regular session:
+    // 403 without the entitlement, as overnight instants are; 200 with it.
+    for (const t of [Date.parse('2026-11-21T15:00:00Z'), Date.parse('2026-11-26T15:00:00Z'), Date.parse('2026-11-27T19:00:00Z')]) {
+      const r = await getContractTradeAtTime({ client: basic, query: queryOf(gth, t) });
+      expect(r.response.status, new Date(t).toISOString()).toBe(403);
+      expect(r.error?.error.code).toBe('forbidden');
+      expect((await getContractTradeAtTime({ client: pro, query: queryOf(gth, t) })).response.status).toBe(200);
     }
   });
 

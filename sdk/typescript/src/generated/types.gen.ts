@@ -338,6 +338,10 @@ export type TradeAtTime = {
     option_symbol: OptionSymbol;
     requested_timestamp: UnixMs;
     /**
+     * The print sessions searched for the trade: every one with the overnight entitlement; without it gth is left out, so a later overnight trade may exist that the plan does not see.
+     */
+    sessions_searched: Array<PrintSession>;
+    /**
      * Strike in USD, as requested.
      */
     strike: number;
