@@ -479,6 +479,13 @@ export interface paths {
          *     not started are not returned. Filters share name, type, limits and meaning with
          *     `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
          *     ask/bid (the at/near split is not accepted).
+         *
+         *     The prints counted are those the session holds, as on the trades route, so a session's totals
+         *     agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+         *     09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+         *     options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+         *     evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+         *     the close itself, or a late report after it, adds the bucket it falls in.
          */
         get: operations["getPremiumDrift"];
         put?: never;
@@ -3810,7 +3817,7 @@ export interface components {
         Sentiment: components["schemas"]["Sentiment"][];
         /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
         SessionRthGth: components["schemas"]["RegularOrGlobalSession"];
-        /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+        /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
         SessionRthGthAll: components["schemas"]["SessionFilter"];
         /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
         SideCoarse: components["schemas"]["CoarseSideFilter"][];
@@ -4670,7 +4677,7 @@ export interface operations {
                 otm_only?: components["parameters"]["OtmOnly"];
                 /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
                 side?: components["parameters"]["SideCoarse"];
@@ -4729,7 +4736,7 @@ export interface operations {
                 min_premium?: number;
                 /** @description Direction of the ranking. */
                 order?: components["schemas"]["SortOrder"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Ranking key; the default depends on the grain (net for root, change_percent for contract). */
                 sort?: components["schemas"]["LeaderSort"];
@@ -4883,7 +4890,7 @@ export interface operations {
                 otm_only?: components["parameters"]["OtmOnly"];
                 /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). */
                 side?: components["parameters"]["SideCoarse"];
@@ -5130,7 +5137,7 @@ export interface operations {
                 otm_only?: components["parameters"]["OtmOnly"];
                 /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). */
                 sentiment?: components["parameters"]["Sentiment"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. */
                 side?: components["parameters"]["SideDetailed"];

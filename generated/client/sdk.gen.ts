@@ -142,6 +142,13 @@ export const listFlowLeaders = <ThrowOnError extends boolean = false>(options?: 
  * `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
  * ask/bid (the at/near split is not accepted).
  *
+ * The prints counted are those the session holds, as on the trades route, so a session's totals
+ * agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+ * 09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+ * options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+ * evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+ * the close itself, or a late report after it, adds the bucket it falls in.
+ *
  */
 export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: Options<GetPremiumDriftData, ThrowOnError>) => (options.client ?? client).get<GetPremiumDriftResponses, GetPremiumDriftErrors, ThrowOnError>({
     querySerializer: { parameters: {

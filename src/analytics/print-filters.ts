@@ -3,9 +3,13 @@
  * trading date and session a request names, the time window inside it, the roots an underlying
  * list covers, and which sides it selects. No I/O, no clock: `now` is given.
  *
- * Sessions: `rth` is the trading date's day (regular, curb and late `other` prints), `gth` its
- * overnight session (20:15 ET the evening before to 09:25 ET), `all` both. A print's trading date
- * is fixed at ingest (src/ingest/print-session.ts): overnight prints belong to the next trading date.
+ * Sessions: which prints a requested session holds is written once, here (SESSIONS_OF), and every
+ * route that reads prints by session asks it: the trades and flow feeds, flow leaders (and the flow
+ * aggregates they read), premium drift, the print streams and the heat map's activity. `rth` holds
+ * the regular session's prints (09:30 ET to the options close), `gth` the overnight session's
+ * (20:15 ET the evening before to 09:25 ET), `all` every print of the trading date: those two, the
+ * curb session's (16:15 to 17:00 ET) and late reports (`other`). A print's trading date and session
+ * are fixed at ingest (src/ingest/print-session.ts): overnight prints belong to the next trading date.
  */
 import type { components } from '../../generated/openapi.js';
 import {
@@ -27,7 +31,7 @@ export type SessionChoice = components['parameters']['SessionRthGthAll'];
 
 /** Print sessions stored under each requested session. */
 export const SESSIONS_OF: Readonly<Record<SessionChoice, readonly PrintSession[]>> = {
-  rth: ['rth', 'curb', 'other'],
+  rth: ['rth'],
   gth: ['gth'],
   all: ['gth', 'rth', 'curb', 'other'],
 };
@@ -232,6 +236,4 @@ export function inRegularSession(ts: number): boolean {
 }
 
 /** The print sessions a search without overnight data reads (every one but gth). */
-export const SESSIONS_WITHOUT_OVERNIGHT: readonly PrintSession[] = ['rth', 'curb', 'other'];
-/** Every print session, in the order a day runs. */
-export const ALL_PRINT_SESSIONS: readonly PrintSession[] = ['gth', 'rth', 'curb', 'other'];
+export const SESSIONS_WITHOUT_OVERNIGHT: readonly PrintSession[] = SESSIONS_OF.all.filter((s) => s !== 'gth');

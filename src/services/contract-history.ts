@@ -16,9 +16,9 @@ import {
 } from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
 import {
-  ALL_PRINT_SESSIONS,
   defaultTradingDate,
   inRegularSession,
+  SESSIONS_OF,
   SESSIONS_WITHOUT_OVERNIGHT,
   type SessionChoice,
 } from '../analytics/print-filters.js';
@@ -86,7 +86,7 @@ export async function getContractTradeAtTime(
       option_symbol: contract.optionSymbol,
       requested_timestamp: q.timestamp,
       // Without the entitlement an overnight trade after the one served may exist: the answer names what it searched.
-      sessions_searched: [...(overnight ? ALL_PRINT_SESSIONS : SESSIONS_WITHOUT_OVERNIGHT)],
+      sessions_searched: [...(overnight ? SESSIONS_OF.all : SESSIONS_WITHOUT_OVERNIGHT)],
       strike: thousandthsToStrike(contract.strikeThousandths),
       underlying_symbol: contract.root,
       trade:

@@ -1,12 +1,13 @@
 /**
  * The exposure heat map: the request's contracts valued as the levels route values them
  * (positioning.ts positioningBook), each with its activity in the session when the metric is
- * observed (volume, premium, net_premium, trades: the trading date's classified prints from the
- * session's start up to the valuation time), laid on the strike by expiration grid of
+ * observed (volume, premium, net_premium, trades: the classified prints the session holds,
+ * print-filters.ts SESSIONS_OF, up to the valuation time), laid on the strike by expiration grid of
  * analytics/positioning/heatmap.ts.
  */
 import { heatmapGrid, metricLabel, type ContractActivity, type HeatmapContract } from '../analytics/positioning/heatmap.js';
 import { POSITIONING_MODEL_VERSIONS } from '../analytics/positioning/positions.js';
+import { SESSIONS_OF } from '../analytics/print-filters.js';
 import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
 import { positioningBook } from './positioning.js';
 import { memoizedPositioning, type ValuationPoint } from './positioning-memo.js';
@@ -33,7 +34,8 @@ async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatm
           await ctx.deps.repositories.positioning.activityByContract(
             book.roots,
             book.tradingDate,
-            { from: book.span.start, to: book.chain.valuedAt },
+            // The prints the session holds (one definition, SESSIONS_OF); while it runs, those before the valuation instant.
+            { sessions: SESSIONS_OF[book.session], until: book.chain.valuedAt >= book.span.end ? null : book.chain.valuedAt },
             { ask: ASK_SIDES, bid: BID_SIDES },
           )
         ).map((a) => [a.contractId, a]),

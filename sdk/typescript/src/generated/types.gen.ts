@@ -2819,7 +2819,7 @@ export type ValuationAt = UnixMsParam;
 export type SessionRthGth = RegularOrGlobalSession;
 
 /**
- * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+ * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
  */
 export type SessionRthGthAll = SessionFilter;
 
@@ -3000,7 +3000,7 @@ export type ListOptionTradesData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
@@ -3150,7 +3150,7 @@ export type ListOptionFlowData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
@@ -3466,7 +3466,7 @@ export type ListFlowLeadersData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
@@ -3540,7 +3540,7 @@ export type GetPremiumDriftData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
