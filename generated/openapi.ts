@@ -308,6 +308,13 @@ export interface paths {
          *     session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
          *     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
          *     continues across windows.
+         *
+         *     A bucket without a quote sample of the contract has no row: the series is not filled in.
+         *     Contracts near the money of the nearest expirations are sampled every minute; the others
+         *     only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+         *     empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+         *     or to the range's end on the last page) has `meta.coverage.complete` false and
+         *     `meta.coverage.reason` saying how many of its buckets are empty.
          */
         get: operations["listContractImpliedVolatility"];
         put?: never;
@@ -328,7 +335,14 @@ export interface paths {
         /**
          * Last trade of one contract at an instant
          * @description The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
-         *     the retained data. Instants outside 09:30 to 16:15 Eastern need the overnight entitlement.
+         *     the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+         *     date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+         *     otherwise): overnight hours, weekends, holidays and the hours after an early close.
+         *
+         *     Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+         *     older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+         *     `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+         *     `[gth, rth, curb, other]` with the entitlement.
          */
         get: operations["getContractTradeAtTime"];
         put?: never;
@@ -475,6 +489,13 @@ export interface paths {
          *     not started are not returned. Filters share name, type, limits and meaning with
          *     `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
          *     ask/bid (the at/near split is not accepted).
+         *
+         *     The prints counted are those the session holds, as on the trades route, so a session's totals
+         *     agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+         *     09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+         *     options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+         *     evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+         *     the close itself, or a late report after it, adds the bucket it falls in.
          */
         get: operations["getPremiumDrift"];
         put?: never;
@@ -655,7 +676,8 @@ export interface paths {
          *     Without `date`, the current session is used, else the most recent completed one. Overnight
          *     (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
          *
-         *     `start_time`/`end_time` must lie within one session of the chosen date. Filters on `exchange`
+         *     `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+         *     `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
          *     and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
          *     page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
          *     the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
@@ -1338,7 +1360,7 @@ export interface components {
         /** Coverage */
         Coverage: {
             /**
-             * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+             * @description False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false), or a contract implied-volatility page with buckets that hold no sample (see reason).
              * @example true
              */
             complete: boolean;
@@ -1348,12 +1370,15 @@ export interface components {
              */
             durable?: boolean;
             /**
+             * @description Why complete is false, when a route says more than the flags above: contract implied-volatility history names how many buckets of the page's span hold no quote sample.
+             * @example 345 of the 391 1m buckets of this page's span hold no quote sample of the contract (it is sampled less often than every 1m); the rows served are the buckets that have one.
+             */
+            reason?: string;
+            /**
              * @description Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
              * @example true
              */
             scan_complete?: boolean;
-        } & {
-            [key: string]: boolean;
         };
         /**
          * DatabaseHealth
@@ -3541,6 +3566,15 @@ export interface components {
             option_symbol: components["schemas"]["OptionSymbol"];
             requested_timestamp: components["schemas"]["UnixMs"];
             /**
+             * @description The print sessions searched for the trade: every one with the overnight entitlement; without it gth is left out, so a later overnight trade may exist that the plan does not see.
+             * @example [
+             *       "rth",
+             *       "curb",
+             *       "other"
+             *     ]
+             */
+            sessions_searched: components["schemas"]["PrintSession"][];
+            /**
              * Format: double
              * @description Strike in USD, as requested.
              * @example 5900
@@ -3951,7 +3985,7 @@ export interface components {
         SentimentParam: components["schemas"]["Sentiment"][];
         /** @description rth (regular) or gth (the overnight session before the trading date; Pro plan). */
         SessionRthGth: components["schemas"]["RegularOrGlobalSession"];
-        /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+        /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
         SessionRthGthAll: components["schemas"]["SessionFilter"];
         /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
         SideCoarse: components["schemas"]["CoarseSideFilter"][];
@@ -4813,7 +4847,7 @@ export interface operations {
                 otm_only?: components["parameters"]["OtmOnly"];
                 /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["SentimentParam"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideCoarse"];
@@ -4872,7 +4906,7 @@ export interface operations {
                 min_premium?: number;
                 /** @description Direction of the ranking. */
                 order?: components["schemas"]["SortOrder"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Ranking key; the default depends on the grain (net for root, change_percent for contract). */
                 sort?: components["schemas"]["LeaderSort"];
@@ -5026,7 +5060,7 @@ export interface operations {
                 otm_only?: components["parameters"]["OtmOnly"];
                 /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["SentimentParam"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideCoarse"];
@@ -5273,7 +5307,7 @@ export interface operations {
                 otm_only?: components["parameters"]["OtmOnly"];
                 /** @description Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`). */
                 sentiment?: components["parameters"]["SentimentParam"];
-                /** @description rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both). */
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
                 session?: components["parameters"]["SessionRthGthAll"];
                 /** @description Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`). */
                 side?: components["parameters"]["SideDetailed"];

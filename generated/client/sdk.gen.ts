@@ -27,7 +27,8 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * Without `date`, the current session is used, else the most recent completed one. Overnight
  * (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
  *
- * `start_time`/`end_time` must lie within one session of the chosen date. Filters on `exchange`
+ * `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+ * `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
  * and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
  * page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
  * the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
@@ -141,6 +142,13 @@ export const listFlowLeaders = <ThrowOnError extends boolean = false>(options?: 
  * `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
  * ask/bid (the at/near split is not accepted).
  *
+ * The prints counted are those the session holds, as on the trades route, so a session's totals
+ * agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+ * 09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+ * options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+ * evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+ * the close itself, or a late report after it, adds the bucket it falls in.
+ *
  */
 export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: Options<GetPremiumDriftData, ThrowOnError>) => (options.client ?? client).get<GetPremiumDriftResponses, GetPremiumDriftErrors, ThrowOnError>({
     querySerializer: { parameters: {
@@ -181,6 +189,13 @@ export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: O
  * 09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
  * continues across windows.
  *
+ * A bucket without a quote sample of the contract has no row: the series is not filled in.
+ * Contracts near the money of the nearest expirations are sampled every minute; the others
+ * only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+ * empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+ * or to the range's end on the last page) has `meta.coverage.complete` false and
+ * `meta.coverage.reason` saying how many of its buckets are empty.
+ *
  */
 export const listContractImpliedVolatility = <ThrowOnError extends boolean = false>(options: Options<ListContractImpliedVolatilityData, ThrowOnError>) => (options.client ?? client).get<ListContractImpliedVolatilityResponses, ListContractImpliedVolatilityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -192,7 +207,14 @@ export const listContractImpliedVolatility = <ThrowOnError extends boolean = fal
  * Last trade of one contract at an instant
  *
  * The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
- * the retained data. Instants outside 09:30 to 16:15 Eastern need the overnight entitlement.
+ * the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+ * date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+ * otherwise): overnight hours, weekends, holidays and the hours after an early close.
+ *
+ * Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+ * older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+ * `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+ * `[gth, rth, curb, other]` with the entitlement.
  *
  */
 export const getContractTradeAtTime = <ThrowOnError extends boolean = false>(options: Options<GetContractTradeAtTimeData, ThrowOnError>) => (options.client ?? client).get<GetContractTradeAtTimeResponses, GetContractTradeAtTimeErrors, ThrowOnError>({

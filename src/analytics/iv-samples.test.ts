@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bucketEnd,
   bucketOf,
+  bucketsMeeting,
   INTERVAL_MS,
   ivSample,
   lastQuotePerBucket,
@@ -111,6 +112,21 @@ describe('buckets and windows', () => {
     expect(bucketEnd(GTH_NOV20, INTERVAL_MS['1h'], windows)).toBe(GTH_NOV20 + H);
     expect(bucketEnd(GTH_NOV20 + 13 * H, INTERVAL_MS['1h'], windows)).toBe(GTH_NOV20_END); // 09:25 ET, not 10:15
     expect(bucketEnd(RTH_NOV20 + 6 * H, INTERVAL_MS['1h'], windows)).toBe(CLOSE_NOV20);
+  });
+
+  it('counts the buckets a complete series of a span holds: partly covered ones and cut last ones included', () => {
+    const regular = sampleWindows(RTH_NOV20, CLOSE_NOV20, 'SPY', 'rth');
+    // 09:30 to 16:15 ET: 405 minutes, 27 buckets of 15 minutes, 7 of an hour (the last cut at 16:15).
+    expect(bucketsMeeting(regular, RTH_NOV20, CLOSE_NOV20, INTERVAL_MS['1m'])).toBe(405);
+    expect(bucketsMeeting(regular, RTH_NOV20, CLOSE_NOV20, INTERVAL_MS['15m'])).toBe(27);
+    expect(bucketsMeeting(regular, RTH_NOV20, CLOSE_NOV20, INTERVAL_MS['1h'])).toBe(7);
+    // From inside a bucket (a page resuming mid-bucket): 10:07 to 11:30 ET meets 10:00, 10:15, ... 11:15.
+    expect(bucketsMeeting(regular, RTH_NOV20 + 37 * 60_000, RTH_NOV20 + 2 * H, INTERVAL_MS['15m'])).toBe(6);
+    expect(bucketsMeeting(regular, CLOSE_NOV20, CLOSE_NOV20 + H, INTERVAL_MS['1m'])).toBe(0);
+    // Both windows of an all day: 20:15 to 09:25 ET is 790 minutes, 14 hour buckets (the last cut), and 7 regular.
+    const all = sampleWindows(GTH_NOV20, CLOSE_NOV20, 'SPX', 'all');
+    expect(bucketsMeeting(all, GTH_NOV20, CLOSE_NOV20, INTERVAL_MS['1h'])).toBe(14 + 7);
+    expect(bucketsMeeting(all, GTH_NOV20, CLOSE_NOV20, INTERVAL_MS['1m'])).toBe(790 + 405);
   });
 });
 

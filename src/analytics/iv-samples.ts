@@ -112,6 +112,22 @@ export function bucketEnd(bucket: number, intervalMs: number, windows: readonly 
   return window ? Math.min(bucket + intervalMs, window.end) : bucket + intervalMs;
 }
 
+/**
+ * How many buckets of the windows' grids meet [from, to): the rows a complete series of the span
+ * holds at this interval (a bucket partly inside counts, as a served one does).
+ */
+export function bucketsMeeting(windows: readonly SampleWindow[], from: number, to: number, intervalMs: number): number {
+  let count = 0;
+  for (const w of windows) {
+    const start = Math.max(w.start, from);
+    const end = Math.min(w.end, to);
+    if (!(start < end)) continue;
+    const first = bucketOf(start, intervalMs, w.grid);
+    count += Math.ceil((end - first) / intervalMs);
+  }
+  return count;
+}
+
 export interface MinuteQuote {
   minute: number;
   quoteTs: number;

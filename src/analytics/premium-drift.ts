@@ -19,24 +19,41 @@ export const DRIFT_INTERVAL_MS: Readonly<Record<'1m' | '5m' | '15m' | '30m' | '1
 };
 
 /**
- * The bucket grid of a trading date's session for some roots: gth is the overnight window; rth runs
- * from 09:30 ET to the latest close among the roots (16:00 equity, 16:15 index and ETF, 17:00 with
- * a curb session, none on early-close days); all spans both. Null when the date does not trade.
+ * The bucket grid of a trading date's session for some roots, where the prints the session holds
+ * (print-filters.ts SESSIONS_OF) lie: gth is the overnight window; rth runs from 09:30 ET to the
+ * latest regular close among the roots (16:00 equity, 16:15 index and ETF; 13:00 and 13:15 on
+ * early-close days); all from the overnight window's start to the latest close, 17:00 ET for a
+ * root with a curb session (none on early-close days). Null when the date does not trade. A print
+ * of the session after the grid's end (one at the close itself, a late report) extends it:
+ * gridCovering.
  */
 export function driftGrid(date: string, session: SessionChoice, roots: readonly string[]): Span | null {
   const overnight = optionsOvernightWindow(date);
   if (!overnight) return null;
   const early = calendarDay(date).status === 'early_close';
-  let end = 0;
+  let close = 0;
+  let curbEnd = 0;
   for (const root of roots) {
     const ref = optionRoot(root);
-    const close = optionsRegularClose(date, ref?.kind === 'equity' ? 'equity' : 'index_or_etf') ?? 0;
-    end = Math.max(end, ref?.curb && !early ? newYorkTimeToMs(date, '17:00') : close);
+    const regular = optionsRegularClose(date, ref?.kind === 'equity' ? 'equity' : 'index_or_etf') ?? 0;
+    close = Math.max(close, regular);
+    curbEnd = Math.max(curbEnd, ref?.curb && !early ? newYorkTimeToMs(date, '17:00') : regular);
   }
   const open = newYorkTimeToMs(date, '09:30');
   if (session === 'gth') return { start: overnight.start_time, end: overnight.end_time };
-  if (session === 'rth') return { start: open, end: Math.max(end, open) };
-  return { start: overnight.start_time, end: Math.max(end, open) };
+  if (session === 'rth') return { start: open, end: Math.max(close, open) };
+  return { start: overnight.start_time, end: Math.max(curbEnd, open) };
+}
+
+/**
+ * The grid extended to the last bucket holding a net: every print the session holds is counted,
+ * one at the regular close itself (an rth print, placed in the bucket that starts at the close)
+ * or a late report after the curb included.
+ */
+export function gridCovering(grid: Span, intervalMs: number, nets: readonly BucketNet[]): Span {
+  let end = grid.end;
+  for (const n of nets) end = Math.max(end, grid.start + (n.index + 1) * intervalMs);
+  return { start: grid.start, end };
 }
 
 /** Net signed premium of one bucket (index from the grid start). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   dayDateOf,
   defaultTradingDate,
-  inRegularHours,
+  inRegularSession,
   overnightDateOf,
   readBounds,
   resolveWindow,
@@ -16,8 +16,11 @@ const at = (iso: string): number => Date.parse(iso);
 describe('sessions of a trading date', () => {
   it('gives the overnight window (20:15 ET the evening before, to 09:25 ET) and the day', () => {
     expect(sessionSpan('2026-11-20', 'gth')).toEqual({ start: at('2026-11-20T01:15:00Z'), end: at('2026-11-20T14:25:00Z') });
-    // Friday's day runs to midnight before Monday (late reports over the weekend).
-    expect(sessionSpan('2026-11-20', 'rth')).toEqual({ start: at('2026-11-20T05:00:00Z'), end: at('2026-11-23T05:00:00Z') });
+    // The regular session: 09:30 ET to the 16:15 ET close, the close included (issue 33 §6).
+    expect(sessionSpan('2026-11-20', 'rth')).toEqual({ start: at('2026-11-20T14:30:00Z'), end: at('2026-11-20T21:15:00Z') + 1 });
+    // 13:15 ET on an early close (the day after Thanksgiving).
+    expect(sessionSpan('2026-11-27', 'rth')).toEqual({ start: at('2026-11-27T14:30:00Z'), end: at('2026-11-27T18:15:00Z') + 1 });
+    // Every print of Friday's date runs to midnight before Monday (curb, late reports over the weekend).
     expect(sessionSpan('2026-11-20', 'all')).toEqual({ start: at('2026-11-20T01:15:00Z'), end: at('2026-11-23T05:00:00Z') });
     // Monday's overnight session starts Sunday evening; none on a holiday.
     expect(sessionSpan('2026-11-23', 'gth')?.start).toBe(at('2026-11-23T01:15:00Z'));
@@ -99,6 +102,23 @@ describe('resolveWindow', () => {
     expect(bad(resolveWindow({ session: 'gth', startTime: t, now }))).toEqual(['start_time']);
     expect(bad(resolveWindow({ session: 'gth', date: '2026-11-20', endTime: t, now }))).toEqual(['end_time']);
     expect(bad(resolveWindow({ session: 'rth', date: '2026-11-21', endTime: t, now }))).toEqual(['end_time']);
+    // The issue 33 §6 windows: 08:00 to 12:00 ET, a window over two dates, one after the 16:15 close.
+    expect(bad(resolveWindow({ session: 'rth', startTime: at('2026-11-20T13:00:00Z'), endTime: at('2026-11-20T17:00:00Z'), now }))).toEqual(
+      ['start_time', 'end_time'],
+    );
+    expect(bad(resolveWindow({ session: 'rth', startTime: at('2026-11-19T15:00:00Z'), endTime: at('2026-11-20T15:00:00Z'), now }))).toEqual(
+      ['start_time', 'end_time'],
+    );
+    expect(bad(resolveWindow({ session: 'rth', startTime: at('2026-11-20T21:30:00Z'), endTime: at('2026-11-20T22:00:00Z'), now }))).toEqual(
+      ['start_time', 'end_time'],
+    );
+    expect(bad(resolveWindow({ session: 'rth', date: '2026-11-20', endTime: at('2026-11-20T21:30:00Z'), now }))).toEqual(['end_time']);
+    // After the close is inside all (curb and late reports), and the whole regular session is a window of rth.
+    expect(resolveWindow({ session: 'all', startTime: at('2026-11-20T21:30:00Z'), endTime: at('2026-11-20T22:00:00Z'), now }).ok).toBe(
+      true,
+    );
+    const rth = sessionSpan('2026-11-20', 'rth')!;
+    expect(resolveWindow({ session: 'rth', startTime: rth.start, endTime: rth.end, now }).ok).toBe(true);
     // The end is exclusive: it may sit on the session's end.
     const span = sessionSpan('2026-11-20', 'gth')!;
     expect(resolveWindow({ session: 'gth', date: '2026-11-20', startTime: span.start, endTime: span.end, now }).ok).toBe(true);
@@ -124,12 +144,21 @@ describe('roots and sides', () => {
   });
 });
 
-describe('inRegularHours', () => {
-  it('holds from 09:30 to 16:15 ET inclusive', () => {
-    expect(inRegularHours(at('2026-11-20T14:30:00Z'))).toBe(true);
-    expect(inRegularHours(at('2026-11-20T21:15:00Z'))).toBe(true);
-    expect(inRegularHours(at('2026-11-20T21:15:00.001Z'))).toBe(false);
-    expect(inRegularHours(at('2026-11-20T14:29:59.999Z'))).toBe(false);
-    expect(inRegularHours(at('2026-07-20T13:30:00Z'))).toBe(true);
+describe('inRegularSession', () => {
+  it('holds from 09:30 to 16:15 ET inclusive on a trading date', () => {
+    expect(inRegularSession(at('2026-11-20T14:30:00Z'))).toBe(true);
+    expect(inRegularSession(at('2026-11-20T21:15:00Z'))).toBe(true);
+    expect(inRegularSession(at('2026-11-20T21:15:00.001Z'))).toBe(false);
+    expect(inRegularSession(at('2026-11-20T14:29:59.999Z'))).toBe(false);
+    expect(inRegularSession(at('2026-07-20T13:30:00Z'))).toBe(true);
+  });
+
+  it('leaves out weekends, holidays and the hours after an early close (issue 33 §8)', () => {
+    expect(inRegularSession(at('2026-11-21T15:00:00Z'))).toBe(false); // Saturday 10:00 ET
+    expect(inRegularSession(at('2026-11-26T15:00:00Z'))).toBe(false); // Thanksgiving 10:00 ET
+    expect(inRegularSession(at('2026-11-27T18:15:00Z'))).toBe(true); // Friday after Thanksgiving, 13:15 ET close
+    expect(inRegularSession(at('2026-11-27T18:15:00.001Z'))).toBe(false);
+    expect(inRegularSession(at('2026-11-27T20:00:00Z'))).toBe(false); // 15:00 ET, after the early close
+    expect(inRegularSession(946684800000)).toBe(false); // outside the calendar: not a regular session
   });
 });

@@ -3,16 +3,27 @@
  * trading date and session a request names, the time window inside it, the roots an underlying
  * list covers, and which sides it selects. No I/O, no clock: `now` is given.
  *
- * Sessions: `rth` is the trading date's day (regular, curb and late `other` prints), `gth` its
- * overnight session (20:15 ET the evening before to 09:25 ET), `all` both. A print's trading date
- * is fixed at ingest (src/ingest/print-session.ts): overnight prints belong to the next trading date.
+ * Sessions: which prints a requested session holds is written once, here (SESSIONS_OF), and every
+ * route that reads prints by session asks it: the trades and flow feeds, flow leaders (and the flow
+ * aggregates they read), premium drift, the print streams and the heat map's activity. `rth` holds
+ * the regular session's prints (09:30 ET to the options close), `gth` the overnight session's
+ * (20:15 ET the evening before to 09:25 ET), `all` every print of the trading date: those two, the
+ * curb session's (16:15 to 17:00 ET) and late reports (`other`). A print's trading date and session
+ * are fixed at ingest (src/ingest/print-session.ts): overnight prints belong to the next trading date.
  */
 import type { components } from '../../generated/openapi.js';
-import { CalendarRangeError, currentOrLastSessionDate, isTradingDay, nextTradingDay, previousTradingDay } from './calendar.js';
+import {
+  CalendarRangeError,
+  currentOrLastSessionDate,
+  isTradingDay,
+  nextTradingDay,
+  previousTradingDay,
+  REGULAR_OPEN_TIME,
+} from './calendar.js';
 import type { PrintSession } from './classification.js';
 import { newYorkDate, newYorkTimeToMs } from './new-york-time.js';
 import { expandUnderlying } from './roots.js';
-import { optionsOvernightWindow } from './sessions.js';
+import { optionsOvernightWindow, optionsRegularClose } from './sessions.js';
 import { SIDES, type Side } from './sides.js';
 
 /** The session a feed request names (the contract's SessionRthGthAll parameter). */
@@ -20,7 +31,7 @@ export type SessionChoice = components['parameters']['SessionRthGthAll'];
 
 /** Print sessions stored under each requested session. */
 export const SESSIONS_OF: Readonly<Record<SessionChoice, readonly PrintSession[]>> = {
-  rth: ['rth', 'curb', 'other'],
+  rth: ['rth'],
   gth: ['gth'],
   all: ['gth', 'rth', 'curb', 'other'],
 };
@@ -37,17 +48,21 @@ export interface Span {
 }
 
 /**
- * Where prints of a trading date's session can lie: gth is its overnight window; rth runs from
- * midnight ET of the date to midnight before the next trading date (late reports over a weekend
- * belong to the last session); all is both. Null when the date does not trade.
+ * Where prints of a trading date's session lie, the span a window must stay in (the spec's "the
+ * window must lie within one trading session"): gth is its overnight window; rth the options
+ * regular session, 09:30 ET to the longest regular close (16:15 ET, 13:15 on early-close days;
+ * sessions.ts), its close included (a print at the close is rth: src/ingest/print-session.ts);
+ * all is every print of the date, from the overnight window's start to midnight before the next
+ * trading date (curb prints and late reports over a weekend belong to the last session). Null when
+ * the date does not trade.
  */
 export function sessionSpan(date: string, session: SessionChoice): Span | null {
   const overnight = optionsOvernightWindow(date);
-  if (!overnight) return null;
-  const day: Span = { start: newYorkTimeToMs(date, '00:00'), end: newYorkTimeToMs(nextTradingDay(date), '00:00') };
-  if (session === 'rth') return day;
+  const close = optionsRegularClose(date, 'index_or_etf');
+  if (!overnight || close === null) return null;
   if (session === 'gth') return { start: overnight.start_time, end: overnight.end_time };
-  return { start: overnight.start_time, end: day.end };
+  if (session === 'rth') return { start: newYorkTimeToMs(date, REGULAR_OPEN_TIME), end: close + 1 };
+  return { start: overnight.start_time, end: newYorkTimeToMs(nextTradingDay(date), '00:00') };
 }
 
 /**
@@ -129,6 +144,13 @@ export function resolveWindow(r: WindowRequest): ResolvedWindow {
   }
 }
 
+/** The hours of each session, for the message of a window that leaves it. */
+const SESSION_HOURS: Readonly<Record<SessionChoice, string>> = {
+  rth: ' (09:30 ET to the options regular close, 16:15 ET or 13:15 on an early close, inclusive)',
+  gth: ' (20:15 ET the evening before to 09:25 ET)',
+  all: ' (20:15 ET the evening before to midnight before the next trading date)',
+};
+
 function resolveWindowIn(r: WindowRequest): ResolvedWindow {
   const { startTime, endTime, session } = r;
   const both = (message: string): ResolvedWindow => ({
@@ -154,7 +176,7 @@ function resolveWindowIn(r: WindowRequest): ResolvedWindow {
   const inside = (t: number | undefined, isEnd: boolean): boolean =>
     t === undefined || (isEnd ? t > span.start && t <= span.end : t >= span.start && t < span.end);
   if (!inside(startTime, false) || !inside(endTime, true)) {
-    return both(`the window must lie within the ${session} session of ${date}`);
+    return both(`the window must lie within the ${session} session of ${date}${SESSION_HOURS[session]}`);
   }
   return { ok: true, tradingDate: date, from: startTime ?? null, to: endTime ?? null };
 }
@@ -198,10 +220,20 @@ export function selectSides(sides: readonly SideParameter[]): SideSelection {
 }
 
 /**
- * Whether an instant lies in the options regular session by the clock, 09:30 to 16:15 ET inclusive
- * (instants outside it need the overnight entitlement on trade-at-time).
+ * Whether an instant lies in an options regular session of the exchange calendar: a trading date's
+ * 09:30 ET to its 16:15 ET close inclusive (13:15 on an early close). A weekend, a holiday, the
+ * hours after an early close and the overnight hours are outside it (instants outside it need the
+ * overnight entitlement on trade-at-time). False outside the calendar.
  */
-export function inRegularHours(ts: number): boolean {
-  const date = newYorkDate(ts);
-  return ts >= newYorkTimeToMs(date, '09:30') && ts <= newYorkTimeToMs(date, '16:15');
+export function inRegularSession(ts: number): boolean {
+  let span: Span | null = null;
+  try {
+    span = sessionSpan(newYorkDate(ts), 'rth');
+  } catch (error) {
+    if (!(error instanceof CalendarRangeError)) throw error;
+  }
+  return span !== null && ts >= span.start && ts < span.end;
 }
+
+/** The print sessions a search without overnight data reads (every one but gth). */
+export const SESSIONS_WITHOUT_OVERNIGHT: readonly PrintSession[] = SESSIONS_OF.all.filter((s) => s !== 'gth');

@@ -111,24 +111,26 @@ export interface ActivityRow {
 }
 
 /**
- * Per contract of the roots, the trading date's prints with a time in [from, to): contracts, premium
- * (USD), ask-side minus bid-side premium, and prints; cancelled prints left out, complex ones in.
+ * Per contract of the roots, the trading date's prints of the sessions given (print-filters.ts
+ * SESSIONS_OF of the session asked), before `until` when given: contracts, premium (USD), ask-side
+ * minus bid-side premium, and prints; cancelled prints left out, complex ones in.
  */
 export async function activityByContract(
   db: Queryable,
   roots: readonly string[],
   tradingDate: string,
-  window: { from: number; to: number },
+  window: { sessions: readonly string[]; until: number | null },
   sides: { ask: readonly string[]; bid: readonly string[] },
 ): Promise<ActivityRow[]> {
-  if (roots.length === 0) return [];
+  if (roots.length === 0 || window.sessions.length === 0) return [];
+  const until = window.until === null ? sql`` : sql`and ts < ${window.until}::int8`;
   const result = await sql<{ contract_id: string; volume: string; premium: number; net_premium: number; trades: string }>`
     select contract_id, sum(size)::int8 as volume, sum(premium)::float8 as premium,
       coalesce(sum(case when side = any(${[...sides.ask]}::text[]) then premium when side = any(${[...sides.bid]}::text[]) then -premium else 0 end), 0)::float8 as net_premium,
       count(*)::int8 as trades
     from prints
     where trading_date = ${tradingDate}::date and not cancelled and root = any(${[...roots]}::text[])
-      and ts >= ${window.from}::int8 and ts < ${window.to}::int8
+      and session = any(${[...window.sessions]}::text[]) ${until}
     group by 1`.execute(db);
   return result.rows.map((r) => ({
     contractId: Number(r.contract_id),

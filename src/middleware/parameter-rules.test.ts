@@ -127,7 +127,11 @@ describe('parameterRules after the validator', () => {
   it('answers a broken calendar rule with the others at once, or alone after the entitlement check', async () => {
     // 10:00 ET on 2026-11-20, outside the rth session of 2026-11-19.
     const start = Date.parse('2026-11-20T15:00:00Z');
-    const outside = { parameter: 'start_time', message: 'the window must lie within the rth session of 2026-11-19' };
+    const outside = {
+      parameter: 'start_time',
+      message:
+        'the window must lie within the rth session of 2026-11-19 (09:30 ET to the options regular close, 16:15 ET or 13:15 on an early close, inclusive)',
+    };
     const both = await get(
       drift,
       `/v1/options/flow/premium-drift?underlying_symbol=SPY&min_strike=600&max_strike=500&date=2026-11-19&start_time=${start}`,

@@ -227,7 +227,11 @@ describe('within_one_session (the print feeds and premium drift)', () => {
       { parameter: 'end_time', message: before },
     ]);
     expect(windowProblems('listOptionFlow', { session: 'rth', date: '2026-11-19', start_time: DAY })).toEqual([
-      { parameter: 'start_time', message: 'the window must lie within the rth session of 2026-11-19' },
+      {
+        parameter: 'start_time',
+        message:
+          'the window must lie within the rth session of 2026-11-19 (09:30 ET to the options regular close, 16:15 ET or 13:15 on an early close, inclusive)',
+      },
     ]);
     expect(windowProblems('getPremiumDrift', { session: 'rth', date: '2026-11-21', end_time: DAY })).toEqual([
       { parameter: 'end_time', message: '2026-11-21 is not a trading date' },

@@ -29,7 +29,7 @@
  * later minutes keeps the earlier minutes' books, and any other change values them again.
  */
 import { createHash } from 'node:crypto';
-import type { Span } from '../analytics/print-filters.js';
+import { SESSIONS_OF, type Span } from '../analytics/print-filters.js';
 import { riskFreeRate } from '../analytics/rates.js';
 import { customerFlow, type CustomerFlow } from '../analytics/positioning/positions.js';
 import type { ContractActivity } from '../analytics/positioning/heatmap.js';
@@ -234,7 +234,13 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
       : await Promise.all([
           repos.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS),
           repos.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, valuedAt),
-          repos.positioning.activityByContract(roots, tradingDate, { from: span.start, to: valuedAt }, { ask: ASK_SIDES, bid: BID_SIDES }),
+          // The prints the session holds (one definition, SESSIONS_OF); while it runs, those before the valuation time.
+          repos.positioning.activityByContract(
+            roots,
+            tradingDate,
+            { sessions: SESSIONS_OF[session], until: valuedAt >= span.end ? null : valuedAt },
+            { ask: ASK_SIDES, bid: BID_SIDES },
+          ),
         ]);
   const flows = flowByContract(flowRows);
   const activity = new Map(activityRows.map((a) => [a.contractId, a]));

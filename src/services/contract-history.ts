@@ -6,6 +6,7 @@
  */
 import {
   bucketEnd,
+  bucketsMeeting,
   hasOvernightSession,
   INTERVAL_MS,
   ivSample,
@@ -14,7 +15,13 @@ import {
   sampleWindows,
 } from '../analytics/iv-samples.js';
 import { thousandthsToStrike, strikeToThousandths } from '../analytics/occ.js';
-import { defaultTradingDate, inRegularHours, type SessionChoice } from '../analytics/print-filters.js';
+import {
+  defaultTradingDate,
+  inRegularSession,
+  SESSIONS_OF,
+  SESSIONS_WITHOUT_OVERNIGHT,
+  type SessionChoice,
+} from '../analytics/print-filters.js';
 import { quoteSamplesIn } from '../db/contract-history.js';
 import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
@@ -62,11 +69,11 @@ export async function getContractTradeAtTime(
   q: QueryOf<'getContractTradeAtTime'>,
 ): Promise<Result<'getContractTradeAtTime'>> {
   const overnight = accountOf(ctx).overnight;
-  if (!overnight && !inRegularHours(q.timestamp)) {
+  if (!overnight && !inRegularSession(q.timestamp)) {
     throw new ApiError(
       403,
       'forbidden',
-      'Instants outside the regular session (09:30 to 16:15 ET) need the Pro plan or the overnight entitlement.',
+      'Instants outside a regular session (09:30 to 16:15 ET of a trading date, 13:15 on an early close) need the Pro plan or the overnight entitlement.',
     );
   }
   const contract = await namedContract(ctx, q);
@@ -78,6 +85,8 @@ export async function getContractTradeAtTime(
       date_of_expiry: contract.dateOfExpiry,
       option_symbol: contract.optionSymbol,
       requested_timestamp: q.timestamp,
+      // Without the entitlement an overnight trade after the one served may exist: the answer names what it searched.
+      sessions_searched: [...(overnight ? SESSIONS_OF.all : SESSIONS_WITHOUT_OVERNIGHT)],
       strike: thousandthsToStrike(contract.strikeThousandths),
       underlying_symbol: contract.root,
       trade:
@@ -131,7 +140,8 @@ export async function listContractImpliedVolatility(
   const contract = await namedContract(ctx, q);
 
   const paging = openPaging<SamplePosition>(ctx, q);
-  const intervalMs = INTERVAL_MS[withDefault(q.interval, 'interval')];
+  const interval = withDefault(q.interval, 'interval');
+  const intervalMs = INTERVAL_MS[interval];
   const windows = sampleWindows(range.from, range.to, root, session);
   const from = paging.after ? Math.max(range.from, bucketEnd(paging.after.b, intervalMs, windows)) : range.from;
   // A bucket holds at most intervalMs / 1 minute samples: this many rows hold limit + 1 buckets.
@@ -164,9 +174,21 @@ export async function listContractImpliedVolatility(
     dateOfExpiry: contract.dateOfExpiry,
   };
   const lastBucket = page.at(-1);
+  // The buckets this page answers for: from where it starts to its last bucket's end when more
+  // follow, else to the range's end (none after the service's clock). A bucket without a quote
+  // sample is a row missing from the series: a contract quoted only in the chain snapshots (every
+  // 15 minutes) has one row in fifteen at 1m. The page says so rather than pass as complete.
+  const spanEnd = hasMore && lastBucket ? bucketEnd(lastBucket.bucket, intervalMs, windows) : Math.min(range.to, ctx.now);
+  const expected = bucketsMeeting(windows, from, spanEnd, intervalMs);
   return {
     data: page.map((b) => ivSample(sampled, b, bars)),
     source: 'opra',
     pagination: paging.pagination(page.length, hasMore && lastBucket ? { b: lastBucket.bucket } : null),
+    ...(page.length < expected && {
+      coverage: {
+        complete: false,
+        reason: `${expected - page.length} of the ${expected} ${interval} buckets of this page's span hold no quote sample of the contract (it is sampled less often than every ${interval}); the rows served are the buckets that have one.`,
+      },
+    }),
   };
 }

@@ -66,6 +66,11 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
   const account = accountOf(ctx);
   const { deps } = ctx;
   const operation = deps.apiContract.operations.find((o) => o.path === body.path && o.method === 'get');
+  if (!deps.apiContract.operations.some((o) => o.path === body.path)) {
+    throw new ApiError(400, 'invalid_body', `${body.path} is not a route of the catalog.`, [
+      { parameter: 'body.path', message: 'not a route of the catalog' },
+    ]);
+  }
   if (!exportable(operation)) {
     throw new ApiError(
       400,

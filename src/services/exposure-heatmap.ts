@@ -1,8 +1,8 @@
 /**
  * The exposure heat map: the request's contracts valued as the levels route values them
  * (positioning.ts positioningBook), each with its activity in the session when the metric is
- * observed (volume, premium, net_premium, trades: the trading date's classified prints from the
- * session's start up to the valuation time), laid on the strike by expiration grid of
+ * observed (volume, premium, net_premium, trades: the classified prints the session holds,
+ * print-filters.ts SESSIONS_OF, up to the valuation time), laid on the strike by expiration grid of
  * analytics/positioning/heatmap.ts.
  */
 import { heatmapGrid, metricLabel, type ContractActivity, type HeatmapContract } from '../analytics/positioning/heatmap.js';

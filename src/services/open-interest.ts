@@ -85,6 +85,9 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
       openInterest: c.openInterest as number,
     }))
     .filter((c) => strikes.has(c.strike));
+  // An empty selection is no data (spec: 422 when the request is valid but nothing exists for it),
+  // as an empty expiration selection already is above.
+  if (kept.length === 0) throw noData(`No contract of ${symbol} on ${tradingDate} lies within the strikes selected.`);
   const { rows, call, put } = openInterestRows(kept, groupBy);
 
   const data: OpenInterest = {

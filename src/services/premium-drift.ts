@@ -2,7 +2,7 @@
  * Premium drift of one underlying through a session: the net premium of each bucket read from the
  * store by side group, then accumulated against the underlying's bars (analytics/premium-drift.ts).
  */
-import { DRIFT_INTERVAL_MS, driftGrid, driftSeries } from '../analytics/premium-drift.js';
+import { DRIFT_INTERVAL_MS, driftGrid, driftSeries, gridCovering } from '../analytics/premium-drift.js';
 import { ASK_SIDES, BID_SIDES } from '../analytics/sides.js';
 import { rootsOf, selectSides } from '../analytics/print-filters.js';
 import { optionRoot } from '../analytics/roots.js';
@@ -17,11 +17,12 @@ export async function getPremiumDrift(ctx: ServiceContext, q: QueryOf<'getPremiu
   const session = feedSession('getPremiumDrift', q);
   const window = checkedFeedWindow(q, session, ctx.now);
   const roots = rootsOf([q.underlying_symbol]);
-  const grid = driftGrid(window.tradingDate, session, roots);
-  if (!grid) throw noData(`${window.tradingDate} is not a trading date.`);
+  const sessionGrid = driftGrid(window.tradingDate, session, roots);
+  if (!sessionGrid) throw noData(`${window.tradingDate} is not a trading date.`);
   const intervalMs = DRIFT_INTERVAL_MS[withDefault(q.interval, 'interval')];
   const filter = { ...printFilterOf(q, window, session, roots, q.side ? selectSides(q.side) : null), roots };
-  const nets = await premiumNetByBucket(ctx.deps.db, filter, grid.start, intervalMs, { ask: ASK_SIDES, bid: BID_SIDES });
+  const nets = await premiumNetByBucket(ctx.deps.db, filter, sessionGrid.start, intervalMs, { ask: ASK_SIDES, bid: BID_SIDES });
+  const grid = gridCovering(sessionGrid, intervalMs, nets);
   if (nets.length === 0) {
     await explainMissingPrints(ctx, window.tradingDate);
     throw noData(`No print of ${q.underlying_symbol.toUpperCase()} matches the request on ${window.tradingDate}.`);

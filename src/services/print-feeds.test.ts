@@ -174,13 +174,15 @@ describe('the trades page (listPrints on a fake store)', () => {
     expect(store.filters[0]!.sessions).toEqual(SESSIONS_OF.gth);
     const flow = await readPage(store, 'listOptionFlow', { date: DATE, limit: 3 });
     expect(store.filters[1]!.roots).toBeNull();
-    expect(flow.ids).toEqual(['p11', 'p10', 'p9']);
+    // p11 is a curb print: rth holds the regular session's only, all every print of the date.
+    expect(flow.ids).toEqual(['p10', 'p9', 'p8']);
+    expect((await readPage(store, 'listOptionFlow', { date: DATE, session: 'all', limit: 3 })).ids).toEqual(['p11', 'p10', 'p9']);
   });
 
   it('applies an exchange filter within the scan budget: a page the budget cut is incomplete and its cursor continues after the last print scanned', async () => {
     const store = printStore(day());
     // cboe: p0, p3, p6, p9. A budget of 4 prints per page, pages of 3.
-    const pages = await allPages(store, 'listOptionFlow', { date: DATE, exchange: ['cboe'], limit: 3 }, 4);
+    const pages = await allPages(store, 'listOptionFlow', { date: DATE, session: 'all', exchange: ['cboe'], limit: 3 }, 4);
     expect(store.scans[0]).toEqual({ exchanges: ['cboe'], sides: null });
     // p11..p8 scanned: p9 found; p7..p4 scanned: p6; p3..p0: p3 and p0, the budget ends with the prints.
     expect(pages.map((p) => p.ids)).toEqual([['p9'], ['p6'], ['p3', 'p0'], []]);

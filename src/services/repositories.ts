@@ -72,11 +72,11 @@ export interface PositioningRepository {
   listedContracts(expirations: readonly ListedExpirationRow[], tradingDate: string): Promise<ListedContractRow[]>;
   /** Print sizes of the roots by contract, side and complexity, over trading dates fromDate..toDate, up to `until`. */
   flowBySide(roots: readonly string[], fromDate: string, toDate: string, until: number): Promise<SideFlowRow[]>;
-  /** Per contract of the roots, the trading date's activity within the window. */
+  /** Per contract of the roots, the trading date's activity: the prints of the sessions given, before `until` when given. */
   activityByContract(
     roots: readonly string[],
     tradingDate: string,
-    window: { from: number; to: number },
+    window: { sessions: readonly string[]; until: number | null },
     sides: { ask: readonly string[]; bid: readonly string[] },
   ): Promise<ActivityRow[]>;
 }

@@ -141,6 +141,17 @@ describe('contract trade-at-time', () => {
       expect(r.data?.data.trade?.timestamp ?? null).toBe(lastBefore(gth, t, false)?.timestamp ?? null);
       const p = await getContractTradeAtTime({ client: pro, query: queryOf(gth, t) });
       expect(p.data?.data.trade?.timestamp ?? null).toBe(lastBefore(gth, t, true)?.timestamp ?? null);
+      // The answer names the sessions searched: without the entitlement the overnight trade is not one of them (issue 33 §8).
+      expect(r.data?.data.sessions_searched).toEqual(['rth', 'curb', 'other']);
+      expect(p.data?.data.sessions_searched).toEqual(['gth', 'rth', 'curb', 'other']);
+    }
+    // A Saturday instant, a holiday's, and one after an early close lie outside every regular session:
+    // 403 without the entitlement, as overnight instants are; 200 with it.
+    for (const t of [Date.parse('2026-11-21T15:00:00Z'), Date.parse('2026-11-26T15:00:00Z'), Date.parse('2026-11-27T19:00:00Z')]) {
+      const r = await getContractTradeAtTime({ client: basic, query: queryOf(gth, t) });
+      expect(r.response.status, new Date(t).toISOString()).toBe(403);
+      expect(r.error?.error.code).toBe('forbidden');
+      expect((await getContractTradeAtTime({ client: pro, query: queryOf(gth, t) })).response.status).toBe(200);
     }
   });
 
@@ -326,6 +337,47 @@ describe('contract implied volatility', () => {
         .filter((s) => s.minute >= start)
         .map((s) => s.minute),
     );
+  });
+
+  it('says a 1m page is not complete when the contract is sampled only in the 15-minute chain snapshots (issue 33 §9)', async () => {
+    // An SPY contract with the fewest regular-session samples: quoted only in the snapshots.
+    const sparse = (
+      await sql<QuotedContract & { n: string }>`
+        select c.id, c.root, c.date_of_expiry::text as date_of_expiry, c.contract_type, c.strike_thousandths / 1000.0 as strike,
+          c.underlying, c.option_symbol, count(*) as n
+        from quote_samples q join contracts c on c.id = q.contract_id
+        where q.trading_date = ${DAY} and c.root = 'SPY' and q.minute >= ${OPEN}::int8 and q.minute < ${CLOSE}::int8
+        group by c.id order by count(*), c.id limit 1`.execute(service.database.admin)
+    ).rows[0]!;
+    const stored = (await samplesOf({ ...sparse, strike: Number(sparse.strike) })).filter((s) => s.minute >= OPEN && s.minute < CLOSE);
+    expect(stored.length).toBeLessThan(60);
+    const query = {
+      underlying_symbol: sparse.root,
+      contract_type: sparse.contract_type,
+      strike: Number(sparse.strike),
+      date_of_expiry: sparse.date_of_expiry,
+      date: DAY,
+    };
+    const minute = await listContractImpliedVolatility({ client: pro, query: { ...query, interval: '1m', limit: 5000 } });
+    expect(minute.response.status).toBe(200);
+    // The rows are the minutes that have a sample, not filled in; the page says 405 - n of them are missing.
+    expect(minute.data!.data.map((x) => x.timestamp)).toEqual(stored.map((s) => s.minute));
+    expect(minute.data!.meta.coverage.complete).toBe(false);
+    expect(minute.data!.meta.coverage.reason).toMatch(new RegExp(`^${405 - stored.length} of the 405 1m buckets`));
+    // At the snapshots' own interval nearly every one of the session's 27 buckets has its row, and
+    // the page is complete exactly when all do.
+    const quarter = await listContractImpliedVolatility({ client: pro, query: { ...query, interval: '15m' } });
+    const rows = quarter.data!.data.length;
+    expect(rows).toBe(new Set(stored.map((s) => OPEN + Math.floor((s.minute - OPEN) / 900_000) * 900_000)).size);
+    expect(rows).toBeGreaterThan(20);
+    expect(quarter.data!.meta.coverage).toEqual(
+      rows === 27
+        ? { complete: true }
+        : { complete: false, reason: expect.stringMatching(new RegExp(`^${27 - rows} of the 27 15m buckets`)) as unknown },
+    );
+    // A contract sampled every minute has a complete 1m page.
+    const dense = await listContractImpliedVolatility({ client: pro, query: { ...base(), date: DAY, interval: '1m', limit: 5000 } });
+    expect(dense.data!.meta.coverage.complete).toBe(dense.data!.data.length === 405);
   });
 
   it('answers 400 for a date with a range, an empty or reversed range, a range over 31 days, or an altered cursor', async () => {

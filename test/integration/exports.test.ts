@@ -92,6 +92,12 @@ describe('exports', () => {
       const bad = await createExport({ client: account.client, body: { path } });
       expect(bad.response.status, path).toBe(400);
     }
+    // An unknown path is named as unknown, not as a platform or account route (issue 33 §10).
+    const unknown = await createExport({ client: account.client, body: { path: '/v1/nope' } });
+    expect(unknown.error?.error.message).toBe('/v1/nope is not a route of the catalog.');
+    expect(unknown.error?.error.details).toEqual([{ parameter: 'body.path', message: 'not a route of the catalog' }]);
+    const platform = await createExport({ client: account.client, body: { path: '/v1/account/usage' } });
+    expect(platform.error?.error.message).toMatch(/platform and account routes cannot be exported/);
     const tooMany = await createExport({
       client: account.client,
       body: { path: '/v1/stocks/splits', query: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, i])) },

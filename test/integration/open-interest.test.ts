@@ -181,5 +181,10 @@ describe('open interest', () => {
     expect((await ask({ date: '2026-11-21' })).response.status).toBe(422);
     expect((await ask({ underlying_symbol: 'ZZZZ' })).response.status).toBe(422);
     expect((await ask({ date_of_expiry: '2026-11-22' })).response.status).toBe(422);
+    // A strike selection that keeps no contract is an empty selection too (issue 33 §7).
+    const noStrike = await ask({ min_strike: 1_000_000 });
+    expect(noStrike.response.status).toBe(422);
+    expect(noStrike.error?.error.code).toBe('no_data');
+    expect((await ask({ max_strike: 1 })).response.status).toBe(422);
   });
 });

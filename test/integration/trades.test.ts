@@ -75,7 +75,8 @@ describe('option print feeds', () => {
   let dataDir: string;
   const ids = (rows: Row[]): string[] => rows.map((r) => r.id);
   const expected = (pred: (r: Row) => boolean, date = DAY): Row[] => (date === DAY ? all : []).filter(pred).sort(newestFirst);
-  const day = (r: Row): boolean => r.session !== 'gth';
+  /** The prints session rth holds: the regular session's only (curb prints are all's; issue 33 §5). */
+  const day = (r: Row): boolean => r.session === 'rth';
   const roots =
     (...list: string[]) =>
     (r: Row) =>
@@ -311,6 +312,18 @@ describe('option print feeds', () => {
     expect(await details({ underlying_symbol: 'SPY', date: PREVIOUS, start_time: t })).toEqual(['start_time']);
     expect(await details({ underlying_symbol: 'SPY', date: '2026-11-21', end_time: t })).toEqual(['end_time']);
     expect(await details({ start_time: Date.parse('2026-11-20T18:00:00Z') }, listOvernightOptionFlow as Call)).toEqual(['start_time']);
+    // The regular session is 09:30 to 16:15 ET (issue 33 §6): a window from 08:00 to 12:00 ET, one over
+    // two dates, and one after SPY's close leave it (400, not 200 or 422).
+    const et = (time: string): number => Date.parse(`${DAY}T${time}:00-05:00`);
+    expect(await details({ underlying_symbol: 'SPY', start_time: et('08:00'), end_time: et('12:00') })).toEqual(['end_time', 'start_time']);
+    expect(await details({ underlying_symbol: 'SPY', start_time: et('10:00') - 86_400_000, end_time: et('10:00') })).toEqual([
+      'end_time',
+      'start_time',
+    ]);
+    expect(await details({ underlying_symbol: 'SPY', date: DAY, start_time: et('16:30'), end_time: et('17:00') })).toEqual([
+      'end_time',
+      'start_time',
+    ]);
     // Instants at the edges of the schema's bounds lie outside the exchange calendar: 400, not 500.
     expect(await details({ underlying_symbol: 'SPY', start_time: 946684800000 })).toEqual(['start_time']);
     expect(await details({ end_time: 4102444800000, session: 'all' }, listOptionFlow as Call)).toEqual(['end_time']);
@@ -450,11 +463,21 @@ describe('option print feeds', () => {
       });
       expect(rows.filter((x) => x.underlying_price !== null).length).toBeGreaterThan(70);
       expect(want.at(-1)!.call).not.toBe(0);
-      // With complex prints and the whole family (SPX has a curb until 17:00 ET): 90 buckets.
+      // With complex prints and the whole family: the regular session's 27 buckets to 16:15 ET, the
+      // curb left to all (whose grid runs from 20:15 ET the evening before to the curb's end at 17:00 ET: 83).
       const family = await getPremiumDrift({ client: pro, query: { underlying_symbol: 'SPX', include_complex: true, interval: '15m' } });
-      expect(family.data!.data).toHaveLength(30);
-      const wantFamily = expectDrift((x) => day(x) && roots('SPX', 'SPXW')(x), OPEN, 900_000, 30);
+      expect(family.data!.data).toHaveLength(27);
+      const wantFamily = expectDrift((x) => day(x) && roots('SPX', 'SPXW')(x), OPEN, 900_000, 27);
       family.data!.data.forEach((row, i) => expect(row.call_drift).toBeCloseTo(wantFamily[i]!.call, 4));
+      const night = Date.parse('2026-11-20T01:15:00Z');
+      const whole = await getPremiumDrift({
+        client: pro,
+        query: { underlying_symbol: 'SPX', include_complex: true, interval: '15m', session: 'all' },
+      });
+      expect(whole.data!.data).toHaveLength(83);
+      const wantWhole = expectDrift((x) => roots('SPX', 'SPXW')(x), night, 900_000, 83);
+      whole.data!.data.forEach((row, i) => expect(row.call_drift).toBeCloseTo(wantWhole[i]!.call, 4));
+      expect(all.some((x) => x.session === 'curb' && roots('SPX', 'SPXW')(x) && signed(x) !== 0)).toBe(true);
     });
 
     it('applies the trades filters, the window, and leaves out buckets not started', async () => {

@@ -395,7 +395,7 @@ class Operations:
             underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
             interval: Bucket size.
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
-            session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+            session: rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
             start_time: Window start, inclusive, Unix ms.
             end_time: Window end, exclusive, Unix ms.
             contract_type: call or put; omit for both.
@@ -605,7 +605,7 @@ class Operations:
             min_premium: Minimum premium of a row in USD (the underlying's or the contract's session total); rows below it are left out, the prints of a row are not filtered.
             underlying_symbols: Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
-            session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+            session: rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
         """
         return self.call(
@@ -668,7 +668,7 @@ class Operations:
         Args:
             underlying_symbols: Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
-            session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+            session: rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
             start_time: Window start, inclusive, Unix ms.
             end_time: Window end, exclusive, Unix ms.
             contract_type: call or put; omit for both.
@@ -764,7 +764,7 @@ class Operations:
             underlying_symbol: Option root or family. Give this or underlying_symbols, not both.
             underlying_symbols: Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
-            session: rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+            session: rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
             start_time: Window start, inclusive, Unix ms.
             end_time: Window end, exclusive, Unix ms.
             contract_type: call or put; omit for both.

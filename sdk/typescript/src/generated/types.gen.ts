@@ -338,6 +338,10 @@ export type TradeAtTime = {
     option_symbol: OptionSymbol;
     requested_timestamp: UnixMs;
     /**
+     * The print sessions searched for the trade: every one with the overnight entitlement; without it gth is left out, so a later overnight trade may exist that the plan does not see.
+     */
+    sessions_searched: Array<PrintSession>;
+    /**
      * Strike in USD, as requested.
      */
     strike: number;
@@ -1533,7 +1537,7 @@ export type ErrorResponse = {
  */
 export type Coverage = {
     /**
-     * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false).
+     * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false), or a contract implied-volatility page with buckets that hold no sample (see reason).
      */
     complete: boolean;
     /**
@@ -1544,7 +1548,10 @@ export type Coverage = {
      * Usage: false when the request log is held only in memory and resets on restart.
      */
     durable?: boolean;
-    [key: string]: boolean | undefined;
+    /**
+     * Why complete is false, when a route says more than the flags above: contract implied-volatility history names how many buckets of the page's span hold no quote sample.
+     */
+    reason?: string;
 };
 
 /**
@@ -2840,7 +2847,7 @@ export type ValuationAt = UnixMsParam;
 export type SessionRthGth = RegularOrGlobalSession;
 
 /**
- * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+ * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
  */
 export type SessionRthGthAll = SessionFilter;
 
@@ -3021,7 +3028,7 @@ export type ListOptionTradesData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
@@ -3171,7 +3178,7 @@ export type ListOptionFlowData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
@@ -3487,7 +3494,7 @@ export type ListFlowLeadersData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**
@@ -3561,7 +3568,7 @@ export type GetPremiumDriftData = {
          */
         date?: CalendarDate;
         /**
-         * rth (regular), gth (the overnight session before the trading date; Pro plan) or all (both).
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
          */
         session?: SessionFilter;
         /**

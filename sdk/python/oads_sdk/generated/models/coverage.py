@@ -5,7 +5,6 @@ from collections.abc import Mapping
 from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
-from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
@@ -17,16 +16,19 @@ class Coverage:
     """
     Attributes:
         complete (bool): False when the answer holds less than the query asks of this page: a print page whose scan
-            ended before the page filled (scan_complete false).
+            ended before the page filled (scan_complete false), or a contract implied-volatility page with buckets that hold
+            no sample (see reason).
         scan_complete (bool | Unset): Print feeds: false when the scan budget ran out before the page filled; the page
             is then not complete either, and its cursor continues the scan.
         durable (bool | Unset): Usage: false when the request log is held only in memory and resets on restart.
+        reason (str | Unset): Why complete is false, when a route says more than the flags above: contract implied-
+            volatility history names how many buckets of the page's span hold no quote sample.
     """
 
     complete: bool
     scan_complete: bool | Unset = UNSET
     durable: bool | Unset = UNSET
-    additional_properties: dict[str, bool] = _attrs_field(init=False, factory=dict)
+    reason: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         complete = self.complete
@@ -35,8 +37,10 @@ class Coverage:
 
         durable = self.durable
 
+        reason = self.reason
+
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update(
             {
                 "complete": complete,
@@ -46,6 +50,8 @@ class Coverage:
             field_dict["scan_complete"] = scan_complete
         if durable is not UNSET:
             field_dict["durable"] = durable
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -58,27 +64,13 @@ class Coverage:
 
         durable = d.pop("durable", UNSET)
 
+        reason = d.pop("reason", UNSET)
+
         coverage = cls(
             complete=complete,
             scan_complete=scan_complete,
             durable=durable,
+            reason=reason,
         )
 
-        coverage.additional_properties = d
         return coverage
-
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> bool:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: bool) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.contract_type import ContractType
+from ..models.print_session import PrintSession
 
 if TYPE_CHECKING:
     from ..models.recorded_trade import RecordedTrade
@@ -25,6 +26,8 @@ class TradeAtTime:
         option_symbol (str): OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight
             digits.
         requested_timestamp (int): Unix epoch milliseconds (UTC).
+        sessions_searched (list[PrintSession]): The print sessions searched for the trade: every one with the overnight
+            entitlement; without it gth is left out, so a later overnight trade may exist that the plan does not see.
         strike (float): Strike in USD, as requested.
         trade (None | RecordedTrade): The last trade at or before requested_timestamp; null when there is none in the
             retained data.
@@ -35,6 +38,7 @@ class TradeAtTime:
     date_of_expiry: datetime.date
     option_symbol: str
     requested_timestamp: int
+    sessions_searched: list[PrintSession]
     strike: float
     trade: None | RecordedTrade
     underlying_symbol: str
@@ -49,6 +53,11 @@ class TradeAtTime:
         option_symbol = self.option_symbol
 
         requested_timestamp = self.requested_timestamp
+
+        sessions_searched = []
+        for sessions_searched_item_data in self.sessions_searched:
+            sessions_searched_item = sessions_searched_item_data.value
+            sessions_searched.append(sessions_searched_item)
 
         strike = self.strike
 
@@ -68,6 +77,7 @@ class TradeAtTime:
                 "date_of_expiry": date_of_expiry,
                 "option_symbol": option_symbol,
                 "requested_timestamp": requested_timestamp,
+                "sessions_searched": sessions_searched,
                 "strike": strike,
                 "trade": trade,
                 "underlying_symbol": underlying_symbol,
@@ -88,6 +98,13 @@ class TradeAtTime:
         option_symbol = d.pop("option_symbol")
 
         requested_timestamp = d.pop("requested_timestamp")
+
+        sessions_searched = []
+        _sessions_searched = d.pop("sessions_searched")
+        for sessions_searched_item_data in _sessions_searched:
+            sessions_searched_item = PrintSession(sessions_searched_item_data)
+
+            sessions_searched.append(sessions_searched_item)
 
         strike = d.pop("strike")
 
@@ -113,6 +130,7 @@ class TradeAtTime:
             date_of_expiry=date_of_expiry,
             option_symbol=option_symbol,
             requested_timestamp=requested_timestamp,
+            sessions_searched=sessions_searched,
             strike=strike,
             trade=trade,
             underlying_symbol=underlying_symbol,

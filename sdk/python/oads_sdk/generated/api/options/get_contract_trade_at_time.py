@@ -124,7 +124,14 @@ def sync_detailed(
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
-    the retained data. Instants outside 09:30 to 16:15 Eastern need the overnight entitlement.
+    the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+    date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+    otherwise): overnight hours, weekends, holidays and the hours after an early close.
+
+    Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+    older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+    `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+    `[gth, rth, curb, other]` with the entitlement.
 
     Args:
         underlying_symbol (str):
@@ -170,7 +177,14 @@ def sync(
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
-    the retained data. Instants outside 09:30 to 16:15 Eastern need the overnight entitlement.
+    the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+    date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+    otherwise): overnight hours, weekends, holidays and the hours after an early close.
+
+    Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+    older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+    `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+    `[gth, rth, curb, other]` with the entitlement.
 
     Args:
         underlying_symbol (str):
@@ -211,7 +225,14 @@ async def asyncio_detailed(
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
-    the retained data. Instants outside 09:30 to 16:15 Eastern need the overnight entitlement.
+    the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+    date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+    otherwise): overnight hours, weekends, holidays and the hours after an early close.
+
+    Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+    older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+    `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+    `[gth, rth, curb, other]` with the entitlement.
 
     Args:
         underlying_symbol (str):
@@ -255,7 +276,14 @@ async def asyncio(
     """Last trade of one contract at an instant
 
      The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
-    the retained data. Instants outside 09:30 to 16:15 Eastern need the overnight entitlement.
+    the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+    date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+    otherwise): overnight hours, weekends, holidays and the hours after an early close.
+
+    Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+    older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+    `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+    `[gth, rth, curb, other]` with the entitlement.
 
     Args:
         underlying_symbol (str):

@@ -240,6 +240,13 @@ def sync_detailed(
     `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
     ask/bid (the at/near split is not accepted).
 
+    The prints counted are those the session holds, as on the trades route, so a session's totals
+    agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+    09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+    options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+    evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+    the close itself, or a late report after it, adds the bucket it falls in.
+
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
             characters).
@@ -344,6 +351,13 @@ def sync(
     `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
     ask/bid (the at/near split is not accepted).
 
+    The prints counted are those the session holds, as on the trades route, so a session's totals
+    agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+    09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+    options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+    evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+    the close itself, or a late report after it, adds the bucket it falls in.
+
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
             characters).
@@ -442,6 +456,13 @@ async def asyncio_detailed(
     not started are not returned. Filters share name, type, limits and meaning with
     `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
     ask/bid (the at/near split is not accepted).
+
+    The prints counted are those the session holds, as on the trades route, so a session's totals
+    agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+    09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+    options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+    evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+    the close itself, or a late report after it, adds the bucket it falls in.
 
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8
@@ -544,6 +565,13 @@ async def asyncio(
     not started are not returned. Filters share name, type, limits and meaning with
     `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
     ask/bid (the at/near split is not accepted).
+
+    The prints counted are those the session holds, as on the trades route, so a session's totals
+    agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+    09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+    options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+    evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+    the close itself, or a late report after it, adds the bucket it falls in.
 
     Args:
         underlying_symbol (str): A letter followed by up to 7 letters, digits or dots (at most 8

@@ -186,6 +186,13 @@ def sync_detailed(
     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
     continues across windows.
 
+    A bucket without a quote sample of the contract has no row: the series is not filled in.
+    Contracts near the money of the nearest expirations are sampled every minute; the others
+    only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+    empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+    or to the range's end on the last page) has `meta.coverage.complete` false and
+    `meta.coverage.reason` saying how many of its buckets are empty.
+
     Args:
         underlying_symbol (str):
         contract_type (ContractType): call or put.
@@ -275,6 +282,13 @@ def sync(
     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
     continues across windows.
 
+    A bucket without a quote sample of the contract has no row: the series is not filled in.
+    Contracts near the money of the nearest expirations are sampled every minute; the others
+    only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+    empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+    or to the range's end on the last page) has `meta.coverage.complete` false and
+    `meta.coverage.reason` saying how many of its buckets are empty.
+
     Args:
         underlying_symbol (str):
         contract_type (ContractType): call or put.
@@ -358,6 +372,13 @@ async def asyncio_detailed(
     session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
     continues across windows.
+
+    A bucket without a quote sample of the contract has no row: the series is not filled in.
+    Contracts near the money of the nearest expirations are sampled every minute; the others
+    only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+    empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+    or to the range's end on the last page) has `meta.coverage.complete` false and
+    `meta.coverage.reason` saying how many of its buckets are empty.
 
     Args:
         underlying_symbol (str):
@@ -445,6 +466,13 @@ async def asyncio(
     session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
     09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
     continues across windows.
+
+    A bucket without a quote sample of the contract has no row: the series is not filled in.
+    Contracts near the money of the nearest expirations are sampled every minute; the others
+    only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+    empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+    or to the range's end on the last page) has `meta.coverage.complete` false and
+    `meta.coverage.reason` saying how many of its buckets are empty.
 
     Args:
         underlying_symbol (str):

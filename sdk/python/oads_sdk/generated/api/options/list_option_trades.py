@@ -258,7 +258,8 @@ def sync_detailed(
     Without `date`, the current session is used, else the most recent completed one. Overnight
     (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
 
-    `start_time`/`end_time` must lie within one session of the chosen date. Filters on `exchange`
+    `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+    `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
     and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
     page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
     the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
@@ -391,7 +392,8 @@ def sync(
     Without `date`, the current session is used, else the most recent completed one. Overnight
     (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
 
-    `start_time`/`end_time` must lie within one session of the chosen date. Filters on `exchange`
+    `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+    `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
     and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
     page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
     the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
@@ -519,7 +521,8 @@ async def asyncio_detailed(
     Without `date`, the current session is used, else the most recent completed one. Overnight
     (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
 
-    `start_time`/`end_time` must lie within one session of the chosen date. Filters on `exchange`
+    `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+    `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
     and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
     page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
     the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
@@ -650,7 +653,8 @@ async def asyncio(
     Without `date`, the current session is used, else the most recent completed one. Overnight
     (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
 
-    `start_time`/`end_time` must lie within one session of the chosen date. Filters on `exchange`
+    `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+    `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
     and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
     page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
     the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
