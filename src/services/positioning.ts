@@ -113,9 +113,12 @@ async function positioningView(ctx: ServiceContext, q: PositioningRequest, at: B
       q,
     ),
   );
-  const selected = book.listed.filter((e) => dates.has(e.dateOfExpiry));
+  // An expiration settled by the valuation instant holds no position any more: no column, no level (a
+  // 0dte request after the settlement selects nothing, 422).
+  const selected = book.listed.filter((e) => dates.has(e.dateOfExpiry) && settlementInstant(e.root, e.dateOfExpiry) > instant);
+  const kept = new Set(selected.map((e) => `${e.root}|${e.dateOfExpiry}`));
   const rows = book.contracts.filter(
-    (c) => dates.has(c.dateOfExpiry) && (q.contract_type === undefined || c.contractType === q.contract_type),
+    (c) => kept.has(`${c.root}|${c.dateOfExpiry}`) && (q.contract_type === undefined || c.contractType === q.contract_type),
   );
   if (rows.length === 0) throw noData(`No contract of ${symbol} is listed in the expirations selected on ${tradingDate}.`);
 

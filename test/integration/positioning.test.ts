@@ -216,8 +216,9 @@ describe('levels and heat map', () => {
 
   it('heat map: default window of 40 strikes and 12 expirations, offset and count, bounds instead of strikes_around', async () => {
     const data = await okHeatmap({});
+    // At the close DAY's own series have settled: the expirations after it.
     const all = await sql<{ d: string }>`
-      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}::date order by 1`.execute(
+      select distinct date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry > ${DAY}::date order by 1`.execute(
       service.database.admin,
     );
     const dates = all.rows.map((r) => r.d);
@@ -314,21 +315,14 @@ describe('levels and heat map', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
-  it('lists the settled 0DTE series without greeks: levels have no exposure, the heat map still shows its open interest', async () => {
+  it('leaves out an expiration settled by the valuation instant: no heat map column, 422 for 0dte alone (issue 33 §10)', async () => {
     // At the 16:15 close DAY's SPXW series has settled (16:00) and the SPX monthly at the open.
-    const settled = await okLevels({ expiry_mode: '0dte' });
-    expect(settled.levels).toMatchObject({
-      gamma_flip: null,
-      gamma_flip_candidates: [],
-      peak_net_exposure: null,
-      max_pain: null,
-      expected_move: null,
-    });
-    expect(settled.levels.regime).toMatchObject({ net: 0, label: 'neutral', ratio: null });
-    expect(settled.valuation.chain_timestamp).toBeNull();
-    const oi = await okHeatmap({ expiry_mode: '0dte', metric: 'open_interest', min_strike: 1 });
-    const stored = await openInterest({ expiry_mode: '0dte' });
-    expect(oi.cells.reduce((sum, c) => sum + c.value, 0)).toBe(stored.totals.call - stored.totals.put);
+    const settled = await levels({ expiry_mode: '0dte' });
+    expect(settled.response.status).toBe(422);
+    expect((await heatmap({ expiry_mode: '0dte', metric: 'open_interest', min_strike: 1 })).response.status).toBe(422);
+    const map = await okHeatmap({ metric: 'open_interest' });
+    expect(map.cells.length).toBeGreaterThan(0);
+    expect(map.cells.filter((c) => c.date_of_expiry === DAY)).toEqual([]);
   });
 
   it('overnight needs the entitlement and a root with an overnight session', async () => {
