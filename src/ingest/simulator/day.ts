@@ -18,7 +18,7 @@ import { barOf, MINUTE_MS, minuteWeight, regularProfile, SUB_STEPS, type Segment
 import { FlowGenerator, type MarketContext, type PrintRow } from './prints.js';
 import type { Prng } from './prng.js';
 import { liveExpirations, quotedMinutesOf, snapshotMinutes, thirtyDayContracts, type QuotedContract } from './snapshots.js';
-import { nbboOf, valueOption, widening } from './surface.js';
+import { nbboOf, quoteBounds, valueOption, widening } from './surface.js';
 import { cents, money } from './writer.js';
 
 /** Where lines go: a file writer, or a minute's array. */
@@ -85,9 +85,11 @@ function quotedContracts(
 }
 
 /**
- * The NBBO line of a contract at the start of minute m of a segment (model value at the minute's
- * first price and variance, the session's spread). Draws from `rng`: the quote's lean, then the
- * bid size (when there is a bid) and the ask size.
+ * The NBBO line of a contract stamped at the start of minute m of a segment: the model value at
+ * the minute's last price (the close of its bar, the price the service pairs a minute's sample
+ * with: iv-samples.ts ivSample) and its variance, on the time from the minute's start, the
+ * session's spread, kept within the no-arbitrage bounds at that price (surface.ts quoteBounds).
+ * Draws from `rng`: the quote's lean, then the bid size (when there is a bid) and the ask size.
  */
 function quoteLine(
   chain: Chain,
@@ -100,23 +102,27 @@ function quoteLine(
 ): string {
   const t0 = p.segment.start + m * MINUTE_MS;
   const u = q.e.underlyingIndex;
-  const v = valueOption({
-    spec: q.e.underlying,
+  const priced = {
     type: q.type,
-    spot: p.points[u]![m * SUB_STEPS]!,
+    // The close as the bar file writes it (to the cent), so the bounds hold against the stored bar.
+    spot: Math.round(p.points[u]![(m + 1) * SUB_STEPS]! * 100) / 100,
     strike: q.e.strikes[q.strikeIndex]!,
     years: (q.e.settleMs - t0) / MS_PER_YEAR,
     rate,
     dividendYield: dividends[u]!,
-    variance: p.variance[u]![m]!,
-  });
-  const n = nbboOf(v.value, {
-    rule: q.e.root.tick,
-    spreadRelative: q.e.root.spreadRelative,
-    spreadAbsolute: q.e.root.spreadAbsolute,
-    widen: widening(p.segment.kind, v.z),
-    lean: rng.between(-0.3, 0.3),
-  });
+  };
+  const v = valueOption({ ...priced, spec: q.e.underlying, variance: p.variance[u]![m]! });
+  const n = nbboOf(
+    v.value,
+    {
+      rule: q.e.root.tick,
+      spreadRelative: q.e.root.spreadRelative,
+      spreadAbsolute: q.e.root.spreadAbsolute,
+      widen: widening(p.segment.kind, v.z),
+      lean: rng.between(-0.3, 0.3),
+    },
+    quoteBounds(priced),
+  );
   const depth = q.e.root.listing === 'cboe_only' ? 20 : 50;
   const bidSize = n.bid > 0 ? Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1 : 0;
   const askSize = Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1;
