@@ -106,6 +106,19 @@ describe('expirations of a request', () => {
     ]);
   });
 
+  it("on an early-close day counts the hour to run to the day's 13:00 ET close, and drops the date once it has settled", () => {
+    const early = [...listed, { root: 'SPXW', dateOfExpiry: '2026-11-30' }, { root: 'SPY', dateOfExpiry: '2026-11-27' }];
+    expect(expirationsByDate(early).find((e) => e.dateOfExpiry === '2026-11-27')?.settlement).toBe(at('2026-11-27T18:00:00Z'));
+    // 11:59 ET on 2026-11-27: 61 minutes to the 13:00 settlement, the 0DTE is the first expiration.
+    expect(skewExpirations(early, at('2026-11-27T16:59:00Z'), null)[0]?.dateOfExpiry).toBe('2026-11-27');
+    // 12:01 ET: 59 minutes to run (not 3 h 59 min to 16:00): the first is the next one.
+    expect(skewExpirations(early, at('2026-11-27T17:01:00Z'), null)[0]?.dateOfExpiry).toBe('2026-11-30');
+    // 13:15 ET, the options close: settled, even when named.
+    const close = at('2026-11-27T18:15:00Z');
+    expect(skewExpirations(early, close, null)[0]?.dateOfExpiry).toBe('2026-11-30');
+    expect(skewExpirations(early, close, ['2026-11-27'])).toEqual([]);
+  });
+
   it('keeps the named expirations that are listed and not settled', () => {
     const instant = at('2026-11-20T21:15:00Z');
     expect(skewExpirations(listed, instant, ['2026-12-18', '2026-11-20', '2027-01-15']).map((e) => `${e.root} ${e.dateOfExpiry}`)).toEqual([
