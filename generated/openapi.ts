@@ -779,7 +779,9 @@ export interface paths {
          *     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
          *     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
          *     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
-         *     settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+         *     settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+         *     13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+         *     settled and the first is the next one).
          *
          *     **Method.**
          *     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
@@ -3414,6 +3416,13 @@ export interface components {
          */
         TradeTypeFilter: "sweep" | "block" | "split" | "single" | "golden" | "multileg" | "cross" | "floor" | "auction" | "iso";
         /**
+         * UnderlyingSource
+         * @description Where underlying_price comes from. `bar`: the close of the underlying's last one-minute bar ended by the valuation time (an ETF or a stock at any hour, an index during its regular session). `regular_close`: the underlying is an index (SPX, XSP, NDX, RUT, VIX) valued outside its calculation hours, the exchange calendar's regular session (09:30 to 16:00 ET, 13:00 ET on an early-close day): after its close, overnight (gth) or before its open. An index has no price then, so the service uses its value at the close of its last regular session, the close of the last bar ended by that close, whatever bars a feed holds after it; no forward is implied for the hours since (the chain's own parity forward, in the skew's `forward`, carries what the options say of them).
+         * @example bar
+         * @enum {string}
+         */
+        UnderlyingSource: "bar" | "regular_close";
+        /**
          * UnderlyingSymbol
          * @description A letter followed by up to 7 letters, digits or dots (at most 8 characters).
          * @example SPX
@@ -3497,12 +3506,14 @@ export interface components {
              */
             timestamp: number | null;
             /**
-             * @description Underlying price used (USD): the close of the last one-minute bar ended by the valuation time; null when none.
+             * @description Underlying price used (USD): the close of the last one-minute bar ended by the valuation time, or for an index valued outside its calculation hours its regular close (see underlying_source); null when none.
              * @example 5850.25
              */
             underlying_price: number | null;
+            /** @description Where underlying_price comes from (UnderlyingSource); null with underlying_price. */
+            underlying_source: components["schemas"]["UnderlyingSource"] | null;
             /**
-             * @description True when that bar started more than 15 minutes before the valuation time.
+             * @description True when that bar started more than 15 minutes before the instant the price stands for: the valuation time, or the regular close for `regular_close`.
              * @example false
              */
             underlying_stale: boolean;
@@ -3971,6 +3982,7 @@ export type SchemaStrikeValue = components['schemas']['StrikeValue'];
 export type SchemaTradeAtTime = components['schemas']['TradeAtTime'];
 export type SchemaTradeAtTimeResponse = components['schemas']['TradeAtTimeResponse'];
 export type SchemaTradeTypeFilter = components['schemas']['TradeTypeFilter'];
+export type SchemaUnderlyingSource = components['schemas']['UnderlyingSource'];
 export type SchemaUnderlyingSymbol = components['schemas']['UnderlyingSymbol'];
 export type SchemaUnitLabel = components['schemas']['UnitLabel'];
 export type SchemaUnixMs = components['schemas']['UnixMs'];

@@ -18,10 +18,12 @@ import {
   chainValuationTime,
   dataInstant,
   dataMinutesWindow,
+  underlyingPriceInstant,
   underlyingStale,
   valuationInstant,
   volatilitySession,
   type ChosenExpiration,
+  type UnderlyingSource,
   type VolatilitySession,
 } from '../analytics/volatility/valuation.js';
 import type { ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
@@ -171,6 +173,8 @@ export interface ValuedChain {
   /** The end of the chain's minute, not after the instant; the instant itself without a chain. */
   valuedAt: number;
   price: UnderlyingPrice | null;
+  /** The instant the price stands for and what it is (valuation.ts underlyingPriceInstant). */
+  priceRead: { at: number; source: UnderlyingSource };
   rate: number;
   surface: readonly ExpirationSurface[];
 }
@@ -195,7 +199,8 @@ export async function valueChain(
 ): Promise<ValuedChain> {
   const minute = chainMinute(rows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
-  const price = await ctx.deps.repositories.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS);
+  const priceRead = underlyingPriceInstant(underlying, valuedAt);
+  const price = await ctx.deps.repositories.chain.underlyingPriceAt(underlying, priceRead.at, UNDERLYING_LOOKBACK_MS);
   const rate = riskFreeRate(tradingDate);
   const surface =
     rows.length === 0
@@ -205,10 +210,14 @@ export async function valueChain(
           rate,
           expirations: chosen.map((e) => expirationChain(e, rowsOf(rows, e), valuedAt)),
         });
-  return { rows, valuedAt, price, rate, surface };
+  return { rows, valuedAt, price, priceRead, rate, surface };
 }
 
-/** The response's valuation object of a valued chain. */
+/**
+ * The response's valuation object of a valued chain: the underlying's price with its source, stale
+ * when its bar started more than 15 minutes before the instant it stands for (the valuation time,
+ * or an index's regular close).
+ */
 export function valuationObject(v: ValuedChain, openInterestDate: string | null): Valuation {
   return {
     chain_timestamp: v.rows.reduce<number | null>((m, r) => (m === null || r.quoteTs > m ? r.quoteTs : m), null),
@@ -216,7 +225,8 @@ export function valuationObject(v: ValuedChain, openInterestDate: string | null)
     risk_free_rate: v.rate,
     timestamp: v.valuedAt,
     underlying_price: v.price?.price ?? null,
-    underlying_stale: underlyingStale(v.price?.barStart ?? null, v.valuedAt),
+    underlying_source: v.price === null ? null : v.priceRead.source,
+    underlying_stale: underlyingStale(v.price?.barStart ?? null, v.priceRead.at),
     underlying_timestamp: v.price?.barStart ?? null,
   };
 }

@@ -7,6 +7,7 @@ import {
   daysBetween,
   expirationsByDate,
   skewExpirations,
+  underlyingPriceInstant,
   underlyingStale,
   valuationInstant,
   volatilitySession,
@@ -125,6 +126,29 @@ describe('expirations of a request', () => {
       'SPXW 2026-12-18',
     ]);
     expect(skewExpirations(listed, instant, ['2026-11-20'])).toEqual([]);
+  });
+});
+
+describe("the underlying price's instant (an index has no price outside its calculation hours)", () => {
+  it('reads an index at the valuation time in its regular session, at its close after it', () => {
+    // 2026-11-25, a full day: 15:59 ET is in the session; 16:00 is the close itself; 16:14 ET reads the 16:00 close.
+    expect(underlyingPriceInstant('SPX', at('2026-11-25T20:59:00Z'))).toEqual({ at: at('2026-11-25T20:59:00Z'), source: 'bar' });
+    expect(underlyingPriceInstant('SPX', at('2026-11-25T21:00:00Z'))).toEqual({ at: at('2026-11-25T21:00:00Z'), source: 'bar' });
+    expect(underlyingPriceInstant('SPX', at('2026-11-25T21:14:00Z'))).toEqual({ at: at('2026-11-25T21:00:00Z'), source: 'regular_close' });
+    // An early close: 13:10 ET on 2026-11-27 reads the 13:00 close.
+    expect(underlyingPriceInstant('SPX', at('2026-11-27T18:10:00Z'))).toEqual({ at: at('2026-11-27T18:00:00Z'), source: 'regular_close' });
+  });
+
+  it('reads an index overnight and on a holiday or weekend at the close of its last session', () => {
+    // Thanksgiving night (11-26 23:17 ET) and the next morning before the open: Wednesday's 16:00 close.
+    for (const t of ['2026-11-27T04:17:00Z', '2026-11-27T14:29:00Z'])
+      expect(underlyingPriceInstant('SPX', at(t)), t).toEqual({ at: at('2026-11-25T21:00:00Z'), source: 'regular_close' });
+    expect(underlyingPriceInstant('NDX', at('2026-11-28T15:00:00Z'))).toEqual({ at: at('2026-11-27T18:00:00Z'), source: 'regular_close' });
+  });
+
+  it('reads an ETF or a stock at the valuation time at any hour', () => {
+    for (const symbol of ['SPY', 'AAPL', 'UNKNOWN'])
+      expect(underlyingPriceInstant(symbol, at('2026-11-25T21:14:00Z')), symbol).toEqual({ at: at('2026-11-25T21:14:00Z'), source: 'bar' });
   });
 });
 

@@ -130,15 +130,18 @@ function quoteLine(
 }
 
 /**
- * Writes the one-minute bars of minute m of a segment: SPX through every segment, ETFs in the
- * regular segment, stocks to the equity close, with volume shaped by the regular profile.
+ * Writes the one-minute bars of minute m of a segment: ETFs in the regular segment (to the options
+ * close, 16:15 ET), stocks and indexes to the equity close (16:00 ET, 13:00 on an early close),
+ * with volume shaped by the regular profile. An index has no value outside its calculation hours,
+ * so none is written in GTH, the curb or the quarter hour after the close, although the path (the
+ * futures-implied level the index options are priced on) moves on.
  */
 export function writeBars(bars: LineSink, p: SegmentPath, m: number, profile: Float64Array | null, rng: Prng): void {
   const { segment } = p;
   const t0 = segment.start + m * MINUTE_MS;
   UNDERLYINGS.forEach((spec, u) => {
-    if (spec.bars !== 'index' && segment.kind !== 'rth') return;
-    if (spec.bars === 'equity' && m >= segment.equityMinutes) return;
+    if (segment.kind !== 'rth') return;
+    if (spec.bars !== 'etf' && m >= segment.equityMinutes) return;
     const [o, h, l, c] = barOf(p, u, m);
     let shares = 0;
     if (spec.dailyVolume > 0) {
