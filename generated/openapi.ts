@@ -275,9 +275,10 @@ export interface paths {
         /**
          * Implied volatility history of one contract
          * @description Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-         *     implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
-         *     of "Rates and dividend yields", time counted to the contract's settlement instant), next to the underlying
-         *     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+         *     implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+         *     dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+         *     minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+         *     settlement instant), next to the underlying price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
          *     the default is the current session's trading date, else the latest completed one (with `gth`,
          *     an overnight session in progress is the current one: it belongs to the next trading date,
          *     as on the trades route). `underlying_symbol` is one
@@ -1927,6 +1928,11 @@ export interface components {
              * @example 0.179
              */
             bid_implied_volatility: number | null;
+            /**
+             * @description Forward of the expiration the volatilities were solved on (USD), F = S·e^{(r−q)T}: the median put-call parity forward of the expiration's quotes sampled in the sample's minute (as the skew route's `forward`), or the carry q of the nearest sampled minute's forward within 30 minutes applied at this sample's underlying price; null when there was none and the underlying's fixed dividend yield was used (see "Rates and dividend yields"), or without an underlying price.
+             * @example 5862.4
+             */
+            forward: number | null;
             /**
              * @description Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
              * @example 0.182

@@ -297,6 +297,10 @@ export type ImpliedVolatilitySample = {
      */
     bid_implied_volatility: number | null;
     /**
+     * Forward of the expiration the volatilities were solved on (USD), F = S·e^{(r−q)T}: the median put-call parity forward of the expiration's quotes sampled in the sample's minute (as the skew route's `forward`), or the carry q of the nearest sampled minute's forward within 30 minutes applied at this sample's underlying price; null when there was none and the underlying's fixed dividend yield was used (see "Rates and dividend yields"), or without an underlying price.
+     */
+    forward: number | null;
+    /**
      * Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
      */
     implied_volatility: number | null;
