@@ -111,7 +111,16 @@ function quoteLine(
     rate,
     dividendYield: dividends[u]!,
   };
-  const v = valueOption({ ...priced, spec: q.e.underlying, variance: p.variance[u]![m]! });
+  const v = valueOption({
+    spec: q.e.underlying,
+    type: priced.type,
+    spot: priced.spot,
+    strike: priced.strike,
+    years: priced.years,
+    rate,
+    dividendYield: priced.dividendYield,
+    variance: p.variance[u]![m]!,
+  });
   const n = nbboOf(
     v.value,
     {

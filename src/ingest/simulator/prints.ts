@@ -172,7 +172,16 @@ export class FlowGenerator {
       rate: this.market.rate,
       dividendYield: this.market.dividends[u]!,
     };
-    const v = valueOption({ ...priced, spec: p.e.underlying, variance: varianceAt(this.path, u, t) });
+    const v = valueOption({
+      spec: p.e.underlying,
+      type: priced.type,
+      spot: priced.spot,
+      strike: priced.strike,
+      years: priced.years,
+      rate: priced.rate,
+      dividendYield: priced.dividendYield,
+      variance: varianceAt(this.path, u, t),
+    });
     const nbbo = nbboOf(
       v.value,
       {
