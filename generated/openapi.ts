@@ -285,9 +285,10 @@ export interface paths {
         /**
          * Implied volatility history of one contract
          * @description Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-         *     implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
-         *     of "Rates and dividend yields", time counted to the contract's settlement instant), next to the underlying
-         *     price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+         *     implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+         *     dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+         *     minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+         *     settlement instant), next to the underlying price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
          *     the default is the current session's trading date, else the latest completed one (with `gth`,
          *     an overnight session in progress is the current one: it belongs to the next trading date,
          *     as on the trades route). `underlying_symbol` is one
@@ -819,7 +820,9 @@ export interface paths {
          *     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
          *     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
          *     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
-         *     settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+         *     settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+         *     13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+         *     settled and the first is the next one).
          *
          *     **Method.**
          *     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
@@ -2017,6 +2020,12 @@ export interface components {
              * @example 0.179
              */
             bid_implied_volatility: number | null;
+            /**
+             * Format: double
+             * @description Forward of the expiration the volatilities were solved on (USD), F = S·e^{(r−q)T}: the median put-call parity forward of the expiration's quotes sampled in the sample's minute (as the skew route's `forward`), or the carry q of the nearest sampled minute's forward within 30 minutes applied at this sample's underlying price; null when there was none and the underlying's fixed dividend yield was used (see "Rates and dividend yields"), or without an underlying price.
+             * @example 5862.4
+             */
+            forward: number | null;
             /**
              * Format: double
              * @description Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
@@ -3601,6 +3610,13 @@ export interface components {
          */
         TradeTypeFilter: "sweep" | "block" | "split" | "single" | "golden" | "multileg" | "cross" | "floor" | "auction" | "iso";
         /**
+         * UnderlyingSource
+         * @description Where underlying_price comes from. `bar`: the close of the underlying's last one-minute bar ended by the valuation time (an ETF or a stock at any hour, an index during its regular session). `regular_close`: the underlying is an index (SPX, XSP, NDX, RUT, VIX) valued outside its calculation hours, the exchange calendar's regular session (09:30 to 16:00 ET, 13:00 ET on an early-close day): after its close, overnight (gth) or before its open. An index has no price then, so the service uses its value at the close of its last regular session, the close of the last bar ended by that close, whatever bars a feed holds after it; no forward is implied for the hours since (the chain's own parity forward, in the skew's `forward`, carries what the options say of them).
+         * @example bar
+         * @enum {string}
+         */
+        UnderlyingSource: "bar" | "regular_close";
+        /**
          * UnderlyingSymbol
          * @description A letter followed by up to 7 letters, digits or dots (at most 8 characters).
          * @example SPX
@@ -3692,12 +3708,14 @@ export interface components {
             timestamp: number | null;
             /**
              * Format: double
-             * @description Underlying price used (USD): the close of the last one-minute bar ended by the valuation time; null when none.
+             * @description Underlying price used (USD): the close of the last one-minute bar ended by the valuation time, or for an index valued outside its calculation hours its regular close (see underlying_source); null when none.
              * @example 5850.25
              */
             underlying_price: number | null;
+            /** @description Where underlying_price comes from (UnderlyingSource); null with underlying_price. */
+            underlying_source: components["schemas"]["UnderlyingSource"] | null;
             /**
-             * @description True when that bar started more than 15 minutes before the valuation time.
+             * @description True when that bar started more than 15 minutes before the instant the price stands for: the valuation time, or the regular close for `regular_close`.
              * @example false
              */
             underlying_stale: boolean;
@@ -4175,6 +4193,7 @@ export type SchemaStrikeValue = components['schemas']['StrikeValue'];
 export type SchemaTradeAtTime = components['schemas']['TradeAtTime'];
 export type SchemaTradeAtTimeResponse = components['schemas']['TradeAtTimeResponse'];
 export type SchemaTradeTypeFilter = components['schemas']['TradeTypeFilter'];
+export type SchemaUnderlyingSource = components['schemas']['UnderlyingSource'];
 export type SchemaUnderlyingSymbol = components['schemas']['UnderlyingSymbol'];
 export type SchemaUnitLabel = components['schemas']['UnitLabel'];
 export type SchemaUnixMs = components['schemas']['UnixMs'];

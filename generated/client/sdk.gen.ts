@@ -165,9 +165,10 @@ export const getPremiumDrift = <ThrowOnError extends boolean = false>(options: O
  * Implied volatility history of one contract
  *
  * Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
- * implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
- * of "Rates and dividend yields", time counted to the contract's settlement instant), next to the underlying
- * price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+ * implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+ * dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+ * minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+ * settlement instant), next to the underlying price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
  * the default is the current session's trading date, else the latest completed one (with `gth`,
  * an overnight session in progress is the current one: it belongs to the next trading date,
  * as on the trades route). `underlying_symbol` is one
@@ -265,7 +266,9 @@ export const getContractTradeAtTime = <ThrowOnError extends boolean = false>(opt
  * A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
  * the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
  * whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
- * settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+ * settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+ * 13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+ * settled and the first is the next one).
  *
  * **Method.**
  * 1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on

@@ -7,6 +7,7 @@ import {
   ivSample,
   lastQuotePerBucket,
   MAX_RANGE_MS,
+  parityCarries,
   resolveIvRange,
   sampleWindows,
 } from './iv-samples.js';
@@ -257,5 +258,68 @@ describe('ivSample', () => {
       bars,
     );
     expect(s.implied_volatility!).toBeCloseTo(0.5, 6);
+  });
+});
+
+describe('parityCarries: one forward for a call and a put of one strike', () => {
+  // SPY 2026-12-18 quoted with a carry of 0.031, not the fixed 0.013 of rates.ts.
+  const q = 0.031;
+  const spot = 588.5;
+  const minute = OPEN + 60 * 60_000;
+  const quoteTs = minute + 30_000;
+  const time = yearsToSettlement(quoteTs, 'SPY', '2026-12-18');
+  const rate = riskFreeRate('2026-11-20');
+  const vol = 0.16;
+  const mid = (type: 'call' | 'put', strike: number): number =>
+    bsmPrice({ type, spot, strike, time, rate, dividendYield: q, volatility: vol });
+  const strikes = [580, 584, 586, 588, 589, 590, 592, 596];
+  const quotes = strikes.flatMap((strike) =>
+    (['call', 'put'] as const).map((type) => ({ strike, type, bid: mid(type, strike) - 0.02, ask: mid(type, strike) + 0.02 })),
+  );
+  const contractOf = (type: 'call' | 'put') => ({
+    optionSymbol: `SPY   261218${type === 'call' ? 'C' : 'P'}00589000`,
+    root: 'SPY',
+    underlying: 'SPY',
+    type,
+    strike: 589,
+    dateOfExpiry: '2026-12-18',
+  });
+  const bars = new Map([[minute, { ts: minute, close: spot }]]);
+  const later = minute + 20 * 60_000;
+  const bucketOfQuote = (type: 'call' | 'put', m: number) => ({
+    bucket: m,
+    quote: { minute: m, quoteTs: m + 30_000, bid: mid(type, 589) - 0.02, ask: mid(type, 589) + 0.02 },
+    tradingDate: '2026-11-20',
+  });
+
+  it("solves the call and the put on the expiration's parity forward of the minute: one volatility, the forward stated", () => {
+    const byMinute = new Map([[minute, quotes]]);
+    const samples = (['call', 'put'] as const).map((type) => {
+      const buckets = [bucketOfQuote(type, minute)];
+      const carries = parityCarries(contractOf(type), buckets, byMinute, bars);
+      expect(carries.get(minute)!).toBeCloseTo(q, 8);
+      return ivSample(contractOf(type), buckets[0]!, bars, carries.get(minute) ?? null);
+    });
+    const [call, put] = samples as [ReturnType<typeof ivSample>, ReturnType<typeof ivSample>];
+    expect(call.implied_volatility!).toBeCloseTo(vol, 6);
+    expect(Math.abs(call.implied_volatility! - put.implied_volatility!)).toBeLessThan(0.001);
+    expect(call.forward!).toBeCloseTo(spot * Math.exp((rate - q) * time), 6);
+    // With the fixed 0.013 the two legs part by far more than 0.1 vol points.
+    const fixed = (['call', 'put'] as const).map(
+      (type) => ivSample(contractOf(type), bucketOfQuote(type, minute), bars).implied_volatility!,
+    );
+    expect(dividendYield('SPY')).toBe(0.013);
+    expect(Math.abs(fixed[0]! - fixed[1]!)).toBeGreaterThan(0.001);
+  });
+
+  it("takes the nearest sampled minute's carry within 30 minutes, else none (the fixed yield, forward null)", () => {
+    const byMinute = new Map([[minute, quotes]]);
+    const near = [bucketOfQuote('call', minute), bucketOfQuote('call', later)];
+    const carries = parityCarries(contractOf('call'), near, byMinute, new Map([...bars, [later, { ts: later, close: spot }]]));
+    expect(carries.get(later)).toBe(carries.get(minute));
+    const far = minute + 31 * 60_000;
+    const none = parityCarries(contractOf('call'), [bucketOfQuote('call', far)], byMinute, new Map([[far, { ts: far, close: spot }]]));
+    expect(none.size).toBe(0);
+    expect(ivSample(contractOf('call'), bucketOfQuote('call', far), new Map([[far, { ts: far, close: spot }]])).forward).toBeNull();
   });
 });

@@ -2,9 +2,14 @@
  * Implied-volatility samples of one contract: one-minute NBBO samples grouped into interval
  * buckets, the last sample of each bucket standing for it (as a bar's close), its bid, ask and
  * midpoint solved for volatility by Black-Scholes-Merton (implied-volatility.ts impliedVolatility) on the time
- * to the settlement instant (settlement.ts), the rate of the trading date (rates.ts) and the
- * underlying's dividend yield, at the underlying price of the sample's minute: the close of that
- * one-minute bar, else of the minute before (as prints are classified).
+ * to the settlement instant (settlement.ts), the rate of the trading date (rates.ts) and the carry
+ * of the expiration's put-call parity forward, at the underlying price of the sample's minute: the
+ * close of that one-minute bar, else of the minute before (as prints are classified). The forward
+ * is that of the skew route (volatility/forward.ts impliedForward) on the quotes of the contract's
+ * expiration sampled in the same minute, its carry q = r − ln(F/S)/T, so that a call and a put of
+ * one strike have one volatility; a minute without a strike quoted on both legs takes the carry of
+ * the nearest sampled minute with one (within FORWARD_MAX_AGE_MS), else the underlying's fixed
+ * dividend yield (rates.ts), and the sample's `forward` is then null.
  *
  * Sessions: rth (the default) is the regular session (09:30 to the options close); gth is the Cboe
  * Global Trading Hours window of the trading date (20:15 ET the evening before to 09:25 ET,
@@ -20,6 +25,8 @@ import { dividendYield, riskFreeRate } from './rates.js';
 import { optionRoot } from './roots.js';
 import { optionsOvernightWindow, optionsRegularClose } from './sessions.js';
 import { yearsToSettlement } from './settlement.js';
+import { impliedDividendYield, impliedForward } from './volatility/forward.js';
+import type { ChainQuote } from './volatility/quotes.js';
 import type { SessionChoice, Span } from './print-filters.js';
 
 export const INTERVAL_MS: Readonly<Record<'1m' | '5m' | '10m' | '15m' | '30m' | '1h', number>> = {
@@ -154,6 +161,7 @@ export interface IvSample {
   ask_implied_volatility: number | null;
   bid: number | null;
   bid_implied_volatility: number | null;
+  forward: number | null;
   implied_volatility: number | null;
   midpoint: number | null;
   option_symbol: string;
@@ -192,35 +200,80 @@ function priceOrNull(price: number | null): number | null {
   return price !== null && price > 0 && Number.isFinite(price) ? price : null;
 }
 
+/** How far from a sample's minute the carry of another minute's forward is taken, when its own minute has none. */
+export const FORWARD_MAX_AGE_MS = 30 * 60_000;
+
+/** The underlying bar a sample of a minute is valued at: the minute's, else the minute before's. */
+function barOf(bars: ReadonlyMap<number, Bar>, minute: number): Bar | null {
+  return bars.get(minute) ?? bars.get(minute - MINUTE_MS) ?? null;
+}
+
+/**
+ * The carry of each bucket's sample (by its minute): q = r − ln(F/S)/T from the parity forward F of
+ * the expiration's quotes of that minute (`quotesByMinute`, both legs of its strikes), S the bar the
+ * sample is valued at, T from the sample's quote to settlement; a minute without a forward takes
+ * the carry of the nearest bucket minute with one, within FORWARD_MAX_AGE_MS; none: not in the map.
+ */
+export function parityCarries(
+  contract: SampledContract,
+  buckets: readonly BucketQuote[],
+  quotesByMinute: ReadonlyMap<number, readonly ChainQuote[]>,
+  bars: ReadonlyMap<number, Bar>,
+): Map<number, number> {
+  const own: { minute: number; carry: number }[] = [];
+  for (const { quote, tradingDate } of buckets) {
+    const spot = barOf(bars, quote.minute)?.close ?? null;
+    const quotes = quotesByMinute.get(quote.minute);
+    const time = yearsToSettlement(quote.quoteTs, contract.root, contract.dateOfExpiry);
+    if (spot === null || !(spot > 0) || quotes === undefined || !(time > 0)) continue;
+    const rate = riskFreeRate(tradingDate);
+    const estimate = impliedForward({ quotes, time, rate, spot });
+    if (estimate !== null) own.push({ minute: quote.minute, carry: impliedDividendYield(spot, estimate.forward, rate, time) });
+  }
+  const carries = new Map<number, number>();
+  for (const { quote } of buckets) {
+    let best: { minute: number; carry: number } | null = null;
+    for (const o of own) {
+      const distance = Math.abs(o.minute - quote.minute);
+      if (distance <= FORWARD_MAX_AGE_MS && (best === null || distance < Math.abs(best.minute - quote.minute))) best = o;
+    }
+    if (best !== null) carries.set(quote.minute, best.carry);
+  }
+  return carries;
+}
+
 /**
  * One sample: the quote's prices and their volatilities at the underlying bar of its minute (else
- * the minute before), at the rate of its trading date (an overnight bucket's evening belongs to the next date).
+ * the minute before), at the rate of its trading date (an overnight bucket's evening belongs to the
+ * next date), and the carry of its expiration's parity forward (parityCarries), else the
+ * underlying's fixed dividend yield (`forward` null).
  */
-export function ivSample(contract: SampledContract, { bucket, quote, tradingDate }: BucketQuote, bars: ReadonlyMap<number, Bar>): IvSample {
-  const bar = bars.get(quote.minute) ?? bars.get(quote.minute - MINUTE_MS) ?? null;
+export function ivSample(
+  contract: SampledContract,
+  { bucket, quote, tradingDate }: BucketQuote,
+  bars: ReadonlyMap<number, Bar>,
+  carry: number | null = null,
+): IvSample {
+  const bar = barOf(bars, quote.minute);
   // A missing value is null, never 0: OPRA disseminates a zero bid or ask for "no bid" or "no
   // offer" (as print-side.ts reads it), so a one-sided quote has no midpoint.
   const bid = priceOrNull(quote.bid);
   const ask = priceOrNull(quote.ask);
   const midpoint = bid !== null && ask !== null && ask >= bid ? (bid + ask) / 2 : null;
   const spot = bar?.close ?? null;
+  const time = yearsToSettlement(quote.quoteTs, contract.root, contract.dateOfExpiry);
+  const rate = riskFreeRate(tradingDate);
+  const yieldUsed = carry ?? dividendYield(contract.underlying);
   const solve = (price: number | null): number | null => {
     if (price === null || spot === null) return null;
-    return impliedVolatility({
-      type: contract.type,
-      price,
-      spot,
-      strike: contract.strike,
-      time: yearsToSettlement(quote.quoteTs, contract.root, contract.dateOfExpiry),
-      rate: riskFreeRate(tradingDate),
-      dividendYield: dividendYield(contract.underlying),
-    });
+    return impliedVolatility({ type: contract.type, price, spot, strike: contract.strike, time, rate, dividendYield: yieldUsed });
   };
   return {
     ask,
     ask_implied_volatility: solve(ask),
     bid,
     bid_implied_volatility: solve(bid),
+    forward: carry !== null && spot !== null && time > 0 ? spot * Math.exp((rate - carry) * time) : null,
     implied_volatility: solve(midpoint),
     midpoint,
     option_symbol: contract.optionSymbol,

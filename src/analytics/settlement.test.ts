@@ -30,6 +30,21 @@ describe('settlementInstant', () => {
     expect(settlementInstant('AAPL', '2025-11-07')).toBe(Date.parse('2025-11-07T21:00:00Z'));
   });
 
+  it("PM on an early-close day: the calendar's 13:00 ET close, not 16:00 (the day after Thanksgiving, Christmas Eve)", () => {
+    // 2026-11-27: NYSE closes at 13:00 ET (18:00Z); SPXW settle to the SPX close, SPY exercise on its close.
+    for (const root of ['SPXW', 'SPY', 'QQQ', 'AAPL'])
+      expect(settlementInstant(root, '2026-11-27'), root).toBe(Date.parse('2026-11-27T18:00:00Z'));
+    expect(settlementInstant('SPY', '2026-12-24')).toBe(Date.parse('2026-12-24T18:00:00Z'));
+    // A 0DTE SPY at 12:59:58 ET has two seconds to run, not three hours and two seconds.
+    expect(yearsToSettlement(Date.parse('2026-11-27T17:59:58Z'), 'SPY', '2026-11-27') * MS_PER_YEAR).toBe(2000);
+  });
+
+  it("AM at the calendar's open of the expiry date (a delayed open strikes later), the nominal 09:30 ET outside the calendar", () => {
+    expect(settlementInstant('SPX', '2002-09-11')).toBe(Date.parse('2002-09-11T16:00:00Z')); // 12:00 EDT
+    expect(settlementInstant('SPX', '1999-12-17')).toBe(Date.parse('1999-12-17T14:30:00Z'));
+    expect(settlementInstant('SPXW', '2036-01-04')).toBe(Date.parse('2036-01-04T21:00:00Z'));
+  });
+
   it('follows daylight-saving changes around the March switch', () => {
     // US DST began 2024-03-10: the Friday before is EST, the Friday after EDT.
     expect(settlementInstant('SPXW', '2024-03-08')).toBe(Date.parse('2024-03-08T21:00:00Z'));

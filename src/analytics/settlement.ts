@@ -8,6 +8,7 @@
  * Wednesday); equity and ETF options expire at the close of trading on the expiration date (OCC).
  */
 
+import { CALENDAR_FIRST_DATE, CALENDAR_LAST_DATE, calendarDay } from './calendar.js';
 import { addDays, dayOfWeek, newYorkTimeToMs } from './new-york-time.js';
 
 export type SettlementStyle = 'am' | 'pm';
@@ -41,19 +42,28 @@ function checkDate(date: string): void {
 }
 
 /**
- * Unix ms of the instant the contract's settlement value is struck, in New York time:
- * - AM: 09:30 ET on the expiry date, the opening from which the Special Opening Quotation is computed
- *   (the quotation itself is published once all components have opened, usually minutes later;
- *   trading in these series ends at the previous day's close).
- * - PM: 16:00 ET on the expiry date, the regular close. On early-close days (13:00 ET) this overstates
- *   the time left by three hours, a known simplification.
+ * Unix ms of the instant the contract's settlement value is struck, in New York time, from the
+ * exchange calendar's session of the expiry date (calendar.ts calendarDay):
+ * - AM: the regular open of the expiry date (09:30 ET), the opening from which the Special Opening
+ *   Quotation is computed (the quotation itself is published once all components have opened,
+ *   usually minutes later; trading in these series ends at the previous day's close).
+ * - PM: the regular close of the expiry date: 16:00 ET, 13:00 ET on an early-close day (the day
+ *   after Thanksgiving, Christmas Eve, ...). PM-settled index options settle to the index's closing
+ *   value, struck at the equity close, and expiring series stop trading then, whatever later close
+ *   (16:15 ET, 13:15 ET on an early-close day) their non-expiring series keep; an ETF or equity
+ *   option's exercise is fixed by the closing price of its underlying, at the same close.
  * Dates on a Saturday are the pre-February-2015 OCC convention for standard monthly expirations
- * (the Saturday after the third Friday); they settle on the Friday before.
+ * (the Saturday after the third Friday); they settle on the Friday before. A date the calendar does
+ * not hold, or holds as closed (no series is listed to expire on one), settles at the nominal
+ * 09:30 or 16:00 ET.
  */
 export function settlementInstant(root: string, dateOfExpiry: string): number {
   checkDate(dateOfExpiry);
   const date = dayOfWeek(dateOfExpiry) === 6 ? addDays(dateOfExpiry, -1) : dateOfExpiry;
-  return newYorkTimeToMs(date, settlementStyle(root) === 'am' ? '09:30' : '16:00');
+  const am = settlementStyle(root) === 'am';
+  const session = date >= CALENDAR_FIRST_DATE && date <= CALENDAR_LAST_DATE ? calendarDay(date) : null;
+  const scheduled = am ? session?.open_timestamp : session?.close_timestamp;
+  return scheduled ?? newYorkTimeToMs(date, am ? '09:30' : '16:00');
 }
 
 /** Years (ACT/365) from `atMs` to the settlement instant; zero or negative once settlement has passed. */

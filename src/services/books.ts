@@ -35,7 +35,14 @@ import { customerFlow, type CustomerFlow } from '../analytics/positioning/positi
 import type { ContractActivity } from '../analytics/positioning/heatmap.js';
 import { ASK_SIDES, BID_SIDES, type Side } from '../analytics/sides.js';
 import { buildSurface, type ExpirationSurface } from '../analytics/volatility/surface.js';
-import { chainMinute, chainValuationTime, expirationsByDate, type VolatilitySession } from '../analytics/volatility/valuation.js';
+import {
+  chainMinute,
+  chainValuationTime,
+  expirationsByDate,
+  underlyingPriceInstant,
+  type UnderlyingSource,
+  type VolatilitySession,
+} from '../analytics/volatility/valuation.js';
 import type { ChainQuoteRow, ListedExpirationRow, UnderlyingPrice } from '../db/chain.js';
 import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/position-books.js';
 import type { ListedContractRow } from '../db/positioning.js';
@@ -72,6 +79,8 @@ export interface FamilyBook {
   /** The end of the chain's minute (the instant without a chain). */
   valuedAt: number;
   price: UnderlyingPrice | null;
+  /** The instant the price stands for and what it is (valuation.ts underlyingPriceInstant: an index outside its session, its regular close). */
+  priceRead: { at: number; source: UnderlyingSource };
   rate: number;
   /** Every listed expiration of the roots on or after the trading date. */
   listed: ListedExpirationRow[];
@@ -95,6 +104,7 @@ interface BookSummary {
   underlying: string | null;
   valuedAt: number;
   price: UnderlyingPrice | null;
+  priceRead: { at: number; source: UnderlyingSource };
   rate: number;
   listed: ListedExpirationRow[];
 }
@@ -184,6 +194,7 @@ export function bookFromColumns(id: number | null, columns: BookColumns): Family
     underlying: s.underlying,
     valuedAt: s.valuedAt,
     price: s.price,
+    priceRead: s.priceRead,
     rate: s.rate,
     listed: s.listed,
     dates,
@@ -227,12 +238,13 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
   const underlying = contracts[0]?.underlying ?? null;
   const stored = storedOpenInterestDate(contracts);
+  const priceRead = underlyingPriceInstant(underlying ?? symbol, valuedAt);
   // The price, the flows and the activity at the valuation time at once.
   const [price, flowRows, activityRows] =
     underlying === null
       ? [null, [], []]
       : await Promise.all([
-          repos.chain.underlyingPriceAt(underlying, valuedAt, UNDERLYING_LOOKBACK_MS),
+          repos.chain.underlyingPriceAt(underlying, priceRead.at, UNDERLYING_LOOKBACK_MS),
           repos.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, valuedAt),
           // The prints the session holds (one definition, SESSIONS_OF); while it runs, those before the valuation time.
           repos.positioning.activityByContract(
@@ -285,6 +297,7 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
     underlying,
     valuedAt,
     price,
+    priceRead,
     rate: riskFreeRate(tradingDate),
     listed,
   };

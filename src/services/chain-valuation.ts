@@ -21,6 +21,7 @@ import {
   valuationInstant,
   volatilitySession,
   type ChosenExpiration,
+  type UnderlyingSource,
   type VolatilitySession,
 } from '../analytics/volatility/valuation.js';
 import type { ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
@@ -170,6 +171,8 @@ export interface ValuedChain {
   /** The end of the chain's minute, not after the instant; the instant itself without a chain. */
   valuedAt: number;
   price: UnderlyingPrice | null;
+  /** The instant the price stands for and what it is (valuation.ts underlyingPriceInstant). */
+  priceRead: { at: number; source: UnderlyingSource };
   rate: number;
   surface: readonly ExpirationSurface[];
 }
@@ -179,7 +182,11 @@ export function rowsOf(rows: readonly ChainQuoteRow[], e: ChosenExpiration): Cha
   return rows.filter((r) => r.root === e.root && r.dateOfExpiry === e.dateOfExpiry);
 }
 
-/** The response's valuation object of a valued chain. */
+/**
+ * The response's valuation object of a valued chain: the underlying's price with its source, stale
+ * when its bar started more than 15 minutes before the instant it stands for (the valuation time,
+ * or an index's regular close).
+ */
 export function valuationObject(v: ValuedChain, openInterestDate: string | null, pendingInstant: number | null): Valuation {
   return {
     chain_timestamp: v.rows.reduce<number | null>((m, r) => (m === null || r.quoteTs > m ? r.quoteTs : m), null),
@@ -188,7 +195,8 @@ export function valuationObject(v: ValuedChain, openInterestDate: string | null,
     risk_free_rate: v.rate,
     timestamp: v.valuedAt,
     underlying_price: v.price?.price ?? null,
-    underlying_stale: underlyingStale(v.price?.barStart ?? null, v.valuedAt),
+    underlying_source: v.price === null ? null : v.priceRead.source,
+    underlying_stale: underlyingStale(v.price?.barStart ?? null, v.priceRead.at),
     underlying_timestamp: v.price?.barStart ?? null,
   };
 }

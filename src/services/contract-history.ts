@@ -8,9 +8,11 @@ import {
   bucketEnd,
   bucketsMeeting,
   hasOvernightSession,
+  type Bar,
   INTERVAL_MS,
   ivSample,
   lastQuotePerBucket,
+  parityCarries,
   resolveIvRange,
   sampleWindows,
 } from '../analytics/iv-samples.js';
@@ -22,7 +24,11 @@ import {
   SESSIONS_WITHOUT_OVERNIGHT,
   type SessionChoice,
 } from '../analytics/print-filters.js';
-import { quoteSamplesIn } from '../db/contract-history.js';
+import type { ChainQuote } from '../analytics/volatility/quotes.js';
+import { underlyingPriceInstant } from '../analytics/volatility/valuation.js';
+import { underlyingPriceAt } from '../db/chain.js';
+import { expirationQuotesAt, quoteSamplesIn } from '../db/contract-history.js';
+import { UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
 import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
 import { ApiError, invalidParameters, noData } from '../errors.js';
@@ -162,9 +168,23 @@ export async function listContractImpliedVolatility(
 
   const first = page[0]?.quote.minute ?? 0;
   const last = page.at(-1)?.quote.minute ?? 0;
-  const bars = new Map(
+  const bars = new Map<number, Bar>(
     (page.length > 0 ? await underlyingBarsBetween(ctx.deps.db, [contract.underlying], first - 60_000, last) : []).map((b) => [b.ts, b]),
   );
+  // An index has no bar outside its regular session: a sample there is valued at its last regular
+  // close (valuation.ts underlyingPriceInstant), on the parity forward of its minute.
+  const closes = new Map<number, Bar | null>();
+  for (const { quote } of page) {
+    if (bars.has(quote.minute) || bars.has(quote.minute - 60_000)) continue;
+    const read = underlyingPriceInstant(contract.underlying, quote.minute + 60_000);
+    if (read.source !== 'regular_close') continue;
+    if (!closes.has(read.at)) {
+      const price = await underlyingPriceAt(ctx.deps.db, contract.underlying, read.at, UNDERLYING_LOOKBACK_MS);
+      closes.set(read.at, price === null ? null : { ts: price.barStart, close: price.price });
+    }
+    const close = closes.get(read.at);
+    if (close) bars.set(quote.minute, close);
+  }
   const sampled = {
     optionSymbol: contract.optionSymbol,
     root: contract.root,
@@ -173,6 +193,16 @@ export async function listContractImpliedVolatility(
     strike: thousandthsToStrike(contract.strikeThousandths),
     dateOfExpiry: contract.dateOfExpiry,
   };
+  // The expiration's quotes of the page's minutes: each sample's parity forward (iv-samples.ts parityCarries).
+  const quotesByMinute = new Map<number, ChainQuote[]>();
+  for (const r of await expirationQuotesAt(ctx.deps.db, contract.root, contract.dateOfExpiry, [
+    ...new Set(page.map((b) => b.quote.minute)),
+  ])) {
+    const minute = quotesByMinute.get(r.minute) ?? [];
+    minute.push({ strike: thousandthsToStrike(r.strike_thousandths), type: r.contract_type, bid: r.bid, ask: r.ask });
+    quotesByMinute.set(r.minute, minute);
+  }
+  const carries = parityCarries(sampled, page, quotesByMinute, bars);
   const lastBucket = page.at(-1);
   // The buckets this page answers for: from where it starts to its last bucket's end when more
   // follow, else to the range's end (none after the service's clock). A bucket without a quote
@@ -181,7 +211,7 @@ export async function listContractImpliedVolatility(
   const spanEnd = hasMore && lastBucket ? bucketEnd(lastBucket.bucket, intervalMs, windows) : Math.min(range.to, ctx.now);
   const expected = bucketsMeeting(windows, from, spanEnd, intervalMs);
   return {
-    data: page.map((b) => ivSample(sampled, b, bars)),
+    data: page.map((b) => ivSample(sampled, b, bars, carries.get(b.quote.minute) ?? null)),
     source: 'opra',
     pagination: paging.pagination(page.length, hasMore && lastBucket ? { b: lastBucket.bucket } : null),
     ...(page.length < expected && {

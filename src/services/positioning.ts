@@ -132,6 +132,7 @@ async function positioningView(ctx: ServiceContext, q: PositioningRequest, at: B
     rows: chainRows,
     valuedAt: book.valuedAt,
     price: book.price,
+    priceRead: book.priceRead,
     rate: book.rate,
     surface: chosen.map((e) => book.dates.get(e.dateOfExpiry)?.surface ?? null).filter((x): x is ExpirationSurface => x !== null),
   };

@@ -43,7 +43,7 @@ export async function volatilitySkew(ctx: ServiceContext, q: QueryOf<'getVolatil
     throw noData(`No quote of ${symbol}'s chain in the ${session} session of ${tradingDate} up to the valuation instant.`);
   }
   const surface = chosen.map((e) => book.dates.get(e.dateOfExpiry)?.surface as ExpirationSurface);
-  const valued: ValuedChain = { rows, valuedAt: book.valuedAt, price: book.price, rate: book.rate, surface };
+  const valued: ValuedChain = { rows, valuedAt: book.valuedAt, price: book.price, priceRead: book.priceRead, rate: book.rate, surface };
 
   const data: Skew = {
     expirations: chosen.map((e, i) => {

@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { getContractTradeAtTime, listContractImpliedVolatility } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
+import type { ImpliedVolatilitySample, OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { bsmPrice } from '../../src/analytics/pricing.js';
 import { dividendYield, riskFreeRate } from '../../src/analytics/rates.js';
 import { yearsToSettlement } from '../../src/analytics/settlement.js';
 import { printBodies } from '../../src/db/stored-prints.js';
+import { upsertUnderlyingBars } from '../../src/db/underlying-bars.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -277,14 +278,19 @@ describe('contract implied volatility', () => {
         solved += 1;
         expect(vol).toBeGreaterThan(0.01);
         expect(vol).toBeLessThan(3);
-        // The volatility reprices the quote.
+        // The volatility reprices the quote, on the carry of the forward stated (else the fixed yield).
+        const time = yearsToSettlement(s.quote_ts, contract.root, contract.date_of_expiry);
+        const carry =
+          row.forward === null
+            ? dividendYield(contract.underlying)
+            : riskFreeRate(DAY) - Math.log(row.forward / row.underlying_price!) / time;
         const repriced = bsmPrice({
           type: contract.contract_type,
           spot: row.underlying_price!,
           strike: contract.strike,
-          time: yearsToSettlement(s.quote_ts, contract.root, contract.date_of_expiry),
+          time,
           rate: riskFreeRate(DAY),
-          dividendYield: dividendYield(contract.underlying),
+          dividendYield: carry,
           volatility: vol,
         });
         expect(repriced).toBeCloseTo(price, 6);
@@ -293,6 +299,41 @@ describe('contract implied volatility', () => {
     expect(solved).toBeGreaterThan(rows.length);
     const byDate = await listContractImpliedVolatility({ client: pro, query: { ...base(), date: DAY } });
     expect(byDate.data?.data).toEqual(rows);
+  });
+
+  it('gives a call and a put of the strike nearest the forward one volatility (0.1 vol points), both on the parity forward of the minute', async () => {
+    const history = async (contract_type: 'call' | 'put', strike: number): Promise<Map<number, ImpliedVolatilitySample>> => {
+      const r = await listContractImpliedVolatility({
+        client: pro,
+        query: { ...base(), contract_type, strike, interval: '1m', limit: 5000 },
+      });
+      expect(r.response.status).toBe(200);
+      return new Map(r.data!.data.map((x) => [x.timestamp, x]));
+    };
+    const listed = await sql<{ s: string }>`
+      select distinct strike_thousandths as s from contracts where root = ${contract.root} and date_of_expiry = ${contract.date_of_expiry}`.execute(
+      service.database.admin,
+    );
+    const strikes = listed.rows.map((r) => Number(r.s) / 1000);
+    const nearestTo = (forward: number): number => [...strikes].sort((a, b) => Math.abs(a - forward) - Math.abs(b - forward))[0]!;
+    // The strikes nearest the forward at some minute of the day (the forward moves with the market).
+    const own = [...(await history(contract.contract_type, contract.strike)).values()].filter((x) => x.forward !== null);
+    expect(own.length).toBeGreaterThan(10);
+    let compared = 0;
+    for (const strike of new Set(own.map((x) => nearestTo(x.forward!)))) {
+      const [calls, puts] = [await history('call', strike), await history('put', strike)];
+      for (const [timestamp, call] of calls) {
+        const put = puts.get(timestamp);
+        if (put === undefined || call.implied_volatility === null || put.implied_volatility === null || call.forward === null) continue;
+        if (nearestTo(call.forward) !== strike) continue;
+        expect(put.forward).toBeCloseTo(call.forward, 9);
+        expect(Math.abs(call.implied_volatility - put.implied_volatility), `${strike} ${new Date(timestamp).toISOString()}`).toBeLessThan(
+          0.001,
+        );
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
   });
 
   it('pages through every interval with a cursor, and limits to start_time/end_time', async () => {
@@ -430,11 +471,22 @@ describe('contract implied volatility', () => {
       expect(row.timestamp).toBeGreaterThanOrEqual(GTH_OPEN);
       expect(row.timestamp).toBeLessThan(GTH_CLOSE);
     }
-    // Each bucket is its last quote, and the overnight quotes are solved against the overnight index bars.
+    // Each bucket is its last quote. The index has no price overnight: the quotes are solved at its
+    // last regular close (the 15:59 ET bar of the day before) on the parity forward of their minute.
     const last = new Map(overnight().map((s) => [GTH_OPEN + Math.floor((s.minute - GTH_OPEN) / 300_000) * 300_000, s]));
     for (const row of rows)
       expect([row.bid, row.ask]).toEqual([quoted(last.get(row.timestamp)!.bid), quoted(last.get(row.timestamp)!.ask)]);
-    expect(rows.filter((x) => x.implied_volatility !== null).length).toBeGreaterThan(0);
+    // Without the day before's bars loaded, no price: nothing is solved against a price the index never printed.
+    expect(rows.every((x) => x.underlying_price === null && x.implied_volatility === null)).toBe(true);
+    const previousClose = Date.parse('2026-11-19T21:00:00Z');
+    const bar = { symbol: night.underlying, ts: previousClose - 60_000, open: 5901, high: 5902, low: 5900.5, close: 5901.25, volume: 0 };
+    await upsertUnderlyingBars(service.database.admin, [bar]);
+    const valued = (await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), date: DAY, session: 'gth', limit: 5000 } }))
+      .data!.data;
+    expect(valued.every((x) => x.underlying_price === 5901.25 && x.underlying_timestamp === bar.ts)).toBe(true);
+    const solved = valued.filter((x) => x.implied_volatility !== null);
+    expect(solved.length).toBeGreaterThan(rows.length / 2);
+    expect(solved.every((x) => x.forward !== null)).toBe(true);
     // 1h buckets are 20:15, 21:15, ... ET; the default date is the latest session's.
     const hourly = await listContractImpliedVolatility({ client: pro, query: { ...nightBase(), session: 'gth', interval: '1h' } });
     expect(hourly.data!.data.map((x) => x.timestamp)).toEqual(bucketsOf(overnight(), GTH_OPEN, 3_600_000));

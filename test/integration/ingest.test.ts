@@ -22,6 +22,9 @@ import { sessionState } from '../../src/db/archive.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { loadPrintsFile } from '../../src/ingest/prints.js';
+import { bsmPrice } from '../../src/analytics/pricing.js';
+import { dividendYield, riskFreeRate } from '../../src/analytics/rates.js';
+import { MS_PER_YEAR } from '../../src/analytics/settlement.js';
 import { jobQueue } from '../../src/jobs/queue.js';
 import { sessionLoad } from '../../src/jobs/session-load.js';
 import { createLogger } from '../../src/logging.js';
@@ -240,6 +243,59 @@ describe('canonical layouts', () => {
     expect(datasets.get('indices.bars')).toMatchObject({ newest_timestamp: T + 120000, newest_date: DATE });
     expect(datasets.get('equities.bars')).toMatchObject({ newest_timestamp: T + 120000 });
     expect(datasets.get('options.open_interest')).toMatchObject({ newest_date: DATE });
+  });
+});
+
+describe('a same-day expiration on an early-close day (2026-11-27, close 13:00 ET, options to 13:15 ET)', () => {
+  let service: TestService;
+  let dir: string;
+  beforeAll(async () => {
+    service = await startTestService();
+    await seedOptionRoots(service.database.admin);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-early-close-'));
+  });
+  afterAll(async () => {
+    await service.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("solves the print's volatility on the time to the day's 13:00 ET close, where its price reprices", async () => {
+    const db = service.database.admin;
+    const write = (name: string, lines: string[]): string => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, lines.join('\n'));
+      return file;
+    };
+    const SYMBOL = 'SPY   261127P00600000';
+    const bar = Date.parse('2026-11-27T17:29:00Z'); // 12:29 ET
+    const ts = Date.parse('2026-11-27T17:30:00Z'); // 12:30 ET: half an hour to the 13:00 settlement
+    await loadMarketFile(db, 'contracts', write('contracts.csv', ['option_symbol,underlying,multiplier', `${SYMBOL},SPY,100`]));
+    await loadMarketFile(
+      db,
+      'underlying_bars',
+      write('bars.csv', ['symbol,timestamp,open,high,low,close,volume', `SPY,${bar},601,601.2,600.9,601.1,1000`]),
+    );
+    const prints = write('prints.csv', [
+      'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp',
+      `${SYMBOL},${ts},1,0.42,10,302,209,,,0.41,0.43,${ts - 500}`,
+    ]);
+    expect(await loadMarketFile(db, 'prints', prints)).toMatchObject({ loaded: 1 });
+    const [body] = [...(await bodies(service, '2026-11-27')).values()];
+    expect(body).toMatchObject({ underlying_price: 601.1, days_to_expiry: 0 });
+    const volatility = body!.implied_volatility as number;
+    const price = (settlement: number): number =>
+      bsmPrice({
+        type: 'put',
+        spot: 601.1,
+        strike: 600,
+        time: (settlement - ts) / MS_PER_YEAR,
+        rate: riskFreeRate('2026-11-27'),
+        dividendYield: dividendYield('SPY'),
+        volatility,
+      });
+    expect(price(Date.parse('2026-11-27T18:00:00Z'))).toBeCloseTo(0.42, 4);
+    // With three more hours to a 16:00 settlement the same volatility is worth far more.
+    expect(price(Date.parse('2026-11-27T21:00:00Z'))).toBeGreaterThan(0.8);
   });
 });
 

@@ -19,6 +19,8 @@ const DAY = '2026-11-20';
 const YEAR_MS = 365 * 86_400_000;
 /** 16:15 ET on DAY, the close of SPX options; the session's last snapshot is the minute before. */
 const CLOSE = Date.parse('2026-11-20T21:15:00Z');
+/** 16:00 ET on DAY, the index's regular close. */
+const REGULAR_CLOSE = Date.parse('2026-11-20T21:00:00Z');
 type Skew = GetVolatilitySkewResponse['data'];
 type Expiration = Skew['expirations'][number];
 
@@ -82,14 +84,18 @@ describe('volatility skew', () => {
       listed.rows.map((r) => Math.round((Date.parse(r.d) - Date.parse(DAY)) / 86_400_000)),
     );
 
+    // The index has no price after its 16:00 close: none of its bars is stored after it, and the
+    // 16:15 valuation reads the close (the 15:59 bar), saying so.
     const bar = await sql<{ ts: number; close: number }>`
       select ts, close from underlying_bars where symbol = 'SPX' and ts <= ${CLOSE - 60_000}::int8 order by ts desc limit 1`.execute(
       service.database.admin,
     );
+    expect(Number(bar.rows[0]!.ts)).toBe(REGULAR_CLOSE - 60_000);
     expect(data.valuation).toMatchObject({
       timestamp: CLOSE,
       underlying_price: bar.rows[0]!.close,
-      underlying_timestamp: Number(bar.rows[0]!.ts),
+      underlying_source: 'regular_close',
+      underlying_timestamp: REGULAR_CLOSE - 60_000,
       underlying_stale: false,
       open_interest_date: null,
     });

@@ -7,6 +7,7 @@ import {
   daysBetween,
   expirationsByDate,
   skewExpirations,
+  underlyingPriceInstant,
   underlyingStale,
   valuationInstant,
   volatilitySession,
@@ -106,12 +107,48 @@ describe('expirations of a request', () => {
     ]);
   });
 
+  it("on an early-close day counts the hour to run to the day's 13:00 ET close, and drops the date once it has settled", () => {
+    const early = [...listed, { root: 'SPXW', dateOfExpiry: '2026-11-30' }, { root: 'SPY', dateOfExpiry: '2026-11-27' }];
+    expect(expirationsByDate(early).find((e) => e.dateOfExpiry === '2026-11-27')?.settlement).toBe(at('2026-11-27T18:00:00Z'));
+    // 11:59 ET on 2026-11-27: 61 minutes to the 13:00 settlement, the 0DTE is the first expiration.
+    expect(skewExpirations(early, at('2026-11-27T16:59:00Z'), null)[0]?.dateOfExpiry).toBe('2026-11-27');
+    // 12:01 ET: 59 minutes to run (not 3 h 59 min to 16:00): the first is the next one.
+    expect(skewExpirations(early, at('2026-11-27T17:01:00Z'), null)[0]?.dateOfExpiry).toBe('2026-11-30');
+    // 13:15 ET, the options close: settled, even when named.
+    const close = at('2026-11-27T18:15:00Z');
+    expect(skewExpirations(early, close, null)[0]?.dateOfExpiry).toBe('2026-11-30');
+    expect(skewExpirations(early, close, ['2026-11-27'])).toEqual([]);
+  });
+
   it('keeps the named expirations that are listed and not settled', () => {
     const instant = at('2026-11-20T21:15:00Z');
     expect(skewExpirations(listed, instant, ['2026-12-18', '2026-11-20', '2027-01-15']).map((e) => `${e.root} ${e.dateOfExpiry}`)).toEqual([
       'SPXW 2026-12-18',
     ]);
     expect(skewExpirations(listed, instant, ['2026-11-20'])).toEqual([]);
+  });
+});
+
+describe("the underlying price's instant (an index has no price outside its calculation hours)", () => {
+  it('reads an index at the valuation time in its regular session, at its close after it', () => {
+    // 2026-11-25, a full day: 15:59 ET is in the session; 16:00 is the close itself; 16:14 ET reads the 16:00 close.
+    expect(underlyingPriceInstant('SPX', at('2026-11-25T20:59:00Z'))).toEqual({ at: at('2026-11-25T20:59:00Z'), source: 'bar' });
+    expect(underlyingPriceInstant('SPX', at('2026-11-25T21:00:00Z'))).toEqual({ at: at('2026-11-25T21:00:00Z'), source: 'bar' });
+    expect(underlyingPriceInstant('SPX', at('2026-11-25T21:14:00Z'))).toEqual({ at: at('2026-11-25T21:00:00Z'), source: 'regular_close' });
+    // An early close: 13:10 ET on 2026-11-27 reads the 13:00 close.
+    expect(underlyingPriceInstant('SPX', at('2026-11-27T18:10:00Z'))).toEqual({ at: at('2026-11-27T18:00:00Z'), source: 'regular_close' });
+  });
+
+  it('reads an index overnight and on a holiday or weekend at the close of its last session', () => {
+    // Thanksgiving night (11-26 23:17 ET) and the next morning before the open: Wednesday's 16:00 close.
+    for (const t of ['2026-11-27T04:17:00Z', '2026-11-27T14:29:00Z'])
+      expect(underlyingPriceInstant('SPX', at(t)), t).toEqual({ at: at('2026-11-25T21:00:00Z'), source: 'regular_close' });
+    expect(underlyingPriceInstant('NDX', at('2026-11-28T15:00:00Z'))).toEqual({ at: at('2026-11-27T18:00:00Z'), source: 'regular_close' });
+  });
+
+  it('reads an ETF or a stock at the valuation time at any hour', () => {
+    for (const symbol of ['SPY', 'AAPL', 'UNKNOWN'])
+      expect(underlyingPriceInstant(symbol, at('2026-11-25T21:14:00Z')), symbol).toEqual({ at: at('2026-11-25T21:14:00Z'), source: 'bar' });
   });
 });
 

@@ -21,8 +21,11 @@
  *   weeklies on a third Friday): a date is one expiration, that of the root settling later, whose
  *   series trades through the day.
  */
+import { calendarDay, CalendarRangeError, completedSessions } from '../calendar.js';
 import { hasOvernightSession, regularSession } from '../iv-samples.js';
+import { newYorkDate } from '../new-york-time.js';
 import type { Span } from '../print-filters.js';
+import { OPTION_ROOTS } from '../roots.js';
 import { optionsOvernightWindow } from '../sessions.js';
 import { settlementInstant } from '../settlement.js';
 
@@ -116,6 +119,40 @@ export function daysBetween(from: string, to: string): number {
 /** Whether an underlying price whose bar started at `barStart` is stale at the instant. */
 export function underlyingStale(barStart: number | null, instant: number): boolean {
   return barStart === null || instant - barStart > UNDERLYING_FRESH_MS;
+}
+
+/** Underlyings that are indexes (roots.ts), whose value is calculated only in the regular session. */
+const INDEX_UNDERLYINGS: ReadonlySet<string> = new Set(OPTION_ROOTS.filter((r) => r.kind === 'index').map((r) => r.underlying));
+
+/** Where a valuation's underlying price comes from (the contract's Valuation.underlying_source). */
+export type UnderlyingSource = 'bar' | 'regular_close';
+
+/**
+ * The instant an underlying's price is read at for a valuation time, and what it is: the
+ * valuation time itself (the last one-minute bar ended by it, `bar`), except for an index outside
+ * its calculation hours, the regular session of the exchange calendar (09:30 to 16:00 ET, 13:00
+ * on an early close): an index has no price after its close, overnight or before its open, so it
+ * is read at the close of its last regular session ended by then (`regular_close`), whatever bars
+ * a feed may hold after it. Outside the calendar's years the time itself.
+ */
+export function underlyingPriceInstant(underlying: string, valuedAt: number): { at: number; source: UnderlyingSource } {
+  if (!INDEX_UNDERLYINGS.has(underlying.trim().toUpperCase())) return { at: valuedAt, source: 'bar' };
+  try {
+    const today = calendarDay(newYorkDate(valuedAt));
+    if (
+      today.open_timestamp !== null &&
+      today.close_timestamp !== null &&
+      valuedAt >= today.open_timestamp &&
+      valuedAt <= today.close_timestamp
+    )
+      return { at: valuedAt, source: 'bar' };
+    const last = completedSessions(valuedAt, 1)[0];
+    const close = last === undefined ? null : calendarDay(last).close_timestamp;
+    return close === null ? { at: valuedAt, source: 'bar' } : { at: close, source: 'regular_close' };
+  } catch (error) {
+    if (error instanceof CalendarRangeError) return { at: valuedAt, source: 'bar' };
+    throw error;
+  }
 }
 
 /**

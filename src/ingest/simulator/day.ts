@@ -18,7 +18,7 @@ import { barOf, MINUTE_MS, minuteWeight, regularProfile, SUB_STEPS, type Segment
 import { FlowGenerator, type MarketContext, type PrintRow } from './prints.js';
 import type { Prng } from './prng.js';
 import { liveExpirations, quotedMinutesOf, snapshotMinutes, thirtyDayContracts, type QuotedContract } from './snapshots.js';
-import { nbboOf, valueOption, widening } from './surface.js';
+import { nbboOf, quoteBounds, valueOption, widening } from './surface.js';
 import { cents, money } from './writer.js';
 
 /** Where lines go: a file writer, or a minute's array. */
@@ -85,9 +85,11 @@ function quotedContracts(
 }
 
 /**
- * The NBBO line of a contract at the start of minute m of a segment (model value at the minute's
- * first price and variance, the session's spread). Draws from `rng`: the quote's lean, then the
- * bid size (when there is a bid) and the ask size.
+ * The NBBO line of a contract stamped at the start of minute m of a segment: the model value at
+ * the minute's last price (the close of its bar, the price the service pairs a minute's sample
+ * with: iv-samples.ts ivSample) and its variance, on the time from the minute's start, the
+ * session's spread, kept within the no-arbitrage bounds at that price (surface.ts quoteBounds).
+ * Draws from `rng`: the quote's lean, then the bid size (when there is a bid) and the ask size.
  */
 function quoteLine(
   chain: Chain,
@@ -100,23 +102,36 @@ function quoteLine(
 ): string {
   const t0 = p.segment.start + m * MINUTE_MS;
   const u = q.e.underlyingIndex;
-  const v = valueOption({
-    spec: q.e.underlying,
+  const priced = {
     type: q.type,
-    spot: p.points[u]![m * SUB_STEPS]!,
+    // The close as the bar file writes it (to the cent), so the bounds hold against the stored bar.
+    spot: Math.round(p.points[u]![(m + 1) * SUB_STEPS]! * 100) / 100,
     strike: q.e.strikes[q.strikeIndex]!,
     years: (q.e.settleMs - t0) / MS_PER_YEAR,
     rate,
     dividendYield: dividends[u]!,
+  };
+  const v = valueOption({
+    spec: q.e.underlying,
+    type: priced.type,
+    spot: priced.spot,
+    strike: priced.strike,
+    years: priced.years,
+    rate,
+    dividendYield: priced.dividendYield,
     variance: p.variance[u]![m]!,
   });
-  const n = nbboOf(v.value, {
-    rule: q.e.root.tick,
-    spreadRelative: q.e.root.spreadRelative,
-    spreadAbsolute: q.e.root.spreadAbsolute,
-    widen: widening(p.segment.kind, v.z),
-    lean: rng.between(-0.3, 0.3),
-  });
+  const n = nbboOf(
+    v.value,
+    {
+      rule: q.e.root.tick,
+      spreadRelative: q.e.root.spreadRelative,
+      spreadAbsolute: q.e.root.spreadAbsolute,
+      widen: widening(p.segment.kind, v.z),
+      lean: rng.between(-0.3, 0.3),
+    },
+    quoteBounds(priced),
+  );
   const depth = q.e.root.listing === 'cboe_only' ? 20 : 50;
   const bidSize = n.bid > 0 ? Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1 : 0;
   const askSize = Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1;
@@ -124,15 +139,18 @@ function quoteLine(
 }
 
 /**
- * Writes the one-minute bars of minute m of a segment: SPX through every segment, ETFs in the
- * regular segment, stocks to the equity close, with volume shaped by the regular profile.
+ * Writes the one-minute bars of minute m of a segment: ETFs in the regular segment (to the options
+ * close, 16:15 ET), stocks and indexes to the equity close (16:00 ET, 13:00 on an early close),
+ * with volume shaped by the regular profile. An index has no value outside its calculation hours,
+ * so none is written in GTH, the curb or the quarter hour after the close, although the path (the
+ * futures-implied level the index options are priced on) moves on.
  */
 export function writeBars(bars: LineSink, p: SegmentPath, m: number, profile: Float64Array | null, rng: Prng): void {
   const { segment } = p;
   const t0 = segment.start + m * MINUTE_MS;
   UNDERLYINGS.forEach((spec, u) => {
-    if (spec.bars !== 'index' && segment.kind !== 'rth') return;
-    if (spec.bars === 'equity' && m >= segment.equityMinutes) return;
+    if (segment.kind !== 'rth') return;
+    if (spec.bars !== 'etf' && m >= segment.equityMinutes) return;
     const [o, h, l, c] = barOf(p, u, m);
     let shares = 0;
     if (spec.dailyVolume > 0) {

@@ -22,7 +22,9 @@
  * - Paths (paths.ts): Heston stochastic volatility per underlying on one-minute steps (four
  *   15-second sub-steps), full-truncation Euler, correlated to the market by beta, leverage rho,
  *   an intraday U-shaped activity clock, quiet overnight with European-open and 08:30 ET bumps.
- *   Bars: SPX through GTH, regular and curb; ETFs 09:30–16:15; stocks 09:30–16:00 with volume.
+ *   Bars: SPX (an index, calculated in the regular session only) and stocks 09:30–16:00 (13:00 on
+ *   an early close), stocks with volume; ETFs 09:30–16:15. The SPX path moves on through GTH and
+ *   the curb (the futures-implied level its options are priced on), without bars.
  * - Chain (chain.ts): option roots SPX (AM-settled third-Friday monthlies), SPXW (PM dailies
  *   Monday to Friday, weeklies, monthlies), SPY, QQQ, IWM (dailies), AAPL, TSLA, NVDA, AMZN (Friday
  *   weeklies and monthlies), out to about a year (monthlies for three months at the default scale,

@@ -41,7 +41,7 @@ import {
 } from './model.js';
 import { cumulative, type Prng } from './prng.js';
 import { priceAt, varianceAt, type SegmentPath } from './paths.js';
-import { nbboOf, tickAt, valueOption, widening, type Nbbo } from './surface.js';
+import { nbboOf, quoteBounds, tickAt, valueOption, widening, type Nbbo } from './surface.js';
 
 export interface PrintRow {
   contract: number;
@@ -164,23 +164,35 @@ export class FlowGenerator {
   /** NBBO of a contract at an instant (quote noise drawn from the generator's stream). */
   nbboAt(p: Picked, t: number): { nbbo: Nbbo; z: number } {
     const u = p.e.underlyingIndex;
-    const v = valueOption({
-      spec: p.e.underlying,
+    const priced = {
       type: p.type,
       spot: priceAt(this.path, u, t),
       strike: p.e.strikes[p.strikeIndex]!,
       years: (p.e.settleMs - t) / MS_PER_YEAR,
       rate: this.market.rate,
       dividendYield: this.market.dividends[u]!,
+    };
+    const v = valueOption({
+      spec: p.e.underlying,
+      type: priced.type,
+      spot: priced.spot,
+      strike: priced.strike,
+      years: priced.years,
+      rate: priced.rate,
+      dividendYield: priced.dividendYield,
       variance: varianceAt(this.path, u, t),
     });
-    const nbbo = nbboOf(v.value, {
-      rule: p.e.root.tick,
-      spreadRelative: p.e.root.spreadRelative,
-      spreadAbsolute: p.e.root.spreadAbsolute,
-      widen: widening(this.session, v.z),
-      lean: this.rng.between(-0.3, 0.3),
-    });
+    const nbbo = nbboOf(
+      v.value,
+      {
+        rule: p.e.root.tick,
+        spreadRelative: p.e.root.spreadRelative,
+        spreadAbsolute: p.e.root.spreadAbsolute,
+        widen: widening(this.session, v.z),
+        lean: this.rng.between(-0.3, 0.3),
+      },
+      quoteBounds(priced),
+    );
     return { nbbo, z: v.z };
   }
 

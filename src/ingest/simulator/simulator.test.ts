@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { completedSessions, isMonthlyExpiration, isTradingDay, monthlyExpiration } from '../../analytics/calendar.js';
+import { calendarDay, completedSessions, isMonthlyExpiration, isTradingDay, monthlyExpiration } from '../../analytics/calendar.js';
 import { addDays } from '../../analytics/new-york-time.js';
 import { parseOccSymbol } from '../../analytics/occ.js';
 import { optionsOvernightWindow, marketSessions } from '../../analytics/sessions.js';
@@ -397,11 +397,16 @@ describe('writeSimulatedMarket at the default scale', () => {
         if (!ok) bad.push(r);
       }
       expect(bad.slice(0, 5)).toEqual([]);
-      // SPX trades through GTH and the curb; stocks only in the regular session.
+      // The index, like a stock, has bars only in its regular session, 09:30 to the calendar's close
+      // (none in GTH, the curb or the options' last quarter hour); an ETF to the 16:15 options close.
       const date = dateOfFile(f);
-      const gth = optionsOvernightWindow(date)!;
-      expect(rows.some((r) => r.symbol === 'SPX' && Number(r.timestamp) < gth.end_time)).toBe(true);
-      expect(rows.some((r) => r.symbol === 'AAPL' && Number(r.timestamp) < gth.end_time)).toBe(false);
+      const { open_timestamp: open, close_timestamp: close } = calendarDay(date);
+      for (const symbol of ['SPX', 'AAPL', 'SPY']) {
+        const times = rows.filter((r) => r.symbol === symbol).map((r) => Number(r.timestamp));
+        const end = symbol === 'SPY' ? close! + 15 * 60_000 : close!;
+        expect(Math.min(...times), `${symbol} ${date}`).toBe(open);
+        expect(Math.max(...times) + 60_000, `${symbol} ${date}`).toBe(end);
+      }
     }
   });
 

@@ -16,7 +16,11 @@
  * NBBO: half-spread h = ½(spreadRelative·value + spreadAbsolute), ×2.5 in GTH, ×1.8 in the curb,
  * ×(1 + 0.25·(|z| − 1.5)) beyond 1.5 standard deviations; bid = value − h rounded down to the tick,
  * ask = value + h rounded up, at least one tick apart; a bid below one tick is 0 (no bid).
- * Ticks follow the root's rule (model.ts TICKS_CENTS). Prices are kept in integer cents.
+ * No quote leaves the static no-arbitrage bounds of a European option at the spot it is priced at
+ * (quoteBounds: the discounted intrinsic value max(0, ±(S·e^{−qT} − K·e^{−rT})) below, S·e^{−qT}
+ * for a call and K·e^{−rT} for a put above): the lean and the rounding to the tick may not push the
+ * midpoint out of them, so each quote moves by whole ticks until its midpoint (its ask, with no bid)
+ * is within. Ticks follow the root's rule (model.ts TICKS_CENTS). Prices are kept in integer cents.
  */
 import { bsmPrice, type OptionType } from '../../analytics/pricing.js';
 import { TICKS_CENTS, Z_CLAMP, type TickRule, type UnderlyingSpec } from './model.js';
@@ -43,6 +47,29 @@ export interface Valuation {
   /** Standardised moneyness ln(K/F)/(σ_atm·√T), unclamped. */
   z: number;
   volatility: number;
+}
+
+/** The static no-arbitrage bounds of a European option's price, in dollars. */
+export interface QuoteBounds {
+  /** The discounted intrinsic value: max(0, S·e^{−qT} − K·e^{−rT}) for a call, max(0, K·e^{−rT} − S·e^{−qT}) for a put. */
+  lower: number;
+  /** S·e^{−qT} for a call, K·e^{−rT} for a put. */
+  upper: number;
+}
+
+/** The bounds of an option's price at a spot, T years before settlement (T ≤ 0 counts as 0). */
+export function quoteBounds(i: {
+  type: OptionType;
+  spot: number;
+  strike: number;
+  years: number;
+  rate: number;
+  dividendYield: number;
+}): QuoteBounds {
+  const t = Math.max(i.years, 0);
+  const s = i.spot * Math.exp(-i.dividendYield * t);
+  const k = i.strike * Math.exp(-i.rate * t);
+  return i.type === 'call' ? { lower: Math.max(0, s - k), upper: s } : { lower: Math.max(0, k - s), upper: k };
 }
 
 export interface PricingInputs {
@@ -101,7 +128,8 @@ export interface SpreadInputs {
   lean: number;
 }
 
-export function nbboOf(value: number, s: SpreadInputs): Nbbo {
+/** The NBBO around a value (see the header), its midpoint kept within `bounds` when given. */
+export function nbboOf(value: number, s: SpreadInputs, bounds?: QuoteBounds): Nbbo {
   const half = 0.5 * (s.spreadRelative * value + s.spreadAbsolute) * s.widen;
   const centre = (value + s.lean * half) * 100;
   const lo = centre - half * 100;
@@ -111,6 +139,36 @@ export function nbboOf(value: number, s: SpreadInputs): Nbbo {
   if (bid < tickAt(s.rule, 0)) bid = 0;
   if (ask <= bid) ask = bid + tickAt(s.rule, bid);
   if (!onTick(s.rule, ask)) ask = Math.ceil(ask / tickAt(s.rule, ask)) * tickAt(s.rule, ask);
+  return bounds ? withinBounds({ bid, ask }, s.rule, bounds) : { bid, ask };
+}
+
+/** A price in cents one tick up, or down (0 below the smallest tick), on the grid of the level it reaches. */
+function tickUp(rule: TickRule, cents: number): number {
+  return cents + tickAt(rule, cents);
+}
+function tickDown(rule: TickRule, cents: number): number {
+  const down = cents - tickAt(rule, cents - 1);
+  return down < tickAt(rule, 0) ? 0 : down;
+}
+
+/**
+ * Moves a quote by whole ticks until its midpoint (its ask when there is no bid) is within the
+ * bounds: up while below the discounted intrinsic value, down while above the upper bound.
+ */
+function withinBounds(nbbo: Nbbo, rule: TickRule, bounds: QuoteBounds): Nbbo {
+  let { bid, ask } = nbbo;
+  const lower = bounds.lower * 100;
+  const upper = bounds.upper * 100;
+  const centre = (): number => (bid > 0 ? (bid + ask) / 2 : ask);
+  while (centre() < lower - 1e-9) {
+    if (bid > 0) bid = tickUp(rule, bid);
+    ask = tickUp(rule, ask);
+  }
+  while (centre() > upper + 1e-9 && ask > tickAt(rule, 0)) {
+    ask = tickDown(rule, ask);
+    if (bid > 0) bid = tickDown(rule, bid);
+    if (ask <= bid) bid = tickDown(rule, ask);
+  }
   return { bid, ask };
 }
 

@@ -297,6 +297,10 @@ export type ImpliedVolatilitySample = {
      */
     bid_implied_volatility: number | null;
     /**
+     * Forward of the expiration the volatilities were solved on (USD), F = S·e^{(r−q)T}: the median put-call parity forward of the expiration's quotes sampled in the sample's minute (as the skew route's `forward`), or the carry q of the nearest sampled minute's forward within 30 minutes applied at this sample's underlying price; null when there was none and the underlying's fixed dividend yield was used (see "Rates and dividend yields"), or without an underlying price.
+     */
+    forward: number | null;
+    /**
      * Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
      */
     implied_volatility: number | null;
@@ -382,11 +386,15 @@ export type Valuation = {
      */
     timestamp: number | null;
     /**
-     * Underlying price used (USD): the close of the last one-minute bar ended by the valuation time; null when none.
+     * Underlying price used (USD): the close of the last one-minute bar ended by the valuation time, or for an index valued outside its calculation hours its regular close (see underlying_source); null when none.
      */
     underlying_price: number | null;
     /**
-     * True when that bar started more than 15 minutes before the valuation time.
+     * Where underlying_price comes from (UnderlyingSource); null with underlying_price.
+     */
+    underlying_source: UnderlyingSource | null;
+    /**
+     * True when that bar started more than 15 minutes before the instant the price stands for: the valuation time, or the regular close for `regular_close`.
      */
     underlying_stale: boolean;
     /**
@@ -394,6 +402,13 @@ export type Valuation = {
      */
     underlying_timestamp: number | null;
 };
+
+/**
+ * UnderlyingSource
+ *
+ * Where underlying_price comes from. `bar`: the close of the underlying's last one-minute bar ended by the valuation time (an ETF or a stock at any hour, an index during its regular session). `regular_close`: the underlying is an index (SPX, XSP, NDX, RUT, VIX) valued outside its calculation hours, the exchange calendar's regular session (09:30 to 16:00 ET, 13:00 ET on an early-close day): after its close, overnight (gth) or before its open. An index has no price then, so the service uses its value at the close of its last regular session, the close of the last bar ended by that close, whatever bars a feed holds after it; no forward is implied for the hours since (the chain's own parity forward, in the skew's `forward`, carries what the options say of them).
+ */
+export type UnderlyingSource = 'bar' | 'regular_close';
 
 /**
  * Skew

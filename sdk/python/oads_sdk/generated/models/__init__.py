@@ -131,6 +131,7 @@ from .strike_value import StrikeValue
 from .trade_at_time import TradeAtTime
 from .trade_at_time_response import TradeAtTimeResponse
 from .trade_type_filter import TradeTypeFilter
+from .underlying_source import UnderlyingSource
 from .usage_bucket import UsageBucket
 from .usage_granularity import UsageGranularity
 from .usage_response import UsageResponse
@@ -272,6 +273,7 @@ __all__ = (
     "TradeAtTime",
     "TradeAtTimeResponse",
     "TradeTypeFilter",
+    "UnderlyingSource",
     "UsageBucket",
     "UsageGranularity",
     "UsageResponse",

@@ -19,6 +19,11 @@ class ImpliedVolatilitySample:
         bid (float | None): Best bid price; null when there is no bid (a zero bid is none).
         bid_implied_volatility (float | None): Implied volatility at the bid; null without a bid or an underlying price,
             or when no volatility reprices it.
+        forward (float | None): Forward of the expiration the volatilities were solved on (USD), F = S·e^{(r−q)T}: the
+            median put-call parity forward of the expiration's quotes sampled in the sample's minute (as the skew route's
+            `forward`), or the carry q of the nearest sampled minute's forward within 30 minutes applied at this sample's
+            underlying price; null when there was none and the underlying's fixed dividend yield was used (see "Rates and
+            dividend yields"), or without an underlying price.
         implied_volatility (float | None): Implied volatility at the midpoint; null without a midpoint or an underlying
             price, or when no volatility reprices it.
         midpoint (float | None): Midpoint of bid and offer; null unless both are present and not crossed.
@@ -35,6 +40,7 @@ class ImpliedVolatilitySample:
     ask_implied_volatility: float | None
     bid: float | None
     bid_implied_volatility: float | None
+    forward: float | None
     implied_volatility: float | None
     midpoint: float | None
     option_symbol: str
@@ -54,6 +60,9 @@ class ImpliedVolatilitySample:
 
         bid_implied_volatility: float | None
         bid_implied_volatility = self.bid_implied_volatility
+
+        forward: float | None
+        forward = self.forward
 
         implied_volatility: float | None
         implied_volatility = self.implied_volatility
@@ -79,6 +88,7 @@ class ImpliedVolatilitySample:
                 "ask_implied_volatility": ask_implied_volatility,
                 "bid": bid,
                 "bid_implied_volatility": bid_implied_volatility,
+                "forward": forward,
                 "implied_volatility": implied_volatility,
                 "midpoint": midpoint,
                 "option_symbol": option_symbol,
@@ -126,6 +136,13 @@ class ImpliedVolatilitySample:
             d.pop("bid_implied_volatility")
         )
 
+        def _parse_forward(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        forward = _parse_forward(d.pop("forward"))
+
         def _parse_implied_volatility(data: object) -> float | None:
             if data is None:
                 return data
@@ -165,6 +182,7 @@ class ImpliedVolatilitySample:
             ask_implied_volatility=ask_implied_volatility,
             bid=bid,
             bid_implied_volatility=bid_implied_volatility,
+            forward=forward,
             implied_volatility=implied_volatility,
             midpoint=midpoint,
             option_symbol=option_symbol,

@@ -7,6 +7,8 @@ from typing import Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.underlying_source import UnderlyingSource
+
 T = TypeVar("T", bound="Valuation")
 
 
@@ -36,8 +38,12 @@ class Valuation:
             timestamp (int | None): Valuation time (Unix ms): the end of the chain's minute, not after the instant; times to
                 settlement run from it; this service always fills it.
             underlying_price (float | None): Underlying price used (USD): the close of the last one-minute bar ended by the
-                valuation time; null when none.
-            underlying_stale (bool): True when that bar started more than 15 minutes before the valuation time.
+                valuation time, or for an index valued outside its calculation hours its regular close (see underlying_source);
+                null when none.
+            underlying_source (None | UnderlyingSource): Where underlying_price comes from (UnderlyingSource); null with
+                underlying_price.
+            underlying_stale (bool): True when that bar started more than 15 minutes before the instant the price stands
+                for: the valuation time, or the regular close for `regular_close`.
             underlying_timestamp (int | None): Start of that bar (Unix ms); null with underlying_price.
     """
 
@@ -47,6 +53,7 @@ class Valuation:
     risk_free_rate: float | None
     timestamp: int | None
     underlying_price: float | None
+    underlying_source: None | UnderlyingSource
     underlying_stale: bool
     underlying_timestamp: int | None
 
@@ -72,6 +79,12 @@ class Valuation:
         underlying_price: float | None
         underlying_price = self.underlying_price
 
+        underlying_source: None | str
+        if isinstance(self.underlying_source, UnderlyingSource):
+            underlying_source = self.underlying_source.value
+        else:
+            underlying_source = self.underlying_source
+
         underlying_stale = self.underlying_stale
 
         underlying_timestamp: int | None
@@ -87,6 +100,7 @@ class Valuation:
                 "risk_free_rate": risk_free_rate,
                 "timestamp": timestamp,
                 "underlying_price": underlying_price,
+                "underlying_source": underlying_source,
                 "underlying_stale": underlying_stale,
                 "underlying_timestamp": underlying_timestamp,
             }
@@ -148,6 +162,21 @@ class Valuation:
 
         underlying_price = _parse_underlying_price(d.pop("underlying_price"))
 
+        def _parse_underlying_source(data: object) -> None | UnderlyingSource:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                underlying_source_type_0 = UnderlyingSource(data)
+
+                return underlying_source_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | UnderlyingSource, data)
+
+        underlying_source = _parse_underlying_source(d.pop("underlying_source"))
+
         underlying_stale = d.pop("underlying_stale")
 
         def _parse_underlying_timestamp(data: object) -> int | None:
@@ -166,6 +195,7 @@ class Valuation:
             risk_free_rate=risk_free_rate,
             timestamp=timestamp,
             underlying_price=underlying_price,
+            underlying_source=underlying_source,
             underlying_stale=underlying_stale,
             underlying_timestamp=underlying_timestamp,
         )

@@ -181,7 +181,9 @@ def sync_detailed(
     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
-    settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+    settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+    13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+    settled and the first is the next one).
 
     **Method.**
     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
@@ -299,7 +301,9 @@ def sync(
     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
-    settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+    settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+    13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+    settled and the first is the next one).
 
     **Method.**
     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
@@ -412,7 +416,9 @@ async def asyncio_detailed(
     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
-    settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+    settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+    13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+    settled and the first is the next one).
 
     **Method.**
     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
@@ -528,7 +534,9 @@ async def asyncio(
     A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
     the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
     whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
-    settlement instant (09:30 ET for AM-settled roots, the close for PM-settled ones).
+    settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+    13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+    settled and the first is the next one).
 
     **Method.**
     1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on

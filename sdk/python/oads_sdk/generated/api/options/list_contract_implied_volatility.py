@@ -161,10 +161,11 @@ def sync_detailed(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
-    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
-    underlying
-    price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+    implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+    dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+    minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+    settlement instant), next to the underlying price used. Give either `date` (one trading date) or
+    `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
     as on the trades route). `underlying_symbol` is one
@@ -257,10 +258,11 @@ def sync(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
-    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
-    underlying
-    price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+    implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+    dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+    minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+    settlement instant), next to the underlying price used. Give either `date` (one trading date) or
+    `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
     as on the trades route). `underlying_symbol` is one
@@ -348,10 +350,11 @@ async def asyncio_detailed(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
-    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
-    underlying
-    price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+    implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+    dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+    minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+    settlement instant), next to the underlying price used. Give either `date` (one trading date) or
+    `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
     as on the trades route). `underlying_symbol` is one
@@ -442,10 +445,11 @@ async def asyncio(
     """Implied volatility history of one contract
 
      Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
-    implied volatility solved by the service (Black-Scholes-Merton with the rate and dividend yield
-    of "Rates and dividend yields", time counted to the contract's settlement instant), next to the
-    underlying
-    price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+    implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+    dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+    minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+    settlement instant), next to the underlying price used. Give either `date` (one trading date) or
+    `start_time`/`end_time` (at most 31 days);
     the default is the current session's trading date, else the latest completed one (with `gth`,
     an overnight session in progress is the current one: it belongs to the next trading date,
     as on the trades route). `underlying_symbol` is one
