@@ -24,7 +24,7 @@ describe('loadConfig: defaults', () => {
     expect(config.embeddedPostgresPort).toBe(54329);
     expect(config.databasePoolSize).toBe(10);
     expect(config.databaseWaitMs).toBe(2_000);
-    expect(config.databaseHangMs).toBe(2_000);
+    expect(config.databaseHangMs).toBe(5_000);
   });
 
   it('forks one HTTP worker per core, at most four; WEB_WORKERS=1 serves from one process', () => {

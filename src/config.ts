@@ -195,7 +195,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     databaseWaitMs: errors.integer(env, 'DATABASE_WAIT_MS', 2_000, 0, 60_000),
-    databaseHangMs: errors.integer(env, 'DATABASE_HANG_MS', 2_000, 100, 60_000),
+    databaseHangMs: errors.integer(env, 'DATABASE_HANG_MS', 5_000, 100, 60_000),
     webWorkers: errors.integer(env, 'WEB_WORKERS', Math.min(MAX_DEFAULT_WEB_WORKERS, os.availableParallelism()), 1, 64),
     limitScope,
     limits: {
