@@ -256,3 +256,18 @@ export async function whileClaimed(db: Queryable, key: string, value: () => Prom
   }
   return true;
 }
+
+/**
+ * Whether no write committed after the log's `position` can have changed the listed contracts or
+ * the open interest of the dates from `from` through `to`: those writes (and partition attaches and
+ * drops) are logged without `earliest`, while quote samples, bars and prints always carry one.
+ */
+export async function contractsUnchangedSince(db: Queryable, position: number, dates: { from: string; to: string }): Promise<boolean> {
+  const result = await sql<{ changed: boolean }>`
+    select exists (
+      select 1 from market_data_changes
+      where id > ${position}::int8 and earliest is null
+        and (trading_date is null or (trading_date >= ${dates.from}::date and trading_date <= ${dates.to}::date))
+    ) as changed`.execute(db);
+  return result.rows[0]?.changed !== true;
+}

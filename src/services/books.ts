@@ -223,17 +223,41 @@ interface ReadInputs {
   chainRows: ChainQuoteRow[];
 }
 
+interface ListedFamily {
+  position: number;
+  listed: ListedExpirationRow[];
+  contracts: ListedContractRow[];
+}
+
+/**
+ * A family's listed expirations and contracts with their open interest on the trading date: the
+ * same every minute of a session, so kept per process (memos.listed) with the change log's position
+ * read before them, and read again only when a write logged since can have changed them
+ * (contractsUnchangedSince: one probe of the log).
+ */
+async function listedOf(ctx: ServiceContext, roots: readonly string[], tradingDate: string): Promise<ListedFamily> {
+  const repos = ctx.deps.repositories;
+  const key = JSON.stringify([roots, tradingDate]);
+  const dates = { from: addDays(tradingDate, -OPEN_INTEREST_LOOKBACK_DAYS), to: tradingDate };
+  const read = async (): Promise<ListedFamily> => {
+    const position = await repos.books.changeLogPosition();
+    const listed = await repos.chain.listedExpirations(roots, tradingDate);
+    return { position, listed, contracts: await repos.positioning.listedContracts(listed, tradingDate) };
+  };
+  const kept = (await ctx.deps.memos.listed.get(key, read)) as ListedFamily;
+  if (await repos.books.contractsUnchangedSince(kept.position, dates)) return kept;
+  const fresh = await read();
+  ctx.deps.memos.listed.set(key, fresh);
+  return fresh;
+}
+
 /** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */
 async function readInputs(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ReadInputs> {
   const { symbol, tradingDate, roots, span, instant } = window;
   const repos = ctx.deps.repositories;
-  const listed = await repos.chain.listedExpirations(roots, tradingDate);
+  const { listed, contracts } = await listedOf(ctx, roots, tradingDate);
   const chosen = expirationsByDate(listed).filter((e) => e.settlement > instant);
-  // The contracts and the chain at once (on two connections): neither needs the other.
-  const [contracts, chainRows] = await Promise.all([
-    repos.positioning.listedContracts(listed, tradingDate),
-    chosen.length === 0 ? Promise.resolve([]) : chainAt(ctx, chosen, tradingDate, span, instant),
-  ]);
+  const chainRows = chosen.length === 0 ? [] : await chainAt(ctx, chosen, tradingDate, span, instant);
   const minute = chainMinute(chainRows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
   const underlying = contracts[0]?.underlying ?? null;

@@ -49,6 +49,7 @@ export function memoryBooks(): BookRepository {
         b === undefined ? null : { id: b.id, valuedAt: b.valuedAt, summary: copy(b.summary), expirations: copy(b.expirations) },
       );
     },
+    contractsUnchangedSince: () => Promise.resolve(true),
     whileValuing: async (_key, value) => {
       await value();
       return true;

@@ -30,6 +30,9 @@ export const BOOK_VIEW_LIMITS = { maxEntries: 3 };
 /** Stored books read per process (books.ts storedBook): an SPX family's book is tens of MB of heap. */
 export const STORED_BOOK_LIMITS = { maxEntries: 4 };
 
+/** Families' listed contracts per process (books.ts listedOf): an SPX family's are some MB of heap. */
+export const LISTED_MEMO_LIMITS = { maxEntries: 16 };
+
 /** Drifts of completed sessions (volatility-drift.ts), each some hundreds of KB at full scale. */
 export const DRIFT_MEMO_LIMITS = { maxEntries: 64, maxBytes: 32 * 2 ** 20 };
 
@@ -47,6 +50,12 @@ export class ServiceMemos {
   readonly ensured = new ResponseMemo<object>({ maxEntries: 0 });
   /** Background valuations of the newest minute under way in this process, by minute (books.ts). */
   readonly valuing = new Map<string, Promise<unknown>>();
+  /**
+   * A family's listed expirations and contracts with their open interest by trading date, with the
+   * change log's position read before them (books.ts listedOf): used again while no write after it
+   * can have changed them (contracts and open interest are logged without `earliest`).
+   */
+  readonly listed = new ResponseMemo<object>(LISTED_MEMO_LIMITS);
   /** Volatility drift answers as JSON text (volatility-drift.ts). */
   readonly drift = new ResponseMemo(DRIFT_MEMO_LIMITS);
 
@@ -55,6 +64,7 @@ export class ServiceMemos {
     this.positioning.clear();
     this.books.clear();
     this.storedBooks.clear();
+    this.listed.clear();
     this.drift.clear();
   }
 }

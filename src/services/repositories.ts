@@ -12,6 +12,7 @@ import {
   bookOfDigest,
   bookOfMinute,
   changeLogPosition,
+  contractsUnchangedSince,
   mapBookMinute,
   newestBookBefore,
   readBook,
@@ -101,6 +102,8 @@ export interface BookRepository {
   ): Promise<number>;
   mapBookMinute(family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void>;
   readBook(bookId: number): Promise<StoredBook | null>;
+  /** Whether nothing logged after the position can have changed the listed contracts or the open interest of the dates. */
+  contractsUnchangedSince(position: number, dates: { from: string; to: string }): Promise<boolean>;
   /** Runs `value` unless another process of the deployment values the same key; whether it ran. */
   whileValuing(key: string, value: () => Promise<void>): Promise<boolean>;
 }
@@ -154,6 +157,7 @@ export function databaseRepositories(db: Queryable): Repositories {
       storeBook: async (family, book) => await storeBook(db, family, book),
       mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
       readBook: async (bookId) => await readBook(db, bookId),
+      contractsUnchangedSince: async (position, dates) => await contractsUnchangedSince(db, position, dates),
       whileValuing: async (key, value) => await whileClaimed(db, key, value),
     },
   };

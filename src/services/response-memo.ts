@@ -55,6 +55,11 @@ export class ResponseMemo<V = string> {
     return await run;
   }
 
+  /** Keeps `value` under the key (replacing what was kept), as a computation's result would be. */
+  set(key: string, value: V): void {
+    this.keep(key, value);
+  }
+
   /** Entries kept. */
   get size(): number {
     return this.kept.size;
