@@ -21,12 +21,13 @@ export async function getExposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExp
 
 /** The heat map answer of the request on its book (exported for the test of stored against fresh books). */
 export async function exposureHeatmap(ctx: ServiceContext, q: QueryOf<'getExposureHeatmap'>, at: BookAnswer): Promise<Heatmap> {
-  const book = await positioningBook(ctx, q, at);
   const metric = withDefault(q.metric, 'metric');
+  const observed = metric === 'volume' || metric === 'premium' || metric === 'net_premium' || metric === 'trades';
+  // A settled expiration has no greeks (no column of zeros), but its open interest and its prints of the day are facts.
+  const book = await positioningBook(ctx, q, at, observed || metric === 'open_interest' ? 'kept' : 'left_out');
   const leg = withDefault(q.leg, 'leg');
   const unit = withDefault(q.unit, 'unit');
   const perspective = withDefault(q.perspective, 'perspective');
-  const observed = metric === 'volume' || metric === 'premium' || metric === 'net_premium' || metric === 'trades';
   const contracts: HeatmapContract[] = book.contracts.map((c, i) => ({
     ...c,
     activity: (observed ? book.activity.get(book.rows[i]!.contractId) : undefined) ?? NO_ACTIVITY,

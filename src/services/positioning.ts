@@ -94,13 +94,29 @@ function bookMembers(q: PositioningRequest): Partial<PositioningRequest> {
  * immutable book), shared by the requests that differ only in what they show of it: readers must
  * not change it.
  */
-export async function positioningBook(ctx: ServiceContext, q: PositioningRequest, at: BookAnswer): Promise<PositioningBook> {
-  if (at.book.id === null) return await positioningView(ctx, q, at);
-  const key = JSON.stringify([at.book.id, at.window.instant, at.pendingInstant, canonicalQuery(bookMembers(q))]);
-  return (await ctx.deps.memos.books.get(key, async () => await positioningView(ctx, q, at))) as PositioningBook;
+export async function positioningBook(
+  ctx: ServiceContext,
+  q: PositioningRequest,
+  at: BookAnswer,
+  settled: 'left_out' | 'kept' = 'left_out',
+): Promise<PositioningBook> {
+  if (at.book.id === null) return await positioningView(ctx, q, at, settled);
+  const key = JSON.stringify([at.book.id, at.window.instant, at.pendingInstant, settled, canonicalQuery(bookMembers(q))]);
+  return (await ctx.deps.memos.books.get(key, async () => await positioningView(ctx, q, at, settled))) as PositioningBook;
 }
 
-async function positioningView(ctx: ServiceContext, q: PositioningRequest, at: BookAnswer): Promise<PositioningBook> {
+/**
+ * The view (positioningBook). An expiration settled by the valuation instant holds no position any
+ * more: `left_out` (levels, the heat map's greeks) gives it no column and no level, so a 0dte request
+ * after the settlement selects nothing (422); `kept` (the heat map's observed metrics: its open
+ * interest and the day's prints are facts of the date) keeps it, its greeks none.
+ */
+async function positioningView(
+  ctx: ServiceContext,
+  q: PositioningRequest,
+  at: BookAnswer,
+  settled: 'left_out' | 'kept',
+): Promise<PositioningBook> {
   const session: VolatilitySession = withDefault(q.session, 'session');
   const model = withDefault(q.model, 'model');
   const { book, window } = at;
@@ -113,9 +129,9 @@ async function positioningView(ctx: ServiceContext, q: PositioningRequest, at: B
       q,
     ),
   );
-  // An expiration settled by the valuation instant holds no position any more: no column, no level (a
-  // 0dte request after the settlement selects nothing, 422).
-  const selected = book.listed.filter((e) => dates.has(e.dateOfExpiry) && settlementInstant(e.root, e.dateOfExpiry) > instant);
+  const selected = book.listed.filter(
+    (e) => dates.has(e.dateOfExpiry) && (settled === 'kept' || settlementInstant(e.root, e.dateOfExpiry) > instant),
+  );
   const kept = new Set(selected.map((e) => `${e.root}|${e.dateOfExpiry}`));
   const rows = book.contracts.filter(
     (c) => kept.has(`${c.root}|${c.dateOfExpiry}`) && (q.contract_type === undefined || c.contractType === q.contract_type),

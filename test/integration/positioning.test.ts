@@ -315,14 +315,18 @@ describe('levels and heat map', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
-  it('leaves out an expiration settled by the valuation instant: no heat map column, 422 for 0dte alone (issue 33 §10)', async () => {
+  it('leaves out an expiration settled by the valuation instant from levels and greeks: no column of zeros, 422 for 0dte alone (issue 33 §10)', async () => {
     // At the 16:15 close DAY's SPXW series has settled (16:00) and the SPX monthly at the open.
     const settled = await levels({ expiry_mode: '0dte' });
     expect(settled.response.status).toBe(422);
-    expect((await heatmap({ expiry_mode: '0dte', metric: 'open_interest', min_strike: 1 })).response.status).toBe(422);
-    const map = await okHeatmap({ metric: 'open_interest' });
+    expect((await heatmap({ expiry_mode: '0dte', metric: 'gamma', min_strike: 1 })).response.status).toBe(422);
+    const map = await okHeatmap({ metric: 'gamma' });
     expect(map.cells.length).toBeGreaterThan(0);
     expect(map.cells.filter((c) => c.date_of_expiry === DAY)).toEqual([]);
+    // Its open interest and its prints of the day are facts of the date: the observed metrics keep it.
+    const oi = await okHeatmap({ expiry_mode: '0dte', metric: 'open_interest', min_strike: 1 });
+    const stored = await openInterest({ expiry_mode: '0dte' });
+    expect(oi.cells.reduce((sum, c) => sum + c.value, 0)).toBe(stored.totals.call - stored.totals.put);
   });
 
   it('overnight needs the entitlement and a root with an overnight session', async () => {
