@@ -33,6 +33,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import pg from 'pg';
+import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
 import { workerPoolSize } from '../../src/cluster.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import { vacuumAnalyze } from '../../src/db/partitions.js';
@@ -110,14 +111,12 @@ const server = await startServerProcess(bench.databaseUrl, { COMPRESSION_THRESHO
 
 const routes: { name: string; query: string; bare: { where: string; values: unknown[] } }[] = [
   {
-    // The endpoint reads the regular day's three sessions (rth, curb, other), and the newest 100
-    // SPXW prints of the day are curb prints (16:00-16:15 ET): the plain SELECT of those rows takes
-    // the curb session. (A plain SELECT by all three sessions makes PostgreSQL sort the root's
-    // whole day, 4 s a page: no baseline. Before this bench checked the rows, the loop read the
-    // newest 100 regular-session prints instead.)
+    // The endpoint's session rth is the regular session's prints only (print-filters.ts SESSIONS_OF;
+    // curb prints and late reports are served with session=all): the plain SELECT reads the same.
+    // (Before rth was narrowed it served curb prints too, and the loop read the curb session.)
     name: 'trades SPXW, no filter',
     query: `underlying_symbol=SPXW&date=${DAY}&limit=100`,
-    bare: { where: `root = $2 and session = 'curb'`, values: ['SPXW'] },
+    bare: { where: `root = $2 and session = 'rth'`, values: ['SPXW'] },
   },
   {
     name: 'trades SPY, store filters',
@@ -231,7 +230,7 @@ for (const limit of [100, 500]) {
 const filter: PrintFilter = {
   tradingDate: DAY,
   roots: ['SPXW'],
-  sessions: ['rth', 'curb', 'other'],
+  sessions: SESSIONS_OF.rth,
   from: null,
   to: null,
   includeComplex: true,
