@@ -10,6 +10,11 @@
  * round's ratio, and latency percentiles (goal: p99 < 50 ms at 8 connections; the endpoint's
  * worst round).
  *
+ * Then the database's own ceiling for the page statement (what printsPageText runs for a first page
+ * of 100 of a random root of the day): pgbench -M prepared, as many clients as connections, on 2
+ * threads, BENCH_SECONDS, and each shape's endpoint rate against it (issue 35's goal: >= 0.5).
+ * Skipped when pgbench is not installed.
+ *
  * Then compression: the SPXW page of 100 prints and of 500 (the largest) asked without
  * Accept-Encoding, with gzip and with br, in alternating rounds against the same server (started
  * with COMPRESSION_THRESHOLD=0, so that it compresses any page a client accepts compressed; a
@@ -27,17 +32,19 @@
  * meets its share of each worker's database gate, a quarter of the worker's connections, by design
  * (BENCH_ACCOUNTS=1 measures that).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import pg from 'pg';
+import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
 import { workerPoolSize } from '../../src/cluster.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import { vacuumAnalyze } from '../../src/db/partitions.js';
 import { countPrints } from '../../src/db/stored-prints.js';
-import { printsPageText, type PrintFilter } from '../../src/db/trades.js';
+import { printsPageStatement, printsPageText, type PrintFilter } from '../../src/db/trades.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
@@ -110,14 +117,12 @@ const server = await startServerProcess(bench.databaseUrl, { COMPRESSION_THRESHO
 
 const routes: { name: string; query: string; bare: { where: string; values: unknown[] } }[] = [
   {
-    // The endpoint reads the regular day's three sessions (rth, curb, other), and the newest 100
-    // SPXW prints of the day are curb prints (16:00-16:15 ET): the plain SELECT of those rows takes
-    // the curb session. (A plain SELECT by all three sessions makes PostgreSQL sort the root's
-    // whole day, 4 s a page: no baseline. Before this bench checked the rows, the loop read the
-    // newest 100 regular-session prints instead.)
+    // The endpoint's session rth is the regular session's prints only (print-filters.ts SESSIONS_OF;
+    // curb prints and late reports are served with session=all): the plain SELECT reads the same.
+    // (Before rth was narrowed it served curb prints too, and the loop read the curb session.)
     name: 'trades SPXW, no filter',
     query: `underlying_symbol=SPXW&date=${DAY}&limit=100`,
-    bare: { where: `root = $2 and session = 'curb'`, values: ['SPXW'] },
+    bare: { where: `root = $2 and session = 'rth'`, values: ['SPXW'] },
   },
   {
     name: 'trades SPY, store filters',
@@ -137,6 +142,7 @@ const routes: { name: string; query: string; bare: { where: string; values: unkn
 // The same pool size and session settings as the service's own pool.
 const pool = new pg.Pool({ connectionString: service.database.connectionString, max: config.databasePoolSize, options: SESSION_SETTINGS });
 const lines: string[] = [];
+const endpointRates: { name: string; rps: number }[] = [];
 const line = (name: string, rps: number, p50: number, p99: number, errors = 0) =>
   `${name.padEnd(36)} ${rps.toFixed(0).padStart(8)} req/s   p50 ${p50.toFixed(1)} ms   p99 ${p99.toFixed(1)} ms${errors ? `   errors ${errors}` : ''}`;
 for (const route of routes) {
@@ -172,6 +178,7 @@ for (const route of routes) {
   );
   const servedP99 = Math.max(...runs.map((r) => r.latency.p99));
   const errors = runs.reduce((sum, r) => sum + r.errors + r.non2xx, 0);
+  endpointRates.push({ name: route.name.replace('trades ', ''), rps: servedRps });
   const rounds = runs.map((r, i) => (r.requests.total / (loops[i] as LoopResult).requests).toFixed(2)).join(' ');
   lines.push(
     `${route.name}:`,
@@ -180,6 +187,53 @@ for (const route of routes) {
     `  ratio (endpoint / bare loop): ${(servedRps / bareRps).toFixed(3)}, rounds ${rounds}  (goal >= 1.0; p99 goal < 50 ms)`,
   );
 }
+// The SPXW page's filter as the endpoint reads it (session rth).
+const pageFilter: PrintFilter = {
+  tradingDate: DAY,
+  roots: ['SPXW'],
+  sessions: SESSIONS_OF.rth,
+  from: null,
+  to: null,
+  includeComplex: true,
+};
+// The database's own ceiling for the endpoint's page statement (issue 35): pgbench -M prepared with
+// CONNECTIONS clients on 2 threads, BENCH_SECONDS, the statement of a first page of 100 regular-session
+// prints of a root drawn at random each time among the day's roots (the values written in as
+// literals, the root as a pgbench variable). Skipped when pgbench is not installed.
+const pgbenchVersion = spawnSync('pgbench', ['--version'], { encoding: 'utf8' });
+if (pgbenchVersion.status === 0) {
+  const roots = (
+    await pool.query<{ root: string }>(`select distinct root from prints where trading_date = $1::date and session = 'rth' order by root`, [
+      DAY,
+    ])
+  ).rows.map((r) => r.root);
+  const statement = printsPageStatement(service.deps.db, { ...pageFilter, roots: ['SPXW'] }, 100);
+  if (statement === null || roots.length === 0) throw new Error('no page statement for pgbench');
+  const literal = (value: unknown): string =>
+    Array.isArray(value) ? `'{${value.join(',')}}'` : typeof value === 'number' ? String(value) : `'${String(value)}'`;
+  let text = statement.sql.replace(/\s+/g, ' ');
+  // Highest first, so that $1 does not match the start of $10.
+  for (let i = statement.parameters.length; i >= 1; i--) {
+    const value = statement.parameters[i - 1];
+    const replacement = value === 'SPXW' ? `(array[${roots.map((r) => `'${r}'`).join(',')}])[:r]` : literal(value);
+    text = text.replaceAll(`$${i}::`, `${replacement}::`);
+  }
+  const script = path.join(dir, 'page.sql');
+  fs.writeFileSync(script, `\\set r random(1, ${roots.length})\n${text};\n`);
+  const run = spawnSync(
+    'pgbench',
+    ['-n', '-M', 'prepared', '-c', String(CONNECTIONS), '-j', '2', '-T', String(DURATION), '-f', script, service.database.connectionString],
+    { encoding: 'utf8' },
+  );
+  const tps = /tps = ([0-9.]+)/.exec(run.stdout)?.[1];
+  if (tps === undefined) throw new Error(`pgbench failed: ${run.stderr}`);
+  const latency = /latency average = ([0-9.]+) ms/.exec(run.stdout)?.[1] ?? '?';
+  lines.push(
+    `database ceiling (pgbench -M prepared -c ${CONNECTIONS} -j 2, the page statement, a random root of ${roots.length}): ${Number(tps).toFixed(0)} tps, latency average ${latency} ms`,
+    `  endpoint / ceiling (goal >= 0.5): ${endpointRates.map(({ name, rps }) => `${name} ${(rps / Number(tps)).toFixed(2)}`).join(', ')}`,
+  );
+}
+
 /** The bytes of a response as sent, and its Content-Encoding. */
 function sentBytes(url: string, headers: Record<string, string>): Promise<{ bytes: number; encoding: string }> {
   return new Promise((resolve, reject) => {
@@ -228,21 +282,13 @@ for (const limit of [100, 500]) {
 // What the envelope's re-encoding costs: the same page read by printsPageText in a bare express
 // route, sent as res.json of the parsed bodies, or as the bodies' text inside the envelope (what
 // the feeds do with HandlerResult.dataJson).
-const filter: PrintFilter = {
-  tradingDate: DAY,
-  roots: ['SPXW'],
-  sessions: ['rth', 'curb', 'other'],
-  from: null,
-  to: null,
-  includeComplex: true,
-};
 const bare = express();
 bare.get('/parsed', async (_req, res) => {
-  const page = await printsPageText(service.deps.db, filter, null, 100);
+  const page = await printsPageText(service.deps.db, pageFilter, null, 100);
   res.json({ data: JSON.parse(`[${page.bodies}]`) as unknown, meta: { source: 'opra' } });
 });
 bare.get('/text', async (_req, res) => {
-  const page = await printsPageText(service.deps.db, filter, null, 100);
+  const page = await printsPageText(service.deps.db, pageFilter, null, 100);
   res.type('application/json').send(`{"data":[${page.bodies}],"meta":${JSON.stringify({ source: 'opra' })}}`);
 });
 const bareServer = bare.listen(0, '127.0.0.1');

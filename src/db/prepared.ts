@@ -15,9 +15,23 @@ import { rawClient, type Queryable } from './connection.js';
 const PREPARED_PER_CONNECTION = 256;
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
+/**
+ * The names of the texts seen: a text depends only on the shape of its filter (prepared statements
+ * bind every value), so the process meets a few hundred at most, and a page's name is a lookup
+ * instead of a SHA-1 of its 1-2 kB text. Emptied when it grows past MAX_NAMES (a caller that wrote values into its texts).
+ */
+const names = new Map<string, string>();
+const MAX_NAMES = 4096;
+
 /** The statement name of a query text: a digest, so one name never stands for two texts. */
 export function statementName(text: string): string {
-  return `oads_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `oads_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    if (names.size >= MAX_NAMES) names.clear();
+    names.set(text, name);
+  }
+  return name;
 }
 
 /**

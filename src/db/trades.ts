@@ -176,15 +176,16 @@ export interface PrintsPageText {
  * last position is the least (ts, sequence, contract_id) of the page, its last row in newest-first
  * order. (Aggregates ordered by row number instead would cost PostgreSQL a sort of the page each.)
  */
-async function pageText(db: Queryable, rows: RawBuilder<PrintRow>, limit: number): Promise<PrintsPageText> {
-  const [row] = await executePrepared(
-    db,
-    sql<{ bodies: string | null; n: number; last: string[] | null }>`
+function pageStatement(rows: RawBuilder<PrintRow>, limit: number) {
+  return sql<{ bodies: string | null; n: number; last: string[] | null }>`
       with page as (select body, ts, sequence, contract_id, row_number() over (${NEWEST_FIRST}) as rn from (${rows}) as q)
       select string_agg(body, ',' ${NEWEST_FIRST}) filter (where rn <= ${limit}::int8) as bodies, count(*)::int4 as n,
         min(array[ts, sequence, contract_id]) filter (where rn <= ${limit}::int8) as last
-      from page`.compile(db),
-  );
+      from page`;
+}
+
+async function pageText(db: Queryable, rows: RawBuilder<PrintRow>, limit: number): Promise<PrintsPageText> {
+  const [row] = await executePrepared(db, pageStatement(rows, limit).compile(db));
   const count = Math.min(row?.n ?? 0, limit);
   const position = row?.last ?? null;
   const last =
@@ -199,6 +200,12 @@ export async function printsPageText(db: Queryable, f: PrintFilter, after: Print
   const query = newestQuery(f, after, limit + 1);
   if (query === null) return { bodies: '', count: 0, hasMore: false, last: null };
   return await pageText(db, query, limit);
+}
+
+/** The statement printsPageText runs for a first page (text and values), for bench/trades' pgbench ceiling. */
+export function printsPageStatement(db: Queryable, f: PrintFilter, limit: number): { sql: string; parameters: readonly unknown[] } | null {
+  const query = newestQuery(f, null, limit + 1);
+  return query === null ? null : pageStatement(query, limit).compile(db);
 }
 
 /** Filters applied to the prints a bounded scan reads (exchange, an exact at/near side). */
