@@ -38,7 +38,9 @@ describe('session totals across routes', () => {
   beforeAll(async () => {
     service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
+    // The date before too: the overnight session values SPX at its last regular close (an index has no
+    // price overnight), the previous date's.
+    await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', DAY] });
     for (const session of ['rth', 'gth', 'all'] as const) {
       const rows: OptionPrint[] = [];
       let cursor: string | undefined;
