@@ -64,10 +64,8 @@ import { keptAnswer } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
 import type { OperationId } from '../api-contract/openapi.js';
 
-/** A family valued at one minute (module comment). Shared by the requests that read it: readers must not change it. */
-export interface FamilyBook {
-  /** The stored book's id; null for one valued and not stored (nothing to keep). */
-  id: number | null;
+/** What a book's row holds besides its expirations' columns. */
+interface BookSummary {
   symbol: string;
   session: VolatilitySession;
   tradingDate: string;
@@ -84,6 +82,12 @@ export interface FamilyBook {
   rate: number;
   /** Every listed expiration of the roots on or after the trading date. */
   listed: ListedExpirationRow[];
+}
+
+/** A family valued at one minute (module comment): its summary and its columns read into maps. Shared by the requests that read it: readers must not change it. */
+export interface FamilyBook extends BookSummary {
+  /** The stored book's id; null for one valued and not stored (nothing to keep). */
+  id: number | null;
   /** Per listed date: its fitted surface (null when not valued: settled before the minute, or no chain) and its chain. */
   dates: Map<string, { surface: ExpirationSurface | null; chain: ChainQuoteRow[] }>;
   /** Every listed contract of the listed expirations, by date ascending. */
@@ -92,21 +96,6 @@ export interface FamilyBook {
   flows: Map<number, CustomerFlow>;
   /** The contracts' activity in the session up to the valuation time. */
   activity: Map<number, ContractActivity>;
-}
-
-/** What a book's row holds besides its expirations' columns. */
-interface BookSummary {
-  symbol: string;
-  session: VolatilitySession;
-  tradingDate: string;
-  span: Span;
-  roots: string[];
-  underlying: string | null;
-  valuedAt: number;
-  price: UnderlyingPrice | null;
-  priceRead: { at: number; source: UnderlyingSource };
-  rate: number;
-  listed: ListedExpirationRow[];
 }
 
 /** A book's content as stored: its summary and one set of columns per listed date. */
@@ -184,24 +173,7 @@ export function bookFromColumns(id: number | null, columns: BookColumns): Family
       chain,
     });
   }
-  return {
-    id,
-    symbol: s.symbol,
-    session: s.session,
-    tradingDate: s.tradingDate,
-    span: s.span,
-    roots: s.roots,
-    underlying: s.underlying,
-    valuedAt: s.valuedAt,
-    price: s.price,
-    priceRead: s.priceRead,
-    rate: s.rate,
-    listed: s.listed,
-    dates,
-    contracts,
-    flows,
-    activity,
-  };
+  return { ...s, id, dates, contracts, flows, activity };
 }
 
 /** Sums the stored side flows of each contract (positions.ts customerFlow: complex prints left out). */
@@ -427,7 +399,9 @@ export async function ensureBook(
 export async function storedBook(ctx: ServiceContext, id: number): Promise<FamilyBook | null> {
   const kept = (await ctx.deps.memos.storedBooks.get(String(id), async () => {
     const stored: StoredBook | null = await ctx.deps.repositories.books.readBook(id);
-    return stored === null ? { gone: true } : bookFromColumns(id, stored as unknown as BookColumns & StoredBook & { summary: BookSummary });
+    return stored === null
+      ? { gone: true }
+      : bookFromColumns(id, { summary: stored.summary as BookSummary, expirations: stored.expirations });
   })) as FamilyBook | { gone: true };
   return 'gone' in kept ? null : kept;
 }
