@@ -78,29 +78,6 @@ export interface SideFlowRow {
   size: number;
 }
 
-/**
- * Sizes of the roots' prints by contract, side and complexity, over trading dates from `fromDate`
- * through `toDate` with a time before `until` (a print at the valuation time itself belongs to the
- * minute after it); cancelled prints left out. Complex is a
- * multi-leg print (trade_type multileg or flag complex, as the feeds' include_complex reads it).
- */
-export async function flowBySide(
-  db: Queryable,
-  roots: readonly string[],
-  fromDate: string,
-  toDate: string,
-  until: number,
-): Promise<SideFlowRow[]> {
-  if (roots.length === 0) return [];
-  const result = await sql<{ contract_id: string; side: string; complex: boolean; size: string }>`
-    select contract_id, side, (trade_type = 'multileg' or 'complex' = any(flags)) as complex, sum(size)::int8 as size
-    from prints
-    where trading_date >= ${fromDate}::date and trading_date <= ${toDate}::date and not cancelled
-      and root = any(${[...roots]}::text[]) and ts < ${until}::int8
-    group by 1, 2, 3`.execute(db);
-  return result.rows.map((r) => ({ contractId: Number(r.contract_id), side: r.side, complex: r.complex, size: Number(r.size) }));
-}
-
 export interface ActivityRow {
   contractId: number;
   volume: number;
@@ -110,33 +87,82 @@ export interface ActivityRow {
   trades: number;
 }
 
+/** What a book reads of the roots' prints (bookPrints). */
+export interface BookPrints {
+  /** Sizes by contract, side and complexity over the flow's dates, before `until`. */
+  flows: SideFlowRow[];
+  /** Per contract with prints, the trading date's activity in the sessions given. */
+  activity: ActivityRow[];
+}
+
 /**
- * Per contract of the roots, the trading date's prints of the sessions given (print-filters.ts
- * SESSIONS_OF of the session asked), before `until` when given: contracts, premium (USD), ask-side
- * minus bid-side premium, and prints; cancelled prints left out, complex ones in.
+ * The prints a valued book reads, in one scan of the roots' prints (cancelled ones left out), by
+ * the (root, ts) index that carries the columns read (migration 20261128T060000):
+ * - flows: sizes by contract, side and complexity over trading dates `flow.from` through
+ *   `tradingDate` with a time before `until` (a print at the valuation time itself belongs to the
+ *   minute after it). Complex is a multi-leg print (trade_type multileg or flag complex, as the
+ *   feeds' include_complex reads it);
+ * - activity: per contract, the trading date's prints of the sessions given (print-filters.ts
+ *   SESSIONS_OF), before `until` unless `activity.whole` (a session read after its close): contracts,
+ *   premium (USD), ask-side minus bid-side premium and prints, complex ones in. Premiums are summed
+ *   as numeric, exactly, as the flow totals of the leaders are (migration 20261126T010000), so
+ *   that a sum is the same whatever the order the prints are read in.
  */
-export async function activityByContract(
+export async function bookPrints(
   db: Queryable,
   roots: readonly string[],
   tradingDate: string,
-  window: { sessions: readonly string[]; until: number | null },
+  until: number,
+  flow: { from: string },
+  activity: { sessions: readonly string[]; whole: boolean },
   sides: { ask: readonly string[]; bid: readonly string[] },
-): Promise<ActivityRow[]> {
-  if (roots.length === 0 || window.sessions.length === 0) return [];
-  const until = window.until === null ? sql`` : sql`and ts < ${window.until}::int8`;
-  const result = await sql<{ contract_id: string; volume: string; premium: number; net_premium: number; trades: string }>`
-    select contract_id, sum(size)::int8 as volume, sum(premium)::float8 as premium,
-      coalesce(sum(case when side = any(${[...sides.ask]}::text[]) then premium when side = any(${[...sides.bid]}::text[]) then -premium else 0 end), 0)::float8 as net_premium,
-      count(*)::int8 as trades
-    from prints
-    where trading_date = ${tradingDate}::date and not cancelled and root = any(${[...roots]}::text[])
-      and session = any(${[...window.sessions]}::text[]) ${until}
-    group by 1`.execute(db);
-  return result.rows.map((r) => ({
-    contractId: Number(r.contract_id),
-    volume: Number(r.volume),
-    premium: r.premium,
-    netPremium: r.net_premium,
-    trades: Number(r.trades),
-  }));
+): Promise<BookPrints> {
+  if (roots.length === 0) return { flows: [], activity: [] };
+  const sessions = [...activity.sessions];
+  const inActivity = sql`(trading_date = ${tradingDate}::date and session = any(${sessions}::text[]))`;
+  const result = await sql<{
+    contract_id: string;
+    side: string | null;
+    complex: boolean | null;
+    whole: number;
+    size: string | null;
+    volume: string | null;
+    premium: number | null;
+    net_premium: number | null;
+    trades: string;
+  }>`
+    select contract_id, side, complex, grouping(side, complex) as whole,
+      sum(size) filter (where flow)::int8 as size,
+      sum(size) filter (where active)::int8 as volume,
+      sum(premium::numeric) filter (where active)::float8 as premium,
+      coalesce(sum(case when side = any(${[...sides.ask]}::text[]) then premium::numeric
+        when side = any(${[...sides.bid]}::text[]) then -premium::numeric else 0 end) filter (where active), 0)::float8 as net_premium,
+      count(*) filter (where active)::int8 as trades
+    from (
+      select contract_id, side, (trade_type = 'multileg' or 'complex' = any(flags)) as complex, size, premium,
+        ts < ${until}::int8 as flow,
+        ${inActivity} and (${activity.whole} or ts < ${until}::int8) as active
+      from prints
+      where trading_date >= ${flow.from}::date and trading_date <= ${tradingDate}::date and not cancelled
+        and root = any(${[...roots]}::text[])
+        and (ts < ${until}::int8 or (${activity.whole} and ${inActivity}))
+    ) p
+    group by grouping sets ((contract_id, side, complex), (contract_id))`.execute(db);
+  const flows: SideFlowRow[] = [];
+  const active: ActivityRow[] = [];
+  for (const r of result.rows) {
+    if (Number(r.whole) === 0) {
+      const size = Number(r.size ?? 0);
+      if (size !== 0) flows.push({ contractId: Number(r.contract_id), side: r.side as string, complex: r.complex as boolean, size });
+    } else if (Number(r.trades) > 0) {
+      active.push({
+        contractId: Number(r.contract_id),
+        volume: Number(r.volume),
+        premium: r.premium as number,
+        netPremium: r.net_premium as number,
+        trades: Number(r.trades),
+      });
+    }
+  }
+  return { flows, activity: active };
 }

@@ -28,6 +28,12 @@ import type { ServiceContext } from '../services/types.js';
  */
 export const BOOK_VALUER_INTERVAL_MS = 250;
 
+/**
+ * Families valued at once by a pass: two, so that one family's reads from the database overlap
+ * another's fitting (the valuing itself is one process's CPU).
+ */
+export const VALUER_CONCURRENCY = 2;
+
 /** The families the valuer covers: every family name of the known roots. */
 export const VALUED_FAMILIES: readonly string[] = [...new Set(OPTION_ROOTS.map((r) => r.family))];
 
@@ -94,13 +100,18 @@ export class BookValuer {
     if (!still) return { valued };
     const now = this.deps.clock();
     const ctx = this.context(now);
-    for (const family of VALUED_FAMILIES) {
-      for (const session of SESSIONS) {
-        if (this.stopped) return { valued };
-        if (session === 'gth' && !rootsOf([family]).some(hasOvernightSession)) continue;
-        if (await this.valueOne(ctx, family, session)) valued += 1;
-      }
-    }
+    const pending = VALUED_FAMILIES.flatMap((family) =>
+      SESSIONS.filter((session) => session === 'rth' || rootsOf([family]).some(hasOvernightSession)).map((session) => ({
+        family,
+        session,
+      })),
+    );
+    // VALUER_CONCURRENCY families at a time: one's reads overlap another's fitting.
+    const next = async (): Promise<void> => {
+      for (let task = pending.shift(); task !== undefined && !this.stopped; task = pending.shift())
+        if (await this.valueOne(ctx, task.family, task.session)) valued += 1;
+    };
+    await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
     return { valued };
   }
 

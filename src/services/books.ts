@@ -235,23 +235,25 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   const underlying = contracts[0]?.underlying ?? null;
   const stored = storedOpenInterestDate(contracts);
   const priceRead = underlyingPriceInstant(underlying ?? symbol, valuedAt);
-  // The price, the flows and the activity at the valuation time at once.
-  const [price, flowRows, activityRows] =
+  // The price, and the flows and the activity at the valuation time, at once.
+  const [price, prints] =
     underlying === null
-      ? [null, [], []]
+      ? [null, { flows: [], activity: [] }]
       : await Promise.all([
           repos.chain.underlyingPriceAt(underlying, priceRead.at, UNDERLYING_LOOKBACK_MS),
-          repos.positioning.flowBySide(roots, stored ?? tradingDate, tradingDate, valuedAt),
-          // The prints the session holds (one definition, SESSIONS_OF); while it runs, those before the valuation time.
-          repos.positioning.activityByContract(
+          // Flows from the family's open interest date; activity of the prints the session holds (one
+          // definition, SESSIONS_OF): while it runs, those before the valuation time.
+          repos.positioning.bookPrints(
             roots,
             tradingDate,
-            { sessions: SESSIONS_OF[session], until: valuedAt >= span.end ? null : valuedAt },
+            valuedAt,
+            { from: stored ?? tradingDate },
+            { sessions: SESSIONS_OF[session], whole: valuedAt >= span.end },
             { ask: ASK_SIDES, bid: BID_SIDES },
           ),
         ]);
-  const flows = flowByContract(flowRows);
-  const activity = new Map(activityRows.map((a) => [a.contractId, a]));
+  const flows = flowByContract(prints.flows);
+  const activity = new Map(prints.activity.map((a) => [a.contractId, a]));
 
   const dates = [...new Set(listed.map((e) => e.dateOfExpiry))].sort();
   const expirations: BookExpirationColumns[] = dates.map((date) => {
@@ -388,7 +390,8 @@ export async function ensureBook(
       summary: inputs.columns.summary,
       expirations: inputs.columns.expirations,
     });
-    book = bookFromColumns(id, inputs.columns);
+    // Only a request answers from the book it valued; the valuer and a background valuation store it.
+    if (by === 'request') book = bookFromColumns(id, inputs.columns);
     ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
   }
   await store.mapBookMinute(family, window.instant, id, position);

@@ -125,13 +125,9 @@ export function fakeMarket(): FakeMarket {
           read('listedContracts');
           return tradingDate === DATE ? ROWS.filter(wanted(expirations)).map(listedRow) : [];
         },
-        flowBySide: async () => {
-          read('flowBySide');
-          return [];
-        },
-        activityByContract: async () => {
-          read('activityByContract');
-          return [];
+        bookPrints: async () => {
+          read('bookPrints');
+          return { flows: [], activity: [] };
         },
       },
       marketData: {

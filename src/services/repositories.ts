@@ -24,14 +24,7 @@ import {
 } from '../db/position-books.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
-import {
-  activityByContract,
-  flowBySide,
-  listedContracts,
-  type ActivityRow,
-  type ListedContractRow,
-  type SideFlowRow,
-} from '../db/positioning.js';
+import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
 import {
   printsPageText,
   scannedPrints,
@@ -71,15 +64,15 @@ export interface ChainRepository {
 export interface PositioningRepository {
   /** Every listed contract of the expirations with its open interest for the trading date. */
   listedContracts(expirations: readonly ListedExpirationRow[], tradingDate: string): Promise<ListedContractRow[]>;
-  /** Print sizes of the roots by contract, side and complexity, over trading dates fromDate..toDate, up to `until`. */
-  flowBySide(roots: readonly string[], fromDate: string, toDate: string, until: number): Promise<SideFlowRow[]>;
-  /** Per contract of the roots, the trading date's activity: the prints of the sessions given, before `until` when given. */
-  activityByContract(
+  /** What a book reads of the roots' prints, in one scan: flows and activity (db/positioning.ts bookPrints). */
+  bookPrints(
     roots: readonly string[],
     tradingDate: string,
-    window: { sessions: readonly string[]; until: number | null },
+    until: number,
+    flow: { from: string },
+    activity: { sessions: readonly string[]; whole: boolean },
     sides: { ask: readonly string[]; bid: readonly string[] },
-  ): Promise<ActivityRow[]>;
+  ): Promise<BookPrints>;
 }
 
 /** The valued books (services/books.ts; db/position-books.ts). */
@@ -143,8 +136,8 @@ export function databaseRepositories(db: Queryable): Repositories {
     },
     positioning: {
       listedContracts: async (expirations, tradingDate) => await listedContracts(db, expirations, tradingDate),
-      flowBySide: async (roots, fromDate, toDate, until) => await flowBySide(db, roots, fromDate, toDate, until),
-      activityByContract: async (roots, tradingDate, window, sides) => await activityByContract(db, roots, tradingDate, window, sides),
+      bookPrints: async (roots, tradingDate, until, flow, activity, sides) =>
+        await bookPrints(db, roots, tradingDate, until, flow, activity, sides),
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(db, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(db, tradingDate) },
