@@ -223,17 +223,49 @@ export async function readBook(db: Queryable, bookId: number): Promise<StoredBoo
   };
 }
 
+/** One answer of a book at a minute (migration 20261128T070000): a route's query, canonical, and its data as JSON text. */
+export interface BookAnswerRow {
+  operation: string;
+  queryKey: string;
+  body: string;
+}
+
+/** Stores answers of a book at a minute (another process's same answers, already stored, are kept). */
+export async function storeBookAnswers(db: Queryable, bookId: number, instant: number, answers: readonly BookAnswerRow[]): Promise<void> {
+  if (answers.length === 0) return;
+  await sql`
+    insert into position_book_answers (book_id, instant, operation, query_key, body)
+    select ${bookId}::int8, ${instant}::int8, a.operation, a.query_key, a.body
+    from unnest(${answers.map((a) => a.operation)}::text[], ${answers.map((a) => a.queryKey)}::text[], ${answers.map((a) => a.body)}::text[])
+      as a(operation, query_key, body)
+    on conflict do nothing`.execute(db);
+}
+
+/** The stored answer of a book at a minute to a route's query; null when none is stored. */
+export async function readBookAnswer(
+  db: Queryable,
+  bookId: number,
+  instant: number,
+  operation: string,
+  queryKey: string,
+): Promise<string | null> {
+  const result = await sql<{ body: string }>`
+    select body from position_book_answers
+    where book_id = ${bookId}::int8 and instant = ${instant}::int8 and operation = ${operation} and query_key = ${queryKey}`.execute(db);
+  return result.rows[0]?.body ?? null;
+}
+
 /** Deletes the books of a trading date (its session archived: they are valued again after a reload). */
 export async function deleteBooksOf(db: Queryable, tradingDate: string): Promise<void> {
   await sql`delete from position_book_minutes where trading_date = ${tradingDate}::date`.execute(db);
   await sql`delete from position_books where trading_date = ${tradingDate}::date`.execute(db);
 }
 
-/** Bytes the books take on disk (tables, indexes and TOAST), for the benches. */
+/** Bytes the books and their answers take on disk (tables, indexes and TOAST), for the benches. */
 export async function booksBytes(db: Queryable): Promise<number> {
   const result = await sql<{ bytes: number }>`
     select (pg_total_relation_size('position_books') + pg_total_relation_size('position_book_expirations')
-      + pg_total_relation_size('position_book_minutes'))::float8 as bytes`.execute(db);
+      + pg_total_relation_size('position_book_minutes') + pg_total_relation_size('position_book_answers'))::float8 as bytes`.execute(db);
   return Number(result.rows[0]?.bytes ?? 0);
 }
 

@@ -4,6 +4,9 @@
  * process that runs a valuer (each machine's primary) looks each second; a minute's claim in the
  * database (db/position-books.ts whileClaimed) lets one of them value it, and the requests of that
  * minute then read it. A request that arrives first answers from the previous minute meanwhile.
+ * With each book it stores the answers of the valuing routes' default queries
+ * (services/book-answers.ts), before the minute is mapped, so that the minute's default requests
+ * read one row each instead of every HTTP worker computing them.
  *
  * Which families: each family of the known roots (analytics/roots.ts) with contracts listed on the
  * trading date, in each of its sessions under way by the calendar (the regular session, and the
@@ -17,7 +20,8 @@ import type { VolatilitySession } from '../analytics/volatility/valuation.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ServiceDeps } from '../service.js';
-import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books.js';
+import { storeDefaultAnswers } from '../services/book-answers.js';
+import { datesRead, ensureBook, familyOf, valuationKey, type FamilyBook } from '../services/books.js';
 import { valuationAt } from '../services/chain-valuation.js';
 import type { ServiceContext } from '../services/types.js';
 
@@ -135,7 +139,8 @@ export class BookValuer {
     const key = valuationKey(window, session);
     let mapped = false;
     await books.whileValuing(key, async () => {
-      mapped = (await ensureBook(ctx, window, session, 'valuer')).id !== null;
+      const stored = async (id: number, book: FamilyBook): Promise<void> => await storeDefaultAnswers(ctx, window, session, id, book);
+      mapped = (await ensureBook(ctx, window, session, 'valuer', stored)).id !== null;
     });
     if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
     return mapped;

@@ -60,7 +60,7 @@ import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import { canonicalQuery } from './response-memo.js';
-import { keptAnswer } from './text-result.js';
+import { keptAnswer, textResult } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
 import type { OperationId } from '../api-contract/openapi.js';
 
@@ -357,7 +357,8 @@ export async function freshBook(ctx: ServiceContext, window: ValuationWindow, se
 
 /**
  * The book of the window's minute: the one mapped to it if still valid, else valued (or found among
- * the stored books by its inputs' digest) and mapped. A family without a listed contract or a chain
+ * the stored books by its inputs' digest) and mapped; `beforeMapping` runs on the book before the
+ * minute is mapped (the valuer stores its default answers there, book-answers.ts). A family without a listed contract or a chain
  * is valued and not stored (there is nothing costly to keep, and a request naming an unknown symbol
  * leaves nothing behind).
  */
@@ -366,6 +367,7 @@ export async function ensureBook(
   window: ValuationWindow,
   session: VolatilitySession,
   by: 'valuer' | 'request' | 'background' = 'request',
+  beforeMapping?: (id: number, book: FamilyBook) => Promise<void>,
 ): Promise<{ id: number | null; book?: FamilyBook }> {
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
@@ -390,9 +392,13 @@ export async function ensureBook(
       summary: inputs.columns.summary,
       expirations: inputs.columns.expirations,
     });
-    // Only a request answers from the book it valued; the valuer and a background valuation store it.
-    if (by === 'request') book = bookFromColumns(id, inputs.columns);
+    // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
+    if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
     ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+  }
+  if (beforeMapping !== undefined) {
+    const valued = book ?? (await storedBook(ctx, id));
+    if (valued !== null) await beforeMapping(id, valued);
   }
   await store.mapBookMinute(family, window.instant, id, position);
   return book === undefined ? { id } : { id, book };
@@ -441,43 +447,76 @@ function valueInBackground(ctx: ServiceContext, window: ValuationWindow, session
   pending.set(key, run);
 }
 
-/**
- * The book a valuing request answers from (module comment): its minute's, else, for the newest minute
- * of a running session, the previous minute's while the newest is valued, else valued now.
- */
-export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: VolatilitySession): Promise<BookAnswer> {
+/** Where a request's answer comes from before anything of the book is read (locateBook). */
+interface LocatedBook {
+  /** The request's window (its instant the newest minute of data ended by the requested instant). */
+  requested: ValuationWindow;
+  /** The stored book that answers, null when none is stored for the minute yet (it is valued now). */
+  id: number | null;
+  /** The window of the answer: the requested one, or the previous minute's while the newest is valued. */
+  window: ValuationWindow;
+  pendingInstant: number | null;
+}
+
+/** The stored book of the request's minute, else, for the newest minute of a running session, the previous minute's (module comment). */
+async function locateBook(ctx: ServiceContext, q: InstantQuery, session: VolatilitySession): Promise<LocatedBook> {
   const window = await valuationAt(ctx, q);
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
   const dates = datesRead(window.tradingDate, window.instant);
   const mapped = await store.bookOfMinute(family, window.instant, dates);
-  if (mapped !== null) {
-    const book = await storedBook(ctx, mapped.bookId);
-    if (book !== null) return { book, window, pendingInstant: null };
-  }
+  if (mapped !== null) return { requested: window, id: mapped.bookId, window, pendingInstant: null };
   const live = q.at === undefined && window.instant < window.span.end;
   if (live) {
     const found = await store.newestBookBefore(family, window.instant, dates);
-    const previous = found !== null && found.instant >= window.instant - PREVIOUS_MINUTE_REACH_MS ? found : null;
-    const book = previous === null ? null : await storedBook(ctx, previous.bookId);
-    if (previous !== null && book !== null) {
+    if (found !== null && found.instant >= window.instant - PREVIOUS_MINUTE_REACH_MS) {
       valueInBackground(ctx, window, session);
-      return { book, window: { ...window, instant: previous.instant }, pendingInstant: window.instant };
+      return { requested: window, id: found.bookId, window: { ...window, instant: found.instant }, pendingInstant: window.instant };
     }
   }
+  return { requested: window, id: null, window, pendingInstant: null };
+}
+
+/** The book of a minute valued by this request (or by another of this process for the same minute), stored unless there is nothing to value. */
+async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<FamilyBook> {
   const key = valuationKey(window, session);
   const ensured = (await ctx.deps.memos.ensured.get(key, async () => {
     const result = await ensureBook(ctx, window, session);
     return result.book ?? (result.id === null ? { gone: true } : ((await storedBook(ctx, result.id)) ?? { gone: true }));
   })) as FamilyBook | { gone: true };
   if ('gone' in ensured) throw new Error('The valued book was removed while it was read.');
-  return { book: ensured, window, pendingInstant: null };
+  return ensured;
 }
 
 /**
- * A valuing route's answer: `compute`'s view of the request's book (bookFor), kept per process as
- * JSON text by the book, the minute, whether it is a previous minute's answer, and the query (`at`
- * read through the minute): a stored book never changes, so a kept view of it is never stale. A
+ * The book a valuing request answers from (module comment): its minute's, else, for the newest minute
+ * of a running session, the previous minute's while the newest is valued, else valued now.
+ */
+export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: VolatilitySession): Promise<BookAnswer> {
+  const located = await locateBook(ctx, q, session);
+  if (located.id !== null) {
+    const book = await storedBook(ctx, located.id);
+    if (book !== null) return { book, window: located.window, pendingInstant: located.pendingInstant };
+  }
+  return { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
+}
+
+/** A stored answer of the previous minute served while the newest is valued: its valuation names the newest minute. */
+function withPendingInstant(body: string, pendingInstant: number): string {
+  const data = JSON.parse(body) as { valuation?: { pending_instant?: number | null } };
+  if (data.valuation !== undefined) data.valuation.pending_instant = pendingInstant;
+  return JSON.stringify(data);
+}
+
+/** Thrown inside a memo's computation when the located book was removed meanwhile (its session archived): the request values afresh. */
+class BookGone extends Error {}
+
+/**
+ * A valuing route's answer: `compute`'s view of the request's book, kept per process as JSON text by
+ * the book, the minute, whether it is a previous minute's answer, and the query (`at` read through
+ * the minute): a stored book never changes, so a kept view of it is never stale. For a stored book,
+ * the answer the valuer stored with it (the route's default query, migration 20261128T070000) is
+ * read instead of the book when there is one; otherwise the book is read and the view computed. A
  * book not stored (nothing to value) is not kept either.
  */
 export async function bookAnswer<Op extends OperationId>(
@@ -487,8 +526,32 @@ export async function bookAnswer<Op extends OperationId>(
   compute: (at: BookAnswer) => Promise<DataOf<Op>>,
   source: Result<Op>['source'] = 'derived',
 ): Promise<Result<Op>> {
-  const at = await bookFor(ctx, q, q.session ?? 'rth');
+  const session = q.session ?? 'rth';
+  const located = await locateBook(ctx, q, session);
+  const queryKey = answerQueryKey(q);
+  const { id, window, pendingInstant } = located;
+  if (id !== null) {
+    const key = JSON.stringify([operation, id, window.instant, pendingInstant, queryKey]);
+    try {
+      const text = await ctx.deps.memos.positioning.get(key, async () => {
+        const stored = await ctx.deps.repositories.books.readBookAnswer(id, window.instant, operation, queryKey);
+        if (stored !== null) return pendingInstant === null ? stored : withPendingInstant(stored, pendingInstant);
+        const book = await storedBook(ctx, id);
+        if (book === null) throw new BookGone();
+        return JSON.stringify(await compute({ book, window, pendingInstant }));
+      });
+      return textResult<Op>(text, source);
+    } catch (error) {
+      if (!(error instanceof BookGone)) throw error;
+    }
+  }
+  const at: BookAnswer = { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
   if (at.book.id === null) return { data: await compute(at), source };
-  const key = JSON.stringify([operation, at.book.id, at.window.instant, at.pendingInstant, canonicalQuery({ ...q, at: undefined })]);
+  const key = JSON.stringify([operation, at.book.id, at.window.instant, null, queryKey]);
   return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
+}
+
+/** The canonical key of a route's query as a book's answer is stored under (`at` read through the minute). */
+export function answerQueryKey(q: InstantQuery): string {
+  return canonicalQuery({ ...q, at: undefined });
 }

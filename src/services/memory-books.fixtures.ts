@@ -9,6 +9,7 @@ import type { BookRepository } from './repositories.js';
 export function memoryBooks(): BookRepository {
   const books: (StoredBook & { family: string; digest: string })[] = [];
   const minutes = new Map<string, number>();
+  const answers = new Map<string, string>();
   const familyKey = (f: BookFamily): string => JSON.stringify([f.symbol, f.session, f.tradingDate]);
   const copy = <T>(value: T): T => structuredClone(value);
   return {
@@ -49,6 +50,12 @@ export function memoryBooks(): BookRepository {
         b === undefined ? null : { id: b.id, valuedAt: b.valuedAt, summary: copy(b.summary), expirations: copy(b.expirations) },
       );
     },
+    storeBookAnswers: (bookId, instant, list) => {
+      for (const a of list) answers.set(JSON.stringify([bookId, instant, a.operation, a.queryKey]), a.body);
+      return Promise.resolve();
+    },
+    readBookAnswer: (bookId, instant, operation, queryKey) =>
+      Promise.resolve(answers.get(JSON.stringify([bookId, instant, operation, queryKey])) ?? null),
     contractsUnchangedSince: () => Promise.resolve(true),
     whileValuing: async (_key, value) => {
       await value();

@@ -16,8 +16,11 @@ import {
   mapBookMinute,
   newestBookBefore,
   readBook,
+  readBookAnswer,
   storeBook,
+  storeBookAnswers,
   whileClaimed,
+  type BookAnswerRow,
   type BookExpirationColumns,
   type BookFamily,
   type StoredBook,
@@ -95,6 +98,10 @@ export interface BookRepository {
   ): Promise<number>;
   mapBookMinute(family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void>;
   readBook(bookId: number): Promise<StoredBook | null>;
+  /** Stores a book's answers at a minute (db/position-books.ts storeBookAnswers). */
+  storeBookAnswers(bookId: number, instant: number, answers: readonly BookAnswerRow[]): Promise<void>;
+  /** A book's stored answer at a minute to a route's canonical query, as JSON text; null when none. */
+  readBookAnswer(bookId: number, instant: number, operation: string, queryKey: string): Promise<string | null>;
   /** Whether nothing logged after the position can have changed the listed contracts or the open interest of the dates. */
   contractsUnchangedSince(position: number, dates: { from: string; to: string }): Promise<boolean>;
   /** Runs `value` unless another process of the deployment values the same key; whether it ran. */
@@ -150,6 +157,8 @@ export function databaseRepositories(db: Queryable): Repositories {
       storeBook: async (family, book) => await storeBook(db, family, book),
       mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
       readBook: async (bookId) => await readBook(db, bookId),
+      storeBookAnswers: async (bookId, instant, answers) => await storeBookAnswers(db, bookId, instant, answers),
+      readBookAnswer: async (bookId, instant, operation, queryKey) => await readBookAnswer(db, bookId, instant, operation, queryKey),
       contractsUnchangedSince: async (position, dates) => await contractsUnchangedSince(db, position, dates),
       whileValuing: async (key, value) => await whileClaimed(db, key, value),
     },

@@ -212,6 +212,32 @@ describe('valued books', () => {
     expect(valuation(served).pending_instant).toBeNull();
     expect(await valuations()).toBe(before);
     expect(served).toStrictEqual(await fresh('levels', {}));
+    // With the book it stored each route's default answer, before mapping the minute: each equals the
+    // answer computed afresh, and a default request reads it (a figure changed in the stored levels
+    // answer comes back), where a request of another query computes its view of the book.
+    const instant = Math.floor(now / MINUTE) * MINUTE;
+    const admin = service.database.admin;
+    const stored = await sql<{ operation: string; body: string }>`
+      select a.operation, a.body from position_book_answers a join position_books b on b.id = a.book_id
+      where a.instant = ${instant}::int8 and b.underlying_symbol = ${SYMBOL} and b.session = 'rth' order by a.operation`.execute(admin);
+    expect(stored.rows.map((r) => r.operation)).toEqual(['getExposureHeatmap', 'getExposureLevels', 'getVolatilitySkew']);
+    expect(await ok('heatmap')).toStrictEqual(await fresh('heatmap', {}));
+    expect(await ok('skew')).toStrictEqual(await fresh('skew', {}));
+    const levelsBody = stored.rows.find((r) => r.operation === 'getExposureLevels')!.body;
+    expect(JSON.parse(levelsBody)).toStrictEqual(served);
+    const marked = JSON.stringify({ ...JSON.parse(levelsBody), underlying_price: 12_345.5 });
+    await sql`update position_book_answers set body = ${marked} where instant = ${instant}::int8 and operation = 'getExposureLevels'`.execute(
+      admin,
+    );
+    service.deps.memos.clear();
+    expect((await ok('levels')).underlying_price).toBe(12_345.5);
+    expect((await ok('levels', { greek: 'delta' })).underlying_price).toBe(served.underlying_price);
+    await sql`update position_book_answers set body = ${levelsBody} where instant = ${instant}::int8 and operation = 'getExposureLevels'`.execute(
+      admin,
+    );
+    service.deps.memos.clear();
+    expect(await ok('levels')).toStrictEqual(served);
+    expect(await valuations()).toBe(before);
     // A second pass finds nothing new to value.
     expect((await valuer.pass()).valued).toBe(0);
   });
