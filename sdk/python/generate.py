@@ -11,6 +11,8 @@ Three steps, all reproducible from the contract:
 3. methods.py: class Operations, one method per operationId in snake case with the contract's
    parameters as keyword arguments (typed from their schemas, enums as Literal), each calling
    self.call(); oads_sdk.Oads inherits it, so the methods are real (help(), completion, type checks).
+4. The package's version (pyproject.toml's `version`) set to the contract's info.version, so a
+   release of the SDK says which contract it speaks.
 
 Usage: generate.py CONTRACT PACKAGE_DIR (PACKAGE_DIR is the oads_sdk folder).
 """
@@ -254,6 +256,17 @@ def main() -> None:
     venv_bin = Path(sys.executable).parent
     subprocess.run([str(venv_bin / "ruff"), "format", "--quiet", "--no-cache", "--isolated", str(out)], check=True)
     add_banner(out)
+    write_version(str(contract.doc["info"]["version"]), package.parent / "pyproject.toml")
+
+
+def write_version(version: str, pyproject: Path) -> None:
+    """pyproject.toml's [project] version set to the contract's info.version (the rest of the file as it is)."""
+    text = pyproject.read_text(encoding="utf-8")
+    updated, count = re.subn(r'^version = "[^"]*"$', f'version = "{version}"', text, count=1, flags=re.MULTILINE)
+    if count != 1:
+        raise SystemExit(f"{pyproject}: no version line to set")
+    if updated != text:
+        pyproject.write_text(updated, encoding="utf-8")
 
 
 if __name__ == "__main__":
