@@ -7,7 +7,8 @@
  *
  * The generated types of every schema and operation are exported too (`import type { OptionPrint } from '@oads/sdk'`).
  */
-export { Oads, DEFAULT_BASE_URL, type OadsOptions, type RetryOptions, type RetryEvent, type RunExportOptions, type ExportResult, } from './oads.js';
+export { Oads, DEFAULT_BASE_URL, type OadsOptions, type RetryOptions, type RetryEvent, type RunExportOptions, type ExportResult, type ExportFile, type ExportPath, } from './oads.js';
+export { DEFAULT_LIMITS, type ClientLimits } from './limiter.js';
 export { OadsError, OadsExportFailedError, retryAfterSeconds, type OadsErrorCode, type ErrorObject, type ErrorDetail } from './errors.js';
-export { operationIds, type OperationId, type PaginatedOperationId, type ParamsOf, type BodyOf, type ResultOf, type ArgsOf, type OperationMethods, } from './operations.js';
+export { operationIds, type OperationId, type PaginatedOperationId, type ParamsOf, type BodyOf, type ResultOf, type ArgsOf, type PathOf, type DataByPath, type OperationMethods, } from './operations.js';
 export type * from './generated/types.gen.js';

@@ -8,6 +8,7 @@
  * The generated types of every schema and operation are exported too (`import type { OptionPrint } from '@oads/sdk'`).
  */
 export { Oads, DEFAULT_BASE_URL, } from './oads.js';
+export { DEFAULT_LIMITS } from './limiter.js';
 export { OadsError, OadsExportFailedError, retryAfterSeconds } from './errors.js';
 export { operationIds, } from './operations.js';
 //# sourceMappingURL=index.js.map

@@ -11,9 +11,16 @@
  * refused or dropped: fetch's TypeError) is retried the same way with backoff, since reading again
  * is harmless; a POST (createExport) is not, since the first may have created the export, nor is a
  * request the caller aborted.
+ *
+ * With a key, requests also wait their turn in a client-side limiter (limiter.ts) that keeps them
+ * within the account's in-flight, per-second and per-minute limits, read from GET
+ * /v1/account/limits on the first request: a `Promise.all` of many calls is paced rather than
+ * refused. Each attempt takes a place and gives it back when its answer is read; a retry's wait
+ * holds none.
  */
 import { type OadsErrorCode } from './errors.js';
-import { type ArgsOf, type BodyOf, type OperationId, type OperationMethods, type PaginatedOperationId, type ParamsOf, type ResultOf } from './operations.js';
+import { type ClientLimits } from './limiter.js';
+import { type ArgsOf, type BodyOf, type DataByPath, type OperationId, type OperationMethods, type PaginatedOperationId, type ParamsOf, type ResultOf } from './operations.js';
 export declare const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
 export interface RetryOptions {
     /** Attempts in all, the first included (default 4); 1 turns retrying off. */
@@ -50,6 +57,13 @@ export interface OadsOptions {
     fetch?: typeof fetch;
     /** Headers sent with every request (a User-Agent, say). */
     headers?: Record<string, string>;
+    /**
+     * The client-side limiter (with a key only): the limits this client keeps its requests within.
+     * Default: the account's in-flight, per-second and per-minute limits, read from GET
+     * /v1/account/limits once, on the first request. A number sets one limit, null turns it off, a
+     * member left out is read from the account; `false` turns the limiter off.
+     */
+    limits?: ClientLimits | false;
 }
 export interface RunExportOptions {
     /**
@@ -63,13 +77,19 @@ export interface RunExportOptions {
     timeoutMs?: number;
 }
 type ExportJob = ResultOf<'getExport'>['data'];
+/** The data routes an export may read (`body.path` of runExport); any other string is accepted too, its file's data then `unknown`. */
+export type ExportPath = Exclude<keyof DataByPath, `/v1/exports${string}` | `/v1/account${string}`>;
+/** The file of an export of `P`: its `data` is the `data` of the route's answer (all pages' rows, or its object). */
+export type ExportFile<P extends string = string> = Omit<ResultOf<'downloadExport'>, 'data'> & {
+    data: P extends keyof DataByPath ? DataByPath[P] : unknown;
+};
 /** A finished export: its job as last polled (rows, pages, truncated, bytes, expires_timestamp), the file's text and its parsed JSON. */
-export interface ExportResult {
+export interface ExportResult<P extends string = string> {
     job: ExportJob;
     /** The file as sent (one JSON document). */
     text: string;
-    /** The file parsed: data (the rows, or the route's object), meta, pages and truncated. */
-    file: ResultOf<'downloadExport'>;
+    /** The file parsed: data (typed as the route's: the rows of `/v1/options/trades` are OptionPrint[]), meta, pages and truncated. */
+    file: ExportFile<P>;
     /** The file's strong validator (ETag), for a later conditional download. */
     etag: string | null;
 }
@@ -81,7 +101,10 @@ export declare class Oads {
     private readonly client;
     private readonly retry;
     private readonly onRetry;
+    private readonly limiter;
     constructor(options?: OadsOptions);
+    /** The limits the client-side limiter keeps (read from the account on first use); null when it is off (no key, or `limits: false`). */
+    clientLimits(): Promise<Readonly<Required<ClientLimits>> | null>;
     /** Calls an operation by its operationId (what each method does). */
     call<K extends OperationId>(operationId: K, ...args: ArgsOf<K>): Promise<ResultOf<K>>;
     /**
@@ -98,7 +121,9 @@ export declare class Oads {
      * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
      * after `timeoutMs` throws an Error naming its id and status.
      */
-    runExport(body: BodyOf<'createExport'>, options?: RunExportOptions): Promise<ExportResult>;
+    runExport<P extends ExportPath | (string & {})>(body: Omit<BodyOf<'createExport'>, 'path'> & {
+        path: P;
+    }, options?: RunExportOptions): Promise<ExportResult<P>>;
     /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
     private send;
     /** The wait before the next attempt of a request that got no answer, or null when it is not retried. */

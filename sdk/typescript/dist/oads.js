@@ -11,9 +11,16 @@
  * refused or dropped: fetch's TypeError) is retried the same way with backoff, since reading again
  * is harmless; a POST (createExport) is not, since the first may have created the export, nor is a
  * request the caller aborted.
+ *
+ * With a key, requests also wait their turn in a client-side limiter (limiter.ts) that keeps them
+ * within the account's in-flight, per-second and per-minute limits, read from GET
+ * /v1/account/limits on the first request: a `Promise.all` of many calls is paced rather than
+ * refused. Each attempt takes a place and gives it back when its answer is read; a retry's wait
+ * holds none.
  */
 import { OadsError, OadsExportFailedError, retryAfterSeconds } from './errors.js';
 import { createClient, createConfig } from './generated/client/index.js';
+import { Limiter } from './limiter.js';
 import { operationIds, operationRequest, } from './operations.js';
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -22,6 +29,7 @@ export class Oads {
     client;
     retry;
     onRetry;
+    limiter;
     constructor(options = {}) {
         this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
         const apiKey = options.apiKey;
@@ -36,6 +44,17 @@ export class Oads {
         if (!(this.retry.maxAttempts >= 1))
             throw new RangeError('retry.maxAttempts must be at least 1.');
         this.onRetry = options.onRetry;
+        this.limiter =
+            apiKey === undefined || options.limits === false
+                ? null
+                : new Limiter(options.limits ?? {}, async () => {
+                    const sent = await this.send('getAccountLimits', operationRequest('getAccountLimits'), {}, { limited: false });
+                    return sent.data.data.limits;
+                });
+    }
+    /** The limits the client-side limiter keeps (read from the account on first use); null when it is off (no key, or `limits: false`). */
+    async clientLimits() {
+        return this.limiter ? this.limiter.limits() : null;
     }
     /** Calls an operation by its operationId (what each method does). */
     async call(operationId, ...args) {
@@ -94,10 +113,20 @@ export class Oads {
         return { job, text, file: JSON.parse(text), etag: download.response.headers.get('etag') };
     }
     /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
-    async send(operation, request, values) {
+    async send(operation, request, values, { limited = true } = {}) {
+        // The routes that need no key count against no account; GET /v1/account/limits takes an in-flight place only.
+        const limiter = limited && request.options.security !== undefined ? this.limiter : null;
+        const consume = operation !== 'getAccountLimits';
         for (let attempt = 1;; attempt += 1) {
             const options = { ...request.options, ...values, method: request.method, url: request.url, throwOnError: false };
-            const result = (await this.client.request(options));
+            const release = limiter ? await limiter.acquire(consume) : null;
+            let result;
+            try {
+                result = await this.client.request(options);
+            }
+            finally {
+                release?.();
+            }
             // No response: the request never got an answer (network, DNS, abort); the fetch error as thrown
             // when it is not retried.
             if (result.response === undefined) {
