@@ -124,6 +124,8 @@ class Contract:
                         "path": path,
                         "paginated": bool(operation.get("x-paginated", False)),
                         "body": "requestBody" in operation,
+                        # Whether the operation needs a key (it then counts against the account's limits).
+                        "secured": any(requirement for requirement in operation.get("security", self.doc.get("security", []))),
                         "params": params,
                     }
                 )
@@ -169,7 +171,7 @@ def write_operations(operations: list[dict], out: Path) -> None:
         BANNER,
         '"""Facts of each operation that the generated modules do not keep, for oads_sdk.Oads."""\n\n',
         "from typing import Final\n\n",
-        "# operation in snake case -> module (under oads_sdk.generated.api), method, path, paginated, has a body,\n",
+        "# operation in snake case -> module (under oads_sdk.generated.api), method, path, paginated, has a body, needs a key,\n",
         "# parameters: name -> (location, required, is a list, timestamp kind: unix_ms, date_time, date or None).\n",
         "OPERATIONS: Final[dict[str, dict[str, object]]] = {\n",
     ]
@@ -184,6 +186,7 @@ def write_operations(operations: list[dict], out: Path) -> None:
         lines.append(f'        "path": {operation["path"]!r},\n')
         lines.append(f'        "paginated": {operation["paginated"]!r},\n')
         lines.append(f'        "body": {operation["body"]!r},\n')
+        lines.append(f'        "secured": {operation["secured"]!r},\n')
         lines.append('        "params": {\n')
         for param in operation["params"]:
             lines.append(f"            {param['name']!r}: ({param['in']!r}, {param['required']!r}, {param['list']!r}, {param['timestamp']!r}),\n")
