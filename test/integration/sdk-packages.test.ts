@@ -72,9 +72,13 @@ const counting = async (input, init) => {
 const oads = new Oads({ apiKey: process.env.OADS_API_KEY, baseUrl: process.env.OADS_BASE_URL, fetch: counting, retry: { maxAttempts: 1 } });
 const day = await oads.getMarketCalendarDay({ date: process.env.OADS_DATE });
 const accounts = await Promise.all(Array.from({ length: ${CALLS} }, () => oads.getAccount()));
+// The same 40 at once without the limiter (another account): the service refuses some of them.
+const control = new Oads({ apiKey: process.env.OADS_CONTROL_KEY, baseUrl: process.env.OADS_BASE_URL, retry: { maxAttempts: 1 }, limits: false });
+const settled = await Promise.allSettled(Array.from({ length: ${CALLS} }, () => control.getAccount()));
+const refusedWithoutLimiter = settled.filter((r) => r.status === 'rejected' && r.reason.status === 429).length;
 console.log(JSON.stringify({
   version, calendar: day.data.status, plans: accounts.map((a) => a.data.plan), statuses, limitsReads, mostInFlight,
-  limits: await oads.clientLimits(),
+  limits: await oads.clientLimits(), refusedWithoutLimiter,
 }));
 `;
 
@@ -181,9 +185,10 @@ describe('the SDKs built by make sdk, installed into fresh projects', () => {
     });
 
     fs.writeFileSync(path.join(project, 'main.mjs'), NODE_PROGRAM);
-    const { key } = await service.newAccount({ plan: 'pro' });
-    const env = { ...process.env, OADS_BASE_URL: service.url, OADS_API_KEY: key, OADS_DATE: EARLY_CLOSE };
-    const out = JSON.parse(await run(process.execPath, ['main.mjs'], { cwd: project, env })) as Outcome;
+    const [{ key }, control] = [await service.newAccount({ plan: 'pro' }), await service.newAccount({ plan: 'pro' })];
+    const env = { ...process.env, OADS_BASE_URL: service.url, OADS_API_KEY: key, OADS_CONTROL_KEY: control.key, OADS_DATE: EARLY_CLOSE };
+    const out = JSON.parse(await run(process.execPath, ['main.mjs'], { cwd: project, env })) as Outcome & { refusedWithoutLimiter: number };
+    expect(out.refusedWithoutLimiter).toBeGreaterThan(0);
     expect(out.version).toBe(VERSION);
     expect(out.calendar).toBe('early_close');
     expect(out.plans).toEqual(Array<string>(CALLS).fill('pro'));

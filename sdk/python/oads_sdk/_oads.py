@@ -133,15 +133,19 @@ def _coerce(name: str, value: object, hint: object, timestamp: str | None) -> ob
 
 # The contract's default limits, used for any that the account's read could not give.
 DEFAULT_LIMITS: Final[dict[str, int]] = {"in_flight": 4, "per_second": 30, "per_minute": 250}
-# How much longer than the service's each window is kept, in seconds: a request that reaches the
-# service late cannot make two starts look closer together there than they were here.
-WINDOW_MARGIN = 0.1
+# How much longer than the service's each window is kept, in seconds (for timer and clock granularity).
+WINDOW_MARGIN = 0.02
 _WINDOWS: Final[tuple[tuple[str, float], ...]] = (("per_second", 1.0), ("per_minute", 60.0))
 
 
 class Limiter:
     """Keeps one client's requests within its account's limits, across threads: at most in_flight at
-    once, and no more starts within a rolling second or minute than per_second and per_minute. A
+    once, and no more than per_second and per_minute within a rolling second or minute. The service
+    stamps a request into its windows when it admits it, at a moment between our sending it and our
+    reading its answer that is not known here; so a request counts in every window from its start
+    while it is unanswered, then from the moment of its answer (no earlier than the service's stamp)
+    for the window's span: a new request never meets more than the limit there, however late each
+    earlier one arrived. A
     limit given as a number is kept, None turns it off, one left out is read from GET
     /v1/account/limits once, on first use (the contract's defaults if that read fails). Requests wait
     in arrival order. A request that spends nothing in the windows (GET /v1/account/limits itself)
@@ -169,7 +173,8 @@ class Limiter:
         self._load_lock = threading.Lock()
         self._condition = threading.Condition()
         self._active = 0
-        self._starts: deque[float] = deque()
+        self._pending = 0  # counted requests sent and not answered: in every window until they are
+        self._answers: deque[float] = deque()  # when counted requests were answered, oldest first
         self._queue: deque[object] = deque()
 
     def limits(self) -> dict[str, int | None]:
@@ -211,6 +216,9 @@ class Limiter:
         finally:
             with self._condition:
                 self._active -= 1
+                if consume:
+                    self._pending -= 1
+                    self._answers.append(self._clock())
                 self._condition.notify_all()
 
     def _admit(self, limits: dict[str, int | None], consume: bool) -> float | None:
@@ -220,19 +228,24 @@ class Limiter:
             return None
         now = self._clock()
         if consume:
-            while self._starts and self._starts[0] <= now - 60.0 - WINDOW_MARGIN:
-                self._starts.popleft()
+            while self._answers and self._answers[0] <= now - 60.0 - WINDOW_MARGIN:
+                self._answers.popleft()
             opens_at = now
             for name, span in _WINDOWS:
                 limit = limits[name]
                 if limit is None:
                     continue
-                in_window = sum(1 for start in self._starts if start > now - span - WINDOW_MARGIN)
-                if in_window >= limit:
-                    opens_at = max(opens_at, self._starts[len(self._starts) - limit] + span + WINDOW_MARGIN)
+                answered = [at for at in self._answers if at > now - span - WINDOW_MARGIN]
+                over = self._pending + len(answered) - limit
+                if over < 0:
+                    continue
+                # The answered leave oldest first; the (over + 1)th to leave makes room, if there is one.
+                if over >= len(answered):
+                    return None
+                opens_at = max(opens_at, answered[over] + span + WINDOW_MARGIN)
             if opens_at > now:
                 return opens_at - now
-            self._starts.append(now)
+            self._pending += 1
         self._active += 1
         return 0
 

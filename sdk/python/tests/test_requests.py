@@ -236,7 +236,7 @@ def test_the_limiter_spaces_starts_beyond_the_per_second_window() -> None:
         with limiter.place():
             starts.append(time.monotonic())
     assert starts[1] - starts[0] < 0.5
-    assert starts[2] - starts[0] >= 1.1 - 0.005  # the window and its margin
+    assert starts[2] - starts[0] >= 1.0  # the first left the window a second (and its margin) after its answer
     # GET /v1/account/limits spends no window place.
     began = time.monotonic()
     with limiter.place(consume=False):

@@ -4,10 +4,14 @@
  * minute, a cooldown of the whole account). Three limits, each either a number or off (null):
  *
  * - inFlight: requests at once (the service refuses the one past its `requests_in_flight`);
- * - perSecond and perMinute: request starts within any rolling second and minute (its
- *   `requests_per_second` and `requests_per_minute`), each window kept a little longer than the
- *   service's (WINDOW_MARGIN_MS) so that a request that reaches the service late cannot make two
- *   starts look closer together there than they were here.
+ * - perSecond and perMinute: requests within any rolling second and minute (its
+ *   `requests_per_second` and `requests_per_minute`). The service stamps a request into its windows
+ *   when it admits it, somewhere between our sending it and our reading its answer; how long after
+ *   the sending is not known here (the network, the service's own queue). So a request counts here
+ *   from its start, and while it is unanswered it stays in every window; once answered it is
+ *   stamped with the moment of its answer, which is no earlier than the service's stamp, and leaves
+ *   a window a span (and WINDOW_MARGIN_MS) after that. A new request thus never meets, at the
+ *   service, more than the limit of earlier ones within the span, however late each arrived.
  *
  * A limit not configured is read from GET /v1/account/limits once, on the first request that needs
  * the limiter; a limit the read could not give (no answer, a bad key) is the contract's default.
@@ -22,9 +26,9 @@
 export interface ClientLimits {
     /** Requests at once (the account's `limits.requests_in_flight`, 4 by default). */
     inFlight?: number | null;
-    /** Request starts per rolling second (`limits.requests_per_second`, 30 by default). */
+    /** Requests per rolling second (`limits.requests_per_second`, 30 by default). */
     perSecond?: number | null;
-    /** Request starts per rolling minute (`limits.requests_per_minute`, 250 by default). */
+    /** Requests per rolling minute (`limits.requests_per_minute`, 250 by default). */
     perMinute?: number | null;
 }
 /** The limit values an account reads (the members of GET /v1/account/limits' `data.limits` that the limiter uses). */
@@ -38,16 +42,18 @@ type Resolved = {
 };
 /** The contract's default limits, used for any the account's read could not give. */
 export declare const DEFAULT_LIMITS: Readonly<AccountLimitValues>;
-/** How much longer than the service's each window is kept here, in ms. */
-export declare const WINDOW_MARGIN_MS = 100;
+/** How much longer than the service's each window is kept here, in ms (for timer and clock granularity). */
+export declare const WINDOW_MARGIN_MS = 20;
 export declare class Limiter {
     private readonly configured;
     private readonly readAccount;
     private resolved;
     private loading;
     private active;
-    /** The moments (performance.now()) of the starts still inside the minute window, oldest first. */
-    private readonly starts;
+    /** Requests sent that count in the windows and are not answered yet: in every window until they are. */
+    private pending;
+    /** The moments (performance.now()) of the answers of counted requests still inside the minute window, oldest first. */
+    private readonly answers;
     private readonly waiting;
     private timer;
     private timerAt;
@@ -66,7 +72,10 @@ export declare class Limiter {
     private load;
     /** Admits waiting requests in arrival order while the limits allow; sets a timer for the next window opening. */
     private pump;
-    /** When the windows next have room for one more start (now or earlier when they have room). */
+    /**
+     * When the windows next have room for one more request: now when they have it; Infinity when a
+     * window is full of unanswered requests (an answer must come first).
+     */
     private windowOpensAt;
     private wakeAt;
 }

@@ -4,10 +4,14 @@
  * minute, a cooldown of the whole account). Three limits, each either a number or off (null):
  *
  * - inFlight: requests at once (the service refuses the one past its `requests_in_flight`);
- * - perSecond and perMinute: request starts within any rolling second and minute (its
- *   `requests_per_second` and `requests_per_minute`), each window kept a little longer than the
- *   service's (WINDOW_MARGIN_MS) so that a request that reaches the service late cannot make two
- *   starts look closer together there than they were here.
+ * - perSecond and perMinute: requests within any rolling second and minute (its
+ *   `requests_per_second` and `requests_per_minute`). The service stamps a request into its windows
+ *   when it admits it, somewhere between our sending it and our reading its answer; how long after
+ *   the sending is not known here (the network, the service's own queue). So a request counts here
+ *   from its start, and while it is unanswered it stays in every window; once answered it is
+ *   stamped with the moment of its answer, which is no earlier than the service's stamp, and leaves
+ *   a window a span (and WINDOW_MARGIN_MS) after that. A new request thus never meets, at the
+ *   service, more than the limit of earlier ones within the span, however late each arrived.
  *
  * A limit not configured is read from GET /v1/account/limits once, on the first request that needs
  * the limiter; a limit the read could not give (no answer, a bad key) is the contract's default.
@@ -20,8 +24,8 @@
  */
 /** The contract's default limits, used for any the account's read could not give. */
 export const DEFAULT_LIMITS = { requests_in_flight: 4, requests_per_second: 30, requests_per_minute: 250 };
-/** How much longer than the service's each window is kept here, in ms. */
-export const WINDOW_MARGIN_MS = 100;
+/** How much longer than the service's each window is kept here, in ms (for timer and clock granularity). */
+export const WINDOW_MARGIN_MS = 20;
 const SECOND = 1000;
 const MINUTE = 60_000;
 export class Limiter {
@@ -30,8 +34,10 @@ export class Limiter {
     resolved = null;
     loading = null;
     active = 0;
-    /** The moments (performance.now()) of the starts still inside the minute window, oldest first. */
-    starts = [];
+    /** Requests sent that count in the windows and are not answered yet: in every window until they are. */
+    pending = 0;
+    /** The moments (performance.now()) of the answers of counted requests still inside the minute window, oldest first. */
+    answers = [];
     waiting = [];
     timer = null;
     timerAt = Infinity;
@@ -72,6 +78,10 @@ export class Limiter {
                 return;
             released = true;
             this.active -= 1;
+            if (consume) {
+                this.pending -= 1;
+                this.answers.push(performance.now());
+            }
             this.pump();
         };
     }
@@ -105,20 +115,25 @@ export class Limiter {
             if (waiter.consume) {
                 const opensAt = this.windowOpensAt(limits, now);
                 if (opensAt > now) {
-                    this.wakeAt(opensAt, now);
+                    // Infinity: only an answer makes room (the release pumps again).
+                    if (Number.isFinite(opensAt))
+                        this.wakeAt(opensAt, now);
                     return;
                 }
-                this.starts.push(now);
+                this.pending += 1;
             }
             this.waiting.shift();
             this.active += 1;
             waiter.admit();
         }
     }
-    /** When the windows next have room for one more start (now or earlier when they have room). */
+    /**
+     * When the windows next have room for one more request: now when they have it; Infinity when a
+     * window is full of unanswered requests (an answer must come first).
+     */
     windowOpensAt(limits, now) {
-        while (this.starts.length > 0 && this.starts[0] <= now - MINUTE - WINDOW_MARGIN_MS)
-            this.starts.shift();
+        while (this.answers.length > 0 && this.answers[0] <= now - MINUTE - WINDOW_MARGIN_MS)
+            this.answers.shift();
         let opensAt = now;
         for (const [limit, span] of [
             [limits.perSecond, SECOND],
@@ -126,12 +141,13 @@ export class Limiter {
         ]) {
             if (limit === null)
                 continue;
-            const inWindow = this.starts.filter((t) => t > now - span - WINDOW_MARGIN_MS).length;
-            if (inWindow >= limit) {
-                // The start that must leave the window before one more fits.
-                const leaving = this.starts[this.starts.length - limit];
-                opensAt = Math.max(opensAt, leaving + span + WINDOW_MARGIN_MS);
-            }
+            const answered = this.answers.filter((t) => t > now - span - WINDOW_MARGIN_MS);
+            const over = this.pending + answered.length - limit;
+            if (over < 0)
+                continue;
+            // The answered requests leave oldest first; the (over + 1)th to leave makes room, if there is one.
+            const leaving = answered[over];
+            opensAt = Math.max(opensAt, leaving === undefined ? Infinity : leaving + span + WINDOW_MARGIN_MS);
         }
         return opensAt;
     }
