@@ -7,11 +7,12 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 NODE_STAMP := node_modules/.oads-installed
 VENV_STAMP := .venv/.oads-installed
 
-.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint format format-check test-unit test-integration schemathesis docs build explorer browser run migrate test bench simulate static-checks code-checks
+.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint format format-check test-unit test-integration schemathesis docs build explorer browser run migrate test bench simulate static-checks code-checks sdk
 
 help:
 	@echo "make run    - install, build dist/, the docs and the explorer, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs, explorer at /explorer)"
 	@echo "make test   - install, then spec lint, generated check, generator check, typecheck, lint, unit, integration, contract, Schemathesis"
+	@echo "make sdk    - the SDKs' release artefacts in build/sdk: npm tarball, Python wheel and sdist"
 	@echo "make bench  - benchmarks (bench/), figures as ratios against a baseline measured in the same run"
 
 $(NODE_STAMP): package.json package-lock.json
@@ -37,6 +38,12 @@ venv: $(VENV_STAMP)
 codegen: install venv
 	bash scripts/codegen
 	bash scripts/codegen-python
+
+# The SDKs' release artefacts in build/sdk (scripts/build-sdk): the npm tarball of sdk/typescript
+# (npm pack) and the wheel and sdist of sdk/python (python -m build, no isolation: nothing fetched).
+# Both carry the contract's info.version. test/integration/sdk-packages.test.ts builds and installs them.
+sdk: install venv
+	bash scripts/build-sdk build/sdk
 
 # Generated code is output only: a fresh codegen must leave generated/ and the SDKs (sdk/) unchanged.
 check-generated: install venv

@@ -11,6 +11,8 @@ Three steps, all reproducible from the contract:
 3. methods.py: class Operations, one method per operationId in snake case with the contract's
    parameters as keyword arguments (typed from their schemas, enums as Literal), each calling
    self.call(); oads_sdk.Oads inherits it, so the methods are real (help(), completion, type checks).
+4. The package's version (pyproject.toml's `version`) set to the contract's info.version, so a
+   release of the SDK says which contract it speaks.
 
 Usage: generate.py CONTRACT PACKAGE_DIR (PACKAGE_DIR is the oads_sdk folder).
 """
@@ -122,6 +124,8 @@ class Contract:
                         "path": path,
                         "paginated": bool(operation.get("x-paginated", False)),
                         "body": "requestBody" in operation,
+                        # Whether the operation needs a key (it then counts against the account's limits).
+                        "secured": any(requirement for requirement in operation.get("security", self.doc.get("security", []))),
                         "params": params,
                     }
                 )
@@ -167,7 +171,7 @@ def write_operations(operations: list[dict], out: Path) -> None:
         BANNER,
         '"""Facts of each operation that the generated modules do not keep, for oads_sdk.Oads."""\n\n',
         "from typing import Final\n\n",
-        "# operation in snake case -> module (under oads_sdk.generated.api), method, path, paginated, has a body,\n",
+        "# operation in snake case -> module (under oads_sdk.generated.api), method, path, paginated, has a body, needs a key,\n",
         "# parameters: name -> (location, required, is a list, timestamp kind: unix_ms, date_time, date or None).\n",
         "OPERATIONS: Final[dict[str, dict[str, object]]] = {\n",
     ]
@@ -182,6 +186,7 @@ def write_operations(operations: list[dict], out: Path) -> None:
         lines.append(f'        "path": {operation["path"]!r},\n')
         lines.append(f'        "paginated": {operation["paginated"]!r},\n')
         lines.append(f'        "body": {operation["body"]!r},\n')
+        lines.append(f'        "secured": {operation["secured"]!r},\n')
         lines.append('        "params": {\n')
         for param in operation["params"]:
             lines.append(f"            {param['name']!r}: ({param['in']!r}, {param['required']!r}, {param['list']!r}, {param['timestamp']!r}),\n")
@@ -254,6 +259,17 @@ def main() -> None:
     venv_bin = Path(sys.executable).parent
     subprocess.run([str(venv_bin / "ruff"), "format", "--quiet", "--no-cache", "--isolated", str(out)], check=True)
     add_banner(out)
+    write_version(str(contract.doc["info"]["version"]), package.parent / "pyproject.toml")
+
+
+def write_version(version: str, pyproject: Path) -> None:
+    """pyproject.toml's [project] version set to the contract's info.version (the rest of the file as it is)."""
+    text = pyproject.read_text(encoding="utf-8")
+    updated, count = re.subn(r'^version = "[^"]*"$', f'version = "{version}"', text, count=1, flags=re.MULTILINE)
+    if count != 1:
+        raise SystemExit(f"{pyproject}: no version line to set")
+    if updated != text:
+        pyproject.write_text(updated, encoding="utf-8")
 
 
 if __name__ == "__main__":

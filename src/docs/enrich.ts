@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { ApiContract, OperationSpec } from '../api-contract/openapi.js';
 import { resolveRef } from '../json-ref.js';
 import { codeSamples, sampleRequest, type SampleValue } from './code-samples.js';
+import { withSdkInstall } from './sdk-install.js';
 
 type Json = Record<string, unknown>;
 
@@ -65,8 +66,8 @@ function bodyExample(document: Json, operation: Json): SampleValue | undefined {
 }
 
 /**
- * A copy of the document with each operation's example and samples; the objects on the way to
- * them are copied, everything else is shared with `document` (which is left as it was).
+ * A copy of the document with each operation's example and samples, and the SDKs' install section
+ * in its description (sdk-install.ts); the objects on the way to them are copied, everything else is shared with `document` (which is left as it was).
  */
 export function enrichDocument(document: Json, operations: readonly OperationSpec[], examples: ReadonlyMap<string, ResponseExample>): Json {
   const baseUrl = String(((document.servers as Json[] | undefined)?.[0]?.url as string | undefined) ?? 'http://127.0.0.1:8080');
@@ -95,7 +96,12 @@ export function enrichDocument(document: Json, operations: readonly OperationSpe
     item[operation.method] = op;
     paths[operation.path] = item;
   }
-  return { ...document, paths };
+  const info = document.info as Json;
+  return {
+    ...document,
+    info: { ...info, description: withSdkInstall((info.description as string | undefined) ?? '', String(info.version)) },
+    paths,
+  };
 }
 
 /**

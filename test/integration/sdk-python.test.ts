@@ -62,7 +62,7 @@ describe('Python SDK against the live service', () => {
         throw new Error(`pytest failed:\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
       },
     );
-    expect(stdout).toMatch(/^14 passed in [\d.]+s$/m);
+    expect(stdout).toMatch(/^17 passed in [\d.]+s$/m);
     expect(stdout).toMatch(/retried 429: [1-9]/);
     expect(stdout).toContain('errors: 422 no_data; 400 invalid_parameter');
 

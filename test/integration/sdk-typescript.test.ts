@@ -19,6 +19,7 @@ import {
   retryAfterSeconds,
   type OadsErrorCode,
   type ParamsOf,
+  type ClientLimits,
   type OptionPrint,
   type RetryEvent,
 } from '../../sdk/typescript/src/index.js';
@@ -76,11 +77,17 @@ describe('the TypeScript SDK against the live service', () => {
     return getMarketCalendarDay(ctx);
   };
 
-  /** An SDK client as a new account, with its exchanges recorded. */
-  async function newUser(options: { onRetry?: (event: RetryEvent) => void } = {}): Promise<{ oads: Oads; log: Exchange[] }> {
+  /**
+   * An SDK client as a new account, with its exchanges recorded. Its client-side limiter is off
+   * unless asked for: these tests provoke the service's own 429s and count every request sent.
+   */
+  async function newUser(
+    options: { onRetry?: (event: RetryEvent) => void; limits?: ClientLimits | false } = {},
+  ): Promise<{ oads: Oads; log: Exchange[] }> {
     const { key } = await service.newAccount({ plan: 'pro' });
     const log: Exchange[] = [];
-    return { oads: new Oads({ apiKey: key, baseUrl: service.url, fetch: recordingFetch(log), onRetry: options.onRetry }), log };
+    const limits = options.limits ?? false;
+    return { oads: new Oads({ apiKey: key, baseUrl: service.url, fetch: recordingFetch(log), onRetry: options.onRetry, limits }), log };
   }
 
   beforeAll(async () => {
@@ -158,9 +165,48 @@ describe('the TypeScript SDK against the live service', () => {
     expect(log).toHaveLength(PER_SECOND + 2);
   });
 
+  it("keeps a Promise.all within the account's limits by itself: the limits read once, no 429, never more in flight than allowed", async () => {
+    const retries: RetryEvent[] = [];
+    const { oads, log } = await newUser({ onRetry: (event) => retries.push(event), limits: {} });
+    const calls = 2 * PER_SECOND + 1;
+    const accounts = await Promise.all(Array.from({ length: calls }, () => oads.getAccount()));
+    expect(accounts.map((a) => a.data.plan)).toEqual(Array(calls).fill('pro'));
+    expect(retries).toEqual([]);
+    expect(log.filter((x) => x.status !== 200)).toEqual([]);
+    expect(log.map((x) => x.url.pathname)).toEqual(['/v1/account/limits', ...Array<string>(calls).fill('/v1/account')]);
+    expect(await oads.clientLimits()).toEqual({ inFlight: 4, perSecond: PER_SECOND, perMinute: 250 });
+    // At most PER_SECOND starts within any second, so the last wave waited about two seconds.
+    const starts = log.slice(1).map((x) => x.sentAt);
+    for (const [i, t] of starts.entries()) {
+      if (i >= PER_SECOND) expect(t - starts[i - PER_SECOND]!).toBeGreaterThanOrEqual(1000);
+    }
+    // And never more than the in-flight limit at once (an answer's moment is recorded before the next start it frees).
+    const limited = new Oads({ apiKey: (await service.newAccount()).key, baseUrl: service.url, limits: { inFlight: 2, perSecond: null } });
+    let open = 0;
+    let most = 0;
+    const counting: typeof fetch = async (input, init) => {
+      open += 1;
+      most = Math.max(most, open);
+      try {
+        return await fetch(input, init);
+      } finally {
+        open -= 1;
+      }
+    };
+    const watched = new Oads({
+      apiKey: (await service.newAccount()).key,
+      baseUrl: service.url,
+      fetch: counting,
+      limits: { inFlight: 2, perSecond: null, perMinute: null },
+    });
+    await Promise.all(Array.from({ length: 8 }, () => watched.getAccountLimits()));
+    expect(most).toBe(2);
+    expect(await limited.clientLimits()).toEqual({ inFlight: 2, perSecond: null, perMinute: 250 });
+  });
+
   it('throws the 429 when retrying is off, with its code and Retry-After', async () => {
     const { key } = await service.newAccount();
-    const oads = new Oads({ apiKey: key, baseUrl: service.url, retry: { maxAttempts: 1 } });
+    const oads = new Oads({ apiKey: key, baseUrl: service.url, retry: { maxAttempts: 1 }, limits: false });
     const settled = await Promise.allSettled(Array.from({ length: PER_SECOND + 1 }, () => oads.getAccount()));
     const errors = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
     expect(errors).toHaveLength(1);
@@ -197,7 +243,14 @@ describe('the TypeScript SDK against the live service', () => {
       return fetch(request);
     };
     const retries: RetryEvent[] = [];
-    const oads = new Oads({ apiKey: key, baseUrl: service.url, fetch: flaky, retry: { baseDelayMs: 20 }, onRetry: (e) => retries.push(e) });
+    const oads = new Oads({
+      apiKey: key,
+      baseUrl: service.url,
+      fetch: flaky,
+      retry: { baseDelayMs: 20 },
+      onRetry: (e) => retries.push(e),
+      limits: false,
+    });
     const day = await oads.getMarketCalendarDay({ date: '2026-11-27' });
     expect(day.data.status).toBe('early_close');
     expect(sent).toEqual(Array(3).fill('GET /v1/market/calendar'));

@@ -1,18 +1,22 @@
 """The hand-written layer over the generated client (oads_sdk.generated): one method per operation
 with the contract's parameter names as keyword arguments, aware datetimes for timestamps, the parsed
-JSON body as the result, retries that honour Retry-After, a page iterator and the export helper."""
+JSON body as the result (or the generated model, typed=True), retries that honour Retry-After, a
+client-side limiter that keeps the account within its limits, a page iterator and the export helper."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import enum
 import importlib
 import random
+import threading
 import time
 import types
 import typing
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, Final
 
 import httpx
 
@@ -127,6 +131,125 @@ def _coerce(name: str, value: object, hint: object, timestamp: str | None) -> ob
     return value
 
 
+# The contract's default limits, used for any that the account's read could not give.
+DEFAULT_LIMITS: Final[dict[str, int]] = {"in_flight": 4, "per_second": 30, "per_minute": 250}
+# How much longer than the service's each window is kept, in seconds (for timer and clock granularity).
+WINDOW_MARGIN = 0.02
+_WINDOWS: Final[tuple[tuple[str, float], ...]] = (("per_second", 1.0), ("per_minute", 60.0))
+
+
+class Limiter:
+    """Keeps one client's requests within its account's limits, across threads: at most in_flight at
+    once, and no more than per_second and per_minute within a rolling second or minute. The service
+    stamps a request into its windows when it admits it, at a moment between our sending it and our
+    reading its answer that is not known here; so a request counts in every window from its start
+    while it is unanswered, then from the moment of its answer (no earlier than the service's stamp)
+    for the window's span: a new request never meets more than the limit there, however late each
+    earlier one arrived. A
+    limit given as a number is kept, None turns it off, one left out is read from GET
+    /v1/account/limits once, on first use (the contract's defaults if that read fails). Requests wait
+    in arrival order. A request that spends nothing in the windows (GET /v1/account/limits itself)
+    still takes an in-flight place, as the service counts it. Only this client's requests are counted:
+    other clients of the same account share its limits without it knowing."""
+
+    UNSET_LIMIT: Final = object()
+
+    def __init__(
+        self,
+        in_flight: int | None | object = UNSET_LIMIT,
+        per_second: int | None | object = UNSET_LIMIT,
+        per_minute: int | None | object = UNSET_LIMIT,
+        *,
+        read_account: Callable[[], Mapping[str, Any]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._configured = {"in_flight": in_flight, "per_second": per_second, "per_minute": per_minute}
+        for name, value in self._configured.items():
+            if value is not Limiter.UNSET_LIMIT and value is not None and not (isinstance(value, int) and value >= 1):
+                raise ValueError(f"limits {name} must be a whole number of at least 1, or None")
+        self._read_account = read_account
+        self._clock = clock
+        self._resolved: dict[str, int | None] | None = None
+        self._load_lock = threading.Lock()
+        self._condition = threading.Condition()
+        self._active = 0
+        self._pending = 0  # counted requests sent and not answered: in every window until they are
+        self._answers: deque[float] = deque()  # when counted requests were answered, oldest first
+        self._queue: deque[object] = deque()
+
+    def limits(self) -> dict[str, int | None]:
+        """The limits in force: in_flight, per_second, per_minute (read from the account on first use)."""
+        with self._load_lock:
+            if self._resolved is None:
+                self._resolved = self._load()
+            return dict(self._resolved)
+
+    def _load(self) -> dict[str, int | None]:
+        account: Mapping[str, Any] = {}
+        if any(value is Limiter.UNSET_LIMIT for value in self._configured.values()) and self._read_account is not None:
+            try:
+                account = self._read_account()
+            except (OadsError, httpx.HTTPError):
+                pass  # the request it protects meets the same fault and reports it; the defaults stand
+        names = {"in_flight": "requests_in_flight", "per_second": "requests_per_second", "per_minute": "requests_per_minute"}
+        return {
+            name: typing.cast(int | None, value) if value is not Limiter.UNSET_LIMIT else int(account.get(names[name], DEFAULT_LIMITS[name]))
+            for name, value in self._configured.items()
+        }
+
+    @contextlib.contextmanager
+    def place(self, consume: bool = True) -> Iterator[None]:
+        """Waits for a place for one request, holds it for the block, then gives it back."""
+        limits = self.limits()
+        ticket = object()
+        with self._condition:
+            self._queue.append(ticket)
+            while True:
+                wait = self._admit(limits, consume) if self._queue[0] is ticket else None
+                if wait == 0:
+                    self._queue.popleft()
+                    self._condition.notify_all()
+                    break
+                self._condition.wait(timeout=wait)
+        try:
+            yield
+        finally:
+            with self._condition:
+                self._active -= 1
+                if consume:
+                    self._pending -= 1
+                    self._answers.append(self._clock())
+                self._condition.notify_all()
+
+    def _admit(self, limits: dict[str, int | None], consume: bool) -> float | None:
+        """Takes a place and answers 0, or answers how long to wait (None: until a place is given back)."""
+        in_flight = limits["in_flight"]
+        if in_flight is not None and self._active >= in_flight:
+            return None
+        now = self._clock()
+        if consume:
+            while self._answers and self._answers[0] <= now - 60.0 - WINDOW_MARGIN:
+                self._answers.popleft()
+            opens_at = now
+            for name, span in _WINDOWS:
+                limit = limits[name]
+                if limit is None:
+                    continue
+                answered = [at for at in self._answers if at > now - span - WINDOW_MARGIN]
+                over = self._pending + len(answered) - limit
+                if over < 0:
+                    continue
+                # The answered leave oldest first; the (over + 1)th to leave makes room, if there is one.
+                if over >= len(answered):
+                    return None
+                opens_at = max(opens_at, answered[over] + span + WINDOW_MARGIN)
+            if opens_at > now:
+                return opens_at - now
+            self._pending += 1
+        self._active += 1
+        return 0
+
+
 class Oads(Operations):
     """Client of the Options Analytics Data Service.
 
@@ -142,6 +265,16 @@ class Oads(Operations):
     the connection refused or dropped, a timeout) is retried too, at most max_retries times, after a
     backoff of up to 0.5 s doubled each time (full jitter); a POST (create_export) is not, since the
     first may have created the export.
+
+    typed=True returns the generated models (oads_sdk.generated.models, attrs classes with typed
+    members: page.data[0].premium) instead of the parsed JSON; the dicts are the default.
+
+    The client keeps its requests within the account's limits by itself (Limiter): on the first
+    request it reads GET /v1/account/limits once, then holds each request until it fits the
+    account's in-flight, per-second and per-minute limits, so a thread pool's 40 calls at once are
+    paced rather than refused with 429 (and a cooldown of the whole account). limits={"in_flight": 2}
+    sets one (None turns one off; those left out are read from the account); limits=False turns the
+    limiter off. A retry's wait holds no place.
     """
 
     def __init__(
@@ -153,8 +286,18 @@ class Oads(Operations):
         max_retries: int = 3,
         max_retry_wait: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
+        typed: bool = False,
+        limits: Mapping[str, int | None] | typing.Literal[False] | None = None,
     ) -> None:
         self._client = AuthenticatedClient(base_url=base_url, token=api_key, timeout=httpx.Timeout(timeout))
+        self.typed = typed
+        self.limiter: Limiter | None = None
+        if limits is not False:
+            given = dict(limits or {})
+            unknown = sorted(set(given) - set(DEFAULT_LIMITS))
+            if unknown:
+                raise TypeError(f"limits: unknown {', '.join(unknown)}; known: {', '.join(DEFAULT_LIMITS)}")
+            self.limiter = Limiter(**given, read_account=lambda: self._call("get_account_limits", None, {}, typed=False, limited=False)["data"]["limits"])
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
         self._sleep = sleep
@@ -170,7 +313,11 @@ class Oads(Operations):
         self.close()
 
     def call(self, operation: str, body: Mapping[str, Any] | None = None, /, **params: Any) -> JsonBody:
-        """One request of an operation (snake-case operationId); the parsed JSON body of the answer."""
+        """One request of an operation (snake-case operationId); the parsed JSON body of the answer
+        (the generated model with typed=True)."""
+        return self._call(operation, body, params, typed=self.typed)
+
+    def _call(self, operation: str, body: Mapping[str, Any] | None, params: dict[str, Any], *, typed: bool, limited: bool = True) -> JsonBody:
         spec = OPERATIONS.get(operation)
         if spec is None:
             raise AttributeError(f"unknown operation {operation!r}; known: {', '.join(sorted(OPERATIONS))}")
@@ -195,7 +342,14 @@ class Oads(Operations):
             arguments["body"] = hints["body"].from_dict(self._export_body(body) if operation == "create_export" else dict(body))
         elif body is not None:
             raise TypeError(f"{operation} takes keyword arguments only")
-        return self._send(get_kwargs(**arguments))
+        # The routes that need no key count against no account; GET /v1/account/limits takes an in-flight place only.
+        limiter = self.limiter if limited and spec.get("secured", True) else None
+        response = self._send(get_kwargs(**arguments), limiter, consume=operation != "get_account_limits")
+        if typed:
+            return module._parse_response(client=self._client, response=response)
+        if response.status_code == 204 or not response.content:
+            return None
+        return response.json()
 
     def _export_body(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """createExport's body with aware datetimes in its query converted as the target route wants."""
@@ -222,12 +376,14 @@ class Oads(Operations):
 
         return {**body, "query": {name: convert(name, value) for name, value in query.items()}}
 
-    def _send(self, request: dict[str, Any]) -> JsonBody:
+    def _send(self, request: dict[str, Any], limiter: Limiter | None, *, consume: bool) -> httpx.Response:
+        """The 2xx answer (read whole) of one request, retrying 429/503 and a GET without an answer; else raises."""
         http = self._client.get_httpx_client()
         attempt = 0
         while True:
             try:
-                response = http.request(**request)
+                with limiter.place(consume) if limiter is not None else contextlib.nullcontext():
+                    response = http.request(**request)
             except httpx.TransportError:
                 if str(request.get("method", "GET")).upper() != "GET" or attempt >= self.max_retries:
                     raise
@@ -236,9 +392,7 @@ class Oads(Operations):
                 self.retries += 1
                 continue
             if response.is_success:
-                if response.status_code == 204 or not response.content:
-                    return None
-                return response.json()
+                return response
             error = OadsError.from_response(response)
             wait = error.retry_after if error.retry_after is not None else 1.0
             if response.status_code not in RETRY_STATUSES or attempt >= self.max_retries or wait > self.max_retry_wait:
@@ -257,15 +411,19 @@ class Oads(Operations):
         while True:
             page = self.call(operation, **params, **({"cursor_id": cursor} if cursor is not None else {}))
             yield page
-            cursor = (page.get("pagination") or {}).get("next_cursor_id")
+            if self.typed:
+                cursor = page.pagination.next_cursor_id
+            else:
+                cursor = (page.get("pagination") or {}).get("next_cursor_id")
             if cursor is None:
                 return
 
     def run_export(self, body: Mapping[str, Any], *, poll_interval: float = 0.5, timeout: float = 600.0) -> JsonBody:
-        """Creates an export, polls it until ready, and returns the downloaded file (parsed JSON).
+        """Creates an export, polls it until ready, and returns the downloaded file (parsed JSON; with
+        typed=True the generated ExportFile, whose data is the route's JSON as it is).
         Raises OadsError (status None, the job's error_code) if the export fails, TimeoutError if it
         is not ready within timeout seconds."""
-        job = self.call("create_export", body)["data"]
+        job = self._call("create_export", body, {}, typed=False)["data"]
         deadline = time.monotonic() + timeout
         while job["status"] != "ready":
             if job["status"] == "failed":
@@ -273,5 +431,5 @@ class Oads(Operations):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"export {job['id']} not ready after {timeout} s (status {job['status']})")
             self._sleep(poll_interval)
-            job = self.call("get_export", id=job["id"])["data"]
+            job = self._call("get_export", None, {"id": job["id"]}, typed=False)["data"]
         return self.call("download_export", id=job["id"])

@@ -5,25 +5,34 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
 import pytest
 import yaml
 
-from oads_sdk import Oads, OadsError
+from oads_sdk import Limiter, Oads, OadsError
+from oads_sdk.generated.models import AccountResponse, ContractType, OptionPrint
 from oads_sdk.generated.operations import OPERATIONS
 
 
-def client_answering(handler) -> tuple[Oads, list[httpx.Request], list[float]]:
+def client_answering(handler, **options: object) -> tuple[Oads, list[httpx.Request], list[float]]:
+    """A client whose requests the handler answers; its limiter is off unless limits= is given (the
+    tests count every request sent)."""
     seen: list[httpx.Request] = []
     slept: list[float] = []
+    lock = threading.Lock()
 
     def record(request: httpx.Request) -> httpx.Response:
-        seen.append(request)
-        return handler(request, len(seen))
+        with lock:
+            seen.append(request)
+            count = len(seen)
+        return handler(request, count)
 
-    oads = Oads(api_key="oads_test", base_url="http://oads.test", sleep=slept.append)
+    oads = Oads(api_key="oads_test", base_url="http://oads.test", sleep=slept.append, **{"limits": False, **options})
     oads._client.set_httpx_client(
         httpx.Client(base_url="http://oads.test", transport=httpx.MockTransport(record), headers={"Authorization": "Bearer oads_test"})
     )
@@ -171,3 +180,88 @@ def test_a_get_without_an_answer_is_retried_with_backoff_but_a_post_is_not() -> 
     with pytest.raises(httpx.ReadError):
         oads.get_account()
     assert len(seen) == 1 + oads.max_retries
+
+
+LIMITS = {
+    "requests_per_minute": 250,
+    "requests_per_second": 30,
+    "requests_in_flight": 3,
+    "keyless_requests_per_minute": 60,
+    "endpoint_timeout_ms": 20000,
+    "exports_queued_or_running": 5,
+    "export_max_rows": 100000,
+    "export_max_bytes": 67108864,
+    "export_max_query_params": 32,
+    "export_bytes_held_max": 1073741824,
+}
+
+
+def test_the_limiter_reads_the_account_once_and_keeps_its_in_flight_limit_across_threads() -> None:
+    open_now = 0
+    most = 0
+    lock = threading.Lock()
+
+    def answer(request: httpx.Request, _: int) -> httpx.Response:
+        nonlocal open_now, most
+        if request.url.path == "/v1/account/limits":
+            return httpx.Response(200, json={"data": {"limits": LIMITS}})
+        with lock:
+            open_now += 1
+            most = max(most, open_now)
+        time.sleep(0.02)
+        with lock:
+            open_now -= 1
+        return httpx.Response(200, json={"data": {"id": "acct_1"}})
+
+    oads, seen, _ = client_answering(answer, limits=None)
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(lambda _: oads.get_account(), range(12)))
+    assert answers == [{"data": {"id": "acct_1"}}] * 12
+    assert [request.url.path for request in seen].count("/v1/account/limits") == 1
+    assert seen[0].url.path == "/v1/account/limits"
+    assert most == 3
+    assert oads.limiter is not None and oads.limiter.limits() == {"in_flight": 3, "per_second": 30, "per_minute": 250}
+    # A limit given is kept without asking; None turns one off.
+    oads, seen, _ = client_answering(answer, limits={"in_flight": 1, "per_second": None, "per_minute": None})
+    oads.get_account()
+    assert [request.url.path for request in seen] == ["/v1/account"]
+    with pytest.raises(TypeError, match="unknown burst"):
+        Oads(api_key="k", limits={"burst": 3})
+
+
+def test_the_limiter_spaces_starts_beyond_the_per_second_window() -> None:
+    limiter = Limiter(in_flight=None, per_second=2, per_minute=None)
+    starts: list[float] = []
+    for _ in range(3):
+        with limiter.place():
+            starts.append(time.monotonic())
+    assert starts[1] - starts[0] < 0.5
+    assert starts[2] - starts[0] >= 1.0  # the first left the window a second (and its margin) after its answer
+    # GET /v1/account/limits spends no window place.
+    began = time.monotonic()
+    with limiter.place(consume=False):
+        assert time.monotonic() - began < 0.5
+
+
+# The contract's response examples (captured from the service): real bodies for the models to read.
+EXAMPLES = Path(__file__).resolve().parents[3] / "openapi" / "examples"
+
+
+def test_typed_returns_the_generated_models() -> None:
+    def answer(request: httpx.Request, _: int) -> httpx.Response:
+        if request.url.path == "/v1/options/trades":
+            return httpx.Response(200, json=json.loads((EXAMPLES / "listOptionTrades.json").read_text()))
+        return httpx.Response(200, json=json.loads((EXAMPLES / "getAccount.json").read_text()))
+
+    oads, _, _ = client_answering(answer, typed=True)
+    page = oads.list_option_trades(underlying_symbol="SPY", limit=2)
+    assert isinstance(page.data[0], OptionPrint)
+    assert isinstance(page.data[0].contract_type, ContractType)
+    assert isinstance(page.data[0].date_of_expiry, dt.date)
+    assert page.data[0].id == json.loads((EXAMPLES / "listOptionTrades.json").read_text())["data"][0]["id"]
+    assert isinstance(oads.get_account(), AccountResponse)
+    # pages() follows the typed page's cursor (the mock answers the same page, with a cursor, each time).
+    pages = oads.pages("list_option_trades", underlying_symbol="SPY", limit=2)
+    first, second = next(pages), next(pages)
+    assert type(first).__name__ == "PrintPage" and first.pagination.next_cursor_id
+    assert second.data[0].id == first.data[0].id

@@ -15,7 +15,10 @@ export {
   type RetryEvent,
   type RunExportOptions,
   type ExportResult,
+  type ExportFile,
+  type ExportPath,
 } from './oads.js';
+export { DEFAULT_LIMITS, type ClientLimits } from './limiter.js';
 export { OadsError, OadsExportFailedError, retryAfterSeconds, type OadsErrorCode, type ErrorObject, type ErrorDetail } from './errors.js';
 export {
   operationIds,
@@ -25,6 +28,8 @@ export {
   type BodyOf,
   type ResultOf,
   type ArgsOf,
+  type PathOf,
+  type DataByPath,
   type OperationMethods,
 } from './operations.js';
 export type * from './generated/types.gen.js';

@@ -11,14 +11,22 @@
  * refused or dropped: fetch's TypeError) is retried the same way with backoff, since reading again
  * is harmless; a POST (createExport) is not, since the first may have created the export, nor is a
  * request the caller aborted.
+ *
+ * With a key, requests also wait their turn in a client-side limiter (limiter.ts) that keeps them
+ * within the account's in-flight, per-second and per-minute limits, read from GET
+ * /v1/account/limits on the first request: a `Promise.all` of many calls is paced rather than
+ * refused. Each attempt takes a place and gives it back when its answer is read; a retry's wait
+ * holds none.
  */
 import { OadsError, OadsExportFailedError, retryAfterSeconds, type OadsErrorCode } from './errors.js';
 import { createClient, createConfig, type Client } from './generated/client/index.js';
+import { Limiter, type AccountLimitValues, type ClientLimits } from './limiter.js';
 import {
   operationIds,
   operationRequest,
   type ArgsOf,
   type BodyOf,
+  type DataByPath,
   type OperationId,
   type OperationMethods,
   type OperationRequest,
@@ -66,6 +74,13 @@ export interface OadsOptions {
   fetch?: typeof fetch;
   /** Headers sent with every request (a User-Agent, say). */
   headers?: Record<string, string>;
+  /**
+   * The client-side limiter (with a key only): the limits this client keeps its requests within.
+   * Default: the account's in-flight, per-second and per-minute limits, read from GET
+   * /v1/account/limits once, on the first request. A number sets one limit, null turns it off, a
+   * member left out is read from the account; `false` turns the limiter off.
+   */
+  limits?: ClientLimits | false;
 }
 
 export interface RunExportOptions {
@@ -82,13 +97,21 @@ export interface RunExportOptions {
 
 type ExportJob = ResultOf<'getExport'>['data'];
 
+/** The data routes an export may read (`body.path` of runExport); any other string is accepted too, its file's data then `unknown`. */
+export type ExportPath = Exclude<keyof DataByPath, `/v1/exports${string}` | `/v1/account${string}`>;
+
+/** The file of an export of `P`: its `data` is the `data` of the route's answer (all pages' rows, or its object). */
+export type ExportFile<P extends string = string> = Omit<ResultOf<'downloadExport'>, 'data'> & {
+  data: P extends keyof DataByPath ? DataByPath[P] : unknown;
+};
+
 /** A finished export: its job as last polled (rows, pages, truncated, bytes, expires_timestamp), the file's text and its parsed JSON. */
-export interface ExportResult {
+export interface ExportResult<P extends string = string> {
   job: ExportJob;
   /** The file as sent (one JSON document). */
   text: string;
-  /** The file parsed: data (the rows, or the route's object), meta, pages and truncated. */
-  file: ResultOf<'downloadExport'>;
+  /** The file parsed: data (typed as the route's: the rows of `/v1/options/trades` are OptionPrint[]), meta, pages and truncated. */
+  file: ExportFile<P>;
   /** The file's strong validator (ETag), for a later conditional download. */
   etag: string | null;
 }
@@ -114,6 +137,7 @@ export class Oads {
   private readonly client: Client;
   private readonly retry: Required<RetryOptions>;
   private readonly onRetry: ((event: RetryEvent) => void) | undefined;
+  private readonly limiter: Limiter | null;
 
   constructor(options: OadsOptions = {}) {
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -130,6 +154,18 @@ export class Oads {
     this.retry = { maxAttempts: retry.maxAttempts ?? 4, maxDelayMs: retry.maxDelayMs ?? 60_000, baseDelayMs: retry.baseDelayMs ?? 500 };
     if (!(this.retry.maxAttempts >= 1)) throw new RangeError('retry.maxAttempts must be at least 1.');
     this.onRetry = options.onRetry;
+    this.limiter =
+      apiKey === undefined || options.limits === false
+        ? null
+        : new Limiter(options.limits ?? {}, async () => {
+            const sent = await this.send('getAccountLimits', operationRequest('getAccountLimits'), {}, { limited: false });
+            return (sent.data as ResultOf<'getAccountLimits'>).data.limits satisfies AccountLimitValues;
+          });
+  }
+
+  /** The limits the client-side limiter keeps (read from the account on first use); null when it is off (no key, or `limits: false`). */
+  async clientLimits(): Promise<Readonly<Required<ClientLimits>> | null> {
+    return this.limiter ? this.limiter.limits() : null;
   }
 
   /** Calls an operation by its operationId (what each method does). */
@@ -168,7 +204,10 @@ export class Oads {
    * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
    * after `timeoutMs` throws an Error naming its id and status.
    */
-  async runExport(body: BodyOf<'createExport'>, options: RunExportOptions = {}): Promise<ExportResult> {
+  async runExport<P extends ExportPath | (string & {})>(
+    body: Omit<BodyOf<'createExport'>, 'path'> & { path: P },
+    options: RunExportOptions = {},
+  ): Promise<ExportResult<P>> {
     let pollIntervalMs = options.pollIntervalMs ?? 1000;
     const maxPollIntervalMs = Math.max(pollIntervalMs, options.maxPollIntervalMs ?? 10_000);
     const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
@@ -191,7 +230,7 @@ export class Oads {
       { parseAs: 'text' },
     );
     const text = download.data as string;
-    return { job, text, file: JSON.parse(text) as ResultOf<'downloadExport'>, etag: download.response.headers.get('etag') };
+    return { job, text, file: JSON.parse(text) as ExportFile<P>, etag: download.response.headers.get('etag') };
   }
 
   /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
@@ -199,10 +238,20 @@ export class Oads {
     operation: string,
     request: OperationRequest,
     values: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; parseAs?: 'text' },
+    { limited = true }: { limited?: boolean } = {},
   ): Promise<Sent> {
+    // The routes that need no key count against no account; GET /v1/account/limits takes an in-flight place only.
+    const limiter = limited && request.options.security !== undefined ? this.limiter : null;
+    const consume = operation !== 'getAccountLimits';
     for (let attempt = 1; ; attempt += 1) {
       const options = { ...request.options, ...values, method: request.method, url: request.url, throwOnError: false };
-      const result = (await this.client.request(options)) as { data?: unknown; error?: unknown; response?: Response };
+      const release = limiter ? await limiter.acquire(consume) : null;
+      let result: { data?: unknown; error?: unknown; response?: Response };
+      try {
+        result = await this.client.request(options);
+      } finally {
+        release?.();
+      }
       // No response: the request never got an answer (network, DNS, abort); the fetch error as thrown
       // when it is not retried.
       if (result.response === undefined) {

@@ -8,6 +8,7 @@
  */
 import type { Client } from './generated/client/index.js';
 import * as sdk from './generated/sdk.gen.js';
+import type { Options } from './generated/sdk.gen.js';
 
 type Sdk = typeof sdk;
 
@@ -27,6 +28,20 @@ export type BodyOf<K extends OperationId> = NonNullable<OptionsOf<K>['body']>;
 
 /** The parsed JSON body of an operation's successful answer. */
 export type ResultOf<K extends OperationId> = NonNullable<Exclude<Awaited<ReturnType<Sdk[K]>>['data'], undefined>>;
+
+/** The generated request type of an operation (`ListOptionTradesData`), read back from its function's options. */
+type DataOf<K extends OperationId> = OptionsOf<K> extends Options<infer D, boolean> ? D : never;
+
+/** The path (URL template) of an operation: `'/v1/options/trades'` for listOptionTrades. */
+export type PathOf<K extends OperationId> = DataOf<K> extends { url: infer U extends string } ? U : never;
+
+/**
+ * The `data` of each GET operation's answer, by its path: what an export of that path holds in its
+ * file's `data` (the rows of every page read, or the route's object).
+ */
+export type DataByPath = {
+  [K in OperationId as PathOf<K>]: ResultOf<K> extends { data: infer D } ? D : unknown;
+};
 
 /** The error bodies an operation may answer (the contract's one error object). */
 export type ErrorOf<K extends OperationId> = NonNullable<ErrorMember<Awaited<ReturnType<Sdk[K]>>>>;

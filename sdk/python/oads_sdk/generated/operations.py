@@ -3,7 +3,7 @@
 
 from typing import Final
 
-# operation in snake case -> module (under oads_sdk.generated.api), method, path, paginated, has a body,
+# operation in snake case -> module (under oads_sdk.generated.api), method, path, paginated, has a body, needs a key,
 # parameters: name -> (location, required, is a list, timestamp kind: unix_ms, date_time, date or None).
 OPERATIONS: Final[dict[str, dict[str, object]]] = {
     "create_export": {
@@ -13,6 +13,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/exports",
         "paginated": False,
         "body": True,
+        "secured": True,
         "params": {},
     },
     "download_export": {
@@ -22,6 +23,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/exports/{id}/download",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "id": ("path", True, False, None),
         },
@@ -33,6 +35,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/account",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {},
     },
     "get_account_limits": {
@@ -42,6 +45,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/account/limits",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {},
     },
     "get_async_api_document": {
@@ -51,6 +55,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/asyncapi.json",
         "paginated": False,
         "body": False,
+        "secured": False,
         "params": {},
     },
     "get_contract_trade_at_time": {
@@ -60,6 +65,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/contract/trade-at-time",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "contract_type": ("query", True, False, None),
@@ -75,6 +81,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/exports/{id}",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "id": ("path", True, False, None),
         },
@@ -86,6 +93,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/exposure/heatmap",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
@@ -116,6 +124,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/levels",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
@@ -142,6 +151,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/market/calendar",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "date": ("query", False, False, "date"),
         },
@@ -153,6 +163,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/openapi.json",
         "paginated": False,
         "body": False,
+        "secured": False,
         "params": {},
     },
     "get_open_interest": {
@@ -162,6 +173,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/open-interest",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
@@ -185,6 +197,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/flow/premium-drift",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "interval": ("query", False, False, None),
@@ -217,6 +230,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/status",
         "paginated": False,
         "body": False,
+        "secured": False,
         "params": {},
     },
     "get_volatility_drift": {
@@ -226,6 +240,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/volatility/drift",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
@@ -242,6 +257,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/volatility/skew",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "date": ("query", False, False, "date"),
@@ -258,6 +274,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/account/usage",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "start_time": ("query", False, False, "unix_ms"),
             "end_time": ("query", False, False, "unix_ms"),
@@ -272,6 +289,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/catalog",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "family": ("query", False, False, None),
         },
@@ -283,6 +301,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/contract/implied-volatility",
         "paginated": True,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", True, False, None),
             "contract_type": ("query", True, False, None),
@@ -304,6 +323,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/flow/leaders",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "grain": ("query", False, False, None),
             "sort": ("query", False, False, None),
@@ -323,6 +343,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/market/sessions",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "asset": ("query", False, False, None),
             "date": ("query", False, False, "date"),
@@ -335,6 +356,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/flow",
         "paginated": True,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbols": ("query", False, True, None),
             "date": ("query", False, False, "date"),
@@ -369,6 +391,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/sessions",
         "paginated": False,
         "body": False,
+        "secured": True,
         "params": {
             "date": ("query", False, False, "date"),
         },
@@ -380,6 +403,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/trades",
         "paginated": True,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbol": ("query", False, False, None),
             "underlying_symbols": ("query", False, True, None),
@@ -415,6 +439,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/options/flow/overnight",
         "paginated": True,
         "body": False,
+        "secured": True,
         "params": {
             "underlying_symbols": ("query", False, True, None),
             "date": ("query", False, False, "date"),
@@ -448,6 +473,7 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
         "path": "/v1/stocks/splits",
         "paginated": True,
         "body": False,
+        "secured": True,
         "params": {
             "symbol": ("query", False, False, None),
             "start_execution_date": ("query", False, False, "date"),

@@ -1,0 +1,576 @@
+import type { Client, Options as Options2, TDataShape } from './client/index.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
+    /**
+     * You can provide a client instance returned by `createClient()` instead of
+     * individual options. This might be also useful if you want to implement a
+     * custom client.
+     */
+    client?: Client;
+    /**
+     * You can pass arbitrary values through the `meta` object. This can be
+     * used to access values that aren't defined as part of the SDK function.
+     */
+    meta?: Record<string, unknown>;
+};
+/**
+ * List classified option prints
+ *
+ * One row per option execution, newest first, each classified against the NBBO in force.
+ * Cancelled prints are never served. Give exactly one of `underlying_symbol` and `underlying_symbols`;
+ * a family name (SPX, NDX, RUT, VIX) covers its sub-roots, a weekly root alone covers only itself.
+ * Without `date`, the current session is used, else the most recent completed one. Overnight
+ * (gth) prints belong to the next trading date and need the Pro plan or overnight entitlement.
+ *
+ * `start_time`/`end_time` must lie within one session of the chosen date (400 otherwise): for
+ * `rth` 09:30 ET to the 16:15 ET close (13:15 on early-close days). Filters on `exchange`
+ * and on the at/near split of a side are applied within a bounded scan of at most 20,000 prints per
+ * page: when the budget ends before the page fills, `meta.coverage.scan_complete` is false and
+ * the cursor continues from where the scan stopped. Cursors are opaque, tamper-evident (a forged
+ * or altered cursor is 400) and valid for 24 hours across restarts. Roughly the last five
+ * sessions are held; an older session answers 503 `data_pending` while a load job runs.
+ *
+ * **Classification.** `side` places the price against the NBBO in force: at_ask / at_bid at the
+ * quote (within 0.00005 USD), above_ask / below_bid beyond it, mid within ±10% of the spread
+ * around the mid (its middle 20%), near_ask / near_bid inside the spread between the mid zone and
+ * the quote; unknown without a valid quote (missing, one-sided, zero, crossed, or more than 30 s
+ * old). `side_confidence` is 1 at or beyond the quote, 0.6 to 0.9 across the near bands, 0.5 at
+ * the mid, times a quote-age factor (1 to 0.5 from 1 s to 30 s) and 0.5 or 0.8 for complex prints.
+ * Sweeps are 2 or more prints of one direction on 2 or more exchanges within 50 ms; splits on one
+ * exchange within 500 ms. `is_block`: 100 contracts and 50,000 USD, or 250,000 USD, or a
+ * negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
+ * USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
+ * out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
+ * print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+ * the section "Classification of prints".
+ *
+ */
+export declare const listOptionTrades: <ThrowOnError extends boolean = false>(options?: Options<ListOptionTradesData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListOptionTradesResponses, ListOptionTradesErrors, ThrowOnError, "fields">;
+/**
+ * List market-wide option flow
+ *
+ * The market-wide feed of classified prints across every underlying the platform holds, newest
+ * first, with the same rows, filters, scan budget and cursor rules as `/v1/options/trades`.
+ * `underlying_symbols` optionally narrows the feed.
+ *
+ */
+export declare const listOptionFlow: <ThrowOnError extends boolean = false>(options?: Options<ListOptionFlowData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListOptionFlowResponses, ListOptionFlowErrors, ThrowOnError, "fields">;
+/**
+ * List overnight-session option prints
+ *
+ * Prints of the overnight (gth) session that belongs to `date` (it starts the evening before),
+ * newest first, for the roots that have a Global Trading Hours session. Same rows, filters and
+ * cursor rules as `/v1/options/trades`, including the at/near side split. Needs the Pro plan or
+ * the overnight entitlement (403 otherwise).
+ *
+ */
+export declare const listOvernightOptionFlow: <ThrowOnError extends boolean = false>(options?: Options<ListOvernightOptionFlowData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListOvernightOptionFlowResponses, ListOvernightOptionFlowErrors, ThrowOnError, "fields">;
+/**
+ * Rank underlyings or contracts by flow
+ *
+ * Ranks underlyings (`grain=root`) by net, bullish or bearish premium, total premium, volume or
+ * prints; or contracts (`grain=contract`) by change from the previous close, premium or volume.
+ * Rows carry `underlying_symbol` and the fields of their grain only. Root grain accepts `sort`
+ * net (default), bullish, bearish, premium, volume, trades; contract grain accepts
+ * change_percent (default), premium, volume; another sort is 400. `underlying_symbols` is
+ * accepted with contract grain only.
+ *
+ * `min_premium` keeps the ranked rows whose own premium (the underlying's or the contract's
+ * session total) reaches it; every print of a row counts towards its premium, and root-grain
+ * shares stay shares of the whole market. A contract without a previous close (not traded in
+ * the previous session's regular hours, or that session is not held) or without open interest
+ * is ranked with those fields null; without a previous close its `change_percent` is null, and
+ * sorted by change_percent it ranks after every contract that has one, in either order. A
+ * minimum that no row reaches is 422.
+ *
+ */
+export declare const listFlowLeaders: <ThrowOnError extends boolean = false>(options?: Options<ListFlowLeadersData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListFlowLeadersResponses, ListFlowLeadersErrors, ThrowOnError, "fields">;
+/**
+ * Cumulative signed premium through a session
+ *
+ * Running totals of customer premium bought on the ask side (at_ask, near_ask, above_ask) minus
+ * premium sold on the bid side (at_bid, near_bid, below_bid), for calls and puts, and their
+ * difference (sentiment drift), by bucket. Mid and unknown prints add nothing. Buckets that have
+ * not started are not returned. Filters share name, type, limits and meaning with
+ * `/v1/options/trades`; `include_complex` defaults to false here, and sides are requested as
+ * ask/bid (the at/near split is not accepted).
+ *
+ * The prints counted are those the session holds, as on the trades route, so a session's totals
+ * agree with the trades, flow leaders and heat map routes. Buckets run from the session's start:
+ * 09:30 ET for `rth` to the latest regular close among the roots (16:15 ET for index and ETF
+ * options); 20:15 ET the evening before for `gth` to 09:25 ET; for `all` from 20:15 ET the
+ * evening before to the curb's end at 17:00 ET (SPX, XSP, VIX) or the regular close. A print at
+ * the close itself, or a late report after it, adds the bucket it falls in.
+ *
+ */
+export declare const getPremiumDrift: <ThrowOnError extends boolean = false>(options: Options<GetPremiumDriftData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetPremiumDriftResponses, GetPremiumDriftErrors, ThrowOnError, "fields">;
+/**
+ * Implied volatility history of one contract
+ *
+ * Bid, ask and midpoint of one contract's NBBO sampled at `interval`, oldest first, each with its
+ * implied volatility solved by the service (Black-Scholes-Merton with the rate of "Rates and
+ * dividend yields" and the carry of the expiration's put-call parity forward in the sample's
+ * minute, `forward`, else the fixed dividend yield stated there; time counted to the contract's
+ * settlement instant), next to the underlying price used. Give either `date` (one trading date) or `start_time`/`end_time` (at most 31 days);
+ * the default is the current session's trading date, else the latest completed one (with `gth`,
+ * an overnight session in progress is the current one: it belongs to the next trading date,
+ * as on the trades route). `underlying_symbol` is one
+ * exact root: monthly and weekly roots (SPX, SPXW) are different roots.
+ *
+ * `session` chooses the windows sampled. The default, `rth`, computes only during the regular
+ * session (09:30 ET to the options close), as the route always has. `gth` and `all` extend it
+ * to the overnight session and need the Pro plan or the overnight entitlement (403 otherwise):
+ * `gth` is the Cboe Global Trading Hours window of each trading date, 20:15 ET on the calendar
+ * evening before (Sunday for Monday) to 09:25 ET on the date, so with `date` it starts the
+ * evening before; `all` is both windows of each date, so with `date` it runs from 20:15 ET the
+ * evening before to the regular close. With `start_time`/`end_time` the chosen windows of every
+ * trading date that meet the range are served, cut to it, oldest first. The curb session is not
+ * sampled. Only roots with an overnight session (SPX, SPXW, XSP, VIX, VIXW) have one: `gth` for
+ * any other root answers 422, and `all` serves its regular sessions.
+ *
+ * Buckets start on a grid of `interval` from each window's own open: 09:30 ET for the regular
+ * session, 20:15 ET for the overnight one (at 1h: 20:15, 21:15, ... 09:15, the last cut at
+ * 09:25). A bucket never spans two windows; `timestamp` is the bucket's start and the cursor
+ * continues across windows.
+ *
+ * A bucket without a quote sample of the contract has no row: the series is not filled in.
+ * Contracts near the money of the nearest expirations are sampled every minute; the others
+ * only in the chain snapshots (every 15 minutes), so at a shorter interval some buckets are
+ * empty. A page with an empty bucket in its span (from where it starts to its last bucket's end,
+ * or to the range's end on the last page) has `meta.coverage.complete` false and
+ * `meta.coverage.reason` saying how many of its buckets are empty.
+ *
+ */
+export declare const listContractImpliedVolatility: <ThrowOnError extends boolean = false>(options: Options<ListContractImpliedVolatilityData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListContractImpliedVolatilityResponses, ListContractImpliedVolatilityErrors, ThrowOnError, "fields">;
+/**
+ * Last trade of one contract at an instant
+ *
+ * The last trade of one contract at or before `timestamp`; `trade` is null when there is none in
+ * the retained data. Instants outside a regular session, 09:30 to 16:15 Eastern of a trading
+ * date (13:15 on an early-close day), need the Pro plan or the overnight entitlement (403
+ * otherwise): overnight hours, weekends, holidays and the hours after an early close.
+ *
+ * Without the entitlement, overnight (gth) prints are not searched, so the trade served may be
+ * older than one made overnight (at 09:31 ET the last trade may be from the evening before):
+ * `sessions_searched` names the print sessions the search read, `[rth, curb, other]` then and
+ * `[gth, rth, curb, other]` with the entitlement.
+ *
+ */
+export declare const getContractTradeAtTime: <ThrowOnError extends boolean = false>(options: Options<GetContractTradeAtTimeData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetContractTradeAtTimeResponses, GetContractTradeAtTimeErrors, ThrowOnError, "fields">;
+/**
+ * Volatility skew by expiration
+ *
+ * Implied volatility by strike for up to eight expirations, solved by the service from the
+ * option chain, with at-the-money volatility, 25- and 10-delta risk reversals and butterflies,
+ * normalized skew and slope against moneyness. Volatilities are decimals (0.18 means 18%).
+ *
+ * **Which chain.** The session is the regular one (`rth`: 09:30 ET to the options close, 16:15
+ * for index and ETF options, 16:00 for equity options) or the overnight one (`gth`: 20:15 ET the
+ * evening before to 09:25 ET; Pro plan, and only for an underlying with an overnight session,
+ * else 422). The request's instant is now, or `at`. A session that has ended by then is valued
+ * at its close. While it runs, it is valued at the end of the newest minute of data: the newest
+ * minute, ended by the request's instant, for which the store holds quote samples of the trading
+ * date. So every request between two loads of data values the same minute and gets one answer,
+ * and nothing recorded after the request's instant is read. `valuation.timestamp` and
+ * `chain_timestamp` (below) say which minute; `meta.as_of` stays the time the response was
+ * made. A session that has not begun is 422. The chain is one minute's: the newest minute, at
+ * or before the instant, in which at least half of the contracts of the family's every
+ * expiration settling after the instant were sampled, the same minute for every route and
+ * every selection of expirations (the store keeps a
+ * snapshot of every listed contract every 15 minutes and at the open and close, and one-minute
+ * samples of the strikes near the money; the two are not mixed across a moving market). Each
+ * contract is valued at its last quote of that minute or before it, at most 30 minutes old; a
+ * contract without one is left out. `valuation.timestamp` is the end of the chain's minute (not
+ * after the instant) and times to settlement run from it; `chain_timestamp` is the newest quote
+ * used. `underlying_price` is the close of the last one-minute underlying bar ended by the
+ * valuation time (`underlying_timestamp` is that bar's start); `underlying_stale` says that bar
+ * started more than 15 minutes before it. `risk_free_rate` is the continuously compounded
+ * Treasury bill rate of the trading date.
+ *
+ * **One book per minute.** The surface is fitted once per family, session and minute of data
+ * over every expiration settling after the minute, and kept for the whole deployment (see the
+ * Valuation schema): the smiles of the expirations a request selects are those of that one
+ * surface, calendar-checked against all of the family's expirations, so skew, levels and heat
+ * map agree on every volatility, whichever expirations each asks for.
+ *
+ * **Which expirations.** Default: the nearest four expirations that settle at least an hour
+ * after the instant. `date_of_expiry` names one, `expirations` up to eight (not both); a named
+ * expiration that is not listed, or has settled, is left out, and 422 answers when none is left.
+ * A family (SPX covers SPX and SPXW) has one element per date: where two of its roots expire on
+ * the same date, the chain of the root that settles later (SPXW, PM-settled) is used; `root` says
+ * whose chain an element is. Time to settlement is on the ACT/365 calendar clock to the
+ * settlement instant (09:30 ET for AM-settled roots, the calendar's close for PM-settled ones:
+ * 13:00 ET on an early-close day, so at its 13:15 ET options close that day's expiration has
+ * settled and the first is the next one).
+ *
+ * **Method.**
+ * 1. *Forward*: put-call parity F = K + e^{rT}(C − P) from the mids of every strike quoted on
+ * both legs; the median over all such strikes, then the median of the eight strikes nearest
+ * that in log-moneyness (twice, re-centred). The dividend yield is what F implies.
+ * 2. *Quote volatilities*: Black-76 on the forward (the same σ as Black-Scholes-Merton on the
+ * spot with the implied dividend yield) for bid, ask and mid. A zero or missing side is no
+ * quote; a mid needs both sides, not crossed. The points report each leg's mid volatility
+ * and delta; `otm_implied_volatility` is the put below the forward and the call at or above.
+ * 3. *Smile*: raw SVI, w(k) = a + b(ρ(k − m) + √((k − m)² + σ²)) in total variance against
+ * log-forward moneyness k = ln(K/F), calibrated to the out-of-the-money mids by the
+ * quasi-explicit method (Zeliade Systems 2009; De Marco and Martini 2009), each quote
+ * weighted by its bid-ask spread measured in volatility (price spread over vega). It needs
+ * five quotes and must pass the Gatheral–Jacquier (2014) butterfly condition g(k) ≥ 0 on a
+ * grid over the quoted moneyness; then neighbouring expirations are compared for calendar
+ * arbitrage (total variance not decreasing with time at fixed k, on the moneyness both
+ * quote). A smile with too few quotes, a failed fit, or a failed check is instead linear
+ * interpolation of total variance between the quotes (flat beyond the outermost). `fit`
+ * says which, why, and how well the curve meets the quotes.
+ * 4. *Delta measures*: delta is the Black-Scholes-Merton spot delta with the implied dividend
+ * yield, Δc = e^{−qT}Φ(d1), Δp = −e^{−qT}Φ(−d1), at the smile's volatility. The 25-delta
+ * call is the strike where Δc = 0.25 on the smile, the 25-delta put where Δp = −0.25 (10
+ * likewise). At the money is the forward (k = 0). risk_reversal_x = σ(x call) − σ(x put);
+ * butterfly_x = (σ(x call) + σ(x put))/2 − σ_atm; normalized_skew = risk_reversal_25d /
+ * atm_implied_volatility; slope = dσ/dk at k = 0 (volatility points per unit of
+ * log-moneyness, as a decimal). Deltas need the underlying price: without one the delta
+ * measures are null.
+ * 5. `days_to_expiry` counts calendar days from the trading date to the expiration.
+ *
+ */
+export declare const getVolatilitySkew: <ThrowOnError extends boolean = false>(options: Options<GetVolatilitySkewData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetVolatilitySkewResponses, GetVolatilitySkewErrors, ThrowOnError, "fields">;
+/**
+ * At-the-money volatility through a session
+ *
+ * At-the-money implied volatility of one expiration through the session on calendar and
+ * trading-variance clocks, next to adjusted realized volatility and the 30-day constant-maturity
+ * volatility. Volatilities are decimals.
+ *
+ * **Buckets.** The session is the regular one (`rth`, 09:30 ET to the options close) or the
+ * overnight one (`gth`, 20:15 ET the evening before to 09:25 ET; Pro plan and an underlying with
+ * an overnight session, else 422). The drift runs up to the valuation instant, as on the skew
+ * route: the session's close once it has ended by the request's instant (now, or `at`); while it
+ * runs, the end of the newest minute of data ended by that instant, so nothing recorded after it
+ * is read. Buckets of 1 or 5 minutes start at the session's open; a
+ * bucket's figures use the last quote of each contract in the bucket and the last underlying
+ * bar ended by the bucket's end; `timestamp` is the bucket's start. Only buckets with a value
+ * are listed. The tracked expiration is `date_of_expiry`, default the nearest one that settles
+ * after the session opens (for a family, as on the skew route: the later-settling root of a date).
+ *
+ * **implied_volatility (calendar clock).** At-the-money volatility σ with total variance
+ * w = σ²T over T, the ACT/365 years to settlement: the parity forward from the bucket's quotes
+ * (as the skew route), the out-of-the-money mid volatilities, and w interpolated linearly in
+ * log-forward moneyness to k = 0.
+ *
+ * **implied_volatility_trading_clock.** The same total variance over τ, the years to settlement
+ * on the trading-variance clock: each NYSE trading day carries 1/252 of a year of variance; the
+ * regular-session share s of it (`realized_volatility_basis.regular_session_share`) accrues
+ * uniformly over the regular session (09:30 to 16:00 ET, 13:00 on early closes), the rest
+ * (1 − s) uniformly over the time since the previous trading day's close, so a night, a weekend
+ * and a holiday each count as one overnight. σ_trading = √(w/τ): it does not drift as nights and
+ * weekends pass on the calendar.
+ *
+ * **implied_volatility_30d.** 30-day constant maturity as Cboe's VIX method weights its terms:
+ * σ30² = [T1σ1²(N2 − N30)/(N2 − N1) + T2σ2²(N30 − N1)/(N2 − N1)] × N365/N30 between the two
+ * expirations that bracket 30 calendar days (N minutes to settlement, near term under 30 days,
+ * next at or over), each σ their at-the-money volatility in the bucket; null when either is
+ * missing.
+ *
+ * **adjusted_realized_volatility.** Realized variance of the underlying's one-minute log returns
+ * from the window's open to the bucket's end, scaled to a whole day by the window's share of a
+ * day's variance (s for the regular session's window, 09:30 to 16:00 ET or 13:00 on an early
+ * close, where the share is estimated and index bars end; 1 − s for the overnight window, which
+ * so also carries the variance of the evening and of the opening gap) and by the part of the
+ * window elapsed, annualised over 252 days; null before five returns. The share s is estimated from
+ * up to the last 30 sessions' open and close (Σ intraday² / Σ(overnight gap² + intraday²));
+ * with fewer than 10 days of history 0.75 is used and `default_used` says so.
+ *
+ * Sessions older than the retained timelines are archived: asking for one starts its load
+ * and answers 503 `data_pending` with Retry-After (retry); a date never held answers 422.
+ *
+ */
+export declare const getVolatilityDrift: <ThrowOnError extends boolean = false>(options: Options<GetVolatilityDriftData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetVolatilityDriftResponses, GetVolatilityDriftErrors, ThrowOnError, "fields">;
+/**
+ * Open interest by strike or expiration
+ *
+ * Open interest of the previous close (published each morning; it does not change during a
+ * session), by strike or by expiration, with call and put totals and the put/call ratio (put
+ * over call; null without call open interest).
+ *
+ * **Which figure.** The open interest published for the trading date (at most ten days older
+ * when none is published for it yet); `open_interest_date` is the date of the close it counts,
+ * the trading date before the one it was published for. A contract without that figure is left
+ * out; 422 when no selected contract has one.
+ *
+ * **Which contracts.** The listed contracts of the underlying (a family covers its roots: SPX is
+ * SPX and SPXW; a weekly root alone covers only itself) expiring on or after the trading date.
+ * Every selector given applies (their intersection): `date_of_expiry`; `expirations` (dates not
+ * listed are ignored); `expiry_mode` (0dte the trading date, 1dte the first listed expiration
+ * after it, weekly within 7 calendar days, monthly the standard monthly expirations: the third
+ * Friday, or the trading day before it when that Friday is a holiday, lte30 and lte90 within 30
+ * or 90 days); `min_dte` and `max_dte` on calendar days from the trading date; `min_strike` and
+ * `max_strike`; `strikes_around` (that many listed strikes either side of the listed strike
+ * nearest the underlying price, the lower on a tie, among the strikes of the selected
+ * expirations); `strike_percent_window` (|strike − price| at most that percent of the price).
+ *
+ * **Underlying price.** The close of the underlying's last one-minute bar ended by the regular
+ * session's valuation instant (as on the skew route: the request's instant, now or `at`, moved
+ * back to the end of the newest minute of data while the session runs, its close once ended;
+ * before the open, the last bar before the request's instant). `strikes_around` and `strike_percent_window` need it (422 without one).
+ *
+ */
+export declare const getOpenInterest: <ThrowOnError extends boolean = false>(options: Options<GetOpenInterestData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetOpenInterestResponses, GetOpenInterestErrors, ThrowOnError, "fields">;
+/**
+ * Modeled dealer exposure key levels
+ *
+ * Key levels of modeled dealer exposure: gamma flip, walls, gatekeepers, regime, expected move,
+ * max pain and the ranked strikes. **These are model estimates**, not observed positions:
+ * `classic_oi` assumes dealers are long the calls and short the puts of the open interest;
+ * `flow_adjusted` moves that position by classified prints since the open interest date.
+ * `positioning_model` names the assumption and its version; `unit_label` says what one unit is.
+ *
+ * **Which contracts.** Every listed contract of the underlying's roots (SPX covers SPX and SPXW;
+ * monthlies and weeklies of one date are both counted) in the expirations the selectors keep
+ * (all apply; as on `/v1/options/open-interest`), narrowed by `contract_type`. Contracts of an
+ * expiration that has settled before the valuation time are listed but carry no greeks.
+ *
+ * **Valuation.** Session, instant, chain minute, underlying price and rate are the skew route's
+ * (see `/v1/options/volatility/skew`): the chain of the selected expirations that settle after
+ * the instant (one per date, the later-settling root's), its smiles fitted over exactly those
+ * expirations; a skew request naming the same expirations reads the same chain and fits the same
+ * surface. Each contract is valued with Black-Scholes-Merton at the underlying price S, the rate
+ * r, its own ACT/365 time T to its settlement (09:30 ET AM-settled, the close PM-settled) from
+ * `valuation.timestamp`, the dividend yield its date's parity forward F implies,
+ * q = r − ln(F/S)/T, and one volatility per strike and date: the fitted smile at k = ln(K/F),
+ * which the skew route shows as the point's `smile_implied_volatility` (calls and puts of a
+ * strike share it). Open interest is the figure published for the trading date
+ * (`valuation.open_interest_date` is the close it counts; a contract without it counts 0).
+ *
+ * **Positions (contracts; dealer view).** classic_oi/v1: +open interest for a call, −open
+ * interest for a put. flow_adjusted/v1: that, minus the contracts customers bought on the ask
+ * side (above_ask, at_ask, near_ask) and plus those sold on the bid side (near_bid, at_bid,
+ * below_bid), over the prints of the trading dates from the open interest's publication through
+ * the trading date before the valuation time; mid and unknown prints, and every leg of a complex
+ * (multi-leg) order, change nothing; opening and closing trades are not told apart.
+ * `perspective=customer` negates the values only: strikes chosen are the dealer's.
+ *
+ * **Units.** Per contract, with position P and multiplier M (100): gamma per_percent
+ * Γ·P·M·S²·0.01 (USD of delta the dealer hedges per 1% move), per_dollar Γ·P·M·S, raw Γ·P·M
+ * (shares per $1); delta Δ·P·M·S·0.01 / Δ·P·M / Δ·P·M shares; vanna per volatility point
+ * vanna·P·M·S·0.01 / per 1.00 of volatility vanna·P·M·S / vanna·P·M shares; charm per calendar
+ * day charm·P·M·S/365 / per year charm·P·M·S / charm·P·M shares per year (vanna ∂Δ/∂σ, charm
+ * the change of Δ as a year passes).
+ *
+ * **Levels.** Call and put legs of a strike sum its contracts over all selected expirations;
+ * net = call + put. call_wall and put_wall: largest positive call and most negative put;
+ * call_wall_above and put_wall_below: largest positive net at or above S and most negative at or
+ * below; major_positive and major_negative: the same anywhere; largest_absolute_strike: largest
+ * |call| + |put|; peak_net_exposure: largest |net|; gatekeepers: strikes from S towards the peak
+ * (S's side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio of the
+ * peak's; ties go to the strike nearest S, then the lower. regime: net and absolute are Σ and
+ * Σ|·| of the contracts' values, ratio net/absolute, positive at ≥ 0.05, negative at ≤ −0.05.
+ * ranked: the five largest |value| per leg (gross = |call| + |put|, not negated). largest_cell:
+ * the (expiration, strike) cell of largest |net|. vanna_levels, charm_max_absolute_strike and
+ * delta_key_strike: only when `include` names them.
+ *
+ * **Gamma flip (sticky strike).** Net gamma Σ Γ(x)·P·M recomputed at 801 hypothetical prices x
+ * evenly from 0.8·S to 1.2·S (every 0.05% of S), each contract keeping its volatility, time and
+ * carry; every sign change between neighbouring samples is refined by bisection to 1e-10·S
+ * (`gamma_flip_candidates`, ascending); `gamma_flip` is the one nearest S;
+ * `gamma_flip_excluding_0dte` the same without the contracts expiring on the trading date;
+ * `gamma_flip_far_from_underlying` true when net gamma keeps one sign over the whole sweep. The
+ * flip, gamma_tilt (Σ positive call gamma over |Σ negative put gamma|) and
+ * next_expiration_share (Σ|gamma| of the nearest expiration over Σ|gamma|) are measured on gamma
+ * whatever `greek` is.
+ *
+ * **Nearest expiration.** The earliest expiration with contracts still to settle. max_pain: the
+ * listed strike minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0). expected_move:
+ * S·σ·√T with σ the smile at the forward (k = 0); straddle the mid of the call plus the put at
+ * the listed strike nearest S with both mids; straddle_expected_move 0.85 × straddle; bands
+ * S ± m and S ± 2m with m the expected move (or the straddle's when σ is unknown).
+ *
+ * **Reproducing a figure.** From `/v1/options/open-interest` (`date_of_expiry`, group_by
+ * strike: each strike's call and put open interest) and `/v1/options/volatility/skew` with the
+ * same `date` and expirations (valuation.timestamp, underlying_price, risk_free_rate, the
+ * expiration's forward and each point's smile_implied_volatility): the classic_oi gamma per 1%
+ * of a strike is Σ over its dates of Γ(S, K, T, r, q, σ)·(call OI − put OI)·100·S²·0.01.
+ *
+ */
+export declare const getExposureLevels: <ThrowOnError extends boolean = false>(options: Options<GetExposureLevelsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetExposureLevelsResponses, GetExposureLevelsErrors, ThrowOnError, "fields">;
+/**
+ * Strike-by-expiration exposure heat map
+ *
+ * Modeled exposure (or open interest, volume, premium, net premium, prints) on a strike by
+ * expiration grid; only pairs with a listed contract are cells. `net` combines calls and puts
+ * (calls minus puts for open interest, volume, premium and trades). Default window: 40 strikes
+ * either side of the underlying price and 12 expirations. `strikes_around` cannot be combined
+ * with strike bounds (400). Exposure values are model estimates (see `/v1/options/levels`).
+ *
+ * **Values.** The contracts, their valuation, positions, units and perspective are exactly the
+ * levels route's on the same request (see `/v1/options/levels`): a cell of gamma, delta, vanna
+ * or charm sums the exposures of its contracts (every root of that date at that strike), so on
+ * the same selectors the cells summed by strike are the levels' net exposure by strike and the
+ * largest cell is the levels' `largest_cell`. Net is call + put for the greeks (each already
+ * carries the dealer's long or short sign) and for net_premium. Observed metrics are the same
+ * for every model and perspective: open_interest (the published figure, contracts), and from
+ * the trading date's classified prints from the session's start to the valuation time (a
+ * print at that instant belongs to the next minute), cancelled ones left out and complex ones in: volume (contracts), premium (USD, price × size ×
+ * multiplier), net_premium (USD the customers bought on the ask side minus sold on the bid side)
+ * and trades (prints). `greek` repeats `metric`; `unit_label` says what one unit is.
+ *
+ * **Window.** The selected expirations ascending; `max_expirations` of them from
+ * `expiration_offset` (`expiration_window.total_expirations` counts all selected). Strikes:
+ * `strikes_around` listed strikes either side of the listed strike nearest the underlying price
+ * (the lower on a tie), among the strikes of the expirations shown; or, with `min_strike` or
+ * `max_strike`, the listed strikes within them. A cell with value 0 is a listed contract with
+ * nothing to show.
+ *
+ */
+export declare const getExposureHeatmap: <ThrowOnError extends boolean = false>(options: Options<GetExposureHeatmapData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetExposureHeatmapResponses, GetExposureHeatmapErrors, ThrowOnError, "fields">;
+/**
+ * Option roots with an overnight session
+ *
+ * The option roots that trade in an overnight (Cboe Global Trading Hours) session, each with its
+ * family, underlying and the overnight, regular and curb windows of `date` (default the current
+ * exchange date, else the next trading date). A weekend or holiday date has no windows.
+ *
+ */
+export declare const listOptionOvernightSessions: <ThrowOnError extends boolean = false>(options?: Options<ListOptionOvernightSessionsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListOptionOvernightSessionsResponses, ListOptionOvernightSessionsErrors, ThrowOnError, "fields">;
+/**
+ * List historical stock splits
+ *
+ * Historical stock splits, newest first (ties by symbol), paginated. `type` is forward when
+ * `split_to > split_from`, reverse when `split_to < split_from`, other when equal. Execution-date
+ * bounds are inclusive. 422 when `symbol` names a ticker with no split in range.
+ *
+ */
+export declare const listStockSplits: <ThrowOnError extends boolean = false>(options?: Options<ListStockSplitsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListStockSplitsResponses, ListStockSplitsErrors, ThrowOnError, "fields">;
+/**
+ * Session windows of a trading date
+ *
+ * Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and
+ * after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
+ * 16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
+ * (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
+ * (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
+ * date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+ * sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
+ * whose curb session does not run) and status is early_close. Weekends and holidays have no
+ * sessions. Default date: the current exchange date.
+ *
+ */
+export declare const listMarketSessions: <ThrowOnError extends boolean = false>(options?: Options<ListMarketSessionsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListMarketSessionsResponses, ListMarketSessionsErrors, ThrowOnError, "fields">;
+/**
+ * Whether the equity market trades on a date
+ *
+ * Whether the US equity market (NYSE calendar) is open, closes early or is closed on a date, with
+ * its open and close times when it trades. Options on indexes and ETFs trade 15 minutes beyond
+ * the equity close (`options_close_timestamp`). Covers 2000-01-01 through 2035-12-31; the
+ * default date is today in New York.
+ *
+ */
+export declare const getMarketCalendarDay: <ThrowOnError extends boolean = false>(options?: Options<GetMarketCalendarDayData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetMarketCalendarDayResponses, GetMarketCalendarDayErrors, ThrowOnError, "fields">;
+/**
+ * The calling account
+ *
+ * The account behind the key, its plan, dataset releases, entitlements, the key's visible prefix, and the limits in force.
+ */
+export declare const getAccount: <ThrowOnError extends boolean = false>(options?: Options<GetAccountData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetAccountResponses, GetAccountErrors, ThrowOnError, "fields">;
+/**
+ * Limits in force and live window state
+ *
+ * The limit values in force and the live state of the account's windows. This request is not
+ * counted in the minute or second windows (it spends no data call) but is still subject to the
+ * in-flight limit and recorded in the request log.
+ *
+ */
+export declare const getAccountLimits: <ThrowOnError extends boolean = false>(options?: Options<GetAccountLimitsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetAccountLimitsResponses, GetAccountLimitsErrors, ThrowOnError, "fields">;
+/**
+ * Request usage of the account
+ *
+ * Counts of the account's own requests (all its keys, every route, rejected requests included)
+ * per UTC hour or day bucket, from the durable request log. Empty buckets are present. The log
+ * keeps seven days: a start earlier than that is raised to the retention window. Defaults: end
+ * now; start 24 hours (hourly) or 7 days (daily) before end. `start_time` must be before
+ * `end_time` (400 otherwise). Requests are written to the log in batches within about a second,
+ * so the current bucket may lag by that much.
+ *
+ */
+export declare const listAccountUsage: <ThrowOnError extends boolean = false>(options?: Options<ListAccountUsageData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListAccountUsageResponses, ListAccountUsageErrors, ThrowOnError, "fields">;
+/**
+ * Catalog of routes
+ *
+ * Every route with its parameters, dataset release, pagination and streaming support, read from this contract.
+ */
+export declare const listCatalog: <ThrowOnError extends boolean = false>(options?: Options<ListCatalogData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListCatalogResponses, ListCatalogErrors, ThrowOnError, "fields">;
+/**
+ * Service health and data freshness
+ *
+ * Service and database health, per dataset the newest data held, and where the market data comes
+ * from (`data_source`: simulated by the project's deterministic simulator, loaded from files, or
+ * both; see "Where the data comes from"). Needs no key; counts
+ * against the client network's budget of the routes that need none (not the budget of requests
+ * with bad credentials). Answers 503 (with the same body shape as an
+ * error) when the database does not answer.
+ *
+ */
+export declare const getStatus: <ThrowOnError extends boolean = false>(options?: Options<GetStatusData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetStatusResponses, GetStatusErrors, ThrowOnError, "fields">;
+/**
+ * This contract as JSON
+ *
+ * The OpenAPI 3.1 document of this service, as JSON, for client generation. Needs no key. The body is the document itself, not an envelope.
+ */
+export declare const getOpenApiDocument: <ThrowOnError extends boolean = false>(options?: Options<GetOpenApiDocumentData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetOpenApiDocumentResponses, GetOpenApiDocumentErrors, ThrowOnError, "fields">;
+/**
+ * The streams document as JSON
+ *
+ * The AsyncAPI 3 document of the WebSocket streams at GET /v1/stream (channels prints,
+ * premium_drift and levels; their messages, limits, close codes, resume and replay), as JSON.
+ * Needs no key. The body is the document itself, not an envelope. The routes a channel streams
+ * are those the catalog marks `streamable`.
+ *
+ */
+export declare const getAsyncApiDocument: <ThrowOnError extends boolean = false>(options?: Options<GetAsyncApiDocumentData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetAsyncApiDocumentResponses, GetAsyncApiDocumentErrors, ThrowOnError, "fields">;
+/**
+ * Queue a file export of a data endpoint
+ *
+ * Queues an export of any data endpoint of the catalog. The query is validated by the target
+ * endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
+ * `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
+ * `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
+ * 5 exports may be queued or running per account (429 `export_limit`, `Retry-After` 5), and the
+ * account's export files not yet expired may hold at most its plan's cap of bytes
+ * (`export_bytes_held_max` of `/v1/account/limits`: 1 GiB on basic, 4 GiB on pro by default;
+ * settings `LIMIT_EXPORT_BYTES_BASIC`, `LIMIT_EXPORT_BYTES_PRO`): at the cap a new export is
+ * refused 429 `export_limit`, its message naming the cap and its setting, with `Retry-After`
+ * until the soonest file expires. The exports already accepted are not cut, so the files may pass
+ * the cap by those exports' files. While the free space of the service's disk is below its floor
+ * (`EXPORT_DISK_FLOOR_BYTES`), exports wait rather than fail: a new export is refused 503
+ * `upstream_busy` with `Retry-After` 10, an accepted one stays queued (its attempts not counted)
+ * and runs once the disk is above the floor again, failing with `upstream_busy` only after 30
+ * minutes of waiting; `/v1/status` shows `exports: paused` meanwhile. A pool of background
+ * workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
+ * 64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
+ * an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account
+ * runs at most two exports at a time while its others wait, so one account's exports never hold
+ * every worker. While the endpoint answers 503 (`data_pending`: an archived session is being
+ * loaded) the export stays queued and runs again after the endpoint's Retry-After, for up to 30
+ * minutes. An export whose worker process died is found within half a minute (its run renews a
+ * heartbeat every 5 s and is judged dead 20 s after the last one), shows `retrying` with its
+ * revision increased, and runs again; after three runs it fails. The file is kept for 24 hours
+ * after it is ready (`expires_timestamp`).
+ *
+ */
+export declare const createExport: <ThrowOnError extends boolean = false>(options: Options<CreateExportData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<CreateExportResponses, CreateExportErrors, ThrowOnError, "fields">;
+/**
+ * Poll an export job
+ *
+ * The export job; poll until `status` is ready, then fetch `download_url`. Another account's export is 404.
+ */
+export declare const getExport: <ThrowOnError extends boolean = false>(options: Options<GetExportData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetExportResponses, GetExportErrors, ThrowOnError, "fields">;
+/**
+ * Download an export file
+ *
+ * The export file of a ready job: one JSON document with members data, meta, pages and
+ * truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+ * strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
+ * `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
+ * 410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
+ * limit like any request.
+ *
+ */
+export declare const downloadExport: <ThrowOnError extends boolean = false>(options: Options<DownloadExportData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<DownloadExportResponses, DownloadExportErrors, ThrowOnError, "fields">;

@@ -1,0 +1,4769 @@
+export type ClientOptions = {
+    baseUrl: 'http://127.0.0.1:8080' | (string & {});
+};
+/**
+ * UnderlyingSymbol
+ *
+ * A letter followed by up to 7 letters, digits or dots (at most 8 characters).
+ */
+export type UnderlyingSymbol = string;
+/**
+ * CalendarDate
+ *
+ * A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01 through 2035-12-31, the span whose holidays and early closes the service knows; trading dates and session windows need it.
+ */
+export type CalendarDate = string;
+/**
+ * ExpiryDate
+ *
+ * An expiration date, YYYY-MM-DD, from 2000-01-01 through 2099-12-31 (the years an OCC option symbol can name); a contract traded within the calendar may expire after it.
+ */
+export type ExpiryDate = string;
+/**
+ * HistoryDate
+ *
+ * A date of history not bound to the exchange calendar (stock splits), YYYY-MM-DD, from 1970-01-01 through 2099-12-31.
+ */
+export type HistoryDate = string;
+/**
+ * UnixMsParam
+ *
+ * Unix epoch milliseconds.
+ */
+export type UnixMsParam = number;
+/**
+ * UnixMs
+ *
+ * Unix epoch milliseconds (UTC).
+ */
+export type UnixMs = number;
+/**
+ * ContractType
+ *
+ * call or put.
+ */
+export type ContractType = 'call' | 'put';
+/**
+ * RouteFamily
+ *
+ * The family of a route (each operation's x-family); futures and indices have no routes yet.
+ */
+export type RouteFamily = 'options' | 'futures' | 'indices' | 'stocks' | 'market' | 'account' | 'platform' | 'exports';
+/**
+ * ExchangeName
+ */
+export type ExchangeName = 'nom' | 'amex' | 'cboe' | 'ise' | 'arca' | 'phlx' | 'box' | 'mrcy' | 'gmni' | 'c2' | 'miax' | 'emld' | 'bx' | 'bzx' | 'edgx' | 'perl' | 'memx';
+/**
+ * Session
+ *
+ * The session a figure was computed for: rth (regular hours), gth (the overnight Global Trading Hours session before the trading date), curb, or all.
+ */
+export type Session = 'rth' | 'gth' | 'curb' | 'all';
+/**
+ * Meta
+ *
+ * Facts about the answer: when it was made, by which request, from which source, and whether it is complete.
+ */
+export type Meta = {
+    as_of: UnixMs;
+    /**
+     * complete is always present; trades adds scan_complete; usage adds durable.
+     */
+    coverage: Coverage;
+    /**
+     * Delay of the data behind real time, in milliseconds; 0 here (the service does not delay data).
+     */
+    delay_ms: number;
+    /**
+     * Whether the data is delayed; false here.
+     */
+    delayed: boolean;
+    /**
+     * Identifier of this request, the same as the X-Request-Id header; quote it to support.
+     */
+    request_id: string;
+    /**
+     * Origin of the data. Whatever it says, the market data may be simulated: GET /v1/status (`data_source`) tells.
+     */
+    source: DataSource;
+};
+/**
+ * Pagination
+ *
+ * Where the next page is. A next page repeats the same query with `cursor_id` set to `next_cursor_id`, until it is null.
+ */
+export type Pagination = {
+    /**
+     * Rows in this page.
+     */
+    count: number;
+    /**
+     * Whether more rows follow (next_cursor_id is not null).
+     */
+    has_more: boolean;
+    /**
+     * The row limit applied to this page (the `limit` parameter or its default).
+     */
+    limit: number;
+    /**
+     * Opaque cursor for the next page (at most 1024 characters, valid 24 hours); null at the end.
+     */
+    next_cursor_id: string | null;
+    /**
+     * The same route and query with cursor_id set to next_cursor_id, as a relative URL; null at the end.
+     */
+    next_url: string | null;
+};
+/**
+ * OptionPrint
+ *
+ * One option execution classified against the quote in force.
+ */
+export type OptionPrint = {
+    /**
+     * Best ask at execution; null when no valid quote.
+     */
+    ask: number | null;
+    /**
+     * Best bid at execution; null when no valid quote.
+     */
+    bid: number | null;
+    /**
+     * Numeric sale condition code.
+     */
+    condition_code: number;
+    /**
+     * call or put.
+     */
+    contract_type: ContractType;
+    /**
+     * Expiration date of the contract.
+     */
+    date_of_expiry: string;
+    /**
+     * Contracts traded in this contract so far on the trading date.
+     */
+    day_volume: number;
+    /**
+     * Calendar days from trading date to expiration.
+     */
+    days_to_expiry: number;
+    /**
+     * Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6 decimals; null with implied_volatility.
+     */
+    delta: number | null;
+    /**
+     * Short lowercase name of the executing exchange (one of the `exchange` filter's values), or `unmapped_` followed by the numeric exchange_code (such as `unmapped_399`) for a venue without a name.
+     */
+    exchange: string;
+    /**
+     * Numeric code of the executing exchange in the options feed.
+     */
+    exchange_code: number;
+    /**
+     * Condition flags, in this order when present: iso, auction, cross, floor, complex, tied, implied, late (from the sale conditions); ext_hours (an extended-hours condition, or session gth); cancelled; aggressor_hint (the feed gave the aggressor side); post_cash_close (a curb print after 16:00 ET); vol_gt_oi (day_volume above open_interest); size_gt_oi (size above open_interest); no_side (side unknown).
+     */
+    flags: Array<PrintFlag>;
+    /**
+     * Sweep or split the print belongs to (inferred); null for a single print.
+     */
+    group_id: string | null;
+    /**
+     * Stable print id: root, expiry, strike x 1000, right, trading date and sequence, colon-separated. Treat as opaque.
+     */
+    id: string;
+    /**
+     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+     */
+    implied_volatility: number | null;
+    /**
+     * size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor print of at least 500 contracts.
+     */
+    is_block: boolean;
+    /**
+     * Part of a sweep whose live prints total at least 1,000,000 USD of premium (set on every print of the sweep).
+     */
+    is_golden: boolean;
+    /**
+     * day_volume above open_interest with at most 45 days to expiry; or premium >= 250,000 USD; or an ask-side (above_ask, at_ask, near_ask) sweep of an out-of-the-money contract (otm_percent > 0).
+     */
+    is_unusual: boolean;
+    /**
+     * Open interest of the contract at the start of the trading date (contracts); null when not published.
+     */
+    open_interest: number | null;
+    /**
+     * Percent out of the money; negative in the money.
+     */
+    otm_percent: number | null;
+    /**
+     * USD: price x size x multiplier.
+     */
+    premium: number;
+    /**
+     * Execution price per share in USD.
+     */
+    price: number;
+    /**
+     * From side and contract type: ask-side calls and bid-side puts bullish, ask-side puts and bid-side calls bearish, mid neutral, unknown side unknown.
+     */
+    sentiment: Sentiment;
+    /**
+     * Session of the print.
+     */
+    session: PrintSession;
+    /**
+     * Aggressor band of the price P against the NBBO in force (bid B, ask A, mid M, spread s = A − B, each comparison within 0.00005 USD): above_ask P > A; below_bid P < B; at_ask P = A; at_bid P = B; mid |P − M| <= 0.1·s (the middle 20% of the spread, and a locked quote); near_ask / near_bid inside the spread above / below the mid zone; unknown when the quote is missing, one-sided, zero, crossed, later than the print or more than 30 s old.
+     */
+    side: PrintSide;
+    /**
+     * How far side can be trusted, 0 to 1 (3 decimals): 1 at or beyond the quote, 0.6 rising to 0.9 across the near bands towards the quote, 0.5 at the mid, 0 unknown; times a quote-age factor falling from 1 at 1 s to 0.5 at 30 s; times 0.5 for an implied complex leg or 0.8 for another complex print; a feed aggressor hint that agrees raises it to at least 0.9, one that disagrees halves it.
+     */
+    side_confidence: number;
+    /**
+     * Contracts traded.
+     */
+    size: number;
+    /**
+     * Strike in USD.
+     */
+    strike: number;
+    timestamp: UnixMs;
+    /**
+     * multileg (complex condition), cross, floor, else sweep (2 or more live prints of one order on 2 or more exchanges within 50 ms of its first), split (2 or more on one exchange within 500 ms), or single. A group keeps one direction and walks the price one way; complex, cross, floor and late prints never join one.
+     */
+    trade_type: PrintTradeType;
+    /**
+     * Underlying price at the execution (USD); null when not known.
+     */
+    underlying_price: number | null;
+    /**
+     * Option root of the contract.
+     */
+    underlying_symbol: string;
+};
+/**
+ * PrintPage
+ */
+export type PrintPage = {
+    /**
+     * The prints of this page, newest first.
+     */
+    data: Array<OptionPrint>;
+    /**
+     * Meta; coverage.scan_complete says whether the bounded scan filled the page.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+/**
+ * ImpliedVolatilitySample
+ */
+export type ImpliedVolatilitySample = {
+    /**
+     * Best offer price; null when there is no offer (a zero offer is none).
+     */
+    ask: number | null;
+    /**
+     * Implied volatility at the offer; null without an offer or an underlying price, or when no volatility reprices it.
+     */
+    ask_implied_volatility: number | null;
+    /**
+     * Best bid price; null when there is no bid (a zero bid is none).
+     */
+    bid: number | null;
+    /**
+     * Implied volatility at the bid; null without a bid or an underlying price, or when no volatility reprices it.
+     */
+    bid_implied_volatility: number | null;
+    /**
+     * Forward of the expiration the volatilities were solved on (USD), F = S·e^{(r−q)T}: the median put-call parity forward of the expiration's quotes sampled in the sample's minute (as the skew route's `forward`), or the carry q of the nearest sampled minute's forward within 30 minutes applied at this sample's underlying price; null when there was none and the underlying's fixed dividend yield was used (see "Rates and dividend yields"), or without an underlying price.
+     */
+    forward: number | null;
+    /**
+     * Implied volatility at the midpoint; null without a midpoint or an underlying price, or when no volatility reprices it.
+     */
+    implied_volatility: number | null;
+    /**
+     * Midpoint of bid and offer; null unless both are present and not crossed.
+     */
+    midpoint: number | null;
+    option_symbol: OptionSymbol;
+    timestamp: UnixMs;
+    /**
+     * Underlying price the volatilities were solved at (USD); null when none is known.
+     */
+    underlying_price: number | null;
+    /**
+     * Start of the underlying bar that price is the close of (Unix ms); null with underlying_price.
+     */
+    underlying_timestamp: number | null;
+};
+/**
+ * OptionSymbol
+ *
+ * OCC symbol; root padded to six characters, YYMMDD, C or P, strike in thousandths over eight digits.
+ */
+export type OptionSymbol = string;
+/**
+ * TradeAtTime
+ */
+export type TradeAtTime = {
+    /**
+     * call or put, as requested.
+     */
+    contract_type: ContractType;
+    /**
+     * Expiration date, as requested.
+     */
+    date_of_expiry: string;
+    option_symbol: OptionSymbol;
+    requested_timestamp: UnixMs;
+    /**
+     * The print sessions searched for the trade: every one with the overnight entitlement; without it gth is left out, so a later overnight trade may exist that the plan does not see.
+     */
+    sessions_searched: Array<PrintSession>;
+    /**
+     * Strike in USD, as requested.
+     */
+    strike: number;
+    /**
+     * The last trade at or before requested_timestamp; null when there is none in the retained data.
+     */
+    trade: null | RecordedTrade;
+    /**
+     * Option root, as requested.
+     */
+    underlying_symbol: string;
+};
+/**
+ * Valuation
+ *
+ * Where and when the chain was valued: the instant, the chain and underlying price used, the rate, and the open interest date. Levels, heat map and skew answers are views of one valued book per underlying family, session and minute of data, kept for the whole deployment: the family's every listed expiration read at one chain minute (the median newest sample minute over all its unsettled contracts), one surface fitted over all the expirations settling after the minute (so calendar checks span the whole family, whichever expirations a request selects), the underlying price and rate at the chain minute's end, each contract's open interest, its customer flow up to the valuation time (from the family's open interest date) and its session activity. Every request for a minute answers from that book; a book is valued again only when a load changes the data at or before its minute. While a session runs, a request for the newest minute whose book is still being valued answers from the previous minute and names the newest in pending_instant.
+ */
+export type Valuation = {
+    /**
+     * While a session runs: the end of the newest minute of data (Unix ms) when its book was still being valued and this answer is the previous minute's (timestamp and chain_timestamp say which); null when the answer values the newest minute of data at or before the instant asked for. Ask again a second later for the newest.
+     */
+    pending_instant: number | null;
+    /**
+     * Time of the newest quote of the chain used (Unix ms); null when no quote was used.
+     */
+    chain_timestamp: number | null;
+    /**
+     * Date of the close whose open interest the positioning uses; null on the skew route or when none is published.
+     */
+    open_interest_date: string | null;
+    /**
+     * Continuously compounded (ACT/365) risk-free rate used: the 3-month Treasury bill rate (FRED TB3MS) of the trading date's month, converted from its discount basis; this service always fills it.
+     */
+    risk_free_rate: number | null;
+    /**
+     * Valuation time (Unix ms): the end of the chain's minute, not after the instant; times to settlement run from it; this service always fills it.
+     */
+    timestamp: number | null;
+    /**
+     * Underlying price used (USD): the close of the last one-minute bar ended by the valuation time, or for an index valued outside its calculation hours its regular close (see underlying_source); null when none.
+     */
+    underlying_price: number | null;
+    /**
+     * Where underlying_price comes from (UnderlyingSource); null with underlying_price.
+     */
+    underlying_source: UnderlyingSource | null;
+    /**
+     * True when that bar started more than 15 minutes before the instant the price stands for: the valuation time, or the regular close for `regular_close`.
+     */
+    underlying_stale: boolean;
+    /**
+     * Start of that bar (Unix ms); null with underlying_price.
+     */
+    underlying_timestamp: number | null;
+};
+/**
+ * UnderlyingSource
+ *
+ * Where underlying_price comes from. `bar`: the close of the underlying's last one-minute bar ended by the valuation time (an ETF or a stock at any hour, an index during its regular session). `regular_close`: the underlying is an index (SPX, XSP, NDX, RUT, VIX) valued outside its calculation hours, the exchange calendar's regular session (09:30 to 16:00 ET, 13:00 ET on an early-close day): after its close, overnight (gth) or before its open. An index has no price then, so the service uses its value at the close of its last regular session, the close of the last bar ended by that close, whatever bars a feed holds after it; no forward is implied for the hours since (the chain's own parity forward, in the skew's `forward`, carries what the options say of them).
+ */
+export type UnderlyingSource = 'bar' | 'regular_close';
+/**
+ * Skew
+ */
+export type Skew = {
+    /**
+     * Expirations, soonest first.
+     */
+    expirations: Array<SkewExpiration>;
+    /**
+     * Option roots whose chains were read.
+     */
+    roots: Array<string>;
+    /**
+     * Session valued (rth or gth).
+     */
+    session: Session;
+    /**
+     * Trading date valued.
+     */
+    trading_date: string;
+    /**
+     * Underlying symbol as requested.
+     */
+    underlying_symbol: string;
+    /**
+     * Where and when the chain was valued.
+     */
+    valuation: Valuation;
+};
+/**
+ * SkewExpiration
+ */
+export type SkewExpiration = {
+    /**
+     * Volatility of the smile at the forward (k = 0); null without a smile.
+     */
+    atm_implied_volatility: number | null;
+    /**
+     * Average of the 10-delta call and put volatilities minus the at-the-money volatility; null when the smile does not reach 10 delta or there is no underlying price.
+     */
+    butterfly_10d: number | null;
+    /**
+     * Average of the 25-delta call and put volatilities minus the at-the-money volatility.
+     */
+    butterfly_25d: number | null;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    /**
+     * Calendar days from the trading date to the expiration.
+     */
+    days_to_expiry: number;
+    /**
+     * How the smile was built and how well it meets its quotes; null without a smile (no forward, or no out-of-the-money mid).
+     */
+    fit: SmileFit | null;
+    /**
+     * Forward price implied by put-call parity on the chain; null when no strike has both legs quoted.
+     */
+    forward: number | null;
+    /**
+     * risk_reversal_25d over atm_implied_volatility.
+     */
+    normalized_skew: number | null;
+    /**
+     * Every strike with a quote, ascending.
+     */
+    points: Array<SkewPoint>;
+    /**
+     * 10-delta call volatility minus 10-delta put volatility.
+     */
+    risk_reversal_10d: number | null;
+    /**
+     * 25-delta call volatility minus 25-delta put volatility.
+     */
+    risk_reversal_25d: number | null;
+    /**
+     * The option root whose chain this expiration is (for a family, the later-settling root of the date).
+     */
+    root: string;
+    /**
+     * dσ/dk at the money: slope of the smile against log-forward moneyness k = ln(K/F).
+     */
+    slope: number | null;
+};
+/**
+ * SmileFit
+ *
+ * How an expiration's smile was built and how well it meets its quotes; null when there is no smile (no forward, or no out-of-the-money mid).
+ */
+export type SmileFit = {
+    /**
+     * svi: the Gatheral–Jacquier density condition g(k) ≥ 0 holds on the check grid; interpolated: call prices are convex and decreasing in strike at the quoted strikes.
+     */
+    butterfly_ok: boolean;
+    /**
+     * Total variance is not below the previous expiration's nor above the next's at the moneyness both quote.
+     */
+    calendar_ok: boolean;
+    /**
+     * Why the smile is interpolated rather than SVI (fewer than five quotes, a fit that did not converge, or a failed arbitrage check); null for SVI.
+     */
+    fallback_reason: SmileFallbackReason | null;
+    /**
+     * Largest absolute difference of fitted and quoted mid volatility, in volatility points (1 = 0.01).
+     */
+    max_abs_error_vol_points: number;
+    /**
+     * svi: a raw SVI fit; interpolated: total variance interpolated linearly between the quotes.
+     */
+    method: SmileFitMethod;
+    /**
+     * Out-of-the-money quotes (one per strike) the smile was built from.
+     */
+    quotes_used: number;
+    /**
+     * Quotes whose fitted volatility lies between their bid and ask volatilities (the repriced option within the quoted spread).
+     */
+    quotes_within_spread: number;
+    /**
+     * Root-mean-square of fitted minus quoted mid volatility, in volatility points.
+     */
+    rmse_vol_points: number;
+};
+/**
+ * OpenInterest
+ */
+export type OpenInterest = {
+    /**
+     * Rows per strike or per expiration, as requested.
+     */
+    group_by: OpenInterestGrouping;
+    /**
+     * Date of the close the open interest counts (the trading date before the one it was published for).
+     */
+    open_interest_date: string;
+    /**
+     * Option roots included.
+     */
+    roots: Array<string>;
+    /**
+     * Ascending by strike or by expiration.
+     */
+    rows: Array<OpenInterestRow>;
+    /**
+     * Totals over the rows.
+     */
+    totals: OpenInterestTotals;
+    /**
+     * Trading date asked for.
+     */
+    trading_date: string;
+    /**
+     * Underlying price (USD) at the regular session's valuation instant; null when none is known.
+     */
+    underlying_price: number | null;
+    /**
+     * Underlying symbol as requested.
+     */
+    underlying_symbol: string;
+};
+/**
+ * VolatilityDrift
+ */
+export type VolatilityDrift = {
+    /**
+     * The tracked expiration.
+     */
+    date_of_expiry: string;
+    /**
+     * Bucket length.
+     */
+    interval: DriftInterval;
+    /**
+     * Buckets with a value, oldest first.
+     */
+    points: Array<VolatilityDriftPoint>;
+    /**
+     * How the regular session's share of daily variance was estimated.
+     */
+    realized_volatility_basis: RealizedVolatilityBasis;
+    /**
+     * Session tracked (rth or gth).
+     */
+    session: Session;
+    /**
+     * Trading date tracked.
+     */
+    trading_date: string;
+    /**
+     * Underlying symbol as requested.
+     */
+    underlying_symbol: string;
+};
+/**
+ * StrikeValue
+ */
+export type StrikeValue = {
+    /**
+     * Strike in USD.
+     */
+    strike: number;
+    /**
+     * Net exposure at the strike, in the response's unit and perspective.
+     */
+    value: number;
+};
+/**
+ * ExpiryCell
+ */
+export type ExpiryCell = {
+    /**
+     * Expiration of the cell.
+     */
+    date_of_expiry: string;
+    /**
+     * Strike of the cell in USD.
+     */
+    strike: number;
+    /**
+     * Value of the cell (net over calls and puts on the levels route), in the response's unit and perspective.
+     */
+    value: number;
+};
+/**
+ * RankedStrike
+ */
+export type RankedStrike = {
+    /**
+     * 100 × (strike − underlying price) / underlying price; null without an underlying price.
+     */
+    distance_percent: number | null;
+    /**
+     * strike − underlying price, in USD.
+     */
+    distance_points: number;
+    /**
+     * 1 for the largest absolute value.
+     */
+    rank: number;
+    /**
+     * Strike in USD.
+     */
+    strike: number;
+    /**
+     * The leg's exposure at the strike, in the response's unit and perspective (gross is |call| + |put|, never negated).
+     */
+    value: number;
+};
+/**
+ * PositioningModelName
+ *
+ * classic_oi: dealers long the calls and short the puts of the open interest; flow_adjusted: that position moved by classified prints since the open interest date.
+ */
+export type PositioningModelName = 'classic_oi' | 'flow_adjusted';
+/**
+ * Perspective
+ *
+ * dealer, or customer (the dealer values negated; levels unchanged).
+ */
+export type Perspective = 'dealer' | 'customer';
+/**
+ * PositioningModelVersion
+ *
+ * Name and version of the positioning assumption (a model estimate, not an observed position).
+ */
+export type PositioningModelVersion = string;
+/**
+ * ExposureUnit
+ *
+ * per_percent: USD of modeled dealer hedging per 1% move of the underlying; per_dollar: per 1 dollar move; raw: shares (or per unit of the greek). See the levels route for each greek's formula.
+ */
+export type ExposureUnit = 'per_percent' | 'per_dollar' | 'raw';
+/**
+ * UnitLabel
+ *
+ * What one unit of the values is.
+ */
+export type UnitLabel = string;
+/**
+ * KeyLevels
+ */
+export type KeyLevels = {
+    /**
+     * The greek measured (the `greek` parameter).
+     */
+    greek: Greek;
+    /**
+     * The key levels.
+     */
+    levels: Levels;
+    /**
+     * Positioning model used.
+     */
+    model: PositioningModelName;
+    /**
+     * Perspective of the values.
+     */
+    perspective: Perspective;
+    positioning_model: PositioningModelVersion;
+    /**
+     * The five largest strikes per leg; this service always fills it (the underlying price is known, else 422).
+     */
+    ranked: null | RankedStrikes;
+    /**
+     * Option roots included.
+     */
+    roots: Array<string>;
+    /**
+     * Session valued (rth or gth).
+     */
+    session: Session;
+    /**
+     * Trading date valued.
+     */
+    trading_date: string;
+    /**
+     * Underlying price S the contracts were valued at (USD); always known here (422 otherwise).
+     */
+    underlying_price: number | null;
+    /**
+     * Underlying symbol as requested.
+     */
+    underlying_symbol: string;
+    /**
+     * Unit of the values.
+     */
+    unit: ExposureUnit;
+    unit_label: UnitLabel;
+    /**
+     * Where and when the chain was valued.
+     */
+    valuation: Valuation;
+};
+/**
+ * Heatmap
+ */
+export type Heatmap = {
+    /**
+     * One cell per strike and expiration with a listed contract, by expiration then strike.
+     */
+    cells: Array<HeatmapCell>;
+    /**
+     * The expirations shown among those selected.
+     */
+    expiration_window: ExpirationWindow;
+    /**
+     * Repeats metric.
+     */
+    greek: string;
+    /**
+     * The cell of largest absolute value; null when every value is 0.
+     */
+    largest_cell: null | ExpiryCell;
+    /**
+     * Which leg the cells show.
+     */
+    leg: HeatmapLeg;
+    /**
+     * Largest cell value; null without a cell.
+     */
+    maximum: number | null;
+    /**
+     * What a cell holds (the `metric` parameter).
+     */
+    metric: string;
+    /**
+     * Smallest cell value; null without a cell.
+     */
+    minimum: number | null;
+    /**
+     * Positioning model used (exposure metrics only; the observed metrics do not depend on it).
+     */
+    model: PositioningModelName;
+    /**
+     * Perspective of the exposure values.
+     */
+    perspective: Perspective;
+    positioning_model: PositioningModelVersion;
+    /**
+     * Option roots included.
+     */
+    roots: Array<string>;
+    /**
+     * Session valued (rth or gth).
+     */
+    session: Session;
+    /**
+     * The strikes shown.
+     */
+    strike_range: StrikeRange;
+    /**
+     * Trading date valued.
+     */
+    trading_date: string;
+    /**
+     * Underlying symbol as requested.
+     */
+    underlying_symbol: string;
+    /**
+     * Unit of exposure values.
+     */
+    unit: ExposureUnit;
+    unit_label: UnitLabel;
+    /**
+     * Where and when the chain was valued.
+     */
+    valuation: Valuation;
+};
+/**
+ * FlowLeaderRow
+ *
+ * A ranked row: a RootLeaderRow at grain root, a ContractLeaderRow at grain contract.
+ */
+export type FlowLeaderRow = RootLeaderRow | ContractLeaderRow;
+/**
+ * RootLeaderRow
+ *
+ * A root-grain leader row.
+ */
+export type RootLeaderRow = {
+    /**
+     * Underlying symbol.
+     */
+    underlying_symbol: string;
+    /**
+     * Total premium of the underlying's prints in the session (USD).
+     */
+    premium: number;
+    /**
+     * Contracts traded.
+     */
+    volume: number;
+    /**
+     * Premium of bearish prints (USD).
+     */
+    bearish_premium: number;
+    /**
+     * Premium of bullish prints (USD).
+     */
+    bullish_premium: number;
+    /**
+     * Premium of prints at the mid (USD).
+     */
+    neutral_premium: number;
+    /**
+     * bearish_premium over bullish_premium; null without bullish premium.
+     */
+    bearish_to_bullish_ratio: number | null;
+    /**
+     * Call contracts traded.
+     */
+    call_volume: number;
+    /**
+     * Put contracts traded.
+     */
+    put_volume: number;
+    /**
+     * Share of the whole market's premium, 0 to 1.
+     */
+    premium_share: number;
+    /**
+     * Prints.
+     */
+    trades: number;
+    /**
+     * Share of the whole market's prints, 0 to 1.
+     */
+    trades_share: number;
+    /**
+     * Share of the whole market's volume, 0 to 1.
+     */
+    volume_share: number;
+};
+/**
+ * ContractLeaderRow
+ *
+ * A contract-grain leader row.
+ */
+export type ContractLeaderRow = {
+    /**
+     * Option root of the contract.
+     */
+    underlying_symbol: string;
+    /**
+     * Total premium of the contract's prints in the session (USD).
+     */
+    premium: number;
+    /**
+     * Contracts traded in the session.
+     */
+    volume: number;
+    /**
+     * Percent change of last_price from previous_close; null without a previous close.
+     */
+    change_percent: number | null;
+    /**
+     * call or put.
+     */
+    contract_type: ContractType;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    /**
+     * Implied volatility of the session's last print (decimal); null when it could not be solved.
+     */
+    implied_volatility: number | null;
+    /**
+     * Price per share of the session's last print.
+     */
+    last_price: number;
+    /**
+     * Open interest at the start of the trading date, as the last print carries it; null when not known.
+     */
+    open_interest: number | null;
+    /**
+     * Price per share of the contract's last regular-session print of the previous trading date; null when it did not trade then or that session is not held.
+     */
+    previous_close: number | null;
+    /**
+     * Strike in USD.
+     */
+    strike: number;
+};
+/**
+ * PremiumDriftBucket
+ */
+export type PremiumDriftBucket = {
+    /**
+     * Cumulative call premium from the window's start to the bucket's end: bought on the ask side (above_ask, at_ask, near_ask) minus sold on the bid side (near_bid, at_bid, below_bid), USD.
+     */
+    call_drift: number | null;
+    /**
+     * The same for puts (USD).
+     */
+    put_drift: number | null;
+    /**
+     * call_drift − put_drift (USD): rises when premium flows into calls or out of puts.
+     */
+    sentiment_drift: number | null;
+    timestamp: UnixMs;
+    /**
+     * Close of the underlying's last one-minute bar in the bucket (USD); null when none.
+     */
+    underlying_price: number | null;
+};
+/**
+ * StockSplit
+ */
+export type StockSplit = {
+    /**
+     * Date the split took effect.
+     */
+    execution_date: string;
+    /**
+     * Stable id: symbol and execution date.
+     */
+    id: string;
+    /**
+     * Old shares in the ratio (a 2-for-1 split has split_from 1, split_to 2).
+     */
+    split_from: number;
+    /**
+     * New shares in the ratio.
+     */
+    split_to: number;
+    /**
+     * Ticker.
+     */
+    symbol: string;
+    /**
+     * Direction of the split.
+     */
+    type: SplitType;
+};
+/**
+ * MarketSession
+ */
+export type MarketSession = {
+    /**
+     * Asset class.
+     */
+    asset: AssetClass;
+    end_time: UnixMs;
+    /**
+     * Session name.
+     */
+    session: MarketSessionName;
+    start_time: UnixMs;
+    /**
+     * regular, or early_close on an early-close day.
+     */
+    status: SessionHours;
+    /**
+     * Trading date the window belongs to (an overnight or Globex window starts the evening before).
+     */
+    trading_date: string;
+};
+/**
+ * CalendarDay
+ */
+export type CalendarDay = {
+    /**
+     * Equity close.
+     */
+    close_timestamp: number | null;
+    /**
+     * The date asked for.
+     */
+    date: string;
+    /**
+     * Equity open.
+     */
+    open_timestamp: number | null;
+    /**
+     * open, early_close or closed.
+     */
+    status: CalendarDayStatus;
+    /**
+     * Close of index and ETF options, 15 minutes after the equity close.
+     */
+    options_close_timestamp: number | null;
+    /**
+     * Holiday, closure or early-close name; null on a plain day.
+     */
+    reason: string | null;
+};
+/**
+ * OvernightRoot
+ */
+export type OvernightRoot = {
+    /**
+     * Option root.
+     */
+    root: string;
+    /**
+     * Family the root belongs to (SPX for SPX and SPXW).
+     */
+    family: string;
+    /**
+     * Underlying symbol.
+     */
+    underlying_symbol: string;
+    /**
+     * The date the windows are of.
+     */
+    trading_date: string;
+    /**
+     * The overnight, regular and curb windows of the date; empty on a weekend or holiday.
+     */
+    sessions: Array<MarketSession>;
+};
+/**
+ * Count
+ *
+ * A count (requests or bytes).
+ */
+export type Count = number;
+/**
+ * UsageBucket
+ */
+export type UsageBucket = {
+    /**
+     * Response bytes sent, after compression.
+     */
+    bytes_out: Count;
+    /**
+     * Responses with status 400 to 499, rate-limited ones included.
+     */
+    client_errors: Count;
+    end_time: UnixMs;
+    /**
+     * Responses with status 500 or above.
+     */
+    errors: Count;
+    /**
+     * Responses with status 429.
+     */
+    rate_limited: Count;
+    /**
+     * Requests received.
+     */
+    requests: Count;
+    start_time: UnixMs;
+    /**
+     * Per-route breakdown, most requests first; present only with by_route=true and when the bucket has requests.
+     */
+    routes?: Array<RouteUsage>;
+};
+/**
+ * CatalogEntry
+ */
+export type CatalogEntry = {
+    /**
+     * Dataset release the route needs.
+     */
+    dataset: CatalogDataset;
+    /**
+     * Details: the route's description in this document.
+     */
+    description?: string;
+    family: RouteFamily;
+    /**
+     * Parameters bounded by the plan's history window (x-history-params).
+     */
+    history_params?: Array<string>;
+    /**
+     * The operationId.
+     */
+    id: string;
+    /**
+     * Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
+     */
+    mcp: boolean;
+    /**
+     * HTTP method.
+     */
+    method: string;
+    /**
+     * Accepts the overnight session.
+     */
+    overnight: boolean;
+    /**
+     * Takes limit and cursor_id.
+     */
+    paginated: boolean;
+    /**
+     * Query parameters.
+     */
+    params: Array<CatalogParameter>;
+    /**
+     * Route path.
+     */
+    path: string;
+    /**
+     * Needs no key.
+     */
+    public: boolean;
+    /**
+     * Available as a stream channel (GET /v1/stream).
+     */
+    streamable: boolean;
+    /**
+     * One-line summary.
+     */
+    summary: string;
+};
+/**
+ * Plan
+ *
+ * The account's plan; pro includes overnight data.
+ */
+export type Plan = 'basic' | 'pro';
+/**
+ * DatasetRelease
+ *
+ * A dataset release an account may hold.
+ */
+export type DatasetRelease = 'options' | 'futures' | 'equities' | 'indices';
+/**
+ * LimitValues
+ *
+ * The limit values in force for the account (configured per deployment; the same on every plan but export_bytes_held_max, set per plan).
+ */
+export type LimitValues = {
+    /**
+     * Requests per rolling 60 seconds (X-RateLimit-Limit).
+     */
+    requests_per_minute: number;
+    /**
+     * Requests per rolling second (X-RateLimit-Burst-Limit).
+     */
+    requests_per_second: number;
+    /**
+     * Simultaneous requests.
+     */
+    requests_in_flight: number;
+    /**
+     * Requests per minute per client network without a key or with bad credentials.
+     */
+    keyless_requests_per_minute: number;
+    /**
+     * Time a route has before it answers 504 (ms).
+     */
+    endpoint_timeout_ms: number;
+    /**
+     * Exports queued or running at once.
+     */
+    exports_queued_or_running: number;
+    /**
+     * Rows in an export file at most.
+     */
+    export_max_rows: number;
+    /**
+     * Bytes in an export file at most (64 MiB).
+     */
+    export_max_bytes: number;
+    /**
+     * Parameters in an export query at most.
+     */
+    export_max_query_params: number;
+    /**
+     * Bytes the account's export files not yet expired may hold, its plan's cap (LIMIT_EXPORT_BYTES_BASIC or LIMIT_EXPORT_BYTES_PRO); at it a new export is refused 429 export_limit.
+     */
+    export_bytes_held_max: number;
+};
+/**
+ * Account
+ */
+export type Account = {
+    /**
+     * Account id.
+     */
+    id: string;
+    /**
+     * Account name.
+     */
+    name: string;
+    /**
+     * Plan.
+     */
+    plan: Plan;
+    /**
+     * Dataset releases the account holds.
+     */
+    datasets: Array<DatasetRelease>;
+    /**
+     * Entitlements beyond the plan.
+     */
+    entitlements: Entitlements;
+    /**
+     * active or suspended.
+     */
+    status: AccountStatus;
+    created_timestamp: UnixMs;
+    /**
+     * The key that made this request.
+     */
+    key: ApiKeyInfo;
+    /**
+     * Limit values in force.
+     */
+    limits: LimitValues;
+};
+/**
+ * AccountLimits
+ */
+export type AccountLimits = {
+    /**
+     * Limit values in force.
+     */
+    limits: LimitValues;
+    /**
+     * The rolling 60-second window.
+     */
+    minute_window: RateWindow;
+    /**
+     * The rolling one-second window.
+     */
+    second_window: RateWindow;
+    /**
+     * Simultaneous requests.
+     */
+    in_flight: InFlightLimit;
+    /**
+     * Unix ms when a cooldown ends; null when none.
+     */
+    cooldown_until: number | null;
+    /**
+     * Exports queued or running.
+     */
+    exports_active: number;
+    /**
+     * Bytes of the account's export files not yet expired (limits.export_bytes_held_max at most, but for exports accepted before the cap was reached).
+     */
+    export_bytes_held: number;
+};
+/**
+ * Status
+ *
+ * Answered within a second whatever the database and its tables do. When the database does not
+ * answer, `database.status` is `down` (and `status` degraded) and `datasets` are the figures of
+ * the last read that succeeded; when the figures cannot be read within the time (a table held by
+ * a lock, a slow disk), they are the last read's too, `datasets_timestamp` says when that was, and
+ * `status` is degraded.
+ *
+ */
+export type Status = {
+    /**
+     * ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
+     */
+    status: ServiceStatus;
+    /**
+     * Service version.
+     */
+    version: string;
+    started_timestamp: UnixMs;
+    /**
+     * Database health.
+     */
+    database: DatabaseHealth;
+    /**
+     * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
+     */
+    datasets_timestamp: number | null;
+    /**
+     * Per dataset, the newest data held and its size.
+     */
+    datasets: Array<DatasetFreshness>;
+    /**
+     * Whether the market data is simulated or loaded from files, read with the dataset figures (the last read's when they are); null when no read has succeeded since the service started.
+     */
+    data_source: DataOrigin | null;
+    /**
+     * paused while the free space of the disk export files are written to is below the service's floor (EXPORT_DISK_FLOOR_BYTES); new exports are then refused 503 upstream_busy and queued ones wait. ok otherwise.
+     */
+    exports: ExportsStatus;
+};
+/**
+ * DataOrigin
+ *
+ * Where the market data held comes from, as the store records it: the ingest ledger counts the
+ * files loaded, and a file written by the project's market simulator (first start of `make run`,
+ * `npm run simulate`, or a minute of the live simulated market) is told by the folder the simulator
+ * recorded it wrote to. A session loaded back from its archive is not counted again, and stock
+ * splits (a shipped list of real splits) are not counted.
+ *
+ */
+export type DataOrigin = {
+    kind: DataOriginKind;
+    /**
+     * Market files loaded that the simulator wrote (a live minute's files included).
+     */
+    simulated_files: number;
+    /**
+     * Market files loaded from elsewhere (`npm run ingest`): data of one's own.
+     */
+    loaded_files: number;
+    /**
+     * Seed of the latest simulator run that wrote into this store (the same seed gives the same market); null when none did.
+     */
+    simulator_seed: number | null;
+    /**
+     * Scale of that run (default or full); null when none.
+     */
+    simulator_scale: string | null;
+    /**
+     * True when the live simulated market (LIVE_MODE=live, the default of `make run`) has written into this store: it adds simulated quotes and prints minute by minute while its sessions are open, counted in simulated_files.
+     */
+    live_simulation: boolean;
+};
+/**
+ * DataOriginKind
+ *
+ * simulated: every market file loaded was written by the simulator (the live simulated market's minutes included); files: every one came from elsewhere; mixed: both; empty: no market file was loaded.
+ */
+export type DataOriginKind = 'simulated' | 'files' | 'mixed' | 'empty';
+/**
+ * ExportQueryValue
+ *
+ * A parameter value: text, a number or a boolean, and for a list parameter an array of such values or comma-separated text. Any JSON value is taken here; each is checked against the target route's own parameter schema (400 naming `query.<name>`), so this schema stays one that every client generator can represent (an anyOf with an array branch is not).
+ */
+export type ExportQueryValue = unknown;
+/**
+ * ExportRequest
+ */
+export type ExportRequest = {
+    /**
+     * Path of a data endpoint of the catalog (not a platform or account route).
+     */
+    path: string;
+    /**
+     * The endpoint's query parameters; limit is the file's row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
+     */
+    query?: ExportQuery;
+};
+/**
+ * ExportJob
+ */
+export type ExportJob = {
+    /**
+     * Export id.
+     */
+    id: string;
+    /**
+     * Endpoint path exported.
+     */
+    path: string;
+    /**
+     * The query as requested: one string per parameter, numbers and booleans as text, lists comma-separated.
+     */
+    query: ExportQuery;
+    /**
+     * queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
+     * last run failed or its worker died, and it runs again; failed: for good (error_code,
+     * failure_reason, failed_timestamp); ready: the file is at download_url until
+     * expires_timestamp. awaiting_configuration is not used by this service (no export waits on
+     * configuration); it stays in the enumeration because the interface lists it.
+     *
+     */
+    status: ExportStatus;
+    /**
+     * Increases with every state change.
+     */
+    revision: number;
+    created_timestamp: UnixMs;
+    /**
+     * File size once ready (bytes).
+     */
+    bytes?: number;
+    /**
+     * Relative URL of the file once ready.
+     */
+    download_url?: string;
+    /**
+     * The endpoint's error code (such as no_data or invalid_parameter); export_too_large when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes; internal_error after three failed runs.
+     */
+    error_code?: string;
+    /**
+     * When the file of a ready export is deleted (24 hours after it was ready); its download answers 410 after it.
+     */
+    expires_timestamp?: UnixMs;
+    /**
+     * Failure description when failed.
+     */
+    failure_reason?: string;
+    failed_timestamp?: UnixMs;
+    last_attempt_timestamp?: UnixMs;
+    /**
+     * Pages of the endpoint read, once ready.
+     */
+    pages?: number;
+    /**
+     * Summary of what the file holds, once ready.
+     */
+    resolution?: string;
+    /**
+     * Rows in the file, once ready.
+     */
+    rows?: number;
+    /**
+     * Once ready: true when rows were cut at the row or size limit.
+     */
+    truncated?: boolean;
+};
+/**
+ * ExportJobResponse
+ */
+export type ExportJobResponse = {
+    /**
+     * The export job.
+     */
+    data: ExportJob;
+    /**
+     * Only the request id.
+     */
+    meta: RequestMeta;
+};
+/**
+ * ExportFile
+ */
+export type ExportFile = {
+    /**
+     * The rows (or object) of the exported endpoint.
+     */
+    data: unknown;
+    /**
+     * The meta of the first page read, with the export id.
+     */
+    meta: ExportFileMeta;
+    /**
+     * Pages of the endpoint read.
+     */
+    pages: number;
+    /**
+     * True when rows were cut at the row or size limit.
+     */
+    truncated: boolean;
+};
+/**
+ * ErrorCode
+ *
+ * Machine-readable error code.
+ */
+export type ErrorCode = 'invalid_parameter' | 'invalid_cursor' | 'invalid_body' | 'unauthorized' | 'forbidden' | 'account_suspended' | 'not_found' | 'method_not_allowed' | 'no_data' | 'export_not_ready' | 'export_expired' | 'export_too_large' | 'rate_limited' | 'burst_limited' | 'cooldown' | 'export_limit' | 'internal_error' | 'data_pending' | 'upstream_busy' | 'upstream_timeout' | 'upgrade_required';
+/**
+ * ErrorResponse
+ */
+export type ErrorResponse = {
+    /**
+     * The error.
+     */
+    error: ApiError;
+};
+/**
+ * Coverage
+ */
+export type Coverage = {
+    /**
+     * False when the answer holds less than the query asks of this page: a print page whose scan ended before the page filled (scan_complete false), or a contract implied-volatility page with buckets that hold no sample (see reason).
+     */
+    complete: boolean;
+    /**
+     * Print feeds: false when the scan budget ran out before the page filled; the page is then not complete either, and its cursor continues the scan.
+     */
+    scan_complete?: boolean;
+    /**
+     * Usage: false when the request log is held only in memory and resets on restart.
+     */
+    durable?: boolean;
+    /**
+     * Why complete is false, when a route says more than the flags above: contract implied-volatility history names how many buckets of the page's span hold no quote sample.
+     */
+    reason?: string;
+};
+/**
+ * DataSource
+ *
+ * Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), derived (computed by the service from other data, or not market data).
+ */
+export type DataSource = 'opra' | 'sip' | 'derived';
+/**
+ * PrintFlag
+ *
+ * A condition flag of a print; see `flags` of OptionPrint.
+ */
+export type PrintFlag = 'iso' | 'auction' | 'cross' | 'floor' | 'complex' | 'tied' | 'implied' | 'ext_hours' | 'late' | 'cancelled' | 'aggressor_hint' | 'post_cash_close' | 'vol_gt_oi' | 'size_gt_oi' | 'no_side';
+/**
+ * Sentiment
+ *
+ * bullish (calls bought or puts sold: an ask-side print of a call, a bid-side print of a put), bearish (puts bought or calls sold), neutral (a mid print), unknown (side unknown).
+ */
+export type Sentiment = 'bullish' | 'bearish' | 'neutral' | 'unknown';
+/**
+ * PrintSession
+ *
+ * Session of the print: rth (09:30 to the options close), gth (overnight, 20:15 ET the evening before to 09:25 ET; the print belongs to the next trading date), curb (16:15-17:00 ET for SPX, XSP and VIX options), other (any other time).
+ */
+export type PrintSession = 'rth' | 'gth' | 'curb' | 'other';
+/**
+ * PrintSide
+ *
+ * Where the price lies against the NBBO in force; see `side` of OptionPrint for the bands.
+ */
+export type PrintSide = 'above_ask' | 'at_ask' | 'near_ask' | 'mid' | 'near_bid' | 'at_bid' | 'below_bid' | 'unknown';
+/**
+ * PrintTradeType
+ *
+ * multileg (a complex order leg), cross, floor, sweep (an order filled on two or more exchanges), split (an order filled in parts on one exchange), or single; in that order of precedence.
+ */
+export type PrintTradeType = 'sweep' | 'split' | 'single' | 'multileg' | 'cross' | 'floor';
+/**
+ * RecordedTrade
+ */
+export type RecordedTrade = {
+    /**
+     * Numeric sale condition code.
+     */
+    condition: number;
+    /**
+     * Numeric exchange code.
+     */
+    exchange: number;
+    /**
+     * Further condition codes; empty when none.
+     */
+    extended_conditions: Array<number>;
+    /**
+     * Price per contract in dollars: price_per_share times the contract multiplier (100 for a standard contract).
+     */
+    price: number;
+    /**
+     * Execution price per share, as quoted and as a print's price on the trades route.
+     */
+    price_per_share: number;
+    /**
+     * Sequence number in the consolidated feed.
+     */
+    sequence: number;
+    /**
+     * Contracts traded.
+     */
+    size: number;
+    timestamp: UnixMs;
+};
+/**
+ * SkewPoint
+ */
+export type SkewPoint = {
+    /**
+     * Spot delta of the call at its mid volatility; null without that volatility or an underlying price.
+     */
+    call_delta: number | null;
+    /**
+     * Implied volatility of the call's mid; null without a mid or when no volatility reprices it.
+     */
+    call_implied_volatility: number | null;
+    /**
+     * ln(strike / forward); null when the forward is unknown.
+     */
+    moneyness: number | null;
+    /**
+     * Mid volatility of the out-of-the-money leg: the put below the forward, the call at or above it.
+     */
+    otm_implied_volatility: number | null;
+    /**
+     * Spot delta of the put at its mid volatility; null without that volatility or an underlying price.
+     */
+    put_delta: number | null;
+    /**
+     * Implied volatility of the put's mid; null without a mid or when no volatility reprices it.
+     */
+    put_implied_volatility: number | null;
+    /**
+     * The fitted smile's volatility at the strike, σ = √(w(k)/T) with k = ln(strike / forward): the one volatility the levels and heat map routes value both of this strike's contracts at; null without a smile or forward.
+     */
+    smile_implied_volatility: number | null;
+    /**
+     * Strike in USD.
+     */
+    strike: number;
+};
+/**
+ * SmileFallbackReason
+ */
+export type SmileFallbackReason = 'too_few_quotes' | 'fit_failed' | 'butterfly_arbitrage' | 'calendar_arbitrage';
+/**
+ * SmileFitMethod
+ */
+export type SmileFitMethod = 'svi' | 'interpolated';
+/**
+ * OpenInterestGrouping
+ *
+ * strike: one row per strike (summed over the selected expirations); expiration: one row per expiration (summed over strikes).
+ */
+export type OpenInterestGrouping = 'strike' | 'expiration';
+/**
+ * OpenInterestRow
+ */
+export type OpenInterestRow = {
+    /**
+     * Call open interest (contracts).
+     */
+    call_open_interest: number;
+    /**
+     * Put open interest (contracts).
+     */
+    put_open_interest: number;
+    /**
+     * Calls plus puts (contracts).
+     */
+    total_open_interest: number;
+    /**
+     * Present only when grouped by strike.
+     */
+    strike?: number;
+    /**
+     * Present only when grouped by expiration.
+     */
+    date_of_expiry?: string;
+};
+/**
+ * OpenInterestTotals
+ */
+export type OpenInterestTotals = {
+    /**
+     * Call open interest over all rows (contracts).
+     */
+    call: number;
+    /**
+     * Put open interest over all rows (contracts).
+     */
+    put: number;
+    /**
+     * put over call; null without call open interest.
+     */
+    put_call_ratio: number | null;
+};
+/**
+ * DriftInterval
+ *
+ * Bucket length: one or five minutes.
+ */
+export type DriftInterval = '1m' | '5m';
+/**
+ * VolatilityDriftPoint
+ */
+export type VolatilityDriftPoint = {
+    /**
+     * Realized volatility of the underlying's one-minute log returns from the window's open to the bucket's end, scaled to a day by the window's share of daily variance and annualised over 252 days (decimal); null before five returns.
+     */
+    adjusted_realized_volatility: number | null;
+    /**
+     * At-the-money (k = 0) implied volatility on the calendar clock (ACT/365), from the bucket's quotes (decimal); null when no forward or volatility is found.
+     */
+    implied_volatility: number | null;
+    /**
+     * 30-day constant-maturity volatility, Cboe VIX weighting of the two expirations that bracket 30 days (decimal); null when either is missing.
+     */
+    implied_volatility_30d: number | null;
+    /**
+     * The same total variance as implied_volatility over the years to settlement on the trading-variance clock, √(w/τ) (decimal); null with it.
+     */
+    implied_volatility_trading_clock: number | null;
+    timestamp: UnixMs;
+    /**
+     * Close of the last underlying bar ended by the bucket's end (USD); null when none.
+     */
+    underlying_price: number | null;
+};
+/**
+ * RealizedVolatilityBasis
+ *
+ * How the regular session's share of a day's variance was estimated for the realized volatility and the trading-variance clock.
+ */
+export type RealizedVolatilityBasis = {
+    /**
+     * Sessions of history the share was estimated from (up to 30).
+     */
+    days: number;
+    /**
+     * True when fewer than 10 sessions were available and the default share 0.75 was used.
+     */
+    default_used: boolean;
+    /**
+     * Share of a day's variance that falls in the regular session, Σ intraday² / Σ(overnight gap² + intraday²) of the sessions' log returns; null when it cannot be determined.
+     */
+    regular_session_share: number | null;
+};
+/**
+ * Greek
+ *
+ * The greek whose exposure is measured.
+ */
+export type Greek = 'gamma' | 'delta' | 'vanna' | 'charm';
+/**
+ * ExpectedMove
+ */
+export type ExpectedMove = {
+    /**
+     * The nearest expiration with contracts still to settle.
+     */
+    date_of_expiry: string;
+    /**
+     * S·σ·√T in USD, σ the smile at the forward and T the ACT/365 years to settlement; null without σ.
+     */
+    expected_move: number | null;
+    /**
+     * σ: the fitted smile at the forward (k = 0), decimal; null without a smile.
+     */
+    implied_volatility: number | null;
+    /**
+     * [S − m, S + m], m the expected move (or straddle_expected_move when σ is unknown).
+     */
+    one_sigma_band: [
+        number,
+        number
+    ];
+    /**
+     * Mid of the call plus mid of the put at the listed strike nearest S where both have a mid (the lower on a tie), USD per share; null when none.
+     */
+    straddle: number | null;
+    /**
+     * 0.85 × straddle (USD); null with it.
+     */
+    straddle_expected_move: number | null;
+    /**
+     * [S − 2m, S + 2m].
+     */
+    two_sigma_band: [
+        number,
+        number
+    ];
+};
+/**
+ * MaxPain
+ */
+export type MaxPain = {
+    /**
+     * The nearest expiration with contracts still to settle.
+     */
+    date_of_expiry: string;
+    /**
+     * The listed strike K* minimising Σ_calls OI·max(K* − K, 0) + Σ_puts OI·max(K − K*, 0) (USD).
+     */
+    strike: number;
+};
+/**
+ * RegimeLabel
+ *
+ * positive when regime.ratio >= 0.05, negative when <= -0.05, otherwise neutral (also when there is no exposure).
+ */
+export type RegimeLabel = 'positive' | 'negative' | 'neutral';
+/**
+ * PriceVersusFlip
+ *
+ * Where the underlying price lies against gamma_flip: above (at or above), below, or none when there is no flip.
+ */
+export type PriceVersusFlip = 'above' | 'below' | 'none';
+/**
+ * GammaRegime
+ *
+ * Net and absolute modeled exposure of the selected contracts to the requested greek, and their ratio.
+ */
+export type GammaRegime = {
+    /**
+     * Σ|value| of the contracts' exposure to the requested greek (a strike's calls and puts do not offset), in the response's unit and perspective; null without contracts.
+     */
+    absolute: number | null;
+    /**
+     * Regime label from ratio.
+     */
+    label: RegimeLabel;
+    /**
+     * Σ value of the contracts' exposure to the requested greek, in the response's unit and perspective; null without contracts.
+     */
+    net: number | null;
+    /**
+     * net / absolute; null when absolute is 0 or null.
+     */
+    ratio: number | null;
+    /**
+     * above when the underlying price S >= gamma_flip, below when S < gamma_flip, none without a flip.
+     */
+    underlying_vs_gamma_flip: PriceVersusFlip;
+};
+/**
+ * VannaLevels
+ */
+export type VannaLevels = {
+    /**
+     * Strike of the largest positive net vanna (USD); null when none is positive.
+     */
+    max: number | null;
+    /**
+     * Strike of the most negative net vanna (USD); null when none is negative.
+     */
+    min: number | null;
+};
+/**
+ * Levels
+ *
+ * Levels read off the modeled exposure by strike (see the levels route's description for each rule). A strike level is null when no strike qualifies.
+ */
+export type Levels = {
+    /**
+     * Strike of the largest positive call exposure (USD); null when none is positive.
+     */
+    call_wall: number | null;
+    /**
+     * Among strikes at or above the underlying price, the strike of the largest positive net exposure; null when none.
+     */
+    call_wall_above: number | null;
+    /**
+     * Strike of the largest absolute net charm; null unless include names charm.
+     */
+    charm_max_absolute_strike: number | null;
+    /**
+     * Strike of the largest absolute net delta; null unless include names delta.
+     */
+    delta_key_strike: number | null;
+    /**
+     * Expected move of the nearest expiration; null when no expiration is still to settle.
+     */
+    expected_move: null | ExpectedMove;
+    /**
+     * Of gamma_flip_candidates, the underlying price nearest S at which net modeled gamma changes sign (sticky strike: each contract keeps its volatility); null when it keeps one sign over 0.8·S to 1.2·S. A model estimate.
+     */
+    gamma_flip: number | null;
+    /**
+     * Every price in 0.8·S to 1.2·S where net modeled gamma changes sign, ascending (801 samples, each crossing refined by bisection to 1e-10·S).
+     */
+    gamma_flip_candidates: Array<number>;
+    /**
+     * gamma_flip with the contracts expiring on the trading date left out; null when there is none.
+     */
+    gamma_flip_excluding_0dte: number | null;
+    /**
+     * True when net gamma keeps one sign over the whole sweep (0.8·S to 1.2·S), so any flip lies beyond it; null when there is no gamma.
+     */
+    gamma_flip_far_from_underlying: boolean | null;
+    /**
+     * Σ positive call gamma exposure over |Σ negative put gamma exposure|, by strike; null when there is no negative put exposure.
+     */
+    gamma_tilt: number | null;
+    /**
+     * Strikes from the underlying price towards the peak net exposure (S's side inclusive, the peak excluded) whose |net| is at least gatekeeper_ratio × |peak net|, in the order met from S.
+     */
+    gatekeepers: Array<number>;
+    /**
+     * Strike of the largest |call| + |put| exposure; null when every value is 0.
+     */
+    largest_absolute_strike: number | null;
+    /**
+     * The (expiration, strike) cell of largest |net| exposure (ties: the earlier expiration, then the lower strike); null when every value is 0.
+     */
+    largest_cell: null | ExpiryCell;
+    /**
+     * Strike of the most negative net exposure, anywhere; null when none is negative.
+     */
+    major_negative: number | null;
+    /**
+     * Strike of the largest positive net exposure, anywhere; null when none is positive.
+     */
+    major_positive: number | null;
+    /**
+     * Max pain of the nearest expiration; null when no expiration is still to settle.
+     */
+    max_pain: null | MaxPain;
+    /**
+     * Σ|gamma exposure| of the nearest expiration over Σ|gamma exposure| of all selected (0 to 1); null when there is no gamma.
+     */
+    next_expiration_share: number | null;
+    /**
+     * The strike of the largest |net| exposure and its signed net; null when every value is 0.
+     */
+    peak_net_exposure: null | StrikeValue;
+    /**
+     * Strike of the most negative put exposure (USD); null when none is negative.
+     */
+    put_wall: number | null;
+    /**
+     * Among strikes at or below the underlying price, the strike of the most negative net exposure; null when none.
+     */
+    put_wall_below: number | null;
+    /**
+     * Net against absolute exposure, and the label.
+     */
+    regime: GammaRegime;
+    /**
+     * Strikes of the extreme net vanna; null unless include names vanna.
+     */
+    vanna_levels: null | VannaLevels;
+};
+/**
+ * RankedStrikes
+ *
+ * Per leg, the five strikes of largest absolute exposure (zero values left out), largest first.
+ */
+export type RankedStrikes = {
+    /**
+     * Call leg, largest |value| first.
+     */
+    calls: Array<RankedStrike>;
+    /**
+     * Put leg, largest |value| first.
+     */
+    puts: Array<RankedStrike>;
+    /**
+     * Net (call + put), largest |value| first.
+     */
+    net: Array<RankedStrike>;
+    /**
+     * |call| + |put|, largest first.
+     */
+    gross: Array<RankedStrike>;
+};
+/**
+ * HeatmapCell
+ */
+export type HeatmapCell = {
+    /**
+     * Expiration (column).
+     */
+    date_of_expiry: string;
+    /**
+     * Calendar days from the trading date to the expiration.
+     */
+    days_to_expiry: number;
+    /**
+     * Strike (row) in USD.
+     */
+    strike: number;
+    /**
+     * The metric summed over the cell's contracts of the leg (every root of that date at that strike); on the net leg calls plus puts for the greeks and net_premium, calls minus puts for open_interest, volume, premium and trades; 0 when a listed contract has nothing to show. Exposure in the response's unit; open_interest, volume and trades in contracts or prints; premium and net_premium in USD.
+     */
+    value: number;
+};
+/**
+ * ExpirationWindow
+ *
+ * The expirations (columns) of the grid shown among those selected.
+ */
+export type ExpirationWindow = {
+    /**
+     * Expirations shown (at most max_expirations).
+     */
+    count: number;
+    /**
+     * Index of the first shown among the selected (expiration_offset).
+     */
+    offset: number;
+    /**
+     * Expirations selected.
+     */
+    total_expirations: number;
+};
+/**
+ * HeatmapLeg
+ *
+ * net (calls and puts combined), call or put.
+ */
+export type HeatmapLeg = 'net' | 'call' | 'put';
+/**
+ * StrikeRange
+ *
+ * The strikes (rows) of the grid shown.
+ */
+export type StrikeRange = {
+    /**
+     * Highest strike shown (USD); null without a cell.
+     */
+    highest_strike: number | null;
+    /**
+     * Lowest strike shown (USD); null without a cell.
+     */
+    lowest_strike: number | null;
+    /**
+     * Strikes shown.
+     */
+    total_strikes: number;
+};
+/**
+ * SplitType
+ *
+ * forward when split_to > split_from, reverse when split_to < split_from, other when equal.
+ */
+export type SplitType = 'forward' | 'reverse' | 'other';
+/**
+ * AssetClass
+ *
+ * Asset class of a session window.
+ */
+export type AssetClass = 'stocks' | 'options' | 'futures';
+/**
+ * MarketSessionName
+ *
+ * Session name: stocks pre_market, regular, after_hours; options regular, overnight, curb; futures globex.
+ */
+export type MarketSessionName = 'pre_market' | 'regular' | 'after_hours' | 'overnight' | 'curb' | 'globex';
+/**
+ * SessionHours
+ *
+ * regular, or early_close on a day the market closes early (13:00 ET).
+ */
+export type SessionHours = 'regular' | 'early_close';
+/**
+ * CalendarDayStatus
+ *
+ * open (a regular day), early_close (a close before 16:00 ET), closed (a weekend or holiday).
+ */
+export type CalendarDayStatus = 'open' | 'early_close' | 'closed';
+/**
+ * RouteUsage
+ */
+export type RouteUsage = {
+    /**
+     * Response bytes sent on the route, after compression.
+     */
+    bytes_out: Count;
+    /**
+     * Responses with status 400 to 499.
+     */
+    client_errors: Count;
+    /**
+     * Responses with status 500 or above.
+     */
+    errors: Count;
+    /**
+     * Responses with status 429.
+     */
+    rate_limited: Count;
+    /**
+     * Requests received.
+     */
+    requests: Count;
+    /**
+     * Route template (such as /v1/exports/{id}).
+     */
+    route: string;
+};
+/**
+ * CatalogDataset
+ *
+ * Dataset release a route needs, or none (platform, account and market routes).
+ */
+export type CatalogDataset = 'options' | 'futures' | 'equities' | 'indices' | 'none';
+/**
+ * CatalogParameterType
+ *
+ * Type of a catalog parameter: string, int, number, decimal (a number with at most three decimals, such as a strike), bool, ms (Unix ms), date (YYYY-MM-DD), enum, list (comma-separated; see item).
+ */
+export type CatalogParameterType = 'string' | 'int' | 'number' | 'decimal' | 'bool' | 'ms' | 'date' | 'enum' | 'list';
+/**
+ * CatalogParameter
+ */
+export type CatalogParameter = {
+    /**
+     * Parameter name.
+     */
+    name: string;
+    /**
+     * Parameter type.
+     */
+    type: CatalogParameterType;
+    /**
+     * Whether the route needs it.
+     */
+    required: boolean;
+    /**
+     * Meaning, as in this document.
+     */
+    description: string;
+    /**
+     * Default value; absent when none.
+     */
+    default?: unknown;
+    /**
+     * Allowed values (enum, or the items of a list of enum).
+     */
+    enum?: Array<string>;
+    /**
+     * Type of a list's items.
+     */
+    item?: string;
+    /**
+     * Largest value allowed.
+     */
+    max?: number;
+    /**
+     * Smallest value allowed.
+     */
+    min?: number;
+    /**
+     * Most items of a list.
+     */
+    max_items?: number;
+};
+/**
+ * Entitlements
+ *
+ * Entitlements granted beyond the plan.
+ */
+export type Entitlements = {
+    /**
+     * Overnight data and instants (Pro plan or granted).
+     */
+    overnight: boolean;
+};
+/**
+ * AccountStatus
+ *
+ * active, or suspended (every data request then answers 403 account_suspended).
+ */
+export type AccountStatus = 'active' | 'suspended';
+/**
+ * ApiKeyInfo
+ *
+ * The API key that made this request (never the key itself).
+ */
+export type ApiKeyInfo = {
+    /**
+     * Key id.
+     */
+    id: string;
+    /**
+     * The visible prefix of the key, for support.
+     */
+    prefix: string;
+    /**
+     * Name given when the key was made; null when none.
+     */
+    name: string | null;
+    created_timestamp: UnixMs;
+};
+/**
+ * RateWindow
+ *
+ * A rolling request window of the account.
+ */
+export type RateWindow = {
+    /**
+     * Requests the window allows.
+     */
+    limit: number;
+    /**
+     * Requests left in the window now.
+     */
+    remaining: number;
+    reset: UnixMs;
+};
+/**
+ * InFlightLimit
+ *
+ * The account's simultaneous requests.
+ */
+export type InFlightLimit = {
+    /**
+     * Simultaneous requests allowed.
+     */
+    limit: number;
+    /**
+     * Requests in flight now, this one included.
+     */
+    current: number;
+};
+/**
+ * ServiceStatus
+ */
+export type ServiceStatus = 'ok' | 'degraded';
+/**
+ * DatabaseStatus
+ */
+export type DatabaseStatus = 'ok' | 'down';
+/**
+ * ExportsStatus
+ */
+export type ExportsStatus = 'ok' | 'paused';
+/**
+ * DatabaseHealth
+ *
+ * Whether the database answers, and how fast.
+ */
+export type DatabaseHealth = {
+    /**
+     * down when the database does not answer (the service reconnects by itself).
+     */
+    status: DatabaseStatus;
+    /**
+     * Round trip of a trivial query; null when down.
+     */
+    latency_ms: number | null;
+};
+/**
+ * DatasetFreshness
+ */
+export type DatasetFreshness = {
+    /**
+     * Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or equities.splits.
+     */
+    dataset: string;
+    /**
+     * Time of the newest row (Unix ms): the newest print not cancelled, or the newest bar's start; null for date-only datasets or when empty.
+     */
+    newest_timestamp: number | null;
+    /**
+     * Date of the newest data (trading date, or New York date of the newest bar); null when empty.
+     */
+    newest_date: string | null;
+    /**
+     * Approximate row count.
+     */
+    rows: number | null;
+};
+/**
+ * ExportQuery
+ *
+ * The query of the exported endpoint: parameter name to value, at most 32 entries.
+ */
+export type ExportQuery = {
+    [key: string]: ExportQueryValue;
+};
+/**
+ * ExportStatus
+ *
+ * State of an export job; see `status` of ExportJob.
+ */
+export type ExportStatus = 'queued' | 'retrying' | 'awaiting_configuration' | 'failed' | 'ready';
+/**
+ * RequestMeta
+ *
+ * The meta of an export job answer: only the request id.
+ */
+export type RequestMeta = {
+    /**
+     * Identifier of this request (X-Request-Id).
+     */
+    request_id: string;
+};
+/**
+ * ExportFileMeta
+ *
+ * The meta of the exported endpoint's first page, with the export id.
+ */
+export type ExportFileMeta = {
+    [key: string]: unknown;
+};
+/**
+ * ParameterError
+ */
+export type ParameterError = {
+    /**
+     * Parameter name (query.name for export bodies).
+     */
+    parameter: string;
+    /**
+     * What is wrong with it.
+     */
+    message: string;
+};
+/**
+ * ApiError
+ *
+ * What went wrong, for people (message) and programs (code, details).
+ */
+export type ApiError = {
+    code: ErrorCode;
+    /**
+     * A sentence for people; never internals.
+     */
+    message: string;
+    /**
+     * HTTP status of the response.
+     */
+    status: number;
+    /**
+     * Identifier of this request (X-Request-Id); quote it to support.
+     */
+    request_id: string;
+    /**
+     * One element per bad parameter (400); empty otherwise.
+     */
+    details: Array<ParameterError>;
+    /**
+     * Milliseconds to wait (429 and 503); null otherwise.
+     */
+    retry_after_ms: number | null;
+};
+/**
+ * RegularOrGlobalSession
+ */
+export type RegularOrGlobalSession = 'rth' | 'gth';
+/**
+ * SessionFilter
+ */
+export type SessionFilter = 'rth' | 'gth' | 'all';
+/**
+ * ExpiryMode
+ */
+export type ExpiryMode = '0dte' | '1dte' | 'weekly' | 'monthly' | 'lte30' | 'lte90';
+/**
+ * TradeTypeFilter
+ */
+export type TradeTypeFilter = 'sweep' | 'block' | 'split' | 'single' | 'golden' | 'multileg' | 'cross' | 'floor' | 'auction' | 'iso';
+/**
+ * SideFilter
+ */
+export type SideFilter = 'above_ask' | 'at_ask' | 'near_ask' | 'ask' | 'mid' | 'near_bid' | 'at_bid' | 'bid' | 'below_bid' | 'unknown';
+/**
+ * CoarseSideFilter
+ */
+export type CoarseSideFilter = 'above_ask' | 'ask' | 'mid' | 'bid' | 'below_bid' | 'unknown';
+/**
+ * LeaderGrain
+ */
+export type LeaderGrain = 'root' | 'contract';
+/**
+ * LeaderSort
+ */
+export type LeaderSort = 'net' | 'bullish' | 'bearish' | 'premium' | 'volume' | 'trades' | 'change_percent';
+/**
+ * SortOrder
+ */
+export type SortOrder = 'desc' | 'asc';
+/**
+ * PremiumDriftInterval
+ */
+export type PremiumDriftInterval = '1m' | '5m' | '15m' | '30m' | '1h';
+/**
+ * VolatilityInterval
+ */
+export type VolatilityInterval = '1m' | '5m' | '10m' | '15m' | '30m' | '1h';
+/**
+ * LevelsExtra
+ */
+export type LevelsExtra = 'vanna' | 'charm' | 'delta';
+/**
+ * HeatmapMetric
+ */
+export type HeatmapMetric = 'gamma' | 'delta' | 'vanna' | 'charm' | 'open_interest' | 'volume' | 'premium' | 'net_premium' | 'trades';
+/**
+ * UsageGranularity
+ */
+export type UsageGranularity = 'hour' | 'day';
+/**
+ * DocumentInfo
+ *
+ * The document's info object.
+ */
+export type DocumentInfo = {
+    [key: string]: unknown;
+};
+/**
+ * OpenApiPaths
+ *
+ * The routes of the contract.
+ */
+export type OpenApiPaths = {
+    [key: string]: unknown;
+};
+/**
+ * AsyncApiChannels
+ *
+ * The channels of the streams.
+ */
+export type AsyncApiChannels = {
+    [key: string]: unknown;
+};
+/**
+ * FlowLeadersResponse
+ */
+export type FlowLeadersResponse = {
+    /**
+     * Ranked rows; each carries underlying_symbol and the fields of its grain only.
+     */
+    data: Array<FlowLeaderRow>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * PremiumDriftResponse
+ */
+export type PremiumDriftResponse = {
+    /**
+     * Buckets that have started, oldest first.
+     */
+    data: Array<PremiumDriftBucket>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * ImpliedVolatilityPage
+ */
+export type ImpliedVolatilityPage = {
+    /**
+     * Samples of this page, oldest first.
+     */
+    data: Array<ImpliedVolatilitySample>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+/**
+ * TradeAtTimeResponse
+ */
+export type TradeAtTimeResponse = {
+    /**
+     * The contract and its last trade at or before the instant.
+     */
+    data: TradeAtTime;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * SkewResponse
+ */
+export type SkewResponse = {
+    /**
+     * The skew of the requested expirations.
+     */
+    data: Skew;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * VolatilityDriftResponse
+ */
+export type VolatilityDriftResponse = {
+    /**
+     * The drift of the tracked expiration.
+     */
+    data: VolatilityDrift;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * OpenInterestResponse
+ */
+export type OpenInterestResponse = {
+    /**
+     * Open interest by strike or expiration.
+     */
+    data: OpenInterest;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * KeyLevelsResponse
+ */
+export type KeyLevelsResponse = {
+    /**
+     * Key levels of the modeled exposure.
+     */
+    data: KeyLevels;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * HeatmapResponse
+ */
+export type HeatmapResponse = {
+    /**
+     * The strike-by-expiration grid.
+     */
+    data: Heatmap;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * OvernightRootsResponse
+ */
+export type OvernightRootsResponse = {
+    /**
+     * Roots with an overnight session, with the windows of the date.
+     */
+    data: Array<OvernightRoot>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * StockSplitPage
+ */
+export type StockSplitPage = {
+    /**
+     * Splits of this page, newest first (ties by symbol).
+     */
+    data: Array<StockSplit>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+/**
+ * MarketSessionsResponse
+ */
+export type MarketSessionsResponse = {
+    /**
+     * Session windows of the date, by asset class and start.
+     */
+    data: Array<MarketSession>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * CalendarDayResponse
+ */
+export type CalendarDayResponse = {
+    /**
+     * The calendar day.
+     */
+    data: CalendarDay;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * AccountResponse
+ */
+export type AccountResponse = {
+    /**
+     * The calling account.
+     */
+    data: Account;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * AccountLimitsResponse
+ */
+export type AccountLimitsResponse = {
+    /**
+     * Limit values and the live state of the windows.
+     */
+    data: AccountLimits;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * UsageResponse
+ */
+export type UsageResponse = {
+    /**
+     * Buckets of the range, oldest first; empty buckets included.
+     */
+    data: Array<UsageBucket>;
+    /**
+     * Meta; coverage.durable is false when the request log is held only in memory.
+     */
+    meta: Meta;
+};
+/**
+ * CatalogResponse
+ */
+export type CatalogResponse = {
+    /**
+     * The routes, optionally of one family.
+     */
+    data: Array<CatalogEntry>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * StatusResponse
+ */
+export type StatusResponse = {
+    data: Status;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * OpenApiDocument
+ */
+export type OpenApiDocument = {
+    /**
+     * OpenAPI version of the document.
+     */
+    openapi: string;
+    /**
+     * Title, version and description of the API.
+     */
+    info: DocumentInfo;
+    /**
+     * The routes.
+     */
+    paths: OpenApiPaths;
+};
+/**
+ * AsyncApiDocument
+ */
+export type AsyncApiDocument = {
+    /**
+     * AsyncAPI version of the document.
+     */
+    asyncapi: string;
+    /**
+     * Title, version and description of the streams.
+     */
+    info: DocumentInfo;
+    /**
+     * The stream channels.
+     */
+    channels: AsyncApiChannels;
+};
+/**
+ * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+ */
+export type UnderlyingSymbolRequired = UnderlyingSymbol;
+/**
+ * Option root or family. Give this or underlying_symbols, not both.
+ */
+export type UnderlyingSymbolOptional = UnderlyingSymbol;
+/**
+ * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
+ */
+export type UnderlyingSymbols = Array<UnderlyingSymbol>;
+/**
+ * One exact option root of at most six characters (SPX and SPXW are different roots).
+ */
+export type RootRequired = string;
+/**
+ * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+ */
+export type TradingDate = CalendarDate;
+/**
+ * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+ */
+export type ValuationAt = UnixMsParam;
+/**
+ * rth (regular) or gth (the overnight session before the trading date; Pro plan).
+ */
+export type SessionRthGth = RegularOrGlobalSession;
+/**
+ * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+ */
+export type SessionRthGthAll = SessionFilter;
+/**
+ * Window start, inclusive, Unix ms.
+ */
+export type StartTime = UnixMsParam;
+/**
+ * Window end, exclusive, Unix ms.
+ */
+export type EndTime = UnixMsParam;
+/**
+ * call or put; omit for both.
+ */
+export type ContractTypeParam = ContractType;
+/**
+ * call or put.
+ */
+export type ContractTypeRequired = ContractType;
+/**
+ * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+ */
+export type DateOfExpiry = ExpiryDate;
+/**
+ * Expiration date of the contract (2000-01-01 through 2099-12-31).
+ */
+export type DateOfExpiryRequired = ExpiryDate;
+/**
+ * Strike in dollars, at most three decimals.
+ */
+export type StrikeRequired = number;
+/**
+ * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
+ */
+export type Expirations64 = Array<ExpiryDate>;
+/**
+ * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
+ */
+export type ExpiryModeParam = ExpiryMode;
+/**
+ * Minimum days to expiration; 0 means expiring on the trading date.
+ */
+export type MinDte = number;
+/**
+ * Maximum days to expiration.
+ */
+export type MaxDte = number;
+/**
+ * Minimum premium of a print in USD.
+ */
+export type MinPremium = number;
+/**
+ * Maximum premium of a print in USD.
+ */
+export type MaxPremium = number;
+/**
+ * Minimum print size in contracts.
+ */
+export type MinSize = number;
+/**
+ * Maximum print size in contracts.
+ */
+export type MaxSize = number;
+/**
+ * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+ */
+export type TradeType = Array<TradeTypeFilter>;
+/**
+ * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+ */
+export type SideDetailed = Array<SideFilter>;
+/**
+ * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+ */
+export type SideCoarse = Array<CoarseSideFilter>;
+/**
+ * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
+ */
+export type SentimentParam = Array<Sentiment>;
+/**
+ * Only out-of-the-money contracts; prints without a known underlying price are excluded.
+ */
+export type OtmOnly = boolean;
+/**
+ * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+ */
+export type IncludeComplexDefaultTrue = boolean;
+/**
+ * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+ */
+export type IncludeComplexDefaultFalse = boolean;
+/**
+ * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
+ */
+export type UnusualOnly = boolean;
+/**
+ * Minimum strike in dollars.
+ */
+export type MinStrike = number;
+/**
+ * Maximum strike in dollars.
+ */
+export type MaxStrike = number;
+/**
+ * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
+ */
+export type Exchange = Array<ExchangeName>;
+/**
+ * Max rows per page.
+ */
+export type TradesLimit = number;
+/**
+ * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+ */
+export type CursorId = string;
+/**
+ * Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
+ */
+export type Unit = ExposureUnit;
+/**
+ * Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
+ */
+export type PositioningModel = PositioningModelName;
+/**
+ * dealer, or customer (which negates the values only).
+ */
+export type PerspectiveParam = Perspective;
+/**
+ * Export id.
+ */
+export type ExportId = string;
+export type ListOptionTradesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Option root or family. Give this or underlying_symbols, not both.
+         */
+        underlying_symbol?: UnderlyingSymbol;
+        /**
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
+         */
+        underlying_symbols?: Array<UnderlyingSymbol>;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+         */
+        session?: SessionFilter;
+        /**
+         * Window start, inclusive, Unix ms.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Window end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Minimum premium of a print in USD.
+         */
+        min_premium?: number;
+        /**
+         * Maximum premium of a print in USD.
+         */
+        max_premium?: number;
+        /**
+         * Minimum print size in contracts.
+         */
+        min_size?: number;
+        /**
+         * Maximum print size in contracts.
+         */
+        max_size?: number;
+        /**
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+         */
+        trade_type?: Array<TradeTypeFilter>;
+        /**
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+         */
+        side?: Array<SideFilter>;
+        /**
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
+         */
+        sentiment?: Array<Sentiment>;
+        /**
+         * Only out-of-the-money contracts; prints without a known underlying price are excluded.
+         */
+        otm_only?: boolean;
+        /**
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+         */
+        include_complex?: boolean;
+        /**
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
+         */
+        unusual_only?: boolean;
+        /**
+         * Minimum strike in dollars.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars.
+         */
+        max_strike?: number;
+        /**
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
+         */
+        exchange?: Array<ExchangeName>;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/trades';
+};
+export type ListOptionTradesErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListOptionTradesError = ListOptionTradesErrors[keyof ListOptionTradesErrors];
+export type ListOptionTradesResponses = {
+    /**
+     * A page of prints, newest first.
+     */
+    200: PrintPage;
+};
+export type ListOptionTradesResponse = ListOptionTradesResponses[keyof ListOptionTradesResponses];
+export type ListOptionFlowData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
+         */
+        underlying_symbols?: Array<UnderlyingSymbol>;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+         */
+        session?: SessionFilter;
+        /**
+         * Window start, inclusive, Unix ms.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Window end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Minimum premium of a print in USD.
+         */
+        min_premium?: number;
+        /**
+         * Maximum premium of a print in USD.
+         */
+        max_premium?: number;
+        /**
+         * Minimum print size in contracts.
+         */
+        min_size?: number;
+        /**
+         * Maximum print size in contracts.
+         */
+        max_size?: number;
+        /**
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+         */
+        trade_type?: Array<TradeTypeFilter>;
+        /**
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+         */
+        side?: Array<CoarseSideFilter>;
+        /**
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
+         */
+        sentiment?: Array<Sentiment>;
+        /**
+         * Only out-of-the-money contracts; prints without a known underlying price are excluded.
+         */
+        otm_only?: boolean;
+        /**
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+         */
+        include_complex?: boolean;
+        /**
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
+         */
+        unusual_only?: boolean;
+        /**
+         * Minimum strike in dollars.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars.
+         */
+        max_strike?: number;
+        /**
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
+         */
+        exchange?: Array<ExchangeName>;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/flow';
+};
+export type ListOptionFlowErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListOptionFlowError = ListOptionFlowErrors[keyof ListOptionFlowErrors];
+export type ListOptionFlowResponses = {
+    /**
+     * A page of prints, newest first.
+     */
+    200: PrintPage;
+};
+export type ListOptionFlowResponse = ListOptionFlowResponses[keyof ListOptionFlowResponses];
+export type ListOvernightOptionFlowData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Several underlyings (roots or families). A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
+         */
+        underlying_symbols?: Array<UnderlyingSymbol>;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Window start, inclusive, Unix ms.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Window end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Minimum premium of a print in USD.
+         */
+        min_premium?: number;
+        /**
+         * Maximum premium of a print in USD.
+         */
+        max_premium?: number;
+        /**
+         * Minimum print size in contracts.
+         */
+        min_size?: number;
+        /**
+         * Maximum print size in contracts.
+         */
+        max_size?: number;
+        /**
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+         */
+        trade_type?: Array<TradeTypeFilter>;
+        /**
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid. A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+         */
+        side?: Array<SideFilter>;
+        /**
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
+         */
+        sentiment?: Array<Sentiment>;
+        /**
+         * Only out-of-the-money contracts; prints without a known underlying price are excluded.
+         */
+        otm_only?: boolean;
+        /**
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+         */
+        include_complex?: boolean;
+        /**
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
+         */
+        unusual_only?: boolean;
+        /**
+         * Minimum strike in dollars.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars.
+         */
+        max_strike?: number;
+        /**
+         * Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
+         */
+        exchange?: Array<ExchangeName>;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/flow/overnight';
+};
+export type ListOvernightOptionFlowErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListOvernightOptionFlowError = ListOvernightOptionFlowErrors[keyof ListOvernightOptionFlowErrors];
+export type ListOvernightOptionFlowResponses = {
+    /**
+     * A page of overnight prints, newest first.
+     */
+    200: PrintPage;
+};
+export type ListOvernightOptionFlowResponse = ListOvernightOptionFlowResponses[keyof ListOvernightOptionFlowResponses];
+export type ListFlowLeadersData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * What is ranked.
+         */
+        grain?: LeaderGrain;
+        /**
+         * Ranking key; the default depends on the grain (net for root, change_percent for contract).
+         */
+        sort?: LeaderSort;
+        /**
+         * Direction of the ranking.
+         */
+        order?: SortOrder;
+        /**
+         * Rows returned.
+         */
+        limit?: number;
+        /**
+         * Minimum premium of a row in USD (the underlying's or the contract's session total); rows below it are left out, the prints of a row are not filtered.
+         */
+        min_premium?: number;
+        /**
+         * Contract grain only; default is every underlying the platform tabulates. A list, comma-separated in one parameter (`underlying_symbols=a,b`) or the parameter repeated (`underlying_symbols=a&underlying_symbols=b`).
+         */
+        underlying_symbols?: Array<UnderlyingSymbol>;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+         */
+        session?: SessionFilter;
+        /**
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+         */
+        include_complex?: boolean;
+    };
+    url: '/v1/options/flow/leaders';
+};
+export type ListFlowLeadersErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListFlowLeadersError = ListFlowLeadersErrors[keyof ListFlowLeadersErrors];
+export type ListFlowLeadersResponses = {
+    /**
+     * Leader rows in ranking order.
+     */
+    200: FlowLeadersResponse;
+};
+export type ListFlowLeadersResponse = ListFlowLeadersResponses[keyof ListFlowLeadersResponses];
+export type GetPremiumDriftData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Bucket size.
+         */
+        interval?: PremiumDriftInterval;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+         */
+        session?: SessionFilter;
+        /**
+         * Window start, inclusive, Unix ms.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Window end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Minimum premium of a print in USD.
+         */
+        min_premium?: number;
+        /**
+         * Maximum premium of a print in USD.
+         */
+        max_premium?: number;
+        /**
+         * Minimum print size in contracts.
+         */
+        min_size?: number;
+        /**
+         * Maximum print size in contracts.
+         */
+        max_size?: number;
+        /**
+         * A print matches when any listed type applies. A list, comma-separated in one parameter (`trade_type=a,b`) or the parameter repeated (`trade_type=a&trade_type=b`).
+         */
+        trade_type?: Array<TradeTypeFilter>;
+        /**
+         * Aggressor sides; ask selects at_ask and near_ask, bid selects near_bid and at_bid (the at/near split is requested only on trades and flow/overnight). A list, comma-separated in one parameter (`side=a,b`) or the parameter repeated (`side=a&side=b`).
+         */
+        side?: Array<CoarseSideFilter>;
+        /**
+         * Only prints of these sentiments (bullish, bearish, neutral, unknown; see the print's `sentiment`). A list, comma-separated in one parameter (`sentiment=a,b`) or the parameter repeated (`sentiment=a&sentiment=b`).
+         */
+        sentiment?: Array<Sentiment>;
+        /**
+         * Only out-of-the-money contracts; prints without a known underlying price are excluded.
+         */
+        otm_only?: boolean;
+        /**
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+         */
+        include_complex?: boolean;
+        /**
+         * Only prints marked is_unusual (day volume above open interest within 45 days, 250,000 USD of premium, or an ask-side out-of-the-money sweep).
+         */
+        unusual_only?: boolean;
+        /**
+         * Minimum strike in dollars.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars.
+         */
+        max_strike?: number;
+    };
+    url: '/v1/options/flow/premium-drift';
+};
+export type GetPremiumDriftErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetPremiumDriftError = GetPremiumDriftErrors[keyof GetPremiumDriftErrors];
+export type GetPremiumDriftResponses = {
+    /**
+     * Buckets, oldest first.
+     */
+    200: PremiumDriftResponse;
+};
+export type GetPremiumDriftResponse = GetPremiumDriftResponses[keyof GetPremiumDriftResponses];
+export type ListContractImpliedVolatilityData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * One exact option root of at most six characters (SPX and SPXW are different roots).
+         */
+        underlying_symbol: string;
+        /**
+         * call or put.
+         */
+        contract_type: ContractType;
+        /**
+         * Strike in dollars, at most three decimals.
+         */
+        strike: number;
+        /**
+         * Expiration date of the contract (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry: ExpiryDate;
+        /**
+         * Sampling interval.
+         */
+        interval?: VolatilityInterval;
+        /**
+         * Window start, inclusive, Unix ms.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Window end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all the window starts 20:15 ET the evening before.
+         */
+        date?: CalendarDate;
+        /**
+         * rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET.
+         */
+        session?: SessionFilter;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/contract/implied-volatility';
+};
+export type ListContractImpliedVolatilityErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListContractImpliedVolatilityError = ListContractImpliedVolatilityErrors[keyof ListContractImpliedVolatilityErrors];
+export type ListContractImpliedVolatilityResponses = {
+    /**
+     * Samples, oldest first.
+     */
+    200: ImpliedVolatilityPage;
+};
+export type ListContractImpliedVolatilityResponse = ListContractImpliedVolatilityResponses[keyof ListContractImpliedVolatilityResponses];
+export type GetContractTradeAtTimeData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * One exact option root of at most six characters (SPX and SPXW are different roots).
+         */
+        underlying_symbol: string;
+        /**
+         * call or put.
+         */
+        contract_type: ContractType;
+        /**
+         * Strike in dollars, at most three decimals.
+         */
+        strike: number;
+        /**
+         * Expiration date of the contract (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry: ExpiryDate;
+        /**
+         * The instant, Unix ms.
+         */
+        timestamp: UnixMsParam;
+    };
+    url: '/v1/options/contract/trade-at-time';
+};
+export type GetContractTradeAtTimeErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetContractTradeAtTimeError = GetContractTradeAtTimeErrors[keyof GetContractTradeAtTimeErrors];
+export type GetContractTradeAtTimeResponses = {
+    /**
+     * The trade-at-time object.
+     */
+    200: TradeAtTimeResponse;
+};
+export type GetContractTradeAtTimeResponse = GetContractTradeAtTimeResponses[keyof GetContractTradeAtTimeResponses];
+export type GetVolatilitySkewData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
+         * rth (regular) or gth (the overnight session before the trading date; Pro plan).
+         */
+        session?: RegularOrGlobalSession;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Only these expirations (1 to 8 dates, each from 2000-01-01 through 2099-12-31). A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
+         */
+        expirations?: Array<ExpiryDate>;
+    };
+    url: '/v1/options/volatility/skew';
+};
+export type GetVolatilitySkewErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetVolatilitySkewError = GetVolatilitySkewErrors[keyof GetVolatilitySkewErrors];
+export type GetVolatilitySkewResponses = {
+    /**
+     * The skew object.
+     */
+    200: SkewResponse;
+};
+export type GetVolatilitySkewResponse = GetVolatilitySkewResponses[keyof GetVolatilitySkewResponses];
+export type GetVolatilityDriftData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
+         * rth (regular) or gth (the overnight session before the trading date; Pro plan).
+         */
+        session?: RegularOrGlobalSession;
+        /**
+         * The tracked expiration (2000-01-01 through 2099-12-31); default the nearest.
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Bucket size.
+         */
+        interval?: DriftInterval;
+    };
+    url: '/v1/options/volatility/drift';
+};
+export type GetVolatilityDriftErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetVolatilityDriftError = GetVolatilityDriftErrors[keyof GetVolatilityDriftErrors];
+export type GetVolatilityDriftResponses = {
+    /**
+     * The drift object.
+     */
+    200: VolatilityDriftResponse;
+};
+export type GetVolatilityDriftResponse = GetVolatilityDriftResponses[keyof GetVolatilityDriftResponses];
+export type GetOpenInterestData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
+         */
+        expirations?: Array<ExpiryDate>;
+        /**
+         * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
+         */
+        expiry_mode?: ExpiryMode;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Minimum strike in dollars.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars.
+         */
+        max_strike?: number;
+        /**
+         * This many listed strikes either side of the strike nearest the underlying price.
+         */
+        strikes_around?: number;
+        /**
+         * Only strikes within this percent of the underlying price (inclusive).
+         */
+        strike_percent_window?: number;
+        /**
+         * Rows per strike or per expiration.
+         */
+        group_by?: OpenInterestGrouping;
+    };
+    url: '/v1/options/open-interest';
+};
+export type GetOpenInterestErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetOpenInterestError = GetOpenInterestErrors[keyof GetOpenInterestErrors];
+export type GetOpenInterestResponses = {
+    /**
+     * The open interest object.
+     */
+    200: OpenInterestResponse;
+};
+export type GetOpenInterestResponse = GetOpenInterestResponses[keyof GetOpenInterestResponses];
+export type GetExposureLevelsData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
+         * rth (regular) or gth (the overnight session before the trading date; Pro plan).
+         */
+        session?: RegularOrGlobalSession;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
+         */
+        expirations?: Array<ExpiryDate>;
+        /**
+         * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
+         */
+        expiry_mode?: ExpiryMode;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Exposure measured.
+         */
+        greek?: Greek;
+        /**
+         * Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
+         */
+        unit?: ExposureUnit;
+        /**
+         * Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
+         */
+        model?: PositioningModelName;
+        /**
+         * dealer, or customer (which negates the values only).
+         */
+        perspective?: Perspective;
+        /**
+         * Optional key levels to compute. A list, comma-separated in one parameter (`include=a,b`) or the parameter repeated (`include=a&include=b`).
+         */
+        include?: Array<LevelsExtra>;
+        /**
+         * Minimum fraction of the peak's absolute exposure for a gatekeeper strike.
+         */
+        gatekeeper_ratio?: number;
+    };
+    url: '/v1/options/levels';
+};
+export type GetExposureLevelsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetExposureLevelsError = GetExposureLevelsErrors[keyof GetExposureLevelsErrors];
+export type GetExposureLevelsResponses = {
+    /**
+     * The key levels object.
+     */
+    200: KeyLevelsResponse;
+};
+export type GetExposureLevelsResponse = GetExposureLevelsResponses[keyof GetExposureLevelsResponses];
+export type GetExposureHeatmapData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+        /**
+         * rth (regular) or gth (the overnight session before the trading date; Pro plan).
+         */
+        session?: RegularOrGlobalSession;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Only these expirations (1 to 64 dates, each from 2000-01-01 through 2099-12-31); unlisted dates are ignored. A list, comma-separated in one parameter (`expirations=a,b`) or the parameter repeated (`expirations=a&expirations=b`).
+         */
+        expirations?: Array<ExpiryDate>;
+        /**
+         * Expiration set: 0dte (the trading date), 1dte (the next listed expiration after it), weekly (within 7 days), monthly (third-Friday expirations), lte30 and lte90 (within 30 or 90 days).
+         */
+        expiry_mode?: ExpiryMode;
+        /**
+         * Minimum days to expiration; 0 means expiring on the trading date.
+         */
+        min_dte?: number;
+        /**
+         * Maximum days to expiration.
+         */
+        max_dte?: number;
+        /**
+         * Minimum strike in dollars.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars.
+         */
+        max_strike?: number;
+        /**
+         * Listed strikes either side of the strike nearest the underlying price; 40 when neither min_strike nor max_strike is given (it cannot be combined with them).
+         */
+        strikes_around?: number;
+        /**
+         * Expirations (columns) shown.
+         */
+        max_expirations?: number;
+        /**
+         * Index of the first expiration shown among the selected ones.
+         */
+        expiration_offset?: number;
+        /**
+         * Cell value.
+         */
+        metric?: HeatmapMetric;
+        /**
+         * Which leg.
+         */
+        leg?: HeatmapLeg;
+        /**
+         * Value scale: dollars of dealer hedging per 1% move, per 1 dollar move, or raw (shares, or per unit of the greek).
+         */
+        unit?: ExposureUnit;
+        /**
+         * Dealer positioning: classic_oi assumes the dealer is long calls and short puts of the open interest; flow_adjusted adjusts it by classified prints since the open interest date.
+         */
+        model?: PositioningModelName;
+        /**
+         * dealer, or customer (which negates the values only).
+         */
+        perspective?: Perspective;
+    };
+    url: '/v1/options/exposure/heatmap';
+};
+export type GetExposureHeatmapErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetExposureHeatmapError = GetExposureHeatmapErrors[keyof GetExposureHeatmapErrors];
+export type GetExposureHeatmapResponses = {
+    /**
+     * The heat map object.
+     */
+    200: HeatmapResponse;
+};
+export type GetExposureHeatmapResponse = GetExposureHeatmapResponses[keyof GetExposureHeatmapResponses];
+export type ListOptionOvernightSessionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Trading date of the windows, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date.
+         */
+        date?: CalendarDate;
+    };
+    url: '/v1/options/sessions';
+};
+export type ListOptionOvernightSessionsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListOptionOvernightSessionsError = ListOptionOvernightSessionsErrors[keyof ListOptionOvernightSessionsErrors];
+export type ListOptionOvernightSessionsResponses = {
+    /**
+     * Roots with an overnight session.
+     */
+    200: OvernightRootsResponse;
+};
+export type ListOptionOvernightSessionsResponse = ListOptionOvernightSessionsResponses[keyof ListOptionOvernightSessionsResponses];
+export type ListStockSplitsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Ticker; 1 to 6 letters, optionally a dot and 1 to 4 letters or digits.
+         */
+        symbol?: string;
+        /**
+         * Earliest execution date, inclusive; any date from 1970-01-01 through 2099-12-31 (split history is not bound to the exchange calendar).
+         */
+        start_execution_date?: HistoryDate;
+        /**
+         * Latest execution date, inclusive; any date from 1970-01-01 through 2099-12-31.
+         */
+        end_execution_date?: HistoryDate;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/stocks/splits';
+};
+export type ListStockSplitsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListStockSplitsError = ListStockSplitsErrors[keyof ListStockSplitsErrors];
+export type ListStockSplitsResponses = {
+    /**
+     * Splits, newest first.
+     */
+    200: StockSplitPage;
+};
+export type ListStockSplitsResponse = ListStockSplitsResponses[keyof ListStockSplitsResponses];
+export type ListMarketSessionsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Asset class; default all classes.
+         */
+        asset?: AssetClass;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date in New York.
+         */
+        date?: CalendarDate;
+    };
+    url: '/v1/market/sessions';
+};
+export type ListMarketSessionsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListMarketSessionsError = ListMarketSessionsErrors[keyof ListMarketSessionsErrors];
+export type ListMarketSessionsResponses = {
+    /**
+     * Session windows ordered by asset then start time.
+     */
+    200: MarketSessionsResponse;
+};
+export type ListMarketSessionsResponse = ListMarketSessionsResponses[keyof ListMarketSessionsResponses];
+export type GetMarketCalendarDayData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The date, within the exchange calendar (2000-01-01 through 2035-12-31); default today in New York.
+         */
+        date?: CalendarDate;
+    };
+    url: '/v1/market/calendar';
+};
+export type GetMarketCalendarDayErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetMarketCalendarDayError = GetMarketCalendarDayErrors[keyof GetMarketCalendarDayErrors];
+export type GetMarketCalendarDayResponses = {
+    /**
+     * The calendar day.
+     */
+    200: CalendarDayResponse;
+};
+export type GetMarketCalendarDayResponse = GetMarketCalendarDayResponses[keyof GetMarketCalendarDayResponses];
+export type GetAccountData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/account';
+};
+export type GetAccountErrors = {
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetAccountError = GetAccountErrors[keyof GetAccountErrors];
+export type GetAccountResponses = {
+    /**
+     * The account.
+     */
+    200: AccountResponse;
+};
+export type GetAccountResponse = GetAccountResponses[keyof GetAccountResponses];
+export type GetAccountLimitsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/account/limits';
+};
+export type GetAccountLimitsErrors = {
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetAccountLimitsError = GetAccountLimitsErrors[keyof GetAccountLimitsErrors];
+export type GetAccountLimitsResponses = {
+    /**
+     * Limits and windows.
+     */
+    200: AccountLimitsResponse;
+};
+export type GetAccountLimitsResponse = GetAccountLimitsResponses[keyof GetAccountLimitsResponses];
+export type ListAccountUsageData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Range start, inclusive.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Range end, exclusive.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * Bucket size.
+         */
+        granularity?: UsageGranularity;
+        /**
+         * Add the per-route breakdown to every bucket that has requests.
+         */
+        by_route?: boolean;
+    };
+    url: '/v1/account/usage';
+};
+export type ListAccountUsageErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListAccountUsageError = ListAccountUsageErrors[keyof ListAccountUsageErrors];
+export type ListAccountUsageResponses = {
+    /**
+     * Usage buckets, oldest first.
+     */
+    200: UsageResponse;
+};
+export type ListAccountUsageResponse = ListAccountUsageResponses[keyof ListAccountUsageResponses];
+export type ListCatalogData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures, indices) lists none.
+         */
+        family?: RouteFamily;
+    };
+    url: '/v1/catalog';
+};
+export type ListCatalogErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListCatalogError = ListCatalogErrors[keyof ListCatalogErrors];
+export type ListCatalogResponses = {
+    /**
+     * Catalog entries ordered by path.
+     */
+    200: CatalogResponse;
+};
+export type ListCatalogResponse = ListCatalogResponses[keyof ListCatalogResponses];
+export type GetStatusData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/status';
+};
+export type GetStatusErrors = {
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+};
+export type GetStatusError = GetStatusErrors[keyof GetStatusErrors];
+export type GetStatusResponses = {
+    /**
+     * Health and freshness.
+     */
+    200: StatusResponse;
+};
+export type GetStatusResponse = GetStatusResponses[keyof GetStatusResponses];
+export type GetOpenApiDocumentData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/openapi.json';
+};
+export type GetOpenApiDocumentErrors = {
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+};
+export type GetOpenApiDocumentError = GetOpenApiDocumentErrors[keyof GetOpenApiDocumentErrors];
+export type GetOpenApiDocumentResponses = {
+    /**
+     * The OpenAPI document.
+     */
+    200: OpenApiDocument;
+};
+export type GetOpenApiDocumentResponse = GetOpenApiDocumentResponses[keyof GetOpenApiDocumentResponses];
+export type GetAsyncApiDocumentData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/asyncapi.json';
+};
+export type GetAsyncApiDocumentErrors = {
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+};
+export type GetAsyncApiDocumentError = GetAsyncApiDocumentErrors[keyof GetAsyncApiDocumentErrors];
+export type GetAsyncApiDocumentResponses = {
+    /**
+     * The AsyncAPI document.
+     */
+    200: AsyncApiDocument;
+};
+export type GetAsyncApiDocumentResponse = GetAsyncApiDocumentResponses[keyof GetAsyncApiDocumentResponses];
+export type CreateExportData = {
+    body: ExportRequest;
+    path?: never;
+    query?: never;
+    url: '/v1/exports';
+};
+export type CreateExportErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+};
+export type CreateExportError = CreateExportErrors[keyof CreateExportErrors];
+export type CreateExportResponses = {
+    /**
+     * The export job, accepted.
+     */
+    202: ExportJobResponse;
+};
+export type CreateExportResponse = CreateExportResponses[keyof CreateExportResponses];
+export type GetExportData = {
+    body?: never;
+    path: {
+        /**
+         * Export id.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/exports/{id}';
+};
+export type GetExportErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this account (not_found).
+     */
+    404: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+};
+export type GetExportError = GetExportErrors[keyof GetExportErrors];
+export type GetExportResponses = {
+    /**
+     * The export job.
+     */
+    200: ExportJobResponse;
+};
+export type GetExportResponse = GetExportResponses[keyof GetExportResponses];
+export type DownloadExportData = {
+    body?: never;
+    path: {
+        /**
+         * Export id.
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/v1/exports/{id}/download';
+};
+export type DownloadExportErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * No such resource for this account (not_found).
+     */
+    404: ErrorResponse;
+    /**
+     * The export is not ready yet (export_not_ready); poll the job.
+     */
+    409: ErrorResponse;
+    /**
+     * The export's file was deleted at its expires_timestamp (export_expired); create the export again.
+     */
+    410: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+};
+export type DownloadExportError = DownloadExportErrors[keyof DownloadExportErrors];
+export type DownloadExportResponses = {
+    /**
+     * The export file.
+     */
+    200: ExportFile;
+};
+export type DownloadExportResponse = DownloadExportResponses[keyof DownloadExportResponses];

@@ -1,0 +1,134 @@
+/**
+ * The client: one method per operationId (operations.ts), each taking the operation's path and query
+ * parameters in one object (or createExport's body) and resolving to the parsed JSON body; any
+ * non-2xx answer throws an OadsError. Requests go through the generated hey-api client, so lists
+ * are sent as the contract says (`explode: false`: `side=ask,above_ask`, never the name twice).
+ *
+ * Answers 429 and 503 are retried after the wait the service asks for (Retry-After; the contract's
+ * "wait Retry-After seconds"), or with exponential backoff and full jitter when it names none, up
+ * to a bounded number of attempts; a wait longer than `maxDelayMs` is not slept through but thrown,
+ * so a cooled-down account learns it at once. A GET that got no answer at all (the connection was
+ * refused or dropped: fetch's TypeError) is retried the same way with backoff, since reading again
+ * is harmless; a POST (createExport) is not, since the first may have created the export, nor is a
+ * request the caller aborted.
+ *
+ * With a key, requests also wait their turn in a client-side limiter (limiter.ts) that keeps them
+ * within the account's in-flight, per-second and per-minute limits, read from GET
+ * /v1/account/limits on the first request: a `Promise.all` of many calls is paced rather than
+ * refused. Each attempt takes a place and gives it back when its answer is read; a retry's wait
+ * holds none.
+ */
+import { type OadsErrorCode } from './errors.js';
+import { type ClientLimits } from './limiter.js';
+import { type ArgsOf, type BodyOf, type DataByPath, type OperationId, type OperationMethods, type PaginatedOperationId, type ParamsOf, type ResultOf } from './operations.js';
+export declare const DEFAULT_BASE_URL = "http://127.0.0.1:8080";
+export interface RetryOptions {
+    /** Attempts in all, the first included (default 4); 1 turns retrying off. */
+    maxAttempts?: number;
+    /** The longest wait before a retry, in ms (default 60 000): an answer asking for longer is thrown. */
+    maxDelayMs?: number;
+    /** Without Retry-After: the first backoff in ms (default 500), doubled at each attempt, with full jitter. */
+    baseDelayMs?: number;
+}
+/** What `onRetry` is told before the SDK waits and sends a request again. */
+export interface RetryEvent {
+    /** The operation, or the URL for a request that is not one (an export's download_url). */
+    operation: string;
+    /** The attempt that failed (1 for the first). */
+    attempt: number;
+    /** The answer's status; null when the request got no answer (a connection error). */
+    status: number | null;
+    /** The answer's error code; `connection_error` when the request got no answer. */
+    code: OadsErrorCode | 'connection_error';
+    /** Retry-After in seconds, null when the answer had none. */
+    retryAfter: number | null;
+    /** How long the SDK now waits, in ms. */
+    delayMs: number;
+}
+export interface OadsOptions {
+    /** The account's API key, sent as `Authorization: Bearer <key>`; routes that need none work without it. */
+    apiKey?: string;
+    /** The service, e.g. `https://oads.example.com` (default http://127.0.0.1:8080). */
+    baseUrl?: string;
+    retry?: RetryOptions;
+    /** Called before each retry (for logs or metrics). */
+    onRetry?: (event: RetryEvent) => void;
+    /** A fetch implementation (default globalThis.fetch). */
+    fetch?: typeof fetch;
+    /** Headers sent with every request (a User-Agent, say). */
+    headers?: Record<string, string>;
+    /**
+     * The client-side limiter (with a key only): the limits this client keeps its requests within.
+     * Default: the account's in-flight, per-second and per-minute limits, read from GET
+     * /v1/account/limits once, on the first request. A number sets one limit, null turns it off, a
+     * member left out is read from the account; `false` turns the limiter off.
+     */
+    limits?: ClientLimits | false;
+}
+export interface RunExportOptions {
+    /**
+     * The first wait between polls when the service suggests none (Retry-After on the poll), in ms
+     * (default 1000); each later wait is half as long again, up to `maxPollIntervalMs`.
+     */
+    pollIntervalMs?: number;
+    /** The longest wait between polls the SDK chooses itself, in ms (default 10 000). */
+    maxPollIntervalMs?: number;
+    /** Give up (and throw) when the export is not ready after this long, in ms (default 30 minutes, the longest an export waits for its data). */
+    timeoutMs?: number;
+}
+type ExportJob = ResultOf<'getExport'>['data'];
+/** The data routes an export may read (`body.path` of runExport); any other string is accepted too, its file's data then `unknown`. */
+export type ExportPath = Exclude<keyof DataByPath, `/v1/exports${string}` | `/v1/account${string}`>;
+/** The file of an export of `P`: its `data` is the `data` of the route's answer (all pages' rows, or its object). */
+export type ExportFile<P extends string = string> = Omit<ResultOf<'downloadExport'>, 'data'> & {
+    data: P extends keyof DataByPath ? DataByPath[P] : unknown;
+};
+/** A finished export: its job as last polled (rows, pages, truncated, bytes, expires_timestamp), the file's text and its parsed JSON. */
+export interface ExportResult<P extends string = string> {
+    job: ExportJob;
+    /** The file as sent (one JSON document). */
+    text: string;
+    /** The file parsed: data (typed as the route's: the rows of `/v1/options/trades` are OptionPrint[]), meta, pages and truncated. */
+    file: ExportFile<P>;
+    /** The file's strong validator (ETag), for a later conditional download. */
+    etag: string | null;
+}
+type PageArgs<K extends PaginatedOperationId> = undefined extends ArgsOf<K>[0] ? [params?: Omit<ParamsOf<K>, 'cursor_id'>] : [params: Omit<ParamsOf<K>, 'cursor_id'>];
+export interface Oads extends OperationMethods {
+}
+export declare class Oads {
+    readonly baseUrl: string;
+    private readonly client;
+    private readonly retry;
+    private readonly onRetry;
+    private readonly limiter;
+    constructor(options?: OadsOptions);
+    /** The limits the client-side limiter keeps (read from the account on first use); null when it is off (no key, or `limits: false`). */
+    clientLimits(): Promise<Readonly<Required<ClientLimits>> | null>;
+    /** Calls an operation by its operationId (what each method does). */
+    call<K extends OperationId>(operationId: K, ...args: ArgsOf<K>): Promise<ResultOf<K>>;
+    /**
+     * The pages of a paginated operation, first to last: each page is the parsed body; the next one
+     * repeats the query with `cursor_id` set to the page's `pagination.next_cursor_id`, until that is
+     * null. A page whose scan budget ran out may hold fewer rows than `limit` (even none) and still
+     * have a cursor: the walk goes on.
+     */
+    pages<K extends PaginatedOperationId>(operationId: K, ...args: PageArgs<K>): AsyncGenerator<ResultOf<K>, void, undefined>;
+    /**
+     * Runs an export to its file: creates it (POST /v1/exports), polls the job until it is ready
+     * (waiting what each answer's Retry-After asks, else a wait growing from `pollIntervalMs` to
+     * `maxPollIntervalMs`, so a long export does not spend the account's requests), then downloads the file
+     * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
+     * after `timeoutMs` throws an Error naming its id and status.
+     */
+    runExport<P extends ExportPath | (string & {})>(body: Omit<BodyOf<'createExport'>, 'path'> & {
+        path: P;
+    }, options?: RunExportOptions): Promise<ExportResult<P>>;
+    /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
+    private send;
+    /** The wait before the next attempt of a request that got no answer, or null when it is not retried. */
+    private connectionRetryDelay;
+    /** The wait before the next attempt after `error`, or null when it is not retried. */
+    private retryDelay;
+}
+export {};
