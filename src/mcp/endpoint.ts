@@ -57,6 +57,9 @@ interface CallContext {
 /** The res.locals the context and auth middleware set, which the route's own middleware reads. */
 const CALL_LOCALS = ['requestId', 'receivedAt', 'account', 'accountId', 'keyId', 'network'] as const;
 
+/** The request headers that say which origin the service was reached at, handed to the route run. */
+const ORIGIN_HEADERS = ['host', 'x-forwarded-host', 'x-forwarded-proto'] as const;
+
 const RESOURCE_NOT_FOUND = -32002;
 
 const RESOURCES: readonly (Resource & { operationId: OperationId })[] = [
@@ -191,7 +194,16 @@ function routeRunner(deps: ServiceDeps, routerOf: McpEndpointOptions['routerOf']
     const abandoned = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const url = search === '' ? operation.path : `${operation.path}?${search}`;
     const locals = Object.fromEntries(CALL_LOCALS.map((name) => [name, res.locals[name] as unknown]));
-    const answer = await injectGet(routes, url, (req) => calls.set(req, { locals, operation }), abandoned);
+    const outer = res.req.headers;
+    const prepare = (req: IncomingMessage): void => {
+      // The documents a route serves name the origin the MCP request reached (services/public-url.ts).
+      for (const name of ORIGIN_HEADERS) {
+        const value = outer[name];
+        if (typeof value === 'string') req.headers[name] = value;
+      }
+      calls.set(req, { locals, operation });
+    };
+    const answer = await injectGet(routes, url, prepare, abandoned);
     if (answer === null) throw new McpError(ErrorCode.InternalError, 'The request ended before the route answered.');
     if (!res.headersSent) res.locals.outcomeStatus = answer.status;
     return answer;
