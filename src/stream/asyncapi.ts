@@ -397,7 +397,8 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
         host: 'localhost:8080',
         protocol: 'ws',
         pathname: '/v1/stream',
-        description: 'The service itself: the origin this document was requested at, or the PUBLIC_URL it is configured with (the route sets host and protocol).',
+        description:
+          'The service itself: the origin this document was requested at, or the PUBLIC_URL it is configured with (the route sets host and protocol).',
         security: [{ $ref: '#/components/securitySchemes/bearer' }],
       },
     },
