@@ -6,7 +6,7 @@
  */
 import type { ApiContract } from '../api-contract/openapi.js';
 import { CANCELLED_PRINT_FIELDS } from '../db/print-events.js';
-import { CHANNELS, MAX_PRINTS_SYMBOLS } from './channels.js';
+import { CHANNELS, MAX_PRINTS_SYMBOLS, NOT_STREAM_PARAMETERS } from './channels.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 
 type Json = Record<string, unknown>;
@@ -183,7 +183,16 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
       'A subscription was added; params are the checked query, defaults applied.',
       serverMessage(
         'subscribed',
-        { subscription: subscriptionId, channel: { enum: CHANNELS.map((c) => c.name) }, request, params: { type: 'object' } },
+        {
+          subscription: subscriptionId,
+          channel: { enum: CHANNELS.map((c) => c.name) },
+          request,
+          params: {
+            type: 'object',
+            description: `The checked query, the route's defaults applied, without the parameters a stream does not take (${[...NOT_STREAM_PARAMETERS].join(', ')}).`,
+            propertyNames: { not: { enum: [...NOT_STREAM_PARAMETERS] } },
+          },
+        },
         ['subscription', 'channel', 'request', 'params'],
       ),
     ),

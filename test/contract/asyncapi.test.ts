@@ -73,6 +73,10 @@ describe('AsyncAPI document', () => {
       await stream.next((m) => m.request === '3');
       expect(stream.messages.map((m) => m.type)).toEqual(['welcome', 'subscribed', 'error', 'unsubscribed']);
       expect(stream.invalid).toEqual([]);
+      // The echo holds the defaults a stream takes (session), not the trades route's limit.
+      const params = stream.messages.find((m) => m.type === 'subscribed')?.params as Record<string, unknown>;
+      expect(params).toMatchObject({ underlying_symbols: ['SPY'], session: 'rth' });
+      expect(Object.keys(params)).not.toContain('limit');
     } finally {
       stream.close();
     }
