@@ -1,5 +1,8 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { loadApiContract, type ApiContract, type OperationSpec } from '../api-contract/openapi.js';
+import { loadExamples } from '../docs/enrich.js';
 import { queryStringOf, toolDefinition, toolOperations, toolsOf } from './tools.js';
 
 const contract = loadApiContract();
@@ -13,8 +16,39 @@ describe('MCP tools from the contract', () => {
     expect(toolsOf(contract).tools).toBe(tools);
   });
 
+  it("declares each tool's output: the route's success body or the error body, self-contained, that the captured answers meet", () => {
+    // As the MCP SDK's client checks structuredContent: Ajv (draft-07 by default), formats added, not strict.
+    const ajv = new Ajv({ strict: false, validateFormats: true, allErrors: true });
+    addFormats.default(ajv);
+    const examples = loadExamples();
+    const error = {
+      error: {
+        code: 'invalid_parameter',
+        message: 'x',
+        status: 400,
+        request_id: 'req_1',
+        details: [{ parameter: 'limit', message: 'y' }],
+        retry_after_ms: null,
+      },
+    };
+    let checked = 0;
+    for (const tool of toolsOf(contract).tools) {
+      const text = JSON.stringify(tool.outputSchema);
+      expect(text, tool.name).not.toMatch(/#\/components\/|"examples"|"x-|"format":"(double|int64|int32|float)"/);
+      const validate = ajv.compile(tool.outputSchema);
+      expect(validate(error), `${tool.name} error: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      expect(validate({ data: 1 }), tool.name).toBe(false);
+      const example = examples.get(tool.name);
+      if (example) {
+        expect(validate(example.value), `${tool.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(10);
+  });
+
   it('writes a parameter as JSON Schema: its bounds, enum, default and both descriptions, no OpenAPI leftovers', () => {
-    const properties = toolDefinition(trades).inputSchema.properties;
+    const properties = toolDefinition(trades, contract).inputSchema.properties;
     expect(properties.limit).toEqual({
       type: 'integer',
       minimum: 1,

@@ -4,10 +4,12 @@
  * tool's input schema is the operation's query parameters as JSON Schema (their types, enums,
  * bounds, defaults and descriptions); its arguments become the route's query string, which the
  * route then validates as it validates any request (same rules, same 400 naming each parameter).
+ * Its output schema is the route's success body or the error body (outputSchemaOf).
  */
 import type { ApiContract, OperationSpec, ParameterSpec } from '../api-contract/openapi.js';
 import type { ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
+import { resolveRef } from '../json-ref.js';
 
 type Schema = Record<string, unknown>;
 
@@ -16,6 +18,7 @@ export interface ToolDefinition {
   title: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, Schema>; required?: string[]; additionalProperties: false };
+  outputSchema: { type: 'object'; anyOf: Schema[]; $defs: Record<string, Schema> };
   annotations: { title: string; readOnlyHint: true; destructiveHint: false; idempotentHint: true; openWorldHint: false };
 }
 
@@ -57,6 +60,52 @@ function queryParametersOf(operation: OperationSpec): ParameterSpec[] {
   return operation.parameters.filter((p) => p.in === 'query');
 }
 
+/** The formats of JSON Schema itself; OpenAPI's own (double, int64…) mean nothing to a JSON Schema validator and are left out. */
+const JSON_SCHEMA_FORMATS = new Set(['date', 'date-time', 'time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uuid']);
+const COMPONENT_SCHEMA = '#/components/schemas/';
+
+/**
+ * A tool's output schema (MCP `outputSchema`, which its structuredContent conforms to): the route's
+ * success body or, for a refused call (isError), the API's error body, as one self-contained JSON
+ * Schema: the contract's schemas it reaches under `$defs`, without OpenAPI's examples, extensions
+ * and formats, and without their descriptions (the tool's description and the contract resource
+ * have them), which nearly tripled the tool list.
+ */
+export function outputSchemaOf(contract: ApiContract, operation: OperationSpec): ToolDefinition['outputSchema'] {
+  const document = contract.document as Schema;
+  const op = ((document.paths as Record<string, Schema>)[operation.path] as Record<string, Schema>)[operation.method] as Schema;
+  const response = resolveRef(document, (op.responses as Record<string, unknown>)['200']);
+  const success = ((response.content as Record<string, Schema>)['application/json'] as Schema).schema;
+  const defs: Record<string, Schema> = {};
+  const pending: string[] = [];
+  const copy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(copy);
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Schema = {};
+    for (const [key, value] of Object.entries(node as Schema)) {
+      if (key === 'examples' || key === 'example' || key.startsWith('x-')) continue;
+      // The schemas' texts stay in the contract (the oads://openapi.json resource): a tool list is read into an assistant's context.
+      if ((key === 'description' || key === 'title') && typeof value === 'string') continue;
+      if (key === 'format' && !JSON_SCHEMA_FORMATS.has(String(value))) continue;
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_SCHEMA)) {
+        const name = value.slice(COMPONENT_SCHEMA.length);
+        if (!(name in defs) && !pending.includes(name)) pending.push(name);
+        out.$ref = `#/$defs/${name}`;
+      } else out[key] = copy(value);
+    }
+    return out;
+  };
+  const anyOf = [copy(success), copy({ $ref: `${COMPONENT_SCHEMA}ErrorResponse` })] as Schema[];
+  const schemas = (document.components as Record<string, Record<string, Schema>>).schemas ?? {};
+  for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
+    const schema = schemas[name];
+    if (!schema) throw new Error(`${operation.operationId}: ${COMPONENT_SCHEMA}${name} is not in the contract`);
+    defs[name] = {}; // taken: a schema that refers to itself is not queued again
+    defs[name] = copy(schema) as Schema;
+  }
+  return { type: 'object', anyOf, $defs: defs };
+}
+
 /** The operations served as tools, in the contract's order: those marked `x-mcp`. */
 export function toolOperations(contract: ApiContract): OperationSpec[] {
   const operations = contract.operations.filter((o) => o.facts.mcp);
@@ -69,7 +118,7 @@ export function toolOperations(contract: ApiContract): OperationSpec[] {
   return operations;
 }
 
-export function toolDefinition(operation: OperationSpec): ToolDefinition {
+export function toolDefinition(operation: OperationSpec, contract: ApiContract): ToolDefinition {
   const parameters = queryParametersOf(operation);
   const required = parameters.filter((p) => p.required).map((p) => p.name);
   const description = [operation.description.trim() || operation.summary, `The result is the JSON body of GET ${operation.path}.`].join(
@@ -85,6 +134,7 @@ export function toolDefinition(operation: OperationSpec): ToolDefinition {
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
     },
+    outputSchema: outputSchemaOf(contract, operation),
     annotations: { title: operation.summary, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   };
 }
@@ -96,7 +146,7 @@ export function toolsOf(contract: ApiContract): { operations: Map<string, Operat
   let found = definitions.get(contract);
   if (found === undefined) {
     const operations = toolOperations(contract);
-    found = { operations: new Map(operations.map((o) => [o.operationId, o])), tools: operations.map(toolDefinition) };
+    found = { operations: new Map(operations.map((o) => [o.operationId, o])), tools: operations.map((o) => toolDefinition(o, contract)) };
     definitions.set(contract, found);
   }
   return found;

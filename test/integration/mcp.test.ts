@@ -123,6 +123,15 @@ describe('MCP tool access', () => {
     expect(properties.session).toMatchObject({ type: 'string', enum: ['rth', 'gth', 'all'], default: 'rth' });
     expect(trades.inputSchema.additionalProperties).toBe(false);
     expect(tools.find((t) => t.name === 'getPremiumDrift')?.inputSchema.required).toEqual(['underlying_symbol']);
+    // Every tool declares its output; this client, having listed them, checks each answer's
+    // structuredContent against it (the SDK client does so by itself): a body and an error here.
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    const answered = await call(client, 'listOptionTrades', { underlying_symbol: 'SPY', limit: 3 });
+    expect(answered.isError).toBeFalsy();
+    expect(bodyOf<Body>(answered).data).toHaveLength(3);
+    const refused = await call(client, 'getPremiumDrift', { underlying_symbol: 'SPY', interval: '2m' });
+    expect(refused.isError).toBe(true);
+    expect(bodyOf<{ error: { code: string } }>(refused).error.code).toBe('invalid_parameter');
   });
 
   it("answers a trades call with the route's body and follows its cursor to the same second page as REST", async () => {
