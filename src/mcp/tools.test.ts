@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { loadApiContract, type ApiContract, type OperationSpec } from '../api-contract/openapi.js';
 import { loadExamples } from '../docs/enrich.js';
-import { queryStringOf, toolDefinition, toolOperations, toolsOf } from './tools.js';
+import { fieldsOf, projectFields, queryStringOf, toolDefinition, toolOperations, toolsOf } from './tools.js';
 
 const contract = loadApiContract();
 const trades = contract.byId.get('listOptionTrades')!;
@@ -45,6 +45,54 @@ describe('MCP tools from the contract', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(10);
+  });
+
+  it('cuts an answer to the fields asked for, through objects and lists, and names the paths that match nothing', () => {
+    const body = {
+      data: {
+        expirations: [
+          {
+            date_of_expiry: '2026-11-21',
+            atm: 0.2,
+            points: [
+              { strike: 1, iv: 0.3 },
+              { strike: 2, iv: null },
+            ],
+          },
+        ],
+        count: 1,
+      },
+      meta: { request_id: 'req_1' },
+    };
+    expect(projectFields(body, ['expirations.date_of_expiry', 'expirations.points.strike'])).toEqual({
+      body: {
+        data: { expirations: [{ date_of_expiry: '2026-11-21', points: [{ strike: 1 }, { strike: 2 }] }] },
+        meta: { request_id: 'req_1' },
+      },
+      unmatched: [],
+    });
+    // A whole subtree, and a list of rows at the top.
+    expect(projectFields(body, ['count', 'expirations.points']).body.data).toEqual({
+      count: 1,
+      expirations: [{ points: body.data.expirations[0]!.points }],
+    });
+    const rows = {
+      data: [
+        { id: 'a', premium: 5, side: 'ask' },
+        { id: 'b', premium: 7 },
+      ],
+      pagination: { next_cursor_id: null },
+    };
+    expect(projectFields(rows, ['id', 'side'])).toEqual({
+      body: { data: [{ id: 'a', side: 'ask' }, { id: 'b' }], pagination: { next_cursor_id: null } },
+      unmatched: [],
+    });
+    expect(projectFields(rows, ['id', 'nope', 'id.deeper']).unmatched).toEqual(['nope']);
+    expect(projectFields({ data: [] }, ['anything']).unmatched).toEqual([]);
+    expect(fieldsOf(['a.b', 'c'])).toEqual({ fields: ['a.b', 'c'] });
+    for (const bad of [[], 'a', ['a', 'a'], ['A'], ['a..b'], [1], Array.from({ length: 51 }, (_, i) => `f${i}`)]) {
+      expect(fieldsOf(bad), JSON.stringify(bad)).toHaveProperty('problems');
+    }
   });
 
   it('writes a parameter as JSON Schema: its bounds, enum, default and both descriptions, no OpenAPI leftovers', () => {

@@ -86,6 +86,8 @@ export function outputSchemaOf(contract: ApiContract, operation: OperationSpec):
       if (key === 'examples' || key === 'example' || key.startsWith('x-')) continue;
       // The schemas' texts stay in the contract (the oads://openapi.json resource): a tool list is read into an assistant's context.
       if ((key === 'description' || key === 'title') && typeof value === 'string') continue;
+      // A `fields` projection leaves properties out: the schema names each object's properties, not which are present.
+      if (key === 'required' && Array.isArray(value)) continue;
       if (key === 'format' && !JSON_SCHEMA_FORMATS.has(String(value))) continue;
       if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT_SCHEMA)) {
         const name = value.slice(COMPONENT_SCHEMA.length);
@@ -104,6 +106,74 @@ export function outputSchemaOf(contract: ApiContract, operation: OperationSpec):
     defs[name] = copy(schema) as Schema;
   }
   return { type: 'object', anyOf, $defs: defs };
+}
+
+/** The argument of every tool that asks for part of the answer (projectFields); no route has a parameter of that name. */
+export const FIELDS_ARGUMENT = 'fields';
+const FIELD_PATH = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
+const MAX_FIELDS = 50;
+const FIELDS_SCHEMA: Schema = {
+  type: 'array',
+  items: { type: 'string', pattern: FIELD_PATH.source },
+  minItems: 1,
+  maxItems: MAX_FIELDS,
+  uniqueItems: true,
+  description:
+    "Only these fields of the answer's data, for a shorter answer (a volatility skew is about 100 KB whole): dot paths through objects and lists, e.g. ['expirations.date_of_expiry', 'expirations.atm_implied_volatility'] or, on a list of rows, ['id', 'premium']. meta and pagination come whole. Left out: the whole answer.",
+};
+
+/**
+ * The `fields` argument checked: a list of 1 to 50 distinct dot paths; problems name `fields`.
+ */
+export function fieldsOf(value: unknown): { fields: string[] } | { problems: ErrorDetail[] } {
+  const valid =
+    Array.isArray(value) &&
+    value.length >= 1 &&
+    value.length <= MAX_FIELDS &&
+    new Set(value).size === value.length &&
+    value.every((f) => typeof f === 'string' && FIELD_PATH.test(f));
+  return valid
+    ? { fields: value as string[] }
+    : { problems: [{ parameter: FIELDS_ARGUMENT, message: `must be a list of 1 to ${MAX_FIELDS} distinct dot paths (a.b.c)` }] };
+}
+
+/**
+ * `body` with its `data` cut to the given paths (each a chain of property names; a list on the way
+ * is followed into each of its items); everything else of the body as it was. `unmatched` names
+ * the paths that met an object without their next property while meeting none with it (a path
+ * naming no field of this answer), so they can be refused; a path through empty lists matches.
+ */
+export function projectFields(
+  body: Record<string, unknown>,
+  fields: readonly string[],
+): { body: Record<string, unknown>; unmatched: string[] } {
+  const unmatched: string[] = [];
+  const paths = fields.map((f) => f.split('.'));
+  const pick = (node: unknown, tails: string[][]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => pick(item, tails));
+    if (typeof node !== 'object' || node === null) return node;
+    const out: Record<string, unknown> = {};
+    const byHead = new Map<string, string[][]>();
+    for (const [head, ...tail] of tails) byHead.set(head!, [...(byHead.get(head!) ?? []), tail]);
+    for (const [head, rest] of byHead) {
+      if (!(head in (node as Record<string, unknown>))) continue;
+      const value = (node as Record<string, unknown>)[head];
+      out[head] = rest.some((t) => t.length === 0) ? value : pick(value, rest);
+    }
+    return out;
+  };
+  const seen = (node: unknown, path: string[]): 'yes' | 'no' | 'unknown' => {
+    if (path.length === 0) return 'yes';
+    if (Array.isArray(node)) {
+      const answers = node.map((item) => seen(item, path));
+      return answers.includes('yes') ? 'yes' : answers.includes('no') ? 'no' : 'unknown';
+    }
+    if (typeof node !== 'object' || node === null) return 'unknown';
+    const [head, ...tail] = path;
+    return head! in (node as Record<string, unknown>) ? seen((node as Record<string, unknown>)[head!], tail) : 'no';
+  };
+  for (const [i, path] of paths.entries()) if (seen(body.data, path) === 'no') unmatched.push(fields[i]!);
+  return { body: { ...body, data: pick(body.data, paths) }, unmatched };
 }
 
 /** The operations served as tools, in the contract's order: those marked `x-mcp`. */
@@ -130,7 +200,10 @@ export function toolDefinition(operation: OperationSpec, contract: ApiContract):
     description,
     inputSchema: {
       type: 'object',
-      properties: Object.fromEntries(parameters.map((p) => [p.name, jsonSchemaOf(p.schema, p.description)])),
+      properties: {
+        ...Object.fromEntries(parameters.map((p) => [p.name, jsonSchemaOf(p.schema, p.description)])),
+        [FIELDS_ARGUMENT]: FIELDS_SCHEMA,
+      },
       ...(required.length > 0 ? { required } : {}),
       additionalProperties: false,
     },
