@@ -55,12 +55,14 @@ check-generated: install venv
 
 # The contract, and the document /v1/openapi.json serves, as client generators read them:
 # openapi-python-client and openapi-typescript on both; on the served one also @hey-api/openapi-ts,
-# oapi-codegen (Go, `go build`) and openapi-generator's Java native client (`mvn compile`), the last
-# two installed pinned into build/tools by scripts/generator-tools (go, java and mvn are on the
-# machine). No warning, no client that does not build, no enum set declared twice, no auto-named
-# model, no float32, no unresolvable $ref (findings also in build/generator-findings.txt). The
-# check's own test first: it finds each fault in a small contract and nothing once they are repaired.
+# oapi-codegen (Go, `go build`) and openapi-generator's Go (`go build`) and Java native (`mvn compile`)
+# clients, both generators installed pinned into build/tools by scripts/generator-tools (go, java and
+# mvn are on the machine). No warning, no client that does not build, no enum set declared twice, no
+# auto-named model, no float32, no unresolvable $ref (findings also in build/generator-findings.txt).
+# The check's own tests first: it finds each fault in a small contract and nothing once they are
+# repaired (the Go enum collision with openapi-generator, installed first).
 check-generators: install venv
+	bash scripts/generator-tools >/dev/null
 	cd sdk/python && ../../.venv/bin/python -m pytest -q -p no:cacheprovider tests/test_check_generators.py
 	bash scripts/check-generators build/generator-findings.txt
 

@@ -19,6 +19,21 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
+const clockFormat = new Intl.DateTimeFormat('en-US', { timeZone: NEW_YORK, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: NEW_YORK, month: 'short', day: 'numeric' });
+
+/**
+ * Labels of a time axis's ticks (Unix ms): New York 24-hour time (`09:30`, `14:05`), with the date
+ * beneath on the first tick and on each tick of a new day (an overnight session crosses midnight).
+ */
+export function timeTicks(splits: readonly number[]): string[] {
+  return splits.map((ms, i) => {
+    const day = dayFormat.format(ms);
+    const newDay = i === 0 || dayFormat.format(splits[i - 1]) !== day;
+    return newDay ? `${clockFormat.format(ms)}\n${day}` : clockFormat.format(ms);
+  });
+}
+
 export function timeOf(ms: number): string {
   return timeFormat.format(ms);
 }

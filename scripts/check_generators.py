@@ -15,11 +15,14 @@ settings) and lists what such a user would trip over:
   references: @hey-api/openapi-ts crashed on one, orval warned);
 - with --go: oapi-codegen's client (types and client) must generate and build (`go build`), with
   no float32; with --java: openapi-generator's Java `native` client must generate without a warning
-  and compile (`mvn compile`), with no Float and no model but the contract's schemas;
+  and compile (`mvn compile`), with no Float and no model but the contract's schemas; with
+  --openapi-generator-go: openapi-generator's Go client likewise, built with `go build` (its enum
+  constants are package-level: enums sharing a value need x-enum-varnames to tell them apart);
 - with --hey-api: the captured output of @hey-api/openapi-ts (run by scripts/check-generators).
 
 Usage: check_generators.py CONTRACT FINDINGS_FILE [TYPESCRIPT_OUTPUT_FILE] [--hey-api OUTPUT_FILE]
                            [--go OAPI_CODEGEN] [--java OPENAPI_GENERATOR_JAR]
+                           [--openapi-generator-go OPENAPI_GENERATOR_JAR]
 CONTRACT is YAML or JSON (the served document, /v1/openapi.json, is JSON). The findings file is
 rewritten on every run (empty when the contract is clean); exit status 1 when there is any
 finding. The TypeScript generators run in scripts/check-generators (they are npm packages); their
@@ -308,6 +311,37 @@ def java_findings(contract: Path, doc: dict, jar: Path, work: Path) -> list[str]
     return findings
 
 
+def openapi_generator_go_findings(contract: Path, doc: dict, jar: Path, work: Path) -> list[str]:
+    """openapi-generator's Go client: no warning, builds (`go build`: it declares every enum's
+    constants at package level, so two enums sharing a value collide unless x-enum-varnames names
+    them apart), no float32 field, every model a component."""
+    out = work / "go-openapi-generator"
+    code, output = run(["java", "-jar", str(jar), "generate", "-i", str(contract), "-g", "go", "-o", str(out)], work)
+    noted = [line for line in output.splitlines() if re.search(r"\b(WARN|ERROR)\b", line) and not any(known in line for known in JAVA_KNOWN_WARNINGS)]
+    findings: list[str] = []
+    if code != 0 or noted:
+        findings = [f"openapi-generator go (exit {code}) printed:", *(f"    {line}" for line in (noted or output.splitlines()[-20:])[:40])]
+        if code != 0:
+            return findings
+    shutil.rmtree(out / "test", ignore_errors=True)  # its test stubs only (testify); not the client
+    code, output = run(["go", "mod", "tidy"], out)
+    if code == 0:
+        code, output = run(["go", "build", "-gcflags=-e", "./..."], out)
+    if code != 0:
+        findings += ["openapi-generator's Go client does not build:", *(f"    {line}" for line in output.splitlines()[:40])]
+    schemas = set((doc.get("components") or {}).get("schemas") or {})
+    models = sorted(out.glob("model_*.go"))
+    float32 = sorted({file.stem for file in models if re.search(r"\bfloat32\b", file.read_text(encoding="utf-8"))})
+    if float32:
+        findings.append(f"openapi-generator go uses float32 (a number without format: double) in: {', '.join(float32[:20])}")
+    # Besides each model, it declares `type _Name Name` (its decoder's alias) and NullableName.
+    types = {name for file in models for name in re.findall(r"^type (\w+) ", file.read_text(encoding="utf-8"), re.MULTILINE)}
+    auto = sorted(name for name in types if name.removeprefix("_").removeprefix("Nullable") not in schemas)
+    if auto:
+        findings.append(f"openapi-generator go names {len(auto)} models itself: {', '.join(auto[:20])}")
+    return findings
+
+
 def typescript_findings(output_file: Path) -> list[str]:
     text = output_file.read_text(encoding="utf-8") if output_file.exists() else ""
     status, _, output = text.partition("\n")
@@ -324,7 +358,8 @@ def main() -> int:
     parser.add_argument("typescript_output", type=Path, nargs="?")
     parser.add_argument("--hey-api", type=Path, dest="hey_api")
     parser.add_argument("--go", type=Path, help="oapi-codegen to run on the contract")
-    parser.add_argument("--java", type=Path, help="the openapi-generator CLI jar to run on the contract")
+    parser.add_argument("--java", type=Path, help="the openapi-generator CLI jar to run on the contract (its Java native client)")
+    parser.add_argument("--openapi-generator-go", type=Path, dest="openapi_generator_go", help="the openapi-generator CLI jar to run on the contract (its Go client)")
     args = parser.parse_args()
     contract = args.contract.resolve()
     findings_file: Path = args.findings
@@ -344,13 +379,15 @@ def main() -> int:
         findings += typescript_findings(args.typescript_output)
     if args.hey_api is not None:
         findings += hey_api_findings(args.hey_api)
-    if args.go is not None or args.java is not None:
+    if args.go is not None or args.java is not None or args.openapi_generator_go is not None:
         work = Path(tempfile.mkdtemp(prefix="oads-check-generators-compiled-"))
         try:
             if args.go is not None:
                 findings += go_findings(contract, contract_doc, args.go.resolve(), work)
             if args.java is not None:
                 findings += java_findings(contract, contract_doc, args.java.resolve(), work)
+            if args.openapi_generator_go is not None:
+                findings += openapi_generator_go_findings(contract, contract_doc, args.openapi_generator_go.resolve(), work)
         finally:
             shutil.rmtree(work, ignore_errors=True)
 

@@ -16,6 +16,7 @@ import { operationMatcher, type ApiContract, type OperationId, type OperationSpe
 import { checkEntitlements, type AuthenticatedAccount } from './entitlements.js';
 import { ApiError } from './errors.js';
 import { docsPage } from './docs-page.js';
+import { publicOrigin } from './services/public-url.js';
 import { explorerPage } from './explorer-page.js';
 import type { Handler, HandlerMap } from './handlers/types.js';
 import { newRequestId } from './ids.js';
@@ -162,7 +163,15 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   app.use(headAsGet);
   app.use(compressLarge(deps.config.compressionThresholdBytes));
   if (options.docsDir) {
-    app.use('/docs', docsPage(options.docsDir));
+    const servers = deps.apiContract.document.servers as { url: string }[] | undefined;
+    const from = servers?.[0]?.url;
+    app.use(
+      '/docs',
+      docsPage(
+        options.docsDir,
+        from ? { from, originOf: (req) => publicOrigin(deps.config, req.headers as Record<string, string | undefined>) } : undefined,
+      ),
+    );
   }
   if (options.explorerDir) app.use('/explorer', explorerPage(options.explorerDir));
   app.get('/', (_req, res) => res.redirect(302, '/docs/'));

@@ -145,6 +145,16 @@ describe('loadConfig: overrides', () => {
     expect(config.shutdownGraceMs).toBe(5_000);
   });
 
+  it('reads PUBLIC_URL as an http(s) origin, unset by default, and refuses a path or another scheme', () => {
+    expect(loadConfig({}).publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: '' }).publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://API.example.com/' }).publicUrl).toBe('https://api.example.com');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.1.2.3:8443' }).publicUrl).toBe('http://10.1.2.3:8443');
+    for (const bad of ['https://api.example.com/oads', 'ftp://api.example.com', 'api.example.com', 'https://u:p@api.example.com']) {
+      expect(loadError({ PUBLIC_URL: bad }).message, bad).toContain('PUBLIC_URL must be an http or https origin');
+    }
+  });
+
   it('accepts postgres:// too, and 1/0 for booleans', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://localhost/oads', VALIDATE_RESPONSES: '1', SEED_ON_START: '0' });
     expect(config.databaseUrl).toBe('postgres://localhost/oads');

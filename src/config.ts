@@ -70,6 +70,12 @@ export interface Config {
   limits: Limits;
   /** Proxy hops whose X-Forwarded-For entries are trusted (0: use the socket peer only). */
   trustProxyHops: number;
+  /**
+   * PUBLIC_URL: the origin clients reach the service at (`https://api.example.com`), written into
+   * the served contract's `servers`, its request samples and the AsyncAPI document's server; null
+   * (unset): each document names the origin it was requested at (services/public-url.ts).
+   */
+  publicUrl: string | null;
   /** Validate every response against the contract (on in tests; costs time in production). */
   validateResponses: boolean;
   logLevel: 'silent' | 'info';
@@ -163,6 +169,18 @@ class ConfigErrors {
     return value;
   }
 
+  /** An http(s) origin (scheme, host, optional port; no path), without a trailing slash; null when unset. */
+  origin(env: Env, name: string): string | null {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return null;
+    const url = URL.canParse(raw) ? new URL(raw) : null;
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash || url.username) {
+      this.problems.push(`${name} must be an http or https origin without a path (https://api.example.com:8443; got "${raw}")`);
+      return null;
+    }
+    return url.origin;
+  }
+
   boolean(env: Env, name: string, fallback: boolean): boolean {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -217,6 +235,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       exportDiskFloorBytes: errors.integer(env, 'EXPORT_DISK_FLOOR_BYTES', 1024 ** 3, 0, Number.MAX_SAFE_INTEGER),
     },
     trustProxyHops: errors.integer(env, 'TRUST_PROXY', 0, 0, 10),
+    publicUrl: errors.origin(env, 'PUBLIC_URL'),
     validateResponses: errors.boolean(env, 'VALIDATE_RESPONSES', false),
     logLevel,
     metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : errors.integer(env, 'METRICS_PORT', 0, 0, 65535),

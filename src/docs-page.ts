@@ -1,6 +1,7 @@
 /**
  * The Redoc site at /docs: the page `make docs` builds (scripts/build-docs), one HTML file with
- * Redoc's bundle and the contract inline, served as static files.
+ * Redoc's bundle and the contract inline, served as static files; the page itself names the origin
+ * each request reached in its servers and request samples (DocsOrigin).
  *
  * Its responses carry a Content-Security-Policy that lets the page run only its own inline scripts,
  * named by their SHA-256 (read from the built page, again whenever the file changes: `make run`
@@ -11,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 
 const FIXED = [
   "default-src 'none'",
@@ -44,26 +45,54 @@ export function docsPolicy(html: string): string {
   return [FIXED[0], `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trimEnd(), ...FIXED.slice(1)].join('; ');
 }
 
-export function docsPage(dir: string): RequestHandler {
+/**
+ * Where the page names the service: the page is built from the contract, whose server (and so
+ * every request sample) is `from`; served, each names the origin the request reached instead
+ * (`originOf`: PUBLIC_URL, or the request's Host: services/public-url.ts), as /v1/openapi.json does.
+ */
+export interface DocsOrigin {
+  from: string;
+  originOf: (req: Request) => string;
+}
+
+/** Pages rewritten for an origin, per built page: a few origins, never more than this many (the oldest goes). */
+const ORIGINS_KEPT = 8;
+
+export function docsPage(dir: string, origin?: DocsOrigin): RequestHandler {
   const root = path.resolve(dir);
   const files = express.static(root, { index: 'index.html' });
-  let cached: { stamp: string; policy: string } | null = null;
-  const policy = (): string => {
-    const page = path.join(root, 'index.html');
+  const page = path.join(root, 'index.html');
+  let built: { stamp: string; html: string; byOrigin: Map<string, { html: string; policy: string }> } | null = null;
+  /** The page as `origin` reads it, with its policy; null when it is not built (yet). */
+  const pageFor = (to: string): { html: string; policy: string } | null => {
+    let stat: fs.Stats;
     try {
-      const stat = fs.statSync(page);
-      const stamp = `${stat.mtimeMs}:${stat.size}`;
-      if (cached?.stamp !== stamp) cached = { stamp, policy: docsPolicy(fs.readFileSync(page, 'utf8')) };
-      return cached.policy;
+      stat = fs.statSync(page);
     } catch {
-      // Not built (yet): no script may run.
-      return docsPolicy('');
+      return null;
     }
+    const stamp = `${stat.mtimeMs}:${stat.size}`;
+    if (built?.stamp !== stamp) built = { stamp, html: fs.readFileSync(page, 'utf8'), byOrigin: new Map() };
+    let found = built.byOrigin.get(to);
+    if (!found) {
+      const html = origin && to !== origin.from ? built.html.replaceAll(origin.from, to) : built.html;
+      found = { html, policy: docsPolicy(html) };
+      if (built.byOrigin.size >= ORIGINS_KEPT) built.byOrigin.delete(built.byOrigin.keys().next().value as string);
+      built.byOrigin.set(to, found);
+    }
+    return found;
   };
   return (req, res, next) => {
-    res.setHeader('Content-Security-Policy', policy());
+    const to = origin ? origin.originOf(req) : '';
+    const served = pageFor(to);
+    // Not built (yet): no script may run.
+    res.setHeader('Content-Security-Policy', served?.policy ?? docsPolicy(''));
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    if (served && (req.method === 'GET' || req.method === 'HEAD') && /\/(index\.html)?$/.test(req.originalUrl.split('?')[0] ?? '')) {
+      res.type('html').send(served.html);
+      return;
+    }
     files(req, res, next);
   };
 }

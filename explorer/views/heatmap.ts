@@ -24,6 +24,15 @@ function colorOf(value: number, scale: number, signed: boolean): string {
   return value >= 0 ? `rgba(47,191,113,${a})` : `rgba(239,83,80,${a})`;
 }
 
+/**
+ * A cell's text: its value, compact, with float noise shown as 0: a magnitude below a billionth of
+ * the window's largest (or below 1e-9) is what a greek of a contract at its expiry leaves (the 0d
+ * column read `4e-28`). The value itself, and its colour, stay as the API gave them.
+ */
+export function cellLabel(value: number, scale: number, digits = 2): string {
+  return compact(Math.abs(value) < Math.max(1e-9, scale * 1e-9) ? 0 : value, digits);
+}
+
 interface Grid {
   strikes: number[];
   expirations: { date: string; dte: number }[];
@@ -42,6 +51,11 @@ function gridOf(h: Heatmap): Grid {
   return { strikes, expirations, values };
 }
 
+/** The window's largest magnitude, which the colours and the labels are measured against. */
+function scaleOf(h: Heatmap): number {
+  return Math.max(Math.abs(h.minimum ?? 0), Math.abs(h.maximum ?? 0));
+}
+
 function draw(canvas: HTMLCanvasElement, h: Heatmap, grid: Grid, width: number): { cellWidth: number } {
   const cols = grid.expirations.length;
   const cellWidth = Math.max(28, Math.floor((width - LABEL_WIDTH) / Math.max(1, cols)));
@@ -57,7 +71,7 @@ function draw(canvas: HTMLCanvasElement, h: Heatmap, grid: Grid, width: number):
   ctx.font = '11px system-ui, sans-serif';
   ctx.textBaseline = 'middle';
   const signed = (h.minimum ?? 0) < 0 || ['gamma', 'delta', 'vanna', 'charm', 'net_premium'].includes(h.metric);
-  const scale = Math.max(Math.abs(h.minimum ?? 0), Math.abs(h.maximum ?? 0));
+  const scale = scaleOf(h);
   ctx.fillStyle = '#aab4c0';
   ctx.textAlign = 'center';
   grid.expirations.forEach((e, j) => {
@@ -78,7 +92,7 @@ function draw(canvas: HTMLCanvasElement, h: Heatmap, grid: Grid, width: number):
       if (cellWidth >= 44) {
         ctx.fillStyle = '#f5f7fa';
         ctx.textAlign = 'center';
-        ctx.fillText(compact(v, 2), x + cellWidth / 2, y + ROW_HEIGHT / 2);
+        ctx.fillText(cellLabel(v, scale), x + cellWidth / 2, y + ROW_HEIGHT / 2);
       }
     });
   });
@@ -124,6 +138,7 @@ export const heatmap: View = {
     return (out) => {
       const h = body.data;
       const grid = gridOf(h);
+      const scale = scaleOf(h);
       const observed = ['open_interest', 'volume', 'premium', 'net_premium', 'trades'].includes(h.metric);
       out.append(
         el(
@@ -169,9 +184,10 @@ export const heatmap: View = {
         hover.textContent =
           v === undefined || e === undefined
             ? 'Point at a cell for its value.'
-            : `${strike(grid.strikes[i])} · ${e.date} (${e.dte}d) · ${v === null ? 'no listed contract' : `${compact(v, 4)} ${h.unit_label}`}`;
+            : `${strike(grid.strikes[i])} · ${e.date} (${e.dte}d) · ${v === null ? 'no listed contract' : `${cellLabel(v, scale, 4)} ${h.unit_label}`}`;
       });
-      return { requests: [url], strikes: grid.strikes, expirations: grid.expirations.map((e) => e.date), values: grid.values };
+      const labels = grid.values.map((row) => row.map((v) => (v === null ? null : cellLabel(v, scale))));
+      return { requests: [url], strikes: grid.strikes, expirations: grid.expirations.map((e) => e.date), values: grid.values, labels };
     };
   },
 };

@@ -4,7 +4,7 @@
  */
 import type { GetPremiumDriftResponse } from '../../generated/client/types.gen';
 import { getJson, urlOf } from '../api';
-import { chart, COLORS } from '../chart';
+import { chart, COLORS, timeTicksOf } from '../chart';
 import { el, facts } from '../dom';
 import { num, timeOf, usd } from '../format';
 import { latest, queryOf, type View } from '../view';
@@ -64,6 +64,10 @@ export const premiumDrift: View = {
       return {
         requests: [url],
         series: { timestamp, call_drift: call, put_drift: put, sentiment_drift: sentiment, underlying_price: underlying },
+        // The time axis's labels as last drawn (a getter: the chart paints on the next frame).
+        get ticks() {
+          return timeTicksOf(u);
+        },
       };
     };
   },

@@ -107,8 +107,16 @@ export function enrichDocument(document: Json, operations: readonly OperationSpe
 /**
  * The document served at /v1/openapi.json and built into the docs page: the contract with each
  * operation's response example and request samples. Built by the route and by `make docs`
- * (scripts/docs-document.ts), not when the contract loads.
+ * (scripts/docs-document.ts), not when the contract loads. Given an origin (the route gives the
+ * one the request reached, or PUBLIC_URL: services/public-url.ts), its `servers` and the samples
+ * name that origin instead of the contract's local address, so a client generated from the
+ * served document calls the service it came from.
  */
-export function servedDocument(contract: ApiContract, dir = examplesDir): Json {
-  return enrichDocument(contract.document, contract.operations, loadExamples(dir));
+export function servedDocument(contract: ApiContract, dir = examplesDir, origin?: string): Json {
+  const document =
+    origin === undefined ? contract.document : { ...contract.document, servers: [{ url: origin, description: SERVED_SERVER }] };
+  return enrichDocument(document, contract.operations, loadExamples(dir));
 }
+
+/** The description of the served document's one server. */
+export const SERVED_SERVER = 'This service: the origin this document was requested at, or the PUBLIC_URL it is configured with.';

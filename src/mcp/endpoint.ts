@@ -33,14 +33,14 @@ import {
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
-import { ApiError, invalidParameters } from '../errors.js';
+import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 import { errorBody, errorMiddleware, sendError } from '../middleware/errors.js';
 import { checkParameterNames } from '../middleware/validation.js';
 import type { ServiceDeps } from '../service.js';
 import { injectGet, type InjectedAnswer } from './inject.js';
 import { MCP_PATH } from '../api-contract/mcp-route.js';
-import { queryStringOf, toolsOf } from './tools.js';
+import { FIELDS_ARGUMENT, fieldsOf, projectFields, queryStringOf, toolsOf } from './tools.js';
 
 export interface McpEndpointOptions {
   deps: ServiceDeps;
@@ -56,6 +56,9 @@ interface CallContext {
 
 /** The res.locals the context and auth middleware set, which the route's own middleware reads. */
 const CALL_LOCALS = ['requestId', 'receivedAt', 'account', 'accountId', 'keyId', 'network'] as const;
+
+/** The request headers that say which origin the service was reached at, handed to the route run. */
+const ORIGIN_HEADERS = ['host', 'x-forwarded-host', 'x-forwarded-proto'] as const;
 
 const RESOURCE_NOT_FOUND = -32002;
 
@@ -82,6 +85,7 @@ const RESOURCES: readonly (Resource & { operationId: OperationId })[] = [
 const INSTRUCTIONS = [
   "Read-only US options market data. Each tool is one route of the REST API (its name is the route's id in the catalog) and returns that route's JSON body: {data, meta, pagination?}.",
   'A paginated tool returns pagination.next_cursor_id: call the same tool with the same arguments and cursor_id set to it for the next page.',
+  "Every tool takes `fields` besides the route's parameters: dot paths of the data to keep (['expirations.date_of_expiry'], ['id', 'premium']) for a shorter answer.",
   'A refused call is a tool error whose text is the API error body {"error": {code, message, status, details, retry_after_ms}}; details name each bad parameter.',
   "Every MCP request counts against the account's rate limits like a REST request.",
 ].join('\n');
@@ -191,7 +195,16 @@ function routeRunner(deps: ServiceDeps, routerOf: McpEndpointOptions['routerOf']
     const abandoned = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const url = search === '' ? operation.path : `${operation.path}?${search}`;
     const locals = Object.fromEntries(CALL_LOCALS.map((name) => [name, res.locals[name] as unknown]));
-    const answer = await injectGet(routes, url, (req) => calls.set(req, { locals, operation }), abandoned);
+    const outer = res.req.headers;
+    const prepare = (req: IncomingMessage): void => {
+      // The documents a route serves name the origin the MCP request reached (services/public-url.ts).
+      for (const name of ORIGIN_HEADERS) {
+        const value = outer[name];
+        if (typeof value === 'string') req.headers[name] = value;
+      }
+      calls.set(req, { locals, operation });
+    };
+    const answer = await injectGet(routes, url, prepare, abandoned);
     if (answer === null) throw new McpError(ErrorCode.InternalError, 'The request ended before the route answered.');
     if (!res.headersSent) res.locals.outcomeStatus = answer.status;
     return answer;
@@ -208,14 +221,27 @@ async function callTool(
 ): Promise<CallToolResult> {
   const operation = operations.get(name);
   if (!operation) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${echoed(name)}`);
-  const query = queryStringOf(operation, args);
-  let answer: InjectedAnswer;
-  if ('problems' in query) {
-    const error = invalidParameters(query.problems);
-    answer = { status: error.status, body: JSON.stringify(errorBody(error, String(res.locals.requestId))) };
+  // `fields` is the tool's own argument (tools.ts projectFields), not a parameter of the route.
+  const { [FIELDS_ARGUMENT]: fieldsArgument, ...routeArgs } = args;
+  const fields = fieldsArgument === undefined ? { fields: null } : fieldsOf(fieldsArgument);
+  const query = queryStringOf(operation, routeArgs);
+  const refuse = (problems: ErrorDetail[]): InjectedAnswer => {
+    const error = invalidParameters(problems);
     res.locals.outcomeStatus = error.status;
+    return { status: error.status, body: JSON.stringify(errorBody(error, String(res.locals.requestId))) };
+  };
+  let answer: InjectedAnswer;
+  if ('problems' in query || 'problems' in fields) {
+    answer = refuse([...('problems' in query ? query.problems : []), ...('problems' in fields ? fields.problems : [])]);
   } else {
     answer = await run(res, operation, query.search);
+    if (answer.status === 200 && fields.fields !== null) {
+      const projected = projectFields(parsed(answer), fields.fields);
+      answer =
+        projected.unmatched.length > 0
+          ? refuse(projected.unmatched.map((f) => ({ parameter: FIELDS_ARGUMENT, message: `${f} names no field of this answer's data` })))
+          : { status: 200, body: JSON.stringify(projected.body) };
+    }
   }
   const body = parsed(answer);
   const result: CallToolResult = { content: [{ type: 'text', text: answer.body }], structuredContent: body };

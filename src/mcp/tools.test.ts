@@ -1,6 +1,9 @@
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { loadApiContract, type ApiContract, type OperationSpec } from '../api-contract/openapi.js';
-import { queryStringOf, toolDefinition, toolOperations, toolsOf } from './tools.js';
+import { loadExamples } from '../docs/enrich.js';
+import { fieldsOf, projectFields, queryStringOf, toolDefinition, toolOperations, toolsOf } from './tools.js';
 
 const contract = loadApiContract();
 const trades = contract.byId.get('listOptionTrades')!;
@@ -13,8 +16,87 @@ describe('MCP tools from the contract', () => {
     expect(toolsOf(contract).tools).toBe(tools);
   });
 
+  it("declares each tool's output: the route's success body or the error body, self-contained, that the captured answers meet", () => {
+    // As the MCP SDK's client checks structuredContent: Ajv (draft-07 by default), formats added, not strict.
+    const ajv = new Ajv({ strict: false, validateFormats: true, allErrors: true });
+    addFormats.default(ajv);
+    const examples = loadExamples();
+    const error = {
+      error: {
+        code: 'invalid_parameter',
+        message: 'x',
+        status: 400,
+        request_id: 'req_1',
+        details: [{ parameter: 'limit', message: 'y' }],
+        retry_after_ms: null,
+      },
+    };
+    let checked = 0;
+    for (const tool of toolsOf(contract).tools) {
+      const text = JSON.stringify(tool.outputSchema);
+      expect(text, tool.name).not.toMatch(/#\/components\/|"examples"|"x-|"format":"(double|int64|int32|float)"/);
+      const validate = ajv.compile(tool.outputSchema);
+      expect(validate(error), `${tool.name} error: ${ajv.errorsText(validate.errors)}`).toBe(true);
+      expect(validate({ data: 1 }), tool.name).toBe(false);
+      const example = examples.get(tool.name);
+      if (example) {
+        expect(validate(example.value), `${tool.name}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        checked += 1;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(10);
+  });
+
+  it('cuts an answer to the fields asked for, through objects and lists, and names the paths that match nothing', () => {
+    const body = {
+      data: {
+        expirations: [
+          {
+            date_of_expiry: '2026-11-21',
+            atm: 0.2,
+            points: [
+              { strike: 1, iv: 0.3 },
+              { strike: 2, iv: null },
+            ],
+          },
+        ],
+        count: 1,
+      },
+      meta: { request_id: 'req_1' },
+    };
+    expect(projectFields(body, ['expirations.date_of_expiry', 'expirations.points.strike'])).toEqual({
+      body: {
+        data: { expirations: [{ date_of_expiry: '2026-11-21', points: [{ strike: 1 }, { strike: 2 }] }] },
+        meta: { request_id: 'req_1' },
+      },
+      unmatched: [],
+    });
+    // A whole subtree, and a list of rows at the top.
+    expect(projectFields(body, ['count', 'expirations.points']).body.data).toEqual({
+      count: 1,
+      expirations: [{ points: body.data.expirations[0]!.points }],
+    });
+    const rows = {
+      data: [
+        { id: 'a', premium: 5, side: 'ask' },
+        { id: 'b', premium: 7 },
+      ],
+      pagination: { next_cursor_id: null },
+    };
+    expect(projectFields(rows, ['id', 'side'])).toEqual({
+      body: { data: [{ id: 'a', side: 'ask' }, { id: 'b' }], pagination: { next_cursor_id: null } },
+      unmatched: [],
+    });
+    expect(projectFields(rows, ['id', 'nope', 'id.deeper']).unmatched).toEqual(['nope']);
+    expect(projectFields({ data: [] }, ['anything']).unmatched).toEqual([]);
+    expect(fieldsOf(['a.b', 'c'])).toEqual({ fields: ['a.b', 'c'] });
+    for (const bad of [[], 'a', ['a', 'a'], ['A'], ['a..b'], [1], Array.from({ length: 51 }, (_, i) => `f${i}`)]) {
+      expect(fieldsOf(bad), JSON.stringify(bad)).toHaveProperty('problems');
+    }
+  });
+
   it('writes a parameter as JSON Schema: its bounds, enum, default and both descriptions, no OpenAPI leftovers', () => {
-    const properties = toolDefinition(trades).inputSchema.properties;
+    const properties = toolDefinition(trades, contract).inputSchema.properties;
     expect(properties.limit).toEqual({
       type: 'integer',
       minimum: 1,

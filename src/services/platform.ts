@@ -101,21 +101,39 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
   };
 }
 
-const openApiDocuments = new WeakMap<object, Record<string, unknown>>();
+/**
+ * The served contracts by origin, per contract: a few origins at most (the names one service is
+ * reached by), and never more than this many, whatever Host headers are sent (the oldest goes).
+ */
+const ORIGINS_KEPT = 8;
+const openApiDocuments = new WeakMap<object, Map<string, Record<string, unknown>>>();
 
-/** The contract with its examples and request samples (docs/enrich.ts), served bare (no envelope); built on first request. */
-export async function getOpenApiDocument({ deps }: ServiceContext): Promise<Result<'getOpenApiDocument'>> {
-  let document = openApiDocuments.get(deps.apiContract);
+/**
+ * The contract with its examples and request samples (docs/enrich.ts), its `servers` and samples
+ * naming `origin` (services/public-url.ts), served bare (no envelope); built on first request.
+ */
+export async function getOpenApiDocument({ deps }: ServiceContext, origin: string): Promise<Result<'getOpenApiDocument'>> {
+  let byOrigin = openApiDocuments.get(deps.apiContract);
+  if (!byOrigin) {
+    byOrigin = new Map();
+    openApiDocuments.set(deps.apiContract, byOrigin);
+  }
+  let document = byOrigin.get(origin);
   if (!document) {
-    document = servedDocument(deps.apiContract);
-    openApiDocuments.set(deps.apiContract, document);
+    document = servedDocument(deps.apiContract, undefined, origin);
+    if (byOrigin.size >= ORIGINS_KEPT) byOrigin.delete(byOrigin.keys().next().value as string);
+    byOrigin.set(origin, document);
   }
   return { data: document as never, bare: true };
 }
 
-/** The AsyncAPI document of the streams (ServiceDeps.asyncApi), served bare. */
-export async function getAsyncApiDocument({ deps }: ServiceContext): Promise<Result<'getAsyncApiDocument'>> {
-  return { data: deps.asyncApi() as never, bare: true };
+/** The AsyncAPI document of the streams (ServiceDeps.asyncApi), its server at `origin`, served bare. */
+export async function getAsyncApiDocument({ deps }: ServiceContext, origin: string): Promise<Result<'getAsyncApiDocument'>> {
+  const document = deps.asyncApi();
+  const url = new URL(origin);
+  const servers = document.servers as Record<string, Record<string, unknown>>;
+  const service = { ...servers.service, host: url.host, protocol: url.protocol === 'https:' ? 'wss' : 'ws' };
+  return { data: { ...document, servers: { ...servers, service } } as never, bare: true };
 }
 
 export async function listCatalog({ deps }: ServiceContext, query: QueryOf<'listCatalog'>): Promise<Result<'listCatalog'>> {

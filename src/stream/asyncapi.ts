@@ -6,7 +6,8 @@
  */
 import type { ApiContract } from '../api-contract/openapi.js';
 import { CANCELLED_PRINT_FIELDS } from '../db/print-events.js';
-import { CHANNELS, MAX_PRINTS_SYMBOLS } from './channels.js';
+import { examplesDir, loadExamples } from '../docs/enrich.js';
+import { CHANNELS, MAX_PRINTS_SYMBOLS, NOT_STREAM_PARAMETERS } from './channels.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 
 type Json = Record<string, unknown>;
@@ -56,6 +57,136 @@ function message(name: string, summary: string, payload: Json): Json {
   return { name, title: name, summary, contentType: 'application/json', payload };
 }
 
+/**
+ * The data the examples of the data messages carry: a print, premium drift buckets and key levels
+ * as the REST routes answered them (openapi/examples, captured from the simulated market and held
+ * to the contract by scripts/capture-examples.ts).
+ */
+export interface StreamExampleData {
+  print: Json;
+  driftBuckets: Json[];
+  levels: Json;
+}
+
+/** The captured answers of the routes the channels stream, read from openapi/examples. */
+export function capturedExampleData(dir = examplesDir): StreamExampleData {
+  const examples = loadExamples(dir);
+  const data = (operationId: string): unknown => {
+    const value = examples.get(operationId)?.value as { data?: unknown } | undefined;
+    if (value?.data === undefined) throw new Error(`openapi/examples has no ${operationId} answer with data`);
+    return value.data;
+  };
+  const prints = data('listOptionTrades') as Json[];
+  const buckets = data('getPremiumDrift') as Json[];
+  if (prints.length === 0 || buckets.length === 0) throw new Error('openapi/examples: the trades or premium drift answer is empty');
+  return { print: prints[0]!, driftBuckets: buckets.slice(-2), levels: data('getExposureLevels') as Json };
+}
+
+/** Each message's one example (AsyncAPI `examples`), by message name; the contract tests validate them against the payloads. */
+function messageExamples(limits: StreamLimits, sample: StreamExampleData): Record<string, Json> {
+  // The print's New York calendar date: a regular-hours print's trading date.
+  const tradingDate = new Date(Number(sample.print.timestamp)).toLocaleDateString('en-CA', { timeZone: 'America/New_York' });
+  const loadedAt = Number(sample.print.timestamp) + 1500;
+  const cancelled = Object.fromEntries(CANCELLED_PRINT_FIELDS.map((f) => [f, sample.print[f]]));
+  const examples: Record<string, Json> = {
+    auth: { type: 'auth', key: 'oads_k3x9q2ab_N4fR8sT1uV6wX2yZ0aB5cD7eF9gH3jK1m' },
+    subscribe_prints: {
+      type: 'subscribe',
+      id: 'r1',
+      channel: 'prints',
+      params: { underlying_symbols: ['SPY', 'QQQ'], side: ['ask', 'above_ask'], min_premium: 25_000 },
+      format: 'full',
+    },
+    subscribe_premium_drift: {
+      type: 'subscribe',
+      id: 'r2',
+      channel: 'premium_drift',
+      params: { underlying_symbol: 'SPY', interval: '5m' },
+    },
+    subscribe_levels: { type: 'subscribe', id: 'r3', channel: 'levels', params: { underlying_symbol: 'SPX', greek: 'gamma' } },
+    unsubscribe: { type: 'unsubscribe', id: 'r4', subscription: 's1' },
+    welcome: {
+      seq: 1,
+      type: 'welcome',
+      stream_id: 'Zk3v9QmX2pLr7TnA',
+      resumed: false,
+      replay: false,
+      request_id: 'req_01M8GAYVW3CXC20H1K00000008',
+      limits: {
+        max_client_message_bytes: limits.maxClientMessageBytes,
+        max_server_message_bytes: limits.maxServerMessageBytes,
+        max_subscriptions: limits.maxSubscriptions,
+        max_symbols: MAX_PRINTS_SYMBOLS,
+        max_buffered_bytes: limits.maxBufferedBytes,
+        heartbeat_ms: limits.pingIntervalMs,
+        resume_window_ms: limits.resumeWindowMs,
+        levels_cadence_ms: limits.levelsCadenceMs,
+      },
+    },
+    subscribed: {
+      seq: 2,
+      type: 'subscribed',
+      subscription: 's1',
+      channel: 'prints',
+      request: 'r1',
+      params: { underlying_symbols: ['SPY', 'QQQ'], side: ['ask', 'above_ask'], min_premium: 25_000, session: 'rth' },
+    },
+    unsubscribed: { seq: 9, type: 'unsubscribed', subscription: 's1', request: 'r4' },
+    error: {
+      seq: 3,
+      type: 'error',
+      subscription: null,
+      request: 'r3',
+      error: {
+        code: 'invalid_parameter',
+        message: 'Invalid parameters: greek.',
+        status: 400,
+        request_id: 'req_01M8GAYVW3CXC20H1K00000009',
+        details: [{ parameter: 'greek', message: 'must be equal to one of the allowed values: gamma, delta, vanna, charm' }],
+        retry_after_ms: null,
+      },
+    },
+    prints: {
+      seq: 4,
+      type: 'prints',
+      channel: 'prints',
+      subscription: 's1',
+      replay: false,
+      trading_date: tradingDate,
+      loaded_at: loadedAt,
+      data: [sample.print],
+    },
+    print_cancelled: {
+      seq: 7,
+      type: 'print_cancelled',
+      channel: 'prints',
+      subscription: 's1',
+      trading_date: tradingDate,
+      loaded_at: loadedAt + 60_000,
+      data: [cancelled],
+    },
+    archive_loaded: {
+      seq: 8,
+      type: 'archive_loaded',
+      channel: 'prints',
+      subscription: 's1',
+      trading_date: '2026-11-19',
+      rows: 182_460,
+      loaded_at: loadedAt,
+    },
+    premium_drift: {
+      seq: 5,
+      type: 'premium_drift',
+      channel: 'premium_drift',
+      subscription: 's2',
+      replay: false,
+      data: sample.driftBuckets,
+    },
+    levels: { seq: 6, type: 'levels', channel: 'levels', subscription: 's3', replay: false, data: sample.levels },
+  };
+  return examples;
+}
+
 function object(required: string[], properties: Json): Json {
   return { type: 'object', additionalProperties: false, required, properties };
 }
@@ -80,7 +211,12 @@ function printFields(contract: ApiContract, fields: readonly string[]): Json {
   );
 }
 
-export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, version: string): Json {
+export function asyncApiDocument(
+  contract: ApiContract,
+  limits: StreamLimits,
+  version: string,
+  exampleData: StreamExampleData = capturedExampleData(),
+): Json {
   const params = (description: string): Json => ({
     type: 'object',
     description,
@@ -183,7 +319,16 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
       'A subscription was added; params are the checked query, defaults applied.',
       serverMessage(
         'subscribed',
-        { subscription: subscriptionId, channel: { enum: CHANNELS.map((c) => c.name) }, request, params: { type: 'object' } },
+        {
+          subscription: subscriptionId,
+          channel: { enum: CHANNELS.map((c) => c.name) },
+          request,
+          params: {
+            type: 'object',
+            description: `The checked query, the route's defaults applied, without the parameters a stream does not take (${[...NOT_STREAM_PARAMETERS].join(', ')}).`,
+            propertyNames: { not: { enum: [...NOT_STREAM_PARAMETERS] } },
+          },
+        },
         ['subscription', 'channel', 'request', 'params'],
       ),
     ),
@@ -302,6 +447,12 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
       ]),
     ),
   };
+  const examples = messageExamples(limits, exampleData);
+  for (const [name, m] of Object.entries(messages)) {
+    const payload = examples[name];
+    if (!payload) throw new Error(`the AsyncAPI message ${name} has no example`);
+    m.examples = [{ name: `${name}_example`, summary: `A ${name} message.`, payload }];
+  }
   const refTo = (name: string): Json => ({ $ref: `#/components/messages/${name}` });
   const control = ['auth', 'unsubscribe', 'welcome', 'subscribed', 'unsubscribed', 'error'];
   const channels: Json = {
@@ -397,7 +548,8 @@ export function asyncApiDocument(contract: ApiContract, limits: StreamLimits, ve
         host: 'localhost:8080',
         protocol: 'ws',
         pathname: '/v1/stream',
-        description: 'The service itself (the host and port it listens on).',
+        description:
+          'The service itself: the origin this document was requested at, or the PUBLIC_URL it is configured with (the route sets host and protocol).',
         security: [{ $ref: '#/components/securitySchemes/bearer' }],
       },
     },

@@ -55,7 +55,15 @@ export function channelNamed(name: unknown): ChannelSpec | undefined {
 }
 
 /** Parameters that pick a time or a page: a stream has neither. */
-const NOT_STREAM_PARAMETERS = new Set(['date', 'at', 'start_time', 'end_time', 'limit', 'cursor_id']);
+export const NOT_STREAM_PARAMETERS: ReadonlySet<string> = new Set(['date', 'at', 'start_time', 'end_time', 'limit', 'cursor_id']);
+
+/**
+ * The parameters a `subscribed` message echoes: the checked query without those a stream does not
+ * take, which the route's defaults put back (the trades route's limit: 100).
+ */
+export function subscribedParams(query: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query).filter(([name]) => !NOT_STREAM_PARAMETERS.has(name)));
+}
 
 /** Underlyings of a prints subscription: 1 to this many, or none for the whole market. */
 export const MAX_PRINTS_SYMBOLS = 50;

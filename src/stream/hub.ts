@@ -44,7 +44,7 @@ import { getPremiumDrift } from '../services/premium-drift.js';
 import { getExposureLevels } from '../services/positioning.js';
 import { feedSession, printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
-import { channelNamed, checkSubscription } from './channels.js';
+import { channelNamed, checkSubscription, subscribedParams } from './channels.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 import { adoptedStream, handedStream } from './handover.js';
 import type { HandedStream, StreamClaim } from './peers.js';
@@ -265,7 +265,7 @@ export class StreamHub {
     };
     stream.subscriptions.set(id, sub);
     stream.send(
-      `"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(checked.query)}}`,
+      `"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(subscribedParams(checked.query))}}`,
     );
     // The snapshot channels start with the current state.
     if (channel.name !== 'prints') this.enqueue(() => this.refreshSnapshots([sub], channel.name === 'levels'));

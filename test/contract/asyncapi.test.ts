@@ -5,6 +5,8 @@
  * a live connection valid against it.
  */
 import { Parser } from '@asyncapi/parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAsyncApiDocument, listCatalog } from '../../generated/client/index.js';
 import { CHANNELS } from '../../src/stream/channels.js';
@@ -48,6 +50,24 @@ describe('AsyncAPI document', () => {
     }
   });
 
+  it('gives every message one example, valid against its payload', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addFormat('strike', true);
+    ajv.addSchema({ ...document, $id: 'asyncapi' });
+    const messages = (document.components as { messages: Record<string, { examples?: { name: string; payload: unknown }[] }> }).messages;
+    expect(Object.keys(messages).length).toBeGreaterThanOrEqual(14);
+    for (const [name, m] of Object.entries(messages)) {
+      expect(m.examples, name).toHaveLength(1);
+      const validate = ajv.compile({ $ref: `asyncapi#/components/messages/${name}/payload` });
+      const valid = validate(m.examples?.[0]?.payload);
+      expect(valid ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`), name).toEqual([]);
+    }
+    // A data message's example carries the data its route answers (the captured REST answers).
+    const prints = messages.prints?.examples?.[0]?.payload as { data: { id: string }[] };
+    expect(prints.data[0]?.id).toMatch(/^[A-Z]+:\d{4}-\d{2}-\d{2}:/);
+  });
+
   it('agrees with the catalog: streamable exactly where a channel streams the route', async () => {
     const { key } = await service.newAccount();
     const catalog = await listCatalog({ client: service.client(key) });
@@ -73,6 +93,10 @@ describe('AsyncAPI document', () => {
       await stream.next((m) => m.request === '3');
       expect(stream.messages.map((m) => m.type)).toEqual(['welcome', 'subscribed', 'error', 'unsubscribed']);
       expect(stream.invalid).toEqual([]);
+      // The echo holds the defaults a stream takes (session), not the trades route's limit.
+      const params = stream.messages.find((m) => m.type === 'subscribed')?.params as Record<string, unknown>;
+      expect(params).toMatchObject({ underlying_symbols: ['SPY'], session: 'rth' });
+      expect(Object.keys(params)).not.toContain('limit');
     } finally {
       stream.close();
     }

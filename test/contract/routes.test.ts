@@ -3,11 +3,12 @@
  * generated client with a body the response validator accepted.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
 import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-contract/openapi.js';
-import { servedDocument } from '../../src/docs/enrich.js';
+import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { handlers } from '../../src/handlers/index.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket } from '../support/market.js';
@@ -195,7 +196,9 @@ describe('every served route through the generated client', () => {
 
   it('serves the contract at /v1/openapi.json with the examples and request samples of every operation', async () => {
     const served = await sdk.getOpenApiDocument({ client: service.client() });
-    expect(served.data).toEqual(servedDocument(contract));
+    // Its server and samples name the origin it was requested at (the test service's).
+    expect(served.data).toEqual(servedDocument(contract, undefined, service.url));
+    expect((served.data as unknown as { servers: unknown }).servers).toEqual([{ url: service.url, description: SERVED_SERVER }]);
     const written = parse(fs.readFileSync(apiContractPath, 'utf8')) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     const trades = (served.data as unknown as typeof written).paths['/v1/options/trades']?.get ?? {};
     expect(trades['x-codeSamples']).toHaveLength(3);
@@ -204,7 +207,7 @@ describe('every served route through the generated client', () => {
     const { 'x-codeSamples': _, responses: __, ...rest } = trades;
     const { responses: ___, ...writtenRest } = written.paths['/v1/options/trades']?.get ?? {};
     expect(rest).toEqual(writtenRest);
-    expect({ ...(served.data as object), paths: null }).toEqual({ ...written, paths: null });
+    expect({ ...(served.data as object), paths: null, servers: null }).toEqual({ ...written, paths: null, servers: null });
     // Every $ref of the served document resolves inside it, those of the response examples too: a
     // generator follows them all (scripts/check-generators runs the generators on this document).
     const unresolved: string[] = [];
@@ -227,6 +230,35 @@ describe('every served route through the generated client', () => {
     };
     visit(served.data, '#');
     expect(unresolved).toEqual([]);
+  });
+
+  it('names the origin each request reached in the served contract and the AsyncAPI document', async () => {
+    const get = async (path: string, headers: Record<string, string>): Promise<Record<string, unknown>> =>
+      await new Promise((resolve, reject) => {
+        const request = http.get(`${service.url}${path}`, { headers }, (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve(JSON.parse(text) as Record<string, unknown>));
+        });
+        request.on('error', reject);
+      });
+    const elsewhere = await get('/v1/openapi.json', { host: 'oads.example.test:9443' });
+    expect(elsewhere.servers).toEqual([{ url: 'http://oads.example.test:9443', description: SERVED_SERVER }]);
+    const trades = (elsewhere.paths as Record<string, Record<string, { 'x-codeSamples': { source: string }[] }>>)['/v1/options/trades'];
+    for (const sample of trades?.get?.['x-codeSamples'] ?? []) {
+      expect(sample.source).toContain('http://oads.example.test:9443');
+      expect(sample.source).not.toContain('127.0.0.1');
+    }
+    // A Host that is no host[:port] writes nothing of itself into the document.
+    const forged = await get('/v1/openapi.json', { host: 'evil"/><x' });
+    expect(JSON.stringify(forged)).not.toContain('evil');
+    // No proxy is trusted here (TRUST_PROXY unset): the forwarded headers are not read.
+    const proxied = await get('/v1/asyncapi.json', { host: 'oads.example.test:9443', 'x-forwarded-proto': 'https' });
+    expect((proxied.servers as Record<string, { host: string; protocol: string }>).service).toMatchObject({
+      host: 'oads.example.test:9443',
+      protocol: 'ws',
+    });
   });
 
   it('lists every route in the catalog with its parameters', async () => {

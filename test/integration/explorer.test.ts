@@ -183,6 +183,18 @@ describe('the explorer page', () => {
     const series = drawn.series as Record<keyof Bucket, unknown[]>;
     for (const field of ['timestamp', 'call_drift', 'put_drift', 'sentiment_drift', 'underlying_price'] as const)
       expect(series[field], field).toEqual(body.data.map((b) => b[field]));
+    // The time axis: New York 24-hour times, the date beneath the first, each tick its own label
+    // (they ran together as `10:00am10:10am`), at most one per 64 px of the chart.
+    const ticks = drawn.ticks as string[];
+    const width = await page
+      .locator('#view-premium-drift .chart canvas')
+      .first()
+      .evaluate((c) => c.getBoundingClientRect().width);
+    expect(ticks.length).toBeGreaterThan(2);
+    expect(ticks.length).toBeLessThanOrEqual(Math.floor(width / 64) + 1);
+    expect(ticks[0]).toMatch(/^\d\d:\d\d\n[A-Z][a-z]{2} \d{1,2}$/);
+    for (const tick of ticks.slice(1)) expect(tick).toMatch(/^\d\d:\d\d(\n[A-Z][a-z]{2} \d{1,2})?$/);
+    expect(new Set(ticks).size).toBe(ticks.length);
   });
 
   it('levels: exposure by strike (the heat map legs summed by strike) with the price, the flip and the walls marked', async () => {
@@ -246,6 +258,16 @@ describe('the explorer page', () => {
       expect(strikes).toEqual([...new Set(body.data.cells.map((c) => c.strike))].sort((a, b) => b - a));
       expect(expirations).toEqual([...new Set(body.data.cells.map((c) => c.date_of_expiry))].sort());
       for (const c of body.data.cells) expect(values[strikes.indexOf(c.strike)]![expirations.indexOf(c.date_of_expiry)]).toBe(c.value);
+      // The cells' texts: no float noise in exponent notation (a 0d column read 4e-28); what is
+      // below a billionth of the largest magnitude reads 0.
+      const labels = (drawn.labels as (string | null)[][]).flat();
+      const scale = Math.max(...body.data.cells.map((c) => Math.abs(c.value)));
+      expect(labels.filter((l) => l !== null && /e[-+]?\d/.test(l))).toEqual([]);
+      for (const c of body.data.cells) {
+        const label = (drawn.labels as (string | null)[][])[strikes.indexOf(c.strike)]![expirations.indexOf(c.date_of_expiry)];
+        if (Math.abs(c.value) < Math.max(1e-9, scale * 1e-9)) expect(label, String(c.value)).toBe('0');
+        else expect(label, String(c.value)).not.toBe('0');
+      }
       expect(values.flat().filter((v) => v !== null)).toHaveLength(body.data.cells.length);
       expect(await page.textContent('#view-heatmap')).toContain(body.data.unit_label);
       return body.data;

@@ -110,7 +110,7 @@ describe('MCP tool access', () => {
     for (const tool of tools) {
       const operation = service.deps.apiContract.byId.get(tool.name as never)!;
       const query = operation.parameters.filter((p) => p.in === 'query');
-      expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toEqual(query.map((p) => p.name));
+      expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).toEqual([...query.map((p) => p.name), 'fields']);
       expect(tool.inputSchema.required ?? [], tool.name).toEqual(query.filter((p) => p.required).map((p) => p.name));
       expect(tool.annotations?.readOnlyHint).toBe(true);
     }
@@ -123,6 +123,37 @@ describe('MCP tool access', () => {
     expect(properties.session).toMatchObject({ type: 'string', enum: ['rth', 'gth', 'all'], default: 'rth' });
     expect(trades.inputSchema.additionalProperties).toBe(false);
     expect(tools.find((t) => t.name === 'getPremiumDrift')?.inputSchema.required).toEqual(['underlying_symbol']);
+    // Every tool declares its output; this client, having listed them, checks each answer's
+    // structuredContent against it (the SDK client does so by itself): a body and an error here.
+    for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+    const answered = await call(client, 'listOptionTrades', { underlying_symbol: 'SPY', limit: 3 });
+    expect(answered.isError).toBeFalsy();
+    expect(bodyOf<Body>(answered).data).toHaveLength(3);
+    const refused = await call(client, 'getPremiumDrift', { underlying_symbol: 'SPY', interval: '2m' });
+    expect(refused.isError).toBe(true);
+    expect(bodyOf<{ error: { code: string } }>(refused).error.code).toBe('invalid_parameter');
+    // fields: a skew cut to each expiration's date and at-the-money volatility, the route's values,
+    // a fraction of the whole; a path naming nothing is refused naming it.
+    const whole = bodyOf<{ data: { expirations: Record<string, unknown>[] } }>(
+      await call(client, 'getVolatilitySkew', { underlying_symbol: 'SPX' }),
+    );
+    expect(whole.data.expirations.length).toBeGreaterThan(0);
+    const cut = await call(client, 'getVolatilitySkew', {
+      underlying_symbol: 'SPX',
+      fields: ['expirations.date_of_expiry', 'expirations.atm_implied_volatility'],
+    });
+    expect(cut.isError).toBeFalsy();
+    const cutBody = bodyOf<{ data: { expirations: Record<string, unknown>[] }; meta: unknown }>(cut);
+    expect(cutBody.data.expirations).toEqual(
+      whole.data.expirations.map((e) => ({ date_of_expiry: e.date_of_expiry, atm_implied_volatility: e.atm_implied_volatility })),
+    );
+    expect(cutBody.meta).toBeDefined();
+    expect(JSON.stringify(cutBody).length).toBeLessThan(JSON.stringify(whole).length / 4);
+    const unknown = await call(client, 'getVolatilitySkew', { underlying_symbol: 'SPX', fields: ['expirations.nope'] });
+    expect(unknown.isError).toBe(true);
+    expect(bodyOf<{ error: { details: unknown[] } }>(unknown).error.details).toEqual([
+      { parameter: 'fields', message: "expirations.nope names no field of this answer's data" },
+    ]);
   });
 
   it("answers a trades call with the route's body and follows its cursor to the same second page as REST", async () => {

@@ -5,10 +5,12 @@ an example without a $ref)."""
 from __future__ import annotations
 
 import copy
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 CHECK = Path(__file__).parents[3] / "scripts" / "check_generators.py"
@@ -89,3 +91,41 @@ def test_each_fault_is_found(tmp_path: Path) -> None:
 
 def test_the_repaired_contract_is_clean(tmp_path: Path) -> None:
     assert check(tmp_path, repaired()) == (0, "")
+
+
+# Two enums sharing a value: openapi-generator's Go client declares both constants ASK at package
+# level and does not build, until x-enum-varnames names them apart. Needs the pinned generator
+# (scripts/generator-tools, run by `make check-generators` before these tests) and go.
+JARS = sorted((Path(__file__).parents[3] / "build" / "tools").glob("openapi-generator-cli-*.jar"))
+
+
+def enums_sharing_a_value(varnames: bool) -> dict:
+    contract = repaired()
+    contract["components"]["schemas"]["QuoteSide"] = {"type": "string", "enum": ["ask", "bid", "mid"]}
+    contract["components"]["schemas"]["Print"]["properties"]["quote_side"] = {"$ref": "#/components/schemas/QuoteSide"}
+    if varnames:
+        contract["components"]["schemas"]["Side"]["x-enum-varnames"] = ["SIDE_ASK", "SIDE_BID"]
+        contract["components"]["schemas"]["QuoteSide"]["x-enum-varnames"] = ["QUOTE_SIDE_ASK", "QUOTE_SIDE_BID", "QUOTE_SIDE_MID"]
+    return contract
+
+
+def check_go(tmp_path: Path, contract: dict) -> tuple[int, str]:
+    path = tmp_path / "contract.yaml"
+    path.write_text(yaml.safe_dump(contract), encoding="utf-8")
+    findings = tmp_path / "findings.txt"
+    command = [sys.executable, str(CHECK), str(path), str(findings), "--openapi-generator-go", str(JARS[-1])]
+    run = subprocess.run(command, capture_output=True, text=True, check=False)
+    return run.returncode, findings.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not JARS or shutil.which("go") is None, reason="openapi-generator (scripts/generator-tools) or go is not installed")
+def test_go_enum_constants_that_collide_are_found(tmp_path: Path) -> None:
+    status, findings = check_go(tmp_path, enums_sharing_a_value(varnames=False))
+    assert status == 1
+    assert "openapi-generator's Go client does not build:" in findings
+    assert "ASK redeclared" in findings
+
+
+@pytest.mark.skipif(not JARS or shutil.which("go") is None, reason="openapi-generator (scripts/generator-tools) or go is not installed")
+def test_go_enum_constants_named_apart_build(tmp_path: Path) -> None:
+    assert check_go(tmp_path, enums_sharing_a_value(varnames=True)) == (0, "")

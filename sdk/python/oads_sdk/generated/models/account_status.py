@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class AccountStatus(StrEnum):
-    ACTIVE = "active"
-    SUSPENDED = "suspended"
+    ACCOUNT_STATUS_ACTIVE = "active"
+    ACCOUNT_STATUS_SUSPENDED = "suspended"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class AssetClass(StrEnum):
-    FUTURES = "futures"
-    OPTIONS = "options"
-    STOCKS = "stocks"
+    ASSET_CLASS_FUTURES = "futures"
+    ASSET_CLASS_OPTIONS = "options"
+    ASSET_CLASS_STOCKS = "stocks"
 
     def __str__(self) -> str:
         return str(self.value)

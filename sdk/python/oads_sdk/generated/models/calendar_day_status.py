@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class CalendarDayStatus(StrEnum):
-    CLOSED = "closed"
-    EARLY_CLOSE = "early_close"
-    OPEN = "open"
+    CALENDAR_DAY_STATUS_CLOSED = "closed"
+    CALENDAR_DAY_STATUS_EARLY_CLOSE = "early_close"
+    CALENDAR_DAY_STATUS_OPEN = "open"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,11 +3,11 @@ from enum import StrEnum
 
 
 class CatalogDataset(StrEnum):
-    EQUITIES = "equities"
-    FUTURES = "futures"
-    INDICES = "indices"
-    NONE = "none"
-    OPTIONS = "options"
+    CATALOG_DATASET_EQUITIES = "equities"
+    CATALOG_DATASET_FUTURES = "futures"
+    CATALOG_DATASET_INDICES = "indices"
+    CATALOG_DATASET_NONE = "none"
+    CATALOG_DATASET_OPTIONS = "options"
 
     def __str__(self) -> str:
         return str(self.value)

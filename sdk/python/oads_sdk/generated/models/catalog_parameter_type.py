@@ -3,15 +3,15 @@ from enum import StrEnum
 
 
 class CatalogParameterType(StrEnum):
-    BOOL = "bool"
-    DATE = "date"
-    DECIMAL = "decimal"
-    ENUM = "enum"
-    INT = "int"
-    LIST = "list"
-    MS = "ms"
-    NUMBER = "number"
-    STRING = "string"
+    CATALOG_PARAMETER_TYPE_BOOL = "bool"
+    CATALOG_PARAMETER_TYPE_DATE = "date"
+    CATALOG_PARAMETER_TYPE_DECIMAL = "decimal"
+    CATALOG_PARAMETER_TYPE_ENUM = "enum"
+    CATALOG_PARAMETER_TYPE_INT = "int"
+    CATALOG_PARAMETER_TYPE_LIST = "list"
+    CATALOG_PARAMETER_TYPE_MS = "ms"
+    CATALOG_PARAMETER_TYPE_NUMBER = "number"
+    CATALOG_PARAMETER_TYPE_STRING = "string"
 
     def __str__(self) -> str:
         return str(self.value)

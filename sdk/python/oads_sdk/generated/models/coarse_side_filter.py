@@ -3,12 +3,12 @@ from enum import StrEnum
 
 
 class CoarseSideFilter(StrEnum):
-    ABOVE_ASK = "above_ask"
-    ASK = "ask"
-    BELOW_BID = "below_bid"
-    BID = "bid"
-    MID = "mid"
-    UNKNOWN = "unknown"
+    COARSE_SIDE_FILTER_ABOVE_ASK = "above_ask"
+    COARSE_SIDE_FILTER_ASK = "ask"
+    COARSE_SIDE_FILTER_BELOW_BID = "below_bid"
+    COARSE_SIDE_FILTER_BID = "bid"
+    COARSE_SIDE_FILTER_MID = "mid"
+    COARSE_SIDE_FILTER_UNKNOWN = "unknown"
 
     def __str__(self) -> str:
         return str(self.value)

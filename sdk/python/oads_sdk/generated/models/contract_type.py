@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class ContractType(StrEnum):
-    CALL = "call"
-    PUT = "put"
+    CONTRACT_TYPE_CALL = "call"
+    CONTRACT_TYPE_PUT = "put"
 
     def __str__(self) -> str:
         return str(self.value)

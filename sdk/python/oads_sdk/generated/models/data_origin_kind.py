@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class DataOriginKind(StrEnum):
-    EMPTY = "empty"
-    FILES = "files"
-    MIXED = "mixed"
-    SIMULATED = "simulated"
+    DATA_ORIGIN_KIND_EMPTY = "empty"
+    DATA_ORIGIN_KIND_FILES = "files"
+    DATA_ORIGIN_KIND_MIXED = "mixed"
+    DATA_ORIGIN_KIND_SIMULATED = "simulated"
 
     def __str__(self) -> str:
         return str(self.value)

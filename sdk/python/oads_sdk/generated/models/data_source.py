@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class DataSource(StrEnum):
-    DERIVED = "derived"
-    OPRA = "opra"
-    SIP = "sip"
+    DATA_SOURCE_DERIVED = "derived"
+    DATA_SOURCE_OPRA = "opra"
+    DATA_SOURCE_SIP = "sip"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class DatabaseStatus(StrEnum):
-    DOWN = "down"
-    OK = "ok"
+    DATABASE_STATUS_DOWN = "down"
+    DATABASE_STATUS_OK = "ok"
 
     def __str__(self) -> str:
         return str(self.value)

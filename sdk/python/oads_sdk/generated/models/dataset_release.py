@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class DatasetRelease(StrEnum):
-    EQUITIES = "equities"
-    FUTURES = "futures"
-    INDICES = "indices"
-    OPTIONS = "options"
+    DATASET_RELEASE_EQUITIES = "equities"
+    DATASET_RELEASE_FUTURES = "futures"
+    DATASET_RELEASE_INDICES = "indices"
+    DATASET_RELEASE_OPTIONS = "options"
 
     def __str__(self) -> str:
         return str(self.value)

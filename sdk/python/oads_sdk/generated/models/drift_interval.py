@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class DriftInterval(StrEnum):
-    VALUE_0 = "1m"
-    VALUE_1 = "5m"
+    DRIFT_INTERVAL_1M = "1m"
+    DRIFT_INTERVAL_5M = "5m"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,12 +3,12 @@ from enum import StrEnum
 
 
 class ExpiryMode(StrEnum):
-    LTE30 = "lte30"
-    LTE90 = "lte90"
-    MONTHLY = "monthly"
-    VALUE_0 = "0dte"
-    VALUE_1 = "1dte"
-    WEEKLY = "weekly"
+    EXPIRY_MODE_0DTE = "0dte"
+    EXPIRY_MODE_1DTE = "1dte"
+    EXPIRY_MODE_LTE30 = "lte30"
+    EXPIRY_MODE_LTE90 = "lte90"
+    EXPIRY_MODE_MONTHLY = "monthly"
+    EXPIRY_MODE_WEEKLY = "weekly"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,11 +3,11 @@ from enum import StrEnum
 
 
 class ExportStatus(StrEnum):
-    AWAITING_CONFIGURATION = "awaiting_configuration"
-    FAILED = "failed"
-    QUEUED = "queued"
-    READY = "ready"
-    RETRYING = "retrying"
+    EXPORT_STATUS_AWAITING_CONFIGURATION = "awaiting_configuration"
+    EXPORT_STATUS_FAILED = "failed"
+    EXPORT_STATUS_QUEUED = "queued"
+    EXPORT_STATUS_READY = "ready"
+    EXPORT_STATUS_RETRYING = "retrying"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class ExportsStatus(StrEnum):
-    OK = "ok"
-    PAUSED = "paused"
+    EXPORTS_STATUS_OK = "ok"
+    EXPORTS_STATUS_PAUSED = "paused"
 
     def __str__(self) -> str:
         return str(self.value)

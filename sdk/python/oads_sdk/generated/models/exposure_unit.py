@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class ExposureUnit(StrEnum):
-    PER_DOLLAR = "per_dollar"
-    PER_PERCENT = "per_percent"
-    RAW = "raw"
+    EXPOSURE_UNIT_PER_DOLLAR = "per_dollar"
+    EXPOSURE_UNIT_PER_PERCENT = "per_percent"
+    EXPOSURE_UNIT_RAW = "raw"
 
     def __str__(self) -> str:
         return str(self.value)

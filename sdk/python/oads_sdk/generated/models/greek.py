@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class Greek(StrEnum):
-    CHARM = "charm"
-    DELTA = "delta"
-    GAMMA = "gamma"
-    VANNA = "vanna"
+    GREEK_CHARM = "charm"
+    GREEK_DELTA = "delta"
+    GREEK_GAMMA = "gamma"
+    GREEK_VANNA = "vanna"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class HeatmapLeg(StrEnum):
-    CALL = "call"
-    NET = "net"
-    PUT = "put"
+    HEATMAP_LEG_CALL = "call"
+    HEATMAP_LEG_NET = "net"
+    HEATMAP_LEG_PUT = "put"
 
     def __str__(self) -> str:
         return str(self.value)

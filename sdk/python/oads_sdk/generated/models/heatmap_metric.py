@@ -3,15 +3,15 @@ from enum import StrEnum
 
 
 class HeatmapMetric(StrEnum):
-    CHARM = "charm"
-    DELTA = "delta"
-    GAMMA = "gamma"
-    NET_PREMIUM = "net_premium"
-    OPEN_INTEREST = "open_interest"
-    PREMIUM = "premium"
-    TRADES = "trades"
-    VANNA = "vanna"
-    VOLUME = "volume"
+    HEATMAP_METRIC_CHARM = "charm"
+    HEATMAP_METRIC_DELTA = "delta"
+    HEATMAP_METRIC_GAMMA = "gamma"
+    HEATMAP_METRIC_NET_PREMIUM = "net_premium"
+    HEATMAP_METRIC_OPEN_INTEREST = "open_interest"
+    HEATMAP_METRIC_PREMIUM = "premium"
+    HEATMAP_METRIC_TRADES = "trades"
+    HEATMAP_METRIC_VANNA = "vanna"
+    HEATMAP_METRIC_VOLUME = "volume"
 
     def __str__(self) -> str:
         return str(self.value)

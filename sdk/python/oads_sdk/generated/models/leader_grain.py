@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class LeaderGrain(StrEnum):
-    CONTRACT = "contract"
-    ROOT = "root"
+    LEADER_GRAIN_CONTRACT = "contract"
+    LEADER_GRAIN_ROOT = "root"
 
     def __str__(self) -> str:
         return str(self.value)

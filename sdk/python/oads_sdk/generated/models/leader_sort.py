@@ -3,13 +3,13 @@ from enum import StrEnum
 
 
 class LeaderSort(StrEnum):
-    BEARISH = "bearish"
-    BULLISH = "bullish"
-    CHANGE_PERCENT = "change_percent"
-    NET = "net"
-    PREMIUM = "premium"
-    TRADES = "trades"
-    VOLUME = "volume"
+    LEADER_SORT_BEARISH = "bearish"
+    LEADER_SORT_BULLISH = "bullish"
+    LEADER_SORT_CHANGE_PERCENT = "change_percent"
+    LEADER_SORT_NET = "net"
+    LEADER_SORT_PREMIUM = "premium"
+    LEADER_SORT_TRADES = "trades"
+    LEADER_SORT_VOLUME = "volume"
 
     def __str__(self) -> str:
         return str(self.value)

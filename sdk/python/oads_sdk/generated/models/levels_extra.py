@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class LevelsExtra(StrEnum):
-    CHARM = "charm"
-    DELTA = "delta"
-    VANNA = "vanna"
+    LEVELS_EXTRA_CHARM = "charm"
+    LEVELS_EXTRA_DELTA = "delta"
+    LEVELS_EXTRA_VANNA = "vanna"
 
     def __str__(self) -> str:
         return str(self.value)

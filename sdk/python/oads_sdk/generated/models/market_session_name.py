@@ -3,12 +3,12 @@ from enum import StrEnum
 
 
 class MarketSessionName(StrEnum):
-    AFTER_HOURS = "after_hours"
-    CURB = "curb"
-    GLOBEX = "globex"
-    OVERNIGHT = "overnight"
-    PRE_MARKET = "pre_market"
-    REGULAR = "regular"
+    MARKET_SESSION_NAME_AFTER_HOURS = "after_hours"
+    MARKET_SESSION_NAME_CURB = "curb"
+    MARKET_SESSION_NAME_GLOBEX = "globex"
+    MARKET_SESSION_NAME_OVERNIGHT = "overnight"
+    MARKET_SESSION_NAME_PRE_MARKET = "pre_market"
+    MARKET_SESSION_NAME_REGULAR = "regular"
 
     def __str__(self) -> str:
         return str(self.value)

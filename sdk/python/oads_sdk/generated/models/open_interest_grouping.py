@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class OpenInterestGrouping(StrEnum):
-    EXPIRATION = "expiration"
-    STRIKE = "strike"
+    OPEN_INTEREST_GROUPING_EXPIRATION = "expiration"
+    OPEN_INTEREST_GROUPING_STRIKE = "strike"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class Perspective(StrEnum):
-    CUSTOMER = "customer"
-    DEALER = "dealer"
+    PERSPECTIVE_CUSTOMER = "customer"
+    PERSPECTIVE_DEALER = "dealer"
 
     def __str__(self) -> str:
         return str(self.value)

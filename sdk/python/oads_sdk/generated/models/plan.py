@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class Plan(StrEnum):
-    BASIC = "basic"
-    PRO = "pro"
+    PLAN_BASIC = "basic"
+    PLAN_PRO = "pro"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class PositioningModelName(StrEnum):
-    CLASSIC_OI = "classic_oi"
-    FLOW_ADJUSTED = "flow_adjusted"
+    POSITIONING_MODEL_NAME_CLASSIC_OI = "classic_oi"
+    POSITIONING_MODEL_NAME_FLOW_ADJUSTED = "flow_adjusted"
 
     def __str__(self) -> str:
         return str(self.value)

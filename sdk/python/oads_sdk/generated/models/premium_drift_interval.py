@@ -3,11 +3,11 @@ from enum import StrEnum
 
 
 class PremiumDriftInterval(StrEnum):
-    VALUE_0 = "1m"
-    VALUE_1 = "5m"
-    VALUE_2 = "15m"
-    VALUE_3 = "30m"
-    VALUE_4 = "1h"
+    PREMIUM_DRIFT_INTERVAL_15M = "15m"
+    PREMIUM_DRIFT_INTERVAL_1H = "1h"
+    PREMIUM_DRIFT_INTERVAL_1M = "1m"
+    PREMIUM_DRIFT_INTERVAL_30M = "30m"
+    PREMIUM_DRIFT_INTERVAL_5M = "5m"
 
     def __str__(self) -> str:
         return str(self.value)

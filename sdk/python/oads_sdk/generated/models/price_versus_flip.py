@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class PriceVersusFlip(StrEnum):
-    ABOVE = "above"
-    BELOW = "below"
-    NONE = "none"
+    PRICE_VERSUS_FLIP_ABOVE = "above"
+    PRICE_VERSUS_FLIP_BELOW = "below"
+    PRICE_VERSUS_FLIP_NONE = "none"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,21 +3,21 @@ from enum import StrEnum
 
 
 class PrintFlag(StrEnum):
-    AGGRESSOR_HINT = "aggressor_hint"
-    AUCTION = "auction"
-    CANCELLED = "cancelled"
-    COMPLEX = "complex"
-    CROSS = "cross"
-    EXT_HOURS = "ext_hours"
-    FLOOR = "floor"
-    IMPLIED = "implied"
-    ISO = "iso"
-    LATE = "late"
-    NO_SIDE = "no_side"
-    POST_CASH_CLOSE = "post_cash_close"
-    SIZE_GT_OI = "size_gt_oi"
-    TIED = "tied"
-    VOL_GT_OI = "vol_gt_oi"
+    PRINT_FLAG_AGGRESSOR_HINT = "aggressor_hint"
+    PRINT_FLAG_AUCTION = "auction"
+    PRINT_FLAG_CANCELLED = "cancelled"
+    PRINT_FLAG_COMPLEX = "complex"
+    PRINT_FLAG_CROSS = "cross"
+    PRINT_FLAG_EXT_HOURS = "ext_hours"
+    PRINT_FLAG_FLOOR = "floor"
+    PRINT_FLAG_IMPLIED = "implied"
+    PRINT_FLAG_ISO = "iso"
+    PRINT_FLAG_LATE = "late"
+    PRINT_FLAG_NO_SIDE = "no_side"
+    PRINT_FLAG_POST_CASH_CLOSE = "post_cash_close"
+    PRINT_FLAG_SIZE_GT_OI = "size_gt_oi"
+    PRINT_FLAG_TIED = "tied"
+    PRINT_FLAG_VOL_GT_OI = "vol_gt_oi"
 
     def __str__(self) -> str:
         return str(self.value)

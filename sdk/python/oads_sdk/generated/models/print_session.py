@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class PrintSession(StrEnum):
-    CURB = "curb"
-    GTH = "gth"
-    OTHER = "other"
-    RTH = "rth"
+    PRINT_SESSION_CURB = "curb"
+    PRINT_SESSION_GTH = "gth"
+    PRINT_SESSION_OTHER = "other"
+    PRINT_SESSION_RTH = "rth"
 
     def __str__(self) -> str:
         return str(self.value)

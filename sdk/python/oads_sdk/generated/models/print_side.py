@@ -3,14 +3,14 @@ from enum import StrEnum
 
 
 class PrintSide(StrEnum):
-    ABOVE_ASK = "above_ask"
-    AT_ASK = "at_ask"
-    AT_BID = "at_bid"
-    BELOW_BID = "below_bid"
-    MID = "mid"
-    NEAR_ASK = "near_ask"
-    NEAR_BID = "near_bid"
-    UNKNOWN = "unknown"
+    PRINT_SIDE_ABOVE_ASK = "above_ask"
+    PRINT_SIDE_AT_ASK = "at_ask"
+    PRINT_SIDE_AT_BID = "at_bid"
+    PRINT_SIDE_BELOW_BID = "below_bid"
+    PRINT_SIDE_MID = "mid"
+    PRINT_SIDE_NEAR_ASK = "near_ask"
+    PRINT_SIDE_NEAR_BID = "near_bid"
+    PRINT_SIDE_UNKNOWN = "unknown"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,12 +3,12 @@ from enum import StrEnum
 
 
 class PrintTradeType(StrEnum):
-    CROSS = "cross"
-    FLOOR = "floor"
-    MULTILEG = "multileg"
-    SINGLE = "single"
-    SPLIT = "split"
-    SWEEP = "sweep"
+    PRINT_TRADE_TYPE_CROSS = "cross"
+    PRINT_TRADE_TYPE_FLOOR = "floor"
+    PRINT_TRADE_TYPE_MULTILEG = "multileg"
+    PRINT_TRADE_TYPE_SINGLE = "single"
+    PRINT_TRADE_TYPE_SPLIT = "split"
+    PRINT_TRADE_TYPE_SWEEP = "sweep"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class RegimeLabel(StrEnum):
-    NEGATIVE = "negative"
-    NEUTRAL = "neutral"
-    POSITIVE = "positive"
+    REGIME_LABEL_NEGATIVE = "negative"
+    REGIME_LABEL_NEUTRAL = "neutral"
+    REGIME_LABEL_POSITIVE = "positive"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class RegularOrGlobalSession(StrEnum):
-    GTH = "gth"
-    RTH = "rth"
+    REGULAR_OR_GLOBAL_SESSION_GTH = "gth"
+    REGULAR_OR_GLOBAL_SESSION_RTH = "rth"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,14 +3,14 @@ from enum import StrEnum
 
 
 class RouteFamily(StrEnum):
-    ACCOUNT = "account"
-    EXPORTS = "exports"
-    FUTURES = "futures"
-    INDICES = "indices"
-    MARKET = "market"
-    OPTIONS = "options"
-    PLATFORM = "platform"
-    STOCKS = "stocks"
+    ROUTE_FAMILY_ACCOUNT = "account"
+    ROUTE_FAMILY_EXPORTS = "exports"
+    ROUTE_FAMILY_FUTURES = "futures"
+    ROUTE_FAMILY_INDICES = "indices"
+    ROUTE_FAMILY_MARKET = "market"
+    ROUTE_FAMILY_OPTIONS = "options"
+    ROUTE_FAMILY_PLATFORM = "platform"
+    ROUTE_FAMILY_STOCKS = "stocks"
 
     def __str__(self) -> str:
         return str(self.value)

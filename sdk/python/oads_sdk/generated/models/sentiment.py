@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class Sentiment(StrEnum):
-    BEARISH = "bearish"
-    BULLISH = "bullish"
-    NEUTRAL = "neutral"
-    UNKNOWN = "unknown"
+    SENTIMENT_BEARISH = "bearish"
+    SENTIMENT_BULLISH = "bullish"
+    SENTIMENT_NEUTRAL = "neutral"
+    SENTIMENT_UNKNOWN = "unknown"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class ServiceStatus(StrEnum):
-    DEGRADED = "degraded"
-    OK = "ok"
+    SERVICE_STATUS_DEGRADED = "degraded"
+    SERVICE_STATUS_OK = "ok"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class Session(StrEnum):
-    ALL = "all"
-    CURB = "curb"
-    GTH = "gth"
-    RTH = "rth"
+    SESSION_ALL = "all"
+    SESSION_CURB = "curb"
+    SESSION_GTH = "gth"
+    SESSION_RTH = "rth"
 
     def __str__(self) -> str:
         return str(self.value)

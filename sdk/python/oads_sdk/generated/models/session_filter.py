@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class SessionFilter(StrEnum):
-    ALL = "all"
-    GTH = "gth"
-    RTH = "rth"
+    SESSION_FILTER_ALL = "all"
+    SESSION_FILTER_GTH = "gth"
+    SESSION_FILTER_RTH = "rth"
 
     def __str__(self) -> str:
         return str(self.value)

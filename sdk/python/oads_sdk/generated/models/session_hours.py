@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class SessionHours(StrEnum):
-    EARLY_CLOSE = "early_close"
-    REGULAR = "regular"
+    SESSION_HOURS_EARLY_CLOSE = "early_close"
+    SESSION_HOURS_REGULAR = "regular"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,16 +3,16 @@ from enum import StrEnum
 
 
 class SideFilter(StrEnum):
-    ABOVE_ASK = "above_ask"
-    ASK = "ask"
-    AT_ASK = "at_ask"
-    AT_BID = "at_bid"
-    BELOW_BID = "below_bid"
-    BID = "bid"
-    MID = "mid"
-    NEAR_ASK = "near_ask"
-    NEAR_BID = "near_bid"
-    UNKNOWN = "unknown"
+    SIDE_FILTER_ABOVE_ASK = "above_ask"
+    SIDE_FILTER_ASK = "ask"
+    SIDE_FILTER_AT_ASK = "at_ask"
+    SIDE_FILTER_AT_BID = "at_bid"
+    SIDE_FILTER_BELOW_BID = "below_bid"
+    SIDE_FILTER_BID = "bid"
+    SIDE_FILTER_MID = "mid"
+    SIDE_FILTER_NEAR_ASK = "near_ask"
+    SIDE_FILTER_NEAR_BID = "near_bid"
+    SIDE_FILTER_UNKNOWN = "unknown"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,10 +3,10 @@ from enum import StrEnum
 
 
 class SmileFallbackReason(StrEnum):
-    BUTTERFLY_ARBITRAGE = "butterfly_arbitrage"
-    CALENDAR_ARBITRAGE = "calendar_arbitrage"
-    FIT_FAILED = "fit_failed"
-    TOO_FEW_QUOTES = "too_few_quotes"
+    SMILE_FALLBACK_REASON_BUTTERFLY_ARBITRAGE = "butterfly_arbitrage"
+    SMILE_FALLBACK_REASON_CALENDAR_ARBITRAGE = "calendar_arbitrage"
+    SMILE_FALLBACK_REASON_FIT_FAILED = "fit_failed"
+    SMILE_FALLBACK_REASON_TOO_FEW_QUOTES = "too_few_quotes"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class SmileFitMethod(StrEnum):
-    INTERPOLATED = "interpolated"
-    SVI = "svi"
+    SMILE_FIT_METHOD_INTERPOLATED = "interpolated"
+    SMILE_FIT_METHOD_SVI = "svi"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class SortOrder(StrEnum):
-    ASC = "asc"
-    DESC = "desc"
+    SORT_ORDER_ASC = "asc"
+    SORT_ORDER_DESC = "desc"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,9 +3,9 @@ from enum import StrEnum
 
 
 class SplitType(StrEnum):
-    FORWARD = "forward"
-    OTHER = "other"
-    REVERSE = "reverse"
+    SPLIT_TYPE_FORWARD = "forward"
+    SPLIT_TYPE_OTHER = "other"
+    SPLIT_TYPE_REVERSE = "reverse"
 
     def __str__(self) -> str:
         return str(self.value)

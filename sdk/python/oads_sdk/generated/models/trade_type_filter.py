@@ -3,16 +3,16 @@ from enum import StrEnum
 
 
 class TradeTypeFilter(StrEnum):
-    AUCTION = "auction"
-    BLOCK = "block"
-    CROSS = "cross"
-    FLOOR = "floor"
-    GOLDEN = "golden"
-    ISO = "iso"
-    MULTILEG = "multileg"
-    SINGLE = "single"
-    SPLIT = "split"
-    SWEEP = "sweep"
+    TRADE_TYPE_FILTER_AUCTION = "auction"
+    TRADE_TYPE_FILTER_BLOCK = "block"
+    TRADE_TYPE_FILTER_CROSS = "cross"
+    TRADE_TYPE_FILTER_FLOOR = "floor"
+    TRADE_TYPE_FILTER_GOLDEN = "golden"
+    TRADE_TYPE_FILTER_ISO = "iso"
+    TRADE_TYPE_FILTER_MULTILEG = "multileg"
+    TRADE_TYPE_FILTER_SINGLE = "single"
+    TRADE_TYPE_FILTER_SPLIT = "split"
+    TRADE_TYPE_FILTER_SWEEP = "sweep"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class UnderlyingSource(StrEnum):
-    BAR = "bar"
-    REGULAR_CLOSE = "regular_close"
+    UNDERLYING_SOURCE_BAR = "bar"
+    UNDERLYING_SOURCE_REGULAR_CLOSE = "regular_close"
 
     def __str__(self) -> str:
         return str(self.value)

@@ -3,8 +3,8 @@ from enum import StrEnum
 
 
 class UsageGranularity(StrEnum):
-    DAY = "day"
-    HOUR = "hour"
+    USAGE_GRANULARITY_DAY = "day"
+    USAGE_GRANULARITY_HOUR = "hour"
 
     def __str__(self) -> str:
         return str(self.value)

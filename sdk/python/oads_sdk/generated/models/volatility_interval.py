@@ -3,12 +3,12 @@ from enum import StrEnum
 
 
 class VolatilityInterval(StrEnum):
-    VALUE_0 = "1m"
-    VALUE_1 = "5m"
-    VALUE_2 = "10m"
-    VALUE_3 = "15m"
-    VALUE_4 = "30m"
-    VALUE_5 = "1h"
+    VOLATILITY_INTERVAL_10M = "10m"
+    VOLATILITY_INTERVAL_15M = "15m"
+    VOLATILITY_INTERVAL_1H = "1h"
+    VOLATILITY_INTERVAL_1M = "1m"
+    VOLATILITY_INTERVAL_30M = "30m"
+    VOLATILITY_INTERVAL_5M = "5m"
 
     def __str__(self) -> str:
         return str(self.value)
