@@ -1,7 +1,8 @@
 /**
  * Reads of the volatility drift route (the listed expirations are db/chain.ts's): the contracts of
  * a few expirations, the quote samples of those within a strike band in one session's minutes, and the last
- * underlying bar before an instant. Everything is a bound parameter.
+ * underlying bar before an instant; and the drift answers stored for the deployment (migration
+ * 20261128T080000). Everything is a bound parameter.
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
@@ -74,4 +75,27 @@ export async function lastBarBefore(db: Queryable, symbol: string, before: numbe
     .limit(1)
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** A stored drift answer (migration 20261128T080000) under its key; null when none is stored. */
+export async function readDriftAnswer(db: Queryable, key: string): Promise<string | null> {
+  const result = await sql<{ body: string }>`select body from drift_answers where key = ${key}`.execute(db);
+  return result.rows[0]?.body ?? null;
+}
+
+/** Stores a drift answer under its key (one stored already under it is kept: the same answer). */
+export async function storeDriftAnswer(db: Queryable, tradingDate: string, key: string, body: string): Promise<void> {
+  await sql`insert into drift_answers (key, trading_date, body) values (${key}, ${tradingDate}::date, ${body}) on conflict do nothing`.execute(
+    db,
+  );
+}
+
+/** Deletes the drift answers stored more than `olderThanMs` ago (superseded: a later load changed the stamp of their keys). */
+export async function deleteStaleDriftAnswers(db: Queryable, olderThanMs: number): Promise<void> {
+  await sql`delete from drift_answers where stored_at < now() - ${`${olderThanMs} milliseconds`}::interval`.execute(db);
+}
+
+/** Deletes the stored drift answers of a trading date (its session archived). */
+export async function deleteDriftAnswersOf(db: Queryable, tradingDate: string): Promise<void> {
+  await sql`delete from drift_answers where trading_date = ${tradingDate}::date`.execute(db);
 }

@@ -20,10 +20,11 @@ import type { VolatilitySession } from '../analytics/volatility/valuation.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ServiceDeps } from '../service.js';
-import { storeDefaultAnswers } from '../services/book-answers.js';
+import { defaultQuery, storeDefaultAnswers } from '../services/book-answers.js';
+import { storeDrift } from '../services/volatility-drift.js';
 import { datesRead, ensureBook, familyOf, valuationKey, type FamilyBook } from '../services/books.js';
 import { valuationAt } from '../services/chain-valuation.js';
-import type { ServiceContext } from '../services/types.js';
+import type { QueryOf, ServiceContext } from '../services/types.js';
 
 /**
  * How often the valuer looks for a newly loaded minute. It values only once the market data change
@@ -54,6 +55,8 @@ export class BookValuer {
   private stopped = false;
   /** The change log's position at the previous pass (-1 before the first). */
   private lastPosition = -1;
+  /** The change log's position at the last pass that looked at every family (-1 before the first). */
+  private passedPosition = -1;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -101,7 +104,8 @@ export class BookValuer {
     const position = await this.deps.repositories.books.changeLogPosition();
     const still = position === this.lastPosition;
     this.lastPosition = position;
-    if (!still) return { valued };
+    // Nothing loaded since the last full pass: nothing new to value.
+    if (!still || position === this.passedPosition) return { valued };
     const now = this.deps.clock();
     const ctx = this.context(now);
     const pending = VALUED_FAMILIES.flatMap((family) =>
@@ -116,10 +120,14 @@ export class BookValuer {
         if (await this.valueOne(ctx, task.family, task.session)) valued += 1;
     };
     await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
+    if (!this.stopped) this.passedPosition = position;
     return { valued };
   }
 
-  /** Values the family's newest minute of the session under way, if it has none; whether this process valued it. */
+  /**
+   * Values the family's newest minute of the session under way, if it has none, and stores its drift
+   * at the default query unless stored; whether this process valued the minute.
+   */
   private async valueOne(ctx: ServiceContext, family: string, session: VolatilitySession): Promise<boolean> {
     let window;
     try {
@@ -134,15 +142,21 @@ export class BookValuer {
     const listed = await this.deps.repositories.chain.listedExpirations(window.roots, window.tradingDate);
     if (listed.length === 0) return false;
     const books = this.deps.repositories.books;
-    if ((await books.bookOfMinute(familyOf(window, session), window.instant, datesRead(window.tradingDate, window.instant))) !== null)
-      return false;
-    const key = valuationKey(window, session);
     let mapped = false;
-    await books.whileValuing(key, async () => {
-      const stored = async (id: number, book: FamilyBook): Promise<void> => await storeDefaultAnswers(ctx, window, session, id, book);
-      mapped = (await ensureBook(ctx, window, session, 'valuer', stored)).id !== null;
-    });
-    if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
+    if ((await books.bookOfMinute(familyOf(window, session), window.instant, datesRead(window.tradingDate, window.instant))) === null) {
+      await books.whileValuing(valuationKey(window, session), async () => {
+        const stored = async (id: number, book: FamilyBook): Promise<void> => await storeDefaultAnswers(ctx, window, session, id, book);
+        mapped = (await ensureBook(ctx, window, session, 'valuer', stored)).id !== null;
+      });
+      if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
+    }
+    // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
+    const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
+    if (drift !== undefined)
+      await storeDrift(
+        { ...ctx, operation: drift },
+        defaultQuery(ctx, 'getVolatilityDrift', family, session) as QueryOf<'getVolatilityDrift'>,
+      );
     return mapped;
   }
 }

@@ -14,7 +14,9 @@
  * that changes a minute's inputs is seen by the next request in every process.
  *
  * Volatility drift answers are kept apart (drift), by the market data stamp of what they read
- * (volatility-drift.ts): drift is not a view of one book but of every minute of its session.
+ * (volatility-drift.ts): drift is not a view of one book but of every minute of its session. Under
+ * the same keys, the book valuer stores each family's default drift for the deployment
+ * (drift_answers), read before a drift is computed.
  */
 import { ResponseMemo } from './response-memo.js';
 

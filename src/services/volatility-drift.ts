@@ -32,13 +32,21 @@ import {
 import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
 import { sessionBars, underlyingBarsBetween } from '../db/underlying-bars.js';
 import { listedExpirations } from '../db/chain.js';
-import { expirationContracts, lastBarBefore, sessionQuoteSamples, type ExpirationContract } from '../db/volatility-drift.js';
+import {
+  deleteStaleDriftAnswers,
+  expirationContracts,
+  lastBarBefore,
+  readDriftAnswer,
+  sessionQuoteSamples,
+  storeDriftAnswer,
+  type ExpirationContract,
+} from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
-import { noData } from '../errors.js';
+import { ApiError, noData } from '../errors.js';
 import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { canonicalQuery } from './response-memo.js';
-import { keptAnswer } from './text-result.js';
+import { textResult } from './text-result.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 const MINUTE_MS = 60_000;
@@ -81,14 +89,51 @@ const FIRST_DATE = '2000-01-01';
 /**
  * The drift, up to the valuation instant (chain-valuation.ts valuationAt's rule: the close of a
  * session ended by the request's instant; while it runs, the end of the newest minute of data).
- * Drifts are kept per process as JSON text, during a session as after it,
- * by the query, the trading date, the instant and the market data stamp (db/market-data-changes.ts)
- * of every date up to the instant's: the route reads the session's quotes and bars, the bars of the 30
- * sessions before, the listed contracts and, for a session without bars, the last bar before it at
- * any earlier date, so any committed load of those changes the stamp and the next request computes
- * afresh. The memo is the deps' (memos.ts DRIFT_MEMO_LIMITS).
+ * A drift is keyed by the query, the trading date, the instant and the market data stamp
+ * (db/market-data-changes.ts) of every date up to the instant's: the route reads the session's
+ * quotes and bars, the bars of the 30 sessions before, the listed contracts and, for a session
+ * without bars, the last bar before it at any earlier date, so any committed load of those changes
+ * the stamp and the key. Under its key a drift is kept per process as JSON text (the deps' memo,
+ * memos.ts DRIFT_MEMO_LIMITS), and read from the answers the book valuer stores for the deployment
+ * (drift_answers: each family's default query as each minute loads, storeDrift) before it is
+ * computed.
  */
 export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
+  const { key, request } = await driftRequest(ctx, q);
+  const text = await ctx.deps.memos.drift.get(
+    key,
+    async () => (await readDriftAnswer(ctx.deps.db, key)) ?? JSON.stringify(await computeDrift(ctx, q, request)),
+  );
+  return textResult<'getVolatilityDrift'>(text, 'opra');
+}
+
+/**
+ * Computes and stores for the deployment the drift of a query (the book valuer: each family's
+ * default query as its minutes load), unless stored under its key already or without an answer
+ * (422: nothing to show). Drift answers stored more than DRIFT_ANSWER_LIFETIME_MS before are
+ * deleted meanwhile: a later load changed their stamp.
+ */
+export async function storeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<void> {
+  let key: string;
+  let request: DriftRequest;
+  let body: string;
+  try {
+    ({ key, request } = await driftRequest(ctx, q));
+    if ((await readDriftAnswer(ctx.deps.db, key)) !== null) return;
+    body = JSON.stringify(await computeDrift(ctx, q, request));
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  await storeDriftAnswer(ctx.deps.db, request.tradingDate, key, body);
+  await deleteStaleDriftAnswers(ctx.deps.db, DRIFT_ANSWER_LIFETIME_MS);
+}
+
+/** How long a stored drift answer is kept: a running session's key changes with every minute's load. */
+export const DRIFT_ANSWER_LIFETIME_MS = 5 * 60_000;
+
+/** A drift request's key (getVolatilityDrift) and what computing it reads. */
+async function driftRequest(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<{ key: string; request: DriftRequest }> {
   const symbol = q.underlying_symbol.toUpperCase();
   const session = withDefault(q.session, 'session');
   const interval = withDefault(q.interval, 'interval');
@@ -104,12 +149,11 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   const asked = valuationInstant(span, requested);
   if (asked === null) throw noData(`The ${session} session of ${tradingDate} has not begun.`);
   const instant = await instantOfData(ctx, tradingDate, span, asked);
-  const drift = { symbol, session, interval, roots, underlying, tradingDate, span, instant };
+  const request = { symbol, session, interval, roots, underlying, tradingDate, span, instant };
   const lastDate = utcDate(instant) > tradingDate ? utcDate(instant) : tradingDate;
   const stamp = await marketDataStamp(ctx.deps.db, FIRST_DATE, lastDate);
   // `at` is read through the instant: requests of one minute of data share the answer.
-  const key = JSON.stringify([stamp, tradingDate, instant, canonicalQuery({ ...q, at: undefined })]);
-  return await keptAnswer<'getVolatilityDrift'>(ctx.deps.memos.drift, key, 'opra', async () => await computeDrift(ctx, q, drift));
+  return { key: JSON.stringify([stamp, tradingDate, instant, canonicalQuery({ ...q, at: undefined })]), request };
 }
 
 interface DriftRequest {

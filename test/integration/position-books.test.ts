@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getExposureHeatmap, getExposureLevels, getVolatilitySkew } from '../../generated/client/index.js';
+import { getExposureHeatmap, getExposureLevels, getVolatilityDrift, getVolatilitySkew } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OperationId } from '../../src/api-contract/openapi.js';
 import { BookValuer } from '../../src/jobs/book-valuer.js';
@@ -238,6 +238,27 @@ describe('valued books', () => {
     service.deps.memos.clear();
     expect(await ok('levels')).toStrictEqual(served);
     expect(await valuations()).toBe(before);
+    // And the family's drift at its default query, under the key a request computes: a default drift
+    // request reads it (a changed figure comes back), and it equals the drift computed afresh.
+    const driftRows = await sql<{ key: string; body: string }>`
+      select key, body from drift_answers where strpos(key, ${JSON.stringify(`"underlying_symbol":"${SYMBOL}"`).slice(1, -1)}) > 0 order by stored_at desc limit 1`.execute(
+      admin,
+    );
+    expect(driftRows.rows).toHaveLength(1);
+    const driftRow = driftRows.rows[0]!;
+    const drift = async (): Promise<Record<string, unknown>> => {
+      const r = await getVolatilityDrift({ client, query: { underlying_symbol: SYMBOL } });
+      expect(r.response.status).toBe(200);
+      return (r.data as { data: Record<string, unknown> }).data;
+    };
+    const driftMarked = JSON.parse(driftRow.body) as { realized_volatility_basis: { days: number } };
+    driftMarked.realized_volatility_basis.days = 999;
+    await sql`update drift_answers set body = ${JSON.stringify(driftMarked)} where key = ${driftRow.key}`.execute(admin);
+    service.deps.memos.clear();
+    expect(((await drift()).realized_volatility_basis as { days: number }).days).toBe(999);
+    await sql`delete from drift_answers`.execute(admin);
+    service.deps.memos.clear();
+    expect(await drift()).toStrictEqual(JSON.parse(driftRow.body));
     // A second pass finds nothing new to value.
     expect((await valuer.pass()).valued).toBe(0);
   });
