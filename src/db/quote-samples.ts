@@ -104,3 +104,53 @@ export async function quoteSamplesOn(db: Queryable, tradingDate: string, contrac
     quoteTs: r.quote_ts,
   }));
 }
+
+/** One quote sample of an expiration's chain: its contract's leg and strike. */
+export interface ChainSampleRow {
+  root: string;
+  dateOfExpiry: string;
+  minute: number;
+  contractType: 'call' | 'put';
+  strikeThousandths: number;
+  bid: number | null;
+  ask: number | null;
+}
+
+/**
+ * The quote samples of a trading date of every contract of some expirations (root and expiration
+ * date) with minutes in [from, to]: the chain minutes whose parity forwards the date's prints are
+ * valued on (ingest/date-context.ts).
+ */
+export async function chainSamplesBetween(
+  db: Queryable,
+  tradingDate: string,
+  expirations: readonly { root: string; dateOfExpiry: string }[],
+  from: number,
+  to: number,
+): Promise<ChainSampleRow[]> {
+  if (expirations.length === 0 || !(from <= to)) return [];
+  const result = await sql<{
+    root: string;
+    date_of_expiry: string;
+    minute: string;
+    contract_type: 'call' | 'put';
+    strike_thousandths: string;
+    bid: number | null;
+    ask: number | null;
+  }>`
+    select c.root, c.date_of_expiry::text as date_of_expiry, q.minute, c.contract_type, c.strike_thousandths, q.bid, q.ask
+    from contracts c
+    join unnest(${textArrayLiteral(expirations.map((e) => e.root))}::text[], ${textArrayLiteral(expirations.map((e) => e.dateOfExpiry))}::date[])
+      as e(root, date_of_expiry) on c.root = e.root and c.date_of_expiry = e.date_of_expiry
+    join quote_samples q on q.contract_id = c.id
+    where q.trading_date = ${tradingDate}::date and q.minute >= ${from}::int8 and q.minute <= ${to}::int8`.execute(db);
+  return result.rows.map((r) => ({
+    root: r.root,
+    dateOfExpiry: r.date_of_expiry,
+    minute: Number(r.minute),
+    contractType: r.contract_type,
+    strikeThousandths: Number(r.strike_thousandths),
+    bid: r.bid,
+    ask: r.ask,
+  }));
+}

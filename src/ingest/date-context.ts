@@ -2,14 +2,20 @@
  * What the classifier needs about the market of one trading date, loaded once for the date's
  * prints of a file: each contract's one-minute NBBO samples (quotes files loaded earlier), each
  * underlying's one-minute bars, open interest at the start of the date, the risk-free rate and the
- * cash close. Only the contracts and underlyings the date's prints name are read, and only the
- * bars of the prints' span of time. The lookups a print needs (quoteAt, barAt) are in memory, a
- * binary search and two map reads, since the pipeline asks them once per print.
+ * cash close, and the chain minutes of the prints' expirations (every contract's samples of each
+ * minute), whose put-call parity forwards value the prints (carryAt). Only the contracts,
+ * expirations and underlyings the date's prints name are read, and only the samples and bars of the
+ * prints' span of time (from FORWARD_MAX_AGE_MS before the first print, for the forward in force at
+ * it). The lookups a print needs (quoteAt, barAt, carryAt) are in memory, a binary search and a few
+ * map reads, since the pipeline asks them once per print.
  */
 import type { QuoteInForce } from '../analytics/print-side.js';
 import { riskFreeRate } from '../analytics/rates.js';
+import { MS_PER_YEAR } from '../analytics/settlement.js';
+import { FORWARD_MAX_AGE_MS, MinuteCarries } from '../analytics/volatility/minute-forward.js';
+import type { ChainQuote } from '../analytics/volatility/quotes.js';
 import { openInterestOn } from '../db/open-interest.js';
-import { quoteSamplesOn, type QuoteSampleRow } from '../db/quote-samples.js';
+import { chainSamplesBetween, quoteSamplesOn, type ChainSampleRow, type QuoteSampleRow } from '../db/quote-samples.js';
 import { underlyingBarsBetween, type BarRow } from '../db/underlying-bars.js';
 import type { Queryable } from '../db/connection.js';
 import type { PrintDay, SortedPrints } from './print-order.js';
@@ -28,10 +34,22 @@ export interface Bar {
   close: number;
 }
 
+/** An expiration the prints name (their slots' `expiration` key), with what values its chain minutes. */
+export interface PrintExpiration {
+  /** root and expiration date, space-separated (print-table.ts StoredSlot.expiration). */
+  key: string;
+  root: string;
+  dateOfExpiry: string;
+  underlying: string;
+  settlementMs: number;
+}
+
 /** What a trading date's prints ask of the store. */
 export interface DateNeeds {
   /** Every contract the prints name. */
   contractIds: number[];
+  /** Every expiration the prints name, for the parity forwards of its chain minutes. */
+  expirations: PrintExpiration[];
   /** The contracts of prints without a quote of their own, whose samples are looked up. */
   sampledIds: number[];
   underlyings: string[];
@@ -44,36 +62,87 @@ export function dateNeeds({ table, order }: SortedPrints, day: PrintDay): DateNe
   const sampled = new Set<number>();
   const all = new Set<number>();
   const underlyings = new Set<string>();
+  const expirations = new Map<string, PrintExpiration>();
   let minTs = Infinity;
   let maxTs = -Infinity;
   for (const i of order.subarray(day.start, day.end)) {
-    const { contract } = table.storedSlotAt(i);
+    const slot = table.storedSlotAt(i);
+    const { contract } = slot;
     all.add(contract.id);
+    if (!expirations.has(slot.expiration))
+      expirations.set(slot.expiration, {
+        key: slot.expiration,
+        root: slot.ref.root,
+        dateOfExpiry: slot.ref.dateOfExpiry,
+        underlying: contract.underlying,
+        settlementMs: slot.settlementMs,
+      });
     if (!table.hasQuote(i)) sampled.add(contract.id);
     underlyings.add(contract.underlying);
     const ts = table.timestampAt(i);
     if (ts < minTs) minTs = ts;
     if (ts > maxTs) maxTs = ts;
   }
-  return { contractIds: [...all], sampledIds: [...sampled], underlyings: [...underlyings], minTs, maxTs };
+  return {
+    contractIds: [...all],
+    expirations: [...expirations.values()],
+    sampledIds: [...sampled],
+    underlyings: [...underlyings],
+    minTs,
+    maxTs,
+  };
 }
 
 export class DateContext {
+  /** Each expiration's chain minutes, by its key. */
+  private readonly carries = new Map<string, MinuteCarries>();
+
   constructor(
     readonly samples: ReadonlyMap<number, SampleSeries>,
     readonly bars: ReadonlyMap<string, ReadonlyMap<number, Bar>>,
     readonly openInterest: ReadonlyMap<number, number>,
     readonly rate: number,
     readonly cashCloseMs: number,
-  ) {}
+    chains: readonly ChainSampleRow[] = [],
+    expirations: readonly PrintExpiration[] = [],
+  ) {
+    const byKey = new Map<string, Map<number, ChainQuote[]>>();
+    for (const r of chains) {
+      const key = `${r.root} ${r.dateOfExpiry}`;
+      let minutes = byKey.get(key);
+      if (minutes === undefined) byKey.set(key, (minutes = new Map<number, ChainQuote[]>()));
+      let quotes = minutes.get(r.minute);
+      if (quotes === undefined) minutes.set(r.minute, (quotes = []));
+      quotes.push({ strike: r.strikeThousandths / 1000, type: r.contractType, bid: r.bid, ask: r.ask });
+    }
+    for (const e of expirations) {
+      const minutes = byKey.get(e.key);
+      if (minutes === undefined) continue;
+      // A chain minute is valued at the underlying's bar of its minute (else the minute before's),
+      // as a print of it is, on the time from the minute's start to the settlement instant.
+      this.carries.set(
+        e.key,
+        new MinuteCarries(minutes, (minute) => ({
+          spot: this.barAt(e.underlying, minute)?.close ?? null,
+          time: (e.settlementMs - minute) / MS_PER_YEAR,
+          rate,
+        })),
+      );
+    }
+  }
 
-  /** Samples grouped by contract and bars by underlying and minute, from their rows in time order. */
+  /**
+   * Samples grouped by contract and bars by underlying and minute, from their rows in time order;
+   * the chain samples of the expirations grouped by expiration and minute.
+   */
   static fromRows(
     samples: readonly QuoteSampleRow[],
     bars: readonly BarRow[],
     openInterest: ReadonlyMap<number, number>,
     rate: number,
     cashCloseMs: number,
+    chains: readonly ChainSampleRow[] = [],
+    expirations: readonly PrintExpiration[] = [],
   ): DateContext {
     const series = new Map<number, SampleSeries>();
     for (const s of samples) {
@@ -89,7 +158,17 @@ export class DateContext {
       if (one === undefined) minutes.set(b.symbol, (one = new Map<number, Bar>()));
       one.set(b.ts, { ts: b.ts, close: b.close });
     }
-    return new DateContext(series, minutes, openInterest, rate, cashCloseMs);
+    return new DateContext(series, minutes, openInterest, rate, cashCloseMs, chains, expirations);
+  }
+
+  /**
+   * The carry q = r − ln(F/S)/T of the parity forward in force at `ts` for an expiration (its
+   * key): the forward of its chain minute, else of the latest earlier one with a forward within
+   * FORWARD_MAX_AGE_MS (volatility/minute-forward.ts MinuteCarries.carryInForce); null when there is
+   * none, and the print is then valued on the fixed dividend yield.
+   */
+  carryAt(expiration: string, ts: number): number | null {
+    return this.carries.get(expiration)?.carryInForce(ts) ?? null;
   }
 
   /** The contract's latest sample at or before `ts`, written into `out`; null when it has none. */
@@ -142,8 +221,21 @@ export async function loadDateContext(
   const { tradingDate } = day;
   const needs = dateNeeds(prints, day);
   const samples = await quoteSamplesOn(db, tradingDate, needs.sampledIds);
-  // From the minute before the first print's: a print's bar may be the previous minute's.
-  const bars = await underlyingBarsBetween(db, needs.underlyings, Math.floor(needs.minTs / 60_000) * 60_000 - 60_000, needs.maxTs);
+  // The chain minutes from FORWARD_MAX_AGE_MS before the first print's to the last print's.
+  const firstMinute = Math.floor(needs.minTs / 60_000) * 60_000;
+  const chains = await chainSamplesBetween(db, tradingDate, needs.expirations, firstMinute - FORWARD_MAX_AGE_MS, needs.maxTs);
+  // From the minute before the first print's (a print's bar may be the previous minute's), or
+  // before the first chain minute a print may be valued on.
+  const barsFrom = (chains.length > 0 ? firstMinute - FORWARD_MAX_AGE_MS : firstMinute) - 60_000;
+  const bars = await underlyingBarsBetween(db, needs.underlyings, barsFrom, needs.maxTs);
   const openInterest = await openInterestOn(db, tradingDate, needs.contractIds);
-  return DateContext.fromRows(samples, bars, openInterest, riskFreeRate(tradingDate), resolver.cashCloseMs(tradingDate));
+  return DateContext.fromRows(
+    samples,
+    bars,
+    openInterest,
+    riskFreeRate(tradingDate),
+    resolver.cashCloseMs(tradingDate),
+    chains,
+    needs.expirations,
+  );
 }
