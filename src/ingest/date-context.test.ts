@@ -77,36 +77,28 @@ describe('DateContext.carryAt', () => {
   const settlementMs = OPEN + 6.5 * 60 * MINUTE;
   const rate = 0.0391;
   // The chain minute OPEN of SPXW 2026-11-20 priced on the carry 0.045 at the bar's 6600, both legs of three strikes.
-  const chains = [6575, 6600, 6625].flatMap((strike) =>
-    (['call', 'put'] as const).map((contractType) => {
-      const value = bsmPrice({
-        type: contractType,
-        spot: 6600,
-        strike,
-        time: (settlementMs - OPEN) / MS_PER_YEAR,
-        rate,
-        dividendYield: 0.045,
-        volatility: 0.15,
-      });
-      return {
-        root: 'SPXW',
-        dateOfExpiry: '2026-11-20',
-        minute: OPEN,
-        contractType,
-        strikeThousandths: strike * 1000,
-        bid: value,
-        ask: value,
-      };
-    }),
-  );
+  const legs = [6575, 6600, 6625].flatMap((strike) => (['call', 'put'] as const).map((type) => ({ strike, type })));
+  const value = ({ strike, type }: { strike: number; type: 'call' | 'put' }): number =>
+    bsmPrice({ type, spot: 6600, strike, time: (settlementMs - OPEN) / MS_PER_YEAR, rate, dividendYield: 0.045, volatility: 0.15 });
+  const chains = legs.map((l) => ({
+    root: 'SPXW',
+    dateOfExpiry: '2026-11-20',
+    call: l.type === 'call',
+    strikeThousandths: l.strike * 1000,
+    minutes: [OPEN],
+    bids: [value(l)],
+    asks: [value(l)],
+  }));
   const context = DateContext.fromRows(
     [],
     [{ symbol: 'SPX', ts: OPEN, open: 6600, high: 6600, low: 6600, close: 6600, volume: null }],
     new Map(),
     rate,
     settlementMs,
+  );
+  context.addChains(
+    [{ key: 'SPXW 2026-11-20', root: 'SPXW', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs, minutes: [OPEN] }],
     chains,
-    [{ key: 'SPXW 2026-11-20', root: 'SPXW', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs }],
   );
 
   it("gives the carry of the parity forward of the expiration's chain minute in force at the print", () => {
@@ -140,8 +132,8 @@ describe('dateNeeds', () => {
       {
         contractIds: [10, 11],
         expirations: [
-          { key: 'SPXW 2026-11-20', root: 'SPXW', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs: 0 },
-          { key: 'SPY 2026-11-20', root: 'SPY', dateOfExpiry: '2026-11-20', underlying: 'SPY', settlementMs: 0 },
+          { key: 'SPXW 2026-11-20', root: 'SPXW', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs: 0, minutes: [OPEN] },
+          { key: 'SPY 2026-11-20', root: 'SPY', dateOfExpiry: '2026-11-20', underlying: 'SPY', settlementMs: 0, minutes: [OPEN] },
         ],
         sampledIds: [11],
         underlyings: ['SPX', 'SPY'],
@@ -150,7 +142,9 @@ describe('dateNeeds', () => {
       },
       {
         contractIds: [12],
-        expirations: [{ key: 'SPX 2026-11-20', root: 'SPX', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs: 0 }],
+        expirations: [
+          { key: 'SPX 2026-11-20', root: 'SPX', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs: 0, minutes: [OPEN] },
+        ],
         sampledIds: [12],
         underlyings: ['SPX'],
         minTs: OPEN + 1,

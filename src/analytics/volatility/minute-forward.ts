@@ -70,13 +70,14 @@ export function carryNear(carries: readonly MinuteCarry[], minute: number): numb
 export class MinuteCarries {
   /** The minutes with quotes, ascending. */
   private readonly minutes: number[];
-  private readonly solved = new Map<number, number | null>();
   private readonly inForce = new Map<number, number | null>();
 
   constructor(
     private readonly quotesByMinute: ReadonlyMap<number, readonly ChainQuote[]>,
     /** Where a minute (its start, Unix ms) is valued. */
     private readonly valuationOf: (minute: number) => MinuteValuation,
+    /** The carries of minutes solved already (by an earlier MinuteCarries of the same quotes), kept up to date. */
+    private readonly solved = new Map<number, number | null>(),
   ) {
     this.minutes = [...quotesByMinute.keys()].sort((a, b) => a - b);
   }
