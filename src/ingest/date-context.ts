@@ -108,7 +108,7 @@ export class DateContext {
   private readonly expirations = new Map<string, PrintExpiration>();
   private readonly chainMinutes = new Map<string, Map<number, ChainQuote[]>>();
   /** Each expiration's minute carries, built when first asked after chains were added; their solved minutes are kept. */
-  private readonly carries = new Map<string, MinuteCarries>();
+  private readonly carries = new Map<string, MinuteCarries | null>();
   private readonly solved = new Map<string, Map<number, number | null>>();
 
   constructor(
@@ -147,7 +147,11 @@ export class DateContext {
     if (carries === undefined) {
       const e = this.expirations.get(key);
       const minutes = this.chainMinutes.get(key);
-      if (e === undefined || minutes === undefined) return null;
+      if (e === undefined || minutes === undefined) {
+        // No chain minute of it: asked once per print, answered from here on.
+        this.carries.set(key, null);
+        return null;
+      }
       let solved = this.solved.get(key);
       if (solved === undefined) this.solved.set(key, (solved = new Map<number, number | null>()));
       // A chain minute is valued at the underlying's bar of its minute (else the minute before's),
