@@ -1,7 +1,9 @@
 /**
  * The parity forward of a chain minute, the one forward every volatility and greek of the service
- * is stated on: the skew and drift routes (their chain's minute), the contract implied-volatility
- * history (iv-samples.ts parityCarries, per sample) and the prints (ingest, per print).
+ * is stated on: the skew, drift, levels and heat map routes solve their chain's forward with
+ * forward.ts impliedForward (surface.ts, drift.ts), which chainMinuteCarry reads too, for the
+ * contract implied-volatility history (iv-samples.ts parityCarries, per sample) and the prints
+ * (ingest/date-context.ts, per print).
  *
  * A chain minute is the quotes of one expiration (one root and expiration date) sampled in one
  * minute. Its forward F is forward.ts impliedForward (the median put-call parity forward), on the
