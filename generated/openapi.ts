@@ -696,7 +696,8 @@ export interface paths {
          *     negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
          *     USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
          *     out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
-         *     print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+         *     print, on the rate and the parity forward of its expiration's minute (else the fixed dividend
+         *     yield) of "Rates and dividend yields". The full rules are in
          *     the section "Classification of prints".
          */
         get: operations["listOptionTrades"];
@@ -1300,7 +1301,7 @@ export interface components {
             date_of_expiry: string;
             /**
              * Format: double
-             * @description Implied volatility of the session's last print (decimal); null when it could not be solved.
+             * @description Implied volatility of the session's last print (decimal), the print's own implied_volatility: on the parity forward of its expiration's minute, else the fixed dividend yield (see "Rates and dividend yields"); null when it could not be solved.
              * @example 0.182
              */
             implied_volatility: number | null;
@@ -2579,7 +2580,7 @@ export interface components {
             days_to_expiry: number;
             /**
              * Format: double
-             * @description Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6 decimals; null with implied_volatility.
+             * @description Black-Scholes-Merton spot delta at implied_volatility (per share, −1 to 1), on the same forward (the carry q its put-call parity forward implies, Δc = e^{−qT}Φ(d1), else the fixed dividend yield; see implied_volatility), rounded to 6 decimals; null with implied_volatility.
              * @example 0.42
              */
             delta: number | null;
@@ -2613,7 +2614,7 @@ export interface components {
             id: string;
             /**
              * Format: double
-             * @description Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+             * @description Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the put-call parity forward of the print's expiration: the median parity forward of its quotes sampled in the print's minute, else of the latest earlier minute with one within 30 minutes, as the carry q = r − ln(F/S)/T it implies (the forward the skew and the contract history state); the underlying's fixed dividend yield only when parity cannot be solved (see "Rates and dividend yields"). Rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
              * @example 0.182
              */
             implied_volatility: number | null;

@@ -5,7 +5,7 @@
  * to the settlement instant (settlement.ts), the rate of the trading date (rates.ts) and the carry
  * of the expiration's put-call parity forward, at the underlying price of the sample's minute: the
  * close of that one-minute bar, else of the minute before (as prints are classified). The forward
- * is that of the skew route (volatility/forward.ts impliedForward) on the quotes of the contract's
+ * is that of the skew route (volatility/minute-forward.ts chainMinuteCarry) on the quotes of the contract's
  * expiration sampled in the same minute, its carry q = r − ln(F/S)/T, so that a call and a put of
  * one strike have one volatility; a minute without a strike quoted on both legs takes the carry of
  * the nearest sampled minute with one (within FORWARD_MAX_AGE_MS), else the underlying's fixed
@@ -25,7 +25,7 @@ import { dividendYield, riskFreeRate } from './rates.js';
 import { optionRoot } from './roots.js';
 import { optionsOvernightWindow, optionsRegularClose } from './sessions.js';
 import { yearsToSettlement } from './settlement.js';
-import { impliedDividendYield, impliedForward } from './volatility/forward.js';
+import { carryNear, chainMinuteCarry, type MinuteCarry } from './volatility/minute-forward.js';
 import type { ChainQuote } from './volatility/quotes.js';
 import type { SessionChoice, Span } from './print-filters.js';
 
@@ -200,19 +200,17 @@ function priceOrNull(price: number | null): number | null {
   return price !== null && price > 0 && Number.isFinite(price) ? price : null;
 }
 
-/** How far from a sample's minute the carry of another minute's forward is taken, when its own minute has none. */
-export const FORWARD_MAX_AGE_MS = 30 * 60_000;
-
 /** The underlying bar a sample of a minute is valued at: the minute's, else the minute before's. */
 function barOf(bars: ReadonlyMap<number, Bar>, minute: number): Bar | null {
   return bars.get(minute) ?? bars.get(minute - MINUTE_MS) ?? null;
 }
 
 /**
- * The carry of each bucket's sample (by its minute): q = r − ln(F/S)/T from the parity forward F of
- * the expiration's quotes of that minute (`quotesByMinute`, both legs of its strikes), S the bar the
- * sample is valued at, T from the sample's quote to settlement; a minute without a forward takes
- * the carry of the nearest bucket minute with one, within FORWARD_MAX_AGE_MS; none: not in the map.
+ * The carry of each bucket's sample (by its minute): volatility/minute-forward.ts chainMinuteCarry,
+ * q = r − ln(F/S)/T from the parity forward F of the expiration's quotes of that minute
+ * (`quotesByMinute`, both legs of its strikes), S the bar the sample is valued at, T from the
+ * sample's quote to settlement; a minute without a forward takes the carry of the nearest bucket
+ * minute with one, within FORWARD_MAX_AGE_MS (carryNear); none: not in the map.
  */
 export function parityCarries(
   contract: SampledContract,
@@ -220,24 +218,21 @@ export function parityCarries(
   quotesByMinute: ReadonlyMap<number, readonly ChainQuote[]>,
   bars: ReadonlyMap<number, Bar>,
 ): Map<number, number> {
-  const own: { minute: number; carry: number }[] = [];
+  const own: MinuteCarry[] = [];
   for (const { quote, tradingDate } of buckets) {
-    const spot = barOf(bars, quote.minute)?.close ?? null;
     const quotes = quotesByMinute.get(quote.minute);
-    const time = yearsToSettlement(quote.quoteTs, contract.root, contract.dateOfExpiry);
-    if (spot === null || !(spot > 0) || quotes === undefined || !(time > 0)) continue;
-    const rate = riskFreeRate(tradingDate);
-    const estimate = impliedForward({ quotes, time, rate, spot });
-    if (estimate !== null) own.push({ minute: quote.minute, carry: impliedDividendYield(spot, estimate.forward, rate, time) });
+    if (quotes === undefined) continue;
+    const carry = chainMinuteCarry(quotes, {
+      spot: barOf(bars, quote.minute)?.close ?? null,
+      time: yearsToSettlement(quote.quoteTs, contract.root, contract.dateOfExpiry),
+      rate: riskFreeRate(tradingDate),
+    });
+    if (carry !== null) own.push({ minute: quote.minute, carry });
   }
   const carries = new Map<number, number>();
   for (const { quote } of buckets) {
-    let best: { minute: number; carry: number } | null = null;
-    for (const o of own) {
-      const distance = Math.abs(o.minute - quote.minute);
-      if (distance <= FORWARD_MAX_AGE_MS && (best === null || distance < Math.abs(best.minute - quote.minute))) best = o;
-    }
-    if (best !== null) carries.set(quote.minute, best.carry);
+    const carry = carryNear(own, quote.minute);
+    if (carry !== null) carries.set(quote.minute, carry);
   }
   return carries;
 }

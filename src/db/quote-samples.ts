@@ -104,3 +104,56 @@ export async function quoteSamplesOn(db: Queryable, tradingDate: string, contrac
     quoteTs: r.quote_ts,
   }));
 }
+
+/** One contract's quote samples within a span of minutes, in minute order: what chain minutes are built from. */
+export interface ContractSamplesRow {
+  root: string;
+  dateOfExpiry: string;
+  call: boolean;
+  strikeThousandths: number;
+  minutes: number[];
+  bids: (number | null)[];
+  asks: (number | null)[];
+}
+
+/**
+ * The quote samples of a trading date of every contract of some expirations (root and expiration
+ * date), each within its own span of minutes [from, to], one row per contract (its samples as
+ * arrays, in no particular order): the chain minutes whose parity forwards the date's prints are
+ * valued on (ingest/date-context.ts). A day's chain snapshots hold every listed contract, a million
+ * samples at the simulator's default scale, so they are not sent one by one.
+ */
+export async function chainSamplesIn(
+  db: Queryable,
+  tradingDate: string,
+  spans: readonly { root: string; dateOfExpiry: string; from: number; to: number }[],
+): Promise<ContractSamplesRow[]> {
+  if (spans.length === 0) return [];
+  const result = await sql<{
+    root: string;
+    date_of_expiry: string;
+    call: boolean;
+    strike_thousandths: string;
+    minutes: string;
+    bids: (number | null)[];
+    asks: (number | null)[];
+  }>`
+    select c.root, c.date_of_expiry::text as date_of_expiry, c.contract_type = 'call' as call, c.strike_thousandths,
+      array_agg(q.minute)::text as minutes, array_agg(q.bid) as bids, array_agg(q.ask) as asks
+    from unnest(${textArrayLiteral(spans.map((s) => s.root))}::text[], ${textArrayLiteral(spans.map((s) => s.dateOfExpiry))}::date[],
+        ${numberArrayLiteral(spans.map((s) => s.from))}::int8[], ${numberArrayLiteral(spans.map((s) => s.to))}::int8[])
+      as e(root, date_of_expiry, from_minute, to_minute)
+    join contracts c on c.root = e.root and c.date_of_expiry = e.date_of_expiry
+    join quote_samples q on q.contract_id = c.id and q.minute >= e.from_minute and q.minute <= e.to_minute
+    where q.trading_date = ${tradingDate}::date
+    group by c.id`.execute(db);
+  return result.rows.map((r) => ({
+    root: r.root,
+    dateOfExpiry: r.date_of_expiry,
+    call: r.call,
+    strikeThousandths: Number(r.strike_thousandths),
+    minutes: r.minutes.slice(1, -1).split(',').map(Number),
+    bids: r.bids,
+    asks: r.asks,
+  }));
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuoteInForce } from '../analytics/print-side.js';
+import { bsmPrice } from '../analytics/pricing.js';
+import { MS_PER_YEAR } from '../analytics/settlement.js';
 import { DateContext, dateNeeds, sampleAt } from './date-context.js';
 import { sortPrints } from './print-order.js';
 import { OPEN, printTable, storeContracts } from './prints.fixtures.js';
@@ -71,6 +73,45 @@ describe('DateContext', () => {
   });
 });
 
+describe('DateContext.carryAt', () => {
+  const settlementMs = OPEN + 6.5 * 60 * MINUTE;
+  const rate = 0.0391;
+  // The chain minute OPEN of SPXW 2026-11-20 priced on the carry 0.045 at the bar's 6600, both legs of three strikes.
+  const legs = [6575, 6600, 6625].flatMap((strike) => (['call', 'put'] as const).map((type) => ({ strike, type })));
+  const value = ({ strike, type }: { strike: number; type: 'call' | 'put' }): number =>
+    bsmPrice({ type, spot: 6600, strike, time: (settlementMs - OPEN) / MS_PER_YEAR, rate, dividendYield: 0.045, volatility: 0.15 });
+  const chains = legs.map((l) => ({
+    root: 'SPXW',
+    dateOfExpiry: '2026-11-20',
+    call: l.type === 'call',
+    strikeThousandths: l.strike * 1000,
+    minutes: [OPEN],
+    bids: [value(l)],
+    asks: [value(l)],
+  }));
+  const context = DateContext.fromRows(
+    [],
+    [{ symbol: 'SPX', ts: OPEN, open: 6600, high: 6600, low: 6600, close: 6600, volume: null }],
+    new Map(),
+    rate,
+    settlementMs,
+  );
+  context.addChains(
+    [{ key: 'SPXW 2026-11-20', root: 'SPXW', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs, minutes: [OPEN] }],
+    chains,
+  );
+
+  it("gives the carry of the parity forward of the expiration's chain minute in force at the print", () => {
+    expect(context.carryAt('SPXW 2026-11-20', OPEN + 30_000)).toBeCloseTo(0.045, 6);
+    expect(context.carryAt('SPXW 2026-11-20', OPEN + 12 * MINUTE)).toBeCloseTo(0.045, 6);
+  });
+
+  it('gives null before its first chain minute and for an expiration without one', () => {
+    expect(context.carryAt('SPXW 2026-11-20', OPEN - 1)).toBeNull();
+    expect(context.carryAt('SPY 2026-11-20', OPEN + 30_000)).toBeNull();
+  });
+});
+
 describe('dateNeeds', () => {
   it("names the date's contracts, those without a quote of their own, the underlyings and the span of time", () => {
     const table = printTable([
@@ -88,8 +129,27 @@ describe('dateNeeds', () => {
       ]),
     });
     expect(sorted.days.map((day) => dateNeeds(sorted, day))).toEqual([
-      { contractIds: [10, 11], sampledIds: [11], underlyings: ['SPX', 'SPY'], minTs: OPEN + 5, maxTs: OPEN + 9 },
-      { contractIds: [12], sampledIds: [12], underlyings: ['SPX'], minTs: OPEN + 1, maxTs: OPEN + 1 },
+      {
+        contractIds: [10, 11],
+        expirations: [
+          { key: 'SPXW 2026-11-20', root: 'SPXW', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs: 0, minutes: [OPEN] },
+          { key: 'SPY 2026-11-20', root: 'SPY', dateOfExpiry: '2026-11-20', underlying: 'SPY', settlementMs: 0, minutes: [OPEN] },
+        ],
+        sampledIds: [11],
+        underlyings: ['SPX', 'SPY'],
+        minTs: OPEN + 5,
+        maxTs: OPEN + 9,
+      },
+      {
+        contractIds: [12],
+        expirations: [
+          { key: 'SPX 2026-11-20', root: 'SPX', dateOfExpiry: '2026-11-20', underlying: 'SPX', settlementMs: 0, minutes: [OPEN] },
+        ],
+        sampledIds: [12],
+        underlyings: ['SPX'],
+        minTs: OPEN + 1,
+        maxTs: OPEN + 1,
+      },
     ]);
   });
 });

@@ -2,14 +2,20 @@
  * What the classifier needs about the market of one trading date, loaded once for the date's
  * prints of a file: each contract's one-minute NBBO samples (quotes files loaded earlier), each
  * underlying's one-minute bars, open interest at the start of the date, the risk-free rate and the
- * cash close. Only the contracts and underlyings the date's prints name are read, and only the
- * bars of the prints' span of time. The lookups a print needs (quoteAt, barAt) are in memory, a
- * binary search and two map reads, since the pipeline asks them once per print.
+ * cash close, and the chain minutes of the prints' expirations (every contract's samples of each
+ * minute), whose put-call parity forwards value the prints (carryAt). Only the contracts,
+ * expirations and underlyings the date's prints name are read, and only the samples and bars of the
+ * prints' span of time (each expiration's chain from FORWARD_MAX_AGE_MS before its first print, for
+ * the forward in force at it). The lookups a print needs (quoteAt, barAt, carryAt) are in memory, a binary search and a few
+ * map reads, since the pipeline asks them once per print.
  */
 import type { QuoteInForce } from '../analytics/print-side.js';
 import { riskFreeRate } from '../analytics/rates.js';
+import { MS_PER_YEAR } from '../analytics/settlement.js';
+import { FORWARD_MAX_AGE_MS, MinuteCarries } from '../analytics/volatility/minute-forward.js';
+import type { ChainQuote } from '../analytics/volatility/quotes.js';
 import { openInterestOn } from '../db/open-interest.js';
-import { quoteSamplesOn, type QuoteSampleRow } from '../db/quote-samples.js';
+import { chainSamplesIn, quoteSamplesOn, type ContractSamplesRow, type QuoteSampleRow } from '../db/quote-samples.js';
 import { underlyingBarsBetween, type BarRow } from '../db/underlying-bars.js';
 import type { Queryable } from '../db/connection.js';
 import type { PrintDay, SortedPrints } from './print-order.js';
@@ -28,10 +34,24 @@ export interface Bar {
   close: number;
 }
 
+/** An expiration the prints name (their slots' `expiration` key), with what values its chain minutes. */
+export interface PrintExpiration {
+  /** root and expiration date, space-separated (print-table.ts StoredSlot.expiration). */
+  key: string;
+  root: string;
+  dateOfExpiry: string;
+  underlying: string;
+  settlementMs: number;
+  /** The minutes (their starts) of the expiration's prints, ascending. */
+  minutes: number[];
+}
+
 /** What a trading date's prints ask of the store. */
 export interface DateNeeds {
   /** Every contract the prints name. */
   contractIds: number[];
+  /** Every expiration the prints name, for the parity forwards of its chain minutes. */
+  expirations: PrintExpiration[];
   /** The contracts of prints without a quote of their own, whose samples are looked up. */
   sampledIds: number[];
   underlyings: string[];
@@ -40,25 +60,57 @@ export interface DateNeeds {
   maxTs: number;
 }
 
+const MINUTE_MS = 60_000;
+
 export function dateNeeds({ table, order }: SortedPrints, day: PrintDay): DateNeeds {
   const sampled = new Set<number>();
   const all = new Set<number>();
   const underlyings = new Set<string>();
+  const expirations = new Map<string, PrintExpiration>();
+  const minutes = new Map<string, Set<number>>();
   let minTs = Infinity;
   let maxTs = -Infinity;
   for (const i of order.subarray(day.start, day.end)) {
-    const { contract } = table.storedSlotAt(i);
+    const slot = table.storedSlotAt(i);
+    const { contract } = slot;
     all.add(contract.id);
+    const ts = table.timestampAt(i);
+    let printMinutes = minutes.get(slot.expiration);
+    if (printMinutes === undefined) {
+      minutes.set(slot.expiration, (printMinutes = new Set()));
+      expirations.set(slot.expiration, {
+        key: slot.expiration,
+        root: slot.ref.root,
+        dateOfExpiry: slot.ref.dateOfExpiry,
+        underlying: contract.underlying,
+        settlementMs: slot.settlementMs,
+        minutes: [],
+      });
+    }
+    printMinutes.add(ts - (ts % MINUTE_MS));
     if (!table.hasQuote(i)) sampled.add(contract.id);
     underlyings.add(contract.underlying);
-    const ts = table.timestampAt(i);
     if (ts < minTs) minTs = ts;
     if (ts > maxTs) maxTs = ts;
   }
-  return { contractIds: [...all], sampledIds: [...sampled], underlyings: [...underlyings], minTs, maxTs };
+  return {
+    contractIds: [...all],
+    expirations: [...expirations.values()].map((e) => ({ ...e, minutes: [...minutes.get(e.key)!].sort((a, b) => a - b) })),
+    sampledIds: [...sampled],
+    underlyings: [...underlyings],
+    minTs,
+    maxTs,
+  };
 }
 
 export class DateContext {
+  /** The prints' expirations by key, and the quotes of each one's chain minutes loaded so far. */
+  private readonly expirations = new Map<string, PrintExpiration>();
+  private readonly chainMinutes = new Map<string, Map<number, ChainQuote[]>>();
+  /** Each expiration's minute carries, built when first asked after chains were added; their solved minutes are kept. */
+  private readonly carries = new Map<string, MinuteCarries | null>();
+  private readonly solved = new Map<string, Map<number, number | null>>();
+
   constructor(
     readonly samples: ReadonlyMap<number, SampleSeries>,
     readonly bars: ReadonlyMap<string, ReadonlyMap<number, Bar>>,
@@ -67,7 +119,61 @@ export class DateContext {
     readonly cashCloseMs: number,
   ) {}
 
-  /** Samples grouped by contract and bars by underlying and minute, from their rows in time order. */
+  /**
+   * Adds chain samples of the expirations (of minutes not added before), by expiration and minute;
+   * each minute's quotes in strike order, calls first, whatever order the store sent them in.
+   */
+  addChains(expirations: readonly PrintExpiration[], rows: readonly ContractSamplesRow[]): void {
+    for (const e of expirations) this.expirations.set(e.key, e);
+    const sorted = [...rows].sort((a, b) => a.strikeThousandths - b.strikeThousandths || Number(b.call) - Number(a.call));
+    for (const r of sorted) {
+      const key = `${r.root} ${r.dateOfExpiry}`;
+      let minutes = this.chainMinutes.get(key);
+      if (minutes === undefined) this.chainMinutes.set(key, (minutes = new Map<number, ChainQuote[]>()));
+      const strike = r.strikeThousandths / 1000;
+      const type = r.call ? 'call' : 'put';
+      for (let i = 0; i < r.minutes.length; i++) {
+        const minute = r.minutes[i] as number;
+        let quotes = minutes.get(minute);
+        if (quotes === undefined) minutes.set(minute, (quotes = []));
+        quotes.push({ strike, type, bid: r.bids[i] ?? null, ask: r.asks[i] ?? null });
+      }
+    }
+    this.carries.clear();
+  }
+
+  private carriesOf(key: string): MinuteCarries | null {
+    let carries = this.carries.get(key);
+    if (carries === undefined) {
+      const e = this.expirations.get(key);
+      const minutes = this.chainMinutes.get(key);
+      if (e === undefined || minutes === undefined) {
+        // No chain minute of it: asked once per print, answered from here on.
+        this.carries.set(key, null);
+        return null;
+      }
+      let solved = this.solved.get(key);
+      if (solved === undefined) this.solved.set(key, (solved = new Map<number, number | null>()));
+      // A chain minute is valued at the underlying's bar of its minute (else the minute before's),
+      // as a print of it is, on the time from the minute's start to the settlement instant.
+      carries = new MinuteCarries(
+        minutes,
+        (minute) => ({
+          spot: this.barAt(e.underlying, minute)?.close ?? null,
+          time: (e.settlementMs - minute) / MS_PER_YEAR,
+          rate: this.rate,
+        }),
+        solved,
+      );
+      this.carries.set(key, carries);
+    }
+    return carries;
+  }
+
+  /**
+   * Samples grouped by contract and bars by underlying and minute, from their rows in time order
+   * (the chain minutes are added by addChains).
+   */
   static fromRows(
     samples: readonly QuoteSampleRow[],
     bars: readonly BarRow[],
@@ -90,6 +196,16 @@ export class DateContext {
       one.set(b.ts, { ts: b.ts, close: b.close });
     }
     return new DateContext(series, minutes, openInterest, rate, cashCloseMs);
+  }
+
+  /**
+   * The carry q = r − ln(F/S)/T of the parity forward in force at `ts` for an expiration (its
+   * key): the forward of its chain minute, else of the latest earlier one with a forward within
+   * FORWARD_MAX_AGE_MS (volatility/minute-forward.ts MinuteCarries.carryInForce); null when there is
+   * none, and the print is then valued on the fixed dividend yield.
+   */
+  carryAt(expiration: string, ts: number): number | null {
+    return this.carriesOf(expiration)?.carryInForce(ts) ?? null;
   }
 
   /** The contract's latest sample at or before `ts`, written into `out`; null when it has none. */
@@ -142,8 +258,19 @@ export async function loadDateContext(
   const { tradingDate } = day;
   const needs = dateNeeds(prints, day);
   const samples = await quoteSamplesOn(db, tradingDate, needs.sampledIds);
-  // From the minute before the first print's: a print's bar may be the previous minute's.
-  const bars = await underlyingBarsBetween(db, needs.underlyings, Math.floor(needs.minTs / 60_000) * 60_000 - 60_000, needs.maxTs);
+  // From the minute before the first print's (a print's bar may be the previous minute's), and
+  // before the oldest chain minute a print may be valued on.
+  const firstMinute = Math.floor(needs.minTs / MINUTE_MS) * MINUTE_MS;
+  const bars = await underlyingBarsBetween(db, needs.underlyings, firstMinute - FORWARD_MAX_AGE_MS - MINUTE_MS, needs.maxTs);
   const openInterest = await openInterestOn(db, tradingDate, needs.contractIds);
-  return DateContext.fromRows(samples, bars, openInterest, riskFreeRate(tradingDate), resolver.cashCloseMs(tradingDate));
+  const context = DateContext.fromRows(samples, bars, openInterest, riskFreeRate(tradingDate), resolver.cashCloseMs(tradingDate));
+  // The chain minutes of each expiration from FORWARD_MAX_AGE_MS before its first print's minute to its last print's.
+  const spans = needs.expirations.map((e) => ({
+    root: e.root,
+    dateOfExpiry: e.dateOfExpiry,
+    from: (e.minutes[0] ?? firstMinute) - FORWARD_MAX_AGE_MS,
+    to: e.minutes.at(-1) ?? firstMinute,
+  }));
+  context.addChains(needs.expirations, await chainSamplesIn(db, tradingDate, spans));
+  return context;
 }

@@ -26,7 +26,12 @@ export interface StoredSlot extends ContractSlot {
   contract: StoredContract;
   /** The contract's settlement instant, Unix ms. */
   settlementMs: number;
-  /** The underlying's dividend yield, continuously compounded. */
+  /** root and expiration date, space-separated: the expiration whose parity forward values its prints (date-context.ts carryAt). */
+  expiration: string;
+  /**
+   * The underlying's fixed dividend yield (rates.ts dividendYield), continuously compounded: what
+   * a print is valued on only when no parity forward of its expiration is in force at it.
+   */
   dividendYield: number;
 }
 

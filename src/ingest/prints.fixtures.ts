@@ -54,6 +54,7 @@ export function storeContracts(table: PrintTable, firstId = 1): void {
       ...s,
       contract: { id: firstId + k, symbol: s.ref.symbol, underlying: s.root.underlying, multiplier: s.root.multiplier },
       settlementMs: 0,
+      expiration: `${s.ref.root} ${s.ref.dateOfExpiry}`,
       dividendYield: 0,
     })),
   );

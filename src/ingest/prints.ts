@@ -6,7 +6,9 @@
  * classifier (analytics/classification.ts) with what it needs (the quote in force: the file's own,
  * else the latest one-minute NBBO sample at or before the print, date-context.ts; the underlying's
  * bar of the minute or the one before; open interest at the start of the date; the session and
- * cash close from the calendar; time to settlement, rate and dividend yield) and its row streamed
+ * cash close from the calendar; time to the settlement instant, rate, and the carry of the parity
+ * forward of its expiration's chain minute in force at it, date-context.ts carryAt, else the
+ * underlying's fixed dividend yield) and its row streamed
  * by COPY while the following prints are classified (print-copy-sink.ts, db/bulk-copy.ts). A
  * trading date without a partition yet is loaded into a standalone table created in the load and
  * attached as the date's partition at the end, when PostgreSQL builds its indexes in bulk; a date
@@ -98,6 +100,7 @@ async function storeContracts(trx: Queryable, table: PrintTable): Promise<void> 
         ...s,
         contract,
         settlementMs: settlementInstant(s.ref.root, s.ref.dateOfExpiry),
+        expiration: `${s.ref.root} ${s.ref.dateOfExpiry}`,
         dividendYield: dividendYield(contract.underlying),
       };
     }),
@@ -257,7 +260,12 @@ class PrintInput {
     context.underlyingTimestamp = bar?.ts ?? null;
     context.openInterest = market.openInterestOf(contract.id);
     context.yearsToSettlement = (slot.settlementMs - ts) / MS_PER_YEAR;
-    context.dividendYield = slot.dividendYield;
+    // One forward for every volatility: the print's implied volatility and delta are solved on the
+    // put-call parity forward of its expiration's quotes in its minute (else of the latest earlier
+    // minute with one, within 30 minutes), as its carry at the print's underlying price; only
+    // when parity cannot be solved there (no strike quoted on both legs, no underlying price) on
+    // the underlying's fixed dividend yield (rates.ts).
+    context.dividendYield = market.carryAt(slot.expiration, ts) ?? slot.dividendYield;
   }
 }
 

@@ -259,7 +259,7 @@ describe('a same-day expiration on an early-close day (2026-11-27, close 13:00 E
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("solves the print's volatility on the time to the day's 13:00 ET close, where its price reprices", async () => {
+  it("solves the print's volatility on the time to the day's 13:00 ET close and its chain's parity forward, where its price reprices", async () => {
     const db = service.database.admin;
     const write = (name: string, lines: string[]): string => {
       const file = path.join(dir, name);
@@ -267,13 +267,48 @@ describe('a same-day expiration on an early-close day (2026-11-27, close 13:00 E
       return file;
     };
     const SYMBOL = 'SPY   261127P00600000';
+    const symbol = (type: 'call' | 'put', strike: number): string =>
+      `SPY   261127${type === 'call' ? 'C' : 'P'}${String(strike * 1000).padStart(8, '0')}`;
+    const strikes = [598, 599, 600, 601, 602];
     const bar = Date.parse('2026-11-27T17:29:00Z'); // 12:29 ET
     const ts = Date.parse('2026-11-27T17:30:00Z'); // 12:30 ET: half an hour to the 13:00 settlement
-    await loadMarketFile(db, 'contracts', write('contracts.csv', ['option_symbol,underlying,multiplier', `${SYMBOL},SPY,100`]));
+    const settlement = Date.parse('2026-11-27T18:00:00Z');
+    const rate = riskFreeRate('2026-11-27');
+    // The expiration's chain of 12:29 ET, quoted on a parity forward whose carry is 6%, not SPY's fixed 1.3%.
+    const carry = 0.06;
+    await loadMarketFile(
+      db,
+      'contracts',
+      write('contracts.csv', [
+        'option_symbol,underlying,multiplier',
+        ...strikes.flatMap((k) => [`${symbol('call', k)},SPY,100`, `${symbol('put', k)},SPY,100`]),
+      ]),
+    );
     await loadMarketFile(
       db,
       'underlying_bars',
       write('bars.csv', ['symbol,timestamp,open,high,low,close,volume', `SPY,${bar},601,601.2,600.9,601.1,1000`]),
+    );
+    await loadMarketFile(
+      db,
+      'quotes',
+      write('quotes.csv', [
+        'option_symbol,timestamp,bid,ask,bid_size,ask_size',
+        ...strikes.flatMap((strike) =>
+          (['call', 'put'] as const).map((type) => {
+            const v = bsmPrice({
+              type,
+              spot: 601.1,
+              strike,
+              time: (settlement - bar) / MS_PER_YEAR,
+              rate,
+              dividendYield: carry,
+              volatility: 0.12,
+            });
+            return `${symbol(type, strike)},${bar + 20_000},${v - 0.01},${v + 0.01},10,10`;
+          }),
+        ),
+      ]),
     );
     const prints = write('prints.csv', [
       'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp',
@@ -283,19 +318,13 @@ describe('a same-day expiration on an early-close day (2026-11-27, close 13:00 E
     const [body] = [...(await bodies(service, '2026-11-27')).values()];
     expect(body).toMatchObject({ underlying_price: 601.1, days_to_expiry: 0 });
     const volatility = body!.implied_volatility as number;
-    const price = (settlement: number): number =>
-      bsmPrice({
-        type: 'put',
-        spot: 601.1,
-        strike: 600,
-        time: (settlement - ts) / MS_PER_YEAR,
-        rate: riskFreeRate('2026-11-27'),
-        dividendYield: dividendYield('SPY'),
-        volatility,
-      });
-    expect(price(Date.parse('2026-11-27T18:00:00Z'))).toBeCloseTo(0.42, 4);
-    // With three more hours to a 16:00 settlement the same volatility is worth far more.
-    expect(price(Date.parse('2026-11-27T21:00:00Z'))).toBeGreaterThan(0.8);
+    const price = (settlementMs: number, dividendYield: number): number =>
+      bsmPrice({ type: 'put', spot: 601.1, strike: 600, time: (settlementMs - ts) / MS_PER_YEAR, rate, dividendYield, volatility });
+    // On the parity forward of 12:29 ET (the carry it implies), to the 13:00 settlement.
+    expect(price(settlement, carry)).toBeCloseTo(0.42, 4);
+    // Not on the fixed yield, and with three more hours to a 16:00 settlement the same volatility is worth far more.
+    expect(Math.abs(price(settlement, dividendYield('SPY')) - 0.42)).toBeGreaterThan(1e-4);
+    expect(price(Date.parse('2026-11-27T21:00:00Z'), carry)).toBeGreaterThan(0.8);
   });
 });
 

@@ -23,8 +23,9 @@ class ContractLeaderRow:
         change_percent (float | None): Percent change of last_price from previous_close; null without a previous close.
         contract_type (ContractType): call or put.
         date_of_expiry (datetime.date): Expiration date.
-        implied_volatility (float | None): Implied volatility of the session's last print (decimal); null when it could
-            not be solved.
+        implied_volatility (float | None): Implied volatility of the session's last print (decimal), the print's own
+            implied_volatility: on the parity forward of its expiration's minute, else the fixed dividend yield (see "Rates
+            and dividend yields"); null when it could not be solved.
         last_price (float): Price per share of the session's last print.
         open_interest (int | None): Open interest at the start of the trading date, as the last print carries it; null
             when not known.

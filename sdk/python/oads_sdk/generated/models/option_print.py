@@ -29,8 +29,9 @@ class OptionPrint:
         date_of_expiry (datetime.date): Expiration date of the contract.
         day_volume (int): Contracts traded in this contract so far on the trading date.
         days_to_expiry (int): Calendar days from trading date to expiration.
-        delta (float | None): Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6
-            decimals; null with implied_volatility.
+        delta (float | None): Black-Scholes-Merton spot delta at implied_volatility (per share, −1 to 1), on the same
+            forward (the carry q its put-call parity forward implies, Δc = e^{−qT}Φ(d1), else the fixed dividend yield; see
+            implied_volatility), rounded to 6 decimals; null with implied_volatility.
         exchange (str): Short lowercase name of the executing exchange (one of the `exchange` filter's values), or
             `unmapped_` followed by the numeric exchange_code (such as `unmapped_399`) for a venue without a name.
         exchange_code (int): Numeric code of the executing exchange in the options feed.
@@ -43,7 +44,10 @@ class OptionPrint:
             as opaque.
         implied_volatility (float | None): Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print
             at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the
-            underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying
+            put-call parity forward of the print's expiration: the median parity forward of its quotes sampled in the
+            print's minute, else of the latest earlier minute with one within 30 minutes, as the carry q = r − ln(F/S)/T it
+            implies (the forward the skew and the contract history state); the underlying's fixed dividend yield only when
+            parity cannot be solved (see "Rates and dividend yields"). Rounded to 6 decimals; null without an underlying
             price, after settlement, or when no volatility reprices the price.
         is_block (bool): size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor
             print of at least 500 contracts.

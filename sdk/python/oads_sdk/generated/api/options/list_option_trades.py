@@ -277,7 +277,8 @@ def sync_detailed(
     negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
     USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
     out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
-    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    print, on the rate and the parity forward of its expiration's minute (else the fixed dividend
+    yield) of "Rates and dividend yields". The full rules are in
     the section "Classification of prints".
 
     Args:
@@ -411,7 +412,8 @@ def sync(
     negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
     USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
     out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
-    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    print, on the rate and the parity forward of its expiration's minute (else the fixed dividend
+    yield) of "Rates and dividend yields". The full rules are in
     the section "Classification of prints".
 
     Args:
@@ -540,7 +542,8 @@ async def asyncio_detailed(
     negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
     USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
     out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
-    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    print, on the rate and the parity forward of its expiration's minute (else the fixed dividend
+    yield) of "Rates and dividend yields". The full rules are in
     the section "Classification of prints".
 
     Args:
@@ -672,7 +675,8 @@ async def asyncio(
     negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
     USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
     out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
-    print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+    print, on the rate and the parity forward of its expiration's minute (else the fixed dividend
+    yield) of "Rates and dividend yields". The full rules are in
     the section "Classification of prints".
 
     Args:
