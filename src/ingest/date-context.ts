@@ -208,6 +208,11 @@ export class DateContext {
     return this.carriesOf(expiration)?.carryInForce(ts) ?? null;
   }
 
+  /** The carry of the parity forward of an expiration's (its key) own quotes in a minute; null when they give none. */
+  ownCarry(expiration: string, minute: number): number | null {
+    return this.carriesOf(expiration)?.carryOf(minute) ?? null;
+  }
+
   /** The contract's latest sample at or before `ts`, written into `out`; null when it has none. */
   quoteAt(contractId: number, ts: number, out: QuoteInForce): QuoteInForce | null {
     return sampleAt(this.samples.get(contractId), ts, out);
@@ -264,13 +269,30 @@ export async function loadDateContext(
   const bars = await underlyingBarsBetween(db, needs.underlyings, firstMinute - FORWARD_MAX_AGE_MS - MINUTE_MS, needs.maxTs);
   const openInterest = await openInterestOn(db, tradingDate, needs.contractIds);
   const context = DateContext.fromRows(samples, bars, openInterest, riskFreeRate(tradingDate), resolver.cashCloseMs(tradingDate));
-  // The chain minutes of each expiration from FORWARD_MAX_AGE_MS before its first print's minute to its last print's.
-  const spans = needs.expirations.map((e) => ({
+  // The chain minutes of each expiration from its first print's minute to its last print's; then,
+  // for an expiration whose first print's minute gives no forward, the FORWARD_MAX_AGE_MS before it.
+  // That is every minute a print's carry in force can come from: for a print minute m, the minutes
+  // in [m - FORWARD_MAX_AGE_MS, m]; when the first print's minute f has a forward, a minute before f
+  // is never the latest one with a forward at or before m. A live minute's load (its prints in one
+  // minute, its quotes loaded just before) so reads one minute of its expirations' chains, not 31.
+  const first = (e: PrintExpiration): number => e.minutes[0] ?? firstMinute;
+  const span = (e: PrintExpiration, from: number, to: number): { root: string; dateOfExpiry: string; from: number; to: number } => ({
     root: e.root,
     dateOfExpiry: e.dateOfExpiry,
-    from: (e.minutes[0] ?? firstMinute) - FORWARD_MAX_AGE_MS,
-    to: e.minutes.at(-1) ?? firstMinute,
-  }));
-  context.addChains(needs.expirations, await chainSamplesIn(db, tradingDate, spans));
+    from,
+    to,
+  });
+  const own = needs.expirations.map((e) => span(e, first(e), e.minutes.at(-1) ?? firstMinute));
+  context.addChains(needs.expirations, await chainSamplesIn(db, tradingDate, own));
+  const older = needs.expirations.filter((e) => context.ownCarry(e.key, first(e)) === null);
+  if (older.length > 0)
+    context.addChains(
+      older,
+      await chainSamplesIn(
+        db,
+        tradingDate,
+        older.map((e) => span(e, first(e) - FORWARD_MAX_AGE_MS, first(e) - MINUTE_MS)),
+      ),
+    );
   return context;
 }
