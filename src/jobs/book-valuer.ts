@@ -115,32 +115,46 @@ export class BookValuer {
       })),
     );
     // VALUER_CONCURRENCY families at a time: one's reads overlap another's fitting.
+    // The books first, every family's; then the families' drifts, which no book waits for.
+    const drifts: { family: string; session: VolatilitySession }[] = [];
     const next = async (): Promise<void> => {
-      for (let task = pending.shift(); task !== undefined && !this.stopped; task = pending.shift())
-        if (await this.valueOne(ctx, task.family, task.session)) valued += 1;
+      for (let task = pending.shift(); task !== undefined && !this.stopped; task = pending.shift()) {
+        const outcome = await this.valueOne(ctx, task.family, task.session);
+        if (outcome === 'none') continue;
+        drifts.push(task);
+        if (outcome === 'valued') valued += 1;
+      }
     };
     await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
+    const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
+    for (const task of drifts) {
+      if (this.stopped || drift === undefined) break;
+      // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
+      const q = defaultQuery(ctx, 'getVolatilityDrift', task.family, task.session) as QueryOf<'getVolatilityDrift'>;
+      await storeDrift({ ...ctx, operation: drift }, q);
+    }
     if (!this.stopped) this.passedPosition = position;
     return { valued };
   }
 
   /**
-   * Values the family's newest minute of the session under way, if it has none, and stores its drift
-   * at the default query unless stored; whether this process valued the minute.
+   * Values the family's newest minute of the session under way, if it has none: `valued` by this
+   * process, `present` (valued before, or by another process), `none` (no session under way, or
+   * nothing listed).
    */
-  private async valueOne(ctx: ServiceContext, family: string, session: VolatilitySession): Promise<boolean> {
+  private async valueOne(ctx: ServiceContext, family: string, session: VolatilitySession): Promise<'valued' | 'present' | 'none'> {
     let window;
     try {
       window = await valuationAt(ctx, { underlying_symbol: family, session });
     } catch (error) {
       // No session of the family under way or begun (422): nothing to value.
-      if (error instanceof ApiError && error.status === 422) return false;
+      if (error instanceof ApiError && error.status === 422) return 'none';
       throw error;
     }
     // Only a session in progress: a completed one is valued by its first request.
-    if (window.instant >= window.span.end || ctx.now >= window.span.end) return false;
+    if (window.instant >= window.span.end || ctx.now >= window.span.end) return 'none';
     const listed = await this.deps.repositories.chain.listedExpirations(window.roots, window.tradingDate);
-    if (listed.length === 0) return false;
+    if (listed.length === 0) return 'none';
     const books = this.deps.repositories.books;
     let mapped = false;
     if ((await books.bookOfMinute(familyOf(window, session), window.instant, datesRead(window.tradingDate, window.instant))) === null) {
@@ -150,13 +164,6 @@ export class BookValuer {
       });
       if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
     }
-    // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
-    const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
-    if (drift !== undefined)
-      await storeDrift(
-        { ...ctx, operation: drift },
-        defaultQuery(ctx, 'getVolatilityDrift', family, session) as QueryOf<'getVolatilityDrift'>,
-      );
-    return mapped;
+    return mapped ? 'valued' : 'present';
   }
 }

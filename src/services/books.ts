@@ -423,6 +423,16 @@ export async function storedBook(ctx: ServiceContext, id: number): Promise<Famil
  */
 export const PREVIOUS_MINUTE_REACH_MS = 2 * 60_000;
 
+/**
+ * How long after a minute ends a request answering from the previous minute leaves its valuation to
+ * the book valuer before starting it in the background itself: the valuer claims a minute as soon
+ * as its load has committed (a second or two after its end), values it once for the deployment and
+ * stores its default answers with it; a request that claimed it first would value it in an HTTP
+ * worker, beside the requests it serves. Past the grace (no valuer running, or one far behind) a
+ * request starts it, unless claimed.
+ */
+export const BACKGROUND_VALUATION_GRACE_MS = 15_000;
+
 /** A request's book: the window it values (its instant the book's minute) and, when it answers from the previous minute, the newest one's end. */
 export interface BookAnswer {
   book: FamilyBook;
@@ -470,7 +480,7 @@ async function locateBook(ctx: ServiceContext, q: InstantQuery, session: Volatil
   if (live) {
     const found = await store.newestBookBefore(family, window.instant, dates);
     if (found !== null && found.instant >= window.instant - PREVIOUS_MINUTE_REACH_MS) {
-      valueInBackground(ctx, window, session);
+      if (ctx.now - window.instant >= BACKGROUND_VALUATION_GRACE_MS) valueInBackground(ctx, window, session);
       return { requested: window, id: found.bookId, window: { ...window, instant: found.instant }, pendingInstant: window.instant };
     }
   }
