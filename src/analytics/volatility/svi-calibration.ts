@@ -49,30 +49,59 @@ interface Moments {
   sww: number;
 }
 
-function moments(points: readonly VariancePoint[], m: number, sigma: number): Moments {
-  const t: Moments = { s11: 0, s1y: 0, s1z: 0, syy: 0, syz: 0, szz: 0, s1w: 0, syw: 0, szw: 0, sww: 0 };
-  for (const p of points) {
-    const y = (p.k - m) / sigma;
+/** The points as columns, read by every evaluation of the objective (moments). */
+interface PointColumns {
+  k: Float64Array;
+  w: Float64Array;
+  weight: Float64Array;
+}
+
+function columnsOf(points: readonly VariancePoint[]): PointColumns {
+  return {
+    k: Float64Array.from(points, (p) => p.k),
+    w: Float64Array.from(points, (p) => p.w),
+    weight: Float64Array.from(points, (p) => p.weight),
+  };
+}
+
+function moments(points: PointColumns, m: number, sigma: number): Moments {
+  // Local sums in the same order as the fields they become: the same arithmetic as a loop over
+  // the points adding into an object, without its property writes.
+  let s11 = 0;
+  let s1y = 0;
+  let s1z = 0;
+  let syy = 0;
+  let syz = 0;
+  let szz = 0;
+  let s1w = 0;
+  let syw = 0;
+  let szw = 0;
+  let sww = 0;
+  const { k, w, weight } = points;
+  for (let i = 0; i < k.length; i++) {
+    const y = ((k[i] as number) - m) / sigma;
     const z = Math.sqrt(y * y + 1);
-    const W = p.weight;
-    t.s11 += W;
-    t.s1y += W * y;
-    t.s1z += W * z;
-    t.syy += W * y * y;
-    t.syz += W * y * z;
-    t.szz += W * z * z;
-    t.s1w += W * p.w;
-    t.syw += W * y * p.w;
-    t.szw += W * z * p.w;
-    t.sww += W * p.w * p.w;
+    const W = weight[i] as number;
+    const pw = w[i] as number;
+    s11 += W;
+    s1y += W * y;
+    s1z += W * z;
+    syy += W * y * y;
+    syz += W * y * z;
+    szz += W * z * z;
+    s1w += W * pw;
+    syw += W * y * pw;
+    szw += W * z * pw;
+    sww += W * pw * pw;
   }
-  return t;
+  return { s11, s1y, s1z, syy, syz, szz, s1w, syw, szw, sww };
 }
 
 /** Solves A x = b in place by Gaussian elimination with partial pivoting; null when (nearly) singular. */
 function solveLinear(A: number[][], b: number[]): number[] | null {
   const n = b.length;
-  const scale = Math.max(...A.map((row) => Math.max(...row.map(Math.abs))));
+  let scale = -Infinity;
+  for (const row of A) for (const v of row) scale = Math.max(scale, Math.abs(v));
   for (let col = 0; col < n; col++) {
     let pivot = col;
     for (let r = col + 1; r < n; r++) if (Math.abs(A[r]![col]!) > Math.abs(A[pivot]![col]!)) pivot = r;
@@ -126,6 +155,14 @@ function objectiveOf(t: Moments, a: number, d: number, c: number): number {
   );
 }
 
+/** Rows of G x ≤ h over x = (a, d, c): |d| ≤ c with the margin, c ± d ≤ 2σ (h, per σ). */
+const CONSTRAINT_ROWS: readonly (readonly number[])[] = [
+  [0, 1, -(1 - RHO_MARGIN)],
+  [0, -1, -(1 - RHO_MARGIN)],
+  [0, 1, 1],
+  [0, -1, 1],
+];
+
 /** The (a, d, c) problem for fixed (m, σ) under all constraints (module comment). */
 function solveInner(t: Moments, sigma: number): Inner | null {
   const H = [
@@ -134,14 +171,7 @@ function solveInner(t: Moments, sigma: number): Inner | null {
     [t.s1z, t.syz, t.szz],
   ];
   const g = [t.s1w, t.syw, t.szw];
-  const lim = 1 - RHO_MARGIN;
-  // Rows of G x ≤ h over x = (a, d, c).
-  const G = [
-    [0, 1, -lim],
-    [0, -1, -lim],
-    [0, 1, 1],
-    [0, -1, 1],
-  ];
+  const G = CONSTRAINT_ROWS;
   const h = [0, 0, MAX_WING_SLOPE * sigma, MAX_WING_SLOPE * sigma];
   const feasible = (d: number, c: number): boolean => {
     const tol = 1e-12 * Math.max(sigma, Math.abs(c), Math.abs(d));
@@ -150,8 +180,12 @@ function solveInner(t: Moments, sigma: number): Inner | null {
   const minimumVarianceOk = (r: Inner): boolean => r.a + Math.sqrt(Math.max(r.c * r.c - r.d * r.d, 0)) >= 0;
   // Most (m, σ) have an interior optimum: the unconstrained normal equations, without enumeration.
   const free = solveLinear(
-    H.map((row) => [...row]),
-    [...g],
+    [
+      [t.s11, t.s1y, t.s1z],
+      [t.s1y, t.syy, t.syz],
+      [t.s1z, t.syz, t.szz],
+    ],
+    [t.s1w, t.syw, t.szw],
   );
   if (free !== null && feasible(free[1]!, free[2]!)) {
     const [a, d, c] = free as [number, number, number];
@@ -310,10 +344,11 @@ export function calibrateSvi(input: readonly VariancePoint[]): SviCalibration | 
   const lnSigmaLo = Math.log(span / 1000);
   const lnSigmaHi = Math.log(10 * span);
   const scale = points.reduce((s, p) => s + p.weight * p.w * p.w, 0);
+  const columns = columnsOf(points);
   const inner = (x: readonly [number, number]): Inner | null => {
     if (!(x[0] >= mLo && x[0] <= mHi && x[1] >= lnSigmaLo && x[1] <= lnSigmaHi)) return null;
     const sigma = Math.exp(x[1]);
-    return solveInner(moments(points, x[0], sigma), sigma);
+    return solveInner(moments(columns, x[0], sigma), sigma);
   };
   const f = (x: readonly [number, number]): number => inner(x)?.objective ?? Infinity;
 
