@@ -3755,6 +3755,12 @@ export interface components {
              * @example 1m
              */
             interval: components["schemas"]["DriftInterval"];
+            /**
+             * Format: int64
+             * @description While a session runs: the end of the newest minute of data (Unix ms) when its drift is still being computed for the deployment (the book valuer computes each family's drift at the default query as each minute loads) and this answer is the drift up to the previous minute (its last point says which); null when the answer reaches the newest minute of data at or before the instant asked for. Ask again a second later for the newest.
+             * @example null
+             */
+            pending_instant: number | null;
             /** @description Buckets with a value, oldest first. */
             points: components["schemas"]["VolatilityDriftPoint"][];
             /** @description How the regular session's share of daily variance was estimated. */

@@ -83,11 +83,49 @@ export async function readDriftAnswer(db: Queryable, key: string): Promise<strin
   return result.rows[0]?.body ?? null;
 }
 
+/** A drift answer to store (migration 20261128T090000): its key, what it is of, and the change log's position read before it was computed. */
+export interface DriftAnswerRow {
+  key: string;
+  symbol: string;
+  session: string;
+  tradingDate: string;
+  /** The query, canonical, without `at`. */
+  queryKey: string;
+  instant: number;
+  changeId: number;
+  body: string;
+}
+
 /** Stores a drift answer under its key (one stored already under it is kept: the same answer). */
-export async function storeDriftAnswer(db: Queryable, tradingDate: string, key: string, body: string): Promise<void> {
-  await sql`insert into drift_answers (key, trading_date, body) values (${key}, ${tradingDate}::date, ${body}) on conflict do nothing`.execute(
-    db,
-  );
+export async function storeDriftAnswer(db: Queryable, a: DriftAnswerRow): Promise<void> {
+  await sql`
+    insert into drift_answers (key, trading_date, body, underlying_symbol, session, query_key, instant, change_id)
+    values (${a.key}, ${a.tradingDate}::date, ${a.body}, ${a.symbol}, ${a.session}, ${a.queryKey}, ${a.instant}::int8, ${a.changeId}::int8)
+    on conflict do nothing`.execute(db);
+}
+
+/**
+ * The newest stored drift of the query before `before` that no later change makes stale: none logged
+ * after its position for a date in [from, to] (or every date) reaching before its instant (or of
+ * unknown extent), as db/position-books.ts bookOfMinute decides for a book.
+ */
+export async function newestDriftBefore(
+  db: Queryable,
+  of: { symbol: string; session: string; tradingDate: string; queryKey: string },
+  before: number,
+  dates: { from: string; to: string },
+): Promise<{ instant: number; body: string } | null> {
+  const result = await sql<{ instant: string; body: string }>`
+    select d.instant, d.body from drift_answers d
+    where d.underlying_symbol = ${of.symbol} and d.session = ${of.session} and d.trading_date = ${of.tradingDate}::date
+      and d.query_key = ${of.queryKey} and d.instant < ${before}::int8
+      and not exists (
+        select 1 from market_data_changes c
+        where c.id > d.change_id and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
+          and (c.earliest is null or c.earliest < d.instant))
+    order by d.instant desc limit 1`.execute(db);
+  const row = result.rows[0];
+  return row ? { instant: Number(row.instant), body: row.body } : null;
 }
 
 /** Deletes the drift answers stored more than `olderThanMs` ago (superseded: a later load changed the stamp of their keys). */

@@ -55,6 +55,11 @@ export class ResponseMemo<V = string> {
     return await run;
   }
 
+  /** Whether a value is kept under the key, or being computed. */
+  has(key: string): boolean {
+    return this.kept.has(key) || this.pending.has(key);
+  }
+
   /** Keeps `value` under the key (replacing what was kept), as a computation's result would be. */
   set(key: string, value: V): void {
     this.keep(key, value);

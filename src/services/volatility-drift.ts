@@ -36,12 +36,15 @@ import {
   deleteStaleDriftAnswers,
   expirationContracts,
   lastBarBefore,
+  newestDriftBefore,
   readDriftAnswer,
   sessionQuoteSamples,
   storeDriftAnswer,
   type ExpirationContract,
 } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
+import { changeLogPosition } from '../db/position-books.js';
+import { BACKGROUND_VALUATION_GRACE_MS, PREVIOUS_MINUTE_REACH_MS } from './books.js';
 import { ApiError, noData } from '../errors.js';
 import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
@@ -99,12 +102,42 @@ const FIRST_DATE = '2000-01-01';
  * computed.
  */
 export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
-  const { key, request } = await driftRequest(ctx, q);
-  const text = await ctx.deps.memos.drift.get(
-    key,
-    async () => (await readDriftAnswer(ctx.deps.db, key)) ?? JSON.stringify(await computeDrift(ctx, q, request)),
-  );
+  const { key, request, queryKey } = await driftRequest(ctx, q);
+  const db = ctx.deps.db;
+  const memo = ctx.deps.memos.drift;
+  const live = q.at === undefined && request.instant < request.span.end;
+  // While the valuer computes the newest minute's drift (its grace after the minute's end), a request
+  // without it answers the previous minute's, naming the newest, instead of computing it in this worker.
+  if (live && ctx.now - request.instant < BACKGROUND_VALUATION_GRACE_MS && !memo.has(key)) {
+    const stored = await readDriftAnswer(db, key);
+    if (stored !== null) {
+      memo.set(key, stored);
+      return textResult<'getVolatilityDrift'>(stored, 'opra');
+    }
+    const previous = await newestDriftBefore(db, driftOf(request, queryKey), request.instant, driftDates(request));
+    if (previous !== null && previous.instant >= request.instant - PREVIOUS_MINUTE_REACH_MS)
+      return textResult<'getVolatilityDrift'>(withPendingInstant(previous.body, request.instant), 'opra');
+  }
+  const text = await memo.get(key, async () => (await readDriftAnswer(db, key)) ?? JSON.stringify(await computeDrift(ctx, q, request)));
   return textResult<'getVolatilityDrift'>(text, 'opra');
+}
+
+/** A stored drift of the previous minute served while the newest is computed: it names the newest. */
+function withPendingInstant(body: string, pendingInstant: number): string {
+  const data = JSON.parse(body) as { pending_instant: number | null };
+  data.pending_instant = pendingInstant;
+  return JSON.stringify(data);
+}
+
+/** What a drift answer is of, as stored. */
+function driftOf(request: DriftRequest, queryKey: string): { symbol: string; session: string; tradingDate: string; queryKey: string } {
+  return { symbol: request.symbol, session: request.session, tradingDate: request.tradingDate, queryKey };
+}
+
+/** The dates a drift reads (its stamp's): every date up to its instant's. */
+function driftDates(request: DriftRequest): { from: string; to: string } {
+  const last = utcDate(request.instant);
+  return { from: FIRST_DATE, to: last > request.tradingDate ? last : request.tradingDate };
 }
 
 /**
@@ -114,26 +147,32 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
  * deleted meanwhile: a later load changed their stamp.
  */
 export async function storeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<void> {
-  let key: string;
-  let request: DriftRequest;
+  const db = ctx.deps.db;
+  // The log's position before anything is read: a change committed after it is checked against the answer.
+  const changeId = await changeLogPosition(db);
+  let found: { key: string; request: DriftRequest; queryKey: string };
   let body: string;
   try {
-    ({ key, request } = await driftRequest(ctx, q));
-    if ((await readDriftAnswer(ctx.deps.db, key)) !== null) return;
-    body = JSON.stringify(await computeDrift(ctx, q, request));
+    found = await driftRequest(ctx, q);
+    if ((await readDriftAnswer(db, found.key)) !== null) return;
+    body = JSON.stringify(await computeDrift(ctx, q, found.request));
   } catch (error) {
     if (error instanceof ApiError) return;
     throw error;
   }
-  await storeDriftAnswer(ctx.deps.db, request.tradingDate, key, body);
-  await deleteStaleDriftAnswers(ctx.deps.db, DRIFT_ANSWER_LIFETIME_MS);
+  const { key, request, queryKey } = found;
+  await storeDriftAnswer(db, { key, ...driftOf(request, queryKey), instant: request.instant, changeId, body });
+  await deleteStaleDriftAnswers(db, DRIFT_ANSWER_LIFETIME_MS);
 }
 
 /** How long a stored drift answer is kept: a running session's key changes with every minute's load. */
 export const DRIFT_ANSWER_LIFETIME_MS = 5 * 60_000;
 
 /** A drift request's key (getVolatilityDrift) and what computing it reads. */
-async function driftRequest(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<{ key: string; request: DriftRequest }> {
+async function driftRequest(
+  ctx: ServiceContext,
+  q: QueryOf<'getVolatilityDrift'>,
+): Promise<{ key: string; request: DriftRequest; queryKey: string }> {
   const symbol = q.underlying_symbol.toUpperCase();
   const session = withDefault(q.session, 'session');
   const interval = withDefault(q.interval, 'interval');
@@ -153,7 +192,8 @@ async function driftRequest(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
   const lastDate = utcDate(instant) > tradingDate ? utcDate(instant) : tradingDate;
   const stamp = await marketDataStamp(ctx.deps.db, FIRST_DATE, lastDate);
   // `at` is read through the instant: requests of one minute of data share the answer.
-  return { key: JSON.stringify([stamp, tradingDate, instant, canonicalQuery({ ...q, at: undefined })]), request };
+  const queryKey = canonicalQuery({ ...q, at: undefined });
+  return { key: JSON.stringify([stamp, tradingDate, instant, queryKey]), request, queryKey };
 }
 
 interface DriftRequest {
@@ -234,6 +274,7 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
   return {
     date_of_expiry: tracked.dateOfExpiry,
     interval,
+    pending_instant: null,
     points,
     realized_volatility_basis: { days: basis.days, default_used: basis.default_used, regular_session_share: basis.regular_session_share },
     session,

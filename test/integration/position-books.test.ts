@@ -259,6 +259,23 @@ describe('valued books', () => {
     await sql`delete from drift_answers`.execute(admin);
     service.deps.memos.clear();
     expect(await drift()).toStrictEqual(JSON.parse(driftRow.body));
+    // The next minute loads. 5 s after its end, before the valuer has its drift, a default drift
+    // request answers the previous minute's stored drift, naming the newest minute; once the valuer
+    // has stored the newest, it answers that.
+    const fresher = new BookValuer(service.deps, service.deps.logger);
+    await fresher.pass();
+    await fresher.pass();
+    const atMinute = await drift();
+    expect(atMinute.pending_instant).toBeNull();
+    now = Math.floor(now / MINUTE) * MINUTE + MINUTE + 5_000;
+    expect((await market.tick()).minutes).toBe(1);
+    const newestInstant = Math.floor(now / MINUTE) * MINUTE;
+    expect(await drift()).toStrictEqual({ ...atMinute, pending_instant: newestInstant });
+    await fresher.pass();
+    await fresher.pass();
+    const newestDrift = await drift();
+    expect(newestDrift.pending_instant).toBeNull();
+    expect(newestDrift).not.toStrictEqual(atMinute);
     // A second pass finds nothing new to value.
     expect((await valuer.pass()).valued).toBe(0);
   });

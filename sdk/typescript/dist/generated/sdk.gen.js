@@ -28,7 +28,8 @@ import { client } from './client.gen.js';
  * negotiated (auction, cross, floor) print of 500 contracts; `is_golden`: a sweep of 1,000,000
  * USD; `is_unusual`: volume above open interest within 45 days, 250,000 USD, or an ask-side
  * out-of-the-money sweep. `implied_volatility` and `delta` are Black-Scholes-Merton at the
- * print, with the rate and dividend yield of "Rates and dividend yields". The full rules are in
+ * print, on the rate and the parity forward of its expiration's minute (else the fixed dividend
+ * yield) of "Rates and dividend yields". The full rules are in
  * the section "Classification of prints".
  *
  */

@@ -149,7 +149,7 @@ export type OptionPrint = {
      */
     days_to_expiry: number;
     /**
-     * Black-Scholes-Merton delta at implied_volatility (per share, −1 to 1), rounded to 6 decimals; null with implied_volatility.
+     * Black-Scholes-Merton spot delta at implied_volatility (per share, −1 to 1), on the same forward (the carry q its put-call parity forward implies, Δc = e^{−qT}Φ(d1), else the fixed dividend yield; see implied_volatility), rounded to 6 decimals; null with implied_volatility.
      */
     delta: number | null;
     /**
@@ -173,7 +173,7 @@ export type OptionPrint = {
      */
     id: string;
     /**
-     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the underlying's dividend yield (see "Rates and dividend yields"); rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the put-call parity forward of the print's expiration: the median parity forward of its quotes sampled in the print's minute, else of the latest earlier minute with one within 30 minutes, as the carry q = r − ln(F/S)/T it implies (the forward the skew and the contract history state); the underlying's fixed dividend yield only when parity cannot be solved (see "Rates and dividend yields"). Rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
      */
     implied_volatility: number | null;
     /**
@@ -563,6 +563,10 @@ export type VolatilityDrift = {
      */
     interval: DriftInterval;
     /**
+     * While a session runs: the end of the newest minute of data (Unix ms) when its drift is still being computed for the deployment (the book valuer computes each family's drift at the default query as each minute loads) and this answer is the drift up to the previous minute (its last point says which); null when the answer reaches the newest minute of data at or before the instant asked for. Ask again a second later for the newest.
+     */
+    pending_instant: number | null;
+    /**
      * Buckets with a value, oldest first.
      */
     points: Array<VolatilityDriftPoint>;
@@ -894,7 +898,7 @@ export type ContractLeaderRow = {
      */
     date_of_expiry: string;
     /**
-     * Implied volatility of the session's last print (decimal); null when it could not be solved.
+     * Implied volatility of the session's last print (decimal), the print's own implied_volatility: on the parity forward of its expiration's minute, else the fixed dividend yield (see "Rates and dividend yields"); null when it could not be solved.
      */
     implied_volatility: number | null;
     /**

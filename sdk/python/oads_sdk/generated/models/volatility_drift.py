@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
@@ -24,6 +24,11 @@ class VolatilityDrift:
     Attributes:
         date_of_expiry (datetime.date): The tracked expiration.
         interval (DriftInterval): Bucket length: one or five minutes.
+        pending_instant (int | None): While a session runs: the end of the newest minute of data (Unix ms) when its
+            drift is still being computed for the deployment (the book valuer computes each family's drift at the default
+            query as each minute loads) and this answer is the drift up to the previous minute (its last point says which);
+            null when the answer reaches the newest minute of data at or before the instant asked for. Ask again a second
+            later for the newest.
         points (list[VolatilityDriftPoint]): Buckets with a value, oldest first.
         realized_volatility_basis (RealizedVolatilityBasis): How the regular session's share of a day's variance was
             estimated for the realized volatility and the trading-variance clock.
@@ -35,6 +40,7 @@ class VolatilityDrift:
 
     date_of_expiry: datetime.date
     interval: DriftInterval
+    pending_instant: int | None
     points: list[VolatilityDriftPoint]
     realized_volatility_basis: RealizedVolatilityBasis
     session: Session
@@ -45,6 +51,9 @@ class VolatilityDrift:
         date_of_expiry = self.date_of_expiry.isoformat()
 
         interval = self.interval.value
+
+        pending_instant: int | None
+        pending_instant = self.pending_instant
 
         points = []
         for points_item_data in self.points:
@@ -65,6 +74,7 @@ class VolatilityDrift:
             {
                 "date_of_expiry": date_of_expiry,
                 "interval": interval,
+                "pending_instant": pending_instant,
                 "points": points,
                 "realized_volatility_basis": realized_volatility_basis,
                 "session": session,
@@ -84,6 +94,13 @@ class VolatilityDrift:
         date_of_expiry = datetime.date.fromisoformat(d.pop("date_of_expiry"))
 
         interval = DriftInterval(d.pop("interval"))
+
+        def _parse_pending_instant(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        pending_instant = _parse_pending_instant(d.pop("pending_instant"))
 
         points = []
         _points = d.pop("points")
@@ -105,6 +122,7 @@ class VolatilityDrift:
         volatility_drift = cls(
             date_of_expiry=date_of_expiry,
             interval=interval,
+            pending_instant=pending_instant,
             points=points,
             realized_volatility_basis=realized_volatility_basis,
             session=session,
