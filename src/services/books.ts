@@ -55,6 +55,7 @@ import {
   type InstantQuery,
   type ValuationWindow,
 } from './chain-valuation.js';
+import { listedOf } from './listed-families.js';
 import { storedOpenInterestDate } from './open-interest.js';
 import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
@@ -193,34 +194,6 @@ interface ReadInputs {
   digest: string;
   /** The chain rows in the order they were read (the surface's input order). */
   chainRows: ChainQuoteRow[];
-}
-
-interface ListedFamily {
-  position: number;
-  listed: ListedExpirationRow[];
-  contracts: ListedContractRow[];
-}
-
-/**
- * A family's listed expirations and contracts with their open interest on the trading date: the
- * same every minute of a session, so kept per process (memos.listed) with the change log's position
- * read before them, and read again only when a write logged since can have changed them
- * (contractsUnchangedSince: one probe of the log).
- */
-async function listedOf(ctx: ServiceContext, roots: readonly string[], tradingDate: string): Promise<ListedFamily> {
-  const repos = ctx.deps.repositories;
-  const key = JSON.stringify([roots, tradingDate]);
-  const dates = { from: addDays(tradingDate, -OPEN_INTEREST_LOOKBACK_DAYS), to: tradingDate };
-  const read = async (): Promise<ListedFamily> => {
-    const position = await repos.books.changeLogPosition();
-    const listed = await repos.chain.listedExpirations(roots, tradingDate);
-    return { position, listed, contracts: await repos.positioning.listedContracts(listed, tradingDate) };
-  };
-  const kept = (await ctx.deps.memos.listed.get(key, read)) as ListedFamily;
-  if (await repos.books.contractsUnchangedSince(kept.position, dates)) return kept;
-  const fresh = await read();
-  ctx.deps.memos.listed.set(key, fresh);
-  return fresh;
 }
 
 /** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */

@@ -17,9 +17,10 @@ import {
   strikesNeedPrice,
 } from '../analytics/positioning/selection.js';
 import { volatilitySession } from '../analytics/volatility/valuation.js';
-import { listedExpirations, underlyingPriceAt } from '../db/chain.js';
-import { listedContracts, type ListedContractRow } from '../db/positioning.js';
+import { underlyingPriceAt } from '../db/chain.js';
+import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
+import { listedOf } from './listed-families.js';
 import { instantOfData, requestedInstant, tradingDateAt, UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -47,19 +48,17 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
   const span = volatilitySession(tradingDate, roots[0] as string, 'rth');
   if (span === null) throw noData(`${tradingDate} is not a trading date.`);
 
-  const listed = await listedExpirations(ctx.deps.db, roots, tradingDate);
+  // The family's listed expirations and contracts with their open interest, as the books read them
+  // (books.ts listedOf: kept per process while the change log shows no write that can change them).
+  const family = await listedOf(ctx, roots, tradingDate);
   const dates = new Set(
     selectExpirationDates(
-      listed.map((e) => e.dateOfExpiry),
+      family.listed.map((e) => e.dateOfExpiry),
       tradingDate,
       q,
     ),
   );
-  const contracts = await listedContracts(
-    ctx.deps.db,
-    listed.filter((e) => dates.has(e.dateOfExpiry)),
-    tradingDate,
-  );
+  const contracts = family.contracts.filter((c) => dates.has(c.dateOfExpiry));
   const stored = storedOpenInterestDate(contracts);
   if (stored === null) throw noData(`No open interest of ${symbol} is published for ${tradingDate} in the expirations selected.`);
   const withOpenInterest = contracts.filter((c) => c.openInterestDate === stored);
