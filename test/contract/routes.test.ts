@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
 import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-contract/openapi.js';
 import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
+import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket } from '../support/market.js';
@@ -207,7 +208,18 @@ describe('every served route through the generated client', () => {
     const { 'x-codeSamples': _, responses: __, ...rest } = trades;
     const { responses: ___, ...writtenRest } = written.paths['/v1/options/trades']?.get ?? {};
     expect(rest).toEqual(writtenRest);
-    expect({ ...(served.data as object), paths: null, servers: null }).toEqual({ ...written, paths: null, servers: null });
+    expect({ ...(served.data as object), paths: null, servers: null, info: null }).toEqual({
+      ...written,
+      paths: null,
+      servers: null,
+      info: null,
+    });
+    // Its description gains the SDKs' install section (docs/sdk-install.ts), nothing else of its info changes.
+    const info = (written as unknown as { info: { description: string; version: string } }).info;
+    expect((served.data as unknown as { info: unknown }).info).toEqual({
+      ...info,
+      description: withSdkInstall(info.description, info.version),
+    });
     // Every $ref of the served document resolves inside it, those of the response examples too: a
     // generator follows them all (scripts/check-generators runs the generators on this document).
     const unresolved: string[] = [];
