@@ -728,13 +728,30 @@ async function main(): Promise<void> {
     );
     const basic = await get('/v1/options/contract/trade-at-time', q, BASIC_KEY);
     const bt = basic.body.data?.trade;
+    // The basic key's last trade, from the feed: the contract's newest print of 11-25 (11-26 is a holiday)
+    // outside the overnight session (none from 11-27 09:30 to 09:31 by the choice of contract).
+    const d25 = (
+      await prints({
+        underlying_symbol: 'SPX',
+        date: '2026-11-25',
+        session: 'all',
+        contract_type: g.contract_type,
+        date_of_expiry: g.date_of_expiry,
+        min_strike: g.strike,
+        max_strike: g.strike,
+      }).catch(() => [])
+    ).filter((p) => key(p) === key(g) && p.session !== 'gth');
+    const lastDay = d25.reduce<any>((a, p) => (a === null || p.timestamp > a.timestamp ? p : a), null);
     row(
       '8 trade-at-time',
       'same, basic key (no overnight entitlement)',
-      '200 naming the sessions searched without gth (and not the overnight print), or 403',
+      `200 naming the sessions searched without gth, the trade the newest non-overnight print (${lastDay ? `${etOf(lastDay.timestamp)} ${lastDay.session}, from the 11-25 feed` : 'none on 11-25'}); or 403`,
       `${basic.status}; trade ${bt ? etOf(bt.timestamp) : null}, sessions ${JSON.stringify(basic.body.data?.sessions_searched)}${basic.body.error ? ` ${basic.body.error.code}` : ''}`,
       basic.status === 403 ||
-        (basic.status === 200 && !basic.body.data.sessions_searched.includes('gth') && bt?.timestamp !== lastG.timestamp),
+        (basic.status === 200 &&
+          !basic.body.data.sessions_searched.includes('gth') &&
+          bt?.timestamp !== lastG.timestamp &&
+          (lastDay === null || bt?.timestamp === lastDay.timestamp)),
     );
     for (const [label, ts, keyUsed, want] of [
       ['Saturday 2026-11-28 10:00 ET, basic', et('2026-11-28', '10:00'), BASIC_KEY, 403],
