@@ -115,6 +115,8 @@ function row(item: string, request: string, expected: string, observed: string, 
 }
 /** The service clock when the audit started: an `at` after it is read as the clock, so its check cannot tell yet. */
 let clockAtStart = 0;
+/** The risk-free rate of 2026-11-25 (valuation.risk_free_rate). */
+let r25Of = 0;
 function rowAt(at: number, item: string, request: string, expected: string, observed: string, ok: boolean | null): void {
   if (at > clockAtStart)
     row(
@@ -182,6 +184,7 @@ async function main(): Promise<void> {
   const status = await get('/v1/status');
   const now = status.body?.meta?.as_of as number;
   clockAtStart = now;
+  r25Of = (await get('/v1/options/volatility/skew', { underlying_symbol: 'SPY', date: '2026-11-25' })).body.data.valuation.risk_free_rate;
   process.stderr.write(`service clock ${etOf(now)} ET\n`);
 
   // ---------------------------------------------------------------- item 1
@@ -351,6 +354,53 @@ async function main(): Promise<void> {
         a27.every((x) => x === close27) &&
         v27?.underlying_source === 'regular_close' &&
         v27?.underlying_price === close27,
+    );
+  });
+
+  // Prints of an index option outside the index's hours: what volatility and price they state.
+  await guard('2 index after close', async () => {
+    const ps = await prints({ underlying_symbol: 'SPX', date: '2026-11-25', session: 'all' });
+    const late = (p: any): boolean => p.session === 'rth' && p.timestamp >= et('2026-11-25', '16:00');
+    const groups: Record<string, any[]> = { 'rth 09:30–16:00': [], 'rth 16:00–16:15': [], curb: [], gth: [] };
+    for (const p of ps) {
+      const g = p.session === 'rth' ? (late(p) ? 'rth 16:00–16:15' : 'rth 09:30–16:00') : p.session;
+      (groups[g] ??= []).push(p);
+    }
+    const counts = Object.entries(groups)
+      .map(
+        ([g, list]) =>
+          `${g}: ${list.filter((p) => p.implied_volatility === null).length}/${list.length} IV null, ${list.filter((p) => p.underlying_price === null).length} price null`,
+      )
+      .join('; ');
+    // One overnight SPXW print against its contract's history sample of the same minute.
+    const g = [...groups.gth!].reverse().find((p) => String(p.id).startsWith('SPXW:') && p.date_of_expiry > '2026-11-25');
+    let sample = 'no overnight SPXW print';
+    let historyHasIv = false;
+    if (g) {
+      const hs = await history({
+        underlying_symbol: 'SPXW',
+        contract_type: g.contract_type,
+        strike: g.strike,
+        date_of_expiry: g.date_of_expiry,
+        date: '2026-11-25',
+        session: 'gth',
+        interval: '1m',
+      }).catch(() => []);
+      const m = Math.floor(g.timestamp / 60_000) * 60_000;
+      const h = hs.filter((x) => x.timestamp <= m && x.timestamp >= m - 15 * 60_000).at(-1);
+      historyHasIv = h?.implied_volatility != null;
+      const own =
+        h?.forward != null
+          ? impliedVol(g.contract_type, g.price, h.forward, g.strike, (pmSettle(g.date_of_expiry) - g.timestamp) / MS_PER_YEAR, r25Of)
+          : null;
+      sample = `SPXW ${g.strike}${g.contract_type === 'call' ? 'C' : 'P'} ${g.date_of_expiry} print ${etOf(g.timestamp)} $${g.price}: served IV ${g.implied_volatility}, underlying_price ${g.underlying_price}; its contract-history sample ${h ? etOf(h.timestamp).slice(11, 16) : '-'} IV ${f(h?.implied_volatility)} on forward ${f(h?.forward, 2)}; own IV of the print on that forward ${f(own)}`;
+    }
+    row(
+      '2 index after close',
+      'GET trades?underlying_symbol=SPX&date=2026-11-25&session=all, prints by session; one overnight SPXW print vs contract/implied-volatility of its contract (session=gth, interval=1m)',
+      'issue §2/§3: outside the index hours a volatility stated on the close or the parity forward, as contract history and drift do for the same contract-minute',
+      `${counts}; ${sample}`,
+      groups.gth!.every((p) => p.implied_volatility !== null) || !historyHasIv,
     );
   });
 
