@@ -45,6 +45,10 @@ describe("a hung database and accounts' in-flight places", () => {
         LIMIT_KEYLESS_PER_MINUTE: '1000000',
         // The deadline comes before the hang is found (which answers 503: database-hung.test.ts).
         DATABASE_HANG_MS: '60000',
+        // Each worker's database gate admits all IN_FLIGHT requests of one account (a quarter of its
+        // share of the pool), however the cluster deals the connections: three on one worker would
+        // otherwise leave one at the gate (503 after its wait), not at the lock or the deadline.
+        DATABASE_POOL_SIZE: String(IN_FLIGHT * 4 * 2),
       },
     });
     const client = await connect(service.pgUrl);
