@@ -44,11 +44,10 @@ import {
 } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { changeLogPosition } from '../db/position-books.js';
-import { BACKGROUND_VALUATION_GRACE_MS, PREVIOUS_MINUTE_REACH_MS } from './books.js';
+import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, PREVIOUS_MINUTE_REACH_MS } from './books.js';
 import { ApiError, noData } from '../errors.js';
 import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
-import { canonicalQuery } from './response-memo.js';
 import { textResult } from './text-result.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -108,8 +107,11 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   const live = q.at === undefined && request.instant < request.span.end;
   // While the valuer computes the newest minute's drift (its grace after the minute's end), a request
   // without it answers the previous minute's, naming the newest, instead of computing it in this worker.
+  // Whether the stored answers were read already (a miss): the computation below does not read them again.
+  let storedMissed = false;
   if (live && ctx.now - request.instant < BACKGROUND_VALUATION_GRACE_MS && !memo.has(key)) {
     const stored = await readDriftAnswer(db, key);
+    storedMissed = stored === null;
     if (stored !== null) {
       memo.set(key, stored);
       return textResult<'getVolatilityDrift'>(stored, 'opra');
@@ -118,7 +120,10 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
     if (previous !== null && previous.instant >= request.instant - PREVIOUS_MINUTE_REACH_MS)
       return textResult<'getVolatilityDrift'>(withPendingInstant(previous.body, request.instant), 'opra');
   }
-  const text = await memo.get(key, async () => (await readDriftAnswer(db, key)) ?? JSON.stringify(await computeDrift(ctx, q, request)));
+  const text = await memo.get(
+    key,
+    async () => (storedMissed ? null : await readDriftAnswer(db, key)) ?? JSON.stringify(await computeDrift(ctx, q, request)),
+  );
   return textResult<'getVolatilityDrift'>(text, 'opra');
 }
 
@@ -192,7 +197,7 @@ async function driftRequest(
   const lastDate = utcDate(instant) > tradingDate ? utcDate(instant) : tradingDate;
   const stamp = await marketDataStamp(ctx.deps.db, FIRST_DATE, lastDate);
   // `at` is read through the instant: requests of one minute of data share the answer.
-  const queryKey = canonicalQuery({ ...q, at: undefined });
+  const queryKey = answerQueryKey(q);
   return { key: JSON.stringify([stamp, tradingDate, instant, queryKey]), request, queryKey };
 }
 
