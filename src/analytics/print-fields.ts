@@ -105,6 +105,10 @@ export function newPrintScratch(): PrintScratch {
   };
 }
 
+function knownPrice(price: number | null): price is number {
+  return price !== null && price > 0 && Number.isFinite(price);
+}
+
 function round(value: number, decimals: number): number {
   const f = 10 ** decimals;
   return Math.round(value * f) / f;
@@ -117,8 +121,9 @@ function round(value: number, decimals: number): number {
  * rounded to 4 decimals; null without an underlying price S. days_to_expiry: calendar days from
  * the trading date to expiry. day_volume: running contracts of the contract and trading date, this
  * print included, less cancelled prints. implied_volatility is solved from the print price with
- * the context's S, yearsToSettlement, rate and dividend yield, null when S is unknown or the price
- * is outside the model's bounds; delta is Black-Scholes-Merton delta at that volatility, null with
+ * the context's S (else its valuationPrice: an index outside its hours, at its regular close),
+ * yearsToSettlement, rate and dividend yield, null when neither is known or the price is outside
+ * the model's bounds; delta is Black-Scholes-Merton delta at that volatility, null with
  * it; both rounded to 6 decimals. side_confidence is rounded to 3 decimals.
  */
 export function classifyPrint(
@@ -138,16 +143,17 @@ export function classifyPrint(
   const confidence = sideConfidence(side, placement.confidence, traits, hinted, aggressor === 'buy');
 
   const spot = context.underlyingPrice;
-  const spotKnown = spot !== null && spot > 0 && Number.isFinite(spot);
+  const spotKnown = knownPrice(spot);
   let otmPercent: number | null = null;
   let impliedVol: number | null = null;
   let delta: number | null = null;
-  if (spotKnown) {
-    otmPercent = round(((type === 'call' ? strike - spot : spot - strike) / spot) * 100, 4);
-    const vol = solvedVolatility(print, context, spot, scratch);
+  if (spotKnown) otmPercent = round(((type === 'call' ? strike - spot : spot - strike) / spot) * 100, 4);
+  const valuedAt = spotKnown ? spot : (context.valuationPrice ?? null);
+  if (knownPrice(valuedAt)) {
+    const vol = solvedVolatility(print, context, valuedAt, scratch);
     if (vol !== null) {
       impliedVol = round(vol, 6);
-      delta = round(deltaAt(print, context, spot, vol, scratch), 6);
+      delta = round(deltaAt(print, context, valuedAt, vol, scratch), 6);
     }
   }
 

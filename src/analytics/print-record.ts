@@ -53,6 +53,12 @@ export interface PrintContext {
   quote: QuoteInForce | null;
   underlyingPrice: number | null;
   underlyingTimestamp: number | null;
+  /**
+   * The underlying price the volatility and delta are solved at when the underlying has no price
+   * of its own at the print (underlyingPrice null): an index outside its calculation hours, at
+   * its last regular close. Absent or null otherwise.
+   */
+  valuationPrice?: number | null;
   /** Open interest at the start of the trading date. */
   openInterest: number | null;
   yearsToSettlement: number;

@@ -67,6 +67,45 @@ describe('DateContext', () => {
     expect(context.barAt('NDX', OPEN)).toBeNull();
   });
 
+  it('reads an index outside its calculation hours at its regular close: no price of its own, valued at the bar ended by the close', () => {
+    // Friday 2026-11-20: the session closes at 16:00 ET (21:00Z); the overnight from 20:15 ET of
+    // Thursday is after Thursday's close (21:00Z on 2026-11-19).
+    const close = Date.parse('2026-11-20T21:00:00Z');
+    const thursday = Date.parse('2026-11-19T21:00:00Z');
+    const market = DateContext.fromRows(
+      [],
+      [
+        { symbol: 'SPX', ts: close - MINUTE, open: 6600, high: 6601, low: 6599, close: 6600.25, volume: null },
+        // A bar a feed holds after the close is not the index's price.
+        { symbol: 'SPX', ts: close + 5 * MINUTE, open: 6610, high: 6611, low: 6609, close: 6610.5, volume: null },
+        { symbol: 'SPY', ts: close + 5 * MINUTE, open: 660, high: 661, low: 659, close: 660.5, volume: null },
+      ],
+      new Map(),
+      0.0391,
+      close,
+    );
+    market.setCloseBar('SPX', close, { ts: close - MINUTE, close: 6600.25 });
+    market.setCloseBar('SPX', thursday, { ts: thursday - MINUTE, close: 6580 });
+    // Inside the session (16:00:00.000 is its last instant) the index's own bar.
+    expect(market.closeInstantAt('SPX', close)).toBeNull();
+    expect(market.ownBarAt('SPX', close)).toEqual({ ts: close - MINUTE, close: 6600.25 });
+    expect(market.valuationBarAt('SPX', close)).toEqual({ ts: close - MINUTE, close: 6600.25 });
+    // After it: no price of its own, valued at the close, whatever the feed's bars.
+    for (const ts of [close + 1, close + 5 * MINUTE + 30_000, close + 59 * MINUTE]) {
+      expect(market.closeInstantAt('SPX', ts)).toBe(close);
+      expect(market.ownBarAt('SPX', ts)).toBeNull();
+      expect(market.valuationBarAt('SPX', ts)).toEqual({ ts: close - MINUTE, close: 6600.25 });
+    }
+    // Overnight before Friday's open: Thursday's close.
+    const night = Date.parse('2026-11-20T02:00:00Z');
+    expect(market.closeInstantAt('SPX', night)).toBe(thursday);
+    expect(market.valuationBarAt('SPX', night)).toEqual({ ts: thursday - MINUTE, close: 6580 });
+    // A stock has its own bars at every hour.
+    expect(market.closeInstantAt('SPY', close + 5 * MINUTE)).toBeNull();
+    expect(market.ownBarAt('SPY', close + 5 * MINUTE)).toEqual({ ts: close + 5 * MINUTE, close: 660.5 });
+    expect(market.valuationBarAt('SPY', close + 5 * MINUTE)).toEqual({ ts: close + 5 * MINUTE, close: 660.5 });
+  });
+
   it('gives open interest by contract, null when not loaded, and the rate and cash close as given', () => {
     expect([context.openInterestOf(7), context.openInterestOf(8)]).toEqual([1200, null]);
     expect([context.rate, context.cashCloseMs]).toEqual([0.0391, OPEN + 6.5 * 60 * MINUTE]);

@@ -13,6 +13,8 @@ import type { QuoteInForce } from '../analytics/print-side.js';
 import { riskFreeRate } from '../analytics/rates.js';
 import { MS_PER_YEAR } from '../analytics/settlement.js';
 import { FORWARD_MAX_AGE_MS, MinuteCarries } from '../analytics/volatility/minute-forward.js';
+import { isIndexUnderlying, UNDERLYING_LOOKBACK_MS, underlyingPriceInstant } from '../analytics/volatility/valuation.js';
+import { underlyingPriceAt } from '../db/chain.js';
 import type { ChainQuote } from '../analytics/volatility/quotes.js';
 import { openInterestOn } from '../db/open-interest.js';
 import { chainSamplesIn, quoteSamplesOn, type ContractSamplesRow, type QuoteSampleRow } from '../db/quote-samples.js';
@@ -110,6 +112,9 @@ export class DateContext {
   /** Each expiration's minute carries, built when first asked after chains were added; their solved minutes are kept. */
   private readonly carries = new Map<string, MinuteCarries | null>();
   private readonly solved = new Map<string, Map<number, number | null>>();
+  /** Per index underlying, the regular close each instant asked is read at (null inside its hours), and the bar ended by each close. */
+  private readonly closeInstants = new Map<string, Map<number, number | null>>();
+  private readonly closeBars = new Map<string, Map<number, Bar | null>>();
 
   constructor(
     readonly samples: ReadonlyMap<number, SampleSeries>,
@@ -155,11 +160,12 @@ export class DateContext {
       let solved = this.solved.get(key);
       if (solved === undefined) this.solved.set(key, (solved = new Map<number, number | null>()));
       // A chain minute is valued at the underlying's bar of its minute (else the minute before's),
-      // as a print of it is, on the time from the minute's start to the settlement instant.
+      // or an index outside its hours at its regular close, as a print of it is, on the time from
+      // the minute's start to the settlement instant.
       carries = new MinuteCarries(
         minutes,
         (minute) => ({
-          spot: this.barAt(e.underlying, minute)?.close ?? null,
+          spot: this.valuationBarAt(e.underlying, minute)?.close ?? null,
           time: (e.settlementMs - minute) / MS_PER_YEAR,
           rate: this.rate,
         }),
@@ -226,6 +232,55 @@ export class DateContext {
     return bars.get(minute) ?? bars.get(minute - 60_000) ?? null;
   }
 
+  /**
+   * The regular close an index is read at for an instant outside its calculation hours
+   * (valuation.ts underlyingPriceInstant); null inside them, and for an underlying that is not an
+   * index. Kept per minute: the calendar's opens and closes are whole minutes, so every instant
+   * inside a minute reads as the minute's first millisecond after its start; only the start itself
+   * (a close at 16:00:00.000 is still inside the session) may read otherwise.
+   */
+  closeInstantAt(underlying: string, ts: number): number | null {
+    if (!isIndexUnderlying(underlying)) return null;
+    const minute = ts - (ts % MINUTE_MS);
+    const key = ts === minute ? minute : minute + 1;
+    let instants = this.closeInstants.get(underlying);
+    if (instants === undefined) this.closeInstants.set(underlying, (instants = new Map<number, number | null>()));
+    let close = instants.get(key);
+    if (close === undefined) {
+      const read = underlyingPriceInstant(underlying, key);
+      close = read.source === 'regular_close' ? read.at : null;
+      instants.set(key, close);
+    }
+    return close;
+  }
+
+  /** The underlying's last bar ended by an index's regular close (loadDateContext reads it for each close the prints need). */
+  setCloseBar(underlying: string, close: number, bar: Bar | null): void {
+    let bars = this.closeBars.get(underlying);
+    if (bars === undefined) this.closeBars.set(underlying, (bars = new Map<number, Bar | null>()));
+    bars.set(close, bar);
+  }
+
+  /**
+   * The underlying's own price at `ts`, which a print states as its underlying_price: its bar
+   * (barAt), and none for an index outside its calculation hours, which has no price then
+   * whatever bars a feed holds.
+   */
+  ownBarAt(underlying: string, ts: number): Bar | null {
+    return this.closeInstantAt(underlying, ts) === null ? this.barAt(underlying, ts) : null;
+  }
+
+  /**
+   * The bar a valuation at `ts` reads the underlying at: its own (barAt), or for an index outside
+   * its calculation hours the last bar ended by its regular close, as the contract history, the
+   * skew and the books value it (valuation.ts underlyingPriceInstant); null when not loaded.
+   */
+  valuationBarAt(underlying: string, ts: number): Bar | null {
+    const close = this.closeInstantAt(underlying, ts);
+    if (close === null) return this.barAt(underlying, ts);
+    return this.closeBars.get(underlying)?.get(close) ?? null;
+  }
+
   openInterestOf(contractId: number): number | null {
     return this.openInterest.get(contractId) ?? null;
   }
@@ -269,6 +324,23 @@ export async function loadDateContext(
   const bars = await underlyingBarsBetween(db, needs.underlyings, firstMinute - FORWARD_MAX_AGE_MS - MINUTE_MS, needs.maxTs);
   const openInterest = await openInterestOn(db, tradingDate, needs.contractIds);
   const context = DateContext.fromRows(samples, bars, openInterest, riskFreeRate(tradingDate), resolver.cashCloseMs(tradingDate));
+  // An index's prints and chain minutes outside its hours are valued at its regular close: the
+  // bar ended by each close they fall after (the close before an overnight session, the day's
+  // close for its curb and late prints), read once each. Closes only move forward in time, so
+  // the minutes of the prints and the oldest chain minute a print may be valued on give them all.
+  for (const underlying of needs.underlyings.filter(isIndexUnderlying)) {
+    const minutes = new Set<number>([firstMinute - FORWARD_MAX_AGE_MS]);
+    for (const e of needs.expirations) if (e.underlying === underlying) for (const m of e.minutes) minutes.add(m).add(m + 1);
+    const closes = new Set<number>();
+    for (const m of minutes) {
+      const close = context.closeInstantAt(underlying, m);
+      if (close !== null) closes.add(close);
+    }
+    for (const close of closes) {
+      const price = await underlyingPriceAt(db, underlying, close, UNDERLYING_LOOKBACK_MS);
+      context.setCloseBar(underlying, close, price === null ? null : { ts: price.barStart, close: price.price });
+    }
+  }
   // The chain minutes of each expiration from its first print's minute to its last print's; then,
   // for an expiration whose first print's minute gives no forward, the FORWARD_MAX_AGE_MS before it.
   // That is every minute a print's carry in force can come from: for a print minute m, the minutes

@@ -201,6 +201,7 @@ class PrintInput {
     quote: null,
     underlyingPrice: null,
     underlyingTimestamp: null,
+    valuationPrice: null,
     openInterest: null,
     yearsToSettlement: 0,
     rate: 0,
@@ -252,12 +253,15 @@ class PrintInput {
       inForce = market.quoteAt(contract.id, ts, quote);
       table.setQuote(i, inForce);
     }
-    const bar = market.barAt(contract.underlying, ts);
+    const bar = market.ownBarAt(contract.underlying, ts);
 
     context.session = table.sessionAt(i);
     context.quote = inForce;
     context.underlyingPrice = bar?.close ?? null;
     context.underlyingTimestamp = bar?.ts ?? null;
+    // An index outside its calculation hours has no price of its own: the print is valued at its
+    // regular close (date-context.ts valuationBarAt), as its contract's history is.
+    context.valuationPrice = bar === null ? (market.valuationBarAt(contract.underlying, ts)?.close ?? null) : null;
     context.openInterest = market.openInterestOf(contract.id);
     context.yearsToSettlement = (slot.settlementMs - ts) / MS_PER_YEAR;
     // One forward for every volatility: the print's implied volatility and delta are solved on the

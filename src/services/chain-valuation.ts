@@ -27,10 +27,10 @@ import {
 import type { ChainQuoteRow, UnderlyingPrice } from '../db/chain.js';
 import type { components } from '../../generated/openapi.js';
 import { noData } from '../errors.js';
-import { withDefault, type ServiceContext } from './types.js';
 
-/** How far back the underlying's last bar is looked for (a long weekend's closure). */
-export const UNDERLYING_LOOKBACK_MS = 5 * 86_400_000;
+/** How far back the underlying's last bar is looked for: valuation.ts UNDERLYING_LOOKBACK_MS. */
+export { UNDERLYING_LOOKBACK_MS } from '../analytics/volatility/valuation.js';
+import { withDefault, type ServiceContext } from './types.js';
 
 export type Valuation = components['schemas']['Valuation'];
 

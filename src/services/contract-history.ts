@@ -25,10 +25,10 @@ import {
   type SessionChoice,
 } from '../analytics/print-filters.js';
 import type { ChainQuote } from '../analytics/volatility/quotes.js';
-import { underlyingPriceInstant } from '../analytics/volatility/valuation.js';
+import { settlementInstant } from '../analytics/settlement.js';
+import { UNDERLYING_LOOKBACK_MS, underlyingPriceInstant } from '../analytics/volatility/valuation.js';
 import { underlyingPriceAt } from '../db/chain.js';
 import { expirationQuotesAt, quoteSamplesIn } from '../db/contract-history.js';
-import { UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
 import { underlyingBarsBetween } from '../db/underlying-bars.js';
 import { findContract, lastTradeAt, type ContractRecord } from '../db/trades.js';
 import { ApiError, invalidParameters, noData } from '../errors.js';
@@ -207,8 +207,14 @@ export async function listContractImpliedVolatility(
   // The buckets this page answers for: from where it starts to its last bucket's end when more
   // follow, else to the range's end (none after the service's clock). A bucket without a quote
   // sample is a row missing from the series: a contract quoted only in the chain snapshots (every
-  // 15 minutes) has one row in fifteen at 1m. The page says so rather than pass as complete.
-  const spanEnd = hasMore && lastBucket ? bucketEnd(lastBucket.bucket, intervalMs, windows) : Math.min(range.to, ctx.now);
+  // 15 minutes) has one row in fifteen at 1m. The page says so rather than pass as complete. A
+  // contract is quoted up to its settlement instant: the buckets after it (16:00 to 16:15 of a
+  // same-day expiration) are not rows missing from its series.
+  const settles = settlementInstant(contract.root, contract.dateOfExpiry);
+  const spanEnd = Math.min(
+    hasMore && lastBucket ? bucketEnd(lastBucket.bucket, intervalMs, windows) : Math.min(range.to, ctx.now),
+    settles,
+  );
   const expected = bucketsMeeting(windows, from, spanEnd, intervalMs);
   return {
     data: page.map((b) => ivSample(sampled, b, bars, carries.get(b.quote.minute) ?? null)),

@@ -21,7 +21,8 @@ import { underlyingPriceAt } from '../db/chain.js';
 import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
 import { listedOf } from './listed-families.js';
-import { instantOfData, requestedInstant, tradingDateAt, UNDERLYING_LOOKBACK_MS } from './chain-valuation.js';
+import { UNDERLYING_LOOKBACK_MS } from '../analytics/volatility/valuation.js';
+import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
 type OpenInterest = DataOf<'getOpenInterest'>;

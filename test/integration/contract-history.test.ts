@@ -404,21 +404,58 @@ describe('contract implied volatility', () => {
     // The rows are the minutes that have a sample, not filled in; the page says 405 - n of them are missing.
     expect(minute.data!.data.map((x) => x.timestamp)).toEqual(stored.map((s) => s.minute));
     expect(minute.data!.meta.coverage.complete).toBe(false);
-    expect(minute.data!.meta.coverage.reason).toMatch(new RegExp(`^${405 - stored.length} of the 405 1m buckets`));
+    // The session's 405 minutes, or 390 for a contract settling at 16:00 that day.
+    const buckets = sparse.date_of_expiry === DAY ? 390 : 405;
+    expect(minute.data!.meta.coverage.reason).toMatch(new RegExp(`^${buckets - stored.length} of the ${buckets} 1m buckets`));
     // At the snapshots' own interval nearly every one of the session's 27 buckets has its row, and
     // the page is complete exactly when all do.
     const quarter = await listContractImpliedVolatility({ client: pro, query: { ...query, interval: '15m' } });
     const rows = quarter.data!.data.length;
     expect(rows).toBe(new Set(stored.map((s) => OPEN + Math.floor((s.minute - OPEN) / 900_000) * 900_000)).size);
     expect(rows).toBeGreaterThan(20);
+    const quarters = buckets / 15;
     expect(quarter.data!.meta.coverage).toEqual(
-      rows === 27
+      rows === quarters
         ? { complete: true }
-        : { complete: false, reason: expect.stringMatching(new RegExp(`^${27 - rows} of the 27 15m buckets`)) as unknown },
+        : { complete: false, reason: expect.stringMatching(new RegExp(`^${quarters - rows} of the ${quarters} 15m buckets`)) as unknown },
     );
     // A contract sampled every minute has a complete 1m page.
     const dense = await listContractImpliedVolatility({ client: pro, query: { ...base(), date: DAY, interval: '1m', limit: 5000 } });
     expect(dense.data!.meta.coverage.complete).toBe(dense.data!.data.length === 405);
+  });
+
+  it('expects no sample of a same-day expiration after its settlement: a 0DTE quoted every minute to 16:00 is complete at 1m', async () => {
+    // The SPY contract expiring on the date with the most regular-session samples: quoted every
+    // minute it trades, 09:30 to 15:59, and settled at 16:00, so the session's last 15 buckets
+    // (16:00 to 16:14) are not missing from its series.
+    const dense = (
+      await sql<QuotedContract>`
+        select c.id, c.root, c.date_of_expiry::text as date_of_expiry, c.contract_type, c.strike_thousandths / 1000.0 as strike,
+          c.underlying, c.option_symbol
+        from quote_samples q join contracts c on c.id = q.contract_id
+        where q.trading_date = ${DAY} and c.root = 'SPY' and c.date_of_expiry = ${DAY}::date
+          and q.minute >= ${OPEN}::int8 and q.minute < ${CLOSE}::int8
+        group by c.id order by count(*) desc, c.id limit 1`.execute(service.database.admin)
+    ).rows[0]!;
+    const stored = (await samplesOf({ ...dense, strike: Number(dense.strike) })).filter((s) => s.minute >= OPEN && s.minute < CLOSE);
+    const settles = Date.parse('2026-11-20T21:00:00Z');
+    expect(stored.length).toBe(390);
+    expect(stored.every((s) => s.minute < settles)).toBe(true);
+    const r = await listContractImpliedVolatility({
+      client: pro,
+      query: {
+        underlying_symbol: dense.root,
+        contract_type: dense.contract_type,
+        strike: Number(dense.strike),
+        date_of_expiry: dense.date_of_expiry,
+        date: DAY,
+        interval: '1m',
+        limit: 5000,
+      },
+    });
+    expect(r.response.status).toBe(200);
+    expect(r.data!.data).toHaveLength(390);
+    expect(r.data!.meta.coverage).toEqual({ complete: true });
   });
 
   it('answers 400 for a date with a range, an empty or reversed range, a range over 31 days, or an altered cursor', async () => {

@@ -147,6 +147,64 @@ describe('per-print volatility on the parity forward of its minute (issue 33 §3
     expect(fixedWouldMiss).toBeGreaterThan(checked / 2);
   });
 
+  it('values an index option printed after the index closed (late rth, curb) at the regular close on its parity forward, and states no underlying price', async () => {
+    // SPX has no price after 16:00 ET: its prints then state underlying_price null, and their
+    // volatility and delta are solved at the close (the 15:59 ET bar) on the parity forward of their
+    // minute's chain valued at that close, as the contract history values the same minute.
+    const close = Date.parse('2026-11-20T21:00:00Z');
+    const closeBar = bars.get('SPX')!.get(close - MINUTE)!;
+    expect(closeBar).toBeGreaterThan(0);
+    const bodies = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Body);
+    const late = bodies.filter((p) => ['SPX', 'SPXW'].includes(rootOf(p.id)) && p.timestamp >= close + 1 && p.session !== 'gth');
+    expect(late.length).toBeGreaterThan(20);
+    expect(late.every((p) => p.underlying_price === null)).toBe(true);
+    let checked = 0;
+    for (const p of late) {
+      const root = rootOf(p.id);
+      const minute = p.timestamp - (p.timestamp % MINUTE);
+      const own = (await chainOf(root, p.date_of_expiry)).get(minute);
+      const time = (settlementInstant(root, p.date_of_expiry) - p.timestamp) / MS_PER_YEAR;
+      if (own === undefined || !(time > 0)) continue;
+      const estimate = impliedForward({
+        quotes: quotesOf(own),
+        time: (settlementInstant(root, p.date_of_expiry) - minute) / MS_PER_YEAR,
+        rate: RATE,
+        spot: closeBar,
+      });
+      if (estimate === null) continue;
+      const carry = impliedDividendYield(
+        closeBar,
+        estimate.forward,
+        RATE,
+        (settlementInstant(root, p.date_of_expiry) - minute) / MS_PER_YEAR,
+      );
+      const want = impliedVolatility({
+        type: p.contract_type,
+        price: p.price,
+        spot: closeBar,
+        strike: p.strike,
+        time,
+        rate: RATE,
+        dividendYield: carry,
+      });
+      if (want === null) continue;
+      expect(p.implied_volatility, p.id).not.toBeNull();
+      expect(Math.abs(p.implied_volatility! - want), p.id).toBeLessThan(2e-6);
+      const greeks = bsmGreeks({
+        type: p.contract_type,
+        spot: closeBar,
+        strike: p.strike,
+        time,
+        rate: RATE,
+        dividendYield: carry,
+        volatility: p.implied_volatility!,
+      });
+      expect(p.delta!, p.id).toBeCloseTo(greeks.delta, 5);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
   it('gives a call and a put at the strike nearest the forward one volatility, where the fixed yield gave two; without a forward, the fixed yield', async () => {
     // The issue's case: SPY 604 of the 2026-12-02 expiration at 16:14 ET on 2026-11-25, the chain
     // quoted on a parity forward whose carry (5%) is not the fixed 1.3% (the skew's forwards there

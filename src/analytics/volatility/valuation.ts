@@ -35,6 +35,8 @@ export type VolatilitySession = 'rth' | 'gth';
 export const CHAIN_MAX_AGE_MS = 30 * 60_000;
 /** The underlying price is stale when its bar started longer than this before the instant. */
 export const UNDERLYING_FRESH_MS = 15 * 60_000;
+/** How far back the underlying's last bar is looked for (a long weekend's closure). */
+export const UNDERLYING_LOOKBACK_MS = 5 * 86_400_000;
 /** The default expirations settle at least this long after the instant. */
 export const MIN_TIME_TO_RUN_MS = 3_600_000;
 /** How many expirations the skew route covers by default. */
@@ -124,6 +126,11 @@ export function underlyingStale(barStart: number | null, instant: number): boole
 /** Underlyings that are indexes (roots.ts), whose value is calculated only in the regular session. */
 const INDEX_UNDERLYINGS: ReadonlySet<string> = new Set(OPTION_ROOTS.filter((r) => r.kind === 'index').map((r) => r.underlying));
 
+/** Whether the underlying is an index (roots.ts), which has no price outside its calculation hours. */
+export function isIndexUnderlying(underlying: string): boolean {
+  return INDEX_UNDERLYINGS.has(underlying.trim().toUpperCase());
+}
+
 /** Where a valuation's underlying price comes from (the contract's Valuation.underlying_source). */
 export type UnderlyingSource = 'bar' | 'regular_close';
 
@@ -136,7 +143,7 @@ export type UnderlyingSource = 'bar' | 'regular_close';
  * a feed may hold after it. Outside the calendar's years the time itself.
  */
 export function underlyingPriceInstant(underlying: string, valuedAt: number): { at: number; source: UnderlyingSource } {
-  if (!INDEX_UNDERLYINGS.has(underlying.trim().toUpperCase())) return { at: valuedAt, source: 'bar' };
+  if (!isIndexUnderlying(underlying)) return { at: valuedAt, source: 'bar' };
   try {
     const today = calendarDay(newYorkDate(valuedAt));
     if (

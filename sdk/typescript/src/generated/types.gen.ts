@@ -188,7 +188,7 @@ export type OptionPrint = {
      */
     id: string;
     /**
-     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the put-call parity forward of the print's expiration: the median parity forward of its quotes sampled in the print's minute, else of the latest earlier minute with one within 30 minutes, as the carry q = r − ln(F/S)/T it implies (the forward the skew and the contract history state); the underlying's fixed dividend yield only when parity cannot be solved (see "Rates and dividend yields"). Rounded to 6 decimals; null without an underlying price, after settlement, or when no volatility reprices the price.
+     * Black-Scholes-Merton volatility (decimal, 0.18 = 18%) that reprices the print at underlying_price, time to the settlement instant (ACT/365), the risk-free rate of the trading date and the put-call parity forward of the print's expiration: the median parity forward of its quotes sampled in the print's minute, else of the latest earlier minute with one within 30 minutes, as the carry q = r − ln(F/S)/T it implies (the forward the skew and the contract history state); the underlying's fixed dividend yield only when parity cannot be solved (see "Rates and dividend yields"). An index option printed outside the index's calculation hours (after its close at 16:00 ET, 13:00 on an early close: the rest of the regular option session, the curb, the overnight session), where underlying_price is null, is solved at the index's last regular close instead (the close of the one-minute bar ended by it) and the parity forward of its minute valued there, as the contract history and the positioning routes value the same minute. Rounded to 6 decimals; null without an underlying price (or, for an index outside its hours, its close), after settlement, or when no volatility reprices the price.
      */
     implied_volatility: number | null;
     /**
@@ -208,7 +208,7 @@ export type OptionPrint = {
      */
     open_interest: number | null;
     /**
-     * Percent out of the money; negative in the money.
+     * Percent out of the money against underlying_price S (calls (strike − S)/S × 100, puts (S − strike)/S × 100), rounded to 4 decimals; negative in the money; null with underlying_price.
      */
     otm_percent: number | null;
     /**
@@ -249,7 +249,7 @@ export type OptionPrint = {
      */
     trade_type: PrintTradeType;
     /**
-     * Underlying price at the execution (USD); null when not known.
+     * Underlying price at the execution (USD): the close of its one-minute bar (else the minute before's); null when not known, and for an index option printed outside the index's calculation hours (09:30 to 16:00 ET, 13:00 on an early close), when the index has no price (implied_volatility is then solved at its regular close).
      */
     underlying_price: number | null;
     /**

@@ -47,8 +47,13 @@ class OptionPrint:
             put-call parity forward of the print's expiration: the median parity forward of its quotes sampled in the
             print's minute, else of the latest earlier minute with one within 30 minutes, as the carry q = r − ln(F/S)/T it
             implies (the forward the skew and the contract history state); the underlying's fixed dividend yield only when
-            parity cannot be solved (see "Rates and dividend yields"). Rounded to 6 decimals; null without an underlying
-            price, after settlement, or when no volatility reprices the price.
+            parity cannot be solved (see "Rates and dividend yields"). An index option printed outside the index's
+            calculation hours (after its close at 16:00 ET, 13:00 on an early close: the rest of the regular option session,
+            the curb, the overnight session), where underlying_price is null, is solved at the index's last regular close
+            instead (the close of the one-minute bar ended by it) and the parity forward of its minute valued there, as the
+            contract history and the positioning routes value the same minute. Rounded to 6 decimals; null without an
+            underlying price (or, for an index outside its hours, its close), after settlement, or when no volatility
+            reprices the price.
         is_block (bool): size >= 100 and premium >= 50,000 USD; or premium >= 250,000 USD; or an auction, cross or floor
             print of at least 500 contracts.
         is_golden (bool): Part of a sweep whose live prints total at least 1,000,000 USD of premium (set on every print
@@ -57,7 +62,8 @@ class OptionPrint:
             an ask-side (above_ask, at_ask, near_ask) sweep of an out-of-the-money contract (otm_percent > 0).
         open_interest (int | None): Open interest of the contract at the start of the trading date (contracts); null
             when not published.
-        otm_percent (float | None): Percent out of the money; negative in the money.
+        otm_percent (float | None): Percent out of the money against underlying_price S (calls (strike − S)/S × 100,
+            puts (S − strike)/S × 100), rounded to 4 decimals; negative in the money; null with underlying_price.
         premium (float): USD: price x size x multiplier.
         price (float): Execution price per share in USD.
         sentiment (Sentiment): bullish (calls bought or puts sold: an ask-side print of a call, a bid-side print of a
@@ -75,7 +81,10 @@ class OptionPrint:
         timestamp (int): Unix epoch milliseconds (UTC).
         trade_type (PrintTradeType): multileg (a complex order leg), cross, floor, sweep (an order filled on two or more
             exchanges), split (an order filled in parts on one exchange), or single; in that order of precedence.
-        underlying_price (float | None): Underlying price at the execution (USD); null when not known.
+        underlying_price (float | None): Underlying price at the execution (USD): the close of its one-minute bar (else
+            the minute before's); null when not known, and for an index option printed outside the index's calculation hours
+            (09:30 to 16:00 ET, 13:00 on an early close), when the index has no price (implied_volatility is then solved at
+            its regular close).
         underlying_symbol (str): Option root of the contract.
     """
 
