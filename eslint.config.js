@@ -186,7 +186,13 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     extends: [tseslint.configs.disableTypeChecked],
+  },
+  {
+    // The SDK's command-line bridge (oads-mcp) is plain JavaScript run by Node: its settings are its environment.
+    files: ['sdk/*/bin/**'],
+    languageOptions: { globals: { process: 'readonly', fetch: 'readonly', URL: 'readonly' } },
+    rules: { 'no-restricted-properties': 'off' },
   },
 );
