@@ -18,6 +18,7 @@ import { loadConfig } from './config.js';
 import { createLogger } from './logging.js';
 import { SIMULATION_SEED } from './ingest/seed-market.js';
 import { BookValuer } from './jobs/book-valuer.js';
+import { Duty } from './live/duty.js';
 import { startLiveMarket } from './live/runner.js';
 import { SimulatedLiveSource } from './live/simulated-source.js';
 import { ensureDemoKey } from './seed.js';
@@ -56,13 +57,25 @@ if (cluster.isWorker) {
   ).catch(failedStart);
   const demoKey = config.seedOnStart ? await ensureDemoKey(running.service.database.admin, path.join(config.dataDir, 'demo-key')) : null;
   logger.info('listening', { url: running.url, workers: running.workers, started_s: Number(process.uptime().toFixed(1)) });
-  // The live market (src/live/): one writer, this process, which holds the database.
-  const live = startLiveMarket(running.service.database.admin, config, {
-    source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }),
-    clock: running.service.deps.clock,
-    simulator: { seed: SIMULATION_SEED, scale: 'default' },
-    logger,
-  });
+  // The live market (src/live/): one writer for the deployment. Each machine's primary keeps the
+  // duty (live/duty.ts); the one holding its lease in the database runs the runner, and another
+  // takes it over when that machine stops or dies.
+  const live =
+    config.liveMode === 'live'
+      ? new Duty(
+          running.service.database.admin,
+          'live-market',
+          () =>
+            startLiveMarket(running.service.database.admin, config, {
+              source: new SimulatedLiveSource({ seed: SIMULATION_SEED, scale: 'default' }),
+              clock: running.service.deps.clock,
+              simulator: { seed: SIMULATION_SEED, scale: 'default' },
+              logger,
+            }),
+          { logger },
+        )
+      : null;
+  live?.start();
 
   // The book valuer (src/jobs/book-valuer.ts): this process values each family's newest minute as it
   // loads, for every HTTP worker (and, through the database's claims, with the other machines').
@@ -84,7 +97,8 @@ if (cluster.isWorker) {
 
   const received = await signal;
   logger.info('stopping', { signal: received, grace_ms: config.shutdownGraceMs });
-  // The live minute being loaded finishes (its loads are transactions) before the database closes.
+  // The live minute being loaded finishes (its loads are transactions) before the database closes;
+  // the duty's lease is given up, for another machine to take at once.
   await live?.stop();
   await valuer.stop();
   const exitCode = await running.stop().then(
