@@ -354,6 +354,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/options/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List listed option contracts
+         * @description The option contracts listed on a date, `as_of` (default the current session's trading date,
+         *     else the most recent completed one): every contract the store holds whose expiration is on or
+         *     after that date. An earlier `as_of` therefore includes contracts that have expired since: the
+         *     contracts listed on 2026-11-20 include those that expired that day. The store keeps no listing
+         *     date of its own (a contracts file states none), so a contract counts as listed on every date
+         *     up to its expiration.
+         *
+         *     Rows are ordered by root, expiration, type (call before put) and strike, ascending, and paged
+         *     with `cursor_id`. The filters combine: a contract is served when every one given holds.
+         *     `underlying_symbol` follows the underlying rule (a family name such as SPX covers its roots
+         *     SPX and SPXW; a weekly root alone covers itself); `root` names one exact root, and given with
+         *     `underlying_symbol` it must be one of its roots. Expiration and strike bounds are inclusive.
+         *     422 `no_data` when no contract matches on the first page.
+         */
+        get: operations["listOptionContracts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/options/exposure/heatmap": {
         parameters: {
             query?: never;
@@ -1531,6 +1563,13 @@ export interface components {
          * @enum {string}
          */
         ExchangeName: "nom" | "amex" | "cboe" | "ise" | "arca" | "phlx" | "box" | "mrcy" | "gmni" | "c2" | "miax" | "emld" | "bx" | "bzx" | "edgx" | "perl" | "memx";
+        /**
+         * ExerciseStyle
+         * @description european for index options (cash-settled, exercised only at expiration), american for ETF and equity options.
+         * @example european
+         * @enum {string}
+         */
+        ExerciseStyle: "european" | "american";
         /** ExpectedMove */
         ExpectedMove: {
             /**
@@ -2536,6 +2575,63 @@ export interface components {
             put_call_ratio: number | null;
         };
         /**
+         * OptionContract
+         * @description One listed option contract.
+         */
+        OptionContract: {
+            /** @description call or put. */
+            contract_type: components["schemas"]["ContractType"];
+            /**
+             * Format: date
+             * @description Expiration date.
+             * @example 2026-11-20
+             */
+            date_of_expiry: string;
+            exercise_style: components["schemas"]["ExerciseStyle"];
+            /**
+             * Format: int64
+             * @description Shares (or index units) per contract.
+             * @example 100
+             */
+            multiplier: number;
+            option_symbol: components["schemas"]["OptionSymbol"];
+            /**
+             * @description Option root.
+             * @example SPXW
+             */
+            root: string;
+            settlement: components["schemas"]["SettlementTime"];
+            /**
+             * Format: double
+             * @description Strike in USD.
+             * @example 5900
+             */
+            strike: number;
+            /**
+             * @description Underlying security (SPX for SPX and SPXW).
+             * @example SPX
+             */
+            underlying_symbol: string;
+        };
+        /** OptionContractPage */
+        OptionContractPage: {
+            /** @description Contracts of this page, by root, expiration, type (call first) and strike. */
+            data: components["schemas"]["OptionContract"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 250,
+             *       "has_more": true,
+             *       "limit": 250,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/options/contracts?underlying_symbol=SPX&limit=250&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
          * OptionPrint
          * @description One option execution classified against the quote in force.
          */
@@ -3192,6 +3288,13 @@ export interface components {
          * @enum {string}
          */
         SessionHours: "regular" | "early_close";
+        /**
+         * SettlementTime
+         * @description am when the contract settles on the opening price of its expiration date (the standard monthlies of SPX, NDX, RUT and VIX), pm when on the close.
+         * @example pm
+         * @enum {string}
+         */
+        SettlementTime: "am" | "pm";
         /**
          * SideFilter
          * @enum {string}
@@ -4099,6 +4202,7 @@ export type SchemaEntitlements = components['schemas']['Entitlements'];
 export type SchemaErrorCode = components['schemas']['ErrorCode'];
 export type SchemaErrorResponse = components['schemas']['ErrorResponse'];
 export type SchemaExchangeName = components['schemas']['ExchangeName'];
+export type SchemaExerciseStyle = components['schemas']['ExerciseStyle'];
 export type SchemaExpectedMove = components['schemas']['ExpectedMove'];
 export type SchemaExpirationWindow = components['schemas']['ExpirationWindow'];
 export type SchemaExpiryCell = components['schemas']['ExpiryCell'];
@@ -4146,6 +4250,8 @@ export type SchemaOpenInterestGrouping = components['schemas']['OpenInterestGrou
 export type SchemaOpenInterestResponse = components['schemas']['OpenInterestResponse'];
 export type SchemaOpenInterestRow = components['schemas']['OpenInterestRow'];
 export type SchemaOpenInterestTotals = components['schemas']['OpenInterestTotals'];
+export type SchemaOptionContract = components['schemas']['OptionContract'];
+export type SchemaOptionContractPage = components['schemas']['OptionContractPage'];
 export type SchemaOptionPrint = components['schemas']['OptionPrint'];
 export type SchemaOptionSymbol = components['schemas']['OptionSymbol'];
 export type SchemaOvernightRoot = components['schemas']['OvernightRoot'];
@@ -4181,6 +4287,7 @@ export type SchemaServiceStatus = components['schemas']['ServiceStatus'];
 export type SchemaSession = components['schemas']['Session'];
 export type SchemaSessionFilter = components['schemas']['SessionFilter'];
 export type SchemaSessionHours = components['schemas']['SessionHours'];
+export type SchemaSettlementTime = components['schemas']['SettlementTime'];
 export type SchemaSideFilter = components['schemas']['SideFilter'];
 export type SchemaSkew = components['schemas']['Skew'];
 export type SchemaSkewExpiration = components['schemas']['SkewExpiration'];
@@ -4747,6 +4854,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TradeAtTimeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listOptionContracts: {
+        parameters: {
+            query?: {
+                /** @description The date the contracts are listed on, within the exchange calendar (2000-01-01 through 2035-12-31); contracts expiring on or after it are served, those expired since included. Default the current session's trading date, else the most recent completed one. */
+                as_of?: components["schemas"]["CalendarDate"];
+                /** @description call or put; omit for both. */
+                contract_type?: components["parameters"]["ContractTypeParam"];
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
+                date_of_expiry?: components["parameters"]["DateOfExpiry"];
+                /** @description Max rows per page. */
+                limit?: number;
+                /** @description Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry. */
+                max_date_of_expiry?: components["schemas"]["ExpiryDate"];
+                /** @description Maximum strike in dollars, inclusive. */
+                max_strike?: number;
+                /** @description Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry. */
+                min_date_of_expiry?: components["schemas"]["ExpiryDate"];
+                /** @description Minimum strike in dollars, inclusive. */
+                min_strike?: number;
+                /** @description One exact option root of at most six characters (SPX and SPXW are different roots). Case-insensitive. */
+                root?: string;
+                /** @description Option root or family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. Omit for every underlying. */
+                underlying_symbol?: components["schemas"]["UnderlyingSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Contracts, by root, expiration, type and strike. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptionContractPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -426,6 +426,7 @@ describe('the contract', () => {
         'getVolatilityDrift',
         'listContractImpliedVolatility',
         'listFlowLeaders',
+        'listOptionContracts',
         'listOptionFlow',
         'listOptionTrades',
         'listOvernightOptionFlow',

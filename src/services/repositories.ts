@@ -25,6 +25,12 @@ import {
   type BookFamily,
   type StoredBook,
 } from '../db/position-books.js';
+import {
+  contractListings,
+  type ContractListingFilter,
+  type ContractListingPosition,
+  type ContractListingRow,
+} from '../db/contract-listings.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
@@ -118,8 +124,15 @@ export interface SessionRepository {
   sessionState(tradingDate: string): Promise<SessionState>;
 }
 
+/** The reference routes' reads (services/option-contracts.ts; db/contract-listings.ts). */
+export interface ReferenceRepository {
+  /** Up to `limit` listed contracts of the filter after `after`, by root, expiration, type and strike. */
+  contractListings(filter: ContractListingFilter, after: ContractListingPosition | null, limit: number): Promise<ContractListingRow[]>;
+}
+
 export interface Repositories {
   printFeeds: PrintFeedRepository;
+  references: ReferenceRepository;
   chain: ChainRepository;
   positioning: PositioningRepository;
   marketData: MarketDataRepository;
@@ -133,6 +146,9 @@ export function databaseRepositories(db: Queryable): Repositories {
     printFeeds: {
       printsPage: async (filter, after, limit) => await printsPageText(db, filter, after, limit),
       scannedPrints: async (filter, after, scan, limit, budget) => await scannedPrints(db, filter, after, scan, limit, budget),
+    },
+    references: {
+      contractListings: async (filter, after, limit) => await contractListings(db, filter, after, limit),
     },
     chain: {
       listedExpirations: async (roots, onOrAfter) => await listedExpirations(db, roots, onOrAfter),

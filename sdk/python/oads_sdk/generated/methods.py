@@ -635,6 +635,51 @@ class Operations:
         """
         return self.call("list_market_sessions", asset=asset, date=date)
 
+    def list_option_contracts(
+        self,
+        *,
+        underlying_symbol: str | None = None,
+        root: str | None = None,
+        contract_type: ContractType | None = None,
+        date_of_expiry: datetime.date | str | None = None,
+        min_date_of_expiry: datetime.date | str | None = None,
+        max_date_of_expiry: datetime.date | str | None = None,
+        min_strike: float | None = None,
+        max_strike: float | None = None,
+        as_of: datetime.date | str | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """List listed option contracts: GET /v1/options/contracts (listOptionContracts).
+
+        Args:
+            underlying_symbol: Option root or family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. Omit for every underlying.
+            root: One exact option root of at most six characters (SPX and SPXW are different roots). Case-insensitive.
+            contract_type: call or put; omit for both.
+            date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+            min_date_of_expiry: Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+            max_date_of_expiry: Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+            min_strike: Minimum strike in dollars, inclusive.
+            max_strike: Maximum strike in dollars, inclusive.
+            as_of: The date the contracts are listed on, within the exchange calendar (2000-01-01 through 2035-12-31); contracts expiring on or after it are served, those expired since included. Default the current session's trading date, else the most recent completed one.
+            limit: Max rows per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+        """
+        return self.call(
+            "list_option_contracts",
+            underlying_symbol=underlying_symbol,
+            root=root,
+            contract_type=contract_type,
+            date_of_expiry=date_of_expiry,
+            min_date_of_expiry=min_date_of_expiry,
+            max_date_of_expiry=max_date_of_expiry,
+            min_strike=min_strike,
+            max_strike=max_strike,
+            as_of=as_of,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
+
     def list_option_flow(
         self,
         *,

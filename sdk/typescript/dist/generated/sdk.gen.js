@@ -502,6 +502,29 @@ export const listOptionOvernightSessions = (options) => (options?.client ?? clie
     ...options
 });
 /**
+ * List listed option contracts
+ *
+ * The option contracts listed on a date, `as_of` (default the current session's trading date,
+ * else the most recent completed one): every contract the store holds whose expiration is on or
+ * after that date. An earlier `as_of` therefore includes contracts that have expired since: the
+ * contracts listed on 2026-11-20 include those that expired that day. The store keeps no listing
+ * date of its own (a contracts file states none), so a contract counts as listed on every date
+ * up to its expiration.
+ *
+ * Rows are ordered by root, expiration, type (call before put) and strike, ascending, and paged
+ * with `cursor_id`. The filters combine: a contract is served when every one given holds.
+ * `underlying_symbol` follows the underlying rule (a family name such as SPX covers its roots
+ * SPX and SPXW; a weekly root alone covers itself); `root` names one exact root, and given with
+ * `underlying_symbol` it must be one of its roots. Expiration and strike bounds are inclusive.
+ * 422 `no_data` when no contract matches on the first page.
+ *
+ */
+export const listOptionContracts = (options) => (options?.client ?? client).get({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/options/contracts',
+    ...options
+});
+/**
  * List historical stock splits
  *
  * Historical stock splits, newest first (ties by symbol), paginated. `type` is forward when

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
@@ -529,6 +529,30 @@ export const getExposureHeatmap = <ThrowOnError extends boolean = false>(options
 export const listOptionOvernightSessions = <ThrowOnError extends boolean = false>(options?: Options<ListOptionOvernightSessionsData, ThrowOnError>) => (options?.client ?? client).get<ListOptionOvernightSessionsResponses, ListOptionOvernightSessionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/options/sessions',
+    ...options
+});
+
+/**
+ * List listed option contracts
+ *
+ * The option contracts listed on a date, `as_of` (default the current session's trading date,
+ * else the most recent completed one): every contract the store holds whose expiration is on or
+ * after that date. An earlier `as_of` therefore includes contracts that have expired since: the
+ * contracts listed on 2026-11-20 include those that expired that day. The store keeps no listing
+ * date of its own (a contracts file states none), so a contract counts as listed on every date
+ * up to its expiration.
+ *
+ * Rows are ordered by root, expiration, type (call before put) and strike, ascending, and paged
+ * with `cursor_id`. The filters combine: a contract is served when every one given holds.
+ * `underlying_symbol` follows the underlying rule (a family name such as SPX covers its roots
+ * SPX and SPXW; a weekly root alone covers itself); `root` names one exact root, and given with
+ * `underlying_symbol` it must be one of its roots. Expiration and strike bounds are inclusive.
+ * 422 `no_data` when no contract matches on the first page.
+ *
+ */
+export const listOptionContracts = <ThrowOnError extends boolean = false>(options?: Options<ListOptionContractsData, ThrowOnError>) => (options?.client ?? client).get<ListOptionContractsResponses, ListOptionContractsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/options/contracts',
     ...options
 });
 
