@@ -275,6 +275,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/options/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price and volume bars of options
+         * @description Bars of option prints, oldest first: for one contract (`option_symbol`) open, high, low, close,
+         *     volume-weighted average price, volume, trade count and premium; for an underlying's options in
+         *     aggregate (`underlying_symbol`, a root or a family: SPX covers SPX and SPXW) volume, trade count
+         *     and premium, with open, high, low, close and vwap null, since prices of different contracts do
+         *     not make one series. Give exactly one of the two.
+         *
+         *     **Which prints count.** Every print of the selected sessions that is not cancelled, as the trades
+         *     route serves them: auctions, crosses and floor prints included. Prints of complex (multi-leg)
+         *     orders (trade_type multileg or flag complex), whose leg prices are implied from a package, count
+         *     only with `include_complex=true`. `session` selects them as on the trades route: `rth` (default)
+         *     the regular session's prints (09:30 ET to the options close), `gth` the overnight session's
+         *     (20:15 ET the evening before to 09:25 ET, belonging to the next trading date), `all` every print
+         *     of the trading date (those two, the curb session's and late reports); `gth` and `all` need the
+         *     Pro plan or the overnight entitlement.
+         *
+         *     **Range.** `date` names one trading date (the whole of its session), `start_time`/`end_time` a
+         *     range [start, end) that may span several trading dates: every print of the selected sessions
+         *     with its timestamp in the range counts, whatever its date. Given alone, `start_time` reaches the
+         *     interval's longest range after it and `end_time` starts that long before it. The range is at
+         *     most 7 days at 1m, 31 days at 5m, 92 days at 1h and 366 days at 1d. The default is the current
+         *     session's trading date, else the most recent completed one (with `gth`, an overnight session in
+         *     progress is the current one).
+         *
+         *     **Buckets.** At 1m, 5m and 1h a bar starts on the clock's grid of the interval (New York time:
+         *     an hour bar runs 09:00 to 10:00 ET, holding the regular session's first half hour), and holds the
+         *     prints of one trading date. At 1d there is one bar per trading date, starting where the selected
+         *     session of that date starts (09:30 ET for `rth`, 20:15 ET the evening before for `gth` and
+         *     `all`). A bucket without a counted print has no bar: the series is not filled in. A bar cut by
+         *     the range holds only the prints within it.
+         *
+         *     `vwap` is Σ(price × size) / volume per share, rounded to 6 decimals; `premium` Σ(price × size ×
+         *     multiplier) in USD, summed exactly and rounded to the cent. Only sessions the store holds are
+         *     read (roughly the last five): a range of one trading date that is archived answers 503
+         *     `data_pending` while it loads, as the trades route does; a range over several dates serves the
+         *     dates held and says in `meta.coverage` (complete false, with the reason) how many are archived.
+         *     422 `no_data` when `option_symbol` names no listed contract or no print counts.
+         */
+        get: operations["listOptionBars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/options/contract/implied-volatility": {
         parameters: {
             query?: never;
@@ -1104,6 +1159,13 @@ export interface components {
             /** @description Title, version and description of the streams. */
             info: components["schemas"]["DocumentInfo"];
         };
+        /**
+         * BarInterval
+         * @description Bar length: 1m, 5m and 1h on the clock's grid, 1d one bar per trading date.
+         * @example 5m
+         * @enum {string}
+         */
+        BarInterval: "1m" | "5m" | "1h" | "1d";
         /**
          * CalendarDate
          * Format: date
@@ -2573,6 +2635,85 @@ export interface components {
              * @example 1.25
              */
             put_call_ratio: number | null;
+        };
+        /**
+         * OptionBar
+         * @description The counted prints of one bucket.
+         */
+        OptionBar: {
+            /**
+             * Format: double
+             * @description Price of the bucket's last print (by timestamp, then sequence); null in aggregate.
+             * @example 4.15
+             */
+            close: number | null;
+            /**
+             * Format: double
+             * @description Highest price; null in aggregate.
+             * @example 4.3
+             */
+            high: number | null;
+            /**
+             * Format: double
+             * @description Lowest price; null in aggregate.
+             * @example 3.95
+             */
+            low: number | null;
+            /**
+             * Format: double
+             * @description Price of the bucket's first print (by timestamp, then sequence); null in aggregate.
+             * @example 4.05
+             */
+            open: number | null;
+            /**
+             * Format: double
+             * @description USD: Σ price × size × multiplier, to the cent.
+             * @example 104750
+             */
+            premium: number;
+            timestamp: components["schemas"]["UnixMs"];
+            /**
+             * Format: int64
+             * @description Prints counted.
+             * @example 37
+             */
+            trades: number;
+            /**
+             * Format: date
+             * @description Trading date of the prints (overnight prints belong to the next trading date).
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /**
+             * Format: int64
+             * @description Contracts traded.
+             * @example 250
+             */
+            volume: number;
+            /**
+             * Format: double
+             * @description Σ(price × size) / volume, per share, rounded to 6 decimals; null in aggregate.
+             * @example 4.19
+             */
+            vwap: number | null;
+        };
+        /** OptionBarPage */
+        OptionBarPage: {
+            /** @description Bars of this page, oldest first (ties of timestamp by trading date). */
+            data: components["schemas"]["OptionBar"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 1000,
+             *       "has_more": true,
+             *       "limit": 1000,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/options/bars?underlying_symbol=SPX&interval=1m&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
         };
         /**
          * OptionContract
@@ -4175,6 +4316,7 @@ export type SchemaApiKeyInfo = components['schemas']['ApiKeyInfo'];
 export type SchemaAssetClass = components['schemas']['AssetClass'];
 export type SchemaAsyncApiChannels = components['schemas']['AsyncApiChannels'];
 export type SchemaAsyncApiDocument = components['schemas']['AsyncApiDocument'];
+export type SchemaBarInterval = components['schemas']['BarInterval'];
 export type SchemaCalendarDate = components['schemas']['CalendarDate'];
 export type SchemaCalendarDay = components['schemas']['CalendarDay'];
 export type SchemaCalendarDayResponse = components['schemas']['CalendarDayResponse'];
@@ -4250,6 +4392,8 @@ export type SchemaOpenInterestGrouping = components['schemas']['OpenInterestGrou
 export type SchemaOpenInterestResponse = components['schemas']['OpenInterestResponse'];
 export type SchemaOpenInterestRow = components['schemas']['OpenInterestRow'];
 export type SchemaOpenInterestTotals = components['schemas']['OpenInterestTotals'];
+export type SchemaOptionBar = components['schemas']['OptionBar'];
+export type SchemaOptionBarPage = components['schemas']['OptionBarPage'];
 export type SchemaOptionContract = components['schemas']['OptionContract'];
 export type SchemaOptionContractPage = components['schemas']['OptionContractPage'];
 export type SchemaOptionPrint = components['schemas']['OptionPrint'];
@@ -4762,6 +4906,61 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listOptionBars: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all it starts 20:15 ET the evening before. */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Range end, exclusive, Unix ms. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
+                include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
+                /** @description Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d. */
+                interval?: components["schemas"]["BarInterval"];
+                /** @description Max bars per page. */
+                limit?: number;
+                /** @description One contract by its OCC symbol without the padding spaces (`SPY261120C00577000`; an `option_symbol` field of the other routes with its spaces removed, since a space in a query is sent as `+` or `%20` depending on the client). Case-insensitive. */
+                option_symbol?: string;
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
+                session?: components["parameters"]["SessionRthGthAll"];
+                /** @description Range start, inclusive, Unix ms; the range may span several trading dates. */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description The options of an underlying in aggregate; a root or a family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. */
+                underlying_symbol?: components["schemas"]["UnderlyingSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bars, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptionBarPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
         };
     };
     listContractImpliedVolatility: {

@@ -11,6 +11,7 @@ from .api_key_info import ApiKeyInfo
 from .asset_class import AssetClass
 from .async_api_channels import AsyncApiChannels
 from .async_api_document import AsyncApiDocument
+from .bar_interval import BarInterval
 from .calendar_day import CalendarDay
 from .calendar_day_response import CalendarDayResponse
 from .calendar_day_status import CalendarDayStatus
@@ -80,6 +81,8 @@ from .open_interest_grouping import OpenInterestGrouping
 from .open_interest_response import OpenInterestResponse
 from .open_interest_row import OpenInterestRow
 from .open_interest_totals import OpenInterestTotals
+from .option_bar import OptionBar
+from .option_bar_page import OptionBarPage
 from .option_contract import OptionContract
 from .option_contract_page import OptionContractPage
 from .option_print import OptionPrint
@@ -157,6 +160,7 @@ __all__ = (
     "AssetClass",
     "AsyncApiChannels",
     "AsyncApiDocument",
+    "BarInterval",
     "CalendarDay",
     "CalendarDayResponse",
     "CalendarDayStatus",
@@ -226,6 +230,8 @@ __all__ = (
     "OpenInterestResponse",
     "OpenInterestRow",
     "OpenInterestTotals",
+    "OptionBar",
+    "OptionBarPage",
     "OptionContract",
     "OptionContractPage",
     "OptionPrint",
