@@ -275,6 +275,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/options/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price and volume bars of options
+         * @description Bars of option prints, oldest first: for one contract (`option_symbol`) open, high, low, close,
+         *     volume-weighted average price, volume, trade count and premium; for an underlying's options in
+         *     aggregate (`underlying_symbol`, a root or a family: SPX covers SPX and SPXW) volume, trade count
+         *     and premium, with open, high, low, close and vwap null, since prices of different contracts do
+         *     not make one series. Give exactly one of the two.
+         *
+         *     **Which prints count.** Every print of the selected sessions that is not cancelled, as the trades
+         *     route serves them: auctions, crosses and floor prints included. Prints of complex (multi-leg)
+         *     orders (trade_type multileg or flag complex), whose leg prices are implied from a package, count
+         *     only with `include_complex=true`. `session` selects them as on the trades route: `rth` (default)
+         *     the regular session's prints (09:30 ET to the options close), `gth` the overnight session's
+         *     (20:15 ET the evening before to 09:25 ET, belonging to the next trading date), `all` every print
+         *     of the trading date (those two, the curb session's and late reports); `gth` and `all` need the
+         *     Pro plan or the overnight entitlement.
+         *
+         *     **Range.** `date` names one trading date (the whole of its session), `start_time`/`end_time` a
+         *     range [start, end) that may span several trading dates: every print of the selected sessions
+         *     with its timestamp in the range counts, whatever its date. Given alone, `start_time` reaches the
+         *     interval's longest range after it and `end_time` starts that long before it. The range is at
+         *     most 7 days at 1m, 31 days at 5m, 92 days at 1h and 366 days at 1d. The default is the current
+         *     session's trading date, else the most recent completed one (with `gth`, an overnight session in
+         *     progress is the current one).
+         *
+         *     **Buckets.** At 1m, 5m and 1h a bar starts on the clock's grid of the interval (New York time:
+         *     an hour bar runs 09:00 to 10:00 ET, holding the regular session's first half hour), and holds the
+         *     prints of one trading date. At 1d there is one bar per trading date, starting where the selected
+         *     session of that date starts (09:30 ET for `rth`, 20:15 ET the evening before for `gth` and
+         *     `all`). A bucket without a counted print has no bar: the series is not filled in. A bar cut by
+         *     the range holds only the prints within it.
+         *
+         *     `vwap` is Σ(price × size) / volume per share, rounded to 6 decimals; `premium` Σ(price × size ×
+         *     multiplier) in USD, summed exactly and rounded to the cent. Only sessions the store holds are
+         *     read (roughly the last five): a range of one trading date that is archived answers 503
+         *     `data_pending` while it loads, as the trades route does; a range over several dates serves the
+         *     dates held and says in `meta.coverage` (complete false, with the reason) how many are archived.
+         *     422 `no_data` when `option_symbol` names no listed contract or no print counts.
+         */
+        get: operations["listOptionBars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/options/contract/implied-volatility": {
         parameters: {
             query?: never;
@@ -346,6 +401,38 @@ export interface paths {
          *     `[gth, rth, curb, other]` with the entitlement.
          */
         get: operations["getContractTradeAtTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/options/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List listed option contracts
+         * @description The option contracts listed on a date, `as_of` (default the current session's trading date,
+         *     else the most recent completed one): every contract the store holds whose expiration is on or
+         *     after that date. An earlier `as_of` therefore includes contracts that have expired since: the
+         *     contracts listed on 2026-11-20 include those that expired that day. The store keeps no listing
+         *     date of its own (a contracts file states none), so a contract counts as listed on every date
+         *     up to its expiration.
+         *
+         *     Rows are ordered by root, expiration, type (call before put) and strike, ascending, and paged
+         *     with `cursor_id`. The filters combine: a contract is served when every one given holds.
+         *     `underlying_symbol` follows the underlying rule (a family name such as SPX covers its roots
+         *     SPX and SPXW; a weekly root alone covers itself); `root` names one exact root, and given with
+         *     `underlying_symbol` it must be one of its roots. Expiration and strike bounds are inclusive.
+         *     422 `no_data` when no contract matches on the first page.
+         */
+        get: operations["listOptionContracts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1073,6 +1160,13 @@ export interface components {
             info: components["schemas"]["DocumentInfo"];
         };
         /**
+         * BarInterval
+         * @description Bar length: 1m, 5m and 1h on the clock's grid, 1d one bar per trading date.
+         * @example 5m
+         * @enum {string}
+         */
+        BarInterval: "1m" | "5m" | "1h" | "1d";
+        /**
          * CalendarDate
          * Format: date
          * @description A date of the exchange calendar, YYYY-MM-DD, from 2000-01-01 through 2035-12-31, the span whose holidays and early closes the service knows; trading dates and session windows need it.
@@ -1531,6 +1625,13 @@ export interface components {
          * @enum {string}
          */
         ExchangeName: "nom" | "amex" | "cboe" | "ise" | "arca" | "phlx" | "box" | "mrcy" | "gmni" | "c2" | "miax" | "emld" | "bx" | "bzx" | "edgx" | "perl" | "memx";
+        /**
+         * ExerciseStyle
+         * @description european for index options (cash-settled, exercised only at expiration), american for ETF and equity options.
+         * @example european
+         * @enum {string}
+         */
+        ExerciseStyle: "european" | "american";
         /** ExpectedMove */
         ExpectedMove: {
             /**
@@ -2536,6 +2637,142 @@ export interface components {
             put_call_ratio: number | null;
         };
         /**
+         * OptionBar
+         * @description The counted prints of one bucket.
+         */
+        OptionBar: {
+            /**
+             * Format: double
+             * @description Price of the bucket's last print (by timestamp, then sequence); null in aggregate.
+             * @example 4.15
+             */
+            close: number | null;
+            /**
+             * Format: double
+             * @description Highest price; null in aggregate.
+             * @example 4.3
+             */
+            high: number | null;
+            /**
+             * Format: double
+             * @description Lowest price; null in aggregate.
+             * @example 3.95
+             */
+            low: number | null;
+            /**
+             * Format: double
+             * @description Price of the bucket's first print (by timestamp, then sequence); null in aggregate.
+             * @example 4.05
+             */
+            open: number | null;
+            /**
+             * Format: double
+             * @description USD: Σ price × size × multiplier, to the cent.
+             * @example 104750
+             */
+            premium: number;
+            timestamp: components["schemas"]["UnixMs"];
+            /**
+             * Format: int64
+             * @description Prints counted.
+             * @example 37
+             */
+            trades: number;
+            /**
+             * Format: date
+             * @description Trading date of the prints (overnight prints belong to the next trading date).
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /**
+             * Format: int64
+             * @description Contracts traded.
+             * @example 250
+             */
+            volume: number;
+            /**
+             * Format: double
+             * @description Σ(price × size) / volume, per share, rounded to 6 decimals; null in aggregate.
+             * @example 4.19
+             */
+            vwap: number | null;
+        };
+        /** OptionBarPage */
+        OptionBarPage: {
+            /** @description Bars of this page, oldest first (ties of timestamp by trading date). */
+            data: components["schemas"]["OptionBar"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 1000,
+             *       "has_more": true,
+             *       "limit": 1000,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/options/bars?underlying_symbol=SPX&interval=1m&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * OptionContract
+         * @description One listed option contract.
+         */
+        OptionContract: {
+            /** @description call or put. */
+            contract_type: components["schemas"]["ContractType"];
+            /**
+             * Format: date
+             * @description Expiration date.
+             * @example 2026-11-20
+             */
+            date_of_expiry: string;
+            exercise_style: components["schemas"]["ExerciseStyle"];
+            /**
+             * Format: int64
+             * @description Shares (or index units) per contract.
+             * @example 100
+             */
+            multiplier: number;
+            option_symbol: components["schemas"]["OptionSymbol"];
+            /**
+             * @description Option root.
+             * @example SPXW
+             */
+            root: string;
+            settlement: components["schemas"]["SettlementTime"];
+            /**
+             * Format: double
+             * @description Strike in USD.
+             * @example 5900
+             */
+            strike: number;
+            /**
+             * @description Underlying security (SPX for SPX and SPXW).
+             * @example SPX
+             */
+            underlying_symbol: string;
+        };
+        /** OptionContractPage */
+        OptionContractPage: {
+            /** @description Contracts of this page, by root, expiration, type (call first) and strike. */
+            data: components["schemas"]["OptionContract"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 250,
+             *       "has_more": true,
+             *       "limit": 250,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/options/contracts?underlying_symbol=SPX&limit=250&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
          * OptionPrint
          * @description One option execution classified against the quote in force.
          */
@@ -3192,6 +3429,13 @@ export interface components {
          * @enum {string}
          */
         SessionHours: "regular" | "early_close";
+        /**
+         * SettlementTime
+         * @description am when the contract settles on the opening price of its expiration date (the standard monthlies of SPX, NDX, RUT and VIX), pm when on the close.
+         * @example pm
+         * @enum {string}
+         */
+        SettlementTime: "am" | "pm";
         /**
          * SideFilter
          * @enum {string}
@@ -4072,6 +4316,7 @@ export type SchemaApiKeyInfo = components['schemas']['ApiKeyInfo'];
 export type SchemaAssetClass = components['schemas']['AssetClass'];
 export type SchemaAsyncApiChannels = components['schemas']['AsyncApiChannels'];
 export type SchemaAsyncApiDocument = components['schemas']['AsyncApiDocument'];
+export type SchemaBarInterval = components['schemas']['BarInterval'];
 export type SchemaCalendarDate = components['schemas']['CalendarDate'];
 export type SchemaCalendarDay = components['schemas']['CalendarDay'];
 export type SchemaCalendarDayResponse = components['schemas']['CalendarDayResponse'];
@@ -4099,6 +4344,7 @@ export type SchemaEntitlements = components['schemas']['Entitlements'];
 export type SchemaErrorCode = components['schemas']['ErrorCode'];
 export type SchemaErrorResponse = components['schemas']['ErrorResponse'];
 export type SchemaExchangeName = components['schemas']['ExchangeName'];
+export type SchemaExerciseStyle = components['schemas']['ExerciseStyle'];
 export type SchemaExpectedMove = components['schemas']['ExpectedMove'];
 export type SchemaExpirationWindow = components['schemas']['ExpirationWindow'];
 export type SchemaExpiryCell = components['schemas']['ExpiryCell'];
@@ -4146,6 +4392,10 @@ export type SchemaOpenInterestGrouping = components['schemas']['OpenInterestGrou
 export type SchemaOpenInterestResponse = components['schemas']['OpenInterestResponse'];
 export type SchemaOpenInterestRow = components['schemas']['OpenInterestRow'];
 export type SchemaOpenInterestTotals = components['schemas']['OpenInterestTotals'];
+export type SchemaOptionBar = components['schemas']['OptionBar'];
+export type SchemaOptionBarPage = components['schemas']['OptionBarPage'];
+export type SchemaOptionContract = components['schemas']['OptionContract'];
+export type SchemaOptionContractPage = components['schemas']['OptionContractPage'];
 export type SchemaOptionPrint = components['schemas']['OptionPrint'];
 export type SchemaOptionSymbol = components['schemas']['OptionSymbol'];
 export type SchemaOvernightRoot = components['schemas']['OvernightRoot'];
@@ -4181,6 +4431,7 @@ export type SchemaServiceStatus = components['schemas']['ServiceStatus'];
 export type SchemaSession = components['schemas']['Session'];
 export type SchemaSessionFilter = components['schemas']['SessionFilter'];
 export type SchemaSessionHours = components['schemas']['SessionHours'];
+export type SchemaSettlementTime = components['schemas']['SettlementTime'];
 export type SchemaSideFilter = components['schemas']['SideFilter'];
 export type SchemaSkew = components['schemas']['Skew'];
 export type SchemaSkewExpiration = components['schemas']['SkewExpiration'];
@@ -4657,6 +4908,61 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listOptionBars: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all it starts 20:15 ET the evening before. */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Range end, exclusive, Unix ms. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description Include prints of complex (multi-leg) orders (trade_type multileg or flag complex). */
+                include_complex?: components["parameters"]["IncludeComplexDefaultFalse"];
+                /** @description Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d. */
+                interval?: components["schemas"]["BarInterval"];
+                /** @description Max bars per page. */
+                limit?: number;
+                /** @description One contract by its OCC symbol without the padding spaces (`SPY261120C00577000`; an `option_symbol` field of the other routes with its spaces removed, since a space in a query is sent as `+` or `%20` depending on the client). Case-insensitive. */
+                option_symbol?: string;
+                /** @description rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan). */
+                session?: components["parameters"]["SessionRthGthAll"];
+                /** @description Range start, inclusive, Unix ms; the range may span several trading dates. */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description The options of an underlying in aggregate; a root or a family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. */
+                underlying_symbol?: components["schemas"]["UnderlyingSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bars, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptionBarPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     listContractImpliedVolatility: {
         parameters: {
             query: {
@@ -4747,6 +5053,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TradeAtTimeResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listOptionContracts: {
+        parameters: {
+            query?: {
+                /** @description The date the contracts are listed on, within the exchange calendar (2000-01-01 through 2035-12-31); contracts expiring on or after it are served, those expired since included. Default the current session's trading date, else the most recent completed one. */
+                as_of?: components["schemas"]["CalendarDate"];
+                /** @description call or put; omit for both. */
+                contract_type?: components["parameters"]["ContractTypeParam"];
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
+                date_of_expiry?: components["parameters"]["DateOfExpiry"];
+                /** @description Max rows per page. */
+                limit?: number;
+                /** @description Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry. */
+                max_date_of_expiry?: components["schemas"]["ExpiryDate"];
+                /** @description Maximum strike in dollars, inclusive. */
+                max_strike?: number;
+                /** @description Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry. */
+                min_date_of_expiry?: components["schemas"]["ExpiryDate"];
+                /** @description Minimum strike in dollars, inclusive. */
+                min_strike?: number;
+                /** @description One exact option root of at most six characters (SPX and SPXW are different roots). Case-insensitive. */
+                root?: string;
+                /** @description Option root or family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. Omit for every underlying. */
+                underlying_symbol?: components["schemas"]["UnderlyingSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Contracts, by root, expiration, type and strike. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptionContractPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -146,16 +146,19 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
       'listContractImpliedVolatility',
       call('GET', '/v1/options/contract/implied-volatility', { ...contract, date: DAY, limit: 5 }),
     );
-    await take(
+    const tradeAtTime = await take(
       'getContractTradeAtTime',
       call('GET', '/v1/options/contract/trade-at-time', { ...contract, timestamp: Number(quoted.timestamp) }),
     );
+    const optionSymbol = String((tradeAtTime.data as Json).option_symbol).replace(/ +/, '');
+    await take('listOptionBars', call('GET', '/v1/options/bars', { option_symbol: optionSymbol, date: DAY, interval: '1h', limit: 5 }));
     await take('getVolatilitySkew', call('GET', '/v1/options/volatility/skew', { underlying_symbol: 'SPX', date: DAY }));
     await take('getVolatilityDrift', call('GET', '/v1/options/volatility/drift', { underlying_symbol: 'SPY', date: DAY, interval: '5m' }));
     await take('getOpenInterest', call('GET', '/v1/options/open-interest', { underlying_symbol: 'SPX', date: DAY, strikes_around: 5 }));
     await take('getExposureLevels', call('GET', '/v1/options/levels', { underlying_symbol: 'SPX', date: DAY }));
     await take('getExposureHeatmap', call('GET', '/v1/options/exposure/heatmap', { underlying_symbol: 'SPX', date: DAY }));
     await take('listOptionOvernightSessions', call('GET', '/v1/options/sessions', { date: DAY }));
+    await take('listOptionContracts', call('GET', '/v1/options/contracts', { underlying_symbol: 'SPY', as_of: DAY, limit: 5 }));
     await take('listStockSplits', call('GET', '/v1/stocks/splits', { limit: 5 }));
     await take('listMarketSessions', call('GET', '/v1/market/sessions', { date: DAY }));
     await take('getMarketCalendarDay', call('GET', '/v1/market/calendar', { date: '2026-11-27' }));

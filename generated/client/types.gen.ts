@@ -2700,6 +2700,143 @@ export type StockSplitPage = {
 };
 
 /**
+ * OptionContract
+ *
+ * One listed option contract.
+ */
+export type OptionContract = {
+    /**
+     * call or put.
+     */
+    contract_type: ContractType;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    exercise_style: ExerciseStyle;
+    /**
+     * Shares (or index units) per contract.
+     */
+    multiplier: number;
+    option_symbol: OptionSymbol;
+    /**
+     * Option root.
+     */
+    root: string;
+    settlement: SettlementTime;
+    /**
+     * Strike in USD.
+     */
+    strike: number;
+    /**
+     * Underlying security (SPX for SPX and SPXW).
+     */
+    underlying_symbol: string;
+};
+
+/**
+ * ExerciseStyle
+ *
+ * european for index options (cash-settled, exercised only at expiration), american for ETF and equity options.
+ */
+export type ExerciseStyle = 'european' | 'american';
+
+/**
+ * SettlementTime
+ *
+ * am when the contract settles on the opening price of its expiration date (the standard monthlies of SPX, NDX, RUT and VIX), pm when on the close.
+ */
+export type SettlementTime = 'am' | 'pm';
+
+/**
+ * OptionContractPage
+ */
+export type OptionContractPage = {
+    /**
+     * Contracts of this page, by root, expiration, type (call first) and strike.
+     */
+    data: Array<OptionContract>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+
+/**
+ * OptionBar
+ *
+ * The counted prints of one bucket.
+ */
+export type OptionBar = {
+    /**
+     * Price of the bucket's last print (by timestamp, then sequence); null in aggregate.
+     */
+    close: number | null;
+    /**
+     * Highest price; null in aggregate.
+     */
+    high: number | null;
+    /**
+     * Lowest price; null in aggregate.
+     */
+    low: number | null;
+    /**
+     * Price of the bucket's first print (by timestamp, then sequence); null in aggregate.
+     */
+    open: number | null;
+    /**
+     * USD: Σ price × size × multiplier, to the cent.
+     */
+    premium: number;
+    timestamp: UnixMs;
+    /**
+     * Prints counted.
+     */
+    trades: number;
+    /**
+     * Trading date of the prints (overnight prints belong to the next trading date).
+     */
+    trading_date: string;
+    /**
+     * Contracts traded.
+     */
+    volume: number;
+    /**
+     * Σ(price × size) / volume, per share, rounded to 6 decimals; null in aggregate.
+     */
+    vwap: number | null;
+};
+
+/**
+ * BarInterval
+ *
+ * Bar length: 1m, 5m and 1h on the clock's grid, 1d one bar per trading date.
+ */
+export type BarInterval = '1m' | '5m' | '1h' | '1d';
+
+/**
+ * OptionBarPage
+ */
+export type OptionBarPage = {
+    /**
+     * Bars of this page, oldest first (ties of timestamp by trading date).
+     */
+    data: Array<OptionBar>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+
+/**
  * MarketSessionsResponse
  */
 export type MarketSessionsResponse = {
@@ -4451,6 +4588,198 @@ export type ListOptionOvernightSessionsResponses = {
 };
 
 export type ListOptionOvernightSessionsResponse = ListOptionOvernightSessionsResponses[keyof ListOptionOvernightSessionsResponses];
+
+export type ListOptionContractsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Option root or family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. Omit for every underlying.
+         */
+        underlying_symbol?: UnderlyingSymbol;
+        /**
+         * One exact option root of at most six characters (SPX and SPXW are different roots). Case-insensitive.
+         */
+        root?: string;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+         */
+        min_date_of_expiry?: ExpiryDate;
+        /**
+         * Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+         */
+        max_date_of_expiry?: ExpiryDate;
+        /**
+         * Minimum strike in dollars, inclusive.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars, inclusive.
+         */
+        max_strike?: number;
+        /**
+         * The date the contracts are listed on, within the exchange calendar (2000-01-01 through 2035-12-31); contracts expiring on or after it are served, those expired since included. Default the current session's trading date, else the most recent completed one.
+         */
+        as_of?: CalendarDate;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/contracts';
+};
+
+export type ListOptionContractsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListOptionContractsError = ListOptionContractsErrors[keyof ListOptionContractsErrors];
+
+export type ListOptionContractsResponses = {
+    /**
+     * Contracts, by root, expiration, type and strike.
+     */
+    200: OptionContractPage;
+};
+
+export type ListOptionContractsResponse = ListOptionContractsResponses[keyof ListOptionContractsResponses];
+
+export type ListOptionBarsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * One contract by its OCC symbol without the padding spaces (`SPY261120C00577000`; an `option_symbol` field of the other routes with its spaces removed, since a space in a query is sent as `+` or `%20` depending on the client). Case-insensitive.
+         */
+        option_symbol?: string;
+        /**
+         * The options of an underlying in aggregate; a root or a family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol?: UnderlyingSymbol;
+        /**
+         * Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
+         */
+        interval?: BarInterval;
+        /**
+         * One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all it starts 20:15 ET the evening before.
+         */
+        date?: CalendarDate;
+        /**
+         * Range start, inclusive, Unix ms; the range may span several trading dates.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Range end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+         */
+        session?: SessionFilter;
+        /**
+         * Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+         */
+        include_complex?: boolean;
+        /**
+         * Max bars per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/bars';
+};
+
+export type ListOptionBarsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListOptionBarsError = ListOptionBarsErrors[keyof ListOptionBarsErrors];
+
+export type ListOptionBarsResponses = {
+    /**
+     * Bars, oldest first.
+     */
+    200: OptionBarPage;
+};
+
+export type ListOptionBarsResponse = ListOptionBarsResponses[keyof ListOptionBarsResponses];
 
 export type ListStockSplitsData = {
     body?: never;

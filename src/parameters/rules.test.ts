@@ -288,6 +288,37 @@ describe('range_at_most_days (contract implied volatility)', () => {
   });
 });
 
+describe('range_at_most_days with when (option bars: a longest range per interval)', () => {
+  const T = Date.parse('2026-11-20T15:00:00Z');
+  const DAY_MS = 86_400_000;
+  const range = (interval: string | undefined, days: number) => ({
+    underlying_symbol: 'SPY',
+    ...(interval === undefined ? {} : { interval }),
+    start_time: T - days * DAY_MS,
+    end_time: T,
+  });
+
+  it('bounds the range by the rule whose condition holds, the schema default counting when absent', () => {
+    expect(problems('listOptionBars', range('1m', 7))).toEqual([]);
+    expect(problems('listOptionBars', range('1m', 7.01))).toEqual([
+      { parameter: 'start_time', message: 'the range is at most 7 days with interval 1m' },
+      { parameter: 'end_time', message: 'the range is at most 7 days with interval 1m' },
+    ]);
+    expect(problems('listOptionBars', range(undefined, 31))).toEqual([]);
+    expect(names('listOptionBars', range(undefined, 32))).toEqual(['start_time', 'end_time']);
+    expect(problems('listOptionBars', range('1h', 92))).toEqual([]);
+    expect(problems('listOptionBars', range('1d', 366))).toEqual([]);
+    expect(names('listOptionBars', range('1d', 367))).toEqual(['start_time', 'end_time']);
+  });
+
+  it('refuses a reversed range once, by the rule of the interval asked', () => {
+    expect(problems('listOptionBars', { underlying_symbol: 'SPY', interval: '1d', start_time: T, end_time: T })).toEqual([
+      { parameter: 'start_time', message: 'start_time must be before end_time' },
+      { parameter: 'end_time', message: 'start_time must be before end_time' },
+    ]);
+  });
+});
+
 describe('parseParameterRules', () => {
   const parse = (raw: unknown) => parseParameterRules(raw, PARAMETERS, 'op');
 
@@ -331,7 +362,7 @@ describe('parseParameterRules', () => {
         session: { parameter: 'session', schemaDefault: 'rth' },
       },
       { kind: 'within_one_session', start: 'start_time', end: 'end_time', date: 'date', session: { fixed: 'gth' } },
-      { kind: 'range_at_most_days', start: 'start_time', end: 'end_time', days: 31 },
+      { kind: 'range_at_most_days', start: 'start_time', end: 'end_time', days: 31, when: [] },
     ]);
     expect(parse(undefined)).toEqual([]);
   });
@@ -426,6 +457,8 @@ describe('the contract', () => {
         'getVolatilityDrift',
         'listContractImpliedVolatility',
         'listFlowLeaders',
+        'listOptionBars',
+        'listOptionContracts',
         'listOptionFlow',
         'listOptionTrades',
         'listOvernightOptionFlow',

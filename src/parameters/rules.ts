@@ -49,8 +49,11 @@ export type ParameterRule =
       date: string;
       session: { parameter: string; schemaDefault: Scalar | undefined } | { fixed: SessionChoice };
     }
-  /** When both are given, start is before end and at most this many days before it. */
-  | { kind: 'range_at_most_days'; start: string; end: string; days: number };
+  /**
+   * When both are given, start is before end and at most this many days before it; with `when`, the
+   * length applies only while every condition holds (a bound per interval: several such rules).
+   */
+  | { kind: 'range_at_most_days'; start: string; end: string; days: number; when: Condition[] };
 
 export type RuleKind = ParameterRule['kind'];
 export const RULE_KINDS: readonly RuleKind[] = [
@@ -138,11 +141,13 @@ function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
       const start = query[rule.start];
       const end = query[rule.end];
       if (typeof start !== 'number' || typeof end !== 'number') return [];
+      // A rule whose conditions do not hold says nothing: another of the operation's rules bounds the range.
+      if (!holds(query, rule.when)) return [];
       const message =
         start >= end
           ? `${rule.start} must be before ${rule.end}`
           : end - start > rule.days * DAY_MS
-            ? `the range is at most ${rule.days} days`
+            ? `the range is at most ${rule.days} days${rule.when.length > 0 ? ` with ${conditionText(rule.when)}` : ''}`
             : null;
       return message === null ? [] : [rule.start, rule.end].map((parameter) => ({ parameter, message }));
     }
@@ -316,10 +321,12 @@ function readRule(r: RuleReader, kind: string, body: unknown): ParameterRule {
     case 'within_one_session':
       return readWindowRule(r, body);
     case 'range_at_most_days': {
-      const b = r.fields(body, ['start', 'end', 'days']);
+      const b =
+        isObject(body) && 'when' in body ? r.fields(body, ['start', 'end', 'days', 'when']) : r.fields(body, ['start', 'end', 'days']);
       if (typeof b.days !== 'number' || !Number.isInteger(b.days) || b.days < 1)
         return r.fail('days must be a whole number of days, at least 1');
-      return { kind: 'range_at_most_days', start: r.parameter(b.start).name, end: r.parameter(b.end).name, days: b.days };
+      const when = b.when === undefined ? [] : r.conditions(b.when);
+      return { kind: 'range_at_most_days', start: r.parameter(b.start).name, end: r.parameter(b.end).name, days: b.days, when };
     }
     default:
       return r.fail(`unknown kind ${kind} (known: ${RULE_KINDS.join(', ')})`);

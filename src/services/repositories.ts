@@ -25,7 +25,14 @@ import {
   type BookFamily,
   type StoredBook,
 } from '../db/position-books.js';
+import {
+  contractListings,
+  type ContractListingFilter,
+  type ContractListingPosition,
+  type ContractListingRow,
+} from '../db/contract-listings.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
+import { archivedDates, contractIdOfSymbol, optionBars, type BarFilter, type BarPosition, type BarRow } from '../db/option-bars.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
 import {
@@ -118,8 +125,21 @@ export interface SessionRepository {
   sessionState(tradingDate: string): Promise<SessionState>;
 }
 
+/** The reference routes' reads (services/option-contracts.ts; db/contract-listings.ts). */
+export interface ReferenceRepository {
+  /** Up to `limit` listed contracts of the filter after `after`, by root, expiration, type and strike. */
+  contractListings(filter: ContractListingFilter, after: ContractListingPosition | null, limit: number): Promise<ContractListingRow[]>;
+  /** Up to `limit` bars of the counted prints after `after`, by start then trading date (db/option-bars.ts). */
+  optionBars(filter: BarFilter, after: BarPosition | null, limit: number): Promise<BarRow[]>;
+  /** The id of the contract of a padded OCC symbol; null when none is listed. */
+  contractIdOfSymbol(optionSymbol: string): Promise<number | null>;
+  /** Of the trading dates, those whose prints are archived and not held. */
+  archivedDates(dates: readonly string[]): Promise<string[]>;
+}
+
 export interface Repositories {
   printFeeds: PrintFeedRepository;
+  references: ReferenceRepository;
   chain: ChainRepository;
   positioning: PositioningRepository;
   marketData: MarketDataRepository;
@@ -133,6 +153,12 @@ export function databaseRepositories(db: Queryable): Repositories {
     printFeeds: {
       printsPage: async (filter, after, limit) => await printsPageText(db, filter, after, limit),
       scannedPrints: async (filter, after, scan, limit, budget) => await scannedPrints(db, filter, after, scan, limit, budget),
+    },
+    references: {
+      contractListings: async (filter, after, limit) => await contractListings(db, filter, after, limit),
+      optionBars: async (filter, after, limit) => await optionBars(db, filter, after, limit),
+      contractIdOfSymbol: async (optionSymbol) => await contractIdOfSymbol(db, optionSymbol),
+      archivedDates: async (dates) => await archivedDates(db, dates),
     },
     chain: {
       listedExpirations: async (roots, onOrAfter) => await listedExpirations(db, roots, onOrAfter),

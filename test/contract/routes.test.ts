@@ -74,6 +74,14 @@ describe('every served route through the generated client', () => {
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
+        'listOptionBars',
+        () => sdk.listOptionBars({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '1h', limit: 5 } }),
+      ],
+      [
+        'listOptionContracts',
+        () => sdk.listOptionContracts({ client, query: { underlying_symbol: 'SPY', as_of: '2026-11-20', limit: 5 } }),
+      ],
+      [
         'listOptionTrades',
         () => sdk.listOptionTrades({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', session: 'all', limit: 5 } }),
       ],

@@ -15,7 +15,8 @@ within those rules before it is sent, reading them from the served document:
 - within_one_session: the window's bounds left out (a random instant seldom falls in the session
   of the date drawn);
 - range_at_most_days: a start strictly before its end (a pair given high-to-low swapped, an equal
-  end left out); the length is left to the server.
+  end left out); the length is left to the server (a rule with `when`, such as the bars' longest
+  range per interval, counts as broken only while its conditions hold).
 What depends on the clock or the service's own state stays coded here:
 - no cursor_id: a cursor the service did not issue is always 400 invalid_cursor;
 - usage's time window (start_time, end_time) left out: a random instant seldom falls in its
@@ -155,8 +156,9 @@ def _breaks(kind, body, query, parameters):
     if kind == "default_when":
         return False
     if kind == "range_at_most_days" and body["start"] in query and body["end"] in query:
+        defaults = {name: schema["default"] for name, schema in parameters.items() if "default" in schema}
         days = _days_between(query[body["start"]], query[body["end"]])
-        if days is not None and days > body["days"]:
+        if days is not None and days > body["days"] and _holds(query, body.get("when", {}), defaults):
             return True
     return apply_rules([{kind: body}], dict(query), parameters) != dict(query)
 

@@ -9,6 +9,7 @@ from typing import Any, Literal, TypeAlias
 
 # The contract's named vocabularies (components/schemas) that parameters take.
 AssetClass: TypeAlias = Literal["stocks", "options", "futures"]
+BarInterval: TypeAlias = Literal["1m", "5m", "1h", "1d"]
 CoarseSideFilter: TypeAlias = Literal[
     "above_ask", "ask", "mid", "bid", "below_bid", "unknown"
 ]
@@ -634,6 +635,93 @@ class Operations:
             date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current exchange date in New York.
         """
         return self.call("list_market_sessions", asset=asset, date=date)
+
+    def list_option_bars(
+        self,
+        *,
+        option_symbol: str | None = None,
+        underlying_symbol: str | None = None,
+        interval: BarInterval | None = None,
+        date: datetime.date | str | None = None,
+        start_time: datetime.datetime | int | None = None,
+        end_time: datetime.datetime | int | None = None,
+        session: SessionFilter | None = None,
+        include_complex: bool | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Price and volume bars of options: GET /v1/options/bars (listOptionBars).
+
+        Args:
+            option_symbol: One contract by its OCC symbol without the padding spaces (`SPY261120C00577000`; an `option_symbol` field of the other routes with its spaces removed, since a space in a query is sent as `+` or `%20` depending on the client). Case-insensitive.
+            underlying_symbol: The options of an underlying in aggregate; a root or a family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive.
+            interval: Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
+            date: One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all it starts 20:15 ET the evening before.
+            start_time: Range start, inclusive, Unix ms; the range may span several trading dates.
+            end_time: Range end, exclusive, Unix ms.
+            session: rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
+            include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
+            limit: Max bars per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+        """
+        return self.call(
+            "list_option_bars",
+            option_symbol=option_symbol,
+            underlying_symbol=underlying_symbol,
+            interval=interval,
+            date=date,
+            start_time=start_time,
+            end_time=end_time,
+            session=session,
+            include_complex=include_complex,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
+
+    def list_option_contracts(
+        self,
+        *,
+        underlying_symbol: str | None = None,
+        root: str | None = None,
+        contract_type: ContractType | None = None,
+        date_of_expiry: datetime.date | str | None = None,
+        min_date_of_expiry: datetime.date | str | None = None,
+        max_date_of_expiry: datetime.date | str | None = None,
+        min_strike: float | None = None,
+        max_strike: float | None = None,
+        as_of: datetime.date | str | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """List listed option contracts: GET /v1/options/contracts (listOptionContracts).
+
+        Args:
+            underlying_symbol: Option root or family (SPX covers SPX and SPXW; SPXW alone covers only itself). Case-insensitive. Omit for every underlying.
+            root: One exact option root of at most six characters (SPX and SPXW are different roots). Case-insensitive.
+            contract_type: call or put; omit for both.
+            date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+            min_date_of_expiry: Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+            max_date_of_expiry: Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+            min_strike: Minimum strike in dollars, inclusive.
+            max_strike: Maximum strike in dollars, inclusive.
+            as_of: The date the contracts are listed on, within the exchange calendar (2000-01-01 through 2035-12-31); contracts expiring on or after it are served, those expired since included. Default the current session's trading date, else the most recent completed one.
+            limit: Max rows per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+        """
+        return self.call(
+            "list_option_contracts",
+            underlying_symbol=underlying_symbol,
+            root=root,
+            contract_type=contract_type,
+            date_of_expiry=date_of_expiry,
+            min_date_of_expiry=min_date_of_expiry,
+            max_date_of_expiry=max_date_of_expiry,
+            min_strike=min_strike,
+            max_strike=max_strike,
+            as_of=as_of,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
 
     def list_option_flow(
         self,

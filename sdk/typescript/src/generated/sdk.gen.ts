@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
@@ -529,6 +529,77 @@ export const getExposureHeatmap = <ThrowOnError extends boolean = false>(options
 export const listOptionOvernightSessions = <ThrowOnError extends boolean = false>(options?: Options<ListOptionOvernightSessionsData, ThrowOnError>) => (options?.client ?? client).get<ListOptionOvernightSessionsResponses, ListOptionOvernightSessionsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/options/sessions',
+    ...options
+});
+
+/**
+ * List listed option contracts
+ *
+ * The option contracts listed on a date, `as_of` (default the current session's trading date,
+ * else the most recent completed one): every contract the store holds whose expiration is on or
+ * after that date. An earlier `as_of` therefore includes contracts that have expired since: the
+ * contracts listed on 2026-11-20 include those that expired that day. The store keeps no listing
+ * date of its own (a contracts file states none), so a contract counts as listed on every date
+ * up to its expiration.
+ *
+ * Rows are ordered by root, expiration, type (call before put) and strike, ascending, and paged
+ * with `cursor_id`. The filters combine: a contract is served when every one given holds.
+ * `underlying_symbol` follows the underlying rule (a family name such as SPX covers its roots
+ * SPX and SPXW; a weekly root alone covers itself); `root` names one exact root, and given with
+ * `underlying_symbol` it must be one of its roots. Expiration and strike bounds are inclusive.
+ * 422 `no_data` when no contract matches on the first page.
+ *
+ */
+export const listOptionContracts = <ThrowOnError extends boolean = false>(options?: Options<ListOptionContractsData, ThrowOnError>) => (options?.client ?? client).get<ListOptionContractsResponses, ListOptionContractsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/options/contracts',
+    ...options
+});
+
+/**
+ * Price and volume bars of options
+ *
+ * Bars of option prints, oldest first: for one contract (`option_symbol`) open, high, low, close,
+ * volume-weighted average price, volume, trade count and premium; for an underlying's options in
+ * aggregate (`underlying_symbol`, a root or a family: SPX covers SPX and SPXW) volume, trade count
+ * and premium, with open, high, low, close and vwap null, since prices of different contracts do
+ * not make one series. Give exactly one of the two.
+ *
+ * **Which prints count.** Every print of the selected sessions that is not cancelled, as the trades
+ * route serves them: auctions, crosses and floor prints included. Prints of complex (multi-leg)
+ * orders (trade_type multileg or flag complex), whose leg prices are implied from a package, count
+ * only with `include_complex=true`. `session` selects them as on the trades route: `rth` (default)
+ * the regular session's prints (09:30 ET to the options close), `gth` the overnight session's
+ * (20:15 ET the evening before to 09:25 ET, belonging to the next trading date), `all` every print
+ * of the trading date (those two, the curb session's and late reports); `gth` and `all` need the
+ * Pro plan or the overnight entitlement.
+ *
+ * **Range.** `date` names one trading date (the whole of its session), `start_time`/`end_time` a
+ * range [start, end) that may span several trading dates: every print of the selected sessions
+ * with its timestamp in the range counts, whatever its date. Given alone, `start_time` reaches the
+ * interval's longest range after it and `end_time` starts that long before it. The range is at
+ * most 7 days at 1m, 31 days at 5m, 92 days at 1h and 366 days at 1d. The default is the current
+ * session's trading date, else the most recent completed one (with `gth`, an overnight session in
+ * progress is the current one).
+ *
+ * **Buckets.** At 1m, 5m and 1h a bar starts on the clock's grid of the interval (New York time:
+ * an hour bar runs 09:00 to 10:00 ET, holding the regular session's first half hour), and holds the
+ * prints of one trading date. At 1d there is one bar per trading date, starting where the selected
+ * session of that date starts (09:30 ET for `rth`, 20:15 ET the evening before for `gth` and
+ * `all`). A bucket without a counted print has no bar: the series is not filled in. A bar cut by
+ * the range holds only the prints within it.
+ *
+ * `vwap` is Σ(price × size) / volume per share, rounded to 6 decimals; `premium` Σ(price × size ×
+ * multiplier) in USD, summed exactly and rounded to the cent. Only sessions the store holds are
+ * read (roughly the last five): a range of one trading date that is archived answers 503
+ * `data_pending` while it loads, as the trades route does; a range over several dates serves the
+ * dates held and says in `meta.coverage` (complete false, with the reason) how many are archived.
+ * 422 `no_data` when `option_symbol` names no listed contract or no print counts.
+ *
+ */
+export const listOptionBars = <ThrowOnError extends boolean = false>(options?: Options<ListOptionBarsData, ThrowOnError>) => (options?.client ?? client).get<ListOptionBarsResponses, ListOptionBarsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/options/bars',
     ...options
 });
 

@@ -11,6 +11,7 @@ from .api_key_info import ApiKeyInfo
 from .asset_class import AssetClass
 from .async_api_channels import AsyncApiChannels
 from .async_api_document import AsyncApiDocument
+from .bar_interval import BarInterval
 from .calendar_day import CalendarDay
 from .calendar_day_response import CalendarDayResponse
 from .calendar_day_status import CalendarDayStatus
@@ -36,6 +37,7 @@ from .entitlements import Entitlements
 from .error_code import ErrorCode
 from .error_response import ErrorResponse
 from .exchange_name import ExchangeName
+from .exercise_style import ExerciseStyle
 from .expected_move import ExpectedMove
 from .expiration_window import ExpirationWindow
 from .expiry_cell import ExpiryCell
@@ -79,6 +81,10 @@ from .open_interest_grouping import OpenInterestGrouping
 from .open_interest_response import OpenInterestResponse
 from .open_interest_row import OpenInterestRow
 from .open_interest_totals import OpenInterestTotals
+from .option_bar import OptionBar
+from .option_bar_page import OptionBarPage
+from .option_contract import OptionContract
+from .option_contract_page import OptionContractPage
 from .option_print import OptionPrint
 from .overnight_root import OvernightRoot
 from .overnight_roots_response import OvernightRootsResponse
@@ -112,6 +118,7 @@ from .service_status import ServiceStatus
 from .session import Session
 from .session_filter import SessionFilter
 from .session_hours import SessionHours
+from .settlement_time import SettlementTime
 from .side_filter import SideFilter
 from .skew import Skew
 from .skew_expiration import SkewExpiration
@@ -153,6 +160,7 @@ __all__ = (
     "AssetClass",
     "AsyncApiChannels",
     "AsyncApiDocument",
+    "BarInterval",
     "CalendarDay",
     "CalendarDayResponse",
     "CalendarDayStatus",
@@ -178,6 +186,7 @@ __all__ = (
     "ErrorCode",
     "ErrorResponse",
     "ExchangeName",
+    "ExerciseStyle",
     "ExpectedMove",
     "ExpirationWindow",
     "ExpiryCell",
@@ -221,6 +230,10 @@ __all__ = (
     "OpenInterestResponse",
     "OpenInterestRow",
     "OpenInterestTotals",
+    "OptionBar",
+    "OptionBarPage",
+    "OptionContract",
+    "OptionContractPage",
     "OptionPrint",
     "OvernightRoot",
     "OvernightRootsResponse",
@@ -254,6 +267,7 @@ __all__ = (
     "Session",
     "SessionFilter",
     "SessionHours",
+    "SettlementTime",
     "SideFilter",
     "Skew",
     "SkewExpiration",
