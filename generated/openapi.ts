@@ -129,7 +129,8 @@ export interface paths {
          * @description Queues an export of any data endpoint of the catalog. The query is validated by the target
          *     endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
          *     `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
-         *     `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
+         *     `limit` is the maximum rows of the file (1 to 100,000 in JSON, 1 to the flat formats' row cap
+         *     in CSV and Parquet) and `cursor_id` is not accepted. At most
          *     5 exports may be queued or running per account (429 `export_limit`, `Retry-After` 5), and the
          *     account's export files not yet expired may hold at most its plan's cap of bytes
          *     (`export_bytes_held_max` of `/v1/account/limits`: 1 GiB on basic, 4 GiB on pro by default;
@@ -141,9 +142,37 @@ export interface paths {
          *     `upstream_busy` with `Retry-After` 10, an accepted one stays queued (its attempts not counted)
          *     and runs once the disk is above the floor again, failing with `upstream_busy` only after 30
          *     minutes of waiting; `/v1/status` shows `exports: paused` meanwhile. A pool of background
-         *     workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
-         *     64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
-         *     an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account
+         *     workers runs the endpoint, follows its pages and writes one file, streaming (a run holds a page
+         *     and, for Parquet, one row group, never the whole file), in the `format` asked:
+         *
+         *     - `json` (the default): one JSON document `{data, meta, pages, truncated}` of at most 100,000
+         *       rows and 64 MiB, whatever the shape of the answer: rows are cut at either limit
+         *       (`truncated` true), and an answer that is not rows and passes 64 MiB fails the export
+         *       (`export_too_large`).
+         *     - `csv`: a gzip-compressed CSV file (`.csv.gz`, downloaded as `application/gzip`: the file as
+         *       stored, not a `Content-Encoding`), one gzip member. A header row of the row schema's field
+         *       names in the contract's order, then one line per row, RFC 4180: lines end in CRLF, a field
+         *       holding a comma, a double quote, CR or LF is quoted with its quotes doubled. Values are
+         *       those of the JSON export: numbers as JSON writes them, timestamps as Unix ms, booleans
+         *       `true`/`false`, dates as `YYYY-MM-DD`, arrays and objects (such as `flags`) as their JSON
+         *       text; null is an empty field, an empty string `""`.
+         *     - `parquet`: an Apache Parquet file (Snappy-compressed, row groups of 50,000 rows). Columns in
+         *       the contract's order, each OPTIONAL: Unix-ms timestamps as `TIMESTAMP(MICROS,
+         *       isAdjustedToUTC=true)`, dates as `DATE`, integers as `INT64`, numbers as `DOUBLE`, booleans
+         *       as `BOOLEAN`, text and enumerations as `STRING`, arrays and objects as `JSON` text. Prices,
+         *       premiums and other amounts are `DOUBLE`, not `DECIMAL`: the service computes and serves
+         *       them as IEEE-754 doubles (`format: double`), so the file holds exactly the values of the JSON
+         *       export, where a `DECIMAL` would need a scale the contract does not fix and would round. The
+         *       key-value metadata `oads.export` holds the JSON export's `meta`, `pages` and `truncated`.
+         *
+         *     The two flat formats take routes whose `data` is an array of rows (400 `invalid_body` naming
+         *     `body.format` otherwise) and have their own caps, sized for a whole trading date of the
+         *     largest underlying's prints in one file (SPX with SPXW at full scale, `session=all`): at most
+         *     3,000,000 rows (`EXPORT_FLAT_MAX_ROWS`) and 512 MiB (`EXPORT_FLAT_MAX_BYTES`) counted in the
+         *     file's own bytes, compressed CSV or Parquet with its footer; `limit` of a paginated endpoint
+         *     may then be up to that row cap. A file never passes its byte cap: CSV lines are taken while the
+         *     compressed file is sure to stay under it, and a Parquet row group that would pass it is cut to
+         *     the rows that fit; either way `truncated` is true. An account
          *     runs at most two exports at a time while its others wait, so one account's exports never hold
          *     every worker. While the endpoint answers 503 (`data_pending`: an archived session is being
          *     loaded) the export stays queued and runs again after the endpoint's Retry-After, for up to 30
@@ -188,8 +217,11 @@ export interface paths {
         };
         /**
          * Download an export file
-         * @description The export file of a ready job: one JSON document with members data, meta, pages and
-         *     truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+         * @description The export file of a ready job, in the job's `format`: `json`, one JSON document with members
+         *     data, meta, pages and truncated (`application/json`, `<id>.json`); `csv`, the gzip-compressed
+         *     CSV file as stored (`application/gzip`, `<id>.csv.gz`); `parquet`, the Parquet file
+         *     (`application/vnd.apache.parquet`, `<id>.parquet`). Sent with `Content-Disposition:
+         *     attachment`, `Content-Length` and an `ETag` (a
          *     strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
          *     `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
          *     410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
@@ -1761,11 +1793,18 @@ export interface components {
          * @description The meta of the exported endpoint's first page, with the export id.
          */
         ExportFileMeta: Record<string, never>;
+        /**
+         * ExportFormat
+         * @description Format of an export file: json (one JSON document), csv (gzip-compressed CSV, RFC 4180) or parquet (Apache Parquet); see POST /v1/exports.
+         * @example parquet
+         * @enum {string}
+         */
+        ExportFormat: "json" | "csv" | "parquet";
         /** ExportJob */
         ExportJob: {
             /**
              * Format: int64
-             * @description File size once ready (bytes).
+             * @description File size once ready (bytes, as stored and sent: compressed for csv).
              * @example 48213
              */
             bytes?: number;
@@ -1788,6 +1827,8 @@ export interface components {
              * @example The export failed after 3 attempts.
              */
             failure_reason?: string;
+            /** @description The file's format, as requested (json when not given). */
+            format: components["schemas"]["ExportFormat"];
             /**
              * @description Export id.
              * @example exp_0123456789abcdefghij
@@ -1874,12 +1915,17 @@ export interface components {
         /** ExportRequest */
         ExportRequest: {
             /**
+             * @description The file's format: json (the default), csv (gzip-compressed) or parquet; csv and parquet only for a route whose data is rows.
+             * @default json
+             */
+            format: components["schemas"]["ExportFormat"];
+            /**
              * @description Path of a data endpoint of the catalog (not a platform or account route).
              * @example /v1/options/trades
              */
             path: string;
             /**
-             * @description The endpoint's query parameters; limit is the file's row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
+             * @description The endpoint's query parameters; limit is the file's row limit on a paginated endpoint (1 to 100,000 in JSON, 1 to 3,000,000 by default in CSV and Parquet); cursor_id is refused.
              * @example {
              *       "underlying_symbol": "SPX",
              *       "limit": 5000
@@ -4352,6 +4398,7 @@ export type SchemaExpiryDate = components['schemas']['ExpiryDate'];
 export type SchemaExpiryMode = components['schemas']['ExpiryMode'];
 export type SchemaExportFile = components['schemas']['ExportFile'];
 export type SchemaExportFileMeta = components['schemas']['ExportFileMeta'];
+export type SchemaExportFormat = components['schemas']['ExportFormat'];
 export type SchemaExportJob = components['schemas']['ExportJob'];
 export type SchemaExportJobResponse = components['schemas']['ExportJobResponse'];
 export type SchemaExportQuery = components['schemas']['ExportQuery'];
@@ -4790,7 +4837,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/gzip": string;
                     "application/json": components["schemas"]["ExportFile"];
+                    "application/vnd.apache.parquet": string;
                 };
             };
             /** @description The file has not changed since the ETag given in If-None-Match. */

@@ -55,7 +55,7 @@ function sendFile(req: Request, res: Response, file: FileBody): void {
     res.status(304).end();
     return;
   }
-  res.status(200).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.status(200).setHeader('Content-Type', file.mediaType);
   res.setHeader('Content-Length', String(file.bytes));
   const stream = fs.createReadStream(file.path);
   stream.on('error', () => res.destroy());

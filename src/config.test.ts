@@ -51,6 +51,8 @@ describe('loadConfig: defaults', () => {
       exportsQueuedOrRunning: 5,
       exportMaxRows: 100_000,
       exportMaxBytes: 64 * 1024 * 1024,
+      exportFlatMaxRows: 3_000_000,
+      exportFlatMaxBytes: 512 * 1024 ** 2,
       exportMaxQueryParams: 32,
       exportBytesHeld: { basic: 1024 ** 3, pro: 4 * 1024 ** 3 },
       exportDiskFloorBytes: 1024 ** 3,
@@ -107,6 +109,8 @@ describe('loadConfig: overrides', () => {
       LIMIT_EXPORT_BYTES_BASIC: '1000',
       LIMIT_EXPORT_BYTES_PRO: '2000',
       EXPORT_DISK_FLOOR_BYTES: '0',
+      EXPORT_FLAT_MAX_ROWS: '5000000',
+      EXPORT_FLAT_MAX_BYTES: '1073741824',
       TRUST_PROXY: '1',
       VALIDATE_RESPONSES: 'true',
       LOG_LEVEL: 'silent',
@@ -135,6 +139,8 @@ describe('loadConfig: overrides', () => {
       exportsQueuedOrRunning: 2,
       exportBytesHeld: { basic: 1000, pro: 2000 },
       exportDiskFloorBytes: 0,
+      exportFlatMaxRows: 5_000_000,
+      exportFlatMaxBytes: 1024 ** 3,
     });
     expect(config.trustProxyHops).toBe(1);
     expect(config.validateResponses).toBe(true);

@@ -15,8 +15,16 @@ export interface Limits {
   cooldownMs: number;
   endpointTimeoutMs: number;
   exportsQueuedOrRunning: number;
+  /** Rows and bytes of a JSON export file at most (the spec's 100,000 rows and 64 MiB). */
   exportMaxRows: number;
   exportMaxBytes: number;
+  /**
+   * Rows and bytes of a csv or parquet export file at most, the bytes counted as stored (gzip or
+   * Parquet): room for a whole full-scale trading date of the SPX family's prints (jobs/export.ts
+   * writes them streaming, so these caps bound the file, not the memory).
+   */
+  exportFlatMaxRows: number;
+  exportFlatMaxBytes: number;
   exportMaxQueryParams: number;
   /**
    * Bytes of export files an account may hold (ready files not yet deleted at their expiry), by
@@ -227,6 +235,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       exportsQueuedOrRunning: errors.integer(env, 'LIMIT_EXPORTS', 5, 1, 1000),
       exportMaxRows: 100_000,
       exportMaxBytes: 64 * 1024 * 1024,
+      exportFlatMaxRows: errors.integer(env, 'EXPORT_FLAT_MAX_ROWS', 3_000_000, 1, 100_000_000),
+      exportFlatMaxBytes: errors.integer(env, 'EXPORT_FLAT_MAX_BYTES', 512 * 1024 ** 2, 1024, Number.MAX_SAFE_INTEGER),
       exportMaxQueryParams: 32,
       exportBytesHeld: {
         basic: errors.integer(env, 'LIMIT_EXPORT_BYTES_BASIC', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),

@@ -12,7 +12,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Database, Queryable } from './connection.js';
-import type { ExportsTable } from './schema.js';
+import type { ExportFormat, ExportsTable } from './schema.js';
 
 export type ExportStatus = ExportsTable['status'];
 
@@ -23,7 +23,7 @@ export const ACTIVE_EXPORT_STATUSES: readonly ExportStatus[] = ['queued', 'retry
 
 /** Fields a finished or released run may set (the lease columns are the run's own business). */
 export type RunChanges = Partial<
-  Omit<ExportRow, 'id' | 'account_id' | 'revision' | 'created_at' | 'query' | 'run_id' | 'heartbeat_at' | 'attempts'>
+  Omit<ExportRow, 'id' | 'account_id' | 'revision' | 'created_at' | 'query' | 'format' | 'run_id' | 'heartbeat_at' | 'attempts'>
 >;
 
 /** A lease is live while its heartbeat is younger than `leaseMs` by the database's clock. */
@@ -70,7 +70,7 @@ export type ExportInsert =
  */
 export async function insertExportWithinLimit(
   db: Queryable,
-  job: { id: string; account_id: string; operation_id: string; path: string; query: Record<string, string> },
+  job: { id: string; account_id: string; operation_id: string; path: string; query: Record<string, string>; format?: ExportFormat },
   limits: { activeLimit: number; bytesLimit: number; now: Date },
 ): Promise<ExportInsert> {
   return await db.transaction().execute(async (trx): Promise<ExportInsert> => {
@@ -94,7 +94,7 @@ export async function findExport(db: Queryable, id: string): Promise<ExportRow |
 export async function updateExport(
   db: Queryable,
   id: string,
-  changes: Partial<Omit<ExportRow, 'id' | 'account_id' | 'revision' | 'created_at' | 'query'>>,
+  changes: Partial<Omit<ExportRow, 'id' | 'account_id' | 'revision' | 'created_at' | 'query' | 'format'>>,
 ): Promise<void> {
   await db
     .updateTable('exports')

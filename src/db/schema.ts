@@ -280,7 +280,12 @@ export interface ExportsTable {
   pending_since: Date | null;
   /** A ready export's file is deleted at this time; its download answers 410 after it. */
   expires_at: Date | null;
+  /** The file's format (migration 20261128T110000); json unless asked. */
+  format: ColumnType<ExportFormat, ExportFormat | undefined, never>;
 }
+
+/** The formats of an export file (the contract's ExportFormat). */
+export type ExportFormat = 'json' | 'csv' | 'parquet';
 
 export interface DB {
   accounts: AccountsTable;

@@ -10,7 +10,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const paths = (): { tmp: string; file: string } => {
   n += 1;
-  return { tmp: path.join(dir, `${n}.json.tmp`), file: path.join(dir, `${n}.json`) };
+  return { tmp: path.join(dir, `${n}.part`), file: path.join(dir, `${n}.json`) };
 };
 
 /** Rows of varied sizes, some with characters of two, three and four UTF-8 bytes. */

@@ -10,18 +10,19 @@ import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { EXPORT_FORMATS, type ExportFormat } from '../services/export-formats.js';
 
 /**
  * The file of an export, named by the run that wrote it: a run that lost its lease (its process
  * judged dead while it was not) can never overwrite the file of the run that took over.
  */
-export function exportFilePath(dataDir: string, id: string, runId: string): string {
-  return path.join(dataDir, 'exports', `${id}.${runId}.json`);
+export function exportFilePath(dataDir: string, id: string, runId: string, format: ExportFormat = 'json'): string {
+  return path.join(dataDir, 'exports', `${id}.${runId}.${EXPORT_FORMATS[format].extension}`);
 }
 
-/** The temporary file of one run of an export, moved to exportFilePath when complete. */
+/** The temporary file of one run of an export (any format), moved to exportFilePath when complete. */
 export function exportRunFilePath(dataDir: string, id: string, runId: string): string {
-  return `${exportFilePath(dataDir, id, runId)}.tmp`;
+  return path.join(dataDir, 'exports', `${id}.${runId}.part`);
 }
 
 /** Deletes a file; one already gone is fine. */
@@ -38,9 +39,32 @@ export interface WrittenFile {
   bytes: number;
   /** Strong validator of the bytes (a prefix of their SHA-256). */
   etag: string;
+  /** Rows in the file, and whether rows were cut at a cap (a flat file knows it only at its end). */
+  rows: number;
+  truncated: boolean;
 }
 
-export class ExportFileWriter {
+/** The strong validator of a file's bytes: a prefix of their SHA-256. */
+export const etagOf = (hash: Hash): string => `"${hash.digest('base64url').slice(0, 27)}"`;
+
+/**
+ * A writer of an export file, given the route's rows page by page. `addRows` takes rows while they
+ * fit under the caps and returns how many it took; `full` turns true once a cap cut rows (a
+ * writer that encodes rows in groups may find it only when it encodes a group, rows taken before).
+ */
+export interface ExportWriter {
+  readonly rowCount: number;
+  readonly full: boolean;
+  addRows(rows: readonly unknown[], maxRows: number): Promise<number>;
+  /** Ends the file and moves it to `target`. */
+  finish(target: string, pages: number, truncated: boolean): Promise<WrittenFile>;
+  /** Closes and deletes the temporary file (a run that did not finish). */
+  discard(): Promise<void>;
+}
+
+export class ExportFileWriter implements ExportWriter {
+  /** The JSON file stops at the first row that does not fit: `addRows` says so by taking fewer. */
+  readonly full = false;
   private bytes = 0;
   private rows = 0;
   /** '' until the data member is started; '[' when it holds rows; '{' for a whole payload. */
@@ -128,7 +152,7 @@ export class ExportFileWriter {
       await this.discard();
       throw error;
     }
-    return { bytes: this.bytes, etag: `"${this.hash.digest('base64url').slice(0, 27)}"` };
+    return { bytes: this.bytes, etag: etagOf(this.hash), rows: this.rows, truncated };
   }
 
   /** Closes and deletes the temporary file (a run that did not finish). */

@@ -1,7 +1,9 @@
 /**
  * The export worker: runs the target route's handler for the account, follows its pages until the
- * data ends, and writes one JSON file `{data, meta, pages, truncated}` of at most 100,000 rows and
- * 64 MiB whatever the answer's shape (export-file.ts; truncated true when cut). A pool of
+ * data ends, and writes one file in the export's format, page by page: JSON `{data, meta, pages,
+ * truncated}` of at most 100,000 rows and 64 MiB whatever the answer's shape (export-file.ts), or
+ * the rows as gzip-compressed CSV (export-csv.ts) or Parquet (export-parquet.ts) under the flat
+ * formats' caps (EXPORT_FLAT_MAX_ROWS, EXPORT_FLAT_MAX_BYTES); truncated true when cut. A pool of
  * EXPORT_WORKERS workers runs the queue; a run first claims the export (db/exports.ts claimExport),
  * which does nothing for an export that is ready, failed or run by a live run, and parks it when
  * its account already runs its share, so one account cannot hold every worker. While it runs, its
@@ -14,6 +16,7 @@
  * it at once; anything else is retried (status retrying) up to EXPORT_ATTEMPTS runs, then fails.
  */
 import { randomUUID } from 'node:crypto';
+import { exportColumns } from '../api-contract/export-columns.js';
 import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { findAccount } from '../db/accounts.js';
 import { claimExport, endRun, renewLease, type ExportRow } from '../db/exports.js';
@@ -23,9 +26,11 @@ import type { Handler, HandlerMap } from '../handlers/types.js';
 import type { ServiceDeps } from '../service.js';
 import { metaOf } from '../services/envelope.js';
 import { checkExportDisk } from '../services/export-disk.js';
-import { exportQueryRules } from '../services/exports.js';
+import { exportCaps, exportQueryRules } from '../services/exports.js';
 import type { Result } from '../services/types.js';
-import { ExportFileWriter, exportFilePath, exportRunFilePath, removeFile } from './export-file.js';
+import { CsvGzipWriter } from './export-csv.js';
+import { ExportFileWriter, exportFilePath, exportRunFilePath, removeFile, type ExportWriter } from './export-file.js';
+import { ParquetExportWriter } from './export-parquet.js';
 import {
   EXPORT_ATTEMPTS,
   EXPORT_DATA_PENDING_MAX_MS,
@@ -93,9 +98,27 @@ class Lease {
 }
 
 interface Collected {
-  writer: ExportFileWriter;
+  writer: ExportWriter;
   pages: number;
   truncated: boolean;
+}
+
+/** The writer of the export's format, opened on the run's temporary file once the first page's meta is known. */
+async function openWriter(
+  service: ServiceDeps,
+  job: ExportRow,
+  operation: OperationSpec,
+  runId: string,
+  meta: unknown,
+): Promise<ExportWriter> {
+  const file = exportRunFilePath(service.config.dataDir, job.id, runId);
+  const { maxBytes } = exportCaps(service.config.limits, job.format);
+  if (job.format === 'json') return await ExportFileWriter.open(file, maxBytes, meta);
+  const columns = exportColumns(service.apiContract, operation);
+  if (!columns) throw new ApiError(400, 'invalid_body', `${operation.path} answers an object, not rows: it is exported as json only.`);
+  return job.format === 'csv'
+    ? await CsvGzipWriter.open(file, maxBytes, columns)
+    : await ParquetExportWriter.open(file, maxBytes, columns, meta);
 }
 
 async function collect(
@@ -108,13 +131,14 @@ async function collect(
   const account = await findAccount(service.db, job.account_id);
   if (!account) throw new ApiError(404, 'not_found', 'The account of this export no longer exists.');
   const handler = handlers[operation.operationId] as Handler<OperationId>;
-  const checked = service.queries.check(operation.operationId, job.query, exportQueryRules(operation, service.config.limits.exportMaxRows));
+  const caps = exportCaps(service.config.limits, job.format);
+  const checked = service.queries.check(operation.operationId, job.query, exportQueryRules(operation, caps.maxRows));
   if (!checked.ok) throw new ApiError(400, 'invalid_parameter', 'The export query is no longer valid.', checked.details);
-  const maxRows = Math.min(Number(checked.query.limit ?? service.config.limits.exportMaxRows), service.config.limits.exportMaxRows);
+  const maxRows = Math.min(Number(checked.query.limit ?? caps.maxRows), caps.maxRows);
   const accountContext = authenticatedAccount(account, null);
   const requestId = `export:${job.id}`;
 
-  let writer: ExportFileWriter | null = null;
+  let writer: ExportWriter | null = null;
   let pages = 0;
   let cursor: string | undefined;
   try {
@@ -140,27 +164,21 @@ async function collect(
       });
       lease.check();
       pages += 1;
-      writer ??= await ExportFileWriter.open(
-        exportRunFilePath(service.config.dataDir, job.id, lease.runId),
-        service.config.limits.exportMaxBytes,
-        {
-          ...metaOf(result, now, requestId),
-          export_id: job.id,
-        },
-      );
+      writer ??= await openWriter(service, job, operation, lease.runId, { ...metaOf(result, now, requestId), export_id: job.id });
       const data: unknown = result.data;
       if (!Array.isArray(data)) {
+        if (!(writer instanceof ExportFileWriter)) throw new ApiError(400, 'invalid_body', `${operation.path} did not answer rows.`);
         if (!(await writer.setPayload(data))) {
           throw new ApiError(
             400,
             'export_too_large',
-            `The answer of ${operation.path} is larger than the export file limit of ${service.config.limits.exportMaxBytes} bytes; narrow the query.`,
+            `The answer of ${operation.path} is larger than the export file limit of ${caps.maxBytes} bytes; narrow the query.`,
           );
         }
         return { writer, pages, truncated: false };
       }
       const taken = await writer.addRows(data, maxRows);
-      if (taken < data.length) return { writer, pages, truncated: true };
+      if (taken < data.length || writer.full) return { writer, pages, truncated: true };
       const next = operation.facts.paginated ? (result.pagination?.next_cursor_id ?? null) : null;
       if (next === null) return { writer, pages, truncated: false };
       if (writer.rowCount >= maxRows) return { writer, pages, truncated: true };
@@ -179,9 +197,9 @@ async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, l
   // Below the disk floor the export waits as for data being loaded (503: runExport's waitForData).
   await checkExportDisk(service.config);
   const collected = await collect(service, handlers, job, operation, lease);
-  const rows = collected.writer.rowCount;
-  const file = exportFilePath(service.config.dataDir, job.id, lease.runId);
+  const file = exportFilePath(service.config.dataDir, job.id, lease.runId, job.format);
   const written = await collected.writer.finish(file, collected.pages, collected.truncated);
+  const { rows, truncated } = written;
   const readyAt = service.clock();
   let ready = false;
   try {
@@ -192,8 +210,8 @@ async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, l
       etag: written.etag,
       rows,
       pages: collected.pages,
-      truncated: collected.truncated,
-      resolution: `${rows} row${rows === 1 ? '' : 's'} of ${job.path} in ${collected.pages} page${collected.pages === 1 ? '' : 's'}${collected.truncated ? ', truncated at a limit' : ''}`,
+      truncated,
+      resolution: `${rows} row${rows === 1 ? '' : 's'} of ${job.path} in ${collected.pages} page${collected.pages === 1 ? '' : 's'}${job.format === 'json' ? '' : ` as ${job.format}`}${truncated ? ', truncated at a limit' : ''}`,
       expires_at: new Date(readyAt + EXPORT_FILE_RETENTION_MS),
       pending_since: null,
     });

@@ -13,6 +13,8 @@ const LIMITS: Limits = {
   exportsQueuedOrRunning: 5,
   exportMaxRows: 100_000,
   exportMaxBytes: 67_108_864,
+  exportFlatMaxRows: 3_000_000,
+  exportFlatMaxBytes: 536_870_912,
   exportMaxQueryParams: 32,
   exportBytesHeld: { basic: 1024 ** 3, pro: 4 * 1024 ** 3 },
   exportDiskFloorBytes: 1024 ** 3,

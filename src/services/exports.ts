@@ -7,13 +7,16 @@
  */
 import fs from 'node:fs';
 import { EXPORTABLE_FAMILIES } from '../api-contract/catalog.js';
+import { exportColumns } from '../api-contract/export-columns.js';
 import type { OperationSpec } from '../api-contract/openapi.js';
+import type { Limits } from '../config.js';
 import { findExport, insertExportWithinLimit, updateExport, type ExportRow } from '../db/exports.js';
 import { checkEntitlements, exportBytesCap } from '../entitlements.js';
 import { ApiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { queryProblems, type QueryValue } from '../parameters/index.js';
 import { checkExportDisk } from './export-disk.js';
+import { EXPORT_FORMATS, type ExportFormat } from './export-formats.js';
 import { accountOf, type BodyOf, type DataOf, type Result, type ServiceContext } from './types.js';
 
 type ExportJobData = DataOf<'getExport'>;
@@ -23,11 +26,19 @@ export function exportQueryRules(operation: OperationSpec, maxRows: number): Rec
   return operation.facts.paginated ? { limit: { minimum: 1, maximum: maxRows } } : {};
 }
 
+/** The caps of a file of the format: JSON's (the spec's), or the flat formats' (a whole date of prints). */
+export function exportCaps(limits: Limits, format: ExportFormat): { maxRows: number; maxBytes: number } {
+  return format === 'json'
+    ? { maxRows: limits.exportMaxRows, maxBytes: limits.exportMaxBytes }
+    : { maxRows: limits.exportFlatMaxRows, maxBytes: limits.exportFlatMaxBytes };
+}
+
 function view(row: ExportRow): ExportJobData {
   const job: ExportJobData = {
     id: row.id,
     path: row.path,
     query: row.query,
+    format: row.format,
     status: row.status,
     revision: row.revision,
     created_timestamp: row.created_at.getTime(),
@@ -90,7 +101,17 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
       { parameter: 'query.cursor_id', message: 'not accepted by exports' },
     ]);
   }
-  const checked = deps.queries.check(operation.operationId, query, exportQueryRules(operation, deps.config.limits.exportMaxRows));
+  const format = body.format ?? 'json';
+  if (format !== 'json' && exportColumns(deps.apiContract, operation) === null) {
+    throw new ApiError(400, 'invalid_body', `${body.path} answers an object, not rows: it is exported as json only.`, [
+      { parameter: 'body.format', message: 'csv and parquet need a route whose data is rows' },
+    ]);
+  }
+  const checked = deps.queries.check(
+    operation.operationId,
+    query,
+    exportQueryRules(operation, exportCaps(deps.config.limits, format).maxRows),
+  );
   const details = checked.ok ? queryProblems(operation, checked.query) : checked.details;
   if (details.length > 0) {
     throw new ApiError(
@@ -108,7 +129,14 @@ export async function createExport(ctx: ServiceContext, body: BodyOf<'createExpo
   const cap = exportBytesCap(deps.config.limits, account.plan);
   const inserted = await insertExportWithinLimit(
     deps.db,
-    { id: newId('exp', 20), account_id: account.id, operation_id: operation.operationId, path: operation.path, query: asText(query) },
+    {
+      id: newId('exp', 20),
+      account_id: account.id,
+      operation_id: operation.operationId,
+      path: operation.path,
+      query: asText(query),
+      format,
+    },
     { activeLimit: deps.config.limits.exportsQueuedOrRunning, bytesLimit: cap.bytes, now: new Date(ctx.now) },
   );
   if (inserted.outcome === 'active_limit') {
@@ -178,6 +206,12 @@ export async function downloadExport(ctx: ServiceContext, id: string): Promise<R
   if (!row.file_path || !fs.existsSync(row.file_path)) throw new ApiError(404, 'not_found', 'The export file is no longer held.');
   return {
     data: undefined as never,
-    file: { path: row.file_path, bytes: Number(row.bytes ?? 0), etag: row.etag, downloadName: `${row.id}.json` },
+    file: {
+      path: row.file_path,
+      bytes: Number(row.bytes ?? 0),
+      etag: row.etag,
+      downloadName: `${row.id}.${EXPORT_FORMATS[row.format].extension}`,
+      mediaType: EXPORT_FORMATS[row.format].mediaType,
+    },
   };
 }

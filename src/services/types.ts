@@ -53,6 +53,8 @@ export interface FileBody {
   bytes: number;
   etag: string;
   downloadName: string;
+  /** Content-Type of the file (its export's format). */
+  mediaType: string;
 }
 
 export interface Result<Op extends OperationId> {

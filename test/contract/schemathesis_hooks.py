@@ -37,7 +37,8 @@ is dropped when the refusal is one the contract states but its schemas cannot:
 - 400 invalid_cursor: a cursor the service did not issue (the contract's example cursor);
 - usage's time window outside the seven-day retention (it moves with the clock);
 - an export's `path` that is not an exportable route of the catalog, or its `query` refused by the
-  target route's own parameters (ExportRequest.query is an open map: its keys are the target's).
+  target route's own parameters (ExportRequest.query is an open map: its keys are the target's), or
+  its `format` csv or parquet for a route whose data is not rows.
 Any other refusal of a schema-valid request stays a failure.
 
 Both forms of a list parameter (issue 36 §2): the contract declares lists `style: form, explode:
@@ -190,7 +191,7 @@ def refused_as_stated(label, rules, query, parameters, status, body):
         return False
     if label == "GET /v1/account/usage" and named <= {"start_time", "end_time"}:
         return True
-    if label == "POST /v1/exports" and all(isinstance(n, str) and (n == "body.path" or n.startswith("query.")) for n in named):
+    if label == "POST /v1/exports" and all(isinstance(n, str) and (n in ("body.path", "body.format") or n.startswith("query.")) for n in named):
         return True
     return named <= broken_rule_parameters(rules, query, parameters)
 

@@ -10,6 +10,7 @@
  * fetch, so the test sees the URLs and the moments of each request and answer.
  */
 import fs from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import {
@@ -297,6 +298,17 @@ describe('the TypeScript SDK against the live service', () => {
     expect(result.job.rows).toBe(routeRows.length);
     expect(result.file.truncated).toBe(false);
     expect(result.file.data).toEqual(routeRows);
+
+    // A csv export gives the file's bytes: the gzip-compressed CSV, a header and a line per row.
+    const csv = await oads.runExport(
+      { path: '/v1/options/trades', query: { ...query, limit: 100_000 }, format: 'csv' },
+      { pollIntervalMs: 500 },
+    );
+    expect(csv.job).toMatchObject({ status: 'ready', format: 'csv', rows: routeRows.length });
+    expect(csv.bytes.length).toBe(csv.job.bytes);
+    const lines = gunzipSync(csv.bytes).toString('utf8').split('\r\n');
+    expect(lines[0]?.split(',')).toEqual(Object.keys(routeRows[0]!));
+    expect(lines.filter((line) => line !== '')).toHaveLength(routeRows.length + 1);
   });
 
   it('throws a 422 and 400s as OadsError with the API codes and details', async () => {

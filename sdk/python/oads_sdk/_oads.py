@@ -420,7 +420,9 @@ class Oads(Operations):
 
     def run_export(self, body: Mapping[str, Any], *, poll_interval: float = 0.5, timeout: float = 600.0) -> JsonBody:
         """Creates an export, polls it until ready, and returns the downloaded file (parsed JSON; with
-        typed=True the generated ExportFile, whose data is the route's JSON as it is).
+        typed=True the generated ExportFile, whose data is the route's JSON as it is). With
+        "format": "csv" or "parquet" in the body, the file's bytes as sent (gzip-compressed CSV, or
+        Parquet: pyarrow.parquet.read_table(io.BytesIO(data)) reads it).
         Raises OadsError (status None, the job's error_code) if the export fails, TimeoutError if it
         is not ready within timeout seconds."""
         job = self._call("create_export", body, {}, typed=False)["data"]
@@ -432,4 +434,7 @@ class Oads(Operations):
                 raise TimeoutError(f"export {job['id']} not ready after {timeout} s (status {job['status']})")
             self._sleep(poll_interval)
             job = self._call("get_export", None, {"id": job["id"]}, typed=False)["data"]
+        if body.get("format") in ("csv", "parquet"):
+            download = importlib.import_module(f"{__package__}.generated.api.exports.download_export")
+            return self._send(download._get_kwargs(id=job["id"]), self.limiter, consume=True).content
         return self.call("download_export", id=job["id"])

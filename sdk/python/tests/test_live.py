@@ -7,6 +7,7 @@ vitest test compares with the store)."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import os
 from pathlib import Path
@@ -105,6 +106,20 @@ def test_an_export_runs_to_ready_and_is_downloaded(oads: Oads) -> None:
     assert {row["side"] for row in rows} <= ASK_SIDE
     assert min(row["timestamp"] for row in rows) >= int(start.timestamp() * 1000)
     record("export", [row["id"] for row in rows])
+
+    # The same export as Parquet: run_export gives the file's bytes, which pyarrow reads.
+    parquet = oads.run_export(
+        {
+            "path": "/v1/options/trades",
+            "query": {"underlying_symbol": "SPY", "date": day, "side": ["ask", "above_ask"], "start_time": start, "limit": 40},
+            "format": "parquet",
+        }
+    )
+    pyarrow_parquet = pytest.importorskip("pyarrow.parquet")
+    table = pyarrow_parquet.read_table(io.BytesIO(parquet))
+    assert table.num_rows == 40
+    assert table.column("id").to_pylist() == [row["id"] for row in rows]
+    assert str(table.schema.field("timestamp").type) == "timestamp[us, tz=UTC]"
 
 
 def test_a_422_and_a_400_are_oads_errors(oads: Oads) -> None:

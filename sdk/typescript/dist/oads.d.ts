@@ -83,6 +83,24 @@ export type ExportPath = Exclude<keyof DataByPath, `/v1/exports${string}` | `/v1
 export type ExportFile<P extends string = string> = Omit<ResultOf<'downloadExport'>, 'data'> & {
     data: P extends keyof DataByPath ? DataByPath[P] : unknown;
 };
+/** The body of an export to a JSON file (`format` json, the default). */
+export type JsonExportBody<P extends string> = Omit<BodyOf<'createExport'>, 'path' | 'format'> & {
+    path: P;
+    format?: 'json';
+};
+/** The body of an export to a flat file: gzip-compressed CSV or Parquet. */
+export type FlatExportBody<P extends string> = Omit<BodyOf<'createExport'>, 'path' | 'format'> & {
+    path: P;
+    format: 'csv' | 'parquet';
+};
+/** A finished csv or parquet export: its job as last polled and the file's bytes as sent. */
+export interface FlatExportResult {
+    job: ExportJob;
+    /** The file: gzip-compressed CSV (`.csv.gz`, RFC 4180 with a header row) or Apache Parquet. */
+    bytes: Uint8Array;
+    /** The file's strong validator (ETag), for a later conditional download. */
+    etag: string | null;
+}
 /** A finished export: its job as last polled (rows, pages, truncated, bytes, expires_timestamp), the file's text and its parsed JSON. */
 export interface ExportResult<P extends string = string> {
     job: ExportJob;
@@ -119,11 +137,15 @@ export declare class Oads {
      * (waiting what each answer's Retry-After asks, else a wait growing from `pollIntervalMs` to
      * `maxPollIntervalMs`, so a long export does not spend the account's requests), then downloads the file
      * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
-     * after `timeoutMs` throws an Error naming its id and status.
+     * after `timeoutMs` throws an Error naming its id and status. A JSON export (the default) gives the
+     * file's text and its parsed JSON; a csv or parquet export gives the file's bytes.
      */
+    runExport<P extends ExportPath | (string & {})>(body: JsonExportBody<P>, options?: RunExportOptions): Promise<ExportResult<P>>;
+    runExport<P extends ExportPath | (string & {})>(body: FlatExportBody<P>, options?: RunExportOptions): Promise<FlatExportResult>;
+    /** A body whose format is not known until run time: either result. */
     runExport<P extends ExportPath | (string & {})>(body: Omit<BodyOf<'createExport'>, 'path'> & {
         path: P;
-    }, options?: RunExportOptions): Promise<ExportResult<P>>;
+    }, options?: RunExportOptions): Promise<ExportResult<P> | FlatExportResult>;
     /** Sends one request, retrying 429 and 503 as configured; the parsed body of a 2xx, else throws OadsError. */
     private send;
     /** The wait before the next attempt of a request that got no answer, or null when it is not retried. */

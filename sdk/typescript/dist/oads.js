@@ -81,13 +81,6 @@ export class Oads {
             cursor = page.pagination.next_cursor_id;
         } while (cursor !== null);
     }
-    /**
-     * Runs an export to its file: creates it (POST /v1/exports), polls the job until it is ready
-     * (waiting what each answer's Retry-After asks, else a wait growing from `pollIntervalMs` to
-     * `maxPollIntervalMs`, so a long export does not spend the account's requests), then downloads the file
-     * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
-     * after `timeoutMs` throws an Error naming its id and status.
-     */
     async runExport(body, options = {}) {
         let pollIntervalMs = options.pollIntervalMs ?? 1000;
         const maxPollIntervalMs = Math.max(pollIntervalMs, options.maxPollIntervalMs ?? 10_000);
@@ -108,7 +101,10 @@ export class Oads {
         }
         if (job.download_url === undefined)
             throw new Error(`Export ${job.id} is ready without a download_url.`);
-        const download = await this.send(job.download_url, { ...operationRequest('downloadExport'), url: job.download_url, pathNames: [] }, { parseAs: 'text' });
+        const flat = body.format === 'csv' || body.format === 'parquet';
+        const download = await this.send(job.download_url, { ...operationRequest('downloadExport'), url: job.download_url, pathNames: [] }, { parseAs: flat ? 'arrayBuffer' : 'text' });
+        if (flat)
+            return { job, bytes: new Uint8Array(download.data), etag: download.response.headers.get('etag') };
         const text = download.data;
         return { job, text, file: JSON.parse(text), etag: download.response.headers.get('etag') };
     }

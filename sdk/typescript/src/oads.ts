@@ -105,6 +105,21 @@ export type ExportFile<P extends string = string> = Omit<ResultOf<'downloadExpor
   data: P extends keyof DataByPath ? DataByPath[P] : unknown;
 };
 
+/** The body of an export to a JSON file (`format` json, the default). */
+export type JsonExportBody<P extends string> = Omit<BodyOf<'createExport'>, 'path' | 'format'> & { path: P; format?: 'json' };
+
+/** The body of an export to a flat file: gzip-compressed CSV or Parquet. */
+export type FlatExportBody<P extends string> = Omit<BodyOf<'createExport'>, 'path' | 'format'> & { path: P; format: 'csv' | 'parquet' };
+
+/** A finished csv or parquet export: its job as last polled and the file's bytes as sent. */
+export interface FlatExportResult {
+  job: ExportJob;
+  /** The file: gzip-compressed CSV (`.csv.gz`, RFC 4180 with a header row) or Apache Parquet. */
+  bytes: Uint8Array;
+  /** The file's strong validator (ETag), for a later conditional download. */
+  etag: string | null;
+}
+
 /** A finished export: its job as last polled (rows, pages, truncated, bytes, expires_timestamp), the file's text and its parsed JSON. */
 export interface ExportResult<P extends string = string> {
   job: ExportJob;
@@ -202,12 +217,20 @@ export class Oads {
    * (waiting what each answer's Retry-After asks, else a wait growing from `pollIntervalMs` to
    * `maxPollIntervalMs`, so a long export does not spend the account's requests), then downloads the file
    * from the job's download_url. A failed export throws OadsExportFailedError; one still not ready
-   * after `timeoutMs` throws an Error naming its id and status.
+   * after `timeoutMs` throws an Error naming its id and status. A JSON export (the default) gives the
+   * file's text and its parsed JSON; a csv or parquet export gives the file's bytes.
    */
+  async runExport<P extends ExportPath | (string & {})>(body: JsonExportBody<P>, options?: RunExportOptions): Promise<ExportResult<P>>;
+  async runExport<P extends ExportPath | (string & {})>(body: FlatExportBody<P>, options?: RunExportOptions): Promise<FlatExportResult>;
+  /** A body whose format is not known until run time: either result. */
+  async runExport<P extends ExportPath | (string & {})>(
+    body: Omit<BodyOf<'createExport'>, 'path'> & { path: P },
+    options?: RunExportOptions,
+  ): Promise<ExportResult<P> | FlatExportResult>;
   async runExport<P extends ExportPath | (string & {})>(
     body: Omit<BodyOf<'createExport'>, 'path'> & { path: P },
     options: RunExportOptions = {},
-  ): Promise<ExportResult<P>> {
+  ): Promise<ExportResult<P> | FlatExportResult> {
     let pollIntervalMs = options.pollIntervalMs ?? 1000;
     const maxPollIntervalMs = Math.max(pollIntervalMs, options.maxPollIntervalMs ?? 10_000);
     const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
@@ -224,11 +247,13 @@ export class Oads {
       job = (sent.data as ResultOf<'getExport'>).data;
     }
     if (job.download_url === undefined) throw new Error(`Export ${job.id} is ready without a download_url.`);
+    const flat = body.format === 'csv' || body.format === 'parquet';
     const download = await this.send(
       job.download_url,
       { ...operationRequest('downloadExport'), url: job.download_url, pathNames: [] },
-      { parseAs: 'text' },
+      { parseAs: flat ? 'arrayBuffer' : 'text' },
     );
+    if (flat) return { job, bytes: new Uint8Array(download.data as ArrayBuffer), etag: download.response.headers.get('etag') };
     const text = download.data as string;
     return { job, text, file: JSON.parse(text) as ExportFile<P>, etag: download.response.headers.get('etag') };
   }
@@ -237,7 +262,7 @@ export class Oads {
   private async send(
     operation: string,
     request: OperationRequest,
-    values: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; parseAs?: 'text' },
+    values: { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; parseAs?: 'text' | 'arrayBuffer' },
     { limited = true }: { limited?: boolean } = {},
   ): Promise<Sent> {
     // The routes that need no key count against no account; GET /v1/account/limits takes an in-flight place only.

@@ -593,7 +593,8 @@ export declare const getAsyncApiDocument: <ThrowOnError extends boolean = false>
  * Queues an export of any data endpoint of the catalog. The query is validated by the target
  * endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
  * `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
- * `limit` is the maximum rows of the file (1 to 100,000) and `cursor_id` is not accepted. At most
+ * `limit` is the maximum rows of the file (1 to 100,000 in JSON, 1 to the flat formats' row cap
+ * in CSV and Parquet) and `cursor_id` is not accepted. At most
  * 5 exports may be queued or running per account (429 `export_limit`, `Retry-After` 5), and the
  * account's export files not yet expired may hold at most its plan's cap of bytes
  * (`export_bytes_held_max` of `/v1/account/limits`: 1 GiB on basic, 4 GiB on pro by default;
@@ -605,9 +606,37 @@ export declare const getAsyncApiDocument: <ThrowOnError extends boolean = false>
  * `upstream_busy` with `Retry-After` 10, an accepted one stays queued (its attempts not counted)
  * and runs once the disk is above the floor again, failing with `upstream_busy` only after 30
  * minutes of waiting; `/v1/status` shows `exports: paused` meanwhile. A pool of background
- * workers runs the endpoint, follows its pages and writes one file of at most 100,000 rows and
- * 64 MiB, whatever the shape of the answer: rows are cut at either limit (`truncated` true), and
- * an answer that is not rows and passes 64 MiB fails the export (`export_too_large`). An account
+ * workers runs the endpoint, follows its pages and writes one file, streaming (a run holds a page
+ * and, for Parquet, one row group, never the whole file), in the `format` asked:
+ *
+ * - `json` (the default): one JSON document `{data, meta, pages, truncated}` of at most 100,000
+ * rows and 64 MiB, whatever the shape of the answer: rows are cut at either limit
+ * (`truncated` true), and an answer that is not rows and passes 64 MiB fails the export
+ * (`export_too_large`).
+ * - `csv`: a gzip-compressed CSV file (`.csv.gz`, downloaded as `application/gzip`: the file as
+ * stored, not a `Content-Encoding`), one gzip member. A header row of the row schema's field
+ * names in the contract's order, then one line per row, RFC 4180: lines end in CRLF, a field
+ * holding a comma, a double quote, CR or LF is quoted with its quotes doubled. Values are
+ * those of the JSON export: numbers as JSON writes them, timestamps as Unix ms, booleans
+ * `true`/`false`, dates as `YYYY-MM-DD`, arrays and objects (such as `flags`) as their JSON
+ * text; null is an empty field, an empty string `""`.
+ * - `parquet`: an Apache Parquet file (Snappy-compressed, row groups of 50,000 rows). Columns in
+ * the contract's order, each OPTIONAL: Unix-ms timestamps as `TIMESTAMP(MICROS,
+ * isAdjustedToUTC=true)`, dates as `DATE`, integers as `INT64`, numbers as `DOUBLE`, booleans
+ * as `BOOLEAN`, text and enumerations as `STRING`, arrays and objects as `JSON` text. Prices,
+ * premiums and other amounts are `DOUBLE`, not `DECIMAL`: the service computes and serves
+ * them as IEEE-754 doubles (`format: double`), so the file holds exactly the values of the JSON
+ * export, where a `DECIMAL` would need a scale the contract does not fix and would round. The
+ * key-value metadata `oads.export` holds the JSON export's `meta`, `pages` and `truncated`.
+ *
+ * The two flat formats take routes whose `data` is an array of rows (400 `invalid_body` naming
+ * `body.format` otherwise) and have their own caps, sized for a whole trading date of the
+ * largest underlying's prints in one file (SPX with SPXW at full scale, `session=all`): at most
+ * 3,000,000 rows (`EXPORT_FLAT_MAX_ROWS`) and 512 MiB (`EXPORT_FLAT_MAX_BYTES`) counted in the
+ * file's own bytes, compressed CSV or Parquet with its footer; `limit` of a paginated endpoint
+ * may then be up to that row cap. A file never passes its byte cap: CSV lines are taken while the
+ * compressed file is sure to stay under it, and a Parquet row group that would pass it is cut to
+ * the rows that fit; either way `truncated` is true. An account
  * runs at most two exports at a time while its others wait, so one account's exports never hold
  * every worker. While the endpoint answers 503 (`data_pending`: an archived session is being
  * loaded) the export stays queued and runs again after the endpoint's Retry-After, for up to 30
@@ -627,8 +656,11 @@ export declare const getExport: <ThrowOnError extends boolean = false>(options: 
 /**
  * Download an export file
  *
- * The export file of a ready job: one JSON document with members data, meta, pages and
- * truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+ * The export file of a ready job, in the job's `format`: `json`, one JSON document with members
+ * data, meta, pages and truncated (`application/json`, `<id>.json`); `csv`, the gzip-compressed
+ * CSV file as stored (`application/gzip`, `<id>.csv.gz`); `parquet`, the Parquet file
+ * (`application/vnd.apache.parquet`, `<id>.parquet`). Sent with `Content-Disposition:
+ * attachment`, `Content-Length` and an `ETag` (a
  * strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
  * `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
  * 410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate

@@ -1423,9 +1423,13 @@ export type ExportRequest = {
      */
     path: string;
     /**
-     * The endpoint's query parameters; limit is the file's row limit (1 to 100,000) on a paginated endpoint; cursor_id is refused.
+     * The endpoint's query parameters; limit is the file's row limit on a paginated endpoint (1 to 100,000 in JSON, 1 to 3,000,000 by default in CSV and Parquet); cursor_id is refused.
      */
     query?: ExportQuery;
+    /**
+     * The file's format: json (the default), csv (gzip-compressed) or parquet; csv and parquet only for a route whose data is rows.
+     */
+    format?: ExportFormat;
 };
 
 /**
@@ -1445,6 +1449,10 @@ export type ExportJob = {
      */
     query: ExportQuery;
     /**
+     * The file's format, as requested (json when not given).
+     */
+    format: ExportFormat;
+    /**
      * queued: waiting for a worker, running, or waiting for its data to be loaded; retrying: its
      * last run failed or its worker died, and it runs again; failed: for good (error_code,
      * failure_reason, failed_timestamp); ready: the file is at download_url until
@@ -1459,7 +1467,7 @@ export type ExportJob = {
     revision: number;
     created_timestamp: UnixMs;
     /**
-     * File size once ready (bytes).
+     * File size once ready (bytes, as stored and sent: compressed for csv).
      */
     bytes?: number;
     /**
@@ -1497,6 +1505,13 @@ export type ExportJob = {
      */
     truncated?: boolean;
 };
+
+/**
+ * ExportFormat
+ *
+ * Format of an export file: json (one JSON document), csv (gzip-compressed CSV, RFC 4180) or parquet (Apache Parquet); see POST /v1/exports.
+ */
+export type ExportFormat = 'json' | 'csv' | 'parquet';
 
 /**
  * ExportJobResponse

@@ -44,6 +44,7 @@ from .expiry_cell import ExpiryCell
 from .expiry_mode import ExpiryMode
 from .export_file import ExportFile
 from .export_file_meta import ExportFileMeta
+from .export_format import ExportFormat
 from .export_job import ExportJob
 from .export_job_response import ExportJobResponse
 from .export_query import ExportQuery
@@ -193,6 +194,7 @@ __all__ = (
     "ExpiryMode",
     "ExportFile",
     "ExportFileMeta",
+    "ExportFormat",
     "ExportJob",
     "ExportJobResponse",
     "ExportQuery",

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.export_format import ExportFormat
 from ..models.export_status import ExportStatus
 from ..types import UNSET, Unset
 
@@ -23,10 +24,12 @@ class ExportJob:
         id (str): Export id.
         path (str): Endpoint path exported.
         query (ExportQuery): The query of the exported endpoint: parameter name to value, at most 32 entries.
+        format_ (ExportFormat): Format of an export file: json (one JSON document), csv (gzip-compressed CSV, RFC 4180)
+            or parquet (Apache Parquet); see POST /v1/exports.
         status (ExportStatus): State of an export job; see `status` of ExportJob.
         revision (int): Increases with every state change.
         created_timestamp (int): Unix epoch milliseconds (UTC).
-        bytes_ (int | Unset): File size once ready (bytes).
+        bytes_ (int | Unset): File size once ready (bytes, as stored and sent: compressed for csv).
         download_url (str | Unset): Relative URL of the file once ready.
         error_code (str | Unset): The endpoint's error code (such as no_data or invalid_parameter); export_too_large
             when an answer that is not rows passes 64 MiB; data_pending when its data was still loading after 30 minutes;
@@ -44,6 +47,7 @@ class ExportJob:
     id: str
     path: str
     query: ExportQuery
+    format_: ExportFormat
     status: ExportStatus
     revision: int
     created_timestamp: int
@@ -65,6 +69,8 @@ class ExportJob:
         path = self.path
 
         query = self.query.to_dict()
+
+        format_ = self.format_.value
 
         status = self.status.value
 
@@ -101,6 +107,7 @@ class ExportJob:
                 "id": id,
                 "path": path,
                 "query": query,
+                "format": format_,
                 "status": status,
                 "revision": revision,
                 "created_timestamp": created_timestamp,
@@ -142,6 +149,8 @@ class ExportJob:
 
         query = ExportQuery.from_dict(d.pop("query"))
 
+        format_ = ExportFormat(d.pop("format"))
+
         status = ExportStatus(d.pop("status"))
 
         revision = d.pop("revision")
@@ -174,6 +183,7 @@ class ExportJob:
             id=id,
             path=path,
             query=query,
+            format_=format_,
             status=status,
             revision=revision,
             created_timestamp=created_timestamp,

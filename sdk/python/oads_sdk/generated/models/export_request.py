@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..models.export_format import ExportFormat
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -21,10 +22,13 @@ class ExportRequest:
     Attributes:
         path (str): Path of a data endpoint of the catalog (not a platform or account route).
         query (ExportQuery | Unset): The query of the exported endpoint: parameter name to value, at most 32 entries.
+        format_ (ExportFormat | Unset): Format of an export file: json (one JSON document), csv (gzip-compressed CSV,
+            RFC 4180) or parquet (Apache Parquet); see POST /v1/exports.
     """
 
     path: str
     query: ExportQuery | Unset = UNSET
+    format_: ExportFormat | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         path = self.path
@@ -32,6 +36,10 @@ class ExportRequest:
         query: dict[str, Any] | Unset = UNSET
         if not isinstance(self.query, Unset):
             query = self.query.to_dict()
+
+        format_: str | Unset = UNSET
+        if not isinstance(self.format_, Unset):
+            format_ = self.format_.value
 
         field_dict: dict[str, Any] = {}
 
@@ -42,6 +50,8 @@ class ExportRequest:
         )
         if query is not UNSET:
             field_dict["query"] = query
+        if format_ is not UNSET:
+            field_dict["format"] = format_
 
         return field_dict
 
@@ -59,9 +69,17 @@ class ExportRequest:
         else:
             query = ExportQuery.from_dict(_query)
 
+        _format_ = d.pop("format", UNSET)
+        format_: ExportFormat | Unset
+        if isinstance(_format_, Unset):
+            format_ = UNSET
+        else:
+            format_ = ExportFormat(_format_)
+
         export_request = cls(
             path=path,
             query=query,
+            format_=format_,
         )
 
         return export_request

@@ -102,8 +102,11 @@ def sync_detailed(
 ) -> Response[Any | ErrorResponse | ExportFile]:
     """Download an export file
 
-     The export file of a ready job: one JSON document with members data, meta, pages and
-    truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+     The export file of a ready job, in the job's `format`: `json`, one JSON document with members
+    data, meta, pages and truncated (`application/json`, `<id>.json`); `csv`, the gzip-compressed
+    CSV file as stored (`application/gzip`, `<id>.csv.gz`); `parquet`, the Parquet file
+    (`application/vnd.apache.parquet`, `<id>.parquet`). Sent with `Content-Disposition:
+    attachment`, `Content-Length` and an `ETag` (a
     strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
     `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
     410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
@@ -138,8 +141,11 @@ def sync(
 ) -> Any | ErrorResponse | ExportFile | None:
     """Download an export file
 
-     The export file of a ready job: one JSON document with members data, meta, pages and
-    truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+     The export file of a ready job, in the job's `format`: `json`, one JSON document with members
+    data, meta, pages and truncated (`application/json`, `<id>.json`); `csv`, the gzip-compressed
+    CSV file as stored (`application/gzip`, `<id>.csv.gz`); `parquet`, the Parquet file
+    (`application/vnd.apache.parquet`, `<id>.parquet`). Sent with `Content-Disposition:
+    attachment`, `Content-Length` and an `ETag` (a
     strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
     `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
     410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
@@ -169,8 +175,11 @@ async def asyncio_detailed(
 ) -> Response[Any | ErrorResponse | ExportFile]:
     """Download an export file
 
-     The export file of a ready job: one JSON document with members data, meta, pages and
-    truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+     The export file of a ready job, in the job's `format`: `json`, one JSON document with members
+    data, meta, pages and truncated (`application/json`, `<id>.json`); `csv`, the gzip-compressed
+    CSV file as stored (`application/gzip`, `<id>.csv.gz`); `parquet`, the Parquet file
+    (`application/vnd.apache.parquet`, `<id>.parquet`). Sent with `Content-Disposition:
+    attachment`, `Content-Length` and an `ETag` (a
     strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
     `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
     410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
@@ -203,8 +212,11 @@ async def asyncio(
 ) -> Any | ErrorResponse | ExportFile | None:
     """Download an export file
 
-     The export file of a ready job: one JSON document with members data, meta, pages and
-    truncated, sent with `Content-Disposition: attachment`, `Content-Length` and an `ETag` (a
+     The export file of a ready job, in the job's `format`: `json`, one JSON document with members
+    data, meta, pages and truncated (`application/json`, `<id>.json`); `csv`, the gzip-compressed
+    CSV file as stored (`application/gzip`, `<id>.csv.gz`); `parquet`, the Parquet file
+    (`application/vnd.apache.parquet`, `<id>.parquet`). Sent with `Content-Disposition:
+    attachment`, `Content-Length` and an `ETag` (a
     strong validator of the file; `If-None-Match` answers 304). A job that is not ready yet is 409
     `export_not_ready`; past the job's `expires_timestamp` the file is deleted and the download is
     410 `export_expired`; an unknown id or another account's export is 404. Counts against the rate
