@@ -40,7 +40,12 @@
  * WEB_WORKERS=1 measures the service in one process. The endpoint's connections are shared by
  * BENCH_ACCOUNTS accounts (default: two, at the spec's 4 in flight each): one account on all 8
  * meets its share of each worker's database gate, a quarter of the worker's connections, by design
- * (BENCH_ACCOUNTS=1 measures that).
+ * (BENCH_ACCOUNTS=1 measures that). The cluster hands the connections to its workers in turn, in
+ * the order autocannon opens them: dealt to the accounts in turn as well (BENCH_DEAL=turn), every
+ * connection of an account landed on one worker, whose gate let 2 of its 4 requests run at once
+ * (half the bare loop's concurrency: the SPXW page, whose statement is the longest, ran at about
+ * half the loop's rate); by default (BENCH_DEAL=spread) each account's connections are dealt across
+ * the workers, as many on each, which is what the two accounts were meant to measure.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -65,6 +70,7 @@ const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
 const EVENTS = process.env.BENCH_EVENTS ? Number(process.env.BENCH_EVENTS) : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = 5;
+const DEAL = process.env.BENCH_DEAL === 'turn' ? 'turn' : 'spread';
 const COMPRESSION = process.env.BENCH_COMPRESSION !== '0';
 const STAGES = process.env.BENCH_STAGES !== '0';
 /** Friday 2026-11-20 after the close: the simulated week ends with that day. */
@@ -215,6 +221,14 @@ async function ceiling(): Promise<{ tps: number; latency: string; roots: number 
   return { tps: Number(tps), latency: /latency average = ([0-9.]+) ms/.exec(run.stdout)?.[1] ?? '?', roots: pgbenchScript.roots };
 }
 
+/**
+ * The connections' headers, connection i the i-th (autocannon-child.ts): with `spread`, connection i
+ * (which the cluster hands to worker i mod W) is an account's in turn every W connections.
+ */
+const dealt = Array.from(
+  { length: CONNECTIONS },
+  (_, i) => bench.headers[(DEAL === 'spread' ? Math.floor(i / server.workers) : i) % bench.headers.length] ?? {},
+);
 const ceilingBefore = await ceiling();
 const lines: string[] = [];
 const endpointRates: { name: string; rps: number; ratio: number; p99: number }[] = [];
@@ -232,7 +246,7 @@ for (const route of routes) {
     throw new Error(`${route.name}: the bare SELECT does not read the endpoint's rows`);
   const url = `${server.url}/v1/options/trades?${route.query}`;
   // The connections use the accounts' keys in turn (bench/support.ts ACCOUNTS).
-  const headers = bench.headers;
+  const headers = dealt;
   // Warm-ups, each side alike: the service's workers are fresh processes (each compiles its code
   // and prepares its statements on its own connections). With 2 s, the first route's first
   // endpoint round ran at 0.74-0.87 of the loop in three runs, its later rounds at 1.0-1.4.
@@ -366,7 +380,7 @@ async function stageTimes(url: string, seconds: number): Promise<{ stages: Map<s
     });
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, i) => {
-      const headers = bench.headers[i % bench.headers.length] ?? {};
+      const headers = dealt[i] ?? {};
       while (performance.now() < until) {
         const started = performance.now();
         const timing = await once(headers);
@@ -408,7 +422,7 @@ if (STAGES) {
 }
 
 const report = [
-  `trades bench: ${CONNECTIONS} connections (${bench.headers.length} accounts), ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${workerPoolSize({ ...config, webWorkers: server.workers })} each`}), node ${process.version}, ${os.cpus().length} cores`,
+  `trades bench: ${CONNECTIONS} connections (${bench.headers.length} accounts, dealt ${DEAL === 'spread' ? 'across the workers' : 'in turn'}), ${ROUNDS} rounds of ${DURATION}s, pool ${config.databasePoolSize} (the service's ${server.workers === 1 ? 'one process' : `${server.workers} HTTP workers ${workerPoolSize({ ...config, webWorkers: server.workers })} each`}), node ${process.version}, ${os.cpus().length} cores`,
   `day ${DAY}: ${prints.toLocaleString('en-US')} prints (scale ${SCALE}${EVENTS === undefined ? '' : `, ${EVENTS} regular-session events`}), ${reused ? 'already loaded' : `simulated and loaded in ${loadSeconds.toFixed(0)} s`}`,
   ...lines,
 ].join('\n');
