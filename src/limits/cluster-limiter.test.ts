@@ -124,15 +124,23 @@ describe('cluster limits: one RateLimiter leasing places to every worker', () =>
       // One lease for all 15 requests; each period's places reported when it ended.
       expect(ops('lease')).toBe(1);
       expect(ops('settle')).toBe(5);
-      const held = limiter.state('acct_10', T + 5 * LEASE_MS);
-      expect(held.inFlight).toBeGreaterThan(0);
-      expect(held.remaining).toBeLessThan(100_000 - 15);
+      // A kept lease asks again once its window places are spent (64 a batch), and holds no more
+      // in-flight places for it: 200 more requests over 5 periods, 4 leases in all, a batch of seats at most.
+      for (let period = 0; period < 5; period += 1) {
+        for (let i = 0; i < 40; i += 1) await admitAndRelease(client, 'acct_10', T + (5 + period) * LEASE_MS + i);
+        vi.advanceTimersByTime(LEASE_MS);
+        await answered();
+      }
+      expect(ops('lease')).toBe(4);
+      // Held meanwhile: the primary counts the lease's places as taken, and its in-flight places are a batch's.
+      expect(limiter.state('acct_10', T + 10 * LEASE_MS).remaining).toBeLessThan(100_000 - 215);
+      expect(limiter.state('acct_10', T + 10 * LEASE_MS).inFlight).toBeLessThanOrEqual(17);
       // A period without a request: the lease goes back, every place it did not use with it.
       vi.advanceTimersByTime(LEASE_MS);
-      expect(await client.state('acct_10', T + 6 * LEASE_MS)).toMatchObject({ remaining: 100_000 - 15, inFlight: 0 });
+      expect(await client.state('acct_10', T + 11 * LEASE_MS)).toMatchObject({ remaining: 100_000 - 215, inFlight: 0 });
       // The next request asks for a lease again.
-      expect((await admitAndRelease(client, 'acct_10', T + 7 * LEASE_MS)).admitted).toBe(true);
-      expect(ops('lease')).toBe(2);
+      expect((await admitAndRelease(client, 'acct_10', T + 12 * LEASE_MS)).admitted).toBe(true);
+      expect(ops('lease')).toBe(5);
     } finally {
       vi.useRealTimers();
     }

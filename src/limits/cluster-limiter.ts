@@ -331,11 +331,14 @@ export class ClusterLimiterClient implements Limiter {
    * No request waits for either.
    */
   private renew(account: string, lease: Lease): void {
-    const report: Report = { used: lease.used, unused: 0, seats: 0, unserved: lease.unserved };
+    // In-flight places not in use beyond a batch's go back: each lease adds to them.
+    const seats = Math.max(0, lease.seats - lease.busy - LEASE_SEATS);
+    const report: Report = { used: lease.used, unused: 0, seats, unserved: lease.unserved };
+    lease.seats -= seats;
     lease.used = [];
     lease.unserved = [];
     lease.admitted = 0;
-    if (report.used.length > 0 || report.unserved.length > 0)
+    if (report.used.length > 0 || report.unserved.length > 0 || seats > 0)
       this.send({ oads: 'limit', op: 'settle', account, now: this.clock(), report, recalled: false });
     void this.ask({ oads: 'limit', id: this.nextId++, op: 'state', account, now: this.clock() }).then((state) => {
       if (this.leases.get(account) === lease) lease.state = state as WindowState;
@@ -406,7 +409,8 @@ export class ClusterLimiterClient implements Limiter {
     const report: Report = { used: lease.used, unused: 0, seats: 0, unserved: lease.unserved };
     lease.used = [];
     lease.unserved = [];
-    const want = { slots: consume ? LEASE_SLOTS : 0, seats: LEASE_SEATS };
+    // In-flight places are asked for only when the lease has none free (a kept lease asks again for window places only).
+    const want = { slots: consume ? LEASE_SLOTS : 0, seats: lease.busy < lease.seats ? 0 : LEASE_SEATS };
     const result = (await this.ask({
       oads: 'limit',
       id: this.nextId++,
