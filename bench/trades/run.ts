@@ -41,11 +41,12 @@
  * BENCH_ACCOUNTS accounts (default: two, at the spec's 4 in flight each): one account on all 8
  * meets its share of each worker's database gate, a quarter of the worker's connections, by design
  * (BENCH_ACCOUNTS=1 measures that). The cluster hands the connections to its workers in turn, in
- * the order autocannon opens them: dealt to the accounts in turn as well (BENCH_DEAL=turn), every
- * connection of an account landed on one worker, whose gate let 2 of its 4 requests run at once
- * (half the bare loop's concurrency: the SPXW page, whose statement is the longest, ran at about
- * half the loop's rate); by default (BENCH_DEAL=spread) each account's connections are dealt across
- * the workers, as many on each, which is what the two accounts were meant to measure.
+ * the order autocannon opens them (as a rule: node's round robin gives a connection to the next
+ * worker free to take it): dealt to the accounts in turn as well (BENCH_DEAL=turn), every connection
+ * of an account can land on one worker, whose gate lets 2 of its 4 requests run at once, half the
+ * bare loop's concurrency (not measured apart: the runs of issue 35 were too noisy to tell); by
+ * default (BENCH_DEAL=spread) each account's connections are dealt across the workers, as many on
+ * each, which is what the two accounts were meant to measure.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
