@@ -32,6 +32,7 @@ import { checkParameterNames, searchOf, validationFor } from './middleware/valid
 import type { ServiceDeps } from './service.js';
 import { envelopeOf, envelopeText, metaOf } from './services/envelope.js';
 import type { FileBody, Result } from './services/types.js';
+import { serverTiming, stamp, startStamps, type Stamps } from './stage-timing.js';
 
 export interface AppOptions {
   docsDir?: string;
@@ -87,6 +88,11 @@ function sendResult(req: Request, res: Response, deps: ServiceDeps, result: Resu
     // that parses the page's text (a tenth of a trades request's time, for nothing).
     // Encoded once: Buffer.byteLength of the text and then res.end(text) read a page's 65 kB twice.
     const body = Buffer.from(envelopeText(result as Result<OperationId> & { dataJson: string }, meta), 'utf8');
+    const stages = res.locals.stages as Stamps | undefined;
+    if (stages !== undefined) {
+      stamp(stages, 'envelope');
+      res.setHeader('Server-Timing', serverTiming(stages));
+    }
     res.statusCode = status;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', body.length);
@@ -133,6 +139,8 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps:
     const query = (req.query ?? {}) as Record<string, unknown>;
     checkEntitlements(operation, account, query);
     throwCalendarProblems(res);
+    const stages = res.locals.stages as Stamps | undefined;
+    stamp(stages, 'entitlements');
     const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
     const result = await handler({
       query: query,
@@ -145,7 +153,9 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps:
       deps,
       link: { path: req.path, search: searchOf(req.originalUrl) },
       headers: req.headers as Record<string, string | undefined>,
+      ...(stages === undefined ? {} : { stamp: (stage: string) => stamp(stages, stage) }),
     });
+    stamp(stages, 'result');
     sendResult(req, res, deps, result);
   };
 }
@@ -160,6 +170,19 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
   const gate = new DatabaseGate(options.poolSize ?? deps.config.databasePoolSize, deps.config.databaseWaitMs);
   const match = operationMatcher(deps.apiContract);
 
+  // STAGE_TIMING: the request's stamps start here, and a stamp follows each middleware below.
+  const timing = deps.config.stageTiming;
+  const stampAs =
+    (stage: string): RequestHandler =>
+    (_req, res, next) => {
+      stamp(res.locals.stages as Stamps | undefined, stage);
+      next();
+    };
+  if (timing)
+    app.use((_req, res, next) => {
+      res.locals.stages = startStamps();
+      next();
+    });
   app.use(headAsGet);
   app.use(compressLarge(deps.config.compressionThresholdBytes));
   if (options.docsDir) {
@@ -188,19 +211,24 @@ export function createApp(deps: ServiceDeps, handlers: HandlerMap, options: AppO
       matchOperation: match,
     }),
   );
+  if (timing) api.use(stampAs('context'));
   // GET /v1/stream without the WebSocket upgrade: 426 (the upgrade itself is stream/gateway.ts's).
   api.use(streamWithoutUpgrade());
   api.use(authenticate({ config: deps.config, limiter: deps.limiter, keys, clock: deps.clock, metrics: deps.metrics }));
+  if (timing) api.use(stampAs('limiter'));
   const parseJson = express.json({ limit: '64kb', strict: true, type: 'application/json' });
   api.use((req, res, next) => (req.method === 'POST' ? parseJson(req, res, next) : next()));
   api.use(checkParameterNames);
+  if (timing) api.use(stampAs('names'));
 
   // The operation was matched once, in requestContext; each has its own router.
   const routers = new Map(
     deps.apiContract.operations.map((operation) => {
       const router = express.Router();
       router.use(validationFor(deps, operation));
+      if (timing) router.use(stampAs('validation'));
       router.use(databaseGate(gate, deps.metrics));
+      if (timing) router.use(stampAs('gate'));
       router.use(dispatch(operation, handlers[operation.operationId] as Handler<OperationId>, deps));
       return [operation, router] as const;
     }),

@@ -86,6 +86,11 @@ export interface Config {
   publicUrl: string | null;
   /** Validate every response against the contract (on in tests; costs time in production). */
   validateResponses: boolean;
+  /**
+   * STAGE_TIMING=true: every /v1 response says in a Server-Timing header how long each stage of
+   * its path took (stage-timing.ts; bench/trades reads them). Off by default: nothing is stamped.
+   */
+  stageTiming: boolean;
   logLevel: 'silent' | 'info';
   /**
    * The port of the Prometheus metrics server (GET /metrics, src/metrics.ts), on `host`; null
@@ -247,6 +252,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     trustProxyHops: errors.integer(env, 'TRUST_PROXY', 0, 0, 10),
     publicUrl: errors.origin(env, 'PUBLIC_URL'),
     validateResponses: errors.boolean(env, 'VALIDATE_RESPONSES', false),
+    stageTiming: errors.boolean(env, 'STAGE_TIMING', false),
     logLevel,
     metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? null : errors.integer(env, 'METRICS_PORT', 0, 0, 65535),
     compressionThresholdBytes: errors.integer(env, 'COMPRESSION_THRESHOLD', 131_072, 0, 1_073_741_824),

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Limits } from '../config.js';
-import { ClusterLimiterClient, serveLimits, type Channel } from './cluster-limiter.js';
+import { ClusterLimiterClient, LEASE_MS, serveLimits, type Channel } from './cluster-limiter.js';
 import { RateLimiter, type Admission, type WindowState } from './rate-limiter.js';
 
 const LIMITS: Limits = {
@@ -106,6 +106,46 @@ describe('cluster limits: one RateLimiter leasing places to every worker', () =>
     await client.state('acct_3', T + 200);
     expect(limiter.state('acct_3', T + 200)).toMatchObject({ remaining: 100_000 - 200, inFlight: 0 });
     expect(limiter.state('acct_3', T + 1_000 + 100).burstRemaining).toBe(10_000 - 99);
+  });
+
+  it('keeps a lease in use past LEASE_MS, reporting the places it used, and gives it back once a LEASE_MS passes unused', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const { limiter, workers } = cluster(1, { ...LIMITS, requestsPerMinute: 100_000, requestsPerSecond: 10_000, requestsInFlight: 100 });
+      const { client, channel } = workers[0]!;
+      const ops = (op: string) => channel.sent.filter((m) => (m as { op?: string }).op === op).length;
+      // The channel delivers on later turns of the event loop (setImmediate, not faked).
+      const answered = async () => {
+        while (client.waiting > 0) await new Promise((resolve) => setImmediate(resolve));
+      };
+      for (let period = 0; period < 5; period += 1) {
+        for (let i = 0; i < 3; i += 1) expect((await admitAndRelease(client, 'acct_10', T + period * LEASE_MS + i)).admitted).toBe(true);
+        vi.advanceTimersByTime(LEASE_MS);
+        await answered();
+      }
+      // One lease for all 15 requests; each period's places reported when it ended.
+      expect(ops('lease')).toBe(1);
+      expect(ops('settle')).toBe(5);
+      // A kept lease asks again once its window places are spent (64 a batch), and holds no more
+      // in-flight places for it: 200 more requests over 5 periods, 4 leases in all, a batch of seats at most.
+      for (let period = 0; period < 5; period += 1) {
+        for (let i = 0; i < 40; i += 1) await admitAndRelease(client, 'acct_10', T + (5 + period) * LEASE_MS + i);
+        vi.advanceTimersByTime(LEASE_MS);
+        await answered();
+      }
+      expect(ops('lease')).toBe(4);
+      // Held meanwhile: the primary counts the lease's places as taken, and its in-flight places are a batch's.
+      expect(limiter.state('acct_10', T + 10 * LEASE_MS).remaining).toBeLessThan(100_000 - 215);
+      expect(limiter.state('acct_10', T + 10 * LEASE_MS).inFlight).toBeLessThanOrEqual(17);
+      // A period without a request: the lease goes back, every place it did not use with it.
+      vi.advanceTimersByTime(LEASE_MS);
+      expect(await client.state('acct_10', T + 11 * LEASE_MS)).toMatchObject({ remaining: 100_000 - 215, inFlight: 0 });
+      // The next request asks for a lease again.
+      expect((await admitAndRelease(client, 'acct_10', T + 12 * LEASE_MS)).admitted).toBe(true);
+      expect(ops('lease')).toBe(5);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('holds in-flight places across workers; a place one worker no longer uses is recalled for another', async () => {

@@ -19,6 +19,7 @@ import { authenticatedAccount, type AuthenticatedAccount } from '../entitlements
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../metrics.js';
 import { sendError } from './errors.js';
+import { stamp, type Stamps } from '../stage-timing.js';
 import { clientAddress, clientNetwork, type KeylessBudget, type Limiter, type WindowState } from '../limits/rate-limiter.js';
 
 interface CachedKey {
@@ -209,6 +210,7 @@ export function authenticate(options: AuthOptions): RequestHandler {
     res.locals.keyId = account.key?.id;
     res.locals.account = account;
 
+    stamp(res.locals.stages as Stamps | undefined, 'key');
     // A suspended account's requests go through its windows like any other's, then answer 403.
     const consumes = operation?.facts.quotaFree !== true;
     const { admission, state } = await limiter.admitWithState(account.id, now, consumes);

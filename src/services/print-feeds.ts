@@ -171,10 +171,12 @@ export async function listPrints<Op extends FeedOperation>(
   const paging = openPaging<Position>(ctx, q);
   const after: PrintPosition | null = paging.after ? { ts: paging.after.t, sequence: paging.after.s, contractId: paging.after.c } : null;
   const scan: ScanFilter = { exchanges: q.exchange ?? null, sides: sides?.exact ?? null };
+  ctx.stamp?.('service');
   const page =
     scan.exchanges === null && scan.sides === null
       ? await plainPage(ctx, filter, after, paging.limit)
       : await scannedPage(ctx, filter, after, paging.limit, scan, options.scanBudget);
+  ctx.stamp?.('statement');
 
   if (page.count === 0 && page.scanComplete) {
     await explainMissingPrints(ctx, window.tradingDate, options.loadRetryAfterMs);

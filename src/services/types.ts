@@ -45,6 +45,8 @@ export interface ServiceContext {
   /** When the request arrived, Unix ms. */
   now: number;
   link: PageLink;
+  /** Marks the end of a stage of the service's work (STAGE_TIMING, src/stage-timing.ts); absent when not timed. */
+  stamp?: (stage: string) => void;
 }
 
 /** A file sent as the body (export downloads), with its validator. */
