@@ -34,7 +34,7 @@ import { riskFreeRate } from '../analytics/rates.js';
 import { customerFlow, type CustomerFlow } from '../analytics/positioning/positions.js';
 import type { ContractActivity } from '../analytics/positioning/heatmap.js';
 import { ASK_SIDES, BID_SIDES, type Side } from '../analytics/sides.js';
-import { buildSurface, type ExpirationSurface } from '../analytics/volatility/surface.js';
+import { buildSurface, type ExpirationSurface, type SurfaceInput } from '../analytics/volatility/surface.js';
 import {
   chainMinute,
   chainValuationTime,
@@ -64,6 +64,7 @@ import { canonicalQuery } from './response-memo.js';
 import { keptAnswer, textResult } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
 import type { OperationId } from '../api-contract/openapi.js';
+import { ApiError, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 /** What a book's row holds besides its expirations' columns. */
 interface BookSummary {
@@ -119,6 +120,11 @@ const surfaceReviver = (_key: string, value: unknown): unknown =>
 /** A surface as the JSON text a book keeps, exactly (surfaceReplacer). */
 export function surfaceText(surface: ExpirationSurface): string {
   return JSON.stringify(surface, surfaceReplacer);
+}
+
+/** The fitted surface of each expiration of the input, in its order, as the JSON text a book keeps (the valuation threads' `fit` task). */
+export function surfaceTexts(input: SurfaceInput): string[] {
+  return buildSurface(input).map(surfaceText);
 }
 
 /** A family's book from its columns (as stored, or as just read and valued). */
@@ -277,21 +283,37 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   return { columns, digest, chainRows };
 }
 
-/** Fits the surface of the chosen expirations (those settling after the instant with a chain) into the columns. */
-function fitSurfaces(inputs: ReadInputs, instant: number): void {
+/**
+ * Fits the surface of the chosen expirations (those settling after the instant with a chain) into
+ * the columns: in the process's valuation threads when it has them (valuation-pool.ts, the
+ * account's turn), else here; the same function either way.
+ */
+async function fitSurfaces(ctx: ServiceContext, inputs: ReadInputs, instant: number): Promise<void> {
   const { summary, expirations } = inputs.columns;
   if (inputs.chainRows.length === 0) return;
   const chosen = expirationsByDate(summary.listed).filter((e) => e.settlement > instant);
-  const surface = buildSurface({
+  const input: SurfaceInput = {
     spot: summary.price?.price ?? null,
     rate: summary.rate,
     expirations: chosen.map((e) => expirationChain(e, rowsOf(inputs.chainRows, e), summary.valuedAt)),
-  });
-  const byDate = new Map(chosen.map((e, i) => [e.dateOfExpiry, surface[i] as ExpirationSurface]));
+  };
+  const texts = ((await inThreads(ctx, 'fit', input)) as string[] | undefined) ?? surfaceTexts(input);
+  const byDate = new Map(chosen.map((e, i) => [e.dateOfExpiry, texts[i] as string]));
   for (const e of expirations) {
     const fitted = byDate.get(e.dateOfExpiry);
-    if (fitted !== undefined) e.surface = surfaceText(fitted);
+    if (fitted !== undefined) e.surface = fitted;
   }
+}
+
+/**
+ * Runs a task of valuation-tasks.ts in the process's valuation threads, on the turn of the
+ * request's account (fair-queue.ts; the process's own work, the book valuer's, shares one turn);
+ * undefined when the process has none running (the caller computes it here).
+ */
+async function inThreads(ctx: ServiceContext, name: 'fit' | 'answer', input: unknown): Promise<unknown> {
+  const pool = ctx.deps.valuation ?? null;
+  if (pool === null || !(await pool.ready())) return undefined;
+  return await pool.run(ctx.account === null ? 'service' : `account:${ctx.account.id}`, name, input);
 }
 
 /**
@@ -324,7 +346,7 @@ export function familyOf(window: ValuationWindow, session: VolatilitySession): B
  */
 export async function freshBook(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<FamilyBook> {
   const inputs = await readInputs(ctx, window, session);
-  fitSurfaces(inputs, window.instant);
+  await fitSurfaces(ctx, inputs, window.instant);
   return bookFromColumns(null, inputs.columns);
 }
 
@@ -352,13 +374,13 @@ export async function ensureBook(
   const started = performance.now();
   const inputs = await readInputs(ctx, window, session);
   if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
-    fitSurfaces(inputs, window.instant);
+    await fitSurfaces(ctx, inputs, window.instant);
     return { id: null, book: bookFromColumns(null, inputs.columns) };
   }
   let id = await store.bookOfDigest(family, inputs.digest);
   let book: FamilyBook | undefined;
   if (id === null) {
-    fitSurfaces(inputs, window.instant);
+    await fitSurfaces(ctx, inputs, window.instant);
     id = await store.storeBook(family, {
       valuedAt: inputs.columns.summary.valuedAt,
       digest: inputs.digest,
@@ -494,13 +516,99 @@ function withPendingInstant(body: string, pendingInstant: number): string {
 /** Thrown inside a memo's computation when the located book was removed meanwhile (its session archived): the request values afresh. */
 class BookGone extends Error {}
 
+/** The routes whose answers the valuation threads compute (valuation-tasks.ts). */
+export const THREAD_ANSWERED = ['getExposureLevels', 'getExposureHeatmap', 'getVolatilitySkew'] as const;
+export type ThreadAnswered = (typeof THREAD_ANSWERED)[number];
+
+/** The input of a valuation thread's `answer` task: a route's answer to a query on a stored book. */
+export interface AnswerTask {
+  operation: ThreadAnswered;
+  query: unknown;
+  bookId: number;
+  /** The book's columns as stored; null while the thread may still hold the book (it answers `missing` if it does not). */
+  columns: BookColumns | null;
+  window: ValuationWindow;
+  pendingInstant: number | null;
+}
+
+/**
+ * A thread's reply to an `answer` task: the answer's JSON text; `missing`, the book is not held
+ * (send its columns); the route's ApiError (422: nothing selected); or `onEventLoop` when the
+ * answer needs a read (explaining missing data of an archived session), which only the event loop
+ * does.
+ */
+export type AnswerReply =
+  | { text: string }
+  | { missing: true }
+  | { apiError: { status: number; code: ErrorCode; message: string; details: ErrorDetail[]; retryAfterMs: number | null } }
+  | { onEventLoop: true };
+
+/**
+ * A route's answer on a stored book computed in the process's valuation threads (valuation-pool.ts)
+ * on the request account's turn, the book's columns sent when the thread does not hold it; null
+ * when it is computed here instead: no threads, a route they do not answer, a book removed
+ * meanwhile, or an answer that needs a read.
+ */
+async function threadAnswer(
+  ctx: ServiceContext,
+  operation: OperationId,
+  q: InstantQuery,
+  at: { id: number; window: ValuationWindow; pendingInstant: number | null },
+): Promise<string | null> {
+  if (!(THREAD_ANSWERED as readonly string[]).includes(operation)) return null;
+  const task: AnswerTask = {
+    operation: operation as ThreadAnswered,
+    query: q,
+    bookId: at.id,
+    columns: null,
+    window: at.window,
+    pendingInstant: at.pendingInstant,
+  };
+  let reply = (await inThreads(ctx, 'answer', task)) as AnswerReply | undefined;
+  if (reply === undefined) return null;
+  if ('missing' in reply) {
+    const stored = await ctx.deps.repositories.books.readBook(at.id);
+    if (stored === null) return null;
+    const columns: BookColumns = { summary: stored.summary as BookSummary, expirations: stored.expirations };
+    reply = (await inThreads(ctx, 'answer', { ...task, columns })) as AnswerReply | undefined;
+    if (reply === undefined) return null;
+  }
+  if ('text' in reply) return reply.text;
+  if ('apiError' in reply) {
+    const e = reply.apiError;
+    throw new ApiError(e.status, e.code, e.message, e.details, e.retryAfterMs);
+  }
+  return null;
+}
+
+/**
+ * The JSON text of a route's answer on a stored book: in the valuation threads (threadAnswer), else
+ * `compute` here on the book (`valued`, the one this request just valued, or the stored one read).
+ * The threads run the same functions, so the text is the same.
+ */
+async function answerText<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: InstantQuery,
+  at: { id: number; window: ValuationWindow; pendingInstant: number | null },
+  compute: (at: BookAnswer) => Promise<DataOf<Op>>,
+  valued: FamilyBook | null = null,
+): Promise<string> {
+  const text = await threadAnswer(ctx, operation, q, at);
+  if (text !== null) return text;
+  const book = valued ?? (await storedBook(ctx, at.id));
+  if (book === null) throw new BookGone();
+  return JSON.stringify(await compute({ book, window: at.window, pendingInstant: at.pendingInstant }));
+}
+
 /**
  * A valuing route's answer: `compute`'s view of the request's book, kept per process as JSON text by
  * the book, the minute, whether it is a previous minute's answer, and the query (`at` read through
  * the minute): a stored book never changes, so a kept view of it is never stale. For a stored book,
  * the answer the valuer stored with it (the route's default query, migration 20261128T070000) is
- * read instead of the book when there is one; otherwise the book is read and the view computed. A
- * book not stored (nothing to value) is not kept either.
+ * read instead of the book when there is one; otherwise the view is computed (answerText: in the
+ * process's valuation threads when it has them). A book not stored (nothing to value) is not kept
+ * either.
  */
 export async function bookAnswer<Op extends OperationId>(
   ctx: ServiceContext,
@@ -519,9 +627,7 @@ export async function bookAnswer<Op extends OperationId>(
       const text = await ctx.deps.memos.positioning.get(key, async () => {
         const stored = await ctx.deps.repositories.books.readBookAnswer(id, window.instant, operation, queryKey);
         if (stored !== null) return pendingInstant === null ? stored : withPendingInstant(stored, pendingInstant);
-        const book = await storedBook(ctx, id);
-        if (book === null) throw new BookGone();
-        return JSON.stringify(await compute({ book, window, pendingInstant }));
+        return await answerText(ctx, operation, q, { id, window, pendingInstant }, compute);
       });
       return textResult<Op>(text, source);
     } catch (error) {
@@ -529,9 +635,16 @@ export async function bookAnswer<Op extends OperationId>(
     }
   }
   const at: BookAnswer = { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
-  if (at.book.id === null) return { data: await compute(at), source };
-  const key = JSON.stringify([operation, at.book.id, at.window.instant, null, queryKey]);
-  return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
+  const valuedId = at.book.id;
+  if (valuedId === null) return { data: await compute(at), source };
+  const key = JSON.stringify([operation, valuedId, at.window.instant, null, queryKey]);
+  const pool = ctx.deps.valuation ?? null;
+  if (pool === null) return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
+  const text = await ctx.deps.memos.positioning.get(
+    key,
+    async () => await answerText(ctx, operation, q, { id: valuedId, window: at.window, pendingInstant: null }, compute, at.book),
+  );
+  return textResult<Op>(text, source);
 }
 
 /** The canonical key of a route's query as a book's answer is stored under (`at` read through the minute). */
