@@ -61,7 +61,7 @@ import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import { canonicalQuery } from './response-memo.js';
-import { keptAnswer, textResult } from './text-result.js';
+import { textResult } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
 import type { OperationId } from '../api-contract/openapi.js';
 import { ApiError, type ErrorCode, type ErrorDetail } from '../errors.js';
@@ -202,6 +202,18 @@ interface ReadInputs {
   chainRows: ChainQuoteRow[];
 }
 
+/** The items by key, each list in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list === undefined) groups.set(k, [item]);
+    else list.push(item);
+  }
+  return groups;
+}
+
 /** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */
 async function readInputs(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ReadInputs> {
   const { symbol, tradingDate, roots, span, instant } = window;
@@ -235,9 +247,12 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   const activity = new Map(prints.activity.map((a) => [a.contractId, a]));
 
   const dates = [...new Set(listed.map((e) => e.dateOfExpiry))].sort();
+  // Each date's contracts and chain rows in their order, grouped in one pass (not a scan per date).
+  const contractsOf = groupBy(contracts, (c) => c.dateOfExpiry);
+  const chainOf = groupBy(chainRows, (r) => r.dateOfExpiry);
   const expirations: BookExpirationColumns[] = dates.map((date) => {
-    const own = contracts.filter((c) => c.dateOfExpiry === date);
-    const chain = chainRows.filter((r) => r.dateOfExpiry === date);
+    const own = contractsOf.get(date) ?? [];
+    const chain = chainOf.get(date) ?? [];
     return {
       dateOfExpiry: date,
       surface: null,
@@ -363,7 +378,7 @@ export async function ensureBook(
   session: VolatilitySession,
   by: 'valuer' | 'request' | 'background' = 'request',
   beforeMapping?: (id: number, book: FamilyBook) => Promise<void>,
-): Promise<{ id: number | null; book?: FamilyBook }> {
+): Promise<{ id: number | null; book?: FamilyBook; columns?: BookColumns }> {
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
   const dates = datesRead(window.tradingDate, window.instant);
@@ -387,9 +402,14 @@ export async function ensureBook(
       summary: inputs.columns.summary,
       expirations: inputs.columns.expirations,
     });
-    // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
-    if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
     ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+    // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
+    // With valuation threads a request's answer is computed there: the columns go to the thread, which reads them into the book.
+    if (by === 'request' && beforeMapping === undefined && (ctx.deps.valuation ?? null) !== null) {
+      await store.mapBookMinute(family, window.instant, id, position);
+      return { id, columns: inputs.columns };
+    }
+    if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
   }
   if (beforeMapping !== undefined) {
     const valued = book ?? (await storedBook(ctx, id));
@@ -482,15 +502,26 @@ async function locateBook(ctx: ServiceContext, q: InstantQuery, session: Volatil
   return { requested: window, id: null, window, pendingInstant: null };
 }
 
+/** A book a request valued: read into its maps, or, for the valuation threads to read, its columns as stored (ensureBook). */
+type ValuedBook = { id: number | null; book: FamilyBook } | { id: number; columns: BookColumns };
+
 /** The book of a minute valued by this request (or by another of this process for the same minute), stored unless there is nothing to value. */
-async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<FamilyBook> {
+async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ValuedBook> {
   const key = valuationKey(window, session);
   const ensured = (await ctx.deps.memos.ensured.get(key, async () => {
     const result = await ensureBook(ctx, window, session);
-    return result.book ?? (result.id === null ? { gone: true } : ((await storedBook(ctx, result.id)) ?? { gone: true }));
-  })) as FamilyBook | { gone: true };
+    if (result.book !== undefined) return { id: result.id, book: result.book };
+    if (result.columns !== undefined && result.id !== null) return { id: result.id, columns: result.columns };
+    const stored = result.id === null ? null : await storedBook(ctx, result.id);
+    return stored === null ? { gone: true } : { id: result.id, book: stored };
+  })) as ValuedBook | { gone: true };
   if ('gone' in ensured) throw new Error('The valued book was removed while it was read.');
   return ensured;
+}
+
+/** The book of a ValuedBook, read from its columns here when the threads were to read it. */
+function bookOfValued(valued: ValuedBook): FamilyBook {
+  return 'book' in valued ? valued.book : bookFromColumns(valued.id, valued.columns);
 }
 
 /**
@@ -503,7 +534,7 @@ export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: Vol
     const book = await storedBook(ctx, located.id);
     if (book !== null) return { book, window: located.window, pendingInstant: located.pendingInstant };
   }
-  return { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
+  return { book: bookOfValued(await valuedNow(ctx, located.requested, session)), window: located.requested, pendingInstant: null };
 }
 
 /** A stored answer of the previous minute served while the newest is valued: its valuation names the newest minute. */
@@ -545,7 +576,8 @@ export type AnswerReply =
 
 /**
  * A route's answer on a stored book computed in the process's valuation threads (valuation-pool.ts)
- * on the request account's turn, the book's columns sent when the thread does not hold it; null
+ * on the request account's turn, the book's columns sent when the thread does not hold it (read
+ * again from the store, unless `columns` are given: a book this request just valued); null
  * when it is computed here instead: no threads, a route they do not answer, a book removed
  * meanwhile, or an answer that needs a read.
  */
@@ -554,13 +586,14 @@ async function threadAnswer(
   operation: OperationId,
   q: InstantQuery,
   at: { id: number; window: ValuationWindow; pendingInstant: number | null },
+  columns: BookColumns | null,
 ): Promise<string | null> {
   if (!(THREAD_ANSWERED as readonly string[]).includes(operation)) return null;
   const task: AnswerTask = {
     operation: operation as ThreadAnswered,
     query: q,
     bookId: at.id,
-    columns: null,
+    columns,
     window: at.window,
     pendingInstant: at.pendingInstant,
   };
@@ -583,7 +616,8 @@ async function threadAnswer(
 
 /**
  * The JSON text of a route's answer on a stored book: in the valuation threads (threadAnswer), else
- * `compute` here on the book (`valued`, the one this request just valued, or the stored one read).
+ * `compute` here on the book (`valued`, the one this request just valued, or the stored one read;
+ * the columns of a book just valued go to the thread with the task).
  * The threads run the same functions, so the text is the same.
  */
 async function answerText<Op extends OperationId>(
@@ -592,11 +626,11 @@ async function answerText<Op extends OperationId>(
   q: InstantQuery,
   at: { id: number; window: ValuationWindow; pendingInstant: number | null },
   compute: (at: BookAnswer) => Promise<DataOf<Op>>,
-  valued: FamilyBook | null = null,
+  valued: ValuedBook | null = null,
 ): Promise<string> {
-  const text = await threadAnswer(ctx, operation, q, at);
+  const text = await threadAnswer(ctx, operation, q, at, valued !== null && 'columns' in valued ? valued.columns : null);
   if (text !== null) return text;
-  const book = valued ?? (await storedBook(ctx, at.id));
+  const book = valued !== null ? bookOfValued(valued) : await storedBook(ctx, at.id);
   if (book === null) throw new BookGone();
   return JSON.stringify(await compute({ book, window: at.window, pendingInstant: at.pendingInstant }));
 }
@@ -634,15 +668,15 @@ export async function bookAnswer<Op extends OperationId>(
       if (!(error instanceof BookGone)) throw error;
     }
   }
-  const at: BookAnswer = { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
-  const valuedId = at.book.id;
-  if (valuedId === null) return { data: await compute(at), source };
-  const key = JSON.stringify([operation, valuedId, at.window.instant, null, queryKey]);
-  const pool = ctx.deps.valuation ?? null;
-  if (pool === null) return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
+  const valued = await valuedNow(ctx, located.requested, session);
+  const valuedWindow = located.requested;
+  if (valued.id === null)
+    return { data: await compute({ book: bookOfValued(valued), window: valuedWindow, pendingInstant: null }), source };
+  const valuedId = valued.id;
+  const key = JSON.stringify([operation, valuedId, valuedWindow.instant, null, queryKey]);
   const text = await ctx.deps.memos.positioning.get(
     key,
-    async () => await answerText(ctx, operation, q, { id: valuedId, window: at.window, pendingInstant: null }, compute, at.book),
+    async () => await answerText(ctx, operation, q, { id: valuedId, window: valuedWindow, pendingInstant: null }, compute, valued),
   );
   return textResult<Op>(text, source);
 }
