@@ -18,11 +18,14 @@ import type { SurfaceInput } from '../analytics/volatility/surface.js';
 import { ApiError } from '../errors.js';
 import { answerFunction } from './book-answers.js';
 import { bookFromColumns, surfaceTexts, type AnswerReply, type AnswerTask, type FamilyBook } from './books.js';
-import { ServiceMemos } from './memos.js';
+import { ServiceMemos, STORED_BOOK_LIMITS } from './memos.js';
 import type { ServiceContext } from './types.js';
 
-/** Books a thread keeps (an SPX family's book is tens of MB of heap). */
-export const THREAD_BOOK_LIMIT = 2;
+/**
+ * Books a thread keeps: as many as a process keeps of the stored books it reads (memos.ts
+ * STORED_BOOK_LIMITS), which with threads it reads only for the answers the event loop computes.
+ */
+export const THREAD_BOOK_LIMIT = STORED_BOOK_LIMITS.maxEntries;
 
 /** Thrown by the thread's context when a computation reaches for a dependency it does not have. */
 class NeedsEventLoop extends Error {}
