@@ -136,6 +136,8 @@ export class ValuationPool {
   private spawn(): Promise<void> {
     const { entry, eval: isEval } = workerEntry();
     const worker = new Worker(entry, { eval: isEval });
+    // The threads never keep the process alive on their own (a process whose service was not stopped still exits).
+    worker.unref();
     const thread: Thread = { worker, task: null };
     return new Promise<void>((resolve, reject) => {
       let ready = false;
