@@ -186,6 +186,7 @@ bench: install
 	npx tsx bench/trades/run.ts
 	npx tsx bench/volatility/run.ts
 	npx tsx bench/volatility/solver.ts
+	npx tsx bench/isolation/run.ts
 	npx tsx bench/positioning/run.ts
 	npx tsx bench/live/run.ts
 	npx tsx bench/stream/run.ts

@@ -3733,7 +3733,7 @@ export interface components {
             datasets: components["schemas"]["DatasetFreshness"][];
             /**
              * Format: int64
-             * @description When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
+             * @description When the dataset figures were read (Unix ms); null when no read has succeeded since the service started. Figures are read again when the data they come from changed (every call checks, in one statement, the market data change log, the file ledger, the splits and the simulator runs) and at least once a minute (the row counts are the planner's estimates, which move without a write); in between, a call that finds the data unchanged serves the figures of that read, which still hold.
              * @example 1763672400000
              */
             datasets_timestamp: number | null;

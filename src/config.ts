@@ -69,6 +69,12 @@ export interface Config {
    */
   webWorkers: number;
   /**
+   * Threads per HTTP worker process (services/valuation-pool.ts) that value books and compute the
+   * levels, heat map and skew answers a request needs afresh, off the event loop that serves simple
+   * reads, dealt round-robin across accounts. 0 computes them on the event loop.
+   */
+  valuationThreads: number;
+  /**
    * Where a cluster's request limits are counted: 'cluster' (the default), once for all the workers
    * by the primary, so an account gets the configured values whichever workers serve it (workers
    * lease window shares from the primary in batches: cluster-limiter.ts); or 'process', each HTTP
@@ -228,6 +234,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseWaitMs: errors.integer(env, 'DATABASE_WAIT_MS', 2_000, 0, 60_000),
     databaseHangMs: errors.integer(env, 'DATABASE_HANG_MS', 5_000, 100, 60_000),
     webWorkers: errors.integer(env, 'WEB_WORKERS', Math.min(MAX_DEFAULT_WEB_WORKERS, os.availableParallelism()), 1, 64),
+    valuationThreads: errors.integer(env, 'VALUATION_THREADS', 1, 0, 16),
     limitScope,
     limits: {
       requestsPerMinute: errors.integer(env, 'LIMIT_PER_MINUTE', 250, 1, 10_000_000),

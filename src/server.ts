@@ -33,6 +33,7 @@ import { answerMetricsRequests, Metrics, serveMetrics } from './metrics.js';
 import { CursorCodec } from './services/cursor.js';
 import { QueryValidator } from './parameters/index.js';
 import { ServiceMemos } from './services/memos.js';
+import { ValuationPool } from './services/valuation-pool.js';
 import { databaseRepositories } from './services/repositories.js';
 import { createLogger, type Logger } from './logging.js';
 import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
@@ -175,11 +176,13 @@ export async function startService(config: Readonly<Config>, options: StartOptio
   const stopFollowingLoads = onFileLoaded((kind, rows, seconds) => metrics.ingested(kind, rows, seconds));
   let boss: PgBoss | null = null;
   let metricsServer: Server | null = null;
+  let valuation: ValuationPool | null = null;
   const stopAnsweringMetrics = cluster.isWorker ? answerMetricsRequests(metrics) : () => undefined;
   try {
     if (prepare) await prepareStore(database, config, options, clock, logger, simulation);
     const handlers = handlerMap(options.handlers);
     const { deps, requestLog } = await serviceDeps(database, config, options, handlers, metrics, clock, logger);
+    valuation = deps.valuation ?? null;
     // The app (its validators compile the contract's schemas: seconds of CPU) is built for a process
     // that serves, before the jobs, which it reads at run time only: a cluster's worker builds it
     // while the market loads. A cluster's primary, which serves nothing, builds it only if asked.
@@ -196,7 +199,17 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     const address = server?.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const metricsAddress = metricsServer?.address();
-    const stoppable: Stoppable = { streams, drain, requestLog, boss, stopFollowingLoads, stopAnsweringMetrics, metricsServer, database };
+    const stoppable: Stoppable = {
+      streams,
+      drain,
+      requestLog,
+      boss,
+      stopFollowingLoads,
+      stopAnsweringMetrics,
+      metricsServer,
+      database,
+      valuation,
+    };
     return {
       deps,
       database,
@@ -214,6 +227,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     stopFollowingLoads();
     stopAnsweringMetrics();
     metricsServer?.close();
+    await valuation?.stop();
     if (boss) await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
@@ -293,6 +307,7 @@ async function serviceDeps(
     db: database.db,
     repositories: databaseRepositories(database.db),
     memos: new ServiceMemos(),
+    valuation: ValuationPool.create(config.valuationThreads, logger),
     apiContract: contract,
     logger,
     metrics,
@@ -387,6 +402,8 @@ interface Stoppable {
   stopAnsweringMetrics: () => void;
   metricsServer: Server | null;
   database: DatabaseHandle;
+  /** The valuation threads, stopped once the requests are drained (the jobs' valuations, the book valuer's, finish first). */
+  valuation: ValuationPool | null;
 }
 
 async function stopService(s: Stoppable, graceMs: number): Promise<void> {
@@ -398,6 +415,7 @@ async function stopService(s: Stoppable, graceMs: number): Promise<void> {
     await s.requestLog.flush();
     if (s.boss) await s.boss.stop({ graceful: true, wait: true, timeout: JOBS_STOP_MS });
   } finally {
+    await s.valuation?.stop();
     s.stopFollowingLoads();
     s.stopAnsweringMetrics();
     const served = s.metricsServer;

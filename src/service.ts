@@ -16,6 +16,7 @@ import type { CursorCodec } from './services/cursor.js';
 import type { QueryValidator } from './parameters/index.js';
 import type { ServiceMemos } from './services/memos.js';
 import type { Repositories } from './services/repositories.js';
+import type { ValuationPool } from './services/valuation-pool.js';
 
 export interface ServiceDeps {
   config: Readonly<Config>;
@@ -24,6 +25,12 @@ export interface ServiceDeps {
   repositories: Repositories;
   /** The services' memos of this process (services/memos.ts). */
   memos: ServiceMemos;
+  /**
+   * The process's valuation threads (services/valuation-pool.ts): book valuations and the views a
+   * request computes afresh run there, on the account's turn; null computes them on the event loop
+   * (VALUATION_THREADS=0, or threads that could not start). Optional for the unit tests' contexts.
+   */
+  valuation?: ValuationPool | null;
   apiContract: ApiContract;
   logger: Logger;
   /** This process's Prometheus metrics (metrics.ts). */

@@ -1349,7 +1349,7 @@ export type Status = {
      */
     database: DatabaseHealth;
     /**
-     * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started.
+     * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started. Figures are read again when the data they come from changed (every call checks, in one statement, the market data change log, the file ledger, the splits and the simulator runs) and at least once a minute (the row counts are the planner's estimates, which move without a write); in between, a call that finds the data unchanged serves the figures of that read, which still hold.
      */
     datasets_timestamp: number | null;
     /**

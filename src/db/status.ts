@@ -24,6 +24,22 @@ export async function pingDatabase(db: Queryable): Promise<number> {
   return Math.round((performance.now() - started) * 1000) / 1000;
 }
 
+/**
+ * A stamp of what the dataset figures and the data origin are read from: it changes with every
+ * committed write of market data (the change log's newest row), every file loaded (the ledger), the
+ * splits and the simulator runs recorded. Equal stamps mean the figures read under the first still
+ * hold, but for the planner's row estimates, which move with ANALYZE alone. One statement.
+ */
+export async function datasetStamp(db: Queryable): Promise<string> {
+  const result = await sql<{ stamp: string }>`
+    select concat_ws(':',
+      (select coalesce(max(id), 0) from market_data_changes),
+      (select count(*) from ingest_files),
+      (select count(*) from stock_splits),
+      (select count(*) from simulated_markets)) as stamp`.execute(db);
+  return result.rows[0]!.stamp;
+}
+
 const INDEX_SYMBOLS = [...new Set(OPTION_ROOTS.filter((r) => r.kind === 'index').map((r) => r.underlying))];
 
 /** Planner's row estimate of a table and its partitions (exact counts of prints would scan days of rows); null before the first analyze. */

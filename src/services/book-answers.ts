@@ -32,6 +32,13 @@ const ANSWERED: Record<string, (ctx: ServiceContext, q: never, at: BookAnswer) =
   getVolatilitySkew: volatilitySkew,
 };
 
+/** How a route of the valuer's answers computes its answer on a book (the valuation threads call it: valuation-tasks.ts). */
+export function answerFunction(operationId: string): (ctx: ServiceContext, q: never, at: BookAnswer) => Promise<unknown> {
+  const compute = ANSWERED[operationId];
+  if (compute === undefined) throw new Error(`${operationId} has no answer computed on a book`);
+  return compute;
+}
+
 /** The routes whose default answers the valuer stores. */
 export const ANSWERED_OPERATIONS = Object.keys(ANSWERED) as OperationId[];
 

@@ -34,7 +34,7 @@ import { riskFreeRate } from '../analytics/rates.js';
 import { customerFlow, type CustomerFlow } from '../analytics/positioning/positions.js';
 import type { ContractActivity } from '../analytics/positioning/heatmap.js';
 import { ASK_SIDES, BID_SIDES, type Side } from '../analytics/sides.js';
-import { buildSurface, type ExpirationSurface } from '../analytics/volatility/surface.js';
+import { buildSurface, type ExpirationSurface, type SurfaceInput } from '../analytics/volatility/surface.js';
 import {
   chainMinute,
   chainValuationTime,
@@ -61,9 +61,10 @@ import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import { canonicalQuery } from './response-memo.js';
-import { keptAnswer, textResult } from './text-result.js';
+import { textResult } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
 import type { OperationId } from '../api-contract/openapi.js';
+import { ApiError, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 /** What a book's row holds besides its expirations' columns. */
 interface BookSummary {
@@ -119,6 +120,11 @@ const surfaceReviver = (_key: string, value: unknown): unknown =>
 /** A surface as the JSON text a book keeps, exactly (surfaceReplacer). */
 export function surfaceText(surface: ExpirationSurface): string {
   return JSON.stringify(surface, surfaceReplacer);
+}
+
+/** The fitted surface of each expiration of the input, in its order, as the JSON text a book keeps (the valuation threads' `fit` task). */
+export function surfaceTexts(input: SurfaceInput): string[] {
+  return buildSurface(input).map(surfaceText);
 }
 
 /** A family's book from its columns (as stored, or as just read and valued). */
@@ -196,6 +202,18 @@ interface ReadInputs {
   chainRows: ChainQuoteRow[];
 }
 
+/** The items by key, each list in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = groups.get(k);
+    if (list === undefined) groups.set(k, [item]);
+    else list.push(item);
+  }
+  return groups;
+}
+
 /** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */
 async function readInputs(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ReadInputs> {
   const { symbol, tradingDate, roots, span, instant } = window;
@@ -229,9 +247,12 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   const activity = new Map(prints.activity.map((a) => [a.contractId, a]));
 
   const dates = [...new Set(listed.map((e) => e.dateOfExpiry))].sort();
+  // Each date's contracts and chain rows in their order, grouped in one pass (not a scan per date).
+  const contractsOf = groupBy(contracts, (c) => c.dateOfExpiry);
+  const chainOf = groupBy(chainRows, (r) => r.dateOfExpiry);
   const expirations: BookExpirationColumns[] = dates.map((date) => {
-    const own = contracts.filter((c) => c.dateOfExpiry === date);
-    const chain = chainRows.filter((r) => r.dateOfExpiry === date);
+    const own = contractsOf.get(date) ?? [];
+    const chain = chainOf.get(date) ?? [];
     return {
       dateOfExpiry: date,
       surface: null,
@@ -277,21 +298,37 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   return { columns, digest, chainRows };
 }
 
-/** Fits the surface of the chosen expirations (those settling after the instant with a chain) into the columns. */
-function fitSurfaces(inputs: ReadInputs, instant: number): void {
+/**
+ * Fits the surface of the chosen expirations (those settling after the instant with a chain) into
+ * the columns: in the process's valuation threads when it has them (valuation-pool.ts, the
+ * account's turn), else here; the same function either way.
+ */
+async function fitSurfaces(ctx: ServiceContext, inputs: ReadInputs, instant: number): Promise<void> {
   const { summary, expirations } = inputs.columns;
   if (inputs.chainRows.length === 0) return;
   const chosen = expirationsByDate(summary.listed).filter((e) => e.settlement > instant);
-  const surface = buildSurface({
+  const input: SurfaceInput = {
     spot: summary.price?.price ?? null,
     rate: summary.rate,
     expirations: chosen.map((e) => expirationChain(e, rowsOf(inputs.chainRows, e), summary.valuedAt)),
-  });
-  const byDate = new Map(chosen.map((e, i) => [e.dateOfExpiry, surface[i] as ExpirationSurface]));
+  };
+  const texts = ((await inThreads(ctx, 'fit', input)) as string[] | undefined) ?? surfaceTexts(input);
+  const byDate = new Map(chosen.map((e, i) => [e.dateOfExpiry, texts[i] as string]));
   for (const e of expirations) {
     const fitted = byDate.get(e.dateOfExpiry);
-    if (fitted !== undefined) e.surface = surfaceText(fitted);
+    if (fitted !== undefined) e.surface = fitted;
   }
+}
+
+/**
+ * Runs a task of valuation-tasks.ts in the process's valuation threads, on the turn of the
+ * request's account (fair-queue.ts; the process's own work, the book valuer's, shares one turn);
+ * undefined when the process has none running (the caller computes it here).
+ */
+async function inThreads(ctx: ServiceContext, name: 'fit' | 'answer', input: unknown): Promise<unknown> {
+  const pool = ctx.deps.valuation ?? null;
+  if (pool === null || !(await pool.ready())) return undefined;
+  return await pool.run(ctx.account === null ? 'service' : `account:${ctx.account.id}`, name, input);
 }
 
 /**
@@ -324,7 +361,7 @@ export function familyOf(window: ValuationWindow, session: VolatilitySession): B
  */
 export async function freshBook(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<FamilyBook> {
   const inputs = await readInputs(ctx, window, session);
-  fitSurfaces(inputs, window.instant);
+  await fitSurfaces(ctx, inputs, window.instant);
   return bookFromColumns(null, inputs.columns);
 }
 
@@ -341,7 +378,7 @@ export async function ensureBook(
   session: VolatilitySession,
   by: 'valuer' | 'request' | 'background' = 'request',
   beforeMapping?: (id: number, book: FamilyBook) => Promise<void>,
-): Promise<{ id: number | null; book?: FamilyBook }> {
+): Promise<{ id: number | null; book?: FamilyBook; columns?: BookColumns }> {
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
   const dates = datesRead(window.tradingDate, window.instant);
@@ -352,22 +389,27 @@ export async function ensureBook(
   const started = performance.now();
   const inputs = await readInputs(ctx, window, session);
   if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
-    fitSurfaces(inputs, window.instant);
+    await fitSurfaces(ctx, inputs, window.instant);
     return { id: null, book: bookFromColumns(null, inputs.columns) };
   }
   let id = await store.bookOfDigest(family, inputs.digest);
   let book: FamilyBook | undefined;
   if (id === null) {
-    fitSurfaces(inputs, window.instant);
+    await fitSurfaces(ctx, inputs, window.instant);
     id = await store.storeBook(family, {
       valuedAt: inputs.columns.summary.valuedAt,
       digest: inputs.digest,
       summary: inputs.columns.summary,
       expirations: inputs.columns.expirations,
     });
-    // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
-    if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
     ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+    // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
+    // With valuation threads a request's answer is computed there: the columns go to the thread, which reads them into the book.
+    if (by === 'request' && beforeMapping === undefined && (ctx.deps.valuation ?? null) !== null) {
+      await store.mapBookMinute(family, window.instant, id, position);
+      return { id, columns: inputs.columns };
+    }
+    if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
   }
   if (beforeMapping !== undefined) {
     const valued = book ?? (await storedBook(ctx, id));
@@ -460,15 +502,26 @@ async function locateBook(ctx: ServiceContext, q: InstantQuery, session: Volatil
   return { requested: window, id: null, window, pendingInstant: null };
 }
 
+/** A book a request valued: read into its maps, or, for the valuation threads to read, its columns as stored (ensureBook). */
+type ValuedBook = { id: number | null; book: FamilyBook } | { id: number; columns: BookColumns };
+
 /** The book of a minute valued by this request (or by another of this process for the same minute), stored unless there is nothing to value. */
-async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<FamilyBook> {
+async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ValuedBook> {
   const key = valuationKey(window, session);
   const ensured = (await ctx.deps.memos.ensured.get(key, async () => {
     const result = await ensureBook(ctx, window, session);
-    return result.book ?? (result.id === null ? { gone: true } : ((await storedBook(ctx, result.id)) ?? { gone: true }));
-  })) as FamilyBook | { gone: true };
+    if (result.book !== undefined) return { id: result.id, book: result.book };
+    if (result.columns !== undefined && result.id !== null) return { id: result.id, columns: result.columns };
+    const stored = result.id === null ? null : await storedBook(ctx, result.id);
+    return stored === null ? { gone: true } : { id: result.id, book: stored };
+  })) as ValuedBook | { gone: true };
   if ('gone' in ensured) throw new Error('The valued book was removed while it was read.');
   return ensured;
+}
+
+/** The book of a ValuedBook, read from its columns here when the threads were to read it. */
+function bookOfValued(valued: ValuedBook): FamilyBook {
+  return 'book' in valued ? valued.book : bookFromColumns(valued.id, valued.columns);
 }
 
 /**
@@ -481,7 +534,7 @@ export async function bookFor(ctx: ServiceContext, q: InstantQuery, session: Vol
     const book = await storedBook(ctx, located.id);
     if (book !== null) return { book, window: located.window, pendingInstant: located.pendingInstant };
   }
-  return { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
+  return { book: bookOfValued(await valuedNow(ctx, located.requested, session)), window: located.requested, pendingInstant: null };
 }
 
 /** A stored answer of the previous minute served while the newest is valued: its valuation names the newest minute. */
@@ -494,13 +547,102 @@ function withPendingInstant(body: string, pendingInstant: number): string {
 /** Thrown inside a memo's computation when the located book was removed meanwhile (its session archived): the request values afresh. */
 class BookGone extends Error {}
 
+/** The routes whose answers the valuation threads compute (valuation-tasks.ts). */
+export const THREAD_ANSWERED = ['getExposureLevels', 'getExposureHeatmap', 'getVolatilitySkew'] as const;
+export type ThreadAnswered = (typeof THREAD_ANSWERED)[number];
+
+/** The input of a valuation thread's `answer` task: a route's answer to a query on a stored book. */
+export interface AnswerTask {
+  operation: ThreadAnswered;
+  query: unknown;
+  bookId: number;
+  /** The book's columns as stored; null while the thread may still hold the book (it answers `missing` if it does not). */
+  columns: BookColumns | null;
+  window: ValuationWindow;
+  pendingInstant: number | null;
+}
+
+/**
+ * A thread's reply to an `answer` task: the answer's JSON text; `missing`, the book is not held
+ * (send its columns); the route's ApiError (422: nothing selected); or `onEventLoop` when the
+ * answer needs a read (explaining missing data of an archived session), which only the event loop
+ * does.
+ */
+export type AnswerReply =
+  | { text: string }
+  | { missing: true }
+  | { apiError: { status: number; code: ErrorCode; message: string; details: ErrorDetail[]; retryAfterMs: number | null } }
+  | { onEventLoop: true };
+
+/**
+ * A route's answer on a stored book computed in the process's valuation threads (valuation-pool.ts)
+ * on the request account's turn, the book's columns sent when the thread does not hold it (read
+ * again from the store, unless `columns` are given: a book this request just valued); null
+ * when it is computed here instead: no threads, a route they do not answer, a book removed
+ * meanwhile, or an answer that needs a read.
+ */
+async function threadAnswer(
+  ctx: ServiceContext,
+  operation: OperationId,
+  q: InstantQuery,
+  at: { id: number; window: ValuationWindow; pendingInstant: number | null },
+  columns: BookColumns | null,
+): Promise<string | null> {
+  if (!(THREAD_ANSWERED as readonly string[]).includes(operation)) return null;
+  const task: AnswerTask = {
+    operation: operation as ThreadAnswered,
+    query: q,
+    bookId: at.id,
+    columns,
+    window: at.window,
+    pendingInstant: at.pendingInstant,
+  };
+  let reply = (await inThreads(ctx, 'answer', task)) as AnswerReply | undefined;
+  if (reply === undefined) return null;
+  if ('missing' in reply) {
+    const stored = await ctx.deps.repositories.books.readBook(at.id);
+    if (stored === null) return null;
+    const columns: BookColumns = { summary: stored.summary as BookSummary, expirations: stored.expirations };
+    reply = (await inThreads(ctx, 'answer', { ...task, columns })) as AnswerReply | undefined;
+    if (reply === undefined) return null;
+  }
+  if ('text' in reply) return reply.text;
+  if ('apiError' in reply) {
+    const e = reply.apiError;
+    throw new ApiError(e.status, e.code, e.message, e.details, e.retryAfterMs);
+  }
+  return null;
+}
+
+/**
+ * The JSON text of a route's answer on a stored book: in the valuation threads (threadAnswer), else
+ * `compute` here on the book (`valued`, the one this request just valued, or the stored one read;
+ * the columns of a book just valued go to the thread with the task).
+ * The threads run the same functions, so the text is the same.
+ */
+async function answerText<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: InstantQuery,
+  at: { id: number; window: ValuationWindow; pendingInstant: number | null },
+  compute: (at: BookAnswer) => Promise<DataOf<Op>>,
+  valued: ValuedBook | null = null,
+): Promise<string> {
+  const text = await threadAnswer(ctx, operation, q, at, valued !== null && 'columns' in valued ? valued.columns : null);
+  if (text !== null) return text;
+  const book = valued !== null ? bookOfValued(valued) : await storedBook(ctx, at.id);
+  if (book === null) throw new BookGone();
+  return JSON.stringify(await compute({ book, window: at.window, pendingInstant: at.pendingInstant }));
+}
+
 /**
  * A valuing route's answer: `compute`'s view of the request's book, kept per process as JSON text by
  * the book, the minute, whether it is a previous minute's answer, and the query (`at` read through
  * the minute): a stored book never changes, so a kept view of it is never stale. For a stored book,
  * the answer the valuer stored with it (the route's default query, migration 20261128T070000) is
- * read instead of the book when there is one; otherwise the book is read and the view computed. A
- * book not stored (nothing to value) is not kept either.
+ * read instead of the book when there is one; otherwise the view is computed (answerText: in the
+ * process's valuation threads when it has them). A book not stored (nothing to value) is not kept
+ * either.
  */
 export async function bookAnswer<Op extends OperationId>(
   ctx: ServiceContext,
@@ -519,19 +661,24 @@ export async function bookAnswer<Op extends OperationId>(
       const text = await ctx.deps.memos.positioning.get(key, async () => {
         const stored = await ctx.deps.repositories.books.readBookAnswer(id, window.instant, operation, queryKey);
         if (stored !== null) return pendingInstant === null ? stored : withPendingInstant(stored, pendingInstant);
-        const book = await storedBook(ctx, id);
-        if (book === null) throw new BookGone();
-        return JSON.stringify(await compute({ book, window, pendingInstant }));
+        return await answerText(ctx, operation, q, { id, window, pendingInstant }, compute);
       });
       return textResult<Op>(text, source);
     } catch (error) {
       if (!(error instanceof BookGone)) throw error;
     }
   }
-  const at: BookAnswer = { book: await valuedNow(ctx, located.requested, session), window: located.requested, pendingInstant: null };
-  if (at.book.id === null) return { data: await compute(at), source };
-  const key = JSON.stringify([operation, at.book.id, at.window.instant, null, queryKey]);
-  return await keptAnswer<Op>(ctx.deps.memos.positioning, key, source, async () => await compute(at));
+  const valued = await valuedNow(ctx, located.requested, session);
+  const valuedWindow = located.requested;
+  if (valued.id === null)
+    return { data: await compute({ book: bookOfValued(valued), window: valuedWindow, pendingInstant: null }), source };
+  const valuedId = valued.id;
+  const key = JSON.stringify([operation, valuedId, valuedWindow.instant, null, queryKey]);
+  const text = await ctx.deps.memos.positioning.get(
+    key,
+    async () => await answerText(ctx, operation, q, { id: valuedId, window: valuedWindow, pendingInstant: null }, compute, valued),
+  );
+  return textResult<Op>(text, source);
 }
 
 /** The canonical key of a route's query as a book's answer is stored under (`at` read through the minute). */

@@ -2,7 +2,7 @@
 import { buildCatalog, type CatalogEntry } from '../api-contract/catalog.js';
 import { healthOf, type Database } from '../db/connection.js';
 import { dataOriginOf, originCounts, type OriginCounts } from '../db/data-origin.js';
-import { datasetFreshness, pingDatabase, type DatasetFreshness } from '../db/status.js';
+import { datasetFreshness, datasetStamp, pingDatabase, type DatasetFreshness } from '../db/status.js';
 import { servedDocument } from '../docs/enrich.js';
 import { exportDisk } from './export-disk.js';
 import type { QueryOf, Result, ServiceContext } from './types.js';
@@ -21,6 +21,12 @@ const STATUS_DEADLINE_MS = 800;
  * status pool cuts such a connection: db/connection.ts); past it the database is reported down.
  */
 const PING_WITHIN_MS = 500;
+/**
+ * How long dataset figures are served again while the data they are read from is unchanged (the
+ * stamp of db/status.ts datasetStamp, read by every call in one statement): read anew at least this
+ * often, for the planner's row estimates, which move without a write being logged.
+ */
+const FIGURES_REUSE_MS = 60_000;
 
 /** `work`'s value, or null when it fails or has not settled within `ms`. */
 async function within<T>(work: Promise<T>, ms: number): Promise<T | null> {
@@ -40,6 +46,8 @@ interface Figures {
   /** Where the market data comes from (data-origin.ts), read with the datasets; null before the first read. */
   origin: OriginCounts | null;
   readAt: number | null;
+  /** The stamp of the data the figures were read from (db/status.ts datasetStamp); null before the first read. */
+  stamp: string | null;
   /** The read under way, which calls join rather than start another. */
   reading: Promise<boolean> | null;
 }
@@ -49,19 +57,26 @@ const figuresOf = new WeakMap<Database, Figures>();
 
 /** Reads the figures anew (or joins the read under way); true if they were read within `withinMs`. */
 async function readFigures(figures: Figures, db: Database, clock: () => number, withinMs: number): Promise<boolean> {
-  figures.reading ??= Promise.all([datasetFreshness(db), originCounts(db)]).then(
-    ([datasets, origin]) => {
+  figures.reading ??= datasetStamp(db)
+    .then(async (stamp) => {
+      // The data unchanged since the last read (and that read recent): its figures still hold.
+      if (stamp === figures.stamp && figures.readAt !== null && clock() - figures.readAt < FIGURES_REUSE_MS) return;
+      const [datasets, origin] = await Promise.all([datasetFreshness(db), originCounts(db)]);
       figures.datasets = datasets;
       figures.origin = origin;
       figures.readAt = clock();
-      figures.reading = null;
-      return true;
-    },
-    () => {
-      figures.reading = null;
-      return false;
-    },
-  );
+      figures.stamp = stamp;
+    })
+    .then(
+      () => {
+        figures.reading = null;
+        return true;
+      },
+      () => {
+        figures.reading = null;
+        return false;
+      },
+    );
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), Math.max(0, withinMs));
@@ -79,7 +94,7 @@ export async function getStatus({ deps }: ServiceContext): Promise<Result<'getSt
   const db = health?.probe ?? deps.db;
   let figures = figuresOf.get(deps.db);
   if (!figures) {
-    figures = { datasets: [], origin: null, readAt: null, reading: null };
+    figures = { datasets: [], origin: null, readAt: null, stamp: null, reading: null };
     figuresOf.set(deps.db, figures);
   }
   let latency: number | null = null;

@@ -32,7 +32,10 @@ class Status:
             started_timestamp (int): Unix epoch milliseconds (UTC).
             database (DatabaseHealth): Whether the database answers, and how fast.
             datasets_timestamp (int | None): When the dataset figures were read (Unix ms); null when no read has succeeded
-                since the service started.
+                since the service started. Figures are read again when the data they come from changed (every call checks, in
+                one statement, the market data change log, the file ledger, the splits and the simulator runs) and at least once
+                a minute (the row counts are the planner's estimates, which move without a write); in between, a call that finds
+                the data unchanged serves the figures of that read, which still hold.
             datasets (list[DatasetFreshness]): Per dataset, the newest data held and its size.
             data_source (DataOrigin | None): Whether the market data is simulated or loaded from files, read with the
                 dataset figures (the last read's when they are); null when no read has succeeded since the service started.
