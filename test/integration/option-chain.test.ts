@@ -7,13 +7,22 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getExposureLevels, getOptionChain, getVolatilitySkew } from '../../generated/client/index.js';
+import {
+  createExport,
+  downloadExport,
+  getExport,
+  getExposureLevels,
+  getOptionChain,
+  getVolatilitySkew,
+} from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { GetOptionChainData, OptionChainContract } from '../../generated/client/types.gen.js';
 import { bsmGreeks, bsmPrice } from '../../src/analytics/pricing.js';
 import { MS_PER_YEAR, settlementInstant } from '../../src/analytics/settlement.js';
+import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 const DAY = '2026-11-20';
 const PREVIOUS = '2026-11-19';
@@ -29,6 +38,7 @@ describe('GET /v1/options/chain', () => {
   beforeAll(async () => {
     service = await startTestService({
       clock: () => MARKET_NOW,
+      jobs: true,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ client } = await service.newAccount({ plan: 'pro' }));
@@ -214,5 +224,19 @@ describe('GET /v1/options/chain', () => {
     expect(await status({ underlying_symbol: 'SPY', moneyness: 'deep' as 'otm' })).toBe(400);
     expect(await status({ underlying_symbol: 'SPY', at: AT, root: 'SPXW' })).toBe(422);
     expect(await status({ underlying_symbol: 'SPY', at: AT, min_strike: 999_999 })).toBe(422);
+  });
+
+  it('exports the whole chain of an instant into one file, every page at the same minute', async () => {
+    const want = (await walk({ underlying_symbol: 'SPY', at: AT, limit: 1000 })).rows;
+    const created = await createExport({
+      client,
+      body: { path: '/v1/options/chain', query: { underlying_symbol: 'SPY', at: AT, limit: 100_000 } },
+    });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(202);
+    const id = created.data!.data.id;
+    await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 60_000 });
+    expect((await getExport({ client, path: { id } })).data!.data).toMatchObject({ status: 'ready', rows: want.length, truncated: false });
+    const file = await downloadExport({ client, path: { id }, parseAs: 'json' });
+    expect((file.data as { data: OptionChainContract[] }).data).toEqual(want);
   });
 });
