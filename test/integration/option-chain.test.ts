@@ -224,6 +224,14 @@ describe('GET /v1/options/chain', () => {
     expect(await status({ underlying_symbol: 'SPY', moneyness: 'deep' as 'otm' })).toBe(400);
     expect(await status({ underlying_symbol: 'SPY', at: AT, root: 'SPXW' })).toBe(422);
     expect(await status({ underlying_symbol: 'SPY', at: AT, min_strike: 999_999 })).toBe(422);
+    expect(await status({ underlying_symbol: 'ZZZ', at: AT })).toBe(422);
+    // Before the regular session's open: the previous session's close, as the levels route reads it.
+    const early = Date.parse(`${DAY}T14:00:00Z`);
+    const before = await getOptionChain({ client, query: { underlying_symbol: 'SPY', at: early, limit: 1 } });
+    const levels = await getExposureLevels({ client, query: { underlying_symbol: 'SPY', at: early } });
+    expect(before.data!.data[0]!.valuation).toEqual(levels.data!.data.valuation);
+    expect(before.data!.data[0]!.valuation.timestamp).toBeLessThan(Date.parse(`${PREVIOUS}T23:59:59Z`));
+    expect(before.data!.data[0]!.valuation.timestamp).toBeGreaterThan(Date.parse(`${PREVIOUS}T14:30:00Z`));
   });
 
   it('exports the whole chain of an instant into one file, every page at the same minute', async () => {
