@@ -612,7 +612,8 @@ export const listOptionBars = <ThrowOnError extends boolean = false>(options?: O
  * data.
  *
  * **Instant.** `at` (Unix ms, default now) picks the regular session it falls in (its trading
- * date chosen as on the levels route); the chain is valued at the newest minute of data at or
+ * date chosen as on the levels route: before a session's open, the previous session, valued at
+ * its close); the chain is valued at the newest minute of data at or
  * before it, reading nothing recorded after it, exactly as `/v1/options/levels` values it: the
  * answer reads the same valued book of the family and minute. `valuation` (the same object on
  * every row, and on every page of a cursor walk: the cursor keeps the minute) says which
@@ -627,7 +628,7 @@ export const listOptionBars = <ThrowOnError extends boolean = false>(options?: O
  * `min_date_of_expiry`/`max_date_of_expiry` range, `min_strike`/`max_strike` (inclusive),
  * `contract_type` and `moneyness`. Rows are ordered by root, expiration, type (call first) and
  * strike, and paged with `cursor_id`. 422 `no_data` when no listed contract matches on the
- * first page, or the session has not begun.
+ * first page (an underlying without listed options included).
  *
  * **Quote.** Each contract's newest quote sample of the session by the valuation time, by the
  * chain rule of the skew and levels routes: at most 30 minutes older than the chain's minute;
