@@ -362,6 +362,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/options/chain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Option chain snapshot at an instant
+         * @description A snapshot of an underlying's option chain in the regular session: per listed contract the
+         *     quote (bid, ask, their sizes, mid and the quote's time), the implied volatility and greeks of
+         *     the mid, the open interest, the session's volume and the last trade, all as of one minute of
+         *     data.
+         *
+         *     **Instant.** `at` (Unix ms, default now) picks the regular session it falls in (its trading
+         *     date chosen as on the levels route: before a session's open, the previous session, valued at
+         *     its close); the chain is valued at the newest minute of data at or
+         *     before it, reading nothing recorded after it, exactly as `/v1/options/levels` values it: the
+         *     answer reads the same valued book of the family and minute. `valuation` (the same object on
+         *     every row, and on every page of a cursor walk: the cursor keeps the minute) says which
+         *     minute (`timestamp`, the end of the chain's minute; `chain_timestamp`, its newest quote), the
+         *     underlying price and its source, the rate and the open interest date. While a session runs, a
+         *     request for the newest minute whose book is still being valued answers from the previous
+         *     minute and names the newest in `pending_instant`.
+         *
+         *     **Which contracts.** Every contract listed on the trading date (expiring on it or later) of
+         *     the underlying's roots (SPX covers SPX and SPXW; a weekly root alone covers itself), narrowed
+         *     by the filters, which combine: `root` (one of those roots), `date_of_expiry` or the
+         *     `min_date_of_expiry`/`max_date_of_expiry` range, `min_strike`/`max_strike` (inclusive),
+         *     `contract_type` and `moneyness`. Rows are ordered by root, expiration, type (call first) and
+         *     strike, and paged with `cursor_id`. 422 `no_data` when no listed contract matches on the
+         *     first page (an underlying without listed options included).
+         *
+         *     **Quote.** Each contract's newest quote sample of the session by the valuation time, by the
+         *     chain rule of the skew and levels routes: at most 30 minutes older than the chain's minute;
+         *     a contract without one has bid, ask, sizes, mid and quote_timestamp null. `mid` is
+         *     (bid + ask) / 2 of a two-sided, uncrossed quote (a zero bid is no bid), else null.
+         *
+         *     **Volatility and greeks.** `implied_volatility` is the Black-76 volatility of the mid on
+         *     `forward`, the put-call parity forward of the contract's expiration date implied by the
+         *     chain at the valuation (the skew route's `forward`), over the contract's own ACT/365 time to
+         *     settlement from `valuation.timestamp` (09:30 ET AM-settled, the close PM-settled), at the rate
+         *     `valuation.risk_free_rate`. Greeks are Black-Scholes-Merton spot greeks at that volatility, the
+         *     underlying price S and the dividend yield the forward implies, q = r − ln(F/S)/T (the levels
+         *     route's carry): delta per 1 unit of S, gamma per unit per unit, vega per volatility point (one
+         *     hundredth of ∂V/∂σ), theta the change of value over one calendar day with S, σ, r and q held
+         *     (to the payoff at S when fewer than one day is left). They are null without a mid, a
+         *     forward, a volatility solving the mid, or an underlying price (greeks only), and for a
+         *     contract settled by the valuation time.
+         *
+         *     **Moneyness.** `itm`: calls with strike < F and puts with strike > F; `otm`: the others;
+         *     `all` (default) every contract. F is the contract's `forward`, else (an expiration without
+         *     a parity forward) `valuation.underlying_price`; a contract with neither matches only `all`.
+         *
+         *     **Open interest, volume, last trade.** `open_interest` is the figure published for the
+         *     trading date (the close `valuation.open_interest_date`), null when the contract has none of
+         *     that date. `volume` sums the contracts of the session's regular prints before the valuation
+         *     time, cancelled prints left out (0 without one); `last_trade` is the last such print (by
+         *     time), null without one.
+         */
+        get: operations["getOptionChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/options/contract/implied-volatility": {
         parameters: {
             query?: never;
@@ -1401,6 +1470,37 @@ export interface components {
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * ChainLastTrade
+         * @description The contract's last print of the session before the valuation time.
+         */
+        ChainLastTrade: {
+            /**
+             * Format: double
+             * @description Price per share (USD).
+             * @example 4.15
+             */
+            price: number;
+            /**
+             * Format: int64
+             * @description Contracts.
+             * @example 10
+             */
+            size: number;
+            /**
+             * Format: int64
+             * @description Time of the print (Unix ms).
+             * @example 1763648990000
+             */
+            timestamp: number;
+        };
+        /**
+         * ChainMoneyness
+         * @description Which side of the forward a chain snapshot keeps: itm (calls with strike below it, puts above), otm (the others) or all.
+         * @example otm
+         * @enum {string}
+         */
+        ChainMoneyness: "all" | "itm" | "otm";
         /**
          * CoarseSideFilter
          * @enum {string}
@@ -2757,6 +2857,142 @@ export interface components {
              *       "limit": 1000,
              *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
              *       "next_url": "/v1/options/bars?underlying_symbol=SPX&interval=1m&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * OptionChainContract
+         * @description One contract of a chain snapshot, as of valuation.timestamp.
+         */
+        OptionChainContract: {
+            /**
+             * Format: double
+             * @description Ask of the newest quote sample (USD); null without one.
+             * @example 12.8
+             */
+            ask: number | null;
+            /**
+             * Format: int64
+             * @description Contracts offered; null without a quote or a size.
+             * @example 30
+             */
+            ask_size: number | null;
+            /**
+             * Format: double
+             * @description Bid of the newest quote sample (USD); null without one.
+             * @example 12.4
+             */
+            bid: number | null;
+            /**
+             * Format: int64
+             * @description Contracts bid; null without a quote or a size.
+             * @example 25
+             */
+            bid_size: number | null;
+            /** @description call or put. */
+            contract_type: components["schemas"]["ContractType"];
+            /**
+             * Format: date
+             * @description Expiration date.
+             * @example 2026-11-20
+             */
+            date_of_expiry: string;
+            /**
+             * Format: double
+             * @description Spot delta per 1 unit of the underlying.
+             * @example 0.52
+             */
+            delta: number | null;
+            /**
+             * Format: double
+             * @description Parity forward of the expiration date at the valuation (USD); null when the chain does not determine one.
+             * @example 5852.4
+             */
+            forward: number | null;
+            /**
+             * Format: double
+             * @description Gamma per unit of the underlying per unit.
+             * @example 0.0041
+             */
+            gamma: number | null;
+            /**
+             * Format: double
+             * @description Black-76 volatility of the mid on the forward (0.16 = 16 vol points); null when it cannot be solved.
+             * @example 0.151
+             */
+            implied_volatility: number | null;
+            /** @description The last such print; null without one. */
+            last_trade: components["schemas"]["ChainLastTrade"] | null;
+            /**
+             * Format: double
+             * @description (bid + ask) / 2 of a two-sided, uncrossed quote; null otherwise.
+             * @example 12.6
+             */
+            mid: number | null;
+            /**
+             * Format: int64
+             * @description Open interest published for the trading date (the close valuation.open_interest_date); null without it.
+             * @example 12000
+             */
+            open_interest: number | null;
+            /**
+             * @description OCC symbol (root padded to six characters).
+             * @example SPXW  261120C05850000
+             */
+            option_symbol: string;
+            /**
+             * Format: int64
+             * @description Time of the quote (Unix ms); null without one.
+             * @example 1763648998000
+             */
+            quote_timestamp: number | null;
+            /**
+             * @description Option root.
+             * @example SPXW
+             */
+            root: string;
+            /**
+             * Format: double
+             * @description Strike (USD).
+             * @example 5850
+             */
+            strike: number;
+            /**
+             * Format: double
+             * @description Change of value over one calendar day, other inputs held (USD per share).
+             * @example -3.2
+             */
+            theta: number | null;
+            /** @description Where and when the chain was valued: the same on every row of a cursor walk. */
+            valuation: components["schemas"]["Valuation"];
+            /**
+             * Format: double
+             * @description Change of value per volatility point (USD per share).
+             * @example 2.9
+             */
+            vega: number | null;
+            /**
+             * Format: int64
+             * @description Contracts traded in the session's regular prints before the valuation time, cancelled prints left out.
+             * @example 3400
+             */
+            volume: number;
+        };
+        /** OptionChainPage */
+        OptionChainPage: {
+            /** @description Contracts of this page, by root, expiration, type (call first) and strike. */
+            data: components["schemas"]["OptionChainContract"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query (the same minute).
+             * @example {
+             *       "count": 250,
+             *       "has_more": true,
+             *       "limit": 250,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/options/chain?underlying_symbol=SPX&limit=250&cursor_id=eyJ2IjoxfQ.c2ln"
              *     }
              */
             pagination: components["schemas"]["Pagination"];
@@ -4372,6 +4608,8 @@ export type SchemaCatalogEntry = components['schemas']['CatalogEntry'];
 export type SchemaCatalogParameter = components['schemas']['CatalogParameter'];
 export type SchemaCatalogParameterType = components['schemas']['CatalogParameterType'];
 export type SchemaCatalogResponse = components['schemas']['CatalogResponse'];
+export type SchemaChainLastTrade = components['schemas']['ChainLastTrade'];
+export type SchemaChainMoneyness = components['schemas']['ChainMoneyness'];
 export type SchemaCoarseSideFilter = components['schemas']['CoarseSideFilter'];
 export type SchemaContractLeaderRow = components['schemas']['ContractLeaderRow'];
 export type SchemaContractType = components['schemas']['ContractType'];
@@ -4441,6 +4679,8 @@ export type SchemaOpenInterestRow = components['schemas']['OpenInterestRow'];
 export type SchemaOpenInterestTotals = components['schemas']['OpenInterestTotals'];
 export type SchemaOptionBar = components['schemas']['OptionBar'];
 export type SchemaOptionBarPage = components['schemas']['OptionBarPage'];
+export type SchemaOptionChainContract = components['schemas']['OptionChainContract'];
+export type SchemaOptionChainPage = components['schemas']['OptionChainPage'];
 export type SchemaOptionContract = components['schemas']['OptionContract'];
 export type SchemaOptionContractPage = components['schemas']['OptionContractPage'];
 export type SchemaOptionPrint = components['schemas']['OptionPrint'];
@@ -5000,6 +5240,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OptionBarPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getOptionChain: {
+        parameters: {
+            query: {
+                /** @description Value as of this instant (Unix ms) instead of now, at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). An instant after the service's clock is the clock's; an archived session is loaded back (503 data_pending with Retry-After meanwhile). */
+                at?: components["schemas"]["UnixMsParam"];
+                /** @description call or put; omit for both. */
+                contract_type?: components["parameters"]["ContractTypeParam"];
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
+                date_of_expiry?: components["parameters"]["DateOfExpiry"];
+                /** @description Max contracts per page. */
+                limit?: number;
+                /** @description Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry. */
+                max_date_of_expiry?: components["schemas"]["ExpiryDate"];
+                /** @description Maximum strike in dollars, inclusive. */
+                max_strike?: number;
+                /** @description Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry. */
+                min_date_of_expiry?: components["schemas"]["ExpiryDate"];
+                /** @description Minimum strike in dollars, inclusive. */
+                min_strike?: number;
+                /** @description itm: calls below and puts above the forward of their expiration (else the underlying price); otm: the others; all: every contract. */
+                moneyness?: components["schemas"]["ChainMoneyness"];
+                /** @description One exact option root of the underlying's (SPX and SPXW are different roots). Case-insensitive. */
+                root?: string;
+                /** @description Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive. */
+                underlying_symbol: components["parameters"]["UnderlyingSymbolRequired"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Contracts of the chain, by root, expiration, type and strike. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptionChainPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -159,6 +159,10 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await take('getExposureHeatmap', call('GET', '/v1/options/exposure/heatmap', { underlying_symbol: 'SPX', date: DAY }));
     await take('listOptionOvernightSessions', call('GET', '/v1/options/sessions', { date: DAY }));
     await take('listOptionContracts', call('GET', '/v1/options/contracts', { underlying_symbol: 'SPY', as_of: DAY, limit: 5 }));
+    await take(
+      'getOptionChain',
+      call('GET', '/v1/options/chain', { underlying_symbol: 'SPY', at: Date.parse(`${DAY}T16:00:00Z`), moneyness: 'otm', limit: 3 }),
+    );
     await take('listStockSplits', call('GET', '/v1/stocks/splits', { limit: 5 }));
     await take('listMarketSessions', call('GET', '/v1/market/sessions', { date: DAY }));
     await take('getMarketCalendarDay', call('GET', '/v1/market/calendar', { date: '2026-11-27' }));

@@ -9,7 +9,7 @@ import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, lis
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
-import { listOptionBars, listOptionContracts } from './reference.js';
+import { getOptionChain, listOptionBars, listOptionContracts } from './reference.js';
 import { listStockSplits } from './stocks.js';
 import type { HandlerMap, HandlerOverrides } from './types.js';
 import { getVolatilityDrift } from './volatility-drift.js';
@@ -40,6 +40,7 @@ export const handlers: HandlerMap = {
   getExposureHeatmap,
   listOptionContracts,
   listOptionBars,
+  getOptionChain,
   listStockSplits,
   createExport,
   getExport,

@@ -32,6 +32,7 @@ import {
   type ContractListingRow,
 } from '../db/contract-listings.js';
 import { marketDataStamp } from '../db/market-data-changes.js';
+import { chainSnapshot, type ChainSnapshotRow } from '../db/option-chain.js';
 import { archivedDates, contractIdOfSymbol, optionBars, type BarFilter, type BarPosition, type BarRow } from '../db/option-bars.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
@@ -135,6 +136,13 @@ export interface ReferenceRepository {
   contractIdOfSymbol(optionSymbol: string): Promise<number | null>;
   /** Of the trading dates, those whose prints are archived and not held. */
   archivedDates(dates: readonly string[]): Promise<string[]>;
+  /** A chain page's symbols, newest quotes in a window and last prints before an instant (db/option-chain.ts). */
+  chainSnapshot(
+    tradingDate: string,
+    contractIds: readonly number[],
+    quotes: { from: number; to: number },
+    prints: { before: number; sessions: readonly string[] },
+  ): Promise<ChainSnapshotRow[]>;
 }
 
 export interface Repositories {
@@ -159,6 +167,7 @@ export function databaseRepositories(db: Queryable): Repositories {
       optionBars: async (filter, after, limit) => await optionBars(db, filter, after, limit),
       contractIdOfSymbol: async (optionSymbol) => await contractIdOfSymbol(db, optionSymbol),
       archivedDates: async (dates) => await archivedDates(db, dates),
+      chainSnapshot: async (tradingDate, contractIds, quotes, prints) => await chainSnapshot(db, tradingDate, contractIds, quotes, prints),
     },
     chain: {
       listedExpirations: async (roots, onOrAfter) => await listedExpirations(db, roots, onOrAfter),

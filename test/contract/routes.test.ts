@@ -82,6 +82,14 @@ describe('every served route through the generated client', () => {
         () => sdk.listOptionContracts({ client, query: { underlying_symbol: 'SPY', as_of: '2026-11-20', limit: 5 } }),
       ],
       [
+        'getOptionChain',
+        () =>
+          sdk.getOptionChain({
+            client,
+            query: { underlying_symbol: 'SPY', at: Date.parse('2026-11-20T16:00:00Z'), moneyness: 'otm', limit: 5 },
+          }),
+      ],
+      [
         'listOptionTrades',
         () => sdk.listOptionTrades({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', session: 'all', limit: 5 } }),
       ],

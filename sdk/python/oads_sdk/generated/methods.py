@@ -10,6 +10,7 @@ from typing import Any, Literal, TypeAlias
 # The contract's named vocabularies (components/schemas) that parameters take.
 AssetClass: TypeAlias = Literal["stocks", "options", "futures"]
 BarInterval: TypeAlias = Literal["1m", "5m", "1h", "1d"]
+ChainMoneyness: TypeAlias = Literal["all", "itm", "otm"]
 CoarseSideFilter: TypeAlias = Literal[
     "above_ask", "ask", "mid", "bid", "below_bid", "unknown"
 ]
@@ -362,6 +363,54 @@ class Operations:
             strikes_around=strikes_around,
             strike_percent_window=strike_percent_window,
             group_by=group_by,
+        )
+
+    def get_option_chain(
+        self,
+        *,
+        underlying_symbol: str,
+        at: datetime.datetime | int | None = None,
+        root: str | None = None,
+        contract_type: ContractType | None = None,
+        date_of_expiry: datetime.date | str | None = None,
+        min_date_of_expiry: datetime.date | str | None = None,
+        max_date_of_expiry: datetime.date | str | None = None,
+        min_strike: float | None = None,
+        max_strike: float | None = None,
+        moneyness: ChainMoneyness | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Option chain snapshot at an instant: GET /v1/options/chain (getOptionChain).
+
+        Args:
+            underlying_symbol: Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+            at: Value as of this instant (Unix ms) instead of now, at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). An instant after the service's clock is the clock's; an archived session is loaded back (503 data_pending with Retry-After meanwhile).
+            root: One exact option root of the underlying's (SPX and SPXW are different roots). Case-insensitive.
+            contract_type: call or put; omit for both.
+            date_of_expiry: Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+            min_date_of_expiry: Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+            max_date_of_expiry: Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+            min_strike: Minimum strike in dollars, inclusive.
+            max_strike: Maximum strike in dollars, inclusive.
+            moneyness: itm: calls below and puts above the forward of their expiration (else the underlying price); otm: the others; all: every contract.
+            limit: Max contracts per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+        """
+        return self.call(
+            "get_option_chain",
+            underlying_symbol=underlying_symbol,
+            at=at,
+            root=root,
+            contract_type=contract_type,
+            date_of_expiry=date_of_expiry,
+            min_date_of_expiry=min_date_of_expiry,
+            max_date_of_expiry=max_date_of_expiry,
+            min_strike=min_strike,
+            max_strike=max_strike,
+            moneyness=moneyness,
+            limit=limit,
+            cursor_id=cursor_id,
         )
 
     def get_premium_drift(

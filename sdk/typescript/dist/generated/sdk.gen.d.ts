@@ -1,5 +1,5 @@
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
      * You can provide a client instance returned by `createClient()` instead of
@@ -492,6 +492,62 @@ export declare const listOptionContracts: <ThrowOnError extends boolean = false>
  *
  */
 export declare const listOptionBars: <ThrowOnError extends boolean = false>(options?: Options<ListOptionBarsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListOptionBarsResponses, ListOptionBarsErrors, ThrowOnError, "fields">;
+/**
+ * Option chain snapshot at an instant
+ *
+ * A snapshot of an underlying's option chain in the regular session: per listed contract the
+ * quote (bid, ask, their sizes, mid and the quote's time), the implied volatility and greeks of
+ * the mid, the open interest, the session's volume and the last trade, all as of one minute of
+ * data.
+ *
+ * **Instant.** `at` (Unix ms, default now) picks the regular session it falls in (its trading
+ * date chosen as on the levels route: before a session's open, the previous session, valued at
+ * its close); the chain is valued at the newest minute of data at or
+ * before it, reading nothing recorded after it, exactly as `/v1/options/levels` values it: the
+ * answer reads the same valued book of the family and minute. `valuation` (the same object on
+ * every row, and on every page of a cursor walk: the cursor keeps the minute) says which
+ * minute (`timestamp`, the end of the chain's minute; `chain_timestamp`, its newest quote), the
+ * underlying price and its source, the rate and the open interest date. While a session runs, a
+ * request for the newest minute whose book is still being valued answers from the previous
+ * minute and names the newest in `pending_instant`.
+ *
+ * **Which contracts.** Every contract listed on the trading date (expiring on it or later) of
+ * the underlying's roots (SPX covers SPX and SPXW; a weekly root alone covers itself), narrowed
+ * by the filters, which combine: `root` (one of those roots), `date_of_expiry` or the
+ * `min_date_of_expiry`/`max_date_of_expiry` range, `min_strike`/`max_strike` (inclusive),
+ * `contract_type` and `moneyness`. Rows are ordered by root, expiration, type (call first) and
+ * strike, and paged with `cursor_id`. 422 `no_data` when no listed contract matches on the
+ * first page (an underlying without listed options included).
+ *
+ * **Quote.** Each contract's newest quote sample of the session by the valuation time, by the
+ * chain rule of the skew and levels routes: at most 30 minutes older than the chain's minute;
+ * a contract without one has bid, ask, sizes, mid and quote_timestamp null. `mid` is
+ * (bid + ask) / 2 of a two-sided, uncrossed quote (a zero bid is no bid), else null.
+ *
+ * **Volatility and greeks.** `implied_volatility` is the Black-76 volatility of the mid on
+ * `forward`, the put-call parity forward of the contract's expiration date implied by the
+ * chain at the valuation (the skew route's `forward`), over the contract's own ACT/365 time to
+ * settlement from `valuation.timestamp` (09:30 ET AM-settled, the close PM-settled), at the rate
+ * `valuation.risk_free_rate`. Greeks are Black-Scholes-Merton spot greeks at that volatility, the
+ * underlying price S and the dividend yield the forward implies, q = r − ln(F/S)/T (the levels
+ * route's carry): delta per 1 unit of S, gamma per unit per unit, vega per volatility point (one
+ * hundredth of ∂V/∂σ), theta the change of value over one calendar day with S, σ, r and q held
+ * (to the payoff at S when fewer than one day is left). They are null without a mid, a
+ * forward, a volatility solving the mid, or an underlying price (greeks only), and for a
+ * contract settled by the valuation time.
+ *
+ * **Moneyness.** `itm`: calls with strike < F and puts with strike > F; `otm`: the others;
+ * `all` (default) every contract. F is the contract's `forward`, else (an expiration without
+ * a parity forward) `valuation.underlying_price`; a contract with neither matches only `all`.
+ *
+ * **Open interest, volume, last trade.** `open_interest` is the figure published for the
+ * trading date (the close `valuation.open_interest_date`), null when the contract has none of
+ * that date. `volume` sums the contracts of the session's regular prints before the valuation
+ * time, cancelled prints left out (0 without one); `last_trade` is the last such print (by
+ * time), null without one.
+ *
+ */
+export declare const getOptionChain: <ThrowOnError extends boolean = false>(options: Options<GetOptionChainData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetOptionChainResponses, GetOptionChainErrors, ThrowOnError, "fields">;
 /**
  * List historical stock splits
  *

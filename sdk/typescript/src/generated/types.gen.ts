@@ -2852,6 +2852,143 @@ export type OptionBarPage = {
 };
 
 /**
+ * ChainMoneyness
+ *
+ * Which side of the forward a chain snapshot keeps: itm (calls with strike below it, puts above), otm (the others) or all.
+ */
+export type ChainMoneyness = 'all' | 'itm' | 'otm';
+
+/**
+ * ChainLastTrade
+ *
+ * The contract's last print of the session before the valuation time.
+ */
+export type ChainLastTrade = {
+    /**
+     * Price per share (USD).
+     */
+    price: number;
+    /**
+     * Contracts.
+     */
+    size: number;
+    /**
+     * Time of the print (Unix ms).
+     */
+    timestamp: number;
+};
+
+/**
+ * OptionChainContract
+ *
+ * One contract of a chain snapshot, as of valuation.timestamp.
+ */
+export type OptionChainContract = {
+    /**
+     * OCC symbol (root padded to six characters).
+     */
+    option_symbol: string;
+    /**
+     * Option root.
+     */
+    root: string;
+    /**
+     * call or put.
+     */
+    contract_type: ContractType;
+    /**
+     * Strike (USD).
+     */
+    strike: number;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    /**
+     * Bid of the newest quote sample (USD); null without one.
+     */
+    bid: number | null;
+    /**
+     * Ask of the newest quote sample (USD); null without one.
+     */
+    ask: number | null;
+    /**
+     * Contracts bid; null without a quote or a size.
+     */
+    bid_size: number | null;
+    /**
+     * Contracts offered; null without a quote or a size.
+     */
+    ask_size: number | null;
+    /**
+     * (bid + ask) / 2 of a two-sided, uncrossed quote; null otherwise.
+     */
+    mid: number | null;
+    /**
+     * Time of the quote (Unix ms); null without one.
+     */
+    quote_timestamp: number | null;
+    /**
+     * Parity forward of the expiration date at the valuation (USD); null when the chain does not determine one.
+     */
+    forward: number | null;
+    /**
+     * Black-76 volatility of the mid on the forward (0.16 = 16 vol points); null when it cannot be solved.
+     */
+    implied_volatility: number | null;
+    /**
+     * Spot delta per 1 unit of the underlying.
+     */
+    delta: number | null;
+    /**
+     * Gamma per unit of the underlying per unit.
+     */
+    gamma: number | null;
+    /**
+     * Change of value over one calendar day, other inputs held (USD per share).
+     */
+    theta: number | null;
+    /**
+     * Change of value per volatility point (USD per share).
+     */
+    vega: number | null;
+    /**
+     * Open interest published for the trading date (the close valuation.open_interest_date); null without it.
+     */
+    open_interest: number | null;
+    /**
+     * Contracts traded in the session's regular prints before the valuation time, cancelled prints left out.
+     */
+    volume: number;
+    /**
+     * The last such print; null without one.
+     */
+    last_trade: ChainLastTrade | null;
+    /**
+     * Where and when the chain was valued: the same on every row of a cursor walk.
+     */
+    valuation: Valuation;
+};
+
+/**
+ * OptionChainPage
+ */
+export type OptionChainPage = {
+    /**
+     * Contracts of this page, by root, expiration, type (call first) and strike.
+     */
+    data: Array<OptionChainContract>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query (the same minute).
+     */
+    pagination: Pagination;
+};
+
+/**
  * MarketSessionsResponse
  */
 export type MarketSessionsResponse = {
@@ -4795,6 +4932,108 @@ export type ListOptionBarsResponses = {
 };
 
 export type ListOptionBarsResponse = ListOptionBarsResponses[keyof ListOptionBarsResponses];
+
+export type GetOptionChainData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option root or family (a family name such as SPX covers its sub-roots SPX and SPXW; a weekly root alone covers only itself). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Value as of this instant (Unix ms) instead of now, at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). An instant after the service's clock is the clock's; an archived session is loaded back (503 data_pending with Retry-After meanwhile).
+         */
+        at?: UnixMsParam;
+        /**
+         * One exact option root of the underlying's (SPX and SPXW are different roots). Case-insensitive.
+         */
+        root?: string;
+        /**
+         * call or put; omit for both.
+         */
+        contract_type?: ContractType;
+        /**
+         * Only contracts expiring on this date (2000-01-01 through 2099-12-31).
+         */
+        date_of_expiry?: ExpiryDate;
+        /**
+         * Earliest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+         */
+        min_date_of_expiry?: ExpiryDate;
+        /**
+         * Latest expiration, inclusive (2000-01-01 through 2099-12-31). Not with date_of_expiry.
+         */
+        max_date_of_expiry?: ExpiryDate;
+        /**
+         * Minimum strike in dollars, inclusive.
+         */
+        min_strike?: number;
+        /**
+         * Maximum strike in dollars, inclusive.
+         */
+        max_strike?: number;
+        /**
+         * itm: calls below and puts above the forward of their expiration (else the underlying price); otm: the others; all: every contract.
+         */
+        moneyness?: ChainMoneyness;
+        /**
+         * Max contracts per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/options/chain';
+};
+
+export type GetOptionChainErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type GetOptionChainError = GetOptionChainErrors[keyof GetOptionChainErrors];
+
+export type GetOptionChainResponses = {
+    /**
+     * Contracts of the chain, by root, expiration, type and strike.
+     */
+    200: OptionChainPage;
+};
+
+export type GetOptionChainResponse = GetOptionChainResponses[keyof GetOptionChainResponses];
 
 export type ListStockSplitsData = {
     body?: never;

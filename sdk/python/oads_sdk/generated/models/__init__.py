@@ -20,6 +20,8 @@ from .catalog_entry import CatalogEntry
 from .catalog_parameter import CatalogParameter
 from .catalog_parameter_type import CatalogParameterType
 from .catalog_response import CatalogResponse
+from .chain_last_trade import ChainLastTrade
+from .chain_moneyness import ChainMoneyness
 from .coarse_side_filter import CoarseSideFilter
 from .contract_leader_row import ContractLeaderRow
 from .contract_type import ContractType
@@ -84,6 +86,8 @@ from .open_interest_row import OpenInterestRow
 from .open_interest_totals import OpenInterestTotals
 from .option_bar import OptionBar
 from .option_bar_page import OptionBarPage
+from .option_chain_contract import OptionChainContract
+from .option_chain_page import OptionChainPage
 from .option_contract import OptionContract
 from .option_contract_page import OptionContractPage
 from .option_print import OptionPrint
@@ -170,6 +174,8 @@ __all__ = (
     "CatalogParameter",
     "CatalogParameterType",
     "CatalogResponse",
+    "ChainLastTrade",
+    "ChainMoneyness",
     "CoarseSideFilter",
     "ContractLeaderRow",
     "ContractType",
@@ -234,6 +240,8 @@ __all__ = (
     "OpenInterestTotals",
     "OptionBar",
     "OptionBarPage",
+    "OptionChainContract",
+    "OptionChainPage",
     "OptionContract",
     "OptionContractPage",
     "OptionPrint",
