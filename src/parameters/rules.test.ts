@@ -453,6 +453,7 @@ describe('the contract', () => {
         'getExposureHeatmap',
         'getExposureLevels',
         'getOpenInterest',
+        'getOptionChain',
         'getPremiumDrift',
         'getVolatilityDrift',
         'listContractImpliedVolatility',
