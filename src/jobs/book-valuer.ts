@@ -22,7 +22,8 @@ import type { Logger } from '../logging.js';
 import type { ServiceDeps } from '../service.js';
 import { defaultQuery, storeDefaultAnswers } from '../services/book-answers.js';
 import { storeDrift } from '../services/volatility-drift.js';
-import { datesRead, ensureBook, familyOf, valuationKey, type FamilyBook } from '../services/books.js';
+import type { FamilyBook } from '../services/book-columns.js';
+import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books.js';
 import { valuationAt } from '../services/chain-valuation.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 

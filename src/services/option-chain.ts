@@ -18,7 +18,8 @@ import { CHAIN_MAX_AGE_MS, chainMinute } from '../analytics/volatility/valuation
 import type { ChainSnapshotRow } from '../db/option-chain.js';
 import type { ListedContractRow } from '../db/positioning.js';
 import { noData } from '../errors.js';
-import { bookFor, type FamilyBook } from './books.js';
+import type { FamilyBook } from './book-columns.js';
+import { bookFor } from './books.js';
 import { valuationObject, type Valuation } from './chain-valuation.js';
 import { openInterestCloseDate, storedOpenInterestDate } from './open-interest.js';
 import { openPaging, takePage } from './paging.js';

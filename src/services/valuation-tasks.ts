@@ -17,7 +17,8 @@
 import type { SurfaceInput } from '../analytics/volatility/surface.js';
 import { ApiError } from '../errors.js';
 import { answerFunction } from './book-answers.js';
-import { bookFromColumns, surfaceTexts, type AnswerReply, type AnswerTask, type FamilyBook } from './books.js';
+import { bookFromColumns, surfaceTexts, type FamilyBook } from './book-columns.js';
+import type { AnswerReply, AnswerTask } from './books.js';
 import { ServiceMemos, STORED_BOOK_LIMITS } from './memos.js';
 import type { ServiceContext } from './types.js';
 
