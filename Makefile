@@ -111,7 +111,7 @@ test-unit: install
 
 test-integration: install venv explorer browser
 	mkdir -p $(RESULTS)
-	npx vitest run --project integration --project contract --project reliability --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
+	npx vitest run --project integration --project contract --project reliability --project deployment --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
 # The service under Schemathesis runs compiled (dist/, as make run starts it): through tsx, its
 # start and the seed's simulator workers transpiled every source again.

@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Four tiers: pure units beside the code, integration against real PostgreSQL, contract tests
+// Five tiers: pure units beside the code, integration against real PostgreSQL, contract tests
 // (every route through the generated client with response validation on), and reliability tests
-// (the service as an operator and a hostile user meet it: databases that die, signals, bad input).
+// (the service as an operator and a hostile user meet it: databases that die, signals, bad input),
+// and the deployment tier (several machines on one primary with a streaming replica).
 export default defineConfig({
   test: {
     projects: [
@@ -26,6 +27,17 @@ export default defineConfig({
           include: ['test/reliability/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
+      // Several machines on one PostgreSQL primary with a streaming replica: each file starts its own
+      // deployment (a primary, a replica, two service clusters) from the embedded server's binaries.
+      {
+        test: {
+          name: 'deployment',
+          include: ['test/deployment/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 180_000,
           hookTimeout: 240_000,
         },
       },
