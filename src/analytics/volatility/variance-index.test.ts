@@ -17,7 +17,7 @@ import {
   type TermVariance,
   type VarianceExpiration,
 } from './variance-index.js';
-import { stripPrices, VIX_EXAMPLE, VIX_EXAMPLE_WIDE_INTERVALS, vixExampleQuotes } from './vix-example.fixtures.js';
+import { stripPrices, VIX_EXAMPLE, VIX_EXAMPLE_2014, VIX_EXAMPLE_WIDE_INTERVALS, vixExampleQuotes } from './vix-example.fixtures.js';
 
 const MINUTE = 60_000;
 /** A valuation instant away from any daylight-saving change, so wall-clock and elapsed minutes agree. */
@@ -96,6 +96,42 @@ describe('the worked example of Cboe VIX methodology (vix-example.fixtures.ts)',
       43_200,
     );
     expect(Math.abs(index.variance - fromPrinted)).toBeLessThan(1e-9);
+  });
+});
+
+describe('the 2014 edition of the white paper: the same quotes, AM and PM settlement instants', () => {
+  // 9:46 a.m. CT is 10:46 ET; the near term settles at the 09:30 ET open 25 days later, the next
+  // term at the 16:00 ET close 32 days later. The edition names no dates: these put both on a Friday,
+  // and the period crosses the end of daylight saving (2 November 2014), which the white paper's
+  // count of 1,440 minutes a day ignores, as wallClockMinutes does.
+  const valuedAt = newYorkTimeToMs('2014-10-20', '10:46');
+  const near: VarianceExpiration = {
+    id: 'SPX AM',
+    settlesAt: newYorkTimeToMs('2014-11-14', '09:30'),
+    rate: VIX_EXAMPLE_2014.near.rate,
+    quotes: vixExampleQuotes('near'),
+  };
+  const next: VarianceExpiration = {
+    id: 'SPXW PM',
+    settlesAt: newYorkTimeToMs('2014-11-21', '16:00'),
+    rate: VIX_EXAMPLE_2014.next.rate,
+    quotes: vixExampleQuotes('next'),
+  };
+
+  it('counts the printed minutes from the settlement instants and reproduces T, the forward term, σ² and the index', () => {
+    const index = varianceIndex({ valuedAt, tenorMinutes: TENOR_MINUTES['30d'], expirations: [near, next] });
+    if (!index.ok) throw new Error(index.detail);
+    for (const [got, printed] of [
+      [index.near!, VIX_EXAMPLE_2014.near],
+      [index.next, VIX_EXAMPLE_2014.next],
+    ] as const) {
+      expect(got.minutes).toBe(printed.minutes);
+      expect(got.time).toBeCloseTo(printed.time, 7);
+      // Printed to 8 decimals.
+      expect(Math.abs(got.forwardTerm - printed.forwardTerm)).toBeLessThan(5e-9);
+      expect(Math.abs(got.variance - printed.variance)).toBeLessThan(5e-9);
+    }
+    expect(Math.abs(index.value - VIX_EXAMPLE_2014.value)).toBeLessThan(5e-7);
   });
 });
 

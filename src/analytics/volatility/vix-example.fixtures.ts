@@ -53,6 +53,18 @@ export const VIX_EXAMPLE = {
   value: 13.93,
 } as const;
 
+/**
+ * The 2014 edition of the white paper prices the same quotes at another instant: valued at 9:46 a.m.
+ * Chicago time, a near term 25 days away settling at the 8:30 a.m. CT open (AM, standard SPX) and a
+ * next term 32 days away settling at the 3:00 p.m. CT close (PM, SPX Weeklys). Its printed T, R, the
+ * forward term (1/T)(F/K0 − 1)², σ² and the index, as reproduced in public tests of that edition.
+ */
+export const VIX_EXAMPLE_2014 = {
+  near: { minutes: 35_924, time: 0.0683486, rate: 0.000305, forwardTerm: 0.00003203, variance: 0.01846292 },
+  next: { minutes: 46_394, time: 0.0882686, rate: 0.000286, forwardTerm: 0.00001699, variance: 0.01882101 },
+  value: 13.685821,
+} as const;
+
 /** Included strikes and their Q(K) (Appendix 5), "strike Q" pairs; K0 = 1960 is listed with its Q = (C + P)/2. */
 const NEAR_STRIP = `
 1370 .2 1375 .125 1380 .15 1385 .225 1390 .225 1395 .125 1400 .125 1410 .225 1420 .225
