@@ -10,6 +10,7 @@
  * method a route does not have is 405 with the route's methods in Allow.
  */
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import compression from 'compression';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { operationMatcher, type ApiContract, type OperationId, type OperationSpec } from './api-contract/openapi.js';
@@ -58,7 +59,7 @@ function sendFile(req: Request, res: Response, file: FileBody): void {
   }
   res.status(200).setHeader('Content-Type', file.mediaType);
   res.setHeader('Content-Length', String(file.bytes));
-  const stream = fs.createReadStream(file.path);
+  const stream = file.read ? Readable.from(file.read()) : fs.createReadStream(file.path ?? '');
   stream.on('error', () => res.destroy());
   stream.pipe(res);
 }
