@@ -49,7 +49,7 @@ export interface App {
   gate: DatabaseGate;
 }
 
-/** Streams a stored file with its validators; 304 when the client already holds this version. */
+/** Streams a stored file (from this machine's disk, or its chunks from the database) with its validators; 304 when the client already holds this version. */
 function sendFile(req: Request, res: Response, file: FileBody): void {
   res.setHeader('ETag', file.etag);
   res.setHeader('Content-Disposition', `attachment; filename="${file.downloadName}"`);
@@ -59,6 +59,11 @@ function sendFile(req: Request, res: Response, file: FileBody): void {
   }
   res.status(200).setHeader('Content-Type', file.mediaType);
   res.setHeader('Content-Length', String(file.bytes));
+  // HEAD: the headers only, without reading the file (from the disk, or its chunks from the database).
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
   const stream = file.read ? Readable.from(file.read()) : fs.createReadStream(file.path ?? '');
   stream.on('error', () => res.destroy());
   stream.pipe(res);
