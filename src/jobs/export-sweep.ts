@@ -10,8 +10,9 @@
  * statement that takes it: a dead run is ended only by the sweep whose endRun still finds its run
  * id (the others find it gone and do nothing), a lost export is marked sent by one UPDATE …
  * RETURNING, parked exports are woken under their account's row lock. Files held in the database
- * (EXPORT_STORE=database) are deleted by whichever machine sweeps first; a file on a machine's own
- * disk (EXPORT_STORE=disk) only by a sweep of that machine.
+ * (EXPORT_STORE=database) are deleted by whichever machine sweeps first. A file on a machine's own
+ * disk (EXPORT_STORE=disk, meant for one machine) is deleted only when that machine sweeps first: a
+ * sweep of another machine forgets it, and it stays on its machine's disk.
  */
 import type PgBoss from 'pg-boss';
 import {
