@@ -5,7 +5,8 @@
  *
  * - Three machines started at the same instant on an empty database all come up, the migrations
  *   applied once (under the migrator's lock).
- * - A print loaded on the database appears through both machines' trades route and streams, once.
+ * - A print loaded on the database appears through both machines' trades route and streams, once;
+ *   a cursor of one machine's trades pages continues on the other.
  * - An export's file (held in the database: EXPORT_STORE's default with DATABASE_URL) downloads
  *   from either machine.
  * - The machine holding the live runner's duty is killed (SIGKILL, all its processes) with an export
@@ -37,6 +38,9 @@ const DAY = '2026-11-20';
 /** Settings of every machine: the market's clock (Friday evening: no options session, so the live runner idles), limits out of the way. */
 const MACHINE_ENV = {
   CLOCK_START: String(MARKET_NOW),
+  // As `make run`: each machine seeds the market unless the store holds prints (it does: the
+  // machines take the first start's lock in turn, db/duties.ts holdDeploymentLock, and skip it).
+  SEED_ON_START: 'true',
   LIVE_MODE: 'live',
   LIMIT_PER_SECOND: '100000',
   LIMIT_PER_MINUTE: '1000000',
@@ -59,11 +63,13 @@ async function getJson<T>(url: string, key: string, init: RequestInit = {}): Pro
   return { status: response.status, body: (await response.json()) as T };
 }
 
-/** Every print of a trades query through one machine, following the cursor. */
-async function walkTrades(machine: Machine, key: string, query: string): Promise<Print[]> {
+/** Every print of a trades query, following the cursor; page i through machines[i % machines.length]. */
+async function walkTrades(machines: Machine | Machine[], key: string, query: string): Promise<Print[]> {
+  const through = Array.isArray(machines) ? machines : [machines];
   const rows: Print[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < 1000; i += 1) {
+    const machine = through[i % through.length]!;
     const answer: { status: number; body: { data: Print[]; pagination: { next_cursor_id: string | null } } } = await getJson(
       `${machine.base}/v1/options/trades?${query}${cursor ? `&cursor_id=${encodeURIComponent(cursor)}` : ''}`,
       key,
@@ -148,9 +154,12 @@ describe('two machines on one database', () => {
     const onFirst = await subscribed(first);
     const onSecond = await subscribed(second);
 
-    const query = `underlying_symbol=SPY&date=${DAY}&limit=500`;
+    const query = `underlying_symbol=SPY&date=${DAY}&limit=100`;
     const before = await walkTrades(first, key, query);
+    expect(before.length).toBeGreaterThan(100);
     expect((await walkTrades(second, key, query)).map((p) => p.id)).toEqual(before.map((p) => p.id));
+    // A cursor of one machine continues on the other (one cursor secret for the deployment).
+    expect((await walkTrades([first, second], key, query)).map((p) => p.id)).toEqual(before.map((p) => p.id));
     const model = before.find((p) => p.id.split(':').length > 4);
     if (!model) throw new Error('the market has no SPY print');
     const occ = formatOccSymbol({
