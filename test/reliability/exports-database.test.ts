@@ -80,7 +80,11 @@ describe('export files held in the database', () => {
     expect(held.reduce((sum, c) => sum + c.bytes, 0)).toBe(job.bytes);
     expect(fs.readdirSync(path.join(dataDir, 'exports')).filter((f) => f.startsWith(job.id))).toEqual([]);
 
+    const started = performance.now();
     const download = await downloadExport({ client, path: { id: job.id }, parseAs: 'text' });
+    console.log(
+      `downloaded ${job.bytes} bytes in ${held.length} chunks from the database in ${Math.round(performance.now() - started)} ms`,
+    );
     expect(download.response.status).toBe(200);
     const text = download.data as unknown as string;
     expect(Buffer.byteLength(text)).toBe(job.bytes);
