@@ -10,6 +10,7 @@
  * method a route does not have is 405 with the route's methods in Allow.
  */
 import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import compression from 'compression';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { operationMatcher, type ApiContract, type OperationId, type OperationSpec } from './api-contract/openapi.js';
@@ -48,7 +49,7 @@ export interface App {
   gate: DatabaseGate;
 }
 
-/** Streams a stored file with its validators; 304 when the client already holds this version. */
+/** Streams a stored file (from this machine's disk, or its chunks from the database) with its validators; 304 when the client already holds this version. */
 function sendFile(req: Request, res: Response, file: FileBody): void {
   res.setHeader('ETag', file.etag);
   res.setHeader('Content-Disposition', `attachment; filename="${file.downloadName}"`);
@@ -58,7 +59,12 @@ function sendFile(req: Request, res: Response, file: FileBody): void {
   }
   res.status(200).setHeader('Content-Type', file.mediaType);
   res.setHeader('Content-Length', String(file.bytes));
-  const stream = fs.createReadStream(file.path);
+  // HEAD: the headers only, without reading the file (from the disk, or its chunks from the database).
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  const stream = file.read ? Readable.from(file.read()) : fs.createReadStream(file.path ?? '');
   stream.on('error', () => res.destroy());
   stream.pipe(res);
 }

@@ -181,6 +181,15 @@ describe('loadConfig: overrides', () => {
     expect(loadError({ LIVE_CATCH_UP_MINUTES: '1441' }).message).toContain('LIVE_CATCH_UP_MINUTES');
   });
 
+  it('keeps export files in the database where DATABASE_URL is set, on the disk of DATA_DIR otherwise, unless EXPORT_STORE says', () => {
+    const url = 'postgresql://u:p@db.example:5432/oads';
+    expect(loadConfig({}).exportStore).toBe('disk');
+    expect(loadConfig({ DATABASE_URL: url }).exportStore).toBe('database');
+    expect(loadConfig({ DATABASE_URL: url, EXPORT_STORE: 'disk' }).exportStore).toBe('disk');
+    expect(loadConfig({ EXPORT_STORE: 'database' }).exportStore).toBe('database');
+    expect(loadError({ EXPORT_STORE: 's3' }).message).toContain('EXPORT_STORE must be disk or database');
+  });
+
   it('accepts the bounds of a range', () => {
     expect(loadConfig({ PORT: '0' }).port).toBe(0);
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);

@@ -44,6 +44,12 @@ export interface Config {
   /** Set: use this PostgreSQL server. Unset: start the embedded one in `dataDir/pg`. */
   databaseUrl: string | null;
   dataDir: string;
+  /**
+   * EXPORT_STORE: where finished export files are kept. 'database': in PostgreSQL (db/export-chunks.ts),
+   * so any machine serves a download; the default when DATABASE_URL is set (a deployment may have
+   * several machines). 'disk': under DATA_DIR/exports, the embedded single machine's default.
+   */
+  exportStore: 'disk' | 'database';
   embeddedPostgresPort: number;
   /**
    * Connections for API requests, shared out among the HTTP workers (each has its share, rounded
@@ -223,12 +229,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const seedOnStart = errors.boolean(env, 'SEED_ON_START', true);
   const liveMode = env.LIVE_MODE || (seedOnStart ? 'live' : 'off');
   if (liveMode !== 'off' && liveMode !== 'live' && liveMode !== 'replay') errors.problems.push('LIVE_MODE must be off, live or replay');
+  const exportStore = env.EXPORT_STORE || (databaseUrl === null ? 'disk' : 'database');
+  if (exportStore !== 'disk' && exportStore !== 'database') errors.problems.push('EXPORT_STORE must be disk or database');
 
   const config: Config = {
     host: env.HOST || '127.0.0.1',
     port: errors.integer(env, 'PORT', 8080, 0, 65535),
     databaseUrl,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
+    exportStore: exportStore as Config['exportStore'],
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     databaseWaitMs: errors.integer(env, 'DATABASE_WAIT_MS', 2_000, 0, 60_000),

@@ -20,6 +20,7 @@ import { clockOffset, offsetClock } from './clock.js';
 import type { Config } from './config.js';
 import { loadApiContract } from './api-contract/openapi.js';
 import { openDatabase, poolCounts, type DatabaseHandle } from './db/connection.js';
+import { holdDeploymentLock } from './db/duties.js';
 import { migrateToLatest } from './db/migrate.js';
 import { ensureSetting } from './db/settings.js';
 import { handlerMap } from './handlers/index.js';
@@ -279,12 +280,21 @@ async function prepareStore(
   if (config.seedOnStart) await seedSplits(database.admin);
   options.onStorePrepared?.(database);
   if (options.seedMarket) {
-    const seeded = await seedMarketIfEmpty(
-      database.admin,
-      { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) },
-      simulation,
+    // Machines started together on an empty database: one simulates and loads the market, the
+    // others wait for it and then find prints stored.
+    const release = await holdDeploymentLock(database.connectionString, 'seed-market', () =>
+      logger.info('waiting for another machine seeding the market'),
     );
-    if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
+    try {
+      const seeded = await seedMarketIfEmpty(
+        database.admin,
+        { dataDir: config.dataDir, now: clock(), log: (line) => logger.info(line) },
+        simulation,
+      );
+      if (seeded.seeded) logger.info('simulated market loaded', { files: seeded.files, prints: seeded.prints });
+    } finally {
+      await release();
+    }
   }
 }
 

@@ -3,6 +3,7 @@
  * the database's own (now()), so machines whose clocks differ agree on when a lease expired.
  */
 import { sql } from 'kysely';
+import pg from 'pg';
 import type { Queryable } from './connection.js';
 
 /**
@@ -39,4 +40,30 @@ export async function dutyLeases(db: Queryable): Promise<DutyLease[]> {
   const result = await sql<{ name: string; holder: string; taken_at: Date; expires_at: Date }>`
     select name, holder, taken_at, expires_at from duties order by name`.execute(db);
   return result.rows.map((r) => ({ name: r.name, holder: r.holder, takenAt: r.taken_at.getTime(), expiresAt: r.expires_at.getTime() }));
+}
+
+/**
+ * Holds a lock of the deployment named `name` for a step that must run once however many machines
+ * start together (the first start's market seeding): a PostgreSQL advisory lock on a connection of
+ * its own, taken at once or, after `onWait` is told, when its holder releases it or dies (its
+ * session ends). The returned function ends the session, which releases the lock.
+ */
+export async function holdDeploymentLock(connectionString: string, name: string, onWait: () => void): Promise<() => Promise<void>> {
+  const client = new pg.Client({ connectionString, application_name: 'oads-deployment-lock' });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    const key = `oads-deployment:${name}`;
+    const tried = await client.query<{ held: boolean }>('select pg_try_advisory_lock(hashtextextended($1, 0)) as held', [key]);
+    if (tried.rows[0]?.held !== true) {
+      onWait();
+      await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    }
+  } catch (error) {
+    await client.end().catch(() => undefined);
+    throw error;
+  }
+  return async () => {
+    await client.end().catch(() => undefined);
+  };
 }

@@ -5,6 +5,14 @@
  * EXPORT_ATTEMPTS runs), sends again the exports whose job was lost, hands parked exports back to
  * the queue when their account has a free run, and deletes the files of expired exports. Every
  * step reads the store, so a sweep after a restart, or by another process, finds the same work.
+ *
+ * Every machine's job process sweeps; each piece of work is taken once for the deployment by the
+ * statement that takes it: a dead run is ended only by the sweep whose endRun still finds its run
+ * id (the others find it gone and do nothing), a lost export is marked sent by one UPDATE …
+ * RETURNING, parked exports are woken under their account's row lock. Files held in the database
+ * (EXPORT_STORE=database) are deleted by whichever machine sweeps first. A file on a machine's own
+ * disk (EXPORT_STORE=disk, meant for one machine) is deleted only when that machine sweeps first: a
+ * sweep of another machine forgets it, and it stays on its machine's disk.
  */
 import type PgBoss from 'pg-boss';
 import {
@@ -16,6 +24,7 @@ import {
   takeLostExports,
   wakeParkedExports,
 } from '../db/exports.js';
+import { deleteExportChunks, runOfDatabaseFile } from '../db/export-chunks.js';
 import type { ServiceDeps } from '../service.js';
 import { exportRunFilePath, removeFile } from './export-file.js';
 import { EXPORT_ATTEMPTS, EXPORT_LEASE_MS, EXPORT_RESEND_MS, EXPORT_RUNS_PER_ACCOUNT, EXPORT_SWEEP_MS } from './export-policy.js';
@@ -60,6 +69,8 @@ export async function sweepExports(service: ServiceDeps, queue: JobQueue): Promi
         })
       : await endRun(db, run.id, run.run_id, { status: 'retrying' }, { sent: true });
     await removeFile(exportRunFilePath(service.config.dataDir, run.id, run.run_id));
+    // The chunks a run that died while storing its file had written (on any machine).
+    await deleteExportChunks(db, run.id, run.run_id);
     if (!ended) continue;
     logger.info(final ? 'export failed: its runs were interrupted' : 'export resumed: its run was interrupted', {
       export_id: run.id,
@@ -81,7 +92,9 @@ export async function sweepExports(service: ServiceDeps, queue: JobQueue): Promi
   for (const accountId of await accountsWithParkedExports(db)) outcome.woken += await wakeAccount(service, queue, accountId);
 
   for (const file of await expiredExportFiles(db, new Date(service.clock()), EXPIRED_FILES_PER_SWEEP)) {
-    await removeFile(file.file_path);
+    const storedBy = runOfDatabaseFile(file.file_path);
+    if (storedBy === null) await removeFile(file.file_path);
+    else await deleteExportChunks(db, file.id, storedBy);
     await forgetExportFile(db, file.id, file.file_path);
     outcome.filesDeleted += 1;
   }

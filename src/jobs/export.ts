@@ -8,7 +8,9 @@
  * which does nothing for an export that is ready, failed or run by a live run, and parks it when
  * its account already runs its share, so one account cannot hold every worker. While it runs, its
  * lease is renewed every EXPORT_HEARTBEAT_MS; a run whose process dies is resumed by the sweep
- * (export-sweep.ts), and a run that lost its lease stops and changes nothing.
+ * (export-sweep.ts), and a run that lost its lease stops and changes nothing. The finished file stays
+ * under DATA_DIR/exports (EXPORT_STORE=disk), or is copied into the database in chunks fenced by the
+ * run's lease and removed from the disk (EXPORT_STORE=database: any machine serves its download).
  *
  * Outcomes: a 503 of the target (data_pending: an archived session is being loaded), or the disk
  * below its floor (services/export-disk.ts), sends the export back to the queue after the route's Retry-After, not counted as an attempt, for up to
@@ -16,9 +18,11 @@
  * it at once; anything else is retried (status retrying) up to EXPORT_ATTEMPTS runs, then fails.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import { exportColumns } from '../api-contract/export-columns.js';
 import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { findAccount } from '../db/accounts.js';
+import { addExportChunk, databaseFilePath, deleteExportChunks } from '../db/export-chunks.js';
 import { claimExport, endRun, renewLease, type ExportRow } from '../db/exports.js';
 import { authenticatedAccount } from '../entitlements.js';
 import { ApiError } from '../errors.js';
@@ -200,12 +204,14 @@ async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, l
   const file = exportFilePath(service.config.dataDir, job.id, lease.runId, job.format);
   const written = await collected.writer.finish(file, collected.pages, collected.truncated);
   const { rows, truncated } = written;
-  const readyAt = service.clock();
+  const inDatabase = service.config.exportStore === 'database';
   let ready = false;
   try {
+    if (inDatabase) await storeInDatabase(service, job.id, lease, file);
+    const readyAt = service.clock();
     ready = await endRun(service.db, job.id, lease.runId, {
       status: 'ready',
-      file_path: file,
+      file_path: inDatabase ? databaseFilePath(lease.runId) : file,
       bytes: written.bytes,
       etag: written.etag,
       rows,
@@ -216,9 +222,34 @@ async function run(service: ServiceDeps, handlers: HandlerMap, job: ExportRow, l
       pending_since: null,
     });
   } finally {
-    if (!ready) await removeFile(file);
+    if (!ready || inDatabase) await removeFile(file);
+    if (!ready && inDatabase) await deleteExportChunks(service.db, job.id, lease.runId).catch(() => undefined);
   }
   if (!ready) throw new LeaseLost('the export was taken over by another run');
+}
+
+/** Bytes of one chunk of a file held in the database (db/export-chunks.ts). */
+export const EXPORT_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Copies the run's finished file into the database, chunk by chunk, each fenced by the run's lease
+ * (EXPORT_STORE=database): every machine then serves its download. Stops at the first chunk the run
+ * may no longer write (taken over).
+ */
+async function storeInDatabase(service: ServiceDeps, id: string, lease: Lease, file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(EXPORT_CHUNK_BYTES);
+    for (let seq = 0; ; seq += 1) {
+      lease.check();
+      const { bytesRead } = await handle.read(buffer, 0, EXPORT_CHUNK_BYTES, null);
+      if (bytesRead === 0) return;
+      if (!(await addExportChunk(service.db, id, lease.runId, seq, Buffer.from(buffer.subarray(0, bytesRead)))))
+        throw new LeaseLost('the export was taken over by another run');
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { EXPORTABLE_FAMILIES } from '../api-contract/catalog.js';
 import { exportColumns } from '../api-contract/export-columns.js';
 import type { OperationSpec } from '../api-contract/openapi.js';
 import type { Limits } from '../config.js';
+import { exportChunk, hasExportChunks, runOfDatabaseFile } from '../db/export-chunks.js';
 import { findExport, insertExportWithinLimit, updateExport, type ExportRow } from '../db/exports.js';
 import { checkEntitlements, exportBytesCap } from '../entitlements.js';
 import { ApiError } from '../errors.js';
@@ -17,7 +18,7 @@ import { newId } from '../ids.js';
 import { queryProblems, type QueryValue } from '../parameters/index.js';
 import { checkExportDisk } from './export-disk.js';
 import { EXPORT_FORMATS, type ExportFormat } from './export-formats.js';
-import { accountOf, type BodyOf, type DataOf, type Result, type ServiceContext } from './types.js';
+import { accountOf, type BodyOf, type DataOf, type FileBody, type Result, type ServiceContext } from './types.js';
 
 type ExportJobData = DataOf<'getExport'>;
 
@@ -203,11 +204,34 @@ export async function downloadExport(ctx: ServiceContext, id: string): Promise<R
       `The file of this export was deleted at its expiry, ${row.expires_at.toISOString()}; create the export again.`,
     );
   }
-  if (!row.file_path || !fs.existsSync(row.file_path)) throw new ApiError(404, 'not_found', 'The export file is no longer held.');
+  const gone = (): never => {
+    throw new ApiError(404, 'not_found', 'The export file is no longer held.');
+  };
+  if (!row.file_path) gone();
+  const filePath = row.file_path ?? '';
+  const storedBy = runOfDatabaseFile(filePath);
+  let where: Pick<FileBody, 'path' | 'read'>;
+  if (storedBy === null) {
+    if (!fs.existsSync(filePath)) gone();
+    where = { path: filePath };
+  } else {
+    // Held in the database (EXPORT_STORE=database): any machine streams its chunks, one at a time.
+    const db = ctx.deps.db;
+    if (!(await hasExportChunks(db, row.id, storedBy))) gone();
+    where = {
+      read: async function* () {
+        for (let seq = 0; ; seq += 1) {
+          const chunk = await exportChunk(db, row.id, storedBy, seq);
+          if (chunk === null) return;
+          yield chunk;
+        }
+      },
+    };
+  }
   return {
     data: undefined as never,
     file: {
-      path: row.file_path,
+      ...where,
       bytes: Number(row.bytes ?? 0),
       etag: row.etag,
       downloadName: `${row.id}.${EXPORT_FORMATS[row.format].extension}`,

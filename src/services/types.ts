@@ -51,7 +51,9 @@ export interface ServiceContext {
 
 /** A file sent as the body (export downloads), with its validator. */
 export interface FileBody {
-  path: string;
+  /** The file on this machine's disk; or, without it, `read` gives its bytes in order (a file held in the database). */
+  path?: string;
+  read?: () => AsyncIterable<Buffer>;
   bytes: number;
   etag: string;
   downloadName: string;

@@ -3,14 +3,15 @@
  * several machines' primaries keep it: processes holding the same duty on one database. One runs it
  * at a time; a holder killed with SIGKILL hands it on once its lease expires (within lease + renew);
  * a holder that stops gives the lease up and another takes it at its next look; a holder cut off from
- * the database stops running the duty before its lease can expire.
+ * the database stops running the duty before its lease can expire. A lock of the deployment (the
+ * first start's market seeding, db/duties.ts holdDeploymentLock) is held by one process at a time.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
-import { dutyLeases } from '../../src/db/duties.js';
+import { dutyLeases, holdDeploymentLock } from '../../src/db/duties.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { Duty } from '../../src/live/duty.js';
 import { createDatabase } from '../support/service.js';
@@ -164,5 +165,27 @@ describe('a duty run once for the deployment', () => {
       for (const d of duties.splice(0)) await d.stop();
       await cut.close().catch(() => undefined);
     }
+  });
+
+  it("holds a lock of the deployment (the first start's seeding) for one process at a time, handed on when its holder releases it", async () => {
+    let firstWaited = false;
+    let secondWaited = false;
+    const releaseFirst = await holdDeploymentLock(databaseUrl, 'seed-market', () => (firstWaited = true));
+    let secondHolds = false;
+    const second = holdDeploymentLock(databaseUrl, 'seed-market', () => (secondWaited = true)).then((release) => {
+      secondHolds = true;
+      return release;
+    });
+    await until(() => secondWaited, 5_000, 'the second to wait');
+    // Another name is not held by either.
+    const other = await holdDeploymentLock(databaseUrl, 'another-step', () => {
+      throw new Error('another name waited');
+    });
+    await other();
+    expect([firstWaited, secondHolds]).toEqual([false, false]);
+    await releaseFirst();
+    const releaseSecond = await second;
+    expect(secondHolds).toBe(true);
+    await releaseSecond();
   });
 });

@@ -71,6 +71,7 @@ describe('an export interrupted by a crash', () => {
         ...process.env,
         DATABASE_URL: databaseUrl,
         DATA_DIR: dataDir,
+        EXPORT_STORE: 'disk',
         PORT: String(port),
         WEB_WORKERS: '1',
         SEED_ON_START: 'false',
@@ -123,6 +124,7 @@ describe('an export interrupted by a crash', () => {
     const config = loadConfig({
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
+      EXPORT_STORE: 'disk',
       PORT: '0',
       LOG_LEVEL: 'silent',
       VALIDATE_RESPONSES: 'true',

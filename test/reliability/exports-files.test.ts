@@ -2,7 +2,9 @@
  * Export files (issue #20, section 5): the byte cap holds for every answer, not only paginated rows
  * (rows of a paginated route and of a route answering one array are cut to fit; an answer that is
  * one object and does not fit fails the export), and a ready export's file is kept until its
- * `expires_timestamp`, after which the download answers 410 and the file is deleted. The cap is
+ * `expires_timestamp`, after which the download answers 410 and the file is deleted (files on the
+ * local disk: EXPORT_STORE=disk; test/deployment/machines.test.ts downloads files held in the
+ * database from any machine). The cap is
  * lowered for the test (the service's limits), the clock is the service's own.
  */
 import fs from 'node:fs';
@@ -51,7 +53,7 @@ describe('export files', () => {
       jobs: true,
       clock: () => nowMs,
       limits: { exportMaxBytes: CAP },
-      env: { DATA_DIR: dataDir, LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+      env: { DATA_DIR: dataDir, EXPORT_STORE: 'disk', LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ client } = await service.newAccount());
   });
@@ -86,7 +88,7 @@ describe('export files', () => {
   });
 
   it('fails an export whose answer is one object larger than the cap (export_too_large), writing nothing', async () => {
-    const small = await startTestService({ jobs: true, limits: { exportMaxBytes: 300 }, env: { DATA_DIR: dataDir } });
+    const small = await startTestService({ jobs: true, limits: { exportMaxBytes: 300 }, env: { DATA_DIR: dataDir, EXPORT_STORE: 'disk' } });
     try {
       const account = await small.newAccount();
       const { job } = await exported(account.client, { path: '/v1/market/calendar', query: { date: '2026-11-27' } });
