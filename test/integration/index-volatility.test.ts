@@ -269,6 +269,7 @@ describe('volatility index', () => {
       const r = await call(query);
       expect(r.response.status, JSON.stringify(query)).toBe(422);
       expect(r.error, JSON.stringify(query)).toMatchObject({ error: { code: 'no_data' } });
+      if ('root' in query) expect((r.error as { error: { message: string } }).error.message).toContain('QQQ is not a root of SPX');
     }
   });
 
