@@ -236,6 +236,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/indices/volatility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Volatility index of an option family, computed here by the VIX white paper's method
+         * @description A volatility index at a tenor (1, 9 or 30 calendar days) computed by this service from its
+         *     own stored option chains by the method of Cboe's VIX white paper, with every input needed to
+         *     reproduce it, and a term structure. **It is a model, not Cboe's published index:** it is not
+         *     VIX, VIX9D or VIX1D as Cboe disseminates them, and differs from them (its quotes are this
+         *     service's stored quotes at one chain minute, its rate is the service's rate table, not the
+         *     Treasury curve Cboe interpolates). `label` and `published_index: false` say so in every answer.
+         *     Volatilities are in index points (20 means 20% annualised); `variance` is σ² as a decimal.
+         *
+         *     **Which chain and instant.** As on the skew route (`/v1/options/volatility/skew`), regular
+         *     session only: the request's instant is now, or `at`; a session ended by then is valued at its
+         *     close, one still running at the end of the newest minute of data ended by that instant, and
+         *     nothing recorded after it is read. The chain is one minute's (the newest minute in which at
+         *     least half of the family's contracts were sampled), each contract at its last quote of that
+         *     minute or before it, at most 30 minutes old; `valuation.timestamp` is that minute's end, and
+         *     minutes to settlement run from it. A session not begun, a symbol without listed contracts, or
+         *     no quote at the instant is 422 `no_data`; an archived session answers 503 `data_pending`
+         *     while it is loaded back.
+         *
+         *     **Which roots and expirations.** `underlying_symbol` is a family or a root: SPX covers SPX
+         *     (AM-settled standard monthlies) and SPXW (PM-settled weeklies and dailies), NDX covers NDX and
+         *     NDXP, RUT covers RUT and RUTW (when their chains are stored); SPY, QQQ and IWM are their own
+         *     roots. `root` restricts the index to one root of the family. Each expiration settles at
+         *     settlement.ts's instant: AM-settled roots (SPX, NDX, RUT standard monthlies) at the 09:30 ET
+         *     open of the expiration date, PM-settled ones at the calendar's close (16:00 ET, 13:00 ET on an
+         *     early-close day). The expirations that count for a tenor:
+         *     - **30d and 9d**: the standard and the weekly expirations, as the VIX and VIX9D use: for each
+         *       calendar week (Monday to Sunday), the last listed expiration date of the family in it (the
+         *       Friday, or the Thursday when the Friday is a holiday); on a date where an AM-settled standard
+         *       root is listed (SPX's third-Friday monthly) its chain is used, else the PM root's. Daily
+         *       (Monday to Thursday) expirations are left out: they would move the terms used from week to
+         *       week without changing what the index measures, and a 9- or 30-day tenor is always
+         *       bracketed by weeklies.
+         *     - **1d**: every listed expiration date, dailies included, as the VIX1D uses; on a date with
+         *       two roots the PM-settled one (SPXW, as the VIX1D uses only PM-settled options), so the near
+         *       term is today's expiration until its close.
+         *     Of those, the near term is the latest settling less than the tenor after the valuation instant
+         *     and the next term the first settling at or after it (a term exactly at the tenor takes the whole
+         *     weight). With no expiration before the tenor (a 1d index after the day's settlement on a Friday:
+         *     the next expiration is Monday's), the nearest term alone is used with its variance held flat
+         *     from now (`method: nearest_term`: the formula with a near term of zero minutes and zero
+         *     variance). With none at or after the tenor the index is refused (422 `no_data`, naming why):
+         *     the method does not extrapolate past its longest listed term.
+         *
+         *     **Method, per expiration** (the white paper's steps; each term reports every figure):
+         *     1. *Minutes*: N from the valuation instant to the settlement instant on the New York wall clock
+         *        (minutes left today + minutes from midnight to settlement + 1,440 per day between; across a
+         *        daylight-saving change this differs by 60 from elapsed minutes). T = N / 525,600.
+         *     2. *Mid*: (bid + ask)/2 of a quote with a bid above zero and an ask not below it; any other
+         *        quote has no mid and counts as a zero bid.
+         *     3. *Forward*: at the strike K* where |C − P| of the call and put mids is smallest (the lowest
+         *        on a tie), F = K* + e^{RT}(C − P). K0 is the greatest listed strike at or below F.
+         *     4. *Strikes*: K0 priced at the average of its call and put mids; below K0 the puts walking
+         *        down, above K0 the calls walking up. A quote without a mid is skipped; after two
+         *        consecutive such quotes the walk stops and no further strike on that side is used
+         *        (`skipped`, `put_walk_stopped_at`, `call_walk_stopped_at`).
+         *     5. ΔK_i = (K_{i+1} − K_{i−1})/2 over the strikes used (a skipped strike widens the gap); at
+         *        the lowest and highest, the distance to the one neighbour.
+         *     6. σ² = (2/T) Σ ΔK_i/K_i² e^{RT} Q(K_i) − (1/T)(F/K0 − 1)². Each strike's `contribution` is
+         *        ΔK_i/K_i² e^{RT} Q(K_i); `sum` is their total and `forward_term` is (1/T)(F/K0 − 1)².
+         *     7. *Index*: with N1 < N_tenor ≤ N2 (N_tenor = 1,440, 12,960 or 43,200),
+         *        index = 100 × √{[T1σ1²·w1 + T2σ2²·w2] × 525,600 / N_tenor}, w1 = (N2 − N_tenor)/(N2 − N1),
+         *        w2 = (N_tenor − N1)/(N2 − N1) (`weights`).
+         *
+         *     **Rate.** R is the service's rate table (`valuation.risk_free_rate`): the continuously
+         *     compounded 3-month Treasury bill rate of the trading date's month, the same for every
+         *     expiration. Cboe interpolates Treasury constant-maturity yields by a cubic spline to each
+         *     expiration; a rate 0.25% apart moves a 30-day index by about 1e-4 of itself.
+         *
+         *     **To reproduce a figure.** Read the chain at `valuation.timestamp` (e.g. `/v1/options/chain`
+         *     with `at` set to it, or the quote samples), take each term's `strikes` with their `price` (Q),
+         *     recompute ΔK, e^{RT} = `growth` from `rate` and `years`, the sum and σ² by steps 5 and 6, and
+         *     the index by step 7 from the two terms' `minutes` and `variance`.
+         *
+         *     **Term structure.** `term_structure` lists every listed expiration (root and date) settling
+         *     after the valuation instant, nearest first, each with its own value 100 × √σ² by steps 1 to 6,
+         *     or the reason it has none; `counts_for_tenor` says whether the requested tenor's rule above
+         *     uses it.
+         *
+         *     The response is one object, not paged; an export (`POST /v1/exports`) writes that object, as it
+         *     does the skew's.
+         */
+        get: operations["getIndexVolatility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/market/calendar": {
         parameters: {
             query?: never;
@@ -2302,6 +2401,357 @@ export interface components {
             underlying_timestamp: number | null;
         };
         /**
+         * IndexStrikeContribution
+         * @description One strike of an expiration's sum.
+         */
+        IndexStrikeContribution: {
+            /**
+             * Format: double
+             * @description ΔK_i/K_i² · e^{RT} · Q(K_i).
+             * @example 0.0000061
+             */
+            contribution: number;
+            /**
+             * Format: double
+             * @description ΔK_i.
+             * @example 5
+             */
+            delta_k: number;
+            /**
+             * Format: double
+             * @description Q(K_i): the mid (the average of the call and put mids at K0).
+             * @example 41.35
+             */
+            price: number;
+            /**
+             * @description Which quote priced it: the put below K0, the call above, the average of both mids at K0.
+             * @example put
+             * @enum {string}
+             */
+            side: "put" | "call" | "average";
+            /**
+             * Format: double
+             * @description K_i.
+             * @example 5800
+             */
+            strike: number;
+        };
+        /**
+         * IndexTenor
+         * @description Tenor of a volatility index: 1, 9 or 30 calendar days.
+         * @default 30d
+         * @example 30d
+         * @enum {string}
+         */
+        IndexTenor: "1d" | "9d" | "30d";
+        /**
+         * IndexTermPoint
+         * @description One listed expiration's own value, or why it has none.
+         */
+        IndexTermPoint: {
+            /**
+             * @description Whether the requested tenor's rule counts this expiration (see the route's description).
+             * @example true
+             */
+            counts_for_tenor: boolean;
+            /**
+             * Format: date
+             * @description Expiration date.
+             * @example 2026-12-18
+             */
+            date_of_expiry: string;
+            /**
+             * Format: double
+             * @description N: wall-clock minutes from the valuation time to settlement.
+             * @example 40305
+             */
+            minutes: number;
+            /** @description Why the expiration has no value (e.g. no_parity_strike: no strike with both mids; empty_wing: no out-of-the-money quote with a bid); null when it has one. */
+            refusal: {
+                /**
+                 * @description A sentence naming the expiration and what was missing.
+                 * @example SPXW 2026-12-18: no strike has both a call and a put mid
+                 */
+                detail: string;
+                /**
+                 * @description The reason's code.
+                 * @example no_parity_strike
+                 */
+                reason: string;
+            } | null;
+            /**
+             * @description Option root.
+             * @example SPXW
+             */
+            root: string;
+            /**
+             * Format: int64
+             * @description Settlement instant (Unix ms).
+             * @example 1766091600000
+             */
+            settles_at: number;
+            /**
+             * Format: double
+             * @description 100 × √σ² of the expiration alone; null when refused.
+             * @example 18.2
+             */
+            value: number | null;
+            /**
+             * Format: double
+             * @description σ² of the expiration (step 6); null when refused.
+             * @example 0.0331
+             */
+            variance: number | null;
+        };
+        /**
+         * IndexVolatility
+         * @description A volatility index computed by this service from its stored option chains by the method of Cboe's VIX white paper (a model, never Cboe's published index), with its inputs.
+         */
+        IndexVolatility: {
+            /**
+             * @description What the value is, in words: a model computed by this service, never Cboe's published index.
+             * @example SPX 30d volatility index: a model computed by this service from its stored option chains by the method of Cboe's VIX white paper; not Cboe's published VIX.
+             */
+            label: string;
+            /**
+             * @description interpolated: between a near term before the tenor and a next term at or after it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now (near_term null).
+             * @example interpolated
+             * @enum {string}
+             */
+            method: "interpolated" | "nearest_term";
+            /**
+             * @description The method's source.
+             * @example Cboe, VIX White Paper; Cboe Volatility Index Mathematics Methodology
+             */
+            method_source: string;
+            /** @description The near term (settling less than the tenor after the valuation instant); null for nearest_term. */
+            near_term: components["schemas"]["IndexVolatilityTerm"] | null;
+            /** @description The next term (the first settling at or after the tenor). */
+            next_term: components["schemas"]["IndexVolatilityTerm"];
+            /**
+             * @description Always false: this is not an index published by Cboe (VIX, VIX9D, VIX1D), only the same method applied to this service's data.
+             * @example false
+             * @constant
+             */
+            published_index: false;
+            /**
+             * @description The roots whose expirations were considered (the family's, or `root` alone).
+             * @example [
+             *       "SPX",
+             *       "SPXW"
+             *     ]
+             */
+            roots: string[];
+            /** @description Tenor of the index. */
+            tenor: components["schemas"]["IndexTenor"];
+            /**
+             * Format: int64
+             * @description The tenor in minutes (N_tenor).
+             * @example 43200
+             */
+            tenor_minutes: number;
+            /** @description Every listed expiration (root and date) settling after the valuation instant, nearest first, with its own value. */
+            term_structure: components["schemas"]["IndexTermPoint"][];
+            /**
+             * Format: date
+             * @description Trading date valued.
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /**
+             * @description Family or root as requested, upper-cased.
+             * @example SPX
+             */
+            underlying_symbol: string;
+            /** @description When and on what the chain was valued. */
+            valuation: {
+                /**
+                 * Format: int64
+                 * @description Time of the newest quote read (Unix ms).
+                 * @example 1763673240000
+                 */
+                chain_timestamp: number | null;
+                /**
+                 * Format: double
+                 * @description R: the continuously compounded (ACT/365) rate of the service's rate table for the trading date, used for every expiration.
+                 * @example 0.0391
+                 */
+                risk_free_rate: number;
+                /**
+                 * Format: int64
+                 * @description Valuation time (Unix ms): the end of the chain's minute, not after the instant; minutes to settlement run from it.
+                 * @example 1763673300000
+                 */
+                timestamp: number;
+            };
+            /**
+             * Format: double
+             * @description The index: 100 × √variance (annualised volatility in percent points).
+             * @example 18.42
+             */
+            value: number;
+            /**
+             * Format: double
+             * @description Annualised variance at the tenor (step 7, before the square root).
+             * @example 0.03393
+             */
+            variance: number;
+            /** @description The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term). */
+            weights: {
+                /**
+                 * Format: double
+                 * @description Weight of the near term's total variance T1σ1².
+                 * @example 0.48
+                 */
+                near: number;
+                /**
+                 * Format: double
+                 * @description Weight of the next term's total variance T2σ2².
+                 * @example 0.52
+                 */
+                next: number;
+            };
+        };
+        /** IndexVolatilityResponse */
+        IndexVolatilityResponse: {
+            /** @description The volatility index. */
+            data: components["schemas"]["IndexVolatility"];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * IndexVolatilityTerm
+         * @description One expiration's model-free variance (steps 1 to 6 of the route's method) with every input.
+         */
+        IndexVolatilityTerm: {
+            /**
+             * Format: double
+             * @description The strike where the call walk stopped likewise; null when it ran off the chain.
+             * @example null
+             */
+            call_walk_stopped_at: number | null;
+            /**
+             * Format: date
+             * @description Expiration date.
+             * @example 2026-12-18
+             */
+            date_of_expiry: string;
+            /**
+             * Format: double
+             * @description F = K* + e^{RT}(C − P).
+             * @example 5852.3
+             */
+            forward: number;
+            /**
+             * Format: double
+             * @description The call mid C at K*.
+             * @example 61.2
+             */
+            forward_call: number;
+            /**
+             * Format: double
+             * @description The put mid P at K*.
+             * @example 58.9
+             */
+            forward_put: number;
+            /**
+             * Format: double
+             * @description K*: the strike where |C − P| of the mids is smallest.
+             * @example 5850
+             */
+            forward_strike: number;
+            /**
+             * Format: double
+             * @description (1/T)(F/K0 − 1)².
+             * @example 0.0000019
+             */
+            forward_term: number;
+            /**
+             * Format: double
+             * @description e^{RT}.
+             * @example 1.003
+             */
+            growth: number;
+            /**
+             * Format: double
+             * @description K0: the greatest listed strike at or below F.
+             * @example 5850
+             */
+            k0: number;
+            /**
+             * Format: double
+             * @description N: New York wall-clock minutes from the valuation time to settlement.
+             * @example 40305
+             */
+            minutes: number;
+            /**
+             * Format: double
+             * @description The strike of the second consecutive zero bid where the put walk stopped; null when it ran off the chain.
+             * @example 4300
+             */
+            put_walk_stopped_at: number | null;
+            /**
+             * Format: double
+             * @description R, continuously compounded.
+             * @example 0.0391
+             */
+            rate: number;
+            /**
+             * @description Option root of the expiration.
+             * @example SPXW
+             */
+            root: string;
+            /**
+             * @description am: settles at the 09:30 ET open of the expiration date; pm: at the close.
+             * @example pm
+             * @enum {string}
+             */
+            settlement_style: "am" | "pm";
+            /**
+             * Format: int64
+             * @description Settlement instant (Unix ms).
+             * @example 1766091600000
+             */
+            settles_at: number;
+            /** @description Quotes without a mid the walks skipped before they stopped or ran out, ascending. */
+            skipped: {
+                /** @description The side skipped. */
+                side: components["schemas"]["ContractType"];
+                /**
+                 * Format: double
+                 * @description Strike.
+                 * @example 4400
+                 */
+                strike: number;
+            }[];
+            /** @description The strikes used, ascending. */
+            strikes: components["schemas"]["IndexStrikeContribution"][];
+            /**
+             * Format: double
+             * @description Σ contributions.
+             * @example 0.00012
+             */
+            sum: number;
+            /**
+             * Format: double
+             * @description The expiration's own index 100 × √σ².
+             * @example 18.2
+             */
+            value: number;
+            /**
+             * Format: double
+             * @description σ² = (2/T)·sum − forward_term.
+             * @example 0.0331
+             */
+            variance: number;
+            /**
+             * Format: double
+             * @description T = N / 525,600.
+             * @example 0.07669
+             */
+            years: number;
+        };
+        /**
          * InFlightLimit
          * @description The account's simultaneous requests.
          */
@@ -3659,7 +4109,7 @@ export interface components {
         };
         /**
          * RouteFamily
-         * @description The family of a route (each operation's x-family); futures and indices have no routes yet.
+         * @description The family of a route (each operation's x-family); futures has no routes yet.
          * @example options
          * @enum {string}
          */
@@ -4657,6 +5107,12 @@ export type SchemaHeatmapResponse = components['schemas']['HeatmapResponse'];
 export type SchemaHistoryDate = components['schemas']['HistoryDate'];
 export type SchemaImpliedVolatilityPage = components['schemas']['ImpliedVolatilityPage'];
 export type SchemaImpliedVolatilitySample = components['schemas']['ImpliedVolatilitySample'];
+export type SchemaIndexStrikeContribution = components['schemas']['IndexStrikeContribution'];
+export type SchemaIndexTenor = components['schemas']['IndexTenor'];
+export type SchemaIndexTermPoint = components['schemas']['IndexTermPoint'];
+export type SchemaIndexVolatility = components['schemas']['IndexVolatility'];
+export type SchemaIndexVolatilityResponse = components['schemas']['IndexVolatilityResponse'];
+export type SchemaIndexVolatilityTerm = components['schemas']['IndexVolatilityTerm'];
 export type SchemaInFlightLimit = components['schemas']['InFlightLimit'];
 export type SchemaKeyLevels = components['schemas']['KeyLevels'];
 export type SchemaKeyLevelsResponse = components['schemas']['KeyLevelsResponse'];
@@ -4946,7 +5402,7 @@ export interface operations {
     listCatalog: {
         parameters: {
             query?: {
-                /** @description Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures, indices) lists none. */
+                /** @description Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures) lists none. */
                 family?: components["schemas"]["RouteFamily"];
             };
             header?: never;
@@ -5098,6 +5554,51 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getIndexVolatility: {
+        parameters: {
+            query: {
+                /** @description Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both. */
+                at?: components["parameters"]["ValuationAt"];
+                /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
+                date?: components["parameters"]["TradingDate"];
+                /** @description Only this root of the family (e.g. SPXW for PM-settled SPX options alone); 422 no_data when it is not one of the family's roots (it names no chain of it). Case-insensitive. */
+                root?: string;
+                /** @description The index's tenor in calendar days: 1d (1,440 minutes), 9d (12,960) or 30d (43,200). */
+                tenor?: components["schemas"]["IndexTenor"];
+                /** @description Option family or root whose chains the index is computed from (SPX covers SPX and SPXW; NDX covers NDX and NDXP; RUT covers RUT and RUTW; SPY, QQQ, IWM). Case-insensitive. */
+                underlying_symbol: components["schemas"]["UnderlyingSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The index with its inputs and the term structure. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexVolatilityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
         };
     };
     getMarketCalendarDay: {

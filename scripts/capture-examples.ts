@@ -153,6 +153,7 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     const optionSymbol = String((tradeAtTime.data as Json).option_symbol).replace(/ +/, '');
     await take('listOptionBars', call('GET', '/v1/options/bars', { option_symbol: optionSymbol, date: DAY, interval: '1h', limit: 5 }));
     await take('getVolatilitySkew', call('GET', '/v1/options/volatility/skew', { underlying_symbol: 'SPX', date: DAY }));
+    await take('getIndexVolatility', call('GET', '/v1/indices/volatility', { underlying_symbol: 'SPX', date: DAY }));
     await take('getVolatilityDrift', call('GET', '/v1/options/volatility/drift', { underlying_symbol: 'SPY', date: DAY, interval: '5m' }));
     await take('getOpenInterest', call('GET', '/v1/options/open-interest', { underlying_symbol: 'SPX', date: DAY, strikes_around: 5 }));
     await take('getExposureLevels', call('GET', '/v1/options/levels', { underlying_symbol: 'SPX', date: DAY }));

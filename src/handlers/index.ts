@@ -6,6 +6,7 @@ import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
 import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
+import { getIndexVolatility } from './index-volatility.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
@@ -35,6 +36,7 @@ export const handlers: HandlerMap = {
   listContractImpliedVolatility,
   getVolatilitySkew,
   getVolatilityDrift,
+  getIndexVolatility,
   getOpenInterest,
   getExposureLevels,
   getExposureHeatmap,

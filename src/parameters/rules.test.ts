@@ -464,6 +464,7 @@ describe('the contract', () => {
         'listOptionTrades',
         'listOvernightOptionFlow',
         'getVolatilitySkew',
+        'getIndexVolatility',
       ].sort(),
     );
   });

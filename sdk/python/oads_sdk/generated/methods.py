@@ -50,6 +50,7 @@ HeatmapMetric: TypeAlias = Literal[
     "net_premium",
     "trades",
 ]
+IndexTenor: TypeAlias = Literal["1d", "9d", "30d"]
 LeaderGrain: TypeAlias = Literal["root", "contract"]
 LeaderSort: TypeAlias = Literal[
     "net", "bullish", "bearish", "premium", "volume", "trades", "change_percent"
@@ -298,6 +299,33 @@ class Operations:
             perspective=perspective,
             include=include,
             gatekeeper_ratio=gatekeeper_ratio,
+        )
+
+    def get_index_volatility(
+        self,
+        *,
+        underlying_symbol: str,
+        root: str | None = None,
+        tenor: IndexTenor | None = None,
+        date: datetime.date | str | None = None,
+        at: datetime.datetime | int | None = None,
+    ) -> Any:
+        """Volatility index of an option family, computed here by the VIX white paper's method: GET /v1/indices/volatility (getIndexVolatility).
+
+        Args:
+            underlying_symbol: Option family or root whose chains the index is computed from (SPX covers SPX and SPXW; NDX covers NDX and NDXP; RUT covers RUT and RUTW; SPY, QQQ, IWM). Case-insensitive.
+            root: Only this root of the family (e.g. SPXW for PM-settled SPX options alone); 422 no_data when it is not one of the family's roots (it names no chain of it). Case-insensitive.
+            tenor: The index's tenor in calendar days: 1d (1,440 minutes), 9d (12,960) or 30d (43,200).
+            date: Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+            at: Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+        """
+        return self.call(
+            "get_index_volatility",
+            underlying_symbol=underlying_symbol,
+            root=root,
+            tenor=tenor,
+            date=date,
+            at=at,
         )
 
     def get_market_calendar_day(
@@ -583,7 +611,7 @@ class Operations:
         """Catalog of routes: GET /v1/catalog (listCatalog).
 
         Args:
-            family: Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures, indices) lists none.
+            family: Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures) lists none.
         """
         return self.call("list_catalog", family=family)
 

@@ -144,6 +144,22 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
             "gatekeeper_ratio": ("query", False, False, None),
         },
     },
+    "get_index_volatility": {
+        "operation_id": "getIndexVolatility",
+        "module": "indices.get_index_volatility",
+        "method": "GET",
+        "path": "/v1/indices/volatility",
+        "paginated": False,
+        "body": False,
+        "secured": True,
+        "params": {
+            "underlying_symbol": ("query", True, False, None),
+            "root": ("query", False, False, None),
+            "tenor": ("query", False, False, None),
+            "date": ("query", False, False, "date"),
+            "at": ("query", False, False, "unix_ms"),
+        },
+    },
     "get_market_calendar_day": {
         "operation_id": "getMarketCalendarDay",
         "module": "market.get_market_calendar_day",

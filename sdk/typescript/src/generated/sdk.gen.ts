@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
@@ -661,6 +661,97 @@ export const listOptionBars = <ThrowOnError extends boolean = false>(options?: O
 export const getOptionChain = <ThrowOnError extends boolean = false>(options: Options<GetOptionChainData, ThrowOnError>) => (options.client ?? client).get<GetOptionChainResponses, GetOptionChainErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/options/chain',
+    ...options
+});
+
+/**
+ * Volatility index of an option family, computed here by the VIX white paper's method
+ *
+ * A volatility index at a tenor (1, 9 or 30 calendar days) computed by this service from its
+ * own stored option chains by the method of Cboe's VIX white paper, with every input needed to
+ * reproduce it, and a term structure. **It is a model, not Cboe's published index:** it is not
+ * VIX, VIX9D or VIX1D as Cboe disseminates them, and differs from them (its quotes are this
+ * service's stored quotes at one chain minute, its rate is the service's rate table, not the
+ * Treasury curve Cboe interpolates). `label` and `published_index: false` say so in every answer.
+ * Volatilities are in index points (20 means 20% annualised); `variance` is σ² as a decimal.
+ *
+ * **Which chain and instant.** As on the skew route (`/v1/options/volatility/skew`), regular
+ * session only: the request's instant is now, or `at`; a session ended by then is valued at its
+ * close, one still running at the end of the newest minute of data ended by that instant, and
+ * nothing recorded after it is read. The chain is one minute's (the newest minute in which at
+ * least half of the family's contracts were sampled), each contract at its last quote of that
+ * minute or before it, at most 30 minutes old; `valuation.timestamp` is that minute's end, and
+ * minutes to settlement run from it. A session not begun, a symbol without listed contracts, or
+ * no quote at the instant is 422 `no_data`; an archived session answers 503 `data_pending`
+ * while it is loaded back.
+ *
+ * **Which roots and expirations.** `underlying_symbol` is a family or a root: SPX covers SPX
+ * (AM-settled standard monthlies) and SPXW (PM-settled weeklies and dailies), NDX covers NDX and
+ * NDXP, RUT covers RUT and RUTW (when their chains are stored); SPY, QQQ and IWM are their own
+ * roots. `root` restricts the index to one root of the family. Each expiration settles at
+ * settlement.ts's instant: AM-settled roots (SPX, NDX, RUT standard monthlies) at the 09:30 ET
+ * open of the expiration date, PM-settled ones at the calendar's close (16:00 ET, 13:00 ET on an
+ * early-close day). The expirations that count for a tenor:
+ * - **30d and 9d**: the standard and the weekly expirations, as the VIX and VIX9D use: for each
+ * calendar week (Monday to Sunday), the last listed expiration date of the family in it (the
+ * Friday, or the Thursday when the Friday is a holiday); on a date where an AM-settled standard
+ * root is listed (SPX's third-Friday monthly) its chain is used, else the PM root's. Daily
+ * (Monday to Thursday) expirations are left out: they would move the terms used from week to
+ * week without changing what the index measures, and a 9- or 30-day tenor is always
+ * bracketed by weeklies.
+ * - **1d**: every listed expiration date, dailies included, as the VIX1D uses; on a date with
+ * two roots the PM-settled one (SPXW, as the VIX1D uses only PM-settled options), so the near
+ * term is today's expiration until its close.
+ * Of those, the near term is the latest settling less than the tenor after the valuation instant
+ * and the next term the first settling at or after it (a term exactly at the tenor takes the whole
+ * weight). With no expiration before the tenor (a 1d index after the day's settlement on a Friday:
+ * the next expiration is Monday's), the nearest term alone is used with its variance held flat
+ * from now (`method: nearest_term`: the formula with a near term of zero minutes and zero
+ * variance). With none at or after the tenor the index is refused (422 `no_data`, naming why):
+ * the method does not extrapolate past its longest listed term.
+ *
+ * **Method, per expiration** (the white paper's steps; each term reports every figure):
+ * 1. *Minutes*: N from the valuation instant to the settlement instant on the New York wall clock
+ * (minutes left today + minutes from midnight to settlement + 1,440 per day between; across a
+ * daylight-saving change this differs by 60 from elapsed minutes). T = N / 525,600.
+ * 2. *Mid*: (bid + ask)/2 of a quote with a bid above zero and an ask not below it; any other
+ * quote has no mid and counts as a zero bid.
+ * 3. *Forward*: at the strike K* where |C − P| of the call and put mids is smallest (the lowest
+ * on a tie), F = K* + e^{RT}(C − P). K0 is the greatest listed strike at or below F.
+ * 4. *Strikes*: K0 priced at the average of its call and put mids; below K0 the puts walking
+ * down, above K0 the calls walking up. A quote without a mid is skipped; after two
+ * consecutive such quotes the walk stops and no further strike on that side is used
+ * (`skipped`, `put_walk_stopped_at`, `call_walk_stopped_at`).
+ * 5. ΔK_i = (K_{i+1} − K_{i−1})/2 over the strikes used (a skipped strike widens the gap); at
+ * the lowest and highest, the distance to the one neighbour.
+ * 6. σ² = (2/T) Σ ΔK_i/K_i² e^{RT} Q(K_i) − (1/T)(F/K0 − 1)². Each strike's `contribution` is
+ * ΔK_i/K_i² e^{RT} Q(K_i); `sum` is their total and `forward_term` is (1/T)(F/K0 − 1)².
+ * 7. *Index*: with N1 < N_tenor ≤ N2 (N_tenor = 1,440, 12,960 or 43,200),
+ * index = 100 × √{[T1σ1²·w1 + T2σ2²·w2] × 525,600 / N_tenor}, w1 = (N2 − N_tenor)/(N2 − N1),
+ * w2 = (N_tenor − N1)/(N2 − N1) (`weights`).
+ *
+ * **Rate.** R is the service's rate table (`valuation.risk_free_rate`): the continuously
+ * compounded 3-month Treasury bill rate of the trading date's month, the same for every
+ * expiration. Cboe interpolates Treasury constant-maturity yields by a cubic spline to each
+ * expiration; a rate 0.25% apart moves a 30-day index by about 1e-4 of itself.
+ *
+ * **To reproduce a figure.** Read the chain at `valuation.timestamp` (e.g. `/v1/options/chain`
+ * with `at` set to it, or the quote samples), take each term's `strikes` with their `price` (Q),
+ * recompute ΔK, e^{RT} = `growth` from `rate` and `years`, the sum and σ² by steps 5 and 6, and
+ * the index by step 7 from the two terms' `minutes` and `variance`.
+ *
+ * **Term structure.** `term_structure` lists every listed expiration (root and date) settling
+ * after the valuation instant, nearest first, each with its own value 100 × √σ² by steps 1 to 6,
+ * or the reason it has none; `counts_for_tenor` says whether the requested tenor's rule above
+ * uses it.
+ *
+ * The response is one object, not paged; an export (`POST /v1/exports`) writes that object, as it
+ * does the skew's.
+ *
+ */
+export const getIndexVolatility = <ThrowOnError extends boolean = false>(options: Options<GetIndexVolatilityData, ThrowOnError>) => (options.client ?? client).get<GetIndexVolatilityResponses, GetIndexVolatilityErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/indices/volatility',
     ...options
 });
 

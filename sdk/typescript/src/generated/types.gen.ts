@@ -56,7 +56,7 @@ export type ContractType = 'call' | 'put';
 /**
  * RouteFamily
  *
- * The family of a route (each operation's x-family); futures and indices have no routes yet.
+ * The family of a route (each operation's x-family); futures has no routes yet.
  */
 export type RouteFamily = 'options' | 'futures' | 'indices' | 'stocks' | 'market' | 'account' | 'platform' | 'exports';
 
@@ -2613,6 +2613,299 @@ export type TradeAtTimeResponse = {
 };
 
 /**
+ * IndexTenor
+ *
+ * Tenor of a volatility index: 1, 9 or 30 calendar days.
+ */
+export type IndexTenor = '1d' | '9d' | '30d';
+
+/**
+ * IndexVolatility
+ *
+ * A volatility index computed by this service from its stored option chains by the method of Cboe's VIX white paper (a model, never Cboe's published index), with its inputs.
+ */
+export type IndexVolatility = {
+    /**
+     * What the value is, in words: a model computed by this service, never Cboe's published index.
+     */
+    label: string;
+    /**
+     * Always false: this is not an index published by Cboe (VIX, VIX9D, VIX1D), only the same method applied to this service's data.
+     */
+    published_index: false;
+    /**
+     * The method's source.
+     */
+    method_source: string;
+    /**
+     * Family or root as requested, upper-cased.
+     */
+    underlying_symbol: string;
+    /**
+     * The roots whose expirations were considered (the family's, or `root` alone).
+     */
+    roots: Array<string>;
+    /**
+     * Trading date valued.
+     */
+    trading_date: string;
+    /**
+     * Tenor of the index.
+     */
+    tenor: IndexTenor;
+    /**
+     * The tenor in minutes (N_tenor).
+     */
+    tenor_minutes: number;
+    /**
+     * The index: 100 × √variance (annualised volatility in percent points).
+     */
+    value: number;
+    /**
+     * Annualised variance at the tenor (step 7, before the square root).
+     */
+    variance: number;
+    /**
+     * interpolated: between a near term before the tenor and a next term at or after it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now (near_term null).
+     */
+    method: 'interpolated' | 'nearest_term';
+    /**
+     * The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term).
+     */
+    weights: {
+        /**
+         * Weight of the near term's total variance T1σ1².
+         */
+        near: number;
+        /**
+         * Weight of the next term's total variance T2σ2².
+         */
+        next: number;
+    };
+    /**
+     * The near term (settling less than the tenor after the valuation instant); null for nearest_term.
+     */
+    near_term: IndexVolatilityTerm | null;
+    /**
+     * The next term (the first settling at or after the tenor).
+     */
+    next_term: IndexVolatilityTerm;
+    /**
+     * When and on what the chain was valued.
+     */
+    valuation: {
+        /**
+         * Valuation time (Unix ms): the end of the chain's minute, not after the instant; minutes to settlement run from it.
+         */
+        timestamp: number;
+        /**
+         * Time of the newest quote read (Unix ms).
+         */
+        chain_timestamp: number | null;
+        /**
+         * R: the continuously compounded (ACT/365) rate of the service's rate table for the trading date, used for every expiration.
+         */
+        risk_free_rate: number;
+    };
+    /**
+     * Every listed expiration (root and date) settling after the valuation instant, nearest first, with its own value.
+     */
+    term_structure: Array<IndexTermPoint>;
+};
+
+/**
+ * IndexVolatilityTerm
+ *
+ * One expiration's model-free variance (steps 1 to 6 of the route's method) with every input.
+ */
+export type IndexVolatilityTerm = {
+    /**
+     * Option root of the expiration.
+     */
+    root: string;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    /**
+     * am: settles at the 09:30 ET open of the expiration date; pm: at the close.
+     */
+    settlement_style: 'am' | 'pm';
+    /**
+     * Settlement instant (Unix ms).
+     */
+    settles_at: number;
+    /**
+     * N: New York wall-clock minutes from the valuation time to settlement.
+     */
+    minutes: number;
+    /**
+     * T = N / 525,600.
+     */
+    years: number;
+    /**
+     * R, continuously compounded.
+     */
+    rate: number;
+    /**
+     * e^{RT}.
+     */
+    growth: number;
+    /**
+     * K*: the strike where |C − P| of the mids is smallest.
+     */
+    forward_strike: number;
+    /**
+     * The call mid C at K*.
+     */
+    forward_call: number;
+    /**
+     * The put mid P at K*.
+     */
+    forward_put: number;
+    /**
+     * F = K* + e^{RT}(C − P).
+     */
+    forward: number;
+    /**
+     * K0: the greatest listed strike at or below F.
+     */
+    k0: number;
+    /**
+     * The strikes used, ascending.
+     */
+    strikes: Array<IndexStrikeContribution>;
+    /**
+     * Quotes without a mid the walks skipped before they stopped or ran out, ascending.
+     */
+    skipped: Array<{
+        /**
+         * Strike.
+         */
+        strike: number;
+        /**
+         * The side skipped.
+         */
+        side: ContractType;
+    }>;
+    /**
+     * The strike of the second consecutive zero bid where the put walk stopped; null when it ran off the chain.
+     */
+    put_walk_stopped_at: number | null;
+    /**
+     * The strike where the call walk stopped likewise; null when it ran off the chain.
+     */
+    call_walk_stopped_at: number | null;
+    /**
+     * Σ contributions.
+     */
+    sum: number;
+    /**
+     * (1/T)(F/K0 − 1)².
+     */
+    forward_term: number;
+    /**
+     * σ² = (2/T)·sum − forward_term.
+     */
+    variance: number;
+    /**
+     * The expiration's own index 100 × √σ².
+     */
+    value: number;
+};
+
+/**
+ * IndexStrikeContribution
+ *
+ * One strike of an expiration's sum.
+ */
+export type IndexStrikeContribution = {
+    /**
+     * K_i.
+     */
+    strike: number;
+    /**
+     * Which quote priced it: the put below K0, the call above, the average of both mids at K0.
+     */
+    side: 'put' | 'call' | 'average';
+    /**
+     * Q(K_i): the mid (the average of the call and put mids at K0).
+     */
+    price: number;
+    /**
+     * ΔK_i.
+     */
+    delta_k: number;
+    /**
+     * ΔK_i/K_i² · e^{RT} · Q(K_i).
+     */
+    contribution: number;
+};
+
+/**
+ * IndexTermPoint
+ *
+ * One listed expiration's own value, or why it has none.
+ */
+export type IndexTermPoint = {
+    /**
+     * Option root.
+     */
+    root: string;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    /**
+     * Settlement instant (Unix ms).
+     */
+    settles_at: number;
+    /**
+     * N: wall-clock minutes from the valuation time to settlement.
+     */
+    minutes: number;
+    /**
+     * Whether the requested tenor's rule counts this expiration (see the route's description).
+     */
+    counts_for_tenor: boolean;
+    /**
+     * 100 × √σ² of the expiration alone; null when refused.
+     */
+    value: number | null;
+    /**
+     * σ² of the expiration (step 6); null when refused.
+     */
+    variance: number | null;
+    /**
+     * Why the expiration has no value (e.g. no_parity_strike: no strike with both mids; empty_wing: no out-of-the-money quote with a bid); null when it has one.
+     */
+    refusal: {
+        /**
+         * The reason's code.
+         */
+        reason: string;
+        /**
+         * A sentence naming the expiration and what was missing.
+         */
+        detail: string;
+    } | null;
+};
+
+/**
+ * IndexVolatilityResponse
+ */
+export type IndexVolatilityResponse = {
+    /**
+     * The volatility index.
+     */
+    data: IndexVolatility;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+
+/**
  * SkewResponse
  */
 export type SkewResponse = {
@@ -5035,6 +5328,80 @@ export type GetOptionChainResponses = {
 
 export type GetOptionChainResponse = GetOptionChainResponses[keyof GetOptionChainResponses];
 
+export type GetIndexVolatilityData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option family or root whose chains the index is computed from (SPX covers SPX and SPXW; NDX covers NDX and NDXP; RUT covers RUT and RUTW; SPY, QQQ, IWM). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Only this root of the family (e.g. SPXW for PM-settled SPX options alone); 422 no_data when it is not one of the family's roots (it names no chain of it). Case-insensitive.
+         */
+        root?: string;
+        /**
+         * The index's tenor in calendar days: 1d (1,440 minutes), 9d (12,960) or 30d (43,200).
+         */
+        tenor?: IndexTenor;
+        /**
+         * Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one.
+         */
+        date?: CalendarDate;
+        /**
+         * Value as of this instant (Unix ms) instead of now: in the session the instant falls in (its trading date chosen as `date` defaults from now), at the newest minute of data at or before it, reading nothing recorded after it (no look-ahead). Reaches every session the store holds; an archived (older) session is loaded back as for `date` (503 data_pending with Retry-After meanwhile). An instant after the service's clock is the clock's. Give `at` or `date`, not both.
+         */
+        at?: UnixMsParam;
+    };
+    url: '/v1/indices/volatility';
+};
+
+export type GetIndexVolatilityErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type GetIndexVolatilityError = GetIndexVolatilityErrors[keyof GetIndexVolatilityErrors];
+
+export type GetIndexVolatilityResponses = {
+    /**
+     * The index with its inputs and the term structure.
+     */
+    200: IndexVolatilityResponse;
+};
+
+export type GetIndexVolatilityResponse = GetIndexVolatilityResponses[keyof GetIndexVolatilityResponses];
+
 export type ListStockSplitsData = {
     body?: never;
     path?: never;
@@ -5382,7 +5749,7 @@ export type ListCatalogData = {
     path?: never;
     query?: {
         /**
-         * Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures, indices) lists none.
+         * Only routes of this family; any family a catalog entry can have is accepted, and a family without routes yet (futures) lists none.
          */
         family?: RouteFamily;
     };

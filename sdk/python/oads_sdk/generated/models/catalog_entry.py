@@ -22,7 +22,7 @@ class CatalogEntry:
     """
     Attributes:
         dataset (CatalogDataset): Dataset release a route needs, or none (platform, account and market routes).
-        family (RouteFamily): The family of a route (each operation's x-family); futures and indices have no routes yet.
+        family (RouteFamily): The family of a route (each operation's x-family); futures has no routes yet.
         id (str): The operationId.
         mcp (bool): Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
         method (str): HTTP method.
