@@ -227,7 +227,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     .map((u) => u.trim())
     .filter((u) => u !== '');
   for (const url of databaseReplicaUrls) {
-    if (!/^postgres(ql)?:\/\//.test(url)) errors.problems.push('DATABASE_REPLICA_URLS must be postgres:// or postgresql:// URLs, comma-separated');
+    if (!/^postgres(ql)?:\/\//.test(url))
+      errors.problems.push('DATABASE_REPLICA_URLS must be postgres:// or postgresql:// URLs, comma-separated');
   }
   if (databaseReplicaUrls.length > 0 && databaseUrl === null) {
     errors.problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL (the primary they replicate): the embedded server has no replica');

@@ -92,7 +92,11 @@ export function readFloor(): string | null {
 }
 
 /** What the choice of one read is, given the replicas' known positions (pure: the unit tests ask it). */
-export function chooseReplica<R extends { up: boolean; replay: bigint | null }>(replicas: readonly R[], floor: bigint, start = 0): R | null {
+export function chooseReplica<R extends { up: boolean; replay: bigint | null }>(
+  replicas: readonly R[],
+  floor: bigint,
+  start = 0,
+): R | null {
   for (let i = 0; i < replicas.length; i++) {
     const r = replicas[(start + i) % replicas.length] as R;
     if (r.up && r.replay !== null && r.replay >= floor) return r;
@@ -284,7 +288,8 @@ export class ReplicaSet {
       r.paused = row.paused;
       const acceptable = r.lagSeconds === null || r.lagSeconds <= MAX_LAG_SECONDS;
       if (acceptable && !r.up) this.options.logger?.info('read replica taken in', { replica: r.name, lagBytes: r.lagBytes });
-      if (!acceptable && r.up) this.options.logger?.error('read replica left out: too far behind', { replica: r.name, lagSeconds: r.lagSeconds });
+      if (!acceptable && r.up)
+        this.options.logger?.error('read replica left out: too far behind', { replica: r.name, lagSeconds: r.lagSeconds });
       r.up = acceptable;
     } catch (error) {
       this.lost(r, error);
