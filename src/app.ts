@@ -143,8 +143,7 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps:
     const stages = res.locals.stages as Stamps | undefined;
     stamp(stages, 'entitlements');
     const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
-    // A request's reads may go to a read replica, by the floor rule of db/replicas.ts (one scope per request).
-    const result = await inReadScope(() =>
+    const call = () =>
       handler({
         query: query,
         params: pathParams as never,
@@ -157,8 +156,10 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps:
         link: { path: req.path, search: searchOf(req.originalUrl) },
         headers: req.headers as Record<string, string | undefined>,
         ...(stages === undefined ? {} : { stamp: (stage: string) => stamp(stages, stage) }),
-      }),
-    );
+      });
+    // With read replicas, a request's reads may go to one by the floor rule of db/replicas.ts (one
+    // scope per request); without, no scope is opened (AsyncLocalStorage is not paid for).
+    const result = await (deps.replicas ? inReadScope(call) : call());
     stamp(stages, 'result');
     sendResult(req, res, deps, result);
   };

@@ -123,6 +123,17 @@ describe('a service with a streaming read replica', () => {
     expect(rows).toHaveLength(50);
     const after = await replica();
     expect(after.reads).toBeGreaterThan(before.reads);
+    // The replica's own view: the service's read connections are there, and its statements ran there.
+    const onReplica = new pg.Client({ connectionString: set.replica.url });
+    await onReplica.connect();
+    try {
+      const seen = await onReplica.query<{ n: number }>(
+        "select count(*)::int as n from pg_stat_activity where application_name = 'oads-api-replica'",
+      );
+      expect(seen.rows[0]?.n).toBeGreaterThan(0);
+    } finally {
+      await onReplica.end();
+    }
 
     // Lag on demand: the replay paused, the primary writes on; the status shows the bytes behind.
     await set.pauseReplay();
@@ -156,9 +167,12 @@ describe('a service with a streaming read replica', () => {
       );
       const loaded = await loadMarketFile(primary.admin, 'prints', file);
       expect(loaded).toMatchObject({ loaded: 1 });
+      const before = await replica();
       const [first] = (await page(`underlying_symbol=SPY&date=${DAY}&limit=1`)).rows as [Print];
       expect(first.timestamp).toBe(timestamp);
       expect(first.id).not.toBe(newest.id);
+      // The paused replica had not replayed the load: the primary answered.
+      expect((await replica()).reads).toBe(before.reads);
     } finally {
       await set.resumeReplay();
     }
@@ -181,7 +195,9 @@ describe('a service with a streaming read replica', () => {
     // The first page on the primary: the replica, paused behind the primary's newest write, cannot serve it.
     await set.pauseReplay();
     await writeOnPrimary();
+    const beforeFirst = await replica();
     const first = await page(query);
+    expect((await replica()).reads).toBe(beforeFirst.reads);
     // The replica then replays to the first page's floor and is paused again behind newer writes.
     await set.resumeReplay();
     await set.caughtUp();
