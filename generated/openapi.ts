@@ -4542,7 +4542,7 @@ export interface components {
         ContractTypeParam: components["schemas"]["ContractType"];
         /** @description call or put. */
         ContractTypeRequired: components["schemas"]["ContractType"];
-        /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+        /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
         CursorId: string;
         /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
         DateOfExpiry: components["schemas"]["ExpiryDate"];
@@ -5256,7 +5256,7 @@ export interface operations {
     listOptionBars: {
         parameters: {
             query?: {
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all it starts 20:15 ET the evening before. */
                 date?: components["schemas"]["CalendarDate"];
@@ -5315,7 +5315,7 @@ export interface operations {
                 at?: components["schemas"]["UnixMsParam"];
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
@@ -5372,7 +5372,7 @@ export interface operations {
             query: {
                 /** @description call or put. */
                 contract_type: components["parameters"]["ContractTypeRequired"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all the window starts 20:15 ET the evening before. */
                 date?: components["schemas"]["CalendarDate"];
@@ -5476,7 +5476,7 @@ export interface operations {
                 as_of?: components["schemas"]["CalendarDate"];
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
@@ -5606,7 +5606,7 @@ export interface operations {
             query?: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
@@ -5742,7 +5742,7 @@ export interface operations {
             query?: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
@@ -6066,7 +6066,7 @@ export interface operations {
             query?: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
@@ -6267,7 +6267,7 @@ export interface operations {
     listStockSplits: {
         parameters: {
             query?: {
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Latest execution date, inclusive; any date from 1970-01-01 through 2099-12-31. */
                 end_execution_date?: components["schemas"]["HistoryDate"];

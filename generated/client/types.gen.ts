@@ -3343,7 +3343,7 @@ export type Exchange = Array<ExchangeName>;
 export type TradesLimit = number;
 
 /**
- * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+ * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
  */
 export type CursorId = string;
 
@@ -3468,7 +3468,7 @@ export type ListOptionTradesData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -3618,7 +3618,7 @@ export type ListOptionFlowData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -3764,7 +3764,7 @@ export type ListOvernightOptionFlowData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4094,7 +4094,7 @@ export type ListContractImpliedVolatilityData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4834,7 +4834,7 @@ export type ListOptionContractsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4928,7 +4928,7 @@ export type ListOptionBarsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -5030,7 +5030,7 @@ export type GetOptionChainData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -5104,7 +5104,7 @@ export type ListStockSplitsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };

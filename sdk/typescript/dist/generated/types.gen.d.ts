@@ -3139,7 +3139,7 @@ export type Exchange = Array<ExchangeName>;
  */
 export type TradesLimit = number;
 /**
- * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+ * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
  */
 export type CursorId = string;
 /**
@@ -3259,7 +3259,7 @@ export type ListOptionTradesData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -3404,7 +3404,7 @@ export type ListOptionFlowData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -3545,7 +3545,7 @@ export type ListOvernightOptionFlowData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -3860,7 +3860,7 @@ export type ListContractImpliedVolatilityData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4560,7 +4560,7 @@ export type ListOptionContractsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4649,7 +4649,7 @@ export type ListOptionBarsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4746,7 +4746,7 @@ export type GetOptionChainData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4815,7 +4815,7 @@ export type ListStockSplitsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
