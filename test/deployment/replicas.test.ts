@@ -4,7 +4,8 @@
  * to the replica (its reads in /v1/status grow); a print loaded on the primary is in the very next
  * answer even while the replica's replay is paused; a cursor started on the primary continues on
  * the lagging replica with no duplicate or gap; the replica stopped, the reads go on from the
- * primary with no 5xx, and it is taken back when it returns.
+ * primary with no 5xx, and it is taken back when it returns; a read under way on the replica when it
+ * goes away (held there by a lock replayed from the primary) is answered from the primary.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -237,5 +238,47 @@ describe('a service with a streaming read replica', () => {
     const back = await until((r) => r.status === 'up', 15_000);
     await page(`underlying_symbol=SPY&date=${DAY}&limit=20`);
     expect((await replica()).reads).toBeGreaterThan(back.reads);
+  });
+
+  it('runs a read again on the primary when its replica goes away while the read runs', async () => {
+    await until((r) => r.status === 'up');
+    // A lock on the prints taken on the primary is replayed on the replica: a page read there waits on it.
+    const locker = new pg.Client({ connectionString: set.primary.url });
+    await locker.connect();
+    let pending: Promise<Answer> | null = null;
+    try {
+      await locker.query('begin');
+      await locker.query('lock table prints in access exclusive mode');
+      // A commit elsewhere flushes the WAL, the lock's record with it, for the replica to replay.
+      await writeOnPrimary();
+      await set.caughtUp();
+      pending = get(`/v1/options/trades?underlying_symbol=SPY&date=${DAY}&limit=20`);
+      const deadline = Date.now() + 15_000;
+      const watcher = new pg.Client({ connectionString: set.replica.url });
+      await watcher.connect();
+      try {
+        for (;;) {
+          const waiting = await watcher.query<{ n: number }>(
+            "select count(*)::int as n from pg_stat_activity where application_name = 'oads-api-replica' and wait_event_type = 'Lock'",
+          );
+          if ((waiting.rows[0]?.n ?? 0) > 0) break;
+          if (Date.now() > deadline) throw new Error('no read of the service waits on the replica');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        await watcher.end();
+      }
+      // The replica goes away under the waiting read; the primary's lock is released after.
+      await set.stopReplica();
+    } finally {
+      await locker.query('rollback');
+      await locker.end();
+    }
+    const answer = await pending;
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.data).toHaveLength(20);
+    await until((r) => r.status === 'down', 5_000);
+    await set.startReplica();
+    await until((r) => r.status === 'up', 15_000);
   });
 });
