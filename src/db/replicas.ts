@@ -340,7 +340,7 @@ export class ReplicaSet {
     }
     const floor = scope.floor;
     const deadline = Date.now() + REPLICA_WAIT_MS;
-    for (;;) {
+    for (let asked = 0; ; asked++) {
       const replica = chooseReplica(this.replicas, floor, this.next++);
       if (replica !== null) {
         const client = await this.replicaClient(replica);
@@ -348,11 +348,17 @@ export class ReplicaSet {
         continue;
       }
       const waiting = this.replicas.filter((r) => r.up);
-      if (waiting.length === 0 || Date.now() >= deadline) {
+      if (waiting.length === 0) {
+        this.counts.fallbackDown++;
+        return await this.primaryClient();
+      }
+      if (Date.now() >= deadline) {
         this.counts.fallbackLag++;
         return await this.primaryClient();
       }
-      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+      // The positions known are the last poll's (up to POLL_MS old) and the floor is newer than
+      // any write before the request: ask the replicas at once, then every WAIT_POLL_MS.
+      if (asked > 0) await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
       await Promise.all(waiting.map((r) => this.refresh(r)));
     }
   }
