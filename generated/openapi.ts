@@ -4014,6 +4014,50 @@ export interface components {
          */
         RegularOrGlobalSession: "rth" | "gth";
         /**
+         * ReplicaHealth
+         * @description A read replica: whether it serves reads, and how far it is behind the primary.
+         */
+        ReplicaHealth: {
+            /**
+             * Format: int64
+             * @description Bytes of WAL the primary has written that the replica has not replayed (the primary's pg_current_wal_lsn() against the replica's pg_last_wal_replay_lsn()); null when unknown (down).
+             * @example 0
+             */
+            lag_bytes: number | null;
+            /**
+             * Format: double
+             * @description Seconds since the last transaction the replica replayed while it is behind (pg_last_xact_replay_timestamp()); 0 when it has replayed all the primary wrote; null when unknown.
+             * @example 0
+             */
+            lag_seconds: number | null;
+            /**
+             * @description host:port/database of the replica (no credentials).
+             * @example db-replica-1:5432/oads
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @description Statements it has served for the process that answered, since that process started.
+             * @example 1520
+             */
+            reads: number;
+            /**
+             * @description Whether its replay is paused (pg_wal_replay_pause()); null when unknown.
+             * @example false
+             */
+            replay_paused: boolean | null;
+            /**
+             * @description up: in rotation; down: left out (its health poll or a read failed, or it is more than 30 s behind); taken back once a poll succeeds within 30 s of lag.
+             * @example up
+             */
+            status: components["schemas"]["ReplicaState"];
+        };
+        /**
+         * ReplicaState
+         * @enum {string}
+         */
+        ReplicaState: "up" | "down";
+        /**
          * RequestMeta
          * @description The meta of an export job answer: only the request id.
          */
@@ -4413,7 +4457,7 @@ export interface components {
         Status: {
             /** @description Whether the market data is simulated or loaded from files, read with the dataset figures (the last read's when they are); null when no read has succeeded since the service started. */
             data_source: components["schemas"]["DataOrigin"] | null;
-            /** @description Database health. */
+            /** @description Database health (the primary). */
             database: components["schemas"]["DatabaseHealth"];
             /** @description Per dataset, the newest data held and its size. */
             datasets: components["schemas"]["DatasetFreshness"][];
@@ -4428,6 +4472,16 @@ export interface components {
              * @example ok
              */
             exports: components["schemas"]["ExportsStatus"];
+            /**
+             * @description The read replicas (DATABASE_REPLICA_URLS), each with its health and lag as this process last
+             *     polled them (every second); empty when none is configured. Reads that tolerate lag (trades
+             *     pages, contract history, flow and leaders, chain and positioning reads) go to a replica that
+             *     is up only once it has replayed what the request must see: everything committed on the
+             *     primary before the request's first read, or, for a following page, before its first page's
+             *     (the cursor carries it). A replica that has not within 250 ms leaves the read to the
+             *     primary, so an answer is never older on a replica than on the primary.
+             */
+            replicas: components["schemas"]["ReplicaHealth"][];
             started_timestamp: components["schemas"]["UnixMs"];
             /**
              * @description ok when the database answers and the dataset figures were read for this answer; degraded otherwise.
@@ -4938,7 +4992,7 @@ export interface components {
         ContractTypeParam: components["schemas"]["ContractType"];
         /** @description call or put. */
         ContractTypeRequired: components["schemas"]["ContractType"];
-        /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+        /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
         CursorId: string;
         /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
         DateOfExpiry: components["schemas"]["ExpiryDate"];
@@ -5165,6 +5219,8 @@ export type SchemaRealizedVolatilityBasis = components['schemas']['RealizedVolat
 export type SchemaRecordedTrade = components['schemas']['RecordedTrade'];
 export type SchemaRegimeLabel = components['schemas']['RegimeLabel'];
 export type SchemaRegularOrGlobalSession = components['schemas']['RegularOrGlobalSession'];
+export type SchemaReplicaHealth = components['schemas']['ReplicaHealth'];
+export type SchemaReplicaState = components['schemas']['ReplicaState'];
 export type SchemaRequestMeta = components['schemas']['RequestMeta'];
 export type SchemaRootLeaderRow = components['schemas']['RootLeaderRow'];
 export type SchemaRouteFamily = components['schemas']['RouteFamily'];
@@ -5701,7 +5757,7 @@ export interface operations {
     listOptionBars: {
         parameters: {
             query?: {
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all it starts 20:15 ET the evening before. */
                 date?: components["schemas"]["CalendarDate"];
@@ -5760,7 +5816,7 @@ export interface operations {
                 at?: components["schemas"]["UnixMsParam"];
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
@@ -5817,7 +5873,7 @@ export interface operations {
             query: {
                 /** @description call or put. */
                 contract_type: components["parameters"]["ContractTypeRequired"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all the window starts 20:15 ET the evening before. */
                 date?: components["schemas"]["CalendarDate"];
@@ -5921,7 +5977,7 @@ export interface operations {
                 as_of?: components["schemas"]["CalendarDate"];
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Only contracts expiring on this date (2000-01-01 through 2099-12-31). */
                 date_of_expiry?: components["parameters"]["DateOfExpiry"];
@@ -6051,7 +6107,7 @@ export interface operations {
             query?: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
@@ -6187,7 +6243,7 @@ export interface operations {
             query?: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
@@ -6511,7 +6567,7 @@ export interface operations {
             query?: {
                 /** @description call or put; omit for both. */
                 contract_type?: components["parameters"]["ContractTypeParam"];
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Trading date, within the exchange calendar (2000-01-01 through 2035-12-31); default the current session, else the most recent completed one. */
                 date?: components["parameters"]["TradingDate"];
@@ -6712,7 +6768,7 @@ export interface operations {
     listStockSplits: {
         parameters: {
             query?: {
-                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. */
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description Latest execution date, inclusive; any date from 1970-01-01 through 2099-12-31. */
                 end_execution_date?: components["schemas"]["HistoryDate"];

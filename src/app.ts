@@ -28,6 +28,7 @@ import { mcpEndpoint } from './mcp/endpoint.js';
 import { MCP_PATH } from './api-contract/mcp-route.js';
 import { streamWithoutUpgrade } from './stream/gateway.js';
 import { requestContext } from './middleware/request-context.js';
+import { inReadScope } from './db/replicas.js';
 import { throwCalendarProblems } from './middleware/parameter-rules.js';
 import { checkParameterNames, searchOf, validationFor } from './middleware/validation.js';
 import type { ServiceDeps } from './service.js';
@@ -148,19 +149,23 @@ function dispatch(operation: OperationSpec, handler: Handler<OperationId>, deps:
     const stages = res.locals.stages as Stamps | undefined;
     stamp(stages, 'entitlements');
     const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams ?? {};
-    const result = await handler({
-      query: query,
-      params: pathParams as never,
-      body: req.body as never,
-      operation,
-      account,
-      requestId: String(res.locals.requestId),
-      now: Number(res.locals.receivedAt),
-      deps,
-      link: { path: req.path, search: searchOf(req.originalUrl) },
-      headers: req.headers as Record<string, string | undefined>,
-      ...(stages === undefined ? {} : { stamp: (stage: string) => stamp(stages, stage) }),
-    });
+    const call = () =>
+      handler({
+        query: query,
+        params: pathParams as never,
+        body: req.body as never,
+        operation,
+        account,
+        requestId: String(res.locals.requestId),
+        now: Number(res.locals.receivedAt),
+        deps,
+        link: { path: req.path, search: searchOf(req.originalUrl) },
+        headers: req.headers as Record<string, string | undefined>,
+        ...(stages === undefined ? {} : { stamp: (stage: string) => stamp(stages, stage) }),
+      });
+    // With read replicas, a request's reads may go to one by the floor rule of db/replicas.ts (one
+    // scope per request); without, no scope is opened (AsyncLocalStorage is not paid for).
+    const result = await (deps.replicas ? inReadScope(call) : call());
     stamp(stages, 'result');
     sendResult(req, res, deps, result);
   };

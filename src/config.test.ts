@@ -168,6 +168,16 @@ describe('loadConfig: overrides', () => {
     expect(config.seedOnStart).toBe(false);
   });
 
+  it('takes zero or more read replicas beside DATABASE_URL', () => {
+    expect(loadConfig({}).databaseReplicaUrls).toEqual([]);
+    const two = loadConfig({ DATABASE_URL: 'postgres://p/oads', DATABASE_REPLICA_URLS: ' postgres://r1/oads, postgresql://r2/oads ,' });
+    expect(two.databaseReplicaUrls).toEqual(['postgres://r1/oads', 'postgresql://r2/oads']);
+    expect(loadError({ DATABASE_URL: 'postgres://p/oads', DATABASE_REPLICA_URLS: 'mysql://r/oads' }).message).toContain(
+      'DATABASE_REPLICA_URLS',
+    );
+    expect(loadError({ DATABASE_REPLICA_URLS: 'postgres://r/oads' }).message).toContain('needs DATABASE_URL');
+  });
+
   it('runs the live market by default only where the simulated market is seeded', () => {
     expect(loadConfig({}).liveMode).toBe('live');
     expect(loadConfig({}).liveCatchUpMinutes).toBe(120);

@@ -43,6 +43,11 @@ export interface Config {
   port: number;
   /** Set: use this PostgreSQL server. Unset: start the embedded one in `dataDir/pg`. */
   databaseUrl: string | null;
+  /**
+   * Read replicas of the primary (DATABASE_REPLICA_URLS, comma-separated; empty: none). The reads
+   * that tolerate lag go to them by the rule of db/replicas.ts; needs databaseUrl.
+   */
+  databaseReplicaUrls: readonly string[];
   dataDir: string;
   /**
    * EXPORT_STORE: where finished export files are kept. 'database': in PostgreSQL (db/export-chunks.ts),
@@ -222,6 +227,18 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     errors.problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
+  // Zero or more read replicas of the primary, comma-separated (db/replicas.ts routes reads to them).
+  const databaseReplicaUrls = (env.DATABASE_REPLICA_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  for (const url of databaseReplicaUrls) {
+    if (!/^postgres(ql)?:\/\//.test(url))
+      errors.problems.push('DATABASE_REPLICA_URLS must be postgres:// or postgresql:// URLs, comma-separated');
+  }
+  if (databaseReplicaUrls.length > 0 && databaseUrl === null) {
+    errors.problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL (the primary they replicate): the embedded server has no replica');
+  }
   const logLevel = env.LOG_LEVEL || 'info';
   const limitScope = env.LIMIT_SCOPE || 'cluster';
   if (limitScope !== 'process' && limitScope !== 'cluster') errors.problems.push('LIMIT_SCOPE must be process or cluster');
@@ -236,6 +253,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: env.HOST || '127.0.0.1',
     port: errors.integer(env, 'PORT', 8080, 0, 65535),
     databaseUrl,
+    databaseReplicaUrls,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     exportStore: exportStore as Config['exportStore'],
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),

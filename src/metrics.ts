@@ -22,12 +22,19 @@ import {
   type MetricObjectWithValues,
   type MetricValue,
 } from 'prom-client';
+import type { ReplicaStatus } from './db/replicas.js';
 
 /** Connections of a pg pool, as pg counts them. */
 export interface PoolCounts {
   total: number;
   idle: number;
   waiting: number;
+}
+
+/** What the metrics read of the read replicas (db/replicas.ts ReplicaSet). */
+export interface ReplicaFigures {
+  status(): ReplicaStatus[];
+  counts: { fallbackLag: number; fallbackFailure: number; fallbackDown: number };
 }
 
 /** How long the primary waits for a worker's metrics. */
@@ -44,6 +51,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly pools = new Map<string, () => PoolCounts | null>();
   private queueDepths: (() => Promise<Map<string, number>>) | null = null;
+  private replicas: ReplicaFigures | null = null;
 
   /** Responses by route template (`unmatched` outside the contract), method and status. */
   readonly requests = new Counter({
@@ -171,7 +179,67 @@ export class Metrics {
       },
       registers: [this.registry],
     });
+    const replicas = () => this.replicas;
+    const perReplica = (read: (r: ReplicaStatus) => number | null) =>
+      function (this: Gauge<'replica'>): void {
+        this.reset();
+        for (const r of replicas()?.status() ?? []) {
+          const value = read(r);
+          if (value !== null) this.set({ replica: r.name }, value);
+        }
+      };
+    // Each process polls the same replicas: one answer for the service (max), not a sum.
+    new Gauge({
+      name: 'oads_db_replica_up',
+      help: 'Whether a read replica is in rotation (1) or left out (0), by replica (host:port/database).',
+      labelNames: ['replica'] as const,
+      aggregator: 'max',
+      collect: perReplica((r) => (r.state === 'up' ? 1 : 0)),
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'oads_db_replica_lag_bytes',
+      help: "Bytes of WAL the primary has written that a read replica has not replayed (pg_current_wal_lsn() against the replica's pg_last_wal_replay_lsn()).",
+      labelNames: ['replica'] as const,
+      aggregator: 'max',
+      collect: perReplica((r) => r.lagBytes),
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'oads_db_replica_lag_seconds',
+      help: 'Seconds a read replica is behind: since the last transaction it replayed while it has not replayed all the primary wrote (0 when caught up).',
+      labelNames: ['replica'] as const,
+      aggregator: 'max',
+      collect: perReplica((r) => r.lagSeconds),
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'oads_db_replica_reads',
+      help: 'Statements served by a read replica since the process started, by replica (summed over the processes).',
+      labelNames: ['replica'] as const,
+      collect: perReplica((r) => r.reads),
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'oads_db_replica_fallbacks',
+      help: 'Reads of a request sent to the primary since the process started, by reason: lag (no replica reached the floor in time), failure (run again after the replica failed), down (no replica up).',
+      labelNames: ['reason'] as const,
+      collect(this: Gauge<'reason'>) {
+        const counts = replicas()?.counts;
+        this.reset();
+        if (!counts) return;
+        this.set({ reason: 'lag' }, counts.fallbackLag);
+        this.set({ reason: 'failure' }, counts.fallbackFailure);
+        this.set({ reason: 'down' }, counts.fallbackDown);
+      },
+      registers: [this.registry],
+    });
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Reports the read replicas' health, lag and reads on each scrape. */
+  watchReplicas(replicas: ReplicaFigures): void {
+    this.replicas = replicas;
   }
 
   /** Reports a pool's connections on each scrape (null: the pool is gone). */

@@ -22,6 +22,7 @@ import { loadApiContract } from './api-contract/openapi.js';
 import { openDatabase, poolCounts, type DatabaseHandle } from './db/connection.js';
 import { holdDeploymentLock } from './db/duties.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ReplicaSet } from './db/replicas.js';
 import { ensureSetting } from './db/settings.js';
 import { handlerMap } from './handlers/index.js';
 import { answerClientError } from './middleware/client-errors.js';
@@ -178,12 +179,15 @@ export async function startService(config: Readonly<Config>, options: StartOptio
   let boss: PgBoss | null = null;
   let metricsServer: Server | null = null;
   let valuation: ValuationPool | null = null;
+  let replicaSet: ReplicaSet | null = null;
   const stopAnsweringMetrics = cluster.isWorker ? answerMetricsRequests(metrics) : () => undefined;
   try {
     if (prepare) await prepareStore(database, config, options, clock, logger, simulation);
     const handlers = handlerMap(options.handlers);
     const { deps, requestLog } = await serviceDeps(database, config, options, handlers, metrics, clock, logger);
     valuation = deps.valuation ?? null;
+    replicaSet = deps.replicas;
+    if (deps.replicas) metrics.watchReplicas(deps.replicas);
     // The app (its validators compile the contract's schemas: seconds of CPU) is built for a process
     // that serves, before the jobs, which it reads at run time only: a cluster's worker builds it
     // while the market loads. A cluster's primary, which serves nothing, builds it only if asked.
@@ -201,6 +205,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     const port = typeof address === 'object' && address ? address.port : config.port;
     const metricsAddress = metricsServer?.address();
     const stoppable: Stoppable = {
+      replicas: deps.replicas,
       streams,
       drain,
       requestLog,
@@ -229,6 +234,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     stopAnsweringMetrics();
     metricsServer?.close();
     await valuation?.stop();
+    await replicaSet?.close();
     if (boss) await boss.stop({ graceful: false, wait: true }).catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
@@ -312,10 +318,25 @@ async function serviceDeps(
   const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
   const contract = loadApiContract();
   let asyncApi: Record<string, unknown> | null = null;
+  // The read replicas (DATABASE_REPLICA_URLS): polled once before the first request, so that reads
+  // go to them from the start; none configured, the reads are the primary's.
+  const replicas =
+    config.databaseReplicaUrls.length === 0
+      ? null
+      : new ReplicaSet(database.db, {
+          urls: config.databaseReplicaUrls,
+          poolSize: options.poolSize ?? config.databasePoolSize,
+          statementTimeoutMs: config.limits.endpointTimeoutMs,
+          logger,
+        });
+  await replicas?.start();
+  const reads = replicas?.reads ?? database.db;
   const deps: ServiceDeps = {
     config,
     db: database.db,
-    repositories: databaseRepositories(database.db),
+    reads,
+    replicas,
+    repositories: databaseRepositories(database.db, reads),
     memos: new ServiceMemos(),
     valuation: ValuationPool.create(config.valuationThreads, logger),
     apiContract: contract,
@@ -404,6 +425,8 @@ async function startStreams(
 
 /** What a stop stops. */
 interface Stoppable {
+  /** The read replicas' pools and polls, closed with the database. */
+  replicas: ReplicaSet | null;
   streams: StreamGateway | null;
   drain: ((graceMs: number) => Promise<void>) | null;
   requestLog: RequestLogBuffer;
@@ -430,6 +453,7 @@ async function stopService(s: Stoppable, graceMs: number): Promise<void> {
     s.stopAnsweringMetrics();
     const served = s.metricsServer;
     if (served) await new Promise((resolve) => served.close(resolve));
+    await s.replicas?.close();
     await s.database.close();
   }
 }

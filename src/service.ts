@@ -7,6 +7,7 @@
 import type { Config } from './config.js';
 import type { ApiContract, OperationId } from './api-contract/openapi.js';
 import type { Database } from './db/connection.js';
+import type { ReplicaSet } from './db/replicas.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Limiter } from './limits/rate-limiter.js';
 import type { Logger } from './logging.js';
@@ -20,7 +21,18 @@ import type { ValuationPool } from './services/valuation-pool.js';
 
 export interface ServiceDeps {
   config: Readonly<Config>;
+  /** The primary: accounts and keys, usage, limits, exports, ingest, the live runner, every write. */
   db: Database;
+  /**
+   * The reads that tolerate replica lag (trades pages, contract history, flow and leaders, the
+   * chain, positioning and reference reads): a routed handle over the read replicas and the primary
+   * (db/replicas.ts: a replica serves a read only once it has replayed what the request's floor
+   * requires), or `db` itself when no replica is configured. Which read goes where is written in
+   * services/repositories.ts databaseRepositories and in the services that read it directly.
+   */
+  reads: Database;
+  /** The read replicas' health and lag (GET /v1/status, the metrics); null without replicas. */
+  replicas: ReplicaSet | null;
   /** The services' reads, one interface per use case (services/repositories.ts). */
   repositories: Repositories;
   /** The services' memos of this process (services/memos.ts). */

@@ -83,6 +83,14 @@ const DEFAULT_HANG_MS = 2_000;
  * Kysely does not expose.
  */
 const pools = new WeakMap<Database, { connect(): Promise<pg.PoolClient> }>();
+/**
+ * Registers the pool under a Kysely opened elsewhere in src/db (db/replicas.ts's routed reads), so
+ * that rawClient() serves it too.
+ */
+export function registerPool(db: Database, pool: { connect(): Promise<pg.PoolClient> }): void {
+  pools.set(db, pool);
+}
+
 /** The pg pool under each Kysely opened here, for its connection counts (the metrics). */
 const pgPools = new WeakMap<Database, pg.Pool>();
 

@@ -51,7 +51,7 @@ async function namedContract(
   q: Pick<QueryOf<'getContractTradeAtTime'>, 'underlying_symbol' | 'date_of_expiry' | 'contract_type' | 'strike'>,
 ): Promise<ContractRecord> {
   const root = q.underlying_symbol.toUpperCase();
-  const contract = await findContract(ctx.deps.db, {
+  const contract = await findContract(ctx.deps.reads, {
     root,
     dateOfExpiry: q.date_of_expiry,
     contractType: q.contract_type,
@@ -84,7 +84,7 @@ export async function getContractTradeAtTime(
   }
   const contract = await namedContract(ctx, q);
   // Without the entitlement, overnight prints stay out of the answer too.
-  const trade = await lastTradeAt(ctx.deps.db, contract.id, q.timestamp, { overnight });
+  const trade = await lastTradeAt(ctx.deps.reads, contract.id, q.timestamp, { overnight });
   return {
     data: {
       contract_type: contract.contractType,
@@ -152,7 +152,7 @@ export async function listContractImpliedVolatility(
   const from = paging.after ? Math.max(range.from, bucketEnd(paging.after.b, intervalMs, windows)) : range.from;
   // A bucket holds at most intervalMs / 1 minute samples: this many rows hold limit + 1 buckets.
   const cap = (paging.limit + 1) * (intervalMs / 60_000);
-  const rows = await quoteSamplesIn(ctx.deps.db, contract.id, windows, from, cap);
+  const rows = await quoteSamplesIn(ctx.deps.reads, contract.id, windows, from, cap);
   let buckets = lastQuotePerBucket(
     rows.map((r) => ({ minute: r.minute, quoteTs: r.quote_ts, bid: r.bid, ask: r.ask })),
     intervalMs,
@@ -169,7 +169,7 @@ export async function listContractImpliedVolatility(
   const first = page[0]?.quote.minute ?? 0;
   const last = page.at(-1)?.quote.minute ?? 0;
   const bars = new Map<number, Bar>(
-    (page.length > 0 ? await underlyingBarsBetween(ctx.deps.db, [contract.underlying], first - 60_000, last) : []).map((b) => [b.ts, b]),
+    (page.length > 0 ? await underlyingBarsBetween(ctx.deps.reads, [contract.underlying], first - 60_000, last) : []).map((b) => [b.ts, b]),
   );
   // An index has no bar outside its regular session: a sample there is valued at its last regular
   // close (valuation.ts underlyingPriceInstant), on the parity forward of its minute.
@@ -179,7 +179,7 @@ export async function listContractImpliedVolatility(
     const read = underlyingPriceInstant(contract.underlying, quote.minute + 60_000);
     if (read.source !== 'regular_close') continue;
     if (!closes.has(read.at)) {
-      const price = await underlyingPriceAt(ctx.deps.db, contract.underlying, read.at, UNDERLYING_LOOKBACK_MS);
+      const price = await underlyingPriceAt(ctx.deps.reads, contract.underlying, read.at, UNDERLYING_LOOKBACK_MS);
       closes.set(read.at, price === null ? null : { ts: price.barStart, close: price.price });
     }
     const close = closes.get(read.at);
@@ -195,7 +195,7 @@ export async function listContractImpliedVolatility(
   };
   // The expiration's quotes of the page's minutes: each sample's parity forward (iv-samples.ts parityCarries).
   const quotesByMinute = new Map<number, ChainQuote[]>();
-  for (const r of await expirationQuotesAt(ctx.deps.db, contract.root, contract.dateOfExpiry, [
+  for (const r of await expirationQuotesAt(ctx.deps.reads, contract.root, contract.dateOfExpiry, [
     ...new Set(page.map((b) => b.quote.minute)),
   ])) {
     const minute = quotesByMinute.get(r.minute) ?? [];

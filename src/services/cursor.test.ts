@@ -149,4 +149,12 @@ describe('CursorCodec.queryFingerprint', () => {
   it('is a short base64url string', () => {
     expect(FP).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
+
+  it('carries the read floor of its first page (db/replicas.ts) when there is one', () => {
+    const codec = new CursorCodec(Buffer.alloc(32, 1));
+    const cursor = codec.encode({ id: 5 }, 'fp', 1_000, '0/300');
+    expect(codec.open(cursor, 'fp', 2_000)).toEqual({ position: { id: 5 }, floor: '0/300' });
+    expect(codec.decode(cursor, 'fp', 2_000)).toEqual({ id: 5 });
+    expect(codec.open(codec.encode({ id: 5 }, 'fp', 1_000), 'fp', 2_000)).toEqual({ position: { id: 5 }, floor: null });
+  });
 });

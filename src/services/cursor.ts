@@ -36,12 +36,23 @@ export class CursorCodec {
     return createHash('sha256').update(route).update(JSON.stringify(entries)).digest('base64url').slice(0, 12);
   }
 
-  encode(position: unknown, fingerprint: string, now: number): string {
-    const body = Buffer.from(JSON.stringify({ p: position, q: fingerprint, t: now })).toString('base64url');
+  /**
+   * `floor`: the primary's WAL position the first page was read at or after (db/replicas.ts), which a
+   * replica must have replayed to serve a following page; null when no floor was taken.
+   */
+  encode(position: unknown, fingerprint: string, now: number, floor: string | null = null): string {
+    const body = Buffer.from(
+      JSON.stringify(floor === null ? { p: position, q: fingerprint, t: now } : { p: position, q: fingerprint, t: now, f: floor }),
+    ).toString('base64url');
     return `${body}.${this.sign(body)}`;
   }
 
   decode<T>(cursor: string, fingerprint: string, now: number): T {
+    return this.open<T>(cursor, fingerprint, now).position;
+  }
+
+  /** The cursor's position and its floor (null when it carries none: a cursor of a service without replicas). */
+  open<T>(cursor: string, fingerprint: string, now: number): { position: T; floor: string | null } {
     const invalid = (message: string) => new ApiError(400, 'invalid_cursor', message, [{ parameter: 'cursor_id', message }]);
     const [body, signature, extra] = cursor.split('.');
     if (!body || !signature || extra !== undefined) throw invalid('malformed cursor');
@@ -49,14 +60,14 @@ export class CursorCodec {
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given))
       throw invalid('cursor was altered or not issued by this service');
-    let decoded: { p: T; q: string; t: number };
+    let decoded: { p: T; q: string; t: number; f?: unknown };
     try {
-      decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { p: T; q: string; t: number };
+      decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { p: T; q: string; t: number; f?: unknown };
     } catch {
       throw invalid('malformed cursor');
     }
     if (decoded.q !== fingerprint) throw invalid('cursor belongs to a different query');
     if (typeof decoded.t !== 'number' || now - decoded.t > this.maxAgeMs) throw invalid('cursor expired (cursors are valid for 24 hours)');
-    return decoded.p;
+    return { position: decoded.p, floor: typeof decoded.f === 'string' ? decoded.f : null };
   }
 }

@@ -50,8 +50,8 @@ export async function listFlowLeaders(ctx: ServiceContext, q: QueryOf<'listFlowL
     // The underlying aggregates have no per-root rows: root grain narrowed by roots (which the
     // contract's rules refuse before this runs) would aggregate the prints.
     const flows = filter.roots
-      ? await flowByUnderlying(ctx.deps.db, filter)
-      : await underlyingFlowTotals(ctx.deps.db, { ...filter, roots: null });
+      ? await flowByUnderlying(ctx.deps.reads, filter)
+      : await underlyingFlowTotals(ctx.deps.reads, { ...filter, roots: null });
     if (flows.length === 0) return await empty();
     const ranked = rankRoots(
       flows.map((f) => ({ ...f, callVolume: f.call_volume, putVolume: f.put_volume })),
@@ -61,7 +61,7 @@ export async function listFlowLeaders(ctx: ServiceContext, q: QueryOf<'listFlowL
     return { data: ranked, source: 'opra' };
   }
   // A contract without a previous close (none held, or before the calendar) or open interest is served with those fields null.
-  const flows = await contractFlowTotals(ctx.deps.db, filter, previousDate(tradingDate));
+  const flows = await contractFlowTotals(ctx.deps.reads, filter, previousDate(tradingDate));
   if (flows.length === 0) return await empty();
   const ranked = rankContracts(
     flows.map((f) => ({

@@ -68,7 +68,7 @@ export async function getOpenInterest(ctx: ServiceContext, q: QueryOf<'getOpenIn
   // its close once ended, the end of the newest minute of data while it runs; before the open, the
   // last bar before the requested instant).
   const at = requested < span.start ? requested : await instantOfData(ctx, tradingDate, span, requested);
-  const price = await underlyingPriceAt(ctx.deps.db, (withOpenInterest[0] as ListedContractRow).underlying, at, UNDERLYING_LOOKBACK_MS);
+  const price = await underlyingPriceAt(ctx.deps.reads, (withOpenInterest[0] as ListedContractRow).underlying, at, UNDERLYING_LOOKBACK_MS);
   if (strikesNeedPrice(q) && price === null)
     throw noData(`No price of ${symbol}'s underlying to centre strikes_around or strike_percent_window on.`);
   const strikes = selectStrikes(

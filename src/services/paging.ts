@@ -3,9 +3,12 @@
  * request's cursor names (none on the first page), with `limit + 1` rows asked where the store can
  * tell "more exist" that way; the answer's pagination block carries a cursor for the position after
  * which the next page starts, bound to the same route and query (every parameter but cursor_id), so
- * a cursor cannot be replayed against another query. The limit is the request's: the contract's
+ * a cursor cannot be replayed against another query. With read replicas the cursor carries the
+ * request's read floor too (db/replicas.ts), so that the next page is never read from older data
+ * than this one. The limit is the request's: the contract's
  * default is applied by the validator before a service runs.
  */
+import { raiseReadFloor, readFloor } from '../db/replicas.js';
 import { CursorCodec } from './cursor.js';
 import { withDefault, type PageLink, type Pagination, type ServiceContext } from './types.js';
 
@@ -30,12 +33,15 @@ export function openPaging<Position>(ctx: ServiceContext, query: { limit?: numbe
   const { cursors } = ctx.deps;
   const fingerprint = CursorCodec.queryFingerprint(ctx.operation.path, query);
   const limit = withDefault(query.limit, 'limit');
-  const after = query.cursor_id === undefined ? null : cursors.decode<Position>(query.cursor_id, fingerprint, ctx.now);
+  const opened = query.cursor_id === undefined ? null : cursors.open<Position>(query.cursor_id, fingerprint, ctx.now);
+  const after = opened === null ? null : opened.position;
+  // A following page's reads are no older than its first page's (db/replicas.ts: the floor rule).
+  raiseReadFloor(opened?.floor);
   return {
     after,
     limit,
     pagination(count, next) {
-      const cursor = next === null ? null : cursors.encode(next, fingerprint, ctx.now);
+      const cursor = next === null ? null : cursors.encode(next, fingerprint, ctx.now, readFloor());
       return { count, has_more: cursor !== null, limit, next_cursor_id: cursor, next_url: nextPageUrl(ctx.link, cursor) };
     },
   };

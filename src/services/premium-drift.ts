@@ -21,13 +21,13 @@ export async function getPremiumDrift(ctx: ServiceContext, q: QueryOf<'getPremiu
   if (!sessionGrid) throw noData(`${window.tradingDate} is not a trading date.`);
   const intervalMs = DRIFT_INTERVAL_MS[withDefault(q.interval, 'interval')];
   const filter = { ...printFilterOf(q, window, session, roots, q.side ? selectSides(q.side) : null), roots };
-  const nets = await premiumNetByBucket(ctx.deps.db, filter, sessionGrid.start, intervalMs, { ask: ASK_SIDES, bid: BID_SIDES });
+  const nets = await premiumNetByBucket(ctx.deps.reads, filter, sessionGrid.start, intervalMs, { ask: ASK_SIDES, bid: BID_SIDES });
   const grid = gridCovering(sessionGrid, intervalMs, nets);
   if (nets.length === 0) {
     await explainMissingPrints(ctx, window.tradingDate);
     throw noData(`No print of ${q.underlying_symbol.toUpperCase()} matches the request on ${window.tradingDate}.`);
   }
   const underlying = optionRoot(roots[0] ?? '')?.underlying ?? q.underlying_symbol.toUpperCase();
-  const bars = await underlyingBarsBetween(ctx.deps.db, [underlying], grid.start, grid.end);
+  const bars = await underlyingBarsBetween(ctx.deps.reads, [underlying], grid.start, grid.end);
   return { data: driftSeries(grid, intervalMs, window, nets, bars, ctx.now), source: 'opra' };
 }

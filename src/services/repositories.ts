@@ -155,8 +155,17 @@ export interface Repositories {
   books: BookRepository;
 }
 
-/** The repositories as the Kysely queries of src/db on one pool. */
-export function databaseRepositories(db: Queryable): Repositories {
+/**
+ * The repositories as the Kysely queries of src/db. Where each read goes is decided here, once:
+ * `reads` (the read replicas by the floor rule of db/replicas.ts, or the primary when none) for the
+ * print feeds, the reference reads, the chain and the positioning reads; `db` (the primary) for the
+ * market-data stamp the memos key on (read before the data, so that the request's floor, taken at
+ * its first replica read, covers everything the stamp counted), the session states, and the valued
+ * books, whose lookups and writes interleave with the valuation claims of other processes.
+ * A test passes one Queryable for both.
+ */
+export function databaseRepositories(primary: Queryable, reads: Queryable = primary): Repositories {
+  const db = reads;
   return {
     printFeeds: {
       printsPage: async (filter, after, limit) => await printsPageText(db, filter, after, limit),
@@ -181,21 +190,26 @@ export function databaseRepositories(db: Queryable): Repositories {
       bookPrints: async (roots, tradingDate, until, flow, activity, sides) =>
         await bookPrints(db, roots, tradingDate, until, flow, activity, sides),
     },
-    marketData: { marketDataStamp: async (from, to) => await marketDataStamp(db, from, to) },
-    sessions: { sessionState: async (tradingDate) => await sessionState(db, tradingDate) },
-    books: {
-      changeLogPosition: async () => await changeLogPosition(db),
-      bookOfMinute: async (family, instant, dates) => await bookOfMinute(db, family, instant, dates),
-      newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
-      bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),
-      // The pool's handle, never a transaction's: the book is written in one transaction of its own.
-      storeBook: async (family, book) => await storeBook(db, family, book),
-      mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
-      readBook: async (bookId) => await readBook(db, bookId),
-      storeBookAnswers: async (bookId, instant, answers) => await storeBookAnswers(db, bookId, instant, answers),
-      readBookAnswer: async (bookId, instant, operation, queryKey) => await readBookAnswer(db, bookId, instant, operation, queryKey),
-      contractsUnchangedSince: async (position, dates) => await contractsUnchangedSince(db, position, dates),
-      whileValuing: async (key, value) => await whileClaimed(db, key, value),
-    },
+    marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
+    sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },
+    books: booksOn(primary),
+  };
+}
+
+/** The valued books, on the primary. */
+function booksOn(db: Queryable): BookRepository {
+  return {
+    changeLogPosition: async () => await changeLogPosition(db),
+    bookOfMinute: async (family, instant, dates) => await bookOfMinute(db, family, instant, dates),
+    newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
+    bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),
+    // The pool's handle, never a transaction's: the book is written in one transaction of its own.
+    storeBook: async (family, book) => await storeBook(db, family, book),
+    mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
+    readBook: async (bookId) => await readBook(db, bookId),
+    storeBookAnswers: async (bookId, instant, answers) => await storeBookAnswers(db, bookId, instant, answers),
+    readBookAnswer: async (bookId, instant, operation, queryKey) => await readBookAnswer(db, bookId, instant, operation, queryKey),
+    contractsUnchangedSince: async (position, dates) => await contractsUnchangedSince(db, position, dates),
+    whileValuing: async (key, value) => await whileClaimed(db, key, value),
   };
 }

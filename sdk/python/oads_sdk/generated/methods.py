@@ -423,7 +423,7 @@ class Operations:
             max_strike: Maximum strike in dollars, inclusive.
             moneyness: itm: calls below and puts above the forward of their expiration (else the underlying price); otm: the others; all: every contract.
             limit: Max contracts per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "get_option_chain",
@@ -643,7 +643,7 @@ class Operations:
             date: One trading date instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31); with session gth or all the window starts 20:15 ET the evening before.
             session: rth (default; the regular session, as without it), gth (the overnight session of the trading date, 20:15 ET the evening before to 09:25 ET; 422 for a root without one) or all (both). gth and all need the Pro plan or the overnight entitlement; overnight buckets align to 20:15 ET, regular ones to 09:30 ET.
             limit: Max rows per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_contract_implied_volatility",
@@ -739,7 +739,7 @@ class Operations:
             session: rth: the regular session's prints (09:30 ET to the options close); gth: the overnight session's, before the trading date (Pro plan); all: every print of the trading date, those two with the curb session's (16:15 to 17:00 ET) and late reports (Pro plan).
             include_complex: Include prints of complex (multi-leg) orders (trade_type multileg or flag complex).
             limit: Max bars per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_option_bars",
@@ -783,7 +783,7 @@ class Operations:
             max_strike: Maximum strike in dollars, inclusive.
             as_of: The date the contracts are listed on, within the exchange calendar (2000-01-01 through 2035-12-31); contracts expiring on or after it are served, those expired since included. Default the current session's trading date, else the most recent completed one.
             limit: Max rows per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_option_contracts",
@@ -854,7 +854,7 @@ class Operations:
             max_strike: Maximum strike in dollars.
             exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
             limit: Max rows per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_option_flow",
@@ -950,7 +950,7 @@ class Operations:
             max_strike: Maximum strike in dollars.
             exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
             limit: Max rows per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_option_trades",
@@ -1033,7 +1033,7 @@ class Operations:
             max_strike: Maximum strike in dollars.
             exchange: Only prints executed on these exchanges (applied within the bounded scan; see `meta.coverage.scan_complete`). A list, comma-separated in one parameter (`exchange=a,b`) or the parameter repeated (`exchange=a&exchange=b`).
             limit: Max rows per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_overnight_option_flow",
@@ -1078,7 +1078,7 @@ class Operations:
             start_execution_date: Earliest execution date, inclusive; any date from 1970-01-01 through 2099-12-31 (split history is not bound to the exchange calendar).
             end_execution_date: Latest execution date, inclusive; any date from 1970-01-01 through 2099-12-31.
             limit: Max rows per page.
-            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """
         return self.call(
             "list_stock_splits",

@@ -1345,9 +1345,20 @@ export type Status = {
     version: string;
     started_timestamp: UnixMs;
     /**
-     * Database health.
+     * Database health (the primary).
      */
     database: DatabaseHealth;
+    /**
+     * The read replicas (DATABASE_REPLICA_URLS), each with its health and lag as this process last
+     * polled them (every second); empty when none is configured. Reads that tolerate lag (trades
+     * pages, contract history, flow and leaders, chain and positioning reads) go to a replica that
+     * is up only once it has replayed what the request must see: everything committed on the
+     * primary before the request's first read, or, for a following page, before its first page's
+     * (the cursor carries it). A replica that has not within 250 ms leaves the read to the
+     * primary, so an answer is never older on a replica than on the primary.
+     *
+     */
+    replicas: Array<ReplicaHealth>;
     /**
      * When the dataset figures were read (Unix ms); null when no read has succeeded since the service started. Figures are read again when the data they come from changed (every call checks, in one statement, the market data change log, the file ledger, the splits and the simulator runs) and at least once a minute (the row counts are the planner's estimates, which move without a write); in between, a call that finds the data unchanged serves the figures of that read, which still hold.
      */
@@ -2336,6 +2347,43 @@ export type DatabaseStatus = 'ok' | 'down';
  * ExportsStatus
  */
 export type ExportsStatus = 'ok' | 'paused';
+
+/**
+ * ReplicaHealth
+ *
+ * A read replica: whether it serves reads, and how far it is behind the primary.
+ */
+export type ReplicaHealth = {
+    /**
+     * host:port/database of the replica (no credentials).
+     */
+    name: string;
+    /**
+     * up: in rotation; down: left out (its health poll or a read failed, or it is more than 30 s behind); taken back once a poll succeeds within 30 s of lag.
+     */
+    status: ReplicaState;
+    /**
+     * Bytes of WAL the primary has written that the replica has not replayed (the primary's pg_current_wal_lsn() against the replica's pg_last_wal_replay_lsn()); null when unknown (down).
+     */
+    lag_bytes: number | null;
+    /**
+     * Seconds since the last transaction the replica replayed while it is behind (pg_last_xact_replay_timestamp()); 0 when it has replayed all the primary wrote; null when unknown.
+     */
+    lag_seconds: number | null;
+    /**
+     * Whether its replay is paused (pg_wal_replay_pause()); null when unknown.
+     */
+    replay_paused: boolean | null;
+    /**
+     * Statements it has served for the process that answered, since that process started.
+     */
+    reads: number;
+};
+
+/**
+ * ReplicaState
+ */
+export type ReplicaState = 'up' | 'down';
 
 /**
  * DatabaseHealth
@@ -3588,7 +3636,7 @@ export type Exchange = Array<ExchangeName>;
 export type TradesLimit = number;
 
 /**
- * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+ * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
  */
 export type CursorId = string;
 
@@ -3713,7 +3761,7 @@ export type ListOptionTradesData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -3863,7 +3911,7 @@ export type ListOptionFlowData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4009,7 +4057,7 @@ export type ListOvernightOptionFlowData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -4339,7 +4387,7 @@ export type ListContractImpliedVolatilityData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -5079,7 +5127,7 @@ export type ListOptionContractsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -5173,7 +5221,7 @@ export type ListOptionBarsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -5275,7 +5323,7 @@ export type GetOptionChainData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };
@@ -5423,7 +5471,7 @@ export type ListStockSplitsData = {
          */
         limit?: number;
         /**
-         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set.
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
          */
         cursor_id?: string;
     };

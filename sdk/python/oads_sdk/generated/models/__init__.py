@@ -127,6 +127,8 @@ from .realized_volatility_basis import RealizedVolatilityBasis
 from .recorded_trade import RecordedTrade
 from .regime_label import RegimeLabel
 from .regular_or_global_session import RegularOrGlobalSession
+from .replica_health import ReplicaHealth
+from .replica_state import ReplicaState
 from .request_meta import RequestMeta
 from .root_leader_row import RootLeaderRow
 from .route_family import RouteFamily
@@ -294,6 +296,8 @@ __all__ = (
     "RecordedTrade",
     "RegimeLabel",
     "RegularOrGlobalSession",
+    "ReplicaHealth",
+    "ReplicaState",
     "RequestMeta",
     "RootLeaderRow",
     "RouteFamily",

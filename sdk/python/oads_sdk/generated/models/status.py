@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.data_origin import DataOrigin
     from ..models.database_health import DatabaseHealth
     from ..models.dataset_freshness import DatasetFreshness
+    from ..models.replica_health import ReplicaHealth
 
 
 T = TypeVar("T", bound="Status")
@@ -31,6 +32,14 @@ class Status:
             version (str): Service version.
             started_timestamp (int): Unix epoch milliseconds (UTC).
             database (DatabaseHealth): Whether the database answers, and how fast.
+            replicas (list[ReplicaHealth]): The read replicas (DATABASE_REPLICA_URLS), each with its health and lag as this
+                process last
+                polled them (every second); empty when none is configured. Reads that tolerate lag (trades
+                pages, contract history, flow and leaders, chain and positioning reads) go to a replica that
+                is up only once it has replayed what the request must see: everything committed on the
+                primary before the request's first read, or, for a following page, before its first page's
+                (the cursor carries it). A replica that has not within 250 ms leaves the read to the
+                primary, so an answer is never older on a replica than on the primary.
             datasets_timestamp (int | None): When the dataset figures were read (Unix ms); null when no read has succeeded
                 since the service started. Figures are read again when the data they come from changed (every call checks, in
                 one statement, the market data change log, the file ledger, the splits and the simulator runs) and at least once
@@ -46,6 +55,7 @@ class Status:
     version: str
     started_timestamp: int
     database: DatabaseHealth
+    replicas: list[ReplicaHealth]
     datasets_timestamp: int | None
     datasets: list[DatasetFreshness]
     data_source: DataOrigin | None
@@ -61,6 +71,11 @@ class Status:
         started_timestamp = self.started_timestamp
 
         database = self.database.to_dict()
+
+        replicas = []
+        for replicas_item_data in self.replicas:
+            replicas_item = replicas_item_data.to_dict()
+            replicas.append(replicas_item)
 
         datasets_timestamp: int | None
         datasets_timestamp = self.datasets_timestamp
@@ -86,6 +101,7 @@ class Status:
                 "version": version,
                 "started_timestamp": started_timestamp,
                 "database": database,
+                "replicas": replicas,
                 "datasets_timestamp": datasets_timestamp,
                 "datasets": datasets,
                 "data_source": data_source,
@@ -100,6 +116,7 @@ class Status:
         from ..models.data_origin import DataOrigin
         from ..models.database_health import DatabaseHealth
         from ..models.dataset_freshness import DatasetFreshness
+        from ..models.replica_health import ReplicaHealth
 
         d = dict(src_dict)
         status = ServiceStatus(d.pop("status"))
@@ -109,6 +126,13 @@ class Status:
         started_timestamp = d.pop("started_timestamp")
 
         database = DatabaseHealth.from_dict(d.pop("database"))
+
+        replicas = []
+        _replicas = d.pop("replicas")
+        for replicas_item_data in _replicas:
+            replicas_item = ReplicaHealth.from_dict(replicas_item_data)
+
+            replicas.append(replicas_item)
 
         def _parse_datasets_timestamp(data: object) -> int | None:
             if data is None:
@@ -146,6 +170,7 @@ class Status:
             version=version,
             started_timestamp=started_timestamp,
             database=database,
+            replicas=replicas,
             datasets_timestamp=datasets_timestamp,
             datasets=datasets,
             data_source=data_source,
