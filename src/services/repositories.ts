@@ -161,7 +161,9 @@ export interface Repositories {
  * print feeds, the reference reads, the chain and the positioning reads; `db` (the primary) for the
  * market-data stamp the memos key on (read before the data, so that the request's floor, taken at
  * its first replica read, covers everything the stamp counted), the session states, and the valued
- * books, whose lookups and writes interleave with the valuation claims of other processes.
+ * books' lookups and writes, which interleave with the valuation claims of other processes. A
+ * stored book's columns and fitted surfaces, and its stored answers, are read from `reads` (the
+ * bulk of a book's bytes), with the primary asked when the replica has no such row (readOnReplica).
  * A test passes one Queryable for both.
  */
 export function databaseRepositories(primary: Queryable, reads: Queryable = primary): Repositories {
@@ -192,12 +194,22 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },
-    books: booksOn(primary),
+    books: booksOn(primary, reads),
   };
 }
 
-/** The valued books, on the primary. */
-function booksOn(db: Queryable): BookRepository {
+/**
+ * A read of a row that, once written, is never changed (a stored book by its id, a stored answer by
+ * its key): from the replica, else from the primary. A replica that has not yet replayed the row (a
+ * book stored by this request, or by another process after the request's floor) answers nothing,
+ * never an older row, so nothing stale is served and the primary is asked only for rows that new.
+ */
+export async function readOnReplica<T>(replica: () => Promise<T | null>, primary: () => Promise<T | null>): Promise<T | null> {
+  return (await replica()) ?? (await primary());
+}
+
+/** The valued books: lookups and writes on the primary; a stored book and its answers, read by id, from `reads` first. */
+function booksOn(db: Queryable, reads: Queryable): BookRepository {
   return {
     changeLogPosition: async () => await changeLogPosition(db),
     bookOfMinute: async (family, instant, dates) => await bookOfMinute(db, family, instant, dates),
@@ -206,9 +218,21 @@ function booksOn(db: Queryable): BookRepository {
     // The pool's handle, never a transaction's: the book is written in one transaction of its own.
     storeBook: async (family, book) => await storeBook(db, family, book),
     mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
-    readBook: async (bookId) => await readBook(db, bookId),
+    readBook: async (bookId) =>
+      reads === db
+        ? await readBook(db, bookId)
+        : await readOnReplica(
+            () => readBook(reads, bookId),
+            () => readBook(db, bookId),
+          ),
     storeBookAnswers: async (bookId, instant, answers) => await storeBookAnswers(db, bookId, instant, answers),
-    readBookAnswer: async (bookId, instant, operation, queryKey) => await readBookAnswer(db, bookId, instant, operation, queryKey),
+    readBookAnswer: async (bookId, instant, operation, queryKey) =>
+      reads === db
+        ? await readBookAnswer(db, bookId, instant, operation, queryKey)
+        : await readOnReplica(
+            () => readBookAnswer(reads, bookId, instant, operation, queryKey),
+            () => readBookAnswer(db, bookId, instant, operation, queryKey),
+          ),
     contractsUnchangedSince: async (position, dates) => await contractsUnchangedSince(db, position, dates),
     whileValuing: async (key, value) => await whileClaimed(db, key, value),
   };

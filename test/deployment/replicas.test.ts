@@ -3,17 +3,21 @@
  * primary and DATABASE_REPLICA_URLS its streaming replica (test/support/replica-set.ts). Reads go
  * to the replica (its reads in /v1/status grow); a print loaded on the primary is in the very next
  * answer even while the replica's replay is paused; a cursor started on the primary continues on
- * the lagging replica with no duplicate or gap; the replica stopped, the reads go on from the
+ * the lagging replica with no duplicate or gap; a stored book is read from the replica, and from
+ * the primary while the replica has not replayed it; the replica stopped, the reads go on from the
  * primary with no 5xx, and it is taken back when it returns; a read under way on the replica when it
  * goes away (held there by a lock replayed from the primary) is answered from the primary.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { readBook } from '../../src/db/position-books.js';
+import { databaseRepositories } from '../../src/services/repositories.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { formatOccSymbol } from '../../src/analytics/occ.js';
 import { loadSimulatedMarket } from '../support/market.js';
@@ -219,6 +223,50 @@ describe('a service with a streaming read replica', () => {
     expect(after.lag_bytes).toBeGreaterThan(0);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(expected);
+  });
+
+  it('reads a stored book from the replica, and from the primary when the replica has not replayed it', async () => {
+    await until((r) => r.status === 'up');
+    const levels = `/v1/options/levels?underlying_symbol=QQQ&date=${DAY}`;
+    const heatmap = `/v1/options/exposure/heatmap?underlying_symbol=QQQ&date=${DAY}&metric=gamma`;
+    // The replay paused: the book this request values and stores is on the primary only, and the
+    // request reads it back by its id (services/books.ts): the replica has no such row, the primary does.
+    await set.pauseReplay();
+    let first: Answer;
+    let firstHeat: Answer;
+    const onReplica = await openDatabase({
+      databaseUrl: set.replica.url,
+      embeddedDir: '',
+      embeddedPort: 0,
+      poolSize: 1,
+      statementTimeoutMs: 60_000,
+    });
+    try {
+      first = await get(levels);
+      firstHeat = await get(heatmap);
+      // The repositories as the service builds them: the book, not yet on the replica, comes from the primary.
+      const stored = await sql<{
+        id: string;
+      }>`select id from position_books where underlying_symbol = 'QQQ' order by id desc limit 1`.execute(primary.admin);
+      const id = Number(stored.rows[0]?.id);
+      expect(await readBook(onReplica.admin, id)).toBeNull();
+      const fromPrimary = await readBook(primary.admin, id);
+      expect(fromPrimary).not.toBeNull();
+      expect(await databaseRepositories(primary.admin, onReplica.admin).books.readBook(id)).toEqual(fromPrimary);
+    } finally {
+      await set.resumeReplay();
+      await onReplica.close();
+    }
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(firstHeat.status, JSON.stringify(firstHeat.body)).toBe(200);
+    await set.caughtUp();
+    // Replayed, the stored book and its answers are read from the replica: the same figures.
+    const before = (await replica()).reads;
+    const again = await get(`${heatmap}&leg=call`);
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect((await replica()).reads).toBeGreaterThan(before);
+    expect((await get(levels)).body.data).toEqual(first.body.data);
+    expect((await get(heatmap)).body.data).toEqual(firstHeat.body.data);
   });
 
   it('reads on from the primary with no 5xx while the replica is stopped, and takes it back when it returns', async () => {
