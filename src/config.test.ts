@@ -191,6 +191,12 @@ describe('loadConfig: overrides', () => {
     expect(loadError({ LIVE_CATCH_UP_MINUTES: '1441' }).message).toContain('LIVE_CATCH_UP_MINUTES');
   });
 
+  it('writes the session archive under DATA_DIR unless ARCHIVE_DIR names a folder (shared by several machines)', () => {
+    expect(loadConfig({ DATA_DIR: '/var/lib/oads' }).archiveDir).toBe('/var/lib/oads/archive');
+    expect(loadConfig({ DATA_DIR: '/var/lib/oads', ARCHIVE_DIR: '/mnt/shared/oads-archive' }).archiveDir).toBe('/mnt/shared/oads-archive');
+    expect(loadConfig({}).archiveDir).toBe(path.resolve('.data/archive'));
+  });
+
   it('keeps export files in the database where DATABASE_URL is set, on the disk of DATA_DIR otherwise, unless EXPORT_STORE says', () => {
     const url = 'postgresql://u:p@db.example:5432/oads';
     expect(loadConfig({}).exportStore).toBe('disk');

@@ -50,6 +50,12 @@ export interface Config {
   databaseReplicaUrls: readonly string[];
   dataDir: string;
   /**
+   * ARCHIVE_DIR: where sessions older than the hot window are written (ingest/archive.ts), by default
+   * DATA_DIR/archive. With several machines, a folder every machine mounts at the same path (the
+   * archive job runs on one of them, and a reload on request reads the path it recorded).
+   */
+  archiveDir: string;
+  /**
    * EXPORT_STORE: where finished export files are kept. 'database': in PostgreSQL (db/export-chunks.ts),
    * so any machine serves a download; the default when DATABASE_URL is set (a deployment may have
    * several machines). 'disk': under DATA_DIR/exports, the embedded single machine's default.
@@ -255,6 +261,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl,
     databaseReplicaUrls,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
+    archiveDir: path.resolve(env.ARCHIVE_DIR || path.join(env.DATA_DIR || '.data', 'archive')),
     exportStore: exportStore as Config['exportStore'],
     embeddedPostgresPort: errors.integer(env, 'EMBEDDED_PG_PORT', 54329, 1024, 65535),
     databasePoolSize: errors.integer(env, 'DATABASE_POOL_SIZE', 10, 1, 200),

@@ -378,7 +378,7 @@ async function startJobRole(
     admin: database.admin,
     logger,
     clock,
-    dataDir: deps.config.dataDir,
+    archiveDir: deps.config.archiveDir,
     service: { deps, handlers },
   });
   deps.jobs = jobQueue(jobs);

@@ -1,7 +1,7 @@
 /**
  * Retention of the hot store: the last five completed sessions plus the current one (and any
  * later date, such as the next session's overnight prints) stay in PostgreSQL; an older session is
- * written to `<dataDir>/archive/<date>/` as gzip files in the canonical layouts (prints.csv.gz,
+ * written to `<archive root>/<date>/` (ARCHIVE_DIR, by default DATA_DIR/archive) as gzip files in the canonical layouts (prints.csv.gz,
  * quotes.csv.gz) and its partitions are dropped. Reloading goes through ingest like any other file,
  * so an archived session comes back classified by the same code (cancelled prints are written
  * followed by a cancel record; day volume between a print and its cancel then counts the print as
@@ -41,8 +41,8 @@ const CANCEL_CONDITION = 201;
 
 const text = (v: number | string | null): string => (v === null ? '' : String(v));
 
-export function archiveDirOf(dataDir: string, tradingDate: string): string {
-  return path.join(dataDir, 'archive', tradingDate);
+export function archiveDirOf(archiveRoot: string, tradingDate: string): string {
+  return path.join(archiveRoot, tradingDate);
 }
 
 async function writeGzipLines(file: string, lines: AsyncIterable<string>): Promise<void> {
@@ -103,10 +103,10 @@ export async function exportSession(db: Database, tradingDate: string, dir: stri
 /** Exports a session and drops it from the hot store (files first, then one transaction). */
 export async function archiveSession(
   db: Database,
-  dataDir: string,
+  archiveRoot: string,
   tradingDate: string,
 ): Promise<{ prints: number; quotes: number; dir: string }> {
-  const dir = archiveDirOf(dataDir, tradingDate);
+  const dir = archiveDirOf(archiveRoot, tradingDate);
   const counts = await exportSession(db, tradingDate, dir);
   await db.transaction().execute(async (trx) => {
     await archiveSessionRows(trx, { tradingDate, archiveDir: dir, prints: counts.prints, quotes: counts.quotes });
@@ -127,7 +127,7 @@ export function sessionsToKeep(now: number): string[] {
  */
 export async function enforceRetention(
   db: Database,
-  options: { dataDir: string; now: number; log?: (line: string) => void },
+  options: { archiveRoot: string; now: number; log?: (line: string) => void },
 ): Promise<string[]> {
   const keep = sessionsToKeep(options.now);
   const oldestKept = keep[0] ?? '';
@@ -136,7 +136,7 @@ export async function enforceRetention(
     if (date >= oldestKept) continue;
     const before = await findArchivedSession(db, date);
     if (before?.restoredAt && options.now - before.restoredAt.getTime() < RESTORED_GRACE_MS) continue;
-    const counts = await archiveSession(db, options.dataDir, date);
+    const counts = await archiveSession(db, options.archiveRoot, date);
     options.log?.(`archived ${date}: ${counts.prints} prints, ${counts.quotes} quote samples → ${counts.dir}`);
     archived.push(date);
   }

@@ -1,7 +1,7 @@
 /**
  * Moves sessions older than the hot window (the last five completed sessions and the current one)
  * to the archive folder, hourly. Idempotent: an archived session is no longer hot, so a rerun finds
- * nothing to do. Needs the data directory (JobDeps.dataDir).
+ * nothing to do. Needs the archive folder (JobDeps.archiveDir: ARCHIVE_DIR).
  */
 import { enforceRetention } from '../ingest/archive.js';
 import { QUEUES } from './queue.js';
@@ -12,12 +12,12 @@ export const sessionArchive: JobDefinition<Record<string, never>> = {
   options: { policy: 'singleton', retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600 },
   schedule: '41 * * * *',
   handler: async (deps) => {
-    if (deps.dataDir === undefined) {
-      deps.logger.info('session archive skipped: no data directory configured for jobs');
+    if (deps.archiveDir === undefined) {
+      deps.logger.info('session archive skipped: no archive folder configured for jobs');
       return;
     }
     const archived = await enforceRetention(deps.admin, {
-      dataDir: deps.dataDir,
+      archiveRoot: deps.archiveDir,
       now: deps.clock(),
       log: (line) => deps.logger.info(line),
     });

@@ -9,8 +9,8 @@ export interface JobDeps {
   admin: Database;
   logger: Logger;
   clock: () => number;
-  /** Data directory (the session archive lives in `<dataDir>/archive`); jobs needing it skip without it. */
-  dataDir?: string;
+  /** The session archive's folder (ARCHIVE_DIR); the archive job skips without it. */
+  archiveDir?: string;
   /**
    * The service and the handlers it was built with: the export worker runs a route's handler
    * page after page, as a request to the route would.

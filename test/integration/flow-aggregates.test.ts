@@ -150,7 +150,7 @@ describe('flow aggregates', () => {
     const db = service.database.admin;
     const before = await totalsRows(db, DAY);
     expect(before.length).toBeGreaterThan(0);
-    await archiveSession(db, dataDir, DAY);
+    await archiveSession(db, path.join(dataDir, 'archive'), DAY);
     expect(await totalsRows(db, DAY)).toEqual([]);
     expect(await underlyingFlowTotals(db, { tradingDate: DAY, sessions: SESSIONS_OF.all, includeComplex: true })).toEqual([]);
     // The previous date keeps its totals.

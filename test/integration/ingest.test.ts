@@ -494,7 +494,7 @@ describe('retention: archive and reload', () => {
     const before = [...(await bodies(service, DATE, true)).values()];
     expect(await sessionState(db, DATE)).toBe('hot');
     // 2026-12-01 evening: the hot window is Nov 24, 25, 27, 30 and Dec 1.
-    const archived = await enforceRetention(db, { dataDir, now: Date.parse('2026-12-01T22:00:00Z') });
+    const archived = await enforceRetention(db, { archiveRoot: path.join(dataDir, 'archive'), now: Date.parse('2026-12-01T22:00:00Z') });
     expect(archived).toEqual([DATE]);
     expect(await sessionState(db, DATE)).toBe('archived');
     expect(await countPrints(db, DATE)).toBe(0);
@@ -520,6 +520,6 @@ describe('retention: archive and reload', () => {
     expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
     expect((await findArchivedSession(db, DATE))?.restoredAt).not.toBeNull();
     // Restored on request: kept through the grace period, archived again after it.
-    expect(await enforceRetention(db, { dataDir, now: Date.parse('2026-12-01T23:00:00Z') })).toEqual([]);
+    expect(await enforceRetention(db, { archiveRoot: path.join(dataDir, 'archive'), now: Date.parse('2026-12-01T23:00:00Z') })).toEqual([]);
   });
 });

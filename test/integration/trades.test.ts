@@ -802,7 +802,9 @@ describe('option print feeds', () => {
     const db = service.database.admin;
     const before = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', date: PREVIOUS, limit: 500 } })) as Page;
     // The Friday after Thanksgiving, evening: the hot window is Nov 20 to 27; Nov 19 is archived.
-    expect(await enforceRetention(db, { dataDir, now: Date.parse('2026-11-28T03:00:00Z') })).toEqual([PREVIOUS]);
+    expect(await enforceRetention(db, { archiveRoot: path.join(dataDir, 'archive'), now: Date.parse('2026-11-28T03:00:00Z') })).toEqual([
+      PREVIOUS,
+    ]);
     expect(await sessionState(db, PREVIOUS)).toBe('archived');
     const pending = (await listOptionTrades({ client: pro, query: { underlying_symbol: 'SPY', date: PREVIOUS, limit: 500 } })) as {
       response: Response;

@@ -390,7 +390,12 @@ describe('GET /v1/options/volatility/drift', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drift-archive-'));
     try {
       // Monday 2026-11-30 evening: the five sessions kept are Nov 23 to 30; Nov 20 is archived.
-      expect(await enforceRetention(service.database.admin, { dataDir, now: Date.parse('2026-12-01T03:00:00Z') })).toEqual([DAY]);
+      expect(
+        await enforceRetention(service.database.admin, {
+          archiveRoot: path.join(dataDir, 'archive'),
+          now: Date.parse('2026-12-01T03:00:00Z'),
+        }),
+      ).toEqual([DAY]);
       const pending = await drift({ underlying_symbol: 'SPX', date: DAY, interval: '5m' });
       expect(pending.response.status).toBe(503);
       expect(pending.error?.error.code).toBe('data_pending');

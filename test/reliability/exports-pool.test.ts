@@ -126,7 +126,12 @@ describe('the export pool', () => {
     }
     expect(rows.length).toBeGreaterThan(100);
     // The Friday after Thanksgiving, evening: the hot window is Nov 20 to 27; Nov 19 is archived.
-    expect(await enforceRetention(service.database.admin, { dataDir, now: Date.parse('2026-11-28T03:00:00Z') })).toEqual([PREVIOUS]);
+    expect(
+      await enforceRetention(service.database.admin, {
+        archiveRoot: path.join(dataDir, 'archive'),
+        now: Date.parse('2026-11-28T03:00:00Z'),
+      }),
+    ).toEqual([PREVIOUS]);
     expect(await sessionState(service.database.admin, PREVIOUS)).toBe('archived');
 
     const t0 = performance.now();
