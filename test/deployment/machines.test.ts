@@ -5,7 +5,11 @@
  *
  * - Three machines started at the same instant on an empty database all come up, the migrations
  *   applied once (under the migrator's lock).
- * - A print loaded on the database appears through both machines' trades route and streams, once;
+ * The two-machine cases run the issue's deployment: a primary, its streaming replica
+ * (test/support/replica-set.ts) and two machines with DATABASE_REPLICA_URLS, so their trades pages
+ * read from the replica by the freshness floor (db/replicas.ts).
+ *
+ * - A print loaded on the primary appears through both machines' trades route and streams, once;
  *   a cursor of one machine's trades pages continues on the other.
  * - An export's file (held in the database: EXPORT_STORE's default with DATABASE_URL) downloads
  *   from either machine.
@@ -29,6 +33,7 @@ import { loadMarketFile } from '../../src/ingest/market.js';
 import { seedSplits } from '../../src/seed.js';
 import { killMachine, pausePrimary, startMachine, startMachines, stopMachine, type Machine } from '../support/machines.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { startReplicaSet, type ReplicaSet } from '../support/replica-set.js';
 import { createDatabase } from '../support/service.js';
 import { settled } from '../support/settled.js';
 import { StreamClient, type StreamMessage } from '../support/stream-client.js';
@@ -110,8 +115,10 @@ describe('machines started together on an empty database', () => {
   });
 });
 
-describe('two machines on one database', () => {
+describe('two machines on one primary with a streaming replica', () => {
+  let set: ReplicaSet;
   let databaseUrl: string;
+  let machineEnv: Record<string, string>;
   let database: DatabaseHandle;
   let key: string;
   let first: Machine;
@@ -119,26 +126,30 @@ describe('two machines on one database', () => {
   const streams: StreamClient[] = [];
 
   beforeAll(async () => {
-    databaseUrl = await createDatabase(inject('postgresUrl'));
+    // The deployment of the issue: a primary, its streaming replica, two machines reading from both.
+    set = await startReplicaSet();
+    databaseUrl = set.primary.url;
+    machineEnv = { ...MACHINE_ENV, DATABASE_REPLICA_URLS: set.replica.url };
     database = await openDatabase({ databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 2, statementTimeoutMs: 60_000 });
     await migrateToLatest(database.admin);
     await loadSimulatedMarket(database.admin, { dates: [DAY] });
     await seedSplits(database.admin);
     key = (await createKey(database.admin, await createAccount(database.admin, { name: 'machines', plan: 'pro' }), 'machines')).key;
     // The first machine takes the live runner's duty before the second starts.
-    first = await startMachine({ databaseUrl, env: MACHINE_ENV });
+    first = await startMachine({ databaseUrl, env: machineEnv });
     await settled(
       () => dutyLeases(database.admin),
       (leases) => holderPid(leases.find((l) => l.name === 'live-market')?.holder) === first.pid,
       { what: 'the first machine to hold the live runner', timeoutMs: 30_000 },
     );
-    second = await startMachine({ databaseUrl, env: MACHINE_ENV });
+    second = await startMachine({ databaseUrl, env: machineEnv });
   });
 
   afterAll(async () => {
     for (const s of streams) s.close();
     await Promise.all([first, second].filter(Boolean).map((m) => stopMachine(m)));
     await database?.close();
+    await set?.close();
   });
 
   it("shows a print loaded on the database through both machines' trades route and streams, once", async () => {
@@ -181,14 +192,17 @@ describe('two machines on one database', () => {
     fs.rmSync(dir, { recursive: true, force: true });
     const isNew = (p: Print): boolean => p.id.endsWith(':900000007');
 
+    // The very next walk on each machine has it: its pages read from the replica only once the
+    // replica has replayed what the primary held when the walk began (the freshness floor).
     for (const machine of [first, second]) {
-      const after = await settled(
-        () => walkTrades(machine, key, query),
-        (rows) => rows.some(isNew),
-        { what: `the new print through ${machine.name}'s trades route`, timeoutMs: 20_000 },
-      );
+      const after = await walkTrades(machine, key, query);
       expect(after.filter(isNew)).toHaveLength(1);
       expect(after).toHaveLength(before.length + 1);
+      const status = (await (await fetch(`${machine.base}/v1/status`)).json()) as {
+        data: { replicas: { status: string; reads: number }[] };
+      };
+      expect(status.data.replicas).toHaveLength(1);
+      expect(status.data.replicas[0]?.reads, `${machine.name} read from the replica`).toBeGreaterThan(0);
     }
     for (const { client, subscription } of [onFirst, onSecond]) {
       const live = (messages: StreamMessage[]): Print[] =>
