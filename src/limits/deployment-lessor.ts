@@ -1,0 +1,444 @@
+/**
+ * Limits counted once for a deployment of several machines on one PostgreSQL (LIMIT_SCOPE=deployment,
+ * the default with DATABASE_URL). Each machine's cluster primary answers its HTTP workers' leases
+ * as with LIMIT_SCOPE=cluster (cluster-limiter.ts: the IPC limiter stays the fast path inside a
+ * machine, a worker admits from its batch without a round trip), but the places come from the store:
+ * a worker's lease is one statement (src/db/limits.ts, limit_lease), which counts the places leased
+ * as taken for every machine; the workers' reports (when each place was used, what went unused, the
+ * seats back) are forwarded as one statement per account at a time (limit_settle), a later report
+ * merged into the one waiting. A lease of an account waits for that account's report in flight, so
+ * places given back are free before the store decides.
+ *
+ * Before refusing, a machine recalls: its own workers first (the lease book), then the other
+ * machines holding places of the account (NOTIFY on RECALL_CHANNEL; each recalls its workers and
+ * gives back what is not in use, then NOTIFYs GIVEN_CHANNEL); it asks again at each "given" and at
+ * RECALL_WAIT_MS at the latest, then refuses and counts the refusal (cooldowns are in the store too).
+ *
+ * A machine beats every BEAT_MS; its leases expire HOLDER_TTL_MS after its last beat by the database's
+ * clock, after which the next statement on an account reaps them: seats freed, window places counted
+ * as used at the last beat (the dead machine may have admitted requests with them). The database
+ * lost: a lease or a recall fails and the worker's request answers 503 upstream_busy with Retry-After
+ * (places a worker already holds are counted as taken in the store, and are used); reports wait and
+ * are sent once it answers. Windows in the store are the machines' wall-clock ms (the service clock
+ * less its offset): machines keep their clocks in step (NTP).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Limits } from '../config.js';
+import type { ConnectionAdmission, ConnectionLimits } from './connection-window.js';
+import { RateLimiter, type KeylessAdmission, type KeylessBudget, type Rejection, type WindowState } from './rate-limiter.js';
+
+/** How often a machine renews its holder's lease in the store. */
+export const BEAT_MS = 1_000;
+/** How long a machine's places outlive its last beat: a dead machine's are given back within this (and a beat). */
+export const HOLDER_TTL_MS = 3_000;
+/** The longest a refusal waits for other machines to give back an account's places. */
+export const RECALL_WAIT_MS = 250;
+/** How long a report the store could not take waits before it is sent again. */
+const RETRY_MS = 500;
+
+/** An account's windows in the store, leased places counted as taken (wall-clock ms). */
+export interface StoreWindows {
+  minuteUsed: number;
+  secondUsed: number;
+  seated: number;
+  /** The oldest admission still in the minute (second) window, null when none. */
+  minuteNext: number | null;
+  secondNext: number | null;
+  cooldownUntil: number;
+}
+
+export interface StoreLease {
+  slots: number;
+  seats: number;
+  refusal: 'cooldown' | 'in_flight' | 'second' | 'minute' | null;
+  /** Places of the account (window places and seats) held by other machines. */
+  others: number;
+  windows: StoreWindows;
+}
+
+/** What the lessor needs of the store (src/db/limits.ts). */
+export interface LimitStore {
+  lease(r: {
+    account: string;
+    holder: string;
+    now: number;
+    consume: boolean;
+    slots: number;
+    seats: number;
+    share: number;
+    perMinute: number;
+    perSecond: number;
+    inFlight: number;
+  }): Promise<StoreLease>;
+  settle(r: {
+    account: string;
+    holder: string;
+    now: number;
+    used: number[];
+    unused: number;
+    seats: number;
+    unserved: number[];
+  }): Promise<StoreWindows>;
+  refuse(account: string, now: number, after: number, cooldownMs: number): Promise<number>;
+  beat(holder: string, now: number, ttlMs: number): Promise<{ alive: boolean; holders: number }>;
+  leave(holder: string): Promise<void>;
+  recall(account: string, from: string): Promise<void>;
+  given(account: string): Promise<void>;
+  listen(handlers: {
+    onRecall(account: string, from: string): void;
+    onGiven(account: string): void;
+    onLost(error: Error): void;
+  }): Promise<{ end(): Promise<void> }>;
+}
+
+/** What the lease book (cluster-limiter.ts) asks of the windows it leases from: a RateLimiter, or this. */
+export interface WindowLessor {
+  lease(
+    accountId: string,
+    now: number,
+    consume: boolean,
+    want: { slots: number; seats: number },
+    share: number,
+    last?: boolean,
+  ): { slots: number; seats: number } | Rejection | Promise<{ slots: number; seats: number } | Rejection>;
+  refuse(accountId: string, now: number, rejection: Rejection): Rejection | Promise<Rejection>;
+  settle(accountId: string, now: number, used: readonly number[], unused: number, seats: number, unserved?: readonly number[]): void;
+  state(accountId: string, now: number): WindowState;
+  /** The windows as the store has them now (GET /v1/account/limits); a RateLimiter's state() is current already. */
+  freshState?(accountId: string, now: number): Promise<WindowState>;
+  admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission;
+  admitConnection(accountId: string, now: number, limits: ConnectionLimits): ConnectionAdmission;
+  /** Called by the lease book: how to recall an account's places from this machine's workers. */
+  onRecall?(recallWorkers: (account: string) => Promise<void>): void;
+}
+
+interface Pending {
+  used: number[];
+  unused: number;
+  seats: number;
+  unserved: number[];
+}
+
+/** The refusal of a store lease, as the RateLimiter words it (retry times in the service clock's ms). */
+export function rejectionOf(refusal: NonNullable<StoreLease['refusal']>, w: StoreWindows, limits: Limits, wallNow: number): Rejection {
+  switch (refusal) {
+    case 'cooldown':
+      return {
+        code: 'cooldown',
+        kind: 'cooldown',
+        retryAfterMs: Math.max(1, w.cooldownUntil - wallNow),
+        message: 'Cooling down after sustained requests following 429 responses.',
+      };
+    case 'in_flight':
+      return {
+        code: 'rate_limited',
+        kind: 'in_flight',
+        retryAfterMs: 1000,
+        message: `At most ${limits.requestsInFlight} requests may be in flight per account.`,
+      };
+    case 'second':
+      return {
+        code: 'burst_limited',
+        kind: 'second',
+        retryAfterMs: w.secondNext === null ? 1000 : Math.max(1, w.secondNext + 1000 - wallNow),
+        message: `More than ${limits.requestsPerSecond} requests in a rolling second.`,
+      };
+    case 'minute':
+      return {
+        code: 'rate_limited',
+        kind: 'minute',
+        retryAfterMs: w.minuteNext === null ? 60_000 : Math.max(1, w.minuteNext + 60_000 - wallNow),
+        message: `More than ${limits.requestsPerMinute} requests in a rolling minute.`,
+      };
+  }
+}
+
+/** The rate-limit headers' windows from the store's (wall-clock ms in, the service clock's out). */
+export function windowStateOf(w: StoreWindows, limits: Limits, wallNow: number, offset: number): WindowState {
+  const remaining = Math.max(0, limits.requestsPerMinute - w.minuteUsed);
+  const burstRemaining = Math.max(0, limits.requestsPerSecond - w.secondUsed);
+  const now = wallNow + offset;
+  return {
+    limit: limits.requestsPerMinute,
+    remaining,
+    reset: remaining > 0 || w.minuteNext === null ? now : w.minuteNext + 60_000 + offset,
+    burstLimit: limits.requestsPerSecond,
+    burstRemaining,
+    burstReset: burstRemaining > 0 || w.secondNext === null ? now : w.secondNext + 1000 + offset,
+    inFlight: w.seated,
+    cooldownUntil: w.cooldownUntil > wallNow ? w.cooldownUntil + offset : null,
+  };
+}
+
+/** Adds a report to the one waiting to be sent. */
+export function mergeReport(into: Pending, r: Pending): void {
+  into.used.push(...r.used);
+  into.unused += r.unused;
+  into.seats += r.seats;
+  into.unserved.push(...r.unserved);
+}
+
+function emptyReport(): Pending {
+  return { used: [], unused: 0, seats: 0, unserved: [] };
+}
+
+function isEmpty(r: Pending): boolean {
+  return r.used.length === 0 && r.unused === 0 && r.seats === 0 && r.unserved.length === 0;
+}
+
+/** One machine's lessor of the deployment's limits in the store. */
+export class DeploymentLessor implements WindowLessor {
+  /** This machine's name in the store (a new one if its lease was found expired). */
+  holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  /** Live machines (this one included), from the last beat: a lease is at most the free places over twice this. */
+  private machines = 1;
+  private readonly pending = new Map<string, Pending>();
+  private readonly flushing = new Map<string, Promise<void>>();
+  private readonly windows = new Map<string, { w: StoreWindows; at: number }>();
+  /** Places this machine holds in the store per account (leased, not yet reported or given back). */
+  private readonly held = new Map<string, number>();
+  private readonly givenWaiters = new Map<string, Set<() => void>>();
+  private recallWorkers: (account: string) => Promise<void> = () => Promise.resolve();
+  /** Keyless budgets and stream connections stay per machine. */
+  private readonly local: RateLimiter;
+  private beatTimer: NodeJS.Timeout | null = null;
+  private listener: { end(): Promise<void> } | null = null;
+  private stopped = false;
+  /** The first beat (a lease taken before it would be an orphan, reaped by the next statement). */
+  private ready: Promise<void> = Promise.resolve();
+
+  /**
+   * `clock`: the service's; `offset`: its offset from the wall clock (the store's windows are wall
+   * ms); `log`: where a lost store connection is said.
+   */
+  constructor(
+    private readonly store: LimitStore,
+    private readonly limits: Limits,
+    private readonly clock: () => number,
+    private readonly offset: number,
+    private readonly log: (message: string, fields?: Record<string, unknown>) => void = () => undefined,
+  ) {
+    this.local = new RateLimiter(limits);
+  }
+
+  /** Beats once and listens for recalls; then beats every BEAT_MS. A store not answering now is retried by the beats. */
+  start(): Promise<void> {
+    this.ready = (async () => {
+      await this.beat();
+      await this.listen();
+      this.beatTimer = setInterval(() => void this.beat(), BEAT_MS);
+      this.beatTimer.unref();
+    })();
+    return this.ready;
+  }
+
+  private async listen(): Promise<void> {
+    if (this.stopped || this.listener) return;
+    try {
+      this.listener = await this.store.listen({
+        onRecall: (account, from) => {
+          if (from !== this.holder) void this.recalled(account);
+        },
+        onGiven: (account) => {
+          for (const wake of this.givenWaiters.get(account) ?? []) wake();
+        },
+        onLost: (error) => {
+          this.listener = null;
+          this.log('limits: the recall connection was lost; listening again at the next beat', { error: error.message });
+        },
+      });
+    } catch (error) {
+      this.log('limits: cannot listen for recalls yet', { error: (error as Error).message });
+    }
+  }
+
+  private async beat(): Promise<void> {
+    try {
+      const beat = await this.store.beat(this.holder, this.wall(), HOLDER_TTL_MS);
+      this.machines = Math.max(1, beat.holders);
+      if (!beat.alive) {
+        // Our leases were reaped (counted as used): forget them, beat again under a new name.
+        this.log("limits: this machine's lease in the store had expired; its places were reaped", { holder: this.holder });
+        this.holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
+        this.held.clear();
+        await this.store.beat(this.holder, this.wall(), HOLDER_TTL_MS);
+      }
+      if (!this.listener) await this.listen();
+    } catch {
+      // The database is away: leases will fail (503) until it answers; the beat tries again.
+    }
+  }
+
+  /** Leaves the store: its leases expire at once (reaped by the next statement on each account). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.beatTimer) clearInterval(this.beatTimer);
+    await Promise.all([...this.flushing.values()]).catch(() => undefined);
+    await this.listener?.end().catch(() => undefined);
+    await this.store.leave(this.holder).catch(() => undefined);
+  }
+
+  onRecall(recallWorkers: (account: string) => Promise<void>): void {
+    this.recallWorkers = recallWorkers;
+  }
+
+  private wall(now: number = this.clock()): number {
+    return now - this.offset;
+  }
+
+  /** Another machine asks for an account's places: the workers give back theirs, then this machine what it is not using. */
+  private async recalled(account: string): Promise<void> {
+    if ((this.held.get(account) ?? 0) <= 0) return;
+    await this.recallWorkers(account);
+    await this.flush(account);
+    await this.store.given(account).catch(() => undefined);
+  }
+
+  async lease(
+    accountId: string,
+    now: number,
+    consume: boolean,
+    want: { slots: number; seats: number },
+    share: number,
+    last = false,
+  ): Promise<{ slots: number; seats: number } | Rejection> {
+    await this.ready;
+    await this.flush(accountId);
+    // A machine's workers lease from the store directly: the share is the machines' and this machine's workers'.
+    const ask = (): Promise<StoreLease> =>
+      this.store.lease({
+        account: accountId,
+        holder: this.holder,
+        now: this.wall(now),
+        consume,
+        slots: want.slots,
+        seats: want.seats,
+        share: share * this.machines,
+        perMinute: this.limits.requestsPerMinute,
+        perSecond: this.limits.requestsPerSecond,
+        inFlight: this.limits.requestsInFlight,
+      });
+    let lease = await ask();
+    if (lease.refusal !== null && last && lease.refusal !== 'cooldown' && lease.others > 0) {
+      // Other machines hold places: they are asked to give back what they are not using.
+      const deadline = Date.now() + RECALL_WAIT_MS;
+      await this.store.recall(accountId, this.holder);
+      while (lease.refusal !== null && lease.others > 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        await this.givenOrTimeout(accountId, left);
+        lease = await ask();
+      }
+    }
+    this.windows.set(accountId, { w: lease.windows, at: Date.now() });
+    if (lease.refusal !== null) return rejectionOf(lease.refusal, lease.windows, this.limits, this.wall(now));
+    this.held.set(accountId, (this.held.get(accountId) ?? 0) + lease.slots + lease.seats);
+    return { slots: lease.slots, seats: lease.seats };
+  }
+
+  private givenOrTimeout(account: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let waiters = this.givenWaiters.get(account);
+      if (!waiters) {
+        waiters = new Set();
+        this.givenWaiters.set(account, waiters);
+      }
+      const set = waiters;
+      const wake = (): void => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (set.size === 0) this.givenWaiters.delete(account);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      set.add(wake);
+    });
+  }
+
+  async refuse(accountId: string, now: number, rejection: Rejection): Promise<Rejection> {
+    if (rejection.code === 'cooldown') return rejection;
+    const wallNow = this.wall(now);
+    const until = await this.store.refuse(accountId, wallNow, this.limits.cooldownAfterRejections, this.limits.cooldownMs);
+    if (until > wallNow) {
+      const cached = this.windows.get(accountId);
+      if (cached) cached.w = { ...cached.w, cooldownUntil: until };
+      return rejectionOf('cooldown', { ...(cached?.w ?? emptyWindows()), cooldownUntil: until }, this.limits, wallNow);
+    }
+    return rejection;
+  }
+
+  settle(accountId: string, _now: number, used: readonly number[], unused: number, seats: number, unserved: readonly number[] = []): void {
+    const report: Pending = {
+      used: used.map((t) => this.wall(t)),
+      unused,
+      seats,
+      unserved: unserved.map((t) => this.wall(t)),
+    };
+    if (isEmpty(report)) return;
+    const pending = this.pending.get(accountId) ?? emptyReport();
+    mergeReport(pending, report);
+    this.pending.set(accountId, pending);
+    void this.flush(accountId);
+  }
+
+  /** Sends the account's waiting report (after the one in flight); resolves once the store has it, or could not take it. */
+  private flush(account: string): Promise<void> {
+    const previous = this.flushing.get(account) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const report = this.pending.get(account);
+      if (!report || isEmpty(report)) return;
+      this.pending.delete(account);
+      try {
+        const w = await this.store.settle({ account, holder: this.holder, now: this.wall(), ...report });
+        this.windows.set(account, { w, at: Date.now() });
+        const left = (this.held.get(account) ?? 0) - report.used.length - report.unused - report.seats;
+        if (left > 0) this.held.set(account, left);
+        else this.held.delete(account);
+      } catch {
+        // Kept for the next try: the places stay counted as taken meanwhile.
+        mergeReport(this.pending.get(account) ?? (this.pending.set(account, emptyReport()).get(account) as Pending), report);
+        if (!this.stopped) setTimeout(() => void this.flush(account), RETRY_MS).unref();
+      }
+    });
+    const tracked = next.finally(() => {
+      if (this.flushing.get(account) === tracked) this.flushing.delete(account);
+    });
+    this.flushing.set(account, tracked);
+    return tracked;
+  }
+
+  state(accountId: string, now: number): WindowState {
+    const cached = this.windows.get(accountId);
+    return windowStateOf(cached?.w ?? emptyWindows(), this.limits, this.wall(now), this.offset);
+  }
+
+  async freshState(accountId: string, now: number): Promise<WindowState> {
+    await this.flush(accountId);
+    const cached = this.windows.get(accountId);
+    if (!cached || Date.now() - cached.at > 100) {
+      const w = await this.store.settle({
+        account: accountId,
+        holder: this.holder,
+        now: this.wall(now),
+        used: [],
+        unused: 0,
+        seats: 0,
+        unserved: [],
+      });
+      this.windows.set(accountId, { w, at: Date.now() });
+    }
+    return this.state(accountId, now);
+  }
+
+  admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission {
+    return this.local.admitKeyless(network, now, budget, consume);
+  }
+
+  admitConnection(accountId: string, now: number, limits: ConnectionLimits): ConnectionAdmission {
+    return this.local.admitConnection(accountId, now, limits);
+  }
+}
+
+function emptyWindows(): StoreWindows {
+  return { minuteUsed: 0, secondUsed: 0, seated: 0, minuteNext: null, secondNext: null, cooldownUntil: 0 };
+}
