@@ -37,7 +37,7 @@
  */
 import type { ConnectionAdmission, ConnectionLimits } from './connection-window.js';
 import { ApiError } from '../errors.js';
-import type { WindowLessor } from './deployment-lessor.js';
+import type { LeaseAnswer, WindowLessor } from './deployment-lessor.js';
 import type { Admission, KeylessAdmission, KeylessBudget, Limiter, Rejection, WindowState } from './rate-limiter.js';
 
 /** How long a client is asked to wait when the store of a deployment's limits does not answer (db-server/unavailable.ts's). */
@@ -192,7 +192,7 @@ class LeaseBook {
   private granted(
     holder: Holder,
     request: Extract<Request, { op: 'lease' }>,
-    granted: { slots: number; seats: number } | Rejection,
+    granted: LeaseAnswer,
     mayRecall: boolean,
   ): LeaseResult | null | Promise<LeaseResult> {
     const { account, now } = request;
@@ -208,16 +208,31 @@ class LeaseBook {
       holder.holdings.set(account, held);
       return { admitted: true, ...granted, state: this.limiter.state(account, now) };
     }
+    // A recall under way (another lease decided meanwhile, while the store answered this one): this one waits for it too.
+    const under = this.recalls.get(account);
+    if (mayRecall && granted.code !== 'cooldown' && under) {
+      under.waiting.push(() => this.decide(holder, request, false));
+      return null;
+    }
     const from = [...this.holders].filter((h) => h.holdings.has(account));
     if (mayRecall && granted.code !== 'cooldown' && from.length > 0) {
       this.recalls.set(account, { from: new Set(from), waiting: [() => this.decide(holder, request, false)] });
       for (const h of from) send(h.channel, { oads: 'limit', op: 'recall', account } satisfies Recall);
       return null;
     }
-    const rejection = this.limiter.refuse(account, now, granted);
-    if (rejection instanceof Promise)
-      return rejection.then((r) => ({ admitted: false as const, rejection: r, state: this.limiter.state(account, now) }));
-    return { admitted: false, rejection, state: this.limiter.state(account, now) };
+    // No worker here holds places, but a lessor of the store asks the other machines on its last try.
+    if (mayRecall && granted.code !== 'cooldown' && this.limiter.recallsOthers === true) {
+      this.decide(holder, request, false);
+      return null;
+    }
+    const { state: decidedOn, ...refused } = granted;
+    const stateOf = (r: Rejection): WindowState => {
+      const state = decidedOn ?? this.limiter.state(account, now);
+      return r.code === 'cooldown' ? { ...state, cooldownUntil: now + r.retryAfterMs } : state;
+    };
+    const rejection = this.limiter.refuse(account, now, refused);
+    if (rejection instanceof Promise) return rejection.then((r) => ({ admitted: false as const, rejection: r, state: stateOf(r) }));
+    return { admitted: false, rejection, state: decidedOn ?? this.limiter.state(account, now) };
   }
 
   /** A worker has answered a recall (or is gone): once all have, the waiting leases are decided. */

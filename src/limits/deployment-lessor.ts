@@ -91,6 +91,9 @@ export interface LimitStore {
   }): Promise<{ end(): Promise<void> }>;
 }
 
+/** Places granted, or why not (with, from the store, the windows the refusal was decided on). */
+export type LeaseAnswer = { slots: number; seats: number } | (Rejection & { state?: WindowState });
+
 /** What the lease book (cluster-limiter.ts) asks of the windows it leases from: a RateLimiter, or this. */
 export interface WindowLessor {
   lease(
@@ -100,7 +103,7 @@ export interface WindowLessor {
     want: { slots: number; seats: number },
     share: number,
     last?: boolean,
-  ): { slots: number; seats: number } | Rejection | Promise<{ slots: number; seats: number } | Rejection>;
+  ): LeaseAnswer | Promise<LeaseAnswer>;
   refuse(accountId: string, now: number, rejection: Rejection): Rejection | Promise<Rejection>;
   settle(accountId: string, now: number, used: readonly number[], unused: number, seats: number, unserved?: readonly number[]): void;
   state(accountId: string, now: number): WindowState;
@@ -108,6 +111,8 @@ export interface WindowLessor {
   freshState?(accountId: string, now: number): Promise<WindowState>;
   admitKeyless(network: string, now: number, budget: KeylessBudget, consume: boolean): KeylessAdmission;
   admitConnection(accountId: string, now: number, limits: ConnectionLimits): ConnectionAdmission;
+  /** A lease's last try (`last`) recalls places held elsewhere (other machines): the lease book makes one even when no worker of its own holds any. */
+  readonly recallsOthers?: boolean;
   /** Called by the lease book: how to recall an account's places from this machine's workers. */
   onRecall?(recallWorkers: (account: string) => Promise<void>): void;
 }
@@ -188,6 +193,7 @@ function isEmpty(r: Pending): boolean {
 
 /** One machine's lessor of the deployment's limits in the store. */
 export class DeploymentLessor implements WindowLessor {
+  readonly recallsOthers = true;
   /** This machine's name in the store (a new one if its lease was found expired). */
   holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
   /** Live machines (this one included), from the last beat: a lease is at most the free places over twice this. */
@@ -301,7 +307,7 @@ export class DeploymentLessor implements WindowLessor {
     want: { slots: number; seats: number },
     share: number,
     last = false,
-  ): Promise<{ slots: number; seats: number } | Rejection> {
+  ): Promise<LeaseAnswer> {
     await this.ready;
     await this.flush(accountId);
     // A machine's workers lease from the store directly: the share is the machines' and this machine's workers'.
@@ -331,7 +337,12 @@ export class DeploymentLessor implements WindowLessor {
       }
     }
     this.windows.set(accountId, { w: lease.windows, at: Date.now() });
-    if (lease.refusal !== null) return rejectionOf(lease.refusal, lease.windows, this.limits, this.wall(now));
+    // A refusal carries the windows it was decided on (a report finished meanwhile may have changed the cached ones).
+    if (lease.refusal !== null)
+      return {
+        ...rejectionOf(lease.refusal, lease.windows, this.limits, this.wall(now)),
+        state: windowStateOf(lease.windows, this.limits, this.wall(now), this.offset),
+      };
     this.held.set(accountId, (this.held.get(accountId) ?? 0) + lease.slots + lease.seats);
     return { slots: lease.slots, seats: lease.seats };
   }
