@@ -12,8 +12,9 @@
  * first start's long part). Each then says it is waiting, and listens only when the primary answers
  * `serve`: once the market is loaded and the job queue installed, so that no route answers over a
  * market half loaded. A worker forked later (a replacement) is answered at once. Each worker counts the request limits for itself (the spec's "per API process"),
- * or with LIMIT_SCOPE=cluster asks the primary's one limiter for each request (cluster-limiter.ts):
- * one round trip over the IPC channel per request, the price of one count for all workers.
+ * or with LIMIT_SCOPE=cluster leases batches of places from the primary's one limiter
+ * (cluster-limiter.ts), or with LIMIT_SCOPE=deployment from the primary's lessor of the store
+ * (limits/deployment-lessor.ts: one count for every machine on the database).
  *
  * A worker that dies is replaced; one that fails before it listens stops the start. On SIGTERM or
  * SIGINT the primary asks each worker to stop (it stops accepting, finishes its requests within
