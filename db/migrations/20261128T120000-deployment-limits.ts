@@ -35,19 +35,42 @@ export async function up(db: Kysely<any>): Promise<void> {
       seats int4 not null,
       primary key (account_id, holder)
     )`.execute(db);
+  // One row per report (its admission times, sorted), not per request: a statement on a busy
+  // account counts a row per report in the window (about 600 a minute per worker), not each request.
   await sql`
     create table limit_admissions (
       account_id text not null,
-      at_ms int8 not null
+      first_ms int8 not null,
+      last_ms int8 not null,
+      stamps int8[] not null
     )`.execute(db);
-  await sql`create index limit_admissions_account on limit_admissions (account_id, at_ms)`.execute(db);
-
-  // The account's row locked, dead holders' leases reaped, the windows as of p_now.
+  await sql`create index limit_admissions_account on limit_admissions (account_id, last_ms)`.execute(db);
+  // Admission times added to an account's windows, as one row.
   await sql`
-    create function limit_windows(p_account text, p_now int8,
+    create function limit_admit(p_account text, p_stamps int8[]) returns void
+    language sql as $fn$
+      insert into limit_admissions (account_id, first_ms, last_ms, stamps)
+      select p_account, min(s), max(s), array_agg(s order by s) from unnest(p_stamps) s having count(*) > 0
+    $fn$`.execute(db);
+  // How many of the rows' times are after p_cutoff, and the first of them.
+  await sql`
+    create function limit_after(p_stamps int8[], p_first int8, p_last int8, p_cutoff int8, out n int4, out first_ms int8)
+    language sql immutable as $fn$
+      select case when p_first > p_cutoff then cardinality(p_stamps) when p_last <= p_cutoff then 0
+                  else (select count(*)::int4 from unnest(p_stamps) s where s > p_cutoff) end,
+             case when p_first > p_cutoff then p_first when p_last <= p_cutoff then null
+                  else (select min(s) from unnest(p_stamps) s where s > p_cutoff) end
+    $fn$`.execute(db);
+
+  // The account's row locked, dead holders' leases reaped, times out of the minute pruned; with
+  // p_count, the windows as of p_now.
+  await sql`
+    create function limit_windows(p_account text, p_now int8, p_count boolean,
       out minute_used int4, out second_used int4, out reserved int4, out seated int4,
       out minute_next int8, out second_next int8, out cooldown_until_ms int8, out rejections int8[])
     language plpgsql as $fn$
+    declare
+      reaped text;
     begin
       insert into limit_accounts (account_id) values (p_account) on conflict do nothing;
       select a.cooldown_until_ms, a.rejections into cooldown_until_ms, rejections
@@ -61,13 +84,16 @@ export async function up(db: Kysely<any>): Promise<void> {
         where l.account_id = p_account and not exists (select 1 from limit_holders h where h.holder = l.holder)
         returning l.slots, p_now as beat_ms
       )
-      insert into limit_admissions (account_id, at_ms)
-        select p_account, d.beat_ms from (select * from dead union all select * from orphan) d, generate_series(1, greatest(d.slots, 0));
-      delete from limit_admissions a where a.account_id = p_account and a.at_ms <= p_now - 60000;
-      select count(*) filter (where a.at_ms > p_now - 60000)::int4, count(*) filter (where a.at_ms > p_now - 1000)::int4,
-             min(a.at_ms) filter (where a.at_ms > p_now - 60000), min(a.at_ms) filter (where a.at_ms > p_now - 1000)
+      select limit_admit(p_account, array_agg(d.beat_ms))::text into reaped
+        from (select * from dead union all select * from orphan) d, generate_series(1, greatest(d.slots, 0));
+      delete from limit_admissions a where a.account_id = p_account and a.last_ms <= p_now - 60000;
+      if not p_count then return; end if;
+      select coalesce(sum(m.n), 0)::int4, coalesce(sum(s.n), 0)::int4, min(m.first_ms), min(s.first_ms)
         into minute_used, second_used, minute_next, second_next
-        from limit_admissions a where a.account_id = p_account;
+        from limit_admissions a
+        cross join lateral limit_after(a.stamps, a.first_ms, a.last_ms, p_now - 60000) m
+        cross join lateral limit_after(a.stamps, a.first_ms, a.last_ms, p_now - 1000) s
+        where a.account_id = p_account and a.last_ms > p_now - 60000;
       select coalesce(sum(l.slots), 0)::int4, coalesce(sum(l.seats), 0)::int4 into reserved, seated
         from limit_leases l where l.account_id = p_account;
     end
@@ -86,7 +112,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       w record;
       part int4;
     begin
-      select * into w from limit_windows(p_account, p_now);
+      select * into w from limit_windows(p_account, p_now, true);
       minute_used := w.minute_used + w.reserved;
       second_used := w.second_used + w.reserved;
       seated := w.seated;
@@ -130,17 +156,25 @@ export async function up(db: Kysely<any>): Promise<void> {
       w record;
       stamp int8;
     begin
-      perform 1 from limit_windows(p_account, p_now);
-      insert into limit_admissions (account_id, at_ms) select p_account, u from unnest(p_used) u where u > p_now - 60000;
+      perform 1 from limit_windows(p_account, p_now, false);
+      perform limit_admit(p_account, array(select u from unnest(p_used) u where u > p_now - 60000));
       foreach stamp in array p_unserved loop
-        delete from limit_admissions a where a.ctid = (
-          select b.ctid from limit_admissions b where b.account_id = p_account and b.at_ms = stamp limit 1);
+        update limit_admissions a
+          set stamps = x.kept, first_ms = coalesce(x.kept[1], a.first_ms), last_ms = coalesce(x.kept[cardinality(x.kept)], a.last_ms)
+          from (
+            select b.ctid as id, b.stamps[:array_position(b.stamps, stamp) - 1] || b.stamps[array_position(b.stamps, stamp) + 1:] as kept
+            from limit_admissions b
+            where b.account_id = p_account and b.first_ms <= stamp and b.last_ms >= stamp and stamp = any (b.stamps) limit 1
+          ) x
+          where a.ctid = x.id;
       end loop;
+      delete from limit_admissions a where a.account_id = p_account and cardinality(a.stamps) = 0;
       update limit_leases l set slots = greatest(0, l.slots - coalesce(array_length(p_used, 1), 0) - p_unused),
                                seats = greatest(0, l.seats - p_seats)
         where l.account_id = p_account and l.holder = p_holder;
       delete from limit_leases l where l.account_id = p_account and l.holder = p_holder and l.slots = 0 and l.seats = 0;
-      select * into w from limit_windows(p_account, p_now);
+      -- Locked already: this call only counts (nothing is left to reap or prune).
+      select * into w from limit_windows(p_account, p_now, true);
       minute_used := w.minute_used + w.reserved;
       second_used := w.second_used + w.reserved;
       seated := w.seated;
@@ -178,7 +212,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop function if exists limit_refuse(text, int8, int4, int4)`.execute(db);
   await sql`drop function if exists limit_settle(text, text, int8, int8[], int4, int4, int8[])`.execute(db);
   await sql`drop function if exists limit_lease(text, text, int8, boolean, int4, int4, int4, int4, int4, int4)`.execute(db);
-  await sql`drop function if exists limit_windows(text, int8)`.execute(db);
+  await sql`drop function if exists limit_windows(text, int8, boolean)`.execute(db);
+  await sql`drop function if exists limit_after(int8[], int8, int8, int8)`.execute(db);
+  await sql`drop function if exists limit_admit(text, int8[])`.execute(db);
   for (const table of ['limit_admissions', 'limit_leases', 'limit_accounts', 'limit_holders']) {
     await sql`drop table if exists ${sql.table(table)}`.execute(db);
   }

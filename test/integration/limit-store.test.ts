@@ -74,6 +74,16 @@ describe('limits counted in the store', () => {
     expect(w.minuteNext).toBe(T0 - 4);
   });
 
+  it('counts the times of one report that straddles a window edge one by one', async () => {
+    const a = account();
+    await lease(a, 'a', T0, { slots: 3, seats: 1 });
+    await store.settle({ account: a, holder: 'a', now: T0, used: [T0 - 500, T0 - 59_500, T0 - 30_000], unused: 0, seats: 1, unserved: [] });
+    const w = await store.settle({ account: a, holder: 'a', now: T0 + 600, used: [], unused: 0, seats: 0, unserved: [] });
+    expect(w).toMatchObject({ minuteUsed: 2, secondUsed: 0, minuteNext: T0 - 30_000, secondNext: null });
+    const at = await store.settle({ account: a, holder: 'a', now: T0 + 400, used: [], unused: 0, seats: 0, unserved: [] });
+    expect(at).toMatchObject({ minuteUsed: 3, secondUsed: 1, minuteNext: T0 - 59_500, secondNext: T0 - 500 });
+  });
+
   it('starts a cooldown at the configured count of refusals within a minute', async () => {
     const a = account();
     expect(await store.refuse(a, T0, 3, 30_000)).toBe(0);
