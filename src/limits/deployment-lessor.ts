@@ -3,8 +3,10 @@
  * the default with DATABASE_URL). Each machine's cluster primary answers its HTTP workers' leases
  * as with LIMIT_SCOPE=cluster (cluster-limiter.ts: the IPC limiter stays the fast path inside a
  * machine, a worker admits from its batch without a round trip), but the places come from the store:
- * a worker's lease is one statement (src/db/limits.ts, limit_lease), which counts the places leased
- * as taken for every machine; the workers' reports (when each place was used, what went unused, the
+ * the primary leases a batch for the worker and a pool for the machine in one statement
+ * (src/db/limits.ts, limit_lease), which counts them as taken for every machine; later worker leases
+ * are served from the pool at once, and the pool is topped up in the background when it runs low
+ * (given back after POOL_IDLE_MS unused, or when recalled). The workers' reports (when each place was used, what went unused, the
  * seats back) are forwarded as one statement per account at a time (limit_settle), a later report
  * merged into the one waiting. A lease of an account waits for that account's report in flight, so
  * places given back are free before the store decides.
@@ -33,6 +35,11 @@ export const BEAT_MS = 1_000;
 export const HOLDER_TTL_MS = 3_000;
 /** The longest a refusal waits for other machines to give back an account's places. */
 export const RECALL_WAIT_MS = 250;
+/** Window places a machine's pool of an account asks the store for beyond a worker's lease, and below which it is topped up. */
+const POOL_SLOTS = 128;
+const POOL_LOW = 64;
+/** A pool not leased from for this long goes back to the store. */
+const POOL_IDLE_MS = 1_000;
 /** How long a report the store could not take waits before it is sent again. */
 const RETRY_MS = 500;
 
@@ -203,6 +210,7 @@ export class DeploymentLessor implements WindowLessor {
   private readonly windows = new Map<string, { w: StoreWindows; at: number }>();
   /** Places this machine holds in the store per account (leased, not yet reported or given back). */
   private readonly held = new Map<string, number>();
+  private readonly pools = new Map<string, { slots: number; seats: number; usedAt: number; refilling: boolean }>();
   private readonly givenWaiters = new Map<string, Set<() => void>>();
   private recallWorkers: (account: string) => Promise<void> = () => Promise.resolve();
   /** Keyless budgets and stream connections stay per machine. */
@@ -260,6 +268,7 @@ export class DeploymentLessor implements WindowLessor {
 
   private async beat(): Promise<void> {
     try {
+      this.returnIdlePools();
       const beat = await this.store.beat(this.holder, this.wall(), HOLDER_TTL_MS);
       this.machines = Math.max(1, beat.holders);
       if (!beat.alive) {
@@ -267,6 +276,7 @@ export class DeploymentLessor implements WindowLessor {
         this.log("limits: this machine's lease in the store had expired; its places were reaped", { holder: this.holder });
         this.holder = `${process.pid}-${randomBytes(6).toString('hex')}`;
         this.held.clear();
+        this.pools.clear();
         await this.store.beat(this.holder, this.wall(), HOLDER_TTL_MS);
       }
       if (!this.listener) await this.listen();
@@ -278,6 +288,7 @@ export class DeploymentLessor implements WindowLessor {
   /** Leaves the store: its leases expire at once (reaped by the next statement on each account). */
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const account of [...this.pools.keys()]) this.returnPool(account);
     if (this.beatTimer) clearInterval(this.beatTimer);
     await Promise.all([...this.flushing.values()]).catch(() => undefined);
     await this.listener?.end().catch(() => undefined);
@@ -295,36 +306,107 @@ export class DeploymentLessor implements WindowLessor {
   /** Another machine asks for an account's places: the workers give back theirs, then this machine what it is not using. */
   private async recalled(account: string): Promise<void> {
     if ((this.held.get(account) ?? 0) <= 0) return;
+    this.returnPool(account);
     await this.recallWorkers(account);
     await this.flush(account);
     await this.store.given(account).catch(() => undefined);
   }
 
-  async lease(
+  /**
+   * A worker's lease: from the machine's pool when it has the places (no round trip: the pool is
+   * refilled from the store in the background when it runs low), else from the store, the
+   * worker's part and a batch more for the pool in one statement.
+   */
+  lease(
     accountId: string,
     now: number,
     consume: boolean,
     want: { slots: number; seats: number },
     share: number,
     last = false,
+  ): LeaseAnswer | Promise<LeaseAnswer> {
+    const pool = this.pools.get(accountId);
+    if (!last && pool && (!consume || pool.slots > 0) && (want.seats === 0 || pool.seats > 0)) {
+      const slots = consume ? Math.min(want.slots, pool.slots) : 0;
+      const seats = Math.min(want.seats, pool.seats);
+      pool.slots -= slots;
+      pool.seats -= seats;
+      pool.usedAt = Date.now();
+      if (consume && pool.slots < POOL_LOW) this.refill(accountId, now, share);
+      return { slots, seats };
+    }
+    return this.leaseFromStore(accountId, now, consume, want, share, last);
+  }
+
+  /** The machine's pool of an account: places leased from the store and not yet given to a worker. */
+  private pool(account: string): { slots: number; seats: number; usedAt: number; refilling: boolean } {
+    let pool = this.pools.get(account);
+    if (!pool) {
+      pool = { slots: 0, seats: 0, usedAt: Date.now(), refilling: false };
+      this.pools.set(account, pool);
+    }
+    return pool;
+  }
+
+  private ask(account: string, now: number, consume: boolean, want: { slots: number; seats: number }, share: number): Promise<StoreLease> {
+    return this.store.lease({
+      account,
+      holder: this.holder,
+      now: this.wall(now),
+      consume,
+      slots: want.slots,
+      seats: want.seats,
+      // The machines' share and this machine's workers'.
+      share: share * this.machines,
+      perMinute: this.limits.requestsPerMinute,
+      perSecond: this.limits.requestsPerSecond,
+      inFlight: this.limits.requestsInFlight,
+    });
+  }
+
+  /** Tops the pool up in the background (one refill of an account at a time; a refusal leaves it as it is). */
+  private refill(account: string, now: number, share: number): void {
+    const pool = this.pool(account);
+    if (pool.refilling || this.stopped) return;
+    pool.refilling = true;
+    this.ask(account, now, true, { slots: POOL_SLOTS, seats: 0 }, share)
+      .then((lease) => {
+        this.windows.set(account, { w: lease.windows, at: Date.now() });
+        if (lease.refusal !== null) return;
+        this.held.set(account, (this.held.get(account) ?? 0) + lease.slots + lease.seats);
+        const current = this.pool(account);
+        current.slots += lease.slots;
+        current.seats += lease.seats;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        const current = this.pools.get(account);
+        if (current) current.refilling = false;
+      });
+  }
+
+  /** Gives the pool's places back to the store (with the next report). */
+  private returnPool(account: string): void {
+    const pool = this.pools.get(account);
+    if (!pool) return;
+    this.pools.delete(account);
+    if (pool.slots > 0 || pool.seats > 0) this.settle(account, this.clock(), [], pool.slots, pool.seats);
+  }
+
+  private async leaseFromStore(
+    accountId: string,
+    now: number,
+    consume: boolean,
+    want: { slots: number; seats: number },
+    share: number,
+    last: boolean,
   ): Promise<LeaseAnswer> {
     await this.ready;
+    // A pool that could not serve this lease goes back first: its places are free for it in the store.
+    this.returnPool(accountId);
     await this.flush(accountId);
-    // A machine's workers lease from the store directly: the share is the machines' and this machine's workers'.
-    const ask = (): Promise<StoreLease> =>
-      this.store.lease({
-        account: accountId,
-        holder: this.holder,
-        now: this.wall(now),
-        consume,
-        slots: want.slots,
-        seats: want.seats,
-        share: share * this.machines,
-        perMinute: this.limits.requestsPerMinute,
-        perSecond: this.limits.requestsPerSecond,
-        inFlight: this.limits.requestsInFlight,
-      });
-    let lease = await ask();
+    const batch = { slots: consume ? want.slots + POOL_SLOTS : 0, seats: want.seats };
+    let lease = await this.ask(accountId, now, consume, batch, share);
     if (lease.refusal !== null && last && lease.refusal !== 'cooldown' && lease.others > 0) {
       // Other machines hold places: they are asked to give back what they are not using.
       const deadline = Date.now() + RECALL_WAIT_MS;
@@ -333,7 +415,7 @@ export class DeploymentLessor implements WindowLessor {
         const left = deadline - Date.now();
         if (left <= 0) break;
         await this.givenOrTimeout(accountId, left);
-        lease = await ask();
+        lease = await this.ask(accountId, now, consume, want, share);
       }
     }
     this.windows.set(accountId, { w: lease.windows, at: Date.now() });
@@ -344,7 +426,19 @@ export class DeploymentLessor implements WindowLessor {
         state: windowStateOf(lease.windows, this.limits, this.wall(now), this.offset),
       };
     this.held.set(accountId, (this.held.get(accountId) ?? 0) + lease.slots + lease.seats);
-    return { slots: lease.slots, seats: lease.seats };
+    const slots = Math.min(want.slots, lease.slots);
+    const seats = Math.min(want.seats, lease.seats);
+    const pool = this.pool(accountId);
+    pool.slots += lease.slots - slots;
+    pool.seats += lease.seats - seats;
+    pool.usedAt = Date.now();
+    return { slots, seats };
+  }
+
+  /** Pools not leased from for POOL_IDLE_MS go back to the store (at each beat). */
+  private returnIdlePools(): void {
+    const before = Date.now() - POOL_IDLE_MS;
+    for (const [account, pool] of this.pools) if (pool.usedAt < before && !pool.refilling) this.returnPool(account);
   }
 
   private givenOrTimeout(account: string, ms: number): Promise<void> {
