@@ -190,6 +190,31 @@ describe('the deployment lessor', () => {
     await Promise.all([a.lessor.stop(), b.lessor.stop()]);
   });
 
+  it("serves a worker's next leases from the machine's pool, without a statement, and gives the pool back when idle", async () => {
+    const store = new MemoryStore();
+    const now = T;
+    const m = await machine(store, 1, () => now);
+    const lessor = m.lessor;
+    // First lease: the worker's batch and the machine's pool, one statement.
+    const before = store.statements;
+    const first = await lessor.lease('acct', now, true, { slots: 4, seats: 1 }, 2);
+    expect(first).toEqual({ slots: 4, seats: 1 });
+    expect(store.statements).toBe(before + 1);
+    // Counted as taken in the store: the worker's 4 and the pool's share.
+    const taken = store.port();
+    const w = await taken.settle({ account: 'acct', holder: lessor.holder, now, used: [], unused: 0, seats: 0, unserved: [] });
+    // At most the free places over the share: 40 / 2, the worker's 4 and 16 for the pool.
+    expect(w.minuteUsed).toBe(20);
+    // The next lease is answered at once, not a promise: no round trip (the pool, below its low mark, is topped up meanwhile).
+    expect(lessor.lease('acct', now, true, { slots: 4, seats: 0 }, 2)).toEqual({ slots: 4, seats: 0 });
+    await m.lessor.stop();
+    // Stopping gives the pool back: the worker's 8 remain (unreported: counted as taken until its holder is reaped).
+    const deadline = Date.now() + 2000;
+    while ((store.leases.get('acct')?.get(lessor.holder)?.slots ?? 0) > 8 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    expect(store.leases.get('acct')?.get(lessor.holder)?.slots).toBe(8);
+  });
+
   it('answers 503 upstream_busy with Retry-After when the store does not answer a lease, and sends the reports kept once it does', async () => {
     const store = new MemoryStore();
     const now = T;

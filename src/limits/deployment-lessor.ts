@@ -210,6 +210,7 @@ export class DeploymentLessor implements WindowLessor {
   private readonly windows = new Map<string, { w: StoreWindows; at: number }>();
   /** Places this machine holds in the store per account (leased, not yet reported or given back). */
   private readonly held = new Map<string, number>();
+  private readonly refills = new Set<Promise<void>>();
   private readonly pools = new Map<string, { slots: number; seats: number; usedAt: number; refilling: boolean }>();
   private readonly givenWaiters = new Map<string, Set<() => void>>();
   private recallWorkers: (account: string) => Promise<void> = () => Promise.resolve();
@@ -288,6 +289,7 @@ export class DeploymentLessor implements WindowLessor {
   /** Leaves the store: its leases expire at once (reaped by the next statement on each account). */
   async stop(): Promise<void> {
     this.stopped = true;
+    await Promise.all([...this.refills]);
     for (const account of [...this.pools.keys()]) this.returnPool(account);
     if (this.beatTimer) clearInterval(this.beatTimer);
     await Promise.all([...this.flushing.values()]).catch(() => undefined);
@@ -369,7 +371,7 @@ export class DeploymentLessor implements WindowLessor {
     const pool = this.pool(account);
     if (pool.refilling || this.stopped) return;
     pool.refilling = true;
-    this.ask(account, now, true, { slots: POOL_SLOTS, seats: 0 }, share)
+    const refill = this.ask(account, now, true, { slots: POOL_SLOTS, seats: 0 }, share)
       .then((lease) => {
         this.windows.set(account, { w: lease.windows, at: Date.now() });
         if (lease.refusal !== null) return;
@@ -382,7 +384,9 @@ export class DeploymentLessor implements WindowLessor {
       .finally(() => {
         const current = this.pools.get(account);
         if (current) current.refilling = false;
+        this.refills.delete(refill);
       });
+    this.refills.add(refill);
   }
 
   /** Gives the pool's places back to the store (with the next report). */
