@@ -40,6 +40,8 @@ const POOL_SLOTS = 128;
 const POOL_LOW = 64;
 /** A pool not leased from for this long goes back to the store. */
 const POOL_IDLE_MS = 1_000;
+/** The longest the times of places used wait to be sent to the store (merged with the reports that follow). */
+export const REPORT_MS = 500;
 /** How long a report the store could not take waits before it is sent again. */
 const RETRY_MS = 500;
 
@@ -211,6 +213,7 @@ export class DeploymentLessor implements WindowLessor {
   /** Places this machine holds in the store per account (leased, not yet reported or given back). */
   private readonly held = new Map<string, number>();
   private readonly refills = new Set<Promise<void>>();
+  private readonly reportTimers = new Map<string, NodeJS.Timeout>();
   private readonly pools = new Map<string, { slots: number; seats: number; usedAt: number; refilling: boolean }>();
   private readonly givenWaiters = new Map<string, Set<() => void>>();
   private recallWorkers: (account: string) => Promise<void> = () => Promise.resolve();
@@ -290,6 +293,7 @@ export class DeploymentLessor implements WindowLessor {
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all([...this.refills]);
+    for (const account of [...this.reportTimers.keys()]) void this.flush(account);
     for (const account of [...this.pools.keys()]) this.returnPool(account);
     if (this.beatTimer) clearInterval(this.beatTimer);
     await Promise.all([...this.flushing.values()]).catch(() => undefined);
@@ -487,12 +491,29 @@ export class DeploymentLessor implements WindowLessor {
     const pending = this.pending.get(accountId) ?? emptyReport();
     mergeReport(pending, report);
     this.pending.set(accountId, pending);
-    void this.flush(accountId);
+    // Places given back are sent at once (another machine may wait for them); the times of places
+    // used only within REPORT_MS, with the reports that follow: until then the places count as
+    // taken in the store all the same.
+    if (report.unused > 0 || report.seats > 0 || report.unserved.length > 0) {
+      void this.flush(accountId);
+    } else if (!this.reportTimers.has(accountId)) {
+      const timer = setTimeout(() => {
+        this.reportTimers.delete(accountId);
+        void this.flush(accountId);
+      }, REPORT_MS);
+      timer.unref();
+      this.reportTimers.set(accountId, timer);
+    }
   }
 
   /** Sends the account's waiting report (after the one in flight); resolves once the store has it, or could not take it. */
   private flush(account: string): Promise<void> {
     const previous = this.flushing.get(account) ?? Promise.resolve();
+    const timer = this.reportTimers.get(account);
+    if (timer) {
+      clearTimeout(timer);
+      this.reportTimers.delete(account);
+    }
     const next = previous.then(async () => {
       const report = this.pending.get(account);
       if (!report || isEmpty(report)) return;
@@ -521,10 +542,15 @@ export class DeploymentLessor implements WindowLessor {
     return windowStateOf(cached?.w ?? emptyWindows(), this.limits, this.wall(now), this.offset);
   }
 
+  /** The windows as of the last statement on the account when at most REPORT_MS old (a report in flight awaited), else read now. */
   async freshState(accountId: string, now: number): Promise<WindowState> {
-    await this.flush(accountId);
-    const cached = this.windows.get(accountId);
-    if (!cached || Date.now() - cached.at > 100) {
+    await this.flushing.get(accountId);
+    let cached = this.windows.get(accountId);
+    if (!cached || Date.now() - cached.at > REPORT_MS) {
+      await this.flush(accountId);
+      cached = this.windows.get(accountId);
+    }
+    if (!cached || Date.now() - cached.at > REPORT_MS) {
       const w = await this.store.settle({
         account: accountId,
         holder: this.holder,
