@@ -149,15 +149,17 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
  * CONNECTIONS connections for `seconds`; `headers` one set for every connection, or a list dealt
  * out to the connections in turn (several accounts, each on its own connections). With `paths`
  * (paths with their queries on the url's origin) each connection asks them all in turn, each
- * connection from another place in the list: a mix of requests.
+ * connection from another place in the list: a mix of requests. `connections`: CONNECTIONS unless
+ * given (a load split over several machines runs one generator per machine, each with its part).
  */
 export async function autocannonRun(
   url: string,
   headers: Record<string, string> | Record<string, string>[],
   seconds: number,
   paths?: readonly string[],
+  connections: number = CONNECTIONS,
 ): Promise<autocannon.Result> {
-  const run = { url, connections: CONNECTIONS, seconds, headers: Array.isArray(headers) ? headers : [headers], paths };
+  const run = { url, connections, seconds, headers: Array.isArray(headers) ? headers : [headers], paths };
   const child = path.join(path.dirname(new URL(import.meta.url).pathname), 'autocannon-child.ts');
   const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', child, JSON.stringify(run)], {
     encoding: 'utf8',

@@ -12,8 +12,9 @@
  * first start's long part). Each then says it is waiting, and listens only when the primary answers
  * `serve`: once the market is loaded and the job queue installed, so that no route answers over a
  * market half loaded. A worker forked later (a replacement) is answered at once. Each worker counts the request limits for itself (the spec's "per API process"),
- * or with LIMIT_SCOPE=cluster asks the primary's one limiter for each request (cluster-limiter.ts):
- * one round trip over the IPC channel per request, the price of one count for all workers.
+ * or with LIMIT_SCOPE=cluster leases batches of places from the primary's one limiter
+ * (cluster-limiter.ts), or with LIMIT_SCOPE=deployment from the primary's lessor of the store
+ * (limits/deployment-lessor.ts: one count for every machine on the database).
  *
  * A worker that dies is replaced; one that fails before it listens stops the start. On SIGTERM or
  * SIGINT the primary asks each worker to stop (it stops accepting, finishes its requests within
@@ -29,7 +30,8 @@ import { ClusterLimiterClient, serveLimits } from './limits/cluster-limiter.js';
 import { ClusterStreamPeers, StreamClaimRelay } from './stream/peers.js';
 import type { Logger } from './logging.js';
 import { RateLimiter } from './limits/rate-limiter.js';
-import { startService, type RunningService, type StartOptions } from './server.js';
+import { startDeploymentLessor, startService, type RunningService, type StartOptions } from './server.js';
+import { DeploymentLessor, type WindowLessor } from './limits/deployment-lessor.js';
 import { stopSignal } from './lifecycle.js';
 
 /**
@@ -86,7 +88,14 @@ export async function startClusterPrimary(config: Readonly<Config>, options: Sta
   // The service's clock (clock.ts): its offset fixed once, here, and handed to every worker.
   const offset = clockOffset(config);
   const clock = offsetClock(offset);
-  const workers = new HttpWorkers(config, config.limitScope === 'cluster' ? limiter : null, offset, clock, options.logger);
+  // LIMIT_SCOPE=deployment: the workers lease from the store through this primary (made once the store is migrated).
+  const lessorOf =
+    config.limitScope === 'cluster'
+      ? () => limiter
+      : config.limitScope === 'deployment'
+        ? (database: DatabaseHandle) => startDeploymentLessor(config, database, clock, options.logger)
+        : null;
+  const workers = new HttpWorkers(config, lessorOf, offset, clock, options.logger);
   cluster.setupPrimary({ execArgv: [`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, ...process.execArgv] });
   let service: RunningService | null = null;
   try {
@@ -125,6 +134,8 @@ class HttpWorkers {
   private serving = false;
   private readonly waiting = new Set<Worker>();
   private readonly releases = new Map<Worker, () => void>();
+  /** What the workers lease from (lessorOf's), once the store is prepared. */
+  private sharedLimiter: WindowLessor | null = null;
   /** A stream resumed on another worker than the one holding it is handed over between them. */
   private readonly streamClaims = new StreamClaimRelay(() =>
     Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined),
@@ -140,12 +151,13 @@ class HttpWorkers {
   url = '';
 
   /**
-   * `sharedLimiter`: the primary's limiter, which every worker asks (LIMIT_SCOPE=cluster), or null;
+   * `lessorOf`: the limits every worker asks, made once the store is prepared: the primary's
+   * RateLimiter (LIMIT_SCOPE=cluster) or its lessor of the store (deployment); null (process);
    * `clockOffset`: the service's clock's offset from the wall clock, which every worker reads too.
    */
   constructor(
     private readonly config: Readonly<Config>,
-    private readonly sharedLimiter: RateLimiter | null,
+    private readonly lessorOf: ((database: DatabaseHandle) => WindowLessor) | null,
     private readonly clockOffset: number,
     private readonly clock: () => number,
     private readonly logger: Logger,
@@ -154,6 +166,7 @@ class HttpWorkers {
   /** Forks config.webWorkers workers over `database`. */
   start(database: DatabaseHandle): void {
     database.onDown((reason) => this.databaseDown(reason, null));
+    this.sharedLimiter = this.lessorOf?.(database) ?? null;
     this.env = {
       DATABASE_URL: database.connectionString,
       ...(this.clockOffset === 0 ? {} : { CLOCK_OFFSET_MS: String(this.clockOffset) }),
@@ -221,6 +234,8 @@ class HttpWorkers {
           }),
       ),
     );
+    // A lessor of the store leaves it (its leases expire at once) before the database closes.
+    if (this.sharedLimiter instanceof DeploymentLessor) await this.sharedLimiter.stop();
   }
 
   /** Tells every worker but the one that found it (`from`) that the database is down. */
@@ -284,7 +299,7 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
     prepareStore: false,
     seedMarket: false,
     jobs: 'submit',
-    limiter: config.limitScope === 'cluster' ? new ClusterLimiterClient(channel, clock) : new RateLimiter(config.limits),
+    limiter: config.limitScope === 'process' ? new RateLimiter(config.limits) : new ClusterLimiterClient(channel, clock),
     poolSize: workerPoolSize(config),
     streamPeers: new ClusterStreamPeers(channel),
   });

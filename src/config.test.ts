@@ -36,7 +36,14 @@ describe('loadConfig: defaults', () => {
   it("counts a cluster's limits once for all its HTTP workers unless LIMIT_SCOPE=process", () => {
     expect(config.limitScope).toBe('cluster');
     expect(loadConfig({ LIMIT_SCOPE: 'process' }).limitScope).toBe('process');
-    expect(() => loadConfig({ LIMIT_SCOPE: 'account' })).toThrow(/LIMIT_SCOPE must be process or cluster/);
+    expect(() => loadConfig({ LIMIT_SCOPE: 'account' })).toThrow(/LIMIT_SCOPE must be process, cluster or deployment/);
+  });
+
+  it('counts the limits in the store by default when DATABASE_URL is set (several machines may share it)', () => {
+    const url = 'postgresql://u:p@db.example/oads';
+    expect(loadConfig({ DATABASE_URL: url }).limitScope).toBe('deployment');
+    expect(loadConfig({ DATABASE_URL: url, LIMIT_SCOPE: 'cluster' }).limitScope).toBe('cluster');
+    expect(() => loadConfig({ LIMIT_SCOPE: 'deployment' })).toThrow(/LIMIT_SCOPE=deployment needs DATABASE_URL/);
   });
 
   it('has the limits of the spec', () => {

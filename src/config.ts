@@ -95,9 +95,15 @@ export interface Config {
    * Where a cluster's request limits are counted: 'cluster' (the default), once for all the workers
    * by the primary, so an account gets the configured values whichever workers serve it (workers
    * lease window shares from the primary in batches: cluster-limiter.ts); or 'process', each HTTP
-   * worker for itself, so that with N workers an account may get up to N times the values.
+   * worker for itself, so that with N workers an account may get up to N times the values; or
+   * 'deployment' (the default when DATABASE_URL is set), once for every machine on that database,
+   * in the store: each machine's primary leases its workers' batches from PostgreSQL
+   * (limits/deployment-lessor.ts), so N machines give an account exactly its plan. Without
+   * DATABASE_URL (the embedded server: one machine) the default stays 'cluster', and 'deployment'
+   * is refused. With 'deployment', a lease the database cannot answer makes the request answer
+   * 503 upstream_busy with Retry-After: no place is granted that the store has not counted.
    */
-  limitScope: 'process' | 'cluster';
+  limitScope: 'process' | 'cluster' | 'deployment';
   limits: Limits;
   /** Proxy hops whose X-Forwarded-For entries are trusted (0: use the socket peer only). */
   trustProxyHops: number;
@@ -246,8 +252,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     errors.problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL (the primary they replicate): the embedded server has no replica');
   }
   const logLevel = env.LOG_LEVEL || 'info';
-  const limitScope = env.LIMIT_SCOPE || 'cluster';
-  if (limitScope !== 'process' && limitScope !== 'cluster') errors.problems.push('LIMIT_SCOPE must be process or cluster');
+  // With DATABASE_URL several machines may share the database: their limits are counted in it by
+  // default. The embedded server is one machine's: its cluster's primary counts them, as always.
+  const limitScope = env.LIMIT_SCOPE || (databaseUrl !== null ? 'deployment' : 'cluster');
+  if (limitScope !== 'process' && limitScope !== 'cluster' && limitScope !== 'deployment')
+    errors.problems.push('LIMIT_SCOPE must be process, cluster or deployment');
+  if (limitScope === 'deployment' && databaseUrl === null)
+    errors.problems.push('LIMIT_SCOPE=deployment needs DATABASE_URL (the store the machines share)');
   if (logLevel !== 'silent' && logLevel !== 'info') errors.problems.push('LOG_LEVEL must be silent or info');
   const seedOnStart = errors.boolean(env, 'SEED_ON_START', true);
   const liveMode = env.LIVE_MODE || (seedOnStart ? 'live' : 'off');

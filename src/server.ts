@@ -39,6 +39,9 @@ import { ValuationPool } from './services/valuation-pool.js';
 import { databaseRepositories } from './services/repositories.js';
 import { createLogger, type Logger } from './logging.js';
 import { RateLimiter, type Limiter } from './limits/rate-limiter.js';
+import { ClusterLimiterClient, loopbackChannels, serveLimits } from './limits/cluster-limiter.js';
+import { DeploymentLessor } from './limits/deployment-lessor.js';
+import { limitStore } from './db/limits.js';
 import { RequestLogBuffer } from './request-log.js';
 import { seedOptionRoots } from './db/option-contracts.js';
 import { seedMarketIfEmpty, startSimulation } from './ingest/seed-market.js';
@@ -184,7 +187,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
   try {
     if (prepare) await prepareStore(database, config, options, clock, logger, simulation);
     const handlers = handlerMap(options.handlers);
-    const { deps, requestLog } = await serviceDeps(database, config, options, handlers, metrics, clock, logger);
+    const { deps, requestLog, lessor } = await serviceDeps(database, config, options, handlers, metrics, clock, logger);
     valuation = deps.valuation ?? null;
     replicaSet = deps.replicas;
     if (deps.replicas) metrics.watchReplicas(deps.replicas);
@@ -215,6 +218,7 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       metricsServer,
       database,
       valuation,
+      lessor,
     };
     return {
       deps,
@@ -313,9 +317,19 @@ async function serviceDeps(
   metrics: Metrics,
   clock: () => number,
   logger: Logger,
-): Promise<{ deps: ServiceDeps; requestLog: RequestLogBuffer }> {
+): Promise<{ deps: ServiceDeps; requestLog: RequestLogBuffer; lessor: DeploymentLessor | null }> {
   const secret = await ensureSetting(database.admin, 'cursor_secret', randomBytes(32).toString('base64'));
   const requestLog = new RequestLogBuffer(database.admin, config.requestLogFlushMs, logger);
+  // One process of a deployment (LIMIT_SCOPE=deployment): its requests lease from the store as a
+  // cluster's workers do, through the same lease book over an in-process channel.
+  let deploymentLimiter: Limiter | null = null;
+  let lessor: DeploymentLessor | null = null;
+  if (options.limiter === undefined && config.limitScope === 'deployment') {
+    lessor = startDeploymentLessor(config, database, clock, logger);
+    const [served, client] = loopbackChannels();
+    serveLimits(lessor, served, clock);
+    deploymentLimiter = new ClusterLimiterClient(client, clock);
+  }
   const contract = loadApiContract();
   let asyncApi: Record<string, unknown> | null = null;
   // The read replicas (DATABASE_REPLICA_URLS): polled once before the first request, so that reads
@@ -342,7 +356,7 @@ async function serviceDeps(
     apiContract: contract,
     logger,
     metrics,
-    limiter: options.limiter ?? new RateLimiter(config.limits),
+    limiter: options.limiter ?? deploymentLimiter ?? new RateLimiter(config.limits),
     requestLog,
     cursors: new CursorCodec(Buffer.from(secret, 'base64')),
     clock,
@@ -352,7 +366,28 @@ async function serviceDeps(
     asyncApi: () => (asyncApi ??= asyncApiDocument(contract, DEFAULT_STREAM_LIMITS, config.version)),
     jobs: null,
   };
-  return { deps, requestLog };
+  return { deps, requestLog, lessor };
+}
+
+/**
+ * The deployment's limits in the store for this machine (LIMIT_SCOPE=deployment): a lessor that
+ * beats and listens for recalls; its offset is the service clock's from the wall clock.
+ */
+export function startDeploymentLessor(
+  config: Readonly<Config>,
+  database: DatabaseHandle,
+  clock: () => number,
+  logger: Logger,
+): DeploymentLessor {
+  const lessor = new DeploymentLessor(
+    limitStore(database.db, database.connectionString),
+    config.limits,
+    clock,
+    Math.round(clock() - Date.now()),
+    (message, fields) => logger.info(message, fields ?? {}),
+  );
+  lessor.start().catch(() => undefined);
+  return lessor;
 }
 
 /**
@@ -437,6 +472,8 @@ interface Stoppable {
   database: DatabaseHandle;
   /** The valuation threads, stopped once the requests are drained (the jobs' valuations, the book valuer's, finish first). */
   valuation: ValuationPool | null;
+  /** The deployment's limits of a one-process machine (LIMIT_SCOPE=deployment): it leaves the store before the database closes. */
+  lessor: DeploymentLessor | null;
 }
 
 async function stopService(s: Stoppable, graceMs: number): Promise<void> {
@@ -454,6 +491,7 @@ async function stopService(s: Stoppable, graceMs: number): Promise<void> {
     const served = s.metricsServer;
     if (served) await new Promise((resolve) => served.close(resolve));
     await s.replicas?.close();
+    await s.lessor?.stop();
     await s.database.close();
   }
 }

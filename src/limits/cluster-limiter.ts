@@ -36,7 +36,12 @@
  * process: they share one host and one offset, and the primary reads the same clock for an exit.
  */
 import type { ConnectionAdmission, ConnectionLimits } from './connection-window.js';
-import type { Admission, KeylessAdmission, KeylessBudget, Limiter, RateLimiter, Rejection, WindowState } from './rate-limiter.js';
+import { ApiError } from '../errors.js';
+import type { LeaseAnswer, WindowLessor } from './deployment-lessor.js';
+import type { Admission, KeylessAdmission, KeylessBudget, Limiter, Rejection, WindowState } from './rate-limiter.js';
+
+/** How long a client is asked to wait when the store of a deployment's limits does not answer (db-server/unavailable.ts's). */
+const STORE_RETRY_AFTER_MS = 2_000;
 
 /** How long a worker keeps places it does not use before it gives them back. */
 export const LEASE_MS = 100;
@@ -75,8 +80,11 @@ type Request =
   | { oads: 'limit'; id: number; op: 'keyless'; network: string; now: number; budget: KeylessBudget; consume: boolean }
   | { oads: 'limit'; id: number; op: 'connection'; account: string; now: number; limits: ConnectionLimits };
 
+/** `unavailable`: the lessor's store (LIMIT_SCOPE=deployment) did not answer; the request answers 503. */
 type LeaseResult =
-  { admitted: true; slots: number; seats: number; state: WindowState } | { admitted: false; rejection: Rejection; state: WindowState };
+  | { admitted: true; slots: number; seats: number; state: WindowState }
+  | { admitted: false; rejection: Rejection; state: WindowState }
+  | { admitted: false; unavailable: true; state: WindowState };
 
 type Reply = { oads: 'limit'; id: number; result: LeaseResult | WindowState | KeylessAdmission | ConnectionAdmission };
 
@@ -105,13 +113,33 @@ interface Holder {
   holdings: Map<string, { slots: number; seats: number }>;
 }
 
-/** The leases of every worker of one primary's RateLimiter. */
+/** The leases of every worker of one primary's lessor (its RateLimiter, or the deployment's store). */
 class LeaseBook {
   readonly holders = new Set<Holder>();
   /** Accounts whose places are being recalled: the workers not yet answered, the leases waiting. */
   private readonly recalls = new Map<string, { from: Set<Holder>; waiting: (() => void)[] }>();
 
-  constructor(private readonly limiter: RateLimiter) {}
+  constructor(private readonly limiter: WindowLessor) {
+    limiter.onRecall?.((account) => this.recallAll(account));
+  }
+
+  /** Recalls an account's places from every worker holding some (another machine asked); resolves once all have answered. */
+  private recallAll(account: string): Promise<void> {
+    return new Promise((resolve) => {
+      const recall = this.recalls.get(account);
+      if (recall) {
+        recall.waiting.push(resolve);
+        return;
+      }
+      const from = [...this.holders].filter((h) => h.holdings.has(account));
+      if (from.length === 0) {
+        resolve();
+        return;
+      }
+      this.recalls.set(account, { from: new Set(from), waiting: [resolve] });
+      for (const h of from) send(h.channel, { oads: 'limit', op: 'recall', account } satisfies Recall);
+    });
+  }
 
   settle(holder: Holder, account: string, now: number, report: Report): void {
     const held = holder.holdings.get(account);
@@ -138,25 +166,73 @@ class LeaseBook {
     const { account, now, consume } = request;
     // After a recall, only the place this request needs: a batch would be held from the others.
     const want = mayRecall ? request.want : { slots: 1, seats: 1 };
-    const granted = this.limiter.lease(account, now, consume, want, 2 * Math.max(1, this.holders.size));
-    let result: LeaseResult;
+    const reply = (result: LeaseResult | null): void => {
+      if (result !== null) send(holder.channel, { oads: 'limit', id: request.id, result } satisfies Reply);
+    };
+    // The store did not answer (LIMIT_SCOPE=deployment): no place is granted, the request answers 503.
+    const unavailable = (): LeaseResult => ({ admitted: false, unavailable: true, state: this.limiter.state(account, now) });
+    let granted: ReturnType<WindowLessor['lease']>;
+    try {
+      granted = this.limiter.lease(account, now, consume, want, 2 * Math.max(1, this.holders.size), !mayRecall);
+    } catch {
+      reply(unavailable());
+      return;
+    }
+    // A RateLimiter answers at once (the decision as it always was); the store later.
+    if (!(granted instanceof Promise)) {
+      const result = this.granted(holder, request, granted, mayRecall);
+      if (result instanceof Promise) void result.then(reply, () => reply(unavailable()));
+      else reply(result);
+      return;
+    }
+    void granted.then((g) => this.granted(holder, request, g, mayRecall)).then(reply, () => reply(unavailable()));
+  }
+
+  /** A lease granted or refused; null when a recall of the workers was started (the decision follows it). */
+  private granted(
+    holder: Holder,
+    request: Extract<Request, { op: 'lease' }>,
+    granted: LeaseAnswer,
+    mayRecall: boolean,
+  ): LeaseResult | null | Promise<LeaseResult> {
+    const { account, now } = request;
     if ('seats' in granted) {
+      // A worker gone while the store answered: what it was granted goes back.
+      if (!this.holders.has(holder)) {
+        this.limiter.settle(account, now, [], granted.slots, granted.seats);
+        return null;
+      }
       const held = holder.holdings.get(account) ?? { slots: 0, seats: 0 };
       held.slots += granted.slots;
       held.seats += granted.seats;
       holder.holdings.set(account, held);
-      result = { admitted: true, ...granted, state: this.limiter.state(account, now) };
-    } else {
-      const from = [...this.holders].filter((h) => h.holdings.has(account));
-      if (mayRecall && granted.code !== 'cooldown' && from.length > 0) {
-        this.recalls.set(account, { from: new Set(from), waiting: [() => this.decide(holder, request, false)] });
-        for (const h of from) send(h.channel, { oads: 'limit', op: 'recall', account } satisfies Recall);
-        return;
-      }
-      const rejection = this.limiter.refuse(account, now, granted);
-      result = { admitted: false, rejection, state: this.limiter.state(account, now) };
+      return { admitted: true, ...granted, state: this.limiter.state(account, now) };
     }
-    send(holder.channel, { oads: 'limit', id: request.id, result } satisfies Reply);
+    // A recall under way (another lease decided meanwhile, while the store answered this one): this one waits for it too.
+    const under = this.recalls.get(account);
+    if (mayRecall && granted.code !== 'cooldown' && under) {
+      under.waiting.push(() => this.decide(holder, request, false));
+      return null;
+    }
+    const from = [...this.holders].filter((h) => h.holdings.has(account));
+    if (mayRecall && granted.code !== 'cooldown' && from.length > 0) {
+      this.recalls.set(account, { from: new Set(from), waiting: [() => this.decide(holder, request, false)] });
+      for (const h of from) send(h.channel, { oads: 'limit', op: 'recall', account } satisfies Recall);
+      return null;
+    }
+    // No worker here holds places, but a lessor of the store asks the other machines on its last try.
+    if (mayRecall && granted.code !== 'cooldown' && this.limiter.recallsOthers === true) {
+      this.decide(holder, request, false);
+      return null;
+    }
+    const { state: decidedOn, ...refused } = granted;
+    const stateOf = (r: Rejection): WindowState => {
+      const state = decidedOn ?? this.limiter.state(account, now);
+      return r.code === 'cooldown' ? { ...state, cooldownUntil: now + r.retryAfterMs } : state;
+    };
+    const rejection = this.limiter.refuse(account, now, refused);
+    if (rejection instanceof Promise) return rejection.then((r) => ({ admitted: false as const, rejection: r, state: stateOf(r) }));
+    return { admitted: false, rejection, state: decidedOn ?? this.limiter.state(account, now) };
   }
 
   /** A worker has answered a recall (or is gone): once all have, the waiting leases are decided. */
@@ -178,14 +254,14 @@ class LeaseBook {
   }
 }
 
-const books = new WeakMap<RateLimiter, LeaseBook>();
+const books = new WeakMap<WindowLessor, LeaseBook>();
 
 /**
- * Answers one worker's limit requests from the primary's RateLimiter (every worker of one limiter
+ * Answers one worker's limit requests from the primary's RateLimiter or DeploymentLessor (every worker of one limiter
  * shares its lease book). Returns releaseAll(), to call when the worker exits; `clock` is the
  * service's, the one the workers' requests are stamped by.
  */
-export function serveLimits(limiter: RateLimiter, channel: Channel, clock: () => number = Date.now): { releaseAll: () => void } {
+export function serveLimits(limiter: WindowLessor, channel: Channel, clock: () => number = Date.now): { releaseAll: () => void } {
   let book = books.get(limiter);
   if (!book) {
     book = new LeaseBook(limiter);
@@ -206,6 +282,11 @@ export function serveLimits(limiter: RateLimiter, channel: Channel, clock: () =>
         if (request.recalled) lessor.recalled(holder, request.account);
         return;
       case 'state':
+        if (limiter.freshState) {
+          const answer = (result: WindowState): void => send(channel, { oads: 'limit', id: request.id, result } satisfies Reply);
+          limiter.freshState(request.account, request.now).then(answer, () => answer(limiter.state(request.account, request.now)));
+          return;
+        }
         channel.send({ oads: 'limit', id: request.id, result: limiter.state(request.account, request.now) } satisfies Reply);
         return;
       case 'keyless':
@@ -423,6 +504,14 @@ export class ClusterLimiterClient implements Limiter {
     })) as LeaseResult;
     // A recall while the lease was asked for may have settled and forgotten it.
     lease = this.lease(accountId);
+    if (!result.admitted && 'unavailable' in result)
+      throw new ApiError(
+        503,
+        'upstream_busy',
+        'The request limits cannot be counted now: the database is unavailable.',
+        [],
+        STORE_RETRY_AFTER_MS,
+      );
     if (!result.admitted)
       return { admission: { admitted: false, rejection: result.rejection }, state: leaseState(lease, result.state, now) };
     lease.slots += result.slots;
@@ -444,4 +533,38 @@ export class ClusterLimiterClient implements Limiter {
   async admitConnection(accountId: string, now: number, limits: ConnectionLimits): Promise<ConnectionAdmission> {
     return (await this.ask({ oads: 'limit', id: this.nextId++, op: 'connection', account: accountId, now, limits })) as ConnectionAdmission;
   }
+}
+
+/**
+ * Two ends of an in-process channel (messages delivered on a later turn, as over IPC): a service of
+ * one process with LIMIT_SCOPE=deployment leases through serveLimits as a cluster's worker does.
+ */
+export function loopbackChannels(): [Channel, Channel] {
+  const make = (): {
+    listeners: ((message: unknown) => void)[];
+    channel: Channel;
+    peer?: { listeners: ((message: unknown) => void)[] };
+  } => {
+    const end: { listeners: ((message: unknown) => void)[]; channel: Channel; peer?: { listeners: ((message: unknown) => void)[] } } = {
+      listeners: [],
+      channel: {
+        send: (message) => {
+          const copy = structuredClone(message);
+          setImmediate(() => {
+            for (const listener of end.peer?.listeners ?? []) listener(copy);
+          });
+          return true;
+        },
+        on: (_event, listener) => {
+          end.listeners.push(listener);
+        },
+      },
+    };
+    return end;
+  };
+  const a = make();
+  const b = make();
+  a.peer = b;
+  b.peer = a;
+  return [a.channel, b.channel];
 }

@@ -62,6 +62,8 @@ export async function startTestService(
     LOG_LEVEL: 'silent',
     VALIDATE_RESPONSES: 'true',
     REQUEST_LOG_FLUSH_MS: '50',
+    // One machine (tests that set the clock count its windows in its own time): LIMIT_SCOPE=deployment is tested in test/deployment.
+    LIMIT_SCOPE: 'cluster',
     ...options.env,
   });
   const config: Readonly<Config> = Object.freeze({ ...base, limits: { ...base.limits, ...options.limits } });
