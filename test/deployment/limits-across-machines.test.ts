@@ -1,14 +1,14 @@
 /**
  * Limits exact across machines (issue 37, section 3): two service "machines" (src/main.ts, each a
- * cluster of two HTTP workers) on one PostgreSQL, with LIMIT_SCOPE at its default for DATABASE_URL
+ * cluster of two HTTP workers) on one PostgreSQL primary with a streaming replica (the deployment
+ * of the issue: test/support/replica-set.ts, DATABASE_REPLICA_URLS), with LIMIT_SCOPE at its default for DATABASE_URL
  * (deployment: counted in the store, src/limits/deployment-lessor.ts). Before it, each machine's
  * primary counted for itself and an account got its plan once per machine.
  */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { BEAT_MS, HOLDER_TTL_MS } from '../../src/limits/deployment-lessor.js';
-import { createDatabase } from '../support/service.js';
+import { startReplicaSet, type ReplicaSet } from '../support/replica-set.js';
 import { newKeys, request, startServiceProcess, stopServiceProcess, type Answer, type ServiceProcess } from '../support/service-process.js';
 
 const PER_MINUTE = 40;
@@ -34,11 +34,14 @@ function stalledRequest(base: string, key: string): { answered(): number | null;
 describe('limits across two machines on one PostgreSQL', () => {
   const machines: ServiceProcess[] = [];
   let databaseUrl = '';
+  let set: ReplicaSet | undefined;
 
   beforeAll(async () => {
-    databaseUrl = await createDatabase(inject('postgresUrl'));
+    set = await startReplicaSet();
+    databaseUrl = set.primary.url;
     const env = {
       DATABASE_URL: databaseUrl,
+      DATABASE_REPLICA_URLS: set.replica.url,
       WEB_WORKERS: '2',
       LIMIT_PER_MINUTE: String(PER_MINUTE),
       LIMIT_PER_SECOND: '100000',
@@ -53,6 +56,7 @@ describe('limits across two machines on one PostgreSQL', () => {
 
   afterAll(async () => {
     for (const machine of machines) await stopServiceProcess(machine);
+    await set?.close();
   });
 
   it("admits exactly an account's minute limit over both machines, not that many per machine", async () => {
