@@ -2401,6 +2401,38 @@ export interface components {
             underlying_timestamp: number | null;
         };
         /**
+         * IndexInterpolationWeights
+         * @description The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term).
+         */
+        IndexInterpolationWeights: {
+            /**
+             * Format: double
+             * @description Weight of the near term's total variance T1σ1².
+             * @example 0.48
+             */
+            near: number;
+            /**
+             * Format: double
+             * @description Weight of the next term's total variance T2σ2².
+             * @example 0.52
+             */
+            next: number;
+        };
+        /**
+         * IndexSkippedQuote
+         * @description A quote without a mid that a walk skipped.
+         */
+        IndexSkippedQuote: {
+            /** @description The side skipped. */
+            side: components["schemas"]["ContractType"];
+            /**
+             * Format: double
+             * @description Strike.
+             * @example 4400
+             */
+            strike: number;
+        };
+        /**
          * IndexStrikeContribution
          * @description One strike of an expiration's sum.
          */
@@ -2423,12 +2455,8 @@ export interface components {
              * @example 41.35
              */
             price: number;
-            /**
-             * @description Which quote priced it: the put below K0, the call above, the average of both mids at K0.
-             * @example put
-             * @enum {string}
-             */
-            side: "put" | "call" | "average";
+            /** @description Which quote priced it: the put below K0, the call above, the average of both mids at K0. */
+            side: components["schemas"]["IndexStrikeSide"];
             /**
              * Format: double
              * @description K_i.
@@ -2436,6 +2464,13 @@ export interface components {
              */
             strike: number;
         };
+        /**
+         * IndexStrikeSide
+         * @description Which quote priced a strike: the put below K0, the call above, the average of both mids at K0.
+         * @example put
+         * @enum {string}
+         */
+        IndexStrikeSide: "put" | "call" | "average";
         /**
          * IndexTenor
          * @description Tenor of a volatility index: 1, 9 or 30 calendar days.
@@ -2467,18 +2502,7 @@ export interface components {
              */
             minutes: number;
             /** @description Why the expiration has no value (e.g. no_parity_strike: no strike with both mids; empty_wing: no out-of-the-money quote with a bid); null when it has one. */
-            refusal: {
-                /**
-                 * @description A sentence naming the expiration and what was missing.
-                 * @example SPXW 2026-12-18: no strike has both a call and a put mid
-                 */
-                detail: string;
-                /**
-                 * @description The reason's code.
-                 * @example no_parity_strike
-                 */
-                reason: string;
-            } | null;
+            refusal: components["schemas"]["IndexTermRefusal"] | null;
             /**
              * @description Option root.
              * @example SPXW
@@ -2504,6 +2528,22 @@ export interface components {
             variance: number | null;
         };
         /**
+         * IndexTermRefusal
+         * @description Why an expiration has no value of its own.
+         */
+        IndexTermRefusal: {
+            /**
+             * @description A sentence naming the expiration and what was missing.
+             * @example SPXW 2026-12-18: no strike has both a call and a put mid
+             */
+            detail: string;
+            /**
+             * @description The reason's code.
+             * @example no_parity_strike
+             */
+            reason: string;
+        };
+        /**
          * IndexVolatility
          * @description A volatility index computed by this service from its stored option chains by the method of Cboe's VIX white paper (a model, never Cboe's published index), with its inputs.
          */
@@ -2513,12 +2553,8 @@ export interface components {
              * @example SPX 30d volatility index: a model computed by this service from its stored option chains by the method of Cboe's VIX white paper; not Cboe's published VIX.
              */
             label: string;
-            /**
-             * @description interpolated: between a near term before the tenor and a next term at or after it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now (near_term null).
-             * @example interpolated
-             * @enum {string}
-             */
-            method: "interpolated" | "nearest_term";
+            /** @description How the terms were combined. */
+            method: components["schemas"]["IndexVolatilityMethod"];
             /**
              * @description The method's source.
              * @example Cboe, VIX White Paper; Cboe Volatility Index Mathematics Methodology
@@ -2531,9 +2567,8 @@ export interface components {
             /**
              * @description Always false: this is not an index published by Cboe (VIX, VIX9D, VIX1D), only the same method applied to this service's data.
              * @example false
-             * @constant
              */
-            published_index: false;
+            published_index: boolean;
             /**
              * @description The roots whose expirations were considered (the family's, or `root` alone).
              * @example [
@@ -2564,26 +2599,7 @@ export interface components {
              */
             underlying_symbol: string;
             /** @description When and on what the chain was valued. */
-            valuation: {
-                /**
-                 * Format: int64
-                 * @description Time of the newest quote read (Unix ms).
-                 * @example 1763673240000
-                 */
-                chain_timestamp: number | null;
-                /**
-                 * Format: double
-                 * @description R: the continuously compounded (ACT/365) rate of the service's rate table for the trading date, used for every expiration.
-                 * @example 0.0391
-                 */
-                risk_free_rate: number;
-                /**
-                 * Format: int64
-                 * @description Valuation time (Unix ms): the end of the chain's minute, not after the instant; minutes to settlement run from it.
-                 * @example 1763673300000
-                 */
-                timestamp: number;
-            };
+            valuation: components["schemas"]["IndexVolatilityValuation"];
             /**
              * Format: double
              * @description The index: 100 × √variance (annualised volatility in percent points).
@@ -2596,22 +2612,16 @@ export interface components {
              * @example 0.03393
              */
             variance: number;
-            /** @description The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term). */
-            weights: {
-                /**
-                 * Format: double
-                 * @description Weight of the near term's total variance T1σ1².
-                 * @example 0.48
-                 */
-                near: number;
-                /**
-                 * Format: double
-                 * @description Weight of the next term's total variance T2σ2².
-                 * @example 0.52
-                 */
-                next: number;
-            };
+            /** @description The interpolation weights. */
+            weights: components["schemas"]["IndexInterpolationWeights"];
         };
+        /**
+         * IndexVolatilityMethod
+         * @description interpolated: between a near term before the tenor and a next term at or after it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now (near_term null).
+         * @example interpolated
+         * @enum {string}
+         */
+        IndexVolatilityMethod: "interpolated" | "nearest_term";
         /** IndexVolatilityResponse */
         IndexVolatilityResponse: {
             /** @description The volatility index. */
@@ -2701,12 +2711,8 @@ export interface components {
              * @example SPXW
              */
             root: string;
-            /**
-             * @description am: settles at the 09:30 ET open of the expiration date; pm: at the close.
-             * @example pm
-             * @enum {string}
-             */
-            settlement_style: "am" | "pm";
+            /** @description am: settles at the 09:30 ET open of the expiration date; pm: at the close. */
+            settlement_style: components["schemas"]["SettlementTime"];
             /**
              * Format: int64
              * @description Settlement instant (Unix ms).
@@ -2714,16 +2720,7 @@ export interface components {
              */
             settles_at: number;
             /** @description Quotes without a mid the walks skipped before they stopped or ran out, ascending. */
-            skipped: {
-                /** @description The side skipped. */
-                side: components["schemas"]["ContractType"];
-                /**
-                 * Format: double
-                 * @description Strike.
-                 * @example 4400
-                 */
-                strike: number;
-            }[];
+            skipped: components["schemas"]["IndexSkippedQuote"][];
             /** @description The strikes used, ascending. */
             strikes: components["schemas"]["IndexStrikeContribution"][];
             /**
@@ -2750,6 +2747,30 @@ export interface components {
              * @example 0.07669
              */
             years: number;
+        };
+        /**
+         * IndexVolatilityValuation
+         * @description When and on what the chain was valued.
+         */
+        IndexVolatilityValuation: {
+            /**
+             * Format: int64
+             * @description Time of the newest quote read (Unix ms).
+             * @example 1763673240000
+             */
+            chain_timestamp: number | null;
+            /**
+             * Format: double
+             * @description R: the continuously compounded (ACT/365) rate of the service's rate table for the trading date, used for every expiration.
+             * @example 0.0391
+             */
+            risk_free_rate: number;
+            /**
+             * Format: int64
+             * @description Valuation time (Unix ms): the end of the chain's minute, not after the instant; minutes to settlement run from it.
+             * @example 1763673300000
+             */
+            timestamp: number;
         };
         /**
          * InFlightLimit
@@ -5161,12 +5182,18 @@ export type SchemaHeatmapResponse = components['schemas']['HeatmapResponse'];
 export type SchemaHistoryDate = components['schemas']['HistoryDate'];
 export type SchemaImpliedVolatilityPage = components['schemas']['ImpliedVolatilityPage'];
 export type SchemaImpliedVolatilitySample = components['schemas']['ImpliedVolatilitySample'];
+export type SchemaIndexInterpolationWeights = components['schemas']['IndexInterpolationWeights'];
+export type SchemaIndexSkippedQuote = components['schemas']['IndexSkippedQuote'];
 export type SchemaIndexStrikeContribution = components['schemas']['IndexStrikeContribution'];
+export type SchemaIndexStrikeSide = components['schemas']['IndexStrikeSide'];
 export type SchemaIndexTenor = components['schemas']['IndexTenor'];
 export type SchemaIndexTermPoint = components['schemas']['IndexTermPoint'];
+export type SchemaIndexTermRefusal = components['schemas']['IndexTermRefusal'];
 export type SchemaIndexVolatility = components['schemas']['IndexVolatility'];
+export type SchemaIndexVolatilityMethod = components['schemas']['IndexVolatilityMethod'];
 export type SchemaIndexVolatilityResponse = components['schemas']['IndexVolatilityResponse'];
 export type SchemaIndexVolatilityTerm = components['schemas']['IndexVolatilityTerm'];
+export type SchemaIndexVolatilityValuation = components['schemas']['IndexVolatilityValuation'];
 export type SchemaInFlightLimit = components['schemas']['InFlightLimit'];
 export type SchemaKeyLevels = components['schemas']['KeyLevels'];
 export type SchemaKeyLevelsResponse = components['schemas']['KeyLevelsResponse'];

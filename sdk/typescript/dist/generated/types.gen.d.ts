@@ -2537,7 +2537,7 @@ export type IndexVolatility = {
     /**
      * Always false: this is not an index published by Cboe (VIX, VIX9D, VIX1D), only the same method applied to this service's data.
      */
-    published_index: false;
+    published_index: boolean;
     /**
      * The method's source.
      */
@@ -2571,22 +2571,13 @@ export type IndexVolatility = {
      */
     variance: number;
     /**
-     * interpolated: between a near term before the tenor and a next term at or after it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now (near_term null).
+     * How the terms were combined.
      */
-    method: 'interpolated' | 'nearest_term';
+    method: IndexVolatilityMethod;
     /**
-     * The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term).
+     * The interpolation weights.
      */
-    weights: {
-        /**
-         * Weight of the near term's total variance T1σ1².
-         */
-        near: number;
-        /**
-         * Weight of the next term's total variance T2σ2².
-         */
-        next: number;
-    };
+    weights: IndexInterpolationWeights;
     /**
      * The near term (settling less than the tenor after the valuation instant); null for nearest_term.
      */
@@ -2598,20 +2589,7 @@ export type IndexVolatility = {
     /**
      * When and on what the chain was valued.
      */
-    valuation: {
-        /**
-         * Valuation time (Unix ms): the end of the chain's minute, not after the instant; minutes to settlement run from it.
-         */
-        timestamp: number;
-        /**
-         * Time of the newest quote read (Unix ms).
-         */
-        chain_timestamp: number | null;
-        /**
-         * R: the continuously compounded (ACT/365) rate of the service's rate table for the trading date, used for every expiration.
-         */
-        risk_free_rate: number;
-    };
+    valuation: IndexVolatilityValuation;
     /**
      * Every listed expiration (root and date) settling after the valuation instant, nearest first, with its own value.
      */
@@ -2634,7 +2612,7 @@ export type IndexVolatilityTerm = {
     /**
      * am: settles at the 09:30 ET open of the expiration date; pm: at the close.
      */
-    settlement_style: 'am' | 'pm';
+    settlement_style: SettlementTime;
     /**
      * Settlement instant (Unix ms).
      */
@@ -2682,16 +2660,7 @@ export type IndexVolatilityTerm = {
     /**
      * Quotes without a mid the walks skipped before they stopped or ran out, ascending.
      */
-    skipped: Array<{
-        /**
-         * Strike.
-         */
-        strike: number;
-        /**
-         * The side skipped.
-         */
-        side: ContractType;
-    }>;
+    skipped: Array<IndexSkippedQuote>;
     /**
      * The strike of the second consecutive zero bid where the put walk stopped; null when it ran off the chain.
      */
@@ -2730,7 +2699,7 @@ export type IndexStrikeContribution = {
     /**
      * Which quote priced it: the put below K0, the call above, the average of both mids at K0.
      */
-    side: 'put' | 'call' | 'average';
+    side: IndexStrikeSide;
     /**
      * Q(K_i): the mid (the average of the call and put mids at K0).
      */
@@ -2781,16 +2750,83 @@ export type IndexTermPoint = {
     /**
      * Why the expiration has no value (e.g. no_parity_strike: no strike with both mids; empty_wing: no out-of-the-money quote with a bid); null when it has one.
      */
-    refusal: {
-        /**
-         * The reason's code.
-         */
-        reason: string;
-        /**
-         * A sentence naming the expiration and what was missing.
-         */
-        detail: string;
-    } | null;
+    refusal: IndexTermRefusal | null;
+};
+/**
+ * IndexVolatilityMethod
+ *
+ * interpolated: between a near term before the tenor and a next term at or after it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now (near_term null).
+ */
+export type IndexVolatilityMethod = 'interpolated' | 'nearest_term';
+/**
+ * IndexInterpolationWeights
+ *
+ * The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term).
+ */
+export type IndexInterpolationWeights = {
+    /**
+     * Weight of the near term's total variance T1σ1².
+     */
+    near: number;
+    /**
+     * Weight of the next term's total variance T2σ2².
+     */
+    next: number;
+};
+/**
+ * IndexVolatilityValuation
+ *
+ * When and on what the chain was valued.
+ */
+export type IndexVolatilityValuation = {
+    /**
+     * Valuation time (Unix ms): the end of the chain's minute, not after the instant; minutes to settlement run from it.
+     */
+    timestamp: number;
+    /**
+     * Time of the newest quote read (Unix ms).
+     */
+    chain_timestamp: number | null;
+    /**
+     * R: the continuously compounded (ACT/365) rate of the service's rate table for the trading date, used for every expiration.
+     */
+    risk_free_rate: number;
+};
+/**
+ * IndexSkippedQuote
+ *
+ * A quote without a mid that a walk skipped.
+ */
+export type IndexSkippedQuote = {
+    /**
+     * Strike.
+     */
+    strike: number;
+    /**
+     * The side skipped.
+     */
+    side: ContractType;
+};
+/**
+ * IndexStrikeSide
+ *
+ * Which quote priced a strike: the put below K0, the call above, the average of both mids at K0.
+ */
+export type IndexStrikeSide = 'put' | 'call' | 'average';
+/**
+ * IndexTermRefusal
+ *
+ * Why an expiration has no value of its own.
+ */
+export type IndexTermRefusal = {
+    /**
+     * The reason's code.
+     */
+    reason: string;
+    /**
+     * A sentence naming the expiration and what was missing.
+     */
+    detail: string;
 };
 /**
  * IndexVolatilityResponse

@@ -65,19 +65,18 @@ from .heatmap_response import HeatmapResponse
 from .implied_volatility_page import ImpliedVolatilityPage
 from .implied_volatility_sample import ImpliedVolatilitySample
 from .in_flight_limit import InFlightLimit
+from .index_interpolation_weights import IndexInterpolationWeights
+from .index_skipped_quote import IndexSkippedQuote
 from .index_strike_contribution import IndexStrikeContribution
-from .index_strike_contribution_side import IndexStrikeContributionSide
+from .index_strike_side import IndexStrikeSide
 from .index_tenor import IndexTenor
 from .index_term_point import IndexTermPoint
-from .index_term_point_refusal_type_0 import IndexTermPointRefusalType0
+from .index_term_refusal import IndexTermRefusal
 from .index_volatility import IndexVolatility
 from .index_volatility_method import IndexVolatilityMethod
 from .index_volatility_response import IndexVolatilityResponse
 from .index_volatility_term import IndexVolatilityTerm
-from .index_volatility_term_settlement_style import IndexVolatilityTermSettlementStyle
-from .index_volatility_term_skipped_item import IndexVolatilityTermSkippedItem
 from .index_volatility_valuation import IndexVolatilityValuation
-from .index_volatility_weights import IndexVolatilityWeights
 from .key_levels import KeyLevels
 from .key_levels_response import KeyLevelsResponse
 from .leader_grain import LeaderGrain
@@ -234,19 +233,18 @@ __all__ = (
     "ImpliedVolatilityPage",
     "ImpliedVolatilitySample",
     "InFlightLimit",
+    "IndexInterpolationWeights",
+    "IndexSkippedQuote",
     "IndexStrikeContribution",
-    "IndexStrikeContributionSide",
+    "IndexStrikeSide",
     "IndexTenor",
     "IndexTermPoint",
-    "IndexTermPointRefusalType0",
+    "IndexTermRefusal",
     "IndexVolatility",
     "IndexVolatilityMethod",
     "IndexVolatilityResponse",
     "IndexVolatilityTerm",
-    "IndexVolatilityTermSettlementStyle",
-    "IndexVolatilityTermSkippedItem",
     "IndexVolatilityValuation",
-    "IndexVolatilityWeights",
     "KeyLevels",
     "KeyLevelsResponse",
     "LeaderGrain",

@@ -6,7 +6,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.index_strike_contribution_side import IndexStrikeContributionSide
+from ..models.index_strike_side import IndexStrikeSide
 
 T = TypeVar("T", bound="IndexStrikeContribution")
 
@@ -17,15 +17,15 @@ class IndexStrikeContribution:
 
     Attributes:
         strike (float): K_i.
-        side (IndexStrikeContributionSide): Which quote priced it: the put below K0, the call above, the average of both
-            mids at K0.
+        side (IndexStrikeSide): Which quote priced a strike: the put below K0, the call above, the average of both mids
+            at K0.
         price (float): Q(K_i): the mid (the average of the call and put mids at K0).
         delta_k (float): ΔK_i.
         contribution (float): ΔK_i/K_i² · e^{RT} · Q(K_i).
     """
 
     strike: float
-    side: IndexStrikeContributionSide
+    side: IndexStrikeSide
     price: float
     delta_k: float
     contribution: float
@@ -60,7 +60,7 @@ class IndexStrikeContribution:
         d = dict(src_dict)
         strike = d.pop("strike")
 
-        side = IndexStrikeContributionSide(d.pop("side"))
+        side = IndexStrikeSide(d.pop("side"))
 
         price = d.pop("price")
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from attrs import define as _attrs_define
 
 if TYPE_CHECKING:
-    from ..models.index_term_point_refusal_type_0 import IndexTermPointRefusalType0
+    from ..models.index_term_refusal import IndexTermRefusal
 
 
 T = TypeVar("T", bound="IndexTermPoint")
@@ -27,8 +27,8 @@ class IndexTermPoint:
             description).
         value (float | None): 100 × √σ² of the expiration alone; null when refused.
         variance (float | None): σ² of the expiration (step 6); null when refused.
-        refusal (IndexTermPointRefusalType0 | None): Why the expiration has no value (e.g. no_parity_strike: no strike
-            with both mids; empty_wing: no out-of-the-money quote with a bid); null when it has one.
+        refusal (IndexTermRefusal | None): Why the expiration has no value (e.g. no_parity_strike: no strike with both
+            mids; empty_wing: no out-of-the-money quote with a bid); null when it has one.
     """
 
     root: str
@@ -38,10 +38,10 @@ class IndexTermPoint:
     counts_for_tenor: bool
     value: float | None
     variance: float | None
-    refusal: IndexTermPointRefusalType0 | None
+    refusal: IndexTermRefusal | None
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.index_term_point_refusal_type_0 import IndexTermPointRefusalType0
+        from ..models.index_term_refusal import IndexTermRefusal
 
         root = self.root
 
@@ -60,7 +60,7 @@ class IndexTermPoint:
         variance = self.variance
 
         refusal: dict[str, Any] | None
-        if isinstance(self.refusal, IndexTermPointRefusalType0):
+        if isinstance(self.refusal, IndexTermRefusal):
             refusal = self.refusal.to_dict()
         else:
             refusal = self.refusal
@@ -84,7 +84,7 @@ class IndexTermPoint:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
-        from ..models.index_term_point_refusal_type_0 import IndexTermPointRefusalType0
+        from ..models.index_term_refusal import IndexTermRefusal
 
         d = dict(src_dict)
         root = d.pop("root")
@@ -111,18 +111,18 @@ class IndexTermPoint:
 
         variance = _parse_variance(d.pop("variance"))
 
-        def _parse_refusal(data: object) -> IndexTermPointRefusalType0 | None:
+        def _parse_refusal(data: object) -> IndexTermRefusal | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                refusal_type_0 = IndexTermPointRefusalType0.from_dict(data)
+                refusal_type_0 = IndexTermRefusal.from_dict(data)
 
                 return refusal_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(IndexTermPointRefusalType0 | None, data)
+            return cast(IndexTermRefusal | None, data)
 
         refusal = _parse_refusal(d.pop("refusal"))
 

@@ -11,10 +11,10 @@ from ..models.index_tenor import IndexTenor
 from ..models.index_volatility_method import IndexVolatilityMethod
 
 if TYPE_CHECKING:
+    from ..models.index_interpolation_weights import IndexInterpolationWeights
     from ..models.index_term_point import IndexTermPoint
     from ..models.index_volatility_term import IndexVolatilityTerm
     from ..models.index_volatility_valuation import IndexVolatilityValuation
-    from ..models.index_volatility_weights import IndexVolatilityWeights
 
 
 T = TypeVar("T", bound="IndexVolatility")
@@ -40,7 +40,7 @@ class IndexVolatility:
             method (IndexVolatilityMethod): interpolated: between a near term before the tenor and a next term at or after
                 it; nearest_term: no expiration settles before the tenor, the nearest term's variance is held flat from now
                 (near_term null).
-            weights (IndexVolatilityWeights): The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor −
+            weights (IndexInterpolationWeights): The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor −
                 N1)/(N2 − N1) (N1 = 0 for nearest_term).
             near_term (IndexVolatilityTerm | None): The near term (settling less than the tenor after the valuation
                 instant); null for nearest_term.
@@ -62,7 +62,7 @@ class IndexVolatility:
     value: float
     variance: float
     method: IndexVolatilityMethod
-    weights: IndexVolatilityWeights
+    weights: IndexInterpolationWeights
     near_term: IndexVolatilityTerm | None
     next_term: IndexVolatilityTerm
     valuation: IndexVolatilityValuation
@@ -137,10 +137,10 @@ class IndexVolatility:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.index_interpolation_weights import IndexInterpolationWeights
         from ..models.index_term_point import IndexTermPoint
         from ..models.index_volatility_term import IndexVolatilityTerm
         from ..models.index_volatility_valuation import IndexVolatilityValuation
-        from ..models.index_volatility_weights import IndexVolatilityWeights
 
         d = dict(src_dict)
         label = d.pop("label")
@@ -165,7 +165,7 @@ class IndexVolatility:
 
         method = IndexVolatilityMethod(d.pop("method"))
 
-        weights = IndexVolatilityWeights.from_dict(d.pop("weights"))
+        weights = IndexInterpolationWeights.from_dict(d.pop("weights"))
 
         def _parse_near_term(data: object) -> IndexVolatilityTerm | None:
             if data is None:

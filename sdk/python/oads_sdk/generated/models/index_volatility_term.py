@@ -7,15 +7,11 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.index_volatility_term_settlement_style import (
-    IndexVolatilityTermSettlementStyle,
-)
+from ..models.settlement_time import SettlementTime
 
 if TYPE_CHECKING:
+    from ..models.index_skipped_quote import IndexSkippedQuote
     from ..models.index_strike_contribution import IndexStrikeContribution
-    from ..models.index_volatility_term_skipped_item import (
-        IndexVolatilityTermSkippedItem,
-    )
 
 
 T = TypeVar("T", bound="IndexVolatilityTerm")
@@ -28,8 +24,8 @@ class IndexVolatilityTerm:
     Attributes:
         root (str): Option root of the expiration.
         date_of_expiry (datetime.date): Expiration date.
-        settlement_style (IndexVolatilityTermSettlementStyle): am: settles at the 09:30 ET open of the expiration date;
-            pm: at the close.
+        settlement_style (SettlementTime): am when the contract settles on the opening price of its expiration date (the
+            standard monthlies of SPX, NDX, RUT and VIX), pm when on the close.
         settles_at (int): Settlement instant (Unix ms).
         minutes (float): N: New York wall-clock minutes from the valuation time to settlement.
         years (float): T = N / 525,600.
@@ -41,8 +37,8 @@ class IndexVolatilityTerm:
         forward (float): F = K* + e^{RT}(C − P).
         k0 (float): K0: the greatest listed strike at or below F.
         strikes (list[IndexStrikeContribution]): The strikes used, ascending.
-        skipped (list[IndexVolatilityTermSkippedItem]): Quotes without a mid the walks skipped before they stopped or
-            ran out, ascending.
+        skipped (list[IndexSkippedQuote]): Quotes without a mid the walks skipped before they stopped or ran out,
+            ascending.
         put_walk_stopped_at (float | None): The strike of the second consecutive zero bid where the put walk stopped;
             null when it ran off the chain.
         call_walk_stopped_at (float | None): The strike where the call walk stopped likewise; null when it ran off the
@@ -55,7 +51,7 @@ class IndexVolatilityTerm:
 
     root: str
     date_of_expiry: datetime.date
-    settlement_style: IndexVolatilityTermSettlementStyle
+    settlement_style: SettlementTime
     settles_at: int
     minutes: float
     years: float
@@ -67,7 +63,7 @@ class IndexVolatilityTerm:
     forward: float
     k0: float
     strikes: list[IndexStrikeContribution]
-    skipped: list[IndexVolatilityTermSkippedItem]
+    skipped: list[IndexSkippedQuote]
     put_walk_stopped_at: float | None
     call_walk_stopped_at: float | None
     sum_: float
@@ -158,17 +154,15 @@ class IndexVolatilityTerm:
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.index_skipped_quote import IndexSkippedQuote
         from ..models.index_strike_contribution import IndexStrikeContribution
-        from ..models.index_volatility_term_skipped_item import (
-            IndexVolatilityTermSkippedItem,
-        )
 
         d = dict(src_dict)
         root = d.pop("root")
 
         date_of_expiry = datetime.date.fromisoformat(d.pop("date_of_expiry"))
 
-        settlement_style = IndexVolatilityTermSettlementStyle(d.pop("settlement_style"))
+        settlement_style = SettlementTime(d.pop("settlement_style"))
 
         settles_at = d.pop("settles_at")
 
@@ -200,7 +194,7 @@ class IndexVolatilityTerm:
         skipped = []
         _skipped = d.pop("skipped")
         for skipped_item_data in _skipped:
-            skipped_item = IndexVolatilityTermSkippedItem.from_dict(skipped_item_data)
+            skipped_item = IndexSkippedQuote.from_dict(skipped_item_data)
 
             skipped.append(skipped_item)
 

@@ -6,12 +6,13 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="IndexTermPointRefusalType0")
+T = TypeVar("T", bound="IndexTermRefusal")
 
 
 @_attrs_define
-class IndexTermPointRefusalType0:
-    """
+class IndexTermRefusal:
+    """Why an expiration has no value of its own.
+
     Attributes:
         reason (str): The reason's code.
         detail (str): A sentence naming the expiration and what was missing.
@@ -43,9 +44,9 @@ class IndexTermPointRefusalType0:
 
         detail = d.pop("detail")
 
-        index_term_point_refusal_type_0 = cls(
+        index_term_refusal = cls(
             reason=reason,
             detail=detail,
         )
 
-        return index_term_point_refusal_type_0
+        return index_term_refusal

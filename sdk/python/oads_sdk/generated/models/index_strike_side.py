@@ -2,9 +2,10 @@
 from enum import StrEnum
 
 
-class IndexVolatilityTermSettlementStyle(StrEnum):
-    SETTLEMENT_STYLE_AM = "am"
-    SETTLEMENT_STYLE_PM = "pm"
+class IndexStrikeSide(StrEnum):
+    INDEX_STRIKE_SIDE_AVERAGE = "average"
+    INDEX_STRIKE_SIDE_CALL = "call"
+    INDEX_STRIKE_SIDE_PUT = "put"
 
     def __str__(self) -> str:
         return str(self.value)

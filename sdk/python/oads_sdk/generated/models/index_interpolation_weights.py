@@ -6,11 +6,11 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-T = TypeVar("T", bound="IndexVolatilityWeights")
+T = TypeVar("T", bound="IndexInterpolationWeights")
 
 
 @_attrs_define
-class IndexVolatilityWeights:
+class IndexInterpolationWeights:
     """The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term).
 
     Attributes:
@@ -44,9 +44,9 @@ class IndexVolatilityWeights:
 
         next_ = d.pop("next")
 
-        index_volatility_weights = cls(
+        index_interpolation_weights = cls(
             near=near,
             next_=next_,
         )
 
-        return index_volatility_weights
+        return index_interpolation_weights

@@ -8,12 +8,13 @@ from attrs import define as _attrs_define
 
 from ..models.contract_type import ContractType
 
-T = TypeVar("T", bound="IndexVolatilityTermSkippedItem")
+T = TypeVar("T", bound="IndexSkippedQuote")
 
 
 @_attrs_define
-class IndexVolatilityTermSkippedItem:
-    """
+class IndexSkippedQuote:
+    """A quote without a mid that a walk skipped.
+
     Attributes:
         strike (float): Strike.
         side (ContractType): call or put.
@@ -45,9 +46,9 @@ class IndexVolatilityTermSkippedItem:
 
         side = ContractType(d.pop("side"))
 
-        index_volatility_term_skipped_item = cls(
+        index_skipped_quote = cls(
             strike=strike,
             side=side,
         )
 
-        return index_volatility_term_skipped_item
+        return index_skipped_quote
