@@ -155,22 +155,25 @@ export function throughPooler(client: pg.ClientBase): boolean {
 
 /**
  * Sends PostgreSQL's CancelRequest for the statement `client` is running, to the server it connected
- * to (PgBouncer forwards it to the server connection running that client's statement). Best effort:
- * a cancel that finds nothing to cancel does nothing.
+ * to (PgBouncer forwards it to the server connection running that client's statement), then waits
+ * for the server to close (5 s at most). Best effort: a cancel that finds nothing to cancel does nothing.
  */
 function sendCancel(client: pg.ClientBase): void {
   const { processID, secretKey, host, port } = client as unknown as { processID?: number; secretKey?: number; host: string; port: number };
   if (processID === undefined || secretKey === undefined) return;
   const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${port}`) : net.connect(port, host);
   socket.on('error', () => undefined);
-  socket.setTimeout(2_000, () => socket.destroy());
+  // The server closes the connection once it has passed the request on: closing it first makes
+  // PgBouncer (1.18) drop a cancel it has not yet forwarded.
+  socket.on('end', () => socket.destroy());
+  socket.setTimeout(5_000, () => socket.destroy());
   socket.on('connect', () => {
     const message = Buffer.alloc(16);
     message.writeInt32BE(16, 0);
     message.writeInt32BE(80877102, 4);
     message.writeInt32BE(processID, 8);
     message.writeInt32BE(secretKey, 12);
-    socket.end(message);
+    socket.write(message);
   });
 }
 
