@@ -7,7 +7,7 @@ export NODE_OPTIONS ?= --max-old-space-size=4096
 NODE_STAMP := node_modules/.oads-installed
 VENV_STAMP := .venv/.oads-installed
 
-.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint format format-check test-unit test-integration schemathesis docs build explorer browser run migrate test bench simulate static-checks code-checks sdk
+.PHONY: help install venv codegen check-generated check-generators lint-spec typecheck lint format format-check test-unit test-integration schemathesis docs build explorer browser pgbouncer run migrate test bench simulate static-checks code-checks sdk
 
 help:
 	@echo "make run    - install, build dist/, the docs and the explorer, migrate, seed on first start, serve on 127.0.0.1:8080 (docs at /docs, explorer at /explorer)"
@@ -109,7 +109,7 @@ test-unit: install
 	mkdir -p $(RESULTS)
 	npx vitest run --project unit --maxWorkers=$(DB_TEST_WORKERS) --reporter=default --reporter=json --outputFile.json=$(RESULTS)/unit.json
 
-test-integration: install venv explorer browser
+test-integration: install venv explorer browser pgbouncer
 	mkdir -p $(RESULTS)
 	npx vitest run --project integration --project contract --project reliability --project deployment --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
@@ -149,6 +149,12 @@ explorer: $(EXPLORER_PAGE)
 browser:
 	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the explorer's browser test"; \
 	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends chromium; }
+
+# Debian's pgbouncer, which the deployment tier starts in front of its primary (test/deployment/pooler.test.ts),
+# installed with apt when missing (through sudo when not root).
+pgbouncer:
+	@test -x /usr/sbin/pgbouncer || { echo "Installing Debian's pgbouncer for the deployment tier's PgBouncer test"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); $$SUDO apt-get update && $$SUDO apt-get install -y --no-install-recommends pgbouncer; }
 
 # The service compiled to JavaScript (scripts/build): rebuilt when a source, a folder's list of
 # files (one added or deleted) or the build's settings change.

@@ -185,6 +185,16 @@ describe('loadConfig: overrides', () => {
     expect(loadError({ DATABASE_REPLICA_URLS: 'postgres://r/oads' }).message).toContain('needs DATABASE_URL');
   });
 
+  it('takes a PgBouncer for the request pools beside DATABASE_URL', () => {
+    expect(loadConfig({}).databasePoolerUrl).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://p/oads', DATABASE_POOLER_URL: '' }).databasePoolerUrl).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://p/oads', DATABASE_POOLER_URL: 'postgres://b:6432/oads' }).databasePoolerUrl).toBe(
+      'postgres://b:6432/oads',
+    );
+    expect(loadError({ DATABASE_URL: 'postgres://p/oads', DATABASE_POOLER_URL: 'b:6432' }).message).toContain('DATABASE_POOLER_URL');
+    expect(loadError({ DATABASE_POOLER_URL: 'postgres://b:6432/oads' }).message).toContain('needs DATABASE_URL');
+  });
+
   it('runs the live market by default only where the simulated market is seeded', () => {
     expect(loadConfig({}).liveMode).toBe('live');
     expect(loadConfig({}).liveCatchUpMinutes).toBe(120);

@@ -48,6 +48,12 @@ export interface Config {
    * that tolerate lag go to them by the rule of db/replicas.ts; needs databaseUrl.
    */
   databaseReplicaUrls: readonly string[];
+  /**
+   * DATABASE_POOLER_URL: a PgBouncer in transaction mode in front of the primary (null: none). The
+   * request pools (each process's `db`) connect through it; what needs a session (LISTEN/NOTIFY,
+   * advisory locks, migrations, pg-boss, the admin and health pools) keeps DATABASE_URL. Needs databaseUrl.
+   */
+  databasePoolerUrl: string | null;
   dataDir: string;
   /**
    * ARCHIVE_DIR: where sessions older than the hot window are written (ingest/archive.ts), by default
@@ -251,6 +257,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   if (databaseReplicaUrls.length > 0 && databaseUrl === null) {
     errors.problems.push('DATABASE_REPLICA_URLS needs DATABASE_URL (the primary they replicate): the embedded server has no replica');
   }
+  const databasePoolerUrl = env.DATABASE_POOLER_URL && env.DATABASE_POOLER_URL !== '' ? env.DATABASE_POOLER_URL : null;
+  if (databasePoolerUrl !== null && !/^postgres(ql)?:\/\//.test(databasePoolerUrl)) {
+    errors.problems.push('DATABASE_POOLER_URL must be a postgres:// or postgresql:// URL');
+  }
+  if (databasePoolerUrl !== null && databaseUrl === null) {
+    errors.problems.push('DATABASE_POOLER_URL needs DATABASE_URL (the primary it pools, for the session connections)');
+  }
   const logLevel = env.LOG_LEVEL || 'info';
   // With DATABASE_URL several machines may share the database: their limits are counted in it by
   // default. The embedded server is one machine's: its cluster's primary counts them, as always.
@@ -270,6 +283,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: env.HOST || '127.0.0.1',
     port: errors.integer(env, 'PORT', 8080, 0, 65535),
     databaseUrl,
+    databasePoolerUrl,
     databaseReplicaUrls,
     dataDir: path.resolve(env.DATA_DIR || '.data'),
     archiveDir: path.resolve(env.ARCHIVE_DIR || path.join(env.DATA_DIR || '.data', 'archive')),

@@ -263,6 +263,7 @@ async function openStore(
       : undefined;
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolerUrl: config.databasePoolerUrl,
     embeddedDir,
     embeddedPort: config.embeddedPostgresPort,
     poolSize: options.poolSize ?? config.databasePoolSize,

@@ -9,7 +9,8 @@
  * makes the watch probe, and once it is found down the request and status pools' connections
  * waiting on it are cut, so that their requests answer 503 now rather than at their deadline.
  */
-import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
+import net from 'node:net';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../db-server/embedded.js';
 import type { EmbeddedServer } from '../db-server/supervisor.js';
@@ -54,6 +55,12 @@ export interface OpenOptions {
   hangMs?: number;
   /** Where a lost database, its reconnection and the embedded server's restarts are logged. */
   logger?: Logger;
+  /**
+   * A PgBouncer in transaction mode in front of databaseUrl (config.databasePoolerUrl): the request
+   * pool connects through it, without startup parameters and named statements, its statements
+   * bounded by a cancel request of the client's own; everything else keeps databaseUrl.
+   */
+  poolerUrl?: string | null;
 }
 
 /**
@@ -63,7 +70,27 @@ export interface OpenOptions {
  * with fewer prints than the scan budget (a thin day) was planned as a sequential scan of the
  * whole date and a sort; with 1.1, as the ordered index scan it is.
  */
-export const SESSION_SETTINGS = '-c random_page_cost=1.1';
+export const RANDOM_PAGE_COST = '1.1';
+export const SESSION_SETTINGS = `-c random_page_cost=${RANDOM_PAGE_COST}`;
+
+/**
+ * Through PgBouncer the sessions' planner settings are its connect_query's (README, PgBouncer): logs
+ * once when the pooled connections lack them. A database down is the watch's to report.
+ */
+async function checkPooledSettings(db: Database, logger: Logger | undefined): Promise<void> {
+  try {
+    const { rows } = await sql<{ cost: string }>`select current_setting('random_page_cost') as cost`.execute(db);
+    const cost = rows[0]?.cost;
+    if (cost !== RANDOM_PAGE_COST) {
+      logger?.info('DATABASE_POOLER_URL: the pooled connections plan with another random_page_cost (set connect_query in pgbouncer.ini)', {
+        random_page_cost: cost,
+        expected: RANDOM_PAGE_COST,
+      });
+    }
+  } catch {
+    // Down or refused: the watch has it.
+  }
+}
 
 /** Health checks (GET /v1/status) must answer within a second whatever the tables do. */
 const HEALTH_STATEMENT_TIMEOUT_MS = 400;
@@ -115,6 +142,41 @@ export function healthOf(db: Database): DatabaseHealth | null {
   return healths.get(db) ?? null;
 }
 
+/**
+ * Clients of a pool that connects through PgBouncer in transaction mode: consecutive statements
+ * outside a transaction may run on different server connections, so prepared.ts runs none named.
+ */
+const pooledClients = new WeakSet<pg.ClientBase>();
+
+/** Whether `client` connects through PgBouncer in transaction mode (no named prepared statements on it). */
+export function throughPooler(client: pg.ClientBase): boolean {
+  return pooledClients.has(client);
+}
+
+/**
+ * Sends PostgreSQL's CancelRequest for the statement `client` is running, to the server it connected
+ * to (PgBouncer forwards it to the server connection running that client's statement), then waits
+ * for the server to close (5 s at most). Best effort: a cancel that finds nothing to cancel does nothing.
+ */
+function sendCancel(client: pg.ClientBase): void {
+  const { processID, secretKey, host, port } = client as unknown as { processID?: number; secretKey?: number; host: string; port: number };
+  if (processID === undefined || secretKey === undefined) return;
+  const socket = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${port}`) : net.connect(port, host);
+  socket.on('error', () => undefined);
+  // The server closes the connection once it has passed the request on: closing it first makes
+  // PgBouncer (1.18) drop a cancel it has not yet forwarded.
+  socket.on('end', () => socket.destroy());
+  socket.setTimeout(5_000, () => socket.destroy());
+  socket.on('connect', () => {
+    const message = Buffer.alloc(16);
+    message.writeInt32BE(16, 0);
+    message.writeInt32BE(80877102, 4);
+    message.writeInt32BE(processID, 8);
+    message.writeInt32BE(secretKey, 12);
+    socket.write(message);
+  });
+}
+
 /** The socket under a node-pg client (not part of its typed API). */
 function socketOf(client: pg.ClientBase): { destroy(): void } | undefined {
   return (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
@@ -127,6 +189,11 @@ interface GuardOptions {
   cutAfterMs?: number;
   /** Whether statements are timed too (not the admin pool's: loads and exports run long by design). */
   statements: boolean;
+  /**
+   * Through PgBouncer in transaction mode: a statement not answered in this time is cancelled by the
+   * client (the server's statement_timeout, a startup parameter, cannot be set there).
+   */
+  cancelAfterMs?: number;
 }
 
 interface Guarded {
@@ -166,6 +233,10 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch, options: Gua
       if (!(result instanceof Promise)) return result;
       // Again each `hangMs` while unanswered: a suspicion within a probe's trust starts none.
       const suspect = setInterval(hung('A statement'), options.hangMs);
+      const cancel =
+        options.cancelAfterMs === undefined || options.cancelAfterMs <= 0
+          ? undefined
+          : setTimeout(() => sendCancel(client), options.cancelAfterMs);
       const cut =
         options.cutAfterMs === undefined
           ? undefined
@@ -175,6 +246,7 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch, options: Gua
             }, options.cutAfterMs);
       const done = (): void => {
         clearInterval(suspect);
+        clearTimeout(cancel);
         clearTimeout(cut);
       };
       result.then(done, done);
@@ -194,6 +266,7 @@ function guardedKysely(config: pg.PoolConfig, watch: DatabaseWatch, options: Gua
       const connected = pool.connect();
       try {
         const client = await Promise.race([connected, refused]);
+        if (options.cancelAfterMs !== undefined) pooledClients.add(client);
         if (options.statements) timeStatements(client);
         checkedOut.add(client);
         const release = client.release.bind(client);
@@ -291,17 +364,28 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       for (const listener of downListeners) listener(reason);
     },
   });
-  const request = guardedKysely(
-    {
-      connectionString,
-      max: options.poolSize,
-      statement_timeout: options.statementTimeoutMs,
-      application_name: 'oads-api',
-      options: SESSION_SETTINGS,
-    },
-    watch,
-    { hangMs, statements: true },
-  );
+  // Through PgBouncer (transaction mode): no startup parameter it would refuse (statement_timeout,
+  // options), the time-out applied by a cancel request instead, and the planner settings left to its
+  // connect_query (README, PgBouncer).
+  const poolerUrl = options.poolerUrl ?? null;
+  const request =
+    poolerUrl === null
+      ? guardedKysely(
+          {
+            connectionString,
+            max: options.poolSize,
+            statement_timeout: options.statementTimeoutMs,
+            application_name: 'oads-api',
+            options: SESSION_SETTINGS,
+          },
+          watch,
+          { hangMs, statements: true },
+        )
+      : guardedKysely({ connectionString: poolerUrl, max: options.poolSize, application_name: 'oads-api' }, watch, {
+          hangMs,
+          statements: true,
+          cancelAfterMs: options.statementTimeoutMs,
+        });
   const admin = guardedKysely({ connectionString, max: 4, application_name: 'oads-admin', options: SESSION_SETTINGS }, watch, {
     hangMs,
     statements: false,
@@ -318,6 +402,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     watch,
     { hangMs, cutAfterMs: HEALTH_CUT_MS, statements: true },
   );
+  if (poolerUrl !== null) void checkPooledSettings(request.db, logger);
   cutters.push(request, health);
   const db = request.db;
   const probe = health.db;

@@ -5,11 +5,12 @@
  * queries cost PostgreSQL more than running them. The caller writes every value that shapes the
  * plan into the text as a literal (validated words and integers) and binds only values the plan
  * does not depend on, so a generic plan is never a plan for another root or page size.
+ * Through PgBouncer (DATABASE_POOLER_URL, transaction mode) every statement runs unnamed.
  */
 import { createHash } from 'node:crypto';
 import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
-import { rawClient, type Queryable } from './connection.js';
+import { rawClient, throughPooler, type Queryable } from './connection.js';
 
 /** Named statements per connection at most: past it a new text runs unnamed (PostgreSQL keeps each until the connection closes). */
 const PREPARED_PER_CONNECTION = 256;
@@ -46,7 +47,9 @@ export async function executePrepared<R>(db: Queryable, query: CompiledQuery<R>)
     const name = statementName(query.sql);
     let prepared = preparedOn.get(client);
     if (prepared === undefined) preparedOn.set(client, (prepared = new Set()));
-    const named = prepared.has(name) || prepared.size < PREPARED_PER_CONNECTION;
+    // Through PgBouncer in transaction mode the next statement of this client may land on another
+    // server connection, which never saw the name: unnamed there (parsed and planned each time).
+    const named = !throughPooler(client) && (prepared.has(name) || prepared.size < PREPARED_PER_CONNECTION);
     if (named) prepared.add(name);
     const values = [...query.parameters];
     const result = await client.query<R & pg.QueryResultRow>(named ? { name, text: query.sql, values } : { text: query.sql, values });
