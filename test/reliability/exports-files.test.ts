@@ -122,12 +122,12 @@ describe('export files', () => {
 
     // An export made now keeps its file while the expired one's is deleted by the sweep.
     const fresh = await exported(client, { path: '/v1/market/calendar', query: { date: '2026-11-26' } });
+    // The sweep deletes the file, then forgets it in the store: both, in that order, before it is done.
     await settled(
-      () => fs.existsSync(file),
-      (exists) => !exists,
-      { what: 'the expired file to be deleted' },
+      async () => ({ exists: fs.existsSync(file), path: (await findExport(service.database.admin, job.id))?.file_path }),
+      ({ exists, path }) => !exists && path === null,
+      { what: 'the expired file to be deleted and forgotten' },
     );
-    expect((await findExport(service.database.admin, job.id))?.file_path).toBeNull();
     expect((await downloadExport({ client, path: { id: job.id } })).response.status).toBe(410);
     expect(fresh.job.expires_timestamp).toBe(nowMs + EXPORT_FILE_RETENTION_MS);
     expect((await downloadExport({ client, path: { id: fresh.job.id } })).response.status).toBe(200);
