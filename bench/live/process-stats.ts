@@ -39,12 +39,26 @@ function commandName(pid: number): string | null {
  * esbuild's service, which the TypeScript loader may start).
  */
 export function nodeChildrenOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => commandName(child) === 'node');
+}
+
+/**
+ * User + system CPU seconds of a process and of the children it has waited for (cutime, cstime), or
+ * 0 when it is gone: a PostgreSQL postmaster's reaped backends.
+ */
+export function cpuSecondsWithReapedChildren(pid: number): number {
+  const fields = statFields(pid);
+  // utime, stime, cutime, cstime: fields 14 to 17, indexes 11 to 14 here.
+  return fields === null ? 0 : [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / TICKS_PER_SECOND;
+}
+
+/** The pids whose parent is `pid`, whatever their command. */
+export function childrenOf(pid: number): number[] {
   const out: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const fields = statFields(Number(entry));
-    // Field 4 (ppid) is index 1 of the fields from field 3.
-    if (fields !== null && Number(fields[1]) === pid && commandName(Number(entry)) === 'node') out.push(Number(entry));
+    if (fields !== null && Number(fields[1]) === pid) out.push(Number(entry));
   }
   return out;
 }

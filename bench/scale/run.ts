@@ -47,7 +47,7 @@ import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { createLogger } from '../../src/logging.js';
 import { startReplicaSet, type PgServer } from '../../test/support/replica-set.js';
-import { cpuSeconds, nodeChildrenOf } from '../live/process-stats.js';
+import { childrenOf, cpuSeconds, cpuSecondsWithReapedChildren, nodeChildrenOf } from '../live/process-stats.js';
 import { autocannonRun, CONNECTIONS, DURATION, quantile, startBenchService, startServerProcess, type ServerProcess } from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;
@@ -105,26 +105,7 @@ const postmasterPid = (server: PgServer): number => Number(fs.readFileSync(path.
 /** CPU seconds of a PostgreSQL server: the postmaster, its reaped children, and its live children. */
 function serverCpu(server: PgServer): number {
   const pid = postmasterPid(server);
-  let total = 0;
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    // utime, stime, cutime, cstime: fields 14 to 17 (indexes 11 to 14 from field 3).
-    total += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) / 100;
-  } catch {
-    return 0;
-  }
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const text = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) === pid) total += cpuSeconds(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total;
+  return cpuSecondsWithReapedChildren(pid) + childrenOf(pid).reduce((sum, child) => sum + cpuSeconds(child), 0);
 }
 /** CPU seconds of a machine: its primary and its HTTP workers. */
 const machineCpu = (m: ServerProcess): number => cpuSeconds(m.pid) + nodeChildrenOf(m.pid).reduce((sum, pid) => sum + cpuSeconds(pid), 0);

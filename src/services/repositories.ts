@@ -204,8 +204,13 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
  * book stored by this request, or by another process after the request's floor) answers nothing,
  * never an older row, so nothing stale is served and the primary is asked only for rows that new.
  */
-export async function readOnReplica<T>(replica: () => Promise<T | null>, primary: () => Promise<T | null>): Promise<T | null> {
-  return (await replica()) ?? (await primary());
+export async function readOnReplica<T>(
+  replica: Queryable,
+  primary: Queryable,
+  read: (on: Queryable) => Promise<T | null>,
+): Promise<T | null> {
+  if (replica === primary) return await read(primary);
+  return (await read(replica)) ?? (await read(primary));
 }
 
 /** The valued books: lookups and writes on the primary; a stored book and its answers, read by id, from `reads` first. */
@@ -218,21 +223,10 @@ function booksOn(db: Queryable, reads: Queryable): BookRepository {
     // The pool's handle, never a transaction's: the book is written in one transaction of its own.
     storeBook: async (family, book) => await storeBook(db, family, book),
     mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
-    readBook: async (bookId) =>
-      reads === db
-        ? await readBook(db, bookId)
-        : await readOnReplica(
-            () => readBook(reads, bookId),
-            () => readBook(db, bookId),
-          ),
+    readBook: async (bookId) => await readOnReplica(reads, db, (on) => readBook(on, bookId)),
     storeBookAnswers: async (bookId, instant, answers) => await storeBookAnswers(db, bookId, instant, answers),
     readBookAnswer: async (bookId, instant, operation, queryKey) =>
-      reads === db
-        ? await readBookAnswer(db, bookId, instant, operation, queryKey)
-        : await readOnReplica(
-            () => readBookAnswer(reads, bookId, instant, operation, queryKey),
-            () => readBookAnswer(db, bookId, instant, operation, queryKey),
-          ),
+      await readOnReplica(reads, db, (on) => readBookAnswer(on, bookId, instant, operation, queryKey)),
     contractsUnchangedSince: async (position, dates) => await contractsUnchangedSince(db, position, dates),
     whileValuing: async (key, value) => await whileClaimed(db, key, value),
   };
