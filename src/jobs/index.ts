@@ -1,5 +1,6 @@
 /** Every background queue, declared here and wired by one registerWorkers(boss). */
 import PgBoss from 'pg-boss';
+import { holdDeploymentLock } from '../db/duties.js';
 import { exportJob } from './export.js';
 import { requestLogRetention } from './request-log-retention.js';
 import { sessionArchive } from './session-archive.js';
@@ -13,7 +14,17 @@ export async function startJobs(connectionString: string, deps: JobDeps): Promis
   const boss = new PgBoss({ connectionString, application_name: 'oads-jobs', max: 4 });
   boss.on('error', (error) => deps.logger.error('job queue error', { error: error.message }));
   await boss.start();
-  await registerWorkers(boss, deps);
+  // pg-boss creates a queue's partition without a lock of its own: two machines creating the same
+  // queue at once deadlock (each holds, from its insert, a lock on pg-boss's queue table that the
+  // other's new foreign key needs). Machines started together create them one after another.
+  const release = await holdDeploymentLock(connectionString, 'job-queues', () =>
+    deps.logger.info('waiting for another machine creating the job queues'),
+  );
+  try {
+    await registerWorkers(boss, deps);
+  } finally {
+    await release();
+  }
   return boss;
 }
 
