@@ -67,3 +67,23 @@ describe('date parameters', () => {
     }
   });
 });
+
+describe('parameters whose rules an export overrides', () => {
+  const cap = { limit: { minimum: 1, maximum: 100_000 } };
+  const query = { underlying_symbol: 'SPX', date: '2026-11-20' };
+
+  it('take the route default when not overridden, and none when overridden and not sent', () => {
+    const route = validator.check('listOptionTrades', query);
+    expect(route.ok && route.query.limit).toBe(100);
+    const exported = validator.check('listOptionTrades', query, cap);
+    expect(exported.ok).toBe(true);
+    expect(exported.ok && 'limit' in exported.query).toBe(false);
+  });
+
+  it('keep a sent value, checked against the override instead of the route bound', () => {
+    const exported = validator.check('listOptionTrades', { ...query, limit: '50000' }, cap);
+    expect(exported.ok && exported.query.limit).toBe(50_000);
+    const refused = validator.check('listOptionTrades', { ...query, limit: '100001' }, cap);
+    expect(refused.ok ? [] : refused.details.map((d) => d.parameter)).toEqual(['limit']);
+  });
+});

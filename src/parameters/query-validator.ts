@@ -95,6 +95,9 @@ export class QueryValidator {
     // The defaults that depend on another parameter (the contract's default_when rules) too, as the
     // request path applies them.
     const coerced = { ...forSchema, ...Object.fromEntries(Object.entries(normalised).filter(([name]) => name in overrides)) };
+    // A parameter whose rules differ (an export's limit: the file's row cap) takes no default of the
+    // route's own when not sent: the route's default page size is not the export's cap.
+    for (const name of Object.keys(overrides)) if (!(name in normalised)) delete coerced[name];
     return { ok: true, query: applyConditionalDefaults(entry.operation.facts.parameterRules, coerced) };
   }
 }

@@ -171,6 +171,16 @@ describe('exports as csv and parquet', () => {
     expect(calendar.error?.error).toMatchObject({ code: 'invalid_body', details: [{ parameter: 'body.format' }] });
   });
 
+  it("without a limit, holds every row up to the file cap, not the route's default page of 100", async () => {
+    const { limit: _limit, ...unlimited } = QUERY;
+    expect(stored.length).toBeGreaterThan(500);
+    for (const format of ['json', 'csv'] as const) {
+      const file = await exported(format, unlimited);
+      expect(file.job, format).toMatchObject({ rows: stored.length, truncated: false });
+      expect(file.job.pages, format).toBeGreaterThan(1);
+    }
+  });
+
   it('cuts the rows at the row limit, the same first rows in every format', async () => {
     const query = { ...QUERY, limit: 25 };
     const json = JSON.parse((await exported('json', query)).bytes.toString('utf8')) as { data: OptionPrint[] };

@@ -736,7 +736,8 @@ export declare const getAsyncApiDocument: <ThrowOnError extends boolean = false>
  * endpoint's own parameter rules before acceptance (400 naming each bad parameter, prefixed
  * `query.`). Platform and account endpoints cannot be exported (400). On a paginated endpoint
  * `limit` is the maximum rows of the file (1 to 100,000 in JSON, 1 to the flat formats' row cap
- * in CSV and Parquet) and `cursor_id` is not accepted. At most
+ * in CSV and Parquet; without `limit`, the file holds every row up to that cap, never the
+ * endpoint's default page size) and `cursor_id` is not accepted. At most
  * 5 exports may be queued or running per account (429 `export_limit`, `Retry-After` 5), and the
  * account's export files not yet expired may hold at most its plan's cap of bytes
  * (`export_bytes_held_max` of `/v1/account/limits`: 1 GiB on basic, 4 GiB on pro by default;
