@@ -2996,7 +2996,19 @@ export interface components {
             export_bytes_held_max: number;
             /**
              * Format: int64
-             * @description Bytes in an export file at most (64 MiB).
+             * @description Bytes in a CSV or Parquet export file at most (EXPORT_FLAT_MAX_BYTES; 512 MiB by default).
+             * @example 536870912
+             */
+            export_flat_max_bytes: number;
+            /**
+             * Format: int64
+             * @description Rows in a CSV or Parquet export file at most (EXPORT_FLAT_MAX_ROWS; 3,000,000 by default). The export body's limit may be up to this in those formats.
+             * @example 3000000
+             */
+            export_flat_max_rows: number;
+            /**
+             * Format: int64
+             * @description Bytes in a JSON export file at most (64 MiB).
              * @example 67108864
              */
             export_max_bytes: number;
@@ -3008,7 +3020,7 @@ export interface components {
             export_max_query_params: number;
             /**
              * Format: int64
-             * @description Rows in an export file at most.
+             * @description Rows in a JSON export file at most (the spec's 100,000).
              * @example 100000
              */
             export_max_rows: number;

@@ -19,6 +19,8 @@ function limitValues(config: Readonly<Config>, plan: Plan): DataOf<'getAccount'>
     exports_queued_or_running: l.exportsQueuedOrRunning,
     export_max_rows: l.exportMaxRows,
     export_max_bytes: l.exportMaxBytes,
+    export_flat_max_rows: l.exportFlatMaxRows,
+    export_flat_max_bytes: l.exportFlatMaxBytes,
     export_max_query_params: l.exportMaxQueryParams,
     export_bytes_held_max: exportBytesCap(l, plan).bytes,
   };

@@ -142,6 +142,8 @@ describe('rate limits', () => {
           exports_queued_or_running: 1,
           export_max_rows: 1,
           export_max_bytes: 1,
+          export_flat_max_rows: 1,
+          export_flat_max_bytes: 1,
           export_max_query_params: 1,
           export_bytes_held_max: 1,
         },

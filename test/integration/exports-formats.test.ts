@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExport, getExport } from '../../generated/client/index.js';
+import { createExport, getAccountLimits, getExport } from '../../generated/client/index.js';
 import type { OptionPrint } from '../../generated/client/types.gen.js';
 import { exportColumns, type ColumnKind } from '../../src/api-contract/export-columns.js';
 import { loadApiContract } from '../../src/api-contract/openapi.js';
@@ -162,6 +162,15 @@ describe('exports as csv and parquet', () => {
     expect(json.error?.error.details.map((d) => d.parameter)).toEqual(['query.limit']);
     const csv = await exported('csv', big);
     expect(csv.job).toMatchObject({ rows: stored.length, truncated: false });
+    // The flat formats' caps are stated to the account, and the body's limit is held to them.
+    const limits = (await getAccountLimits({ client: account.client })).data!.data.limits;
+    expect(limits).toMatchObject({ export_flat_max_rows: 3_000_000, export_flat_max_bytes: 512 * 1024 ** 2, export_max_rows: 100_000 });
+    const over = await createExport({
+      client: account.client,
+      body: { path: '/v1/options/trades', query: { ...QUERY, limit: limits.export_flat_max_rows + 1 }, format: 'csv' },
+    });
+    expect(over.response.status).toBe(400);
+    expect(over.error?.error.details.map((d) => d.parameter)).toEqual(['query.limit']);
 
     const calendar = await createExport({
       client: account.client,

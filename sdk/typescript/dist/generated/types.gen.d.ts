@@ -1184,13 +1184,21 @@ export type LimitValues = {
      */
     exports_queued_or_running: number;
     /**
-     * Rows in an export file at most.
+     * Rows in a JSON export file at most (the spec's 100,000).
      */
     export_max_rows: number;
     /**
-     * Bytes in an export file at most (64 MiB).
+     * Bytes in a JSON export file at most (64 MiB).
      */
     export_max_bytes: number;
+    /**
+     * Rows in a CSV or Parquet export file at most (EXPORT_FLAT_MAX_ROWS; 3,000,000 by default). The export body's limit may be up to this in those formats.
+     */
+    export_flat_max_rows: number;
+    /**
+     * Bytes in a CSV or Parquet export file at most (EXPORT_FLAT_MAX_BYTES; 512 MiB by default).
+     */
+    export_flat_max_bytes: number;
     /**
      * Parameters in an export query at most.
      */

@@ -21,8 +21,12 @@ class LimitValues:
             keyless_requests_per_minute (int): Requests per minute per client network without a key or with bad credentials.
             endpoint_timeout_ms (int): Time a route has before it answers 504 (ms).
             exports_queued_or_running (int): Exports queued or running at once.
-            export_max_rows (int): Rows in an export file at most.
-            export_max_bytes (int): Bytes in an export file at most (64 MiB).
+            export_max_rows (int): Rows in a JSON export file at most (the spec's 100,000).
+            export_max_bytes (int): Bytes in a JSON export file at most (64 MiB).
+            export_flat_max_rows (int): Rows in a CSV or Parquet export file at most (EXPORT_FLAT_MAX_ROWS; 3,000,000 by
+                default). The export body's limit may be up to this in those formats.
+            export_flat_max_bytes (int): Bytes in a CSV or Parquet export file at most (EXPORT_FLAT_MAX_BYTES; 512 MiB by
+                default).
             export_max_query_params (int): Parameters in an export query at most.
             export_bytes_held_max (int): Bytes the account's export files not yet expired may hold, its plan's cap
                 (LIMIT_EXPORT_BYTES_BASIC or LIMIT_EXPORT_BYTES_PRO); at it a new export is refused 429 export_limit.
@@ -36,6 +40,8 @@ class LimitValues:
     exports_queued_or_running: int
     export_max_rows: int
     export_max_bytes: int
+    export_flat_max_rows: int
+    export_flat_max_bytes: int
     export_max_query_params: int
     export_bytes_held_max: int
 
@@ -56,6 +62,10 @@ class LimitValues:
 
         export_max_bytes = self.export_max_bytes
 
+        export_flat_max_rows = self.export_flat_max_rows
+
+        export_flat_max_bytes = self.export_flat_max_bytes
+
         export_max_query_params = self.export_max_query_params
 
         export_bytes_held_max = self.export_bytes_held_max
@@ -72,6 +82,8 @@ class LimitValues:
                 "exports_queued_or_running": exports_queued_or_running,
                 "export_max_rows": export_max_rows,
                 "export_max_bytes": export_max_bytes,
+                "export_flat_max_rows": export_flat_max_rows,
+                "export_flat_max_bytes": export_flat_max_bytes,
                 "export_max_query_params": export_max_query_params,
                 "export_bytes_held_max": export_bytes_held_max,
             }
@@ -98,6 +110,10 @@ class LimitValues:
 
         export_max_bytes = d.pop("export_max_bytes")
 
+        export_flat_max_rows = d.pop("export_flat_max_rows")
+
+        export_flat_max_bytes = d.pop("export_flat_max_bytes")
+
         export_max_query_params = d.pop("export_max_query_params")
 
         export_bytes_held_max = d.pop("export_bytes_held_max")
@@ -111,6 +127,8 @@ class LimitValues:
             exports_queued_or_running=exports_queued_or_running,
             export_max_rows=export_max_rows,
             export_max_bytes=export_max_bytes,
+            export_flat_max_rows=export_flat_max_rows,
+            export_flat_max_bytes=export_flat_max_bytes,
             export_max_query_params=export_max_query_params,
             export_bytes_held_max=export_bytes_held_max,
         )
