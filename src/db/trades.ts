@@ -5,11 +5,12 @@
  * A page is newest first by (ts, sequence, contract_id), the order of the partial indexes
  * prints_root_newest_idx (root, …) and prints_market_newest_idx (the whole market). Each root, or
  * the whole market, is read as its own ordered, limited index scan and the branches are merged:
- * PostgreSQL cannot keep the index order across an IN list. The sessions asked are a filter of the
- * scan, not a key of the index: a root's overnight (gth) prints of a trading date all precede its
- * day's (rth, curb, other) in time, so a day read newest first meets them only at its end, and an
- * overnight read is bounded by the overnight window (the caller gives it as from/to:
- * print-filters.ts readBounds).
+ * PostgreSQL cannot keep the index order across an IN list. The sessions asked do not lead the
+ * index: a root's overnight (gth) prints of a trading date all precede its day's (rth, curb, other)
+ * in time, so a day read newest first meets them only at its end, and an overnight read is bounded
+ * by the overnight window (the caller gives it as from/to: print-filters.ts readBounds). Session is
+ * the indexes' last key, so the scan checks it on the index entry and passes the prints of other
+ * sessions (a day's curb and late prints, met first newest first) without fetching their rows.
  *
  * The feed reads run as named prepared statements (prepared.ts executePrepared): parsed once per
  * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. Nothing a

@@ -3,9 +3,11 @@
  * into the envelope as their stored JSON text. The body must be the same valid envelope, row for
  * row, as the stored prints.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOptionTrades } from '../../generated/client/index.js';
 import { printBodies } from '../../src/db/stored-prints.js';
+import { printsPageStatement } from '../../src/db/trades.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -34,5 +36,25 @@ describe('trades without response validation', () => {
       .reverse();
     expect(r.data?.data.map((p) => p.id)).toEqual(stored.slice(0, 40).map((p) => p.id));
     expect(r.data?.data[0]).toEqual(stored[0]);
+  });
+
+  it('reads a regular-session page past the curb prints on the index entries, not by fetching their rows', async () => {
+    const db = service.database.admin;
+    const statement = printsPageStatement(db, { tradingDate: '2026-11-20', roots: ['SPXW'], sessions: ['rth'], from: null, to: null }, 100);
+    const curb = await sql<{ n: number }>`
+      select count(*)::int4 as n from prints where trading_date = '2026-11-20' and root = 'SPXW' and session = 'curb'`.execute(db);
+    expect(curb.rows[0]!.n).toBeGreaterThan(20);
+    // The statement as a page runs it, its values written in (EXPLAIN takes no bound values).
+    const literal = (v: unknown): string => (Array.isArray(v) ? `'{${v.join(',')}}'` : `'${String(v)}'`);
+    const text = statement!.sql.replace(/\$(\d+)/g, (_m, i: string) => literal(statement!.parameters[Number(i) - 1]));
+    const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${text}`).execute(db);
+    const lines = plan.rows.map((row) => row['QUERY PLAN']);
+    const scan = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
+    expect(scan, lines.join('\n')).toBeGreaterThanOrEqual(0);
+    // Session is checked in the index condition; what the filter still removes is fewer than the curb prints.
+    expect(lines[scan + 1], lines.join('\n')).toMatch(/Index Cond: .*session = ANY/);
+    const removed = lines.slice(scan + 1, scan + 4).find((line) => line.includes('Rows Removed by Filter'));
+    expect(Number(/Rows Removed by Filter: (\d+)/.exec(removed ?? '')?.[1] ?? 0)).toBeLessThan(curb.rows[0]!.n);
+    expect(lines.some((line) => /^\s*(->\s*)?Sort\b/.test(line))).toBe(false);
   });
 });
