@@ -1,6 +1,6 @@
 /** Reference data of the CME equity-index futures: the products and the contracts listed at a date. */
 import { globexTradeDateAt } from '../analytics/futures/globex-calendar.js';
-import { contractBySymbol, contractsAt, parseFuturesSymbol } from '../analytics/futures/contracts.js';
+import { contractBySymbol, contractsAt } from '../analytics/futures/contracts.js';
 import { FUTURES_PRODUCTS } from '../analytics/futures/products.js';
 import { newYorkDate } from '../analytics/new-york-time.js';
 import { invalidParameters } from '../errors.js';
@@ -31,16 +31,10 @@ export async function listFuturesContracts(
 ): Promise<Result<'listFuturesContracts'>> {
   const asOf = query.as_of ?? currentTradeDate(now);
   if (query.symbol !== undefined) {
-    const parsed = parseFuturesSymbol(query.symbol, asOf);
-    if (!parsed) throw invalidParameters([{ parameter: 'symbol', message: 'not a quarterly contract of ES, NQ, RTY, MES, MNQ or M2K' }]);
-    if (query.root !== undefined && parsed.root !== query.root) {
-      const message = `symbol ${query.symbol} is a contract of ${parsed.root}, not of ${query.root}`;
-      throw invalidParameters([
-        { parameter: 'root', message },
-        { parameter: 'symbol', message },
-      ]);
-    }
-    return { data: [contractBySymbol(query.symbol, asOf)!], source: 'derived' };
+    // The contract's pattern is the parser's: a symbol that passed validation parses.
+    const contract = contractBySymbol(query.symbol, asOf);
+    if (!contract) throw invalidParameters([{ parameter: 'symbol', message: 'not a quarterly contract of ES, NQ, RTY, MES, MNQ or M2K' }]);
+    return { data: [contract], source: 'derived' };
   }
   const expired = query.include_expired === true ? EXPIRED_CONTRACTS : 0;
   const roots = FUTURES_PRODUCTS.map((p) => p.root).filter((root) => query.root === undefined || root === query.root);

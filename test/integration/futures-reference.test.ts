@@ -106,22 +106,27 @@ describe('futures reference routes', () => {
     const short = await listFuturesContracts({ client: pro, query: { symbol: 'ESH7', as_of: '2026-11-20' } });
     expect(long.data!.data).toEqual(short.data!.data);
     expect(long.data!.data).toEqual([expect.objectContaining({ symbol: 'ESH27', rank: 1, last_trade_date: '2027-03-19' })]);
-    const expired = await listFuturesContracts({ client: pro, query: { symbol: 'RTYU26', root: 'RTY', as_of: '2026-11-20' } });
+    const expired = await listFuturesContracts({ client: pro, query: { symbol: 'RTYU26', as_of: '2026-11-20' } });
     expect(expired.data!.data).toEqual([
       expect.objectContaining({ status: 'expired', active: false, rank: null, last_trade_date: '2026-09-18' }),
     ]);
   });
 
   it('answers 400 naming each bad parameter', async () => {
+    const both = await listFuturesContracts({ client: pro, query: { symbol: 'NQZ26', root: 'NQ' } });
+    expect(both.response.status).toBe(400);
+    expect(details(both.error)).toEqual(['root', 'symbol']);
     const conflict = await listFuturesContracts({ client: pro, query: { symbol: 'NQZ26', root: 'ES' } });
     expect(conflict.response.status).toBe(400);
     expect(details(conflict.error)).toEqual(['root', 'symbol']);
     const bad = await listFuturesContracts({
       client: pro,
-      query: { symbol: 'ESX6', as_of: '2040-01-01', include_expired: 'maybe', root: 'ZN' } as never,
+      query: { symbol: 'ESX6', as_of: '2040-01-01', include_expired: 'maybe' } as never,
     });
     expect(bad.response.status).toBe(400);
-    expect(details(bad.error)).toEqual(['as_of', 'include_expired', 'root', 'symbol']);
+    expect(details(bad.error)).toEqual(['as_of', 'include_expired', 'symbol']);
+    const root = await listFuturesContracts({ client: pro, query: { root: 'ZN' } as never });
+    expect(details(root.error)).toEqual(['root']);
     const products = await listFuturesProducts({ client: pro, query: { root: 'CL' } as never });
     expect(products.response.status).toBe(400);
     expect(details(products.error)).toEqual(['root']);

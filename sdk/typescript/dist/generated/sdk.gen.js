@@ -784,8 +784,8 @@ export const listFuturesProducts = (options) => (options?.client ?? client).get(
  * **Symbols.** The canonical `symbol` is root, month code and two-digit year (ESZ26);
  * `globex_symbol` is CME Globex's one-digit form (ESZ6). `symbol` takes either and answers that
  * one contract at `as_of`, whatever its status; a one-digit year is the year ending in that digit
- * from four years before `as_of`'s year to five after. A `symbol` whose root is not `root` is a
- * 400 naming both.
+ * from four years before `as_of`'s year to five after. `symbol` names its root, so it is not
+ * given with `root` (400 naming both).
  *
  */
 export const listFuturesContracts = (options) => (options?.client ?? client).get({
