@@ -3,12 +3,22 @@
  * figures and the contracts listed at dates, checked against values written out here from CME's
  * contract specifications and listing rules (not computed by the code under test); the default
  * as_of from the service clock; 400s naming each bad parameter; 403 without the futures dataset;
- * the catalog entries; Globex windows of the sessions route around holidays.
+ * the catalog entries; exports; Globex windows of the sessions route around holidays.
  */
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listCatalog, listFuturesContracts, listFuturesProducts, listMarketSessions } from '../../generated/client/index.js';
+import {
+  createExport,
+  getExport,
+  listCatalog,
+  listFuturesContracts,
+  listFuturesProducts,
+  listMarketSessions,
+} from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
+import { exportJob } from '../../src/jobs/export.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 /** Friday 2026-11-20 17:30 ET: after Globex's close, so the current CME trade date is Monday 2026-11-23. */
 const AFTER_CLOSE = Date.parse('2026-11-20T22:30:00Z');
@@ -17,11 +27,16 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 describe('futures reference routes', () => {
   let service: TestService;
   let pro: Client;
+  let proKey: string;
   let optionsOnly: Client;
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => AFTER_CLOSE, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
-    ({ client: pro } = await service.newAccount({ plan: 'pro' }));
+    service = await startTestService({
+      jobs: true,
+      clock: () => AFTER_CLOSE,
+      env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' },
+    });
+    ({ client: pro, key: proKey } = await service.newAccount({ plan: 'pro' }));
     ({ client: optionsOnly } = await service.newAccount({ plan: 'pro', datasets: ['options'] }));
   });
   afterAll(async () => service.stop());
@@ -147,6 +162,32 @@ describe('futures reference routes', () => {
       ['listFuturesContracts', '/v1/futures/contracts', 'futures', false, true],
       ['listFuturesProducts', '/v1/futures/products', 'futures', false, true],
     ]);
+  });
+
+  it('exports the contracts as the route answers them, in JSON and as gzip-compressed CSV rows', async () => {
+    const query = { root: 'ES' as const, as_of: '2026-11-20' };
+    const exported = async (format: 'json' | 'csv'): Promise<Buffer> => {
+      const created = await createExport({ client: pro, body: { path: '/v1/futures/contracts', query, format } });
+      expect(created.response.status, JSON.stringify(created.error)).toBe(202);
+      const id = created.data!.data.id;
+      await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 30_000 });
+      const job = (await getExport({ client: pro, path: { id } })).data!.data;
+      const response = await fetch(`${service.url}${job.download_url}`, { headers: { authorization: `Bearer ${proKey}` } });
+      expect(response.status).toBe(200);
+      return Buffer.from(await response.arrayBuffer());
+    };
+    const served = (await listFuturesContracts({ client: pro, query })).data!.data;
+    expect((JSON.parse((await exported('json')).toString('utf8')) as { data: unknown }).data).toEqual(served);
+    const lines = zlib
+      .gunzipSync(await exported('csv'))
+      .toString('utf8')
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(served.length + 1);
+    const header = lines[0]!.split(',');
+    const column = (name: string) => lines.slice(1).map((line) => line.split(',')[header.indexOf(name)]);
+    expect(column('symbol')).toEqual(served.map((c) => c.symbol));
+    expect(column('last_trade_date')).toEqual(served.map((c) => c.last_trade_date));
   });
 
   it('serves the Globex windows of CME holidays on the sessions route', async () => {
