@@ -27,7 +27,15 @@
  * interruptions are not modelled.
  */
 
-import { CALENDAR_FIRST_DATE, CALENDAR_LAST_DATE, calendarDay, isTradingDay, nextTradingDay, previousTradingDay } from '../calendar.js';
+import {
+  CALENDAR_FIRST_DATE,
+  CALENDAR_LAST_DATE,
+  CalendarRangeError,
+  calendarDay,
+  isTradingDay,
+  nextTradingDay,
+  previousTradingDay,
+} from '../calendar.js';
 import { addDays, dayOfWeek, newYorkDate, newYorkTimeToMs } from '../new-york-time.js';
 
 /** Globex opens for the next trade date at 18:00 ET (17:00 CT). */
@@ -153,11 +161,13 @@ export function globexTradeDate(date: string): GlobexTradeDate | null {
   return { trade_date: date, status: windows.some((w) => w.early) ? 'early_close' : 'regular', windows };
 }
 
+/** The previous trade date, or the day before the calendar's first date when there is none in it. */
 function previousTradingDayOrFirst(date: string): string {
   try {
     return previousTradingDay(date);
-  } catch {
-    return addDays(CALENDAR_FIRST_DATE, -1);
+  } catch (error) {
+    if (error instanceof CalendarRangeError) return addDays(CALENDAR_FIRST_DATE, -1);
+    throw error;
   }
 }
 
