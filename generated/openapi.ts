@@ -237,6 +237,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/futures/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quarterly futures contracts listed at a date
+         * @description The quarterly contracts of the equity-index futures listed at a date (`as_of`), by the
+         *     listing rules of CME Group's contract specifications, nearest expiration first for each root
+         *     (roots in the order of `/v1/futures/products`). Without `root` or `symbol`, every product's.
+         *
+         *     **Dates.** A contract is listed from its `first_trade_date` (the CME trade date after the
+         *     contract `listed_contracts` quarters before it expired: the next quarter is listed when the
+         *     nearest expires) through its `last_trade_date`: the third Friday of the contract month, or the
+         *     trade date before it when that Friday is not a CME trade date (e.g. Good Friday, or Juneteenth
+         *     observed on 2027-06-18). Trading terminates at 09:30 ET that day (`last_trade_time`, Unix ms);
+         *     `expiration_date` and `final_settlement_date` are the same date, on which the final settlement
+         *     price is the index's Special Opening Quotation. `roll_date` is CME's equity-index roll
+         *     convention, eight calendar days before the third Friday (the trade date before when that
+         *     Thursday does not trade); from it the next contract is the `lead` month. First trade dates
+         *     follow today's listed counts back in time (CME listed fewer ES quarters before it extended the
+         *     schedule), and outside the exchange calendar (before 2000, after 2035) the third Friday is
+         *     taken as is.
+         *
+         *     **At `as_of`.** `status` is listed (first trade date ≤ as_of ≤ last trade date; `active`
+         *     true: on its last trade date a contract is still listed though it stops trading at 09:30 ET),
+         *     expired or not_listed; `rank` numbers the listed contracts of a root from 0 (nearest); `lead`
+         *     marks one per root. `as_of` defaults to the current CME trade date: the trade date of the
+         *     present instant, which after the 17:00 ET close is the next one. `include_expired` adds each
+         *     root's eight most recently expired contracts (two years), oldest first, before the listed ones.
+         *
+         *     **Symbols.** The canonical `symbol` is root, month code and two-digit year (ESZ26);
+         *     `globex_symbol` is CME Globex's one-digit form (ESZ6). `symbol` takes either and answers that
+         *     one contract at `as_of`, whatever its status; a one-digit year is the year ending in that digit
+         *     from four years before `as_of`'s year to five after. `symbol` names its root, so it is not
+         *     given with `root` (400 naming both).
+         */
+        get: operations["listFuturesContracts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/futures/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CME equity-index futures products
+         * @description The equity-index futures products this service describes, from CME Group's contract
+         *     specifications: the E-mini S&P 500 (ES), E-mini Nasdaq-100 (NQ) and E-mini Russell 2000
+         *     (RTY), and their Micro E-minis (MES, MNQ, M2K). Each gives its underlying index, the
+         *     multiplier in US dollars per index point, the minimum price fluctuation of an outright
+         *     (`tick_size`, index points) and its dollar value (`tick_value` = multiplier × tick_size), the
+         *     settlement method (cash, to the index's Special Opening Quotation on the last trade date), the
+         *     listing cycle (March quarterly months H, M, U, Z and how many consecutive quarters are listed
+         *     at once: 21 for ES, 5 for the others), the trading session template (`globex`: its windows and
+         *     CME holiday schedule are those of `GET /v1/market/sessions?asset=futures`), the termination
+         *     time of an expiring contract and CME's roll convention. Reference data: the same for every
+         *     date; `root` narrows it to one product.
+         */
+        get: operations["listFuturesProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/indices/volatility": {
         parameters: {
             query?: never;
@@ -372,11 +450,16 @@ export interface paths {
          *     after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
          *     16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
          *     (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
-         *     (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
-         *     date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
-         *     sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
-         *     whose curb session does not run) and status is early_close. Weekends and holidays have no
-         *     sessions. Default date: the current exchange date.
+         *     (Cboe Global Trading Hours). Futures: the CME Globex equity-index session of the trade date,
+         *     18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+         *     sessions, on CME's holiday schedule: a trade date is an NYSE trading day; on New Year's Day,
+         *     Good Friday and Christmas Globex does not trade (Good Fridays of an employment report trade to
+         *     09:15); on the other NYSE holidays it trades to 13:00 (12:00 CT) and that session belongs to
+         *     the next trade date, which then has two `globex` windows; on NYSE early-close days it closes at
+         *     13:15. A futures window's status is early_close when it ends before 17:00. On early-close days
+         *     regular trading ends at 13:00 (13:15 for index and ETF options, whose curb session does not
+         *     run) and status is early_close. Weekends and holidays have no sessions. Default date: the
+         *     current exchange date.
          */
         get: operations["listMarketSessions"];
         put?: never;
@@ -2163,6 +2246,202 @@ export interface components {
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
+        /** FuturesContract */
+        FuturesContract: {
+            /**
+             * @description Listed at as_of.
+             * @example true
+             */
+            active: boolean;
+            /**
+             * @description Contract month, YYYY-MM.
+             * @example 2026-12
+             */
+            contract_month: string;
+            /**
+             * Format: date
+             * @description Expiration date (the last trade date).
+             * @example 2026-12-18
+             */
+            expiration_date: string;
+            /**
+             * Format: date
+             * @description Date of the final settlement price, the Special Opening Quotation of the index.
+             * @example 2026-12-18
+             */
+            final_settlement_date: string;
+            /**
+             * Format: date
+             * @description First CME trade date of the contract.
+             * @example 2021-09-20
+             */
+            first_trade_date: string;
+            /**
+             * @description CME Globex symbol, one-digit year.
+             * @example ESZ6
+             */
+            globex_symbol: string;
+            /**
+             * Format: date
+             * @description Last trade date: the third Friday of the month, or the trade date before it.
+             * @example 2026-12-18
+             */
+            last_trade_date: string;
+            /**
+             * Format: int64
+             * @description Unix ms at which trading terminates: 09:30 ET on the last trade date.
+             * @example 1797604200000
+             */
+            last_trade_time: number;
+            /**
+             * @description The lead month of the root at as_of.
+             * @example true
+             */
+            lead: boolean;
+            month_code: components["schemas"]["FuturesMonthCode"];
+            /**
+             * @description Position among the root's listed contracts at as_of, 0 the nearest; null when not listed.
+             * @example 0
+             */
+            rank: number | null;
+            /**
+             * Format: date
+             * @description CME's roll date: eight days before the third Friday.
+             * @example 2026-12-10
+             */
+            roll_date: string;
+            root: components["schemas"]["FuturesRoot"];
+            status: components["schemas"]["FuturesContractStatus"];
+            /**
+             * @description Canonical symbol: root, month code, two-digit year.
+             * @example ESZ26
+             */
+            symbol: string;
+        };
+        /** FuturesContractsResponse */
+        FuturesContractsResponse: {
+            /** @description The contracts. */
+            data: components["schemas"]["FuturesContract"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * FuturesContractStatus
+         * @description At as_of: listed (between its first and last trade dates), expired, or not_listed yet.
+         * @example listed
+         * @enum {string}
+         */
+        FuturesContractStatus: "listed" | "expired" | "not_listed";
+        /**
+         * FuturesIndex
+         * @description The index a futures product settles to: SPX (S&P 500), NDX (Nasdaq-100), RUT (Russell 2000).
+         * @example SPX
+         * @enum {string}
+         */
+        FuturesIndex: "SPX" | "NDX" | "RUT";
+        /**
+         * FuturesListingCycle
+         * @description The contract months and how many consecutive quarters are listed at once.
+         */
+        FuturesListingCycle: {
+            /**
+             * @description Consecutive quarters listed at once.
+             * @example 21
+             */
+            listed_contracts: number;
+            /** @description Month codes of the cycle. */
+            months: components["schemas"]["FuturesMonthCode"][];
+        };
+        /**
+         * FuturesMonthCode
+         * @description Quarterly contract month code: H March, M June, U September, Z December.
+         * @example Z
+         * @enum {string}
+         */
+        FuturesMonthCode: "H" | "M" | "U" | "Z";
+        /** FuturesProduct */
+        FuturesProduct: {
+            /**
+             * @description Currency of prices and values: USD.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description Listing exchange: CME.
+             * @example CME
+             */
+            exchange: string;
+            /**
+             * @description How the final settlement price is set.
+             * @example Cash settled to the Special Opening Quotation (SOQ) of the S&P 500 Index on the final settlement date, the contract's last trade date.
+             */
+            final_settlement: string;
+            /**
+             * @description Eastern time at which an expiring contract stops trading on its last trade date.
+             * @example 09:30
+             */
+            last_trade_time: string;
+            listing_cycle: components["schemas"]["FuturesListingCycle"];
+            /**
+             * Format: double
+             * @description US dollars per index point.
+             * @example 50
+             */
+            multiplier: number;
+            /**
+             * @description Product name.
+             * @example E-mini S&P 500
+             */
+            name: string;
+            /**
+             * @description CME's roll date convention in words.
+             * @example Eight calendar days before expiration
+             */
+            roll_convention: string;
+            root: components["schemas"]["FuturesRoot"];
+            /**
+             * @description globex: the session of GET /v1/market/sessions?asset=futures.
+             * @example globex
+             */
+            session_template: string;
+            /**
+             * @description cash: financially settled, no delivery.
+             * @example cash
+             */
+            settlement_method: string;
+            /**
+             * Format: double
+             * @description Minimum price fluctuation of an outright, index points.
+             * @example 0.25
+             */
+            tick_size: number;
+            /**
+             * Format: double
+             * @description US dollars per tick (multiplier × tick_size).
+             * @example 12.5
+             */
+            tick_value: number;
+            /**
+             * @description Trading hours in words.
+             * @example CME Globex: Sunday 18:00 to Friday 17:00 ET with a daily halt 17:00-18:00 ET
+             */
+            trading_hours: string;
+            underlying_index: components["schemas"]["FuturesIndex"];
+        };
+        /** FuturesProductsResponse */
+        FuturesProductsResponse: {
+            /** @description The products. */
+            data: components["schemas"]["FuturesProduct"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * FuturesRoot
+         * @description A CME equity-index futures product: ES, NQ, RTY (E-minis) or MES, MNQ, M2K (Micro E-minis).
+         * @example ES
+         * @enum {string}
+         */
+        FuturesRoot: "ES" | "NQ" | "RTY" | "MES" | "MNQ" | "M2K";
         /**
          * GammaRegime
          * @description Net and absolute modeled exposure of the selected contracts to the requested greek, and their ratio.
@@ -3070,7 +3349,7 @@ export interface components {
             session: components["schemas"]["MarketSessionName"];
             start_time: components["schemas"]["UnixMs"];
             /**
-             * @description regular, or early_close on an early-close day.
+             * @description regular, or early_close on an early-close day; a futures window: early_close when it ends before 17:00 ET (an early close or a holiday halt).
              * @example regular
              */
             status: components["schemas"]["SessionHours"];
@@ -4187,7 +4466,7 @@ export interface components {
         };
         /**
          * RouteFamily
-         * @description The family of a route (each operation's x-family); futures has no routes yet.
+         * @description The family of a route (each operation's x-family); futures holds the CME equity-index futures reference routes.
          * @example options
          * @enum {string}
          */
@@ -5185,6 +5464,15 @@ export type SchemaExportStatus = components['schemas']['ExportStatus'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
 export type SchemaFlowLeaderRow = components['schemas']['FlowLeaderRow'];
 export type SchemaFlowLeadersResponse = components['schemas']['FlowLeadersResponse'];
+export type SchemaFuturesContract = components['schemas']['FuturesContract'];
+export type SchemaFuturesContractsResponse = components['schemas']['FuturesContractsResponse'];
+export type SchemaFuturesContractStatus = components['schemas']['FuturesContractStatus'];
+export type SchemaFuturesIndex = components['schemas']['FuturesIndex'];
+export type SchemaFuturesListingCycle = components['schemas']['FuturesListingCycle'];
+export type SchemaFuturesMonthCode = components['schemas']['FuturesMonthCode'];
+export type SchemaFuturesProduct = components['schemas']['FuturesProduct'];
+export type SchemaFuturesProductsResponse = components['schemas']['FuturesProductsResponse'];
+export type SchemaFuturesRoot = components['schemas']['FuturesRoot'];
 export type SchemaGammaRegime = components['schemas']['GammaRegime'];
 export type SchemaGreek = components['schemas']['Greek'];
 export type SchemaHeatmap = components['schemas']['Heatmap'];
@@ -5650,6 +5938,84 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listFuturesContracts: {
+        parameters: {
+            query?: {
+                /** @description The date the listing is described at, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. */
+                as_of?: components["schemas"]["CalendarDate"];
+                /** @description Also each root's eight most recently expired contracts (ignored with `symbol`). */
+                include_expired?: boolean;
+                /** @description Only this product's contracts. */
+                root?: components["schemas"]["FuturesRoot"];
+                /** @description One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year). */
+                symbol?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contracts, per root nearest expiration first (expired ones, when asked, before them). */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesContractsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listFuturesProducts: {
+        parameters: {
+            query?: {
+                /** @description Only this product. */
+                root?: components["schemas"]["FuturesRoot"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The products, ES, NQ, RTY, MES, MNQ, M2K in that order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesProductsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
         };
     };
     getIndexVolatility: {

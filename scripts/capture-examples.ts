@@ -165,6 +165,8 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
       call('GET', '/v1/options/chain', { underlying_symbol: 'SPY', at: Date.parse(`${DAY}T16:00:00Z`), moneyness: 'otm', limit: 3 }),
     );
     await take('listStockSplits', call('GET', '/v1/stocks/splits', { limit: 5 }));
+    await take('listFuturesProducts', call('GET', '/v1/futures/products', { root: 'ES' }));
+    await take('listFuturesContracts', call('GET', '/v1/futures/contracts', { root: 'ES', as_of: DAY }));
     await take('listMarketSessions', call('GET', '/v1/market/sessions', { date: DAY }));
     await take('getMarketCalendarDay', call('GET', '/v1/market/calendar', { date: '2026-11-27' }));
     await take('listCatalog', call('GET', '/v1/catalog', { family: 'options' }));

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListFuturesContractsData, ListFuturesContractsErrors, ListFuturesContractsResponses, ListFuturesProductsData, ListFuturesProductsErrors, ListFuturesProductsResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
@@ -770,17 +770,84 @@ export const listStockSplits = <ThrowOnError extends boolean = false>(options?: 
 });
 
 /**
+ * CME equity-index futures products
+ *
+ * The equity-index futures products this service describes, from CME Group's contract
+ * specifications: the E-mini S&P 500 (ES), E-mini Nasdaq-100 (NQ) and E-mini Russell 2000
+ * (RTY), and their Micro E-minis (MES, MNQ, M2K). Each gives its underlying index, the
+ * multiplier in US dollars per index point, the minimum price fluctuation of an outright
+ * (`tick_size`, index points) and its dollar value (`tick_value` = multiplier × tick_size), the
+ * settlement method (cash, to the index's Special Opening Quotation on the last trade date), the
+ * listing cycle (March quarterly months H, M, U, Z and how many consecutive quarters are listed
+ * at once: 21 for ES, 5 for the others), the trading session template (`globex`: its windows and
+ * CME holiday schedule are those of `GET /v1/market/sessions?asset=futures`), the termination
+ * time of an expiring contract and CME's roll convention. Reference data: the same for every
+ * date; `root` narrows it to one product.
+ *
+ */
+export const listFuturesProducts = <ThrowOnError extends boolean = false>(options?: Options<ListFuturesProductsData, ThrowOnError>) => (options?.client ?? client).get<ListFuturesProductsResponses, ListFuturesProductsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/futures/products',
+    ...options
+});
+
+/**
+ * Quarterly futures contracts listed at a date
+ *
+ * The quarterly contracts of the equity-index futures listed at a date (`as_of`), by the
+ * listing rules of CME Group's contract specifications, nearest expiration first for each root
+ * (roots in the order of `/v1/futures/products`). Without `root` or `symbol`, every product's.
+ *
+ * **Dates.** A contract is listed from its `first_trade_date` (the CME trade date after the
+ * contract `listed_contracts` quarters before it expired: the next quarter is listed when the
+ * nearest expires) through its `last_trade_date`: the third Friday of the contract month, or the
+ * trade date before it when that Friday is not a CME trade date (e.g. Good Friday, or Juneteenth
+ * observed on 2027-06-18). Trading terminates at 09:30 ET that day (`last_trade_time`, Unix ms);
+ * `expiration_date` and `final_settlement_date` are the same date, on which the final settlement
+ * price is the index's Special Opening Quotation. `roll_date` is CME's equity-index roll
+ * convention, eight calendar days before the third Friday (the trade date before when that
+ * Thursday does not trade); from it the next contract is the `lead` month. First trade dates
+ * follow today's listed counts back in time (CME listed fewer ES quarters before it extended the
+ * schedule), and outside the exchange calendar (before 2000, after 2035) the third Friday is
+ * taken as is.
+ *
+ * **At `as_of`.** `status` is listed (first trade date ≤ as_of ≤ last trade date; `active`
+ * true: on its last trade date a contract is still listed though it stops trading at 09:30 ET),
+ * expired or not_listed; `rank` numbers the listed contracts of a root from 0 (nearest); `lead`
+ * marks one per root. `as_of` defaults to the current CME trade date: the trade date of the
+ * present instant, which after the 17:00 ET close is the next one. `include_expired` adds each
+ * root's eight most recently expired contracts (two years), oldest first, before the listed ones.
+ *
+ * **Symbols.** The canonical `symbol` is root, month code and two-digit year (ESZ26);
+ * `globex_symbol` is CME Globex's one-digit form (ESZ6). `symbol` takes either and answers that
+ * one contract at `as_of`, whatever its status; a one-digit year is the year ending in that digit
+ * from four years before `as_of`'s year to five after. `symbol` names its root, so it is not
+ * given with `root` (400 naming both).
+ *
+ */
+export const listFuturesContracts = <ThrowOnError extends boolean = false>(options?: Options<ListFuturesContractsData, ThrowOnError>) => (options?.client ?? client).get<ListFuturesContractsResponses, ListFuturesContractsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/futures/contracts',
+    ...options
+});
+
+/**
  * Session windows of a trading date
  *
  * Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and
  * after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
  * 16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
  * (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
- * (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
- * date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
- * sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
- * whose curb session does not run) and status is early_close. Weekends and holidays have no
- * sessions. Default date: the current exchange date.
+ * (Cboe Global Trading Hours). Futures: the CME Globex equity-index session of the trade date,
+ * 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+ * sessions, on CME's holiday schedule: a trade date is an NYSE trading day; on New Year's Day,
+ * Good Friday and Christmas Globex does not trade (Good Fridays of an employment report trade to
+ * 09:15); on the other NYSE holidays it trades to 13:00 (12:00 CT) and that session belongs to
+ * the next trade date, which then has two `globex` windows; on NYSE early-close days it closes at
+ * 13:15. A futures window's status is early_close when it ends before 17:00. On early-close days
+ * regular trading ends at 13:00 (13:15 for index and ETF options, whose curb session does not
+ * run) and status is early_close. Weekends and holidays have no sessions. Default date: the
+ * current exchange date.
  *
  */
 export const listMarketSessions = <ThrowOnError extends boolean = false>(options?: Options<ListMarketSessionsData, ThrowOnError>) => (options?.client ?? client).get<ListMarketSessionsResponses, ListMarketSessionsErrors, ThrowOnError>({

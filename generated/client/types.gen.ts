@@ -56,7 +56,7 @@ export type ContractType = 'call' | 'put';
 /**
  * RouteFamily
  *
- * The family of a route (each operation's x-family); futures has no routes yet.
+ * The family of a route (each operation's x-family); futures holds the CME equity-index futures reference routes.
  */
 export type RouteFamily = 'options' | 'futures' | 'indices' | 'stocks' | 'market' | 'account' | 'platform' | 'exports';
 
@@ -1026,13 +1026,199 @@ export type MarketSession = {
     session: MarketSessionName;
     start_time: UnixMs;
     /**
-     * regular, or early_close on an early-close day.
+     * regular, or early_close on an early-close day; a futures window: early_close when it ends before 17:00 ET (an early close or a holiday halt).
      */
     status: SessionHours;
     /**
      * Trading date the window belongs to (an overnight or Globex window starts the evening before).
      */
     trading_date: string;
+};
+
+/**
+ * FuturesRoot
+ *
+ * A CME equity-index futures product: ES, NQ, RTY (E-minis) or MES, MNQ, M2K (Micro E-minis).
+ */
+export type FuturesRoot = 'ES' | 'NQ' | 'RTY' | 'MES' | 'MNQ' | 'M2K';
+
+/**
+ * FuturesIndex
+ *
+ * The index a futures product settles to: SPX (S&P 500), NDX (Nasdaq-100), RUT (Russell 2000).
+ */
+export type FuturesIndex = 'SPX' | 'NDX' | 'RUT';
+
+/**
+ * FuturesMonthCode
+ *
+ * Quarterly contract month code: H March, M June, U September, Z December.
+ */
+export type FuturesMonthCode = 'H' | 'M' | 'U' | 'Z';
+
+/**
+ * FuturesContractStatus
+ *
+ * At as_of: listed (between its first and last trade dates), expired, or not_listed yet.
+ */
+export type FuturesContractStatus = 'listed' | 'expired' | 'not_listed';
+
+/**
+ * FuturesListingCycle
+ *
+ * The contract months and how many consecutive quarters are listed at once.
+ */
+export type FuturesListingCycle = {
+    /**
+     * Month codes of the cycle.
+     */
+    months: Array<FuturesMonthCode>;
+    /**
+     * Consecutive quarters listed at once.
+     */
+    listed_contracts: number;
+};
+
+/**
+ * FuturesProduct
+ */
+export type FuturesProduct = {
+    root: FuturesRoot;
+    /**
+     * Listing exchange: CME.
+     */
+    exchange: string;
+    /**
+     * Product name.
+     */
+    name: string;
+    underlying_index: FuturesIndex;
+    /**
+     * US dollars per index point.
+     */
+    multiplier: number;
+    /**
+     * Minimum price fluctuation of an outright, index points.
+     */
+    tick_size: number;
+    /**
+     * US dollars per tick (multiplier × tick_size).
+     */
+    tick_value: number;
+    /**
+     * Currency of prices and values: USD.
+     */
+    currency: string;
+    /**
+     * cash: financially settled, no delivery.
+     */
+    settlement_method: string;
+    /**
+     * How the final settlement price is set.
+     */
+    final_settlement: string;
+    listing_cycle: FuturesListingCycle;
+    /**
+     * globex: the session of GET /v1/market/sessions?asset=futures.
+     */
+    session_template: string;
+    /**
+     * Trading hours in words.
+     */
+    trading_hours: string;
+    /**
+     * Eastern time at which an expiring contract stops trading on its last trade date.
+     */
+    last_trade_time: string;
+    /**
+     * CME's roll date convention in words.
+     */
+    roll_convention: string;
+};
+
+/**
+ * FuturesProductsResponse
+ */
+export type FuturesProductsResponse = {
+    /**
+     * The products.
+     */
+    data: Array<FuturesProduct>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+
+/**
+ * FuturesContract
+ */
+export type FuturesContract = {
+    /**
+     * Canonical symbol: root, month code, two-digit year.
+     */
+    symbol: string;
+    /**
+     * CME Globex symbol, one-digit year.
+     */
+    globex_symbol: string;
+    root: FuturesRoot;
+    month_code: FuturesMonthCode;
+    /**
+     * Contract month, YYYY-MM.
+     */
+    contract_month: string;
+    /**
+     * First CME trade date of the contract.
+     */
+    first_trade_date: string;
+    /**
+     * Last trade date: the third Friday of the month, or the trade date before it.
+     */
+    last_trade_date: string;
+    /**
+     * Unix ms at which trading terminates: 09:30 ET on the last trade date.
+     */
+    last_trade_time: number;
+    /**
+     * Expiration date (the last trade date).
+     */
+    expiration_date: string;
+    /**
+     * Date of the final settlement price, the Special Opening Quotation of the index.
+     */
+    final_settlement_date: string;
+    /**
+     * CME's roll date: eight days before the third Friday.
+     */
+    roll_date: string;
+    status: FuturesContractStatus;
+    /**
+     * Listed at as_of.
+     */
+    active: boolean;
+    /**
+     * Position among the root's listed contracts at as_of, 0 the nearest; null when not listed.
+     */
+    rank: number | null;
+    /**
+     * The lead month of the root at as_of.
+     */
+    lead: boolean;
+};
+
+/**
+ * FuturesContractsResponse
+ */
+export type FuturesContractsResponse = {
+    /**
+     * The contracts.
+     */
+    data: Array<FuturesContract>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
 };
 
 /**
@@ -5573,6 +5759,126 @@ export type ListStockSplitsResponses = {
 };
 
 export type ListStockSplitsResponse = ListStockSplitsResponses[keyof ListStockSplitsResponses];
+
+export type ListFuturesProductsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only this product.
+         */
+        root?: FuturesRoot;
+    };
+    url: '/v1/futures/products';
+};
+
+export type ListFuturesProductsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListFuturesProductsError = ListFuturesProductsErrors[keyof ListFuturesProductsErrors];
+
+export type ListFuturesProductsResponses = {
+    /**
+     * The products, ES, NQ, RTY, MES, MNQ, M2K in that order.
+     */
+    200: FuturesProductsResponse;
+};
+
+export type ListFuturesProductsResponse = ListFuturesProductsResponses[keyof ListFuturesProductsResponses];
+
+export type ListFuturesContractsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Only this product's contracts.
+         */
+        root?: FuturesRoot;
+        /**
+         * One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year).
+         */
+        symbol?: string;
+        /**
+         * The date the listing is described at, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date.
+         */
+        as_of?: CalendarDate;
+        /**
+         * Also each root's eight most recently expired contracts (ignored with `symbol`).
+         */
+        include_expired?: boolean;
+    };
+    url: '/v1/futures/contracts';
+};
+
+export type ListFuturesContractsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListFuturesContractsError = ListFuturesContractsErrors[keyof ListFuturesContractsErrors];
+
+export type ListFuturesContractsResponses = {
+    /**
+     * The contracts, per root nearest expiration first (expired ones, when asked, before them).
+     */
+    200: FuturesContractsResponse;
+};
+
+export type ListFuturesContractsResponse = ListFuturesContractsResponses[keyof ListFuturesContractsResponses];
 
 export type ListMarketSessionsData = {
     body?: never;

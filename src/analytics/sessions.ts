@@ -8,13 +8,17 @@
  *   Curb session since 2022-04-25, CME's single 17:00–18:00 ET daily halt). Older eras differ
  *   (Cboe GTH ran 03:00–09:15 ET from 2015 and 20:15–09:15 ET from late 2021; CME had an extra
  *   15:15–15:30 CT pause) and are not modelled for historical dates.
- * - CME and Cboe publish their own holiday schedules: on NYSE holidays CME equity futures usually
- *   trade an abbreviated session that belongs to the next trade date, and Cboe runs GTH on some
- *   NYSE closures (e.g. 2025-01-09). Here a closed NYSE day yields no sessions, and the Globex and
- *   GTH windows of a date start on the preceding calendar evening.
+ * - Cboe publishes its own holiday schedule and runs GTH on some NYSE closures (e.g. 2025-01-09).
+ *   Here a closed NYSE day yields no sessions, and the GTH window of a date starts on the
+ *   preceding calendar evening.
+ * - Futures follow CME's Globex calendar (futures/globex-calendar.ts): a trade date is an NYSE
+ *   trading day; the abbreviated morning session of an NYSE holiday on which Globex trades belongs
+ *   to the next trade date, so that date has two `globex` windows, the first with status
+ *   early_close. A window's status is early_close when it ends before 17:00 ET.
  */
 
 import { calendarDay } from './calendar.js';
+import { globexTradeDate } from './futures/globex-calendar.js';
 import { addDays, newYorkTimeToMs } from './new-york-time.js';
 
 export type SessionAsset = 'stocks' | 'options' | 'futures';
@@ -44,7 +48,7 @@ export const SESSION_SOURCES: Record<string, string> = {
   'options.curb':
     '16:15–17:00 ET Cboe Curb session for SPX, XSP and VIX options (SR-CBOE-2021-071, live since 2022-04-25), trade date of the preceding RTH; not held on early-close days, when the related CME futures halt with RTH at 13:15 ET.',
   'futures.globex':
-    'CME Globex equity-index futures (E-mini S&P 500 contract specifications): 18:00 ET the previous evening (Sunday for Monday) to 17:00 ET with the daily 17:00–18:00 ET halt; 13:15 ET (12:15 CT) halt on NYSE early-close days per CME holiday schedules.',
+    "CME Globex equity-index futures (E-mini S&P 500, E-mini Nasdaq-100, E-mini Russell 2000 contract specifications): 18:00 ET the previous evening (Sunday for Monday) to 17:00 ET with the daily 17:00–18:00 ET halt; per CME Group holiday schedules, 13:15 ET (12:15 CT) close on NYSE early-close days, no trading on New Year's Day, Good Friday (except employment-report Good Fridays, to 09:15 ET) and Christmas, and on the other NYSE holidays a session to 13:00 ET (12:00 CT) that belongs to the next trade date.",
 };
 
 const ASSET_ORDER: readonly SessionAsset[] = ['stocks', 'options', 'futures'];
@@ -59,9 +63,6 @@ const STOCKS_AFTER_HOURS_END_EARLY_CLOSE = '17:00';
 const GTH_START_PREVIOUS_EVENING = '20:15';
 const GTH_END = '09:25';
 const CURB_END = '17:00';
-const GLOBEX_START_PREVIOUS_EVENING = '18:00';
-const GLOBEX_END = '17:00';
-const GLOBEX_END_EARLY_CLOSE = '13:15';
 
 /** Open and close of a trading date, or null when the NYSE is closed that day. */
 function sessionBounds(date: string): { open: number; close: number; earlyClose: boolean } | null {
@@ -124,8 +125,16 @@ export function marketSessions(date: string, assets: readonly SessionAsset[] = A
       add('options', 'regular', bounds.open, indexClose);
       if (!bounds.earlyClose) add('options', 'curb', indexClose, newYorkTimeToMs(date, CURB_END));
     } else {
-      const globexEnd = bounds.earlyClose ? GLOBEX_END_EARLY_CLOSE : GLOBEX_END;
-      add('futures', 'globex', newYorkTimeToMs(previousEvening, GLOBEX_START_PREVIOUS_EVENING), newYorkTimeToMs(date, globexEnd));
+      for (const window of globexTradeDate(date)?.windows ?? []) {
+        sessions.push({
+          asset: 'futures',
+          session: 'globex',
+          start_time: window.start_time,
+          end_time: window.end_time,
+          status: window.early ? 'early_close' : 'regular',
+          trading_date: date,
+        });
+      }
     }
   }
   return sessions;

@@ -6,6 +6,7 @@ import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
 import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
+import { listFuturesContracts, listFuturesProducts } from './futures.js';
 import { getIndexVolatility } from './index-volatility.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
@@ -37,6 +38,8 @@ export const handlers: HandlerMap = {
   getVolatilitySkew,
   getVolatilityDrift,
   getIndexVolatility,
+  listFuturesProducts,
+  listFuturesContracts,
   getOpenInterest,
   getExposureLevels,
   getExposureHeatmap,

@@ -465,6 +465,7 @@ describe('the contract', () => {
         'listOvernightOptionFlow',
         'getVolatilitySkew',
         'getIndexVolatility',
+        'listFuturesContracts',
       ].sort(),
     );
   });

@@ -71,6 +71,8 @@ describe('every served route through the generated client', () => {
       ['listAccountUsage', () => sdk.listAccountUsage({ client, query: { granularity: 'day', by_route: true } })],
       ['getMarketCalendarDay', () => sdk.getMarketCalendarDay({ client, query: { date: '2026-11-27' } })],
       ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
+      ['listFuturesProducts', () => sdk.listFuturesProducts({ client, query: { root: 'NQ' } })],
+      ['listFuturesContracts', () => sdk.listFuturesContracts({ client, query: { as_of: '2026-11-20', include_expired: true } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
@@ -302,7 +304,7 @@ describe('every served route through the generated client', () => {
     expect(trades?.params.find((p) => p.name === 'exchange')).toMatchObject({ type: 'list', item: 'enum', max_items: 17 });
   });
 
-  it('filters the catalog by every family an entry has; futures lists none yet, indices its volatility index', async () => {
+  it('filters the catalog by every family an entry has; futures lists its reference routes, indices its volatility index', async () => {
     const entries = (await sdk.listCatalog({ client })).data?.data ?? [];
     const families = [...new Set(entries.map((e) => e.family))];
     expect(families).toEqual(expect.arrayContaining(['platform', 'exports']));
@@ -316,7 +318,10 @@ describe('every served route through the generated client', () => {
     }
     const futures = await sdk.listCatalog({ client, query: { family: 'futures' } });
     expect(futures.response.status).toBe(200);
-    expect(futures.data?.data).toEqual([]);
+    expect(futures.data?.data.map((e) => [e.id, e.dataset])).toEqual([
+      ['listFuturesContracts', 'futures'],
+      ['listFuturesProducts', 'futures'],
+    ]);
     const indices = await sdk.listCatalog({ client, query: { family: 'indices' } });
     expect(indices.data?.data.map((e) => [e.id, e.dataset])).toEqual([['getIndexVolatility', 'indices']]);
     expect((await sdk.listCatalog({ client, query: { family: 'nope' as never } })).response.status).toBe(400);

@@ -40,7 +40,11 @@ describe('trades without response validation', () => {
 
   it('reads a regular-session page past the curb prints on the index entries, not by fetching their rows', async () => {
     const db = service.database.admin;
-    const statement = printsPageStatement(db, { tradingDate: '2026-11-20', roots: ['SPXW'], sessions: ['rth'], from: null, to: null }, 100);
+    const statement = printsPageStatement(
+      db,
+      { tradingDate: '2026-11-20', roots: ['SPXW'], sessions: ['rth'], from: null, to: null, includeComplex: false },
+      100,
+    );
     const curb = await sql<{ n: number }>`
       select count(*)::int4 as n from prints where trading_date = '2026-11-20' and root = 'SPXW' and session = 'curb'`.execute(db);
     expect(curb.rows[0]!.n).toBeGreaterThan(20);

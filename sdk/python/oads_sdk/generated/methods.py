@@ -37,6 +37,7 @@ ExchangeName: TypeAlias = Literal[
 ]
 ExpiryMode: TypeAlias = Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
 ExposureUnit: TypeAlias = Literal["per_percent", "per_dollar", "raw"]
+FuturesRoot: TypeAlias = Literal["ES", "NQ", "RTY", "MES", "MNQ", "M2K"]
 Greek: TypeAlias = Literal["gamma", "delta", "vanna", "charm"]
 HeatmapLeg: TypeAlias = Literal["net", "call", "put"]
 HeatmapMetric: TypeAlias = Literal[
@@ -698,6 +699,38 @@ class Operations:
             session=session,
             include_complex=include_complex,
         )
+
+    def list_futures_contracts(
+        self,
+        *,
+        root: FuturesRoot | None = None,
+        symbol: str | None = None,
+        as_of: datetime.date | str | None = None,
+        include_expired: bool | None = None,
+    ) -> Any:
+        """Quarterly futures contracts listed at a date: GET /v1/futures/contracts (listFuturesContracts).
+
+        Args:
+            root: Only this product's contracts.
+            symbol: One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year).
+            as_of: The date the listing is described at, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date.
+            include_expired: Also each root's eight most recently expired contracts (ignored with `symbol`).
+        """
+        return self.call(
+            "list_futures_contracts",
+            root=root,
+            symbol=symbol,
+            as_of=as_of,
+            include_expired=include_expired,
+        )
+
+    def list_futures_products(self, *, root: FuturesRoot | None = None) -> Any:
+        """CME equity-index futures products: GET /v1/futures/products (listFuturesProducts).
+
+        Args:
+            root: Only this product.
+        """
+        return self.call("list_futures_products", root=root)
 
     def list_market_sessions(
         self,

@@ -375,6 +375,33 @@ OPERATIONS: Final[dict[str, dict[str, object]]] = {
             "include_complex": ("query", False, False, None),
         },
     },
+    "list_futures_contracts": {
+        "operation_id": "listFuturesContracts",
+        "module": "futures.list_futures_contracts",
+        "method": "GET",
+        "path": "/v1/futures/contracts",
+        "paginated": False,
+        "body": False,
+        "secured": True,
+        "params": {
+            "root": ("query", False, False, None),
+            "symbol": ("query", False, False, None),
+            "as_of": ("query", False, False, "date"),
+            "include_expired": ("query", False, False, None),
+        },
+    },
+    "list_futures_products": {
+        "operation_id": "listFuturesProducts",
+        "module": "futures.list_futures_products",
+        "method": "GET",
+        "path": "/v1/futures/products",
+        "paginated": False,
+        "body": False,
+        "secured": True,
+        "params": {
+            "root": ("query", False, False, None),
+        },
+    },
     "list_market_sessions": {
         "operation_id": "listMarketSessions",
         "module": "market.list_market_sessions",

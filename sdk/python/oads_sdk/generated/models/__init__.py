@@ -55,6 +55,15 @@ from .export_status import ExportStatus
 from .exports_status import ExportsStatus
 from .exposure_unit import ExposureUnit
 from .flow_leaders_response import FlowLeadersResponse
+from .futures_contract import FuturesContract
+from .futures_contract_status import FuturesContractStatus
+from .futures_contracts_response import FuturesContractsResponse
+from .futures_index import FuturesIndex
+from .futures_listing_cycle import FuturesListingCycle
+from .futures_month_code import FuturesMonthCode
+from .futures_product import FuturesProduct
+from .futures_products_response import FuturesProductsResponse
+from .futures_root import FuturesRoot
 from .gamma_regime import GammaRegime
 from .greek import Greek
 from .heatmap import Heatmap
@@ -223,6 +232,15 @@ __all__ = (
     "ExportsStatus",
     "ExposureUnit",
     "FlowLeadersResponse",
+    "FuturesContract",
+    "FuturesContractStatus",
+    "FuturesContractsResponse",
+    "FuturesIndex",
+    "FuturesListingCycle",
+    "FuturesMonthCode",
+    "FuturesProduct",
+    "FuturesProductsResponse",
+    "FuturesRoot",
     "GammaRegime",
     "Greek",
     "Heatmap",

@@ -22,7 +22,8 @@ class CatalogEntry:
     """
     Attributes:
         dataset (CatalogDataset): Dataset release a route needs, or none (platform, account and market routes).
-        family (RouteFamily): The family of a route (each operation's x-family); futures has no routes yet.
+        family (RouteFamily): The family of a route (each operation's x-family); futures holds the CME equity-index
+            futures reference routes.
         id (str): The operationId.
         mcp (bool): Served as a tool of the MCP server at POST /v1/mcp, named by `id`.
         method (str): HTTP method.

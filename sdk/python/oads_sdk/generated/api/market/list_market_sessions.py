@@ -115,11 +115,16 @@ def sync_detailed(
     after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
     16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
     (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
-    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
-    date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
-    sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
-    whose curb session does not run) and status is early_close. Weekends and holidays have no
-    sessions. Default date: the current exchange date.
+    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session of the trade date,
+    18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+    sessions, on CME's holiday schedule: a trade date is an NYSE trading day; on New Year's Day,
+    Good Friday and Christmas Globex does not trade (Good Fridays of an employment report trade to
+    09:15); on the other NYSE holidays it trades to 13:00 (12:00 CT) and that session belongs to
+    the next trade date, which then has two `globex` windows; on NYSE early-close days it closes at
+    13:15. A futures window's status is early_close when it ends before 17:00. On early-close days
+    regular trading ends at 13:00 (13:15 for index and ETF options, whose curb session does not
+    run) and status is early_close. Weekends and holidays have no sessions. Default date: the
+    current exchange date.
 
     Args:
         asset (AssetClass | Unset): Asset class of a session window.
@@ -159,11 +164,16 @@ def sync(
     after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
     16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
     (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
-    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
-    date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
-    sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
-    whose curb session does not run) and status is early_close. Weekends and holidays have no
-    sessions. Default date: the current exchange date.
+    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session of the trade date,
+    18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+    sessions, on CME's holiday schedule: a trade date is an NYSE trading day; on New Year's Day,
+    Good Friday and Christmas Globex does not trade (Good Fridays of an employment report trade to
+    09:15); on the other NYSE holidays it trades to 13:00 (12:00 CT) and that session belongs to
+    the next trade date, which then has two `globex` windows; on NYSE early-close days it closes at
+    13:15. A futures window's status is early_close when it ends before 17:00. On early-close days
+    regular trading ends at 13:00 (13:15 for index and ETF options, whose curb session does not
+    run) and status is early_close. Weekends and holidays have no sessions. Default date: the
+    current exchange date.
 
     Args:
         asset (AssetClass | Unset): Asset class of a session window.
@@ -198,11 +208,16 @@ async def asyncio_detailed(
     after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
     16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
     (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
-    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
-    date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
-    sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
-    whose curb session does not run) and status is early_close. Weekends and holidays have no
-    sessions. Default date: the current exchange date.
+    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session of the trade date,
+    18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+    sessions, on CME's holiday schedule: a trade date is an NYSE trading day; on New Year's Day,
+    Good Friday and Christmas Globex does not trade (Good Fridays of an employment report trade to
+    09:15); on the other NYSE holidays it trades to 13:00 (12:00 CT) and that session belongs to
+    the next trade date, which then has two `globex` windows; on NYSE early-close days it closes at
+    13:15. A futures window's status is early_close when it ends before 17:00. On early-close days
+    regular trading ends at 13:00 (13:15 for index and ETF options, whose curb session does not
+    run) and status is early_close. Weekends and holidays have no sessions. Default date: the
+    current exchange date.
 
     Args:
         asset (AssetClass | Unset): Asset class of a session window.
@@ -240,11 +255,16 @@ async def asyncio(
     after_hours 16:00-20:00 Eastern (NYSE Arca / Nasdaq extended hours). Options: regular 09:30 to
     16:15 (the close of index and ETF options; equity options close at 16:00), curb 16:15-17:00
     (Cboe curb session for SPX, XSP and VIX options), overnight 20:15 the previous evening to 09:25
-    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session that ends on the
-    date, 18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
-    sessions. On early-close days regular trading ends at 13:00 (13:15 for index and ETF options,
-    whose curb session does not run) and status is early_close. Weekends and holidays have no
-    sessions. Default date: the current exchange date.
+    (Cboe Global Trading Hours). Futures: the CME Globex equity-index session of the trade date,
+    18:00 the previous evening to 17:00 Eastern, with the daily 17:00-18:00 halt between
+    sessions, on CME's holiday schedule: a trade date is an NYSE trading day; on New Year's Day,
+    Good Friday and Christmas Globex does not trade (Good Fridays of an employment report trade to
+    09:15); on the other NYSE holidays it trades to 13:00 (12:00 CT) and that session belongs to
+    the next trade date, which then has two `globex` windows; on NYSE early-close days it closes at
+    13:15. A futures window's status is early_close when it ends before 17:00. On early-close days
+    regular trading ends at 13:00 (13:15 for index and ETF options, whose curb session does not
+    run) and status is early_close. Weekends and holidays have no sessions. Default date: the
+    current exchange date.
 
     Args:
         asset (AssetClass | Unset): Asset class of a session window.

@@ -108,7 +108,7 @@ def sync_detailed(
 
     Args:
         family (RouteFamily | Unset): The family of a route (each operation's x-family); futures
-            has no routes yet.
+            holds the CME equity-index futures reference routes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,7 +141,7 @@ def sync(
 
     Args:
         family (RouteFamily | Unset): The family of a route (each operation's x-family); futures
-            has no routes yet.
+            holds the CME equity-index futures reference routes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,7 +169,7 @@ async def asyncio_detailed(
 
     Args:
         family (RouteFamily | Unset): The family of a route (each operation's x-family); futures
-            has no routes yet.
+            holds the CME equity-index futures reference routes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,7 +200,7 @@ async def asyncio(
 
     Args:
         family (RouteFamily | Unset): The family of a route (each operation's x-family); futures
-            has no routes yet.
+            holds the CME equity-index futures reference routes.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
