@@ -12,10 +12,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/connection.js';
 import { futuresBarsBetween } from '../../src/db/futures-bars.js';
 import { futuresContractsOfRoot } from '../../src/db/futures-contracts.js';
+import { sessionState } from '../../src/db/archive.js';
 import { futuresStatisticsOfRoot } from '../../src/db/futures-statistics.js';
 import { futuresTradeDates, futuresTradesOfDate, futuresTradesPage } from '../../src/db/futures-trades.js';
 import { marketDataStamp } from '../../src/db/market-data-changes.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { enforceRetention, reloadSession } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { createDatabase } from '../support/service.js';
 
@@ -453,5 +455,25 @@ describe('Databento GLBX.MDP3 files', () => {
         clearedVolume: 98114,
       },
     ]);
+  });
+});
+
+describe('retention', () => {
+  it('archives a session’s futures trades with it, drops their partition, and loads them back with the session', async () => {
+    const friday = await futuresTradesOfDate(db, '2026-11-20', null, 1000);
+    const monday = await futuresTradesOfDate(db, '2026-11-23', null, 1000);
+    expect(friday.length).toBeGreaterThan(0);
+    const archiveRoot = path.join(dir, 'archive');
+    const now = Date.parse('2026-12-10T15:00:00Z');
+    expect(await enforceRetention(db, { archiveRoot, now })).toEqual(['2026-11-20', '2026-11-23']);
+    expect(await futuresTradeDates(db)).toEqual([]);
+    expect(fs.existsSync(path.join(archiveRoot, '2026-11-20', 'futures_trades.csv.gz'))).toBe(true);
+    expect(await sessionState(db, '2026-11-20')).toBe('archived');
+    // The session-load job's reload.
+    expect(await reloadSession(db, '2026-11-20', { now })).toBe('loaded');
+    expect(await futuresTradeDates(db)).toEqual(['2026-11-20']);
+    expect(await futuresTradesOfDate(db, '2026-11-20', null, 1000)).toEqual(friday);
+    expect(await reloadSession(db, '2026-11-23', { now })).toBe('loaded');
+    expect(await futuresTradesOfDate(db, '2026-11-23', null, 1000)).toEqual(monday);
   });
 });
