@@ -167,34 +167,38 @@ export async function loadFuturesStatisticsFile(db: Database, file: string, opti
         trx,
         [...merged.values()].map((m) => m.symbol),
       );
+      const resolved: { m: MergedStatistic; contractId: number; root: string }[] = [];
+      for (const m of merged.values()) {
+        const dayStart = Date.parse(`${m.tradeDate}T00:00:00Z`);
+        const contract = contractAt(contracts.get(m.symbol), dayStart + DAY_MS - 1);
+        if (contract === null) for (const line of m.lines) result.rejected.push({ line, reason: noDefinition(m.symbol, dayStart) });
+        else resolved.push({ m, contractId: contract.id, root: contract.root });
+      }
+      // Only the figures that win are written: a settlement that gives way to the stored one is left
+      // out (the upsert's own rule would keep the stored one too), and a row with nothing left is not
+      // written, so that it adds nothing to the change log.
+      const held = await storedSettlements(
+        trx,
+        resolved.map((r) => ({ contractId: r.contractId, tradeDate: r.m.tradeDate })),
+      );
       const rows: FuturesStatisticRow[] = [];
       const winners = new Set<number>();
-      for (const m of merged.values()) {
-        const contract = contractAt(contracts.get(m.symbol), Date.parse(`${m.tradeDate}T00:00:00Z`) + DAY_MS - 1);
-        if (contract === null) {
-          for (const line of m.lines)
-            result.rejected.push({ line, reason: noDefinition(m.symbol, Date.parse(`${m.tradeDate}T00:00:00Z`)) });
-          continue;
-        }
-        rows.push({
-          contractId: contract.id,
-          tradeDate: m.tradeDate,
-          root: contract.root,
-          settlement: m.settlement,
-          openInterest: m.openInterest?.value ?? null,
-          clearedVolume: m.clearedVolume?.value ?? null,
-        });
-      }
-      // A settlement that gives way to the stored one is not written by the upsert: its record wins nothing.
-      const held = await storedSettlements(trx, rows);
-      for (const m of merged.values()) {
-        const contract = contractAt(contracts.get(m.symbol), Date.parse(`${m.tradeDate}T00:00:00Z`) + DAY_MS - 1);
-        if (contract === null) continue;
-        const stored = held.get(`${contract.id}|${m.tradeDate}`) ?? null;
-        if (m.settlement !== null && settlementReplaces(m.settlement, stored)) winners.add(m.settlement.line);
+      for (const { m, contractId, root } of resolved) {
+        const stored = held.get(`${contractId}|${m.tradeDate}`) ?? null;
+        const settlement = m.settlement !== null && settlementReplaces(m.settlement, stored) ? m.settlement : null;
+        if (settlement !== null) winners.add(settlement.line);
         if (m.openInterest !== null) winners.add(m.openInterest.line);
         if (m.clearedVolume !== null) winners.add(m.clearedVolume.line);
         for (const line of m.lines) if (!winners.has(line)) result.superseded += 1;
+        if (settlement === null && m.openInterest === null && m.clearedVolume === null) continue;
+        rows.push({
+          contractId,
+          tradeDate: m.tradeDate,
+          root,
+          settlement,
+          openInterest: m.openInterest?.value ?? null,
+          clearedVolume: m.clearedVolume?.value ?? null,
+        });
       }
       await upsertFuturesStatistics(trx, rows);
       result.loaded = winners.size;

@@ -317,9 +317,11 @@ describe('futures statistics', () => {
       ]),
     );
     expect(late).toMatchObject({ read: 2, loaded: 1, superseded: 1 });
-    // A final one published earlier than the stored final gives way too.
+    // A final one published earlier than the stored final gives way too, writing nothing (no change logged).
+    const stamp = await marketDataStamp(db, '2026-11-20', '2026-11-20');
     const earlier = await load('futures_statistics', write('stats-earlier.csv', [header, `ESZ6,2026-11-20,5990,final,,,${at('22:00')}`]));
     expect(earlier).toMatchObject({ read: 1, loaded: 0, superseded: 1 });
+    expect(await marketDataStamp(db, '2026-11-20', '2026-11-20')).toBe(stamp);
     expect((await statsOf('2026-11-20'))[0]).toEqual({
       symbol: 'ESZ6',
       tradeDate: '2026-11-20',
