@@ -4,9 +4,11 @@
  * and reason, a file loads whole or not at all, reloads are idempotent, a final settlement
  * supersedes a preliminary one and never the reverse, and Databento GLBX.MDP3 files load end to end.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase, type Database, type DatabaseHandle } from '../../src/db/connection.js';
@@ -19,6 +21,7 @@ import { marketDataStamp } from '../../src/db/market-data-changes.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { enforceRetention, reloadSession } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
+import { nodeArgsOf } from '../support/service-process.js';
 import { createDatabase } from '../support/service.js';
 
 const ESZ6_EXPIRATION = Date.parse('2026-12-18T14:30:00Z');
@@ -31,6 +34,7 @@ const SUNDAY_EVENING = Date.parse('2026-11-22T23:05:00Z');
 
 let handle: DatabaseHandle;
 let db: Database;
+let databaseUrl: string;
 let dir: string;
 let n = 0;
 
@@ -45,6 +49,7 @@ const load = (kind: LoadKind, file: string, force = false) => loadMarketFile(db,
 
 beforeAll(async () => {
   const url = await createDatabase(inject('postgresUrl'));
+  databaseUrl = url;
   handle = await openDatabase({ databaseUrl: url, embeddedDir: '', embeddedPort: 0, poolSize: 4, statementTimeoutMs: 30_000 });
   db = handle.admin;
   await migrateToLatest(db);
@@ -477,5 +482,33 @@ describe('retention', () => {
     expect(await futuresTradesOfDate(db, '2026-11-20', null, 1000)).toEqual(friday);
     expect(await reloadSession(db, '2026-11-23', { now })).toBe('loaded');
     expect(await futuresTradesOfDate(db, '2026-11-23', null, 1000)).toEqual(monday);
+  });
+});
+
+describe('the ingest command', () => {
+  it('loads a futures kind and a GLBX vendor kind, writing rejects with their lines', async () => {
+    const run = promisify(execFile);
+    const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' };
+    const ingest = async (...args: string[]) =>
+      await run(process.execPath, [...nodeArgsOf('src/cli/ingest.ts'), ...args], { env, encoding: 'utf8' });
+    const definitions = write('cli-definitions.csv', [
+      'symbol,contract_month,expiration,tick_size,multiplier',
+      `NQH7,2027-03,${ESH7_EXPIRATION},0.25,20`,
+      `NQH7,2027-04,${ESH7_EXPIRATION},0.25,20`,
+    ]);
+    const out = await ingest('futures_definitions', definitions);
+    expect(out.stdout).toContain('read 2, loaded 1, rejected 1, duplicates 0');
+    expect(fs.readFileSync(`${definitions}.rejects.csv`, 'utf8')).toBe(
+      'line,reason\n3,"contract_month 2027-04 is not the month symbol NQH7 names"\n',
+    );
+    const stats = write('cli-glbx-statistics.csv', [
+      'ts_recv,ts_event,rtype,publisher_id,instrument_id,ts_ref,price,quantity,sequence,ts_in_delta,stat_type,channel_id,update_action,stat_flags,symbol',
+      `1795208400100000000,1795208400000000000,24,1,42005804,1795132800000000000,20950250000000,9223372036854775807,9000,0,3,310,1,2,NQH7`,
+      `1795208400100000000,1795208400000000000,24,1,42005804,1795132800000000000,21000000000000,9223372036854775807,9001,0,4,310,1,0,NQH7`,
+    ]);
+    const json = JSON.parse((await ingest('databento-glbx-statistics', '--json', stats)).stdout) as { files: Record<string, unknown>[] };
+    expect(json.files[0]).toMatchObject({ read: 2, loaded: 1, skipped: 1, rejected: 0, superseded: 0 });
+    const [nq] = await futuresStatisticsOfRoot(db, 'NQ', '2026-11-20');
+    expect(nq).toMatchObject({ symbol: 'NQH7', settlementPrice: 20950.25, settlementFinal: false });
   });
 });
