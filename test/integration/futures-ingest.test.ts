@@ -21,6 +21,7 @@ import { marketDataStamp } from '../../src/db/market-data-changes.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { enforceRetention, reloadSession } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
+import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { nodeArgsOf } from '../support/service-process.js';
 import { createDatabase } from '../support/service.js';
 
@@ -510,5 +511,24 @@ describe('the ingest command', () => {
     expect(json.files[0]).toMatchObject({ read: 2, loaded: 1, skipped: 1, rejected: 0, superseded: 0 });
     const [nq] = await futuresStatisticsOfRoot(db, 'NQ', '2026-11-20');
     expect(nq).toMatchObject({ symbol: 'NQH7', settlementPrice: 20950.25, settlementFinal: false });
+  });
+});
+
+describe('loading a set of files', () => {
+  it('loads futures definitions before the trades, bars and statistics that name them', async () => {
+    const ymz6 = Date.parse('2026-12-18T14:30:00Z');
+    const files = {
+      futures_trades: [write('ym-trades.csv', ['symbol,timestamp,sequence,price,size', `YMZ6,${T},1,44210,1`])],
+      futures_statistics: [write('ym-stats.csv', ['symbol,trade_date,open_interest', 'YMZ6,2026-11-20,91234'])],
+      futures_bars: [write('ym-bars.csv', ['symbol,timestamp,open,high,low,close,volume', `YMZ6,${T},44210,44210,44210,44210,1`])],
+      futures_definitions: [
+        write('ym-definitions.csv', ['symbol,contract_month,expiration,tick_size,multiplier', `YMZ6,2026-12,${ymz6},1,5`]),
+      ],
+    };
+    expect(await loadFilesInOrder(db, files)).toEqual({ files: 4, prints: 0 });
+    const [ym] = await futuresContractsOfRoot(db, 'YM');
+    expect((await futuresTradesPage(db, ym!.id, { from: T, to: T + 1 }, { limit: 10 })).map((t) => t.price)).toEqual([44210]);
+    expect((await futuresBarsBetween(db, ym!.id, T, T + 1)).map((b) => b.close)).toEqual([44210]);
+    expect((await futuresStatisticsOfRoot(db, 'YM', '2026-11-20')).map((s) => s.openInterest)).toEqual([91234]);
   });
 });
