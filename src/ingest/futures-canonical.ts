@@ -40,12 +40,22 @@ export function parseFuturesSymbol(value: string | undefined): FuturesSymbol | s
  * trade date gives it in the trade_date column.
  */
 export function globexTradeDate(ms: number): string {
-  const date = newYorkDate(ms + 6 * HOUR_MS);
-  const day = dayOfWeek(date);
-  if (day === 6) return addDays(date, 2);
-  if (day === 0) return addDays(date, 1);
+  // New York's offset is whole hours, so every instant of a UTC hour has the same trade date: one
+  // time-zone lookup an hour (a file repeats hours) instead of one a record.
+  const hour = Math.floor(ms / HOUR_MS);
+  let date = tradeDateOfHour.get(hour);
+  if (date === undefined) {
+    date = newYorkDate(hour * HOUR_MS + 6 * HOUR_MS);
+    const day = dayOfWeek(date);
+    if (day === 6) date = addDays(date, 2);
+    else if (day === 0) date = addDays(date, 1);
+    if (tradeDateOfHour.size > 100_000) tradeDateOfHour.clear();
+    tradeDateOfHour.set(hour, date);
+  }
   return date;
 }
+
+const tradeDateOfHour = new Map<number, string>();
 
 /** A YYYY-MM-DD date that is a real date, Monday to Friday; '' when it is, else the reason. */
 function checkTradeDate(name: string, value: string | undefined): string {
