@@ -23,8 +23,9 @@
  *
  * Massive futures minute aggregates (flat files `futures/minute-aggregates/<exchange>`: ticker,
  * window_start in Unix nanoseconds, open, high, low, close, volume, transactions, dollar_volume,
- * exchange, session_end_date) map onto futures_bars. Massive documents no futures settlement or
- * open-interest flat file that says whether a settlement is final, so none is read here.
+ * exchange, session_end_date) map onto futures_bars. Massive's futures session aggregates carry a
+ * settlement_price without saying whether it is final or preliminary, and its flat-file
+ * documentation lists no open-interest file, so no Massive statistics are read here.
  */
 import { nanosToMs } from './canonical.js';
 import { databentoPrice, databentoTime } from './databento-fields.js';
