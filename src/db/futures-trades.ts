@@ -1,11 +1,15 @@
 /**
  * Futures trades (futures_trades, migration 20261128T150000), partitioned by trade date as the
- * option prints are: one partition per date, created before the load's transaction, dropped whole.
- * A trade is keyed by (trade_date, contract_id, sequence, match), so a reload writes nothing new.
+ * option prints are: a new date's trades go by COPY FREEZE into a table created in the load's
+ * transaction, attached as the date's partition after (its indexes built in one sort each); a date
+ * that has a partition takes its trades by insert. Dropped whole with the date. A trade is keyed by
+ * (trade_date, contract_id, sequence, match), so a reload writes nothing new.
  */
 import { sql } from 'kysely';
 import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
+import type { CopySession } from './bulk-copy.js';
 import type { Queryable } from './connection.js';
+import { CopyBinaryWriter } from './copy-binary.js';
 import { recordMarketDataChange } from './market-data-changes.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -15,16 +19,61 @@ export function futuresTradesPartition(date: string): string {
   return `futures_trades_${date.replaceAll('-', '')}`;
 }
 
-/** Creates a trade date's partition when missing. Outside the load's transaction: it locks the parent briefly. */
-export async function ensureFuturesTradesPartition(db: Queryable, date: string): Promise<void> {
+const COPY_COLUMNS = ['trade_date', 'contract_id', 'sequence', 'match', 'root', 'ts', 'price', 'size', 'aggressor_side'] as const;
+
+/**
+ * Writes the trades of a date that has no partition yet (all of `rows` of that date): a standalone
+ * table created in the caller's transaction (the load's, on `session`'s connection) with the check
+ * that makes it the date's partition, filled by COPY FREEZE (no conflict is possible: the table is
+ * new and the file's keys are distinct), then attached, which builds the parent's indexes on it.
+ * Returns the trades written. Two loads making the same date at once: the second fails on the
+ * table's name when the first commits, writing nothing; loaded again, it takes the insert path.
+ */
+export async function copyFuturesTradesOfNewDate(
+  session: CopySession,
+  trx: Queryable,
+  date: string,
+  rows: readonly FuturesTradeRow[],
+): Promise<number> {
+  const name = futuresTradesPartition(date);
+  await sql`create table ${sql.table(name)} (like futures_trades including defaults including constraints,
+    constraint ${sql.ref(`${name}_date_check`)} check (trade_date = ${sql.lit(date)}::date))`.execute(trx);
+  const copy = session.copyInto(name, COPY_COLUMNS, { freeze: true });
+  let blocked = false;
+  const w = new CopyBinaryWriter((chunk) => {
+    if (!copy.write(chunk)) blocked = true;
+  });
+  let copied: number;
   try {
-    await sql`create table if not exists ${sql.table(futuresTradesPartition(date))} partition of futures_trades for values in (${sql.lit(date)})`.execute(
-      db,
-    );
+    w.header();
+    for (const r of rows) {
+      w.row(COPY_COLUMNS.length);
+      w.date(r.tradeDate);
+      w.int8(r.contractId);
+      w.int8(r.sequence);
+      w.int4(r.match);
+      w.text(r.root);
+      w.int8(r.ts);
+      w.float8(r.price);
+      w.int4(r.size);
+      w.textOrNull(r.aggressorSide);
+      w.endRow();
+      if (blocked) {
+        blocked = false;
+        await copy.drained();
+      }
+    }
+    w.end();
+    copied = await copy.end();
   } catch (error) {
-    // Two loads creating the same partition at once: the loser finds it made.
-    if ((error as { code?: string }).code !== '42P07') throw error;
+    await copy.abort(error instanceof Error ? error : new Error(String(error)));
+    throw error;
   }
+  await sql`alter table futures_trades attach partition ${sql.table(name)} for values in (${sql.lit(date)})`.execute(trx);
+  let earliest = Infinity;
+  for (const r of rows) if (r.ts < earliest) earliest = r.ts;
+  await recordMarketDataChange(trx, [date], copied > 0 ? earliest : null);
+  return copied;
 }
 
 /** Trade dates that have a partition, ascending. */

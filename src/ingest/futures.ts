@@ -20,7 +20,8 @@ import type { Database } from '../db/connection.js';
 import { futuresContractsOf, contractAt, upsertFuturesContracts, type FuturesContractRow } from '../db/futures-contracts.js';
 import { upsertFuturesBars, type FuturesBarRow } from '../db/futures-bars.js';
 import { storedSettlements, upsertFuturesStatistics, type FuturesStatisticRow } from '../db/futures-statistics.js';
-import { ensureFuturesTradesPartition, insertFuturesTrades, type FuturesTradeRow } from '../db/futures-trades.js';
+import { openCopySession } from '../db/bulk-copy.js';
+import { copyFuturesTradesOfNewDate, futuresTradeDates, insertFuturesTrades, type FuturesTradeRow } from '../db/futures-trades.js';
 import {
   parseFuturesBarFields,
   parseFuturesDefinitionFields,
@@ -66,48 +67,62 @@ export async function loadFuturesDefinitionsFile(db: Database, file: string, opt
 
 export async function loadFuturesTradesFile(db: Database, file: string, options: Options = {}): Promise<MarketLoadResult> {
   const adapter = options.adapter ?? null;
-  return await ledgered(db, file, adapter?.kind ?? 'futures_trades', options, async (result) => {
-    const trades: { line: number; record: FuturesTradeRecord }[] = [];
-    for await (const { line, fields } of canonicalRecords(file, adapter, result, options)) {
-      const parsed = parseFuturesTradeFields(fields);
-      if (typeof parsed === 'string') result.rejected.push({ line, reason: parsed });
-      else trades.push({ line, record: parsed });
-    }
-    // Partitions are made before the transaction (a brief lock of the parent a long load must not hold).
-    for (const date of new Set(trades.map((t) => t.record.tradeDate))) await ensureFuturesTradesPartition(db, date);
-    return async (trx) => {
-      const contracts = await futuresContractsOf(
-        trx,
-        trades.map((t) => t.record.symbol),
-      );
-      const rows: FuturesTradeRow[] = [];
-      const matches = new Map<string, number>();
-      for (const { line, record } of trades) {
-        const contract = contractAt(contracts.get(record.symbol), record.ts);
-        if (contract === null) {
-          result.rejected.push({ line, reason: noDefinition(record.symbol, record.ts) });
-          continue;
-        }
-        // The trades of one contract and sequence (a match event's price levels), numbered in file order.
-        const key = `${contract.id}|${record.tradeDate}|${record.sequence}`;
-        const match = matches.get(key) ?? 0;
-        matches.set(key, match + 1);
-        rows.push({
-          tradeDate: record.tradeDate,
-          contractId: contract.id,
-          sequence: record.sequence,
-          match,
-          root: contract.root,
-          ts: record.ts,
-          price: record.price,
-          size: record.size,
-          aggressorSide: record.aggressorSide,
-        });
+  // The load's transaction runs on the COPY session's connection, so that a new date's COPY is in it.
+  const session = await openCopySession(db);
+  try {
+    return await ledgered(session.db, file, adapter?.kind ?? 'futures_trades', options, async (result) => {
+      const trades: { line: number; record: FuturesTradeRecord }[] = [];
+      for await (const { line, fields } of canonicalRecords(file, adapter, result, options)) {
+        const parsed = parseFuturesTradeFields(fields);
+        if (typeof parsed === 'string') result.rejected.push({ line, reason: parsed });
+        else trades.push({ line, record: parsed });
       }
-      result.loaded = await insertFuturesTrades(trx, rows);
-      result.duplicates += rows.length - result.loaded;
-    };
-  });
+      return async (trx) => {
+        const contracts = await futuresContractsOf(
+          trx,
+          trades.map((t) => t.record.symbol),
+        );
+        const byDate = new Map<string, FuturesTradeRow[]>();
+        const matches = new Map<string, number>();
+        for (const { line, record } of trades) {
+          const contract = contractAt(contracts.get(record.symbol), record.ts);
+          if (contract === null) {
+            result.rejected.push({ line, reason: noDefinition(record.symbol, record.ts) });
+            continue;
+          }
+          // The trades of one contract and sequence (a match event's price levels), numbered in file order.
+          const key = `${contract.id}|${record.tradeDate}|${record.sequence}`;
+          const match = matches.get(key) ?? 0;
+          matches.set(key, match + 1);
+          let rows = byDate.get(record.tradeDate);
+          if (rows === undefined) byDate.set(record.tradeDate, (rows = []));
+          rows.push({
+            tradeDate: record.tradeDate,
+            contractId: contract.id,
+            sequence: record.sequence,
+            match,
+            root: contract.root,
+            ts: record.ts,
+            price: record.price,
+            size: record.size,
+            aggressorSide: record.aggressorSide,
+          });
+        }
+        // A new date by COPY into a table made its partition; a date that has one by insert, a trade
+        // already stored (same key) left as stored and counted a duplicate.
+        const existing = new Set(await futuresTradeDates(trx));
+        for (const [date, rows] of byDate) {
+          const written = existing.has(date)
+            ? await insertFuturesTrades(trx, rows)
+            : await copyFuturesTradesOfNewDate(session, trx, date, rows);
+          result.loaded += written;
+          result.duplicates += rows.length - written;
+        }
+      };
+    });
+  } finally {
+    await session.close();
+  }
 }
 
 export async function loadFuturesBarsFile(db: Database, file: string, options: Options = {}): Promise<MarketLoadResult> {
