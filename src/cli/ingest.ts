@@ -1,8 +1,11 @@
 /**
  * `npm run ingest -- <kind> <files...>`: loads files of one kind. Canonical kinds (layouts.ts: CSV or
- * NDJSON, gzip accepted): contracts, prints, quotes, underlying_bars, open_interest, splits. Vendor
- * layouts (vendors.ts): massive-trades, massive-quotes, massive-minute-aggs, databento-tbbo,
- * databento-statistics, databento-definition, databento-cbbo. Each file loads in one transaction; a file already
+ * NDJSON, gzip accepted): contracts, prints, quotes, underlying_bars, open_interest, splits, and the
+ * futures kinds (futures-layouts.ts) futures_definitions, futures_trades, futures_bars,
+ * futures_statistics. Vendor layouts (vendors.ts, futures-vendors.ts): massive-trades, massive-quotes,
+ * massive-minute-aggs, massive-futures-minute-aggs, databento-tbbo, databento-statistics,
+ * databento-definition, databento-cbbo, databento-glbx-definition, databento-glbx-trades,
+ * databento-glbx-ohlcv-1m, databento-glbx-statistics. Each file loads in one transaction; a file already
  * loaded (same checksum) is skipped; bad rows go to `<file>.rejects.csv` with their line and
  * reason; progress goes to stderr on long files; each file ends with its counts, every record read
  * in exactly one named outcome, so that the outcomes sum to read: `read 12, loaded 9, rejected 1,

@@ -7,6 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
+import { dropFuturesTradesPartition, futuresTradeDates } from './futures-trades.js';
 import { dropPartition, partitionDates } from './partitions.js';
 
 export interface ArchivedSession {
@@ -24,7 +25,7 @@ export async function findArchivedSession(db: Queryable, tradingDate: string): P
     : null;
 }
 
-/** Records a session as archived and drops its partitions (and its cross-file cancels), in the caller's transaction. */
+/** Records a session as archived and drops its partitions (futures trades' too, and its cross-file cancels), in the caller's transaction. */
 export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSession, 'restoredAt'>): Promise<void> {
   await db
     .insertInto('archived_sessions')
@@ -47,6 +48,7 @@ export async function archiveSessionRows(db: Queryable, session: Omit<ArchivedSe
     .execute();
   await dropPartition(db, 'prints', session.tradingDate);
   await dropPartition(db, 'quote_samples', session.tradingDate);
+  await dropFuturesTradesPartition(db, session.tradingDate);
   // The cross-file cancels of the date name prints that are no longer stored.
   await sql`delete from print_cancels where trading_date = ${session.tradingDate}::date`.execute(db);
 }
@@ -55,9 +57,13 @@ export async function markSessionRestored(db: Queryable, tradingDate: string, at
   await db.updateTable('archived_sessions').set({ restored_at: at }).where('trading_date', '=', tradingDate).execute();
 }
 
-/** Trading dates held in the hot store (a prints or quotes partition exists), ascending. */
+/** Trading dates held in the hot store (a prints, quotes or futures trades partition exists), ascending. */
 export async function hotDates(db: Queryable): Promise<string[]> {
-  const dates = new Set([...(await partitionDates(db, 'prints')), ...(await partitionDates(db, 'quote_samples'))]);
+  const dates = new Set([
+    ...(await partitionDates(db, 'prints')),
+    ...(await partitionDates(db, 'quote_samples')),
+    ...(await futuresTradeDates(db)),
+  ]);
   return [...dates].sort();
 }
 

@@ -171,6 +171,60 @@ export interface OpenInterestTable {
   open_interest: number;
 }
 
+/** A listed futures contract (migration 20261128T150000). */
+export interface FuturesContractsTable {
+  id: Generated<number>;
+  /** Raw symbol, ESZ6; with contract_month the key. */
+  symbol: string;
+  root: string;
+  /** YYYY-MM. */
+  contract_month: string;
+  /** Last trading instant, Unix ms. */
+  expiration: number;
+  tick_size: number;
+  multiplier: number;
+  currency: Generated<string>;
+  /** The feed's instrument id (Databento), when the definition came with one. */
+  instrument_id: number | null;
+}
+
+export interface FuturesTradesTable {
+  trade_date: string;
+  contract_id: number;
+  sequence: number;
+  /** The trade's place among the trades of its contract and sequence, in file order. */
+  match: number;
+  root: string;
+  /** Unix ms. */
+  ts: number;
+  price: number;
+  size: number;
+  aggressor_side: 'buy' | 'sell' | null;
+}
+
+export interface FuturesBarsTable {
+  contract_id: number;
+  /** Start of the one-minute bar, Unix ms. */
+  ts: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export interface FuturesStatisticsTable {
+  contract_id: number;
+  trade_date: string;
+  root: string;
+  settlement_price: number | null;
+  settlement_final: boolean | null;
+  /** When the stored settlement was published, Unix ms (null when the file did not say). */
+  settlement_ts: number | null;
+  open_interest: number | null;
+  cleared_volume: number | null;
+}
+
 export interface IngestFilesTable {
   checksum: string;
   kind: string;
@@ -300,6 +354,10 @@ export interface DB {
   quote_minutes: QuoteMinutesTable;
   underlying_bars: UnderlyingBarsTable;
   open_interest: OpenInterestTable;
+  futures_contracts: FuturesContractsTable;
+  futures_trades: FuturesTradesTable;
+  futures_bars: FuturesBarsTable;
+  futures_statistics: FuturesStatisticsTable;
   ingest_files: IngestFilesTable;
   simulated_markets: SimulatedMarketsTable;
   archived_sessions: ArchivedSessionsTable;

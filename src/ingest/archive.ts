@@ -2,11 +2,11 @@
  * Retention of the hot store: the last five completed sessions plus the current one (and any
  * later date, such as the next session's overnight prints) stay in PostgreSQL; an older session is
  * written to `<archive root>/<date>/` (ARCHIVE_DIR, by default DATA_DIR/archive) as gzip files in the canonical layouts (prints.csv.gz,
- * quotes.csv.gz) and its partitions are dropped. Reloading goes through ingest like any other file,
+ * quotes.csv.gz, and futures_trades.csv.gz for the futures trades of that trade date: futures-archive.ts) and its partitions are dropped. Reloading goes through ingest like any other file,
  * so an archived session comes back classified by the same code (cancelled prints are written
  * followed by a cancel record; day volume between a print and its cancel then counts the print as
  * already cancelled, the one difference a reload can show). Underlying bars, open interest and
- * contracts are small and stay hot.
+ * contracts are small and stay hot, as do the futures definitions, bars and statistics.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import {
   printsPageForArchive,
   quotesPageForArchive,
 } from '../db/archive.js';
+import { exportFuturesTrades, reloadFuturesTrades } from './futures-archive.js';
 import { loadPrintsFile } from './prints.js';
 import { loadQuotesFile } from './quotes.js';
 
@@ -51,8 +52,12 @@ async function writeGzipLines(file: string, lines: AsyncIterable<string>): Promi
   fs.renameSync(partial, file);
 }
 
-/** Writes a hot session's prints and quotes to its archive folder. Returns the row counts. */
-export async function exportSession(db: Database, tradingDate: string, dir: string): Promise<{ prints: number; quotes: number }> {
+/** Writes a hot session's prints, quotes and futures trades to its archive folder. Returns the row counts. */
+export async function exportSession(
+  db: Database,
+  tradingDate: string,
+  dir: string,
+): Promise<{ prints: number; quotes: number; futuresTrades: number }> {
   fs.mkdirSync(dir, { recursive: true });
   let prints = 0;
   let quotes = 0;
@@ -97,7 +102,8 @@ export async function exportSession(db: Database, tradingDate: string, dir: stri
       }
     })(),
   );
-  return { prints, quotes };
+  const futuresTrades = await exportFuturesTrades(db, tradingDate, dir);
+  return { prints, quotes, futuresTrades };
 }
 
 /** Exports a session and drops it from the hot store (files first, then one transaction). */
@@ -105,7 +111,7 @@ export async function archiveSession(
   db: Database,
   archiveRoot: string,
   tradingDate: string,
-): Promise<{ prints: number; quotes: number; dir: string }> {
+): Promise<{ prints: number; quotes: number; futuresTrades: number; dir: string }> {
   const dir = archiveDirOf(archiveRoot, tradingDate);
   const counts = await exportSession(db, tradingDate, dir);
   await db.transaction().execute(async (trx) => {
@@ -137,7 +143,9 @@ export async function enforceRetention(
     const before = await findArchivedSession(db, date);
     if (before?.restoredAt && options.now - before.restoredAt.getTime() < RESTORED_GRACE_MS) continue;
     const counts = await archiveSession(db, options.archiveRoot, date);
-    options.log?.(`archived ${date}: ${counts.prints} prints, ${counts.quotes} quote samples → ${counts.dir}`);
+    options.log?.(
+      `archived ${date}: ${counts.prints} prints, ${counts.quotes} quote samples, ${counts.futuresTrades} futures trades → ${counts.dir}`,
+    );
     archived.push(date);
   }
   return archived;
@@ -159,6 +167,7 @@ export async function reloadSession(
   const prints = path.join(archived.archiveDir, 'prints.csv.gz');
   if (fs.existsSync(quotes)) await loadQuotesFile(db, quotes, { force: true, log: options.log });
   await loadPrintsFile(db, prints, { force: true, log: options.log });
+  await reloadFuturesTrades(db, archived.archiveDir, options.log);
   await markSessionRestored(db, tradingDate, new Date(options.now));
   return 'loaded';
 }

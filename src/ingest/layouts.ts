@@ -7,8 +7,11 @@
  * Conventions: timestamps are Unix epoch milliseconds (integers; ISO-8601 accepted on input);
  * dates YYYY-MM-DD; contracts named by their OCC symbol (`SPXW  241220C05900000`, the unpadded form
  * and an `O:` prefix are accepted); prices in dollars per share; an empty field is a missing value.
+ * The futures layouts (definitions, trades, bars, statistics) are in futures-layouts.ts.
  */
-export type IngestKind = 'contracts' | 'prints' | 'quotes' | 'underlying_bars' | 'open_interest' | 'splits';
+import { FUTURES_LAYOUTS, type FuturesKind } from './futures-layouts.js';
+
+export type IngestKind = 'contracts' | 'prints' | 'quotes' | 'underlying_bars' | 'open_interest' | 'splits' | FuturesKind;
 
 export interface LayoutColumn {
   name: string;
@@ -76,4 +79,6 @@ export const LAYOUTS: Record<IngestKind, readonly LayoutColumn[]> = {
     col('split_from', true, 'Old shares in the ratio (2-for-1: 1).'),
     col('split_to', true, 'New shares in the ratio (2-for-1: 2).'),
   ],
+  // futures_definitions, futures_trades, futures_bars, futures_statistics: futures-layouts.ts.
+  ...FUTURES_LAYOUTS,
 };

@@ -36,7 +36,8 @@ export function outcomeCount(result: MarketLoadResult, outcome: LoadOutcome): nu
 
 /**
  * The outcomes a file of `kind` can have: loaded, rejected and duplicates; skipped for a vendor
- * layout (records of other types); superseded for quotes; the cancel outcomes for prints.
+ * layout (records of other types); superseded for quotes and futures statistics; the cancel
+ * outcomes for prints.
  */
 export function outcomesOf(kind: MarketLoadResult['kind']): LoadOutcome[] {
   const canonical = isVendorKind(kind) ? VENDOR_ADAPTERS[kind].canonical : kind;
@@ -46,7 +47,7 @@ export function outcomesOf(kind: MarketLoadResult['kind']): LoadOutcome[] {
       field === 'rejected' ||
       field === 'duplicates' ||
       (field === 'skipped' && isVendorKind(kind)) ||
-      (field === 'superseded' && canonical === 'quotes') ||
+      (field === 'superseded' && (canonical === 'quotes' || canonical === 'futures_statistics')) ||
       (CANCEL_OUTCOMES.includes(field) && canonical === 'prints'),
   );
 }

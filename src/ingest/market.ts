@@ -1,6 +1,6 @@
 /**
  * Loaders of every ingest kind: the canonical kinds of layouts.ts and the vendor layouts of
- * vendors.ts. Each file loads in one transaction (all of its rows or none), idempotently (a file
+ * vendors.ts (the futures kinds' loaders are in futures.ts). Each file loads in one transaction (all of its rows or none), idempotently (a file
  * already loaded, by checksum, is a no-op; rows are keyed so a reload leaves the same rows), and a
  * bad record is rejected with its line and reason while the rest load.
  */
@@ -11,6 +11,7 @@ import { upsertUnderlyingBars, type BarRow } from '../db/underlying-bars.js';
 import type { OptionRoot } from '../analytics/roots.js';
 import { parseBarFields, parseContractFields, parseOpenInterestFields } from './canonical.js';
 import type { IngestKind } from './layouts.js';
+import { loadFuturesFile } from './futures.js';
 import { ledgered } from './ledger.js';
 import { loadPrintsFile } from './prints.js';
 import { loadQuotesFile } from './quotes.js';
@@ -27,6 +28,10 @@ export const LOAD_KINDS: readonly LoadKind[] = [
   'underlying_bars',
   'open_interest',
   'splits',
+  'futures_definitions',
+  'futures_trades',
+  'futures_bars',
+  'futures_statistics',
   ...(Object.keys(VENDOR_ADAPTERS) as VendorKind[]),
 ];
 
@@ -156,5 +161,10 @@ async function loadCanonical(
       return await loadOpenInterestFile(db, file, options);
     case 'splits':
       return { ...emptyResult(file, 'splits'), ...(await loadSplitsFile(db, file)) };
+    case 'futures_definitions':
+    case 'futures_trades':
+    case 'futures_bars':
+    case 'futures_statistics':
+      return await loadFuturesFile(db, kind, file, options);
   }
 }

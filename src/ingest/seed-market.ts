@@ -28,8 +28,21 @@ export const SIMULATION_SEED = 20261122;
  */
 const SIMULATOR_YOUNG_GENERATION_MB = 192;
 
-/** Load order: what a kind's classification reads is loaded before it. */
-export const LOAD_ORDER: readonly IngestKind[] = ['contracts', 'underlying_bars', 'open_interest', 'quotes', 'prints'];
+/**
+ * Load order: what a kind's classification reads is loaded before it; futures definitions before
+ * the futures records that name them (a simulator writing futures files has them loaded in turn).
+ */
+export const LOAD_ORDER: readonly IngestKind[] = [
+  'contracts',
+  'futures_definitions',
+  'underlying_bars',
+  'futures_bars',
+  'open_interest',
+  'futures_statistics',
+  'quotes',
+  'prints',
+  'futures_trades',
+];
 
 export interface SeedMarketOptions {
   dataDir: string;

@@ -38,8 +38,12 @@
 import { isTradingDay, nextTradingDay } from '../analytics/calendar.js';
 import { newYorkDate } from '../analytics/new-york-time.js';
 import { exchangeCodeFromOpraLetter } from '../analytics/opra.js';
-import { isoToMs, nanosToMs } from './canonical.js';
+import { nanosToMs } from './canonical.js';
+import { databentoPrice, databentoTime } from './databento-fields.js';
+import { FUTURES_VENDOR_ADAPTERS, type FuturesVendorKind } from './futures-vendors.js';
 import type { IngestKind } from './layouts.js';
+
+export { databentoPrice, databentoTime };
 
 export type VendorKind =
   | 'massive-trades'
@@ -48,7 +52,8 @@ export type VendorKind =
   | 'databento-tbbo'
   | 'databento-statistics'
   | 'databento-definition'
-  | 'databento-cbbo';
+  | 'databento-cbbo'
+  | FuturesVendorKind;
 
 export interface VendorAdapter {
   kind: VendorKind;
@@ -86,27 +91,6 @@ const DATABENTO_OPRA_PUBLISHERS: Readonly<Record<number, string>> = {
 export function exchangeCodeFromDatabentoPublisher(publisherId: number): number | null {
   const letter = DATABENTO_OPRA_PUBLISHERS[publisherId];
   return letter === undefined ? null : exchangeCodeFromOpraLetter(letter);
-}
-
-/** Databento price: a decimal (pretty_px) or a fixed-point integer of 1e-9; '' for undefined. */
-export function databentoPrice(value: string | undefined): string | null {
-  if (value === undefined || value === '') return '';
-  if (value.includes('.')) return Number.isFinite(Number(value)) ? value : null;
-  if (!/^-?\d+$/.test(value)) return null;
-  // INT64_MAX is Databento's UNDEF_PRICE.
-  if (value === '9223372036854775807') return '';
-  return String(Number(value) / 1e9);
-}
-
-/** Databento time: integer nanoseconds or ISO-8601 (pretty_ts), as Unix ms text. */
-export function databentoTime(value: string | undefined): string | null {
-  if (value === undefined || value === '') return null;
-  if (/^\d+$/.test(value)) {
-    const ms = nanosToMs(value);
-    return ms === null ? null : String(ms);
-  }
-  const ms = isoToMs(value);
-  return Number.isFinite(ms) ? String(ms) : null;
 }
 
 function stripPrefix(ticker: string, prefix: string): string {
@@ -262,6 +246,8 @@ export const VENDOR_ADAPTERS: Readonly<Record<VendorKind, VendorAdapter>> = {
   'databento-statistics': databentoStatistics,
   'databento-definition': databentoDefinition,
   'databento-cbbo': databentoCbbo,
+  // Databento GLBX.MDP3 and Massive futures layouts: futures-vendors.ts.
+  ...FUTURES_VENDOR_ADAPTERS,
 };
 
 export function isVendorKind(kind: string): kind is VendorKind {
