@@ -49,9 +49,12 @@ describe('limits across two machines on one PostgreSQL', () => {
       LIMIT_COOLDOWN_AFTER_REJECTIONS: '100000',
       SHUTDOWN_GRACE_MS: '1000',
     };
-    // The first migrates the shared database; the second finds it migrated.
-    machines.push(await startServiceProcess({ env }));
-    machines.push(await startServiceProcess({ env }));
+    // Started together: one migrates the shared database under the migrator's lock, the other
+    // finds it migrated (the start of machines on an empty database is machines.test.ts's first case).
+    const started = await Promise.allSettled([startServiceProcess({ env }), startServiceProcess({ env })]);
+    // Whichever started is stopped by afterAll, also when the other did not.
+    for (const s of started) if (s.status === 'fulfilled') machines.push(s.value);
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
   });
 
   afterAll(async () => {

@@ -4,7 +4,11 @@
  * (test/support/machines.ts), all on one database of the test cluster.
  *
  * - Three machines started at the same instant on an empty database all come up, the migrations
- *   applied once (under the migrator's lock).
+ *   applied once (under the migrator's lock). Each is one process (WEB_WORKERS=1: src/main.ts
+ *   serves from the process that migrates and starts the jobs, through the same startService as a
+ *   cluster's primary): the race is between the machines' primaries, which migrate and create the
+ *   job queues; the HTTP workers a cluster forks take no part in it, and each would cost its own
+ *   start (about a second of CPU: the contract parsed, the validators compiled).
  * The two-machine cases run the issue's deployment: a primary, its streaming replica
  * (test/support/replica-set.ts) and two machines with DATABASE_REPLICA_URLS, so their trades pages
  * read from the replica by the freshness floor (db/replicas.ts).
@@ -97,7 +101,7 @@ describe('machines started together on an empty database', () => {
 
   it('all come up, each migration applied once', async () => {
     const databaseUrl = await createDatabase(inject('postgresUrl'));
-    machines.push(...(await startMachines(3, { databaseUrl })));
+    machines.push(...(await startMachines(3, { databaseUrl, webWorkers: 1 })));
     expect(machines.every((m) => m.alive())).toBe(true);
     const files = fs
       .readdirSync(path.resolve('db/migrations'))

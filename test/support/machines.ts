@@ -89,9 +89,19 @@ export async function startMachine(options: MachineOptions): Promise<Machine> {
   };
 }
 
-/** `count` machines started at the same instant on one database. */
+/**
+ * `count` machines started at the same instant on one database. When one does not start, those
+ * that did are stopped before the error is thrown (the caller never saw them: nothing else would).
+ */
 export async function startMachines(count: number, options: MachineOptions): Promise<Machine[]> {
-  return await Promise.all(Array.from({ length: count }, () => startMachine(options)));
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startMachine(options)));
+  const machines = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(machines.map((m) => stopMachine(m)));
+    throw failed.reason;
+  }
+  return machines;
 }
 
 /** Every process under `pid`, deepest first. */

@@ -6,6 +6,10 @@
  * copied, standby.signal and primary_conninfo put in the copy, then both started. As root both
  * servers run as the OS user `postgres` (as the embedded server does).
  *
+ * The initialised cluster (initdb, the replication role, the pg_hba line) is made once per test run
+ * and copied for each set (primary and replica alike): initdb is most of a set's start, and each
+ * set still gets servers and folders of its own.
+ *
  * The replica can be stopped and started again (a replica that goes away and comes back) and its
  * replay paused and resumed (lag on demand: the primary writes on, the replica serves what it had).
  */
@@ -14,6 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { freePort } from '../../src/db-server/embedded.js';
 
 const USER = 'postgres';
@@ -151,31 +156,79 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   }
 }
 
+/**
+ * Makes an initialised, cleanly stopped cluster in `dir` (under `root`, owned by the servers' user):
+ * initdb, the replication role and its pg_hba line.
+ */
+async function initCluster(root: string, dir: string): Promise<void> {
+  const pwfile = path.join(root, 'pw');
+  fs.writeFileSync(pwfile, PASSWORD);
+  chownTree(root);
+  execFileSync(path.join(await binDir(), 'initdb'), ['-D', dir, '-U', USER, '--pwfile', pwfile, '-A', 'md5', '-E', 'UTF8', '--no-sync'], {
+    stdio: 'pipe',
+    ...serverUser(),
+  });
+  fs.appendFileSync(path.join(dir, 'pg_hba.conf'), '\nhost replication replicator 127.0.0.1/32 md5\n');
+  const server = new Server(dir, await freePort());
+  await server.start();
+  await query(server.url, `create role replicator with replication login password '${PASSWORD}'`);
+  await server.stop();
+  fs.rmSync(path.join(dir, 'postmaster.pid'), { force: true });
+}
+
+/** The run's name (test/support/global-setup.ts), or null outside such a run. */
+function runName(): string | null {
+  try {
+    return inject('marketRun') || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The run's initialised cluster: made on first use in the run's temporary folder (which the global
+ * teardown removes), built aside and renamed into place, so that a file that asks meanwhile either
+ * finds it whole or builds its own (two files starting together may both build it once; the first
+ * rename wins). Outside a vitest run with the global set-up, one made under `root` for this set.
+ */
+async function baseCluster(root: string): Promise<string> {
+  const run = runName();
+  if (run === null) {
+    const dir = path.join(root, 'base');
+    await initCluster(root, dir);
+    return dir;
+  }
+  const base = path.join(os.tmpdir(), `oads-replica-base-${run}`);
+  const cluster = path.join(base, 'cluster');
+  if (fs.existsSync(cluster)) return cluster;
+  const building = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-replica-base-building-'));
+  fs.chmodSync(building, 0o755);
+  try {
+    await initCluster(building, path.join(building, 'cluster'));
+    try {
+      fs.renameSync(building, base);
+    } catch (error) {
+      // Another file's build was renamed into place first: that one is used.
+      if (!fs.existsSync(cluster)) throw error;
+    }
+  } finally {
+    fs.rmSync(building, { recursive: true, force: true });
+  }
+  return cluster;
+}
+
 /** Starts a primary and a streaming replica of it in new temporary folders. */
 export async function startReplicaSet(): Promise<ReplicaSet> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-replicas-'));
   fs.chmodSync(root, 0o755);
   const primaryDir = path.join(root, 'primary');
   const replicaDir = path.join(root, 'replica');
-  const pwfile = path.join(root, 'pw');
-  fs.writeFileSync(pwfile, PASSWORD);
-  chownTree(root);
-  execFileSync(
-    path.join(await binDir(), 'initdb'),
-    ['-D', primaryDir, '-U', USER, '--pwfile', pwfile, '-A', 'md5', '-E', 'UTF8', '--no-sync'],
-    {
-      stdio: 'pipe',
-      ...serverUser(),
-    },
-  );
-  fs.appendFileSync(path.join(primaryDir, 'pg_hba.conf'), '\nhost replication replicator 127.0.0.1/32 md5\n');
+  const base = await baseCluster(root);
+  // Both copies of one stopped cluster: the replica starts from exactly the primary's state.
+  fs.cpSync(base, primaryDir, { recursive: true });
+  fs.cpSync(base, replicaDir, { recursive: true });
   const primary = new Server(primaryDir, await freePort());
   const replica = new Server(replicaDir, await freePort());
-  await primary.start();
-  await query(primary.url, `create role replicator with replication login password '${PASSWORD}'`);
-  await primary.stop();
-  fs.cpSync(primaryDir, replicaDir, { recursive: true });
-  fs.rmSync(path.join(replicaDir, 'postmaster.pid'), { force: true });
   fs.writeFileSync(path.join(replicaDir, 'standby.signal'), '');
   fs.appendFileSync(
     path.join(replicaDir, 'postgresql.auto.conf'),
