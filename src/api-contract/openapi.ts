@@ -66,6 +66,25 @@ export const apiContractPath = path.resolve(path.dirname(fileURLToPath(import.me
 
 export { resolveRef };
 
+/** Each contract file parsed, once per process while it is unchanged (YAML parsing is about a third of a second). */
+const parsedContracts = new Map<string, { version: string; document: Json }>();
+
+/**
+ * The contract file as parsed, a copy of its own for each caller (a validator may change the
+ * document it is given): every reader of the file in a process shares one parse, until the file's
+ * size or modification time changes.
+ */
+export function contractDocument(file = apiContractPath): Json {
+  const stat = fs.statSync(file);
+  const version = `${stat.size} ${stat.mtimeMs}`;
+  let parsed = parsedContracts.get(file);
+  if (parsed?.version !== version) {
+    parsed = { version, document: parse(fs.readFileSync(file, 'utf8')) as Json };
+    parsedContracts.set(file, parsed);
+  }
+  return structuredClone(parsed.document);
+}
+
 /**
  * A strike is a number of at most three decimals, written in the contract as `multipleOf: 0.001`
  * (a standard constraint every generator reads). Checked as a binary fraction that would refuse
@@ -109,7 +128,7 @@ function familyOf(document: Json, operationId: string, value: unknown): RouteFam
 }
 
 export function loadApiContract(file = apiContractPath): ApiContract {
-  const document = parse(fs.readFileSync(file, 'utf8')) as Json;
+  const document = contractDocument(file);
   const operations: OperationSpec[] = [];
   for (const [routePath, item] of Object.entries(document.paths as Record<string, Json>)) {
     for (const method of ['get', 'post'] as const) {

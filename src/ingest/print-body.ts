@@ -13,12 +13,10 @@
  * a quote, backslash or control character, so each is written between quotes as it is. Each
  * field's writer is its own function, so that its property read stays monomorphic.
  */
-import fs from 'node:fs';
-import { parse } from 'yaml';
 import type { components } from '../../generated/openapi.js';
 import type { ClassifiedPrintRecord } from '../analytics/classification.js';
 import type { CopyBinaryWriter } from '../db/copy-binary.js';
-import { apiContractPath } from '../api-contract/openapi.js';
+import { apiContractPath, contractDocument } from '../api-contract/openapi.js';
 
 /** A field of the contract's Print schema. */
 export type PrintField = keyof components['schemas']['OptionPrint'];
@@ -386,7 +384,7 @@ function member(node: unknown, key: string): unknown {
 
 /** The fields of the contract's Print schema, in its order. */
 export function contractPrintFields(file = apiContractPath): string[] {
-  const document: unknown = parse(fs.readFileSync(file, 'utf8'));
+  const document: unknown = contractDocument(file);
   const properties = member(member(member(member(document, 'components'), 'schemas'), 'OptionPrint'), 'properties');
   if (typeof properties !== 'object' || properties === null) throw new Error(`${file} has no components.schemas.OptionPrint.properties`);
   return Object.keys(properties);
