@@ -23,8 +23,9 @@ describe('futures symbols and trade dates', () => {
   });
 
   it('dates a Globex instant by the day that opened at 18:00 ET the evening before, weekends to Monday', () => {
-    // Thursday 17:59 ET (before the halt) is Thursday; 18:00 ET is Friday's session.
-    expect(globexTradeDate(Date.parse('2026-11-19T22:59:00Z'))).toBe('2026-11-19');
+    // Thursday 16:59 ET (before the 17:00 halt) is Thursday; an instant in the halt and 18:00 ET are Friday's.
+    expect(globexTradeDate(Date.parse('2026-11-19T21:59:00Z'))).toBe('2026-11-19');
+    expect(globexTradeDate(Date.parse('2026-11-19T22:30:00Z'))).toBe('2026-11-20');
     expect(globexTradeDate(Date.parse('2026-11-19T23:00:00Z'))).toBe('2026-11-20');
     // Sunday 18:05 ET opens Monday's trade date.
     expect(globexTradeDate(Date.parse('2026-11-22T23:05:00Z'))).toBe('2026-11-23');
@@ -32,6 +33,20 @@ describe('futures symbols and trade dates', () => {
     expect(globexTradeDate(Date.parse('2026-11-20T21:59:00Z'))).toBe('2026-11-20');
     // Summer time: Sunday 18:00 EDT is 22:00 UTC.
     expect(globexTradeDate(Date.parse('2026-06-14T22:00:00Z'))).toBe('2026-06-15');
+  });
+
+  it('follows CME holidays and early halts: an instant after an early halt belongs to the next trade date', () => {
+    // Thanksgiving 2026 (Thursday 11-26): Wednesday evening's session belongs to Friday 11-27's trade
+    // date, as does Thursday until its 13:00 ET halt; after it, still Friday (the next to open).
+    expect(globexTradeDate(Date.parse('2026-11-25T23:30:00Z'))).toBe('2026-11-27');
+    expect(globexTradeDate(Date.parse('2026-11-26T17:59:00Z'))).toBe('2026-11-27');
+    // Friday 11-27 halts at 13:15 ET (18:15 UTC): a trade at 13:20 ET would queue for Monday 11-30.
+    expect(globexTradeDate(Date.parse('2026-11-27T18:14:00Z'))).toBe('2026-11-27');
+    expect(globexTradeDate(Date.parse('2026-11-27T18:20:00Z'))).toBe('2026-11-30');
+    // Christmas 2026 (Friday) is closed: Thursday 12-24 after its 13:15 ET halt belongs to Monday 12-28.
+    expect(globexTradeDate(Date.parse('2026-12-24T19:00:00Z'))).toBe('2026-12-28');
+    // Past the calendar's years, the weekly rule alone.
+    expect(globexTradeDate(Date.parse('2040-03-06T23:30:00Z'))).toBe('2040-03-07');
   });
 });
 

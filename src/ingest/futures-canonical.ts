@@ -3,6 +3,7 @@
  * parser returns the row or the reason the record is rejected; nothing here throws on bad input.
  */
 import { addDays, dayOfWeek, newYorkDate } from '../analytics/new-york-time.js';
+import { globexTradeDateAt } from '../analytics/futures/globex-calendar.js';
 import { parseTimestampMs } from './canonical.js';
 
 /** CME month codes, January to December. */
@@ -34,28 +35,35 @@ export function parseFuturesSymbol(value: string | undefined): FuturesSymbol | s
 }
 
 /**
- * The CME trade date of an instant: the date of the Globex day it falls in, which opens at 18:00 ET
- * the evening before (so the New York date six hours later), a weekend moved to the Monday (Sunday
- * evening's trading belongs to Monday). Holidays are not known here: a file that knows a different
- * trade date gives it in the trade_date column.
+ * The CME trade date of an instant, by the Globex calendar (analytics/futures/globex-calendar.ts:
+ * the day opens at 18:00 ET the evening before, Sunday evening's trading belongs to Monday, CME's
+ * holidays and early halts as it lists them; an instant in a halt or a closure belongs to the next
+ * trade date). Past the calendar's years, the date of the Globex day by the weekly rule alone (the
+ * New York date six hours later, a weekend moved to the Monday). A file that knows a different trade
+ * date gives it in the trade_date column.
  */
 export function globexTradeDate(ms: number): string {
-  // New York's offset is whole hours, so every instant of a UTC hour has the same trade date: one
-  // time-zone lookup an hour (a file repeats hours) instead of one a record.
-  const hour = Math.floor(ms / HOUR_MS);
-  let date = tradeDateOfHour.get(hour);
+  // Every window of the calendar opens and ends on a whole minute: one calendar lookup a minute (a
+  // file repeats minutes) instead of one a record.
+  const minute = Math.floor(ms / MINUTE_MS);
+  let date = tradeDateOfMinute.get(minute);
   if (date === undefined) {
-    date = newYorkDate(hour * HOUR_MS + 6 * HOUR_MS);
-    const day = dayOfWeek(date);
-    if (day === 6) date = addDays(date, 2);
-    else if (day === 0) date = addDays(date, 1);
-    if (tradeDateOfHour.size > 100_000) tradeDateOfHour.clear();
-    tradeDateOfHour.set(hour, date);
+    date = globexTradeDateAt(minute * MINUTE_MS)?.trade_date ?? weeklyTradeDate(minute * MINUTE_MS);
+    if (tradeDateOfMinute.size > 100_000) tradeDateOfMinute.clear();
+    tradeDateOfMinute.set(minute, date);
   }
   return date;
 }
 
-const tradeDateOfHour = new Map<number, string>();
+const MINUTE_MS = 60_000;
+const tradeDateOfMinute = new Map<number, string>();
+
+/** The Globex day's date by the weekly rule alone (no holidays): the New York date six hours later, a weekend moved to the Monday. */
+function weeklyTradeDate(ms: number): string {
+  const date = newYorkDate(ms + 6 * HOUR_MS);
+  const day = dayOfWeek(date);
+  return day === 6 ? addDays(date, 2) : day === 0 ? addDays(date, 1) : date;
+}
 
 /** A YYYY-MM-DD date that is a real date, Monday to Friday; '' when it is, else the reason. */
 function checkTradeDate(name: string, value: string | undefined): string {
