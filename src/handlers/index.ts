@@ -7,6 +7,7 @@ import { getContractTradeAtTime, listContractImpliedVolatility } from './contrac
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { getIndexVolatility } from './index-volatility.js';
+import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
@@ -37,6 +38,9 @@ export const handlers: HandlerMap = {
   getVolatilitySkew,
   getVolatilityDrift,
   getIndexVolatility,
+  listIndices,
+  listIndexBars,
+  getIndexSnapshot,
   getOpenInterest,
   getExposureLevels,
   getExposureHeatmap,

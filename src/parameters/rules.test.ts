@@ -465,6 +465,7 @@ describe('the contract', () => {
         'listOvernightOptionFlow',
         'getVolatilitySkew',
         'getIndexVolatility',
+        'listIndexBars',
       ].sort(),
     );
   });
