@@ -166,6 +166,7 @@ describe('every served route through the generated client', () => {
       getOpenInterest: { underlying_symbol: 'SPX', date: '2026-11-20' },
       getExposureLevels: { underlying_symbol: 'SPX', date: '2026-11-20' },
       getExposureHeatmap: { underlying_symbol: 'SPX', date: '2026-11-20' },
+      getIndexSnapshot: { at: String(Date.parse('2026-11-20T18:00:00Z')) },
     };
     const skewed = await sdk.getVolatilitySkew({ client, query: base.getVolatilitySkew as never });
     const expiries = (skewed.data?.data.expirations ?? []).map((e) => e.date_of_expiry);
