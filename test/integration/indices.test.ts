@@ -8,11 +8,13 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getIndexSnapshot, listCatalog, listIndexBars, listIndices } from '../../generated/client/index.js';
+import { createExport, downloadExport, getIndexSnapshot, listCatalog, listIndexBars, listIndices } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { IndexBar } from '../../generated/client/types.gen.js';
+import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { settledJob } from '../support/settled.js';
 
 const DAY = '2026-11-20';
 const MINUTE = 60_000;
@@ -75,7 +77,7 @@ describe('index routes', () => {
   let now = MARKET_NOW;
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({ jobs: true, clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: optionsOnly } = await service.newAccount({ plan: 'pro', datasets: ['options'] }));
     ({ historyDates } = await loadSimulatedMarket(service.database.admin, { dates: [DAY], history: true }));
@@ -314,6 +316,21 @@ describe('index routes', () => {
     }
     const early = await getIndexSnapshot({ client: pro, query: { symbols: ['SPX'], at: Date.parse('2001-01-02T15:00:00Z') } });
     expect(early.response.status).toBe(422);
+  });
+
+  it('exports the bars of a range, cut at the export limit, as the cursor walk serves them', async () => {
+    const query = { symbol: 'SPX', interval: '5m', date: DAY };
+    const created = await createExport({ client: pro, body: { path: '/v1/indices/bars', query: { ...query, limit: 50 } } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(202);
+    const id = created.data!.data.id;
+    await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 30_000 });
+    const file = await downloadExport({ client: pro, path: { id }, parseAs: 'text' });
+    expect(file.response.status).toBe(200);
+    const exported = JSON.parse(file.data as unknown as string) as { data: IndexBar[]; truncated: boolean };
+    // An export's limit is the file's row count (the spec's export rules): the walk's first 50 bars.
+    expect(exported.data).toEqual((await walk({ ...query, limit: 20 })).bars.slice(0, 50));
+    expect(exported.data).toHaveLength(50);
+    expect(exported.truncated).toBe(true);
   });
 
   it('lists the four index routes in the catalog under indices, with the indices dataset', async () => {
