@@ -762,7 +762,7 @@ export const getIndexVolatility = <ThrowOnError extends boolean = false>(options
  * and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
  * order, each listed whether or not values of it are stored (`first_timestamp` and
  * `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
- * service (a symbol outside it is a 400 on the other index routes, naming this list).
+ * service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
  *
  * **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
  * bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
@@ -826,8 +826,9 @@ export const listIndices = <ThrowOnError extends boolean = false>(options?: Opti
  * another query or older than 24 hours). A next page starts after the last bar served, so
  * following cursors to the end gives the bars of one page as large.
  *
- * A symbol outside `/v1/indices` is 400 naming `symbol` and the indices; a known index without
- * a stored minute in the range is 422 `no_data`, as is a `date` that does not trade.
+ * A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+ * well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+ * range, and a `date` that does not trade.
  *
  */
 export const listIndexBars = <ThrowOnError extends boolean = false>(options: Options<ListIndexBarsData, ThrowOnError>) => (options.client ?? client).get<ListIndexBarsResponses, ListIndexBarsErrors, ThrowOnError>({
@@ -859,8 +860,9 @@ export const listIndexBars = <ThrowOnError extends boolean = false>(options: Opt
  * whether the instant lies in the trading date's calculation window (the index is being
  * calculated now); outside it the value is the last of the session before.
  *
- * A symbol outside `/v1/indices` is 400 naming `symbols` and the indices. An index with no value
- * stored at the instant is served with nulls; 422 `no_data` when none of those asked has one.
+ * A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+ * answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+ * is served with nulls; 422 `no_data` when none of those asked has one.
  *
  */
 export const getIndexSnapshot = <ThrowOnError extends boolean = false>(options: Options<GetIndexSnapshotData, ThrowOnError>) => (options.client ?? client).get<GetIndexSnapshotResponses, GetIndexSnapshotErrors, ThrowOnError>({

@@ -27,12 +27,13 @@ type Snapshot = DataOf<'getIndexSnapshot'>[number];
 
 const KNOWN = INDICES.map((i) => i.symbol).join(', ');
 
-/** The index a parameter names; 400 naming the parameter and the indices otherwise. */
-function knownIndex(parameter: string, symbol: string): IndexDefinition {
+/**
+ * The index a symbol names; otherwise 422 no_data naming the indices, as the spec's other routes
+ * answer an underlying they hold nothing of (the symbol is well formed; this service has no such index).
+ */
+function knownIndex(symbol: string): IndexDefinition {
   const index = indexOf(symbol);
-  if (index === null) {
-    throw invalidParameters([{ parameter, message: `${symbol.toUpperCase()} is not an index of this service (the indices: ${KNOWN})` }]);
-  }
+  if (index === null) throw noData(`${symbol.toUpperCase()} is not an index of this service (the indices: ${KNOWN}).`);
   return index;
 }
 
@@ -77,7 +78,7 @@ export async function listIndices(ctx: ServiceContext): Promise<Result<'listIndi
 }
 
 export async function listIndexBars(ctx: ServiceContext, q: QueryOf<'listIndexBars'>): Promise<Result<'listIndexBars'>> {
-  const index = knownIndex('symbol', q.symbol);
+  const index = knownIndex(q.symbol);
   const interval = withDefault(q.interval, 'interval');
   const range = indexBarRange({ interval, date: q.date, startTime: q.start_time, endTime: q.end_time, now: ctx.now });
   if (range === null) throw noData(`${q.date ?? 'The date'} is not a trading date: ${index.symbol} is not calculated on it.`);
@@ -113,13 +114,9 @@ export async function listIndexBars(ctx: ServiceContext, q: QueryOf<'listIndexBa
 }
 
 export async function getIndexSnapshot(ctx: ServiceContext, q: QueryOf<'getIndexSnapshot'>): Promise<Result<'getIndexSnapshot'>> {
-  const asked = q.symbols.map((s) => indexOf(s));
-  const unknown = q.symbols.filter((_, i) => asked[i] === null).map((s) => s.toUpperCase());
-  if (unknown.length > 0) {
-    throw invalidParameters([
-      { parameter: 'symbols', message: `${unknown.join(', ')}: not an index of this service (the indices: ${KNOWN})` },
-    ]);
-  }
+  const unknown = q.symbols.filter((s) => indexOf(s) === null).map((s) => s.toUpperCase());
+  if (unknown.length > 0) throw noData(`${unknown.join(', ')}: not an index of this service (the indices: ${KNOWN}).`);
+  const asked = q.symbols.map((s) => knownIndex(s));
   const instant = Math.min(q.at ?? ctx.now, ctx.now);
   const last = lastKnownMinute(instant);
   const session = quoteSession(instant);
@@ -136,7 +133,7 @@ export async function getIndexSnapshot(ctx: ServiceContext, q: QueryOf<'getIndex
   ].filter((w) => w.start < w.end);
   const { indices } = ctx.deps.repositories;
   const data = await Promise.all(
-    (asked as IndexDefinition[]).map(async (index): Promise<Snapshot> => {
+    asked.map(async (index): Promise<Snapshot> => {
       const [value, days] = await Promise.all([
         indices.indexValueAt(index.symbol, last),
         indices.indexBars(index.symbol, windows, null, 2),

@@ -279,12 +279,8 @@ describe('index routes', () => {
     }
   });
 
-  it('answers 400 naming each bad parameter, an unknown index with the list, and a cursor of another query', async () => {
+  it('answers 400 naming each bad parameter, and to a cursor of another query or a forged one', async () => {
     const bars = async (query: Record<string, unknown>) => await listIndexBars({ client: pro, query: query as never });
-    const unknown = await bars({ symbol: 'ZZZ' });
-    expect(unknown.response.status).toBe(400);
-    expect(details(unknown.error)).toEqual(['symbol']);
-    expect(JSON.stringify(unknown.error)).toContain('SPX, NDX, RUT');
     expect(details((await bars({ symbol: 'SPX', interval: '2m', limit: 0 })).error)).toEqual(['interval', 'limit']);
     expect(details((await bars({ symbol: 'SPX', date: DAY, start_time: MARKET_NOW - 3_600_000 })).error)).toEqual(['date', 'start_time']);
     const long = await bars({ symbol: 'SPX', interval: '1m', start_time: MARKET_NOW - 8 * 86_400_000, end_time: MARKET_NOW });
@@ -299,13 +295,20 @@ describe('index routes', () => {
     const forged = await bars({ symbol: 'SPX', date: DAY, limit: 5, cursor_id: `${cursor.slice(0, -2)}xx` });
     expect(forged.response.status).toBe(400);
 
-    const snapshot = await getIndexSnapshot({ client: pro, query: { symbols: ['SPX', 'ZZZ'] } });
-    expect(snapshot.response.status).toBe(400);
-    expect(details(snapshot.error)).toEqual(['symbols']);
-    expect(JSON.stringify(snapshot.error)).toContain('ZZZ');
+    const board = await getIndexSnapshot({ client: pro, query: { symbols: Array<string>(11).fill('SPX'), at: 5 } });
+    expect(board.response.status).toBe(400);
+    expect(details(board.error)).toEqual(['at', 'symbols']);
   });
 
-  it('answers 422 no_data for a date that does not trade or has no stored value, and a board with no value', async () => {
+  it('answers 422 no_data naming the indices for an unknown index, for a date that does not trade or has no value, and a board with no value', async () => {
+    const unknown = await listIndexBars({ client: pro, query: { symbol: 'ZZZ' } });
+    expect(unknown.response.status).toBe(422);
+    expect(unknown.error).toMatchObject({
+      error: { code: 'no_data', message: expect.stringContaining('(the indices: SPX, NDX, RUT)') as unknown },
+    });
+    const board = await getIndexSnapshot({ client: pro, query: { symbols: ['SPX', 'zzz'] } });
+    expect(board.response.status).toBe(422);
+    expect(board.error).toMatchObject({ error: { code: 'no_data', message: expect.stringMatching(/^ZZZ: not an index/) as unknown } });
     for (const query of [
       { symbol: 'SPX', date: '2026-11-21' },
       { symbol: 'SPX', date: '2026-11-18' },

@@ -641,7 +641,7 @@ export declare const getIndexVolatility: <ThrowOnError extends boolean = false>(
  * and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
  * order, each listed whether or not values of it are stored (`first_timestamp` and
  * `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
- * service (a symbol outside it is a 400 on the other index routes, naming this list).
+ * service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
  *
  * **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
  * bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
@@ -700,8 +700,9 @@ export declare const listIndices: <ThrowOnError extends boolean = false>(options
  * another query or older than 24 hours). A next page starts after the last bar served, so
  * following cursors to the end gives the bars of one page as large.
  *
- * A symbol outside `/v1/indices` is 400 naming `symbol` and the indices; a known index without
- * a stored minute in the range is 422 `no_data`, as is a `date` that does not trade.
+ * A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+ * well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+ * range, and a `date` that does not trade.
  *
  */
 export declare const listIndexBars: <ThrowOnError extends boolean = false>(options: Options<ListIndexBarsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListIndexBarsResponses, ListIndexBarsErrors, ThrowOnError, "fields">;
@@ -728,8 +729,9 @@ export declare const listIndexBars: <ThrowOnError extends boolean = false>(optio
  * whether the instant lies in the trading date's calculation window (the index is being
  * calculated now); outside it the value is the last of the session before.
  *
- * A symbol outside `/v1/indices` is 400 naming `symbols` and the indices. An index with no value
- * stored at the instant is served with nulls; 422 `no_data` when none of those asked has one.
+ * A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+ * answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+ * is served with nulls; 422 `no_data` when none of those asked has one.
  *
  */
 export declare const getIndexSnapshot: <ThrowOnError extends boolean = false>(options: Options<GetIndexSnapshotData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetIndexSnapshotResponses, GetIndexSnapshotErrors, ThrowOnError, "fields">;

@@ -130,8 +130,9 @@ def sync_detailed(
     whether the instant lies in the trading date's calculation window (the index is being
     calculated now); outside it the value is the last of the session before.
 
-    A symbol outside `/v1/indices` is 400 naming `symbols` and the indices. An index with no value
-    stored at the instant is served with nulls; 422 `no_data` when none of those asked has one.
+    A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+    answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+    is served with nulls; 422 `no_data` when none of those asked has one.
 
     Args:
         symbols (list[str]):
@@ -186,8 +187,9 @@ def sync(
     whether the instant lies in the trading date's calculation window (the index is being
     calculated now); outside it the value is the last of the session before.
 
-    A symbol outside `/v1/indices` is 400 naming `symbols` and the indices. An index with no value
-    stored at the instant is served with nulls; 422 `no_data` when none of those asked has one.
+    A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+    answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+    is served with nulls; 422 `no_data` when none of those asked has one.
 
     Args:
         symbols (list[str]):
@@ -237,8 +239,9 @@ async def asyncio_detailed(
     whether the instant lies in the trading date's calculation window (the index is being
     calculated now); outside it the value is the last of the session before.
 
-    A symbol outside `/v1/indices` is 400 naming `symbols` and the indices. An index with no value
-    stored at the instant is served with nulls; 422 `no_data` when none of those asked has one.
+    A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+    answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+    is served with nulls; 422 `no_data` when none of those asked has one.
 
     Args:
         symbols (list[str]):
@@ -291,8 +294,9 @@ async def asyncio(
     whether the instant lies in the trading date's calculation window (the index is being
     calculated now); outside it the value is the last of the session before.
 
-    A symbol outside `/v1/indices` is 400 naming `symbols` and the indices. An index with no value
-    stored at the instant is served with nulls; 422 `no_data` when none of those asked has one.
+    A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+    answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+    is served with nulls; 422 `no_data` when none of those asked has one.
 
     Args:
         symbols (list[str]):

@@ -167,8 +167,9 @@ def sync_detailed(
     another query or older than 24 hours). A next page starts after the last bar served, so
     following cursors to the end gives the bars of one page as large.
 
-    A symbol outside `/v1/indices` is 400 naming `symbol` and the indices; a known index without
-    a stored minute in the range is 422 `no_data`, as is a `date` that does not trade.
+    A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+    well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+    range, and a `date` that does not trade.
 
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
@@ -252,8 +253,9 @@ def sync(
     another query or older than 24 hours). A next page starts after the last bar served, so
     following cursors to the end gives the bars of one page as large.
 
-    A symbol outside `/v1/indices` is 400 naming `symbol` and the indices; a known index without
-    a stored minute in the range is 422 `no_data`, as is a `date` that does not trade.
+    A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+    well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+    range, and a `date` that does not trade.
 
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
@@ -332,8 +334,9 @@ async def asyncio_detailed(
     another query or older than 24 hours). A next page starts after the last bar served, so
     following cursors to the end gives the bars of one page as large.
 
-    A symbol outside `/v1/indices` is 400 naming `symbol` and the indices; a known index without
-    a stored minute in the range is 422 `no_data`, as is a `date` that does not trade.
+    A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+    well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+    range, and a `date` that does not trade.
 
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
@@ -415,8 +418,9 @@ async def asyncio(
     another query or older than 24 hours). A next page starts after the last bar served, so
     following cursors to the end gives the bars of one page as large.
 
-    A symbol outside `/v1/indices` is 400 naming `symbol` and the indices; a known index without
-    a stored minute in the range is 422 `no_data`, as is a `date` that does not trade.
+    A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+    well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+    range, and a `date` that does not trade.
 
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-

@@ -91,7 +91,7 @@ def sync_detailed(
     and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
     order, each listed whether or not values of it are stored (`first_timestamp` and
     `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
-    service (a symbol outside it is a 400 on the other index routes, naming this list).
+    service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
 
     **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
     bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
@@ -141,7 +141,7 @@ def sync(
     and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
     order, each listed whether or not values of it are stored (`first_timestamp` and
     `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
-    service (a symbol outside it is a 400 on the other index routes, naming this list).
+    service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
 
     **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
     bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
@@ -187,7 +187,7 @@ async def asyncio_detailed(
     and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
     order, each listed whether or not values of it are stored (`first_timestamp` and
     `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
-    service (a symbol outside it is a 400 on the other index routes, naming this list).
+    service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
 
     **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
     bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
@@ -235,7 +235,7 @@ async def asyncio(
     and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
     order, each listed whether or not values of it are stored (`first_timestamp` and
     `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
-    service (a symbol outside it is a 400 on the other index routes, naming this list).
+    service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
 
     **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
     bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
