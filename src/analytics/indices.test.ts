@@ -85,6 +85,9 @@ describe('the indices and their calculation windows', () => {
       previousDate: '2026-11-20',
       calculating: true,
     });
+    // The calendar starts in 2000: the first days have no session, or no previous one, to quote against.
+    expect(quoteSession(at('2000-01-01T00:00:00.001Z'))).toBeNull();
+    expect(quoteSession(at('2000-01-03T15:00:00Z'))).toBeNull();
     expect(changeFrom(5050, 5000)).toEqual({ change: 50, changePercent: 1 });
     expect(changeFrom(5770.12, 5839.74)).toEqual({ change: -69.62, changePercent: -1.192176 });
     expect(changeFrom(null, 5000)).toEqual({ change: null, changePercent: null });

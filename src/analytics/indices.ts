@@ -12,6 +12,7 @@
 import {
   calendarDay,
   CALENDAR_FIRST_DATE,
+  CalendarRangeError,
   CALENDAR_LAST_DATE,
   currentOrLastSessionDate,
   previousTradingDay,
@@ -143,15 +144,21 @@ export interface QuoteSession {
   calculating: boolean;
 }
 
-export function quoteSession(instant: number): QuoteSession {
-  const tradingDate = currentOrLastSessionDate(instant);
-  const window = calculationWindow(tradingDate)!;
-  return {
-    tradingDate,
-    previousDate: previousTradingDay(tradingDate),
-    window,
-    calculating: instant >= window.start && instant < window.end,
-  };
+/** The session of a quote at `instant`; null outside the exchange calendar (2000 to 2035), which has no session or no previous one for it. */
+export function quoteSession(instant: number): QuoteSession | null {
+  try {
+    const tradingDate = currentOrLastSessionDate(instant);
+    const window = calculationWindow(tradingDate)!;
+    return {
+      tradingDate,
+      previousDate: previousTradingDay(tradingDate),
+      window,
+      calculating: instant >= window.start && instant < window.end,
+    };
+  } catch (error) {
+    if (error instanceof CalendarRangeError) return null;
+    throw error;
+  }
 }
 
 /** The newest minute whose value is known at `instant`: a minute [ts, ts + 60 s) is known from its end. */

@@ -42,6 +42,8 @@ export async function listIndices(ctx: ServiceContext): Promise<Result<'listIndi
   const [coverage, origins] = await Promise.all([indices.indexCoverage(INDICES.map((i) => i.symbol)), indices.barFileOrigins()]);
   const stored: ListEntry['source'] = origins.simulated ? (origins.loaded ? 'mixed' : 'simulated') : origins.loaded ? 'files' : 'none';
   const session = quoteSession(ctx.now);
+  // The service's clock lies in the exchange calendar (2000 to 2035) wherever the service runs.
+  if (session === null) throw new Error(`the service clock ${ctx.now} is outside the exchange calendar`);
   const data = INDICES.map((index, i): ListEntry => {
     const range = coverage[i];
     const has = range !== undefined && range.last !== null;
@@ -120,6 +122,8 @@ export async function getIndexSnapshot(ctx: ServiceContext, q: QueryOf<'getIndex
   const instant = Math.min(q.at ?? ctx.now, ctx.now);
   const last = lastKnownMinute(instant);
   const session = quoteSession(instant);
+  if (session === null)
+    throw noData('The instant has no session of the exchange calendar (2000-01-03 through 2035-12-31) with a previous one.');
   const previous = calculationWindow(session.previousDate)!;
   // The session's minutes ended by the instant, and the previous date's whole window: two day bars in one read.
   const windows = [

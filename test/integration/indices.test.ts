@@ -317,8 +317,12 @@ describe('index routes', () => {
       expect(r.response.status, JSON.stringify(query)).toBe(422);
       expect(r.error).toMatchObject({ error: { code: 'no_data' } });
     }
-    const early = await getIndexSnapshot({ client: pro, query: { symbols: ['SPX'], at: Date.parse('2001-01-02T15:00:00Z') } });
-    expect(early.response.status).toBe(422);
+    // 2001: nothing stored; the first instant accepted (2000-01-01 00:00:00.001 UTC, 1999 in New York): before the calendar.
+    for (const instant of [Date.parse('2001-01-02T15:00:00Z'), 946_684_800_001]) {
+      const early = await getIndexSnapshot({ client: pro, query: { symbols: ['SPX'], at: instant } });
+      expect(early.response.status, String(instant)).toBe(422);
+      expect(early.error).toMatchObject({ error: { code: 'no_data' } });
+    }
   });
 
   it('exports the bars of a range, cut at the export limit, as the cursor walk serves them', async () => {
