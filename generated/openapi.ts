@@ -315,6 +315,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/indices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The indices this service serves, with their source, hours, option roots and stored range
+         * @description The cash indices whose one-minute values the service stores and serves on `/v1/indices/bars`
+         *     and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
+         *     order, each listed whether or not values of it are stored (`first_timestamp` and
+         *     `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
+         *     service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
+         *
+         *     **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
+         *     bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
+         *     or the canonical bars layout) or written by the market simulator; `computed_here` is false for
+         *     all three. `source` says which, from the ingest ledger of the bar files: `simulated` when every
+         *     bar file loaded is a simulator run's, `files` when none is, `mixed` when both; `none` while no
+         *     value of the index is stored. The ledger records files, not symbols, so `source` is the store's
+         *     and the same for every index that has values. An index has no volume: none is served.
+         *
+         *     **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
+         *     model computed from its stored option chains by the method of Cboe's VIX white paper, never
+         *     Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
+         *     (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
+         *     computed per request, not stored, so they have no bars.
+         *
+         *     **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
+         *     America/New_York, to 13:00 on the exchange calendar's early closes
+         *     (`/v1/market/calendar`), none on weekends and holidays; a value at other times is the last
+         *     one of the session before. `session` is the calculation window of the current trading date
+         *     at the request's instant (before today's open, the previous one), with whether the index is
+         *     being calculated now.
+         */
+        get: operations["listIndices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/indices/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open, high, low and close bars of an index
+         * @description Bars of one index (`symbol`, one of `/v1/indices`), oldest first, made from its stored
+         *     one-minute values in one statement: a bar's `open` is its first minute's open, `high` and
+         *     `low` the highest high and lowest low of its minutes, `close` its last minute's close.
+         *     `volume` is always null: an index has no volume (the store's bar files may carry 0 for one;
+         *     it is not read). `minutes` counts the one-minute values a bar was made from, so a gap in the
+         *     stored series shows.
+         *
+         *     **Which minutes.** Only the minutes of each trading date's calculation window: 09:30 to the
+         *     equity close, 16:00 America/New_York (13:00 on an early close); a value stored outside it is
+         *     not read. A minute stored at `ts` covers [ts, ts + 60 s).
+         *
+         *     **Buckets.** At 1m, 5m and 1h a bar starts on the exchange clock's grid (New York is a whole
+         *     number of hours off UTC, so the grid is the same in both): the 1h bar of 09:00 holds the
+         *     minutes 09:30 to 09:59, the 15:00 bar 15:00 to 15:59. At 1d there is one bar per trading date,
+         *     its `timestamp` that date's 09:30 open, its `close` the index's last value of the regular
+         *     session (the close of its last stored minute before 16:00, or 13:00 on an early close). A
+         *     bucket without a stored minute has no bar: the series is not filled in.
+         *
+         *     **Range.** `start_time`/`end_time` is a range [start, end) on the minutes' starts, that may
+         *     span trading dates; a bar cut by it holds only the minutes within it (a 1d bar of a range
+         *     ending at noon closes at the last minute before noon). Given alone, `start_time` reaches the
+         *     interval's longest range after it and `end_time` starts that long before it. The range is at
+         *     most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d. `date` names one trading date's window
+         *     instead. The default is the current session's trading date (before today's open, the
+         *     most recent one) at 1m, 5m and 1h, and the 366 days up to now at 1d.
+         *
+         *     **Paging.** `limit` bars a page; `pagination.next_cursor_id` is a signed, opaque cursor bound
+         *     to this query (as on the trades and option bars routes: 400 `invalid_cursor` when altered, for
+         *     another query or older than 24 hours). A next page starts after the last bar served, so
+         *     following cursors to the end gives the bars of one page as large.
+         *
+         *     A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+         *     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+         *     range, and a `date` that does not trade.
+         */
+        get: operations["listIndexBars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/indices/snapshot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quote board of indices at an instant
+         * @description For each index asked (`symbols`, in the order given), its value at the request's instant with
+         *     the session's open, high and low, the previous close and the change from it: the desk's quote
+         *     board.
+         *
+         *     **Instant.** `at`, else now (the service's clock); an instant after the clock is the clock's.
+         *     Nothing recorded after the instant is read. `value` is the close of the index's newest stored
+         *     minute ended by the instant (a minute [ts, ts + 60 s) is known from its end), `timestamp` that
+         *     minute's start; null when none is stored.
+         *
+         *     **Session.** The trading date whose session has begun by the instant (before today's 09:30
+         *     open, the previous trading date): `open` is its first stored minute's open, `high` and `low`
+         *     the highest high and lowest low of its minutes ended by the instant, within its calculation
+         *     window (09:30 to 16:00 ET, 13:00 on an early close); null when none is stored.
+         *     `previous_close` is the previous trading date's close: the close of its last stored minute of
+         *     that window (`previous_close_date` names the date). `change` is value − previous_close in index
+         *     points, `change_percent` 100 × change / previous_close (each rounded to 6 decimals: an index is
+         *     quoted to 2, and a float difference carries noise past that); null without either. `calculating` says
+         *     whether the instant lies in the trading date's calculation window (the index is being
+         *     calculated now); outside it the value is the last of the session before.
+         *
+         *     A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+         *     answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+         *     is served with nulls; 422 `no_data` when none of those asked has one.
+         */
+        get: operations["getIndexSnapshot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/indices/volatility": {
         parameters: {
             query?: never;
@@ -2681,6 +2821,149 @@ export interface components {
             underlying_timestamp: number | null;
         };
         /**
+         * IndexBar
+         * @description One bar of an index.
+         */
+        IndexBar: {
+            /**
+             * Format: double
+             * @description The last minute's close.
+             * @example 5858.77
+             */
+            close: number;
+            /**
+             * Format: int64
+             * @description Start of the minute whose close is the bar's close, Unix ms.
+             * @example 1763649240000
+             */
+            close_timestamp: number;
+            /**
+             * Format: double
+             * @description The highest high of the minutes.
+             * @example 5861.4
+             */
+            high: number;
+            /**
+             * Format: double
+             * @description The lowest low of the minutes.
+             * @example 5846.03
+             */
+            low: number;
+            /**
+             * @description One-minute values the bar was made from.
+             * @example 5
+             */
+            minutes: number;
+            /**
+             * Format: double
+             * @description The first minute's open.
+             * @example 5850.12
+             */
+            open: number;
+            /**
+             * Format: int64
+             * @description Bucket start, Unix ms (1d: the trading date's 09:30 ET open).
+             * @example 1763649000000
+             */
+            timestamp: number;
+            /**
+             * Format: date
+             * @description The trading date of the minutes.
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /**
+             * Format: int64
+             * @description Always null: an index has no volume.
+             * @example null
+             */
+            volume: number | null;
+        };
+        /** IndexBarPage */
+        IndexBarPage: {
+            /** @description Bars, oldest first. */
+            data: components["schemas"]["IndexBar"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 1000,
+             *       "has_more": true,
+             *       "limit": 1000,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/indices/bars?symbol=SPX&interval=1m&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * IndexCalculationHours
+         * @description When the index is calculated: the regular session, on the exchange calendar's trading dates.
+         */
+        IndexCalculationHours: {
+            /**
+             * @description End of calculation on a full day, HH:MM (the last minute starts one minute before).
+             * @example 16:00
+             */
+            close: string;
+            /**
+             * @description End of calculation on an early-close day (/v1/market/calendar status early_close), HH:MM.
+             * @example 13:00
+             */
+            early_close: string;
+            /**
+             * @description First minute calculated, HH:MM.
+             * @example 09:30
+             */
+            open: string;
+            /**
+             * @description The clock of the times below (IANA name).
+             * @example America/New_York
+             */
+            time_zone: string;
+        };
+        /**
+         * IndexComputedVolatility
+         * @description The volatility indices this service computes from the index's option chains (/v1/indices/volatility): a model, never the published index.
+         */
+        IndexComputedVolatility: {
+            /**
+             * @description Always true: computed by this service per request from its stored chains.
+             * @example true
+             */
+            computed_here: boolean;
+            /**
+             * @description How to name it.
+             * @example SPX volatility index: a model computed by this service by the VIX white paper's method, not Cboe's published VIX
+             */
+            label: string;
+            /**
+             * @description The route computing them.
+             * @example /v1/indices/volatility
+             */
+            path: string;
+            /**
+             * @description Always false: not Cboe's VIX, VIX9D or VIX1D.
+             * @example false
+             */
+            published_index: boolean;
+            /**
+             * @description The tenors it computes.
+             * @example [
+             *       "1d",
+             *       "9d",
+             *       "30d"
+             *     ]
+             */
+            tenors: components["schemas"]["IndexTenor"][];
+            /**
+             * @description Its underlying_symbol for this index's option family.
+             * @example SPX
+             */
+            underlying_symbol: string;
+        };
+        /**
          * IndexInterpolationWeights
          * @description The interpolation weights w1 = (N2 − N_tenor)/(N2 − N1) and w2 = (N_tenor − N1)/(N2 − N1) (N1 = 0 for nearest_term).
          */
@@ -2699,6 +2982,109 @@ export interface components {
             next: number;
         };
         /**
+         * IndexListEntry
+         * @description One index the service serves.
+         */
+        IndexListEntry: {
+            /**
+             * @description Who calculates and publishes the index.
+             * @example S&P Dow Jones Indices
+             */
+            calculated_by: string;
+            calculation_hours: components["schemas"]["IndexCalculationHours"];
+            /**
+             * @description Whether this service computes the values (false: they are the provider's, loaded or simulated).
+             * @example false
+             */
+            computed_here: boolean;
+            computed_volatility: components["schemas"]["IndexComputedVolatility"];
+            /**
+             * @description Currency of the index level.
+             * @example USD
+             */
+            currency: string;
+            /**
+             * Format: int64
+             * @description Start of the first stored minute, Unix ms; null when none.
+             * @example 1763130600000
+             */
+            first_timestamp: number | null;
+            /**
+             * Format: int64
+             * @description Start of the last stored minute, Unix ms; null when none.
+             * @example 1763672340000
+             */
+            last_timestamp: number | null;
+            /**
+             * @description The index's name.
+             * @example S&P 500 Index
+             */
+            name: string;
+            /**
+             * @description The option roots on the index the service lists (SPX: SPX and SPXW).
+             * @example [
+             *       "SPX",
+             *       "SPXW"
+             *     ]
+             */
+            option_roots: string[];
+            session: components["schemas"]["IndexSession"];
+            /**
+             * @description Where the stored values come from, by the ingest ledger's bar files: simulated (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is stored.
+             * @example simulated
+             * @enum {string}
+             */
+            source: "simulated" | "files" | "mixed" | "none";
+            /**
+             * @description The symbol the index routes take.
+             * @example SPX
+             */
+            symbol: string;
+            vendor_tickers: components["schemas"]["IndexVendorTickers"];
+        };
+        /** IndexListResponse */
+        IndexListResponse: {
+            /** @description The indices, SPX, NDX, RUT. */
+            data: components["schemas"]["IndexListEntry"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * IndexSession
+         * @description The calculation window of the current trading date at the request's instant (before today's open, the previous trading date).
+         */
+        IndexSession: {
+            /**
+             * @description Whether the request's instant lies in the window.
+             * @example false
+             */
+            calculating: boolean;
+            /**
+             * Format: int64
+             * @description End of calculation (16:00 ET, or 13:00 on an early close), Unix ms, exclusive.
+             * @example 1763672400000
+             */
+            end_time: number;
+            /**
+             * Format: int64
+             * @description Start of calculation (09:30 ET), Unix ms.
+             * @example 1763649000000
+             */
+            start_time: number;
+            /**
+             * @description regular or early_close, as /v1/market/sessions says.
+             * @example regular
+             * @enum {string}
+             */
+            status: "regular" | "early_close";
+            /**
+             * Format: date
+             * @description The trading date.
+             * @example 2026-11-20
+             */
+            trading_date: string;
+        };
+        /**
          * IndexSkippedQuote
          * @description A quote without a mid that a walk skipped.
          */
@@ -2711,6 +3097,89 @@ export interface components {
              * @example 4400
              */
             strike: number;
+        };
+        /**
+         * IndexSnapshot
+         * @description One index on the quote board (numbers are null where no value is stored).
+         */
+        IndexSnapshot: {
+            /**
+             * @description Whether the instant lies in the trading date's calculation window.
+             * @example false
+             */
+            calculating: boolean;
+            /**
+             * Format: double
+             * @description value − previous_close, index points, rounded to 6 decimals.
+             * @example 18.67
+             */
+            change: number | null;
+            /**
+             * Format: double
+             * @description 100 × change / previous_close, rounded to 6 decimals.
+             * @example 0.319682
+             */
+            change_percent: number | null;
+            /**
+             * Format: double
+             * @description The session's highest high up to the instant.
+             * @example 5870.5
+             */
+            high: number | null;
+            /**
+             * Format: double
+             * @description The session's lowest low up to the instant.
+             * @example 5831.02
+             */
+            low: number | null;
+            /**
+             * Format: double
+             * @description The session's first stored minute's open.
+             * @example 5850.12
+             */
+            open: number | null;
+            /**
+             * Format: double
+             * @description The previous trading date's close (its last stored minute of the calculation window).
+             * @example 5840.1
+             */
+            previous_close: number | null;
+            /**
+             * Format: date
+             * @description The previous trading date.
+             * @example 2026-11-19
+             */
+            previous_close_date: string;
+            /**
+             * @description The index.
+             * @example SPX
+             */
+            symbol: string;
+            /**
+             * Format: int64
+             * @description Start of that minute, Unix ms.
+             * @example 1763672340000
+             */
+            timestamp: number | null;
+            /**
+             * Format: date
+             * @description The trading date whose session has begun by the instant.
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /**
+             * Format: double
+             * @description The close of the newest stored minute ended by the instant.
+             * @example 5858.77
+             */
+            value: number | null;
+        };
+        /** IndexSnapshotResponse */
+        IndexSnapshotResponse: {
+            /** @description One per index asked, in the order asked. */
+            data: components["schemas"]["IndexSnapshot"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
         };
         /**
          * IndexStrikeContribution
@@ -2751,6 +3220,12 @@ export interface components {
          * @enum {string}
          */
         IndexStrikeSide: "put" | "call" | "average";
+        /**
+         * IndexSymbol
+         * @description An index symbol: a letter followed by up to 7 letters, digits or dots (case-insensitive); the indices served are those of `/v1/indices`.
+         * @example SPX
+         */
+        IndexSymbol: string;
         /**
          * IndexTenor
          * @description Tenor of a volatility index: 1, 9 or 30 calendar days.
@@ -2822,6 +3297,17 @@ export interface components {
              * @example no_parity_strike
              */
             reason: string;
+        };
+        /**
+         * IndexVendorTickers
+         * @description The index's ticker in the vendor feeds the loaders read.
+         */
+        IndexVendorTickers: {
+            /**
+             * @description In Massive's minute aggregates (loaded without the I: prefix).
+             * @example I:SPX
+             */
+            massive: string;
         };
         /**
          * IndexVolatility
@@ -5483,13 +5969,24 @@ export type SchemaHeatmapResponse = components['schemas']['HeatmapResponse'];
 export type SchemaHistoryDate = components['schemas']['HistoryDate'];
 export type SchemaImpliedVolatilityPage = components['schemas']['ImpliedVolatilityPage'];
 export type SchemaImpliedVolatilitySample = components['schemas']['ImpliedVolatilitySample'];
+export type SchemaIndexBar = components['schemas']['IndexBar'];
+export type SchemaIndexBarPage = components['schemas']['IndexBarPage'];
+export type SchemaIndexCalculationHours = components['schemas']['IndexCalculationHours'];
+export type SchemaIndexComputedVolatility = components['schemas']['IndexComputedVolatility'];
 export type SchemaIndexInterpolationWeights = components['schemas']['IndexInterpolationWeights'];
+export type SchemaIndexListEntry = components['schemas']['IndexListEntry'];
+export type SchemaIndexListResponse = components['schemas']['IndexListResponse'];
+export type SchemaIndexSession = components['schemas']['IndexSession'];
 export type SchemaIndexSkippedQuote = components['schemas']['IndexSkippedQuote'];
+export type SchemaIndexSnapshot = components['schemas']['IndexSnapshot'];
+export type SchemaIndexSnapshotResponse = components['schemas']['IndexSnapshotResponse'];
 export type SchemaIndexStrikeContribution = components['schemas']['IndexStrikeContribution'];
 export type SchemaIndexStrikeSide = components['schemas']['IndexStrikeSide'];
+export type SchemaIndexSymbol = components['schemas']['IndexSymbol'];
 export type SchemaIndexTenor = components['schemas']['IndexTenor'];
 export type SchemaIndexTermPoint = components['schemas']['IndexTermPoint'];
 export type SchemaIndexTermRefusal = components['schemas']['IndexTermRefusal'];
+export type SchemaIndexVendorTickers = components['schemas']['IndexVendorTickers'];
 export type SchemaIndexVolatility = components['schemas']['IndexVolatility'];
 export type SchemaIndexVolatilityMethod = components['schemas']['IndexVolatilityMethod'];
 export type SchemaIndexVolatilityResponse = components['schemas']['IndexVolatilityResponse'];
@@ -6012,6 +6509,127 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listIndices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The indices. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listIndexBars: {
+        parameters: {
+            query: {
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description One trading date's calculation window (09:30 to 16:00 ET, 13:00 on an early close) instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31). */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Range end, exclusive, Unix ms. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d. */
+                interval?: components["schemas"]["BarInterval"];
+                /** @description Max bars per page. */
+                limit?: number;
+                /** @description Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trading dates. */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description The index, one of `/v1/indices` (SPX, NDX, RUT); case-insensitive. */
+                symbol: components["schemas"]["IndexSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bars, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexBarPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    getIndexSnapshot: {
+        parameters: {
+            query: {
+                /** @description The instant of the board (Unix ms) instead of now; an instant after the service's clock is the clock's. */
+                at?: components["schemas"]["UnixMsParam"];
+                /** @description The indices, 1 to 10 (case-insensitive; each one of `/v1/indices`). A list, comma-separated in one parameter (`symbols=SPX,NDX`) or the parameter repeated (`symbols=SPX&symbols=NDX`). */
+                symbols: components["schemas"]["IndexSymbol"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One quote per index asked, in the order asked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexSnapshotResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

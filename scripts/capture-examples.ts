@@ -154,6 +154,12 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await take('listOptionBars', call('GET', '/v1/options/bars', { option_symbol: optionSymbol, date: DAY, interval: '1h', limit: 5 }));
     await take('getVolatilitySkew', call('GET', '/v1/options/volatility/skew', { underlying_symbol: 'SPX', date: DAY }));
     await take('getIndexVolatility', call('GET', '/v1/indices/volatility', { underlying_symbol: 'SPX', date: DAY }));
+    await take('listIndices', call('GET', '/v1/indices'));
+    await take('listIndexBars', call('GET', '/v1/indices/bars', { symbol: 'SPX', date: DAY, interval: '1h', limit: 3 }));
+    await take(
+      'getIndexSnapshot',
+      call('GET', '/v1/indices/snapshot', { symbols: ['SPX', 'NDX', 'RUT'], at: Date.parse(`${DAY}T20:00:00Z`) }),
+    );
     await take('getVolatilityDrift', call('GET', '/v1/options/volatility/drift', { underlying_symbol: 'SPY', date: DAY, interval: '5m' }));
     await take('getOpenInterest', call('GET', '/v1/options/open-interest', { underlying_symbol: 'SPX', date: DAY, strikes_around: 5 }));
     await take('getExposureLevels', call('GET', '/v1/options/levels', { underlying_symbol: 'SPX', date: DAY }));

@@ -8,6 +8,7 @@ import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { listFuturesContracts, listFuturesProducts } from './futures.js';
 import { getIndexVolatility } from './index-volatility.js';
+import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
 import { getExposureHeatmap, getExposureLevels, getOpenInterest } from './positioning.js';
@@ -40,6 +41,9 @@ export const handlers: HandlerMap = {
   getIndexVolatility,
   listFuturesProducts,
   listFuturesContracts,
+  listIndices,
+  listIndexBars,
+  getIndexSnapshot,
   getOpenInterest,
   getExposureLevels,
   getExposureHeatmap,

@@ -35,6 +35,15 @@ import { marketDataStamp } from '../db/market-data-changes.js';
 import { chainSnapshot, type ChainSnapshotRow } from '../db/option-chain.js';
 import { archivedDates, contractIdOfSymbol, optionBars, type BarFilter, type BarPosition, type BarRow } from '../db/option-bars.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
+import {
+  barFileOrigins,
+  indexBars,
+  indexCoverage,
+  indexValueAt,
+  type IndexBarRow,
+  type IndexBarWindow,
+  type IndexCoverageRow,
+} from '../db/index-values.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
 import {
   printsPageText,
@@ -145,7 +154,20 @@ export interface ReferenceRepository {
   ): Promise<ChainSnapshotRow[]>;
 }
 
+/** The index routes' reads of the stored one-minute values (services/indices.ts; db/index-values.ts). */
+export interface IndexRepository {
+  /** The first and last stored minute of each symbol, in the order given. */
+  indexCoverage(symbols: readonly string[]): Promise<IndexCoverageRow[]>;
+  /** Whether the store's bar files came from a simulator run, from elsewhere, or both. */
+  barFileOrigins(): Promise<{ simulated: boolean; loaded: boolean }>;
+  /** Up to `limit` bars of a symbol in the windows, by bucket (bucketMs null: one bar per window). */
+  indexBars(symbol: string, windows: readonly IndexBarWindow[], bucketMs: number | null, limit: number): Promise<IndexBarRow[]>;
+  /** The newest one-minute value starting at or before `lastMinute`; null when none. */
+  indexValueAt(symbol: string, lastMinute: number): Promise<{ ts: number; close: number } | null>;
+}
+
 export interface Repositories {
+  indices: IndexRepository;
   printFeeds: PrintFeedRepository;
   references: ReferenceRepository;
   chain: ChainRepository;
@@ -158,7 +180,7 @@ export interface Repositories {
 /**
  * The repositories as the Kysely queries of src/db. Where each read goes is decided here, once:
  * `reads` (the read replicas by the floor rule of db/replicas.ts, or the primary when none) for the
- * print feeds, the reference reads, the chain and the positioning reads; `db` (the primary) for the
+ * print feeds, the reference reads, the chain, the positioning and the index reads; `db` (the primary) for the
  * market-data stamp the memos key on (read before the data, so that the request's floor, taken at
  * its first replica read, covers everything the stamp counted), the session states, and the valued
  * books' lookups and writes, which interleave with the valuation claims of other processes. A
@@ -191,6 +213,12 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
       listedContracts: async (expirations, tradingDate) => await listedContracts(db, expirations, tradingDate),
       bookPrints: async (roots, tradingDate, until, flow, activity, sides) =>
         await bookPrints(db, roots, tradingDate, until, flow, activity, sides),
+    },
+    indices: {
+      indexCoverage: async (symbols) => await indexCoverage(db, symbols),
+      barFileOrigins: async () => await barFileOrigins(db),
+      indexBars: async (symbol, windows, bucketMs, limit) => await indexBars(db, symbol, windows, bucketMs, limit),
+      indexValueAt: async (symbol, lastMinute) => await indexValueAt(db, symbol, lastMinute),
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },

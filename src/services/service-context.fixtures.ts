@@ -39,6 +39,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
   const operation = contract.byId.get(operationId);
   if (operation === undefined) throw new Error(`${operationId} is not a route of the contract`);
   const repositories: Repositories = {
+    indices: options.repositories.indices ?? unexpected('indices'),
     printFeeds: options.repositories.printFeeds ?? unexpected('printFeeds'),
     references: options.repositories.references ?? unexpected('references'),
     chain: options.repositories.chain ?? unexpected('chain'),

@@ -112,6 +112,12 @@ describe('every served route through the generated client', () => {
         'getIndexVolatility',
         () => sdk.getIndexVolatility({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', tenor: '9d' } }),
       ],
+      ['listIndices', () => sdk.listIndices({ client })],
+      ['listIndexBars', () => sdk.listIndexBars({ client, query: { symbol: 'SPX', date: '2026-11-20', interval: '1h' } })],
+      [
+        'getIndexSnapshot',
+        () => sdk.getIndexSnapshot({ client, query: { symbols: ['SPX', 'NDX'], at: Date.parse('2026-11-20T18:00:00Z') } }),
+      ],
       [
         'getVolatilityDrift',
         () => sdk.getVolatilityDrift({ client, query: { underlying_symbol: 'SPY', date: '2026-11-20', interval: '5m' } }),
@@ -162,6 +168,7 @@ describe('every served route through the generated client', () => {
       getOpenInterest: { underlying_symbol: 'SPX', date: '2026-11-20' },
       getExposureLevels: { underlying_symbol: 'SPX', date: '2026-11-20' },
       getExposureHeatmap: { underlying_symbol: 'SPX', date: '2026-11-20' },
+      getIndexSnapshot: { at: String(Date.parse('2026-11-20T18:00:00Z')) },
     };
     const skewed = await sdk.getVolatilitySkew({ client, query: base.getVolatilitySkew as never });
     const expiries = (skewed.data?.data.expirations ?? []).map((e) => e.date_of_expiry);
@@ -304,7 +311,7 @@ describe('every served route through the generated client', () => {
     expect(trades?.params.find((p) => p.name === 'exchange')).toMatchObject({ type: 'list', item: 'enum', max_items: 17 });
   });
 
-  it('filters the catalog by every family an entry has; futures lists its reference routes, indices its volatility index', async () => {
+  it('filters the catalog by every family an entry has; futures lists its reference routes, indices its four routes', async () => {
     const entries = (await sdk.listCatalog({ client })).data?.data ?? [];
     const families = [...new Set(entries.map((e) => e.family))];
     expect(families).toEqual(expect.arrayContaining(['platform', 'exports']));
@@ -323,7 +330,12 @@ describe('every served route through the generated client', () => {
       ['listFuturesProducts', 'futures'],
     ]);
     const indices = await sdk.listCatalog({ client, query: { family: 'indices' } });
-    expect(indices.data?.data.map((e) => [e.id, e.dataset])).toEqual([['getIndexVolatility', 'indices']]);
+    expect(indices.data?.data.map((e) => [e.id, e.dataset, e.paginated, e.streamable])).toEqual([
+      ['listIndices', 'indices', false, false],
+      ['listIndexBars', 'indices', true, false],
+      ['getIndexSnapshot', 'indices', false, false],
+      ['getIndexVolatility', 'indices', false, false],
+    ]);
     expect((await sdk.listCatalog({ client, query: { family: 'nope' as never } })).response.status).toBe(400);
   });
 });

@@ -302,6 +302,17 @@ class Operations:
             gatekeeper_ratio=gatekeeper_ratio,
         )
 
+    def get_index_snapshot(
+        self, *, symbols: Sequence[str], at: datetime.datetime | int | None = None
+    ) -> Any:
+        """Quote board of indices at an instant: GET /v1/indices/snapshot (getIndexSnapshot).
+
+        Args:
+            symbols: The indices, 1 to 10 (case-insensitive; each one of `/v1/indices`). A list, comma-separated in one parameter (`symbols=SPX,NDX`) or the parameter repeated (`symbols=SPX&symbols=NDX`).
+            at: The instant of the board (Unix ms) instead of now; an instant after the service's clock is the clock's.
+        """
+        return self.call("get_index_snapshot", symbols=symbols, at=at)
+
     def get_index_volatility(
         self,
         *,
@@ -731,6 +742,43 @@ class Operations:
             root: Only this product.
         """
         return self.call("list_futures_products", root=root)
+
+    def list_index_bars(
+        self,
+        *,
+        symbol: str,
+        interval: BarInterval | None = None,
+        date: datetime.date | str | None = None,
+        start_time: datetime.datetime | int | None = None,
+        end_time: datetime.datetime | int | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Open, high, low and close bars of an index: GET /v1/indices/bars (listIndexBars).
+
+        Args:
+            symbol: The index, one of `/v1/indices` (SPX, NDX, RUT); case-insensitive.
+            interval: Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
+            date: One trading date's calculation window (09:30 to 16:00 ET, 13:00 on an early close) instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
+            start_time: Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trading dates.
+            end_time: Range end, exclusive, Unix ms.
+            limit: Max bars per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+        """
+        return self.call(
+            "list_index_bars",
+            symbol=symbol,
+            interval=interval,
+            date=date,
+            start_time=start_time,
+            end_time=end_time,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
+
+    def list_indices(self) -> Any:
+        """The indices this service serves, with their source, hours, option roots and stored range: GET /v1/indices (listIndices)."""
+        return self.call("list_indices")
 
     def list_market_sessions(
         self,

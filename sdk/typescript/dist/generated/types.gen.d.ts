@@ -3027,6 +3027,292 @@ export type IndexVolatilityResponse = {
     meta: Meta;
 };
 /**
+ * IndexSymbol
+ *
+ * An index symbol: a letter followed by up to 7 letters, digits or dots (case-insensitive); the indices served are those of `/v1/indices`.
+ */
+export type IndexSymbol = string;
+/**
+ * IndexCalculationHours
+ *
+ * When the index is calculated: the regular session, on the exchange calendar's trading dates.
+ */
+export type IndexCalculationHours = {
+    /**
+     * The clock of the times below (IANA name).
+     */
+    time_zone: string;
+    /**
+     * First minute calculated, HH:MM.
+     */
+    open: string;
+    /**
+     * End of calculation on a full day, HH:MM (the last minute starts one minute before).
+     */
+    close: string;
+    /**
+     * End of calculation on an early-close day (/v1/market/calendar status early_close), HH:MM.
+     */
+    early_close: string;
+};
+/**
+ * IndexSession
+ *
+ * The calculation window of the current trading date at the request's instant (before today's open, the previous trading date).
+ */
+export type IndexSession = {
+    /**
+     * The trading date.
+     */
+    trading_date: string;
+    /**
+     * Start of calculation (09:30 ET), Unix ms.
+     */
+    start_time: number;
+    /**
+     * End of calculation (16:00 ET, or 13:00 on an early close), Unix ms, exclusive.
+     */
+    end_time: number;
+    /**
+     * regular or early_close, as /v1/market/sessions says.
+     */
+    status: 'regular' | 'early_close';
+    /**
+     * Whether the request's instant lies in the window.
+     */
+    calculating: boolean;
+};
+/**
+ * IndexComputedVolatility
+ *
+ * The volatility indices this service computes from the index's option chains (/v1/indices/volatility): a model, never the published index.
+ */
+export type IndexComputedVolatility = {
+    /**
+     * The route computing them.
+     */
+    path: string;
+    /**
+     * Its underlying_symbol for this index's option family.
+     */
+    underlying_symbol: string;
+    /**
+     * The tenors it computes.
+     */
+    tenors: Array<IndexTenor>;
+    /**
+     * Always true: computed by this service per request from its stored chains.
+     */
+    computed_here: boolean;
+    /**
+     * Always false: not Cboe's VIX, VIX9D or VIX1D.
+     */
+    published_index: boolean;
+    /**
+     * How to name it.
+     */
+    label: string;
+};
+/**
+ * IndexVendorTickers
+ *
+ * The index's ticker in the vendor feeds the loaders read.
+ */
+export type IndexVendorTickers = {
+    /**
+     * In Massive's minute aggregates (loaded without the I: prefix).
+     */
+    massive: string;
+};
+/**
+ * IndexListEntry
+ *
+ * One index the service serves.
+ */
+export type IndexListEntry = {
+    /**
+     * The symbol the index routes take.
+     */
+    symbol: string;
+    /**
+     * The index's name.
+     */
+    name: string;
+    /**
+     * Who calculates and publishes the index.
+     */
+    calculated_by: string;
+    /**
+     * Whether this service computes the values (false: they are the provider's, loaded or simulated).
+     */
+    computed_here: boolean;
+    /**
+     * Where the stored values come from, by the ingest ledger's bar files: simulated (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is stored.
+     */
+    source: 'simulated' | 'files' | 'mixed' | 'none';
+    vendor_tickers: IndexVendorTickers;
+    /**
+     * Currency of the index level.
+     */
+    currency: string;
+    calculation_hours: IndexCalculationHours;
+    session: IndexSession;
+    /**
+     * The option roots on the index the service lists (SPX: SPX and SPXW).
+     */
+    option_roots: Array<string>;
+    /**
+     * Start of the first stored minute, Unix ms; null when none.
+     */
+    first_timestamp: number | null;
+    /**
+     * Start of the last stored minute, Unix ms; null when none.
+     */
+    last_timestamp: number | null;
+    computed_volatility: IndexComputedVolatility;
+};
+/**
+ * IndexListResponse
+ */
+export type IndexListResponse = {
+    /**
+     * The indices, SPX, NDX, RUT.
+     */
+    data: Array<IndexListEntry>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
+ * IndexBar
+ *
+ * One bar of an index.
+ */
+export type IndexBar = {
+    /**
+     * Bucket start, Unix ms (1d: the trading date's 09:30 ET open).
+     */
+    timestamp: number;
+    /**
+     * The trading date of the minutes.
+     */
+    trading_date: string;
+    /**
+     * The first minute's open.
+     */
+    open: number;
+    /**
+     * The highest high of the minutes.
+     */
+    high: number;
+    /**
+     * The lowest low of the minutes.
+     */
+    low: number;
+    /**
+     * The last minute's close.
+     */
+    close: number;
+    /**
+     * Always null: an index has no volume.
+     */
+    volume: number | null;
+    /**
+     * One-minute values the bar was made from.
+     */
+    minutes: number;
+    /**
+     * Start of the minute whose close is the bar's close, Unix ms.
+     */
+    close_timestamp: number;
+};
+/**
+ * IndexBarPage
+ */
+export type IndexBarPage = {
+    /**
+     * Bars, oldest first.
+     */
+    data: Array<IndexBar>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+/**
+ * IndexSnapshot
+ *
+ * One index on the quote board (numbers are null where no value is stored).
+ */
+export type IndexSnapshot = {
+    /**
+     * The index.
+     */
+    symbol: string;
+    /**
+     * The close of the newest stored minute ended by the instant.
+     */
+    value: number | null;
+    /**
+     * Start of that minute, Unix ms.
+     */
+    timestamp: number | null;
+    /**
+     * The trading date whose session has begun by the instant.
+     */
+    trading_date: string;
+    /**
+     * The session's first stored minute's open.
+     */
+    open: number | null;
+    /**
+     * The session's highest high up to the instant.
+     */
+    high: number | null;
+    /**
+     * The session's lowest low up to the instant.
+     */
+    low: number | null;
+    /**
+     * The previous trading date's close (its last stored minute of the calculation window).
+     */
+    previous_close: number | null;
+    /**
+     * The previous trading date.
+     */
+    previous_close_date: string;
+    /**
+     * value − previous_close, index points, rounded to 6 decimals.
+     */
+    change: number | null;
+    /**
+     * 100 × change / previous_close, rounded to 6 decimals.
+     */
+    change_percent: number | null;
+    /**
+     * Whether the instant lies in the trading date's calculation window.
+     */
+    calculating: boolean;
+};
+/**
+ * IndexSnapshotResponse
+ */
+export type IndexSnapshotResponse = {
+    /**
+     * One per index asked, in the order asked.
+     */
+    data: Array<IndexSnapshot>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
  * SkewResponse
  */
 export type SkewResponse = {
@@ -5371,6 +5657,184 @@ export type GetIndexVolatilityResponses = {
     200: IndexVolatilityResponse;
 };
 export type GetIndexVolatilityResponse = GetIndexVolatilityResponses[keyof GetIndexVolatilityResponses];
+export type ListIndicesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/indices';
+};
+export type ListIndicesErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListIndicesError = ListIndicesErrors[keyof ListIndicesErrors];
+export type ListIndicesResponses = {
+    /**
+     * The indices.
+     */
+    200: IndexListResponse;
+};
+export type ListIndicesResponse = ListIndicesResponses[keyof ListIndicesResponses];
+export type ListIndexBarsData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The index, one of `/v1/indices` (SPX, NDX, RUT); case-insensitive.
+         */
+        symbol: IndexSymbol;
+        /**
+         * Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
+         */
+        interval?: BarInterval;
+        /**
+         * One trading date's calculation window (09:30 to 16:00 ET, 13:00 on an early close) instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
+         */
+        date?: CalendarDate;
+        /**
+         * Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trading dates.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Range end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * Max bars per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/indices/bars';
+};
+export type ListIndexBarsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListIndexBarsError = ListIndexBarsErrors[keyof ListIndexBarsErrors];
+export type ListIndexBarsResponses = {
+    /**
+     * Bars, oldest first.
+     */
+    200: IndexBarPage;
+};
+export type ListIndexBarsResponse = ListIndexBarsResponses[keyof ListIndexBarsResponses];
+export type GetIndexSnapshotData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The indices, 1 to 10 (case-insensitive; each one of `/v1/indices`). A list, comma-separated in one parameter (`symbols=SPX,NDX`) or the parameter repeated (`symbols=SPX&symbols=NDX`).
+         */
+        symbols: Array<IndexSymbol>;
+        /**
+         * The instant of the board (Unix ms) instead of now; an instant after the service's clock is the clock's.
+         */
+        at?: UnixMsParam;
+    };
+    url: '/v1/indices/snapshot';
+};
+export type GetIndexSnapshotErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetIndexSnapshotError = GetIndexSnapshotErrors[keyof GetIndexSnapshotErrors];
+export type GetIndexSnapshotResponses = {
+    /**
+     * One quote per index asked, in the order asked.
+     */
+    200: IndexSnapshotResponse;
+};
+export type GetIndexSnapshotResponse = GetIndexSnapshotResponses[keyof GetIndexSnapshotResponses];
 export type ListStockSplitsData = {
     body?: never;
     path?: never;

@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListFuturesContractsData, ListFuturesContractsErrors, ListFuturesContractsResponses, ListFuturesProductsData, ListFuturesProductsErrors, ListFuturesProductsResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetIndexSnapshotData, GetIndexSnapshotErrors, GetIndexSnapshotResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListFuturesContractsData, ListFuturesContractsErrors, ListFuturesContractsResponses, ListFuturesProductsData, ListFuturesProductsErrors, ListFuturesProductsResponses, ListIndexBarsData, ListIndexBarsErrors, ListIndexBarsResponses, ListIndicesData, ListIndicesErrors, ListIndicesResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
@@ -752,6 +752,123 @@ export const getOptionChain = <ThrowOnError extends boolean = false>(options: Op
 export const getIndexVolatility = <ThrowOnError extends boolean = false>(options: Options<GetIndexVolatilityData, ThrowOnError>) => (options.client ?? client).get<GetIndexVolatilityResponses, GetIndexVolatilityErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/indices/volatility',
+    ...options
+});
+
+/**
+ * The indices this service serves, with their source, hours, option roots and stored range
+ *
+ * The cash indices whose one-minute values the service stores and serves on `/v1/indices/bars`
+ * and `/v1/indices/snapshot`: SPX (S&P 500), NDX (Nasdaq-100) and RUT (Russell 2000), in that
+ * order, each listed whether or not values of it are stored (`first_timestamp` and
+ * `last_timestamp` are null until some are). Not paged: the list is short and fixed by the
+ * service (a symbol outside it is a 422 `no_data` on the other index routes, naming this list).
+ *
+ * **Values.** Each is the index provider's published value (`calculated_by`), loaded as one-minute
+ * bars through the ordinary ingest path (Massive's minute aggregates, ticker `I:SPX` and the like;
+ * or the canonical bars layout) or written by the market simulator; `computed_here` is false for
+ * all three. `source` says which, from the ingest ledger of the bar files: `simulated` when every
+ * bar file loaded is a simulator run's, `files` when none is, `mixed` when both; `none` while no
+ * value of the index is stored. The ledger records files, not symbols, so `source` is the store's
+ * and the same for every index that has values. An index has no volume: none is served.
+ *
+ * **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
+ * model computed from its stored option chains by the method of Cboe's VIX white paper, never
+ * Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
+ * (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
+ * computed per request, not stored, so they have no bars.
+ *
+ * **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
+ * America/New_York, to 13:00 on the exchange calendar's early closes
+ * (`/v1/market/calendar`), none on weekends and holidays; a value at other times is the last
+ * one of the session before. `session` is the calculation window of the current trading date
+ * at the request's instant (before today's open, the previous one), with whether the index is
+ * being calculated now.
+ *
+ */
+export const listIndices = <ThrowOnError extends boolean = false>(options?: Options<ListIndicesData, ThrowOnError>) => (options?.client ?? client).get<ListIndicesResponses, ListIndicesErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/indices',
+    ...options
+});
+
+/**
+ * Open, high, low and close bars of an index
+ *
+ * Bars of one index (`symbol`, one of `/v1/indices`), oldest first, made from its stored
+ * one-minute values in one statement: a bar's `open` is its first minute's open, `high` and
+ * `low` the highest high and lowest low of its minutes, `close` its last minute's close.
+ * `volume` is always null: an index has no volume (the store's bar files may carry 0 for one;
+ * it is not read). `minutes` counts the one-minute values a bar was made from, so a gap in the
+ * stored series shows.
+ *
+ * **Which minutes.** Only the minutes of each trading date's calculation window: 09:30 to the
+ * equity close, 16:00 America/New_York (13:00 on an early close); a value stored outside it is
+ * not read. A minute stored at `ts` covers [ts, ts + 60 s).
+ *
+ * **Buckets.** At 1m, 5m and 1h a bar starts on the exchange clock's grid (New York is a whole
+ * number of hours off UTC, so the grid is the same in both): the 1h bar of 09:00 holds the
+ * minutes 09:30 to 09:59, the 15:00 bar 15:00 to 15:59. At 1d there is one bar per trading date,
+ * its `timestamp` that date's 09:30 open, its `close` the index's last value of the regular
+ * session (the close of its last stored minute before 16:00, or 13:00 on an early close). A
+ * bucket without a stored minute has no bar: the series is not filled in.
+ *
+ * **Range.** `start_time`/`end_time` is a range [start, end) on the minutes' starts, that may
+ * span trading dates; a bar cut by it holds only the minutes within it (a 1d bar of a range
+ * ending at noon closes at the last minute before noon). Given alone, `start_time` reaches the
+ * interval's longest range after it and `end_time` starts that long before it. The range is at
+ * most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d. `date` names one trading date's window
+ * instead. The default is the current session's trading date (before today's open, the
+ * most recent one) at 1m, 5m and 1h, and the 366 days up to now at 1d.
+ *
+ * **Paging.** `limit` bars a page; `pagination.next_cursor_id` is a signed, opaque cursor bound
+ * to this query (as on the trades and option bars routes: 400 `invalid_cursor` when altered, for
+ * another query or older than 24 hours). A next page starts after the last bar served, so
+ * following cursors to the end gives the bars of one page as large.
+ *
+ * A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
+ * well-formed symbol they hold nothing of; so is a known index without a stored minute in the
+ * range, and a `date` that does not trade.
+ *
+ */
+export const listIndexBars = <ThrowOnError extends boolean = false>(options: Options<ListIndexBarsData, ThrowOnError>) => (options.client ?? client).get<ListIndexBarsResponses, ListIndexBarsErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/indices/bars',
+    ...options
+});
+
+/**
+ * Quote board of indices at an instant
+ *
+ * For each index asked (`symbols`, in the order given), its value at the request's instant with
+ * the session's open, high and low, the previous close and the change from it: the desk's quote
+ * board.
+ *
+ * **Instant.** `at`, else now (the service's clock); an instant after the clock is the clock's.
+ * Nothing recorded after the instant is read. `value` is the close of the index's newest stored
+ * minute ended by the instant (a minute [ts, ts + 60 s) is known from its end), `timestamp` that
+ * minute's start; null when none is stored.
+ *
+ * **Session.** The trading date whose session has begun by the instant (before today's 09:30
+ * open, the previous trading date): `open` is its first stored minute's open, `high` and `low`
+ * the highest high and lowest low of its minutes ended by the instant, within its calculation
+ * window (09:30 to 16:00 ET, 13:00 on an early close); null when none is stored.
+ * `previous_close` is the previous trading date's close: the close of its last stored minute of
+ * that window (`previous_close_date` names the date). `change` is value − previous_close in index
+ * points, `change_percent` 100 × change / previous_close (each rounded to 6 decimals: an index is
+ * quoted to 2, and a float difference carries noise past that); null without either. `calculating` says
+ * whether the instant lies in the trading date's calculation window (the index is being
+ * calculated now); outside it the value is the last of the session before.
+ *
+ * A symbol outside `/v1/indices` is 422 `no_data` naming it and the indices (as the other routes
+ * answer a well-formed symbol they hold nothing of). An index with no value stored at the instant
+ * is served with nulls; 422 `no_data` when none of those asked has one.
+ *
+ */
+export const getIndexSnapshot = <ThrowOnError extends boolean = false>(options: Options<GetIndexSnapshotData, ThrowOnError>) => (options.client ?? client).get<GetIndexSnapshotResponses, GetIndexSnapshotErrors, ThrowOnError>({
+    querySerializer: { parameters: { symbols: { array: { explode: false } } } },
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/indices/snapshot',
     ...options
 });
 

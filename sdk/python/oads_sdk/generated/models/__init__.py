@@ -74,13 +74,25 @@ from .heatmap_response import HeatmapResponse
 from .implied_volatility_page import ImpliedVolatilityPage
 from .implied_volatility_sample import ImpliedVolatilitySample
 from .in_flight_limit import InFlightLimit
+from .index_bar import IndexBar
+from .index_bar_page import IndexBarPage
+from .index_calculation_hours import IndexCalculationHours
+from .index_computed_volatility import IndexComputedVolatility
 from .index_interpolation_weights import IndexInterpolationWeights
+from .index_list_entry import IndexListEntry
+from .index_list_entry_source import IndexListEntrySource
+from .index_list_response import IndexListResponse
+from .index_session import IndexSession
+from .index_session_status import IndexSessionStatus
 from .index_skipped_quote import IndexSkippedQuote
+from .index_snapshot import IndexSnapshot
+from .index_snapshot_response import IndexSnapshotResponse
 from .index_strike_contribution import IndexStrikeContribution
 from .index_strike_side import IndexStrikeSide
 from .index_tenor import IndexTenor
 from .index_term_point import IndexTermPoint
 from .index_term_refusal import IndexTermRefusal
+from .index_vendor_tickers import IndexVendorTickers
 from .index_volatility import IndexVolatility
 from .index_volatility_method import IndexVolatilityMethod
 from .index_volatility_response import IndexVolatilityResponse
@@ -251,13 +263,25 @@ __all__ = (
     "ImpliedVolatilityPage",
     "ImpliedVolatilitySample",
     "InFlightLimit",
+    "IndexBar",
+    "IndexBarPage",
+    "IndexCalculationHours",
+    "IndexComputedVolatility",
     "IndexInterpolationWeights",
+    "IndexListEntry",
+    "IndexListEntrySource",
+    "IndexListResponse",
+    "IndexSession",
+    "IndexSessionStatus",
     "IndexSkippedQuote",
+    "IndexSnapshot",
+    "IndexSnapshotResponse",
     "IndexStrikeContribution",
     "IndexStrikeSide",
     "IndexTenor",
     "IndexTermPoint",
     "IndexTermRefusal",
+    "IndexVendorTickers",
     "IndexVolatility",
     "IndexVolatilityMethod",
     "IndexVolatilityResponse",
