@@ -273,9 +273,10 @@ export const PHLX = exchangeCodeByName.phlx;
 /**
  * The index roots beside SPX/SPXW (Nasdaq and Cboe product specifications): NDX (AM-settled
  * third-Friday monthlies) and NDXP (PM-settled, expiring every trading day), both on Nasdaq PHLX
- * only; RUT (AM monthlies) and RUTW (PM dailies and weeklies) on Cboe only. Strikes: NDX every 25
- * points within ±5% (0.12% of the level, SPX's 5 points are 0.085%), every 100 beyond; RUT every
- * 5 points within ±5%, every 25 beyond. Ticks: $0.05 below $3, $0.10 at or above, for both (Nasdaq
+ * only; RUT (AM monthlies) and RUTW (PM dailies and weeklies) on Cboe only. Strikes: NDX every 50
+ * points within ±3% (0.24% of the level; SPX's 5 points are 0.085%), every 250 out to ±15%; RUT
+ * every 5 points within ±2%, every 25 out to ±15%: listed strikes of both (Nasdaq and Cboe list
+ * finer ones near the money and wider wings), kept coarser and narrower than SPX's to hold down the first start's cost (the two families still add about 17% to its quote samples). Ticks: $0.05 below $3, $0.10 at or above, for both (Nasdaq
  * PHLX Options 3 Section 3 for NDX, Cboe Rule 5.4 for RUT, as SPX). Their share of the order
  * events is small (NDX and RUT options trade some 2–4% of SPX's contracts a day), their spreads
  * wider than SPX's and their open interest lower.
@@ -326,8 +327,8 @@ export const ROOTS: readonly RootSpec[] = [
     underlying: 'NDX',
     expirations: 'daily',
     strikes: [
-      { within: 0.05, step: 50 },
-      { within: 0.2, step: 250 },
+      { within: 0.03, step: 50 },
+      { within: 0.15, step: 250 },
     ],
     tick: 'index',
     activity: 0.012,
@@ -346,8 +347,8 @@ export const ROOTS: readonly RootSpec[] = [
     underlying: 'NDX',
     expirations: 'monthly_only',
     strikes: [
-      { within: 0.05, step: 50 },
-      { within: 0.2, step: 250 },
+      { within: 0.03, step: 50 },
+      { within: 0.15, step: 250 },
     ],
     tick: 'index',
     activity: 0.004,
@@ -366,8 +367,8 @@ export const ROOTS: readonly RootSpec[] = [
     underlying: 'RUT',
     expirations: 'daily',
     strikes: [
-      { within: 0.03, step: 5 },
-      { within: 0.2, step: 25 },
+      { within: 0.02, step: 5 },
+      { within: 0.15, step: 25 },
     ],
     tick: 'index',
     activity: 0.008,
@@ -386,8 +387,8 @@ export const ROOTS: readonly RootSpec[] = [
     underlying: 'RUT',
     expirations: 'monthly_only',
     strikes: [
-      { within: 0.03, step: 5 },
-      { within: 0.2, step: 25 },
+      { within: 0.02, step: 5 },
+      { within: 0.15, step: 25 },
     ],
     tick: 'index',
     activity: 0.004,
