@@ -3029,12 +3029,7 @@ export interface components {
              */
             option_roots: string[];
             session: components["schemas"]["IndexSession"];
-            /**
-             * @description Where the stored values come from, by the ingest ledger's bar files: simulated (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is stored.
-             * @example simulated
-             * @enum {string}
-             */
-            source: "simulated" | "files" | "mixed" | "none";
+            source: components["schemas"]["IndexSource"];
             /**
              * @description The symbol the index routes take.
              * @example SPX
@@ -3074,9 +3069,8 @@ export interface components {
             /**
              * @description regular or early_close, as /v1/market/sessions says.
              * @example regular
-             * @enum {string}
              */
-            status: "regular" | "early_close";
+            status: components["schemas"]["SessionHours"];
             /**
              * Format: date
              * @description The trading date.
@@ -3181,6 +3175,13 @@ export interface components {
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * IndexSource
+         * @description Where an index's stored values come from, by the ingest ledger's bar files: simulated (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is stored.
+         * @example simulated
+         * @enum {string}
+         */
+        IndexSource: "simulated" | "files" | "mixed" | "none";
         /**
          * IndexStrikeContribution
          * @description One strike of an expiration's sum.
@@ -5980,6 +5981,7 @@ export type SchemaIndexSession = components['schemas']['IndexSession'];
 export type SchemaIndexSkippedQuote = components['schemas']['IndexSkippedQuote'];
 export type SchemaIndexSnapshot = components['schemas']['IndexSnapshot'];
 export type SchemaIndexSnapshotResponse = components['schemas']['IndexSnapshotResponse'];
+export type SchemaIndexSource = components['schemas']['IndexSource'];
 export type SchemaIndexStrikeContribution = components['schemas']['IndexStrikeContribution'];
 export type SchemaIndexStrikeSide = components['schemas']['IndexStrikeSide'];
 export type SchemaIndexSymbol = components['schemas']['IndexSymbol'];

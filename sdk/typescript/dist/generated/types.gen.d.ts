@@ -3076,12 +3076,18 @@ export type IndexSession = {
     /**
      * regular or early_close, as /v1/market/sessions says.
      */
-    status: 'regular' | 'early_close';
+    status: SessionHours;
     /**
      * Whether the request's instant lies in the window.
      */
     calculating: boolean;
 };
+/**
+ * IndexSource
+ *
+ * Where an index's stored values come from, by the ingest ledger's bar files: simulated (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is stored.
+ */
+export type IndexSource = 'simulated' | 'files' | 'mixed' | 'none';
 /**
  * IndexComputedVolatility
  *
@@ -3146,10 +3152,7 @@ export type IndexListEntry = {
      * Whether this service computes the values (false: they are the provider's, loaded or simulated).
      */
     computed_here: boolean;
-    /**
-     * Where the stored values come from, by the ingest ledger's bar files: simulated (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is stored.
-     */
-    source: 'simulated' | 'files' | 'mixed' | 'none';
+    source: IndexSource;
     vendor_tickers: IndexVendorTickers;
     /**
      * Currency of the index level.

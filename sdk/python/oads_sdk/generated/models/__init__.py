@@ -80,13 +80,12 @@ from .index_calculation_hours import IndexCalculationHours
 from .index_computed_volatility import IndexComputedVolatility
 from .index_interpolation_weights import IndexInterpolationWeights
 from .index_list_entry import IndexListEntry
-from .index_list_entry_source import IndexListEntrySource
 from .index_list_response import IndexListResponse
 from .index_session import IndexSession
-from .index_session_status import IndexSessionStatus
 from .index_skipped_quote import IndexSkippedQuote
 from .index_snapshot import IndexSnapshot
 from .index_snapshot_response import IndexSnapshotResponse
+from .index_source import IndexSource
 from .index_strike_contribution import IndexStrikeContribution
 from .index_strike_side import IndexStrikeSide
 from .index_tenor import IndexTenor
@@ -269,13 +268,12 @@ __all__ = (
     "IndexComputedVolatility",
     "IndexInterpolationWeights",
     "IndexListEntry",
-    "IndexListEntrySource",
     "IndexListResponse",
     "IndexSession",
-    "IndexSessionStatus",
     "IndexSkippedQuote",
     "IndexSnapshot",
     "IndexSnapshotResponse",
+    "IndexSource",
     "IndexStrikeContribution",
     "IndexStrikeSide",
     "IndexTenor",

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 from attrs import define as _attrs_define
 
-from ..models.index_list_entry_source import IndexListEntrySource
+from ..models.index_source import IndexSource
 
 if TYPE_CHECKING:
     from ..models.index_calculation_hours import IndexCalculationHours
@@ -28,9 +28,9 @@ class IndexListEntry:
         calculated_by (str): Who calculates and publishes the index.
         computed_here (bool): Whether this service computes the values (false: they are the provider's, loaded or
             simulated).
-        source (IndexListEntrySource): Where the stored values come from, by the ingest ledger's bar files: simulated
-            (the market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index
-            is stored.
+        source (IndexSource): Where an index's stored values come from, by the ingest ledger's bar files: simulated (the
+            market simulator), files (loaded vendor or canonical files), mixed (both); none while no value of the index is
+            stored.
         vendor_tickers (IndexVendorTickers): The index's ticker in the vendor feeds the loaders read.
         currency (str): Currency of the index level.
         calculation_hours (IndexCalculationHours): When the index is calculated: the regular session, on the exchange
@@ -48,7 +48,7 @@ class IndexListEntry:
     name: str
     calculated_by: str
     computed_here: bool
-    source: IndexListEntrySource
+    source: IndexSource
     vendor_tickers: IndexVendorTickers
     currency: str
     calculation_hours: IndexCalculationHours
@@ -125,7 +125,7 @@ class IndexListEntry:
 
         computed_here = d.pop("computed_here")
 
-        source = IndexListEntrySource(d.pop("source"))
+        source = IndexSource(d.pop("source"))
 
         vendor_tickers = IndexVendorTickers.from_dict(d.pop("vendor_tickers"))
 

@@ -7,7 +7,7 @@ from typing import Any, Self, TypeVar
 
 from attrs import define as _attrs_define
 
-from ..models.index_session_status import IndexSessionStatus
+from ..models.session_hours import SessionHours
 
 T = TypeVar("T", bound="IndexSession")
 
@@ -21,14 +21,14 @@ class IndexSession:
             trading_date (datetime.date): The trading date.
             start_time (int): Start of calculation (09:30 ET), Unix ms.
             end_time (int): End of calculation (16:00 ET, or 13:00 on an early close), Unix ms, exclusive.
-            status (IndexSessionStatus): regular or early_close, as /v1/market/sessions says.
+            status (SessionHours): regular, or early_close on a day the market closes early (13:00 ET).
             calculating (bool): Whether the request's instant lies in the window.
     """
 
     trading_date: datetime.date
     start_time: int
     end_time: int
-    status: IndexSessionStatus
+    status: SessionHours
     calculating: bool
 
     def to_dict(self) -> dict[str, Any]:
@@ -65,7 +65,7 @@ class IndexSession:
 
         end_time = d.pop("end_time")
 
-        status = IndexSessionStatus(d.pop("status"))
+        status = SessionHours(d.pop("status"))
 
         calculating = d.pop("calculating")
 

@@ -2,9 +2,11 @@
 from enum import StrEnum
 
 
-class IndexSessionStatus(StrEnum):
-    INDEX_SESSION_STATUS_EARLY_CLOSE = "early_close"
-    INDEX_SESSION_STATUS_REGULAR = "regular"
+class IndexSource(StrEnum):
+    INDEX_SOURCE_FILES = "files"
+    INDEX_SOURCE_MIXED = "mixed"
+    INDEX_SOURCE_NONE = "none"
+    INDEX_SOURCE_SIMULATED = "simulated"
 
     def __str__(self) -> str:
         return str(self.value)
