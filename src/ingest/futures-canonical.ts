@@ -4,13 +4,11 @@
  */
 import { addDays, dayOfWeek, newYorkDate } from '../analytics/new-york-time.js';
 import { globexTradeDateAt } from '../analytics/futures/globex-calendar.js';
+import { MONTH_CODES } from '../analytics/futures/products.js';
 import { parseTimestampMs } from './canonical.js';
 
-/** CME month codes, January to December. */
-export const MONTH_CODES = 'FGHJKMNQUVXZ';
-
 /** A futures symbol: root, month code, one or two digits of the year. */
-const FUTURES_SYMBOL = /^([A-Z0-9]{1,6}?)([FGHJKMNQUVXZ])(\d{1,2})$/;
+const FUTURES_SYMBOL = new RegExp(`^([A-Z0-9]{1,6}?)([${MONTH_CODES}])(\\d{1,2})$`);
 const ROOT = /^[A-Z0-9]{1,6}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;

@@ -29,7 +29,8 @@
  */
 import { nanosToMs } from './canonical.js';
 import { databentoPrice, databentoTime } from './databento-fields.js';
-import { globexTradeDate, MONTH_CODES } from './futures-canonical.js';
+import { MONTH_CODES } from '../analytics/futures/products.js';
+import { globexTradeDate } from './futures-canonical.js';
 import type { VendorAdapter } from './vendors.js';
 
 export type FuturesVendorKind =

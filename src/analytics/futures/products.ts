@@ -33,12 +33,13 @@ export interface FuturesProduct {
   roll_convention: string;
 }
 
-export const QUARTERLY_MONTHS: readonly { code: QuarterlyMonthCode; month: number }[] = [
-  { code: 'H', month: 3 },
-  { code: 'M', month: 6 },
-  { code: 'U', month: 9 },
-  { code: 'Z', month: 12 },
-];
+/** CME month codes, January to December (a code's month is its index + 1). */
+export const MONTH_CODES = 'FGHJKMNQUVXZ';
+
+export const QUARTERLY_MONTHS: readonly { code: QuarterlyMonthCode; month: number }[] = (['H', 'M', 'U', 'Z'] as const).map((code) => ({
+  code,
+  month: MONTH_CODES.indexOf(code) + 1,
+}));
 
 const TRADING_HOURS =
   'CME Globex: Sunday 18:00 to Friday 17:00 ET with a daily halt 17:00-18:00 ET; CME holiday schedules shorten or close sessions (GET /v1/market/sessions?asset=futures).';
