@@ -20,7 +20,7 @@ import {
 } from '../analytics/volatility/variance-index.js';
 import type { ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
-import { chainAt, valuationAt } from './chain-valuation.js';
+import { chainAt, valuationAt, type ValuationWindow } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
 
@@ -68,14 +68,38 @@ function termOf(t: TermVariance, e: ChosenExpiration): Term {
 export async function getIndexVolatility(ctx: ServiceContext, q: QueryOf<'getIndexVolatility'>): Promise<Result<'getIndexVolatility'>> {
   const tenor: IndexTenorName = withDefault(q.tenor, 'tenor');
   const window = await valuationAt(ctx, { underlying_symbol: q.underlying_symbol, date: q.date, at: q.at, session: 'rth' });
+  const inputs = await indexInputs(ctx, window, q.root);
+  const index = indexAtTenor(inputs, tenor);
+  if ('refused' in index) throw noData(index.refused);
+  return { data: index, source: 'opra' };
+}
+
+/** A family's (or one root's) chain at a window's instant, read once for every tenor (indexAtTenor). */
+export interface IndexInputs {
+  symbol: string;
+  /** The root asked for, upper-cased; null for the whole family. */
+  root: string | null;
+  roots: string[];
+  tradingDate: string;
+  unsettled: ChosenExpiration[];
+  rows: ChainQuoteRow[];
+  valuedAt: number;
+  rate: number;
+}
+
+/**
+ * Reads the chain a window's instant values (the route's rules, module comment); 422 no_data for a
+ * root outside the family, nothing listed and unsettled, or no quote.
+ */
+export async function indexInputs(ctx: ServiceContext, window: ValuationWindow, root: string | undefined): Promise<IndexInputs> {
   const { symbol, tradingDate, span, instant } = window;
   let roots = window.roots;
-  if (q.root !== undefined) {
-    const root = q.root.toUpperCase();
+  if (root !== undefined) {
+    const asked = root.toUpperCase();
     // 422, not 400: the value is well formed, the family just has no such root (as an unknown symbol has no chain).
-    if (!roots.includes(root))
-      throw noData(`${root} is not a root of ${symbol} (its roots: ${roots.join(', ')}): root names no chain of it.`);
-    roots = [root];
+    if (!roots.includes(asked))
+      throw noData(`${asked} is not a root of ${symbol} (its roots: ${roots.join(', ')}): root names no chain of it.`);
+    roots = [asked];
   }
 
   const listed = await ctx.deps.repositories.chain.listedExpirations(roots, tradingDate);
@@ -89,9 +113,25 @@ export async function getIndexVolatility(ctx: ServiceContext, q: QueryOf<'getInd
     throw noData(`No quote of ${roots.join(', ')}'s chain in the regular session of ${tradingDate} up to the valuation instant.`);
   }
   const minute = chainMinute(rows.map((r) => r.minute)) as number;
-  const valuedAt = chainValuationTime(minute, instant);
-  const rate = riskFreeRate(tradingDate);
+  return {
+    symbol,
+    root: root === undefined ? null : (roots[0] as string),
+    roots,
+    tradingDate,
+    unsettled,
+    rows,
+    valuedAt: chainValuationTime(minute, instant),
+    rate: riskFreeRate(tradingDate),
+  };
+}
 
+/**
+ * The index at a tenor on inputs read once (the route's answer), or why there is none (the route's
+ * 422 message). `termStructure: false` leaves the term structure empty (the per-minute series keeps
+ * none): every other figure is the same computation.
+ */
+export function indexAtTenor(inputs: IndexInputs, tenor: IndexTenorName, termStructure = true): IndexVolatility | { refused: string } {
+  const { symbol, roots, tradingDate, unsettled, rows, valuedAt, rate } = inputs;
   const byId = new Map<string, ChainQuoteRow[]>();
   for (const r of rows) {
     const id = idOf(r);
@@ -114,12 +154,13 @@ export async function getIndexVolatility(ctx: ServiceContext, q: QueryOf<'getInd
   const countedIds = new Set(counted.map(idOf));
   const tenorMinutes = TENOR_MINUTES[tenor];
   const index = varianceIndex({ valuedAt, tenorMinutes, expirations: counted.map(inputOf) });
-  if (!index.ok) throw noData(`No ${tenor} index of ${roots.join(', ')} at the valuation instant (${index.reason}): ${index.detail}.`);
+  if (!index.ok)
+    return { refused: `No ${tenor} index of ${roots.join(', ')} at the valuation instant (${index.reason}): ${index.detail}.` };
 
   const expirationOf = new Map(unsettled.map((e) => [idOf(e), e]));
-  const structure = varianceTermStructure(valuedAt, unsettled.map(inputOf));
+  const structure = termStructure ? varianceTermStructure(valuedAt, unsettled.map(inputOf)) : [];
   const data: IndexVolatility = {
-    label: `${symbol}${q.root === undefined ? '' : ` (${roots[0]})`} ${tenor} volatility index: a model computed by this service from its stored option chains by the method of Cboe's VIX white paper; not Cboe's published ${PUBLISHED[tenor]}.`,
+    label: `${symbol}${inputs.root === null ? '' : ` (${inputs.root})`} ${tenor} volatility index: a model computed by this service from its stored option chains by the method of Cboe's VIX white paper; not Cboe's published ${PUBLISHED[tenor]}.`,
     published_index: false,
     method_source: 'Cboe, VIX White Paper; Cboe Volatility Index Mathematics Methodology',
     underlying_symbol: symbol,
@@ -152,5 +193,5 @@ export async function getIndexVolatility(ctx: ServiceContext, q: QueryOf<'getInd
       };
     }),
   };
-  return { data, source: 'opra' };
+  return data;
 }
