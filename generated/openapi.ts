@@ -341,8 +341,8 @@ export interface paths {
          *     **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
          *     model computed from its stored option chains by the method of Cboe's VIX white paper, never
          *     Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
-         *     (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
-         *     computed per request, not stored, so they have no bars.
+         *     (`computed_here: true`, `published_index: false`) and names the route, its tenors, and the
+         *     route of their per-minute series as bars (`bars_path`, `/v1/indices/volatility/bars`).
          *
          *     **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
          *     America/New_York, to 13:00 on the exchange calendar's early closes
@@ -546,6 +546,77 @@ export interface paths {
          *     does the skew's.
          */
         get: operations["getIndexVolatility"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/indices/volatility/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bars of a computed volatility index's per-minute series (a model by the VIX white paper's method)
+         * @description The history of `/v1/indices/volatility` as bars: the index of a family (or one of its roots) at
+         *     a tenor, computed by this service at **each minute of data** of the regular session, then
+         *     aggregated. **It is a model, not Cboe's published index** (not VIX, VIX9D or VIX1D as Cboe
+         *     disseminates them): every bar says so (`label`, `published_index: false`), and its method is
+         *     the one `/v1/indices/volatility` states (Cboe's VIX white paper applied to this service's
+         *     stored chains).
+         *
+         *     **A minute's value.** For each minute of data of the session (a minute in which quote samples
+         *     of the date are stored), the value is exactly what `/v1/indices/volatility` answers with `at`
+         *     set to that minute's end and the same `underlying_symbol`, `root` and `tenor`: the same
+         *     chain minute, expirations, rate and steps. A minute the method refuses (no expiration at or
+         *     after the tenor, no chain) has no value and is left out of the bars; `minutes` counts the
+         *     values a bar was made from, so a gap shows. `close_inputs` is the summary of the inputs of
+         *     the bar's last minute: its valuation time, the near and next terms' T (years and minutes),
+         *     forward F, K0 and the number of strikes used; the whole figure set of a minute is
+         *     `/v1/indices/volatility?at=` its end.
+         *
+         *     **Bars.** `open` is the first minute's value, `high` and `low` the greatest and least, `close`
+         *     the last minute's. A minute is stamped with its start (it covers [ts, ts + 60 s) and its value
+         *     is the index at its end). At 1m, 5m and 1h a bar starts on the clock's grid (New York is a
+         *     whole number of hours off UTC, so the grid is the same in both); at 1d there is one bar per
+         *     trading date, its `timestamp` the session's start (09:30 ET), its `close` the value at the
+         *     session's last minute of data (16:15 ET for SPX, NDX and RUT options, 16:00 for SPY, QQQ and
+         *     IWM; earlier on an early close).
+         *
+         *     **How it is kept.** The values are stored per minute in PostgreSQL for every process: while a
+         *     session runs, the book valuer computes each family's newest minute (every tenor, the whole
+         *     family) as it loads, with the family's book; a minute not stored yet (a completed session the
+         *     first time it is asked for, a `root`'s series, minutes loaded while no valuer ran) is computed
+         *     and stored on demand: by the request itself when at most 30 minutes of a trading date in its
+         *     range are missing, else in the background while the request answers 503 `data_pending` with
+         *     Retry-After (a minute costs a chain read and the method, some 0.1 s for SPY and 0.3 s for SPX
+         *     on a 2-core machine, so a whole session takes one to two minutes once). Stored minutes are
+         *     kept, so the day is then read. A stored minute is read while no later write of market data changed
+         *     that trading date before the minute's end (the market data change log, as the valued books
+         *     are kept): loading later minutes keeps it, a correction or reload of its data has it
+         *     computed again; nothing stale is served.
+         *
+         *     **Range.** `start_time`/`end_time` is a range [start, end) on the minutes' starts, that may
+         *     span trading dates, at most 7 days (the sessions kept in the database: the current one and
+         *     the five before; an archived session answers 503 `data_pending` while it is loaded back).
+         *     Given alone, `start_time` reaches 7 days after it and `end_time` starts 7 days before it.
+         *     `date` names one trading date's regular session instead. The default is the current
+         *     session's trading date (before today's open, the most recent one). Minutes after the
+         *     request's instant are not read.
+         *
+         *     **Paging.** `limit` bars a page; `pagination.next_cursor_id` is a signed, opaque cursor bound
+         *     to this query (as on `/v1/indices/bars`: 400 `invalid_cursor` when altered, for another
+         *     query or older than 24 hours). A next page starts after the last bar served.
+         *
+         *     A symbol without listed options, a `root` outside the family, a `date` that does not trade,
+         *     and a range without any computed value are 422 `no_data`.
+         */
+        get: operations["listIndexVolatilityBars"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2929,7 +3000,12 @@ export interface components {
          */
         IndexComputedVolatility: {
             /**
-             * @description Always true: computed by this service per request from its stored chains.
+             * @description The route of their per-minute series, as bars (kept per minute of data).
+             * @example /v1/indices/volatility/bars
+             */
+            bars_path: string;
+            /**
+             * @description Always true: computed by this service from its stored chains (per request at an instant; per minute of data for the series, kept).
              * @example true
              */
             computed_here: boolean;
@@ -3043,6 +3119,87 @@ export interface components {
             data: components["schemas"]["IndexListEntry"][];
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
+        };
+        /**
+         * IndexMinuteInputs
+         * @description The inputs of one minute's value, summarised (the whole set: `/v1/indices/volatility` with `at` at the minute's end).
+         */
+        IndexMinuteInputs: {
+            /**
+             * Format: int64
+             * @description Time of the newest quote read (Unix ms).
+             * @example 1763673240000
+             */
+            chain_timestamp: number | null;
+            /** @description How the terms were combined; null for a refused minute. */
+            method: components["schemas"]["IndexVolatilityMethod"] | null;
+            /** @description The near term (T1); null for nearest_term. */
+            near_term: components["schemas"]["IndexMinuteTerm"] | null;
+            /** @description The next term (T2). */
+            next_term: components["schemas"]["IndexMinuteTerm"] | null;
+            /**
+             * @description Why the method refused the minute; null when it has a value.
+             * @example null
+             */
+            refusal: string | null;
+            /**
+             * Format: double
+             * @description R of the rate table.
+             * @example 0.0391
+             */
+            risk_free_rate: number | null;
+            /**
+             * Format: int64
+             * @description Valuation time (Unix ms): the end of the chain's minute.
+             * @example 1763673300000
+             */
+            valuation_timestamp: number;
+        };
+        /**
+         * IndexMinuteTerm
+         * @description One term of a minute's value, summarised.
+         */
+        IndexMinuteTerm: {
+            /**
+             * Format: date
+             * @description Expiration date.
+             * @example 2026-12-18
+             */
+            date_of_expiry: string;
+            /**
+             * Format: double
+             * @description F.
+             * @example 5861.2
+             */
+            forward: number;
+            /**
+             * Format: double
+             * @description K0.
+             * @example 5860
+             */
+            k0: number;
+            /**
+             * Format: double
+             * @description N: minutes from the valuation time to settlement.
+             * @example 40305
+             */
+            minutes: number;
+            /**
+             * @description Option root of the expiration.
+             * @example SPXW
+             */
+            root: string;
+            /**
+             * @description Strikes that entered the sum.
+             * @example 212
+             */
+            strikes_used: number;
+            /**
+             * Format: double
+             * @description T = N / 525,600.
+             * @example 0.07669
+             */
+            years: number;
         };
         /**
          * IndexSession
@@ -3381,6 +3538,101 @@ export interface components {
             variance: number;
             /** @description The interpolation weights. */
             weights: components["schemas"]["IndexInterpolationWeights"];
+        };
+        /**
+         * IndexVolatilityBar
+         * @description One bar of a computed volatility index's per-minute series (a model by the VIX white paper's method, never Cboe's published index).
+         */
+        IndexVolatilityBar: {
+            /**
+             * Format: double
+             * @description The last minute's value.
+             * @example 18.5
+             */
+            close: number;
+            /** @description The inputs of the close's minute, summarised. */
+            close_inputs: components["schemas"]["IndexMinuteInputs"];
+            /**
+             * Format: int64
+             * @description Start of the minute whose value is the close, Unix ms (the value is the index at its end).
+             * @example 1763649240000
+             */
+            close_timestamp: number;
+            /**
+             * Format: double
+             * @description The greatest minute value.
+             * @example 18.77
+             */
+            high: number;
+            /**
+             * @description What the values are, in words: a model computed by this service, never Cboe's published index.
+             * @example SPX 30d volatility index: a model computed by this service from its stored option chains by the method of Cboe's VIX white paper; not Cboe's published VIX.
+             */
+            label: string;
+            /**
+             * Format: double
+             * @description The least minute value.
+             * @example 18.31
+             */
+            low: number;
+            /**
+             * @description Minute values the bar was made from.
+             * @example 5
+             */
+            minutes: number;
+            /**
+             * Format: double
+             * @description The first minute's value (index points).
+             * @example 18.42
+             */
+            open: number;
+            /**
+             * @description Always false: not an index published by Cboe.
+             * @example false
+             */
+            published_index: boolean;
+            /**
+             * @description The one root the index is restricted to; null for the whole family.
+             * @example null
+             */
+            root: string | null;
+            /** @description Tenor of the index. */
+            tenor: components["schemas"]["IndexTenor"];
+            /**
+             * Format: int64
+             * @description Bucket start, Unix ms (1d: the session's start).
+             * @example 1763649000000
+             */
+            timestamp: number;
+            /**
+             * Format: date
+             * @description The trading date of the minutes.
+             * @example 2026-11-20
+             */
+            trading_date: string;
+            /**
+             * @description Family or root as requested, upper-cased.
+             * @example SPX
+             */
+            underlying_symbol: string;
+        };
+        /** IndexVolatilityBarPage */
+        IndexVolatilityBarPage: {
+            /** @description Bars, oldest first. */
+            data: components["schemas"]["IndexVolatilityBar"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 1000,
+             *       "has_more": true,
+             *       "limit": 1000,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/indices/volatility/bars?underlying_symbol=SPX&interval=1m&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
         };
         /**
          * IndexVolatilityMethod
@@ -5977,6 +6229,8 @@ export type SchemaIndexComputedVolatility = components['schemas']['IndexComputed
 export type SchemaIndexInterpolationWeights = components['schemas']['IndexInterpolationWeights'];
 export type SchemaIndexListEntry = components['schemas']['IndexListEntry'];
 export type SchemaIndexListResponse = components['schemas']['IndexListResponse'];
+export type SchemaIndexMinuteInputs = components['schemas']['IndexMinuteInputs'];
+export type SchemaIndexMinuteTerm = components['schemas']['IndexMinuteTerm'];
 export type SchemaIndexSession = components['schemas']['IndexSession'];
 export type SchemaIndexSkippedQuote = components['schemas']['IndexSkippedQuote'];
 export type SchemaIndexSnapshot = components['schemas']['IndexSnapshot'];
@@ -5990,6 +6244,8 @@ export type SchemaIndexTermPoint = components['schemas']['IndexTermPoint'];
 export type SchemaIndexTermRefusal = components['schemas']['IndexTermRefusal'];
 export type SchemaIndexVendorTickers = components['schemas']['IndexVendorTickers'];
 export type SchemaIndexVolatility = components['schemas']['IndexVolatility'];
+export type SchemaIndexVolatilityBar = components['schemas']['IndexVolatilityBar'];
+export type SchemaIndexVolatilityBarPage = components['schemas']['IndexVolatilityBarPage'];
 export type SchemaIndexVolatilityMethod = components['schemas']['IndexVolatilityMethod'];
 export type SchemaIndexVolatilityResponse = components['schemas']['IndexVolatilityResponse'];
 export type SchemaIndexVolatilityTerm = components['schemas']['IndexVolatilityTerm'];
@@ -6671,6 +6927,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IndexVolatilityResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listIndexVolatilityBars: {
+        parameters: {
+            query: {
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description One trading date's regular session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31). */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Range end, exclusive, Unix ms. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description Bar length. */
+                interval?: components["schemas"]["BarInterval"];
+                /** @description Max bars per page. */
+                limit?: number;
+                /** @description Only this root of the family (e.g. SPXW); 422 no_data when it is not one of the family's roots. Case-insensitive. */
+                root?: string;
+                /** @description Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trading dates, at most 7 days. */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description The index's tenor in calendar days: 1d, 9d or 30d. */
+                tenor?: components["schemas"]["IndexTenor"];
+                /** @description Option family or root whose chains the index is computed from, as on `/v1/indices/volatility` (SPX covers SPX and SPXW; NDX covers NDX and NDXP; RUT covers RUT and RUTW; SPY, QQQ, IWM). Case-insensitive. */
+                underlying_symbol: components["schemas"]["UnderlyingSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bars, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IndexVolatilityBarPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

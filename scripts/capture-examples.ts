@@ -154,6 +154,16 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await take('listOptionBars', call('GET', '/v1/options/bars', { option_symbol: optionSymbol, date: DAY, interval: '1h', limit: 5 }));
     await take('getVolatilitySkew', call('GET', '/v1/options/volatility/skew', { underlying_symbol: 'SPX', date: DAY }));
     await take('getIndexVolatility', call('GET', '/v1/indices/volatility', { underlying_symbol: 'SPX', date: DAY }));
+    await take(
+      'listIndexVolatilityBars',
+      call('GET', '/v1/indices/volatility/bars', {
+        underlying_symbol: 'SPX',
+        tenor: '30d',
+        interval: '5m',
+        start_time: Date.parse(`${DAY}T15:00:00Z`),
+        end_time: Date.parse(`${DAY}T15:15:00Z`),
+      }),
+    );
     await take('listIndices', call('GET', '/v1/indices'));
     await take('listIndexBars', call('GET', '/v1/indices/bars', { symbol: 'SPX', date: DAY, interval: '1h', limit: 3 }));
     await take(

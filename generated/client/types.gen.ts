@@ -3190,6 +3190,160 @@ export type IndexVolatilityResponse = {
 };
 
 /**
+ * IndexVolatilityBar
+ *
+ * One bar of a computed volatility index's per-minute series (a model by the VIX white paper's method, never Cboe's published index).
+ */
+export type IndexVolatilityBar = {
+    /**
+     * Bucket start, Unix ms (1d: the session's start).
+     */
+    timestamp: number;
+    /**
+     * The trading date of the minutes.
+     */
+    trading_date: string;
+    /**
+     * Family or root as requested, upper-cased.
+     */
+    underlying_symbol: string;
+    /**
+     * The one root the index is restricted to; null for the whole family.
+     */
+    root: string | null;
+    /**
+     * Tenor of the index.
+     */
+    tenor: IndexTenor;
+    /**
+     * What the values are, in words: a model computed by this service, never Cboe's published index.
+     */
+    label: string;
+    /**
+     * Always false: not an index published by Cboe.
+     */
+    published_index: boolean;
+    /**
+     * The first minute's value (index points).
+     */
+    open: number;
+    /**
+     * The greatest minute value.
+     */
+    high: number;
+    /**
+     * The least minute value.
+     */
+    low: number;
+    /**
+     * The last minute's value.
+     */
+    close: number;
+    /**
+     * Minute values the bar was made from.
+     */
+    minutes: number;
+    /**
+     * Start of the minute whose value is the close, Unix ms (the value is the index at its end).
+     */
+    close_timestamp: number;
+    /**
+     * The inputs of the close's minute, summarised.
+     */
+    close_inputs: IndexMinuteInputs;
+};
+
+/**
+ * IndexMinuteInputs
+ *
+ * The inputs of one minute's value, summarised (the whole set: `/v1/indices/volatility` with `at` at the minute's end).
+ */
+export type IndexMinuteInputs = {
+    /**
+     * Valuation time (Unix ms): the end of the chain's minute.
+     */
+    valuation_timestamp: number;
+    /**
+     * Time of the newest quote read (Unix ms).
+     */
+    chain_timestamp: number | null;
+    /**
+     * R of the rate table.
+     */
+    risk_free_rate: number | null;
+    /**
+     * How the terms were combined; null for a refused minute.
+     */
+    method: IndexVolatilityMethod | null;
+    /**
+     * The near term (T1); null for nearest_term.
+     */
+    near_term: IndexMinuteTerm | null;
+    /**
+     * The next term (T2).
+     */
+    next_term: IndexMinuteTerm | null;
+    /**
+     * Why the method refused the minute; null when it has a value.
+     */
+    refusal: string | null;
+};
+
+/**
+ * IndexMinuteTerm
+ *
+ * One term of a minute's value, summarised.
+ */
+export type IndexMinuteTerm = {
+    /**
+     * Option root of the expiration.
+     */
+    root: string;
+    /**
+     * Expiration date.
+     */
+    date_of_expiry: string;
+    /**
+     * N: minutes from the valuation time to settlement.
+     */
+    minutes: number;
+    /**
+     * T = N / 525,600.
+     */
+    years: number;
+    /**
+     * F.
+     */
+    forward: number;
+    /**
+     * K0.
+     */
+    k0: number;
+    /**
+     * Strikes that entered the sum.
+     */
+    strikes_used: number;
+};
+
+/**
+ * IndexVolatilityBarPage
+ */
+export type IndexVolatilityBarPage = {
+    /**
+     * Bars, oldest first.
+     */
+    data: Array<IndexVolatilityBar>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+
+/**
  * IndexSymbol
  *
  * An index symbol: a letter followed by up to 7 letters, digits or dots (case-insensitive); the indices served are those of `/v1/indices`.
@@ -3266,6 +3420,10 @@ export type IndexComputedVolatility = {
      */
     path: string;
     /**
+     * The route of their per-minute series, as bars (kept per minute of data).
+     */
+    bars_path: string;
+    /**
      * Its underlying_symbol for this index's option family.
      */
     underlying_symbol: string;
@@ -3274,7 +3432,7 @@ export type IndexComputedVolatility = {
      */
     tenors: Array<IndexTenor>;
     /**
-     * Always true: computed by this service per request from its stored chains.
+     * Always true: computed by this service from its stored chains (per request at an instant; per minute of data for the series, kept).
      */
     computed_here: boolean;
     /**
@@ -5986,6 +6144,96 @@ export type GetIndexVolatilityResponses = {
 };
 
 export type GetIndexVolatilityResponse = GetIndexVolatilityResponses[keyof GetIndexVolatilityResponses];
+
+export type ListIndexVolatilityBarsData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * Option family or root whose chains the index is computed from, as on `/v1/indices/volatility` (SPX covers SPX and SPXW; NDX covers NDX and NDXP; RUT covers RUT and RUTW; SPY, QQQ, IWM). Case-insensitive.
+         */
+        underlying_symbol: UnderlyingSymbol;
+        /**
+         * Only this root of the family (e.g. SPXW); 422 no_data when it is not one of the family's roots. Case-insensitive.
+         */
+        root?: string;
+        /**
+         * The index's tenor in calendar days: 1d, 9d or 30d.
+         */
+        tenor?: IndexTenor;
+        /**
+         * Bar length.
+         */
+        interval?: BarInterval;
+        /**
+         * One trading date's regular session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
+         */
+        date?: CalendarDate;
+        /**
+         * Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trading dates, at most 7 days.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Range end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * Max bars per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/indices/volatility/bars';
+};
+
+export type ListIndexVolatilityBarsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListIndexVolatilityBarsError = ListIndexVolatilityBarsErrors[keyof ListIndexVolatilityBarsErrors];
+
+export type ListIndexVolatilityBarsResponses = {
+    /**
+     * Bars, oldest first.
+     */
+    200: IndexVolatilityBarPage;
+};
+
+export type ListIndexVolatilityBarsResponse = ListIndexVolatilityBarsResponses[keyof ListIndexVolatilityBarsResponses];
 
 export type ListIndicesData = {
     body?: never;

@@ -10,6 +10,7 @@ import { dropFlowTotals } from './flow-aggregates.js';
 import { recordMarketDataChange } from './market-data-changes.js';
 import { deleteBooksOf } from './position-books.js';
 import { deleteDriftAnswersOf } from './volatility-drift.js';
+import { deleteIndexMinutesOf } from './volatility-index-series.js';
 
 export type PartitionedTable = 'prints' | 'quote_samples';
 
@@ -121,9 +122,10 @@ export async function partitionDates(db: Queryable, table: PartitionedTable): Pr
 export async function dropPartition(db: Queryable, table: PartitionedTable, date: string): Promise<void> {
   await sql`drop table if exists ${sql.table(partitionName(table, date))}`.execute(db);
   if (table === 'quote_samples') await sql`delete from quote_minutes where trading_date = ${date}::date`.execute(db);
-  // The date's books and stored drift answers go with its data: after a reload they are valued again.
+  // The date's books, stored drift answers and computed index minutes go with its data: after a reload they are valued again.
   await deleteBooksOf(db, date);
   await deleteDriftAnswersOf(db, date);
+  await deleteIndexMinutesOf(db, date);
   await recordMarketDataChange(db, [date]);
   if (table === 'prints') await dropFlowTotals(db, date);
 }

@@ -7,7 +7,7 @@ import { getContractTradeAtTime, listContractImpliedVolatility } from './contrac
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { listFuturesContracts, listFuturesProducts } from './futures.js';
-import { getIndexVolatility } from './index-volatility.js';
+import { getIndexVolatility, listIndexVolatilityBars } from './index-volatility.js';
 import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
@@ -39,6 +39,7 @@ export const handlers: HandlerMap = {
   getVolatilitySkew,
   getVolatilityDrift,
   getIndexVolatility,
+  listIndexVolatilityBars,
   listFuturesProducts,
   listFuturesContracts,
   listIndices,

@@ -8,6 +8,10 @@
  * (services/book-answers.ts), before the minute is mapped, so that the minute's default requests
  * read one row each instead of every HTTP worker computing them.
  *
+ * With each family's regular-session book it computes the family's volatility indices (1d, 9d and
+ * 30d) at the same minute and stores them (services/volatility-index-series.ts), so that the
+ * indices' per-minute series is written as the session loads.
+ *
  * Which families: each family of the known roots (analytics/roots.ts) with contracts listed on the
  * trading date, in each of its sessions under way by the calendar (the regular session, and the
  * overnight one for the roots that have it). A completed session is not valued here: its book is
@@ -25,6 +29,7 @@ import { storeDrift } from '../services/volatility-drift.js';
 import type { FamilyBook } from '../services/book-columns.js';
 import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books.js';
 import { valuationAt } from '../services/chain-valuation.js';
+import { storeNewestIndexMinute } from '../services/volatility-index-series.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 
 /**
@@ -165,6 +170,13 @@ export class BookValuer {
       });
       if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
     }
+    // The family's volatility indices at the minute, every tenor, for their per-minute series
+    // (services/volatility-index-series.ts): regular session only, as the index route values.
+    // A failure there leaves the books alone: a request of the series computes a missing minute.
+    if (session === 'rth')
+      await storeNewestIndexMinute(ctx, family, window.tradingDate, window.instant).catch((error: unknown) =>
+        this.logger.error('volatility index minute failed', { family, error: error instanceof Error ? error.message : String(error) }),
+      );
     return mapped ? 'valued' : 'present';
   }
 }

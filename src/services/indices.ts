@@ -68,6 +68,7 @@ export async function listIndices(ctx: ServiceContext): Promise<Result<'listIndi
       last_timestamp: range?.last ?? null,
       computed_volatility: {
         path: '/v1/indices/volatility',
+        bars_path: '/v1/indices/volatility/bars',
         underlying_symbol: index.symbol,
         tenors: ['1d', '9d', '30d'],
         computed_here: true,

@@ -36,6 +36,13 @@ import { chainSnapshot, type ChainSnapshotRow } from '../db/option-chain.js';
 import { archivedDates, contractIdOfSymbol, optionBars, type BarFilter, type BarPosition, type BarRow } from '../db/option-bars.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
 import {
+  indexMinutes,
+  quoteMinutesIn,
+  storeIndexMinutes,
+  type IndexMinuteRow,
+  type IndexSeriesKey,
+} from '../db/volatility-index-series.js';
+import {
   barFileOrigins,
   indexBars,
   indexCoverage,
@@ -166,8 +173,21 @@ export interface IndexRepository {
   indexValueAt(symbol: string, lastMinute: number): Promise<{ ts: number; close: number } | null>;
 }
 
+/** The per-minute series of the computed volatility indices (services/volatility-index-series.ts; db/volatility-index-series.ts). */
+export interface VolatilityIndexRepository {
+  /** The market data change log's position (a minute computed after reading it reflects every change up to it). */
+  changeLogPosition(): Promise<number>;
+  /** The starts of a trading date's minutes of quote samples in [from, to], oldest first. */
+  quoteMinutesIn(tradingDate: string, from: number, to: number): Promise<number[]>;
+  /** The stored minutes of a series and tenor in [from, to] that no later change makes stale, oldest first. */
+  indexMinutes(key: IndexSeriesKey, tenor: string, from: number, to: number): Promise<IndexMinuteRow[]>;
+  /** Stores computed minutes at the change log's position read before their chains were. */
+  storeIndexMinutes(key: IndexSeriesKey, changeId: number, rows: readonly IndexMinuteRow[]): Promise<void>;
+}
+
 export interface Repositories {
   indices: IndexRepository;
+  volatilityIndex: VolatilityIndexRepository;
   printFeeds: PrintFeedRepository;
   references: ReferenceRepository;
   chain: ChainRepository;
@@ -223,6 +243,13 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },
     books: booksOn(primary, reads),
+    // On the primary, as the books: the staleness check reads the change log where the writes commit.
+    volatilityIndex: {
+      changeLogPosition: async () => await changeLogPosition(primary),
+      quoteMinutesIn: async (tradingDate, from, to) => await quoteMinutesIn(primary, tradingDate, from, to),
+      indexMinutes: async (key, tenor, from, to) => await indexMinutes(primary, key, tenor, from, to),
+      storeIndexMinutes: async (key, changeId, rows) => await storeIndexMinutes(primary, key, changeId, rows),
+    },
   };
 }
 

@@ -47,6 +47,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
     marketData: options.repositories.marketData ?? unexpected('marketData'),
     sessions: options.repositories.sessions ?? unexpected('sessions'),
     books: options.repositories.books ?? memoryBooks(),
+    volatilityIndex: options.repositories.volatilityIndex ?? unexpected('volatilityIndex'),
   };
   const deps = {
     contract,

@@ -112,6 +112,19 @@ describe('every served route through the generated client', () => {
         'getIndexVolatility',
         () => sdk.getIndexVolatility({ client, query: { underlying_symbol: 'SPX', date: '2026-11-20', tenor: '9d' } }),
       ],
+      [
+        'listIndexVolatilityBars',
+        () =>
+          sdk.listIndexVolatilityBars({
+            client,
+            query: {
+              underlying_symbol: 'SPX',
+              interval: '5m',
+              start_time: Date.parse('2026-11-20T15:00:00Z'),
+              end_time: Date.parse('2026-11-20T15:15:00Z'),
+            },
+          }),
+      ],
       ['listIndices', () => sdk.listIndices({ client })],
       ['listIndexBars', () => sdk.listIndexBars({ client, query: { symbol: 'SPX', date: '2026-11-20', interval: '1h' } })],
       [
@@ -335,6 +348,7 @@ describe('every served route through the generated client', () => {
       ['listIndexBars', 'indices', true, false],
       ['getIndexSnapshot', 'indices', false, false],
       ['getIndexVolatility', 'indices', false, false],
+      ['listIndexVolatilityBars', 'indices', true, false],
     ]);
     expect((await sdk.listCatalog({ client, query: { family: 'nope' as never } })).response.status).toBe(400);
   });

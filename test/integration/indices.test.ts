@@ -135,6 +135,7 @@ describe('index routes', () => {
         calculation_hours: { time_zone: 'America/New_York', open: '09:30', close: '16:00', early_close: '13:00' },
         computed_volatility: {
           path: '/v1/indices/volatility',
+          bars_path: '/v1/indices/volatility/bars',
           underlying_symbol: index.symbol,
           computed_here: true,
           published_index: false,

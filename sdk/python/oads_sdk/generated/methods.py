@@ -776,6 +776,45 @@ class Operations:
             cursor_id=cursor_id,
         )
 
+    def list_index_volatility_bars(
+        self,
+        *,
+        underlying_symbol: str,
+        root: str | None = None,
+        tenor: IndexTenor | None = None,
+        interval: BarInterval | None = None,
+        date: datetime.date | str | None = None,
+        start_time: datetime.datetime | int | None = None,
+        end_time: datetime.datetime | int | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Bars of a computed volatility index's per-minute series (a model by the VIX white paper's method): GET /v1/indices/volatility/bars (listIndexVolatilityBars).
+
+        Args:
+            underlying_symbol: Option family or root whose chains the index is computed from, as on `/v1/indices/volatility` (SPX covers SPX and SPXW; NDX covers NDX and NDXP; RUT covers RUT and RUTW; SPY, QQQ, IWM). Case-insensitive.
+            root: Only this root of the family (e.g. SPXW); 422 no_data when it is not one of the family's roots. Case-insensitive.
+            tenor: The index's tenor in calendar days: 1d, 9d or 30d.
+            interval: Bar length.
+            date: One trading date's regular session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
+            start_time: Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trading dates, at most 7 days.
+            end_time: Range end, exclusive, Unix ms.
+            limit: Max bars per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+        """
+        return self.call(
+            "list_index_volatility_bars",
+            underlying_symbol=underlying_symbol,
+            root=root,
+            tenor=tenor,
+            interval=interval,
+            date=date,
+            start_time=start_time,
+            end_time=end_time,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
+
     def list_indices(self) -> Any:
         """The indices this service serves, with their source, hours, option roots and stored range: GET /v1/indices (listIndices)."""
         return self.call("list_indices")

@@ -721,6 +721,68 @@ export const getIndexVolatility = (options) => (options.client ?? client).get({
     ...options
 });
 /**
+ * Bars of a computed volatility index's per-minute series (a model by the VIX white paper's method)
+ *
+ * The history of `/v1/indices/volatility` as bars: the index of a family (or one of its roots) at
+ * a tenor, computed by this service at **each minute of data** of the regular session, then
+ * aggregated. **It is a model, not Cboe's published index** (not VIX, VIX9D or VIX1D as Cboe
+ * disseminates them): every bar says so (`label`, `published_index: false`), and its method is
+ * the one `/v1/indices/volatility` states (Cboe's VIX white paper applied to this service's
+ * stored chains).
+ *
+ * **A minute's value.** For each minute of data of the session (a minute in which quote samples
+ * of the date are stored), the value is exactly what `/v1/indices/volatility` answers with `at`
+ * set to that minute's end and the same `underlying_symbol`, `root` and `tenor`: the same
+ * chain minute, expirations, rate and steps. A minute the method refuses (no expiration at or
+ * after the tenor, no chain) has no value and is left out of the bars; `minutes` counts the
+ * values a bar was made from, so a gap shows. `close_inputs` is the summary of the inputs of
+ * the bar's last minute: its valuation time, the near and next terms' T (years and minutes),
+ * forward F, K0 and the number of strikes used; the whole figure set of a minute is
+ * `/v1/indices/volatility?at=` its end.
+ *
+ * **Bars.** `open` is the first minute's value, `high` and `low` the greatest and least, `close`
+ * the last minute's. A minute is stamped with its start (it covers [ts, ts + 60 s) and its value
+ * is the index at its end). At 1m, 5m and 1h a bar starts on the clock's grid (New York is a
+ * whole number of hours off UTC, so the grid is the same in both); at 1d there is one bar per
+ * trading date, its `timestamp` the session's start (09:30 ET), its `close` the value at the
+ * session's last minute of data (16:15 ET for SPX, NDX and RUT options, 16:00 for SPY, QQQ and
+ * IWM; earlier on an early close).
+ *
+ * **How it is kept.** The values are stored per minute in PostgreSQL for every process: while a
+ * session runs, the book valuer computes each family's newest minute (every tenor, the whole
+ * family) as it loads, with the family's book; a minute not stored yet (a completed session the
+ * first time it is asked for, a `root`'s series, minutes loaded while no valuer ran) is computed
+ * and stored on demand: by the request itself when at most 30 minutes of a trading date in its
+ * range are missing, else in the background while the request answers 503 `data_pending` with
+ * Retry-After (a minute costs a chain read and the method, some 0.1 s for SPY and 0.3 s for SPX
+ * on a 2-core machine, so a whole session takes one to two minutes once). Stored minutes are
+ * kept, so the day is then read. A stored minute is read while no later write of market data changed
+ * that trading date before the minute's end (the market data change log, as the valued books
+ * are kept): loading later minutes keeps it, a correction or reload of its data has it
+ * computed again; nothing stale is served.
+ *
+ * **Range.** `start_time`/`end_time` is a range [start, end) on the minutes' starts, that may
+ * span trading dates, at most 7 days (the sessions kept in the database: the current one and
+ * the five before; an archived session answers 503 `data_pending` while it is loaded back).
+ * Given alone, `start_time` reaches 7 days after it and `end_time` starts 7 days before it.
+ * `date` names one trading date's regular session instead. The default is the current
+ * session's trading date (before today's open, the most recent one). Minutes after the
+ * request's instant are not read.
+ *
+ * **Paging.** `limit` bars a page; `pagination.next_cursor_id` is a signed, opaque cursor bound
+ * to this query (as on `/v1/indices/bars`: 400 `invalid_cursor` when altered, for another
+ * query or older than 24 hours). A next page starts after the last bar served.
+ *
+ * A symbol without listed options, a `root` outside the family, a `date` that does not trade,
+ * and a range without any computed value are 422 `no_data`.
+ *
+ */
+export const listIndexVolatilityBars = (options) => (options.client ?? client).get({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/indices/volatility/bars',
+    ...options
+});
+/**
  * The indices this service serves, with their source, hours, option roots and stored range
  *
  * The cash indices whose one-minute values the service stores and serves on `/v1/indices/bars`
@@ -740,8 +802,8 @@ export const getIndexVolatility = (options) => (options.client ?? client).get({
  * **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
  * model computed from its stored option chains by the method of Cboe's VIX white paper, never
  * Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
- * (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
- * computed per request, not stored, so they have no bars.
+ * (`computed_here: true`, `published_index: false`) and names the route, its tenors, and the
+ * route of their per-minute series as bars (`bars_path`, `/v1/indices/volatility/bars`).
  *
  * **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
  * America/New_York, to 13:00 on the exchange calendar's early closes

@@ -81,6 +81,8 @@ from .index_computed_volatility import IndexComputedVolatility
 from .index_interpolation_weights import IndexInterpolationWeights
 from .index_list_entry import IndexListEntry
 from .index_list_response import IndexListResponse
+from .index_minute_inputs import IndexMinuteInputs
+from .index_minute_term import IndexMinuteTerm
 from .index_session import IndexSession
 from .index_skipped_quote import IndexSkippedQuote
 from .index_snapshot import IndexSnapshot
@@ -93,6 +95,8 @@ from .index_term_point import IndexTermPoint
 from .index_term_refusal import IndexTermRefusal
 from .index_vendor_tickers import IndexVendorTickers
 from .index_volatility import IndexVolatility
+from .index_volatility_bar import IndexVolatilityBar
+from .index_volatility_bar_page import IndexVolatilityBarPage
 from .index_volatility_method import IndexVolatilityMethod
 from .index_volatility_response import IndexVolatilityResponse
 from .index_volatility_term import IndexVolatilityTerm
@@ -269,6 +273,8 @@ __all__ = (
     "IndexInterpolationWeights",
     "IndexListEntry",
     "IndexListResponse",
+    "IndexMinuteInputs",
+    "IndexMinuteTerm",
     "IndexSession",
     "IndexSkippedQuote",
     "IndexSnapshot",
@@ -281,6 +287,8 @@ __all__ = (
     "IndexTermRefusal",
     "IndexVendorTickers",
     "IndexVolatility",
+    "IndexVolatilityBar",
+    "IndexVolatilityBarPage",
     "IndexVolatilityMethod",
     "IndexVolatilityResponse",
     "IndexVolatilityTerm",

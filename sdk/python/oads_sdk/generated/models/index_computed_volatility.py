@@ -18,14 +18,17 @@ class IndexComputedVolatility:
 
         Attributes:
             path (str): The route computing them.
+            bars_path (str): The route of their per-minute series, as bars (kept per minute of data).
             underlying_symbol (str): Its underlying_symbol for this index's option family.
             tenors (list[IndexTenor]): The tenors it computes.
-            computed_here (bool): Always true: computed by this service per request from its stored chains.
+            computed_here (bool): Always true: computed by this service from its stored chains (per request at an instant;
+                per minute of data for the series, kept).
             published_index (bool): Always false: not Cboe's VIX, VIX9D or VIX1D.
             label (str): How to name it.
     """
 
     path: str
+    bars_path: str
     underlying_symbol: str
     tenors: list[IndexTenor]
     computed_here: bool
@@ -34,6 +37,8 @@ class IndexComputedVolatility:
 
     def to_dict(self) -> dict[str, Any]:
         path = self.path
+
+        bars_path = self.bars_path
 
         underlying_symbol = self.underlying_symbol
 
@@ -53,6 +58,7 @@ class IndexComputedVolatility:
         field_dict.update(
             {
                 "path": path,
+                "bars_path": bars_path,
                 "underlying_symbol": underlying_symbol,
                 "tenors": tenors,
                 "computed_here": computed_here,
@@ -67,6 +73,8 @@ class IndexComputedVolatility:
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
         d = dict(src_dict)
         path = d.pop("path")
+
+        bars_path = d.pop("bars_path")
 
         underlying_symbol = d.pop("underlying_symbol")
 
@@ -85,6 +93,7 @@ class IndexComputedVolatility:
 
         index_computed_volatility = cls(
             path=path,
+            bars_path=bars_path,
             underlying_symbol=underlying_symbol,
             tenors=tenors,
             computed_here=computed_here,

@@ -104,8 +104,8 @@ def sync_detailed(
     **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
     model computed from its stored option chains by the method of Cboe's VIX white paper, never
     Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
-    (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
-    computed per request, not stored, so they have no bars.
+    (`computed_here: true`, `published_index: false`) and names the route, its tenors, and the
+    route of their per-minute series as bars (`bars_path`, `/v1/indices/volatility/bars`).
 
     **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
     America/New_York, to 13:00 on the exchange calendar's early closes
@@ -154,8 +154,8 @@ def sync(
     **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
     model computed from its stored option chains by the method of Cboe's VIX white paper, never
     Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
-    (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
-    computed per request, not stored, so they have no bars.
+    (`computed_here: true`, `published_index: false`) and names the route, its tenors, and the
+    route of their per-minute series as bars (`bars_path`, `/v1/indices/volatility/bars`).
 
     **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
     America/New_York, to 13:00 on the exchange calendar's early closes
@@ -200,8 +200,8 @@ async def asyncio_detailed(
     **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
     model computed from its stored option chains by the method of Cboe's VIX white paper, never
     Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
-    (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
-    computed per request, not stored, so they have no bars.
+    (`computed_here: true`, `published_index: false`) and names the route, its tenors, and the
+    route of their per-minute series as bars (`bars_path`, `/v1/indices/volatility/bars`).
 
     **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
     America/New_York, to 13:00 on the exchange calendar's early closes
@@ -248,8 +248,8 @@ async def asyncio(
     **Computed here.** The volatility indices of `/v1/indices/volatility` are this service's own
     model computed from its stored option chains by the method of Cboe's VIX white paper, never
     Cboe's published VIX, VIX9D or VIX1D: `computed_volatility` on each index says so
-    (`computed_here: true`, `published_index: false`) and names the route and its tenors. They are
-    computed per request, not stored, so they have no bars.
+    (`computed_here: true`, `published_index: false`) and names the route, its tenors, and the
+    route of their per-minute series as bars (`bars_path`, `/v1/indices/volatility/bars`).
 
     **Hours.** Each index is calculated in the regular session only: 09:30 to 16:00
     America/New_York, to 13:00 on the exchange calendar's early closes
