@@ -8,7 +8,15 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExport, downloadExport, getIndexSnapshot, listCatalog, listIndexBars, listIndices } from '../../generated/client/index.js';
+import {
+  createExport,
+  downloadExport,
+  getIndexSnapshot,
+  listCatalog,
+  listIndexBars,
+  listIndexVolatilityBars,
+  listIndices,
+} from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { IndexBar } from '../../generated/client/types.gen.js';
 import { exportJob } from '../../src/jobs/export.js';
@@ -348,6 +356,38 @@ describe('index routes', () => {
       ['listIndexBars', '/v1/indices/bars', 'indices', true, true, false],
       ['getIndexSnapshot', '/v1/indices/snapshot', 'indices', false, true, false],
       ['getIndexVolatility', '/v1/indices/volatility', 'indices', false, true, false],
+      ['listIndexVolatilityBars', '/v1/indices/volatility/bars', 'indices', true, true, false],
     ]);
+  });
+
+  it('exports the computed volatility index series as a paging route, as its cursor walk serves it', async () => {
+    const query = {
+      underlying_symbol: 'SPX',
+      tenor: '30d',
+      interval: '1m',
+      start_time: Date.parse(`${DAY}T15:00:00Z`),
+      end_time: Date.parse(`${DAY}T15:20:00Z`),
+    };
+    const created = await createExport({ client: pro, body: { path: '/v1/indices/volatility/bars', query } });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(202);
+    const id = created.data!.data.id;
+    await settledJob(service.database.admin, exportJob.name, id, { timeoutMs: 60_000 });
+    const file = await downloadExport({ client: pro, path: { id }, parseAs: 'text' });
+    expect(file.response.status).toBe(200);
+    const exported = JSON.parse(file.data as unknown as string) as { data: unknown[]; truncated: boolean };
+    const served: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const r = await listIndexVolatilityBars({
+        client: pro,
+        query: { ...query, limit: 7, ...(cursor ? { cursor_id: cursor } : {}) } as never,
+      });
+      expect(r.response.status, JSON.stringify(r.error)).toBe(200);
+      served.push(...r.data!.data);
+      cursor = r.data!.pagination.next_cursor_id ?? undefined;
+    } while (cursor !== undefined);
+    expect(served).toHaveLength(20);
+    expect(exported.data).toEqual(served);
+    expect(exported.truncated).toBe(false);
   });
 });
