@@ -10,6 +10,7 @@ import {
   mapTradeDate,
   parseContinuousSymbol,
   segmentAdjustments,
+  tradeDatesBetween,
   type ContractFigures,
   type ContinuousSymbol,
   type DailyFigures,
@@ -129,6 +130,36 @@ describe('volume and open-interest rolls', () => {
     expect(mapTradeDate(symbol('NQ.v.4'), '2026-12-07', new Map())).not.toBeNull();
     expect(mapTradeDate(symbol('NQ.v.5'), '2026-12-07', new Map())).toBeNull();
     expect(intervals('NQ.c.9', '2026-12-07', '2026-12-08')).toEqual([]);
+  });
+});
+
+describe('the mapping over a range', () => {
+  it('equals each trade date mapped on its own, across several expirations, missing days and ties', () => {
+    // Figures for a year of trade dates from a fixed sequence: every seventh date missing, values on a coarse grid (ties).
+    const dates = tradeDatesBetween('2025-11-01', '2026-12-31');
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647) % 5;
+    const f = new Map<string, Map<string, ContractFigures>>();
+    dates.forEach((date, i) => {
+      if (i % 7 === 3) return;
+      const months = new Map<string, ContractFigures>();
+      for (const month of ['2025-12', '2026-03', '2026-06', '2026-09', '2026-12', '2027-03']) {
+        if (next() !== 0) months.set(month, { volume: next() * 100, openInterest: next() * 1000 });
+      }
+      f.set(date, months);
+    });
+    for (const s of ['ES.c.0', 'ES.c.2', 'ES.v.0', 'ES.v.1', 'NQ.n.0', 'RTY.n.4']) {
+      const sym = symbol(s);
+      const ranged = continuousMapping(sym, '2025-12-01', '2026-12-01', f).flatMap((iv) =>
+        tradeDatesBetween(iv.startDate, iv.endDate).map((date) => [date, iv.contract.symbol]),
+      );
+      const daily = tradeDatesBetween('2025-12-01', '2026-12-01').flatMap((date) => {
+        const day = mapTradeDate(sym, date, f);
+        return day === null ? [] : [[date, day.contract.symbol]];
+      });
+      expect(ranged, s).toEqual(daily);
+      expect(new Set(ranged.map(([, c]) => c)).size, s).toBeGreaterThan(2);
+    }
   });
 });
 

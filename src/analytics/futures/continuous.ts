@@ -25,6 +25,7 @@
  * B/A. The newest segment is never adjusted. A roll without both prices adjusts nothing.
  */
 
+import { daysBetween } from '../new-york-time.js';
 import { contractsAt, type FuturesContract } from './contracts.js';
 import { isGlobexTradeDate, nextGlobexTradeDate, previousGlobexTradeDate } from './globex-calendar.js';
 import { FUTURES_ROOTS, type FuturesRoot } from './products.js';
@@ -96,27 +97,56 @@ function figureOf(figures: ContractFigures | undefined, rule: RollRule): number 
   return rule === 'volume' ? figures.volume : figures.openInterest;
 }
 
-/** The trade date before `date` with a figure of any candidate, at most FIGURE_LOOKBACK trade dates back. */
-function figureDateFor(date: string, candidates: readonly FuturesContract[], rule: RollRule, figures: DailyFigures): string | null {
-  let day = date;
-  for (let i = 0; i < FIGURE_LOOKBACK; i += 1) {
-    day = previousGlobexTradeDate(day);
+/** Of the trade dates before a date (nearest first, FIGURE_LOOKBACK of them), the first with a figure of any candidate. */
+function figureDateFor(
+  before: readonly string[],
+  candidates: readonly FuturesContract[],
+  rule: RollRule,
+  figures: DailyFigures,
+): string | null {
+  for (const day of before) {
     const of = figures.get(day);
     if (of && candidates.some((c) => figureOf(of.get(c.contract_month), rule) !== null)) return day;
   }
   return null;
 }
 
+/** The FIGURE_LOOKBACK trade dates before `date`, nearest first. */
+function tradeDatesBefore(date: string): string[] {
+  const out: string[] = [];
+  for (let day = date; out.length < FIGURE_LOOKBACK;) out.push((day = previousGlobexTradeDate(day)));
+  return out;
+}
+
 /** The contract of rank `rank` on one trade date, with its basis; null when fewer contracts qualify. */
 export function mapTradeDate(symbol: ContinuousSymbol, date: string, figures: DailyFigures): MappingDay | null {
-  const listed = contractsAt(symbol.root, date).filter((c) => c.active);
+  return mapAmong(symbol, date, tradeDatesBefore(date), contractsAt(symbol.root, date), figures);
+}
+
+/**
+ * Every contract of a root listed on some date from `start` through `end`: those listed at `end`
+ * and those expired since `start` (a quarter expires every three months; two more for the edges).
+ */
+function contractsListedBetween(root: FuturesRoot, start: string, end: string): FuturesContract[] {
+  return contractsAt(root, end, Math.ceil(daysBetween(start, end) / 90) + 2);
+}
+
+/** mapTradeDate given the trade dates before `date` (nearest first) and a superset of the contracts listed on it, by expiration. */
+function mapAmong(
+  symbol: ContinuousSymbol,
+  date: string,
+  before: readonly string[],
+  universe: readonly FuturesContract[],
+  figures: DailyFigures,
+): MappingDay | null {
+  const listed = universe.filter((c) => c.first_trade_date <= date && date <= c.last_trade_date);
   const calendar = (fallback: boolean): MappingDay | null => {
     const contract = calendarCandidates(listed, date)[symbol.rank];
     return contract ? { tradeDate: date, contract, basis: { rule: symbol.rule, figureDate: null, fallback, figures: [] } } : null;
   };
   if (symbol.rule === 'calendar') return calendar(false);
   const candidates = listed.filter((c) => date < c.last_trade_date);
-  const figureDate = figureDateFor(date, candidates, symbol.rule, figures);
+  const figureDate = figureDateFor(before, candidates, symbol.rule, figures);
   if (figureDate === null) return calendar(true);
   const of = figures.get(figureDate)!;
   const ranked = candidates
@@ -149,9 +179,16 @@ export function tradeDatesBetween(start: string, end: string): string[] {
  */
 export function continuousMapping(symbol: ContinuousSymbol, start: string, end: string, figures: DailyFigures): MappingInterval[] {
   const out: MappingInterval[] = [];
+  if (start > end) return out;
+  const universe = contractsListedBetween(symbol.root, start, end);
+  const dates = tradeDatesBetween(start, end);
+  if (dates.length === 0) return out;
+  // The lookback of the first dates, then the range's own dates: each date's previous ones by index.
+  const all = [...tradeDatesBefore(dates[0]!).reverse(), ...dates];
   let previous: string | null = null;
-  for (const date of tradeDatesBetween(start, end)) {
-    const day = mapTradeDate(symbol, date, figures);
+  for (const [i, date] of dates.entries()) {
+    const at = i + FIGURE_LOOKBACK;
+    const day = mapAmong(symbol, date, all.slice(at - FIGURE_LOOKBACK, at).reverse(), universe, figures);
     const last = out.at(-1);
     if (
       day !== null &&
