@@ -66,6 +66,8 @@ export interface FuturesBarBucket {
 /**
  * Up to `limit` bars of the windows, by bucket: the minutes of each window's contract in it, in
  * buckets of `bucketMs` on the epoch's grid (null: one bar per trade date, at the window's `open`).
+ * A bucket's open and close are those of its first and last minute, taken as the least and greatest
+ * [ts, price] pair (one contract per bucket: no two minutes share a ts), which needs no sort.
  */
 export async function futuresBarBuckets(
   db: Queryable,
@@ -88,8 +90,8 @@ export async function futuresBarBuckets(
     last_minute: string;
   }>`
     select ${bucket} as bucket, w.d::text as trade_date, w.c as contract_id,
-      (array_agg(b.open order by b.ts))[1] as open, max(b.high) as high, min(b.low) as low,
-      (array_agg(b.close order by b.ts desc))[1] as close, sum(b.volume)::int8 as volume,
+      (min(array[b.ts::float8, b.open]))[2] as open, max(b.high) as high, min(b.low) as low,
+      (max(array[b.ts::float8, b.close]))[2] as close, sum(b.volume)::int8 as volume,
       count(*)::int as minutes, max(b.ts) as last_minute
     from unnest(${windows.map((w) => w.contractId)}::int8[], ${windows.map((w) => w.tradeDate)}::date[],
       ${windows.map((w) => w.start)}::int8[], ${windows.map((w) => w.end)}::int8[], ${windows.map((w) => w.open)}::int8[]) as w(c, d, s, e, o)
