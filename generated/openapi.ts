@@ -237,6 +237,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/futures/bars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Bars of a futures contract or of a continuous contract
+         * @description Open, high, low, close and volume bars, oldest first, of one contract (`ESZ26` or its Globex
+         *     form `ESZ6`) or of a continuous contract (`ES.c.0`, `ES.v.0`, `ES.n.0`: root, roll rule,
+         *     rank), made in one statement from the stored one-minute bars: a bar's `open` is its first
+         *     minute's open, `high`/`low` the extremes of its minutes, `close` its last minute's close,
+         *     `volume` the sum of its minutes' volumes; `minutes` counts them. A bucket with no stored
+         *     minute has no bar (the series is not filled in).
+         *
+         *     **Continuous symbols** (Databento's notation; the intervals themselves:
+         *     `/v1/futures/continuous`). Each CME trade date maps to one contract, so a bar is always one
+         *     contract's:
+         *     - `c`, calendar: the contracts that have not reached their roll date, nearest first. The roll
+         *       date is CME's equity-index convention, eight calendar days before the third-Friday expiry
+         *       (the Thursday of the week before; the trade date before when that Thursday does not trade),
+         *       so `ES.c.0` is the `lead` month of `/v1/futures/contracts`. Databento's own `c` follows the
+         *       nearest expiration instead.
+         *     - `v`, volume: the contract with the largest cleared volume of the previous trade date
+         *       (Databento's rule); `n`, open interest: the largest open interest of the previous trade
+         *       date. Candidates are the contracts listed that trade the whole date (one on its last trade
+         *       date stops at 09:30 ET and is left out); ties go to the nearer expiration; a contract with
+         *       no figure ranks after those with one. A previous trade date with no figures at all is
+         *       skipped for the one before it, at most five trade dates back; with none, the calendar
+         *       rule's contract is taken (`/v1/futures/continuous` says so). There is no hysteresis: the
+         *       series may roll back.
+         *     - The rank (0 to 9) takes the next contract by the same ordering: `ES.c.1` is the contract
+         *       after the lead. A date on which fewer contracts qualify has no bars.
+         *
+         *     **Which contract, and rolls.** Every bar names its `contract_symbol` (canonical, ESZ26). A bar
+         *     whose contract differs from the previous bar's (across pages too) has `roll` true and
+         *     names `previous_contract_symbol`; the first bar of a query has no previous bar.
+         *
+         *     **Adjustment** (continuous symbols only; a contract's bars are never adjusted, and `adjust`
+         *     other than none with one is 400). The price of a roll is the daily settlement of both
+         *     contracts on the last trade date before the new contract's first date (the eve of the roll:
+         *     the settlement CME publishes for both, final when final, else preliminary), as a
+         *     back-adjusting desk reads them; a contract with no stored settlement that date is read at
+         *     the close of its last one-minute bar of that trade date. `difference`: every bar before a
+         *     roll is shifted by the new contract's price minus the old one's, summed over the later rolls
+         *     of the query; `ratio`: multiplied by new / old, the product over the later rolls. The newest
+         *     contract of the query is never adjusted, so the answer depends on its range (not on the
+         *     clock): `adjusted = raw × price_factor + price_offset`, both given on every bar, unrounded.
+         *     A roll without both prices adjusts nothing.
+         *
+         *     **Sessions.** `globex`: all Globex hours of each trade date, 18:00 ET the evening before to
+         *     17:00 ET (13:15 on an early close; a holiday's abbreviated morning session belongs to the next
+         *     trade date, as on `/v1/market/sessions?asset=futures`). `rth`: the index's regular session of
+         *     the trade date, 09:30 to 16:00 ET (13:00 on an early close).
+         *
+         *     **Buckets.** 1m, 5m and 1h bars start on the clock's grid (a 1h bar at 18:00 holds 18:00 to
+         *     18:59). At 1d there is one bar per trade date, its `timestamp` the start of the trade date's
+         *     first window (18:00 ET the evening before under globex, 09:30 under rth), its `close` the last
+         *     traded minute's close (not the settlement: `/v1/futures/settlements`).
+         *
+         *     **Range.** `start_time`/`end_time` is a range [start, end) on the minutes' starts; a bar cut
+         *     by it holds only the minutes within it. Given alone, `start_time` reaches the interval's
+         *     longest range after it and `end_time` starts that long before it. The range is at most 7 days
+         *     at 1m, 31 at 5m, 92 at 1h and 366 at 1d. `date` names one trade date's session instead. The
+         *     default is the trade date of the newest Globex session begun by now at 1m, 5m and 1h, and the
+         *     366 days up to now at 1d. The mapping is that of the trade dates the range meets.
+         *
+         *     **Paging.** `limit` bars a page; `pagination.next_cursor_id` is a signed, opaque cursor bound
+         *     to this query (400 `invalid_cursor` when altered, for another query or older than 24 hours).
+         *
+         *     422 `no_data` when no bar is stored in the range (a contract with no stored definition or
+         *     bars; a `date` that is no CME trade date).
+         */
+        get: operations["listFuturesBars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/futures/continuous": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mapping intervals of a continuous futures symbol
+         * @description Which contract a continuous symbol (`ES.c.0`, `ES.v.0`, `ES.n.0`: root, roll rule, rank 0 to
+         *     9) maps to over a range of CME trade dates: one interval per run of trade dates on one
+         *     contract, oldest first, with why (the roll rule's figures) and the roll into it. The rules are
+         *     those of `/v1/futures/bars` (calendar: CME's roll date, eight calendar days before the
+         *     third-Friday expiry; volume / open interest: the largest cleared volume / open interest of the
+         *     previous trade date, ties to the nearer expiry, a day with no figures skipped up to five trade
+         *     dates back, then the calendar rule's contract).
+         *
+         *     **An interval.** `start_date`/`end_date` are its first and last trade dates (inclusive;
+         *     weekends and holidays inside it belong to it); `start_time`/`end_time` the Globex instants
+         *     it covers, [18:00 ET the evening before its first trade date, the close of its last), Unix
+         *     ms. `basis` gives the figures that chose its first date's contract: `figure_date`, each
+         *     candidate's figure that day by rank (contracts with no figure left out), or `fallback` true
+         *     when there were none and the calendar rule decided; under the calendar rule, the contract's
+         *     `roll_date` decides and `basis` carries no figures. `roll` (null on the first interval)
+         *     gives the prices of the roll into it that `/v1/futures/bars` back-adjusts with: the previous
+         *     and the new contract's settlements on `price_date` (the trade date before the interval),
+         *     else the close of their last one-minute bar that trade date (`price_source` says which of
+         *     both), `difference` = price − previous_price and `ratio` = price / previous_price (null
+         *     without both).
+         *
+         *     **Range.** `start_date`/`end_date`, inclusive, at most 366 days apart; default the 92 days
+         *     ending on the current CME trade date (after the 17:00 ET close, the next one). A range with
+         *     no trade date, or a rank beyond the contracts that qualify, answers an empty list.
+         */
+        get: operations["listFuturesContinuous"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/futures/contracts": {
         parameters: {
             query?: never;
@@ -2457,6 +2583,130 @@ export interface components {
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * FuturesBar
+         * @description One bar of a contract or a continuous series: prices as served are raw × price_factor + price_offset.
+         */
+        FuturesBar: {
+            /**
+             * Format: double
+             * @description The last minute's close, adjusted.
+             * @example 6014.75
+             */
+            close: number;
+            /**
+             * Format: int64
+             * @description Start of the minute whose close is the bar's close, Unix ms.
+             * @example 1797635040000
+             */
+            close_timestamp: number;
+            /**
+             * @description The contract the bar was made from (canonical symbol).
+             * @example ESH27
+             */
+            contract_symbol: string;
+            /**
+             * Format: double
+             * @description The highest high of the minutes, adjusted.
+             * @example 6015.5
+             */
+            high: number;
+            /**
+             * Format: double
+             * @description The lowest low of the minutes, adjusted.
+             * @example 6010
+             */
+            low: number;
+            /**
+             * @description One-minute bars the bar was made from.
+             * @example 5
+             */
+            minutes: number;
+            /**
+             * Format: double
+             * @description The first minute's open, adjusted.
+             * @example 6012.25
+             */
+            open: number;
+            /**
+             * @description On a roll, the previous bar's contract; else null.
+             * @example null
+             */
+            previous_contract_symbol: string | null;
+            /**
+             * Format: double
+             * @description Factor the raw prices were multiplied by (ratio adjustment); 1 otherwise.
+             * @example 1
+             */
+            price_factor: number;
+            /**
+             * Format: double
+             * @description Points added to the raw prices (difference adjustment); 0 otherwise.
+             * @example 0
+             */
+            price_offset: number;
+            /**
+             * @description The bar's contract differs from the previous bar's (across pages); false on the first bar of a query.
+             * @example false
+             */
+            roll: boolean;
+            /**
+             * Format: int64
+             * @description Bucket start, Unix ms (1d: the start of the trade date's first window).
+             * @example 1797634800000
+             */
+            timestamp: number;
+            /**
+             * Format: date
+             * @description The CME trade date of the minutes.
+             * @example 2026-12-11
+             */
+            trade_date: string;
+            /**
+             * Format: int64
+             * @description Contracts traded in the minutes.
+             * @example 4210
+             */
+            volume: number;
+        };
+        /** FuturesBarPage */
+        FuturesBarPage: {
+            /** @description Bars, oldest first. */
+            data: components["schemas"]["FuturesBar"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /**
+             * @description The next page of the same query.
+             * @example {
+             *       "count": 1000,
+             *       "has_more": true,
+             *       "limit": 1000,
+             *       "next_cursor_id": "eyJ2IjoxfQ.c2ln",
+             *       "next_url": "/v1/futures/bars?symbol=ES.c.0&interval=1m&limit=1000&cursor_id=eyJ2IjoxfQ.c2ln"
+             *     }
+             */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * FuturesBarSession
+         * @description globex: all Globex hours of a trade date (18:00 ET the evening before to 17:00 ET); rth: the index's regular session, 09:30 to 16:00 ET (13:00 on an early close).
+         * @example globex
+         * @enum {string}
+         */
+        FuturesBarSession: "globex" | "rth";
+        /**
+         * FuturesBarSymbol
+         * @description A futures contract (ESZ26, or its Globex form ESZ6) or a continuous symbol (root, roll rule c/v/n, rank 0 to 9: ES.c.0).
+         * @example ES.c.0
+         */
+        FuturesBarSymbol: string;
+        /** FuturesContinuousResponse */
+        FuturesContinuousResponse: {
+            /** @description The mapping intervals, oldest first. */
+            data: components["schemas"]["FuturesMappingInterval"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+        };
         /** FuturesContract */
         FuturesContract: {
             /**
@@ -2564,12 +2814,90 @@ export interface components {
             months: components["schemas"]["FuturesMonthCode"][];
         };
         /**
+         * FuturesMappingInterval
+         * @description A run of trade dates on which a continuous symbol maps to one contract.
+         */
+        FuturesMappingInterval: {
+            basis: components["schemas"]["FuturesRollBasis"];
+            /**
+             * @description Contract month, YYYY-MM.
+             * @example 2027-03
+             */
+            contract_month: string;
+            /**
+             * @description The contract (canonical symbol).
+             * @example ESH27
+             */
+            contract_symbol: string;
+            /**
+             * Format: date
+             * @description Last trade date of the interval, inclusive.
+             * @example 2027-03-10
+             */
+            end_date: string;
+            /**
+             * Format: int64
+             * @description Close of the last trade date's Globex session, Unix ms (exclusive).
+             * @example 1805320800000
+             */
+            end_time: number;
+            /**
+             * @description Its CME Globex symbol.
+             * @example ESH7
+             */
+            globex_symbol: string;
+            /**
+             * Format: date
+             * @description The contract's last trade date.
+             * @example 2027-03-19
+             */
+            last_trade_date: string;
+            /**
+             * @description The rank asked.
+             * @example 0
+             */
+            rank: number;
+            /** @description The roll into this interval; null on the first interval. */
+            roll: components["schemas"]["FuturesRollPrices"] | null;
+            /**
+             * Format: date
+             * @description The contract's CME roll date (the calendar rule leaves it on this date).
+             * @example 2027-03-11
+             */
+            roll_date: string;
+            rule: components["schemas"]["FuturesRollRule"];
+            /**
+             * Format: date
+             * @description First trade date of the interval.
+             * @example 2026-12-09
+             */
+            start_date: string;
+            /**
+             * Format: int64
+             * @description Start of the first trade date's Globex session (18:00 ET the evening before), Unix ms.
+             * @example 1797462000000
+             */
+            start_time: number;
+            /**
+             * @description The continuous symbol.
+             * @example ES.v.0
+             */
+            symbol: string;
+        };
+        /**
          * FuturesMonthCode
          * @description Quarterly contract month code: H March, M June, U September, Z December.
          * @example Z
          * @enum {string}
          */
         FuturesMonthCode: "H" | "M" | "U" | "Z";
+        /**
+         * FuturesPriceAdjustment
+         * @description Back-adjustment of a continuous series at its rolls: none, difference (add the later rolls' price gaps), ratio (multiply by the later rolls' price ratios). The newest contract is never adjusted.
+         * @example difference
+         * @enum {string}
+         */
+        FuturesPriceAdjustment: "none" | "difference" | "ratio";
         /** FuturesProduct */
         FuturesProduct: {
             /**
@@ -2646,6 +2974,99 @@ export interface components {
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * FuturesRollBasis
+         * @description Why the interval's first trade date maps to its contract.
+         */
+        FuturesRollBasis: {
+            /**
+             * @description True when a volume or open-interest rule found no figures in five trade dates and took the calendar rule's contract.
+             * @example false
+             */
+            fallback: boolean;
+            /**
+             * Format: date
+             * @description The trade date whose figures ranked the candidates; null under the calendar rule or its fallback.
+             * @example 2026-12-08
+             */
+            figure_date: string | null;
+            /** @description The candidates with a figure that day, by rank (largest first, ties to the nearer expiry). */
+            figures: components["schemas"]["FuturesRollFigure"][];
+        };
+        /**
+         * FuturesRollFigure
+         * @description One candidate contract's figure on the basis date.
+         */
+        FuturesRollFigure: {
+            /**
+             * @description Candidate contract (canonical symbol).
+             * @example ESZ26
+             */
+            contract_symbol: string;
+            /**
+             * Format: double
+             * @description Its cleared volume (volume rule) or open interest (open_interest rule).
+             * @example 1250000
+             */
+            value: number;
+        };
+        /**
+         * FuturesRollPrices
+         * @description The prices of the roll into an interval, which the bars route back-adjusts with.
+         */
+        FuturesRollPrices: {
+            /**
+             * Format: double
+             * @description price − previous_price: what difference adjustment adds before the roll.
+             * @example 51.25
+             */
+            difference: number | null;
+            /**
+             * @description The contract rolled out of.
+             * @example ESZ26
+             */
+            previous_contract_symbol: string;
+            /**
+             * Format: double
+             * @description Its price on price_date.
+             * @example 6001.25
+             */
+            previous_price: number | null;
+            previous_price_source: components["schemas"]["FuturesRollPriceSource"];
+            /**
+             * Format: double
+             * @description The new contract's price on price_date.
+             * @example 6052.5
+             */
+            price: number | null;
+            /**
+             * Format: date
+             * @description The trade date whose prices are read: the one before the interval.
+             * @example 2026-12-09
+             */
+            price_date: string;
+            price_source: components["schemas"]["FuturesRollPriceSource"];
+            /**
+             * Format: double
+             * @description price / previous_price: what ratio adjustment multiplies by before the roll.
+             * @example 1.00854
+             */
+            ratio: number | null;
+        };
+        /**
+         * FuturesRollPriceSource
+         * @description Where a roll price comes from: settlement (the contract's daily settlement of price_date), last_close (its last one-minute bar of that trade date, with no settlement stored) or missing (neither is stored).
+         * @example settlement
+         * @enum {string}
+         */
+        FuturesRollPriceSource: "settlement" | "last_close" | "missing";
+        /**
+         * FuturesRollRule
+         * @description calendar (c: CME's roll date), volume (v: largest previous-day cleared volume) or open_interest (n: largest previous-day open interest).
+         * @example volume
+         * @enum {string}
+         */
+        FuturesRollRule: "calendar" | "volume" | "open_interest";
         /**
          * FuturesRoot
          * @description A CME equity-index futures product: ES, NQ, RTY (E-minis) or MES, MNQ, M2K (Micro E-minis).
@@ -6203,14 +6624,26 @@ export type SchemaExportStatus = components['schemas']['ExportStatus'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
 export type SchemaFlowLeaderRow = components['schemas']['FlowLeaderRow'];
 export type SchemaFlowLeadersResponse = components['schemas']['FlowLeadersResponse'];
+export type SchemaFuturesBar = components['schemas']['FuturesBar'];
+export type SchemaFuturesBarPage = components['schemas']['FuturesBarPage'];
+export type SchemaFuturesBarSession = components['schemas']['FuturesBarSession'];
+export type SchemaFuturesBarSymbol = components['schemas']['FuturesBarSymbol'];
+export type SchemaFuturesContinuousResponse = components['schemas']['FuturesContinuousResponse'];
 export type SchemaFuturesContract = components['schemas']['FuturesContract'];
 export type SchemaFuturesContractsResponse = components['schemas']['FuturesContractsResponse'];
 export type SchemaFuturesContractStatus = components['schemas']['FuturesContractStatus'];
 export type SchemaFuturesIndex = components['schemas']['FuturesIndex'];
 export type SchemaFuturesListingCycle = components['schemas']['FuturesListingCycle'];
+export type SchemaFuturesMappingInterval = components['schemas']['FuturesMappingInterval'];
 export type SchemaFuturesMonthCode = components['schemas']['FuturesMonthCode'];
+export type SchemaFuturesPriceAdjustment = components['schemas']['FuturesPriceAdjustment'];
 export type SchemaFuturesProduct = components['schemas']['FuturesProduct'];
 export type SchemaFuturesProductsResponse = components['schemas']['FuturesProductsResponse'];
+export type SchemaFuturesRollBasis = components['schemas']['FuturesRollBasis'];
+export type SchemaFuturesRollFigure = components['schemas']['FuturesRollFigure'];
+export type SchemaFuturesRollPrices = components['schemas']['FuturesRollPrices'];
+export type SchemaFuturesRollPriceSource = components['schemas']['FuturesRollPriceSource'];
+export type SchemaFuturesRollRule = components['schemas']['FuturesRollRule'];
 export type SchemaFuturesRoot = components['schemas']['FuturesRoot'];
 export type SchemaGammaRegime = components['schemas']['GammaRegime'];
 export type SchemaGreek = components['schemas']['Greek'];
@@ -6693,6 +7126,99 @@ export interface operations {
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    listFuturesBars: {
+        parameters: {
+            query: {
+                /** @description Back-adjustment of a continuous series at its rolls (none, difference, ratio); only none with a contract. */
+                adjust?: components["schemas"]["FuturesPriceAdjustment"];
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description One CME trade date's session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31). */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Range end, exclusive, Unix ms. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d. */
+                interval?: components["schemas"]["BarInterval"];
+                /** @description Max bars per page. */
+                limit?: number;
+                /** @description globex (all Globex hours of each trade date) or rth (09:30 to 16:00 ET, 13:00 on an early close). */
+                session?: components["schemas"]["FuturesBarSession"];
+                /** @description Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trade dates. */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description A contract (ESZ26 or ESZ6) or a continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K. */
+                symbol: components["schemas"]["FuturesBarSymbol"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Bars, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesBarPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listFuturesContinuous: {
+        parameters: {
+            query: {
+                /** @description Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. At most 366 days after start_date. */
+                end_date?: components["schemas"]["CalendarDate"];
+                /** @description First trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default 91 days before end_date. */
+                start_date?: components["schemas"]["CalendarDate"];
+                /** @description A continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K. */
+                symbol: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mapping intervals, oldest first. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesContinuousResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
         };
     };
     listFuturesContracts: {

@@ -1222,6 +1222,265 @@ export type FuturesContractsResponse = {
 };
 
 /**
+ * FuturesBarSymbol
+ *
+ * A futures contract (ESZ26, or its Globex form ESZ6) or a continuous symbol (root, roll rule c/v/n, rank 0 to 9: ES.c.0).
+ */
+export type FuturesBarSymbol = string;
+
+/**
+ * FuturesBarSession
+ *
+ * globex: all Globex hours of a trade date (18:00 ET the evening before to 17:00 ET); rth: the index's regular session, 09:30 to 16:00 ET (13:00 on an early close).
+ */
+export type FuturesBarSession = 'globex' | 'rth';
+
+/**
+ * FuturesPriceAdjustment
+ *
+ * Back-adjustment of a continuous series at its rolls: none, difference (add the later rolls' price gaps), ratio (multiply by the later rolls' price ratios). The newest contract is never adjusted.
+ */
+export type FuturesPriceAdjustment = 'none' | 'difference' | 'ratio';
+
+/**
+ * FuturesRollRule
+ *
+ * calendar (c: CME's roll date), volume (v: largest previous-day cleared volume) or open_interest (n: largest previous-day open interest).
+ */
+export type FuturesRollRule = 'calendar' | 'volume' | 'open_interest';
+
+/**
+ * FuturesRollPriceSource
+ *
+ * Where a roll price comes from: settlement (the contract's daily settlement of price_date), last_close (its last one-minute bar of that trade date, with no settlement stored) or missing (neither is stored).
+ */
+export type FuturesRollPriceSource = 'settlement' | 'last_close' | 'missing';
+
+/**
+ * FuturesBar
+ *
+ * One bar of a contract or a continuous series: prices as served are raw × price_factor + price_offset.
+ */
+export type FuturesBar = {
+    /**
+     * Bucket start, Unix ms (1d: the start of the trade date's first window).
+     */
+    timestamp: number;
+    /**
+     * The CME trade date of the minutes.
+     */
+    trade_date: string;
+    /**
+     * The contract the bar was made from (canonical symbol).
+     */
+    contract_symbol: string;
+    /**
+     * The first minute's open, adjusted.
+     */
+    open: number;
+    /**
+     * The highest high of the minutes, adjusted.
+     */
+    high: number;
+    /**
+     * The lowest low of the minutes, adjusted.
+     */
+    low: number;
+    /**
+     * The last minute's close, adjusted.
+     */
+    close: number;
+    /**
+     * Contracts traded in the minutes.
+     */
+    volume: number;
+    /**
+     * One-minute bars the bar was made from.
+     */
+    minutes: number;
+    /**
+     * Start of the minute whose close is the bar's close, Unix ms.
+     */
+    close_timestamp: number;
+    /**
+     * The bar's contract differs from the previous bar's (across pages); false on the first bar of a query.
+     */
+    roll: boolean;
+    /**
+     * On a roll, the previous bar's contract; else null.
+     */
+    previous_contract_symbol: string | null;
+    /**
+     * Points added to the raw prices (difference adjustment); 0 otherwise.
+     */
+    price_offset: number;
+    /**
+     * Factor the raw prices were multiplied by (ratio adjustment); 1 otherwise.
+     */
+    price_factor: number;
+};
+
+/**
+ * FuturesBarPage
+ */
+export type FuturesBarPage = {
+    /**
+     * Bars, oldest first.
+     */
+    data: Array<FuturesBar>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+
+/**
+ * FuturesRollFigure
+ *
+ * One candidate contract's figure on the basis date.
+ */
+export type FuturesRollFigure = {
+    /**
+     * Candidate contract (canonical symbol).
+     */
+    contract_symbol: string;
+    /**
+     * Its cleared volume (volume rule) or open interest (open_interest rule).
+     */
+    value: number;
+};
+
+/**
+ * FuturesRollBasis
+ *
+ * Why the interval's first trade date maps to its contract.
+ */
+export type FuturesRollBasis = {
+    /**
+     * The trade date whose figures ranked the candidates; null under the calendar rule or its fallback.
+     */
+    figure_date: string | null;
+    /**
+     * True when a volume or open-interest rule found no figures in five trade dates and took the calendar rule's contract.
+     */
+    fallback: boolean;
+    /**
+     * The candidates with a figure that day, by rank (largest first, ties to the nearer expiry).
+     */
+    figures: Array<FuturesRollFigure>;
+};
+
+/**
+ * FuturesRollPrices
+ *
+ * The prices of the roll into an interval, which the bars route back-adjusts with.
+ */
+export type FuturesRollPrices = {
+    /**
+     * The trade date whose prices are read: the one before the interval.
+     */
+    price_date: string;
+    /**
+     * The contract rolled out of.
+     */
+    previous_contract_symbol: string;
+    /**
+     * Its price on price_date.
+     */
+    previous_price: number | null;
+    previous_price_source: FuturesRollPriceSource;
+    /**
+     * The new contract's price on price_date.
+     */
+    price: number | null;
+    price_source: FuturesRollPriceSource;
+    /**
+     * price − previous_price: what difference adjustment adds before the roll.
+     */
+    difference: number | null;
+    /**
+     * price / previous_price: what ratio adjustment multiplies by before the roll.
+     */
+    ratio: number | null;
+};
+
+/**
+ * FuturesMappingInterval
+ *
+ * A run of trade dates on which a continuous symbol maps to one contract.
+ */
+export type FuturesMappingInterval = {
+    /**
+     * The continuous symbol.
+     */
+    symbol: string;
+    rule: FuturesRollRule;
+    /**
+     * The rank asked.
+     */
+    rank: number;
+    /**
+     * First trade date of the interval.
+     */
+    start_date: string;
+    /**
+     * Last trade date of the interval, inclusive.
+     */
+    end_date: string;
+    /**
+     * Start of the first trade date's Globex session (18:00 ET the evening before), Unix ms.
+     */
+    start_time: number;
+    /**
+     * Close of the last trade date's Globex session, Unix ms (exclusive).
+     */
+    end_time: number;
+    /**
+     * The contract (canonical symbol).
+     */
+    contract_symbol: string;
+    /**
+     * Its CME Globex symbol.
+     */
+    globex_symbol: string;
+    /**
+     * Contract month, YYYY-MM.
+     */
+    contract_month: string;
+    /**
+     * The contract's last trade date.
+     */
+    last_trade_date: string;
+    /**
+     * The contract's CME roll date (the calendar rule leaves it on this date).
+     */
+    roll_date: string;
+    basis: FuturesRollBasis;
+    /**
+     * The roll into this interval; null on the first interval.
+     */
+    roll: FuturesRollPrices | null;
+};
+
+/**
+ * FuturesContinuousResponse
+ */
+export type FuturesContinuousResponse = {
+    /**
+     * The mapping intervals, oldest first.
+     */
+    data: Array<FuturesMappingInterval>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+
+/**
  * CalendarDay
  */
 export type CalendarDay = {
@@ -6621,6 +6880,158 @@ export type ListFuturesContractsResponses = {
 };
 
 export type ListFuturesContractsResponse = ListFuturesContractsResponses[keyof ListFuturesContractsResponses];
+
+export type ListFuturesBarsData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * A contract (ESZ26 or ESZ6) or a continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K.
+         */
+        symbol: FuturesBarSymbol;
+        /**
+         * Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
+         */
+        interval?: BarInterval;
+        /**
+         * globex (all Globex hours of each trade date) or rth (09:30 to 16:00 ET, 13:00 on an early close).
+         */
+        session?: FuturesBarSession;
+        /**
+         * Back-adjustment of a continuous series at its rolls (none, difference, ratio); only none with a contract.
+         */
+        adjust?: FuturesPriceAdjustment;
+        /**
+         * One CME trade date's session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
+         */
+        date?: CalendarDate;
+        /**
+         * Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trade dates.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Range end, exclusive, Unix ms.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * Max bars per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/futures/bars';
+};
+
+export type ListFuturesBarsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListFuturesBarsError = ListFuturesBarsErrors[keyof ListFuturesBarsErrors];
+
+export type ListFuturesBarsResponses = {
+    /**
+     * Bars, oldest first.
+     */
+    200: FuturesBarPage;
+};
+
+export type ListFuturesBarsResponse = ListFuturesBarsResponses[keyof ListFuturesBarsResponses];
+
+export type ListFuturesContinuousData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * A continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K.
+         */
+        symbol: string;
+        /**
+         * First trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default 91 days before end_date.
+         */
+        start_date?: CalendarDate;
+        /**
+         * Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. At most 366 days after start_date.
+         */
+        end_date?: CalendarDate;
+    };
+    url: '/v1/futures/continuous';
+};
+
+export type ListFuturesContinuousErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListFuturesContinuousError = ListFuturesContinuousErrors[keyof ListFuturesContinuousErrors];
+
+export type ListFuturesContinuousResponses = {
+    /**
+     * The mapping intervals, oldest first.
+     */
+    200: FuturesContinuousResponse;
+};
+
+export type ListFuturesContinuousResponse = ListFuturesContinuousResponses[keyof ListFuturesContinuousResponses];
 
 export type ListMarketSessionsData = {
     body?: never;

@@ -8,6 +8,7 @@ import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { listFuturesContracts, listFuturesProducts } from './futures.js';
 import { getIndexVolatility, listIndexVolatilityBars } from './index-volatility.js';
+import { listFuturesBars, listFuturesContinuous } from './futures-bars.js';
 import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
@@ -42,6 +43,8 @@ export const handlers: HandlerMap = {
   listIndexVolatilityBars,
   listFuturesProducts,
   listFuturesContracts,
+  listFuturesBars,
+  listFuturesContinuous,
   listIndices,
   listIndexBars,
   getIndexSnapshot,

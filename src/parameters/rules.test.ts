@@ -466,6 +466,7 @@ describe('the contract', () => {
         'getVolatilitySkew',
         'getIndexVolatility',
         'listFuturesContracts',
+        'listFuturesBars',
         'listIndexBars',
         'listIndexVolatilityBars',
       ].sort(),

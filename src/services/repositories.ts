@@ -51,6 +51,15 @@ import {
   type IndexBarWindow,
   type IndexCoverageRow,
 } from '../db/index-values.js';
+import { futuresContractsOfRoot, type StoredFuturesContract } from '../db/futures-contracts.js';
+import {
+  futuresBarBuckets,
+  futuresCloseBefore,
+  futuresFiguresOfRoot,
+  type FuturesBarBucket,
+  type FuturesBarWindow,
+  type FuturesFigureRow,
+} from '../db/futures-continuous.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
 import {
   printsPageText,
@@ -183,11 +192,22 @@ export interface VolatilityIndexRepository {
   indexMinutes(key: IndexSeriesKey, tenor: string, from: number, to: number): Promise<IndexMinuteRow[]>;
   /** Stores computed minutes at the change log's position read before their chains were. */
   storeIndexMinutes(key: IndexSeriesKey, changeId: number, rows: readonly IndexMinuteRow[]): Promise<void>;
+/** The futures bars and continuous routes' reads (services/futures-bars.ts; db/futures-continuous.ts). */
+export interface FuturesBarsRepository {
+  /** A root's stored contracts by expiration. */
+  contractsOfRoot(root: string): Promise<StoredFuturesContract[]>;
+  /** The statistics of a root's contracts for the trade dates from `from` through `to`. */
+  figuresOfRoot(root: string, from: string, to: string): Promise<FuturesFigureRow[]>;
+  /** Up to `limit` bars of the windows by bucket (bucketMs null: one bar per trade date). */
+  barBuckets(windows: readonly FuturesBarWindow[], bucketMs: number | null, limit: number): Promise<FuturesBarBucket[]>;
+  /** The close of a contract's last one-minute bar starting in [from, before); null when none. */
+  closeBefore(contractId: number, from: number, before: number): Promise<number | null>;
 }
 
 export interface Repositories {
   indices: IndexRepository;
   volatilityIndex: VolatilityIndexRepository;
+  futuresBars: FuturesBarsRepository;
   printFeeds: PrintFeedRepository;
   references: ReferenceRepository;
   chain: ChainRepository;
@@ -200,7 +220,7 @@ export interface Repositories {
 /**
  * The repositories as the Kysely queries of src/db. Where each read goes is decided here, once:
  * `reads` (the read replicas by the floor rule of db/replicas.ts, or the primary when none) for the
- * print feeds, the reference reads, the chain, the positioning and the index reads; `db` (the primary) for the
+ * print feeds, the reference reads, the chain, the positioning, the index and the futures bars reads; `db` (the primary) for the
  * market-data stamp the memos key on (read before the data, so that the request's floor, taken at
  * its first replica read, covers everything the stamp counted), the session states, and the valued
  * books' lookups and writes, which interleave with the valuation claims of other processes. A
@@ -239,6 +259,12 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
       barFileOrigins: async () => await barFileOrigins(db),
       indexBars: async (symbol, windows, bucketMs, limit) => await indexBars(db, symbol, windows, bucketMs, limit),
       indexValueAt: async (symbol, lastMinute) => await indexValueAt(db, symbol, lastMinute),
+    },
+    futuresBars: {
+      contractsOfRoot: async (root) => await futuresContractsOfRoot(db, root),
+      figuresOfRoot: async (root, from, to) => await futuresFiguresOfRoot(db, root, from, to),
+      barBuckets: async (windows, bucketMs, limit) => await futuresBarBuckets(db, windows, bucketMs, limit),
+      closeBefore: async (contractId, from, before) => await futuresCloseBefore(db, contractId, from, before),
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },

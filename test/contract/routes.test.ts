@@ -4,6 +4,8 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
@@ -11,6 +13,7 @@ import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-cont
 import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
+import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -42,6 +45,21 @@ describe('every served route through the generated client', () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client, key } = await service.newAccount({ plan: 'pro' }));
     await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
+    // One ES minute for the futures bars route: the simulated market has no futures yet.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'routes-futures-'));
+    const definitions = path.join(dir, 'definitions.csv');
+    fs.writeFileSync(
+      definitions,
+      `symbol,contract_month,expiration,tick_size,multiplier\nESZ6,2026-12,${Date.parse('2026-12-18T14:30:00Z')},0.25,50\n`,
+    );
+    const bars = path.join(dir, 'bars.csv');
+    fs.writeFileSync(
+      bars,
+      `symbol,timestamp,open,high,low,close,volume\nESZ6,${Date.parse('2026-11-20T15:00:00Z')},5912.5,5913,5912,5912.75,40\n`,
+    );
+    await loadMarketFile(service.database.admin, 'futures_definitions', definitions);
+    await loadMarketFile(service.database.admin, 'futures_bars', bars);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
   afterAll(async () => service.stop());
 
@@ -73,6 +91,11 @@ describe('every served route through the generated client', () => {
       ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
       ['listFuturesProducts', () => sdk.listFuturesProducts({ client, query: { root: 'NQ' } })],
       ['listFuturesContracts', () => sdk.listFuturesContracts({ client, query: { as_of: '2026-11-20', include_expired: true } })],
+      ['listFuturesBars', () => sdk.listFuturesBars({ client, query: { symbol: 'ES.c.0', date: '2026-11-20', interval: '1h' } })],
+      [
+        'listFuturesContinuous',
+        () => sdk.listFuturesContinuous({ client, query: { symbol: 'ES.v.0', start_date: '2026-09-01', end_date: '2026-12-31' } }),
+      ],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
@@ -324,7 +347,7 @@ describe('every served route through the generated client', () => {
     expect(trades?.params.find((p) => p.name === 'exchange')).toMatchObject({ type: 'list', item: 'enum', max_items: 17 });
   });
 
-  it('filters the catalog by every family an entry has; futures lists its reference routes, indices its four routes', async () => {
+  it('filters the catalog by every family an entry has; futures lists its routes, indices its four routes', async () => {
     const entries = (await sdk.listCatalog({ client })).data?.data ?? [];
     const families = [...new Set(entries.map((e) => e.family))];
     expect(families).toEqual(expect.arrayContaining(['platform', 'exports']));
@@ -339,6 +362,8 @@ describe('every served route through the generated client', () => {
     const futures = await sdk.listCatalog({ client, query: { family: 'futures' } });
     expect(futures.response.status).toBe(200);
     expect(futures.data?.data.map((e) => [e.id, e.dataset])).toEqual([
+      ['listFuturesBars', 'futures'],
+      ['listFuturesContinuous', 'futures'],
       ['listFuturesContracts', 'futures'],
       ['listFuturesProducts', 'futures'],
     ]);

@@ -156,9 +156,11 @@ describe('futures reference routes', () => {
     }
   });
 
-  it('lists both routes in the catalog under futures, with the futures dataset', async () => {
+  it('lists the futures routes in the catalog under futures, with the futures dataset', async () => {
     const r = await listCatalog({ client: pro, query: { family: 'futures' } });
     expect(r.data!.data.map((e) => [e.id, e.path, e.dataset, e.paginated, e.mcp])).toEqual([
+      ['listFuturesBars', '/v1/futures/bars', 'futures', true, true],
+      ['listFuturesContinuous', '/v1/futures/continuous', 'futures', false, true],
       ['listFuturesContracts', '/v1/futures/contracts', 'futures', false, true],
       ['listFuturesProducts', '/v1/futures/products', 'futures', false, true],
     ]);

@@ -37,6 +37,8 @@ ExchangeName: TypeAlias = Literal[
 ]
 ExpiryMode: TypeAlias = Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
 ExposureUnit: TypeAlias = Literal["per_percent", "per_dollar", "raw"]
+FuturesBarSession: TypeAlias = Literal["globex", "rth"]
+FuturesPriceAdjustment: TypeAlias = Literal["none", "difference", "ratio"]
 FuturesRoot: TypeAlias = Literal["ES", "NQ", "RTY", "MES", "MNQ", "M2K"]
 Greek: TypeAlias = Literal["gamma", "delta", "vanna", "charm"]
 HeatmapLeg: TypeAlias = Literal["net", "call", "put"]
@@ -709,6 +711,66 @@ class Operations:
             date=date,
             session=session,
             include_complex=include_complex,
+        )
+
+    def list_futures_bars(
+        self,
+        *,
+        symbol: str,
+        interval: BarInterval | None = None,
+        session: FuturesBarSession | None = None,
+        adjust: FuturesPriceAdjustment | None = None,
+        date: datetime.date | str | None = None,
+        start_time: datetime.datetime | int | None = None,
+        end_time: datetime.datetime | int | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Bars of a futures contract or of a continuous contract: GET /v1/futures/bars (listFuturesBars).
+
+        Args:
+            symbol: A contract (ESZ26 or ESZ6) or a continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K.
+            interval: Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
+            session: globex (all Globex hours of each trade date) or rth (09:30 to 16:00 ET, 13:00 on an early close).
+            adjust: Back-adjustment of a continuous series at its rolls (none, difference, ratio); only none with a contract.
+            date: One CME trade date's session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
+            start_time: Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trade dates.
+            end_time: Range end, exclusive, Unix ms.
+            limit: Max bars per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+        """
+        return self.call(
+            "list_futures_bars",
+            symbol=symbol,
+            interval=interval,
+            session=session,
+            adjust=adjust,
+            date=date,
+            start_time=start_time,
+            end_time=end_time,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
+
+    def list_futures_continuous(
+        self,
+        *,
+        symbol: str,
+        start_date: datetime.date | str | None = None,
+        end_date: datetime.date | str | None = None,
+    ) -> Any:
+        """Mapping intervals of a continuous futures symbol: GET /v1/futures/continuous (listFuturesContinuous).
+
+        Args:
+            symbol: A continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K.
+            start_date: First trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default 91 days before end_date.
+            end_date: Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. At most 366 days after start_date.
+        """
+        return self.call(
+            "list_futures_continuous",
+            symbol=symbol,
+            start_date=start_date,
+            end_date=end_date,
         )
 
     def list_futures_contracts(

@@ -970,6 +970,114 @@ export const listFuturesContracts = (options) => (options?.client ?? client).get
     ...options
 });
 /**
+ * Bars of a futures contract or of a continuous contract
+ *
+ * Open, high, low, close and volume bars, oldest first, of one contract (`ESZ26` or its Globex
+ * form `ESZ6`) or of a continuous contract (`ES.c.0`, `ES.v.0`, `ES.n.0`: root, roll rule,
+ * rank), made in one statement from the stored one-minute bars: a bar's `open` is its first
+ * minute's open, `high`/`low` the extremes of its minutes, `close` its last minute's close,
+ * `volume` the sum of its minutes' volumes; `minutes` counts them. A bucket with no stored
+ * minute has no bar (the series is not filled in).
+ *
+ * **Continuous symbols** (Databento's notation; the intervals themselves:
+ * `/v1/futures/continuous`). Each CME trade date maps to one contract, so a bar is always one
+ * contract's:
+ * - `c`, calendar: the contracts that have not reached their roll date, nearest first. The roll
+ * date is CME's equity-index convention, eight calendar days before the third-Friday expiry
+ * (the Thursday of the week before; the trade date before when that Thursday does not trade),
+ * so `ES.c.0` is the `lead` month of `/v1/futures/contracts`. Databento's own `c` follows the
+ * nearest expiration instead.
+ * - `v`, volume: the contract with the largest cleared volume of the previous trade date
+ * (Databento's rule); `n`, open interest: the largest open interest of the previous trade
+ * date. Candidates are the contracts listed that trade the whole date (one on its last trade
+ * date stops at 09:30 ET and is left out); ties go to the nearer expiration; a contract with
+ * no figure ranks after those with one. A previous trade date with no figures at all is
+ * skipped for the one before it, at most five trade dates back; with none, the calendar
+ * rule's contract is taken (`/v1/futures/continuous` says so). There is no hysteresis: the
+ * series may roll back.
+ * - The rank (0 to 9) takes the next contract by the same ordering: `ES.c.1` is the contract
+ * after the lead. A date on which fewer contracts qualify has no bars.
+ *
+ * **Which contract, and rolls.** Every bar names its `contract_symbol` (canonical, ESZ26). A bar
+ * whose contract differs from the previous bar's (across pages too) has `roll` true and
+ * names `previous_contract_symbol`; the first bar of a query has no previous bar.
+ *
+ * **Adjustment** (continuous symbols only; a contract's bars are never adjusted, and `adjust`
+ * other than none with one is 400). The price of a roll is the daily settlement of both
+ * contracts on the last trade date before the new contract's first date (the eve of the roll:
+ * the settlement CME publishes for both, final when final, else preliminary), as a
+ * back-adjusting desk reads them; a contract with no stored settlement that date is read at
+ * the close of its last one-minute bar of that trade date. `difference`: every bar before a
+ * roll is shifted by the new contract's price minus the old one's, summed over the later rolls
+ * of the query; `ratio`: multiplied by new / old, the product over the later rolls. The newest
+ * contract of the query is never adjusted, so the answer depends on its range (not on the
+ * clock): `adjusted = raw × price_factor + price_offset`, both given on every bar, unrounded.
+ * A roll without both prices adjusts nothing.
+ *
+ * **Sessions.** `globex`: all Globex hours of each trade date, 18:00 ET the evening before to
+ * 17:00 ET (13:15 on an early close; a holiday's abbreviated morning session belongs to the next
+ * trade date, as on `/v1/market/sessions?asset=futures`). `rth`: the index's regular session of
+ * the trade date, 09:30 to 16:00 ET (13:00 on an early close).
+ *
+ * **Buckets.** 1m, 5m and 1h bars start on the clock's grid (a 1h bar at 18:00 holds 18:00 to
+ * 18:59). At 1d there is one bar per trade date, its `timestamp` the start of the trade date's
+ * first window (18:00 ET the evening before under globex, 09:30 under rth), its `close` the last
+ * traded minute's close (not the settlement: `/v1/futures/settlements`).
+ *
+ * **Range.** `start_time`/`end_time` is a range [start, end) on the minutes' starts; a bar cut
+ * by it holds only the minutes within it. Given alone, `start_time` reaches the interval's
+ * longest range after it and `end_time` starts that long before it. The range is at most 7 days
+ * at 1m, 31 at 5m, 92 at 1h and 366 at 1d. `date` names one trade date's session instead. The
+ * default is the trade date of the newest Globex session begun by now at 1m, 5m and 1h, and the
+ * 366 days up to now at 1d. The mapping is that of the trade dates the range meets.
+ *
+ * **Paging.** `limit` bars a page; `pagination.next_cursor_id` is a signed, opaque cursor bound
+ * to this query (400 `invalid_cursor` when altered, for another query or older than 24 hours).
+ *
+ * 422 `no_data` when no bar is stored in the range (a contract with no stored definition or
+ * bars; a `date` that is no CME trade date).
+ *
+ */
+export const listFuturesBars = (options) => (options.client ?? client).get({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/futures/bars',
+    ...options
+});
+/**
+ * Mapping intervals of a continuous futures symbol
+ *
+ * Which contract a continuous symbol (`ES.c.0`, `ES.v.0`, `ES.n.0`: root, roll rule, rank 0 to
+ * 9) maps to over a range of CME trade dates: one interval per run of trade dates on one
+ * contract, oldest first, with why (the roll rule's figures) and the roll into it. The rules are
+ * those of `/v1/futures/bars` (calendar: CME's roll date, eight calendar days before the
+ * third-Friday expiry; volume / open interest: the largest cleared volume / open interest of the
+ * previous trade date, ties to the nearer expiry, a day with no figures skipped up to five trade
+ * dates back, then the calendar rule's contract).
+ *
+ * **An interval.** `start_date`/`end_date` are its first and last trade dates (inclusive;
+ * weekends and holidays inside it belong to it); `start_time`/`end_time` the Globex instants
+ * it covers, [18:00 ET the evening before its first trade date, the close of its last), Unix
+ * ms. `basis` gives the figures that chose its first date's contract: `figure_date`, each
+ * candidate's figure that day by rank (contracts with no figure left out), or `fallback` true
+ * when there were none and the calendar rule decided; under the calendar rule, the contract's
+ * `roll_date` decides and `basis` carries no figures. `roll` (null on the first interval)
+ * gives the prices of the roll into it that `/v1/futures/bars` back-adjusts with: the previous
+ * and the new contract's settlements on `price_date` (the trade date before the interval),
+ * else the close of their last one-minute bar that trade date (`price_source` says which of
+ * both), `difference` = price − previous_price and `ratio` = price / previous_price (null
+ * without both).
+ *
+ * **Range.** `start_date`/`end_date`, inclusive, at most 366 days apart; default the 92 days
+ * ending on the current CME trade date (after the 17:00 ET close, the next one). A range with
+ * no trade date, or a rank beyond the contracts that qualify, answers an empty list.
+ *
+ */
+export const listFuturesContinuous = (options) => (options.client ?? client).get({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/futures/continuous',
+    ...options
+});
+/**
  * Session windows of a trading date
  *
  * Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and

@@ -55,14 +55,25 @@ from .export_status import ExportStatus
 from .exports_status import ExportsStatus
 from .exposure_unit import ExposureUnit
 from .flow_leaders_response import FlowLeadersResponse
+from .futures_bar import FuturesBar
+from .futures_bar_page import FuturesBarPage
+from .futures_bar_session import FuturesBarSession
+from .futures_continuous_response import FuturesContinuousResponse
 from .futures_contract import FuturesContract
 from .futures_contract_status import FuturesContractStatus
 from .futures_contracts_response import FuturesContractsResponse
 from .futures_index import FuturesIndex
 from .futures_listing_cycle import FuturesListingCycle
+from .futures_mapping_interval import FuturesMappingInterval
 from .futures_month_code import FuturesMonthCode
+from .futures_price_adjustment import FuturesPriceAdjustment
 from .futures_product import FuturesProduct
 from .futures_products_response import FuturesProductsResponse
+from .futures_roll_basis import FuturesRollBasis
+from .futures_roll_figure import FuturesRollFigure
+from .futures_roll_price_source import FuturesRollPriceSource
+from .futures_roll_prices import FuturesRollPrices
+from .futures_roll_rule import FuturesRollRule
 from .futures_root import FuturesRoot
 from .gamma_regime import GammaRegime
 from .greek import Greek
@@ -247,14 +258,25 @@ __all__ = (
     "ExportsStatus",
     "ExposureUnit",
     "FlowLeadersResponse",
+    "FuturesBar",
+    "FuturesBarPage",
+    "FuturesBarSession",
+    "FuturesContinuousResponse",
     "FuturesContract",
     "FuturesContractStatus",
     "FuturesContractsResponse",
     "FuturesIndex",
     "FuturesListingCycle",
+    "FuturesMappingInterval",
     "FuturesMonthCode",
+    "FuturesPriceAdjustment",
     "FuturesProduct",
     "FuturesProductsResponse",
+    "FuturesRollBasis",
+    "FuturesRollFigure",
+    "FuturesRollPriceSource",
+    "FuturesRollPrices",
+    "FuturesRollRule",
     "FuturesRoot",
     "GammaRegime",
     "Greek",
