@@ -192,6 +192,8 @@ export interface VolatilityIndexRepository {
   indexMinutes(key: IndexSeriesKey, tenor: string, from: number, to: number): Promise<IndexMinuteRow[]>;
   /** Stores computed minutes at the change log's position read before their chains were. */
   storeIndexMinutes(key: IndexSeriesKey, changeId: number, rows: readonly IndexMinuteRow[]): Promise<void>;
+}
+
 /** The futures bars and continuous routes' reads (services/futures-bars.ts; db/futures-continuous.ts). */
 export interface FuturesBarsRepository {
   /** A root's stored contracts by expiration. */
