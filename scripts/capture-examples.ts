@@ -173,6 +173,7 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await take('listStockSplits', call('GET', '/v1/stocks/splits', { limit: 5 }));
     await take('listFuturesProducts', call('GET', '/v1/futures/products', { root: 'ES' }));
     await take('listFuturesContracts', call('GET', '/v1/futures/contracts', { root: 'ES', as_of: DAY }));
+    await take('listFuturesTrades', call('GET', '/v1/futures/trades', { symbol: 'ESZ26', date: DAY, min_notional: 1000000, limit: 5 }));
     await take('listMarketSessions', call('GET', '/v1/market/sessions', { date: DAY }));
     await take('getMarketCalendarDay', call('GET', '/v1/market/calendar', { date: '2026-11-27' }));
     await take('listCatalog', call('GET', '/v1/catalog', { family: 'options' }));

@@ -6,7 +6,7 @@ import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
 import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
-import { listFuturesContracts, listFuturesProducts } from './futures.js';
+import { listFuturesContracts, listFuturesProducts, listFuturesTrades } from './futures.js';
 import { getIndexVolatility } from './index-volatility.js';
 import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
@@ -41,6 +41,7 @@ export const handlers: HandlerMap = {
   getIndexVolatility,
   listFuturesProducts,
   listFuturesContracts,
+  listFuturesTrades,
   listIndices,
   listIndexBars,
   getIndexSnapshot,

@@ -466,6 +466,7 @@ describe('the contract', () => {
         'getVolatilitySkew',
         'getIndexVolatility',
         'listFuturesContracts',
+        'listFuturesTrades',
         'listIndexBars',
       ].sort(),
     );

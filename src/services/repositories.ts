@@ -44,6 +44,13 @@ import {
   type IndexBarWindow,
   type IndexCoverageRow,
 } from '../db/index-values.js';
+import {
+  futuresTradePage,
+  storedFuturesContract,
+  type FuturesTradeFilter,
+  type FuturesTradeKey,
+  type FuturesTradeOfContract,
+} from '../db/futures-trades.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
 import {
   printsPageText,
@@ -166,8 +173,22 @@ export interface IndexRepository {
   indexValueAt(symbol: string, lastMinute: number): Promise<{ ts: number; close: number } | null>;
 }
 
+/** The futures trades route's reads (services/futures-trades.ts; db/futures-trades.ts). */
+export interface FuturesTradeRepository {
+  /** The stored contract of a root and contract month (YYYY-MM); null when none is defined. */
+  storedContract(root: string, contractMonth: string): Promise<{ id: number; symbol: string; multiplier: number } | null>;
+  /** Up to `limit` trades of the filter after `after`, in (ts, sequence, match, contract id) order, newest first or oldest first. */
+  tradePage(
+    filter: FuturesTradeFilter,
+    after: FuturesTradeKey | null,
+    limit: number,
+    newestFirst: boolean,
+  ): Promise<FuturesTradeOfContract[]>;
+}
+
 export interface Repositories {
   indices: IndexRepository;
+  futuresTrades: FuturesTradeRepository;
   printFeeds: PrintFeedRepository;
   references: ReferenceRepository;
   chain: ChainRepository;
@@ -219,6 +240,10 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
       barFileOrigins: async () => await barFileOrigins(db),
       indexBars: async (symbol, windows, bucketMs, limit) => await indexBars(db, symbol, windows, bucketMs, limit),
       indexValueAt: async (symbol, lastMinute) => await indexValueAt(db, symbol, lastMinute),
+    },
+    futuresTrades: {
+      storedContract: async (root, contractMonth) => await storedFuturesContract(db, root, contractMonth),
+      tradePage: async (filter, after, limit, newestFirst) => await futuresTradePage(db, filter, after, limit, newestFirst),
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },

@@ -328,6 +328,7 @@ describe('every served route through the generated client', () => {
     expect(futures.data?.data.map((e) => [e.id, e.dataset])).toEqual([
       ['listFuturesContracts', 'futures'],
       ['listFuturesProducts', 'futures'],
+      ['listFuturesTrades', 'futures'],
     ]);
     const indices = await sdk.listCatalog({ client, query: { family: 'indices' } });
     expect(indices.data?.data.map((e) => [e.id, e.dataset, e.paginated, e.streamable])).toEqual([

@@ -55,6 +55,7 @@ from .export_status import ExportStatus
 from .exports_status import ExportsStatus
 from .exposure_unit import ExposureUnit
 from .flow_leaders_response import FlowLeadersResponse
+from .futures_aggressor_side import FuturesAggressorSide
 from .futures_contract import FuturesContract
 from .futures_contract_status import FuturesContractStatus
 from .futures_contracts_response import FuturesContractsResponse
@@ -64,6 +65,8 @@ from .futures_month_code import FuturesMonthCode
 from .futures_product import FuturesProduct
 from .futures_products_response import FuturesProductsResponse
 from .futures_root import FuturesRoot
+from .futures_trade import FuturesTrade
+from .futures_trade_page import FuturesTradePage
 from .gamma_regime import GammaRegime
 from .greek import Greek
 from .heatmap import Heatmap
@@ -243,6 +246,7 @@ __all__ = (
     "ExportsStatus",
     "ExposureUnit",
     "FlowLeadersResponse",
+    "FuturesAggressorSide",
     "FuturesContract",
     "FuturesContractStatus",
     "FuturesContractsResponse",
@@ -252,6 +256,8 @@ __all__ = (
     "FuturesProduct",
     "FuturesProductsResponse",
     "FuturesRoot",
+    "FuturesTrade",
+    "FuturesTradePage",
     "GammaRegime",
     "Greek",
     "Heatmap",
