@@ -12,6 +12,7 @@ import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
 import { exportJob } from '../../src/jobs/export.js';
+import { loadFuturesDefinitions, loadFuturesTrades } from '../support/futures-trades.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
@@ -42,6 +43,13 @@ describe('every served route through the generated client', () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client, key } = await service.newAccount({ plan: 'pro' }));
     await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
+    // The simulated market has no futures yet: a few trades through the ingest path.
+    await loadFuturesDefinitions(service.database.admin);
+    const at = Date.parse('2026-11-20T15:00:00Z');
+    await loadFuturesTrades(service.database.admin, [
+      { symbol: 'ESZ6', ts: at, sequence: 1, price: 6010.25, size: 3, side: 'buy', tradeDate: '2026-11-20' },
+      { symbol: 'ESH7', ts: at + 5, sequence: 2, price: 6060.5, size: 1, side: 'none', tradeDate: '2026-11-20' },
+    ]);
   });
   afterAll(async () => service.stop());
 
@@ -73,6 +81,7 @@ describe('every served route through the generated client', () => {
       ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
       ['listFuturesProducts', () => sdk.listFuturesProducts({ client, query: { root: 'NQ' } })],
       ['listFuturesContracts', () => sdk.listFuturesContracts({ client, query: { as_of: '2026-11-20', include_expired: true } })],
+      ['listFuturesTrades', () => sdk.listFuturesTrades({ client, query: { root: 'ES', date: '2026-11-20' } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [

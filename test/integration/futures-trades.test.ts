@@ -7,17 +7,14 @@
  * date, the 400s, the 403 without the futures dataset, the catalog entry, the export against the
  * pages, and the plan of a page (an index scan of the trade date's partition, no sort).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExport, getExport, listCatalog, listFuturesTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { FuturesTrade, ListFuturesTradesData } from '../../generated/client/types.gen.js';
 import { futuresTradePageStatement } from '../../src/db/futures-trades.js';
-import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
+import { loadFuturesDefinitions, loadFuturesTrades, type FuturesTradeLine as Written } from '../support/futures-trades.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -26,22 +23,9 @@ const AFTER_CLOSE = Date.parse('2026-11-20T22:30:00Z');
 /** The Globex session of trade date 2026-11-20: Thursday 18:00 ET to Friday 17:00 ET. */
 const OPEN = Date.parse('2026-11-19T23:00:00Z');
 const CLOSE = Date.parse('2026-11-20T22:00:00Z');
-const ESZ6_EXPIRATION = Date.parse('2026-12-18T14:30:00Z');
-const ESH7_EXPIRATION = Date.parse('2027-03-19T13:30:00Z');
-
 const MULTIPLIER: Record<string, number> = { ESZ6: 50, ESH7: 50, NQZ6: 20 };
 const ROOT: Record<string, string> = { ESZ6: 'ES', ESH7: 'ES', NQZ6: 'NQ' };
 const CANONICAL: Record<string, string> = { ESZ6: 'ESZ26', ESH7: 'ESH27', NQZ6: 'NQZ26' };
-
-interface Written {
-  symbol: string;
-  ts: number;
-  sequence: number;
-  price: number;
-  size: number;
-  side: 'buy' | 'sell' | 'none';
-  tradeDate: string;
-}
 
 /** A small deterministic generator (mulberry32). */
 function random(seed: number): () => number {
@@ -137,7 +121,6 @@ describe('futures trades route', () => {
   let pro: Client;
   let proKey: string;
   let optionsOnly: Client;
-  let dir: string;
   let all: (FuturesTrade & { contractId: number })[];
 
   beforeAll(async () => {
@@ -148,37 +131,17 @@ describe('futures trades route', () => {
     });
     ({ client: pro, key: proKey } = await service.newAccount({ plan: 'pro' }));
     ({ client: optionsOnly } = await service.newAccount({ plan: 'pro', datasets: ['options'] }));
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'futures-trades-'));
     const db = service.database.admin;
-    const definitions = path.join(dir, 'definitions.csv');
-    fs.writeFileSync(
-      definitions,
-      [
-        'symbol,root,contract_month,expiration,tick_size,multiplier',
-        `ESZ6,ES,2026-12,${ESZ6_EXPIRATION},0.25,50`,
-        `ESH7,ES,2027-03,${ESH7_EXPIRATION},0.25,50`,
-        `NQZ6,NQ,2026-12,${ESZ6_EXPIRATION},0.25,20`,
-      ].join('\n'),
-    );
-    expect((await loadMarketFile(db, 'futures_definitions', definitions, {})).loaded).toBe(3);
+    expect(await loadFuturesDefinitions(db)).toBe(3);
     const friday = tradesOf('2026-11-20', OPEN, CLOSE, 700, 1);
     const thursday = tradesOf('2026-11-19', OPEN - 86_400_000, CLOSE - 86_400_000, 50, 2);
-    const file = path.join(dir, 'trades.csv');
-    const line = (t: Written) => [t.symbol, t.ts, t.sequence, t.price, t.size, t.side === 'none' ? '' : t.side, t.tradeDate].join(',');
-    fs.writeFileSync(
-      file,
-      ['symbol,timestamp,sequence,price,size,aggressor_side,trade_date', ...friday, ...thursday]
-        .map((t) => (typeof t === 'string' ? t : line(t)))
-        .join('\n'),
-    );
-    const loaded = await loadMarketFile(db, 'futures_trades', file, {});
+    const loaded = await loadFuturesTrades(db, [...friday, ...thursday]);
     expect(loaded).toMatchObject({ loaded: friday.length + thursday.length, duplicates: 0, rejected: [] });
     const ids = await db.selectFrom('futures_contracts').select(['id', 'symbol']).execute();
     all = served(friday, new Map(ids.map((r) => [r.symbol, r.id])));
   });
   afterAll(async () => {
     await service?.stop();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
   type Query = NonNullable<ListFuturesTradesData['query']>;
