@@ -262,7 +262,8 @@ export interface FuturesTradeOfContract extends FuturesTradeRow {
 }
 
 /**
- * The statement of one page of trades after `after` (before it, newest first), `limit` rows. A
+ * The statement of one page of trades after `after` (before it, newest first), `limit` rows (null:
+ * all of them, the stream's read of one load, db/futures-trade-events.ts). A
  * contract's read goes down futures_trades_contract_ts_idx, a root's down
  * futures_trades_root_newest_idx (backwards when oldest first), on the trade date's partition only,
  * in the index's order (no sort); size and side are conditions on the index entry, the notional a
@@ -272,7 +273,7 @@ export function futuresTradePageStatement(
   db: Queryable,
   f: FuturesTradeFilter,
   after: FuturesTradeKey | null,
-  limit: number,
+  limit: number | null,
   newestFirst: boolean,
 ) {
   const direction = newestFirst ? 'desc' : 'asc';
@@ -314,19 +315,14 @@ export function futuresTradePageStatement(
   }
   q = q.orderBy('t.ts', direction).orderBy('t.sequence', direction).orderBy('t.match', direction);
   if (f.contractId === null) q = q.orderBy('t.contract_id', direction);
-  return q.limit(limit);
+  return limit === null ? q : q.limit(limit);
 }
 
-/** Up to `limit` trades of the filter after `after` (see futuresTradePageStatement). */
-export async function futuresTradePage(
-  db: Queryable,
-  f: FuturesTradeFilter,
-  after: FuturesTradeKey | null,
-  limit: number,
-  newestFirst: boolean,
-): Promise<FuturesTradeOfContract[]> {
-  const rows = await futuresTradePageStatement(db, f, after, limit, newestFirst).execute();
-  return rows.map((r) => ({
+type PageRow = Awaited<ReturnType<ReturnType<typeof futuresTradePageStatement>['execute']>>[number];
+
+/** A row of futuresTradePageStatement as a trade of its contract. */
+export function tradeOfContractRow(r: PageRow): FuturesTradeOfContract {
+  return {
     symbol: r.symbol,
     contractMonth: r.contract_month,
     multiplier: r.multiplier,
@@ -339,7 +335,19 @@ export async function futuresTradePage(
     price: r.price,
     size: r.size,
     aggressorSide: r.aggressor_side,
-  }));
+  };
+}
+
+/** Up to `limit` trades of the filter after `after` (see futuresTradePageStatement). */
+export async function futuresTradePage(
+  db: Queryable,
+  f: FuturesTradeFilter,
+  after: FuturesTradeKey | null,
+  limit: number,
+  newestFirst: boolean,
+): Promise<FuturesTradeOfContract[]> {
+  const rows = await futuresTradePageStatement(db, f, after, limit, newestFirst).execute();
+  return rows.map(tradeOfContractRow);
 }
 
 /** The stored contract of a root and contract month (YYYY-MM); null when none is defined. */

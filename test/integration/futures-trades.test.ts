@@ -9,13 +9,14 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExport, getExport, listCatalog, listFuturesTrades } from '../../generated/client/index.js';
+import { createExport, getAsyncApiDocument, getExport, listCatalog, listFuturesTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { FuturesTrade, ListFuturesTradesData } from '../../generated/client/types.gen.js';
 import { futuresTradePageStatement } from '../../src/db/futures-trades.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadFuturesDefinitions, loadFuturesTrades, type FuturesTradeLine as Written } from '../support/futures-trades.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { MessageSchemas, StreamClient } from '../support/stream-client.js';
 import { settledJob } from '../support/settled.js';
 
 /** Friday 2026-11-20 17:30 ET: Globex closed, so the default trade date is that Friday's. */
@@ -122,6 +123,8 @@ describe('futures trades route', () => {
   let proKey: string;
   let optionsOnly: Client;
   let all: (FuturesTrade & { contractId: number })[];
+  let contractIds: Map<string, number>;
+  let first: Written[];
 
   beforeAll(async () => {
     service = await startTestService({
@@ -137,8 +140,10 @@ describe('futures trades route', () => {
     const thursday = tradesOf('2026-11-19', OPEN - 86_400_000, CLOSE - 86_400_000, 50, 2);
     const loaded = await loadFuturesTrades(db, [...friday, ...thursday]);
     expect(loaded).toMatchObject({ loaded: friday.length + thursday.length, duplicates: 0, rejected: [] });
-    const ids = await db.selectFrom('futures_contracts').select(['id', 'symbol']).execute();
-    all = served(friday, new Map(ids.map((r) => [r.symbol, r.id])));
+    const stored = await db.selectFrom('futures_contracts').select(['id', 'symbol']).execute();
+    contractIds = new Map(stored.map((r) => [r.symbol, r.id]));
+    first = friday;
+    all = served(friday, contractIds);
   });
   afterAll(async () => {
     await service?.stop();
@@ -296,6 +301,74 @@ describe('futures trades route', () => {
           lines.join('\n'),
         ).toBe(false);
       }
+    }
+  });
+
+  it('streams the trades of a load committed while subscribed, exactly those passing the filters of each subscription', async () => {
+    const { key } = await service.newAccount({ plan: 'pro' });
+    const document = (await getAsyncApiDocument({ client: service.client() })).data as unknown as Record<string, unknown>;
+    const stream = await StreamClient.open(service.url, { key, schemas: new MessageSchemas(document) });
+    try {
+      await stream.next((m) => m.type === 'welcome');
+      const subscribe = async (id: string, params: Record<string, unknown>) => {
+        stream.send({ type: 'subscribe', id, channel: 'futures_trades', params });
+        return await stream.next((m) => m.request === id);
+      };
+      const queries: Record<string, [Record<string, unknown>, (t: FuturesTrade) => boolean]> = {
+        es: [{ root: 'ES', min_size: 5 }, (t) => t.root === 'ES' && t.size >= 5],
+        esz6: [
+          { symbol: 'ESZ26', aggressor_side: 'buy', min_notional: 1_000_000 },
+          (t) => t.globex_symbol === 'ESZ6' && t.aggressor_side === 'buy' && t.notional >= 1_000_000,
+        ],
+        nq: [{ root: 'NQ' }, (t) => t.root === 'NQ'],
+      };
+      const subs = new Map<string, string>();
+      for (const [id, [params]] of Object.entries(queries)) {
+        const answer = await subscribe(id, params);
+        expect(answer.type, JSON.stringify(answer)).toBe('subscribed');
+        expect(Object.keys(answer.params as object)).not.toContain('order');
+        subs.set(id, String(answer.subscription));
+      }
+      // The route's rules hold: one of symbol and root; a stream takes no order, date or window.
+      for (const params of [
+        { symbol: 'ESZ26', root: 'ES' },
+        { root: 'ES', order: 'asc' },
+        { root: 'ES', date: '2026-11-20' },
+      ]) {
+        const refused = await subscribe(`bad${JSON.stringify(params)}`, params);
+        expect(refused.type, JSON.stringify(params)).toBe('error');
+        expect((refused.error as { status: number }).status).toBe(400);
+      }
+
+      // New trades of the streamed trade date, one already stored (not written again, so not sent),
+      // and trades of the day before (an earlier trade date: not streamed).
+      const fresh = tradesOf('2026-11-20', OPEN, CLOSE, 120, 3);
+      const repeated = first[0]!;
+      const earlier = tradesOf('2026-11-19', OPEN - 86_400_000, CLOSE - 86_400_000, 20, 4);
+      const loaded = await loadFuturesTrades(service.database.admin, [repeated, ...fresh, ...earlier]);
+      expect(loaded).toMatchObject({ loaded: fresh.length + earlier.length, duplicates: 1 });
+
+      const sent = served(fresh, contractIds);
+      const received = (id: string) =>
+        stream.messages
+          .filter((m) => m.type === 'futures_trades' && m.subscription === subs.get(id))
+          .flatMap((m) => {
+            expect(m).toMatchObject({ channel: 'futures_trades', trade_date: '2026-11-20' });
+            return m.data as FuturesTrade[];
+          });
+      for (const [id, [, keep]] of Object.entries(queries)) {
+        const expected = strip(ordered(sent.filter(keep), false));
+        expect(expected.length, id).toBeGreaterThan(3);
+        await stream.next(() => received(id).length >= expected.length);
+      }
+      await service.streams?.hub.settled();
+      for (const [id, [, keep]] of Object.entries(queries)) expect(received(id), id).toEqual(strip(ordered(sent.filter(keep), false)));
+      expect(stream.invalid).toEqual([]);
+      // The route serves what was streamed: the root's trades now include the fresh ones.
+      const es = await pages({ root: 'ES', date: '2026-11-20', limit: 500, min_size: 5 });
+      expect(es.rows).toEqual(strip(ordered([...all, ...sent].filter(queries.es![1]), true)));
+    } finally {
+      stream.close();
     }
   });
 });
