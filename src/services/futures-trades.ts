@@ -1,13 +1,13 @@
 /**
  * GET /v1/futures/trades: a CME trade date's trades of one contract or of a root's contracts, paged
  * by cursor in either direction. The trade date defaults to the one trading now, else the last one
- * closed (analytics/futures/globex-calendar.ts); a window must lie within its Globex session. The
+ * closed (analytics/futures/trade-window.ts); a window must lie within its Globex session. The
  * cursor's position is the last trade served, (ts, sequence, match, contract id): the order of the
  * store's indexes (db/futures-trades.ts), total on a trade date. Each trade's notional is its price
  * × its contract's multiplier × size.
  */
 import type { components } from '../../generated/openapi.js';
-import { globexTradeDate, globexTradeDateAt, previousGlobexTradeDate } from '../analytics/futures/globex-calendar.js';
+import { globexSessionBounds, resolveGlobexWindow } from '../analytics/futures/trade-window.js';
 import { parseFuturesSymbol } from '../analytics/futures/contracts.js';
 import { MONTH_CODES, type FuturesRoot } from '../analytics/futures/products.js';
 import type { FuturesTradeFilter, FuturesTradeKey, FuturesTradeOfContract } from '../db/futures-trades.js';
@@ -26,32 +26,22 @@ interface Position {
   c: number;
 }
 
-/** The trade date of a query: the one asked, else the one trading at `now`, else the last one closed. */
-export function futuresTradeDateOf(date: string | undefined, now: number): string {
-  if (date !== undefined) return date;
-  const at = globexTradeDateAt(now);
-  if (at === null) throw noData('The exchange calendar ends before the present date.');
-  return at.trading ? at.trade_date : previousGlobexTradeDate(at.trade_date);
-}
-
-/** The read window of a trade date: its whole Globex session, narrowed by start_time and end_time; 400 when they leave it. */
+/**
+ * The trade date and read window of a query (analytics/futures/trade-window.ts): the window given,
+ * else the trade date's whole Globex session. Its rule (the contract's within_globex_session,
+ * src/parameters) refuses a window outside the session before the service runs; the 400 here only
+ * guards a caller that skipped it. A date that is not a CME trade date has no trades (422).
+ */
 export function futuresTradeWindow(
-  tradeDate: string,
-  startTime: number | undefined,
-  endTime: number | undefined,
-): { from: number; to: number } {
-  const session = globexTradeDate(tradeDate);
-  if (session === null) throw invalidParameters([{ parameter: 'date', message: `${tradeDate} is not a CME trade date` }]);
-  const open = session.windows[0]!.start_time;
-  const close = session.windows.at(-1)!.end_time;
-  const problems = [];
-  const outside = `must lie within the Globex session of ${tradeDate} (${open} to ${close}, Unix ms)`;
-  if (startTime !== undefined && (startTime < open || startTime >= close)) problems.push({ parameter: 'start_time', message: outside });
-  if (endTime !== undefined && (endTime <= open || endTime > close)) problems.push({ parameter: 'end_time', message: outside });
-  if (startTime !== undefined && endTime !== undefined && startTime >= endTime)
-    problems.push({ parameter: 'end_time', message: 'must be after start_time' });
-  if (problems.length > 0) throw invalidParameters(problems);
-  return { from: startTime ?? open, to: endTime ?? close };
+  q: { date?: string; start_time?: number; end_time?: number },
+  now: number,
+): { tradeDate: string; from: number; to: number } {
+  const window = resolveGlobexWindow({ date: q.date, startTime: q.start_time, endTime: q.end_time, now });
+  if (!window.ok) throw invalidParameters(window.problems);
+  if (window.tradeDate === null) throw noData('The exchange calendar ends before the present date.');
+  const session = globexSessionBounds(window.tradeDate);
+  if (session === null) throw noData(`${window.tradeDate} is not a CME trade date: no futures trade on it.`);
+  return { tradeDate: window.tradeDate, from: window.from ?? session.from, to: window.to ?? session.to };
 }
 
 /** Canonical (ESZ26) and Globex (ESZ6) symbols of a root's contract month (YYYY-MM). */
@@ -113,8 +103,7 @@ export async function futuresTradeFilterOf(
 }
 
 export async function listFuturesTrades(ctx: ServiceContext, q: FuturesTradesQuery): Promise<Result<'listFuturesTrades'>> {
-  const tradeDate = futuresTradeDateOf(q.date, ctx.now);
-  const window = futuresTradeWindow(tradeDate, q.start_time, q.end_time);
+  const { tradeDate, ...window } = futuresTradeWindow(q, ctx.now);
   const filter = await futuresTradeFilterOf(ctx, q, tradeDate, window);
   const newestFirst = withDefault(q.order, 'order') === 'desc';
   const paging = openPaging<Position>(ctx, q);

@@ -6,23 +6,21 @@
  * default one (the trade date trading now, else the last one closed) are not streamed: a backfill
  * of an old date is not news, and the route serves it.
  */
+import { currentOrLastGlobexTradeDate } from '../analytics/futures/trade-window.js';
 import type { FuturesTradesLoaded } from '../db/futures-trade-events.js';
 import { streamFuturesTrades } from '../db/futures-trade-events.js';
 import { newRequestId } from '../ids.js';
 import { toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
-import { futuresTradeDateOf, futuresTradeFilterOf, futuresTradeOf } from '../services/futures-trades.js';
+import { futuresTradeFilterOf, futuresTradeOf } from '../services/futures-trades.js';
 import type { ServiceContext } from '../services/types.js';
 import { batches } from './messages.js';
 import type { Subscription } from './stream.js';
 
 /** Whether a load of `tradeDate` is streamed at `now`: the route's default trade date or a later one. */
 export function isStreamedTradeDate(tradeDate: string, now: number): boolean {
-  try {
-    return tradeDate >= futuresTradeDateOf(undefined, now);
-  } catch {
-    return false;
-  }
+  const current = currentOrLastGlobexTradeDate(now);
+  return current !== null && tradeDate >= current;
 }
 
 /** Sends one load's trades to each group's subscriptions whose filters they pass. */

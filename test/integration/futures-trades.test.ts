@@ -222,12 +222,21 @@ describe('futures trades route', () => {
     };
     expect(await problems({ symbol: 'ESZ26', root: 'ES' })).toContain('root');
     expect(await problems({ root: 'ES', min_size: 10, max_size: 5 })).toContain('max_size');
-    expect(await problems({ root: 'ES', date: '2026-11-21' })).toEqual(['date']);
     expect(await problems({ root: 'ES', date: '2026-11-20', start_time: OPEN - 1 })).toEqual(['start_time']);
     expect(await problems({ root: 'ES', date: '2026-11-20', end_time: CLOSE + 60_000 })).toEqual(['end_time']);
     expect(await problems({ symbol: 'ESF6' })).toEqual(['symbol']);
-    const none = await listFuturesTrades({ client: pro, query: { root: 'RTY', date: '2026-11-20' } });
-    expect(none.response.status).toBe(422);
+    expect(await problems({ root: 'ES', start_time: OPEN + 1000, end_time: OPEN })).toEqual(['end_time', 'start_time']);
+    // A window alone names the trade date it falls in (Thursday's, before Thursday's 17:00 ET close).
+    const thursday = await pages({ root: 'ES', end_time: OPEN - 3_600_000, limit: 500 });
+    expect(thursday.rows.length).toBeGreaterThan(0);
+    expect(thursday.rows.every((t) => t.trade_date === '2026-11-19')).toBe(true);
+    for (const query of [
+      { root: 'RTY', date: '2026-11-20' },
+      { root: 'ES', date: '2026-11-21' },
+    ] as const) {
+      const none = await listFuturesTrades({ client: pro, query });
+      expect(none.response.status, JSON.stringify(query)).toBe(422);
+    }
     const forbidden = await listFuturesTrades({ client: optionsOnly, query: { root: 'ES' } });
     expect(forbidden.response.status).toBe(403);
     const body = forbidden.error as { error: { code: string; message: string } };

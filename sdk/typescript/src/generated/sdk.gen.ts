@@ -964,7 +964,8 @@ export const listFuturesContracts = <ThrowOnError extends boolean = false>(optio
  * windows of `GET /v1/market/sessions?asset=futures`). Without `date`, the trade date trading
  * now, else the most recent one that has closed. `start_time` (inclusive) and `end_time`
  * (exclusive) narrow it and must lie within the trade date's session, start before end (400
- * otherwise). A `date` that is not a CME trade date is 400.
+ * otherwise); without `date`, a window names the trade date its start falls in. A `date` that
+ * is not a CME trade date has no trades (422 `no_data`).
  *
  * **Order and paging.** `order=desc` (the default) is newest first, as the tape is read;
  * `order=asc` is oldest first. Trades are ordered by exchange time, then the feed's sequence,
@@ -983,6 +984,10 @@ export const listFuturesContracts = <ThrowOnError extends boolean = false>(optio
  * **Filters.** `min_size`/`max_size` (contracts) and `min_notional`/`max_notional` (USD) are
  * inclusive; `aggressor_side` keeps one side. A page that matches nothing on the first page is
  * 422 `no_data`.
+ *
+ * **Stream.** The `futures_trades` channel of `GET /v1/stream` sends the trades of each load as
+ * it commits, with these filters (without `date`, `start_time`, `end_time`, `order`, `limit`,
+ * `cursor_id`), oldest first; loads of a trade date before the default one are not streamed.
  *
  */
 export const listFuturesTrades = <ThrowOnError extends boolean = false>(options?: Options<ListFuturesTradesData, ThrowOnError>) => (options?.client ?? client).get<ListFuturesTradesResponses, ListFuturesTradesErrors, ThrowOnError>({
