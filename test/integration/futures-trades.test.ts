@@ -122,6 +122,7 @@ describe('futures trades route', () => {
   let pro: Client;
   let proKey: string;
   let optionsOnly: Client;
+  let optionsOnlyKey: string;
   let all: (FuturesTrade & { contractId: number })[];
   let contractIds: Map<string, number>;
   let first: Written[];
@@ -133,7 +134,7 @@ describe('futures trades route', () => {
       env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' },
     });
     ({ client: pro, key: proKey } = await service.newAccount({ plan: 'pro' }));
-    ({ client: optionsOnly } = await service.newAccount({ plan: 'pro', datasets: ['options'] }));
+    ({ client: optionsOnly, key: optionsOnlyKey } = await service.newAccount({ plan: 'pro', datasets: ['options'] }));
     const db = service.database.admin;
     expect(await loadFuturesDefinitions(db)).toBe(3);
     const friday = tradesOf('2026-11-20', OPEN, CLOSE, 700, 1);
@@ -337,6 +338,16 @@ describe('futures trades route', () => {
         expect(answer.type, JSON.stringify(answer)).toBe('subscribed');
         expect(Object.keys(answer.params as object)).not.toContain('order');
         subs.set(id, String(answer.subscription));
+      }
+      // An account without the futures dataset is refused as the route refuses it.
+      const other = await StreamClient.open(service.url, { key: optionsOnlyKey });
+      try {
+        await other.next((m) => m.type === 'welcome');
+        other.send({ type: 'subscribe', id: 'f', channel: 'futures_trades', params: { root: 'ES' } });
+        const refused = await other.next((m) => m.request === 'f');
+        expect(refused).toMatchObject({ type: 'error', error: { status: 403, code: 'forbidden' } });
+      } finally {
+        other.close();
       }
       // The route's rules hold: one of symbol and root; a stream takes no order, date or window.
       for (const params of [
