@@ -441,6 +441,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/futures/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Futures trades of a contract or a root
+         * @description Time and sales of the CME equity-index futures as loaded (Databento GLBX.MDP3 trades, or the
+         *     canonical layout): one row per trade, for one contract (`symbol`, ESZ26 or ESZ6) or for every
+         *     contract of a product (`root`, ES: outrights of every month, so a calendar roll's legs appear
+         *     in both months). Give exactly one of them. Continuous symbols (ES.c.0) are not taken here: a
+         *     trade belongs to a contract, and `GET /v1/futures/continuous` says which contract a
+         *     continuous symbol meant when.
+         *
+         *     **Trade date and window.** A page reads one CME trade date (`date`): the Globex session that
+         *     opens at 18:00 ET the evening before and closes at 17:00 ET (earlier on holidays and early
+         *     closes, and after an abbreviated holiday the trade date holds that day's session too: the
+         *     windows of `GET /v1/market/sessions?asset=futures`). Without `date`, the trade date trading
+         *     now, else the most recent one that has closed. `start_time` (inclusive) and `end_time`
+         *     (exclusive) narrow it and must lie within the trade date's session, start before end (400
+         *     otherwise); without `date`, a window names the trade date its start falls in. A `date` that
+         *     is not a CME trade date has no trades (422 `no_data`).
+         *
+         *     **Order and paging.** `order=desc` (the default) is newest first, as the tape is read;
+         *     `order=asc` is oldest first. Trades are ordered by exchange time, then the feed's sequence,
+         *     then `match` (the trades of one match event, its price levels, in feed order), then, for a
+         *     root, the contract: a total order, so a cursor continues exactly after the last trade served
+         *     whatever ties there are. Cursors are opaque, tamper-evident and valid for 24 hours across
+         *     restarts; a page is read in the index's order, never by sorting the day.
+         *
+         *     **Fields.** `aggressor_side` is the side of the order that took liquidity (CME MDP3
+         *     AggressorSide; Databento's side A/B): buy when a buyer lifted the offer, sell when a seller
+         *     hit the bid, none when the feed gives no aggressor (an opening or implied trade).
+         *     `notional` = price × multiplier × size in USD (the contract's multiplier, $50 per point for
+         *     ES), as Bloomberg and CME report the value traded. `sequence` is the venue's packet sequence
+         *     number, shared by the trades of one match event; `match` numbers those trades from 0.
+         *
+         *     **Filters.** `min_size`/`max_size` (contracts) and `min_notional`/`max_notional` (USD) are
+         *     inclusive; `aggressor_side` keeps one side. A page that matches nothing on the first page is
+         *     422 `no_data`.
+         *
+         *     **Stream.** The `futures_trades` channel of `GET /v1/stream` sends the trades of each load as
+         *     it commits, with these filters (without `date`, `start_time`, `end_time`, `order`, `limit`,
+         *     `cursor_id`), oldest first; loads of a trade date before the default one are not streamed.
+         */
+        get: operations["listFuturesTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/indices": {
         parameters: {
             query?: never;
@@ -2233,10 +2289,10 @@ export interface components {
         DatasetRelease: "options" | "futures" | "equities" | "indices";
         /**
          * DataSource
-         * @description Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), derived (computed by the service from other data, or not market data).
+         * @description Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), cme (CME Globex market data of the futures, as loaded), derived (computed by the service from other data, or not market data).
          * @enum {string}
          */
-        DataSource: "opra" | "sip" | "derived";
+        DataSource: "opra" | "sip" | "cme" | "derived";
         /**
          * DocumentInfo
          * @description The document's info object.
@@ -2583,6 +2639,13 @@ export interface components {
             /** @description Meta of the answer. */
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * FuturesAggressorSide
+         * @description The side of the order that took liquidity: buy (lifted the offer), sell (hit the bid), none (the feed gives no aggressor).
+         * @example buy
+         * @enum {string}
+         */
+        FuturesAggressorSide: "buy" | "sell" | "none";
         /**
          * FuturesBar
          * @description One bar of a contract or a continuous series: prices as served are raw × price_factor + price_offset.
@@ -3074,6 +3137,76 @@ export interface components {
          * @enum {string}
          */
         FuturesRoot: "ES" | "NQ" | "RTY" | "MES" | "MNQ" | "M2K";
+        /** FuturesTrade */
+        FuturesTrade: {
+            aggressor_side: components["schemas"]["FuturesAggressorSide"];
+            /**
+             * @description Contract month, YYYY-MM.
+             * @example 2026-12
+             */
+            contract_month: string;
+            /**
+             * @description CME Globex symbol, one-digit year.
+             * @example ESZ6
+             */
+            globex_symbol: string;
+            /**
+             * @description Number of the trade within its contract and sequence, from 0, in feed order.
+             * @example 0
+             */
+            match: number;
+            /**
+             * Format: double
+             * @description US dollars per index point of the contract.
+             * @example 50
+             */
+            multiplier: number;
+            /**
+             * Format: double
+             * @description price × multiplier × size, USD.
+             * @example 901837.5
+             */
+            notional: number;
+            /**
+             * Format: double
+             * @description Trade price, index points.
+             * @example 6012.25
+             */
+            price: number;
+            root: components["schemas"]["FuturesRoot"];
+            /**
+             * Format: int64
+             * @description The venue's packet sequence number, shared by the trades of one match event.
+             * @example 81223345
+             */
+            sequence: number;
+            /**
+             * @description Contracts traded.
+             * @example 3
+             */
+            size: number;
+            /**
+             * @description Canonical symbol of the contract: root, month code, two-digit year.
+             * @example ESZ26
+             */
+            symbol: string;
+            timestamp: components["schemas"]["UnixMs"];
+            /**
+             * Format: date
+             * @description CME trade date of the trade (its Globex session).
+             * @example 2026-11-20
+             */
+            trade_date: string;
+        };
+        /** FuturesTradePage */
+        FuturesTradePage: {
+            /** @description The trades of this page, in the order asked. */
+            data: components["schemas"]["FuturesTrade"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /** @description The next page of the same query. */
+            pagination: components["schemas"]["Pagination"];
+        };
         /**
          * GammaRegime
          * @description Net and absolute modeled exposure of the selected contracts to the requested greek, and their ratio.
@@ -6624,6 +6757,7 @@ export type SchemaExportStatus = components['schemas']['ExportStatus'];
 export type SchemaExposureUnit = components['schemas']['ExposureUnit'];
 export type SchemaFlowLeaderRow = components['schemas']['FlowLeaderRow'];
 export type SchemaFlowLeadersResponse = components['schemas']['FlowLeadersResponse'];
+export type SchemaFuturesAggressorSide = components['schemas']['FuturesAggressorSide'];
 export type SchemaFuturesBar = components['schemas']['FuturesBar'];
 export type SchemaFuturesBarPage = components['schemas']['FuturesBarPage'];
 export type SchemaFuturesBarSession = components['schemas']['FuturesBarSession'];
@@ -6645,6 +6779,8 @@ export type SchemaFuturesRollPrices = components['schemas']['FuturesRollPrices']
 export type SchemaFuturesRollPriceSource = components['schemas']['FuturesRollPriceSource'];
 export type SchemaFuturesRollRule = components['schemas']['FuturesRollRule'];
 export type SchemaFuturesRoot = components['schemas']['FuturesRoot'];
+export type SchemaFuturesTrade = components['schemas']['FuturesTrade'];
+export type SchemaFuturesTradePage = components['schemas']['FuturesTradePage'];
 export type SchemaGammaRegime = components['schemas']['GammaRegime'];
 export type SchemaGreek = components['schemas']['Greek'];
 export type SchemaHeatmap = components['schemas']['Heatmap'];
@@ -7293,6 +7429,67 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listFuturesTrades: {
+        parameters: {
+            query?: {
+                /** @description Only trades of this aggressor (none: the feed gave none). */
+                aggressor_side?: components["schemas"]["FuturesAggressorSide"];
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the trade date trading now, else the most recent one that has closed. */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Window end, exclusive, Unix ms; within the trade date's Globex session. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description Max rows per page. */
+                limit?: components["parameters"]["TradesLimit"];
+                /** @description Maximum notional (price × multiplier × size) in USD, inclusive. */
+                max_notional?: number;
+                /** @description Maximum trade size in contracts, inclusive. */
+                max_size?: number;
+                /** @description Minimum notional (price × multiplier × size) in USD, inclusive. */
+                min_notional?: number;
+                /** @description Minimum trade size in contracts, inclusive. */
+                min_size?: number;
+                /** @description desc newest first (the default), asc oldest first. */
+                order?: components["schemas"]["SortOrder"];
+                /** @description Every contract of this product. */
+                root?: components["schemas"]["FuturesRoot"];
+                /** @description Window start, inclusive, Unix ms; within the trade date's Globex session. */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is the year ending in that digit from four years before the trade date's year to five after). */
+                symbol?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of trades in the order asked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesTradePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

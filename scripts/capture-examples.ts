@@ -189,6 +189,7 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
       'listFuturesContinuous',
       call('GET', '/v1/futures/continuous', { symbol: 'ES.v.0', start_date: '2026-09-01', end_date: DAY }),
     );
+    await take('listFuturesTrades', call('GET', '/v1/futures/trades', { symbol: 'ESZ26', date: DAY, min_notional: 1000000, limit: 5 }));
     await take('listMarketSessions', call('GET', '/v1/market/sessions', { date: DAY }));
     await take('getMarketCalendarDay', call('GET', '/v1/market/calendar', { date: '2026-11-27' }));
     await take('listCatalog', call('GET', '/v1/catalog', { family: 'options' }));

@@ -1481,6 +1481,80 @@ export type FuturesContinuousResponse = {
 };
 
 /**
+ * FuturesAggressorSide
+ *
+ * The side of the order that took liquidity: buy (lifted the offer), sell (hit the bid), none (the feed gives no aggressor).
+ */
+export type FuturesAggressorSide = 'buy' | 'sell' | 'none';
+
+/**
+ * FuturesTrade
+ */
+export type FuturesTrade = {
+    /**
+     * Canonical symbol of the contract: root, month code, two-digit year.
+     */
+    symbol: string;
+    /**
+     * CME Globex symbol, one-digit year.
+     */
+    globex_symbol: string;
+    root: FuturesRoot;
+    /**
+     * Contract month, YYYY-MM.
+     */
+    contract_month: string;
+    /**
+     * CME trade date of the trade (its Globex session).
+     */
+    trade_date: string;
+    timestamp: UnixMs;
+    /**
+     * Trade price, index points.
+     */
+    price: number;
+    /**
+     * Contracts traded.
+     */
+    size: number;
+    aggressor_side: FuturesAggressorSide;
+    /**
+     * US dollars per index point of the contract.
+     */
+    multiplier: number;
+    /**
+     * price × multiplier × size, USD.
+     */
+    notional: number;
+    /**
+     * The venue's packet sequence number, shared by the trades of one match event.
+     */
+    sequence: number;
+    /**
+     * Number of the trade within its contract and sequence, from 0, in feed order.
+     */
+    match: number;
+};
+
+/**
+ * FuturesTradePage
+ */
+export type FuturesTradePage = {
+    /**
+     * The trades of this page, in the order asked.
+     */
+    data: Array<FuturesTrade>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+
+/**
  * CalendarDay
  */
 export type CalendarDay = {
@@ -2055,9 +2129,9 @@ export type Coverage = {
 /**
  * DataSource
  *
- * Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), derived (computed by the service from other data, or not market data).
+ * Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip (consolidated equity feed), cme (CME Globex market data of the futures, as loaded), derived (computed by the service from other data, or not market data).
  */
-export type DataSource = 'opra' | 'sip' | 'derived';
+export type DataSource = 'opra' | 'sip' | 'cme' | 'derived';
 
 /**
  * PrintFlag
@@ -7032,6 +7106,112 @@ export type ListFuturesContinuousResponses = {
 };
 
 export type ListFuturesContinuousResponse = ListFuturesContinuousResponses[keyof ListFuturesContinuousResponses];
+
+export type ListFuturesTradesData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is the year ending in that digit from four years before the trade date's year to five after).
+         */
+        symbol?: string;
+        /**
+         * Every contract of this product.
+         */
+        root?: FuturesRoot;
+        /**
+         * CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the trade date trading now, else the most recent one that has closed.
+         */
+        date?: CalendarDate;
+        /**
+         * Window start, inclusive, Unix ms; within the trade date's Globex session.
+         */
+        start_time?: UnixMsParam;
+        /**
+         * Window end, exclusive, Unix ms; within the trade date's Globex session.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * Only trades of this aggressor (none: the feed gave none).
+         */
+        aggressor_side?: FuturesAggressorSide;
+        /**
+         * Minimum trade size in contracts, inclusive.
+         */
+        min_size?: number;
+        /**
+         * Maximum trade size in contracts, inclusive.
+         */
+        max_size?: number;
+        /**
+         * Minimum notional (price × multiplier × size) in USD, inclusive.
+         */
+        min_notional?: number;
+        /**
+         * Maximum notional (price × multiplier × size) in USD, inclusive.
+         */
+        max_notional?: number;
+        /**
+         * desc newest first (the default), asc oldest first.
+         */
+        order?: SortOrder;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/futures/trades';
+};
+
+export type ListFuturesTradesErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+
+export type ListFuturesTradesError = ListFuturesTradesErrors[keyof ListFuturesTradesErrors];
+
+export type ListFuturesTradesResponses = {
+    /**
+     * A page of trades in the order asked.
+     */
+    200: FuturesTradePage;
+};
+
+export type ListFuturesTradesResponse = ListFuturesTradesResponses[keyof ListFuturesTradesResponses];
 
 export type ListMarketSessionsData = {
     body?: never;

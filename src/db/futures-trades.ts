@@ -227,3 +227,141 @@ export async function futuresTradesOfDate(
     aggressorSide: r.aggressor_side,
   }));
 }
+
+/** Which trades a page of GET /v1/futures/trades reads: one trade date, a contract or a root, and the route's filters. */
+export interface FuturesTradeFilter {
+  tradeDate: string;
+  /** Every contract of the root, or only `contractId` (a contract of the root). */
+  root: string;
+  contractId: number | null;
+  /** ts >= from and ts < to, when given. */
+  from: number | null;
+  to: number | null;
+  minSize?: number;
+  maxSize?: number;
+  /** On price × multiplier × size, USD. */
+  minNotional?: number;
+  maxNotional?: number;
+  /** none: trades whose aggressor the feed did not give. */
+  aggressorSide?: 'buy' | 'sell' | 'none';
+}
+
+/** A page's position: the trades are ordered by (ts, sequence, match, contract id), unique on a trade date. */
+export interface FuturesTradeKey {
+  ts: number;
+  sequence: number;
+  match: number;
+  contractId: number;
+}
+
+/** A trade as the route serves it: the stored row with its contract. */
+export interface FuturesTradeOfContract extends FuturesTradeRow {
+  symbol: string;
+  contractMonth: string;
+  multiplier: number;
+}
+
+/**
+ * The statement of one page of trades after `after` (before it, newest first), `limit` rows (null:
+ * all of them, the stream's read of one load, db/futures-trade-events.ts). A
+ * contract's read goes down futures_trades_contract_ts_idx, a root's down
+ * futures_trades_root_newest_idx (backwards when oldest first), on the trade date's partition only,
+ * in the index's order (no sort); size and side are conditions on the index entry, the notional a
+ * filter of the fetched row (its multiplier is the contract's).
+ */
+export function futuresTradePageStatement(
+  db: Queryable,
+  f: FuturesTradeFilter,
+  after: FuturesTradeKey | null,
+  limit: number | null,
+  newestFirst: boolean,
+) {
+  const direction = newestFirst ? 'desc' : 'asc';
+  let q = db
+    .selectFrom('futures_trades as t')
+    .innerJoin('futures_contracts as c', 'c.id', 't.contract_id')
+    .select([
+      'c.symbol',
+      'c.contract_month',
+      'c.multiplier',
+      't.trade_date',
+      't.contract_id',
+      't.sequence',
+      't.match',
+      't.root',
+      't.ts',
+      't.price',
+      't.size',
+      't.aggressor_side',
+    ])
+    .where('t.trade_date', '=', f.tradeDate);
+  q = f.contractId !== null ? q.where('t.contract_id', '=', f.contractId) : q.where('t.root', '=', f.root);
+  if (f.from !== null) q = q.where('t.ts', '>=', f.from);
+  if (f.to !== null) q = q.where('t.ts', '<', f.to);
+  if (f.minSize !== undefined) q = q.where('t.size', '>=', f.minSize);
+  if (f.maxSize !== undefined) q = q.where('t.size', '<=', f.maxSize);
+  if (f.aggressorSide === 'none') q = q.where('t.aggressor_side', 'is', null);
+  else if (f.aggressorSide !== undefined) q = q.where('t.aggressor_side', '=', f.aggressorSide);
+  if (f.minNotional !== undefined) q = q.where(sql<boolean>`t.price * t.size * c.multiplier >= ${f.minNotional}::float8`);
+  if (f.maxNotional !== undefined) q = q.where(sql<boolean>`t.price * t.size * c.multiplier <= ${f.maxNotional}::float8`);
+  if (after !== null) {
+    // A contract's key is (ts, sequence, match): its index's own row comparison.
+    const op = sql.raw(newestFirst ? '<' : '>');
+    q = q.where(
+      f.contractId !== null
+        ? sql<boolean>`(t.ts, t.sequence, t.match) ${op} (${after.ts}::int8, ${after.sequence}::int8, ${after.match}::int4)`
+        : sql<boolean>`(t.ts, t.sequence, t.match, t.contract_id) ${op} (${after.ts}::int8, ${after.sequence}::int8, ${after.match}::int4, ${after.contractId}::int8)`,
+    );
+  }
+  q = q.orderBy('t.ts', direction).orderBy('t.sequence', direction).orderBy('t.match', direction);
+  if (f.contractId === null) q = q.orderBy('t.contract_id', direction);
+  return limit === null ? q : q.limit(limit);
+}
+
+type PageRow = Awaited<ReturnType<ReturnType<typeof futuresTradePageStatement>['execute']>>[number];
+
+/** A row of futuresTradePageStatement as a trade of its contract. */
+export function tradeOfContractRow(r: PageRow): FuturesTradeOfContract {
+  return {
+    symbol: r.symbol,
+    contractMonth: r.contract_month,
+    multiplier: r.multiplier,
+    tradeDate: r.trade_date,
+    contractId: r.contract_id,
+    sequence: r.sequence,
+    match: r.match,
+    root: r.root,
+    ts: r.ts,
+    price: r.price,
+    size: r.size,
+    aggressorSide: r.aggressor_side,
+  };
+}
+
+/** Up to `limit` trades of the filter after `after` (see futuresTradePageStatement). */
+export async function futuresTradePage(
+  db: Queryable,
+  f: FuturesTradeFilter,
+  after: FuturesTradeKey | null,
+  limit: number,
+  newestFirst: boolean,
+): Promise<FuturesTradeOfContract[]> {
+  const rows = await futuresTradePageStatement(db, f, after, limit, newestFirst).execute();
+  return rows.map(tradeOfContractRow);
+}
+
+/** The stored contract of a root and contract month (YYYY-MM); null when none is defined. */
+export async function storedFuturesContract(
+  db: Queryable,
+  root: string,
+  contractMonth: string,
+): Promise<{ id: number; symbol: string; multiplier: number } | null> {
+  const row = await db
+    .selectFrom('futures_contracts')
+    .select(['id', 'symbol', 'multiplier'])
+    .where('root', '=', root)
+    .where('contract_month', '=', contractMonth)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ?? null;
+}

@@ -19,6 +19,7 @@ import { sql, type RawBuilder } from 'kysely';
 import pg from 'pg';
 import { SESSIONS_OF } from '../analytics/print-filters.js';
 import type { Queryable } from './connection.js';
+import { FUTURES_TRADES_CHANNEL, parseFuturesTradesLoaded, type FuturesTradesLoaded } from './futures-trade-events.js';
 import { printConditions, type PrintFilter } from './trades.js';
 
 /** The LISTEN/NOTIFY channel of committed prints loads. */
@@ -78,15 +79,22 @@ export interface PrintsListener {
 
 /**
  * Opens a connection that LISTENs for committed prints loads: each announcement, parsed, goes to
- * `onLoaded` in the order PostgreSQL delivers them. A lost connection is ended and reported to
- * `onLost` (the caller listens again when it wants to).
+ * `onLoaded` in the order PostgreSQL delivers them; the futures trades loads' announcements
+ * (db/futures-trade-events.ts) come on the same connection, in the same commit order, to
+ * `onFuturesTrades`. A lost connection is ended and reported to `onLost` (the caller listens again
+ * when it wants to).
  */
 export async function listenForPrintsLoads(
   connectionString: string,
-  handlers: { onLoaded(loaded: PrintsLoaded): void; onLost(error: Error): void },
+  handlers: { onLoaded(loaded: PrintsLoaded): void; onFuturesTrades?(loaded: FuturesTradesLoaded): void; onLost(error: Error): void },
 ): Promise<PrintsListener> {
   const client = new pg.Client({ connectionString, application_name: 'oads-streams' });
   client.on('notification', (message) => {
+    if (message.channel === FUTURES_TRADES_CHANNEL && message.payload) {
+      const futures = parseFuturesTradesLoaded(message.payload);
+      if (futures !== null) handlers.onFuturesTrades?.(futures);
+      return;
+    }
     if (message.channel !== PRINTS_CHANNEL || !message.payload) return;
     const loaded = parsePrintsLoaded(message.payload);
     if (loaded === null) return;
@@ -98,6 +106,7 @@ export async function listenForPrintsLoads(
   });
   await client.connect();
   await client.query(`listen ${PRINTS_CHANNEL}`);
+  await client.query(`listen ${FUTURES_TRADES_CHANNEL}`);
   return client;
 }
 

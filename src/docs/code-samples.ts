@@ -67,6 +67,7 @@ function namedByRules(operation: OperationSpec): Set<string> {
         rule.when.forEach((c) => names.add(c.parameter));
         break;
       case 'within_one_session':
+      case 'within_globex_session':
       case 'range_at_most_days':
         // A window's parameters keep any one of them given alone (a feed's date, say): the sample
         // may name them as it names a free parameter.

@@ -6,9 +6,9 @@ import { getAccount, getAccountLimits, listAccountUsage } from './account.js';
 import { getContractTradeAtTime, listContractImpliedVolatility } from './contract.js';
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
-import { listFuturesContracts, listFuturesProducts } from './futures.js';
 import { getIndexVolatility, listIndexVolatilityBars } from './index-volatility.js';
 import { listFuturesBars, listFuturesContinuous } from './futures-bars.js';
+import { listFuturesContracts, listFuturesProducts, listFuturesTrades } from './futures.js';
 import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
@@ -45,6 +45,7 @@ export const handlers: HandlerMap = {
   listFuturesContracts,
   listFuturesBars,
   listFuturesContinuous,
+  listFuturesTrades,
   listIndices,
   listIndexBars,
   getIndexSnapshot,

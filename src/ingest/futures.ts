@@ -21,6 +21,7 @@ import { futuresContractsOf, contractAt, upsertFuturesContracts, type FuturesCon
 import { upsertFuturesBars, type FuturesBarRow } from '../db/futures-bars.js';
 import { storedSettlements, upsertFuturesStatistics, type FuturesStatisticRow } from '../db/futures-statistics.js';
 import { openCopySession } from '../db/bulk-copy.js';
+import { notifyFuturesTradesLoaded } from '../db/futures-trade-events.js';
 import { copyFuturesTradesOfNewDate, futuresTradeDates, insertFuturesTrades, type FuturesTradeRow } from '../db/futures-trades.js';
 import {
   parseFuturesBarFields,
@@ -111,13 +112,23 @@ export async function loadFuturesTradesFile(db: Database, file: string, options:
         // A new date by COPY into a table made its partition; a date that has one by insert, a trade
         // already stored (same key) left as stored and counted a duplicate.
         const existing = new Set(await futuresTradeDates(trx));
+        const announced: { tradeDate: string; from: number; to: number; rows: number }[] = [];
         for (const [date, rows] of byDate) {
           const written = existing.has(date)
             ? await insertFuturesTrades(trx, rows)
             : await copyFuturesTradesOfNewDate(session, trx, date, rows);
           result.loaded += written;
           result.duplicates += rows.length - written;
+          let from = Infinity;
+          let to = -Infinity;
+          for (const r of rows) {
+            if (r.ts < from) from = r.ts;
+            if (r.ts > to) to = r.ts;
+          }
+          announced.push({ tradeDate: date, from, to, rows: written });
         }
+        // The futures_trades stream channel learns of the written trades at the commit (db/futures-trade-events.ts).
+        await notifyFuturesTradesLoaded(trx, announced);
       };
     });
   } finally {

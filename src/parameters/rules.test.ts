@@ -467,6 +467,7 @@ describe('the contract', () => {
         'getIndexVolatility',
         'listFuturesContracts',
         'listFuturesBars',
+        'listFuturesTrades',
         'listIndexBars',
         'listIndexVolatilityBars',
       ].sort(),

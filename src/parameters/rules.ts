@@ -11,6 +11,7 @@
  * (the load refuses it). A condition (`when`) compares a parameter's value, its schema default when
  * absent; a condition value of null means the parameter is not given.
  */
+import { resolveGlobexWindow } from '../analytics/futures/trade-window.js';
 import { resolveWindow, type SessionChoice } from '../analytics/print-filters.js';
 import type { ErrorDetail } from '../errors.js';
 
@@ -50,6 +51,11 @@ export type ParameterRule =
       session: { parameter: string; schemaDefault: Scalar | undefined } | { fixed: SessionChoice };
     }
   /**
+   * When start or end is given, the window lies within the CME Globex session of one trade date: that
+   * of date when given, else the one the window's start (or end) falls in (analytics/futures/trade-window.ts).
+   */
+  | { kind: 'within_globex_session'; start: string; end: string; date: string }
+  /**
    * When both are given, start is before end and at most this many days before it; with `when`, the
    * length applies only while every condition holds (a bound per interval: several such rules).
    */
@@ -64,6 +70,7 @@ export const RULE_KINDS: readonly RuleKind[] = [
   'only_when',
   'default_when',
   'within_one_session',
+  'within_globex_session',
   'range_at_most_days',
 ];
 
@@ -72,7 +79,11 @@ export const RULE_KINDS: readonly RuleKind[] = [
  * answered 400 after the entitlement check (app.ts dispatch), where the services answered it before
  * these rules were declared: an account without the overnight entitlement still gets its 403 first.
  */
-export const CALENDAR_KINDS: ReadonlySet<RuleKind> = new Set<RuleKind>(['within_one_session', 'range_at_most_days']);
+export const CALENDAR_KINDS: ReadonlySet<RuleKind> = new Set<RuleKind>([
+  'within_one_session',
+  'within_globex_session',
+  'range_at_most_days',
+]);
 
 const SESSIONS: readonly SessionChoice[] = ['rth', 'gth', 'all'];
 const DAY_MS = 86_400_000;
@@ -137,6 +148,18 @@ function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
       return [];
     case 'within_one_session':
       return windowProblems(rule, query);
+    case 'within_globex_session': {
+      const instant = (name: string): number | undefined => (typeof query[name] === 'number' ? query[name] : undefined);
+      const startTime = instant(rule.start);
+      const endTime = instant(rule.end);
+      if (startTime === undefined && endTime === undefined) return [];
+      const date = typeof query[rule.date] === 'string' ? (query[rule.date] as string) : undefined;
+      // With a bound given, the trade date is `date` or the one the bound falls in: the clock (now) is not read.
+      const window = resolveGlobexWindow({ date, startTime, endTime, now: 0 });
+      if (window.ok) return [];
+      const named: Record<string, string> = { start_time: rule.start, end_time: rule.end };
+      return window.problems.map((p) => ({ parameter: named[p.parameter] ?? p.parameter, message: p.message }));
+    }
     case 'range_at_most_days': {
       const start = query[rule.start];
       const end = query[rule.end];
@@ -320,6 +343,15 @@ function readRule(r: RuleReader, kind: string, body: unknown): ParameterRule {
     }
     case 'within_one_session':
       return readWindowRule(r, body);
+    case 'within_globex_session': {
+      const b = r.fields(body, ['start', 'end', 'date']);
+      return {
+        kind: 'within_globex_session',
+        start: r.parameter(b.start).name,
+        end: r.parameter(b.end).name,
+        date: r.parameter(b.date).name,
+      };
+    }
     case 'range_at_most_days': {
       const b =
         isObject(body) && 'when' in body ? r.fields(body, ['start', 'end', 'days', 'when']) : r.fields(body, ['start', 'end', 'days']);

@@ -60,6 +60,13 @@ import {
   type FuturesBarWindow,
   type FuturesFigureRow,
 } from '../db/futures-continuous.js';
+import {
+  futuresTradePage,
+  storedFuturesContract,
+  type FuturesTradeFilter,
+  type FuturesTradeKey,
+  type FuturesTradeOfContract,
+} from '../db/futures-trades.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
 import {
   printsPageText,
@@ -206,10 +213,24 @@ export interface FuturesBarsRepository {
   closeBefore(contractId: number, from: number, before: number): Promise<number | null>;
 }
 
+/** The futures trades route's reads (services/futures-trades.ts; db/futures-trades.ts). */
+export interface FuturesTradeRepository {
+  /** The stored contract of a root and contract month (YYYY-MM); null when none is defined. */
+  storedContract(root: string, contractMonth: string): Promise<{ id: number; symbol: string; multiplier: number } | null>;
+  /** Up to `limit` trades of the filter after `after`, in (ts, sequence, match, contract id) order, newest first or oldest first. */
+  tradePage(
+    filter: FuturesTradeFilter,
+    after: FuturesTradeKey | null,
+    limit: number,
+    newestFirst: boolean,
+  ): Promise<FuturesTradeOfContract[]>;
+}
+
 export interface Repositories {
   indices: IndexRepository;
   volatilityIndex: VolatilityIndexRepository;
   futuresBars: FuturesBarsRepository;
+  futuresTrades: FuturesTradeRepository;
   printFeeds: PrintFeedRepository;
   references: ReferenceRepository;
   chain: ChainRepository;
@@ -267,6 +288,10 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
       figuresOfRoot: async (root, from, to) => await futuresFiguresOfRoot(db, root, from, to),
       barBuckets: async (windows, bucketMs, limit) => await futuresBarBuckets(db, windows, bucketMs, limit),
       closeBefore: async (contractId, from, before) => await futuresCloseBefore(db, contractId, from, before),
+    },
+    futuresTrades: {
+      storedContract: async (root, contractMonth) => await storedFuturesContract(db, root, contractMonth),
+      tradePage: async (filter, after, limit, newestFirst) => await futuresTradePage(db, filter, after, limit, newestFirst),
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },

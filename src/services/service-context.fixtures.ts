@@ -41,6 +41,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
   const repositories: Repositories = {
     indices: options.repositories.indices ?? unexpected('indices'),
     futuresBars: options.repositories.futuresBars ?? unexpected('futuresBars'),
+    futuresTrades: options.repositories.futuresTrades ?? unexpected('futuresTrades'),
     printFeeds: options.repositories.printFeeds ?? unexpected('printFeeds'),
     references: options.repositories.references ?? unexpected('references'),
     chain: options.repositories.chain ?? unexpected('chain'),

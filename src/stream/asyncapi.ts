@@ -1,7 +1,7 @@
 /**
  * The AsyncAPI 3 document of GET /v1/stream, served at /v1/asyncapi.json: every channel of
  * channels.ts and every message of the protocol, the payloads of data messages taken from the
- * contract's own schemas (Print, PremiumDriftBucket, KeyLevels, Error), so a stream's bodies and
+ * contract's own schemas (Print, PremiumDriftBucket, KeyLevels, FuturesTrade, Error), so a stream's bodies and
  * the REST routes' are described once. The limits stated are stream-protocol.ts's.
  */
 import type { ApiContract } from '../api-contract/openapi.js';
@@ -66,6 +66,7 @@ export interface StreamExampleData {
   print: Json;
   driftBuckets: Json[];
   levels: Json;
+  futuresTrade: Json;
 }
 
 /** The captured answers of the routes the channels stream, read from openapi/examples. */
@@ -79,7 +80,9 @@ export function capturedExampleData(dir = examplesDir): StreamExampleData {
   const prints = data('listOptionTrades') as Json[];
   const buckets = data('getPremiumDrift') as Json[];
   if (prints.length === 0 || buckets.length === 0) throw new Error('openapi/examples: the trades or premium drift answer is empty');
-  return { print: prints[0]!, driftBuckets: buckets.slice(-2), levels: data('getExposureLevels') as Json };
+  const futuresTrades = data('listFuturesTrades') as Json[];
+  if (futuresTrades.length === 0) throw new Error('openapi/examples: the futures trades answer is empty');
+  return { print: prints[0]!, driftBuckets: buckets.slice(-2), levels: data('getExposureLevels') as Json, futuresTrade: futuresTrades[0]! };
 }
 
 /** Each message's one example (AsyncAPI `examples`), by message name; the contract tests validate them against the payloads. */
@@ -183,6 +186,21 @@ function messageExamples(limits: StreamLimits, sample: StreamExampleData): Recor
       data: sample.driftBuckets,
     },
     levels: { seq: 6, type: 'levels', channel: 'levels', subscription: 's3', replay: false, data: sample.levels },
+    subscribe_futures_trades: {
+      type: 'subscribe',
+      id: 'r5',
+      channel: 'futures_trades',
+      params: { root: 'ES', min_notional: 1_000_000, aggressor_side: 'buy' },
+    },
+    futures_trades: {
+      seq: 10,
+      type: 'futures_trades',
+      channel: 'futures_trades',
+      subscription: 's4',
+      trade_date: sample.futuresTrade.trade_date,
+      loaded_at: Number(sample.futuresTrade.timestamp) + 1500,
+      data: [sample.futuresTrade],
+    },
   };
   return examples;
 }
@@ -266,6 +284,10 @@ export function asyncApiDocument(
     subscribe_levels: subscribeOf(
       'levels',
       'The parameters of /v1/options/levels, checked by its rules, except date and at (the current session, at its newest minute of data).',
+    ),
+    subscribe_futures_trades: subscribeOf(
+      'futures_trades',
+      'The parameters of /v1/futures/trades, checked by its rules, except date, start_time, end_time, order, limit and cursor_id: exactly one of symbol (a contract) and root, and the size, notional and aggressor_side filters.',
     ),
     unsubscribe: message(
       'unsubscribe',
@@ -446,6 +468,21 @@ export function asyncApiDocument(
         'data',
       ]),
     ),
+    futures_trades: message(
+      'futures_trades',
+      "New futures trades of one load that pass the subscription's filters, oldest first by (timestamp, sequence, match, contract): the bodies /v1/futures/trades serves. Loads of a trade date before the route's default one (the trade date trading now, else the last one closed) are not streamed; futures trades are not replayed.",
+      serverMessage(
+        'futures_trades',
+        {
+          channel: { const: 'futures_trades' },
+          subscription: subscriptionId,
+          trade_date: { type: 'string', format: 'date', description: 'The CME trade date of the trades.' },
+          loaded_at: { type: 'integer', description: 'When the load committed, Unix ms.' },
+          data: { type: 'array', minItems: 1, items: ref('FuturesTrade') },
+        },
+        ['channel', 'subscription', 'trade_date', 'loaded_at', 'data'],
+      ),
+    ),
   };
   const examples = messageExamples(limits, exampleData);
   for (const [name, m] of Object.entries(messages)) {
@@ -558,7 +595,7 @@ export function asyncApiDocument(
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key, as on the REST routes.' } },
       messages,
-      schemas: reachableSchemas(contract, ['OptionPrint', 'PremiumDriftBucket', 'KeyLevels', 'ApiError']),
+      schemas: reachableSchemas(contract, ['OptionPrint', 'PremiumDriftBucket', 'KeyLevels', 'ApiError', 'FuturesTrade']),
     },
   };
 }

@@ -14,7 +14,7 @@ import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 import { parameterRuleProblems, queryProblems, type QueryValidator, type QueryValue } from '../parameters/index.js';
 
-export type ChannelName = 'prints' | 'premium_drift' | 'levels';
+export type ChannelName = 'prints' | 'premium_drift' | 'levels' | 'futures_trades';
 
 export interface ChannelSpec {
   name: ChannelName;
@@ -45,6 +45,13 @@ export const CHANNELS: readonly ChannelSpec[] = [
     rules: 'getExposureLevels',
     summary: 'Snapshots of the levels object of /v1/options/levels of one underlying, at a fixed cadence and when new prints change it.',
   },
+  {
+    name: 'futures_trades',
+    operations: ['listFuturesTrades'],
+    rules: 'listFuturesTrades',
+    summary:
+      'New futures trades as they are loaded, with the filters of /v1/futures/trades (a contract or a root; size, notional, aggressor side), oldest first.',
+  },
 ];
 
 /** Every operation some channel streams. */
@@ -54,8 +61,8 @@ export function channelNamed(name: unknown): ChannelSpec | undefined {
   return CHANNELS.find((c) => c.name === name);
 }
 
-/** Parameters that pick a time or a page: a stream has neither. */
-export const NOT_STREAM_PARAMETERS: ReadonlySet<string> = new Set(['date', 'at', 'start_time', 'end_time', 'limit', 'cursor_id']);
+/** Parameters that pick a time, a page or its order: a stream has none (it sends what is loaded, oldest first). */
+export const NOT_STREAM_PARAMETERS: ReadonlySet<string> = new Set(['date', 'at', 'start_time', 'end_time', 'limit', 'cursor_id', 'order']);
 
 /**
  * The parameters a `subscribed` message echoes: the checked query without those a stream does not

@@ -44,7 +44,8 @@ import { getPremiumDrift } from '../services/premium-drift.js';
 import { getExposureLevels } from '../services/positioning.js';
 import { feedSession, printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
-import { channelNamed, checkSubscription, subscribedParams } from './channels.js';
+import { CHANNELS, channelNamed, checkSubscription, subscribedParams } from './channels.js';
+import { streamFuturesTradesLoad } from './futures-trades.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 import { adoptedStream, handedStream } from './handover.js';
 import type { HandedStream, StreamClaim } from './peers.js';
@@ -66,6 +67,8 @@ export interface PrintsEvent {
   rows?: number;
   /** Prints stored by earlier loads that the load cancelled (a load's notification says). */
   cancelled?: number;
+  /** A futures trades load (futures-trades.ts): streamed to the futures_trades subscriptions only. */
+  futures?: boolean;
 }
 
 /** Loads remembered for streams handed over from a worker that was ahead of this one. */
@@ -159,6 +162,18 @@ export class StreamHub {
         };
         this.enqueue(() => this.handlePrints(event));
       },
+      onFuturesTrades: (loaded) => {
+        const event: PrintsEvent = {
+          tradingDate: loaded.trade_date,
+          selection: { kind: 'load', xid: loaded.xid, from: loaded.from, to: loaded.to },
+          replay: false,
+          at: loaded.loaded_at,
+          id: `futures:${loaded.xid}:${loaded.trade_date}`,
+          rows: loaded.rows,
+          futures: true,
+        };
+        this.enqueue(() => this.handlePrints(event));
+      },
       // The database went away: listen again once it is back (db-server/watch.ts restarts it).
       onLost: (error) => {
         this.deps.logger.error('stream listener lost its connection', { error: error.message });
@@ -233,7 +248,7 @@ export class StreamHub {
     const channel = channelNamed(channelName);
     if (!channel)
       throw new ApiError(400, 'invalid_parameter', 'Unknown channel.', [
-        { parameter: 'channel', message: 'must be one of prints, premium_drift, levels' },
+        { parameter: 'channel', message: `must be one of ${CHANNELS.map((c) => c.name).join(', ')}` },
       ]);
     if (!(format === undefined || format === 'full' || (format === 'compact' && channel.name === 'prints'))) {
       throw new ApiError(400, 'invalid_parameter', 'Unknown format.', [
@@ -268,7 +283,8 @@ export class StreamHub {
       `"type":"subscribed","subscription":${JSON.stringify(id)},"channel":${JSON.stringify(channel.name)},"request":${JSON.stringify(requestId)},"params":${JSON.stringify(subscribedParams(checked.query))}}`,
     );
     // The snapshot channels start with the current state.
-    if (channel.name !== 'prints') this.enqueue(() => this.refreshSnapshots([sub], channel.name === 'levels'));
+    if (channel.name === 'premium_drift' || channel.name === 'levels')
+      this.enqueue(() => this.refreshSnapshots([sub], channel.name === 'levels'));
   }
 
   unsubscribe(stream: Stream, id: unknown, requestId: string | null): boolean {
@@ -295,6 +311,22 @@ export class StreamHub {
       skipped = this.passed(event);
       recheck = this.recheckAccounts();
       recheck.catch(() => undefined);
+    }
+    if (event.futures === true) {
+      await recheck;
+      if (event.selection.kind === 'load') {
+        const { xid, from, to } = event.selection;
+        const live = (sub: Subscription) =>
+          (only === null || only.has(sub.stream)) && !skipped.has(sub.stream) && sub.stream.subscriptions.get(sub.id) === sub;
+        const groups = [...this.groups('futures_trades').values()].map((group) => group.filter(live));
+        await streamFuturesTradesLoad(
+          this.deps,
+          groups,
+          { trade_date: event.tradingDate, xid, from, to, loaded_at: event.at },
+          this.limits.maxServerMessageBytes,
+        );
+      }
+      return;
     }
     if (!event.replay && !this.isCurrent(event.tradingDate)) {
       await recheck;

@@ -15,6 +15,7 @@ import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
+import { loadFuturesDefinitions, loadFuturesTrades } from '../support/futures-trades.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
@@ -60,6 +61,13 @@ describe('every served route through the generated client', () => {
     await loadMarketFile(service.database.admin, 'futures_definitions', definitions);
     await loadMarketFile(service.database.admin, 'futures_bars', bars);
     fs.rmSync(dir, { recursive: true, force: true });
+    // The simulated market has no futures yet: a few trades through the ingest path.
+    await loadFuturesDefinitions(service.database.admin);
+    const at = Date.parse('2026-11-20T15:00:00Z');
+    await loadFuturesTrades(service.database.admin, [
+      { symbol: 'ESZ6', ts: at, sequence: 1, price: 6010.25, size: 3, side: 'buy', tradeDate: '2026-11-20' },
+      { symbol: 'ESH7', ts: at + 5, sequence: 2, price: 6060.5, size: 1, side: 'none', tradeDate: '2026-11-20' },
+    ]);
   });
   afterAll(async () => service.stop());
 
@@ -96,6 +104,7 @@ describe('every served route through the generated client', () => {
         'listFuturesContinuous',
         () => sdk.listFuturesContinuous({ client, query: { symbol: 'ES.v.0', start_date: '2026-09-01', end_date: '2026-12-31' } }),
       ],
+      ['listFuturesTrades', () => sdk.listFuturesTrades({ client, query: { root: 'ES', date: '2026-11-20' } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
@@ -366,6 +375,7 @@ describe('every served route through the generated client', () => {
       ['listFuturesContinuous', 'futures'],
       ['listFuturesContracts', 'futures'],
       ['listFuturesProducts', 'futures'],
+      ['listFuturesTrades', 'futures'],
     ]);
     const indices = await sdk.listCatalog({ client, query: { family: 'indices' } });
     expect(indices.data?.data.map((e) => [e.id, e.dataset, e.paginated, e.streamable])).toEqual([

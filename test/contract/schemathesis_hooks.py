@@ -12,8 +12,8 @@ within those rules before it is sent, reading them from the served document:
 - values_when / only_when: a parameter left out when its conditions say so (conditions read a
   parameter's schema default when it is absent, as the server does);
 - default_when: nothing to do, the server fills it in;
-- within_one_session: the window's bounds left out (a random instant seldom falls in the session
-  of the date drawn);
+- within_one_session, within_globex_session: the window's bounds left out (a random instant seldom
+  falls in the session of the date drawn);
 - range_at_most_days: a start strictly before its end (a pair given high-to-low swapped, an equal
   end left out); the length is left to the server (a rule with `when`, such as the bars' longest
   range per interval, counts as broken only while its conditions hold).
@@ -113,7 +113,7 @@ def apply_rules(rules, query, parameters):
                 del query[name]
         elif kind == "default_when":
             pass
-        elif kind == "within_one_session":
+        elif kind in ("within_one_session", "within_globex_session"):
             query.pop(body["start"], None)
             query.pop(body["end"], None)
         elif kind == "range_at_most_days":
@@ -136,7 +136,7 @@ def _rule_parameters(kind, body):
         return set(body)
     if kind in ("values_when", "only_when", "default_when"):
         return {body["parameter"], *body.get("when", {}).keys()}
-    if kind in ("within_one_session", "range_at_most_days"):
+    if kind in ("within_one_session", "within_globex_session", "range_at_most_days"):
         return {body[key] for key in ("start", "end", "date", "session") if key in body}
     return set()
 

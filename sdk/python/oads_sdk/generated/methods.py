@@ -37,6 +37,7 @@ ExchangeName: TypeAlias = Literal[
 ]
 ExpiryMode: TypeAlias = Literal["0dte", "1dte", "weekly", "monthly", "lte30", "lte90"]
 ExposureUnit: TypeAlias = Literal["per_percent", "per_dollar", "raw"]
+FuturesAggressorSide: TypeAlias = Literal["buy", "sell", "none"]
 FuturesBarSession: TypeAlias = Literal["globex", "rth"]
 FuturesPriceAdjustment: TypeAlias = Literal["none", "difference", "ratio"]
 FuturesRoot: TypeAlias = Literal["ES", "NQ", "RTY", "MES", "MNQ", "M2K"]
@@ -804,6 +805,57 @@ class Operations:
             root: Only this product.
         """
         return self.call("list_futures_products", root=root)
+
+    def list_futures_trades(
+        self,
+        *,
+        symbol: str | None = None,
+        root: FuturesRoot | None = None,
+        date: datetime.date | str | None = None,
+        start_time: datetime.datetime | int | None = None,
+        end_time: datetime.datetime | int | None = None,
+        aggressor_side: FuturesAggressorSide | None = None,
+        min_size: int | None = None,
+        max_size: int | None = None,
+        min_notional: float | None = None,
+        max_notional: float | None = None,
+        order: SortOrder | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Futures trades of a contract or a root: GET /v1/futures/trades (listFuturesTrades).
+
+        Args:
+            symbol: One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is the year ending in that digit from four years before the trade date's year to five after).
+            root: Every contract of this product.
+            date: CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the trade date trading now, else the most recent one that has closed.
+            start_time: Window start, inclusive, Unix ms; within the trade date's Globex session.
+            end_time: Window end, exclusive, Unix ms; within the trade date's Globex session.
+            aggressor_side: Only trades of this aggressor (none: the feed gave none).
+            min_size: Minimum trade size in contracts, inclusive.
+            max_size: Maximum trade size in contracts, inclusive.
+            min_notional: Minimum notional (price × multiplier × size) in USD, inclusive.
+            max_notional: Maximum notional (price × multiplier × size) in USD, inclusive.
+            order: desc newest first (the default), asc oldest first.
+            limit: Max rows per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+        """
+        return self.call(
+            "list_futures_trades",
+            symbol=symbol,
+            root=root,
+            date=date,
+            start_time=start_time,
+            end_time=end_time,
+            aggressor_side=aggressor_side,
+            min_size=min_size,
+            max_size=max_size,
+            min_notional=min_notional,
+            max_notional=max_notional,
+            order=order,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
 
     def list_index_bars(
         self,

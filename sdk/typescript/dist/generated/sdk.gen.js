@@ -1078,6 +1078,53 @@ export const listFuturesContinuous = (options) => (options.client ?? client).get
     ...options
 });
 /**
+ * Futures trades of a contract or a root
+ *
+ * Time and sales of the CME equity-index futures as loaded (Databento GLBX.MDP3 trades, or the
+ * canonical layout): one row per trade, for one contract (`symbol`, ESZ26 or ESZ6) or for every
+ * contract of a product (`root`, ES: outrights of every month, so a calendar roll's legs appear
+ * in both months). Give exactly one of them. Continuous symbols (ES.c.0) are not taken here: a
+ * trade belongs to a contract, and `GET /v1/futures/continuous` says which contract a
+ * continuous symbol meant when.
+ *
+ * **Trade date and window.** A page reads one CME trade date (`date`): the Globex session that
+ * opens at 18:00 ET the evening before and closes at 17:00 ET (earlier on holidays and early
+ * closes, and after an abbreviated holiday the trade date holds that day's session too: the
+ * windows of `GET /v1/market/sessions?asset=futures`). Without `date`, the trade date trading
+ * now, else the most recent one that has closed. `start_time` (inclusive) and `end_time`
+ * (exclusive) narrow it and must lie within the trade date's session, start before end (400
+ * otherwise); without `date`, a window names the trade date its start falls in. A `date` that
+ * is not a CME trade date has no trades (422 `no_data`).
+ *
+ * **Order and paging.** `order=desc` (the default) is newest first, as the tape is read;
+ * `order=asc` is oldest first. Trades are ordered by exchange time, then the feed's sequence,
+ * then `match` (the trades of one match event, its price levels, in feed order), then, for a
+ * root, the contract: a total order, so a cursor continues exactly after the last trade served
+ * whatever ties there are. Cursors are opaque, tamper-evident and valid for 24 hours across
+ * restarts; a page is read in the index's order, never by sorting the day.
+ *
+ * **Fields.** `aggressor_side` is the side of the order that took liquidity (CME MDP3
+ * AggressorSide; Databento's side A/B): buy when a buyer lifted the offer, sell when a seller
+ * hit the bid, none when the feed gives no aggressor (an opening or implied trade).
+ * `notional` = price × multiplier × size in USD (the contract's multiplier, $50 per point for
+ * ES), as Bloomberg and CME report the value traded. `sequence` is the venue's packet sequence
+ * number, shared by the trades of one match event; `match` numbers those trades from 0.
+ *
+ * **Filters.** `min_size`/`max_size` (contracts) and `min_notional`/`max_notional` (USD) are
+ * inclusive; `aggressor_side` keeps one side. A page that matches nothing on the first page is
+ * 422 `no_data`.
+ *
+ * **Stream.** The `futures_trades` channel of `GET /v1/stream` sends the trades of each load as
+ * it commits, with these filters (without `date`, `start_time`, `end_time`, `order`, `limit`,
+ * `cursor_id`), oldest first; loads of a trade date before the default one are not streamed.
+ *
+ */
+export const listFuturesTrades = (options) => (options?.client ?? client).get({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/futures/trades',
+    ...options
+});
+/**
  * Session windows of a trading date
  *
  * Session windows of a trading date. Stocks: pre_market 04:00-09:30, regular 09:30-16:00 and

@@ -55,6 +55,7 @@ from .export_status import ExportStatus
 from .exports_status import ExportsStatus
 from .exposure_unit import ExposureUnit
 from .flow_leaders_response import FlowLeadersResponse
+from .futures_aggressor_side import FuturesAggressorSide
 from .futures_bar import FuturesBar
 from .futures_bar_page import FuturesBarPage
 from .futures_bar_session import FuturesBarSession
@@ -75,6 +76,8 @@ from .futures_roll_price_source import FuturesRollPriceSource
 from .futures_roll_prices import FuturesRollPrices
 from .futures_roll_rule import FuturesRollRule
 from .futures_root import FuturesRoot
+from .futures_trade import FuturesTrade
+from .futures_trade_page import FuturesTradePage
 from .gamma_regime import GammaRegime
 from .greek import Greek
 from .heatmap import Heatmap
@@ -258,6 +261,7 @@ __all__ = (
     "ExportsStatus",
     "ExposureUnit",
     "FlowLeadersResponse",
+    "FuturesAggressorSide",
     "FuturesBar",
     "FuturesBarPage",
     "FuturesBarSession",
@@ -278,6 +282,8 @@ __all__ = (
     "FuturesRollPrices",
     "FuturesRollRule",
     "FuturesRoot",
+    "FuturesTrade",
+    "FuturesTradePage",
     "GammaRegime",
     "Greek",
     "Heatmap",

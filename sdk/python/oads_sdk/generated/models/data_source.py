@@ -3,6 +3,7 @@ from enum import StrEnum
 
 
 class DataSource(StrEnum):
+    DATA_SOURCE_CME = "cme"
     DATA_SOURCE_DERIVED = "derived"
     DATA_SOURCE_OPRA = "opra"
     DATA_SOURCE_SIP = "sip"

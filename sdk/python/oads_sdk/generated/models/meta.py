@@ -26,7 +26,8 @@ class Meta:
         delayed (bool): Whether the data is delayed; false here.
         request_id (str): Identifier of this request, the same as the X-Request-Id header; quote it to support.
         source (DataSource): Origin of the figures: opra (option prints and quotes of the options feed, as loaded), sip
-            (consolidated equity feed), derived (computed by the service from other data, or not market data).
+            (consolidated equity feed), cme (CME Globex market data of the futures, as loaded), derived (computed by the
+            service from other data, or not market data).
     """
 
     as_of: int
