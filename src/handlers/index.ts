@@ -7,6 +7,7 @@ import { getContractTradeAtTime, listContractImpliedVolatility } from './contrac
 import { createExport, downloadExport, getExport } from './exports.js';
 import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, listOvernightOptionFlow } from './flow.js';
 import { listFuturesContracts, listFuturesProducts } from './futures.js';
+import { getFuturesBasis, listFuturesSettlements } from './futures-basis.js';
 import { getIndexVolatility } from './index-volatility.js';
 import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
@@ -41,6 +42,8 @@ export const handlers: HandlerMap = {
   getIndexVolatility,
   listFuturesProducts,
   listFuturesContracts,
+  listFuturesSettlements,
+  getFuturesBasis,
   listIndices,
   listIndexBars,
   getIndexSnapshot,

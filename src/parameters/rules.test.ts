@@ -466,6 +466,8 @@ describe('the contract', () => {
         'getVolatilitySkew',
         'getIndexVolatility',
         'listFuturesContracts',
+        'listFuturesSettlements',
+        'getFuturesBasis',
         'listIndexBars',
       ].sort(),
     );

@@ -40,6 +40,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
   if (operation === undefined) throw new Error(`${operationId} is not a route of the contract`);
   const repositories: Repositories = {
     indices: options.repositories.indices ?? unexpected('indices'),
+    futuresBasis: options.repositories.futuresBasis ?? unexpected('futuresBasis'),
     printFeeds: options.repositories.printFeeds ?? unexpected('printFeeds'),
     references: options.repositories.references ?? unexpected('references'),
     chain: options.repositories.chain ?? unexpected('chain'),

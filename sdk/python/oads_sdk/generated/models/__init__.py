@@ -55,6 +55,10 @@ from .export_status import ExportStatus
 from .exports_status import ExportsStatus
 from .exposure_unit import ExposureUnit
 from .flow_leaders_response import FlowLeadersResponse
+from .futures_basis import FuturesBasis
+from .futures_basis_contracts import FuturesBasisContracts
+from .futures_basis_interval import FuturesBasisInterval
+from .futures_basis_response import FuturesBasisResponse
 from .futures_contract import FuturesContract
 from .futures_contract_status import FuturesContractStatus
 from .futures_contracts_response import FuturesContractsResponse
@@ -64,6 +68,9 @@ from .futures_month_code import FuturesMonthCode
 from .futures_product import FuturesProduct
 from .futures_products_response import FuturesProductsResponse
 from .futures_root import FuturesRoot
+from .futures_settlement import FuturesSettlement
+from .futures_settlement_page import FuturesSettlementPage
+from .futures_settlement_status import FuturesSettlementStatus
 from .gamma_regime import GammaRegime
 from .greek import Greek
 from .heatmap import Heatmap
@@ -243,6 +250,10 @@ __all__ = (
     "ExportsStatus",
     "ExposureUnit",
     "FlowLeadersResponse",
+    "FuturesBasis",
+    "FuturesBasisContracts",
+    "FuturesBasisInterval",
+    "FuturesBasisResponse",
     "FuturesContract",
     "FuturesContractStatus",
     "FuturesContractsResponse",
@@ -252,6 +263,9 @@ __all__ = (
     "FuturesProduct",
     "FuturesProductsResponse",
     "FuturesRoot",
+    "FuturesSettlement",
+    "FuturesSettlementPage",
+    "FuturesSettlementStatus",
     "GammaRegime",
     "Greek",
     "Heatmap",
