@@ -397,7 +397,7 @@ export interface paths {
          *
          *     **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
          *     closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
-         *     `start_date` and `end_date` (inclusive, at most 366 days apart) a range; without either, the
+         *     `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
          *     newest trade date with a stored row of the root at or before the current trade date (after the
          *     17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
          *     stored row at all, is 422 `no_data`.
@@ -516,6 +516,10 @@ export interface paths {
          *     A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
          *     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
          *     range, and a `date` that does not trade.
+         *
+         *     **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+         *     `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+         *     as their minutes are loaded.
          */
         get: operations["listIndexBars"];
         put?: never;
@@ -6942,13 +6946,13 @@ export interface operations {
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one. */
                 date?: components["schemas"]["CalendarDate"];
-                /** @description Last trade date of a range, inclusive; default the current trade date. Given only with start_date. */
+                /** @description Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date. */
                 end_date?: components["schemas"]["CalendarDate"];
                 /** @description Max rows per page. */
                 limit?: number;
                 /** @description Every contract of this product. */
                 root?: components["schemas"]["FuturesRoot"];
-                /** @description First trade date of a range, inclusive; with end_date (default the current trade date), at most 366 days. */
+                /** @description First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates. */
                 start_date?: components["schemas"]["CalendarDate"];
                 /** @description One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range). */
                 symbol?: string;

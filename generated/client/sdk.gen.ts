@@ -830,6 +830,10 @@ export const listIndices = <ThrowOnError extends boolean = false>(options?: Opti
  * well-formed symbol they hold nothing of; so is a known index without a stored minute in the
  * range, and a `date` that does not trade.
  *
+ * **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+ * `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+ * as their minutes are loaded.
+ *
  */
 export const listIndexBars = <ThrowOnError extends boolean = false>(options: Options<ListIndexBarsData, ThrowOnError>) => (options.client ?? client).get<ListIndexBarsResponses, ListIndexBarsErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
@@ -961,7 +965,7 @@ export const listFuturesContracts = <ThrowOnError extends boolean = false>(optio
  *
  * **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
  * closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
- * `start_date` and `end_date` (inclusive, at most 366 days apart) a range; without either, the
+ * `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
  * newest trade date with a stored row of the root at or before the current trade date (after the
  * 17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
  * stored row at all, is 422 `no_data`.

@@ -6603,11 +6603,11 @@ export type ListFuturesSettlementsData = {
          */
         date?: CalendarDate;
         /**
-         * First trade date of a range, inclusive; with end_date (default the current trade date), at most 366 days.
+         * First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates.
          */
         start_date?: CalendarDate;
         /**
-         * Last trade date of a range, inclusive; default the current trade date. Given only with start_date.
+         * Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date.
          */
         end_date?: CalendarDate;
         /**

@@ -795,8 +795,8 @@ class Operations:
             root: Every contract of this product.
             symbol: One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range).
             date: One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one.
-            start_date: First trade date of a range, inclusive; with end_date (default the current trade date), at most 366 days.
-            end_date: Last trade date of a range, inclusive; default the current trade date. Given only with start_date.
+            start_date: First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates.
+            end_date: Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date.
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """

@@ -152,7 +152,7 @@ def sync_detailed(
 
     **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
     closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
-    `start_date` and `end_date` (inclusive, at most 366 days apart) a range; without either, the
+    `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
     newest trade date with a stored row of the root at or before the current trade date (after the
     17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
     stored row at all, is 422 `no_data`.
@@ -238,7 +238,7 @@ def sync(
 
     **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
     closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
-    `start_date` and `end_date` (inclusive, at most 366 days apart) a range; without either, the
+    `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
     newest trade date with a stored row of the root at or before the current trade date (after the
     17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
     stored row at all, is 422 `no_data`.
@@ -319,7 +319,7 @@ async def asyncio_detailed(
 
     **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
     closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
-    `start_date` and `end_date` (inclusive, at most 366 days apart) a range; without either, the
+    `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
     newest trade date with a stored row of the root at or before the current trade date (after the
     17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
     stored row at all, is 422 `no_data`.
@@ -403,7 +403,7 @@ async def asyncio(
 
     **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
     closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
-    `start_date` and `end_date` (inclusive, at most 366 days apart) a range; without either, the
+    `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
     newest trade date with a stored row of the root at or before the current trade date (after the
     17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
     stored row at all, is 422 `no_data`.
