@@ -4,6 +4,8 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
@@ -11,12 +13,46 @@ import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-cont
 import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
+import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
 const contract = loadApiContract();
+
+/** Minutes of 2026-11-20 from 10:00 ET that the futures sample has bars of (the simulated market has SPX values then). */
+const FUTURES_MINUTES = Array.from({ length: 5 }, (_, i) => Date.parse('2026-11-20T15:00:00Z') + i * 60_000);
+
+/** A small futures sample loaded through the ingest path (the simulated market has no futures yet): ESZ6's definition, bars, statistics. */
+async function loadFuturesSample(service: TestService): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'routes-futures-'));
+  const files: [LoadKind, string[]][] = [
+    [
+      'futures_definitions',
+      ['symbol,root,contract_month,expiration,tick_size,multiplier', `ESZ6,ES,2026-12,${Date.parse('2026-12-18T14:30:00Z')},0.25,50`],
+    ],
+    [
+      'futures_bars',
+      ['symbol,timestamp,open,high,low,close,volume', ...FUTURES_MINUTES.map((ts) => `ESZ6,${ts},6650,6651,6649.5,6650.25,100`)],
+    ],
+    [
+      'futures_statistics',
+      [
+        'symbol,trade_date,settlement_price,settlement_status,open_interest,cleared_volume',
+        'ESZ6,2026-11-19,6640.5,final,2000000,1500000',
+        'ESZ6,2026-11-20,6655.25,preliminary,,1400000',
+      ],
+    ],
+  ];
+  for (const [kind, lines] of files) {
+    const file = path.join(dir, `${kind}.csv`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const result = await loadMarketFile(service.database.admin, kind, file);
+    expect(result.rejected, kind).toEqual([]);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
 
 describe('the contract and the handlers', () => {
   it('serves every operation of the contract, and nothing else', () => {
@@ -42,6 +78,7 @@ describe('every served route through the generated client', () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client, key } = await service.newAccount({ plan: 'pro' }));
     await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
+    await loadFuturesSample(service);
   });
   afterAll(async () => service.stop());
 
@@ -73,6 +110,8 @@ describe('every served route through the generated client', () => {
       ['listMarketSessions', () => sdk.listMarketSessions({ client, query: { date: '2026-11-27' } })],
       ['listFuturesProducts', () => sdk.listFuturesProducts({ client, query: { root: 'NQ' } })],
       ['listFuturesContracts', () => sdk.listFuturesContracts({ client, query: { as_of: '2026-11-20', include_expired: true } })],
+      ['listFuturesSettlements', () => sdk.listFuturesSettlements({ client, query: { root: 'ES', date: '2026-11-20' } })],
+      ['getFuturesBasis', () => sdk.getFuturesBasis({ client, query: { symbol: 'ESZ6', at: FUTURES_MINUTES.at(-1)! + 60_000 } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
@@ -326,13 +365,15 @@ describe('every served route through the generated client', () => {
     const futures = await sdk.listCatalog({ client, query: { family: 'futures' } });
     expect(futures.response.status).toBe(200);
     expect(futures.data?.data.map((e) => [e.id, e.dataset])).toEqual([
+      ['getFuturesBasis', 'futures'],
       ['listFuturesContracts', 'futures'],
       ['listFuturesProducts', 'futures'],
+      ['listFuturesSettlements', 'futures'],
     ]);
     const indices = await sdk.listCatalog({ client, query: { family: 'indices' } });
     expect(indices.data?.data.map((e) => [e.id, e.dataset, e.paginated, e.streamable])).toEqual([
       ['listIndices', 'indices', false, false],
-      ['listIndexBars', 'indices', true, false],
+      ['listIndexBars', 'indices', true, true],
       ['getIndexSnapshot', 'indices', false, false],
       ['getIndexVolatility', 'indices', false, false],
     ]);
