@@ -320,6 +320,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/futures/basis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Futures basis against the index, implied carry and fair value
+         * @description An equity-index future against its cash index: ES and MES against SPX, NQ and MNQ against
+         *     NDX, RTY and M2K against RUT. For each contract, the future's price and the index's value of
+         *     the same minute, the basis, the days to expiry, the carry the basis implies, the fair value by
+         *     cost of carry from this service's rate and the index's dividend yield, and the mispricing.
+         *
+         *     **Prices.** `future_price` is the close of the contract's one-minute bar (its last trade of the
+         *     minute) and `index_value` the close of the index's one-minute value of the same minute
+         *     (`/v1/indices/bars`); `timestamp` is the start of that minute. Only minutes with both are used,
+         *     so points lie in the index's calculation hours (09:30 to 16:00 ET).
+         *
+         *     **At an instant** (default): the newest such minute ended by `at` (default now; an instant after
+         *     the service's clock is the clock's), looked for up to 7 days back; one row per contract.
+         *     **A series**: with `start_time` (and `end_time`, default now), every such minute with a start in
+         *     [start_time, end_time) at `interval` 1m, or at 1h the last such minute of each clock hour; at
+         *     most 7 days at 1m and 92 days at 1h. Rows are by contract (nearest expiration first), then
+         *     time. A contract or root with no such minute is 422 `no_data`.
+         *
+         *     **Contracts.** `symbol` (ESZ26 or ESZ6) gives one contract; `root` with `contracts=front`
+         *     (default) the nearest contract not yet settled at each minute (a series that spans an expiry
+         *     moves to the next contract, and each row names its contract), with `contracts=listed` every
+         *     stored contract of the root not settled at the minute.
+         *
+         *     **Conventions.**
+         *     - `basis` = future_price − index_value (index points); `basis_percent` = 100 × basis /
+         *       index_value.
+         *     - Time: `days_to_expiry` runs from the end of the minute (timestamp + 60 s) to
+         *       `final_settlement_time`, the contract's final settlement: the index's Special Opening
+         *       Quotation at 09:30 ET of the last trade date (the third Friday of the contract month, or the
+         *       trade date before it), in fractional days of 86 400 s; `years_to_expiry` = days / 365
+         *       (ACT/365, the clock of this service's option analytics).
+         *     - Carry: continuous compounding, F = S·exp((r − q)·T). `implied_carry` = ln(F/S)/T, the
+         *       annualised r − q the price implies; `implied_rate` = implied_carry + q, the financing rate
+         *       it implies. Both null when T is 0.
+         *     - `rate` r: the 3-month Treasury bill (FRED TB3MS, the month of the minute's New York date),
+         *       converted from its discount basis (ACT/360) to a continuously compounded ACT/365 rate: the
+         *       rate the options' valuations use, the same tenor whatever the contract's expiry.
+         *     - `dividend_yield` q: the index's annual continuous dividend yield this service assumes for
+         *       the index and its options (SPX 1.3%, NDX 0.6%, RUT 1.2%): a modelling default, not data.
+         *     - `fair_value` = index_value·exp((rate − dividend_yield)·years_to_expiry); `fair_basis` =
+         *       fair_value − index_value; `mispricing` = future_price − fair_value (positive: the future is
+         *       rich to its carry). No transaction costs or financing spread.
+         *     - basis, basis_percent, fair_value, fair_basis and mispricing are rounded to 6 decimals (the
+         *       float difference of two quotes carries noise past that); the rates, carries and times are
+         *       not rounded.
+         */
+        get: operations["getFuturesBasis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/futures/continuous": {
         parameters: {
             query?: never;
@@ -433,6 +496,56 @@ export interface paths {
          *     date; `root` narrows it to one product.
          */
         get: operations["listFuturesProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/futures/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily settlements, open interest and cleared volume of futures contracts
+         * @description CME's daily statistics of the equity-index futures by trade date, as its settlement report
+         *     (DataMine's settlement files, Databento's statistics schema) publishes them: one row per
+         *     contract and trade date holding the settlement price with its status, the contract's
+         *     settlement of its previous trade date and the change from it, open interest and its change,
+         *     and cleared volume. `root` gives every contract of the product with a stored row on the date;
+         *     `symbol` (ESZ26 or ESZ6) one contract. Rows are ordered by trade date, then contract expiration
+         *     (nearest first), and paged by cursor; the route is exportable.
+         *
+         *     **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
+         *     closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
+         *     `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
+         *     newest trade date with a stored row of the root at or before the current trade date (after the
+         *     17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
+         *     stored row at all, is 422 `no_data`.
+         *
+         *     **Settlement.** `settlement_status` is preliminary (CME's settlement published after the close,
+         *     around 16:00 to 17:00 ET) or final (the cleared settlement published later that evening); a
+         *     final settlement replaces a preliminary one and never the reverse. On the last trade date the
+         *     final settlement is the index's Special Opening Quotation. `settlement_timestamp` is when the
+         *     stored settlement was published, when the file said. A row may carry open interest or volume
+         *     without a settlement (null price and status) while the settlement is not yet published.
+         *
+         *     **Previous and change.** `previous_trade_date` is the trade date before `trade_date` in the
+         *     Globex calendar (holidays skipped); `previous_settlement_price` and `previous_open_interest` are
+         *     the same contract's figures of that date (null when no row of it is stored, e.g. on the
+         *     contract's first trade date). `change` = settlement_price − previous_settlement_price (index
+         *     points), `change_percent` = 100 × change / previous_settlement_price, each rounded to 6
+         *     decimals; `open_interest_change` = open_interest − previous_open_interest. Each is null when
+         *     either figure is. Open interest is the figure the statistics give for the trade date (CME
+         *     publishes a trade date's open interest the next morning; the loaders store it under the trade
+         *     date it belongs to).
+         */
+        get: operations["listFuturesSettlements"];
         put?: never;
         post?: never;
         delete?: never;
@@ -585,6 +698,10 @@ export interface paths {
          *     A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
          *     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
          *     range, and a `date` that does not trade.
+         *
+         *     **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+         *     `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+         *     as their minutes are loaded.
          */
         get: operations["listIndexBars"];
         put?: never;
@@ -2763,6 +2880,141 @@ export interface components {
          * @example ES.c.0
          */
         FuturesBarSymbol: string;
+        /**
+         * FuturesBasis
+         * @description A future against its index at one minute (the route states each convention).
+         */
+        FuturesBasis: {
+            /**
+             * Format: double
+             * @description future_price − index_value, index points.
+             * @example 30.13
+             */
+            basis: number;
+            /**
+             * Format: double
+             * @description 100 × basis / index_value.
+             * @example 0.502157
+             */
+            basis_percent: number;
+            /**
+             * Format: double
+             * @description Fractional days from the end of the minute to final_settlement_time; 0 from it.
+             * @example 27.97875
+             */
+            days_to_expiry: number;
+            /**
+             * Format: double
+             * @description The index's continuous dividend yield q this service assumes.
+             * @example 0.013
+             */
+            dividend_yield: number;
+            /**
+             * Format: double
+             * @description fair_value − index_value.
+             * @example 12.02
+             */
+            fair_basis: number;
+            /**
+             * Format: double
+             * @description index_value × exp(model_carry × years_to_expiry).
+             * @example 6012.14
+             */
+            fair_value: number;
+            /**
+             * Format: int64
+             * @description The contract's final settlement: 09:30 ET (SOQ) of its last trade date, Unix ms.
+             * @example 1797604200000
+             */
+            final_settlement_time: number;
+            /**
+             * Format: double
+             * @description Close of the contract's one-minute bar.
+             * @example 6030.25
+             */
+            future_price: number;
+            /**
+             * @description CME Globex symbol.
+             * @example ESZ6
+             */
+            globex_symbol: string;
+            /**
+             * Format: double
+             * @description ln(future_price / index_value) / years_to_expiry, annualised r − q; null at settlement.
+             * @example 0.065428
+             */
+            implied_carry: number | null;
+            /**
+             * Format: double
+             * @description implied_carry + dividend_yield; null at settlement.
+             * @example 0.078428
+             */
+            implied_rate: number | null;
+            index_symbol: components["schemas"]["FuturesIndex"];
+            /**
+             * Format: double
+             * @description Close of the index's one-minute value of the same minute.
+             * @example 6000.12
+             */
+            index_value: number;
+            /**
+             * Format: double
+             * @description future_price − fair_value, index points.
+             * @example 18.11
+             */
+            mispricing: number;
+            /**
+             * Format: double
+             * @description rate − dividend_yield.
+             * @example 0.0261
+             */
+            model_carry: number;
+            /**
+             * Format: double
+             * @description Risk-free rate r: 3-month Treasury bill (FRED TB3MS) of the minute's month, continuous ACT/365.
+             * @example 0.0391
+             */
+            rate: number;
+            root: components["schemas"]["FuturesRoot"];
+            /**
+             * @description Canonical contract symbol.
+             * @example ESZ26
+             */
+            symbol: string;
+            /**
+             * Format: int64
+             * @description Start of the minute of both prices, Unix ms.
+             * @example 1763650740000
+             */
+            timestamp: number;
+            /**
+             * Format: double
+             * @description days_to_expiry / 365 (ACT/365).
+             * @example 0.076654
+             */
+            years_to_expiry: number;
+        };
+        /**
+         * FuturesBasisContracts
+         * @description Which contracts of a root: front (the nearest not settled at each minute) or listed (every stored one not settled).
+         * @example front
+         * @enum {string}
+         */
+        FuturesBasisContracts: "front" | "listed";
+        /**
+         * FuturesBasisInterval
+         * @description A basis series' step: 1m every minute, 1h the last minute of each clock hour.
+         * @example 1m
+         * @enum {string}
+         */
+        FuturesBasisInterval: "1m" | "1h";
+        /** FuturesBasisResponse */
+        FuturesBasisResponse: {
+            /** @description Points by contract, then time. */
+            data: components["schemas"]["FuturesBasis"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+        };
         /** FuturesContinuousResponse */
         FuturesContinuousResponse: {
             /** @description The mapping intervals, oldest first. */
@@ -3137,6 +3389,120 @@ export interface components {
          * @enum {string}
          */
         FuturesRoot: "ES" | "NQ" | "RTY" | "MES" | "MNQ" | "M2K";
+        /**
+         * FuturesSettlement
+         * @description One contract's statistics of one CME trade date, beside its previous trade date's.
+         */
+        FuturesSettlement: {
+            /**
+             * Format: double
+             * @description settlement_price − previous_settlement_price, index points, rounded to 6 decimals.
+             * @example 13.75
+             */
+            change: number | null;
+            /**
+             * Format: double
+             * @description 100 × change / previous_settlement_price, rounded to 6 decimals.
+             * @example 0.229224
+             */
+            change_percent: number | null;
+            /**
+             * Format: int64
+             * @description Contracts cleared on the trade date.
+             * @example 1488210
+             */
+            cleared_volume: number | null;
+            /**
+             * @description Contract month, YYYY-MM.
+             * @example 2026-12
+             */
+            contract_month: string;
+            /**
+             * Format: int64
+             * @description The contract's last trading instant as its definition gives it (09:30 ET of the last trade date), Unix ms.
+             * @example 1797604200000
+             */
+            final_settlement_time: number;
+            /**
+             * @description CME Globex symbol, one-digit year.
+             * @example ESZ6
+             */
+            globex_symbol: string;
+            /**
+             * Format: int64
+             * @description Contracts open for the trade date.
+             * @example 2104512
+             */
+            open_interest: number | null;
+            /**
+             * Format: int64
+             * @description open_interest − previous_open_interest.
+             * @example 6511
+             */
+            open_interest_change: number | null;
+            /**
+             * Format: int64
+             * @description Open interest of previous_trade_date.
+             * @example 2098001
+             */
+            previous_open_interest: number | null;
+            /**
+             * Format: double
+             * @description The contract's settlement price of previous_trade_date; null when none is stored.
+             * @example 5998.5
+             */
+            previous_settlement_price: number | null;
+            /** @description Status of previous_settlement_price (FuturesSettlementStatus); null with it. */
+            previous_settlement_status: components["schemas"]["FuturesSettlementStatus"] | null;
+            /**
+             * Format: date
+             * @description The trade date before trade_date in the Globex calendar.
+             * @example 2026-11-19
+             */
+            previous_trade_date: string;
+            root: components["schemas"]["FuturesRoot"];
+            /**
+             * Format: double
+             * @description Settlement price, index points; null while none is published.
+             * @example 6012.25
+             */
+            settlement_price: number | null;
+            /** @description Status of settlement_price (FuturesSettlementStatus); null with it. */
+            settlement_status: components["schemas"]["FuturesSettlementStatus"] | null;
+            /**
+             * Format: int64
+             * @description When the settlement was published, Unix ms; null when the file did not say.
+             * @example 1763676000000
+             */
+            settlement_timestamp: number | null;
+            /**
+             * @description Canonical symbol: root, month code, two-digit year.
+             * @example ESZ26
+             */
+            symbol: string;
+            /**
+             * Format: date
+             * @description CME trade date.
+             * @example 2026-11-20
+             */
+            trade_date: string;
+        };
+        /** FuturesSettlementPage */
+        FuturesSettlementPage: {
+            /** @description Rows by trade date, then contract expiration. */
+            data: components["schemas"]["FuturesSettlement"][];
+            /** @description Meta of the answer. */
+            meta: components["schemas"]["Meta"];
+            /** @description The next page of the same query. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * FuturesSettlementStatus
+         * @description preliminary (published after the close) or final (the cleared settlement; supersedes a preliminary one).
+         * @example final
+         * @enum {string}
+         */
+        FuturesSettlementStatus: "preliminary" | "final";
         /** FuturesTrade */
         FuturesTrade: {
             aggressor_side: components["schemas"]["FuturesAggressorSide"];
@@ -6762,6 +7128,10 @@ export type SchemaFuturesBar = components['schemas']['FuturesBar'];
 export type SchemaFuturesBarPage = components['schemas']['FuturesBarPage'];
 export type SchemaFuturesBarSession = components['schemas']['FuturesBarSession'];
 export type SchemaFuturesBarSymbol = components['schemas']['FuturesBarSymbol'];
+export type SchemaFuturesBasis = components['schemas']['FuturesBasis'];
+export type SchemaFuturesBasisContracts = components['schemas']['FuturesBasisContracts'];
+export type SchemaFuturesBasisInterval = components['schemas']['FuturesBasisInterval'];
+export type SchemaFuturesBasisResponse = components['schemas']['FuturesBasisResponse'];
 export type SchemaFuturesContinuousResponse = components['schemas']['FuturesContinuousResponse'];
 export type SchemaFuturesContract = components['schemas']['FuturesContract'];
 export type SchemaFuturesContractsResponse = components['schemas']['FuturesContractsResponse'];
@@ -6779,6 +7149,9 @@ export type SchemaFuturesRollPrices = components['schemas']['FuturesRollPrices']
 export type SchemaFuturesRollPriceSource = components['schemas']['FuturesRollPriceSource'];
 export type SchemaFuturesRollRule = components['schemas']['FuturesRollRule'];
 export type SchemaFuturesRoot = components['schemas']['FuturesRoot'];
+export type SchemaFuturesSettlement = components['schemas']['FuturesSettlement'];
+export type SchemaFuturesSettlementPage = components['schemas']['FuturesSettlementPage'];
+export type SchemaFuturesSettlementStatus = components['schemas']['FuturesSettlementStatus'];
 export type SchemaFuturesTrade = components['schemas']['FuturesTrade'];
 export type SchemaFuturesTradePage = components['schemas']['FuturesTradePage'];
 export type SchemaGammaRegime = components['schemas']['GammaRegime'];
@@ -7317,6 +7690,55 @@ export interface operations {
             504: components["responses"]["Timeout"];
         };
     };
+    getFuturesBasis: {
+        parameters: {
+            query?: {
+                /** @description The instant (Unix ms) instead of now; the newest minute with both prices ended by it, up to 7 days back. */
+                at?: components["schemas"]["UnixMsParam"];
+                /** @description With root (not with symbol), front (the nearest contract not settled at each minute; the default) or listed (every stored one not settled). */
+                contracts?: components["schemas"]["FuturesBasisContracts"];
+                /** @description End of the series, exclusive, Unix ms; default now. Given only with start_time. */
+                end_time?: components["schemas"]["UnixMsParam"];
+                /** @description A series' step, 1m (every minute) or 1h (the last minute of each clock hour); a series' only (without start_time, ignored). */
+                interval?: components["schemas"]["FuturesBasisInterval"];
+                /** @description The product's contracts, as `contracts` chooses. */
+                root?: components["schemas"]["FuturesRoot"];
+                /** @description A series from this instant, inclusive, Unix ms (on the minutes' starts). */
+                start_time?: components["schemas"]["UnixMsParam"];
+                /** @description One contract, ESZ26 or ESZ6 (a one-digit year read as `/v1/futures/contracts` reads it at the trade date of the instant, or of the series' end). */
+                symbol?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Points by contract, nearest expiration first, then time. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesBasisResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
     listFuturesContinuous: {
         parameters: {
             query: {
@@ -7429,6 +7851,55 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+            504: components["responses"]["Timeout"];
+        };
+    };
+    listFuturesSettlements: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
+                cursor_id?: components["parameters"]["CursorId"];
+                /** @description One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one. */
+                date?: components["schemas"]["CalendarDate"];
+                /** @description Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date. */
+                end_date?: components["schemas"]["CalendarDate"];
+                /** @description Max rows per page. */
+                limit?: number;
+                /** @description Every contract of this product. */
+                root?: components["schemas"]["FuturesRoot"];
+                /** @description First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates. */
+                start_date?: components["schemas"]["CalendarDate"];
+                /** @description One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range). */
+                symbol?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rows by trade date, then contract expiration. */
+            200: {
+                headers: {
+                    "X-RateLimit-Burst-Limit": components["headers"]["RateLimitBurstLimit"];
+                    "X-RateLimit-Burst-Remaining": components["headers"]["RateLimitBurstRemaining"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FuturesSettlementPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["NoData"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];

@@ -4,6 +4,7 @@ import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
 import type { Queryable } from './connection.js';
 import { recordMarketDataChange, utcDate } from './market-data-changes.js';
 import { earliestOf } from './quote-samples.js';
+import { notifyBarsLoaded } from './index-events.js';
 
 export interface BarRow {
   symbol: string;
@@ -29,7 +30,17 @@ export async function upsertUnderlyingBars(db: Queryable, rows: readonly BarRow[
     );
     written += Number(result.numAffectedRows ?? 0);
   }
-  if (written > 0) await recordMarketDataChange(db, barDates(rows), earliestOf(rows.map((r) => r.ts)));
+  if (written > 0) {
+    await recordMarketDataChange(db, barDates(rows), earliestOf(rows.map((r) => r.ts)));
+    // The index_values stream channel reads back what this write stored, once it commits (db/index-events.ts).
+    let from = Infinity;
+    let to = -Infinity;
+    for (const r of rows) {
+      if (r.ts < from) from = r.ts;
+      if (r.ts > to) to = r.ts;
+    }
+    await notifyBarsLoaded(db, new Set(rows.map((r) => r.symbol)), from, to);
+  }
   return written;
 }
 

@@ -9,6 +9,7 @@ import { getPremiumDrift, listFlowLeaders, listOptionFlow, listOptionTrades, lis
 import { getIndexVolatility, listIndexVolatilityBars } from './index-volatility.js';
 import { listFuturesBars, listFuturesContinuous } from './futures-bars.js';
 import { listFuturesContracts, listFuturesProducts, listFuturesTrades } from './futures.js';
+import { getFuturesBasis, listFuturesSettlements } from './futures-basis.js';
 import { getIndexSnapshot, listIndexBars, listIndices } from './indices.js';
 import { getMarketCalendarDay, listMarketSessions, listOptionOvernightSessions } from './market.js';
 import { getAsyncApiDocument, getOpenApiDocument, getStatus, listCatalog } from './platform.js';
@@ -46,6 +47,8 @@ export const handlers: HandlerMap = {
   listFuturesBars,
   listFuturesContinuous,
   listFuturesTrades,
+  listFuturesSettlements,
+  getFuturesBasis,
   listIndices,
   listIndexBars,
   getIndexSnapshot,

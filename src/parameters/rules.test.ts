@@ -468,6 +468,8 @@ describe('the contract', () => {
         'listFuturesContracts',
         'listFuturesBars',
         'listFuturesTrades',
+        'listFuturesSettlements',
+        'getFuturesBasis',
         'listIndexBars',
         'listIndexVolatilityBars',
       ].sort(),

@@ -21,7 +21,7 @@ export async function listFuturesProducts(
 }
 
 /** The current CME trade date: that of the present instant (after the 17:00 ET close, the next one). */
-function currentTradeDate(now: number): string {
+export function currentTradeDate(now: number): string {
   return globexTradeDateAt(now)?.trade_date ?? newYorkDate(now);
 }
 

@@ -68,6 +68,14 @@ import {
   type FuturesTradeOfContract,
 } from '../db/futures-trades.js';
 import { bookPrints, listedContracts, type BookPrints, type ListedContractRow } from '../db/positioning.js';
+import { basisMinutes, newestBasisMinute, type BasisMinute } from '../db/futures-basis.js';
+import {
+  newestStatisticsDate,
+  settlementsPage,
+  type SettlementDates,
+  type SettlementPosition,
+  type SettlementRow,
+} from '../db/futures-settlements.js';
 import {
   printsPageText,
   scannedPrints,
@@ -226,11 +234,32 @@ export interface FuturesTradeRepository {
   ): Promise<FuturesTradeOfContract[]>;
 }
 
+/** The futures settlements and basis routes' reads (services/futures-basis.ts; db/futures-settlements.ts, db/futures-basis.ts). */
+export interface FuturesBasisRepository {
+  /** A root's stored contracts by expiration. */
+  contractsOfRoot(root: string): Promise<StoredFuturesContract[]>;
+  /** Up to `limit` statistics rows of a root (one contract month when given) on the dates, each beside its previous trade date's. */
+  settlementsPage(
+    root: string,
+    contractMonth: string | null,
+    dates: SettlementDates,
+    after: SettlementPosition | null,
+    limit: number,
+  ): Promise<SettlementRow[]>;
+  /** The newest trade date at or before a date with a statistics row of the root. */
+  newestStatisticsDate(root: string, onOrBefore: string): Promise<string | null>;
+  /** The newest minute in [from, to] with a bar of the contract and a value of the index. */
+  newestBasisMinute(contractId: number, indexSymbol: string, from: number, to: number): Promise<BasisMinute | null>;
+  /** The minutes in [from, to) with both prices (with bucketMs, the last of each bucket). */
+  basisMinutes(contractId: number, indexSymbol: string, from: number, to: number, bucketMs: number | null): Promise<BasisMinute[]>;
+}
+
 export interface Repositories {
   indices: IndexRepository;
   volatilityIndex: VolatilityIndexRepository;
   futuresBars: FuturesBarsRepository;
   futuresTrades: FuturesTradeRepository;
+  futuresBasis: FuturesBasisRepository;
   printFeeds: PrintFeedRepository;
   references: ReferenceRepository;
   chain: ChainRepository;
@@ -292,6 +321,15 @@ export function databaseRepositories(primary: Queryable, reads: Queryable = prim
     futuresTrades: {
       storedContract: async (root, contractMonth) => await storedFuturesContract(db, root, contractMonth),
       tradePage: async (filter, after, limit, newestFirst) => await futuresTradePage(db, filter, after, limit, newestFirst),
+    },
+    futuresBasis: {
+      contractsOfRoot: async (root) => await futuresContractsOfRoot(db, root),
+      settlementsPage: async (root, contractMonth, dates, after, limit) =>
+        await settlementsPage(db, root, contractMonth, dates, after, limit),
+      newestStatisticsDate: async (root, onOrBefore) => await newestStatisticsDate(db, root, onOrBefore),
+      newestBasisMinute: async (contractId, indexSymbol, from, to) => await newestBasisMinute(db, contractId, indexSymbol, from, to),
+      basisMinutes: async (contractId, indexSymbol, from, to, bucketMs) =>
+        await basisMinutes(db, contractId, indexSymbol, from, to, bucketMs),
     },
     marketData: { marketDataStamp: async (from, to) => await marketDataStamp(primary, from, to) },
     sessions: { sessionState: async (tradingDate) => await sessionState(primary, tradingDate) },

@@ -42,6 +42,7 @@ export function unitContext(operationId: OperationId, options: UnitContextOption
     indices: options.repositories.indices ?? unexpected('indices'),
     futuresBars: options.repositories.futuresBars ?? unexpected('futuresBars'),
     futuresTrades: options.repositories.futuresTrades ?? unexpected('futuresTrades'),
+    futuresBasis: options.repositories.futuresBasis ?? unexpected('futuresBasis'),
     printFeeds: options.repositories.printFeeds ?? unexpected('printFeeds'),
     references: options.repositories.references ?? unexpected('references'),
     chain: options.repositories.chain ?? unexpected('chain'),

@@ -7,7 +7,7 @@
 import type { ApiContract } from '../api-contract/openapi.js';
 import { CANCELLED_PRINT_FIELDS } from '../db/print-events.js';
 import { examplesDir, loadExamples } from '../docs/enrich.js';
-import { CHANNELS, MAX_PRINTS_SYMBOLS, NOT_STREAM_PARAMETERS } from './channels.js';
+import { CHANNELS, MAX_INDEX_SYMBOLS, MAX_PRINTS_SYMBOLS, NOT_STREAM_PARAMETERS } from './channels.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 
 type Json = Record<string, unknown>;
@@ -67,6 +67,8 @@ export interface StreamExampleData {
   driftBuckets: Json[];
   levels: Json;
   futuresTrade: Json;
+  /** One-minute index bars as /v1/indices/bars answered them. */
+  indexBars: Json[];
 }
 
 /** The captured answers of the routes the channels stream, read from openapi/examples. */
@@ -82,7 +84,13 @@ export function capturedExampleData(dir = examplesDir): StreamExampleData {
   if (prints.length === 0 || buckets.length === 0) throw new Error('openapi/examples: the trades or premium drift answer is empty');
   const futuresTrades = data('listFuturesTrades') as Json[];
   if (futuresTrades.length === 0) throw new Error('openapi/examples: the futures trades answer is empty');
-  return { print: prints[0]!, driftBuckets: buckets.slice(-2), levels: data('getExposureLevels') as Json, futuresTrade: futuresTrades[0]! };
+  return {
+    print: prints[0]!,
+    driftBuckets: buckets.slice(-2),
+    levels: data('getExposureLevels') as Json,
+    futuresTrade: futuresTrades[0]!,
+    indexBars: (data('listIndexBars') as Json[]).slice(0, 1).map((bar) => ({ ...bar, minutes: 1, close_timestamp: bar.timestamp })),
+  };
 }
 
 /** Each message's one example (AsyncAPI `examples`), by message name; the contract tests validate them against the payloads. */
@@ -107,6 +115,7 @@ function messageExamples(limits: StreamLimits, sample: StreamExampleData): Recor
       params: { underlying_symbol: 'SPY', interval: '5m' },
     },
     subscribe_levels: { type: 'subscribe', id: 'r3', channel: 'levels', params: { underlying_symbol: 'SPX', greek: 'gamma' } },
+    subscribe_index_values: { type: 'subscribe', id: 'r5', channel: 'index_values', params: { symbols: ['SPX', 'NDX'] } },
     unsubscribe: { type: 'unsubscribe', id: 'r4', subscription: 's1' },
     welcome: {
       seq: 1,
@@ -201,6 +210,15 @@ function messageExamples(limits: StreamLimits, sample: StreamExampleData): Recor
       loaded_at: Number(sample.futuresTrade.timestamp) + 1500,
       data: [sample.futuresTrade],
     },
+    index_values: {
+      seq: 7,
+      type: 'index_values',
+      channel: 'index_values',
+      subscription: 's5',
+      symbol: 'SPX',
+      replay: false,
+      data: sample.indexBars,
+    },
   };
   return examples;
 }
@@ -280,6 +298,10 @@ export function asyncApiDocument(
     subscribe_premium_drift: subscribeOf(
       'premium_drift',
       'The parameters of /v1/options/flow/premium-drift, checked by its rules, except date, start_time and end_time (the current session).',
+    ),
+    subscribe_index_values: subscribeOf(
+      'index_values',
+      `symbols: 1 to ${MAX_INDEX_SYMBOLS} indices of /v1/indices (a list or comma-separated; symbol for one); interval, if given, is 1m. The one-minute values of the current trading date as they are loaded.`,
     ),
     subscribe_levels: subscribeOf(
       'levels',
@@ -458,6 +480,21 @@ export function asyncApiDocument(
         ['channel', 'subscription', 'replay', 'data'],
       ),
     ),
+    index_values: message(
+      'index_values',
+      'The one-minute values of one index that a load of bars wrote, as /v1/indices/bars?interval=1m serves them (IndexBar: minutes 1, volume null): minutes of the current trading date inside its calculation window (09:30 to 16:00 ET, 13:00 on an early close), oldest first, one message per index and load. Only new loads are streamed: nothing is sent on subscribing (read /v1/indices/bars for the minutes before), a load of an earlier date sends nothing, and a minute loaded again (a correction) is sent again.',
+      serverMessage(
+        'index_values',
+        {
+          channel: { const: 'index_values' },
+          subscription: subscriptionId,
+          symbol: { type: 'string', description: 'The index.' },
+          replay,
+          data: { type: 'array', minItems: 1, items: ref('IndexBar') },
+        },
+        ['channel', 'subscription', 'symbol', 'replay', 'data'],
+      ),
+    ),
     levels: message(
       'levels',
       `The data of /v1/options/levels: on subscribing, every ${Math.round(limits.levelsCadenceMs / 1000)} seconds, and when new prints change its levels.`,
@@ -595,7 +632,7 @@ export function asyncApiDocument(
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key, as on the REST routes.' } },
       messages,
-      schemas: reachableSchemas(contract, ['OptionPrint', 'PremiumDriftBucket', 'KeyLevels', 'ApiError', 'FuturesTrade']),
+      schemas: reachableSchemas(contract, ['OptionPrint', 'PremiumDriftBucket', 'KeyLevels', 'IndexBar', 'ApiError', 'FuturesTrade']),
     },
   };
 }

@@ -7,7 +7,7 @@ describe('stream channels and the contract', () => {
     const contract = loadApiContract();
     const streamable = contract.operations.filter((o) => o.facts.streamable).map((o) => o.operationId);
     expect(streamable.sort()).toEqual([...STREAMED_OPERATIONS].sort());
-    expect(CHANNELS.map((c) => c.name)).toEqual(['prints', 'premium_drift', 'levels', 'futures_trades']);
+    expect(CHANNELS.map((c) => c.name)).toEqual(['prints', 'premium_drift', 'levels', 'futures_trades', 'index_values']);
     for (const channel of CHANNELS) expect(contract.byId.has(channel.rules)).toBe(true);
   });
 });

@@ -8,13 +8,14 @@
  * A stream follows the current session as it grows: the parameters that choose another time or a
  * page (date, start_time, end_time, limit, cursor_id) are not a stream's.
  */
+import { indexOf, INDICES } from '../analytics/indices.js';
 import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { checkEntitlements, type AuthenticatedAccount } from '../entitlements.js';
 import { ApiError, invalidParameters, type ErrorDetail } from '../errors.js';
 import { echoed } from '../formats.js';
 import { parameterRuleProblems, queryProblems, type QueryValidator, type QueryValue } from '../parameters/index.js';
 
-export type ChannelName = 'prints' | 'premium_drift' | 'levels' | 'futures_trades';
+export type ChannelName = 'prints' | 'premium_drift' | 'levels' | 'futures_trades' | 'index_values';
 
 export interface ChannelSpec {
   name: ChannelName;
@@ -51,6 +52,13 @@ export const CHANNELS: readonly ChannelSpec[] = [
     rules: 'listFuturesTrades',
     summary:
       'New futures trades as they are loaded, with the filters of /v1/futures/trades (a contract or a root; size, notional, aggressor side), oldest first.',
+  },
+  {
+    name: 'index_values',
+    operations: ['listIndexBars'],
+    rules: 'listIndexBars',
+    summary:
+      'The one-minute values of /v1/indices/bars (interval 1m) of 1 to 10 indices, each minute as it is loaded (only the minutes a load wrote, of the current trading date, in the calculation window).',
   },
 ];
 
@@ -136,6 +144,12 @@ export function checkSubscription(
     }
     symbols = given.length > 0 ? [...new Set(given.map((s) => s.toUpperCase()))] : null;
   }
+  if (channel.name === 'index_values') {
+    const given = indexValuesSymbols(params, details);
+    symbols = given;
+    // The bars route's own checks, on its one symbol: the first given (each of the others is checked above).
+    if (given.length > 0) params.symbol = given[0]!;
+  }
   const checked = ctx.queries.check(channel.rules, params);
   if (!checked.ok) details.push(...checked.details);
   if (details.length > 0 || !checked.ok) throw invalidParameters(dedupe(details));
@@ -150,10 +164,41 @@ export function checkSubscription(
         )
       : queryProblems(operation, query);
   if (problems.length > 0) throw invalidParameters(problems);
-  if (symbols !== null) query.underlying_symbols = symbols;
+  if (channel.name === 'index_values') {
+    delete query.symbol;
+    query.symbols = symbols;
+  } else if (symbols !== null) query.underlying_symbols = symbols;
   checkEntitlements(operation, ctx.account, query);
   if (ctx.account.status === 'suspended') throw new ApiError(403, 'account_suspended', 'This account is suspended.');
   return { channel, operation, query, symbols };
+}
+
+/** Indices of an index_values subscription: 1 to this many. */
+export const MAX_INDEX_SYMBOLS = 10;
+
+/**
+ * An index_values subscription's indices (`symbol`, or `symbols` as a list or comma-separated),
+ * upper-cased, each an index of this service; and its interval, which is 1m (the one-minute values).
+ * Problems are added to `details`; `symbols` and `interval` are taken out of `params`.
+ */
+function indexValuesSymbols(params: Record<string, QueryValue>, details: ErrorDetail[]): string[] {
+  if (params.symbol !== undefined && params.symbols !== undefined)
+    details.push({ parameter: 'symbols', message: 'give symbol or symbols, not both' });
+  const given = [...new Set([...listOf(params.symbol), ...listOf(params.symbols)].map((s) => s.trim().toUpperCase()))];
+  delete params.symbol;
+  delete params.symbols;
+  if (given.length === 0 || given.length > MAX_INDEX_SYMBOLS)
+    details.push({ parameter: 'symbols', message: `must hold 1 to ${MAX_INDEX_SYMBOLS} indices` });
+  const unknown = given.filter((s) => indexOf(s) === null);
+  if (unknown.length > 0)
+    details.push({
+      parameter: 'symbols',
+      message: `${unknown.join(', ')}: not an index of this service (the indices: ${INDICES.map((i) => i.symbol).join(', ')})`,
+    });
+  if (params.interval !== undefined && params.interval !== '1m')
+    details.push({ parameter: 'interval', message: 'the channel streams the one-minute values: 1m only' });
+  delete params.interval;
+  return given;
 }
 
 function dedupe(details: ErrorDetail[]): ErrorDetail[] {

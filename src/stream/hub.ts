@@ -35,6 +35,7 @@
  */
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
+import { listenForBarsLoads, minutesOfLoad, type BarsLoaded, type BarsListener } from '../db/index-events.js';
 import { listenForPrintsLoads, streamCancelledPrints, streamPrints, type PrintSelection, type PrintsListener } from '../db/print-events.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
@@ -46,6 +47,7 @@ import { feedSession, printFilterOf, type FeedQuery } from '../services/print-fe
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { CHANNELS, channelNamed, checkSubscription, subscribedParams } from './channels.js';
 import { streamFuturesTradesLoad } from './futures-trades.js';
+import { sendIndexValues, wantedSymbols } from './index-values.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 import { adoptedStream, handedStream } from './handover.js';
 import type { HandedStream, StreamClaim } from './peers.js';
@@ -80,6 +82,8 @@ export class StreamHub {
   readonly streams = new Map<string, Stream>();
   private readonly operations: ReadonlyMap<OperationId, OperationSpec>;
   private listener: PrintsListener | null = null;
+  /** The index_values channel's: committed loads of one-minute bars (db/index-events.ts). */
+  private barsListener: BarsListener | null = null;
   private queue: Promise<void> = Promise.resolve();
   private stopped = false;
   private cadence: NodeJS.Timeout | null = null;
@@ -109,6 +113,7 @@ export class StreamHub {
 
   async start(connectionString: string): Promise<void> {
     await this.listen(connectionString);
+    await this.listenBars(connectionString);
     this.cadence = setInterval(() => this.enqueue(() => this.levelsCadence()), this.limits.levelsCadenceMs);
     this.cadence.unref();
     this.sweeper = setInterval(() => this.sweep(), Math.min(this.limits.resumeWindowMs, 10_000));
@@ -183,6 +188,34 @@ export class StreamHub {
     });
   }
 
+  private async listenBars(connectionString: string): Promise<void> {
+    this.barsListener = await listenForBarsLoads(connectionString, {
+      onLoaded: (loaded) => this.enqueue(() => this.handleBars(loaded)),
+      onLost: (error) => {
+        this.deps.logger.error('stream bars listener lost its connection', { error: error.message });
+        this.barsListener = null;
+        this.relistenBars(connectionString);
+      },
+    });
+  }
+
+  private relistenBars(connectionString: string): void {
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (this.stopped || this.barsListener !== null) return;
+      this.listenBars(connectionString).catch(() => this.relistenBars(connectionString));
+    }, RECONNECT_MS).unref();
+  }
+
+  /** Streams a committed load of one-minute bars to the index_values subscriptions (stream/index-values.ts). */
+  async handleBars(loaded: BarsLoaded): Promise<void> {
+    const subs = [...this.subscriptions('index_values')];
+    const symbols = wantedSymbols(subs, loaded);
+    if (symbols.length === 0) return;
+    const minutes = await minutesOfLoad(this.deps.db, symbols, loaded.xid, loaded.from, loaded.to);
+    sendIndexValues(subs, minutes, defaultTradingDate(this.deps.clock(), 'rth'));
+  }
+
   private relisten(connectionString: string): void {
     if (this.stopped) return;
     setTimeout(() => {
@@ -199,6 +232,9 @@ export class StreamHub {
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);
+    const bars = this.barsListener;
+    this.barsListener = null;
+    await bars?.end().catch(() => undefined);
     await this.queue;
   }
 

@@ -13,7 +13,7 @@ import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-cont
 import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
-import { loadMarketFile } from '../../src/ingest/market.js';
+import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { loadFuturesDefinitions, loadFuturesTrades } from '../support/futures-trades.js';
 import { loadSimulatedMarket } from '../support/market.js';
@@ -21,6 +21,39 @@ import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
 const contract = loadApiContract();
+
+/** Minutes of 2026-11-20 from 10:00 ET that the futures sample has bars of (the simulated market has SPX values then). */
+const FUTURES_MINUTES = Array.from({ length: 5 }, (_, i) => Date.parse('2026-11-20T15:00:00Z') + i * 60_000);
+
+/** A small futures sample loaded through the ingest path (the simulated market has no futures yet): ESZ6's definition, bars, statistics. */
+async function loadFuturesSample(service: TestService): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'routes-futures-'));
+  const files: [LoadKind, string[]][] = [
+    [
+      'futures_definitions',
+      ['symbol,root,contract_month,expiration,tick_size,multiplier', `ESZ6,ES,2026-12,${Date.parse('2026-12-18T14:30:00Z')},0.25,50`],
+    ],
+    [
+      'futures_bars',
+      ['symbol,timestamp,open,high,low,close,volume', ...FUTURES_MINUTES.map((ts) => `ESZ6,${ts},6650,6651,6649.5,6650.25,100`)],
+    ],
+    [
+      'futures_statistics',
+      [
+        'symbol,trade_date,settlement_price,settlement_status,open_interest,cleared_volume',
+        'ESZ6,2026-11-19,6640.5,final,2000000,1500000',
+        'ESZ6,2026-11-20,6655.25,preliminary,,1400000',
+      ],
+    ],
+  ];
+  for (const [kind, lines] of files) {
+    const file = path.join(dir, `${kind}.csv`);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+    const result = await loadMarketFile(service.database.admin, kind, file);
+    expect(result.rejected, kind).toEqual([]);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+}
 
 describe('the contract and the handlers', () => {
   it('serves every operation of the contract, and nothing else', () => {
@@ -46,21 +79,7 @@ describe('every served route through the generated client', () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client, key } = await service.newAccount({ plan: 'pro' }));
     await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
-    // One ES minute for the futures bars route: the simulated market has no futures yet.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'routes-futures-'));
-    const definitions = path.join(dir, 'definitions.csv');
-    fs.writeFileSync(
-      definitions,
-      `symbol,contract_month,expiration,tick_size,multiplier\nESZ6,2026-12,${Date.parse('2026-12-18T14:30:00Z')},0.25,50\n`,
-    );
-    const bars = path.join(dir, 'bars.csv');
-    fs.writeFileSync(
-      bars,
-      `symbol,timestamp,open,high,low,close,volume\nESZ6,${Date.parse('2026-11-20T15:00:00Z')},5912.5,5913,5912,5912.75,40\n`,
-    );
-    await loadMarketFile(service.database.admin, 'futures_definitions', definitions);
-    await loadMarketFile(service.database.admin, 'futures_bars', bars);
-    fs.rmSync(dir, { recursive: true, force: true });
+    await loadFuturesSample(service);
     // The simulated market has no futures yet: a few trades through the ingest path.
     await loadFuturesDefinitions(service.database.admin);
     const at = Date.parse('2026-11-20T15:00:00Z');
@@ -105,6 +124,8 @@ describe('every served route through the generated client', () => {
         () => sdk.listFuturesContinuous({ client, query: { symbol: 'ES.v.0', start_date: '2026-09-01', end_date: '2026-12-31' } }),
       ],
       ['listFuturesTrades', () => sdk.listFuturesTrades({ client, query: { root: 'ES', date: '2026-11-20' } })],
+      ['listFuturesSettlements', () => sdk.listFuturesSettlements({ client, query: { root: 'ES', date: '2026-11-20' } })],
+      ['getFuturesBasis', () => sdk.getFuturesBasis({ client, query: { symbol: 'ESZ6', at: FUTURES_MINUTES.at(-1)! + 60_000 } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
@@ -371,16 +392,18 @@ describe('every served route through the generated client', () => {
     const futures = await sdk.listCatalog({ client, query: { family: 'futures' } });
     expect(futures.response.status).toBe(200);
     expect(futures.data?.data.map((e) => [e.id, e.dataset])).toEqual([
+      ['getFuturesBasis', 'futures'],
       ['listFuturesBars', 'futures'],
       ['listFuturesContinuous', 'futures'],
       ['listFuturesContracts', 'futures'],
       ['listFuturesProducts', 'futures'],
+      ['listFuturesSettlements', 'futures'],
       ['listFuturesTrades', 'futures'],
     ]);
     const indices = await sdk.listCatalog({ client, query: { family: 'indices' } });
     expect(indices.data?.data.map((e) => [e.id, e.dataset, e.paginated, e.streamable])).toEqual([
       ['listIndices', 'indices', false, false],
-      ['listIndexBars', 'indices', true, false],
+      ['listIndexBars', 'indices', true, true],
       ['getIndexSnapshot', 'indices', false, false],
       ['getIndexVolatility', 'indices', false, false],
       ['listIndexVolatilityBars', 'indices', true, false],

@@ -353,7 +353,7 @@ describe('index routes', () => {
     const r = await listCatalog({ client: pro, query: { family: 'indices' } });
     expect(r.data!.data.map((e) => [e.id, e.path, e.dataset, e.paginated, e.mcp, e.streamable])).toEqual([
       ['listIndices', '/v1/indices', 'indices', false, true, false],
-      ['listIndexBars', '/v1/indices/bars', 'indices', true, true, false],
+      ['listIndexBars', '/v1/indices/bars', 'indices', true, true, true],
       ['getIndexSnapshot', '/v1/indices/snapshot', 'indices', false, true, false],
       ['getIndexVolatility', '/v1/indices/volatility', 'indices', false, true, false],
       ['listIndexVolatilityBars', '/v1/indices/volatility/bars', 'indices', true, true, false],

@@ -96,7 +96,7 @@ describe('MCP tool access', () => {
     const client = await connect(key);
     const { tools } = await client.listTools();
     const marked = service.deps.apiContract.operations.filter((o) => o.facts.mcp).map((o) => o.operationId);
-    expect(tools).toHaveLength(29);
+    expect(tools).toHaveLength(31);
     expect(tools.map((t) => t.name).sort()).toEqual([...marked].sort());
     // REST on another account, so this one's minute is only MCP's.
     const catalog = await listCatalog({ client: rest });

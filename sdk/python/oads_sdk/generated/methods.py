@@ -39,6 +39,8 @@ ExpiryMode: TypeAlias = Literal["0dte", "1dte", "weekly", "monthly", "lte30", "l
 ExposureUnit: TypeAlias = Literal["per_percent", "per_dollar", "raw"]
 FuturesAggressorSide: TypeAlias = Literal["buy", "sell", "none"]
 FuturesBarSession: TypeAlias = Literal["globex", "rth"]
+FuturesBasisContracts: TypeAlias = Literal["front", "listed"]
+FuturesBasisInterval: TypeAlias = Literal["1m", "1h"]
 FuturesPriceAdjustment: TypeAlias = Literal["none", "difference", "ratio"]
 FuturesRoot: TypeAlias = Literal["ES", "NQ", "RTY", "MES", "MNQ", "M2K"]
 Greek: TypeAlias = Literal["gamma", "delta", "vanna", "charm"]
@@ -303,6 +305,39 @@ class Operations:
             perspective=perspective,
             include=include,
             gatekeeper_ratio=gatekeeper_ratio,
+        )
+
+    def get_futures_basis(
+        self,
+        *,
+        root: FuturesRoot | None = None,
+        symbol: str | None = None,
+        contracts: FuturesBasisContracts | None = None,
+        at: datetime.datetime | int | None = None,
+        start_time: datetime.datetime | int | None = None,
+        end_time: datetime.datetime | int | None = None,
+        interval: FuturesBasisInterval | None = None,
+    ) -> Any:
+        """Futures basis against the index, implied carry and fair value: GET /v1/futures/basis (getFuturesBasis).
+
+        Args:
+            root: The product's contracts, as `contracts` chooses.
+            symbol: One contract, ESZ26 or ESZ6 (a one-digit year read as `/v1/futures/contracts` reads it at the trade date of the instant, or of the series' end).
+            contracts: With root (not with symbol), front (the nearest contract not settled at each minute; the default) or listed (every stored one not settled).
+            at: The instant (Unix ms) instead of now; the newest minute with both prices ended by it, up to 7 days back.
+            start_time: A series from this instant, inclusive, Unix ms (on the minutes' starts).
+            end_time: End of the series, exclusive, Unix ms; default now. Given only with start_time.
+            interval: A series' step, 1m (every minute) or 1h (the last minute of each clock hour); a series' only (without start_time, ignored).
+        """
+        return self.call(
+            "get_futures_basis",
+            root=root,
+            symbol=symbol,
+            contracts=contracts,
+            at=at,
+            start_time=start_time,
+            end_time=end_time,
+            interval=interval,
         )
 
     def get_index_snapshot(
@@ -805,6 +840,39 @@ class Operations:
             root: Only this product.
         """
         return self.call("list_futures_products", root=root)
+
+    def list_futures_settlements(
+        self,
+        *,
+        root: FuturesRoot | None = None,
+        symbol: str | None = None,
+        date: datetime.date | str | None = None,
+        start_date: datetime.date | str | None = None,
+        end_date: datetime.date | str | None = None,
+        limit: int | None = None,
+        cursor_id: str | None = None,
+    ) -> Any:
+        """Daily settlements, open interest and cleared volume of futures contracts: GET /v1/futures/settlements (listFuturesSettlements).
+
+        Args:
+            root: Every contract of this product.
+            symbol: One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range).
+            date: One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one.
+            start_date: First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates.
+            end_date: Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date.
+            limit: Max rows per page.
+            cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+        """
+        return self.call(
+            "list_futures_settlements",
+            root=root,
+            symbol=symbol,
+            date=date,
+            start_date=start_date,
+            end_date=end_date,
+            limit=limit,
+            cursor_id=cursor_id,
+        )
 
     def list_futures_trades(
         self,

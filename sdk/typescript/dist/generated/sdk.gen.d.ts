@@ -1,5 +1,5 @@
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetIndexSnapshotData, GetIndexSnapshotErrors, GetIndexSnapshotResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListFuturesBarsData, ListFuturesBarsErrors, ListFuturesBarsResponses, ListFuturesContinuousData, ListFuturesContinuousErrors, ListFuturesContinuousResponses, ListFuturesContractsData, ListFuturesContractsErrors, ListFuturesContractsResponses, ListFuturesProductsData, ListFuturesProductsErrors, ListFuturesProductsResponses, ListFuturesTradesData, ListFuturesTradesErrors, ListFuturesTradesResponses, ListIndexBarsData, ListIndexBarsErrors, ListIndexBarsResponses, ListIndexVolatilityBarsData, ListIndexVolatilityBarsErrors, ListIndexVolatilityBarsResponses, ListIndicesData, ListIndicesErrors, ListIndicesResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
+import type { CreateExportData, CreateExportErrors, CreateExportResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, GetAccountData, GetAccountErrors, GetAccountLimitsData, GetAccountLimitsErrors, GetAccountLimitsResponses, GetAccountResponses, GetAsyncApiDocumentData, GetAsyncApiDocumentErrors, GetAsyncApiDocumentResponses, GetContractTradeAtTimeData, GetContractTradeAtTimeErrors, GetContractTradeAtTimeResponses, GetExportData, GetExportErrors, GetExportResponses, GetExposureHeatmapData, GetExposureHeatmapErrors, GetExposureHeatmapResponses, GetExposureLevelsData, GetExposureLevelsErrors, GetExposureLevelsResponses, GetFuturesBasisData, GetFuturesBasisErrors, GetFuturesBasisResponses, GetIndexSnapshotData, GetIndexSnapshotErrors, GetIndexSnapshotResponses, GetIndexVolatilityData, GetIndexVolatilityErrors, GetIndexVolatilityResponses, GetMarketCalendarDayData, GetMarketCalendarDayErrors, GetMarketCalendarDayResponses, GetOpenApiDocumentData, GetOpenApiDocumentErrors, GetOpenApiDocumentResponses, GetOpenInterestData, GetOpenInterestErrors, GetOpenInterestResponses, GetOptionChainData, GetOptionChainErrors, GetOptionChainResponses, GetPremiumDriftData, GetPremiumDriftErrors, GetPremiumDriftResponses, GetStatusData, GetStatusErrors, GetStatusResponses, GetVolatilityDriftData, GetVolatilityDriftErrors, GetVolatilityDriftResponses, GetVolatilitySkewData, GetVolatilitySkewErrors, GetVolatilitySkewResponses, ListAccountUsageData, ListAccountUsageErrors, ListAccountUsageResponses, ListCatalogData, ListCatalogErrors, ListCatalogResponses, ListContractImpliedVolatilityData, ListContractImpliedVolatilityErrors, ListContractImpliedVolatilityResponses, ListFlowLeadersData, ListFlowLeadersErrors, ListFlowLeadersResponses, ListFuturesBarsData, ListFuturesBarsErrors, ListFuturesBarsResponses, ListFuturesContinuousData, ListFuturesContinuousErrors, ListFuturesContinuousResponses, ListFuturesContractsData, ListFuturesContractsErrors, ListFuturesContractsResponses, ListFuturesProductsData, ListFuturesProductsErrors, ListFuturesProductsResponses, ListFuturesSettlementsData, ListFuturesSettlementsErrors, ListFuturesSettlementsResponses, ListFuturesTradesData, ListFuturesTradesErrors, ListFuturesTradesResponses, ListIndexBarsData, ListIndexBarsErrors, ListIndexBarsResponses, ListIndexVolatilityBarsData, ListIndexVolatilityBarsErrors, ListIndexVolatilityBarsResponses, ListIndicesData, ListIndicesErrors, ListIndicesResponses, ListMarketSessionsData, ListMarketSessionsErrors, ListMarketSessionsResponses, ListOptionBarsData, ListOptionBarsErrors, ListOptionBarsResponses, ListOptionContractsData, ListOptionContractsErrors, ListOptionContractsResponses, ListOptionFlowData, ListOptionFlowErrors, ListOptionFlowResponses, ListOptionOvernightSessionsData, ListOptionOvernightSessionsErrors, ListOptionOvernightSessionsResponses, ListOptionTradesData, ListOptionTradesErrors, ListOptionTradesResponses, ListOvernightOptionFlowData, ListOvernightOptionFlowErrors, ListOvernightOptionFlowResponses, ListStockSplitsData, ListStockSplitsErrors, ListStockSplitsResponses } from './types.gen.js';
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean> = Options2<TData, ThrowOnError> & {
     /**
      * You can provide a client instance returned by `createClient()` instead of
@@ -762,6 +762,10 @@ export declare const listIndices: <ThrowOnError extends boolean = false>(options
  * well-formed symbol they hold nothing of; so is a known index without a stored minute in the
  * range, and a `date` that does not trade.
  *
+ * **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+ * `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+ * as their minutes are loaded.
+ *
  */
 export declare const listIndexBars: <ThrowOnError extends boolean = false>(options: Options<ListIndexBarsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListIndexBarsResponses, ListIndexBarsErrors, ThrowOnError, "fields">;
 /**
@@ -997,6 +1001,93 @@ export declare const listFuturesContinuous: <ThrowOnError extends boolean = fals
  *
  */
 export declare const listFuturesTrades: <ThrowOnError extends boolean = false>(options?: Options<ListFuturesTradesData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListFuturesTradesResponses, ListFuturesTradesErrors, ThrowOnError, "fields">;
+/**
+ * Daily settlements, open interest and cleared volume of futures contracts
+ *
+ * CME's daily statistics of the equity-index futures by trade date, as its settlement report
+ * (DataMine's settlement files, Databento's statistics schema) publishes them: one row per
+ * contract and trade date holding the settlement price with its status, the contract's
+ * settlement of its previous trade date and the change from it, open interest and its change,
+ * and cleared volume. `root` gives every contract of the product with a stored row on the date;
+ * `symbol` (ESZ26 or ESZ6) one contract. Rows are ordered by trade date, then contract expiration
+ * (nearest first), and paged by cursor; the route is exportable.
+ *
+ * **Dates.** A trade date is CME's: the Globex day that opens at 18:00 ET the evening before and
+ * closes at 17:00 ET (`GET /v1/market/sessions?asset=futures`). `date` gives one trade date;
+ * `start_date` and `end_date` (both included, at most 366 dates) a range; without either, the
+ * newest trade date with a stored row of the root at or before the current trade date (after the
+ * 17:00 ET close, the next one). A range whose dates hold no row of the root, or a root with no
+ * stored row at all, is 422 `no_data`.
+ *
+ * **Settlement.** `settlement_status` is preliminary (CME's settlement published after the close,
+ * around 16:00 to 17:00 ET) or final (the cleared settlement published later that evening); a
+ * final settlement replaces a preliminary one and never the reverse. On the last trade date the
+ * final settlement is the index's Special Opening Quotation. `settlement_timestamp` is when the
+ * stored settlement was published, when the file said. A row may carry open interest or volume
+ * without a settlement (null price and status) while the settlement is not yet published.
+ *
+ * **Previous and change.** `previous_trade_date` is the trade date before `trade_date` in the
+ * Globex calendar (holidays skipped); `previous_settlement_price` and `previous_open_interest` are
+ * the same contract's figures of that date (null when no row of it is stored, e.g. on the
+ * contract's first trade date). `change` = settlement_price − previous_settlement_price (index
+ * points), `change_percent` = 100 × change / previous_settlement_price, each rounded to 6
+ * decimals; `open_interest_change` = open_interest − previous_open_interest. Each is null when
+ * either figure is. Open interest is the figure the statistics give for the trade date (CME
+ * publishes a trade date's open interest the next morning; the loaders store it under the trade
+ * date it belongs to).
+ *
+ */
+export declare const listFuturesSettlements: <ThrowOnError extends boolean = false>(options?: Options<ListFuturesSettlementsData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<ListFuturesSettlementsResponses, ListFuturesSettlementsErrors, ThrowOnError, "fields">;
+/**
+ * Futures basis against the index, implied carry and fair value
+ *
+ * An equity-index future against its cash index: ES and MES against SPX, NQ and MNQ against
+ * NDX, RTY and M2K against RUT. For each contract, the future's price and the index's value of
+ * the same minute, the basis, the days to expiry, the carry the basis implies, the fair value by
+ * cost of carry from this service's rate and the index's dividend yield, and the mispricing.
+ *
+ * **Prices.** `future_price` is the close of the contract's one-minute bar (its last trade of the
+ * minute) and `index_value` the close of the index's one-minute value of the same minute
+ * (`/v1/indices/bars`); `timestamp` is the start of that minute. Only minutes with both are used,
+ * so points lie in the index's calculation hours (09:30 to 16:00 ET).
+ *
+ * **At an instant** (default): the newest such minute ended by `at` (default now; an instant after
+ * the service's clock is the clock's), looked for up to 7 days back; one row per contract.
+ * **A series**: with `start_time` (and `end_time`, default now), every such minute with a start in
+ * [start_time, end_time) at `interval` 1m, or at 1h the last such minute of each clock hour; at
+ * most 7 days at 1m and 92 days at 1h. Rows are by contract (nearest expiration first), then
+ * time. A contract or root with no such minute is 422 `no_data`.
+ *
+ * **Contracts.** `symbol` (ESZ26 or ESZ6) gives one contract; `root` with `contracts=front`
+ * (default) the nearest contract not yet settled at each minute (a series that spans an expiry
+ * moves to the next contract, and each row names its contract), with `contracts=listed` every
+ * stored contract of the root not settled at the minute.
+ *
+ * **Conventions.**
+ * - `basis` = future_price − index_value (index points); `basis_percent` = 100 × basis /
+ * index_value.
+ * - Time: `days_to_expiry` runs from the end of the minute (timestamp + 60 s) to
+ * `final_settlement_time`, the contract's final settlement: the index's Special Opening
+ * Quotation at 09:30 ET of the last trade date (the third Friday of the contract month, or the
+ * trade date before it), in fractional days of 86 400 s; `years_to_expiry` = days / 365
+ * (ACT/365, the clock of this service's option analytics).
+ * - Carry: continuous compounding, F = S·exp((r − q)·T). `implied_carry` = ln(F/S)/T, the
+ * annualised r − q the price implies; `implied_rate` = implied_carry + q, the financing rate
+ * it implies. Both null when T is 0.
+ * - `rate` r: the 3-month Treasury bill (FRED TB3MS, the month of the minute's New York date),
+ * converted from its discount basis (ACT/360) to a continuously compounded ACT/365 rate: the
+ * rate the options' valuations use, the same tenor whatever the contract's expiry.
+ * - `dividend_yield` q: the index's annual continuous dividend yield this service assumes for
+ * the index and its options (SPX 1.3%, NDX 0.6%, RUT 1.2%): a modelling default, not data.
+ * - `fair_value` = index_value·exp((rate − dividend_yield)·years_to_expiry); `fair_basis` =
+ * fair_value − index_value; `mispricing` = future_price − fair_value (positive: the future is
+ * rich to its carry). No transaction costs or financing spread.
+ * - basis, basis_percent, fair_value, fair_basis and mispricing are rounded to 6 decimals (the
+ * float difference of two quotes carries noise past that); the rates, carries and times are
+ * not rounded.
+ *
+ */
+export declare const getFuturesBasis: <ThrowOnError extends boolean = false>(options?: Options<GetFuturesBasisData, ThrowOnError>) => import("./client/types.gen.js").RequestResult<GetFuturesBasisResponses, GetFuturesBasisErrors, ThrowOnError, "fields">;
 /**
  * Session windows of a trading date
  *

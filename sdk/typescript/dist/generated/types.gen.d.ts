@@ -1170,6 +1170,211 @@ export type FuturesContractsResponse = {
     meta: Meta;
 };
 /**
+ * FuturesSettlementStatus
+ *
+ * preliminary (published after the close) or final (the cleared settlement; supersedes a preliminary one).
+ */
+export type FuturesSettlementStatus = 'preliminary' | 'final';
+/**
+ * FuturesSettlement
+ *
+ * One contract's statistics of one CME trade date, beside its previous trade date's.
+ */
+export type FuturesSettlement = {
+    /**
+     * CME trade date.
+     */
+    trade_date: string;
+    /**
+     * Canonical symbol: root, month code, two-digit year.
+     */
+    symbol: string;
+    /**
+     * CME Globex symbol, one-digit year.
+     */
+    globex_symbol: string;
+    root: FuturesRoot;
+    /**
+     * Contract month, YYYY-MM.
+     */
+    contract_month: string;
+    /**
+     * The contract's last trading instant as its definition gives it (09:30 ET of the last trade date), Unix ms.
+     */
+    final_settlement_time: number;
+    /**
+     * Settlement price, index points; null while none is published.
+     */
+    settlement_price: number | null;
+    /**
+     * Status of settlement_price (FuturesSettlementStatus); null with it.
+     */
+    settlement_status: FuturesSettlementStatus | null;
+    /**
+     * When the settlement was published, Unix ms; null when the file did not say.
+     */
+    settlement_timestamp: number | null;
+    /**
+     * The trade date before trade_date in the Globex calendar.
+     */
+    previous_trade_date: string;
+    /**
+     * The contract's settlement price of previous_trade_date; null when none is stored.
+     */
+    previous_settlement_price: number | null;
+    /**
+     * Status of previous_settlement_price (FuturesSettlementStatus); null with it.
+     */
+    previous_settlement_status: FuturesSettlementStatus | null;
+    /**
+     * settlement_price − previous_settlement_price, index points, rounded to 6 decimals.
+     */
+    change: number | null;
+    /**
+     * 100 × change / previous_settlement_price, rounded to 6 decimals.
+     */
+    change_percent: number | null;
+    /**
+     * Contracts open for the trade date.
+     */
+    open_interest: number | null;
+    /**
+     * Open interest of previous_trade_date.
+     */
+    previous_open_interest: number | null;
+    /**
+     * open_interest − previous_open_interest.
+     */
+    open_interest_change: number | null;
+    /**
+     * Contracts cleared on the trade date.
+     */
+    cleared_volume: number | null;
+};
+/**
+ * FuturesSettlementPage
+ */
+export type FuturesSettlementPage = {
+    /**
+     * Rows by trade date, then contract expiration.
+     */
+    data: Array<FuturesSettlement>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+    /**
+     * The next page of the same query.
+     */
+    pagination: Pagination;
+};
+/**
+ * FuturesBasisContracts
+ *
+ * Which contracts of a root: front (the nearest not settled at each minute) or listed (every stored one not settled).
+ */
+export type FuturesBasisContracts = 'front' | 'listed';
+/**
+ * FuturesBasisInterval
+ *
+ * A basis series' step: 1m every minute, 1h the last minute of each clock hour.
+ */
+export type FuturesBasisInterval = '1m' | '1h';
+/**
+ * FuturesBasis
+ *
+ * A future against its index at one minute (the route states each convention).
+ */
+export type FuturesBasis = {
+    /**
+     * Canonical contract symbol.
+     */
+    symbol: string;
+    /**
+     * CME Globex symbol.
+     */
+    globex_symbol: string;
+    root: FuturesRoot;
+    index_symbol: FuturesIndex;
+    /**
+     * Start of the minute of both prices, Unix ms.
+     */
+    timestamp: number;
+    /**
+     * Close of the contract's one-minute bar.
+     */
+    future_price: number;
+    /**
+     * Close of the index's one-minute value of the same minute.
+     */
+    index_value: number;
+    /**
+     * future_price − index_value, index points.
+     */
+    basis: number;
+    /**
+     * 100 × basis / index_value.
+     */
+    basis_percent: number;
+    /**
+     * The contract's final settlement: 09:30 ET (SOQ) of its last trade date, Unix ms.
+     */
+    final_settlement_time: number;
+    /**
+     * Fractional days from the end of the minute to final_settlement_time; 0 from it.
+     */
+    days_to_expiry: number;
+    /**
+     * days_to_expiry / 365 (ACT/365).
+     */
+    years_to_expiry: number;
+    /**
+     * Risk-free rate r: 3-month Treasury bill (FRED TB3MS) of the minute's month, continuous ACT/365.
+     */
+    rate: number;
+    /**
+     * The index's continuous dividend yield q this service assumes.
+     */
+    dividend_yield: number;
+    /**
+     * rate − dividend_yield.
+     */
+    model_carry: number;
+    /**
+     * ln(future_price / index_value) / years_to_expiry, annualised r − q; null at settlement.
+     */
+    implied_carry: number | null;
+    /**
+     * implied_carry + dividend_yield; null at settlement.
+     */
+    implied_rate: number | null;
+    /**
+     * index_value × exp(model_carry × years_to_expiry).
+     */
+    fair_value: number;
+    /**
+     * fair_value − index_value.
+     */
+    fair_basis: number;
+    /**
+     * future_price − fair_value, index points.
+     */
+    mispricing: number;
+};
+/**
+ * FuturesBasisResponse
+ */
+export type FuturesBasisResponse = {
+    /**
+     * Points by contract, then time.
+     */
+    data: Array<FuturesBasis>;
+    /**
+     * Meta of the answer.
+     */
+    meta: Meta;
+};
+/**
  * FuturesBarSymbol
  *
  * A futures contract (ESZ26, or its Globex form ESZ6) or a continuous symbol (root, roll rule c/v/n, rank 0 to 9: ES.c.0).
@@ -6817,6 +7022,160 @@ export type ListFuturesTradesResponses = {
     200: FuturesTradePage;
 };
 export type ListFuturesTradesResponse = ListFuturesTradesResponses[keyof ListFuturesTradesResponses];
+export type ListFuturesSettlementsData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Every contract of this product.
+         */
+        root?: FuturesRoot;
+        /**
+         * One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range).
+         */
+        symbol?: string;
+        /**
+         * One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one.
+         */
+        date?: CalendarDate;
+        /**
+         * First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates.
+         */
+        start_date?: CalendarDate;
+        /**
+         * Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date.
+         */
+        end_date?: CalendarDate;
+        /**
+         * Max rows per page.
+         */
+        limit?: number;
+        /**
+         * Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
+         */
+        cursor_id?: string;
+    };
+    url: '/v1/futures/settlements';
+};
+export type ListFuturesSettlementsErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type ListFuturesSettlementsError = ListFuturesSettlementsErrors[keyof ListFuturesSettlementsErrors];
+export type ListFuturesSettlementsResponses = {
+    /**
+     * Rows by trade date, then contract expiration.
+     */
+    200: FuturesSettlementPage;
+};
+export type ListFuturesSettlementsResponse = ListFuturesSettlementsResponses[keyof ListFuturesSettlementsResponses];
+export type GetFuturesBasisData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * The product's contracts, as `contracts` chooses.
+         */
+        root?: FuturesRoot;
+        /**
+         * One contract, ESZ26 or ESZ6 (a one-digit year read as `/v1/futures/contracts` reads it at the trade date of the instant, or of the series' end).
+         */
+        symbol?: string;
+        /**
+         * With root (not with symbol), front (the nearest contract not settled at each minute; the default) or listed (every stored one not settled).
+         */
+        contracts?: FuturesBasisContracts;
+        /**
+         * The instant (Unix ms) instead of now; the newest minute with both prices ended by it, up to 7 days back.
+         */
+        at?: UnixMsParam;
+        /**
+         * A series from this instant, inclusive, Unix ms (on the minutes' starts).
+         */
+        start_time?: UnixMsParam;
+        /**
+         * End of the series, exclusive, Unix ms; default now. Given only with start_time.
+         */
+        end_time?: UnixMsParam;
+        /**
+         * A series' step, 1m (every minute) or 1h (the last minute of each clock hour); a series' only (without start_time, ignored).
+         */
+        interval?: FuturesBasisInterval;
+    };
+    url: '/v1/futures/basis';
+};
+export type GetFuturesBasisErrors = {
+    /**
+     * Invalid, unknown or repeated parameters, invalid cursor, or invalid body (codes invalid_parameter, invalid_cursor, invalid_body); details name each bad parameter.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (code unauthorized).
+     */
+    401: ErrorResponse;
+    /**
+     * The plan, dataset release or entitlement does not allow the request (forbidden), or the account is suspended (account_suspended).
+     */
+    403: ErrorResponse;
+    /**
+     * The request is valid but no data exists for it (no_data).
+     */
+    422: ErrorResponse;
+    /**
+     * Rate limit (rate_limited, also the fifth simultaneous request and the keyless budget), burst limit (burst_limited), cooldown, or export limit (export_limit). Wait Retry-After seconds.
+     */
+    429: ErrorResponse;
+    /**
+     * Internal error (internal_error). Details are logged with the request id, never returned.
+     */
+    500: ErrorResponse;
+    /**
+     * Data temporarily unavailable: an older session is loading (data_pending), or work capacity is full (upstream_busy). Retry after Retry-After seconds.
+     */
+    503: ErrorResponse;
+    /**
+     * The endpoint did not answer within 20 seconds (upstream_timeout); its database work was cancelled.
+     */
+    504: ErrorResponse;
+};
+export type GetFuturesBasisError = GetFuturesBasisErrors[keyof GetFuturesBasisErrors];
+export type GetFuturesBasisResponses = {
+    /**
+     * Points by contract, nearest expiration first, then time.
+     */
+    200: FuturesBasisResponse;
+};
+export type GetFuturesBasisResponse = GetFuturesBasisResponses[keyof GetFuturesBasisResponses];
 export type ListMarketSessionsData = {
     body?: never;
     path?: never;

@@ -59,6 +59,10 @@ from .futures_aggressor_side import FuturesAggressorSide
 from .futures_bar import FuturesBar
 from .futures_bar_page import FuturesBarPage
 from .futures_bar_session import FuturesBarSession
+from .futures_basis import FuturesBasis
+from .futures_basis_contracts import FuturesBasisContracts
+from .futures_basis_interval import FuturesBasisInterval
+from .futures_basis_response import FuturesBasisResponse
 from .futures_continuous_response import FuturesContinuousResponse
 from .futures_contract import FuturesContract
 from .futures_contract_status import FuturesContractStatus
@@ -76,6 +80,9 @@ from .futures_roll_price_source import FuturesRollPriceSource
 from .futures_roll_prices import FuturesRollPrices
 from .futures_roll_rule import FuturesRollRule
 from .futures_root import FuturesRoot
+from .futures_settlement import FuturesSettlement
+from .futures_settlement_page import FuturesSettlementPage
+from .futures_settlement_status import FuturesSettlementStatus
 from .futures_trade import FuturesTrade
 from .futures_trade_page import FuturesTradePage
 from .gamma_regime import GammaRegime
@@ -265,6 +272,10 @@ __all__ = (
     "FuturesBar",
     "FuturesBarPage",
     "FuturesBarSession",
+    "FuturesBasis",
+    "FuturesBasisContracts",
+    "FuturesBasisInterval",
+    "FuturesBasisResponse",
     "FuturesContinuousResponse",
     "FuturesContract",
     "FuturesContractStatus",
@@ -282,6 +293,9 @@ __all__ = (
     "FuturesRollPrices",
     "FuturesRollRule",
     "FuturesRoot",
+    "FuturesSettlement",
+    "FuturesSettlementPage",
+    "FuturesSettlementStatus",
     "FuturesTrade",
     "FuturesTradePage",
     "GammaRegime",

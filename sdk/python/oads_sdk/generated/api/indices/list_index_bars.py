@@ -171,6 +171,10 @@ def sync_detailed(
     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
     range, and a `date` that does not trade.
 
+    **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+    `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+    as their minutes are loaded.
+
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
             insensitive); the indices served are those of `/v1/indices`.
@@ -257,6 +261,10 @@ def sync(
     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
     range, and a `date` that does not trade.
 
+    **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+    `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+    as their minutes are loaded.
+
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
             insensitive); the indices served are those of `/v1/indices`.
@@ -337,6 +345,10 @@ async def asyncio_detailed(
     A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
     range, and a `date` that does not trade.
+
+    **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+    `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+    as their minutes are loaded.
 
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
@@ -421,6 +433,10 @@ async def asyncio(
     A symbol outside `/v1/indices` is 422 `no_data` naming the indices, as the other routes answer a
     well-formed symbol they hold nothing of; so is a known index without a stored minute in the
     range, and a `date` that does not trade.
+
+    **Streamed.** The `index_values` channel of `GET /v1/stream` (the AsyncAPI document at
+    `/v1/asyncapi.json`) sends the one-minute bars of this route (interval 1m) of 1 to 10 indices
+    as their minutes are loaded.
 
     Args:
         symbol (str): An index symbol: a letter followed by up to 7 letters, digits or dots (case-
