@@ -392,8 +392,8 @@ describe('every served route through the generated client', () => {
     const futures = await sdk.listCatalog({ client, query: { family: 'futures' } });
     expect(futures.response.status).toBe(200);
     expect(futures.data?.data.map((e) => [e.id, e.dataset])).toEqual([
-      ['getFuturesBasis', 'futures'],
       ['listFuturesBars', 'futures'],
+      ['getFuturesBasis', 'futures'],
       ['listFuturesContinuous', 'futures'],
       ['listFuturesContracts', 'futures'],
       ['listFuturesProducts', 'futures'],
