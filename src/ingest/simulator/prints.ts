@@ -7,7 +7,8 @@
  * - split: one order in 2–6 pieces on one exchange, 10–120 ms apart, at the same price;
  * - sweep: one order across 2–7 exchanges within a few milliseconds, Intermarket Sweep (219), at
  *   the ask (buyer) or bid (seller), sometimes walking one tick on the last legs; single-listed
- *   roots (SPX, SPXW) cannot sweep and emit a split instead;
+ *   roots (SPX, SPXW, RUT, RUTW on Cboe; NDX, NDXP on Nasdaq PHLX) cannot sweep and emit a split
+ *   instead;
  * - multileg: a vertical, straddle or calendar (two legs) or iron condor (four legs), same
  *   exchange and instant, legs priced inside their spreads (net-priced), 232/233/234/235/236;
  * - auction (227/228), cross (229/230) and floor (231, floor venues only) prints, larger sizes,
@@ -29,7 +30,6 @@ import { contractId, nearestStrike, type Chain, type Expiration } from './chain.
 import {
   BLOCK_CAP,
   BLOCK_MIN,
-  CBOE,
   EVENT_MIX,
   EXCHANGE_SHARES,
   FLOOR_EXCHANGES,
@@ -214,7 +214,7 @@ export class FlowGenerator {
   }
 
   private exchange(root: RootSpec): number {
-    if (root.listing === 'cboe_only') return CBOE;
+    if (root.venue !== null) return root.venue;
     return EXCHANGE_SHARES[this.rng.weightedIndex(EXCHANGE_CUMULATIVE)]!.code;
   }
 
@@ -300,7 +300,7 @@ export class FlowGenerator {
   /** One order event of the given root at instant t, appended to out. */
   event(rootIndex: number, root: RootSpec, t: number, out: PrintRow[]): void {
     let kind = EVENT_KINDS[this.rng.weightedIndex(EVENT_CUMULATIVE)]!;
-    if (kind === 'sweep' && root.listing === 'cboe_only') kind = 'split';
+    if (kind === 'sweep' && root.venue !== null) kind = 'split';
     if (kind === 'floor' && this.session === 'gth') kind = 'single';
     const q = this.pickQuoted(rootIndex, root, t);
     if (!q) return;
@@ -360,7 +360,7 @@ export class FlowGenerator {
         );
         return;
       case 'floor': {
-        const exchange = root.listing === 'cboe_only' ? CBOE : this.rng.pick(FLOOR_EXCHANGES);
+        const exchange = root.venue ?? this.rng.pick(FLOOR_EXCHANGES);
         out.push(this.row(q, t, this.inside(q.nbbo, 0.1, 0.9), this.largeSize(50, 1.3, BLOCK_CAP), exchange, CONDITION.floor));
         return;
       }
@@ -480,7 +480,7 @@ export class FlowGenerator {
 
   /** A sweep of at least $1.1M premium on a multi-listed root, at the ask. */
   golden(roots: readonly { rootIndex: number; root: RootSpec }[], t: number, out: PrintRow[]): void {
-    const choices = roots.filter((r) => r.root.listing === 'multi');
+    const choices = roots.filter((r) => r.root.venue === null);
     // Premium = size × ask (cents) since the multiplier is 100; contracts of at least $2 keep
     // the size realistic (a $1.1M–$3M sweep of $2–$20 options is 550 to 15,000 contracts).
     for (let tries = 0; tries < 30 && choices.length > 0; tries += 1) {
