@@ -81,6 +81,12 @@ const LOCATIONS = Object.keys(PRICE_LOCATION) as (keyof typeof PRICE_LOCATION)[]
 const LOCATION_CUMULATIVE = cumulative(LOCATIONS.map((k) => PRICE_LOCATION[k]));
 const EXCHANGE_CUMULATIVE = cumulative(EXCHANGE_SHARES.map((e) => e.share));
 const RESERVOIR = 512;
+/**
+ * How far back a cancel record reaches for its print: a feed's cancels follow their prints within
+ * minutes, and the classifier matches one only within its look-back (classification.ts
+ * cancelLookbackMs, 10 minutes), beyond which it is counted unmatched.
+ */
+const CANCEL_REACH_MS = 5 * 60_000;
 
 export interface MarketContext {
   chain: Chain;
@@ -461,10 +467,17 @@ export class FlowGenerator {
     );
   }
 
-  /** A cancel record of an earlier print of this trading date, or nothing when none is held. */
+  /**
+   * A cancel record of an earlier print of this trading date, or nothing when none is held: one of
+   * the held prints of the last CANCEL_REACH_MS, else (none so recent) any held print, which the
+   * classifier then counts unmatched. One draw either way, so the flow's other draws are as before.
+   */
   cancel(t: number, out: PrintRow[]): void {
     if (this.reservoir.length === 0) return;
-    const i = this.rng.int(this.reservoir.length);
+    const draw = this.rng.int(this.reservoir.length);
+    const recent: number[] = [];
+    for (let j = 0; j < this.reservoir.length; j += 1) if (this.reservoir[j]!.timestamp >= t - CANCEL_REACH_MS) recent.push(j);
+    const i = recent.length > 0 ? recent[draw % recent.length]! : draw;
     const victim = this.reservoir[i]!;
     this.reservoir[i] = this.reservoir[this.reservoir.length - 1]!;
     this.reservoir.pop();
