@@ -305,6 +305,15 @@ describe('GET /v1/options/volatility/drift', () => {
       expect(times.at(-1)).toBeLessThanOrEqual(OPEN + 12 * MINUTE);
       expect(times.length).toBeGreaterThanOrEqual(12);
       for (const p of d.points.filter((x) => x.timestamp < OPEN + 12 * MINUTE)) expect(p).toEqual(pointAt(full, p.timestamp));
+      // Each completed bucket is solved over every strike its quotes hold, as by hand, not only over
+      // those near the underlying's range so far: the ninth (09:38) held a strike beyond that range
+      // (the range up to 09:42 left out the 5785 of the 0DTE's nine sampled strikes, moving the
+      // forward's median and the volatility from 0.2448709 to 0.2448773).
+      const spxw = expirations.find((e) => e.date === DAY)!;
+      for (const m of [0, 8, 11]) {
+        const want = (await atmOf(spxw, OPEN + m * MINUTE, OPEN + (m + 1) * MINUTE))!;
+        expect(Math.abs(pointAt(d, OPEN + m * MINUTE).implied_volatility! - want) / want).toBeLessThan(1e-9);
+      }
       // Before the session opens there is nothing to value.
       now = OPEN - MINUTE;
       const early = await drift({ underlying_symbol: 'SPX', date: DAY });
