@@ -16,7 +16,8 @@
  * - late: a print reported minutes after it traded (204 Late, 202 Late and Out of Sequence) at a
  *   price of the quote in force when it traded; the bid/ask written are those at the report time;
  * - cancel: a 201 record repeating an earlier print's contract, exchange, price and size (no
- *   quote), which the classifier uses to remove that print;
+ *   quote), which the classifier uses to remove that print: one of the last five minutes when one
+ *   is held (the classifier looks back 10 minutes), else an older one it counts unmatched;
  * - golden sweep: scheduled sweeps of multi-listed contracts of at least $1.1M premium.
  * Sizes are Pareto (model.ts). The NBBO written on a print is the model quote at a quote time
  * 0–2 s before the order (quadratically skewed to recent; the later pieces of a split or sweep
