@@ -64,19 +64,6 @@ export async function sessionQuoteSamples(
   return result.rows;
 }
 
-/** The last one-minute bar of a symbol starting before an instant, or null. */
-export async function lastBarBefore(db: Queryable, symbol: string, before: number): Promise<{ ts: number; close: number } | null> {
-  const row = await db
-    .selectFrom('underlying_bars')
-    .select(['ts', 'close'])
-    .where('symbol', '=', symbol)
-    .where('ts', '<', before)
-    .orderBy('ts', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
 /** A stored drift answer (migration 20261128T080000) under its key; null when none is stored. */
 export async function readDriftAnswer(db: Queryable, key: string): Promise<string | null> {
   const result = await sql<{ body: string }>`select body from drift_answers where key = ${key}`.execute(db);

@@ -1,8 +1,10 @@
 /**
  * Volatility drift of one expiration through a session (analytics/volatility/drift.ts states the
  * rules the contract gives): the listed expirations of the underlying's roots, the tracked one and
- * those bracketing 30 days; their contracts' quote samples in the session within a strike band
- * around the underlying's range; the underlying's bars of the session; and the regular-session
+ * those bracketing 30 days; the quote samples in the session of every one of their contracts (the
+ * parity forward's first median is over every strike quoted on both legs, so no strike is left
+ * unread: a band around the underlying's range so far would make a bucket's answer depend on the
+ * range after it); the underlying's bars of the session; and the regular-session
  * daily bars of the sessions before the trading date, for the regular-session share of variance.
  */
 import { CalendarRangeError } from '../analytics/calendar.js';
@@ -11,36 +13,26 @@ import { thousandthsToStrike } from '../analytics/occ.js';
 import { rootsOf, type Span } from '../analytics/print-filters.js';
 import { riskFreeRate } from '../analytics/rates.js';
 import { optionRoot } from '../analytics/roots.js';
-import { MS_PER_YEAR } from '../analytics/settlement.js';
 import {
   driftBuckets,
   driftPoints,
   historyWindows,
   realizedWindow,
-  strikeBand,
   thirtyDayExpirations,
   type DriftQuote,
 } from '../analytics/volatility/drift.js';
 import { realizedVolatilityBasis, type MinuteBar } from '../analytics/volatility/realized.js';
-import {
-  expirationsByDate,
-  valuationInstant,
-  volatilitySession,
-  type ChosenExpiration,
-  type VolatilitySession,
-} from '../analytics/volatility/valuation.js';
+import { expirationsByDate, valuationInstant, volatilitySession, type VolatilitySession } from '../analytics/volatility/valuation.js';
 import { tradingVarianceClock, type TradingVarianceClock } from '../analytics/volatility/variance-clock.js';
 import { sessionBars, underlyingBarsBetween } from '../db/underlying-bars.js';
 import { listedExpirations } from '../db/chain.js';
 import {
   deleteStaleDriftAnswers,
   expirationContracts,
-  lastBarBefore,
   newestDriftBefore,
   readDriftAnswer,
   sessionQuoteSamples,
   storeDriftAnswer,
-  type ExpirationContract,
 } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { changeLogPosition } from '../db/position-books.js';
@@ -61,28 +53,6 @@ function tradingClock(share: number, tradingDate: string, dateOfExpiry: string):
     if (error instanceof CalendarRangeError) return null;
     throw error;
   }
-}
-
-/** The contracts of each expiration within its strike band (drift.ts strikeBand), as quote metadata by contract id. */
-function bandedContracts(
-  contracts: readonly ExpirationContract[],
-  expirations: readonly ChosenExpiration[],
-  range: { low: number; high: number } | null,
-  rate: number,
-  from: number,
-): Map<number, ExpirationContract> {
-  const out = new Map<number, ExpirationContract>();
-  for (const e of expirations) {
-    const own = contracts.filter((c) => c.root === e.root && c.dateOfExpiry === e.dateOfExpiry);
-    const strikes = [...new Set(own.map((c) => thousandthsToStrike(c.strikeThousandths)))].sort((a, b) => a - b);
-    const band = strikeBand(strikes, range, rate, (e.settlement - from) / MS_PER_YEAR);
-    if (band === null) continue;
-    for (const c of own) {
-      const strike = thousandthsToStrike(c.strikeThousandths);
-      if (strike >= band.min && strike <= band.max) out.set(c.id, c);
-    }
-  }
-  return out;
 }
 
 /** The stamp's first date: the calendar's first (every date the route could read). */
@@ -234,14 +204,10 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
   ]);
   const bars: MinuteBar[] = barRows.map((b) => ({ timestamp: b.ts, open: b.open, close: b.close }));
 
-  // The band is set around the underlying's range in the session, else its last price before it.
-  let range: { low: number; high: number } | null = null;
-  if (barRows.length > 0) range = { low: Math.min(...barRows.map((b) => b.low)), high: Math.max(...barRows.map((b) => b.high)) };
-  else {
-    const last = await lastBarBefore(db, underlying, instant);
-    if (last !== null) range = { low: last.close, high: last.close };
-  }
-  const quoted = bandedContracts(contracts, valued, range, rate, span.start);
+  // Every contract of the valued expirations: the forward's first median is over all their strikes
+  // quoted on both legs (a band around the range so far read fewer strikes for a bucket in progress
+  // than for the same bucket once the session ended, and changed its answer).
+  const quoted = new Map(contracts.map((c) => [c.id, c]));
   const samples = await sessionQuoteSamples(db, tradingDate, [...quoted.keys()], span.start, instant, instant);
   if (samples.length === 0) {
     await explainMissingPrints(ctx, tradingDate);

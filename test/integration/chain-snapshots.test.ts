@@ -61,7 +61,9 @@ describe('chain snapshots and history in the seeded store', () => {
 
   it('holds a sample of every listed contract of each root at each snapshot minute of each session', () => {
     const rootsOf = (session: string): string[] =>
-      session === 'regular' ? ['SPXW', 'SPX', 'SPY', 'QQQ', 'IWM', 'AAPL', 'TSLA', 'NVDA', 'AMZN'] : ['SPXW', 'SPX'];
+      session === 'regular'
+        ? ['SPXW', 'SPX', 'NDXP', 'NDX', 'RUTW', 'RUT', 'SPY', 'QQQ', 'IWM', 'AAPL', 'TSLA', 'NVDA', 'AMZN']
+        : ['SPXW', 'SPX'];
     const table: string[] = [];
     for (const s of marketSessions(DAY, ['options'])) {
       if (!['overnight', 'regular', 'curb'].includes(s.session)) continue;
@@ -81,7 +83,7 @@ describe('chain snapshots and history in the seeded store', () => {
     }
     // 54 overnight, 28 regular (27 for equity options: their close is 15:59) and 4 curb snapshots.
     expect(table).toContain(`overnight SPXW: 54 snapshots of ${liveAt('SPXW', marketSessions(DAY, ['options'])[0]!.start_time)} contracts`);
-    expect(table.filter((l) => l.startsWith('regular') && l.includes(': 28 snapshots'))).toHaveLength(5);
+    expect(table.filter((l) => l.startsWith('regular') && l.includes(': 28 snapshots'))).toHaveLength(9);
     expect(table.filter((l) => l.startsWith('regular') && l.includes(': 27 snapshots'))).toHaveLength(4);
   });
 
@@ -89,7 +91,7 @@ describe('chain snapshots and history in the seeded store', () => {
     const dates = [...historyDates, DAY];
     expect(historyDates).toHaveLength(30);
     expect(historyDates.at(-1)).toBe(previousTradingDay('2026-11-16'));
-    for (const symbol of ['SPX', 'SPY', 'QQQ', 'IWM', 'AAPL']) {
+    for (const symbol of ['SPX', 'NDX', 'RUT', 'SPY', 'QQQ', 'IWM', 'AAPL']) {
       const windows = dates.map((date) => ({ date, start: calendarDay(date).open_timestamp!, end: calendarDay(date).close_timestamp! }));
       const bars = await sessionBars(service.database.admin, symbol, windows);
       expect(bars.map((b) => b.date)).toEqual(dates);
@@ -100,7 +102,7 @@ describe('chain snapshots and history in the seeded store', () => {
         expect(b.high).toBeGreaterThanOrEqual(Math.max(b.open, b.close));
         expect(b.low).toBeLessThanOrEqual(Math.min(b.open, b.close));
         // An index has no volume (the simulator writes 0); ETFs and stocks trade shares.
-        if (symbol === 'SPX') expect(b.volume).toBe(0);
+        if (['SPX', 'NDX', 'RUT'].includes(symbol)) expect(b.volume).toBe(0);
         else expect(b.volume).toBeGreaterThan(0);
       }
     }

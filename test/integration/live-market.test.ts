@@ -28,7 +28,8 @@ const MINUTE = 60_000;
 /** 09:33 ET on the date: the overnight window and three regular minutes are over. */
 const FIRST_LIVE = Date.parse('2026-11-19T14:33:00Z');
 const LIVE_MINUTES = 5;
-const UNDERLYINGS = ['SPX', 'SPY', 'QQQ', 'IWM', 'AAPL', 'TSLA', 'NVDA', 'AMZN'];
+/** Every underlying of the simulated market (families: SPX, NDX and RUT cover their roots): ten, the route's most. */
+const UNDERLYINGS = ['SPX', 'NDX', 'RUT', 'SPY', 'QQQ', 'IWM', 'AAPL', 'TSLA', 'NVDA', 'AMZN'];
 
 const sequenceOf = (id: string): number => Number(id.split(':').at(-1));
 const newestFirst = (a: { id: string; timestamp: number }, b: { id: string; timestamp: number }): number =>

@@ -12,8 +12,6 @@ import {
   driftPoints,
   historyWindows,
   realizedWindow,
-  STRIKES_BEYOND_RANGE,
-  strikeBand,
   thirtyDayExpirations,
   thirtyDayPair,
   type DriftInput,
@@ -67,31 +65,6 @@ describe('thirtyDayPair', () => {
     expect(switchAt).toBeGreaterThan(OPEN);
     expect(switchAt).toBeLessThan(SPAN.end);
     expect(thirtyDayExpirations(listed, buckets).map((e) => e.dateOfExpiry)).toEqual(['2025-04-04', '2025-04-10', '2025-04-11']);
-  });
-});
-
-describe('strikeBand', () => {
-  const strikes = Array.from({ length: 101 }, (_, i) => 50 + i);
-
-  it(`reads ${STRIKES_BEYOND_RANGE} strikes beyond the strikes the range's forwards span`, () => {
-    // T = 0: no carry; the range 99.5..100.5 spans strikes 100 (first at or above) to 100 (last at or below).
-    expect(strikeBand(strikes, { low: 99.5, high: 100.5 }, 0.04, 0)).toEqual({
-      min: 100 - STRIKES_BEYOND_RANGE,
-      max: 100 + STRIKES_BEYOND_RANGE,
-    });
-    // A year out the band widens by e^{±(|r| + 5%)}.
-    const carry = Math.exp(0.09);
-    expect(strikeBand(strikes, { low: 100, high: 100 }, 0.04, 1)).toEqual({
-      min: Math.ceil(100 / carry) - STRIKES_BEYOND_RANGE,
-      max: Math.floor(100 * carry) + STRIKES_BEYOND_RANGE,
-    });
-  });
-
-  it('stops at the listed strikes, reads all of them without a range, and none of an empty chain', () => {
-    expect(strikeBand(strikes, { low: 52, high: 148 }, 0, 0)).toEqual({ min: 50, max: 150 });
-    expect(strikeBand(strikes, { low: 1000, high: 1000 }, 0, 0)).toEqual({ min: 150 - STRIKES_BEYOND_RANGE, max: 150 });
-    expect(strikeBand(strikes, null, 0, 0)).toEqual({ min: 50, max: 150 });
-    expect(strikeBand([], { low: 1, high: 2 }, 0, 0)).toBeNull();
   });
 });
 

@@ -28,11 +28,6 @@ export type DriftPoint = components['schemas']['VolatilityDrift']['points'][numb
 
 const MINUTE_MS = 60_000;
 
-/** Strikes read beyond those the session's forwards span, on each side: the parity forward's median takes the 8 nearest (forward.ts). */
-export const STRIKES_BEYOND_RANGE = 12;
-/** Carry allowance per year of the band around the underlying's range, beyond the rate: bounds a dividend yield's pull on the forward. */
-const CARRY_ALLOWANCE = 0.05;
-
 /** Sessions of history the regular-session share is estimated from, and the one before them for the first overnight gap. */
 export const HISTORY_SESSIONS = 30;
 
@@ -108,35 +103,6 @@ export function thirtyDayExpirations(listed: readonly ChosenExpiration[], bucket
   const used = new Set<ChosenExpiration>();
   for (const b of buckets) for (const e of thirtyDayPair(listed, b.at) ?? []) used.add(e);
   return listed.filter((e) => used.has(e));
-}
-
-/**
- * The strikes to read of one expiration: from the STRIKES_BEYOND_RANGE-th listed strike below the
- * lowest forward the session's underlying range allows to as many above the highest (forward =
- * price × e^{±(|r| + 5%)T}, T the years to settlement from the session's open). `strikes` ascending,
- * without repeats; all of them when the range is unknown.
- */
-export function strikeBand(
-  strikes: readonly number[],
-  range: { low: number; high: number } | null,
-  rate: number,
-  years: number,
-): { min: number; max: number } | null {
-  const first = strikes[0];
-  const last = strikes.at(-1);
-  if (first === undefined || last === undefined) return null;
-  if (range === null) return { min: first, max: last };
-  const carry = Math.exp((Math.abs(rate) + CARRY_ALLOWANCE) * Math.max(years, 0));
-  const low = range.low / carry;
-  const high = range.high * carry;
-  // Index of the first strike at or above low, and of the last at or below high.
-  let lo = strikes.findIndex((k) => k >= low);
-  if (lo < 0) lo = strikes.length - 1;
-  let hi = strikes.length - 1;
-  while (hi > 0 && (strikes[hi] as number) > high) hi -= 1;
-  const min = strikes[Math.max(0, lo - STRIKES_BEYOND_RANGE)] as number;
-  const max = strikes[Math.min(strikes.length - 1, Math.max(hi, lo) + STRIKES_BEYOND_RANGE)] as number;
-  return { min, max };
 }
 
 /**

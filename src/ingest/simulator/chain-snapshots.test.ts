@@ -265,7 +265,9 @@ describe('chain snapshots, 30-day samples and history in the simulated files', (
       const without = lines(name('2026-11-20')(one.files.quotes!)).map((l) => l.join(','));
       const full = new Set(lines(name('2026-11-20')(summary.files.quotes!)).map((l) => l.join(',')));
       expect(without.every((l) => full.has(l))).toBe(true);
-      expect(full.size).toBeGreaterThan(3 * without.length);
+      // The snapshots are most of a day's lines: about 2.95 times the one-minute samples (above 3
+      // before the NDX and RUT families, whose samples at the money around 30 days weigh more).
+      expect(full.size).toBeGreaterThan(2.5 * without.length);
     } finally {
       fs.rmSync(other, { recursive: true, force: true });
     }

@@ -132,7 +132,7 @@ function quoteLine(
     },
     quoteBounds(priced),
   );
-  const depth = q.e.root.listing === 'cboe_only' ? 20 : 50;
+  const depth = q.e.root.venue !== null ? 20 : 50;
   const bidSize = n.bid > 0 ? Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1 : 0;
   const askSize = Math.min(5000, Math.floor(rng.pareto(1, 0.9) * depth * 0.2)) + 1;
   return `${chain.symbols[q.id]!},${t0},${n.bid > 0 ? cents(n.bid) : ''},${cents(n.ask)},${n.bid > 0 ? bidSize : ''},${askSize}`;

@@ -17,16 +17,20 @@
  *   window (09:30 to 16:15 ET; 13:15 on early-close days) and its curb (16:15–17:00 ET, not on
  *   early-close days). Only whole minutes that end at or before `now` are written. Before them, the
  *   30 sessions of underlying history (history.ts): one-minute bars only.
- * - Underlyings (model.ts UNDERLYINGS): SPX, SPY, QQQ, IWM, AAPL, TSLA, NVDA, AMZN, each with its
- *   starting level and at-the-money volatility (SPY tracks SPX/10.03).
+ * - Underlyings (model.ts UNDERLYINGS): SPX, SPY, NDX, QQQ, RUT, IWM, AAPL, TSLA, NVDA, AMZN, each
+ *   with its starting level and at-the-money volatility; the ETFs track their indexes at a fixed
+ *   ratio (SPY ≈ SPX/10.03, QQQ ≈ NDX/40.98, IWM ≈ RUT/10).
  * - Paths (paths.ts): Heston stochastic volatility per underlying on one-minute steps (four
  *   15-second sub-steps), full-truncation Euler, correlated to the market by beta, leverage rho,
  *   an intraday U-shaped activity clock, quiet overnight with European-open and 08:30 ET bumps.
- *   Bars: SPX (an index, calculated in the regular session only) and stocks 09:30–16:00 (13:00 on
- *   an early close), stocks with volume; ETFs 09:30–16:15. The SPX path moves on through GTH and
- *   the curb (the futures-implied level its options are priced on), without bars.
- * - Chain (chain.ts): option roots SPX (AM-settled third-Friday monthlies), SPXW (PM dailies
- *   Monday to Friday, weeklies, monthlies), SPY, QQQ, IWM (dailies), AAPL, TSLA, NVDA, AMZN (Friday
+ *   Bars: SPX, NDX and RUT (indexes, calculated in the regular session only, no volume) and stocks
+ *   09:30–16:00 (13:00 on an early close), stocks with volume; ETFs 09:30–16:15. An index's path
+ *   moves on through GTH and the curb (the futures-implied level its options are priced on),
+ *   without bars.
+ * - Chain (chain.ts): option roots SPX, NDX and RUT (AM-settled third-Friday monthlies), SPXW,
+ *   NDXP and RUTW (PM dailies Monday to Friday, weeklies, monthlies; SPX, SPXW, RUT and RUTW
+ *   single-listed on Cboe, NDX and NDXP on Nasdaq PHLX, model.ts venue), SPY, QQQ, IWM (dailies),
+ *   AAPL, TSLA, NVDA, AMZN (Friday
  *   weeklies and monthlies), out to about a year (monthlies for three months at the default scale,
  *   then quarterlies); a strike grid per root, finer near the money; OCC symbols from occ.ts
  *   formatOccSymbol.
@@ -35,7 +39,7 @@
  *   Black-Scholes-Merton prices (pricing.ts) on the time to settlement (settlement.ts), rate from
  *   rates.ts riskFreeRate, yields from rates.ts dividendYield.
  * - Quotes: NBBO with spreads relative to value plus an absolute part, wider in GTH (×2.5), in the
- *   curb (×1.8) and in the wings, on the root's tick grid ($0.05/$0.10 SPX and SPXW, $0.01 SPY,
+ *   curb (×1.8) and in the wings, on the root's tick grid ($0.05/$0.10 the index roots, $0.01 SPY,
  *   QQQ, IWM, $0.01/$0.05 single stocks). One-minute samples for the contracts near the money of
  *   the nearest expirations of each root (model.ts quotedExpirations × quotedStrikes, chosen within
  *   ±2.2 standard deviations at the segment start), and for SPX/SPXW in GTH and the curb; one-minute
@@ -48,7 +52,8 @@
  *   rolled forward each date with the previous date's volume.
  * - Prints (prints.ts): Poisson order events, heavy-tailed (Pareto) sizes, a price-location mix
  *   against the NBBO in force (written on the print: bid, ask, quote_timestamp), the Massive venue
- *   mix of opra.ts (SPX/SPXW on Cboe only), sweeps (219), splits, blocks, auctions (227/228),
+ *   mix of opra.ts (SPX/SPXW and RUT/RUTW on Cboe only, NDX/NDXP on Nasdaq PHLX only), sweeps
+ *   (219), splits, blocks, auctions (227/228),
  *   crosses (229/230), floor prints (231), multi-leg prints (232–236), late prints (204/202),
  *   cancel records (201) and golden sweeps (≥ $1.1M). Sequence numbers are unique per trading
  *   date (one counter per date, in time order). Sparse SPX/SPXW prints in GTH and the curb.

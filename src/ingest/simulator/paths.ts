@@ -5,7 +5,8 @@
  * schemes for stochastic volatility models", Quantitative Finance 10(2), 2010):
  *   S ← S·exp(−½v⁺·dt + √(v⁺·dt)·Z₁),   v ← v + κ(θ − v⁺)dt + ξ√(v⁺·dt)·(ρZ₁ + √(1−ρ²)Z₂),
  * with v⁺ = max(v, 0) and no drift. Price shocks are correlated with the market (SPX) shock:
- * Z₁ = β·Z_market + √(1−β²)·Z_own. SPY tracks SPX at a fixed ratio with a tiny tracking noise.
+ * Z₁ = β·Z_market + √(1−β²)·Z_own. The indexes are the processes and their ETFs track them at a
+ * fixed ratio with a tiny tracking noise (model.ts `tracks`): SPY follows SPX, QQQ NDX, IWM RUT.
  *
  * The clock is trading time: one regular-session minute is 1/(252·390) of a year, scaled by an
  * intraday activity profile (U-shaped in the regular session, quiet overnight with bumps at the
@@ -47,7 +48,10 @@ const GTH_EUROPE_WEIGHT = 0.16; // 02:30–04:30 ET
 const GTH_DATA_WEIGHT = 0.25; // 08:00–09:25 ET
 const CURB_WEIGHT = 0.2;
 const AFTER_EQUITY_CLOSE_WEIGHT = 0.25; // 16:00–16:15 ET, index and ETF options only
-/** SPY/SPX tracking noise per minute (relative). */
+/**
+ * Tracking noise of an ETF against its index (SPY/SPX, QQQ/NDX, IWM/RUT), relative, drawn afresh at
+ * every sub-step (not accumulated): the ratio stays within a few TRACKING_NOISE of its constant.
+ */
 const TRACKING_NOISE = 0.00003;
 
 /** Windows of one trading date as minute segments (sessions.ts: overnight, regular, curb). */

@@ -7,7 +7,8 @@
  * - split: one order in 2–6 pieces on one exchange, 10–120 ms apart, at the same price;
  * - sweep: one order across 2–7 exchanges within a few milliseconds, Intermarket Sweep (219), at
  *   the ask (buyer) or bid (seller), sometimes walking one tick on the last legs; single-listed
- *   roots (SPX, SPXW) cannot sweep and emit a split instead;
+ *   roots (SPX, SPXW, RUT, RUTW on Cboe; NDX, NDXP on Nasdaq PHLX) cannot sweep and emit a split
+ *   instead;
  * - multileg: a vertical, straddle or calendar (two legs) or iron condor (four legs), same
  *   exchange and instant, legs priced inside their spreads (net-priced), 232/233/234/235/236;
  * - auction (227/228), cross (229/230) and floor (231, floor venues only) prints, larger sizes,
@@ -15,7 +16,8 @@
  * - late: a print reported minutes after it traded (204 Late, 202 Late and Out of Sequence) at a
  *   price of the quote in force when it traded; the bid/ask written are those at the report time;
  * - cancel: a 201 record repeating an earlier print's contract, exchange, price and size (no
- *   quote), which the classifier uses to remove that print;
+ *   quote), which the classifier uses to remove that print: one of the last five minutes when one
+ *   is held (the classifier looks back 10 minutes), else an older one it counts unmatched;
  * - golden sweep: scheduled sweeps of multi-listed contracts of at least $1.1M premium.
  * Sizes are Pareto (model.ts). The NBBO written on a print is the model quote at a quote time
  * 0–2 s before the order (quadratically skewed to recent; the later pieces of a split or sweep
@@ -29,7 +31,6 @@ import { contractId, nearestStrike, type Chain, type Expiration } from './chain.
 import {
   BLOCK_CAP,
   BLOCK_MIN,
-  CBOE,
   EVENT_MIX,
   EXCHANGE_SHARES,
   FLOOR_EXCHANGES,
@@ -81,6 +82,12 @@ const LOCATIONS = Object.keys(PRICE_LOCATION) as (keyof typeof PRICE_LOCATION)[]
 const LOCATION_CUMULATIVE = cumulative(LOCATIONS.map((k) => PRICE_LOCATION[k]));
 const EXCHANGE_CUMULATIVE = cumulative(EXCHANGE_SHARES.map((e) => e.share));
 const RESERVOIR = 512;
+/**
+ * How far back a cancel record reaches for its print: a feed's cancels follow their prints within
+ * minutes, and the classifier matches one only within its look-back (classification.ts
+ * cancelLookbackMs, 10 minutes), beyond which it is counted unmatched.
+ */
+const CANCEL_REACH_MS = 5 * 60_000;
 
 export interface MarketContext {
   chain: Chain;
@@ -214,7 +221,7 @@ export class FlowGenerator {
   }
 
   private exchange(root: RootSpec): number {
-    if (root.listing === 'cboe_only') return CBOE;
+    if (root.venue !== null) return root.venue;
     return EXCHANGE_SHARES[this.rng.weightedIndex(EXCHANGE_CUMULATIVE)]!.code;
   }
 
@@ -300,7 +307,7 @@ export class FlowGenerator {
   /** One order event of the given root at instant t, appended to out. */
   event(rootIndex: number, root: RootSpec, t: number, out: PrintRow[]): void {
     let kind = EVENT_KINDS[this.rng.weightedIndex(EVENT_CUMULATIVE)]!;
-    if (kind === 'sweep' && root.listing === 'cboe_only') kind = 'split';
+    if (kind === 'sweep' && root.venue !== null) kind = 'split';
     if (kind === 'floor' && this.session === 'gth') kind = 'single';
     const q = this.pickQuoted(rootIndex, root, t);
     if (!q) return;
@@ -360,7 +367,7 @@ export class FlowGenerator {
         );
         return;
       case 'floor': {
-        const exchange = root.listing === 'cboe_only' ? CBOE : this.rng.pick(FLOOR_EXCHANGES);
+        const exchange = root.venue ?? this.rng.pick(FLOOR_EXCHANGES);
         out.push(this.row(q, t, this.inside(q.nbbo, 0.1, 0.9), this.largeSize(50, 1.3, BLOCK_CAP), exchange, CONDITION.floor));
         return;
       }
@@ -461,10 +468,17 @@ export class FlowGenerator {
     );
   }
 
-  /** A cancel record of an earlier print of this trading date, or nothing when none is held. */
+  /**
+   * A cancel record of an earlier print of this trading date, or nothing when none is held: one of
+   * the held prints of the last CANCEL_REACH_MS, else (none so recent) any held print, which the
+   * classifier then counts unmatched. One draw either way, so the flow's other draws are as before.
+   */
   cancel(t: number, out: PrintRow[]): void {
     if (this.reservoir.length === 0) return;
-    const i = this.rng.int(this.reservoir.length);
+    const draw = this.rng.int(this.reservoir.length);
+    const recent: number[] = [];
+    for (let j = 0; j < this.reservoir.length; j += 1) if (this.reservoir[j]!.timestamp >= t - CANCEL_REACH_MS) recent.push(j);
+    const i = recent.length > 0 ? recent[draw % recent.length]! : draw;
     const victim = this.reservoir[i]!;
     this.reservoir[i] = this.reservoir[this.reservoir.length - 1]!;
     this.reservoir.pop();
@@ -480,7 +494,7 @@ export class FlowGenerator {
 
   /** A sweep of at least $1.1M premium on a multi-listed root, at the ask. */
   golden(roots: readonly { rootIndex: number; root: RootSpec }[], t: number, out: PrintRow[]): void {
-    const choices = roots.filter((r) => r.root.listing === 'multi');
+    const choices = roots.filter((r) => r.root.venue === null);
     // Premium = size × ask (cents) since the multiplier is 100; contracts of at least $2 keep
     // the size realistic (a $1.1M–$3M sweep of $2–$20 options is 550 to 15,000 contracts).
     for (let tries = 0; tries < 30 && choices.length > 0; tries += 1) {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarDay, completedSessions, isMonthlyExpiration, isTradingDay, monthlyExpiration } from '../../analytics/calendar.js';
 import { addDays } from '../../analytics/new-york-time.js';
 import { parseOccSymbol } from '../../analytics/occ.js';
+import { exchangeCodeByName } from '../../analytics/opra.js';
 import { optionsOvernightWindow, marketSessions } from '../../analytics/sessions.js';
 import { LAYOUTS, type IngestKind } from '../layouts.js';
 import { readRecords, RecordError } from '../records.js';
@@ -159,8 +160,9 @@ describe('writeSimulatedMarket at the default scale', () => {
     expect(total).toBeGreaterThanOrEqual(150_000);
     expect(total).toBeLessThanOrEqual(300_000);
     // Contracts sampled every minute: near the money (about 1,300 over the week) and, since the
-    // chain snapshots came, at the money around 30 days (about 800 more).
-    expect(summary.quotedContracts).toBeLessThanOrEqual(2500);
+    // chain snapshots came, at the money around 30 days (about 800 more); the NDX and RUT families
+    // add some 600 (about 2,950 in all).
+    expect(summary.quotedContracts).toBeLessThanOrEqual(3200);
     // Chain snapshots: every listed contract of each root about 28 times a regular session, 54 an
     // overnight one, 4 a curb.
     expect(summary.snapshotQuotes).toBeGreaterThan(3_000_000);
@@ -188,12 +190,28 @@ describe('writeSimulatedMarket at the default scale', () => {
       if (!expiries.has(c.root)) expiries.set(c.root, new Set());
       expiries.get(c.root)!.add(c.dateOfExpiry);
     }
-    expect([...expiries.keys()].sort()).toEqual(['AAPL', 'AMZN', 'IWM', 'NVDA', 'QQQ', 'SPX', 'SPXW', 'SPY', 'TSLA']);
-    for (const date of expiries.get('SPX')!) expect(isMonthlyExpiration(date), date).toBe(true);
-    for (const date of WEEK) {
-      for (const root of ['SPXW', 'SPY', 'QQQ', 'IWM']) expect(expiries.get(root)!.has(date), `${root} ${date}`).toBe(true);
+    expect([...expiries.keys()].sort()).toEqual([
+      'AAPL',
+      'AMZN',
+      'IWM',
+      'NDX',
+      'NDXP',
+      'NVDA',
+      'QQQ',
+      'RUT',
+      'RUTW',
+      'SPX',
+      'SPXW',
+      'SPY',
+      'TSLA',
+    ]);
+    for (const root of ['SPX', 'NDX', 'RUT']) {
+      for (const date of expiries.get(root)!) expect(isMonthlyExpiration(date), `${root} ${date}`).toBe(true);
+      expect(expiries.get(root)!.has(monthlyExpiration(2026, 12)), root).toBe(true);
     }
-    expect(expiries.get('SPX')!.has(monthlyExpiration(2026, 12))).toBe(true);
+    for (const date of WEEK) {
+      for (const root of ['SPXW', 'NDXP', 'RUTW', 'SPY', 'QQQ', 'IWM']) expect(expiries.get(root)!.has(date), `${root} ${date}`).toBe(true);
+    }
     for (const [root, dates] of expiries) {
       const sorted = [...dates].sort();
       expect(sorted[sorted.length - 1]! >= '2027-09-01', `${root} reaches out about a year`).toBe(true);
@@ -341,7 +359,7 @@ describe('writeSimulatedMarket at the default scale', () => {
     expect(counts.cancel).toBeGreaterThan(100);
   });
 
-  it('uses the real venue mix: SPX and SPXW on Cboe only, others spread over many exchanges', () => {
+  it('uses the real venue mix: SPX, SPXW, RUT and RUTW on Cboe only, NDX and NDXP on Nasdaq PHLX only, others over many exchanges', () => {
     const venues = new Map<string, Set<string>>();
     for (const rows of prints.values()) {
       for (const r of rows) {
@@ -352,6 +370,8 @@ describe('writeSimulatedMarket at the default scale', () => {
     }
     expect([...venues.get('SPX')!]).toEqual(['302']);
     expect([...venues.get('SPXW')!]).toEqual(['302']);
+    for (const root of ['RUT', 'RUTW']) expect([...venues.get(root)!], root).toEqual(['302']);
+    for (const root of ['NDX', 'NDXP']) expect([...venues.get(root)!], root).toEqual([String(exchangeCodeByName.phlx)]);
     expect(venues.get('SPY')!.size).toBeGreaterThanOrEqual(15);
     for (const set of venues.values()) for (const code of set) expect(Number(code)).toBeGreaterThanOrEqual(300);
   });
@@ -383,7 +403,18 @@ describe('writeSimulatedMarket at the default scale', () => {
   });
 
   it('writes one-minute bars with consistent OHLC near the documented levels', () => {
-    const levels: Record<string, number> = { SPX: 5900, SPY: 588.5, QQQ: 510, IWM: 225, AAPL: 230, TSLA: 340, NVDA: 140, AMZN: 205 };
+    const levels: Record<string, number> = {
+      SPX: 5900,
+      SPY: 588.5,
+      NDX: 20_900,
+      QQQ: 510,
+      RUT: 2250,
+      IWM: 225,
+      AAPL: 230,
+      TSLA: 340,
+      NVDA: 140,
+      AMZN: 205,
+    };
     for (const f of summary.files.underlying_bars!.filter((x) => WEEK.includes(dateOfFile(x)))) {
       const rows = readCsv(f).rows;
       const symbols = new Set(rows.map((r) => r.symbol));
@@ -401,9 +432,9 @@ describe('writeSimulatedMarket at the default scale', () => {
       // (none in GTH, the curb or the options' last quarter hour); an ETF to the 16:15 options close.
       const date = dateOfFile(f);
       const { open_timestamp: open, close_timestamp: close } = calendarDay(date);
-      for (const symbol of ['SPX', 'AAPL', 'SPY']) {
+      for (const symbol of ['SPX', 'NDX', 'RUT', 'AAPL', 'SPY', 'QQQ', 'IWM']) {
         const times = rows.filter((r) => r.symbol === symbol).map((r) => Number(r.timestamp));
-        const end = symbol === 'SPY' ? close! + 15 * 60_000 : close!;
+        const end = ['SPY', 'QQQ', 'IWM'].includes(symbol) ? close! + 15 * 60_000 : close!;
         expect(Math.min(...times), `${symbol} ${date}`).toBe(open);
         expect(Math.max(...times) + 60_000, `${symbol} ${date}`).toBe(end);
       }
