@@ -2374,19 +2374,19 @@ export interface components {
         /** DatasetFreshness */
         DatasetFreshness: {
             /**
-             * @description Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or equities.splits.
+             * @description Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars, equities.splits, futures.trades (CME equity-index futures trades), futures.bars (their one-minute bars) or futures.settlements (their daily settlements, open interest and cleared volume).
              * @example options.prints
              */
             dataset: string;
             /**
              * Format: date
-             * @description Date of the newest data (trading date, or New York date of the newest bar); null when empty.
+             * @description Date of the newest data (trading date, New York date of the newest bar; for the futures datasets the CME trade date, which for a Globex evening is the next day); null when empty.
              * @example 2026-11-20
              */
             newest_date: string | null;
             /**
              * Format: int64
-             * @description Time of the newest row (Unix ms): the newest print not cancelled, or the newest bar's start; null for date-only datasets or when empty.
+             * @description Time of the newest row (Unix ms): the newest print not cancelled, the newest futures trade, the newest bar's start, or for futures.settlements the publication time of the newest trade date's settlement; null for date-only datasets or when empty.
              * @example 1763672400000
              */
             newest_timestamp: number | null;

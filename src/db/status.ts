@@ -2,11 +2,15 @@
  * Health and data freshness for GET /v1/status. Row counts are the planner's estimates
  * (pg_class.reltuples), since an exact count of prints would scan days of rows; the newest print
  * and quote dates are looked for partition by partition from the newest, stopping at the first
- * that holds data.
+ * that holds data. The futures datasets: trades by their newest time and its CME trade date, bars by
+ * the newest minute and the Globex trade date it belongs to, settlements by the newest trade date
+ * settled and its publication time.
  */
 import { sql } from 'kysely';
 import { newYorkDate } from '../analytics/new-york-time.js';
 import { OPTION_ROOTS } from '../analytics/roots.js';
+import { globexTradeDateAt } from '../analytics/futures/globex-calendar.js';
+import { FUTURES_ROOTS } from '../analytics/futures/products.js';
 import type { Queryable } from './connection.js';
 import { partitionDates, partitionName } from './partitions.js';
 
@@ -88,6 +92,49 @@ async function newestBar(db: Queryable, indexes: boolean): Promise<number | null
   return row?.ts ?? null;
 }
 
+/** The newest futures trade: one probe per root on the root's newest-first index. */
+async function newestFuturesTrade(db: Queryable): Promise<{ date: string | null; ts: number | null }> {
+  const result = await sql<{ ts: number | null; trade_date: string | null }>`
+    select t.ts::float8 as ts, t.trade_date::text as trade_date
+    from unnest(${[...FUTURES_ROOTS]}::text[]) as r (root)
+    cross join lateral (
+      select ts, trade_date from futures_trades where futures_trades.root = r.root order by ts desc, sequence desc, match desc limit 1
+    ) t
+    order by t.ts desc limit 1`.execute(db);
+  const row = result.rows[0];
+  return { date: row?.trade_date ?? null, ts: row?.ts ?? null };
+}
+
+/** The futures datasets: trades (newest by time, its trade date), one-minute bars, daily settlements (the newest trade date settled, its publication time). */
+async function futuresFreshness(db: Queryable): Promise<DatasetFreshness[]> {
+  const trades = await newestFuturesTrade(db);
+  const bar = await db.selectFrom('futures_bars').select('ts').orderBy('ts', 'desc').limit(1).executeTakeFirst();
+  const barTs = bar?.ts ?? null;
+  const settled = await db
+    .selectFrom('futures_statistics')
+    .select([sql<string>`trade_date::text`.as('trade_date'), 'settlement_ts'])
+    .where('settlement_price', 'is not', null)
+    .orderBy('trade_date', 'desc')
+    .orderBy('settlement_ts', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return [
+    { dataset: 'futures.trades', newest_timestamp: trades.ts, newest_date: trades.date, rows: await estimatedRows(db, 'futures_trades') },
+    {
+      dataset: 'futures.bars',
+      newest_timestamp: barTs,
+      newest_date: barTs === null ? null : (globexTradeDateAt(barTs)?.trade_date ?? null),
+      rows: await estimatedRows(db, 'futures_bars'),
+    },
+    {
+      dataset: 'futures.settlements',
+      newest_timestamp: settled?.settlement_ts ?? null,
+      newest_date: settled?.trade_date ?? null,
+      rows: await estimatedRows(db, 'futures_statistics'),
+    },
+  ];
+}
+
 export async function datasetFreshness(db: Queryable): Promise<DatasetFreshness[]> {
   const splits = await db
     .selectFrom('stock_splits')
@@ -123,5 +170,6 @@ export async function datasetFreshness(db: Queryable): Promise<DatasetFreshness[
       newest_date: openInterest.newest_date,
       rows: await estimatedRows(db, 'open_interest'),
     },
+    ...(await futuresFreshness(db)),
   ];
 }

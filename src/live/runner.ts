@@ -3,7 +3,9 @@
  * window, the regular session, the curb: analytics/sessions.ts), each minute that has ended is
  * taken from a live source (source.ts) and loaded through the ordinary ingest path, as files of
  * its rows in the canonical layouts given to the same loaders a vendor's file goes through
- * (ingest/market.ts), in dependency order (underlying bars, quotes, prints). So a trading date's
+ * (ingest/market.ts), in dependency order (underlying bars, quotes, prints), with the futures rows
+ * the source gives with that minute (futures bars, statistics, trades; their definitions with the
+ * date's contracts). So a trading date's
  * partitions grow in place: a date already stored takes the new rows through the loaders' append
  * path (a print it already holds, by date, contract and sequence, is left as stored; a quote or a
  * bar is upserted), and loading a minute again changes nothing.
@@ -198,7 +200,11 @@ export class LiveMarket {
     if (this.ready.has(tradingDate)) return;
     const day = await this.options.source.day(tradingDate);
     await seedOptionRoots(this.options.db);
-    await this.loadFiles(`${tradingDate}`, { contracts: day.contracts, open_interest: day.openInterest });
+    await this.loadFiles(`${tradingDate}`, {
+      contracts: day.contracts,
+      open_interest: day.openInterest,
+      futures_definitions: day.futuresDefinitions ?? [],
+    });
     this.ready.add(tradingDate);
   }
 
@@ -211,6 +217,9 @@ export class LiveMarket {
       underlying_bars: minutes.flatMap((m) => m.bars),
       quotes: minutes.flatMap((m) => m.quotes),
       prints: minutes.flatMap((m) => m.prints),
+      futures_bars: minutes.flatMap((m) => m.futuresBars ?? []),
+      futures_statistics: minutes.flatMap((m) => m.futuresStatistics ?? []),
+      futures_trades: minutes.flatMap((m) => m.futuresTrades ?? []),
     });
   }
 
@@ -218,7 +227,17 @@ export class LiveMarket {
   private async loadFiles(label: string, lines: Partial<Record<IngestKind, string[]>>): Promise<number> {
     fs.mkdirSync(this.options.dir, { recursive: true });
     let prints = 0;
-    for (const kind of ['contracts', 'open_interest', 'underlying_bars', 'quotes', 'prints'] as const) {
+    for (const kind of [
+      'contracts',
+      'futures_definitions',
+      'open_interest',
+      'underlying_bars',
+      'futures_bars',
+      'futures_statistics',
+      'quotes',
+      'prints',
+      'futures_trades',
+    ] as const) {
       const rows = lines[kind];
       if (rows === undefined || rows.length === 0) continue;
       const file = path.join(this.options.dir, `${kind}-${label}.csv.gz`);

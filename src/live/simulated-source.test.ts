@@ -44,7 +44,19 @@ describe('the simulated live source', () => {
       SMALL,
     );
     const pick = (kind: string): string => summary.files[kind as 'prints']!.find((f) => f.includes(DATE) || kind === 'contracts')!;
-    files = Object.fromEntries(['contracts', 'open_interest', 'underlying_bars', 'quotes', 'prints'].map((k) => [k, pick(k)]));
+    files = Object.fromEntries(
+      [
+        'contracts',
+        'open_interest',
+        'underlying_bars',
+        'quotes',
+        'prints',
+        'futures_definitions',
+        'futures_trades',
+        'futures_bars',
+        'futures_statistics',
+      ].map((k) => [k, pick(k)]),
+    );
     const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL });
     live = await source.minutes(DATE, 0, NOW);
   }, 300_000);
@@ -80,11 +92,44 @@ describe('the simulated live source', () => {
     expect(open.quotes.length).toBeGreaterThan(1000);
   }, 120_000);
 
+  it('gives the futures rows of the day file, each with the first options minute ending after it is known', () => {
+    const windows = optionsWindows(DATE);
+    for (const [kind, key] of [
+      ['futures_trades', 'futuresTrades'],
+      ['futures_bars', 'futuresBars'],
+    ] as const) {
+      const file = lines(files[kind]!);
+      expect(
+        live.flatMap((m) => m[key] ?? []),
+        kind,
+      ).toEqual(file);
+      expect(file.length, kind).toBeGreaterThan(500);
+      for (const m of live) {
+        for (const line of m[key] ?? []) {
+          // A row is known at its minute's end: in the minute, or in a Globex minute since the options minute before.
+          const end = Math.floor(Number(line.split(',')[1]) / MINUTE) * MINUTE + MINUTE;
+          expect(end).toBeLessThanOrEqual(m.start + MINUTE);
+          const previous = live[live.indexOf(m) - 1];
+          if (previous !== undefined) expect(end).toBeGreaterThan(previous.start + MINUTE);
+        }
+      }
+    }
+    // The Globex evening from 18:00 ET, before the options' overnight window opens at 20:15, comes with its first minute.
+    const first = live[0]!;
+    expect(first.start).toBe(windows[0]!.start);
+    const evening = (first.futuresTrades ?? []).map((l) => Number(l.split(',')[1]));
+    expect(Math.min(...evening)).toBeLessThan(Date.parse('2026-11-18T23:30:00Z'));
+    // No statistic is published by 09:45 ET: the day file's is empty, and so are the minutes'.
+    expect(live.flatMap((m) => m.futuresStatistics ?? [])).toEqual(lines(files.futures_statistics!));
+  });
+
   it("gives the date's contracts and open interest as the day files hold them", async () => {
     const source = new SimulatedLiveSource({ seed: 11, scale: 'default', overrides: SMALL });
     const day = await source.day(DATE);
     expect(day.contracts).toEqual(lines(files.contracts!));
     expect(day.openInterest).toEqual(lines(files.open_interest!));
+    expect(day.futuresDefinitions).toEqual(lines(files.futures_definitions!));
+    expect(day.futuresDefinitions).toHaveLength(6);
   }, 60_000);
 
   it('is deterministic for a seed and a clock: the same minutes from a fresh source, other figures for another seed', async () => {

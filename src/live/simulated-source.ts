@@ -10,7 +10,9 @@
  * the open interest at its start, which rolls forward with each date's volume), then the date's
  * minutes are generated in order and kept behind a cursor; asking for an earlier minute starts the
  * date's generator again. The work yields to the event loop between minutes, so a service running
- * it keeps answering.
+ * it keeps answering. The date's futures (simulator/futures.ts) are simulated whole when it is
+ * prepared, as the day file's are, and each row given with the options minute that ends first at or
+ * after it is known.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { riskFreeRate, dividendYield } from '../analytics/rates.js';
@@ -21,6 +23,8 @@ import { datesThrough } from '../ingest/simulator/index.js';
 import { SCALES, UNDERLYINGS, type Scale, type ScaleSpec } from '../ingest/simulator/model.js';
 import { segmentsOf, simulatePaths, MINUTE_MS, type SegmentPath } from '../ingest/simulator/paths.js';
 import { Prng } from '../ingest/simulator/prng.js';
+import { simulateFuturesDay, type FuturesRow } from '../ingest/simulator/futures.js';
+import { futuresRng } from '../ingest/simulator/futures-files.js';
 import type { LiveDay, LiveMinute, LiveSource } from './source.js';
 
 export interface SimulatedSourceOptions {
@@ -40,9 +44,52 @@ interface PreparedDate {
   rng: Prng;
   paths: SegmentPath[];
   openInterest: Int32Array;
+  /** The date's futures (simulator/futures.ts, as the day files write them): definitions, and rows by the options minute that delivers them. */
+  futuresDefinitions: string[];
+  futures: Map<number, FuturesOfMinute>;
   /** The date's generator and the next minute it gives (null when the date is over). */
   generator: Generator<SimulatedMinute, void>;
   next: SimulatedMinute | null;
+}
+
+interface FuturesOfMinute {
+  trades: string[];
+  bars: string[];
+  statistics: string[];
+}
+
+/**
+ * The futures rows of a date by the options minute that delivers them: the first minute of the
+ * date's options windows that ends at or after the row is known (the last minute for any later).
+ */
+function futuresByMinute(
+  tradingDate: string,
+  paths: readonly SegmentPath[],
+  seed: number,
+): { definitions: string[]; byMinute: Map<number, FuturesOfMinute> } {
+  const day = simulateFuturesDay(tradingDate, paths, futuresRng(new Prng(seed)));
+  const starts: number[] = [];
+  for (const p of paths) {
+    if (p.segment.tradingDate !== tradingDate) continue;
+    for (let m = 0; m < p.segment.minutes; m += 1) starts.push(p.segment.start + m * MINUTE_MS);
+  }
+  starts.sort((a, b) => a - b);
+  const byMinute = new Map<number, FuturesOfMinute>();
+  const put = (rows: readonly FuturesRow[], key: keyof FuturesOfMinute): void => {
+    let i = 0;
+    for (const row of rows) {
+      while (i < starts.length - 1 && starts[i]! + MINUTE_MS < row.at) i += 1;
+      const start = starts[i];
+      if (start === undefined) return;
+      let entry = byMinute.get(start);
+      if (entry === undefined) byMinute.set(start, (entry = { trades: [], bars: [], statistics: [] }));
+      entry[key].push(row.line);
+    }
+  };
+  put(day.trades, 'trades');
+  put(day.bars, 'bars');
+  put(day.statistics, 'statistics');
+  return { definitions: day.definitions, byMinute };
 }
 
 function nextMinute(generator: Generator<SimulatedMinute, void>): SimulatedMinute | null {
@@ -61,7 +108,7 @@ export class SimulatedLiveSource implements LiveSource {
   }
 
   async day(tradingDate: string): Promise<LiveDay> {
-    const { chain, openInterest } = await this.prepare(tradingDate);
+    const { chain, openInterest, futuresDefinitions } = await this.prepare(tradingDate);
     const contracts: string[] = [];
     const figures: string[] = [];
     // The lines of simulator/index.ts's contracts and open_interest files, in their order.
@@ -71,7 +118,7 @@ export class SimulatedLiveSource implements LiveSource {
         if (e.date >= tradingDate) figures.push(`${chain.symbols[id]!},${tradingDate},${openInterest[id]!}`);
       }
     }
-    return { tradingDate, contracts, openInterest: figures };
+    return { tradingDate, contracts, openInterest: figures, futuresDefinitions };
   }
 
   async minutes(tradingDate: string, from: number, to: number): Promise<LiveMinute[]> {
@@ -80,8 +127,20 @@ export class SimulatedLiveSource implements LiveSource {
     const out: LiveMinute[] = [];
     while (date.next !== null && date.next.start + MINUTE_MS <= to) {
       const m = date.next;
-      if (m.start >= from)
-        out.push({ tradingDate, session: SESSION_OF[m.segment.kind], start: m.start, bars: m.bars, quotes: m.quotes, prints: m.prints });
+      if (m.start >= from) {
+        const futures = date.futures.get(m.start);
+        out.push({
+          tradingDate,
+          session: SESSION_OF[m.segment.kind],
+          start: m.start,
+          bars: m.bars,
+          quotes: m.quotes,
+          prints: m.prints,
+          futuresTrades: futures?.trades ?? [],
+          futuresBars: futures?.bars ?? [],
+          futuresStatistics: futures?.statistics ?? [],
+        });
+      }
       date.next = nextMinute(date.generator);
       await yieldToEventLoop();
     }
@@ -107,12 +166,15 @@ export class SimulatedLiveSource implements LiveSource {
       // Only the date's volume is wanted: its prints, without computing its quotes.
       for (const _ of simulateDay({ ...this.dayOf(chain, rng, paths, date), quotes: false, volume })) await yieldToEventLoop();
     }
+    const futures = futuresByMinute(tradingDate, paths, this.options.seed);
     const prepared: PreparedDate = {
       tradingDate,
       chain,
       rng,
       paths,
       openInterest,
+      futuresDefinitions: futures.definitions,
+      futures: futures.byMinute,
       generator: this.generatorOf(chain, rng, paths, tradingDate),
       next: null,
     };

@@ -1,7 +1,7 @@
 /**
  * What a live market feed gives the service: for a trading date, the contracts listed and the open
  * interest at its start, then minute by minute the underlying bars, NBBO samples and prints of
- * that minute. Everything is given as lines of the canonical ingest layouts (src/ingest/layouts.ts),
+ * that minute, and the futures rows known by then. Everything is given as lines of the canonical ingest layouts (src/ingest/layouts.ts),
  * so that it loads through the ordinary loaders, exactly as a file of the same rows would.
  *
  * Which minutes are due, and when, is the runner's business (runner.ts, from the calendar); a source
@@ -14,6 +14,8 @@ export interface LiveDay {
   tradingDate: string;
   contracts: string[];
   openInterest: string[];
+  /** futures_definitions lines of the futures contracts trading on the date (none: the source has no futures). */
+  futuresDefinitions?: string[];
 }
 
 /** One minute of a trading date, as canonical lines (underlying_bars, quotes, prints). */
@@ -25,6 +27,15 @@ export interface LiveMinute {
   bars: string[];
   quotes: string[];
   prints: string[];
+  /**
+   * Futures rows (futures_trades, futures_bars, futures_statistics lines) that became known by the
+   * minute's end and after the previous minute of the date's options windows ended: those of Globex
+   * minutes outside the options windows (the evening from 18:00 ET, the 09:25–09:30 pause) come with
+   * the next options minute. None: the source has no futures.
+   */
+  futuresTrades?: string[];
+  futuresBars?: string[];
+  futuresStatistics?: string[];
 }
 
 export interface LiveSource {

@@ -69,7 +69,9 @@
  * Files (all gzip CSV with the canonical header): contracts.csv.gz, underlying_bars-<date>.csv.gz
  * of the history dates, then per trading date underlying_bars-<date>.csv.gz,
  * open_interest-<date>.csv.gz, quotes-<date>.csv.gz,
- * prints-<date>.csv.gz. Load contracts first.
+ * prints-<date>.csv.gz, and the date's simulated futures (futures.ts: ES, NQ, RTY) as
+ * futures_definitions-, futures_trades-, futures_bars- and futures_statistics-<date>.csv.gz.
+ * Load contracts first.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -85,6 +87,7 @@ import { simulateDay, writeBars, type DaySimulation } from './day.js';
 import { MINUTE_MS, regularProfile, segmentsOf, simulatePaths, type SegmentPath } from './paths.js';
 import { Prng } from './prng.js';
 import { CsvGzWriter } from './writer.js';
+import { emptyFuturesFiles, writeFuturesDay } from './futures-files.js';
 
 export { SCALES, UNDERLYINGS, ROOTS } from './model.js';
 export { HISTORY_SESSIONS } from './history.js';
@@ -188,14 +191,23 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
   const { now, outDir } = options;
   const rng = new Prng(options.seed);
   const dates = simulatedDates(now);
-  const segments = dates.flatMap(segmentsOf).filter((s) => s.start + MINUTE_MS <= now);
-  const paths = simulatePaths(segments, rng.fork('paths'));
+  // Every segment of the dates (the futures' fair value needs the level after `now`'s minute: futures.ts);
+  // the options use those begun by now, which are the same whether the later ones are simulated or not.
+  const allPaths = simulatePaths(dates.flatMap(segmentsOf), rng.fork('paths'));
+  const paths = allPaths.filter((s) => s.segment.start + MINUTE_MS <= now);
   const chain = buildChain(dates, scale);
   const history = historyDates(now, SESSIONS);
   const historyPaths = simulateHistoryPaths(history, rng.fork('history-paths'));
   await mkdir(outDir, { recursive: true });
 
-  const files: Partial<Record<IngestKind, string[]>> = { contracts: [], underlying_bars: [], open_interest: [], quotes: [], prints: [] };
+  const files: Partial<Record<IngestKind, string[]>> = {
+    contracts: [],
+    underlying_bars: [],
+    open_interest: [],
+    quotes: [],
+    prints: [],
+    ...emptyFuturesFiles(),
+  };
   const rows: Partial<Record<IngestKind, number>> = {};
   const track = (...written: [IngestKind, CsvGzWriter][]): void => {
     const set: Partial<Record<IngestKind, string[]>> = {};
@@ -237,7 +249,8 @@ export async function simulateMarket(options: SimulateOptions, overrides: Partia
       quotedEver,
       counters,
     });
-    track(['underlying_bars', bars], ['open_interest', oi], ['quotes', quotes], ['prints', prints]);
+    const futures = await writeFuturesDay(outDir, date, allPaths, now, rng);
+    track(['underlying_bars', bars], ['open_interest', oi], ['quotes', quotes], ['prints', prints], ...futures);
   }
   return {
     files,

@@ -14,12 +14,14 @@ T = TypeVar("T", bound="DatasetFreshness")
 class DatasetFreshness:
     """
     Attributes:
-        dataset (str): Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars or
-            equities.splits.
-        newest_timestamp (int | None): Time of the newest row (Unix ms): the newest print not cancelled, or the newest
-            bar's start; null for date-only datasets or when empty.
-        newest_date (datetime.date | None): Date of the newest data (trading date, or New York date of the newest bar);
-            null when empty.
+        dataset (str): Dataset: options.prints, options.quotes, options.open_interest, equities.bars, indices.bars,
+            equities.splits, futures.trades (CME equity-index futures trades), futures.bars (their one-minute bars) or
+            futures.settlements (their daily settlements, open interest and cleared volume).
+        newest_timestamp (int | None): Time of the newest row (Unix ms): the newest print not cancelled, the newest
+            futures trade, the newest bar's start, or for futures.settlements the publication time of the newest trade
+            date's settlement; null for date-only datasets or when empty.
+        newest_date (datetime.date | None): Date of the newest data (trading date, New York date of the newest bar; for
+            the futures datasets the CME trade date, which for a Globex evening is the next day); null when empty.
         rows (int | None): Approximate row count.
     """
 
