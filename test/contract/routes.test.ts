@@ -4,8 +4,6 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as sdk from '../../generated/client/index.js';
@@ -13,9 +11,7 @@ import { apiContractPath, loadApiContract, resolveRef } from '../../src/api-cont
 import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
-import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadFuturesDefinitions, loadFuturesTrades } from '../support/futures-trades.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
@@ -23,37 +19,6 @@ import { settledJob } from '../support/settled.js';
 const contract = loadApiContract();
 
 /** Minutes of 2026-11-20 from 10:00 ET that the futures sample has bars of (the simulated market has SPX values then). */
-const FUTURES_MINUTES = Array.from({ length: 5 }, (_, i) => Date.parse('2026-11-20T15:00:00Z') + i * 60_000);
-
-/** A small futures sample loaded through the ingest path (the simulated market has no futures yet): ESZ6's definition, bars, statistics. */
-async function loadFuturesSample(service: TestService): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'routes-futures-'));
-  const files: [LoadKind, string[]][] = [
-    [
-      'futures_definitions',
-      ['symbol,root,contract_month,expiration,tick_size,multiplier', `ESZ6,ES,2026-12,${Date.parse('2026-12-18T14:30:00Z')},0.25,50`],
-    ],
-    [
-      'futures_bars',
-      ['symbol,timestamp,open,high,low,close,volume', ...FUTURES_MINUTES.map((ts) => `ESZ6,${ts},6650,6651,6649.5,6650.25,100`)],
-    ],
-    [
-      'futures_statistics',
-      [
-        'symbol,trade_date,settlement_price,settlement_status,open_interest,cleared_volume',
-        'ESZ6,2026-11-19,6640.5,final,2000000,1500000',
-        'ESZ6,2026-11-20,6655.25,preliminary,,1400000',
-      ],
-    ],
-  ];
-  for (const [kind, lines] of files) {
-    const file = path.join(dir, `${kind}.csv`);
-    fs.writeFileSync(file, `${lines.join('\n')}\n`);
-    const result = await loadMarketFile(service.database.admin, kind, file);
-    expect(result.rejected, kind).toEqual([]);
-  }
-  fs.rmSync(dir, { recursive: true, force: true });
-}
 
 describe('the contract and the handlers', () => {
   it('serves every operation of the contract, and nothing else', () => {
@@ -79,14 +44,6 @@ describe('every served route through the generated client', () => {
     service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
     ({ client, key } = await service.newAccount({ plan: 'pro' }));
     await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
-    await loadFuturesSample(service);
-    // The simulated market has no futures yet: a few trades through the ingest path.
-    await loadFuturesDefinitions(service.database.admin);
-    const at = Date.parse('2026-11-20T15:00:00Z');
-    await loadFuturesTrades(service.database.admin, [
-      { symbol: 'ESZ6', ts: at, sequence: 1, price: 6010.25, size: 3, side: 'buy', tradeDate: '2026-11-20' },
-      { symbol: 'ESH7', ts: at + 5, sequence: 2, price: 6060.5, size: 1, side: 'none', tradeDate: '2026-11-20' },
-    ]);
   });
   afterAll(async () => service.stop());
 
@@ -125,7 +82,7 @@ describe('every served route through the generated client', () => {
       ],
       ['listFuturesTrades', () => sdk.listFuturesTrades({ client, query: { root: 'ES', date: '2026-11-20' } })],
       ['listFuturesSettlements', () => sdk.listFuturesSettlements({ client, query: { root: 'ES', date: '2026-11-20' } })],
-      ['getFuturesBasis', () => sdk.getFuturesBasis({ client, query: { symbol: 'ESZ6', at: FUTURES_MINUTES.at(-1)! + 60_000 } })],
+      ['getFuturesBasis', () => sdk.getFuturesBasis({ client, query: { symbol: 'ESZ6', at: Date.parse('2026-11-20T15:05:00Z') } })],
       ['listOptionOvernightSessions', () => sdk.listOptionOvernightSessions({ client })],
       ['listStockSplits', () => sdk.listStockSplits({ client, query: { limit: 5 } })],
       [
