@@ -183,13 +183,17 @@ async function capture(databaseUrl: string, work: string): Promise<void> {
     await take('listStockSplits', call('GET', '/v1/stocks/splits', { limit: 5 }));
     await take('listFuturesProducts', call('GET', '/v1/futures/products', { root: 'ES' }));
     await take('listFuturesContracts', call('GET', '/v1/futures/contracts', { root: 'ES', as_of: DAY }));
-    // Answered once the simulated market has futures (branch h-futsim); until then 422 no_data.
     await take('listFuturesBars', call('GET', '/v1/futures/bars', { symbol: 'ES.c.0', date: DAY, interval: '1h', limit: 3 }));
     await take(
       'listFuturesContinuous',
       call('GET', '/v1/futures/continuous', { symbol: 'ES.v.0', start_date: '2026-09-01', end_date: DAY }),
     );
     await take('listFuturesTrades', call('GET', '/v1/futures/trades', { symbol: 'ESZ26', date: DAY, min_notional: 1000000, limit: 5 }));
+    await take('listFuturesSettlements', call('GET', '/v1/futures/settlements', { root: 'ES', date: DAY, limit: 2 }));
+    await take(
+      'getFuturesBasis',
+      call('GET', '/v1/futures/basis', { root: 'ES', contracts: 'listed', at: Date.parse(`${DAY}T19:00:00Z`) }),
+    );
     await take('listMarketSessions', call('GET', '/v1/market/sessions', { date: DAY }));
     await take('getMarketCalendarDay', call('GET', '/v1/market/calendar', { date: '2026-11-27' }));
     await take('listCatalog', call('GET', '/v1/catalog', { family: 'options' }));
