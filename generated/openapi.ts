@@ -276,8 +276,8 @@ export interface paths {
          *     whose contract differs from the previous bar's (across pages too) has `roll` true and
          *     names `previous_contract_symbol`; the first bar of a query has no previous bar.
          *
-         *     **Adjustment** (continuous symbols only; a contract's bars are never adjusted, and `adjust`
-         *     other than none with one is 400). The price of a roll is the daily settlement of both
+         *     **Adjustment** (continuous symbols only; a contract's bars are never adjusted: with a contract
+         *     symbol, which has no roll, `adjust` changes nothing). The price of a roll is the daily settlement of both
          *     contracts on the last trade date before the new contract's first date (the eve of the roll:
          *     the settlement CME publishes for both, final when final, else preliminary), as a
          *     back-adjusting desk reads them; a contract with no stored settlement that date is read at
@@ -7640,7 +7640,7 @@ export interface operations {
     listFuturesBars: {
         parameters: {
             query: {
-                /** @description Back-adjustment of a continuous series at its rolls (none, difference, ratio); only none with a contract. */
+                /** @description Back-adjustment of a continuous series at its rolls (none, difference, ratio); with a contract symbol it changes nothing. */
                 adjust?: components["schemas"]["FuturesPriceAdjustment"];
                 /** @description Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page). */
                 cursor_id?: components["parameters"]["CursorId"];
@@ -7697,13 +7697,13 @@ export interface operations {
                 at?: components["schemas"]["UnixMsParam"];
                 /** @description With root (not with symbol), front (the nearest contract not settled at each minute; the default) or listed (every stored one not settled). */
                 contracts?: components["schemas"]["FuturesBasisContracts"];
-                /** @description End of the series, exclusive, Unix ms; default now. Given only with start_time. */
+                /** @description End of the series, exclusive, Unix ms; default now (and at most now). Alone, it reads the 24 hours before it. */
                 end_time?: components["schemas"]["UnixMsParam"];
                 /** @description A series' step, 1m (every minute) or 1h (the last minute of each clock hour); a series' only (without start_time, ignored). */
                 interval?: components["schemas"]["FuturesBasisInterval"];
                 /** @description The product's contracts, as `contracts` chooses. */
                 root?: components["schemas"]["FuturesRoot"];
-                /** @description A series from this instant, inclusive, Unix ms (on the minutes' starts). */
+                /** @description A series from this instant, inclusive, Unix ms (on the minutes' starts); default (with end_time alone) 24 hours before end_time. A range that begins after the newest minute of data is 422 no_data. */
                 start_time?: components["schemas"]["UnixMsParam"];
                 /** @description One contract, ESZ26 or ESZ6 (a one-digit year read as `/v1/futures/contracts` reads it at the trade date of the instant, or of the series' end). */
                 symbol?: string;
@@ -7742,7 +7742,7 @@ export interface operations {
     listFuturesContinuous: {
         parameters: {
             query: {
-                /** @description Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. At most 366 days after start_date. */
+                /** @description Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); at most 366 days after start_date. Default the current CME trade date, kept within 0 to 366 days after a given start_date (a later start_date maps that date alone; an earlier one its first 367 dates). */
                 end_date?: components["schemas"]["CalendarDate"];
                 /** @description First trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default 91 days before end_date. */
                 start_date?: components["schemas"]["CalendarDate"];
@@ -7864,13 +7864,13 @@ export interface operations {
                 cursor_id?: components["parameters"]["CursorId"];
                 /** @description One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one. */
                 date?: components["schemas"]["CalendarDate"];
-                /** @description Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date. */
+                /** @description Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31). Default (with start_date alone) the current trade date, kept within 0 to 365 days after start_date (a later start_date reads that date alone; an earlier one its first 366 dates). */
                 end_date?: components["schemas"]["CalendarDate"];
                 /** @description Max rows per page. */
                 limit?: number;
                 /** @description Every contract of this product. */
                 root?: components["schemas"]["FuturesRoot"];
-                /** @description First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates. */
+                /** @description First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); at most 366 dates with end_date. Default (with end_date alone) 30 days before end_date. */
                 start_date?: components["schemas"]["CalendarDate"];
                 /** @description One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range). */
                 symbol?: string;

@@ -7184,7 +7184,7 @@ export type ListFuturesBarsData = {
          */
         session?: FuturesBarSession;
         /**
-         * Back-adjustment of a continuous series at its rolls (none, difference, ratio); only none with a contract.
+         * Back-adjustment of a continuous series at its rolls (none, difference, ratio); with a contract symbol it changes nothing.
          */
         adjust?: FuturesPriceAdjustment;
         /**
@@ -7270,7 +7270,7 @@ export type ListFuturesContinuousData = {
          */
         start_date?: CalendarDate;
         /**
-         * Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. At most 366 days after start_date.
+         * Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); at most 366 days after start_date. Default the current CME trade date, kept within 0 to 366 days after a given start_date (a later start_date maps that date alone; an earlier one its first 367 dates).
          */
         end_date?: CalendarDate;
     };
@@ -7442,11 +7442,11 @@ export type ListFuturesSettlementsData = {
          */
         date?: CalendarDate;
         /**
-         * First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates.
+         * First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); at most 366 dates with end_date. Default (with end_date alone) 30 days before end_date.
          */
         start_date?: CalendarDate;
         /**
-         * Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date.
+         * Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31). Default (with start_date alone) the current trade date, kept within 0 to 365 days after start_date (a later start_date reads that date alone; an earlier one its first 366 dates).
          */
         end_date?: CalendarDate;
         /**
@@ -7528,11 +7528,11 @@ export type GetFuturesBasisData = {
          */
         at?: UnixMsParam;
         /**
-         * A series from this instant, inclusive, Unix ms (on the minutes' starts).
+         * A series from this instant, inclusive, Unix ms (on the minutes' starts); default (with end_time alone) 24 hours before end_time. A range that begins after the newest minute of data is 422 no_data.
          */
         start_time?: UnixMsParam;
         /**
-         * End of the series, exclusive, Unix ms; default now. Given only with start_time.
+         * End of the series, exclusive, Unix ms; default now (and at most now). Alone, it reads the 24 hours before it.
          */
         end_time?: UnixMsParam;
         /**

@@ -288,6 +288,26 @@ describe('range_at_most_days (contract implied volatility)', () => {
   });
 });
 
+describe('range_at_most_days over dates (futures continuous mapping: both ends included)', () => {
+  it('accepts one date, and up to 366 days from start_date to end_date', () => {
+    expect(problems('listFuturesContinuous', { symbol: 'ES.c.0', start_date: '2026-11-20', end_date: '2026-11-20' })).toEqual([]);
+    expect(problems('listFuturesContinuous', { symbol: 'ES.c.0', start_date: '2025-11-20', end_date: '2026-11-21' })).toEqual([]);
+  });
+
+  it('names both dates of a reversed or longer range', () => {
+    const both = (message: string) => [
+      { parameter: 'start_date', message },
+      { parameter: 'end_date', message },
+    ];
+    expect(problems('listFuturesContinuous', { symbol: 'ES.c.0', start_date: '2026-11-21', end_date: '2026-11-20' })).toEqual(
+      both('start_date must not be after end_date'),
+    );
+    expect(problems('listFuturesContinuous', { symbol: 'ES.c.0', start_date: '2025-11-20', end_date: '2026-11-22' })).toEqual(
+      both('the range is at most 366 days'),
+    );
+  });
+});
+
 describe('range_at_most_days with when (option bars: a longest range per interval)', () => {
   const T = Date.parse('2026-11-20T15:00:00Z');
   const DAY_MS = 86_400_000;
@@ -467,6 +487,7 @@ describe('the contract', () => {
         'getIndexVolatility',
         'listFuturesContracts',
         'listFuturesBars',
+        'listFuturesContinuous',
         'listFuturesTrades',
         'listFuturesSettlements',
         'getFuturesBasis',

@@ -163,6 +163,18 @@ function ruleProblems(rule: ParameterRule, query: Query): ErrorDetail[] {
     case 'range_at_most_days': {
       const start = query[rule.start];
       const end = query[rule.end];
+      // A range of dates (YYYY-MM-DD, both ends included) may be one date; an instant range is half-open.
+      if (typeof start === 'string' && typeof end === 'string') {
+        if (!holds(query, rule.when)) return [];
+        const days = (Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS;
+        const message =
+          start > end
+            ? `${rule.start} must not be after ${rule.end}`
+            : days > rule.days
+              ? `the range is at most ${rule.days} days${rule.when.length > 0 ? ` with ${conditionText(rule.when)}` : ''}`
+              : null;
+        return message === null ? [] : [rule.start, rule.end].map((parameter) => ({ parameter, message }));
+      }
       if (typeof start !== 'number' || typeof end !== 'number') return [];
       // A rule whose conditions do not hold says nothing: another of the operation's rules bounds the range.
       if (!holds(query, rule.when)) return [];

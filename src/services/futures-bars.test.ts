@@ -57,7 +57,7 @@ describe('continuous mapping service', () => {
     });
   });
 
-  it('refuses a reversed range or one over 366 days, naming the dates given', async () => {
+  it('refuses a reversed range, naming the dates given; start_date alone maps at most 367 dates', async () => {
     const ctx = unitContext('listFuturesContinuous', { now: NOW, repositories: { futuresBars: fakeStore(false).repository } });
     await expect(listFuturesContinuous(ctx, { symbol: 'ES.c.0', start_date: '2026-12-11', end_date: '2026-12-07' })).rejects.toMatchObject({
       status: 400,
@@ -66,10 +66,12 @@ describe('continuous mapping service', () => {
         { parameter: 'end_date', message: 'start_date must not be after end_date' },
       ],
     });
-    await expect(listFuturesContinuous(ctx, { symbol: 'ES.c.0', start_date: '2025-12-01' })).rejects.toMatchObject({
-      status: 400,
-      details: [{ parameter: 'start_date', message: 'the range is at most 366 days' }],
-    });
+    // end_date's default (the current trade date) is kept within 366 days of start_date.
+    const long = await listFuturesContinuous(ctx, { symbol: 'ES.c.0', start_date: '2025-10-01' });
+    expect(long.data.at(-1)!.end_date).toBe('2026-10-02');
+    // A start_date after the current trade date maps that date alone.
+    const later = await listFuturesContinuous(ctx, { symbol: 'ES.c.0', start_date: '2027-01-15' });
+    expect(later.data.map((i) => [i.start_date, i.end_date])).toEqual([['2027-01-15', '2027-01-15']]);
   });
 });
 
@@ -103,13 +105,5 @@ describe('futures bars service', () => {
         ],
       },
     ]);
-  });
-
-  it('refuses adjust with a contract symbol', async () => {
-    const ctx = unitContext('listFuturesBars', { now: NOW, repositories: { futuresBars: fakeStore(true).repository } });
-    await expect(listFuturesBars(ctx, withContractDefaults('listFuturesBars', { symbol: 'ESZ6', adjust: 'ratio' }))).rejects.toMatchObject({
-      status: 400,
-      details: [{ parameter: 'adjust' }],
-    });
   });
 });

@@ -199,9 +199,7 @@ export async function listFuturesBars(ctx: ServiceContext, q: QueryOf<'listFutur
   const session = withDefault(q.session, 'session');
   const adjust: PriceAdjustment = withDefault(q.adjust, 'adjust');
   const continuous = parseContinuousSymbol(q.symbol);
-  if (continuous === null && adjust !== 'none') {
-    throw invalidParameters([{ parameter: 'adjust', message: 'a contract is never adjusted: adjust applies to continuous symbols only' }]);
-  }
+  // A contract symbol is one segment without a roll: any adjust leaves its prices as they are.
   const range = barRange(q, interval, ctx.now);
   if (range === null) throw noData(`${q.date ?? 'The date'} is not a CME trade date.`);
   // The contract's range_at_most_days rules refuse a bad range before the service runs; this guards a caller that skipped them.
@@ -268,7 +266,10 @@ export async function listFuturesContinuous(
 ): Promise<Result<'listFuturesContinuous'>> {
   // The contract's pattern is the parser's: a symbol that passed validation parses.
   const symbol = parseContinuousSymbol(q.symbol)!;
-  const end = q.end_date ?? globexTradeDateAt(ctx.now)?.trade_date ?? CALENDAR_LAST_DATE;
+  // end_date's default, the current trade date, is kept within the range's bounds after a given start_date.
+  const today = globexTradeDateAt(ctx.now)?.trade_date ?? CALENDAR_LAST_DATE;
+  const end =
+    q.end_date ?? (q.start_date === undefined ? today : [q.start_date, today, addDays(q.start_date, CONTINUOUS_MAX_DAYS)].sort()[1]!);
   const start = q.start_date ?? addDays(end, -CONTINUOUS_DEFAULT_DAYS);
   const named = (['start_date', 'end_date'] as const).filter((p) => q[p] !== undefined);
   if (start > end) throw invalidParameters(named.map((parameter) => ({ parameter, message: 'start_date must not be after end_date' })));

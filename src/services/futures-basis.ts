@@ -70,15 +70,18 @@ export function basisPoint(c: Candidate, index: FuturesIndex, m: BasisMinute): B
   };
 }
 
+/** The series read with end_time alone: the 24 hours before it. */
+const SERIES_DEFAULT_MS = 86_400_000;
+
 export async function getFuturesBasis(ctx: ServiceContext, q: QueryOf<'getFuturesBasis'>): Promise<Result<'getFuturesBasis'>> {
   const repo = ctx.deps.repositories.futuresBasis;
-  const series = q.start_time !== undefined;
-  if (q.end_time !== undefined && !series) throw invalidParameters([{ parameter: 'end_time', message: 'given only with start_time' }]);
+  const series = q.start_time !== undefined || q.end_time !== undefined;
   const instant = Math.min(q.at ?? ctx.now, ctx.now);
-  // A series holds the minutes ended by now at the latest.
+  // A series holds the minutes ended by now at the latest; end_time alone reads the day before it.
   const end = series ? Math.min(q.end_time ?? ctx.now, lastKnownMinute(ctx.now) + MINUTE_MS) : instant;
-  if (series && !(q.start_time! < end))
-    throw invalidParameters([{ parameter: 'start_time', message: 'must be before end_time (default now)' }]);
+  const start = q.start_time ?? end - SERIES_DEFAULT_MS;
+  // Both given high-to-low is refused by the contract's range rule; a range after the newest minute holds no data yet.
+  if (series && !(start < end)) throw noData('The range begins after the newest minute of data.');
 
   // The contracts: one by symbol, or the root's stored ones.
   let root: FuturesRoot;
@@ -114,7 +117,7 @@ export async function getFuturesBasis(ctx: ServiceContext, q: QueryOf<'getFuture
       const c = stored[k]!;
       // A contract's minutes end no later than its settlement; as the front, they also end after the previous contract's.
       const previous = front && k > 0 ? stored[k - 1]!.settlement : -Infinity;
-      const from = Math.max(q.start_time!, previous - MINUTE_MS + 1);
+      const from = Math.max(start, previous - MINUTE_MS + 1);
       const to = Math.min(end, c.settlement - MINUTE_MS + 1);
       if (!(from < to)) continue;
       const minutes = await repo.basisMinutes(c.contract.id, index, from, to, bucketMs);

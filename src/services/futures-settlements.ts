@@ -17,6 +17,8 @@ type Settlement = DataOf<'listFuturesSettlements'>[number];
 
 /** The longest range of trade dates one query covers, inclusive of both ends. */
 export const SETTLEMENT_RANGE_DAYS = 366;
+/** The range read with end_date alone: the 30 days before it and the date. */
+const SETTLEMENT_DEFAULT_DAYS = 30;
 
 /** Canonical and Globex symbols of a root's contract month: ESZ26 and ESZ6. */
 export function futuresSymbols(root: string, contractMonth: string): { symbol: string; globexSymbol: string } {
@@ -62,9 +64,11 @@ export async function listFuturesSettlements(
 ): Promise<Result<'listFuturesSettlements'>> {
   const { futuresBasis } = ctx.deps.repositories;
   const today = currentTradeDate(ctx.now);
-  if (q.end_date !== undefined && q.start_date === undefined)
-    throw invalidParameters([{ parameter: 'end_date', message: 'given only with start_date' }]);
-  const last = q.date ?? q.end_date ?? today;
+  // end_date's default, the current trade date, is kept within the range's bounds after a given start_date.
+  const last =
+    q.date ??
+    q.end_date ??
+    (q.start_date === undefined ? today : [q.start_date, today, addDays(q.start_date, SETTLEMENT_RANGE_DAYS - 1)].sort()[1]!);
   let root: string;
   let contractMonth: string | null = null;
   if (q.symbol !== undefined) {
@@ -77,8 +81,8 @@ export async function listFuturesSettlements(
 
   let first: string;
   let end: string;
-  if (q.start_date !== undefined) {
-    first = q.start_date;
+  if (q.start_date !== undefined || q.end_date !== undefined) {
+    first = q.start_date ?? addDays(last, -SETTLEMENT_DEFAULT_DAYS);
     end = last;
     if (first > end)
       throw invalidParameters([{ parameter: 'start_date', message: 'must not be after end_date (default the current trade date)' }]);

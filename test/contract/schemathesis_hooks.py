@@ -41,6 +41,11 @@ is dropped when the refusal is one the contract states but its schemas cannot:
   its `format` csv or parquet for a route whose data is not rows.
 Any other refusal of a schema-valid request stays a failure.
 
+A server error (ST101, the not_a_server_error check) is dropped only for a 503 `data_pending` with
+Retry-After: the contract's answer while a computation the request started runs, such as the
+volatility index series of a finished session being filled in the background on its first
+request (/v1/indices/volatility/bars). Every other 5xx stays a failure.
+
 Both forms of a list parameter (issue 36 §2): the contract declares lists `style: form, explode:
 false`, so Schemathesis sends them comma-joined (`side=ask,above_ask`); the server accepts the
 repeated form too (`side=ask&side=above_ask`, what most generated clients send). map_query, last,
@@ -58,6 +63,7 @@ from urllib.parse import unquote
 
 import schemathesis
 from schemathesis.core.parameters import DelimitedValue
+from schemathesis.core.failures import ServerError
 from schemathesis.openapi.checks import RejectedPositiveData
 
 def _number(value):
@@ -196,8 +202,21 @@ def refused_as_stated(label, rules, query, parameters, status, body):
     return named <= broken_rule_parameters(rules, query, parameters)
 
 
+def pending_as_stated(response):
+    """A 503 `data_pending` with Retry-After: the contract's answer while a computation it started runs."""
+    if response.status_code != 503 or "retry-after" not in {name.lower() for name in response.headers}:
+        return False
+    try:
+        body = response.json()
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("error", {}).get("code") == "data_pending"
+
+
 @schemathesis.hook
 def filter_failure(ctx, failure, case, response):
+    if isinstance(failure, ServerError):
+        return not pending_as_stated(response)
     if not isinstance(failure, RejectedPositiveData):
         return True
     try:

@@ -221,8 +221,15 @@ describe('futures settlements and basis', () => {
       expect(reversed.response.status).toBe(400);
       const long = await listFuturesSettlements({ client: pro, query: { root: 'ES', start_date: '2025-01-01', end_date: '2026-11-20' } });
       expect(long.response.status).toBe(400);
+      // end_date alone reads the 30 days before it and the date: the same rows as the range written out.
       const alone = await listFuturesSettlements({ client: pro, query: { root: 'ES', end_date: '2026-11-20' } });
-      expect(alone.response.status).toBe(400);
+      expect(alone.response.status).toBe(200);
+      const written = await listFuturesSettlements({
+        client: pro,
+        query: { root: 'ES', start_date: '2026-10-21', end_date: '2026-11-20' },
+      });
+      expect(alone.data!.data).toEqual(written.data!.data);
+      expect(alone.data!.data.length).toBeGreaterThan(0);
     });
   });
 
@@ -319,7 +326,12 @@ describe('futures settlements and basis', () => {
       expect((await getFuturesBasis({ client: pro, query: { root: 'ES', at: OPEN - 3_600_000 } })).response.status).toBe(422);
       expect((await getFuturesBasis({ client: pro, query: { root: 'ES', symbol: 'ESZ6' } })).response.status).toBe(400);
       expect((await getFuturesBasis({ client: pro, query: { symbol: 'ESZ6', contracts: 'listed' } })).response.status).toBe(400);
-      expect((await getFuturesBasis({ client: pro, query: { root: 'ES', end_time: NOW } })).response.status).toBe(400);
+      // end_time alone reads the 24 hours before it; a range after the newest minute holds no data.
+      const alone = await getFuturesBasis({ client: pro, query: { root: 'ES', end_time: NOW } });
+      expect(alone.response.status).toBe(200);
+      const written = await getFuturesBasis({ client: pro, query: { root: 'ES', start_time: NOW - 86_400_000, end_time: NOW } });
+      expect(alone.data!.data).toEqual(written.data!.data);
+      expect((await getFuturesBasis({ client: pro, query: { root: 'ES', start_time: NOW + 3_600_000 } })).response.status).toBe(422);
       const long = await getFuturesBasis({ client: pro, query: { root: 'ES', start_time: NOW - 8 * 86_400_000, end_time: NOW } });
       expect(long.response.status).toBe(400);
       for (const r of [

@@ -325,8 +325,8 @@ class Operations:
             symbol: One contract, ESZ26 or ESZ6 (a one-digit year read as `/v1/futures/contracts` reads it at the trade date of the instant, or of the series' end).
             contracts: With root (not with symbol), front (the nearest contract not settled at each minute; the default) or listed (every stored one not settled).
             at: The instant (Unix ms) instead of now; the newest minute with both prices ended by it, up to 7 days back.
-            start_time: A series from this instant, inclusive, Unix ms (on the minutes' starts).
-            end_time: End of the series, exclusive, Unix ms; default now. Given only with start_time.
+            start_time: A series from this instant, inclusive, Unix ms (on the minutes' starts); default (with end_time alone) 24 hours before end_time. A range that begins after the newest minute of data is 422 no_data.
+            end_time: End of the series, exclusive, Unix ms; default now (and at most now). Alone, it reads the 24 hours before it.
             interval: A series' step, 1m (every minute) or 1h (the last minute of each clock hour); a series' only (without start_time, ignored).
         """
         return self.call(
@@ -768,7 +768,7 @@ class Operations:
             symbol: A contract (ESZ26 or ESZ6) or a continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K.
             interval: Bar length. The range is at most 7 days at 1m, 31 at 5m, 92 at 1h and 366 at 1d.
             session: globex (all Globex hours of each trade date) or rth (09:30 to 16:00 ET, 13:00 on an early close).
-            adjust: Back-adjustment of a continuous series at its rolls (none, difference, ratio); only none with a contract.
+            adjust: Back-adjustment of a continuous series at its rolls (none, difference, ratio); with a contract symbol it changes nothing.
             date: One CME trade date's session instead of start_time/end_time, within the exchange calendar (2000-01-01 through 2035-12-31).
             start_time: Range start, inclusive, Unix ms (on the minutes' starts); the range may span several trade dates.
             end_time: Range end, exclusive, Unix ms.
@@ -800,7 +800,7 @@ class Operations:
         Args:
             symbol: A continuous symbol (ES.c.0, ES.v.0, ES.n.0; rank 0 to 9) of ES, NQ, RTY, MES, MNQ or M2K.
             start_date: First trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default 91 days before end_date.
-            end_date: Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current CME trade date. At most 366 days after start_date.
+            end_date: Last trade date, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); at most 366 days after start_date. Default the current CME trade date, kept within 0 to 366 days after a given start_date (a later start_date maps that date alone; an earlier one its first 367 dates).
         """
         return self.call(
             "list_futures_continuous",
@@ -858,8 +858,8 @@ class Operations:
             root: Every contract of this product.
             symbol: One contract, ESZ26 or ESZ6 (root, month code H/M/U/Z, one- or two-digit year; a one-digit year is read as `/v1/futures/contracts` reads it, from the end of the range).
             date: One CME trade date, within the exchange calendar (2000-01-01 through 2035-12-31); default the newest trade date with a stored row at or before the current one.
-            start_date: First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); with end_date (default the current trade date), at most 366 dates.
-            end_date: Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); default the current trade date. Given only with start_date.
+            start_date: First trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31); at most 366 dates with end_date. Default (with end_date alone) 30 days before end_date.
+            end_date: Last trade date of a range, inclusive, within the exchange calendar (2000-01-01 through 2035-12-31). Default (with start_date alone) the current trade date, kept within 0 to 365 days after start_date (a later start_date reads that date alone; an earlier one its first 366 dates).
             limit: Max rows per page.
             cursor_id: Opaque cursor from pagination.next_cursor_id; repeat the same query with it set. The next page is read from data at least as fresh as the first page's (where the service has read replicas, one that has not caught up with it does not serve the page).
         """

@@ -1006,8 +1006,8 @@ export const listFuturesContracts = (options) => (options?.client ?? client).get
  * whose contract differs from the previous bar's (across pages too) has `roll` true and
  * names `previous_contract_symbol`; the first bar of a query has no previous bar.
  *
- * **Adjustment** (continuous symbols only; a contract's bars are never adjusted, and `adjust`
- * other than none with one is 400). The price of a roll is the daily settlement of both
+ * **Adjustment** (continuous symbols only; a contract's bars are never adjusted: with a contract
+ * symbol, which has no roll, `adjust` changes nothing). The price of a roll is the daily settlement of both
  * contracts on the last trade date before the new contract's first date (the eve of the roll:
  * the settlement CME publishes for both, final when final, else preliminary), as a
  * back-adjusting desk reads them; a contract with no stored settlement that date is read at
