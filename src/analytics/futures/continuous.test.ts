@@ -198,3 +198,12 @@ describe('back-adjustment', () => {
     expect(segmentAdjustments([], 'ratio')).toEqual([{ offset: 0, factor: 1 }]);
   });
 });
+
+describe('the calendar first dates', () => {
+  it('maps the first week of the supported calendar with the few trade dates before it (a volume rule falls back to the calendar)', () => {
+    for (const symbol of ['ES.c.0', 'ES.v.0'] as const) {
+      const mapped = continuousMapping(parseContinuousSymbol(symbol)!, '2000-01-01', '2000-01-06', new Map());
+      expect(mapped.map((i) => [i.startDate, i.endDate, i.contract.symbol])).toEqual([['2000-01-03', '2000-01-06', 'ESH00']]);
+    }
+  });
+});

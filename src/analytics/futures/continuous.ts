@@ -28,6 +28,7 @@
 import { daysBetween } from '../new-york-time.js';
 import { contractsAt, type FuturesContract } from './contracts.js';
 import { isGlobexTradeDate, nextGlobexTradeDate, previousGlobexTradeDate } from './globex-calendar.js';
+import { CalendarRangeError } from '../calendar.js';
 import { FUTURES_ROOTS, type FuturesRoot } from './products.js';
 
 export type RollRule = 'calendar' | 'volume' | 'open_interest';
@@ -111,10 +112,18 @@ function figureDateFor(
   return null;
 }
 
-/** The FIGURE_LOOKBACK trade dates before `date`, nearest first. */
+/** The FIGURE_LOOKBACK trade dates before `date`, nearest first: fewer near the calendar's first date. */
 function tradeDatesBefore(date: string): string[] {
   const out: string[] = [];
-  for (let day = date; out.length < FIGURE_LOOKBACK;) out.push((day = previousGlobexTradeDate(day)));
+  for (let day = date; out.length < FIGURE_LOOKBACK;) {
+    try {
+      day = previousGlobexTradeDate(day);
+    } catch (error) {
+      if (error instanceof CalendarRangeError) break;
+      throw error;
+    }
+    out.push(day);
+  }
   return out;
 }
 
@@ -184,11 +193,12 @@ export function continuousMapping(symbol: ContinuousSymbol, start: string, end: 
   const dates = tradeDatesBetween(start, end);
   if (dates.length === 0) return out;
   // The lookback of the first dates, then the range's own dates: each date's previous ones by index.
-  const all = [...tradeDatesBefore(dates[0]!).reverse(), ...dates];
+  const lookback = tradeDatesBefore(dates[0]!).reverse();
+  const all = [...lookback, ...dates];
   let previous: string | null = null;
   for (const [i, date] of dates.entries()) {
-    const at = i + FIGURE_LOOKBACK;
-    const day = mapAmong(symbol, date, all.slice(at - FIGURE_LOOKBACK, at).reverse(), universe, figures);
+    const at = i + lookback.length;
+    const day = mapAmong(symbol, date, all.slice(Math.max(0, at - FIGURE_LOOKBACK), at).reverse(), universe, figures);
     const last = out.at(-1);
     if (
       day !== null &&
