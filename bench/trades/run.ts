@@ -64,7 +64,8 @@ import { printsPageStatement, printsPageText, type PrintFilter } from '../../src
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
 import { simulateMarket } from '../../src/ingest/simulator/index.js';
-import type { Scale, ScaleSpec } from '../../src/ingest/simulator/model.js';
+import type { Scale } from '../../src/ingest/simulator/model.js';
+import type { ScaleSpec } from '../../src/ingest/simulator/activity.js';
 import { autocannonRun, CONNECTIONS, DURATION, measure, startBenchService, startServerProcess } from '../support.js';
 
 const SCALE = (process.env.BENCH_SCALE ?? 'full') as Scale;

@@ -36,13 +36,12 @@
 import { defaultTradingDate, rootsOf, selectSides, sessionSpan, type SessionChoice } from '../analytics/print-filters.js';
 import type { OperationId, OperationSpec } from '../api-contract/openapi.js';
 import { listenForBarsLoads, minutesOfLoad, type BarsLoaded, type BarsListener } from '../db/index-events.js';
-import { listenForPrintsLoads, streamCancelledPrints, streamPrints, type PrintSelection, type PrintsListener } from '../db/print-events.js';
+import { listenForPrintsLoads, streamCancelledPrints, streamPrints, type PrintsListener } from '../db/print-events.js';
 import { ApiError } from '../errors.js';
 import { newRequestId } from '../ids.js';
-import { errorBody, toApiError } from '../middleware/errors.js';
+import { toApiError } from '../middleware/errors.js';
 import type { ServiceDeps } from '../service.js';
 import { getPremiumDrift } from '../services/premium-drift.js';
-import { getExposureLevels } from '../services/positioning.js';
 import { feedSession, printFilterOf, type FeedQuery } from '../services/print-feeds.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 import { CHANNELS, channelNamed, checkSubscription, subscribedParams } from './channels.js';
@@ -51,27 +50,12 @@ import { sendIndexValues, wantedSymbols } from './index-values.js';
 import { CLOSE, type StreamLimits } from '../api-contract/stream-protocol.js';
 import { adoptedStream, handedStream } from './handover.js';
 import type { HandedStream, StreamClaim } from './peers.js';
-import { batches, compactPrint, printFieldsOf, sendDrift, sendLevels, type PrintFields } from './messages.js';
+import { batches, compactPrint, printFieldsOf, sendDrift, type PrintFields } from './messages.js';
 import { Replay, replayStart, replayWindows, type ReplayOptions, type ReplayPosition, type ReplayStep } from './replay.js';
 import { recheckStreams, type AccountLookup } from './recheck.js';
 import type { PrintsFormat, Stream, Subscription } from './stream.js';
-
-/** A batch of prints to stream: one load of a date, or one step of a replay. */
-export interface PrintsEvent {
-  tradingDate: string;
-  selection: PrintSelection;
-  replay: boolean;
-  /** The load's commit (a replay: the replayed instant), Unix ms. */
-  at: number;
-  /** A load's name, the same on every worker (its transaction and date); null for a replay step. */
-  id: string | null;
-  /** The rows the load wrote for the date (a load's notification says). */
-  rows?: number;
-  /** Prints stored by earlier loads that the load cancelled (a load's notification says). */
-  cancelled?: number;
-  /** A futures trades load (futures-trades.ts): streamed to the futures_trades subscriptions only. */
-  futures?: boolean;
-}
+import type { PrintsEvent } from './events.js';
+import { refreshSnapshots } from './snapshots.js';
 
 /** Loads remembered for streams handed over from a worker that was ahead of this one. */
 const HISTORY_EVENTS = 10_000;
@@ -320,7 +304,7 @@ export class StreamHub {
     );
     // The snapshot channels start with the current state.
     if (channel.name === 'premium_drift' || channel.name === 'levels')
-      this.enqueue(() => this.refreshSnapshots([sub], channel.name === 'levels'));
+      this.enqueue(() => refreshSnapshots(this.deps, [sub], channel.name === 'levels'));
   }
 
   unsubscribe(stream: Stream, id: unknown, requestId: string | null): boolean {
@@ -428,7 +412,7 @@ export class StreamHub {
     }
     const drift = [...this.subscriptions('premium_drift')].filter((sub) => only === null || only.has(sub.stream));
     const levels = [...this.subscriptions('levels')].filter((sub) => only === null || only.has(sub.stream));
-    if (drift.length + levels.length > 0) await this.refreshSnapshots([...drift, ...levels], false);
+    if (drift.length + levels.length > 0) await refreshSnapshots(this.deps, [...drift, ...levels], false);
   }
 
   /**
@@ -602,49 +586,6 @@ export class StreamHub {
   private async levelsCadence(): Promise<void> {
     await this.recheckAccounts();
     const levels = [...this.subscriptions('levels')];
-    if (levels.length > 0) await this.refreshSnapshots(levels, true);
-  }
-
-  /** Computes each group's snapshot once and sends each subscription what changed (levels: or all, when `always`). */
-  private async refreshSnapshots(subs: readonly Subscription[], always: boolean): Promise<void> {
-    const byKey = new Map<string, Subscription[]>();
-    for (const sub of subs) byKey.set(sub.key, [...(byKey.get(sub.key) ?? []), sub]);
-    for (const group of byKey.values()) {
-      const first = group[0];
-      if (!first) continue;
-      const ctx: ServiceContext = {
-        deps: this.deps,
-        operation: first.operation,
-        account: first.stream.account,
-        requestId: newRequestId(this.deps.clock()),
-        now: this.deps.clock(),
-        link: { path: first.operation.path, search: '' },
-      };
-      let data: unknown;
-      try {
-        data =
-          first.channel.name === 'premium_drift'
-            ? (await getPremiumDrift(ctx, first.query as QueryOf<'getPremiumDrift'>)).data
-            : (await getExposureLevels(ctx, first.query as QueryOf<'getExposureLevels'>)).data;
-      } catch (error) {
-        const apiError = toApiError(error);
-        // No data yet (422), a session still loading (503): nothing to send until a load changes it.
-        if (apiError && (apiError.status === 422 || apiError.status === 503)) continue;
-        for (const sub of group)
-          sub.stream.send(
-            `"type":"error","subscription":${JSON.stringify(sub.id)},"request":null,${JSON.stringify(errorBody(apiError ?? new ApiError(500, 'internal_error', 'The snapshot could not be computed.'), ctx.requestId)).slice(1)}`,
-          );
-        if (!apiError)
-          this.deps.logger.error('stream snapshot failed', {
-            channel: first.channel.name,
-            error: error instanceof Error ? error.message : String(error),
-          });
-        continue;
-      }
-      for (const sub of group) {
-        if (sub.channel.name === 'premium_drift') sendDrift(sub, data as Array<{ timestamp: number }>);
-        else sendLevels(sub, data as { levels: unknown; trading_date: string }, always);
-      }
-    }
+    if (levels.length > 0) await refreshSnapshots(this.deps, levels, true);
   }
 }

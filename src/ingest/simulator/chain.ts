@@ -31,7 +31,8 @@ import { settlementInstant, settlementStyle, MS_PER_YEAR } from '../../analytics
 import { optionsRegularClose } from '../../analytics/sessions.js';
 import type { OptionType } from '../../analytics/pricing.js';
 import { type Prng } from './prng.js';
-import { ROOTS, UNDERLYINGS, type RootSpec, type ScaleSpec, type UnderlyingSpec } from './model.js';
+import { ROOTS, UNDERLYINGS, type RootSpec, type UnderlyingSpec } from './model.js';
+import { type ScaleSpec } from './activity.js';
 
 export interface Expiration {
   root: RootSpec;

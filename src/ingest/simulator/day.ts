@@ -13,7 +13,8 @@
 import { optionRoot } from '../../analytics/roots.js';
 import { MS_PER_YEAR } from '../../analytics/settlement.js';
 import { contractId, type Chain } from './chain.js';
-import { CANCEL_SHARE, LATE_SHARE, ROOTS, UNDERLYINGS, type RootSpec, type ScaleSpec } from './model.js';
+import { ROOTS, UNDERLYINGS, type RootSpec } from './model.js';
+import { CANCEL_SHARE, LATE_SHARE, type ScaleSpec } from './activity.js';
 import { barOf, MINUTE_MS, minuteWeight, regularProfile, SUB_STEPS, type SegmentPath } from './paths.js';
 import { FlowGenerator, type MarketContext, type PrintRow } from './prints.js';
 import type { Prng } from './prng.js';

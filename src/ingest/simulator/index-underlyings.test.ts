@@ -13,7 +13,8 @@ import { MS_PER_YEAR, settlementInstant } from '../../analytics/settlement.js';
 import { impliedForward } from '../../analytics/volatility/forward.js';
 import { buildChain } from './chain.js';
 import { simulateDay, type SimulatedMinute } from './day.js';
-import { NDX_START, PHLX, CBOE, ROOTS, RUT_START, SCALES, UNDERLYINGS } from './model.js';
+import { NDX_START, PHLX, CBOE, ROOTS, RUT_START, UNDERLYINGS } from './model.js';
+import { SCALES } from './activity.js';
 import { segmentsOf, simulatePaths } from './paths.js';
 import { Prng } from './prng.js';
 

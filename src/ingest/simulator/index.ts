@@ -81,7 +81,8 @@ import { dividendYield, riskFreeRate } from '../../analytics/rates.js';
 import { optionsOvernightWindow } from '../../analytics/sessions.js';
 import { LAYOUTS, type IngestKind } from '../layouts.js';
 import { buildChain, initialOpenInterest, rollOpenInterest, type Chain } from './chain.js';
-import { SCALES, UNDERLYINGS, type Scale, type ScaleSpec } from './model.js';
+import { UNDERLYINGS, type Scale } from './model.js';
+import { SCALES, type ScaleSpec } from './activity.js';
 import { historyDates, simulateHistoryPaths } from './history.js';
 import { simulateDay, writeBars, type DaySimulation } from './day.js';
 import { MINUTE_MS, regularProfile, segmentsOf, simulatePaths, type SegmentPath } from './paths.js';
@@ -89,7 +90,8 @@ import { Prng } from './prng.js';
 import { CsvGzWriter } from './writer.js';
 import { emptyFuturesFiles, writeFuturesDay } from './futures-files.js';
 
-export { SCALES, UNDERLYINGS, ROOTS } from './model.js';
+export { UNDERLYINGS, ROOTS } from './model.js';
+export { SCALES } from './activity.js';
 export { HISTORY_SESSIONS } from './history.js';
 export { SNAPSHOT_EVERY_MINUTES } from './snapshots.js';
 

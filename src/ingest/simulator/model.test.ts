@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isMonthlyExpiration, isTradingDay } from '../../analytics/calendar.js';
 import { listedExpirations, nearestStrike, strikeGrid } from './chain.js';
-import { ROOTS, SCALES, UNDERLYINGS } from './model.js';
+import { ROOTS, UNDERLYINGS } from './model.js';
+import { SCALES } from './activity.js';
 import { cumulative, Prng } from './prng.js';
 import { atmVolatility, nbboOf, onTick, smileVolatility, valueOption } from './surface.js';
 

@@ -28,6 +28,7 @@ import { daysBetween } from '../../analytics/new-york-time.js';
 import { MS_PER_YEAR } from '../../analytics/settlement.js';
 import type { OptionType } from '../../analytics/pricing.js';
 import { contractId, nearestStrike, type Chain, type Expiration } from './chain.js';
+import { type RootSpec } from './model.js';
 import {
   BLOCK_CAP,
   BLOCK_MIN,
@@ -38,8 +39,7 @@ import {
   SIZE_ALPHA,
   SIZE_CAP,
   type EventKind,
-  type RootSpec,
-} from './model.js';
+} from './activity.js';
 import { cumulative, type Prng } from './prng.js';
 import { priceAt, varianceAt, type SegmentPath } from './paths.js';
 import { nbboOf, quoteBounds, tickAt, valueOption, widening, type Nbbo } from './surface.js';

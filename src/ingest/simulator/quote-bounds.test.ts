@@ -12,7 +12,8 @@ import { dividendYield, riskFreeRate } from '../../analytics/rates.js';
 import { MS_PER_YEAR, settlementInstant } from '../../analytics/settlement.js';
 import { buildChain } from './chain.js';
 import { simulateDay } from './day.js';
-import { SCALES, UNDERLYINGS } from './model.js';
+import { UNDERLYINGS } from './model.js';
+import { SCALES } from './activity.js';
 import { segmentsOf, simulatePaths } from './paths.js';
 import { Prng } from './prng.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildChain, type Expiration } from './chain.js';
-import { ROOTS, SCALES } from './model.js';
+import { ROOTS } from './model.js';
+import { SCALES } from './activity.js';
 import { segmentsOf } from './paths.js';
 import { bracketing30Days, quotedMinutesOf, snapshotMinutes, strikesAcross, THIRTY_DAYS_MS } from './snapshots.js';
 
