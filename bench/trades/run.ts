@@ -55,7 +55,7 @@ import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import pg from 'pg';
-import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
+import { readBounds, SESSIONS_OF } from '../../src/analytics/print-filters.js';
 import { workerPoolSize } from '../../src/cluster.js';
 import { SESSION_SETTINGS } from '../../src/db/connection.js';
 import { vacuumAnalyze } from '../../src/db/partitions.js';
@@ -161,13 +161,12 @@ const routes: { name: string; query: string; bare: { where: string; values: unkn
 
 // The same pool size and session settings as the service's own pool.
 const pool = new pg.Pool({ connectionString: service.database.connectionString, max: config.databasePoolSize, options: SESSION_SETTINGS });
-// The SPXW page's filter as the endpoint reads it (session rth).
+// The SPXW page's filter as the endpoint reads it (session rth, bounded by the regular session's span).
 const pageFilter: PrintFilter = {
   tradingDate: DAY,
   roots: ['SPXW'],
   sessions: SESSIONS_OF.rth,
-  from: null,
-  to: null,
+  ...readBounds(DAY, 'rth', { from: null, to: null }),
   includeComplex: true,
 };
 // The database's own ceiling for the endpoint's page statement (issue 35): pgbench -M prepared with

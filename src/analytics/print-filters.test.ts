@@ -60,8 +60,22 @@ describe('readBounds', () => {
     });
   });
 
-  it("leaves a day or whole-date read, a closed day's and a date outside the calendar as asked", () => {
-    expect(readBounds('2026-11-20', 'rth', none)).toEqual(none);
+  it("bounds a regular-session read by the open and the options' regular close (inclusive), early closes too", () => {
+    expect(readBounds('2026-11-20', 'rth', none)).toEqual({ from: at('2026-11-20T14:30:00Z'), to: at('2026-11-20T21:15:00Z') + 1 });
+    // The day after Thanksgiving closes at 13:00 ET; index and ETF options trade to 13:15 ET.
+    expect(readBounds('2026-11-27', 'rth', none)).toEqual({ from: at('2026-11-27T14:30:00Z'), to: at('2026-11-27T18:15:00Z') + 1 });
+    // A window the request gives is intersected with the session's span.
+    expect(readBounds('2026-11-20', 'rth', { from: at('2026-11-20T12:00:00Z'), to: at('2026-11-20T15:00:00Z') })).toEqual({
+      from: at('2026-11-20T14:30:00Z'),
+      to: at('2026-11-20T15:00:00Z'),
+    });
+    expect(readBounds('2026-11-20', 'rth', { from: at('2026-11-20T16:00:00Z'), to: at('2026-11-20T23:00:00Z') })).toEqual({
+      from: at('2026-11-20T16:00:00Z'),
+      to: at('2026-11-20T21:15:00Z') + 1,
+    });
+  });
+
+  it("leaves a whole-date read, a closed day's and a date outside the calendar as asked", () => {
     expect(readBounds('2026-11-20', 'all', { from: 5, to: null })).toEqual({ from: 5, to: null });
     expect(readBounds('2026-11-26', 'gth', none)).toEqual(none);
     expect(readBounds('1990-01-02', 'gth', none)).toEqual(none);

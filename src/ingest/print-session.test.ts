@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optionRoot } from '../analytics/roots.js';
-import { PrintSessionResolver } from './print-session.js';
+import { readBounds, sessionSpan } from '../analytics/print-filters.js';
+import { PrintSessionResolver, type SessionRoot } from './print-session.js';
 
 const et = (iso: string): number => Date.parse(`${iso}-05:00`); // November 2026: EST
 const spxw = optionRoot('SPXW')!;
@@ -31,5 +32,40 @@ describe('print session and trading date', () => {
     expect(r.place(et('2026-11-21T10:00:00'), spy)).toEqual({ tradingDate: '2026-11-20', session: 'other' });
     expect(r.cashCloseMs('2026-11-20')).toBe(et('2026-11-20T16:00:00'));
     expect(r.cashCloseMs('2026-11-27')).toBe(et('2026-11-27T13:00:00'));
+  });
+});
+
+describe('the read bounds of a session', () => {
+  it('every print placed in a session lies in the bounds a feed reads it by (print-filters.ts readBounds) (regular and overnight, every kind of root, a normal and an early-close day)', () => {
+    const resolver = new PrintSessionResolver();
+    const roots: SessionRoot[] = [
+      { kind: 'index', overnight: true, curb: true },
+      { kind: 'etf', overnight: true, curb: true },
+      { kind: 'equity', overnight: false, curb: false },
+    ];
+    let placed = 0;
+    for (const date of ['2026-11-20', '2026-11-27']) {
+      const start = Date.parse(`${date}T00:00:00Z`) - 86_400_000;
+      // Every 7 seconds over three days, and the millisecond either side of each session edge.
+      const instants: number[] = [];
+      for (let ts = start; ts < start + 3 * 86_400_000; ts += 7_000) instants.push(ts);
+      for (const session of ['rth', 'gth'] as const) {
+        const span = sessionSpan(date, session);
+        if (span) instants.push(span.start - 1, span.start, span.end - 1, span.end);
+      }
+      for (const session of ['rth', 'gth'] as const) {
+        const { from, to } = readBounds(date, session, { from: null, to: null });
+        for (const root of roots)
+          for (const ts of instants) {
+            const place = resolver.place(ts, root);
+            if (place.tradingDate !== date || place.session !== session) continue;
+            placed++;
+            expect(ts >= (from as number) && ts < (to as number), `${root.kind} ${session} print at ${new Date(ts).toISOString()}`).toBe(
+              true,
+            );
+          }
+      }
+    }
+    expect(placed).toBeGreaterThan(10_000);
   });
 });

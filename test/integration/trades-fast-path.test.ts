@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOptionTrades } from '../../generated/client/index.js';
 import { printBodies } from '../../src/db/stored-prints.js';
-import { printsPageStatement } from '../../src/db/trades.js';
+import { readBounds } from '../../src/analytics/print-filters.js';
+import { printsPageStatement, printsPageText, type PrintFilter, type PrintPosition } from '../../src/db/trades.js';
 import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -60,5 +61,48 @@ describe('trades without response validation', () => {
     const removed = lines.slice(scan + 1, scan + 4).find((line) => line.includes('Rows Removed by Filter'));
     expect(Number(/Rows Removed by Filter: (\d+)/.exec(removed ?? '')?.[1] ?? 0)).toBeLessThan(curb.rows[0]!.n);
     expect(lines.some((line) => /^\s*(->\s*)?Sort\b/.test(line))).toBe(false);
+  });
+
+  it("starts a regular-session page at the options close (the session's span bounds the index scan), with the same pages", async () => {
+    const db = service.database.admin;
+    const base: PrintFilter = {
+      tradingDate: '2026-11-20',
+      roots: ['SPXW'],
+      sessions: ['rth'],
+      from: null,
+      to: null,
+      includeComplex: false,
+    };
+    const scanOf = async (filter: PrintFilter) => {
+      const statement = printsPageStatement(db, filter, 100);
+      const literal = (v: unknown): string => (Array.isArray(v) ? `'{${v.join(',')}}'` : `'${String(v)}'`);
+      const text = statement!.sql.replace(/\$(\d+)/g, (_m, i: string) => literal(statement!.parameters[Number(i) - 1]));
+      const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${text}`).execute(db);
+      const lines = plan.rows.map((row) => row['QUERY PLAN']);
+      const at = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
+      expect(at, lines.join('\n')).toBeGreaterThanOrEqual(0);
+      const block = lines.slice(at + 1, at + 5);
+      return { cond: block.find((l) => l.includes('Index Cond:')) ?? '' };
+    };
+    // What the feeds read (services/print-feeds.ts printFilterOf): the date's regular-session span.
+    const bounded = await scanOf({ ...base, ...readBounds('2026-11-20', 'rth', { from: null, to: null }) });
+    const unbounded = await scanOf(base);
+    expect(bounded.cond).toMatch(/ts < /);
+    expect(bounded.cond).toMatch(/ts >= /);
+    expect(unbounded.cond).not.toMatch(/ts < /);
+    // The same prints, page after page, to the session's first.
+    const walk = async (filter: PrintFilter) => {
+      const ids: string[] = [];
+      let after: PrintPosition | null = null;
+      for (;;) {
+        const page = await printsPageText(db, filter, after, 500);
+        if (page.bodies !== '') ids.push(...(JSON.parse(`[${page.bodies}]`) as { id: string }[]).map((p) => p.id));
+        if (!page.hasMore) return ids;
+        after = page.last;
+      }
+    };
+    const pages = await walk({ ...base, ...readBounds('2026-11-20', 'rth', { from: null, to: null }) });
+    expect(pages.length).toBeGreaterThan(500);
+    expect(pages).toEqual(await walk(base));
   });
 });
