@@ -32,7 +32,7 @@ import { inReadScope } from './db/replicas.js';
 import { throwCalendarProblems } from './middleware/parameter-rules.js';
 import { checkParameterNames, searchOf, validationFor } from './middleware/validation.js';
 import type { ServiceDeps } from './service.js';
-import { envelopeOf, envelopeText, metaOf } from './services/envelope.js';
+import { envelopeOf, envelopeText, metaOf, utf8Bytes } from './services/envelope.js';
 import type { FileBody, Result } from './services/types.js';
 import { serverTiming, stamp, startStamps, type Stamps } from './stage-timing.js';
 
@@ -94,7 +94,7 @@ function sendResult(req: Request, res: Response, deps: ServiceDeps, result: Resu
     // Not a spread of `result`: a spread reads every getter, and the feeds' `data` is a getter
     // that parses the page's text (a tenth of a trades request's time, for nothing).
     // Encoded once: Buffer.byteLength of the text and then res.end(text) read a page's 65 kB twice.
-    const body = Buffer.from(envelopeText(result as Result<OperationId> & { dataJson: string }, meta), 'utf8');
+    const body = utf8Bytes(envelopeText(result as Result<OperationId> & { dataJson: string }, meta));
     const stages = res.locals.stages as Stamps | undefined;
     if (stages !== undefined) {
       stamp(stages, 'envelope');

@@ -57,6 +57,22 @@ export interface Span {
  * the date does not trade.
  */
 export function sessionSpan(date: string, session: SessionChoice): Span | null {
+  const key = `${date} ${session}`;
+  let span = spans.get(key);
+  if (span === undefined) {
+    span = computeSessionSpan(date, session);
+    // A pure function of its arguments: kept, as a few hundred bytes a date, for every feed read
+    // (readBounds) asks it, and the calendar's New York times cost microseconds each.
+    if (spans.size >= MAX_SPANS) spans.clear();
+    spans.set(key, span);
+  }
+  return span === null ? null : { ...span };
+}
+
+const spans = new Map<string, Span | null>();
+const MAX_SPANS = 4096;
+
+function computeSessionSpan(date: string, session: SessionChoice): Span | null {
   const overnight = optionsOvernightWindow(date);
   const close = optionsRegularClose(date, 'index_or_etf');
   if (!overnight || close === null) return null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeOf, envelopeText, metaOf } from './envelope.js';
+import { envelopeOf, envelopeText, metaOf, utf8Bytes } from './envelope.js';
 
 describe('the envelope', () => {
   const pagination = { count: 1, has_more: false, limit: 100, next_cursor_id: null, next_url: null };
@@ -32,5 +32,23 @@ describe('the envelope', () => {
 
   it('has no pagination block when the result has none', () => {
     expect(envelopeOf({ data: { a: 1 } }, { request_id: 'req_d' })).toEqual({ data: { a: 1 }, meta: { request_id: 'req_d' } });
+  });
+});
+
+describe('utf8Bytes', () => {
+  it("gives a text's UTF-8 bytes, ASCII or not (Latin-1 letters, characters outside the BMP, a lone byte at 0x7f)", () => {
+    for (const text of [
+      '{"a":1}',
+      '',
+      'x\u007f',
+      '{"name":"Société Générale"}',
+      'ÿ',
+      '{"e":"\u{1F4C8}"}',
+      `[${'"SPXW",'.repeat(1000)}"é"]`,
+    ]) {
+      const bytes = utf8Bytes(text);
+      expect(bytes.equals(new TextEncoder().encode(text)), text.slice(0, 40)).toBe(true);
+      expect(bytes.toString('utf8')).toBe(text);
+    }
   });
 });
