@@ -7,8 +7,9 @@
  * the whole market, is read as its own ordered, limited index scan and the branches are merged:
  * PostgreSQL cannot keep the index order across an IN list. The sessions asked do not lead the
  * index: a root's overnight (gth) prints of a trading date all precede its day's (rth, curb, other)
- * in time, so a day read newest first meets them only at its end, and an overnight read is bounded
- * by the overnight window (the caller gives it as from/to: print-filters.ts readBounds). Session is
+ * in time, so a day read newest first meets them only at its end, and a read of one session is
+ * bounded by that session's span (the caller gives it as from/to: print-filters.ts readBounds), so
+ * that its scan starts at the session's end, not at the date's last print. Session is
  * the indexes' last key, so the scan checks it on the index entry and passes the prints of other
  * sessions (a day's curb and late prints, met first newest first) without fetching their rows.
  *
