@@ -274,17 +274,27 @@ export const BOOK_CLAIM_MS = 60_000;
 
 /**
  * Runs `value` if no process of the deployment holds the claim of `key` (position_book_claims),
- * holding it meanwhile; returns whether it ran.
+ * holding it meanwhile; returns whether it ran. The claim holds `claimMs` and is renewed every third
+ * of that while `value` runs, so a valuation or fill that outlasts it (a whole session's volatility
+ * index minutes take longer than a minute on a busy machine) is never run a second time beside it by
+ * another process; a process that dies stops renewing, and its claim lapses after `claimMs`.
  */
-export async function whileClaimed(db: Queryable, key: string, value: () => Promise<void>): Promise<boolean> {
+export async function whileClaimed(db: Queryable, key: string, value: () => Promise<void>, claimMs = BOOK_CLAIM_MS): Promise<boolean> {
+  const until = sql`now() + ${`${claimMs} milliseconds`}::interval`;
   const claimed = await sql<{ key: string }>`
-    insert into position_book_claims (key, until) values (${key}, now() + ${`${BOOK_CLAIM_MS} milliseconds`}::interval)
+    insert into position_book_claims (key, until) values (${key}, ${until})
     on conflict (key) do update set until = excluded.until where position_book_claims.until < now()
     returning key`.execute(db);
   if (claimed.rows.length === 0) return false;
+  // A renewal that fails (the database lost) leaves the claim to lapse; the value meets the loss itself.
+  const renewal = setInterval(() => {
+    sql`update position_book_claims set until = ${until} where key = ${key}`.execute(db).catch(() => undefined);
+  }, claimMs / 3);
+  renewal.unref();
   try {
     await value();
   } finally {
+    clearInterval(renewal);
     await sql`delete from position_book_claims where key = ${key}`.execute(db);
   }
   return true;

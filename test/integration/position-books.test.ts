@@ -22,6 +22,7 @@ import type { OperationId } from '../../src/api-contract/openapi.js';
 import { BookValuer } from '../../src/jobs/book-valuer.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
+import { whileClaimed } from '../../src/db/position-books.js';
 import { freshBook, type BookAnswer } from '../../src/services/books.js';
 import { valuationAt } from '../../src/services/chain-valuation.js';
 import { exposureHeatmap } from '../../src/services/exposure-heatmap.js';
@@ -298,5 +299,29 @@ describe('valued books', () => {
     expect(await valuations()).toBe(before + 1);
     expect(again).not.toStrictEqual(first);
     expect(again).toStrictEqual(await fresh('heatmap', { at, metric: 'volume' }));
+  });
+
+  it('holds a claim to value for as long as the valuation runs, past the claim time, and lets it lapse once its holder stops', async () => {
+    const db = service.database.admin;
+    const key = `claim-test-${Date.now()}`;
+    const claimMs = 600;
+    let secondRan = false;
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const first = whileClaimed(db, key, () => released, claimMs);
+    // Two and a half claim times in, the first still values: another process is refused the key.
+    await new Promise((resolve) => setTimeout(resolve, 2.5 * claimMs));
+    expect(await whileClaimed(db, key, async () => void (secondRan = true), claimMs)).toBe(false);
+    expect(secondRan).toBe(false);
+    release();
+    expect(await first).toBe(true);
+    // Ended, the claim is gone: the next asks and runs.
+    expect(await whileClaimed(db, key, async () => void (secondRan = true), claimMs)).toBe(true);
+    expect(secondRan).toBe(true);
+    // A holder that died (a claim row nobody renews) is passed once its time is over.
+    await sql`insert into position_book_claims (key, until) values (${`${key}-dead`}, now() + interval '300 milliseconds')`.execute(db);
+    expect(await whileClaimed(db, `${key}-dead`, async () => undefined, claimMs)).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await whileClaimed(db, `${key}-dead`, async () => undefined, claimMs)).toBe(true);
   });
 });
