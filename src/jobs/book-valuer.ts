@@ -121,17 +121,30 @@ export class BookValuer {
       })),
     );
     // VALUER_CONCURRENCY families at a time: one's reads overlap another's fitting.
-    // The books first, every family's; then the families' drifts, which no book waits for.
+    // The books first, every family's; then the families' volatility indices and drifts, which no
+    // book waits for (an index minute costs 0.1-0.3 s a family: computed between two families'
+    // books, it held back every later family's book by that much).
     const drifts: { family: string; session: VolatilitySession }[] = [];
+    const indices: { family: string; tradingDate: string; instant: number }[] = [];
     const next = async (): Promise<void> => {
       for (let task = pending.shift(); task !== undefined && !this.stopped; task = pending.shift()) {
         const outcome = await this.valueOne(ctx, task.family, task.session);
         if (outcome === 'none') continue;
         drifts.push(task);
-        if (outcome === 'valued') valued += 1;
+        if (outcome.index !== null) indices.push(outcome.index);
+        if (outcome.valued) valued += 1;
       }
     };
     await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
+    // The families' volatility indices at the minute, every tenor, for their per-minute series
+    // (services/volatility-index-series.ts): regular session only, as the index route values.
+    // A failure there leaves the books alone: a request of the series computes a missing minute.
+    for (const { family, tradingDate, instant } of indices) {
+      if (this.stopped) break;
+      await storeNewestIndexMinute(ctx, family, tradingDate, instant).catch((error: unknown) =>
+        this.logger.error('volatility index minute failed', { family, error: error instanceof Error ? error.message : String(error) }),
+      );
+    }
     const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
     for (const task of drifts) {
       if (this.stopped || drift === undefined) break;
@@ -144,11 +157,16 @@ export class BookValuer {
   }
 
   /**
-   * Values the family's newest minute of the session under way, if it has none: `valued` by this
-   * process, `present` (valued before, or by another process), `none` (no session under way, or
-   * nothing listed).
+   * Values the family's newest minute of the session under way, if it has none: `valued` when this
+   * process valued it (else it was valued before, or by another process), with the minute whose
+   * volatility indices the valuer computes next (the regular session's); `none` when no session is
+   * under way or nothing is listed.
    */
-  private async valueOne(ctx: ServiceContext, family: string, session: VolatilitySession): Promise<'valued' | 'present' | 'none'> {
+  private async valueOne(
+    ctx: ServiceContext,
+    family: string,
+    session: VolatilitySession,
+  ): Promise<'none' | { valued: boolean; index: { family: string; tradingDate: string; instant: number } | null }> {
     let window;
     try {
       window = await valuationAt(ctx, { underlying_symbol: family, session });
@@ -170,13 +188,6 @@ export class BookValuer {
       });
       if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
     }
-    // The family's volatility indices at the minute, every tenor, for their per-minute series
-    // (services/volatility-index-series.ts): regular session only, as the index route values.
-    // A failure there leaves the books alone: a request of the series computes a missing minute.
-    if (session === 'rth')
-      await storeNewestIndexMinute(ctx, family, window.tradingDate, window.instant).catch((error: unknown) =>
-        this.logger.error('volatility index minute failed', { family, error: error instanceof Error ? error.message : String(error) }),
-      );
-    return mapped ? 'valued' : 'present';
+    return { valued: mapped, index: session === 'rth' ? { family, tradingDate: window.tradingDate, instant: window.instant } : null };
   }
 }

@@ -134,6 +134,37 @@ describe('volatility index series', () => {
     expect(newestBars.map((b) => [b.timestamp, b.close])).toEqual([[newest - MINUTE, minutes.find((m) => m.tenor === '30d')!.value]]);
   });
 
+  it("the valuer maps every family's book of a minute before it computes any family's index minute", async () => {
+    now += MINUTE;
+    expect((await market.tick()).minutes).toBe(1);
+    const events: string[] = [];
+    const { books, volatilityIndex } = service.deps.repositories;
+    const repositories = {
+      ...service.deps.repositories,
+      books: {
+        ...books,
+        whileValuing: async (key: string, value: () => Promise<void>) =>
+          await books.whileValuing(key, async () => {
+            await value();
+            events.push('book');
+          }),
+      },
+      volatilityIndex: {
+        ...volatilityIndex,
+        storeIndexMinutes: async (...args: Parameters<typeof volatilityIndex.storeIndexMinutes>) => {
+          events.push('index');
+          await volatilityIndex.storeIndexMinutes(...args);
+        },
+      },
+    };
+    const valuer = new BookValuer({ ...service.deps, repositories }, service.deps.logger);
+    await valuer.pass();
+    await valuer.pass();
+    expect(events.filter((e) => e === 'book').length, events.join(' ')).toBeGreaterThanOrEqual(2);
+    expect(events.filter((e) => e === 'index').length, events.join(' ')).toBeGreaterThanOrEqual(2);
+    expect(events.lastIndexOf('book'), events.join(' ')).toBeLessThan(events.indexOf('index'));
+  });
+
   it('builds 5m bars from every minute of the range (computed on demand), their OHLC the minute values', async () => {
     expect(await stored({ from: RANGE.start_time, to: RANGE.end_time })).toEqual([]);
     const started = performance.now();
