@@ -39,21 +39,30 @@ describe('trades without response validation', () => {
     expect(r.data?.data[0]).toEqual(stored[0]);
   });
 
+  /** The plan of a first page of 100 as a page runs it, its values written in (EXPLAIN takes no bound values). */
+  const pagePlan = async (filter: PrintFilter): Promise<string[]> => {
+    const statement = printsPageStatement(service.database.admin, filter, 100);
+    const literal = (v: unknown): string => (Array.isArray(v) ? `'{${v.join(',')}}'` : `'${String(v)}'`);
+    const text = statement!.sql.replace(/\$(\d+)/g, (_m, i: string) => literal(statement!.parameters[Number(i) - 1]));
+    const plan = await sql
+      .raw<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${text}`)
+      .execute(service.database.admin);
+    return plan.rows.map((row) => row['QUERY PLAN']);
+  };
+
   it('reads a regular-session page past the curb prints on the index entries, not by fetching their rows', async () => {
     const db = service.database.admin;
-    const statement = printsPageStatement(
-      db,
-      { tradingDate: '2026-11-20', roots: ['SPXW'], sessions: ['rth'], from: null, to: null, includeComplex: false },
-      100,
-    );
     const curb = await sql<{ n: number }>`
       select count(*)::int4 as n from prints where trading_date = '2026-11-20' and root = 'SPXW' and session = 'curb'`.execute(db);
     expect(curb.rows[0]!.n).toBeGreaterThan(20);
-    // The statement as a page runs it, its values written in (EXPLAIN takes no bound values).
-    const literal = (v: unknown): string => (Array.isArray(v) ? `'{${v.join(',')}}'` : `'${String(v)}'`);
-    const text = statement!.sql.replace(/\$(\d+)/g, (_m, i: string) => literal(statement!.parameters[Number(i) - 1]));
-    const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${text}`).execute(db);
-    const lines = plan.rows.map((row) => row['QUERY PLAN']);
+    const lines = await pagePlan({
+      tradingDate: '2026-11-20',
+      roots: ['SPXW'],
+      sessions: ['rth'],
+      from: null,
+      to: null,
+      includeComplex: false,
+    });
     const scan = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
     expect(scan, lines.join('\n')).toBeGreaterThanOrEqual(0);
     // Session is checked in the index condition; what the filter still removes is fewer than the curb prints.
@@ -74,11 +83,7 @@ describe('trades without response validation', () => {
       includeComplex: false,
     };
     const scanOf = async (filter: PrintFilter) => {
-      const statement = printsPageStatement(db, filter, 100);
-      const literal = (v: unknown): string => (Array.isArray(v) ? `'{${v.join(',')}}'` : `'${String(v)}'`);
-      const text = statement!.sql.replace(/\$(\d+)/g, (_m, i: string) => literal(statement!.parameters[Number(i) - 1]));
-      const plan = await sql.raw<{ 'QUERY PLAN': string }>(`explain (analyze, costs off, timing off, summary off) ${text}`).execute(db);
-      const lines = plan.rows.map((row) => row['QUERY PLAN']);
+      const lines = await pagePlan(filter);
       const at = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
       expect(at, lines.join('\n')).toBeGreaterThanOrEqual(0);
       const block = lines.slice(at + 1, at + 5);
