@@ -39,6 +39,16 @@ describe('trades without response validation', () => {
     expect(r.data?.data[0]).toEqual(stored[0]);
   });
 
+  /** SPXW's regular-session prints of 2026-11-20, unbounded in time. */
+  const SPXW_RTH: PrintFilter = {
+    tradingDate: '2026-11-20',
+    roots: ['SPXW'],
+    sessions: ['rth'],
+    from: null,
+    to: null,
+    includeComplex: false,
+  };
+
   /** The plan of a first page of 100 as a page runs it, its values written in (EXPLAIN takes no bound values). */
   const pagePlan = async (filter: PrintFilter): Promise<string[]> => {
     const statement = printsPageStatement(service.database.admin, filter, 100);
@@ -55,14 +65,7 @@ describe('trades without response validation', () => {
     const curb = await sql<{ n: number }>`
       select count(*)::int4 as n from prints where trading_date = '2026-11-20' and root = 'SPXW' and session = 'curb'`.execute(db);
     expect(curb.rows[0]!.n).toBeGreaterThan(20);
-    const lines = await pagePlan({
-      tradingDate: '2026-11-20',
-      roots: ['SPXW'],
-      sessions: ['rth'],
-      from: null,
-      to: null,
-      includeComplex: false,
-    });
+    const lines = await pagePlan(SPXW_RTH);
     const scan = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
     expect(scan, lines.join('\n')).toBeGreaterThanOrEqual(0);
     // Session is checked in the index condition; what the filter still removes is fewer than the curb prints.
@@ -74,14 +77,7 @@ describe('trades without response validation', () => {
 
   it("starts a regular-session page at the options close (the session's span bounds the index scan), with the same pages", async () => {
     const db = service.database.admin;
-    const base: PrintFilter = {
-      tradingDate: '2026-11-20',
-      roots: ['SPXW'],
-      sessions: ['rth'],
-      from: null,
-      to: null,
-      includeComplex: false,
-    };
+    const base = SPXW_RTH;
     const scanOf = async (filter: PrintFilter) => {
       const lines = await pagePlan(filter);
       const at = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
