@@ -105,22 +105,13 @@ RESULTS := build/test-results
 # idled through them.
 DB_TEST_WORKERS ?= $(shell node -p "Math.max(2, require('os').availableParallelism() - 1)" 2>/dev/null || echo 2)
 
-# Each worker process runs file after file (--no-isolate: vitest's forks pool then keeps its
-# workers, one set per project), instead of a new process per file that imports the whole app
-# again (about 1.6 s of collect a file on the DB tiers) and warms it up again (a first service
-# start in a process takes about 1.5 s more than the next). Every file still has its own database,
-# service and cleanup; nothing in the tests mocks modules or sets process-wide state, and the
-# service's process-wide handlers (src/lifecycle.ts) are only installed by src/main.ts, which the
-# tests start as child processes.
-TEST_ISOLATION := --no-isolate
-
 test-unit: install
 	mkdir -p $(RESULTS)
-	npx vitest run --project unit --maxWorkers=$(DB_TEST_WORKERS) $(TEST_ISOLATION) --reporter=default --reporter=json --outputFile.json=$(RESULTS)/unit.json
+	npx vitest run --project unit --maxWorkers=$(DB_TEST_WORKERS) --reporter=default --reporter=json --outputFile.json=$(RESULTS)/unit.json
 
 test-integration: install venv explorer browser pgbouncer
 	mkdir -p $(RESULTS)
-	npx vitest run --project integration --project contract --project reliability --project deployment --maxWorkers=$(DB_TEST_WORKERS) $(TEST_ISOLATION) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
+	npx vitest run --project integration --project contract --project reliability --project deployment --maxWorkers=$(DB_TEST_WORKERS) --passWithNoTests --reporter=default --reporter=json --outputFile.json=$(RESULTS)/integration.json
 
 # The service under Schemathesis runs compiled (dist/, as make run starts it): through tsx, its
 # start and the seed's simulator workers transpiled every source again.
