@@ -4,39 +4,14 @@
  * own so that the unit tier runs them beside that file's simulation rather than after it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { optionsOvernightWindow, marketSessions } from '../../analytics/sessions.js';
+import { NOW, readCsv, tempDir, THANKSGIVING_NOW, WEEK } from './simulator.fixtures.js';
 import { simulateMarket, writeSimulatedMarket } from './index.js';
 
-const NOW = Date.parse('2026-11-22T12:00:00Z'); // Sunday: the week of 2026-11-16 is complete
-const THANKSGIVING_NOW = Date.parse('2026-11-29T12:00:00Z'); // Sunday after Thanksgiving 2026
-const WEEK = ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
 /** A small scale for the tests that only need the shape of the data. */
 const SMALL = { rthEvents: 2500, gthEvents: 60, curbEvents: 40, goldenSweeps: 2 };
-
-type Row = Record<string, string>;
-
-function readCsv(file: string): { header: string[]; rows: Row[] } {
-  const text = gunzipSync(fs.readFileSync(file)).toString('utf8');
-  const lines = text.split('\n').filter((l) => l !== '');
-  const header = lines[0]!.split(',');
-  const rows = lines.slice(1).map((line) => {
-    const values = line.split(',');
-    const row: Row = {};
-    header.forEach((h, i) => {
-      row[h] = values[i] ?? '';
-    });
-    return row;
-  });
-  return { header, rows };
-}
-
-function tempDir(name: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `simulator-${name}-`));
-}
 
 const dateOfFile = (file: string): string => /(\d{4}-\d{2}-\d{2})\.csv\.gz$/.exec(file)![1]!;
 

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,29 +9,9 @@ import { exchangeCodeByName } from '../../analytics/opra.js';
 import { optionsOvernightWindow, marketSessions } from '../../analytics/sessions.js';
 import { LAYOUTS, type IngestKind } from '../layouts.js';
 import { readRecords, RecordError } from '../records.js';
+import { NOW, readCsv, tempDir, THANKSGIVING_NOW, WEEK, type Row } from './simulator.fixtures.js';
 import { simulatedDates, simulateMarket, type SimulationSummary } from './index.js';
 import { TICKS_CENTS, ROOTS } from './model.js';
-
-const NOW = Date.parse('2026-11-22T12:00:00Z'); // Sunday: the week of 2026-11-16 is complete
-const THANKSGIVING_NOW = Date.parse('2026-11-29T12:00:00Z'); // Sunday after Thanksgiving 2026
-const WEEK = ['2026-11-16', '2026-11-17', '2026-11-18', '2026-11-19', '2026-11-20'];
-
-type Row = Record<string, string>;
-
-function readCsv(file: string): { header: string[]; rows: Row[] } {
-  const text = gunzipSync(fs.readFileSync(file)).toString('utf8');
-  const lines = text.split('\n').filter((l) => l !== '');
-  const header = lines[0]!.split(',');
-  const rows = lines.slice(1).map((line) => {
-    const values = line.split(',');
-    const row: Row = {};
-    header.forEach((h, i) => {
-      row[h] = values[i] ?? '';
-    });
-    return row;
-  });
-  return { header, rows };
-}
 
 /** The first line of a gzipped CSV file, split: read without inflating the rest of the file. */
 async function headerOf(file: string): Promise<string[]> {
@@ -46,10 +24,6 @@ async function headerOf(file: string): Promise<string[]> {
     lines.close();
     input.destroy();
   }
-}
-
-function tempDir(name: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `simulator-${name}-`));
 }
 
 const dateOfFile = (file: string): string => /(\d{4}-\d{2}-\d{2})\.csv\.gz$/.exec(file)![1]!;
