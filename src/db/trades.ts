@@ -9,9 +9,10 @@
  * index: a root's overnight (gth) prints of a trading date all precede its day's (rth, curb, other)
  * in time, so a day read newest first meets them only at its end, and a read of one session is
  * bounded by that session's span (the caller gives it as from/to: print-filters.ts readBounds), so
- * that its scan starts at the session's end, not at the date's last print. Session is
- * the indexes' last key, so the scan checks it on the index entry and passes the prints of other
- * sessions (a day's curb and late prints, met first newest first) without fetching their rows.
+ * that its scan starts at the session's end, not at the date's last print. Session, then side, size,
+ * premium and contract type, are the indexes' last keys, so the scan checks them on the index entry
+ * and passes the prints of other sessions (a day's curb and late prints, met first newest first) and
+ * the prints those filters drop without fetching their rows.
  *
  * The feed reads run as named prepared statements (prepared.ts executePrepared): parsed once per
  * connection and, once PostgreSQL finds a generic plan as cheap, not planned again. Nothing a

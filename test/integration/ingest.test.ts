@@ -231,11 +231,15 @@ describe('canonical layouts', () => {
     }>`select indexdef from pg_indexes where tablename = 'prints_20261120' order by indexname`.execute(service.database.admin);
     const definitions = result.rows.map((r) => r.indexdef.replace(/ ON public\.prints_20261120 USING btree/, ''));
     expect(definitions).toHaveLength(5);
-    expect(definitions.join('\n')).toMatch(/\(root, ts DESC, sequence DESC, contract_id DESC, session\) WHERE \(NOT cancelled\)/);
+    expect(definitions.join('\n')).toMatch(
+      /\(root, ts DESC, sequence DESC, contract_id DESC, session, side, size, premium, contract_type\) WHERE \(NOT cancelled\)/,
+    );
     expect(definitions.join('\n')).toMatch(
       /\(root, ts\) INCLUDE \(trading_date, contract_id, side, size, premium, session, trade_type, flags\) WHERE \(NOT cancelled\)/,
     );
-    expect(definitions.join('\n')).toMatch(/\(ts DESC, sequence DESC, contract_id DESC, session\) WHERE \(NOT cancelled\)/);
+    expect(definitions.join('\n')).toMatch(
+      /\(ts DESC, sequence DESC, contract_id DESC, session, side, size, premium, contract_type\) WHERE \(NOT cancelled\)/,
+    );
     expect(definitions.join('\n')).toMatch(/\(contract_id, ts DESC\)/);
   });
 

@@ -75,6 +75,27 @@ describe('trades without response validation', () => {
     expect(lines.some((line) => /^\s*(->\s*)?Sort\b/.test(line))).toBe(false);
   });
 
+  it('checks side, size, premium and contract type on the index entries of a filtered page, on both newest-first indexes', async () => {
+    const filtered: PrintFilter = {
+      ...SPXW_RTH,
+      sides: ['at_ask', 'near_ask'],
+      minSize: 2,
+      minPremium: 100,
+      contractType: 'call',
+    };
+    const conditions = ['side = ANY', 'size >= ', 'premium >= ', "contract_type = 'call'"];
+    for (const filter of [filtered, { ...filtered, roots: null }]) {
+      const lines = await pagePlan(filter);
+      const scan = lines.findIndex((line) => /Index Scan using \S+ on prints_20261120/.test(line));
+      expect(scan, lines.join('\n')).toBeGreaterThanOrEqual(0);
+      const cond = lines.slice(scan + 1, scan + 4).find((line) => line.includes('Index Cond:')) ?? '';
+      for (const condition of conditions) expect(cond, lines.join('\n')).toContain(condition);
+      // Only what the keys cannot hold (the trading date, complex trades) is left to check on the fetched row.
+      const filterLine = lines.slice(scan + 1, scan + 4).find((line) => /^\s*Filter:/.test(line)) ?? '';
+      for (const condition of conditions) expect(filterLine).not.toContain(condition);
+    }
+  });
+
   it("starts a regular-session page at the options close (the session's span bounds the index scan), with the same pages", async () => {
     const db = service.database.admin;
     const base = SPXW_RTH;

@@ -28,7 +28,7 @@ import { startService } from '../../src/server.js';
 import { SIMULATION_PREFIX, TEMPLATE_PREFIX } from './global-setup.js';
 
 /** Raised whenever what is recorded on a template, or how it is copied, changes. */
-const TEMPLATE_VERSION = 1;
+const TEMPLATE_VERSION = 2;
 
 export interface MarketKey {
   seed: number;
@@ -53,6 +53,8 @@ export interface MarketTemplate {
   market: { dates: string[]; historyDates: string[] };
   /** False when the load's changes cannot be copied faithfully (see the header). */
   copyable: boolean;
+  /** Why not, table by table (empty when copyable). */
+  uncopyable: string[];
   /** In copy order: a table after the tables its foreign keys reference. */
   tables: CopiedTable[];
   sequences: { name: string; value: string }[];
@@ -170,8 +172,11 @@ function databaseUrl(serverUrl: string, name: string): string {
 }
 
 async function buildTemplate(url: string, load: (admin: Database) => Promise<MarketTemplate['market']>): Promise<MarketTemplate> {
-  // The service's own start (migrations, seeding) makes the database a test service starts on.
-  const config = loadConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'silent' });
+  // The service's own start (migrations, seeding) makes the database a test service starts on, with
+  // its limits counted as a test service counts them (service.ts): counted in the database
+  // (LIMIT_SCOPE=deployment, the default with DATABASE_URL), the service's holder row is renewed
+  // during the load, a change no copy can carry, and no template was copyable.
+  const config = loadConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'silent', LIMIT_SCOPE: 'cluster' });
   const service = await startService(config, { logger: createLogger('silent', () => undefined), jobs: false });
   const reader = new pg.Client({ connectionString: url, application_name: 'oads-test-market' });
   await reader.connect();
@@ -183,18 +188,18 @@ async function buildTemplate(url: string, load: (admin: Database) => Promise<Mar
     const sequencesAfter = await sequenceValues(reader);
 
     const changed: TableState[] = [];
-    let copyable = true;
+    const uncopyable: string[] = [];
     for (const state of after.values()) {
       const old = before.get(state.name);
       if (old === undefined) {
-        if (state.parent === null || state.bound === null) copyable = false;
+        if (state.parent === null || state.bound === null) uncopyable.push(`${state.name}: a new table that is not a partition`);
         changed.push(state);
       } else if (old.rows !== state.rows || old.digest !== state.digest) {
-        if (old.rows > 0) copyable = false;
+        if (old.rows > 0) uncopyable.push(`${state.name}: held ${old.rows} rows before the load, which changed them`);
         changed.push(state);
       }
     }
-    if (changed.some((t) => t.triggers > 0)) copyable = false;
+    for (const t of changed) if (t.triggers > 0) uncopyable.push(`${t.name}: has triggers`);
     const tables: CopiedTable[] = [];
     for (const state of await foreignKeyOrder(reader, changed)) {
       const columns = await reader.query<{ name: string }>(
@@ -217,7 +222,7 @@ async function buildTemplate(url: string, load: (admin: Database) => Promise<Mar
     const sequences = [...sequencesAfter]
       .filter(([name, value]) => value !== null && sequencesBefore.get(name) !== value)
       .map(([name, value]) => ({ name, value: value as string }));
-    return { url, market, copyable, tables, sequences };
+    return { url, market, copyable: uncopyable.length === 0, uncopyable, tables, sequences };
   } finally {
     await reader.end();
     await service.stop();

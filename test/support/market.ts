@@ -14,7 +14,7 @@
  * changed seeded rows), the market is simulated and loaded into the caller's database as before.
  */
 import type { Database } from '../../src/db/connection.js';
-import { copyMarketFromTemplate, marketTemplate, sharedSimulation } from './market-template.js';
+import { copyMarketFromTemplate, marketTemplate, sharedSimulation, type MarketTemplate } from './market-template.js';
 import {
   loadSimulation,
   MARKET_NOW,
@@ -36,14 +36,19 @@ export { MARKET_NOW, SMALL_MARKET, simulateAndLoad, type LoadedMarket, type Simu
 const SNAPSHOT_DATES = ['2026-11-19', '2026-11-20'];
 
 export async function loadSimulatedMarket(admin: Database, options: SimulatedMarketOptions): Promise<LoadedMarket> {
+  const template = await simulatedMarketTemplate(options);
+  if (template !== null && (await copyMarketFromTemplate(admin, template))) return template.market;
+  return simulateAndLoad(admin, options);
+}
+
+/** The run's template of the market (built on first use); null outside a run with the global set-up. */
+export async function simulatedMarketTemplate(options: SimulatedMarketOptions): Promise<MarketTemplate | null> {
   const key = { seed: options.seed ?? 11, now: options.now ?? MARKET_NOW, dates: [...options.dates], history: options.history ?? false };
-  const template = await marketTemplate(key, async (db) => {
+  return marketTemplate(key, async (db) => {
     const snapshotDates = [...new Set([...SNAPSHOT_DATES, ...key.dates])].sort();
     const simulation = await sharedSimulation({ seed: key.seed, now: key.now, snapshotDates }, (outDir) =>
       simulateSmallMarket(outDir, { ...key, snapshotDates }),
     );
     return simulation === null ? simulateAndLoad(db, key) : loadSimulation(db, simulation, key);
   });
-  if (template !== null && (await copyMarketFromTemplate(admin, template))) return template.market;
-  return simulateAndLoad(admin, options);
 }
