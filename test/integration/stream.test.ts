@@ -26,14 +26,13 @@ import { optionsRegularClose } from '../../src/analytics/sessions.js';
 import type { IngestKind } from '../../src/ingest/layouts.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { loadFilesInOrder } from '../../src/ingest/seed-market.js';
-import { simulateMarket } from '../../src/ingest/simulator/index.js';
 import { keyPrefix } from '../../src/api-keys.js';
 import { revokeKey, setAccountPlan } from '../../src/db/accounts.js';
 import { StreamHub } from '../../src/stream/hub.js';
 import type { Replay } from '../../src/stream/replay.js';
 import { DEFAULT_STREAM_LIMITS } from '../../src/api-contract/stream-protocol.js';
 import { Stream } from '../../src/stream/stream.js';
-import { MARKET_NOW, SMALL_MARKET } from '../support/market.js';
+import { MARKET_NOW, smallMarketSimulation } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { MessageSchemas, StreamClient, type StreamMessage } from '../support/stream-client.js';
 
@@ -76,8 +75,8 @@ describe('streams', () => {
       env: { METRICS_PORT: '0' },
     });
     ({ key, client } = await service.newAccount({ plan: 'pro' }));
-    const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-stream-'));
-    const summary = await simulateMarket({ outDir, seed: 11, scale: 'default', now: MARKET_NOW, snapshotDates: [DAY] }, SMALL_MARKET);
+    // The run's simulation of the small market (its files of DAY are those of a simulation with DAY's snapshots alone).
+    const summary = await smallMarketSimulation();
     const files: Partial<Record<IngestKind, string[]>> = {};
     for (const [kind, list] of Object.entries(summary.files) as [IngestKind, string[]][]) {
       const wanted = kind === 'contracts' ? list : list.filter((f) => path.basename(f).includes(DAY));

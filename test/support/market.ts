@@ -13,7 +13,11 @@
  * with test/support/global-setup.ts, a database that already holds market rows, a load that
  * changed seeded rows), the market is simulated and loaded into the caller's database as before.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Database } from '../../src/db/connection.js';
+import type { SimulationSummary } from '../../src/ingest/simulator/index.js';
 import { copyMarketFromTemplate, marketTemplate, sharedSimulation, type MarketTemplate } from './market-template.js';
 import {
   loadSimulation,
@@ -39,6 +43,17 @@ export async function loadSimulatedMarket(admin: Database, options: SimulatedMar
   const template = await simulatedMarketTemplate(options);
   if (template !== null && (await copyMarketFromTemplate(admin, template))) return template.market;
   return simulateAndLoad(admin, options);
+}
+
+/**
+ * The small market's simulation (seed 11, MARKET_NOW) with the chain snapshots of the dates the
+ * test files load, for a file that loads its files itself: the run's one simulation (its folder is
+ * shared: read it, do not change it), or outside such a run a new one in a temporary folder.
+ */
+export async function smallMarketSimulation(): Promise<SimulationSummary> {
+  const key = { seed: 11, now: MARKET_NOW, snapshotDates: SNAPSHOT_DATES };
+  const simulate = (outDir: string) => simulateSmallMarket(outDir, key);
+  return (await sharedSimulation(key, simulate)) ?? simulate(fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sim-')));
 }
 
 /** The run's template of the market (built on first use); null outside a run with the global set-up. */
