@@ -158,7 +158,8 @@ export async function lockTable(pgUrl: string, table: string): Promise<{ release
 /** Statements waiting on a lock, by application name. */
 export async function waitingOnLocks(client: pg.Client): Promise<string[]> {
   const { rows } = await client.query<{ application_name: string }>(
-    `select application_name from pg_stat_activity where wait_event_type = 'Lock'`,
+    // Of the observer's database only: the run's other files share the server, and their services may wait on locks of their own.
+    `select application_name from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
   );
   return rows.map((row) => row.application_name).sort();
 }
