@@ -121,9 +121,13 @@ export class BookValuer {
       })),
     );
     // VALUER_CONCURRENCY families at a time: one's reads overlap another's fitting.
-    // The books first, every family's; then the families' volatility indices and drifts, which no
-    // book waits for (an index minute costs 0.1-0.3 s a family: computed between two families'
-    // books, it held back every later family's book by that much).
+    // The books first, every family's; then the families' drifts, then their volatility indices:
+    // no book waits for either (an index minute costs 0.1-0.3 s a family: computed between two
+    // families' books, it held back every later family's book by that much). Drifts come before the
+    // indices: a request of the drift at "now" answers the previous minute's until the valuer stores
+    // the new one, and past the grace (books.ts BACKGROUND_VALUATION_GRACE_MS) each HTTP worker
+    // computes it itself, a read of the session's quotes; an index minute a request finds missing
+    // is computed by that request once, for the minute (volatility-index-series.ts).
     const drifts: { family: string; session: VolatilitySession }[] = [];
     const indices: { family: string; tradingDate: string; instant: number }[] = [];
     const next = async (): Promise<void> => {
@@ -136,6 +140,18 @@ export class BookValuer {
       }
     };
     await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
+    const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
+    // Two families' drifts at a time as well: one's read of the session's quotes overlaps another's solving.
+    const nextDrift = async (): Promise<void> => {
+      for (let task = drifts.shift(); task !== undefined && !this.stopped && drift !== undefined; task = drifts.shift()) {
+        // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
+        const q = defaultQuery(ctx, 'getVolatilityDrift', task.family, task.session) as QueryOf<'getVolatilityDrift'>;
+        await storeDrift({ ...ctx, operation: drift }, q);
+      }
+    };
+    // Both lanes end before the pass goes on; a failure fails the pass as before (its minute is looked at again).
+    const lanes = await Promise.allSettled(Array.from({ length: VALUER_CONCURRENCY }, nextDrift));
+    for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
     // The families' volatility indices at the minute, every tenor, for their per-minute series
     // (services/volatility-index-series.ts): regular session only, as the index route values.
     // A failure there leaves the books alone: a request of the series computes a missing minute.
@@ -144,13 +160,6 @@ export class BookValuer {
       await storeNewestIndexMinute(ctx, family, tradingDate, instant).catch((error: unknown) =>
         this.logger.error('volatility index minute failed', { family, error: error instanceof Error ? error.message : String(error) }),
       );
-    }
-    const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
-    for (const task of drifts) {
-      if (this.stopped || drift === undefined) break;
-      // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
-      const q = defaultQuery(ctx, 'getVolatilityDrift', task.family, task.session) as QueryOf<'getVolatilityDrift'>;
-      await storeDrift({ ...ctx, operation: drift }, q);
     }
     if (!this.stopped) this.passedPosition = position;
     return { valued };

@@ -134,9 +134,17 @@ describe('volatility index series', () => {
     expect(newestBars.map((b) => [b.timestamp, b.close])).toEqual([[newest - MINUTE, minutes.find((m) => m.tenor === '30d')!.value]]);
   });
 
-  it("the valuer maps every family's book of a minute before it computes any family's index minute", async () => {
+  it("the valuer maps every family's book of a minute, then stores every family's drift, before it computes any family's index minute", async () => {
     now += MINUTE;
     expect((await market.tick()).minutes).toBe(1);
+    const newest = Math.floor(now / MINUTE) * MINUTE;
+    const drifts = async (): Promise<string[]> =>
+      (
+        await sql<{ symbol: string }>`
+          select underlying_symbol as symbol from drift_answers where instant = ${newest}::int8 order by 1`.execute(service.database.admin)
+      ).rows.map((r) => r.symbol);
+    /** The families whose drift of the minute was stored when the first index minute was. */
+    let driftsAtFirstIndex: string[] | null = null;
     const events: string[] = [];
     const { books, volatilityIndex } = service.deps.repositories;
     const repositories = {
@@ -152,6 +160,7 @@ describe('volatility index series', () => {
       volatilityIndex: {
         ...volatilityIndex,
         storeIndexMinutes: async (...args: Parameters<typeof volatilityIndex.storeIndexMinutes>) => {
+          driftsAtFirstIndex ??= await drifts();
           events.push('index');
           await volatilityIndex.storeIndexMinutes(...args);
         },
@@ -163,6 +172,9 @@ describe('volatility index series', () => {
     expect(events.filter((e) => e === 'book').length, events.join(' ')).toBeGreaterThanOrEqual(2);
     expect(events.filter((e) => e === 'index').length, events.join(' ')).toBeGreaterThanOrEqual(2);
     expect(events.lastIndexOf('book'), events.join(' ')).toBeLessThan(events.indexOf('index'));
+    const stored = await drifts();
+    expect(stored).toContain(SYMBOL);
+    expect(driftsAtFirstIndex).toEqual(stored);
   });
 
   it('builds 5m bars from every minute of the range (computed on demand), their OHLC the minute values', async () => {
