@@ -106,12 +106,13 @@ RESULTS := build/test-results
 #
 # Each worker runs its files one after another in the same process (--no-isolate): a file's imports
 # (the service's whole module tree, through vite's transform) are then made once per worker, not
-# once per file. Measured on the DB tiers, same tree, back to back (the machine otherwise idle):
-# isolated 590 s wall (collect 147 s), --no-isolate 503 s (collect 34 s). What the files share then
-# is module state, which is memos of pure functions (calendar days, session spans, OPRA codes,
-# statement names); each service a file starts keeps its caches to itself, nothing mocks modules, and
-# the process-wide handlers (src/lifecycle.ts) are installed only by src/main.ts, which the tests
-# start as child processes. (A run with the flag
+# once per file. Measured back to back on a machine otherwise idle: the DB tiers isolated 590 s
+# wall (collect 147 s), --no-isolate 503 s (collect 34 s; that run also had two test set-ups
+# trimmed, worth about 20 s of the wall by their files' times); the unit tier, same files,
+# 131 -> 102 s. What the files share then is module state, which is memos of pure functions
+# (calendar days, session spans, OPRA codes, statement names); each service a file starts keeps its
+# caches to itself, nothing mocks modules, and the process-wide handlers (src/lifecycle.ts) are
+# installed only by src/main.ts, which the tests start as child processes. (A run with the flag
 # before the market templates were copyable again was inconclusive: every file then loaded its
 # market, and the load's time hid the imports' saving.)
 DB_TEST_WORKERS ?= $(shell node -p "Math.max(2, require('os').availableParallelism() - 1)" 2>/dev/null || echo 2)
