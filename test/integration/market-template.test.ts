@@ -6,6 +6,7 @@
  * load made every template uncopyable, and a run of the tiers spent about 1,000 s in set-up.
  */
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSimulatedMarket, simulatedMarketTemplate } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -29,8 +30,7 @@ describe('market templates', () => {
     const market = await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     expect(market.dates).toContain(DAY);
     // Each table the load filled holds as many rows in the copy as in the template.
-    const { Client } = (await import('pg')).default;
-    const source = new Client({ connectionString: template!.url });
+    const source = new pg.Client({ connectionString: template!.url });
     await source.connect();
     try {
       for (const { table } of template!.tables) {
