@@ -18,8 +18,8 @@
  *
  * A worker that dies is replaced; one that fails before it listens stops the start. On SIGTERM or
  * SIGINT the primary asks each worker to stop (it stops accepting, finishes its requests within
- * the shutdown grace and flushes its request log), waits for them, then stops the jobs and the
- * database. A worker whose primary is gone exits. The database going away ends neither: the
+ * the shutdown grace and flushes its request log; one not listening yet gets SIGTERM), waits for
+ * them, then stops the jobs and the database. A worker whose primary is gone exits. The database going away ends neither: the
  * primary's supervisor restarts the embedded server and every process reconnects (db-server/watch.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
@@ -134,6 +134,8 @@ class HttpWorkers {
   private serving = false;
   private readonly waiting = new Set<Worker>();
   private readonly releases = new Map<Worker, () => void>();
+  /** The workers whose server listens (the cluster's `listening`): only those can hold requests. */
+  private readonly listening = new WeakSet<Worker>();
   /** What the workers lease from (lessorOf's), once the store is prepared. */
   private sharedLimiter: WindowLessor | null = null;
   /** A stream resumed on another worker than the one holding it is handed over between them. */
@@ -213,7 +215,12 @@ class HttpWorkers {
     });
   }
 
-  /** Asks each running worker to stop and waits for it, killing one still running after the grace and margin. */
+  /**
+   * Asks each running worker to stop and waits for it, killing one still running after the grace and
+   * margin. A worker not listening yet (forked to replace a dead one, still loading) holds no request:
+   * it gets SIGTERM, as its own stop signal, since a `stop` message sent while it loads its modules,
+   * before anything of it listens for one, is lost, and the worker then ran until the grace was over.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
     const running = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
@@ -226,6 +233,10 @@ class HttpWorkers {
               clearTimeout(timer);
               resolve();
             });
+            if (!this.listening.has(worker)) {
+              worker.kill('SIGTERM');
+              return;
+            }
             try {
               worker.send({ oads: 'stop' } satisfies ClusterMessage);
             } catch {
@@ -248,6 +259,7 @@ class HttpWorkers {
 
   private fork(): Worker {
     const worker = cluster.fork(this.env);
+    worker.once('listening', () => this.listening.add(worker));
     if (this.sharedLimiter !== null) this.releases.set(worker, serveLimits(this.sharedLimiter, worker, this.clock).releaseAll);
     worker.on('message', (message) => {
       this.streamClaims.heard(worker, message);
@@ -275,6 +287,18 @@ class HttpWorkers {
  */
 export async function startClusterWorker(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningService> {
   const channel = process as unknown as NodeJS.Process & { send(message: unknown): boolean };
+  // The primary's `stop` is heard from the start: one that comes while the service is still starting
+  // (a worker forked to replace a dead one when the primary is asked to stop) is carried out once it
+  // has started. Heard only after the start, it was lost, and the primary waited out the shutdown
+  // grace and its margin before killing the worker.
+  const stopAsked = new Promise<void>((resolve) => {
+    const asked = (message: unknown): void => {
+      if (!isMessage(message, 'stop')) return;
+      process.off('message', asked);
+      resolve();
+    };
+    process.on('message', asked);
+  });
   // Listening before saying so, so that the answer is not missed; a primary gone first ends the start.
   const serveWhen = new Promise<void>((resolve, reject) => {
     const heard = (message: unknown): void => {
@@ -316,8 +340,8 @@ export async function startClusterWorker(config: Readonly<Config>, options: Star
   service.database.onDown((reason) => {
     if (process.connected) channel.send({ oads: 'database-down', reason } satisfies ClusterMessage);
   });
+  void stopAsked.then(() => stop(0));
   process.on('message', (message) => {
-    if (isMessage(message, 'stop')) stop(0);
     if (isMessage(message, 'database-down')) service.database.markDown(message.reason ?? 'found down by another process');
   });
   process.on('disconnect', () => stop(1));

@@ -20,6 +20,7 @@ import {
   startServiceProcess,
   stopServiceProcess,
   waitingOnLocks,
+  workerPids,
   type Answer,
   type ServiceProcess,
 } from '../support/service-process.js';
@@ -123,6 +124,30 @@ describe('SIGTERM', () => {
     } finally {
       await reopened.stop();
     }
+  });
+
+  it('a cluster: a worker still loading when the stop comes (one replacing a dead worker) is stopped at once, not after the grace', async () => {
+    // A long grace: a worker that missed the primary's `stop` was killed only after it and its margin (70 s here).
+    const service = await startServiceProcess({ env: { WEB_WORKERS: '2', SHUTDOWN_GRACE_MS: '60000' }, dataDir });
+    dataDir ??= service.dataDir;
+    services.push(service);
+    onTestFailed(() => console.log(service.output()));
+    const workers = workerPids(service);
+    expect(workers).toHaveLength(2);
+    const [first] = workers as [number, number];
+    process.kill(first, 'SIGKILL');
+    // The replacement is forked a second later; the stop is sent as soon as its process is there, while it loads.
+    const replacement = await settled(
+      () => workerPids(service).filter((pid) => !workers.includes(pid)),
+      (pids) => pids.length > 0,
+      { what: 'the replacement worker to be forked' },
+    );
+    const signalled = performance.now();
+    service.child.kill('SIGTERM');
+    const { code, signal } = await service.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(performance.now() - signalled).toBeLessThan(20_000);
+    expect(processRunning(replacement[0] as number)).toBe(false);
   });
 
   it('one process: holds a request still running until the shutdown grace is over, then cuts it, and exits 0', async () => {
