@@ -201,10 +201,10 @@ test: install venv static-checks test-unit tiers-and-schemathesis
 # The DB tiers and Schemathesis side by side: the tiers leave about a seventh of two cores idle
 # (files waiting on PostgreSQL, a shutdown grace, an export's heartbeat) and end on a few long files,
 # and Schemathesis's server first seeds the default-scale market (about 45 s), then waits on the
-# fuzzer for much of its run. Each target's output is printed whole when it ends (--output-sync).
+# fuzzer for much of its run. Their lines interleave, each whole (--output-sync=line).
 .PHONY: tiers-and-schemathesis
 tiers-and-schemathesis: install venv
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-integration schemathesis
+	$(MAKE) --no-print-directory -j2 --output-sync=line test-integration schemathesis
 
 bench: install
 	npx tsx bench/platform/run.ts
