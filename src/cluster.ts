@@ -19,8 +19,9 @@
  * A worker that dies is replaced; one that fails before it listens stops the start. On SIGTERM or
  * SIGINT the primary asks each worker to stop (it stops accepting, finishes its requests within
  * the shutdown grace and flushes its request log; one not listening yet gets SIGTERM), waits for
- * them, then stops the jobs and the database. A worker whose primary is gone exits. The database going away ends neither: the
- * primary's supervisor restarts the embedded server and every process reconnects (db-server/watch.ts).
+ * them, then stops the jobs and the database. A worker whose primary is gone exits. The database
+ * going away ends neither: the primary's supervisor restarts the embedded server and every process
+ * reconnects (db-server/watch.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { clockOffset, offsetClock } from './clock.js';
