@@ -288,10 +288,10 @@ class HttpWorkers {
  */
 export async function startClusterWorker(config: Readonly<Config>, options: StartOptions & { logger: Logger }): Promise<RunningService> {
   const channel = process as unknown as NodeJS.Process & { send(message: unknown): boolean };
-  // The primary's `stop` is heard from the start: one that comes while the service is still starting
-  // (a worker forked to replace a dead one when the primary is asked to stop) is carried out once it
-  // has started. Heard only after the start, it was lost, and the primary waited out the shutdown
-  // grace and its margin before killing the worker.
+  // The primary's `stop` is heard from the start: one that comes after the server listens but before
+  // the start is over (the streams' connection is opened then) is carried out once it has started.
+  // Heard only after the start, it was lost, and the primary waited out the shutdown grace and its
+  // margin before killing the worker. (A worker not listening yet gets SIGTERM instead: HttpWorkers.stop.)
   const stopAsked = new Promise<void>((resolve) => {
     const asked = (message: unknown): void => {
       if (!isMessage(message, 'stop')) return;

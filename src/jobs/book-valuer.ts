@@ -141,9 +141,10 @@ export class BookValuer {
     };
     await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
     const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
+    if (drift === undefined) throw new Error('getVolatilityDrift is not a route of the contract');
     // Two families' drifts at a time as well: one's read of the session's quotes overlaps another's solving.
     const nextDrift = async (): Promise<void> => {
-      for (let task = drifts.shift(); task !== undefined && !this.stopped && drift !== undefined; task = drifts.shift()) {
+      for (let task = drifts.shift(); task !== undefined && !this.stopped; task = drifts.shift()) {
         // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
         const q = defaultQuery(ctx, 'getVolatilityDrift', task.family, task.session) as QueryOf<'getVolatilityDrift'>;
         await storeDrift({ ...ctx, operation: drift }, q);

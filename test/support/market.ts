@@ -51,15 +51,16 @@ export async function loadSimulatedMarket(admin: Database, options: SimulatedMar
  * shared: read it, do not change it), or outside such a run a new one in a temporary folder.
  */
 export async function smallMarketSimulation(): Promise<SimulationSummary> {
-  return (
-    (await sharedSmallSimulation(11, MARKET_NOW, SNAPSHOT_DATES)) ??
-    simulateSmallMarket(fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sim-')), { seed: 11, now: MARKET_NOW, snapshotDates: SNAPSHOT_DATES })
-  );
+  const key = { seed: 11, now: MARKET_NOW, snapshotDates: SNAPSHOT_DATES };
+  return (await sharedSmallSimulation(key)) ?? simulateSmallMarket(fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sim-')), key);
 }
 
 /** The run's one simulation of the small market with these snapshots (the templates' and smallMarketSimulation's); null outside a run. */
-async function sharedSmallSimulation(seed: number, now: number, snapshotDates: readonly string[]): Promise<SimulationSummary | null> {
-  const key = { seed, now, snapshotDates };
+async function sharedSmallSimulation(key: {
+  seed: number;
+  now: number;
+  snapshotDates: readonly string[];
+}): Promise<SimulationSummary | null> {
   return sharedSimulation(key, (outDir) => simulateSmallMarket(outDir, key));
 }
 
@@ -68,7 +69,7 @@ export async function simulatedMarketTemplate(options: SimulatedMarketOptions): 
   const key = { seed: options.seed ?? 11, now: options.now ?? MARKET_NOW, dates: [...options.dates], history: options.history ?? false };
   return marketTemplate(key, async (db) => {
     const snapshotDates = [...new Set([...SNAPSHOT_DATES, ...key.dates])].sort();
-    const simulation = await sharedSmallSimulation(key.seed, key.now, snapshotDates);
+    const simulation = await sharedSmallSimulation({ seed: key.seed, now: key.now, snapshotDates });
     return simulation === null ? simulateAndLoad(db, key) : loadSimulation(db, simulation, key);
   });
 }
