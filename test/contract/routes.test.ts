@@ -12,7 +12,6 @@ import { SERVED_SERVER, servedDocument } from '../../src/docs/enrich.js';
 import { withSdkInstall } from '../../src/docs/sdk-install.js';
 import { handlers } from '../../src/handlers/index.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -41,9 +40,12 @@ describe('every served route through the generated client', () => {
   let client: Awaited<ReturnType<TestService['newAccount']>>['client'];
   let key: string;
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' } });
+    service = await startTestService({
+      market: { dates: ['2026-11-19', '2026-11-20'] },
+      jobs: true,
+      env: { LIMIT_PER_SECOND: '1000', LIMIT_PER_MINUTE: '100000' },
+    });
     ({ client, key } = await service.newAccount({ plan: 'pro' }));
-    await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', '2026-11-20'] });
   });
   afterAll(async () => service.stop());
 

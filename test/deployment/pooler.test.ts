@@ -15,17 +15,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { createAccount, createKey } from '../../src/accounts.js';
 import { formatOccSymbol } from '../../src/analytics/occ.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { seedSplits } from '../../src/seed.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { databaseWithMarket, MARKET_NOW } from '../support/market.js';
 import { startMachine, stopMachine, type Machine } from '../support/machines.js';
 import { startPgBouncer, type PgBouncer } from '../support/pgbouncer.js';
-import { createDatabase } from '../support/service.js';
 import { request, type Answer } from '../support/service-process.js';
 import { settled } from '../support/settled.js';
 import { StreamClient, type StreamMessage } from '../support/stream-client.js';
@@ -70,12 +68,10 @@ describe('a service machine whose request pools go through PgBouncer in transact
   };
 
   beforeAll(async () => {
-    databaseUrl = await createDatabase(inject('postgresUrl'));
+    databaseUrl = await databaseWithMarket({ dates: [DAY] });
     dbName = new URL(databaseUrl).pathname.slice(1);
     bouncer = await startPgBouncer({ serverUrl: databaseUrl, poolSize: SERVER_CONNECTIONS });
     database = await openDatabase({ databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 2, statementTimeoutMs: 120_000 });
-    await migrateToLatest(database.admin);
-    await loadSimulatedMarket(database.admin, { dates: [DAY] });
     await seedSplits(database.admin);
     machine = await startMachine({
       databaseUrl,

@@ -15,7 +15,6 @@ import { marketSessions } from '../../src/analytics/sessions.js';
 import { sessionBars } from '../../src/db/underlying-bars.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { SNAPSHOT_EVERY_MINUTES } from '../../src/ingest/simulator/index.js';
-import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -36,8 +35,8 @@ describe('chain snapshots and history in the seeded store', () => {
   const stored = new Map<string, number>();
 
   beforeAll(async () => {
-    service = await startTestService();
-    ({ historyDates } = await loadSimulatedMarket(service.database.admin, { dates: [DAY], history: true }));
+    service = await startTestService({ market: { dates: [DAY], history: true } });
+    ({ historyDates } = service.market);
     const db = service.database.admin;
     const counts = await sql<{ root: string; minute: string; n: number }>`
       select c.root, q.minute::text as minute, count(*)::int as n from quote_samples q join contracts c on c.id = q.contract_id

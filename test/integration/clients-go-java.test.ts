@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { printBodies } from '../../src/db/stored-prints.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const exec = promisify(execFile);
@@ -41,8 +41,7 @@ describe('Go and Java clients generated from the served contract', () => {
   let expected: string[];
   let env: NodeJS.ProcessEnv;
   beforeAll(async () => {
-    service = await startTestService({ clock: () => MARKET_NOW });
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
+    service = await startTestService({ market: { dates: [DAY] }, clock: () => MARKET_NOW });
     const prints = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
     const newestFirst = (a: Print, b: Print): number =>
       b.timestamp - a.timestamp || Number(b.id.split(':').at(-1)) - Number(a.id.split(':').at(-1));

@@ -13,7 +13,7 @@ import { dividendYield, riskFreeRate } from '../../src/analytics/rates.js';
 import { yearsToSettlement } from '../../src/analytics/settlement.js';
 import { printBodies } from '../../src/db/stored-prints.js';
 import { upsertUnderlyingBars } from '../../src/db/underlying-bars.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -26,10 +26,13 @@ describe('contract trade-at-time', () => {
   let prints: Print[];
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      market: { dates: [DAY] },
+      clock: () => MARKET_NOW,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     prints = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
   });
   afterAll(async () => service.stop());
@@ -224,10 +227,13 @@ describe('contract implied volatility', () => {
     ).rows;
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      market: { dates: [DAY] },
+      clock: () => now,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     contract = await mostQuoted(['SPY'], [[OPEN, CLOSE]]);
     samples = await samplesOf(contract);
     night = await mostQuoted(

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildExplorer } from '../../scripts/build-explorer.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -41,13 +41,13 @@ describe('the explorer page', () => {
     built = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-explorer-'));
     await buildExplorer(built);
     service = await startTestService({
+      market: { dates: [DAY] },
       clock: () => MARKET_NOW,
       explorerDir: built,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ key } = await service.newAccount({ plan: 'pro' }));
     ({ key: basicKey } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     fs.mkdirSync(SHOTS, { recursive: true });
     profile = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-chromium-'));
     context = await chromium.launchPersistentContext(profile, {

@@ -16,7 +16,7 @@ import { exportColumns, type ColumnKind } from '../../src/api-contract/export-co
 import { loadApiContract } from '../../src/api-contract/openapi.js';
 import { printBodies } from '../../src/db/stored-prints.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -71,12 +71,12 @@ describe('exports as csv and parquet', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [DAY] },
       jobs: true,
       clock: () => MARKET_NOW,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     account = await service.newAccount({ plan: 'pro' });
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     stored = (await printBodies(service.database.admin, DAY))
       .map((b) => JSON.parse(b) as OptionPrint)
       .filter((p) => p.underlying_symbol === 'SPX' || p.underlying_symbol === 'SPXW');

@@ -18,7 +18,7 @@ import { contractFlowTotals, underlyingFlowTotals } from '../../src/db/flow-aggr
 import { flowByContract, flowByUnderlying, type ContractFlowRow, type LeaderFilter, type UnderlyingFlowRow } from '../../src/db/trades.js';
 import { archiveSession, reloadSession } from '../../src/ingest/archive.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -76,9 +76,8 @@ describe('flow aggregates', () => {
   let service: TestService;
   let dataDir: string;
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService({ market: { dates: [PREVIOUS, DAY] } });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'flow-aggregates-'));
-    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
   });
   afterAll(async () => {
     await service.stop();

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getExposureHeatmap, getExposureLevels, getIndexVolatility, getVolatilitySkew } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -25,12 +25,12 @@ describe('the NDX and RUT families on the simulated day', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [DAY] },
       jobs: true,
       clock: () => MARKET_NOW,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
   });
   afterAll(async () => service.stop());
 

@@ -20,7 +20,7 @@ import {
 import type { Client } from '../../generated/client/client/index.js';
 import type { IndexBar } from '../../generated/client/types.gen.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -85,10 +85,15 @@ describe('index routes', () => {
   let now = MARKET_NOW;
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      market: { dates: [DAY], history: true },
+      jobs: true,
+      clock: () => now,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: optionsOnly } = await service.newAccount({ plan: 'pro', datasets: ['options'] }));
-    ({ historyDates } = await loadSimulatedMarket(service.database.admin, { dates: [DAY], history: true }));
+    ({ historyDates } = service.market);
     spx = await stored('SPX');
   });
   afterAll(async () => service.stop());

@@ -13,7 +13,7 @@ import { getAccountLimits, getOpenApiDocument, listAccountUsage, listCatalog, li
 import type { Client as RestClient } from '../../generated/client/client/index.js';
 import { listMarketSessions } from '../../src/handlers/market.js';
 import type { Handler } from '../../src/handlers/types.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settled } from '../support/settled.js';
 
@@ -77,11 +77,11 @@ describe('MCP tool access', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [DAY] },
       clock: () => now,
       limits: { requestsPerMinute: PER_MINUTE },
       handlers: { listMarketSessions: heldSessions },
     });
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     const account = await service.newAccount();
     rest = account.client;
     restKey = account.key;

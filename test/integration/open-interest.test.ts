@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getOpenInterest } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { GetOpenInterestResponse } from '../../generated/client/types.gen.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -33,9 +33,12 @@ describe('open interest', () => {
   let spot: number;
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      market: { dates: [DAY] },
+      clock: () => MARKET_NOW,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client } = await service.newAccount({ plan: 'pro' }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     const rows = await sql<Stored>`
       select c.root, c.date_of_expiry::text as d, c.contract_type as type, c.strike_thousandths / 1000.0 as strike, o.open_interest as oi
       from contracts c join open_interest o on o.contract_id = c.id and o.date = ${DAY}::date

@@ -20,7 +20,7 @@ import type { GetOptionChainData, OptionChainContract } from '../../generated/cl
 import { bsmGreeks, bsmPrice } from '../../src/analytics/pricing.js';
 import { MS_PER_YEAR, settlementInstant } from '../../src/analytics/settlement.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -37,12 +37,12 @@ describe('GET /v1/options/chain', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [PREVIOUS, DAY] },
       clock: () => MARKET_NOW,
       jobs: true,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ client } = await service.newAccount({ plan: 'pro' }));
-    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
   });
   afterAll(async () => service.stop());
 

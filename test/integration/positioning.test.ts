@@ -27,7 +27,7 @@ import type {
 } from '../../generated/client/types.gen.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -60,13 +60,13 @@ describe('levels and heat map', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [DAY] },
       jobs: true,
       clock: () => MARKET_NOW,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     const listed = await sql<{ d: string }>`
       select date_of_expiry::text as d from contracts where root in ('SPX', 'SPXW') and date_of_expiry > ${DAY}::date group by 1
       having bool_and(root = 'SPXW') and bool_or(root = 'SPXW') order by 1 limit 2`.execute(service.database.admin);

@@ -21,7 +21,6 @@ import { impliedDividendYield, impliedForward } from '../../src/analytics/volati
 import type { ChainQuote } from '../../src/analytics/volatility/quotes.js';
 import { printBodies } from '../../src/db/stored-prints.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
-import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -97,9 +96,8 @@ describe('per-print volatility on the parity forward of its minute (issue 33 §3
   };
 
   beforeAll(async () => {
-    service = await startTestService();
+    service = await startTestService({ market: { dates: [DAY] } });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'print-forward-'));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     const rows = await sql<{ symbol: string; ts: string; close: number }>`select symbol, ts, close from underlying_bars`.execute(
       service.database.admin,
     );

@@ -9,7 +9,7 @@ import { createExport, downloadExport, getExport, listOptionBars, listOptionCont
 import type { Client } from '../../generated/client/client/index.js';
 import type { ListOptionBarsData, ListOptionContractsData, OptionBar, OptionContract } from '../../generated/client/types.gen.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -23,13 +23,13 @@ describe('reference routes', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [PREVIOUS, DAY] },
       clock: () => MARKET_NOW,
       jobs: true,
       env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     ({ client } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
   });
   afterAll(async () => service.stop());
 

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OptionPrint as Print } from '../../generated/client/types.gen.js';
 import { printBodies } from '../../src/db/stored-prints.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const run = promisify(execFile);
@@ -30,11 +30,11 @@ describe('Python SDK against the live service', () => {
     const started = Date.now();
     // The clock moves: the rate limiter's windows must pass for Retry-After to be honest.
     service = await startTestService({
+      market: { dates: [PREVIOUS, DAY] },
       jobs: true,
       clock: () => MARKET_NOW + (Date.now() - started),
       env: { LIMIT_PER_SECOND: String(PER_SECOND) },
     });
-    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
     prints = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Print);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oads-sdk-python-'));
   });

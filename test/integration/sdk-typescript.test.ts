@@ -28,7 +28,7 @@ import { printBodies } from '../../src/db/stored-prints.js';
 import { ApiError } from '../../src/errors.js';
 import { getMarketCalendarDay } from '../../src/handlers/market.js';
 import type { Handler } from '../../src/handlers/types.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -93,12 +93,12 @@ describe('the TypeScript SDK against the live service', () => {
 
   beforeAll(async () => {
     service = await startTestService({
+      market: { dates: [DAY] },
       jobs: true,
       clock: () => Date.now() - offset,
       limits: { requestsPerSecond: PER_SECOND },
       handlers: { getMarketCalendarDay: busyCalendar },
     });
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     stored = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as OptionPrint);
   });
   afterAll(async () => service.stop());

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getExposureHeatmap, getPremiumDrift, listFlowLeaders, listOptionTrades } from '../../generated/client/index.js';
 import type { Client } from '../../generated/client/client/index.js';
 import type { OptionPrint } from '../../generated/client/types.gen.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -36,11 +36,14 @@ describe('session totals across routes', () => {
   const feed = new Map<Session, OptionPrint[]>();
 
   beforeAll(async () => {
-    service = await startTestService({ clock: () => MARKET_NOW, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      // The date before too: the overnight session values SPX at its last regular close (an index has no
+      // price overnight), the previous date's.
+      market: { dates: ['2026-11-19', DAY] },
+      clock: () => MARKET_NOW,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
-    // The date before too: the overnight session values SPX at its last regular close (an index has no
-    // price overnight), the previous date's.
-    await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-19', DAY] });
     for (const session of ['rth', 'gth', 'all'] as const) {
       const rows: OptionPrint[] = [];
       let cursor: string | undefined;

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAsyncApiDocument } from '../../generated/client/index.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { MessageSchemas, StreamClient, type StreamMessage } from '../support/stream-client.js';
 
@@ -24,9 +24,8 @@ describe('the prints channel, format compact', () => {
 
   beforeAll(async () => {
     const started = Date.now();
-    service = await startTestService({ clock: () => MARKET_NOW + (Date.now() - started) });
+    service = await startTestService({ market: { dates: [DAY] }, clock: () => MARKET_NOW + (Date.now() - started) });
     ({ key } = await service.newAccount({ plan: 'pro' }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     // The service's own replay (outside market hours by its clock) stops: the test starts its own.
     service.streams?.hub.stopReplay();
     await service.streams?.hub.settled();

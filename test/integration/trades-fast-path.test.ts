@@ -9,14 +9,12 @@ import { listOptionTrades } from '../../generated/client/index.js';
 import { printBodies } from '../../src/db/stored-prints.js';
 import { readBounds } from '../../src/analytics/print-filters.js';
 import { printsPageStatement, printsPageText, type PrintFilter, type PrintPosition } from '../../src/db/trades.js';
-import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 describe('trades without response validation', () => {
   let service: TestService;
   beforeAll(async () => {
-    service = await startTestService({ env: { VALIDATE_RESPONSES: 'false', LIMIT_PER_SECOND: '1000' } });
-    await loadSimulatedMarket(service.database.admin, { dates: ['2026-11-20'] });
+    service = await startTestService({ market: { dates: ['2026-11-20'] }, env: { VALIDATE_RESPONSES: 'false', LIMIT_PER_SECOND: '1000' } });
   });
   afterAll(async () => service.stop());
 

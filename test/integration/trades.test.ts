@@ -27,7 +27,7 @@ import { sessionState } from '../../src/db/archive.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { sessionLoad } from '../../src/jobs/session-load.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -85,6 +85,7 @@ describe('option print feeds', () => {
   beforeAll(async () => {
     const { listOptionFlow: smallBudgetFlow } = printFeedHandlers({ scanBudget: SCAN_BUDGET, loadRetryAfterMs: 500 });
     service = await startTestService({
+      market: { dates: [PREVIOUS, DAY] },
       jobs: true,
       clock: () => nowMs,
       handlers: { listOptionFlow: smallBudgetFlow },
@@ -92,7 +93,6 @@ describe('option print feeds', () => {
     });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
     all = (await printBodies(service.database.admin, DAY)).map((b) => JSON.parse(b) as Row);
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trades-archive-'));
   });

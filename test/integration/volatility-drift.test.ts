@@ -21,7 +21,7 @@ import { recordMarketDataChange } from '../../src/db/market-data-changes.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { sessionLoad } from '../../src/jobs/session-load.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -139,10 +139,15 @@ describe('GET /v1/options/volatility/drift', () => {
   };
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      market: { dates: [DAY], history: true },
+      jobs: true,
+      clock: () => now,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    ({ historyDates } = await loadSimulatedMarket(service.database.admin, { dates: [DAY], history: true }));
+    ({ historyDates } = service.market);
     const listed = await sql<{ root: string; date: string }>`
       select distinct root, date_of_expiry::text as date from contracts where root in ('SPX', 'SPXW') and date_of_expiry >= ${DAY}`.execute(
       service.database.admin,

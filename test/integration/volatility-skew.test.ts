@@ -11,7 +11,7 @@ import type { Client } from '../../generated/client/client/index.js';
 import type { GetVolatilitySkewResponse } from '../../generated/client/types.gen.js';
 import { bsmPrice, normCdf } from '../../src/analytics/pricing.js';
 import { exportJob } from '../../src/jobs/export.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
 
@@ -39,10 +39,14 @@ describe('volatility skew', () => {
   let now = MARKET_NOW;
 
   beforeAll(async () => {
-    service = await startTestService({ jobs: true, clock: () => now, env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' } });
+    service = await startTestService({
+      market: { dates: [DAY] },
+      jobs: true,
+      clock: () => now,
+      env: { LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
+    });
     ({ client: pro } = await service.newAccount({ plan: 'pro' }));
     ({ client: basic } = await service.newAccount({ plan: 'basic', overnight: false }));
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
   });
   afterAll(async () => service.stop());
 

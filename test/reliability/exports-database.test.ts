@@ -17,7 +17,7 @@ import { addExportChunk, runOfDatabaseFile } from '../../src/db/export-chunks.js
 import { findExport } from '../../src/db/exports.js';
 import { EXPORT_CHUNK_BYTES } from '../../src/jobs/export.js';
 import { sweepExports } from '../../src/jobs/export-sweep.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settled } from '../support/settled.js';
 
@@ -52,12 +52,12 @@ describe('export files held in the database', () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-database-'));
     service = await startTestService({
+      market: { dates: [DAY] },
       jobs: true,
       clock: () => nowMs,
       env: { DATA_DIR: dataDir, LIMIT_PER_SECOND: '100000', LIMIT_PER_MINUTE: '1000000' },
     });
     expect(service.config.exportStore).toBe('database');
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
     ({ client, key } = await service.newAccount());
   });
   afterAll(async () => {

@@ -16,7 +16,7 @@ import type { ExportJob, OptionPrint as Print } from '../../generated/client/typ
 import { sessionState } from '../../src/db/archive.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { EXPORT_RUNS_PER_ACCOUNT } from '../../src/jobs/export-policy.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
+import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settled } from '../support/settled.js';
 
@@ -29,6 +29,9 @@ describe('the export pool', () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'exports-pool-'));
     service = await startTestService({
+      // The second test's market, loaded here under the set-up's time limit: loaded in the test (the
+      // first file of a run to need it simulates it), it took most of the test's 120 s on a busy machine.
+      market: { dates: [PREVIOUS, DAY] },
       jobs: true,
       clock: () => MARKET_NOW,
       env: {
@@ -39,9 +42,6 @@ describe('the export pool', () => {
         ENDPOINT_TIMEOUT_MS: '120000',
       },
     });
-    // The second test's market, loaded here under the set-up's time limit: loaded in the test (the
-    // first file of a run to need it simulates it), it took most of the test's 120 s on a busy machine.
-    await loadSimulatedMarket(service.database.admin, { dates: [PREVIOUS, DAY] });
   });
   afterAll(async () => {
     await service.stop();

@@ -22,11 +22,8 @@
  * 10: status p50 85 ms and p99 335 ms against 21 and 340 ms at rest, trades p95 44 ms.
  */
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
-import { loadSimulatedMarket, MARKET_NOW } from '../support/market.js';
-import { createDatabase } from '../support/service.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseWithMarket, MARKET_NOW } from '../support/market.js';
 import { newKeys, request, startServiceProcess, stopServiceProcess, type ServiceProcess } from '../support/service-process.js';
 
 const DAY = '2026-11-20';
@@ -64,14 +61,7 @@ describe("one account's heavy requests and everyone else's simple ones", () => {
   let otherKey: string;
 
   beforeAll(async () => {
-    const databaseUrl = await createDatabase(inject('postgresUrl'));
-    const database = await openDatabase({ databaseUrl, embeddedDir: '', embeddedPort: 0, poolSize: 2, statementTimeoutMs: 60_000 });
-    try {
-      await migrateToLatest(database.admin);
-      await loadSimulatedMarket(database.admin, { dates: [DAY] });
-    } finally {
-      await database.close();
-    }
+    const databaseUrl = await databaseWithMarket({ dates: [DAY] });
     service = await startServiceProcess({
       env: {
         DATABASE_URL: databaseUrl,

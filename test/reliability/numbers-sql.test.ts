@@ -9,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
 import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
 import { printsPageText, scannedPrints, type PrintFilter } from '../../src/db/trades.js';
-import { loadSimulatedMarket } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 const DAY = '2026-11-20';
@@ -20,8 +19,7 @@ describe('print feed statements', () => {
   let roots: string[] = [];
 
   beforeAll(async () => {
-    service = await startTestService();
-    await loadSimulatedMarket(service.database.admin, { dates: [DAY] });
+    service = await startTestService({ market: { dates: [DAY] } });
     // One connection: every statement below is prepared in the same PostgreSQL session.
     handle = await openDatabase({
       databaseUrl: service.config.databaseUrl,

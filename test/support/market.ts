@@ -7,17 +7,24 @@
  * Simulating and loading takes tens of seconds, more on a loaded machine, and many test
  * files ask for the same market. So within a test run each distinct market (seed, now, dates,
  * history) is loaded once, through the ingest path, into a template database on the run's
- * PostgreSQL (market-template.ts), from one simulation per seed and now, and each later call
- * copies the rows that load stored from it (COPY, seconds). The copy makes the same tables, partitions and sequence positions the load
- * would have made on the caller's database; where it cannot promise that (outside a vitest run
- * with test/support/global-setup.ts, a database that already holds market rows, a load that
- * changed seeded rows), the market is simulated and loaded into the caller's database as before.
+ * PostgreSQL (market-template.ts), from one simulation per seed and now. A test then has it one
+ * of two ways:
+ * - a new database that is a copy of the template (marketDatabase, startTestService's `market`):
+ *   PostgreSQL copies the database's files, a fraction of a second, and the service starts on it;
+ * - its rows copied into a database the caller already has (loadSimulatedMarket; COPY, seconds):
+ *   for a database elsewhere (a replica set's primary) or one a test prepared first. The copy makes
+ *   the same tables, partitions and sequence positions the load would have made on the caller's
+ *   database; where it cannot promise that (outside a vitest run with test/support/global-setup.ts,
+ *   a database that already holds market rows, a load that changed seeded rows), the market is
+ *   simulated and loaded into the caller's database as before.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../src/db/connection.js';
 import type { SimulationSummary } from '../../src/ingest/simulator/index.js';
+import { inject } from 'vitest';
+import { createDatabase } from './database.js';
 import { copyMarketFromTemplate, marketTemplate, sharedSimulation, type MarketTemplate } from './market-template.js';
 import {
   loadSimulation,
@@ -43,6 +50,27 @@ export async function loadSimulatedMarket(admin: Database, options: SimulatedMar
   const template = await simulatedMarketTemplate(options);
   if (template !== null && (await copyMarketFromTemplate(admin, template))) return template.market;
   return simulateAndLoad(admin, options);
+}
+
+/**
+ * A new database on the run's server holding the market as its load leaves it: a copy of the
+ * market's template database (CREATE DATABASE ... TEMPLATE, a fraction of a second against seconds
+ * for copying its rows into a started service's database), with everything the template's own
+ * service start wrote before the load (migrations, seeded roots, its settings), as a service start
+ * on it then finds them. Null outside a run that keeps templates.
+ */
+export async function marketDatabase(options: SimulatedMarketOptions): Promise<{ url: string; market: LoadedMarket } | null> {
+  const template = await simulatedMarketTemplate(options);
+  if (template === null) return null;
+  const url = await createDatabase(inject('postgresUrl'), { template: new URL(template.url).pathname.slice(1) });
+  return { url, market: template.market };
+}
+
+/** The URL of a new database of the run's server holding the market (marketDatabase), for a test that starts the service itself. */
+export async function databaseWithMarket(options: SimulatedMarketOptions): Promise<string> {
+  const copied = await marketDatabase(options);
+  if (copied === null) throw new Error('databaseWithMarket needs a test run with the global set-up (test/support/global-setup.ts)');
+  return copied.url;
 }
 
 /**

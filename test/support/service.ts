@@ -2,8 +2,6 @@
  * A running service for one test file: a fresh database on the test cluster, migrated and seeded,
  * the HTTP server on a free port with response validation on, and generated-client helpers.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { createClient, createConfig, type Client } from '../../generated/client/client/index.js';
 import { createAccount, createKey } from '../../src/accounts.js';
@@ -14,6 +12,10 @@ import { createLogger } from '../../src/logging.js';
 import { startService, type RunningService } from '../../src/server.js';
 import type { StreamLimits } from '../../src/api-contract/stream-protocol.js';
 import type { ReplayOptions } from '../../src/stream/replay.js';
+import { createDatabase } from './database.js';
+import { loadSimulatedMarket, marketDatabase, type LoadedMarket, type SimulatedMarketOptions } from './market.js';
+
+export { createDatabase } from './database.js';
 
 export interface TestService extends RunningService {
   config: Readonly<Config>;
@@ -25,21 +27,8 @@ export interface TestService extends RunningService {
   }): Promise<{ id: string; key: string; client: Client }>;
   client(key?: string): Client;
   errors: string[];
-}
-
-/** A new empty database on the test cluster; its URL. */
-export async function createDatabase(baseUrl: string): Promise<string> {
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  /** The simulated market the service started with (`market` of the options; no dates without one). */
+  market: LoadedMarket;
 }
 
 export async function startTestService(
@@ -53,9 +42,16 @@ export async function startTestService(
     explorerDir?: string;
     streamLimits?: Partial<StreamLimits>;
     replay?: ReplayOptions | null;
+    /**
+     * A simulated market to start with (market.ts): the service starts on a copy of the run's
+     * database of that market, or, outside a run that keeps one, on an empty database the market
+     * is then loaded into.
+     */
+    market?: SimulatedMarketOptions;
   } = {},
 ): Promise<TestService> {
-  const databaseUrl = await createDatabase(inject('postgresUrl'));
+  const copied = options.market ? await marketDatabase(options.market) : null;
+  const databaseUrl = copied?.url ?? (await createDatabase(inject('postgresUrl')));
   const base = loadConfig({
     DATABASE_URL: databaseUrl,
     PORT: '0',
@@ -79,12 +75,16 @@ export async function startTestService(
     streamLimits: options.streamLimits,
     replay: options.replay,
   });
+  const market = options.market
+    ? (copied?.market ?? (await loadSimulatedMarket(service.database.admin, options.market)))
+    : { dates: [], historyDates: [] };
   const client = (key?: string): Client => createClient(createConfig({ baseUrl: service.url, ...(key ? { auth: () => key } : {}) }));
   return {
     ...service,
     config,
     errors,
     client,
+    market,
     newAccount: async (account = {}) => {
       const id = await createAccount(service.database.admin, {
         name: 'test',
