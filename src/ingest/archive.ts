@@ -22,7 +22,7 @@ import {
   isDateHot,
   markSessionRestored,
   printsPageForArchive,
-  quotesPageForArchive,
+  quotesCsvForArchive,
 } from '../db/archive.js';
 import { exportFuturesTrades, reloadFuturesTrades } from './futures-archive.js';
 import { loadPrintsFile } from './prints.js';
@@ -46,7 +46,7 @@ export function archiveDirOf(archiveRoot: string, tradingDate: string): string {
   return path.join(archiveRoot, tradingDate);
 }
 
-async function writeGzipLines(file: string, lines: AsyncIterable<string>): Promise<void> {
+async function writeGzipLines(file: string, lines: AsyncIterable<string | Buffer>): Promise<void> {
   const partial = `${file}.partial`;
   await pipeline(Readable.from(lines), createGzip(), fs.createWriteStream(partial));
   fs.renameSync(partial, file);
@@ -87,19 +87,7 @@ export async function exportSession(
     path.join(dir, 'quotes.csv.gz'),
     (async function* () {
       yield `${QUOTE_HEADER}\n`;
-      let after: Parameters<typeof quotesPageForArchive>[2] = null;
-      for (;;) {
-        const page = await quotesPageForArchive(db, tradingDate, after, PAGE);
-        if (page.length === 0) return;
-        let chunk = '';
-        for (const q of page) {
-          chunk += `${q.option_symbol},${q.quote_ts},${text(q.bid)},${text(q.ask)},${text(q.bid_size)},${text(q.ask_size)}\n`;
-          quotes += 1;
-        }
-        yield chunk;
-        const last = page[page.length - 1]!;
-        after = { contractId: last.contract_id, minute: last.minute };
-      }
+      quotes = yield* quotesCsvForArchive(db, tradingDate);
     })(),
   );
   const futuresTrades = await exportFuturesTrades(db, tradingDate, dir);

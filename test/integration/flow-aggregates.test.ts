@@ -72,6 +72,18 @@ async function totalsRows(db: Queryable, date: string): Promise<unknown[]> {
   return [...contracts.rows, ...underlyings.rows, ...leaders.rows];
 }
 
+/**
+ * A date's quote samples, every column, as PostgreSQL writes them (a float8 as its shortest exact
+ * decimal: equal text is an equal value): their count, and a digest of them in key order.
+ */
+async function quoteSamplesDigest(db: Queryable, date: string): Promise<{ samples: number; digest: string }> {
+  const result = await sql<{ samples: number; digest: string }>`
+    select count(*)::int as samples,
+           md5(string_agg(concat_ws(',', contract_id, minute, quote_ts, bid, ask, bid_size, ask_size), E'\n' order by contract_id, minute)) as digest
+      from quote_samples where trading_date = ${date}::date`.execute(db);
+  return result.rows[0]!;
+}
+
 describe('flow aggregates', () => {
   let service: TestService;
   let dataDir: string;
@@ -149,12 +161,17 @@ describe('flow aggregates', () => {
     const db = service.database.admin;
     const before = await totalsRows(db, DAY);
     expect(before.length).toBeGreaterThan(0);
-    await archiveSession(db, path.join(dataDir, 'archive'), DAY);
+    const quotesBefore = await quoteSamplesDigest(db, DAY);
+    expect(quotesBefore.samples).toBeGreaterThan(100_000);
+    expect(await archiveSession(db, path.join(dataDir, 'archive'), DAY)).toMatchObject({ quotes: quotesBefore.samples });
+    expect(await quoteSamplesDigest(db, DAY)).toMatchObject({ samples: 0 });
     expect(await totalsRows(db, DAY)).toEqual([]);
     expect(await underlyingFlowTotals(db, { tradingDate: DAY, sessions: SESSIONS_OF.all, includeComplex: true })).toEqual([]);
     // The previous date keeps its totals.
     expect(await expectTotalsEqualPrints(db, PREVIOUS, null)).toBeGreaterThan(1000);
     expect(await reloadSession(db, DAY, { now: MARKET_NOW })).toBe('loaded');
+    // Every quote sample back as it was stored, to the last digit.
+    expect(await quoteSamplesDigest(db, DAY)).toEqual(quotesBefore);
     expect(await totalsRows(db, DAY)).toEqual(before);
     expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
   });
