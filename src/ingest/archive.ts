@@ -21,7 +21,7 @@ import {
   hotDates,
   isDateHot,
   markSessionRestored,
-  printsPageForArchive,
+  printsCsvForArchive,
   quotesCsvForArchive,
 } from '../db/archive.js';
 import { exportFuturesTrades, reloadFuturesTrades } from './futures-archive.js';
@@ -32,15 +32,12 @@ import { loadQuotesFile } from './quotes.js';
 export const HOT_SESSIONS = 5;
 /** A session loaded back on request stays hot this long before it may be archived again. */
 export const RESTORED_GRACE_MS = 24 * 3_600_000;
-const PAGE = 50_000;
 
 const PRINT_HEADER =
   'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
 const QUOTE_HEADER = 'option_symbol,timestamp,bid,ask,bid_size,ask_size';
 /** OPRA CANC, the cancel record written after an archived cancelled print. */
 const CANCEL_CONDITION = 201;
-
-const text = (v: number | string | null): string => (v === null ? '' : String(v));
 
 export function archiveDirOf(archiveRoot: string, tradingDate: string): string {
   return path.join(archiveRoot, tradingDate);
@@ -65,22 +62,7 @@ export async function exportSession(
     path.join(dir, 'prints.csv.gz'),
     (async function* () {
       yield `${PRINT_HEADER}\n`;
-      let after: Parameters<typeof printsPageForArchive>[2] = null;
-      for (;;) {
-        const page = await printsPageForArchive(db, tradingDate, after, PAGE);
-        if (page.length === 0) return;
-        let chunk = '';
-        for (const p of page) {
-          const symbol = p.option_symbol;
-          const ext = p.extended_conditions.join('|');
-          chunk += `${symbol},${p.ts},${p.sequence},${p.price},${p.size},${p.exchange_code},${p.condition_code},${ext},${text(p.aggressor_side)},${text(p.quote_bid)},${text(p.quote_ask)},${text(p.quote_ts)}\n`;
-          if (p.cancelled) chunk += `${symbol},${p.ts},${p.sequence},${p.price},${p.size},${p.exchange_code},${CANCEL_CONDITION},,,,,\n`;
-          prints += 1;
-        }
-        yield chunk;
-        const last = page[page.length - 1]!;
-        after = { ts: last.ts, sequence: last.sequence, contractId: last.contract_id };
-      }
+      prints = yield* printsCsvForArchive(db, tradingDate, CANCEL_CONDITION);
     })(),
   );
   await writeGzipLines(
