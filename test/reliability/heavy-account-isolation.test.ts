@@ -35,6 +35,8 @@ const AT_MINUTES = 3;
 const STATUS_SAMPLES = 100;
 /** What the heavy account may add to /v1/status's p99 at rest. */
 const STATUS_P99_MS = 100;
+/** Measurements at most, each on minutes of its own, until one holds the bound (the test's comment). */
+const MEASUREMENTS = 3;
 /** VALUATION_THREADS of the service under test (the default, 1). */
 const VALUATION_THREADS = '1';
 
@@ -169,12 +171,16 @@ describe("one account's heavy requests and everyone else's simple ones", () => {
 
   it('keeps /v1/status under 100 ms at p99 and answers the other account while one keeps 4 valuations in flight', async () => {
     // What the heavy account adds to /v1/status's p99: under 100 ms (module comment). p99 of 100
-    // samples is their second slowest: one stall of the machine (the test tier runs another file
-    // beside this one) can pass the bound by itself, so a missed bound is measured once more, on
-    // minutes of its own, and that measurement must hold it. The valuations on the event loop miss
-    // it by seconds, in both.
+    // samples is their second slowest: two stalls of the machine (the test tier runs another file
+    // beside this one) can pass the bound by themselves, so a missed bound is measured again, on
+    // minutes of its own, up to MEASUREMENTS times, and the last measurement must hold it. One full
+    // make test run missed it twice in a row beside the tier's busiest files (p99 138 and 154 ms
+    // against 117; alone, the same code gave 58 ms against 112). The valuations on the event loop
+    // miss it by seconds, in every measurement.
     let report = await measure(0);
-    if (report.status_p99_ms >= report.idle_status_p99_ms + STATUS_P99_MS) report = await measure(1);
+    for (let round = 1; round < MEASUREMENTS && report.status_p99_ms >= report.idle_status_p99_ms + STATUS_P99_MS; round += 1) {
+      report = await measure(round);
+    }
     expect(report.status_p99_ms).toBeLessThan(report.idle_status_p99_ms + STATUS_P99_MS);
   });
 });
