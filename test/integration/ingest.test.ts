@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ import { dropPartition, ensurePartition } from '../../src/db/partitions.js';
 import { countPrints, printBodies } from '../../src/db/stored-prints.js';
 import { datasetFreshness } from '../../src/db/status.js';
 import { sessionState } from '../../src/db/archive.js';
-import { enforceRetention } from '../../src/ingest/archive.js';
+import { enforceRetention, exportSession } from '../../src/ingest/archive.js';
 import { loadMarketFile, type LoadKind } from '../../src/ingest/market.js';
 import { loadPrintsFile } from '../../src/ingest/prints.js';
 import { bsmPrice } from '../../src/analytics/pricing.js';
@@ -410,6 +411,50 @@ describe('a trading date in two files', () => {
     });
     expect([...(await bodies(service, DATE, true)).values()]).toEqual(before);
     expect((await stored()).filter((r) => r.cancelled).map((r) => r.sequence)).toEqual([2]);
+  });
+
+  it("archives the date's prints as the stored rows, written out here field by field: lists, sides, quotes and cancel records", async () => {
+    const db = service.database.admin;
+    // A print with extended conditions and an aggressor side, one with neither and no quote.
+    const third = part('part-3.csv', [
+      `${SPY},${T + 140_000},7,2.15,5,302,209,12|37,buy,2,2.1,${T + 139_500}`,
+      `${SPY},${T + 150_000},8,2.2,1,313,209,,sell,,,`,
+    ]);
+    expect(await loadMarketFile(db, 'prints', third)).toMatchObject({ read: 2, loaded: 2 });
+    const rows = (
+      await sql<{
+        option_symbol: string;
+        ts: string;
+        sequence: number;
+        price: number;
+        size: number;
+        exchange_code: number;
+        condition_code: number;
+        extended_conditions: number[];
+        aggressor_side: string | null;
+        quote_bid: number | null;
+        quote_ask: number | null;
+        quote_ts: string | null;
+        cancelled: boolean;
+      }>`select c.option_symbol, p.ts::text, p.sequence, p.price, p.size, p.exchange_code, p.condition_code, p.extended_conditions,
+                p.aggressor_side, p.quote_bid, p.quote_ask, p.quote_ts::text, p.cancelled
+           from prints p join contracts c on c.id = p.contract_id
+          where p.trading_date = ${DATE} order by p.ts, p.sequence, p.contract_id`.execute(db)
+    ).rows;
+    expect(rows.map((r) => [r.sequence, r.extended_conditions, r.aggressor_side, r.cancelled])).toContainEqual([7, [12, 37], 'buy', false]);
+    expect(rows.some((r) => r.cancelled)).toBe(true);
+    const field = (v: number | string | null): string => (v === null ? '' : String(v));
+    const expected = [HEADER];
+    for (const r of rows) {
+      const head = `${r.option_symbol},${r.ts},${r.sequence},${r.price},${r.size},${r.exchange_code}`;
+      expected.push(
+        `${head},${r.condition_code},${r.extended_conditions.join('|')},${field(r.aggressor_side)},${field(r.quote_bid)},${field(r.quote_ask)},${field(r.quote_ts)}`,
+      );
+      if (r.cancelled) expected.push(`${head},201,,,,,`);
+    }
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'ingest-archive-'));
+    expect(await exportSession(db, DATE, out)).toMatchObject({ prints: rows.length });
+    expect(gunzipSync(fs.readFileSync(path.join(out, 'prints.csv.gz'))).toString('utf8')).toBe(`${expected.join('\n')}\n`);
   });
 });
 
