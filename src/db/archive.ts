@@ -109,6 +109,9 @@ async function* copyCsv(
     const { select, count } = statements(client);
     await client.query('begin isolation level repeatable read read only');
     await client.query('set local statement_timeout = 0');
+    // PostgreSQL's default since 12, set here against a server configured otherwise: a float8 as
+    // its shortest exact decimal (at 0 it would be rounded to 15 significant digits).
+    await client.query('set local extra_float_digits = 1');
     const counted = count === undefined ? null : Number((await client.query<{ n: number }>(count)).rows[0]?.n ?? 0);
     const text = client.query(copyTo(`copy (${select}) to stdout (format csv)`));
     let lines = 0;
