@@ -170,12 +170,3 @@ export async function* quotesCsvForArchive(db: Database, tradingDate: string): A
        order by q.contract_id, q.minute`,
   }));
 }
-
-export async function countQuoteSamples(db: Queryable, tradingDate: string): Promise<number> {
-  const row = await db
-    .selectFrom('quote_samples')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('trading_date', '=', tradingDate)
-    .executeTakeFirstOrThrow();
-  return row.n;
-}

@@ -421,26 +421,29 @@ describe('a trading date in two files', () => {
       `${SPY},${T + 150_000},8,2.2,1,313,209,,sell,,,`,
     ]);
     expect(await loadMarketFile(db, 'prints', third)).toMatchObject({ read: 2, loaded: 2 });
-    const rows = (
-      await sql<{
-        option_symbol: string;
-        ts: string;
-        sequence: number;
-        price: number;
-        size: number;
-        exchange_code: number;
-        condition_code: number;
-        extended_conditions: number[];
-        aggressor_side: string | null;
-        quote_bid: number | null;
-        quote_ask: number | null;
-        quote_ts: string | null;
-        cancelled: boolean;
-      }>`select c.option_symbol, p.ts::text, p.sequence, p.price, p.size, p.exchange_code, p.condition_code, p.extended_conditions,
-                p.aggressor_side, p.quote_bid, p.quote_ask, p.quote_ts::text, p.cancelled
-           from prints p join contracts c on c.id = p.contract_id
-          where p.trading_date = ${DATE} order by p.ts, p.sequence, p.contract_id`.execute(db)
-    ).rows;
+    const rows = await db
+      .selectFrom('prints as p')
+      .innerJoin('contracts as c', 'c.id', 'p.contract_id')
+      .select([
+        'c.option_symbol',
+        'p.ts',
+        'p.sequence',
+        'p.price',
+        'p.size',
+        'p.exchange_code',
+        'p.condition_code',
+        'p.extended_conditions',
+        'p.aggressor_side',
+        'p.quote_bid',
+        'p.quote_ask',
+        'p.quote_ts',
+        'p.cancelled',
+      ])
+      .where('p.trading_date', '=', DATE)
+      .orderBy('p.ts')
+      .orderBy('p.sequence')
+      .orderBy('p.contract_id')
+      .execute();
     expect(rows.map((r) => [r.sequence, r.extended_conditions, r.aggressor_side, r.cancelled])).toContainEqual([7, [12, 37], 'buy', false]);
     expect(rows.some((r) => r.cancelled)).toBe(true);
     const field = (v: number | string | null): string => (v === null ? '' : String(v));
