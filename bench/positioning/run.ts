@@ -112,13 +112,22 @@ const heatmapMs = await sequential(async () => await getOk(heatmapUrl, headers),
 // A cold book each time: the stored books of the day deleted (the service then values the minute
 // again on the request: inputs read, smiles fitted, book stored), a new answer key so that no
 // process serves a kept answer of the deleted book.
+// With STAGE_TIMING=true in the bench's environment (the service inherits it), each cold request's
+// Server-Timing stages (src/stage-timing.ts; services/books.ts stamps the book's) are reported too.
 const coldMs: number[] = [];
+const coldStages = new Map<string, number[]>();
 for (let i = 0; i < 8; i++) {
   await pool.query(`delete from position_books where trading_date = $1::date`, [DAY]);
   variant += 1;
   const started = performance.now();
-  await getOk(`${levelsUrl}&gatekeeper_ratio=${(0.2 + variant * 1e-6).toFixed(6)}`, headers);
+  const r = await fetch(`${levelsUrl}&gatekeeper_ratio=${(0.2 + variant * 1e-6).toFixed(6)}`, { headers });
+  await r.arrayBuffer();
+  if (r.status !== 200) throw new Error(`a cold levels request answered ${r.status}`);
   coldMs.push(performance.now() - started);
+  for (const part of (r.headers.get('server-timing') ?? '').split(', ')) {
+    const [name, dur] = part.split(';dur=');
+    if (name !== undefined && dur !== undefined) coldStages.set(name, [...(coldStages.get(name) ?? []), Number(dur)]);
+  }
 }
 // Each HTTP worker keeps its own answers, and the one-at-a-time runs above may have reached only one
 // of them (a kept-alive connection stays with its worker): CONNECTIONS requests at once, on as many
@@ -142,6 +151,11 @@ const report = [
   `bare read (pg: contracts with open interest, chain, bar)   ${fmt(bareMs)}`,
   `levels SPX include=vanna,charm,delta, one at a time         ${fmt(levelsMs)}   ratio of p50 ${(quantile(levelsMs, 0.5) / bareP50).toFixed(2)}  (goals: p50 < 150 ms, ratio <= 3); first request (fits the surface) ${coldLevelsMs.toFixed(0)} ms`,
   `levels, a cold book each time (read, fit, store)           ${fmt(coldMs)}   ratio of p50 ${(quantile(coldMs, 0.5) / bareP50).toFixed(2)}`,
+  ...(coldStages.size === 0
+    ? []
+    : [
+        `  its stages, median ms (STAGE_TIMING): ${[...coldStages].map(([name, list]) => `${name} ${quantile(list, 0.5).toFixed(1)}`).join(', ')}`,
+      ]),
   `levels, each request a new view of the stored book         ${fmt(rebookedMs)}   ratio of p50 ${(quantile(rebookedMs, 0.5) / bareP50).toFixed(2)}`,
   `levels, each request a new answer of the kept book          ${fmt(answeredMs)}   ratio of p50 ${(quantile(answeredMs, 0.5) / bareP50).toFixed(2)}`,
   `heat map SPX default, one at a time                         ${fmt(heatmapMs)}   ratio of p50 ${(quantile(heatmapMs, 0.5) / bareP50).toFixed(2)}  (goal: p50 < 100 ms)`,

@@ -100,8 +100,10 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   const { symbol, tradingDate, roots, span, instant } = window;
   const repos = ctx.deps.repositories;
   const { listed, contracts } = await listedOf(ctx, roots, tradingDate);
+  ctx.stamp?.('book-listed');
   const chosen = expirationsByDate(listed).filter((e) => e.settlement > instant);
   const chainRows = chosen.length === 0 ? [] : await chainAt(ctx, chosen, tradingDate, span, instant);
+  ctx.stamp?.('book-chain');
   const minute = chainMinute(chainRows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
   const underlying = contracts[0]?.underlying ?? null;
@@ -124,6 +126,7 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
             { ask: ASK_SIDES, bid: BID_SIDES },
           ),
         ]);
+  ctx.stamp?.('book-prices-prints');
   const flows = flowByContract(prints.flows);
   const activity = new Map(prints.activity.map((a) => [a.contractId, a]));
 
@@ -176,6 +179,7 @@ async function readInputs(ctx: ServiceContext, window: ValuationWindow, session:
   };
   const columns = { summary, expirations };
   const digest = createHash('sha256').update(JSON.stringify(columns)).digest('base64url');
+  ctx.stamp?.('book-columns');
   return { columns, digest, chainRows };
 }
 
@@ -194,6 +198,7 @@ async function fitSurfaces(ctx: ServiceContext, inputs: ReadInputs, instant: num
     expirations: chosen.map((e) => expirationChain(e, rowsOf(inputs.chainRows, e), summary.valuedAt)),
   };
   const texts = ((await inThreads(ctx, 'fit', input)) as string[] | undefined) ?? surfaceTexts(input);
+  ctx.stamp?.('book-fit');
   const byDate = new Map(chosen.map((e, i) => [e.dateOfExpiry, texts[i] as string]));
   for (const e of expirations) {
     const fitted = byDate.get(e.dateOfExpiry);
@@ -266,6 +271,7 @@ export async function ensureBook(
   // The log's position before anything is read: a change committed after it is checked against the mapping.
   const position = await store.changeLogPosition();
   const mapped = await store.bookOfMinute(family, window.instant, dates);
+  ctx.stamp?.('book-mapped');
   if (mapped !== null) return { id: mapped.bookId };
   const started = performance.now();
   const inputs = await readInputs(ctx, window, session);
@@ -274,6 +280,7 @@ export async function ensureBook(
     return { id: null, book: bookFromColumns(null, inputs.columns) };
   }
   let id = await store.bookOfDigest(family, inputs.digest);
+  ctx.stamp?.('book-digest');
   let book: FamilyBook | undefined;
   if (id === null) {
     await fitSurfaces(ctx, inputs, window.instant);
@@ -283,11 +290,13 @@ export async function ensureBook(
       summary: inputs.columns.summary,
       expirations: inputs.columns.expirations,
     });
+    ctx.stamp?.('book-store');
     ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
     // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
     // With valuation threads a request's answer is computed there: the columns go to the thread, which reads them into the book.
     if (by === 'request' && beforeMapping === undefined && (ctx.deps.valuation ?? null) !== null) {
       await store.mapBookMinute(family, window.instant, id, position);
+      ctx.stamp?.('book-map');
       return { id, columns: inputs.columns };
     }
     if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
@@ -534,6 +543,7 @@ export async function bookAnswer<Op extends OperationId>(
 ): Promise<Result<Op>> {
   const session = q.session ?? 'rth';
   const located = await locateBook(ctx, q, session);
+  ctx.stamp?.('book-locate');
   const queryKey = answerQueryKey(q);
   const { id, window, pendingInstant } = located;
   if (id !== null) {

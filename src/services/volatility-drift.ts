@@ -16,6 +16,7 @@ import { optionRoot } from '../analytics/roots.js';
 import {
   driftBuckets,
   driftPoints,
+  firstOpenBucket,
   historyWindows,
   realizedWindow,
   thirtyDayExpirations,
@@ -92,7 +93,7 @@ export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVol
   }
   const text = await memo.get(
     key,
-    async () => (storedMissed ? null : await readDriftAnswer(db, key)) ?? JSON.stringify(await computeDrift(ctx, q, request)),
+    async () => (storedMissed ? null : await readDriftAnswer(db, key)) ?? JSON.stringify(await extendedDrift(ctx, q, request, queryKey)),
   );
   return textResult<'getVolatilityDrift'>(text, 'opra');
 }
@@ -130,7 +131,7 @@ export async function storeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityD
   try {
     found = await driftRequest(ctx, q);
     if ((await readDriftAnswer(db, found.key)) !== null) return;
-    body = JSON.stringify(await computeDrift(ctx, q, found.request));
+    body = JSON.stringify(await extendedDrift(ctx, q, found.request, found.queryKey));
   } catch (error) {
     if (error instanceof ApiError) return;
     throw error;
@@ -182,7 +183,41 @@ interface DriftRequest {
   instant: number;
 }
 
-async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>, r: DriftRequest): Promise<DataOf<'getVolatilityDrift'>> {
+/**
+ * The drift of a request, extending the newest stored drift of the same query at an earlier instant
+ * of the session that no change since makes stale (db/volatility-drift.ts newestDriftBefore, the
+ * books' rule): its points of the buckets that had ended by its instant are final (each reads only
+ * its own quotes and the bars ended by its end; drift.ts firstOpenBucket), so only the buckets from
+ * the one open then are computed, from their own quotes. While a session runs the valuer stores
+ * each family's default drift every minute, so a minute's drift reads about a minute of quotes
+ * instead of the whole session's. The answer is the one computed afresh (freshDrift; tested equal).
+ */
+async function extendedDrift(
+  ctx: ServiceContext,
+  q: QueryOf<'getVolatilityDrift'>,
+  request: DriftRequest,
+  queryKey: string,
+): Promise<DataOf<'getVolatilityDrift'>> {
+  const stored = await newestDriftBefore(ctx.deps.db, driftOf(request, queryKey), request.instant, driftDates(request));
+  const prior = stored === null ? null : { instant: stored.instant, drift: JSON.parse(stored.body) as DataOf<'getVolatilityDrift'> };
+  return await computeDrift(ctx, q, request, prior);
+}
+
+/** A drift computed afresh from the store, without any stored drift: the reference the extended drifts are tested against. */
+export async function freshDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<DataOf<'getVolatilityDrift'>> {
+  return await computeDrift(ctx, q, (await driftRequest(ctx, q)).request, null);
+}
+
+/**
+ * The drift's points over the session up to the request's instant; with `prior` (a valid drift of
+ * the same query at an earlier instant, extendedDrift), its final points kept and the rest computed.
+ */
+async function computeDrift(
+  ctx: ServiceContext,
+  q: QueryOf<'getVolatilityDrift'>,
+  r: DriftRequest,
+  prior: { instant: number; drift: DataOf<'getVolatilityDrift'> } | null,
+): Promise<DataOf<'getVolatilityDrift'>> {
   const db = ctx.deps.db;
   const { symbol, session, interval, roots, underlying, tradingDate, span, instant } = r;
   // One expiration per date (the later-settling root), settling after the session opens.
@@ -195,7 +230,11 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
     );
 
   const intervalMs = INTERVAL_MS[interval];
-  const valued = [...new Set([tracked, ...thirtyDayExpirations(listed, driftBuckets(span, intervalMs, instant))])];
+  // The buckets computed here: from the first one still open at the prior's instant (all without one).
+  const from = prior === null ? span.start : firstOpenBucket(span, intervalMs, prior.instant);
+  const kept = prior === null ? [] : prior.drift.points.filter((p) => p.timestamp < from);
+  const buckets = driftBuckets(span, intervalMs, instant).filter((b) => b.start >= from);
+  const valued = [...new Set([tracked, ...thirtyDayExpirations(listed, buckets)])];
   const rate = riskFreeRate(tradingDate);
   const [barRows, contracts, history] = await Promise.all([
     underlyingBarsBetween(db, [underlying], span.start, instant - MINUTE_MS),
@@ -208,8 +247,9 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
   // quoted on both legs (a band around the range so far read fewer strikes for a bucket in progress
   // than for the same bucket once the session ended, and changed its answer).
   const quoted = new Map(contracts.map((c) => [c.id, c]));
-  const samples = await sessionQuoteSamples(db, tradingDate, [...quoted.keys()], span.start, instant, instant);
-  if (samples.length === 0) {
+  const samples = await sessionQuoteSamples(db, tradingDate, [...quoted.keys()], from, instant, instant);
+  // A prior answer was computed from samples of the session, which this read's wider set still holds.
+  if (samples.length === 0 && prior === null) {
     await explainMissingPrints(ctx, tradingDate);
     throw noData(`No quote of a ${symbol} option is held for the ${session} session of ${tradingDate}.`);
   }
@@ -231,6 +271,7 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
 
   const basis = realizedVolatilityBasis(history.map((b) => ({ date: b.date, open: b.open, close: b.close })));
   const points = driftPoints({
+    from,
     span,
     intervalMs,
     instant,
@@ -246,7 +287,7 @@ async function computeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'
     date_of_expiry: tracked.dateOfExpiry,
     interval,
     pending_instant: null,
-    points,
+    points: [...kept, ...points],
     realized_volatility_basis: { days: basis.days, default_used: basis.default_used, regular_session_share: basis.regular_session_share },
     session,
     trading_date: tradingDate,

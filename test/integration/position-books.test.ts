@@ -29,6 +29,7 @@ import { exposureHeatmap } from '../../src/services/exposure-heatmap.js';
 import { exposureLevels } from '../../src/services/positioning.js';
 import { withContractDefaults } from '../../src/services/service-context.fixtures.js';
 import type { ServiceContext } from '../../src/services/types.js';
+import { freshDrift } from '../../src/services/volatility-drift.js';
 import { volatilitySkew } from '../../src/services/volatility-skew.js';
 import { SMALL_MARKET } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -277,6 +278,17 @@ describe('valued books', () => {
     const newestDrift = await drift();
     expect(newestDrift.pending_instant).toBeNull();
     expect(newestDrift).not.toStrictEqual(atMinute);
+    // The valuer extended the previous minute's stored drift by the buckets since (volatility-drift.ts
+    // extendedDrift): the same answer as one computed afresh from the whole session.
+    const driftOperation = service.deps.apiContract.byId.get('getVolatilityDrift')!;
+    const driftContext: ServiceContext = {
+      ...context('levels'),
+      operation: driftOperation,
+      link: { path: driftOperation.path, search: '' },
+    };
+    expect(newestDrift).toStrictEqual(
+      await freshDrift(driftContext, withContractDefaults('getVolatilityDrift', { underlying_symbol: SYMBOL })),
+    );
     // A second pass finds nothing new to value.
     expect((await valuer.pass()).valued).toBe(0);
   });

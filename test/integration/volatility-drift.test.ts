@@ -21,6 +21,9 @@ import { recordMarketDataChange } from '../../src/db/market-data-changes.js';
 import { enforceRetention } from '../../src/ingest/archive.js';
 import { exportJob } from '../../src/jobs/export.js';
 import { sessionLoad } from '../../src/jobs/session-load.js';
+import { defaultQuery } from '../../src/services/book-answers.js';
+import type { QueryOf, ServiceContext } from '../../src/services/types.js';
+import { freshDrift, storeDrift } from '../../src/services/volatility-drift.js';
 import { MARKET_NOW } from '../support/market.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { settledJob } from '../support/settled.js';
@@ -431,6 +434,53 @@ describe('GET /v1/options/volatility/drift', () => {
       expect(await ok({ underlying_symbol: 'SPX', date: DAY, interval: '5m' })).toEqual(before);
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('extends the stored drift of an earlier minute by the buckets after it: the answer computed afresh, kept points read from the store', async () => {
+    const operation = service.deps.apiContract.byId.get('getVolatilityDrift')!;
+    const ctx: ServiceContext = {
+      deps: service.deps,
+      operation,
+      account: null,
+      requestId: 'test',
+      now,
+      link: { path: operation.path, search: '' },
+    };
+    const admin = service.database.admin;
+    const earlier = OPEN + 20 * MINUTE + 30_000;
+    const later = OPEN + 47 * MINUTE + 10_000;
+    try {
+      for (const interval of ['1m', '5m'] as const) {
+        const query = { ...defaultQuery(ctx, 'getVolatilityDrift', 'SPX', 'rth'), interval } as QueryOf<'getVolatilityDrift'>;
+        // Stored as the valuer stores a minute's drift; a later instant's answer extends it.
+        await storeDrift(ctx, { ...query, at: earlier });
+        const stored = await sql<{ key: string; body: string }>`
+          select key, body from drift_answers where instant = ${OPEN + 20 * MINUTE}::int8 and strpos(query_key, ${`"interval":"${interval}"`}) > 0`.execute(
+          admin,
+        );
+        expect(stored.rows).toHaveLength(1);
+        const { key, body } = stored.rows[0]!;
+        service.deps.memos.clear();
+        const extended = await ok({ ...query, at: later });
+        expect(extended).toStrictEqual(await freshDrift(ctx, { ...query, at: later }));
+        expect(extended.points.length).toBeGreaterThan((JSON.parse(body) as Drift).points.length);
+        // The buckets that had ended by the stored instant come from the stored row: a figure changed there comes back.
+        const marked = JSON.parse(body) as Drift;
+        marked.points[0]!.implied_volatility = 0.987654;
+        await sql`update drift_answers set body = ${JSON.stringify(marked)} where key = ${key}`.execute(admin);
+        service.deps.memos.clear();
+        expect((await ok({ ...query, at: later + MINUTE })).points[0]!.implied_volatility).toBe(0.987654);
+        // A change of the date reaching before the stored instant makes it stale: the next answer is computed whole.
+        await recordMarketDataChange(admin, [DAY]);
+        service.deps.memos.clear();
+        const whole = await ok({ ...query, at: later + 2 * MINUTE });
+        expect(whole.points[0]!.implied_volatility).not.toBe(0.987654);
+        expect(whole).toStrictEqual(await freshDrift(ctx, { ...query, at: later + 2 * MINUTE }));
+      }
+    } finally {
+      await sql`delete from drift_answers`.execute(admin);
+      service.deps.memos.clear();
     }
   });
 

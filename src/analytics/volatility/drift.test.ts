@@ -10,6 +10,7 @@ import {
   bucketAtmVolatility,
   driftBuckets,
   driftPoints,
+  firstOpenBucket,
   historyWindows,
   realizedWindow,
   thirtyDayExpirations,
@@ -254,5 +255,38 @@ describe('driftPoints', () => {
     // bars = n·1e-6, over n/390 of the session.
     const n = 5;
     expect(points[0]!.adjusted_realized_volatility).toBeCloseTo(Math.sqrt((252 * n * 1e-6) / (0.8 * (n / 390))), 12);
+  });
+  it('values from a later bucket exactly the points the whole session gives from there (an earlier drift extended)', () => {
+    const clock = tradingVarianceClock(0.8, DATE, tracked.dateOfExpiry);
+    const instant = OPEN + 33 * MINUTE + 20_000;
+    // Every expiration quoted in every minute, at volatilities that move minute by minute.
+    const quotes = Array.from({ length: 34 }, (_, m) =>
+      [tracked, near, next].flatMap((e, j) =>
+        chain(e, 0.15 + 0.01 * j + 0.002 * (m % 7), 100 + 0.1 * m, OPEN + m * MINUTE, OPEN + (m + 1) * MINUTE),
+      ),
+    ).flat();
+    const series = bars(OPEN, 33, (m) => 100 * Math.exp(0.001 * Math.sin(m)));
+    const whole = driftPoints(base(quotes, { instant, bars: series, clock }));
+    expect(whole).toHaveLength(7);
+    for (const earlier of [OPEN + 10 * MINUTE, OPEN + 12 * MINUTE + 1, OPEN + 33 * MINUTE]) {
+      const from = firstOpenBucket(SPAN, 5 * MINUTE, earlier);
+      const later = quotes.filter((q) => q.minute >= from);
+      const extended = driftPoints(base(later, { instant, bars: series, clock, from }));
+      expect(extended).toStrictEqual(whole.filter((p) => p.timestamp >= from));
+      expect(extended.length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('firstOpenBucket', () => {
+  it('names the bucket in progress at an earlier instant: the buckets before it had ended then', () => {
+    const five = 5 * MINUTE;
+    expect(firstOpenBucket(SPAN, five, OPEN - MINUTE)).toBe(OPEN);
+    expect(firstOpenBucket(SPAN, five, OPEN)).toBe(OPEN);
+    expect(firstOpenBucket(SPAN, five, OPEN + 4 * MINUTE)).toBe(OPEN);
+    // At a bucket's end it has ended (valued at its end either way): the next one is open.
+    expect(firstOpenBucket(SPAN, five, OPEN + five)).toBe(OPEN + five);
+    expect(firstOpenBucket(SPAN, five, OPEN + five + 1)).toBe(OPEN + five);
+    expect(firstOpenBucket(SPAN, 60 * MINUTE, SPAN.end - 1)).toBe(OPEN + 6 * 60 * MINUTE);
   });
 });

@@ -87,6 +87,16 @@ export function driftBuckets(span: Span, intervalMs: number, instant: number): D
   return out;
 }
 
+/**
+ * The start of the first bucket still open at an earlier valuation instant: the buckets before it
+ * had ended by then (each at its grid end or the session's end), so a drift valued at that instant
+ * holds their final points, which a later instant's drift shares (driftPoints' `from`).
+ */
+export function firstOpenBucket(span: Span, intervalMs: number, earlier: number): number {
+  if (earlier <= span.start) return span.start;
+  return span.start + Math.floor((earlier - span.start) / intervalMs) * intervalMs;
+}
+
 /** Years (ACT/365) from an instant to an expiration's settlement. */
 function yearsTo(e: ChosenExpiration, at: number): number {
   return (e.settlement - at) / MS_PER_YEAR;
@@ -167,16 +177,26 @@ export interface DriftInput {
   realized: { window: Span; share: number };
   /** The trading-variance clock through the tracked expiration; null when it cannot be built. */
   clock: TradingVarianceClock | null;
+  /**
+   * The start of the first bucket to value (a bucket start on the grid; default the session's
+   * start): the points of the buckets before it are known already (extendedDrift's rule). Each
+   * bucket's point reads only its own quotes and the bars ended by its end, so the points from here
+   * on are those of the whole session's computation.
+   */
+  from?: number;
 }
 
-/** Each contract's last sample per bucket (by minute), per expiration date: date → bucket index → contract → quote. */
-function lastQuotes(input: DriftInput, buckets: number): Map<string, Map<number, Map<number, DriftQuote>>> {
+/**
+ * Each contract's last sample per bucket (by minute), per expiration date: date → bucket index →
+ * contract → quote; the index counted from the bucket `first` of the session's grid, `buckets` of them.
+ */
+function lastQuotes(input: DriftInput, first: number, buckets: number): Map<string, Map<number, Map<number, DriftQuote>>> {
   const { span, intervalMs, instant } = input;
   const out = new Map<string, Map<number, Map<number, DriftQuote>>>();
   for (const q of input.quotes) {
     if (q.minute < span.start || q.minute >= instant || q.quoteTs > instant) continue;
-    const index = Math.floor((q.minute - span.start) / intervalMs);
-    if (index >= buckets) continue;
+    const index = Math.floor((q.minute - span.start) / intervalMs) - first;
+    if (index < 0 || index >= buckets) continue;
     let byBucket = out.get(q.dateOfExpiry);
     if (byBucket === undefined) out.set(q.dateOfExpiry, (byBucket = new Map<number, Map<number, DriftQuote>>()));
     let byContract = byBucket.get(index);
@@ -202,8 +222,10 @@ function pricesAt(bars: readonly MinuteBar[], span: Span, instants: readonly num
 /** The drift's points (module comment). */
 export function driftPoints(input: DriftInput): DriftPoint[] {
   const { span, intervalMs, instant, rate, tracked, listed, clock } = input;
-  const buckets = driftBuckets(span, intervalMs, instant);
-  const quotes = lastQuotes(input, buckets.length);
+  const from = input.from ?? span.start;
+  const buckets = driftBuckets(span, intervalMs, instant).filter((b) => b.start >= from);
+  const first = Math.round((from - span.start) / intervalMs);
+  const quotes = lastQuotes(input, first, buckets.length);
   const instants = buckets.map((b) => b.at);
   const prices = pricesAt(input.bars, span, instants);
   const realized = adjustedRealizedPath(input.bars, input.realized.window, input.realized.share, instants);
