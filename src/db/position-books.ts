@@ -6,7 +6,7 @@
  * the book reads reaches before the minute's end.
  */
 import { sql } from 'kysely';
-import { numberArrayLiteral, textArrayLiteral } from './array-literals.js';
+import { boolArray, dateArray, float8Array, int4Array, int8Array, textArray } from './binary-arrays.js';
 import type { Database, Queryable } from './connection.js';
 
 /** A book's identity: the underlying's family in one session of one trading date. */
@@ -112,40 +112,68 @@ export async function bookOfDigest(db: Queryable, family: BookFamily, digest: st
   return row ? Number(row.id) : null;
 }
 
+/** A new book id from the books' identity, for a book stored later under it (storeBook's `id`). */
+export async function reserveBookId(db: Queryable): Promise<number> {
+  const result = await sql<{ id: string }>`select nextval(pg_get_serial_sequence('position_books', 'id')) as id`.execute(db);
+  return Number(result.rows[0]?.id);
+}
+
 /**
  * Stores a book (summary and expirations in one transaction) unless one of the same inputs is
- * stored already (another process valued it meanwhile); returns the stored book's id.
+ * stored already (another process valued it meanwhile); returns the stored book's id: `id` when
+ * given (reserveBookId) and stored, else the identity's next.
  */
 export async function storeBook(
   db: Database,
   family: BookFamily,
   book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  id: number | null = null,
 ): Promise<number> {
   return await db.transaction().execute(async (trx) => {
     const inserted = await sql<{ id: number }>`
-      insert into position_books (underlying_symbol, session, trading_date, valued_at, inputs_digest, summary)
-      values (${family.symbol}, ${family.session}, ${family.tradingDate}::date, ${book.valuedAt}::int8, ${book.digest}, ${JSON.stringify(book.summary)}::json)
+      insert into position_books (${sql.raw(id === null ? '' : 'id, ')}underlying_symbol, session, trading_date, valued_at, inputs_digest, summary)
+      ${sql.raw(id === null ? '' : 'overriding system value')}
+      values (${id === null ? sql.raw('') : sql`${id}::int8, `}${family.symbol}, ${family.session}, ${family.tradingDate}::date, ${book.valuedAt}::int8, ${book.digest}, ${JSON.stringify(book.summary)}::json)
       on conflict (underlying_symbol, session, trading_date, inputs_digest) do nothing
       returning id`.execute(trx);
-    const id = inserted.rows[0]?.id;
-    if (id === undefined) return (await bookOfDigest(trx, family, book.digest)) as number;
+    const stored = inserted.rows[0]?.id;
+    if (stored === undefined) return (await bookOfDigest(trx, family, book.digest)) as number;
     for (const e of book.expirations) {
       const c = e.contracts;
       await sql`
         insert into position_book_expirations (book_id, date_of_expiry, surface, chain_contract_ids, chain_bid, chain_ask, chain_quote_ts,
           chain_minute, contract_ids, roots, strike_thousandths, is_call, multipliers, open_interest, open_interest_dates, flow_bought,
           flow_sold, volume, premium, net_premium, trades)
-        values (${id}::int8, ${e.dateOfExpiry}::date, ${e.surface}::json, ${numberArrayLiteral(e.chain.contractIds)}::int8[],
-          ${numberArrayLiteral(e.chain.bid)}::float8[], ${numberArrayLiteral(e.chain.ask)}::float8[], ${numberArrayLiteral(e.chain.quoteTs)}::int8[],
-          ${numberArrayLiteral(e.chain.minute)}::int8[], ${numberArrayLiteral(c.ids)}::int8[], ${textArrayLiteral(c.roots)}::text[],
-          ${numberArrayLiteral(c.strikeThousandths)}::int8[], ${`{${c.isCall.map((b) => (b ? 't' : 'f')).join(',')}}`}::boolean[],
-          ${numberArrayLiteral(c.multipliers)}::int4[], ${numberArrayLiteral(c.openInterest)}::int4[],
-          ${`{${c.openInterestDates.map((d) => (d === null ? 'NULL' : d)).join(',')}}`}::date[], ${numberArrayLiteral(c.flowBought)}::int8[],
-          ${numberArrayLiteral(c.flowSold)}::int8[], ${numberArrayLiteral(c.volume)}::int8[], ${numberArrayLiteral(c.premium)}::float8[],
-          ${numberArrayLiteral(c.netPremium)}::float8[], ${numberArrayLiteral(c.trades)}::int8[])`.execute(trx);
+        values (${stored}::int8, ${e.dateOfExpiry}::date, ${e.surface}::json, ${int8Array(e.chain.contractIds)}::int8[],
+          ${float8Array(e.chain.bid)}::float8[], ${float8Array(e.chain.ask)}::float8[], ${int8Array(e.chain.quoteTs)}::int8[],
+          ${int8Array(e.chain.minute)}::int8[], ${int8Array(c.ids)}::int8[], ${textArray(c.roots)}::text[],
+          ${int8Array(c.strikeThousandths)}::int8[], ${boolArray(c.isCall)}::boolean[],
+          ${int4Array(c.multipliers)}::int4[], ${int4Array(c.openInterest)}::int4[],
+          ${dateArray(c.openInterestDates)}::date[], ${int8Array(c.flowBought)}::int8[],
+          ${int8Array(c.flowSold)}::int8[], ${int8Array(c.volume)}::int8[], ${float8Array(c.premium)}::float8[],
+          ${float8Array(c.netPremium)}::float8[], ${int8Array(c.trades)}::int8[])`.execute(trx);
     }
-    return Number(id);
+    return Number(stored);
   });
+}
+
+/**
+ * Whether nothing logged after the position can have changed a book of the minute (`instant`, its
+ * end) reading the dates: bookOfMinute's rule for a mapping made at the position.
+ */
+export async function minuteUnchangedSince(
+  db: Queryable,
+  position: number,
+  instant: number,
+  dates: { from: string; to: string },
+): Promise<boolean> {
+  const result = await sql<{ changed: boolean }>`
+    select exists (
+      select 1 from market_data_changes c
+      where c.id > ${position}::int8 and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
+        and (c.earliest is null or c.earliest < ${instant}::int8)
+    ) as changed`.execute(db);
+  return result.rows[0]?.changed !== true;
 }
 
 /** Maps a minute of data to the book that answers it, at the change log's position read before the book's inputs were. */

@@ -68,6 +68,15 @@ export function surfaceText(surface: ExpirationSurface): string {
   return JSON.stringify(surface, surfaceReplacer);
 }
 
+/**
+ * A surface from the JSON text a book keeps. The reviver is called for every value of the text (a
+ * surface holds thousands): a text without the key `"$n"` holds no value it changes, and is parsed
+ * without it, to the same object.
+ */
+export function parseSurface(text: string): ExpirationSurface {
+  return (text.includes('"$n"') ? JSON.parse(text, surfaceReviver) : JSON.parse(text)) as ExpirationSurface;
+}
+
 /** The fitted surface of each expiration of the input, in its order, as the JSON text a book keeps (the valuation threads' `fit` task). */
 export function surfaceTexts(input: SurfaceInput): string[] {
   return buildSurface(input).map(surfaceText);
@@ -121,10 +130,7 @@ export function bookFromColumns(id: number | null, columns: BookColumns): Family
         minute: e.chain.minute[j] as number,
       };
     });
-    dates.set(e.dateOfExpiry, {
-      surface: e.surface === null ? null : (JSON.parse(e.surface, surfaceReviver) as ExpirationSurface),
-      chain,
-    });
+    dates.set(e.dateOfExpiry, { surface: e.surface === null ? null : parseSurface(e.surface), chain });
   }
   return { ...s, id, dates, contracts, flows, activity };
 }

@@ -284,22 +284,31 @@ export async function ensureBook(
   let book: FamilyBook | undefined;
   if (id === null) {
     await fitSurfaces(ctx, inputs, window.instant);
-    id = await store.storeBook(family, {
+    const stored = {
       valuedAt: inputs.columns.summary.valuedAt,
       digest: inputs.digest,
       summary: inputs.columns.summary,
       expirations: inputs.columns.expirations,
-    });
+    };
+    // A request answers from the book it valued at once, under an id reserved for it, and stores the
+    // book and maps the minute after (storeAfterAnswer). With valuation threads its answer is
+    // computed there: the columns go to the thread, which reads them into the book.
+    if (by === 'request' && beforeMapping === undefined) {
+      const reserved = await store.reserveBookId();
+      const valued: ValuedBook & { id: number } =
+        (ctx.deps.valuation ?? null) !== null
+          ? { id: reserved, columns: inputs.columns }
+          : { id: reserved, book: bookFromColumns(reserved, inputs.columns) };
+      // Observed once valued: the store follows the answer.
+      ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+      storeAfterAnswer(ctx, { family, window, session, position }, stored, valued);
+      return valued;
+    }
+    id = await store.storeBook(family, stored);
     ctx.stamp?.('book-store');
     ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
-    // Only a request answers from the book it valued (and the valuer stores answers of it); a background valuation stores it.
-    // With valuation threads a request's answer is computed there: the columns go to the thread, which reads them into the book.
-    if (by === 'request' && beforeMapping === undefined && (ctx.deps.valuation ?? null) !== null) {
-      await store.mapBookMinute(family, window.instant, id, position);
-      ctx.stamp?.('book-map');
-      return { id, columns: inputs.columns };
-    }
-    if (by === 'request' || beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
+    // The valuer stores answers of the book it valued; a background valuation only stores it.
+    if (beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
   }
   if (beforeMapping !== undefined) {
     const valued = book ?? (await storedBook(ctx, id));
@@ -307,6 +316,44 @@ export async function ensureBook(
   }
   await store.mapBookMinute(family, window.instant, id, position);
   return book === undefined ? { id } : { id, book };
+}
+
+/** A book a request valued and answers from while it is stored (storeAfterAnswer), with the change log's position read before its inputs. */
+interface PendingStore {
+  position: number;
+  valued: ValuedBook;
+}
+
+/**
+ * Stores a book a request valued, and maps its minute, after the request has its answer: the
+ * store (tens of MB of columns and surfaces for an SPX family at full scale, about a third of a
+ * cold book's time) is not on the request's path. Until the minute is mapped, the process's
+ * requests of the minute answer from the same valued book (valuedNow), while no change logged
+ * since its inputs were read can have changed it; another process finds no mapping yet and values
+ * the minute itself, and the store keeps one book of those inputs (by their digest). A failed store
+ * is logged and leaves the minute unmapped: its next request values it again.
+ */
+function storeAfterAnswer(
+  ctx: ServiceContext,
+  at: { family: BookFamily; window: ValuationWindow; session: VolatilitySession; position: number },
+  book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  valued: ValuedBook & { id: number },
+): void {
+  const key = valuationKey(at.window, at.session);
+  const pending = ctx.deps.memos.storing;
+  const store = ctx.deps.repositories.books;
+  const entry: PendingStore = { position: at.position, valued };
+  pending.set(key, entry);
+  void (async () => {
+    const id = await store.storeBook(at.family, book, valued.id);
+    await store.mapBookMinute(at.family, at.window.instant, id, at.position);
+  })()
+    .catch((error: unknown) =>
+      ctx.deps.logger.error('book store failed', { key, error: error instanceof Error ? error.message : String(error) }),
+    )
+    .finally(() => {
+      if (pending.get(key) === entry) pending.delete(key);
+    });
 }
 
 /** A stored book, read once per process (kept by id: a stored book never changes). */
@@ -398,6 +445,17 @@ type ValuedBook = { id: number | null; book: FamilyBook } | { id: number; column
 /** The book of a minute valued by this request (or by another of this process for the same minute), stored unless there is nothing to value. */
 async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ValuedBook> {
   const key = valuationKey(window, session);
+  // Valued by this process and still being stored (storeAfterAnswer): the same book, unless a change since can have changed it.
+  const pending = ctx.deps.memos.storing.get(key) as PendingStore | undefined;
+  if (
+    pending !== undefined &&
+    (await ctx.deps.repositories.books.minuteUnchangedSince(
+      pending.position,
+      window.instant,
+      datesRead(window.tradingDate, window.instant),
+    ))
+  )
+    return pending.valued;
   const ensured = (await ctx.deps.memos.ensured.get(key, async () => {
     const result = await ensureBook(ctx, window, session);
     if (result.book !== undefined) return { id: result.id, book: result.book };

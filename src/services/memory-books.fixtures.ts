@@ -12,6 +12,7 @@ export function memoryBooks(): BookRepository {
   const answers = new Map<string, string>();
   const familyKey = (f: BookFamily): string => JSON.stringify([f.symbol, f.session, f.tradingDate]);
   const copy = <T>(value: T): T => structuredClone(value);
+  let nextId = 1;
   return {
     changeLogPosition: () => Promise.resolve(0),
     bookOfMinute: (family, instant) => {
@@ -28,8 +29,9 @@ export function memoryBooks(): BookRepository {
       return Promise.resolve(best);
     },
     bookOfDigest: (family, digest) => Promise.resolve(books.find((b) => b.family === familyKey(family) && b.digest === digest)?.id ?? null),
-    storeBook: (family, book) => {
-      const id = books.length + 1;
+    reserveBookId: () => Promise.resolve(nextId++),
+    storeBook: (family, book, reserved) => {
+      const id = reserved ?? nextId++;
       books.push({
         id,
         family: familyKey(family),
@@ -57,6 +59,7 @@ export function memoryBooks(): BookRepository {
     readBookAnswer: (bookId, instant, operation, queryKey) =>
       Promise.resolve(answers.get(JSON.stringify([bookId, instant, operation, queryKey])) ?? null),
     contractsUnchangedSince: () => Promise.resolve(true),
+    minuteUnchangedSince: () => Promise.resolve(true),
     whileValuing: async (_key, value) => {
       await value();
       return true;

@@ -53,6 +53,12 @@ export class ServiceMemos {
   /** Background valuations of the newest minute under way in this process, by minute (books.ts). */
   readonly valuing = new Map<string, Promise<unknown>>();
   /**
+   * Books a request of this process valued and answered from, by minute, while they are stored
+   * (books.ts storeAfterAnswer): the process's next requests of the minute answer from them until
+   * the minute is mapped, unless a change since can have changed them.
+   */
+  readonly storing = new Map<string, object>();
+  /**
    * A family's listed expirations and contracts with their open interest by trading date, with the
    * change log's position read before them (books.ts listedOf): used again while no write after it
    * can have changed them (contracts and open interest are logged without `earliest`).

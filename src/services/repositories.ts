@@ -15,8 +15,10 @@ import {
   contractsUnchangedSince,
   mapBookMinute,
   newestBookBefore,
+  minuteUnchangedSince,
   readBook,
   readBookAnswer,
+  reserveBookId,
   storeBook,
   storeBookAnswers,
   whileClaimed,
@@ -140,10 +142,16 @@ export interface BookRepository {
     dates: { from: string; to: string },
   ): Promise<{ bookId: number; instant: number } | null>;
   bookOfDigest(family: BookFamily, digest: string): Promise<number | null>;
+  /** A new book id, for a book stored later under it (db/position-books.ts reserveBookId). */
+  reserveBookId(): Promise<number>;
+  /** Stores a book, under `id` when given (reserved), unless one of the same inputs is stored; the stored book's id. */
   storeBook(
     family: BookFamily,
     book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+    id?: number,
   ): Promise<number>;
+  /** Whether nothing logged after the position can have changed a book of the minute (db/position-books.ts minuteUnchangedSince). */
+  minuteUnchangedSince(position: number, instant: number, dates: { from: string; to: string }): Promise<boolean>;
   mapBookMinute(family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void>;
   readBook(bookId: number): Promise<StoredBook | null>;
   /** Stores a book's answers at a minute (db/position-books.ts storeBookAnswers). */
@@ -367,7 +375,9 @@ function booksOn(db: Queryable, reads: Queryable): BookRepository {
     newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
     bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),
     // The pool's handle, never a transaction's: the book is written in one transaction of its own.
-    storeBook: async (family, book) => await storeBook(db, family, book),
+    reserveBookId: async () => await reserveBookId(db),
+    storeBook: async (family, book, id) => await storeBook(db, family, book, id ?? null),
+    minuteUnchangedSince: async (position, instant, dates) => await minuteUnchangedSince(db, position, instant, dates),
     mapBookMinute: async (family, instant, bookId, changeId) => await mapBookMinute(db, family, instant, bookId, changeId),
     readBook: async (bookId) => await readOnReplica(reads, db, (on) => readBook(on, bookId)),
     storeBookAnswers: async (bookId, instant, answers) => await storeBookAnswers(db, bookId, instant, answers),

@@ -242,13 +242,23 @@ describe('a service with a streaming read replica', () => {
       statementTimeoutMs: 60_000,
     });
     try {
+      const newestBefore = await sql<{ id: string }>`select coalesce(max(id), 0) as id from position_books`.execute(primary.admin);
       first = await get(levels);
       firstHeat = await get(heatmap);
       // The repositories as the service builds them: the book, not yet on the replica, comes from the primary.
-      const stored = await sql<{
-        id: string;
-      }>`select id from position_books where underlying_symbol = 'QQQ' order by id desc limit 1`.execute(primary.admin);
-      const id = Number(stored.rows[0]?.id);
+      // The request stores the book it valued after answering (services/books.ts storeAfterAnswer): wait for its minute's mapping.
+      let id = Number.NaN;
+      for (const deadline = Date.now() + 30_000; Number.isNaN(id) && Date.now() < deadline;) {
+        const stored = await sql<{
+          id: string;
+        }>`select b.id from position_books b join position_book_minutes m on m.book_id = b.id
+           where b.underlying_symbol = 'QQQ' and b.id > ${newestBefore.rows[0]!.id}::int8 order by b.id desc limit 1`.execute(
+          primary.admin,
+        );
+        id = Number(stored.rows[0]?.id ?? Number.NaN);
+        if (Number.isNaN(id)) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(id).not.toBeNaN();
       expect(await readBook(onReplica.admin, id)).toBeNull();
       const fromPrimary = await readBook(primary.admin, id);
       expect(fromPrimary).not.toBeNull();

@@ -313,6 +313,59 @@ describe('valued books', () => {
     expect(again).toStrictEqual(await fresh('heatmap', { at, metric: 'volume' }));
   });
 
+  it("answers a cold minute before its book is stored; the process's next requests answer from that book until it is stored", async () => {
+    const at = CLOCK_START - 50 * MINUTE + 20_000;
+    const minute = Math.floor(at / MINUTE) * MINUTE;
+    const admin = service.database.admin;
+    const books = service.deps.repositories.books;
+    const storeBook = books.storeBook.bind(books);
+    // The store held back until released: the requests below answer while the book is not stored.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    books.storeBook = async (...args) => {
+      await released;
+      return await storeBook(...args);
+    };
+    const mapped = async (): Promise<number> =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`select count(*) as n from position_book_minutes where underlying_symbol = ${SYMBOL} and instant = ${minute}::int8`.execute(
+            admin,
+          )
+        ).rows[0]!.n,
+      );
+    try {
+      const before = await valuations();
+      const levels = await ok('levels', { at });
+      expect(await valuations()).toBe(before + 1);
+      expect(await mapped()).toBe(0);
+      // Another query of the same minute: the same book, not valued again, while it is being stored.
+      const heatmap = await ok('heatmap', { at, metric: 'volume' });
+      expect(await valuations()).toBe(before + 1);
+      expect(levels).toStrictEqual(await fresh('levels', { at }));
+      expect(heatmap).toStrictEqual(await fresh('heatmap', { at, metric: 'volume' }));
+      // A change reaching before the minute: that book may be stale, the next request values the minute again.
+      await sql`insert into market_data_changes (trading_date, earliest) values (${new Date(minute).toISOString().slice(0, 10)}::date, ${minute - MINUTE}::int8)`.execute(
+        admin,
+      );
+      await ok('skew', { at });
+      expect(await valuations()).toBe(before + 2);
+    } finally {
+      books.storeBook = storeBook;
+      release();
+    }
+    // Released, the books are stored and the minute mapped; a request then reads the stored book.
+    const deadline = Date.now() + 30_000;
+    while ((await mapped()) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await mapped()).toBeGreaterThan(0);
+    const settled = await valuations();
+    service.deps.memos.clear();
+    expect(await ok('levels', { at, greek: 'delta' })).toStrictEqual(await fresh('levels', { at, greek: 'delta' }));
+    expect(await valuations()).toBe(settled);
+  });
+
   it('holds a claim to value for as long as the valuation runs, past the claim time, and lets it lapse once its holder stops', async () => {
     const db = service.database.admin;
     const key = `claim-test-${Date.now()}`;
