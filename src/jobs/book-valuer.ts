@@ -120,38 +120,56 @@ export class BookValuer {
         session,
       })),
     );
-    // VALUER_CONCURRENCY families at a time: one's reads overlap another's fitting.
-    // The books first, every family's; then the families' drifts, then their volatility indices:
-    // no book waits for either (an index minute costs 0.1-0.3 s a family: computed between two
-    // families' books, it held back every later family's book by that much). Drifts come before the
-    // indices: a request of the drift at "now" answers the previous minute's until the valuer stores
-    // the new one, and past the grace (books.ts BACKGROUND_VALUATION_GRACE_MS) each HTTP worker
-    // computes it itself, a read of the session's quotes; an index minute a request finds missing
-    // is computed by that request once, for the minute (volatility-index-series.ts).
+    // VALUER_CONCURRENCY families' books at a time: one's reads overlap another's fitting. Beside
+    // them, one lane stores each family's drift as soon as its book is mapped (the family's default
+    // query, volatility-drift.ts storeDrift): a minute's drift extends the previous minute's stored
+    // one by the new bucket, a read of about a minute of quotes, so it holds back no book for long,
+    // and a request of the drift at "now" (which answers the previous minute's until the valuer
+    // stores the new one) waits for its own family's book only, not for every family's. The
+    // volatility indices come after both: an index minute costs 0.1-0.3 s a family, and a request
+    // that finds one missing computes it once, for the minute (volatility-index-series.ts).
     const drifts: { family: string; session: VolatilitySession }[] = [];
     const indices: { family: string; tradingDate: string; instant: number }[] = [];
+    let booksDone = false;
+    let wake: (() => void) | null = null;
+    const signal = (): void => {
+      wake?.();
+      wake = null;
+    };
     const next = async (): Promise<void> => {
       for (let task = pending.shift(); task !== undefined && !this.stopped; task = pending.shift()) {
         const outcome = await this.valueOne(ctx, task.family, task.session);
         if (outcome === 'none') continue;
         drifts.push(task);
+        signal();
         if (outcome.index !== null) indices.push(outcome.index);
         if (outcome.valued) valued += 1;
       }
     };
-    await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
     const drift = this.deps.apiContract.byId.get('getVolatilityDrift');
     if (drift === undefined) throw new Error('getVolatilityDrift is not a route of the contract');
-    // Two families' drifts at a time as well: one's read of the session's quotes overlaps another's solving.
-    const nextDrift = async (): Promise<void> => {
-      for (let task = drifts.shift(); task !== undefined && !this.stopped; task = drifts.shift()) {
-        // The family's drift at its default query, for the deployment (volatility-drift.ts storeDrift).
+    const driftLane = async (): Promise<void> => {
+      for (;;) {
+        const task = drifts.shift();
+        if (task === undefined) {
+          if (booksDone || this.stopped) return;
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
         const q = defaultQuery(ctx, 'getVolatilityDrift', task.family, task.session) as QueryOf<'getVolatilityDrift'>;
         await storeDrift({ ...ctx, operation: drift }, q);
       }
     };
-    // Both lanes end before the pass goes on; a failure fails the pass as before (its minute is looked at again).
-    const lanes = await Promise.allSettled(Array.from({ length: VALUER_CONCURRENCY }, nextDrift));
+    const books = async (): Promise<void> => {
+      try {
+        await Promise.all(Array.from({ length: VALUER_CONCURRENCY }, next));
+      } finally {
+        booksDone = true;
+        signal();
+      }
+    };
+    // Every lane ends before the pass goes on; a failure fails the pass (its minute is looked at again).
+    const lanes = await Promise.allSettled([books(), driftLane()]);
     for (const lane of lanes) if (lane.status === 'rejected') throw lane.reason;
     // The families' volatility indices at the minute, every tenor, for their per-minute series
     // (services/volatility-index-series.ts): regular session only, as the index route values.

@@ -19,7 +19,7 @@
  * - while a session runs, the book valuer (jobs/book-valuer.ts), one process for the deployment,
  *   values each family's newest minute as soon as it is loaded;
  * - a request for a minute without a book (a completed session, `at`, a family the valuer does not
- *   cover) values it on demand and stores it;
+ *   cover) values it on demand, answers from it, and stores it after the answer (storeAfterAnswer);
  * - a request for the newest minute of a running session whose book is not stored yet answers from
  *   the family's previous minute, says so (valuation.pending_instant), and starts its valuation in
  *   the background unless another process of the deployment values it (an advisory lock).
@@ -254,7 +254,8 @@ export async function freshBook(ctx: ServiceContext, window: ValuationWindow, se
 /**
  * The book of the window's minute: the one mapped to it if still valid, else valued (or found among
  * the stored books by its inputs' digest) and mapped; `beforeMapping` runs on the book before the
- * minute is mapped (the valuer stores its default answers there, book-answers.ts). A family without a listed contract or a chain
+ * minute is mapped (the valuer stores its default answers there, book-answers.ts). A request's own
+ * valuation is returned at once under a reserved id, and stored and mapped after (storeAfterAnswer). A family without a listed contract or a chain
  * is valued and not stored (there is nothing costly to keep, and a request naming an unknown symbol
  * leaves nothing behind).
  */

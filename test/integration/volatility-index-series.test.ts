@@ -134,7 +134,7 @@ describe('volatility index series', () => {
     expect(newestBars.map((b) => [b.timestamp, b.close])).toEqual([[newest - MINUTE, minutes.find((m) => m.tenor === '30d')!.value]]);
   });
 
-  it("the valuer maps every family's book of a minute, then stores every family's drift, before it computes any family's index minute", async () => {
+  it("the valuer maps every family's book of a minute and stores every family's drift before it computes any family's index minute", async () => {
     now += MINUTE;
     expect((await market.tick()).minutes).toBe(1);
     const newest = Math.floor(now / MINUTE) * MINUTE;
