@@ -326,6 +326,8 @@ const cpuPerRequest = (p: Phase): number => (p.end.workersCpu - p.start.workersC
 const valuingCores = Math.max(0, cpuPerRequest(now) - cpuPerRequest(completed)) * rate(now.result);
 
 const ready: number[] = [];
+/** The same answers counted from the minute's whole load committed (its prints, when this process loads), as the books are. */
+const readyAfterLoad: number[] = [];
 const booksReady: number[] = [];
 const levelsAfterCommit: number[] = [];
 for (const c of commits) {
@@ -339,6 +341,7 @@ for (const c of commits) {
   // From the minute's load committed: its last file's (the prints) when this process loads, else its quotes' commit seen.
   const committed = writerInService ? c.seenAt : (loadsCommitted.find((t) => t >= c.seenAt) ?? null);
   if (committed !== null && times.every((t) => t !== null)) booksReady.push(Math.max(0, Math.max(...times) - committed));
+  if (committed !== null && answer !== undefined) readyAfterLoad.push(Math.max(0, answer.doneAt - committed));
   const request = levelsProbe.find((l) => l.sentAt >= c.seenAt);
   if (request !== undefined) levelsAfterCommit.push(request.ms);
 }
@@ -431,6 +434,15 @@ const table = [
     ready.length === 0
       ? `no minute committed during the load (${commits.length} seen)`
       : `p50 ${ms(quantile(ready, 0.5))}, p99 ${ms(quantile(ready, 0.99))}, max ${ms(Math.max(...ready))} over ${ready.length} minutes`,
+    '',
+    '',
+    '',
+  ]),
+  row([
+    `the same, counted from the minute's load committed (${writerInService ? 'its quotes' : 'its prints, the last file'}, as the books are)`,
+    readyAfterLoad.length === 0
+      ? 'none'
+      : `p50 ${ms(quantile(readyAfterLoad, 0.5))}, p99 ${ms(quantile(readyAfterLoad, 0.99))}, max ${ms(Math.max(...readyAfterLoad))} over ${readyAfterLoad.length} minutes`,
     '',
     '',
     '',
