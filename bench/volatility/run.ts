@@ -4,9 +4,9 @@
  * - skew for SPX with its default four expirations, one request at a time, against the statements
  *   that read the same rows (the listed expirations, the chain's newest samples up to the close,
  *   the underlying's last bar) run with `pg` and decoded as usual. Goals: p50 under 50 ms and at
- *   most 3x the bare read. The route keeps a completed session's answers by the exact identity of
- *   their inputs (services/positioning-memo.ts) and recent surfaces by their exact inputs
- *   (services/surface-memo.ts), so repeated requests for a completed session are served the kept
+ *   most 3x the bare read. The route answers from the family's valued book of the minute, stored
+ *   in PostgreSQL with its fitted surfaces (services/books.ts), and each process keeps its answers
+ *   by the stored book's id, so repeated requests for a completed session are served the kept
  *   answer: the fit itself is measured apart, in this process, on the chain the route read.
  * - drift for SPX at 1m, likewise against a read of the one-minute samples of the session's
  *   near-the-money contracts of the nearest expirations and the session's bars (goal: p50 under
