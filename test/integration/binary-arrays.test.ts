@@ -9,18 +9,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { numberArrayLiteral, textArrayLiteral } from '../../src/db/array-literals.js';
 import { boolArray, dateArray, float8Array, int4Array, int8Array, textArray } from '../../src/db/binary-arrays.js';
-import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
+import type { DatabaseHandle } from '../../src/db/connection.js';
+import { openTestHandle } from '../support/database.js';
 
 describe('binary array parameters', () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
-    handle = await openDatabase({
-      databaseUrl: inject('postgresUrl'),
-      embeddedDir: '',
-      embeddedPort: 0,
-      poolSize: 1,
-      statementTimeoutMs: 5_000,
-    });
+    handle = await openTestHandle(inject('postgresUrl'));
   });
   afterAll(async () => await handle.close());
 

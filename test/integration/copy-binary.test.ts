@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { openDatabase, rawClient, type DatabaseHandle } from '../../src/db/connection.js';
+import { rawClient, type DatabaseHandle } from '../../src/db/connection.js';
+import { openTestHandle } from '../support/database.js';
 import { CopyBinaryWriter } from '../../src/db/copy-binary.js';
 
 interface Values {
@@ -44,13 +45,7 @@ describe('binary COPY into PostgreSQL', () => {
   let handle: DatabaseHandle;
   let client: pg.PoolClient;
   beforeAll(async () => {
-    handle = await openDatabase({
-      databaseUrl: inject('postgresUrl'),
-      embeddedDir: '',
-      embeddedPort: 0,
-      poolSize: 1,
-      statementTimeoutMs: 5_000,
-    });
+    handle = await openTestHandle(inject('postgresUrl'));
     client = (await rawClient(handle.db)) as pg.PoolClient;
     await client.query(
       'create temporary table binary_probe (i4 integer, i8 bigint, f8 double precision, b boolean, d date, t text, ia integer[], ta text[])',

@@ -6,20 +6,15 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
+import type { DatabaseHandle } from '../../src/db/connection.js';
+import { openTestHandle } from '../support/database.js';
 import { executePrepared, statementName } from '../../src/db/prepared.js';
 
 describe('executePrepared', () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     // One connection: every statement below runs in the same PostgreSQL session.
-    handle = await openDatabase({
-      databaseUrl: inject('postgresUrl'),
-      embeddedDir: '',
-      embeddedPort: 0,
-      poolSize: 1,
-      statementTimeoutMs: 5_000,
-    });
+    handle = await openTestHandle(inject('postgresUrl'));
   });
   afterAll(async () => handle.close());
 

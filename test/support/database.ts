@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../../src/db/connection.js';
 
 /** How long a copy waits for its template to have no session (PostgreSQL refuses a template in use). */
 const TEMPLATE_BUSY_WAIT_MS = 120_000;
@@ -35,4 +36,22 @@ export async function createDatabase(baseUrl: string, options: { template?: stri
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A handle on a database of the test server (the run's own database when none is named), without an
+ * embedded server of its own: one connection by default, so that every statement of a file runs
+ * in the same PostgreSQL session.
+ */
+export async function openTestHandle(
+  databaseUrl: string,
+  options: { poolSize?: number; statementTimeoutMs?: number } = {},
+): Promise<DatabaseHandle> {
+  return await openDatabase({
+    databaseUrl,
+    embeddedDir: '',
+    embeddedPort: 0,
+    poolSize: options.poolSize ?? 1,
+    statementTimeoutMs: options.statementTimeoutMs ?? 5_000,
+  });
 }
