@@ -32,7 +32,9 @@
  *   four families (position_book_minutes, polled every 100 ms), counted from the minute's load
  *   committed: at full scale this process loads, and its runner's log line marks the commit of
  *   the load's last file (the prints, after the bars and quotes); at the default scale the
- *   service loads, and the quotes' commit seen stands for it;
+ *   service loads, and the quotes' commit seen stands for it. A mapping made before the whole load
+ *   committed does not count: at full scale the valuer can find the change log still between the
+ *   minute's quotes and its prints, value the minute without its prints, and value it again after;
  * - a probe asks the drift of SPX at "now" back to back on one connection (so one HTTP worker):
  *   "ready" is the time from the commit to the probe's first answer whose last point is the new
  *   minute (drift is not a book: each HTTP worker computes a new minute's drift on its first
@@ -242,18 +244,24 @@ const watcher = (async () => {
     }
   }
 })();
-/** Per family, when the valuer's book of each minute (its end) was first seen mapped (position_book_minutes). */
-const booksSeen = new Map<string, Map<number, number>>(SYMBOLS.map((symbol) => [symbol, new Map()]));
+/**
+ * Per family, when each mapping of its newest minute (its end) was first seen (position_book_minutes,
+ * by the change log's position it was made at): a minute mapped before its whole load had committed
+ * (the valuer saw the log still between two of its files) is mapped again once it has, and only a
+ * mapping seen after the load's commit counts below.
+ */
+const booksSeen = new Map<string, Map<string, { instant: number; at: number }>>(SYMBOLS.map((symbol) => [symbol, new Map()]));
 const booksWatcher = (async () => {
   while (probing) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const r = await sql<{ underlying_symbol: string; instant: string }>`
-      select underlying_symbol, max(instant) as instant from position_book_minutes
-      where trading_date = ${DAY}::date and session = 'rth' group by 1`.execute(admin);
+    const r = await sql<{ underlying_symbol: string; instant: string; change_id: string }>`
+      select distinct on (underlying_symbol) underlying_symbol, instant, change_id from position_book_minutes
+      where trading_date = ${DAY}::date and session = 'rth' order by underlying_symbol, instant desc, change_id desc`.execute(admin);
     const at = performance.now();
     for (const row of r.rows) {
       const seen = booksSeen.get(row.underlying_symbol);
-      if (seen !== undefined && !seen.has(Number(row.instant))) seen.set(Number(row.instant), at);
+      const key = `${row.instant}:${row.change_id}`;
+      if (seen !== undefined && !seen.has(key)) seen.set(key, { instant: Number(row.instant), at });
     }
   }
 })();
@@ -333,13 +341,16 @@ const levelsAfterCommit: number[] = [];
 for (const c of commits) {
   const answer = driftProbe.find((d) => d.minute >= c.minute && d.doneAt >= c.seenAt - 150);
   if (answer !== undefined) ready.push(answer.doneAt - c.seenAt);
-  // The minute's books: every family's book of the minute ending at c.minute + 1 min mapped (a later one counts too).
-  const times = SYMBOLS.map((symbol) => {
-    const seen = [...(booksSeen.get(symbol) ?? new Map<number, number>())].filter(([instant]) => instant >= c.minute + MINUTE);
-    return seen.length === 0 ? null : Math.min(...seen.map(([, at]) => at));
-  });
   // From the minute's load committed: its last file's (the prints) when this process loads, else its quotes' commit seen.
   const committed = writerInService ? c.seenAt : (loadsCommitted.find((t) => t >= c.seenAt) ?? null);
+  // The minute's books: every family's book of the minute ending at c.minute + 1 min mapped (a later
+  // one counts too), the first mapping seen from the load's commit on (less 150 ms, the poll's step).
+  const times = SYMBOLS.map((symbol) => {
+    const seen = [...(booksSeen.get(symbol)?.values() ?? [])].filter(
+      (m) => m.instant >= c.minute + MINUTE && (committed === null || m.at >= committed - 150),
+    );
+    return seen.length === 0 ? null : Math.min(...seen.map((m) => m.at));
+  });
   if (committed !== null && times.every((t) => t !== null)) booksReady.push(Math.max(0, Math.max(...times) - committed));
   if (committed !== null && answer !== undefined) readyAfterLoad.push(Math.max(0, answer.doneAt - committed));
   const request = levelsProbe.find((l) => l.sentAt >= c.seenAt);
