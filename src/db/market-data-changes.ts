@@ -14,7 +14,7 @@
  * serve it again exactly while the stamp is unchanged (services/volatility-drift.ts); the valued books
  * read the log by position and extent instead (db/position-books.ts).
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Queryable } from './connection.js';
 
 /**
@@ -39,4 +39,22 @@ export async function marketDataStamp(db: Queryable, from: string, to: string): 
     select (select count(*) from market_data_changes where trading_date is null)
       + (select count(*) from market_data_changes where trading_date >= ${from}::date and trading_date <= ${to}::date) as n`.execute(db);
   return Number(result.rows[0]?.n ?? 0);
+}
+
+/**
+ * Whether a change logged after position `after` can have changed a value derived, at that
+ * position, from the dates in [from, to] up to `instant`: one concerning such a date (or every
+ * date) that reaches before the instant (or whose extent is unknown). The staleness rule of the
+ * valued books and the stored drifts (db/position-books.ts, db/volatility-drift.ts); `after` and
+ * `instant` are SQL expressions (a column of the row checked, or a bound value).
+ */
+export function changedSince(
+  after: RawBuilder<unknown>,
+  instant: RawBuilder<unknown>,
+  dates: { from: string; to: string },
+): RawBuilder<boolean> {
+  return sql<boolean>`exists (
+    select 1 from market_data_changes c
+    where c.id > ${after} and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
+      and (c.earliest is null or c.earliest < ${instant}))`;
 }

@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import { boolArray, dateArray, float8Array, int4Array, int8Array, textArray } from './binary-arrays.js';
 import type { Database, Queryable } from './connection.js';
+import { changedSince } from './market-data-changes.js';
 
 /** A book's identity: the underlying's family in one session of one trading date. */
 export interface BookFamily {
@@ -73,10 +74,7 @@ export async function bookOfMinute(
     select m.book_id, m.instant from position_book_minutes m
     where m.underlying_symbol = ${family.symbol} and m.session = ${family.session} and m.trading_date = ${family.tradingDate}::date
       and m.instant = ${instant}::int8
-      and not exists (
-        select 1 from market_data_changes c
-        where c.id > m.change_id and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
-          and (c.earliest is null or c.earliest < m.instant))
+      and not ${changedSince(sql.ref('m.change_id'), sql.ref('m.instant'), dates)}
     order by m.change_id desc limit 1`.execute(db);
   const row = result.rows[0];
   return row ? { bookId: Number(row.book_id), instant: Number(row.instant) } : null;
@@ -93,10 +91,7 @@ export async function newestBookBefore(
     select m.book_id, m.instant from position_book_minutes m
     where m.underlying_symbol = ${family.symbol} and m.session = ${family.session} and m.trading_date = ${family.tradingDate}::date
       and m.instant < ${before}::int8
-      and not exists (
-        select 1 from market_data_changes c
-        where c.id > m.change_id and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
-          and (c.earliest is null or c.earliest < m.instant))
+      and not ${changedSince(sql.ref('m.change_id'), sql.ref('m.instant'), dates)}
     order by m.instant desc, m.change_id desc limit 1`.execute(db);
   const row = result.rows[0];
   return row ? { bookId: Number(row.book_id), instant: Number(row.instant) } : null;
@@ -168,11 +163,7 @@ export async function minuteUnchangedSince(
   dates: { from: string; to: string },
 ): Promise<boolean> {
   const result = await sql<{ changed: boolean }>`
-    select exists (
-      select 1 from market_data_changes c
-      where c.id > ${position}::int8 and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
-        and (c.earliest is null or c.earliest < ${instant}::int8)
-    ) as changed`.execute(db);
+    select ${changedSince(sql`${position}::int8`, sql`${instant}::int8`, dates)} as changed`.execute(db);
   return result.rows[0]?.changed !== true;
 }
 

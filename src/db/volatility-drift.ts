@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
+import { changedSince } from './market-data-changes.js';
 import type { ContractType } from './schema.js';
 
 export interface ExpirationContract {
@@ -106,10 +107,7 @@ export async function newestDriftBefore(
     select d.instant, d.body from drift_answers d
     where d.underlying_symbol = ${of.symbol} and d.session = ${of.session} and d.trading_date = ${of.tradingDate}::date
       and d.query_key = ${of.queryKey} and d.instant < ${before}::int8
-      and not exists (
-        select 1 from market_data_changes c
-        where c.id > d.change_id and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
-          and (c.earliest is null or c.earliest < d.instant))
+      and not ${changedSince(sql.ref('d.change_id'), sql.ref('d.instant'), dates)}
     order by d.instant desc limit 1`.execute(db);
   const row = result.rows[0];
   return row ? { instant: Number(row.instant), body: row.body } : null;
