@@ -15,7 +15,7 @@
  * read the log by position and extent instead (db/position-books.ts).
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { Queryable } from './connection.js';
+import type { Database, Queryable } from './connection.js';
 
 /**
  * Records that the write in progress on `db` (its transaction) changed these trading dates (null:
@@ -57,4 +57,38 @@ export function changedSince(
     select 1 from market_data_changes c
     where c.id > ${after} and (c.trading_date is null or (c.trading_date >= ${dates.from}::date and c.trading_date <= ${dates.to}::date))
       and (c.earliest is null or c.earliest < ${instant}))`;
+}
+
+/**
+ * The advisory lock key pair held, shared, by each load of several files that form one unit (a
+ * live minute's bars, quotes and prints: live/runner.ts), for as long as the unit loads. Shared, so
+ * that loads never wait for one another; a reader of the log (jobs/book-valuer.ts) sees that a unit
+ * is under way and leaves its half-loaded minute alone. A session's locks end with it, so a loader
+ * that dies leaves no mark behind.
+ */
+const LOAD_UNIT_KEY = [0x4f414453 /* "OADS" */, 1] as const;
+
+/**
+ * Runs `load` (writes through `db`'s pool) as one unit of loads: on a connection reserved from
+ * `db` for the purpose, the unit's mark is held from before the first write to after the last.
+ */
+export async function whileLoadingUnit<T>(db: Database, load: () => Promise<T>): Promise<T> {
+  return await db.connection().execute(async (held) => {
+    await sql`select pg_advisory_lock_shared(${LOAD_UNIT_KEY[0]}::int4, ${LOAD_UNIT_KEY[1]}::int4)`.execute(held);
+    try {
+      return await load();
+    } finally {
+      await sql`select pg_advisory_unlock_shared(${LOAD_UNIT_KEY[0]}::int4, ${LOAD_UNIT_KEY[1]}::int4)`.execute(held);
+    }
+  });
+}
+
+/** Whether a unit of loads (whileLoadingUnit) is under way in any session of the database. */
+export async function loadUnitUnderWay(db: Queryable): Promise<boolean> {
+  const result = await sql<{ loading: boolean }>`
+    select exists (
+      select 1 from pg_locks
+      where locktype = 'advisory' and classid = ${LOAD_UNIT_KEY[0]}::int8::oid and objid = ${LOAD_UNIT_KEY[1]}::int8::oid
+        and objsubid = 2 and granted) as loading`.execute(db);
+  return result.rows[0]?.loading === true;
 }

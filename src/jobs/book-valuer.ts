@@ -33,9 +33,12 @@ import { storeNewestIndexMinute } from '../services/volatility-index-series.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
 
 /**
- * How often the valuer looks for a newly loaded minute. It values only once the market data change
- * log has been still for one interval: a live minute commits in three transactions (bars, quotes,
- * prints), and a book valued between them would be valued again at the prints' commit.
+ * How often the valuer looks for a newly loaded minute. A live minute commits in several
+ * transactions (bars, quotes, prints), and a book valued between them would be valued again at the
+ * prints' commit. So the valuer values only when no unit of loads is under way (the live runner
+ * marks each batch of minutes as one: db/market-data-changes.ts whileLoadingUnit), and then as soon
+ * as the unit it saw has ended; after a load not marked as a unit (a file ingested alone), once the
+ * change log has been still for one interval.
  */
 export const BOOK_VALUER_INTERVAL_MS = 250;
 
@@ -63,6 +66,8 @@ export class BookValuer {
   private lastPosition = -1;
   /** The change log's position at the last pass that looked at every family (-1 before the first). */
   private passedPosition = -1;
+  /** Whether a pass saw a unit of loads under way since the last pass that looked at every family. */
+  private sawUnit = false;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -107,11 +112,25 @@ export class BookValuer {
 
   private async valueAll(): Promise<BookValuerPass> {
     let valued = 0;
-    const position = await this.deps.repositories.books.changeLogPosition();
+    const store = this.deps.repositories.books;
+    // The mark is read before the position: a unit's last write commits before its mark ends.
+    const loading = await store.loadUnitUnderWay();
+    const position = await store.changeLogPosition();
     const still = position === this.lastPosition;
     this.lastPosition = position;
+    if (loading) {
+      this.sawUnit = true;
+      return { valued };
+    }
     // Nothing loaded since the last full pass: nothing new to value.
-    if (!still || position === this.passedPosition) return { valued };
+    if (position === this.passedPosition) {
+      this.sawUnit = false;
+      return { valued };
+    }
+    // Else at once when the unit seen under way has ended, or once a load not marked as one has
+    // been still for an interval.
+    if (!still && !this.sawUnit) return { valued };
+    this.sawUnit = false;
     const now = this.deps.clock();
     const ctx = this.context(now);
     const pending = VALUED_FAMILIES.flatMap((family) =>

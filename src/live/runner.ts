@@ -17,6 +17,9 @@
  * minutes since, at most `catchUpMinutes` of them (the older ones are left out, and the gap
  * logged), in batches of `batchMinutes`.
  *
+ * A batch of minutes loads as one unit (db/market-data-changes.ts whileLoadingUnit): the book valuer
+ * (jobs/book-valuer.ts) leaves a minute alone until all its files have committed.
+ *
  * One runner writes (a cluster's primary, main.ts); it loads one batch at a time, and stop() waits
  * for the batch in flight. A failed load (the database away) is logged and tried again a minute
  * later from where the store stands.
@@ -28,6 +31,7 @@ import { addDays, newYorkDate } from '../analytics/new-york-time.js';
 import type { Database } from '../db/connection.js';
 import { recordSimulatedMarket } from '../db/data-origin.js';
 import { newestCompleteMinute } from '../db/live.js';
+import { whileLoadingUnit } from '../db/market-data-changes.js';
 import { seedOptionRoots } from '../db/option-contracts.js';
 import { LAYOUTS, type IngestKind } from '../ingest/layouts.js';
 import { loadMarketFile } from '../ingest/market.js';
@@ -213,14 +217,20 @@ export class LiveMarket {
     if (minutes.length === 0) return 0;
     const stamp = (t: number): string => new Date(t).toISOString().slice(11, 16).replace(':', '');
     const label = `${tradingDate}-${stamp(minutes[0]!.start)}-${stamp(minutes[minutes.length - 1]!.start)}`;
-    return await this.loadFiles(label, {
-      underlying_bars: minutes.flatMap((m) => m.bars),
-      quotes: minutes.flatMap((m) => m.quotes),
-      prints: minutes.flatMap((m) => m.prints),
-      futures_bars: minutes.flatMap((m) => m.futuresBars ?? []),
-      futures_statistics: minutes.flatMap((m) => m.futuresStatistics ?? []),
-      futures_trades: minutes.flatMap((m) => m.futuresTrades ?? []),
-    });
+    // One unit for the book valuer (db/market-data-changes.ts whileLoadingUnit): a minute's books are
+    // valued once its prints have committed too, not between its quotes and its prints.
+    return await whileLoadingUnit(
+      this.options.db,
+      async () =>
+        await this.loadFiles(label, {
+          underlying_bars: minutes.flatMap((m) => m.bars),
+          quotes: minutes.flatMap((m) => m.quotes),
+          prints: minutes.flatMap((m) => m.prints),
+          futures_bars: minutes.flatMap((m) => m.futuresBars ?? []),
+          futures_statistics: minutes.flatMap((m) => m.futuresStatistics ?? []),
+          futures_trades: minutes.flatMap((m) => m.futuresTrades ?? []),
+        }),
+    );
   }
 
   /** Writes each kind's lines to a file and loads the files in dependency order; returns the prints loaded. */

@@ -15,6 +15,7 @@ export function memoryBooks(): BookRepository {
   let nextId = 1;
   return {
     changeLogPosition: () => Promise.resolve(0),
+    loadUnitUnderWay: () => Promise.resolve(false),
     bookOfMinute: (family, instant) => {
       const id = minutes.get(`${familyKey(family)}|${instant}`);
       return Promise.resolve(id === undefined ? null : { bookId: id, instant });

@@ -33,7 +33,7 @@ import {
   type ContractListingPosition,
   type ContractListingRow,
 } from '../db/contract-listings.js';
-import { marketDataStamp } from '../db/market-data-changes.js';
+import { loadUnitUnderWay, marketDataStamp } from '../db/market-data-changes.js';
 import { chainSnapshot, type ChainSnapshotRow } from '../db/option-chain.js';
 import { archivedDates, contractIdOfSymbol, optionBars, type BarFilter, type BarPosition, type BarRow } from '../db/option-bars.js';
 import { newestQuoteMinute } from '../db/quote-samples.js';
@@ -131,6 +131,8 @@ export interface PositioningRepository {
 /** The valued books (services/books.ts; db/position-books.ts). */
 export interface BookRepository {
   changeLogPosition(): Promise<number>;
+  /** Whether a unit of loads (a live minute's files) is under way: its minute is not whole yet. */
+  loadUnitUnderWay(): Promise<boolean>;
   bookOfMinute(
     family: BookFamily,
     instant: number,
@@ -371,6 +373,7 @@ export async function readOnReplica<T>(
 function booksOn(db: Queryable, reads: Queryable): BookRepository {
   return {
     changeLogPosition: async () => await changeLogPosition(db),
+    loadUnitUnderWay: async () => await loadUnitUnderWay(db),
     bookOfMinute: async (family, instant, dates) => await bookOfMinute(db, family, instant, dates),
     newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
     bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),

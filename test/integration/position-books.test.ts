@@ -22,6 +22,7 @@ import type { OperationId } from '../../src/api-contract/openapi.js';
 import { BookValuer } from '../../src/jobs/book-valuer.js';
 import { LiveMarket } from '../../src/live/runner.js';
 import { SimulatedLiveSource } from '../../src/live/simulated-source.js';
+import { loadUnitUnderWay, whileLoadingUnit } from '../../src/db/market-data-changes.js';
 import { whileClaimed } from '../../src/db/position-books.js';
 import { freshBook, type BookAnswer } from '../../src/services/books.js';
 import { valuationAt } from '../../src/services/chain-valuation.js';
@@ -291,6 +292,50 @@ describe('valued books', () => {
     );
     // A second pass finds nothing new to value.
     expect((await valuer.pass()).valued).toBe(0);
+  });
+
+  it("marks a live minute's files as one unit of loads; the valuer leaves a minute alone until its unit has ended, then values it at once", async () => {
+    const admin = service.database.admin;
+    const under = async (): Promise<boolean> => await loadUnitUnderWay(service.database.db);
+    expect(await under()).toBe(false);
+    expect(await whileLoadingUnit(admin, async () => await under())).toBe(true);
+    expect(await under()).toBe(false);
+    await expect(whileLoadingUnit(admin, () => Promise.reject(new Error('load failed')))).rejects.toThrow('load failed');
+    expect(await under()).toBe(false);
+    // Shared: two units under way at once do not wait for one another (each waits for the other to be in).
+    let entered = 0;
+    let release: () => void = () => undefined;
+    const both = new Promise<void>((resolve) => (release = resolve));
+    const unit = (): Promise<void> =>
+      whileLoadingUnit(admin, async () => {
+        entered += 1;
+        if (entered === 2) release();
+        await both;
+      });
+    await Promise.all([unit(), unit()]);
+    expect(await under()).toBe(false);
+
+    // The runner's load inside a unit held around it: however still the change log, no pass values
+    // while the unit is under way; the first pass after it values the minute, though the log moved
+    // since the last pass (the unit's last files).
+    const valuer = new BookValuer(service.deps, service.deps.logger);
+    await valuer.pass();
+    await valuer.pass();
+    await whileLoadingUnit(admin, async () => {
+      now += MINUTE;
+      expect((await market.tick()).minutes).toBe(1);
+      expect((await valuer.pass()).valued).toBe(0);
+      expect((await valuer.pass()).valued).toBe(0);
+      now += MINUTE;
+      expect((await market.tick()).minutes).toBe(1);
+    });
+    expect((await valuer.pass()).valued).toBeGreaterThanOrEqual(1);
+    expect((await valuer.pass()).valued).toBe(0);
+    const before = await valuations();
+    const served = await ok('levels');
+    expect(valuation(served).pending_instant).toBeNull();
+    expect(await valuations()).toBe(before);
+    expect(served).toStrictEqual(await fresh('levels', {}));
   });
 
   it('keeps an earlier minute through later loads, and values it again when its own data change', async () => {
