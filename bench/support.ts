@@ -66,7 +66,8 @@ export async function startBenchService(tag: string): Promise<BenchService> {
   const databaseUrl = process.env.DATABASE_URL ?? embedded?.url ?? '';
   const config = loadConfig({ DATABASE_URL: databaseUrl, ...BENCH_ENV });
   // The JSON log line of every request is written, as in production, to /dev/null.
-  const devNull = fs.openSync('/dev/null', 'w');
+  // BENCH_SERVICE_LOG: a file the service's log lines go to instead (e.g. the valuer's stages with STAGE_TIMING=true).
+  const devNull = fs.openSync(process.env.BENCH_SERVICE_LOG ?? '/dev/null', 'a');
   const service = await startService(config, { logger: createLogger('info', (line) => fs.writeSync(devNull, line)), jobs: false });
   const keys: string[] = [];
   for (let i = 0; i < Math.max(1, ACCOUNTS); i++) {
@@ -100,7 +101,7 @@ export interface ServerProcess {
 /**
  * The service as `make run` starts it (src/main.ts, its HTTP workers WEB_WORKERS or the default)
  * over the database at `databaseUrl`, with the benchmarks' limits; its request log lines go to
- * /dev/null. Resolves once it listens.
+ * /dev/null (or BENCH_SERVICE_LOG). Resolves once it listens.
  */
 export async function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
@@ -113,7 +114,8 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
     SEED_ON_START: 'false',
     LOG_LEVEL: 'info',
   };
-  const devNull = fs.openSync('/dev/null', 'w');
+  // BENCH_SERVICE_LOG: a file the service's log lines go to instead (e.g. the valuer's stages with STAGE_TIMING=true).
+  const devNull = fs.openSync(process.env.BENCH_SERVICE_LOG ?? '/dev/null', 'a');
   // BENCH_SERVICE_NODE_ARGS: extra node options for the service (e.g. --cpu-prof --cpu-prof-dir=DIR).
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {

@@ -144,6 +144,8 @@ interface Answer {
   body: { data?: Record<string, unknown>; meta?: { as_of?: number } } | null;
   sentAt: number;
   doneAt: number;
+  /** The Server-Timing header (the service run with STAGE_TIMING=true), else null. */
+  timing: string | null;
 }
 const ask = async (p: string): Promise<Answer> => {
   const sentAt = performance.now();
@@ -155,7 +157,7 @@ const ask = async (p: string): Promise<Answer> => {
   } catch {
     body = null;
   }
-  return { status: r.status, body, sentAt, doneAt: performance.now() };
+  return { status: r.status, body, sentAt, doneAt: performance.now(), timing: r.headers.get('server-timing') };
 };
 
 // The service's clock: its offset from this machine's, from an answer's meta.as_of (to the round trip).
@@ -299,7 +301,7 @@ for (let i = pastMinutes.length - 1; i > 0; i--) {
   const j = Math.floor(random() * (i + 1));
   [pastMinutes[i], pastMinutes[j]] = [pastMinutes[j] as number, pastMinutes[i] as number];
 }
-const atAnswers: { ms: number; status: number; path: string }[] = [];
+const atAnswers: { ms: number; status: number; path: string; timing: string | null }[] = [];
 for (let i = 0; i < Math.min(AT_REQUESTS, pastMinutes.length); i++) {
   const minute = pastMinutes[i] as number;
   // An instant in the minute after it: the newest minute ended by it is `minute`.
@@ -310,7 +312,7 @@ for (let i = 0; i < Math.min(AT_REQUESTS, pastMinutes.length); i++) {
     `&at=${at}`,
   );
   const a = await ask(p);
-  atAnswers.push({ ms: a.doneAt - a.sentAt, status: a.status, path: p });
+  atAnswers.push({ ms: a.doneAt - a.sentAt, status: a.status, path: p, timing: a.timing });
 }
 const endSample = tree.now();
 tree.stop();
@@ -531,6 +533,15 @@ const report = [
           .slice(0, 3)
           .map((a) => `${a.status} ${a.path}`)
           .join('; ')}`,
+      ]
+    : []),
+  // With STAGE_TIMING=true in the environment (the service inherits it): each `at` answer's stages.
+  ...(atAnswers.some((a) => a.timing !== null)
+    ? [
+        '`at` answers, one per line: ms, route and symbol, stages (ms)',
+        ...atAnswers.map(
+          (a) => `  ${a.ms.toFixed(0)} ${a.path.split('?')[0]} ${/underlying_symbol=(\w+)/.exec(a.path)?.[1] ?? ''}: ${a.timing ?? ''}`,
+        ),
       ]
     : []),
   `goals: ${goals.filter((g) => g.met).length} of ${goals.length} met${

@@ -31,6 +31,7 @@ import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books
 import { valuationAt } from '../services/chain-valuation.js';
 import { storeNewestIndexMinute } from '../services/volatility-index-series.js';
 import type { QueryOf, ServiceContext } from '../services/types.js';
+import { serverTiming, stamp, startStamps } from '../stage-timing.js';
 
 /**
  * How often the valuer looks for a newly loaded minute. A live minute commits in several
@@ -229,11 +230,20 @@ export class BookValuer {
     const books = this.deps.repositories.books;
     let mapped = false;
     if ((await books.bookOfMinute(familyOf(window, session), window.instant, datesRead(window.tradingDate, window.instant))) === null) {
+      // With STAGE_TIMING, each valuation's stages are logged (ms from the stage before), as a request's go to Server-Timing.
+      const stamps = this.deps.config.stageTiming ? startStamps() : undefined;
+      const timed: ServiceContext = stamps === undefined ? ctx : { ...ctx, stamp: (stage) => stamp(stamps, stage) };
       await books.whileValuing(valuationKey(window, session), async () => {
-        const stored = async (id: number, book: FamilyBook): Promise<void> => await storeDefaultAnswers(ctx, window, session, id, book);
-        mapped = (await ensureBook(ctx, window, session, 'valuer', stored)).id !== null;
+        const stored = async (id: number, book: FamilyBook): Promise<void> => {
+          timed.stamp?.('book-valued');
+          await storeDefaultAnswers(timed, window, session, id, book);
+          timed.stamp?.('book-answers');
+        };
+        mapped = (await ensureBook(timed, window, session, 'valuer', stored)).id !== null;
       });
       if (mapped) this.deps.metrics.bookReadyDelay.observe(Math.max(0, this.deps.clock() - window.instant) / 1000);
+      if (stamps !== undefined)
+        this.logger.info('book valuer stages', { family, session, instant: window.instant, mapped, stages: serverTiming(stamps) });
     }
     return { valued: mapped, index: session === 'rth' ? { family, tradingDate: window.tradingDate, instant: window.instant } : null };
   }
