@@ -97,6 +97,33 @@ export async function newestBookBefore(
   return row ? { bookId: Number(row.book_id), instant: Number(row.instant) } : null;
 }
 
+/**
+ * A stored book of the family valued at `valuedAt` on a chain of this digest (migration
+ * 20261129T010000) that a mapping still vouches for: no change logged after the position the
+ * mapping was made at (its inputs read then) that concerns the dates and reaches before
+ * `valuedAt`, before which every input of such a book lies. Its inputs are those of a book of the
+ * same chain read now (services/books.ts ensureBook).
+ */
+export async function bookOfChain(
+  db: Queryable,
+  family: BookFamily,
+  valuedAt: number,
+  chainDigest: string,
+  dates: { from: string; to: string },
+): Promise<number | null> {
+  const result = await sql<{ id: number }>`
+    select b.id from position_books b
+    where b.underlying_symbol = ${family.symbol} and b.session = ${family.session} and b.trading_date = ${family.tradingDate}::date
+      and b.valued_at = ${valuedAt}::int8 and b.chain_digest = ${chainDigest}
+      and exists (
+        select 1 from position_book_minutes m
+        where m.underlying_symbol = b.underlying_symbol and m.session = b.session and m.trading_date = b.trading_date
+          and m.book_id = b.id and not ${changedSince(sql.ref('m.change_id'), sql`${valuedAt}::int8`, dates)})
+    order by b.id desc limit 1`.execute(db);
+  const row = result.rows[0];
+  return row ? Number(row.id) : null;
+}
+
 /** The stored book of the family valued on inputs of this digest, if any. */
 export async function bookOfDigest(db: Queryable, family: BookFamily, digest: string): Promise<number | null> {
   const result = await sql<{ id: number }>`
@@ -121,14 +148,14 @@ export async function reserveBookId(db: Queryable): Promise<number> {
 export async function storeBook(
   db: Database,
   family: BookFamily,
-  book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  book: { valuedAt: number; digest: string; chainDigest?: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
   id: number | null = null,
 ): Promise<number> {
   return await db.transaction().execute(async (trx) => {
     const inserted = await sql<{ id: number }>`
-      insert into position_books (${sql.raw(id === null ? '' : 'id, ')}underlying_symbol, session, trading_date, valued_at, inputs_digest, summary)
+      insert into position_books (${sql.raw(id === null ? '' : 'id, ')}underlying_symbol, session, trading_date, valued_at, inputs_digest, chain_digest, summary)
       ${sql.raw(id === null ? '' : 'overriding system value')}
-      values (${id === null ? sql.raw('') : sql`${id}::int8, `}${family.symbol}, ${family.session}, ${family.tradingDate}::date, ${book.valuedAt}::int8, ${book.digest}, ${JSON.stringify(book.summary)}::json)
+      values (${id === null ? sql.raw('') : sql`${id}::int8, `}${family.symbol}, ${family.session}, ${family.tradingDate}::date, ${book.valuedAt}::int8, ${book.digest}, ${book.chainDigest ?? null}::text, ${JSON.stringify(book.summary)}::json)
       on conflict (underlying_symbol, session, trading_date, inputs_digest) do nothing
       returning id`.execute(trx);
     const stored = inserted.rows[0]?.id;

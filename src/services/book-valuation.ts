@@ -21,7 +21,7 @@ import {
 import type { ChainQuoteRow } from '../db/chain.js';
 import type { BookExpirationColumns } from '../db/position-books.js';
 import { chainAt, expirationChain, rowsOf, UNDERLYING_LOOKBACK_MS, type ValuationWindow } from './chain-valuation.js';
-import { listedOf } from './listed-families.js';
+import { listedOf, type ListedFamily } from './listed-families.js';
 import { storedOpenInterestDate } from './open-interest.js';
 import type { ServiceContext } from './types.js';
 
@@ -42,6 +42,8 @@ export interface ReadInputs {
   digest: string;
   /** The chain rows in the order they were read (the surface's input order). */
   chainRows: ChainQuoteRow[];
+  /** Their digest (ChainPart). */
+  chainDigest: string;
 }
 
 /** The items by key, each list in the items' order. */
@@ -56,10 +58,23 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, 
   return groups;
 }
 
-/** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */
-export async function readInputs(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ReadInputs> {
-  const { symbol, tradingDate, roots, span, instant } = window;
-  const repos = ctx.deps.repositories;
+/** What a book reads first (readChain): the family's listed contracts and its chain at the minute, with the valuation time it gives. */
+export interface ChainPart {
+  listed: ListedFamily['listed'];
+  contracts: ListedFamily['contracts'];
+  chainRows: ChainQuoteRow[];
+  /** The valuation time: the chain minute's end, not after the instant (the instant without a chain). */
+  valuedAt: number;
+  /**
+   * The digest of the chain rows, in their order: with the valuation time and the family's data
+   * unchanged before it, it determines the rest of the book's inputs (ensureBook's reuse).
+   */
+  chainDigest: string;
+}
+
+/** The family's listed contracts and its chain at the window's instant (the first reads of readInputs). */
+export async function readChain(ctx: ServiceContext, window: ValuationWindow): Promise<ChainPart> {
+  const { roots, tradingDate, span, instant } = window;
   const { listed, contracts } = await listedOf(ctx, roots, tradingDate);
   ctx.stamp?.('book-listed');
   const chosen = expirationsByDate(listed).filter((e) => e.settlement > instant);
@@ -67,6 +82,25 @@ export async function readInputs(ctx: ServiceContext, window: ValuationWindow, s
   ctx.stamp?.('book-chain');
   const minute = chainMinute(chainRows.map((r) => r.minute));
   const valuedAt = minute === null ? instant : chainValuationTime(minute, instant);
+  const chainDigest = createHash('sha256').update(JSON.stringify(chainRows)).digest('base64url');
+  return { listed, contracts, chainRows, valuedAt, chainDigest };
+}
+
+/** Reads a family's inputs at the window's instant (module comment) into a book's columns, surfaces not fitted. */
+export async function readInputs(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ReadInputs> {
+  return await readRest(ctx, window, session, await readChain(ctx, window));
+}
+
+/** The rest of a book's inputs after its chain (readChain): the price, the flows and the activity at the valuation time, laid out as columns. */
+export async function readRest(
+  ctx: ServiceContext,
+  window: ValuationWindow,
+  session: VolatilitySession,
+  chain: ChainPart,
+): Promise<ReadInputs> {
+  const { symbol, tradingDate, roots, span } = window;
+  const repos = ctx.deps.repositories;
+  const { listed, contracts, chainRows, valuedAt } = chain;
   const underlying = contracts[0]?.underlying ?? null;
   const stored = storedOpenInterestDate(contracts);
   const priceRead = underlyingPriceInstant(underlying ?? symbol, valuedAt);
@@ -141,7 +175,7 @@ export async function readInputs(ctx: ServiceContext, window: ValuationWindow, s
   const columns = { summary, expirations };
   const digest = createHash('sha256').update(JSON.stringify(columns)).digest('base64url');
   ctx.stamp?.('book-columns');
-  return { columns, digest, chainRows };
+  return { columns, digest, chainRows, chainDigest: chain.chainDigest };
 }
 
 /**

@@ -29,7 +29,7 @@
  * later minutes keeps the earlier minutes' books, and any other change values them again.
  */
 import { bookFromColumns, type BookColumns, type BookSummary, type FamilyBook } from './book-columns.js';
-import { fitSurfaces, inThreads, readInputs } from './book-valuation.js';
+import { fitSurfaces, inThreads, readChain, readInputs, readRest } from './book-valuation.js';
 import type { VolatilitySession } from '../analytics/volatility/valuation.js';
 import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/position-books.js';
 import { UNDERLYING_LOOKBACK_MS, valuationAt, type InstantQuery, type ValuationWindow } from './chain-valuation.js';
@@ -100,41 +100,51 @@ export async function ensureBook(
   ctx.stamp?.('book-mapped');
   if (mapped !== null) return { id: mapped.bookId };
   const started = performance.now();
-  const inputs = await readInputs(ctx, window, session);
-  if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
-    await fitSurfaces(ctx, inputs, window.instant);
-    return { id: null, book: bookFromColumns(null, inputs.columns) };
-  }
-  let id = await store.bookOfDigest(family, inputs.digest);
-  ctx.stamp?.('book-digest');
+  const chain = await readChain(ctx, window);
+  // The minutes after a chain snapshot share its book (the chain is the snapshot's, the valuation
+  // time its minute's end): a book stored on this chain at this valuation time that no change since
+  // has made stale was read from this minute's inputs, so the minute maps to it without the rest of
+  // them being read (the prints, the costliest read; db/position-books.ts bookOfChain).
+  let id = chain.chainRows.length === 0 ? null : await store.bookOfChain(family, chain.valuedAt, chain.chainDigest, dates);
+  ctx.stamp?.('book-of-chain');
   let book: FamilyBook | undefined;
   if (id === null) {
-    await fitSurfaces(ctx, inputs, window.instant);
-    const stored = {
-      valuedAt: inputs.columns.summary.valuedAt,
-      digest: inputs.digest,
-      summary: inputs.columns.summary,
-      expirations: inputs.columns.expirations,
-    };
-    // A request answers from the book it valued at once, under an id reserved for it, and stores the
-    // book and maps the minute after (storeAfterAnswer). With valuation threads its answer is
-    // computed there: the columns go to the thread, which reads them into the book.
-    if (by === 'request' && beforeMapping === undefined) {
-      const reserved = await store.reserveBookId();
-      const valued: ValuedBook & { id: number } =
-        (ctx.deps.valuation ?? null) !== null
-          ? { id: reserved, columns: inputs.columns }
-          : { id: reserved, book: bookFromColumns(reserved, inputs.columns) };
-      // Observed once valued: the store follows the answer.
-      ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
-      storeAfterAnswer(ctx, { family, window, session, position }, stored, valued);
-      return valued;
+    const inputs = await readRest(ctx, window, session, chain);
+    if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
+      await fitSurfaces(ctx, inputs, window.instant);
+      return { id: null, book: bookFromColumns(null, inputs.columns) };
     }
-    id = await store.storeBook(family, stored);
-    ctx.stamp?.('book-store');
-    ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
-    // The valuer stores answers of the book it valued; a background valuation only stores it.
-    if (beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
+    id = await store.bookOfDigest(family, inputs.digest);
+    ctx.stamp?.('book-digest');
+    if (id === null) {
+      await fitSurfaces(ctx, inputs, window.instant);
+      const stored = {
+        valuedAt: inputs.columns.summary.valuedAt,
+        digest: inputs.digest,
+        chainDigest: inputs.chainDigest,
+        summary: inputs.columns.summary,
+        expirations: inputs.columns.expirations,
+      };
+      // A request answers from the book it valued at once, under an id reserved for it, and stores the
+      // book and maps the minute after (storeAfterAnswer). With valuation threads its answer is
+      // computed there: the columns go to the thread, which reads them into the book.
+      if (by === 'request' && beforeMapping === undefined) {
+        const reserved = await store.reserveBookId();
+        const valued: ValuedBook & { id: number } =
+          (ctx.deps.valuation ?? null) !== null
+            ? { id: reserved, columns: inputs.columns }
+            : { id: reserved, book: bookFromColumns(reserved, inputs.columns) };
+        // Observed once valued: the store follows the answer.
+        ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+        storeAfterAnswer(ctx, { family, window, session, position }, stored, valued);
+        return valued;
+      }
+      id = await store.storeBook(family, stored);
+      ctx.stamp?.('book-store');
+      ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
+      // The valuer stores answers of the book it valued; a background valuation only stores it.
+      if (beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
+    }
   }
   if (beforeMapping !== undefined) {
     const valued = book ?? (await storedBook(ctx, id));
@@ -162,7 +172,7 @@ interface PendingStore {
 function storeAfterAnswer(
   ctx: ServiceContext,
   at: { family: BookFamily; window: ValuationWindow; session: VolatilitySession; position: number },
-  book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  book: { valuedAt: number; digest: string; chainDigest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
   valued: ValuedBook & { id: number },
 ): void {
   const key = valuationKey(at.window, at.session);

@@ -7,7 +7,7 @@ import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/positi
 import type { BookRepository } from './repositories.js';
 
 export function memoryBooks(): BookRepository {
-  const books: (StoredBook & { family: string; digest: string })[] = [];
+  const books: (StoredBook & { family: string; digest: string; chainDigest: string | null })[] = [];
   const minutes = new Map<string, number>();
   const answers = new Map<string, string>();
   const familyKey = (f: BookFamily): string => JSON.stringify([f.symbol, f.session, f.tradingDate]);
@@ -30,6 +30,11 @@ export function memoryBooks(): BookRepository {
       return Promise.resolve(best);
     },
     bookOfDigest: (family, digest) => Promise.resolve(books.find((b) => b.family === familyKey(family) && b.digest === digest)?.id ?? null),
+    // Nothing is ever stale here, so a book of the chain and valuation time always answers.
+    bookOfChain: (family, valuedAt, chainDigest) =>
+      Promise.resolve(
+        books.find((b) => b.family === familyKey(family) && b.valuedAt === valuedAt && b.chainDigest === chainDigest)?.id ?? null,
+      ),
     reserveBookId: () => Promise.resolve(nextId++),
     storeBook: (family, book, reserved) => {
       const id = reserved ?? nextId++;
@@ -37,6 +42,7 @@ export function memoryBooks(): BookRepository {
         id,
         family: familyKey(family),
         digest: book.digest,
+        chainDigest: book.chainDigest ?? null,
         valuedAt: book.valuedAt,
         summary: copy(book.summary),
         expirations: copy(book.expirations as BookExpirationColumns[]),

@@ -9,6 +9,7 @@ import { chainQuotesAt, listedExpirations, underlyingPriceAt } from '../db/chain
 import { sessionState, type SessionState } from '../db/archive.js';
 import type { Queryable } from '../db/connection.js';
 import {
+  bookOfChain,
   bookOfDigest,
   bookOfMinute,
   changeLogPosition,
@@ -144,12 +145,14 @@ export interface BookRepository {
     dates: { from: string; to: string },
   ): Promise<{ bookId: number; instant: number } | null>;
   bookOfDigest(family: BookFamily, digest: string): Promise<number | null>;
+  /** A stored book valued at `valuedAt` on a chain of this digest that no change since has made stale (db/position-books.ts bookOfChain). */
+  bookOfChain(family: BookFamily, valuedAt: number, chainDigest: string, dates: { from: string; to: string }): Promise<number | null>;
   /** A new book id, for a book stored later under it (db/position-books.ts reserveBookId). */
   reserveBookId(): Promise<number>;
   /** Stores a book, under `id` when given (reserved), unless one of the same inputs is stored; the stored book's id. */
   storeBook(
     family: BookFamily,
-    book: { valuedAt: number; digest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+    book: { valuedAt: number; digest: string; chainDigest?: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
     id?: number,
   ): Promise<number>;
   /** Whether nothing logged after the position can have changed a book of the minute (db/position-books.ts minuteUnchangedSince). */
@@ -377,6 +380,7 @@ function booksOn(db: Queryable, reads: Queryable): BookRepository {
     bookOfMinute: async (family, instant, dates) => await bookOfMinute(db, family, instant, dates),
     newestBookBefore: async (family, before, dates) => await newestBookBefore(db, family, before, dates),
     bookOfDigest: async (family, digest) => await bookOfDigest(db, family, digest),
+    bookOfChain: async (family, valuedAt, chainDigest, dates) => await bookOfChain(db, family, valuedAt, chainDigest, dates),
     // The pool's handle, never a transaction's: the book is written in one transaction of its own.
     reserveBookId: async () => await reserveBookId(db),
     storeBook: async (family, book, id) => await storeBook(db, family, book, id ?? null),

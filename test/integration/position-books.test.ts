@@ -358,6 +358,56 @@ describe('valued books', () => {
     expect(again).toStrictEqual(await fresh('heatmap', { at, metric: 'volume' }));
   });
 
+  it("maps a minute on a stored book's chain snapshot to that book without reading the prints, unless a change reaches before its valuation time", async () => {
+    const admin = service.database.admin;
+    const positioning = service.deps.repositories.positioning;
+    const bookPrints = positioning.bookPrints.bind(positioning);
+    let printReads = 0;
+    positioning.bookPrints = async (...args) => {
+      printReads += 1;
+      return await bookPrints(...args);
+    };
+    try {
+      // 11:05, 11:08 and 11:11 ET: minutes after the 11:00 snapshot, none asked before.
+      const after = (m: number): number => Date.parse('2026-11-19T16:00:30Z') + m * MINUTE;
+      const [a, b, c] = [after(5), after(8), after(11)];
+      const mapped = async (at: number): Promise<number[]> =>
+        (
+          await sql<{ book_id: number }>`select book_id::int as book_id from position_book_minutes
+            where underlying_symbol = ${SYMBOL} and session = 'rth' and instant = ${Math.floor(at / MINUTE) * MINUTE}::int8`.execute(admin)
+        ).rows.map((r) => r.book_id);
+      expect([...(await mapped(a)), ...(await mapped(b)), ...(await mapped(c))]).toEqual([]);
+      const first = await ok('levels', { at: a });
+      // The request stores its book after its answer: wait for the minute's mapping.
+      for (let i = 0; i < 100 && (await mapped(a)).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const [bookA] = await mapped(a);
+      expect(bookA).toBeDefined();
+      const digest = await sql<{ chain_digest: string | null; valued_at: string }>`
+        select chain_digest, valued_at::text from position_books where id = ${bookA!}::int8`.execute(admin);
+      expect(digest.rows[0]!.chain_digest).toMatch(/^[\w-]{43}$/);
+      const valuedAt = Number(digest.rows[0]!.valued_at);
+      expect(valuedAt).toBeLessThan(Math.floor(a / MINUTE) * MINUTE);
+      expect(valuation(first).timestamp).toBe(valuedAt);
+
+      // A later minute on the same snapshot: the same book, the prints not read, the answer the fresh one.
+      printReads = 0;
+      const second = await ok('levels', { at: b });
+      expect(printReads).toBe(0);
+      expect(await mapped(b)).toEqual([bookA]);
+      expect(valuation(second).timestamp).toBe(valuedAt);
+      expect(second).toStrictEqual(await fresh('levels', { at: b }));
+
+      // A change of the date reaching before the valuation time: the next minute reads every input again.
+      await sql`insert into market_data_changes (trading_date, earliest) values ('2026-11-19'::date, ${valuedAt - 1}::int8)`.execute(admin);
+      printReads = 0;
+      const third = await ok('levels', { at: c });
+      expect(printReads).toBe(1);
+      expect(third).toStrictEqual(await fresh('levels', { at: c }));
+    } finally {
+      positioning.bookPrints = bookPrints;
+    }
+  });
+
   it("answers a cold minute before its book is stored; the process's next requests answer from that book until it is stored", async () => {
     const at = CLOCK_START - 50 * MINUTE + 20_000;
     const minute = Math.floor(at / MINUTE) * MINUTE;
