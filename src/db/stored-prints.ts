@@ -3,22 +3,29 @@ import { sql } from 'kysely';
 import type { Queryable } from './connection.js';
 import { recordMarketDataChange } from './market-data-changes.js';
 
-/** Marks stored prints cancelled (a cancel record arrived after they were written). */
+/**
+ * Marks stored prints cancelled (a cancel record arrived after they were written), and logs the
+ * change of each date from its earliest print cancelled on: what was derived from the prints before
+ * that (a book valued at an earlier minute) still holds.
+ */
 export async function markPrintsCancelled(
   db: Queryable,
   keys: readonly { tradingDate: string; contractId: number; sequence: number }[],
 ): Promise<number> {
   if (keys.length === 0) return 0;
-  const result = await sql`
-    update prints p set cancelled = true, flags = case when 'cancelled' = any(p.flags) then p.flags else p.flags || '{cancelled}'::text[] end
-    from unnest(${keys.map((k) => k.tradingDate)}::date[], ${keys.map((k) => k.contractId)}::int8[], ${keys.map((k) => k.sequence)}::int8[]) as k(d, c, s)
-    where p.trading_date = k.d and p.contract_id = k.c and p.sequence = k.s and not p.cancelled`.execute(db);
-  const marked = Number(result.numAffectedRows ?? 0);
-  if (marked > 0)
-    await recordMarketDataChange(
-      db,
-      keys.map((k) => k.tradingDate),
-    );
+  const result = await sql<{ trading_date: string; earliest: string; marked: string }>`
+    with marked as (
+      update prints p set cancelled = true, flags = case when 'cancelled' = any(p.flags) then p.flags else p.flags || '{cancelled}'::text[] end
+      from unnest(${keys.map((k) => k.tradingDate)}::date[], ${keys.map((k) => k.contractId)}::int8[], ${keys.map((k) => k.sequence)}::int8[]) as k(d, c, s)
+      where p.trading_date = k.d and p.contract_id = k.c and p.sequence = k.s and not p.cancelled
+      returning p.trading_date, p.ts
+    )
+    select trading_date::text, min(ts)::text as earliest, count(*)::text as marked from marked group by trading_date`.execute(db);
+  let marked = 0;
+  for (const r of result.rows) {
+    marked += Number(r.marked);
+    await recordMarketDataChange(db, [r.trading_date], Number(r.earliest));
+  }
   return marked;
 }
 

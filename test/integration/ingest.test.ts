@@ -377,6 +377,9 @@ describe('a trading date in two files', () => {
       `${SPY},${T + 130_000},6,2.1,7,302,209,,,2,2.1,${T + 129_500}`,
     ]);
     expect(await loadMarketFile(db, 'prints', morning)).toMatchObject({ read: 3, loaded: 3, duplicates: 0 });
+    const logged = Number(
+      (await sql<{ id: string | null }>`select max(id)::text as id from market_data_changes`.execute(db)).rows[0]?.id ?? 0,
+    );
     expect(await loadMarketFile(db, 'prints', later)).toMatchObject({
       read: 3,
       loaded: 2,
@@ -385,6 +388,15 @@ describe('a trading date in two files', () => {
       cancelsOfStored: 1,
       cancelsUnmatched: 0,
     });
+
+    // The market data change log: the new prints from their first, the cancel from the print it
+    // cancelled (09:31:00), not from an unknown minute, so what was valued before then still holds.
+    const changes = await sql<{ trading_date: string; earliest: string | null }>`
+      select trading_date::text, earliest::text from market_data_changes where id > ${logged}::int8 order by id`.execute(db);
+    expect(changes.rows.map((r) => [r.trading_date, r.earliest === null ? null : Number(r.earliest)])).toEqual([
+      [DATE, T + 120_000],
+      [DATE, T + 60_000],
+    ]);
 
     const all = await bodies(service, DATE, true);
     const volume = (sequence: number): unknown => all.get(id(B, sequence))?.day_volume;
