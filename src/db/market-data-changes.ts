@@ -69,17 +69,15 @@ export function changedSince(
 const LOAD_UNIT_KEY = [0x4f414453 /* "OADS" */, 1] as const;
 
 /**
- * Runs `load` (writes through `db`'s pool) as one unit of loads: on a connection reserved from
- * `db` for the purpose, the unit's mark is held from before the first write to after the last.
+ * Runs `load` (writes through `db`'s pool) as one unit of loads: the unit's mark is held from before
+ * the first write to after the last, by a transaction of its own on a connection reserved from `db`
+ * (it writes nothing and holds no snapshot between its statements). Its end, whichever way, and the
+ * end of its session release the mark.
  */
 export async function whileLoadingUnit<T>(db: Database, load: () => Promise<T>): Promise<T> {
-  return await db.connection().execute(async (held) => {
-    await sql`select pg_advisory_lock_shared(${LOAD_UNIT_KEY[0]}::int4, ${LOAD_UNIT_KEY[1]}::int4)`.execute(held);
-    try {
-      return await load();
-    } finally {
-      await sql`select pg_advisory_unlock_shared(${LOAD_UNIT_KEY[0]}::int4, ${LOAD_UNIT_KEY[1]}::int4)`.execute(held);
-    }
+  return await db.transaction().execute(async (held) => {
+    await sql`select pg_advisory_xact_lock_shared(${LOAD_UNIT_KEY[0]}::int4, ${LOAD_UNIT_KEY[1]}::int4)`.execute(held);
+    return await load();
   });
 }
 
