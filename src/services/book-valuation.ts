@@ -5,6 +5,7 @@
  * is valued, stores it and answers from it.
  */
 import { createHash } from 'node:crypto';
+import { groupBy } from '../collections.js';
 import { surfaceTexts, type BookColumns, type BookSummary } from './book-columns.js';
 import { SESSIONS_OF } from '../analytics/print-filters.js';
 import { riskFreeRate } from '../analytics/rates.js';
@@ -44,18 +45,6 @@ export interface ReadInputs {
   chainRows: ChainQuoteRow[];
   /** Their digest (ChainPart). */
   chainDigest: string;
-}
-
-/** The items by key, each list in the items' order. */
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list === undefined) groups.set(k, [item]);
-    else list.push(item);
-  }
-  return groups;
 }
 
 /** What a book reads first (readChain): the family's listed contracts and its chain at the minute, with the valuation time it gives. */

@@ -20,6 +20,7 @@ import {
 } from '../analytics/volatility/variance-index.js';
 import type { ChainQuoteRow } from '../db/chain.js';
 import { noData } from '../errors.js';
+import { groupBy } from '../collections.js';
 import { chainAt, valuationAt, type ValuationWindow } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
 import { withDefault, type DataOf, type QueryOf, type Result, type ServiceContext } from './types.js';
@@ -132,13 +133,7 @@ export async function indexInputs(ctx: ServiceContext, window: ValuationWindow, 
  */
 export function indexAtTenor(inputs: IndexInputs, tenor: IndexTenorName, termStructure = true): IndexVolatility | { refused: string } {
   const { symbol, roots, tradingDate, unsettled, rows, valuedAt, rate } = inputs;
-  const byId = new Map<string, ChainQuoteRow[]>();
-  for (const r of rows) {
-    const id = idOf(r);
-    const list = byId.get(id);
-    if (list === undefined) byId.set(id, [r]);
-    else list.push(r);
-  }
+  const byId = groupBy(rows, idOf);
   const inputOf = (e: ChosenExpiration): VarianceExpiration => ({
     id: idOf(e),
     settlesAt: e.settlement,
