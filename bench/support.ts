@@ -3,10 +3,10 @@
  * with limits raised and response validation off, a Pro account's key, and autocannon run in a
  * child process so the load generator does not share the servers' event loop. The service runs in
  * this process (its database handles load and read data) and, for the measured requests, can also
- * run as `make run` runs it: src/main.ts in a process of its own (a cluster of WEB_WORKERS HTTP
- * workers), over the same database.
+ * run as `make run` runs it: dist/src/main.js (the build of src/main.ts) in a process of its own
+ * (a cluster of WEB_WORKERS HTTP workers), over the same database.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,7 +99,24 @@ export interface ServerProcess {
 }
 
 /**
- * The service as `make run` starts it (src/main.ts, its HTTP workers WEB_WORKERS or the default)
+ * The service's entry as `make run` starts it: dist/src/main.js, the build esbuild makes of src/
+ * (`make build`, run here first: it rebuilds only when a source is newer than the build). Under tsx
+ * (BENCH_SERVICE_FROM=src) each function is wrapped to keep its name (esbuild's keepNames), which
+ * costs the closures made per request a call each: not the path users take.
+ */
+let built = false;
+export function serviceEntry(): string[] {
+  if (process.env.BENCH_SERVICE_FROM === 'src') return ['--import', 'tsx', 'src/main.ts'];
+  if (!built) {
+    const make = spawnSync('make', ['--no-print-directory', '--silent', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (make.status !== 0) throw new Error(`make build failed (${String(make.status)})`);
+    built = true;
+  }
+  return ['dist/src/main.js'];
+}
+
+/**
+ * The service as `make run` starts it (dist/src/main.js, its HTTP workers WEB_WORKERS or the default)
  * over the database at `databaseUrl`, with the benchmarks' limits; its request log lines go to
  * /dev/null (or BENCH_SERVICE_LOG). Resolves once it listens.
  */
@@ -118,7 +135,7 @@ export async function startServerProcess(databaseUrl: string, env: Record<string
   const devNull = fs.openSync(process.env.BENCH_SERVICE_LOG ?? '/dev/null', 'a');
   // BENCH_SERVICE_NODE_ARGS: extra node options for the service (e.g. --cpu-prof --cpu-prof-dir=DIR).
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...serviceEntry()], {
     env: childEnv,
     stdio: ['ignore', devNull, 'inherit'],
   });

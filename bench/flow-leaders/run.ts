@@ -13,7 +13,7 @@
  * BENCH_SCALE (default: the simulator's default, what `make run` seeds and the soak reads; full is
  * about 2.3 million prints a day) sizes the two sessions loaded; DATABASE_URL uses that server
  * instead of a throwaway embedded one (and the sessions it holds, when an earlier run loaded
- * them). The endpoint is served as `make run` serves it (src/main.ts in its own process).
+ * them). The endpoint is served as `make run` serves it (dist/src/main.js, the build of src/main.ts, in its own process).
  */
 import fs from 'node:fs';
 import os from 'node:os';

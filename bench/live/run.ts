@@ -5,7 +5,7 @@
  * The market: the simulated week up to Wednesday 2026-11-18 10:45 ET (the five sessions before it
  * and that Wednesday so far, BENCH_SCALE: default `full`, `default` for a quick run), loaded into
  * a throwaway embedded PostgreSQL through the ordinary loaders (history bars, Tuesday 2026-11-17,
- * the Wednesday so far). The service runs as `make run` runs it (src/main.ts in its own process,
+ * the Wednesday so far). The service runs as `make run` runs it (dist/src/main.js, the build of src/main.ts, in its own process,
  * WEB_WORKERS HTTP workers) with its clock started at that instant (CLOCK_START) and the limits
  * raised, so the session is under way while the bench runs:
  * - at BENCH_SCALE=default, with LIVE_MODE=live: the service's primary loads each minute as its

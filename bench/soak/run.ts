@@ -3,7 +3,7 @@
  * default HTTP workers, half paced at exactly their per-minute limit and half sending above it
  * (traffic.ts), plus a flood of bad keys (SOAK_FLOOD_RATE, 200 a second, from
  * SOAK_FLOOD_CONNECTIONS, 32, connections over 4 client networks). The service runs as `make run`
- * runs it (src/main.ts in its own process, default limits, the simulated market seeded on its
+ * runs it (dist/src/main.js in its own process, default limits, the simulated market seeded on its
  * first start) over a throwaway embedded PostgreSQL, or DATABASE_URL (a server seeded by an earlier
  * run is reused as it is).
  *
@@ -133,7 +133,7 @@ const baseline: Answered[] = [];
 const memory = new Map<number, { role: string; samples: { t: number; mb: number }[] }>();
 const sampleMemory = () => {
   for (const pid of serviceProcesses(service.pid)) {
-    if (pid !== service.pid && !commandOf(pid).includes('src/main.ts')) continue;
+    if (pid !== service.pid && !/src\/main\.(ts|js)/.test(commandOf(pid))) continue;
     const mb = residentMb(pid);
     if (mb === null) continue;
     const entry = memory.get(pid) ?? { role: pid === service.pid ? 'primary' : `worker ${pid}`, samples: [] };

@@ -1,6 +1,7 @@
 /**
- * The service of the soak bench, started as `make run` starts it: src/main.ts in a process of its
- * own with the default limits and HTTP workers, seeding the simulated market on first start
+ * The service of the soak bench, started as `make run` starts it: dist/src/main.js
+ * (bench/support.ts serviceEntry) in a process of its own with the default limits and HTTP
+ * workers, seeding the simulated market on first start
  * (SEED_ON_START=true), over the bench's own embedded PostgreSQL or DATABASE_URL. Unlike
  * bench/support.ts's startServerProcess it keeps the deployment's limits (the bench measures them)
  * and lets the service seed. The resident memory of its processes is read from /proc.
@@ -10,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { freePort, startEmbeddedPostgres } from '../../src/db-server/embedded.js';
+import { serviceEntry } from '../support.js';
 
 export interface SoakService {
   url: string;
@@ -43,7 +45,7 @@ export async function startSoakService(databaseUrl: string, dataDir: string): Pr
   };
   const started = performance.now();
   const log = fs.openSync(path.join(dataDir, 'service.log'), 'w');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', log, 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, serviceEntry(), { env, stdio: ['ignore', log, 'inherit'] });
   fs.closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   const deadline = performance.now() + 15 * 60_000;

@@ -35,7 +35,7 @@
  * order events, overrides the scale's) size the day; BENCH_CONNECTIONS (8), BENCH_SECONDS (10, a
  * run);
  * DATABASE_URL uses that server instead of a throwaway embedded one (and the day it holds, when an
- * earlier run loaded it). The endpoint is served as `make run` serves it (src/main.ts in its own
+ * earlier run loaded it). The endpoint is served as `make run` serves it (dist/src/main.js, the build of src/main.ts, in its own
  * process: WEB_WORKERS HTTP workers, default one per core, sharing the pool's size between them);
  * WEB_WORKERS=1 measures the service in one process. The endpoint's connections are shared by
  * BENCH_ACCOUNTS accounts (default: two, at the spec's 4 in flight each): one account on all 8
@@ -131,7 +131,7 @@ if (!reused) {
 }
 const prints = await countPrints(service.database.admin, DAY);
 const loadSeconds = (performance.now() - started) / 1000;
-// The endpoint as `make run` serves it: src/main.ts in a process of its own, by default a cluster
+// The endpoint as `make run` serves it: dist/src/main.js (the build of src/main.ts) in a process of its own, by default a cluster
 // of one HTTP worker per core (WEB_WORKERS=1: one process), over the same database.
 const server = await startServerProcess(bench.databaseUrl, { COMPRESSION_THRESHOLD: '0' });
 
