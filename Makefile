@@ -206,6 +206,7 @@ bench: install
 	npx tsx bench/platform/run.ts
 	npx tsx bench/ingest/run.ts
 	npx tsx bench/trades/run.ts
+	npx tsx bench/flow-totals/run.ts
 	npx tsx bench/volatility/run.ts
 	npx tsx bench/volatility/solver.ts
 	npx tsx bench/isolation/run.ts

@@ -18,7 +18,8 @@
  *   checks the file's keys first): COPY … FREEZE straight into it, rows written frozen, no conflict check;
  * - otherwise (a date that already has a partition, or a file repeating a key): COPY into a
  *   temporary staging table, then one INSERT … SELECT … ON CONFLICT DO NOTHING at the end of the
- *   date, so a print already stored (or met earlier in the file) is left as stored.
+ *   date, so a print already stored (or met earlier in the file) is left as stored; the rows it
+ *   inserted are kept in the temporary table prints_added until the transaction ends.
  */
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
@@ -201,6 +202,12 @@ export function startCopy(client: pg.ClientBase, table: string, options: { freez
   };
 }
 
+/** Whether this transaction's staging kept the rows it inserted (prints_added, copyPrints): the flow totals add them up. */
+export async function printsAddedStaged(trx: Queryable): Promise<boolean> {
+  const result = await sql<{ staged: boolean }>`select to_regclass('pg_temp.prints_added') is not null as staged`.execute(trx);
+  return result.rows[0]?.staged === true;
+}
+
 /** Opens a copy session on a client of the pool behind a handle opened by openDatabase(). */
 export async function openCopySession(source: Database): Promise<CopySession> {
   const client = await rawClient(source);
@@ -218,8 +225,10 @@ export async function openCopySession(source: Database): Promise<CopySession> {
       if (!IDENTIFIER.test(table)) throw new RangeError(`bad table name ${table}`);
       if (options.fresh) return startCopy(client, table, { freeze: true });
       if (stagedFor !== trx) {
-        // Dropped at the end of the load's transaction.
+        // Dropped at the end of the load's transaction. prints_added keeps the rows the load inserted
+        // (not those left out as stored): the flow totals add them up (flow-aggregates.ts addFlowTotals).
         await sql`create temporary table if not exists prints_stage (like prints including defaults) on commit drop`.execute(trx);
+        await sql`create temporary table if not exists prints_added (like prints including defaults) on commit drop`.execute(trx);
         stagedFor = trx;
       }
       const copy = startCopy(client, 'prints_stage', { freeze: false });
@@ -229,7 +238,9 @@ export async function openCopySession(source: Database): Promise<CopySession> {
         abort: copy.abort,
         end: async () => {
           await copy.end();
-          const result = await sql`insert into ${sql.table(table)} select * from prints_stage on conflict do nothing`.execute(trx);
+          const result = await sql`
+            with inserted as (insert into ${sql.table(table)} select * from prints_stage on conflict do nothing returning *)
+            insert into prints_added select * from inserted`.execute(trx);
           await sql`truncate prints_stage`.execute(trx);
           return Number(result.numAffectedRows ?? 0);
         },

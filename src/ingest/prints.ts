@@ -26,14 +26,15 @@
  * together. Its last statement announces each date's new prints (db/print-events.ts: a NOTIFY that
  * PostgreSQL sends at the commit), for the streams to read them.
  */
+import { groupBy } from '../collections.js';
 import { PrintClassifier, type PrintContext, type RawPrint } from '../analytics/classification.js';
 import { parsePrintId } from '../analytics/print-id.js';
 import type { QuoteInForce } from '../analytics/print-side.js';
 import { dividendYield } from '../analytics/rates.js';
 import { MS_PER_YEAR, settlementInstant } from '../analytics/settlement.js';
-import { openCopySession, type PrintCopy } from '../db/bulk-copy.js';
+import { openCopySession, printsAddedStaged, type PrintCopy } from '../db/bulk-copy.js';
 import type { Database, Queryable } from '../db/connection.js';
-import { refreshFlowTotals } from '../db/flow-aggregates.js';
+import { addFlowTotals, refreshFlowTotals } from '../db/flow-aggregates.js';
 import { findIngestedFile, recordIngestedFile } from '../db/ingest-files.js';
 import { ensureContracts, ensureOptionRoots } from '../db/option-contracts.js';
 import { attachPrintsPartition, createStandalonePrintsPartition, partitionDates } from '../db/partitions.js';
@@ -419,9 +420,19 @@ async function refreshChangedTotals(
     if (contracts === undefined) changed.set(key.tradingDate, new Set([key.contractId]));
     else contracts?.add(key.contractId);
   }
+  // A stored date's prints went through the staging table, whose inserted rows prints_added holds
+  // (db/bulk-copy.ts): their totals are added to the stored ones, and only the contracts a cancel
+  // touched are recomputed from their prints (flow-aggregates.ts addFlowTotals). A load whose
+  // output kept no such table (one given in options.output) recomputes each contract it touched.
+  const added = await printsAddedStaged(trx);
+  const cancelledOf = groupBy(keys, (k) => k.tradingDate);
   // In date order: each takes its date's lock, and two loads lock their dates in the same order.
-  for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b)))
-    await refreshFlowTotals(trx, date, contracts === null ? null : [...contracts]);
+  for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b))) {
+    if (contracts === null) await refreshFlowTotals(trx, date, null);
+    else if (added === true)
+      await addFlowTotals(trx, date, [...contracts], new Set((cancelledOf.get(date) ?? []).map((k) => k.contractId)));
+    else await refreshFlowTotals(trx, date, [...contracts]);
+  }
 }
 
 /** The rows loaded and the cancel records' outcomes, into the result (checked by checkLoadCounts). */

@@ -4,7 +4,8 @@
  * aggregation of the stored prints (db/trades.ts flowByUnderlying, flowByContract) for every
  * session choice (and two other sets of sessions), with and without complex prints, whole market
  * and narrowed by roots; and still do after a later file of a stored date adds prints and cancels
- * stored ones (last prints among them), after the session is archived (its totals dropped with
+ * stored ones (last prints among them: the added prints' totals are added to the stored rows, the
+ * contracts a cancel touched recomputed), after the session is archived (its totals dropped with
  * it) and after it is loaded back.
  */
 import fs from 'node:fs';
@@ -14,7 +15,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
 import type { Queryable } from '../../src/db/connection.js';
-import { contractFlowTotals, underlyingFlowTotals } from '../../src/db/flow-aggregates.js';
+import { contractFlowTotals, refreshFlowTotals, underlyingFlowTotals } from '../../src/db/flow-aggregates.js';
 import { flowByContract, flowByUnderlying, type ContractFlowRow, type LeaderFilter, type UnderlyingFlowRow } from '../../src/db/trades.js';
 import { archiveSession, reloadSession } from '../../src/ingest/archive.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
@@ -154,6 +155,57 @@ describe('flow aggregates', () => {
     const result = await loadMarketFile(db, 'prints', file);
     expect(result).toMatchObject({ loaded: 6, cancelsOfStored: 24 });
     expect(await totalsRows(db, DAY)).not.toEqual(before);
+    expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
+  });
+
+  it("add a later file's prints to the stored totals, and recompute from the prints only the contracts its cancels touched", async () => {
+    const db = service.database.admin;
+    // Two contracts with regular-session prints: A takes a new print only, B a new print and a cancel of a stored print.
+    const picked = await sql<{
+      contract_id: string;
+      option_symbol: string;
+      ts: number;
+      sequence: number;
+      price: number;
+      size: number;
+      exchange_code: number;
+    }>`
+      select distinct on (p.contract_id) p.contract_id, c.option_symbol, p.ts, p.sequence, p.price, p.size, p.exchange_code
+      from prints p join contracts c on c.id = p.contract_id
+      where p.trading_date = ${DAY}::date and p.session = 'rth' and not p.cancelled and p.trade_type <> 'multileg' and not ('complex' = any(p.flags))
+      order by p.contract_id, p.ts, p.sequence limit 2`.execute(db);
+    expect(picked.rows).toHaveLength(2);
+    const [a, b] = picked.rows as [(typeof picked.rows)[0], (typeof picked.rows)[0]];
+    // A mark on each contract's stored row: kept by an addition to the row, gone when the row is recomputed.
+    const mark = async (contractId: string, by: number) =>
+      await sql`update flow_totals_by_contract set trades = trades + ${by}::int8
+        where trading_date = ${DAY}::date and contract_id = ${contractId}::int8 and session = 'rth' and not complex`.execute(db);
+    const tradesOf = async (contractId: string): Promise<number> =>
+      Number(
+        (
+          await sql<{ trades: string }>`select trades from flow_totals_by_contract
+            where trading_date = ${DAY}::date and contract_id = ${contractId}::int8 and session = 'rth' and not complex`.execute(db)
+        ).rows[0]?.trades,
+      );
+    const before = { a: await tradesOf(a.contract_id), b: await tradesOf(b.contract_id) };
+    await mark(a.contract_id, 1000);
+    await mark(b.contract_id, 1000);
+    const header =
+      'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+    const lines = [
+      `${a.option_symbol},${Number(a.ts) + 3},950000001,${a.price},${a.size},${a.exchange_code},209,,,,,`,
+      `${b.option_symbol},${Number(b.ts) + 3},950000002,${b.price},${b.size},${b.exchange_code},209,,,,,`,
+      // The cancel of B's first stored print.
+      `${b.option_symbol},${Number(b.ts) + 1},950000003,${b.price},${b.size},${b.exchange_code},201,,,,,`,
+    ];
+    const file = path.join(dataDir, 'added-prints.csv');
+    fs.writeFileSync(file, [header, ...lines].join('\n'));
+    expect(await loadMarketFile(db, 'prints', file)).toMatchObject({ loaded: 2, cancelsOfStored: 1 });
+    // A: its stored row plus the new print (the mark kept); B: recomputed from its prints (the mark gone).
+    expect(await tradesOf(a.contract_id)).toBe(before.a + 1 + 1000);
+    expect(await tradesOf(b.contract_id)).toBe(before.b + 1 - 1);
+    await mark(a.contract_id, -1000);
+    await refreshFlowTotals(db, DAY, [Number(a.contract_id)]);
     expect(await expectTotalsEqualPrints(db, DAY, PREVIOUS)).toBeGreaterThan(1000);
   });
 
