@@ -7,12 +7,16 @@
  *   its prints of the day;
  * - add (addFlowTotals, the ingest's way for a stored date): the minute's prints, in the load's
  *   temporary table prints_added as db/bulk-copy.ts keeps them, added to the stored rows.
- * Prints each way's median, and their ratio (recompute / add). The minute's prints are read from
+ * Prints each way's median, and their ratio (recompute / add). Then the day volume so far of the
+ * minute's contracts, which the same load reads first (each print's day_volume continues it): summed
+ * from the day's prints (the way before, the statement kept here as the baseline) against
+ * storedDayVolumes (db/stored-prints.ts), which reads the flow totals. The minute's prints are read from
  * the day as stored (they stand for a new minute's rows; the values written are rolled back).
  * DATABASE_URL uses that server, and the day it holds when an earlier run (or bench/trades) loaded it.
  */
 import { sql } from 'kysely';
 import { addFlowTotals, refreshFlowTotals } from '../../src/db/flow-aggregates.js';
+import { storedDayVolumes } from '../../src/db/stored-prints.js';
 import type { Scale } from '../../src/ingest/simulator/model.js';
 import { loadSimulatedDay, startBenchService } from '../support.js';
 
@@ -78,11 +82,33 @@ for (const [label, start] of MINUTES) {
       shape = { contracts: r.contracts, rows: r.rows };
     }
   }
+  // The day volume so far of the minute's contracts: from the prints, and from the totals (the same figures).
+  const ids = (
+    await sql<{
+      id: string;
+    }>`select distinct contract_id as id from prints where trading_date = ${DAY}::date and ts >= ${from}::int8 and ts < ${to}::int8`.execute(
+      db,
+    )
+  ).rows.map((r) => Number(r.id));
+  const volumes: Record<'prints' | 'totals', number[]> = { prints: [], totals: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    let started = performance.now();
+    const summed = await sql<{ contract_id: string; volume: string }>`
+      select contract_id, sum(size)::int8 as volume from prints
+      where trading_date = ${DAY}::date and not cancelled and contract_id = any(${ids}::int8[]) group by contract_id`.execute(db);
+    volumes.prints.push(performance.now() - started);
+    started = performance.now();
+    const read = await storedDayVolumes(db, DAY, ids);
+    volumes.totals.push(performance.now() - started);
+    if (summed.rows.some((r) => read.get(Number(r.contract_id)) !== Number(r.volume)) || read.size !== summed.rows.length)
+      throw new Error(`minute ${label}: the totals' day volumes differ from the prints'`);
+  }
   const recompute = median(times.recompute);
   const add = median(times.add);
   lines.push(
     `  minute ${label}: ${shape.rows.toLocaleString('en-US')} prints on ${shape.contracts.toLocaleString('en-US')} contracts: ` +
-      `recompute ${recompute.toFixed(0)} ms, add ${add.toFixed(0)} ms (median), recompute / add ${(recompute / add).toFixed(1)}`,
+      `recompute ${recompute.toFixed(0)} ms, add ${add.toFixed(0)} ms (median), recompute / add ${(recompute / add).toFixed(1)}; ` +
+      `day volume so far from the prints ${median(volumes.prints).toFixed(0)} ms, from the totals ${median(volumes.totals).toFixed(1)} ms`,
   );
 }
 console.log(lines.join('\n'));

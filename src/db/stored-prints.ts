@@ -29,13 +29,19 @@ export async function markPrintsCancelled(
   return marked;
 }
 
-/** Stored volume of a trading date per contract id, less cancelled prints (day volume so far). */
+/**
+ * Stored volume of a trading date per contract id, less cancelled prints (day volume so far), read
+ * from the date's flow totals (db/flow-aggregates.ts), which every load of prints keeps in its own
+ * transaction: a contract's rows there (one per session, complexity and underlying) hold the
+ * volume of all its uncancelled prints of the date between them. (Summed from the prints, a live
+ * minute's contracts read about half a full-scale day's prints.)
+ */
 export async function storedDayVolumes(db: Queryable, tradingDate: string, contractIds: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (contractIds.length === 0) return out;
   const result = await sql<{ contract_id: number; volume: number }>`
-    select contract_id, sum(size)::int8 as volume from prints
-    where trading_date = ${tradingDate} and not cancelled and contract_id = any(${[...contractIds]}::int8[])
+    select contract_id, sum(volume)::int8 as volume from flow_totals_by_contract
+    where trading_date = ${tradingDate}::date and contract_id = any(${[...contractIds]}::int8[])
     group by contract_id`.execute(db);
   for (const r of result.rows) out.set(Number(r.contract_id), Number(r.volume));
   return out;

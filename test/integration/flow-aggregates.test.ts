@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSIONS_OF } from '../../src/analytics/print-filters.js';
 import type { Queryable } from '../../src/db/connection.js';
 import { contractFlowTotals, refreshFlowTotals, underlyingFlowTotals } from '../../src/db/flow-aggregates.js';
+import { storedDayVolumes } from '../../src/db/stored-prints.js';
 import { flowByContract, flowByUnderlying, type ContractFlowRow, type LeaderFilter, type UnderlyingFlowRow } from '../../src/db/trades.js';
 import { archiveSession, reloadSession } from '../../src/ingest/archive.js';
 import { loadMarketFile } from '../../src/ingest/market.js';
@@ -109,6 +110,19 @@ describe('flow aggregates', () => {
     );
     expect(rows.filter((r) => r.previous_close !== null).length).toBeGreaterThan(10);
     expect(rows.filter((r) => r.previous_close === null).length).toBeGreaterThan(0);
+    // The day volume so far a later file of the date continues (db/stored-prints.ts storedDayVolumes,
+    // read from the totals) is every contract's uncancelled prints' volume.
+    const direct = await sql<{ contract_id: string; volume: string }>`
+      select contract_id, sum(size)::int8 as volume from prints where trading_date = ${DAY}::date and not cancelled group by contract_id`.execute(
+      db,
+    );
+    expect(direct.rows.length).toBeGreaterThan(100);
+    const volumes = await storedDayVolumes(
+      db,
+      DAY,
+      direct.rows.map((r) => Number(r.contract_id)),
+    );
+    expect(volumes).toEqual(new Map(direct.rows.map((r) => [Number(r.contract_id), Number(r.volume)])));
   });
 
   it('follow a later file of a stored date: new prints, new last prints and cancels of stored prints', async () => {
