@@ -30,6 +30,20 @@ const byUnderlying = (rows: UnderlyingFlowRow[]): UnderlyingFlowRow[] => [...row
 const contractKey = (r: ContractFlowRow): string => `${r.root}|${r.date_of_expiry}|${r.contract_type}|${r.strike}`;
 const byContract = (rows: ContractFlowRow[]): ContractFlowRow[] => [...rows].sort((a, b) => contractKey(a).localeCompare(contractKey(b)));
 
+/** A stored print as a later file's line repeats or cancels it. */
+interface PrintOfContract {
+  option_symbol: string;
+  ts: number;
+  sequence: number;
+  price: number;
+  size: number;
+  exchange_code: number;
+}
+
+/** The canonical prints file's header (the later files written here). */
+const PRINTS_HEADER =
+  'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
+
 /** The filters compared: session sets, with and without complex prints, the market and some roots. */
 function filters(date: string): LeaderFilter[] {
   const out: LeaderFilter[] = [];
@@ -129,15 +143,7 @@ describe('flow aggregates', () => {
     const db = service.database.admin;
     // Regular-session prints of DAY: the last print of some contracts (a cancel of it changes the
     // contract's last price), and others anywhere in the day.
-    const stored = await sql<{
-      option_symbol: string;
-      ts: number;
-      sequence: number;
-      price: number;
-      size: number;
-      exchange_code: number;
-      is_last: boolean;
-    }>`
+    const stored = await sql<PrintOfContract & { is_last: boolean }>`
       select c.option_symbol, p.ts, p.sequence, p.price, p.size, p.exchange_code,
         array[p.ts, p.sequence] = (select max(array[q.ts, q.sequence]) from prints q where q.trading_date = p.trading_date and q.contract_id = p.contract_id and not q.cancelled) as is_last
       from prints p join contracts c on c.id = p.contract_id
@@ -150,8 +156,6 @@ describe('flow aggregates', () => {
       .slice(0, 12);
     expect(lasts.length).toBe(12);
     expect(others.length).toBe(12);
-    const header =
-      'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
     const lines: string[] = [];
     let sequence = 900_000_000;
     // A cancel record 1 ms after each chosen print (same exchange, price and size).
@@ -164,7 +168,7 @@ describe('flow aggregates', () => {
       );
     }
     const file = path.join(dataDir, 'later-prints.csv');
-    fs.writeFileSync(file, [header, ...lines].join('\n'));
+    fs.writeFileSync(file, [PRINTS_HEADER, ...lines].join('\n'));
     const before = await totalsRows(db, DAY);
     const result = await loadMarketFile(db, 'prints', file);
     expect(result).toMatchObject({ loaded: 6, cancelsOfStored: 24 });
@@ -175,15 +179,7 @@ describe('flow aggregates', () => {
   it("add a later file's prints to the stored totals, and recompute from the prints only the contracts its cancels touched", async () => {
     const db = service.database.admin;
     // Two contracts with regular-session prints: A takes a new print only, B a new print and a cancel of a stored print.
-    const picked = await sql<{
-      contract_id: string;
-      option_symbol: string;
-      ts: number;
-      sequence: number;
-      price: number;
-      size: number;
-      exchange_code: number;
-    }>`
+    const picked = await sql<PrintOfContract & { contract_id: string }>`
       select distinct on (p.contract_id) p.contract_id, c.option_symbol, p.ts, p.sequence, p.price, p.size, p.exchange_code
       from prints p join contracts c on c.id = p.contract_id
       where p.trading_date = ${DAY}::date and p.session = 'rth' and not p.cancelled and p.trade_type <> 'multileg' and not ('complex' = any(p.flags))
@@ -204,8 +200,6 @@ describe('flow aggregates', () => {
     const before = { a: await tradesOf(a.contract_id), b: await tradesOf(b.contract_id) };
     await mark(a.contract_id, 1000);
     await mark(b.contract_id, 1000);
-    const header =
-      'option_symbol,timestamp,sequence,price,size,exchange_code,condition_code,extended_conditions,aggressor_side,bid,ask,quote_timestamp';
     const lines = [
       `${a.option_symbol},${Number(a.ts) + 3},950000001,${a.price},${a.size},${a.exchange_code},209,,,,,`,
       `${b.option_symbol},${Number(b.ts) + 3},950000002,${b.price},${b.size},${b.exchange_code},209,,,,,`,
@@ -213,7 +207,7 @@ describe('flow aggregates', () => {
       `${b.option_symbol},${Number(b.ts) + 1},950000003,${b.price},${b.size},${b.exchange_code},201,,,,,`,
     ];
     const file = path.join(dataDir, 'added-prints.csv');
-    fs.writeFileSync(file, [header, ...lines].join('\n'));
+    fs.writeFileSync(file, [PRINTS_HEADER, ...lines].join('\n'));
     expect(await loadMarketFile(db, 'prints', file)).toMatchObject({ loaded: 2, cancelsOfStored: 1 });
     // A: its stored row plus the new print (the mark kept); B: recomputed from its prints (the mark gone).
     expect(await tradesOf(a.contract_id)).toBe(before.a + 1 + 1000);
