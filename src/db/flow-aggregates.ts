@@ -68,9 +68,14 @@ async function lockTotals(db: Queryable, tradingDate: string): Promise<void> {
 export async function refreshFlowTotals(db: Queryable, tradingDate: string, contractIds: readonly number[] | null): Promise<void> {
   if (contractIds?.length === 0) return;
   await lockTotals(db, tradingDate);
+  await recomputeContractTotals(db, tradingDate, contractIds);
+  await refreshDerivedTotals(db, tradingDate, contractIds);
+}
+
+/** The rows of flow_totals_by_contract of the contracts given (or all), computed again from their stored prints. */
+async function recomputeContractTotals(db: Queryable, tradingDate: string, contractIds: readonly number[] | null): Promise<void> {
   await sql`delete from flow_totals_by_contract t where ${scopeOf('t', tradingDate, contractIds)}`.execute(db);
   await sql`insert into flow_totals_by_contract ${contractTotals('prints', scopeOf('prints', tradingDate, contractIds))}`.execute(db);
-  await refreshDerivedTotals(db, tradingDate, contractIds);
 }
 
 /**
@@ -94,10 +99,7 @@ export async function addFlowTotals(
   await lockTotals(db, tradingDate);
   const again = contractIds.filter((id) => recompute.has(id));
   const added = contractIds.filter((id) => !recompute.has(id));
-  if (again.length > 0) {
-    await sql`delete from flow_totals_by_contract t where ${scopeOf('t', tradingDate, again)}`.execute(db);
-    await sql`insert into flow_totals_by_contract ${contractTotals('prints', scopeOf('prints', tradingDate, again))}`.execute(db);
-  }
+  if (again.length > 0) await recomputeContractTotals(db, tradingDate, again);
   if (added.length > 0) {
     const later = sql<boolean>`(excluded.last_ts, excluded.last_sequence) > (t.last_ts, t.last_sequence)`;
     const last = (column: string) =>

@@ -140,17 +140,22 @@ export async function reserveBookId(db: Queryable): Promise<number> {
   return Number(result.rows[0]?.id);
 }
 
+/** A valued book as storeBook writes it: its valuation time, the digests of its inputs and of its chain, its columns. */
+export interface BookToStore {
+  valuedAt: number;
+  digest: string;
+  /** Older callers and books have none (migration 20261129T010000). */
+  chainDigest?: string;
+  summary: unknown;
+  expirations: readonly BookExpirationColumns[];
+}
+
 /**
  * Stores a book (summary and expirations in one transaction) unless one of the same inputs is
  * stored already (another process valued it meanwhile); returns the stored book's id: `id` when
  * given (reserveBookId) and stored, else the identity's next.
  */
-export async function storeBook(
-  db: Database,
-  family: BookFamily,
-  book: { valuedAt: number; digest: string; chainDigest?: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
-  id: number | null = null,
-): Promise<number> {
+export async function storeBook(db: Database, family: BookFamily, book: BookToStore, id: number | null = null): Promise<number> {
   return await db.transaction().execute(async (trx) => {
     const inserted = await sql<{ id: number }>`
       insert into position_books (${sql.raw(id === null ? '' : 'id, ')}underlying_symbol, session, trading_date, valued_at, inputs_digest, chain_digest, summary)

@@ -429,8 +429,7 @@ async function refreshChangedTotals(
   // In date order: each takes its date's lock, and two loads lock their dates in the same order.
   for (const [date, contracts] of [...changed].sort(([a], [b]) => a.localeCompare(b))) {
     if (contracts === null) await refreshFlowTotals(trx, date, null);
-    else if (added === true)
-      await addFlowTotals(trx, date, [...contracts], new Set((cancelledOf.get(date) ?? []).map((k) => k.contractId)));
+    else if (added) await addFlowTotals(trx, date, [...contracts], new Set((cancelledOf.get(date) ?? []).map((k) => k.contractId)));
     else await refreshFlowTotals(trx, date, [...contracts]);
   }
 }

@@ -31,7 +31,7 @@
 import { bookFromColumns, type BookColumns, type BookSummary, type FamilyBook } from './book-columns.js';
 import { fitSurfaces, inThreads, readChain, readInputs, readRest } from './book-valuation.js';
 import type { VolatilitySession } from '../analytics/volatility/valuation.js';
-import type { BookExpirationColumns, BookFamily, StoredBook } from '../db/position-books.js';
+import type { BookFamily, BookToStore, StoredBook } from '../db/position-books.js';
 import { UNDERLYING_LOOKBACK_MS, valuationAt, type InstantQuery, type ValuationWindow } from './chain-valuation.js';
 import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
@@ -172,7 +172,7 @@ interface PendingStore {
 function storeAfterAnswer(
   ctx: ServiceContext,
   at: { family: BookFamily; window: ValuationWindow; session: VolatilitySession; position: number },
-  book: { valuedAt: number; digest: string; chainDigest: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
+  book: BookToStore,
   valued: ValuedBook & { id: number },
 ): void {
   const key = valuationKey(at.window, at.session);

@@ -24,7 +24,7 @@ import {
   storeBookAnswers,
   whileClaimed,
   type BookAnswerRow,
-  type BookExpirationColumns,
+  type BookToStore,
   type BookFamily,
   type StoredBook,
 } from '../db/position-books.js';
@@ -150,11 +150,7 @@ export interface BookRepository {
   /** A new book id, for a book stored later under it (db/position-books.ts reserveBookId). */
   reserveBookId(): Promise<number>;
   /** Stores a book, under `id` when given (reserved), unless one of the same inputs is stored; the stored book's id. */
-  storeBook(
-    family: BookFamily,
-    book: { valuedAt: number; digest: string; chainDigest?: string; summary: unknown; expirations: readonly BookExpirationColumns[] },
-    id?: number,
-  ): Promise<number>;
+  storeBook(family: BookFamily, book: BookToStore, id?: number): Promise<number>;
   /** Whether nothing logged after the position can have changed a book of the minute (db/position-books.ts minuteUnchangedSince). */
   minuteUnchangedSince(position: number, instant: number, dates: { from: string; to: string }): Promise<boolean>;
   mapBookMinute(family: BookFamily, instant: number, bookId: number, changeId: number): Promise<void>;
