@@ -26,7 +26,7 @@ import type { Logger } from '../logging.js';
 import type { ServiceDeps } from '../service.js';
 import { defaultQuery, storeDefaultAnswers } from '../services/book-answers.js';
 import { storeDrift } from '../services/volatility-drift.js';
-import type { BookColumns } from '../services/book-columns.js';
+import type { FamilyBook } from '../services/book-columns.js';
 import { datesRead, ensureBook, familyOf, valuationKey } from '../services/books.js';
 import { valuationAt } from '../services/chain-valuation.js';
 import { storeNewestIndexMinute } from '../services/volatility-index-series.js';
@@ -234,9 +234,9 @@ export class BookValuer {
       const stamps = this.deps.config.stageTiming ? startStamps() : undefined;
       const timed: ServiceContext = stamps === undefined ? ctx : { ...ctx, stamp: (stage) => stamp(stamps, stage) };
       await books.whileValuing(valuationKey(window, session), async () => {
-        const stored = async (id: number, columns: BookColumns | null): Promise<void> => {
+        const stored = async (id: number, book: FamilyBook): Promise<void> => {
           timed.stamp?.('book-valued');
-          await storeDefaultAnswers(timed, window, session, id, columns);
+          await storeDefaultAnswers(timed, window, session, id, book);
           timed.stamp?.('book-answers');
         };
         mapped = (await ensureBook(timed, window, session, 'valuer', stored)).id !== null;

@@ -18,9 +18,9 @@ import type { VolatilitySession } from '../analytics/volatility/valuation.js';
 import type { BookAnswerRow } from '../db/position-books.js';
 import { ApiError } from '../errors.js';
 import { applyConditionalDefaults } from '../parameters/index.js';
-import { bookFromColumns, type BookColumns } from './book-columns.js';
-import { answerQueryKey, storedBookAnswerText, type BookAnswer, type ValuedBook } from './books.js';
-import type { InstantQuery, ValuationWindow } from './chain-valuation.js';
+import type { FamilyBook } from './book-columns.js';
+import { answerQueryKey, type BookAnswer } from './books.js';
+import type { ValuationWindow } from './chain-valuation.js';
 import { exposureHeatmap } from './exposure-heatmap.js';
 import { exposureLevels } from './positioning.js';
 import type { ServiceContext } from './types.js';
@@ -67,42 +67,21 @@ export async function storeDefaultAnswers(
   window: ValuationWindow,
   session: VolatilitySession,
   bookId: number,
-  columns: BookColumns | null,
+  book: FamilyBook,
 ): Promise<void> {
-  // The answers are computed as a request's are (books.ts storedBookAnswerText): in the process's
-  // valuation threads when it has them, so that the valuer's event loop stays free. A book this
-  // call valued goes to them (or is read into its maps here) once; after it, and for a stored book,
-  // the thread answers from the book it holds, or is sent the stored one.
-  let valued: ValuedBook | null =
-    columns === null
-      ? null
-      : (ctx.deps.valuation ?? null) !== null
-        ? { id: bookId, columns }
-        : { id: bookId, book: bookFromColumns(bookId, columns) };
   const answers: BookAnswerRow[] = [];
   for (const operationId of ANSWERED_OPERATIONS) {
     const operation = ctx.deps.apiContract.byId.get(operationId);
     if (operation === undefined) continue;
-    const q = defaultQuery(ctx, operationId, window.symbol, session) as unknown as InstantQuery;
-    const compute = ANSWERED[operationId] as (ctx: ServiceContext, q: never, at: BookAnswer) => Promise<never>;
-    const opCtx = { ...ctx, operation };
+    const q = defaultQuery(ctx, operationId, window.symbol, session);
+    const compute = ANSWERED[operationId] as (ctx: ServiceContext, q: never, at: BookAnswer) => Promise<unknown>;
     try {
-      const body = await storedBookAnswerText(
-        opCtx,
-        operationId,
-        q,
-        { id: bookId, window, pendingInstant: null },
-        async (at) => await compute(opCtx, q as never, at),
-        valued,
-      );
-      // The book was removed meanwhile (its session archived): nothing to answer from.
-      if (body === null) return;
-      answers.push({ operation: operationId, queryKey: answerQueryKey(q), body });
+      const data = await compute({ ...ctx, operation }, q as never, { book, window, pendingInstant: null });
+      answers.push({ operation: operationId, queryKey: answerQueryKey(q as never), body: JSON.stringify(data) });
     } catch (error) {
       // No answer for the family (422): its requests answer the error themselves.
       if (!(error instanceof ApiError)) throw error;
     }
-    if (valued !== null && 'columns' in valued) valued = null;
   }
   await ctx.deps.repositories.books.storeBookAnswers(bookId, window.instant, answers);
 }

@@ -78,9 +78,8 @@ export async function freshBook(ctx: ServiceContext, window: ValuationWindow, se
 
 /**
  * The book of the window's minute: the one mapped to it if still valid, else valued (or found among
- * the stored books by its inputs' digest) and mapped; `beforeMapping` runs before the minute is
- * mapped, with the book's columns when this call valued it (the valuer stores its default answers
- * there, book-answers.ts). A request's own
+ * the stored books by its inputs' digest) and mapped; `beforeMapping` runs on the book before the
+ * minute is mapped (the valuer stores its default answers there, book-answers.ts). A request's own
  * valuation is returned at once under a reserved id, and stored and mapped after (storeAfterAnswer). A family without a listed contract or a chain
  * is valued and not stored (there is nothing costly to keep, and a request naming an unknown symbol
  * leaves nothing behind).
@@ -90,7 +89,7 @@ export async function ensureBook(
   window: ValuationWindow,
   session: VolatilitySession,
   by: 'valuer' | 'request' | 'background' = 'request',
-  beforeMapping?: (id: number, columns: BookColumns | null) => Promise<void>,
+  beforeMapping?: (id: number, book: FamilyBook) => Promise<void>,
 ): Promise<{ id: number | null; book?: FamilyBook; columns?: BookColumns }> {
   const store = ctx.deps.repositories.books;
   const family = familyOf(window, session);
@@ -108,7 +107,7 @@ export async function ensureBook(
   // them being read (the prints, the costliest read; db/position-books.ts bookOfChain).
   let id = chain.chainRows.length === 0 ? null : await store.bookOfChain(family, chain.valuedAt, chain.chainDigest, dates);
   ctx.stamp?.('book-of-chain');
-  let columns: BookColumns | null = null;
+  let book: FamilyBook | undefined;
   if (id === null) {
     const inputs = await readRest(ctx, window, session, chain);
     if (inputs.columns.expirations.every((e) => e.chain.contractIds.length === 0)) {
@@ -143,14 +142,16 @@ export async function ensureBook(
       id = await store.storeBook(family, stored);
       ctx.stamp?.('book-store');
       ctx.deps.metrics.bookValuation.observe({ by }, (performance.now() - started) / 1000);
-      columns = inputs.columns;
+      // The valuer stores answers of the book it valued; a background valuation only stores it.
+      if (beforeMapping !== undefined) book = bookFromColumns(id, inputs.columns);
     }
   }
-  // The valuer stores answers of the book (its columns when it valued them, else the stored book's);
-  // a background valuation only stores it.
-  if (beforeMapping !== undefined) await beforeMapping(id, columns);
+  if (beforeMapping !== undefined) {
+    const valued = book ?? (await storedBook(ctx, id));
+    if (valued !== null) await beforeMapping(id, valued);
+  }
   await store.mapBookMinute(family, window.instant, id, position);
-  return { id };
+  return book === undefined ? { id } : { id, book };
 }
 
 /** A book a request valued and answers from while it is stored (storeAfterAnswer), with the change log's position read before its inputs. */
@@ -275,7 +276,7 @@ async function locateBook(ctx: ServiceContext, q: InstantQuery, session: Volatil
 }
 
 /** A book a request valued: read into its maps, or, for the valuation threads to read, its columns as stored (ensureBook). */
-export type ValuedBook = { id: number | null; book: FamilyBook } | { id: number; columns: BookColumns };
+type ValuedBook = { id: number | null; book: FamilyBook } | { id: number; columns: BookColumns };
 
 /** The book of a minute valued by this request (or by another of this process for the same minute), stored unless there is nothing to value. */
 async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: VolatilitySession): Promise<ValuedBook> {
@@ -303,7 +304,7 @@ async function valuedNow(ctx: ServiceContext, window: ValuationWindow, session: 
 }
 
 /** The book of a ValuedBook, read from its columns here when the threads were to read it. */
-export function bookOfValued(valued: ValuedBook): FamilyBook {
+function bookOfValued(valued: ValuedBook): FamilyBook {
   return 'book' in valued ? valued.book : bookFromColumns(valued.id, valued.columns);
 }
 
@@ -416,28 +417,6 @@ async function answerText<Op extends OperationId>(
   const book = valued !== null ? bookOfValued(valued) : await storedBook(ctx, at.id);
   if (book === null) throw new BookGone();
   return JSON.stringify(await compute({ book, window: at.window, pendingInstant: at.pendingInstant }));
-}
-
-/**
- * A route's answer on a stored book as JSON text, as its requests compute it (answerText: in the
- * valuation threads when the process has them); null when the book was removed meanwhile. The
- * book valuer computes its default answers so (book-answers.ts), off its event loop, which also
- * answers the cluster's limiter.
- */
-export async function storedBookAnswerText<Op extends OperationId>(
-  ctx: ServiceContext,
-  operation: Op,
-  q: InstantQuery,
-  at: { id: number; window: ValuationWindow; pendingInstant: number | null },
-  compute: (at: BookAnswer) => Promise<DataOf<Op>>,
-  valued: ValuedBook | null,
-): Promise<string | null> {
-  try {
-    return await answerText(ctx, operation, q, at, compute, valued);
-  } catch (error) {
-    if (error instanceof BookGone) return null;
-    throw error;
-  }
 }
 
 /**

@@ -58,7 +58,6 @@ export class ValuationPool {
   private readonly queue = new FairQueue<Queued>();
   private nextId = 1;
   private completed = 0;
-  private readonly completedByTask = new Map<string, number>();
   private stopping = false;
 
   private started: Promise<boolean> | null = null;
@@ -109,14 +108,13 @@ export class ValuationPool {
     });
   }
 
-  /** Threads, tasks running and queued, and tasks completed, in all and by task name (tests). */
-  get state(): { threads: number; busy: number; queued: number; completed: number; completedByTask: Record<string, number> } {
+  /** Threads, tasks running and queued, and tasks completed (tests). */
+  get state(): { threads: number; busy: number; queued: number; completed: number } {
     return {
       threads: this.threads.length,
       busy: this.threads.filter((t) => t.task !== null).length,
       queued: this.queue.size,
       completed: this.completed,
-      completedByTask: Object.fromEntries(this.completedByTask),
     };
   }
 
@@ -196,7 +194,6 @@ export class ValuationPool {
     thread.task = null;
     this.queue.finished(task.account);
     this.completed += 1;
-    this.completedByTask.set(task.queued.name, (this.completedByTask.get(task.queued.name) ?? 0) + 1);
     if (reply.ok) task.queued.resolve(reply.value);
     else task.queued.reject(Object.assign(new Error(reply.error.message), { name: reply.error.name }));
     this.dispatch();
