@@ -35,6 +35,7 @@ import { answerMetricsRequests, Metrics, serveMetrics } from './metrics.js';
 import { CursorCodec } from './services/cursor.js';
 import { QueryValidator } from './parameters/index.js';
 import { ServiceMemos } from './services/memos.js';
+import type { NowAnswers } from './services/now-answers.js';
 import { ValuationPool } from './services/valuation-pool.js';
 import { databaseRepositories } from './services/repositories.js';
 import { createLogger, type Logger } from './logging.js';
@@ -203,6 +204,10 @@ export async function startService(config: Readonly<Config>, options: StartOptio
     if (config.metricsPort !== null && !cluster.isWorker) metricsServer = await serveMetrics(metrics, config.host, config.metricsPort);
     const server = options.listen === false ? null : await listen(appOf().express, config);
     const streams = server === null ? null : await startStreams(server, deps, appOf().keys, config, options, database.connectionString);
+    // A process that serves keeps its answers at "now" between the notices of the writes that can
+    // change them (services/now-answers.ts), and drops them at its own loads too.
+    const stopNoticingLoads = server === null ? () => undefined : onFileLoaded(() => deps.memos.now.bump());
+    if (server !== null) deps.memos.now.listen(database.connectionString, logger);
     const drain = server ? drainable(server, logger) : null;
     const address = server?.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -213,8 +218,12 @@ export async function startService(config: Readonly<Config>, options: StartOptio
       drain,
       requestLog,
       boss,
-      stopFollowingLoads,
+      stopFollowingLoads: () => {
+        stopFollowingLoads();
+        stopNoticingLoads();
+      },
       stopAnsweringMetrics,
+      nowAnswers: deps.memos.now,
       metricsServer,
       database,
       valuation,
@@ -469,6 +478,8 @@ interface Stoppable {
   boss: PgBoss | null;
   stopFollowingLoads: () => void;
   stopAnsweringMetrics: () => void;
+  /** The answers at "now" and their notices' connection, closed before the database. */
+  nowAnswers: NowAnswers;
   metricsServer: Server | null;
   database: DatabaseHandle;
   /** The valuation threads, stopped once the requests are drained (the jobs' valuations, the book valuer's, finish first). */
@@ -491,6 +502,7 @@ async function stopService(s: Stoppable, graceMs: number): Promise<void> {
     s.stopAnsweringMetrics();
     const served = s.metricsServer;
     if (served) await new Promise((resolve) => served.close(resolve));
+    await s.nowAnswers.stop();
     await s.replicas?.close();
     await s.lessor?.stop();
     await s.database.close();

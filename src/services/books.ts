@@ -151,6 +151,7 @@ export async function ensureBook(
     if (valued !== null) await beforeMapping(id, valued);
   }
   await store.mapBookMinute(family, window.instant, id, position);
+  ctx.deps.memos.now.bump();
   return book === undefined ? { id } : { id, book };
 }
 
@@ -183,6 +184,7 @@ function storeAfterAnswer(
   void (async () => {
     const id = await store.storeBook(at.family, book, valued.id);
     await store.mapBookMinute(at.family, at.window.instant, id, at.position);
+    ctx.deps.memos.now.bump();
   })()
     .catch((error: unknown) =>
       ctx.deps.logger.error('book store failed', { key, error: error instanceof Error ? error.message : String(error) }),
@@ -434,6 +436,29 @@ export async function bookAnswer<Op extends OperationId>(
   q: InstantQuery,
   compute: (at: BookAnswer) => Promise<DataOf<Op>>,
   source: Result<Op>['source'] = 'derived',
+): Promise<Result<Op>> {
+  // At "now", the process's answer until a write that can change it (now-answers.ts).
+  if (q.at === undefined)
+    return await ctx.deps.memos.now.get(
+      nowAnswerKey(operation, q),
+      ctx.now,
+      async () => await storedBookAnswer(ctx, operation, q, compute, source),
+    );
+  return await storedBookAnswer(ctx, operation, q, compute, source);
+}
+
+/** The key of an answer at "now" (now-answers.ts): the route and its query. */
+export function nowAnswerKey(operation: OperationId, q: object): string {
+  return JSON.stringify([operation, canonicalQuery(q)]);
+}
+
+/** bookAnswer's answer read from, or computed on, the stored book of the query's minute. */
+async function storedBookAnswer<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: InstantQuery,
+  compute: (at: BookAnswer) => Promise<DataOf<Op>>,
+  source: Result<Op>['source'],
 ): Promise<Result<Op>> {
   const session = q.session ?? 'rth';
   const located = await locateBook(ctx, q, session);

@@ -18,6 +18,7 @@
  * the same keys, the book valuer stores each family's default drift for the deployment
  * (drift_answers), read before a drift is computed.
  */
+import { NowAnswers } from './now-answers.js';
 import { ResponseMemo } from './response-memo.js';
 
 /** Per process: a levels answer is a few KB, a heat map's some tens to hundreds of KB. */
@@ -66,6 +67,11 @@ export class ServiceMemos {
   readonly listed = new ResponseMemo<object>(LISTED_MEMO_LIMITS);
   /** Volatility drift answers as JSON text (volatility-drift.ts). */
   readonly drift = new ResponseMemo(DRIFT_MEMO_LIMITS);
+  /**
+   * The answers at "now" of the levels, heat map, skew and drift routes, until a write that can
+   * change them is noticed (now-answers.ts): kept only while the process listens for the notices.
+   */
+  readonly now = new NowAnswers();
 
   /** Empties every memo (benchmarks that measure the computation itself). */
   clear(): void {
@@ -74,5 +80,6 @@ export class ServiceMemos {
     this.storedBooks.clear();
     this.listed.clear();
     this.drift.clear();
+    this.now.clear();
   }
 }

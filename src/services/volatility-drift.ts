@@ -37,7 +37,7 @@ import {
 } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { changeLogPosition } from '../db/position-books.js';
-import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, PREVIOUS_MINUTE_REACH_MS } from './books.js';
+import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, nowAnswerKey, PREVIOUS_MINUTE_REACH_MS } from './books.js';
 import { ApiError, noData } from '../errors.js';
 import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
@@ -72,6 +72,14 @@ const FIRST_DATE = '2000-01-01';
  * computed.
  */
 export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
+  // At "now", the process's answer until a write that can change it (now-answers.ts).
+  if (q.at === undefined)
+    return await ctx.deps.memos.now.get(nowAnswerKey('getVolatilityDrift', q), ctx.now, async () => await driftAnswer(ctx, q));
+  return await driftAnswer(ctx, q);
+}
+
+/** getVolatilityDrift's answer: the stored or kept drift of the query's key, else computed. */
+async function driftAnswer(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
   const { key, request, queryKey } = await driftRequest(ctx, q);
   const db = ctx.deps.db;
   const memo = ctx.deps.memos.drift;
@@ -138,6 +146,7 @@ export async function storeDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityD
   }
   const { key, request, queryKey } = found;
   await storeDriftAnswer(db, { key, ...driftOf(request, queryKey), instant: request.instant, changeId, body });
+  ctx.deps.memos.now.bump();
   await deleteStaleDriftAnswers(db, DRIFT_ANSWER_LIFETIME_MS);
 }
 

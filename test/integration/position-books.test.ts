@@ -484,4 +484,71 @@ describe('valued books', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await whileClaimed(db, `${key}-dead`, async () => undefined, claimMs)).toBe(true);
   });
+
+  it('keeps an answer at "now" until a write that can change it is noticed, or a second by the clock; while not listening, reads the store for each', async () => {
+    const admin = service.database.admin;
+    const kept = service.deps.memos.now;
+    const until = async (done: () => boolean, what: string): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(done(), what).toBe(true);
+    };
+    await until(() => kept.state.listening, 'listening');
+    service.deps.memos.clear();
+    // A first request may value the minute and store its book after answering (a write noticed):
+    // once that is done and noticed, the second request of the same query at "now" is the first's
+    // answer, not read again.
+    await ok('levels');
+    await until(() => service.deps.memos.storing.size === 0, 'the book stored');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const first = await ok('levels');
+    let state = kept.state;
+    expect(await ok('levels')).toStrictEqual(first);
+    expect(kept.state.hits).toBe(state.hits + 1);
+    // Another query is its own answer.
+    await ok('levels', { greek: 'delta' });
+    expect(kept.state.misses).toBe(state.misses + 1);
+    // A write of another connection on a table an answer at "now" reads (a statement that changes
+    // no row is enough for the trigger): its notice drops the answers, and the next is read again.
+    const columnOf = {
+      market_data_changes: 'trading_date',
+      position_book_minutes: 'instant',
+      position_book_answers: 'instant',
+      drift_answers: 'instant',
+    };
+    for (const [table, column] of Object.entries(columnOf)) {
+      state = kept.state;
+      await sql`update ${sql.raw(table)} set ${sql.raw(column)} = ${sql.raw(column)} where false`.execute(admin);
+      await until(() => kept.state.notices > state.notices, `a notice of ${table}`);
+      expect(await ok('levels')).toStrictEqual(first);
+      expect(kept.state.misses, table).toBe(state.misses + 1);
+    }
+    // A second later by the service clock, the answer is read again, though nothing changed.
+    state = kept.state;
+    now += 1_000;
+    expect(await ok('levels')).toStrictEqual(first);
+    expect(kept.state.misses).toBe(state.misses + 1);
+    // A minute loaded by this process (the live runner): the next request answers it, not the kept answer.
+    const previous = await ok('levels');
+    now = Math.floor(now / MINUTE) * MINUTE + MINUTE + 1_000;
+    expect((await market.tick()).minutes).toBe(1);
+    const newest = Math.floor(now / MINUTE) * MINUTE;
+    const afterLoad = await ok('levels');
+    expect(valuation(afterLoad).pending_instant).toBe(newest);
+    expect(valuation(previous).pending_instant).not.toBe(newest);
+    // The notices' connection lost: nothing is kept, each request reads the store, until it listens again.
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'oads-answers' and datname = current_database()`.execute(
+      admin,
+    );
+    await until(() => !kept.state.listening, 'the notices lost');
+    state = kept.state;
+    await ok('levels');
+    await ok('levels');
+    expect(kept.state.hits).toBe(state.hits);
+    await until(() => kept.state.listening, 'listening again');
+    await ok('levels');
+    state = kept.state;
+    await ok('levels');
+    expect(kept.state.hits).toBe(state.hits + 1);
+  });
 });

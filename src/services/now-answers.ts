@@ -1,0 +1,130 @@
+/**
+ * Answers at "now" (no `at`) of the levels, heat map, skew and drift routes, kept per process
+ * between two writes that can change them, so that the requests of a minute of data answer
+ * without a read of the store. The store still decides every answer: a kept answer is the one a
+ * request of this process computed (from the stored book or drift), and it is dropped
+ *
+ * - at each notice of a write that can change an answer at "now" (db/answer-notices.ts: a market
+ *   data load, a minute mapped to its book, a book's stored answers, a stored drift), which
+ *   PostgreSQL sends to every process of every machine at the write's commit, and at this
+ *   process's own such writes (bump), before their callers go on;
+ * - NOW_ANSWER_TTL_MS after it was computed by the service clock, for what moves with the clock
+ *   alone (a session opening or closing without a load, the grace a pending minute is left to the
+ *   book valuer);
+ * - while the process is not listening (not yet, or its notices connection was lost and is
+ *   opened again): then nothing is kept, and every request reads the store.
+ *
+ * A notice arrives a few milliseconds after its commit: a request in those milliseconds answers
+ * as if it had come just before the commit. Where reads go to a streaming replica, an answer
+ * computed right after a notice may read the replica before it has replayed the write, and is kept
+ * for at most NOW_ANSWER_TTL_MS.
+ */
+import { listenForAnswerChanges, type AnswersListener } from '../db/answer-notices.js';
+import type { Logger } from '../logging.js';
+
+/** How long an answer at "now" is kept at most, by the service clock (module comment). */
+export const NOW_ANSWER_TTL_MS = 1_000;
+
+/** Answers kept at most: each route, family, session and query asked at "now" in a second. */
+export const NOW_ANSWER_LIMITS = { maxEntries: 512 };
+
+/** How long after its notices connection is lost a process listens again. */
+const LISTEN_AGAIN_MS = 1_000;
+
+export class NowAnswers {
+  /** Changed by each notice and own write; null while not listening (nothing is kept then). */
+  private generation: number | null = null;
+  private readonly kept = new Map<string, { generation: number; until: number; value: unknown }>();
+  private listener: AnswersListener | null = null;
+  private stopped = false;
+  private again: NodeJS.Timeout | null = null;
+  private counts = { hits: 0, misses: 0, notices: 0 };
+
+  /** Whether answers are kept (listening), what was answered from them and what was computed, and the notices received (tests, metrics). */
+  get state(): { listening: boolean; hits: number; misses: number; notices: number } {
+    return { listening: this.generation !== null, ...this.counts };
+  }
+
+  /** The answer kept for the key (module comment), else `compute`'s, kept unless a write was noticed while it was computed. */
+  async get<T>(key: string, now: number, compute: () => Promise<T>): Promise<T> {
+    const generation = this.generation;
+    if (generation === null) return await compute();
+    const held = this.kept.get(key);
+    if (held !== undefined && held.generation === generation && now < held.until) {
+      this.counts.hits += 1;
+      return held.value as T;
+    }
+    this.counts.misses += 1;
+    const value = await compute();
+    if (this.generation === generation) {
+      this.kept.delete(key);
+      this.kept.set(key, { generation, until: now + NOW_ANSWER_TTL_MS, value });
+      for (const oldest of this.kept.keys()) {
+        if (this.kept.size <= NOW_ANSWER_LIMITS.maxEntries) break;
+        this.kept.delete(oldest);
+      }
+    }
+    return value;
+  }
+
+  /** A write that can change an answer at "now": what is kept goes, and what is being computed is not kept. */
+  bump(): void {
+    if (this.generation !== null) this.generation += 1;
+    this.kept.clear();
+  }
+
+  /** Drops what is kept (benchmarks and tests that measure the computation). */
+  clear(): void {
+    this.kept.clear();
+  }
+
+  /** Listens for the notices on a connection of its own, and again a second after it is lost, until stop. */
+  listen(connectionString: string, logger: Logger): void {
+    if (this.stopped || this.listener !== null || this.again !== null) return;
+    const lost = (error: Error): void => {
+      if (this.generation !== null)
+        logger.error('answer notices lost: answers at "now" are read from the store until they are back', { error: error.message });
+      this.generation = null;
+      this.kept.clear();
+      this.listener = null;
+      if (!this.stopped && this.again === null)
+        this.again = setTimeout(() => {
+          this.again = null;
+          this.listen(connectionString, logger);
+        }, LISTEN_AGAIN_MS).unref();
+    };
+    let opened: AnswersListener | null = null;
+    listenForAnswerChanges(connectionString, {
+      onListening: () => {
+        this.kept.clear();
+        this.generation = (this.generation ?? 0) + 1;
+      },
+      onChange: () => {
+        this.counts.notices += 1;
+        this.bump();
+      },
+      onLost: (error) => {
+        if (opened !== null && this.listener !== opened) return;
+        lost(error);
+      },
+    })
+      .then((listener) => {
+        opened = listener;
+        if (this.stopped) void listener.end().catch(() => undefined);
+        else this.listener = listener;
+      })
+      .catch((error: unknown) => lost(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  /** Stops listening; nothing is kept after. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.again !== null) clearTimeout(this.again);
+    this.again = null;
+    this.generation = null;
+    this.kept.clear();
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+  }
+}
