@@ -10,8 +10,9 @@
  * - the views of a book a request selects (books: its expirations and contracts valued at the
  *   book's price), the last BOOK_VIEW_LIMITS;
  * - the answers as JSON text (positioning), by book, minute and query, within POSITIONING_MEMO_LIMITS.
- * Which book answers a request is asked of the store on every request (one indexed read), so a load
- * that changes a minute's inputs is seen by the next request in every process.
+ * Which book answers a request with `at` is asked of the store on every request (one indexed read),
+ * so a load that changes a minute's inputs is seen by the next request in every process; a request
+ * at "now" is answered from `now` until a write that can change it is noticed (now-answers.ts).
  *
  * Volatility drift answers are kept apart (drift), by the market data stamp of what they read
  * (volatility-drift.ts): drift is not a view of one book but of every minute of its session. Under
