@@ -438,18 +438,25 @@ export async function bookAnswer<Op extends OperationId>(
   source: Result<Op>['source'] = 'derived',
 ): Promise<Result<Op>> {
   // At "now", the process's answer until a write that can change it (now-answers.ts).
-  if (q.at === undefined)
-    return await ctx.deps.memos.now.get(
-      nowAnswerKey(operation, q),
-      ctx.now,
-      async () => await storedBookAnswer(ctx, operation, q, compute, source),
-    );
+  if (q.at === undefined) return await nowAnswer(ctx, operation, q, async () => await storedBookAnswer(ctx, operation, q, compute, source));
   return await storedBookAnswer(ctx, operation, q, compute, source);
 }
 
-/** The key of an answer at "now" (now-answers.ts): the route and its query. */
-export function nowAnswerKey(operation: OperationId, q: object): string {
-  return JSON.stringify([operation, canonicalQuery(q)]);
+/**
+ * A route's answer at "now" (no `at`): the one the process keeps for the route and query
+ * (now-answers.ts), else `answer`'s, kept as JSON text; each request gets a result of its own.
+ */
+export async function nowAnswer<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: object,
+  answer: () => Promise<Result<Op>>,
+): Promise<Result<Op>> {
+  const kept = await ctx.deps.memos.now.get(JSON.stringify([operation, canonicalQuery(q)]), ctx.now, async () => {
+    const result = await answer();
+    return { text: 'dataJson' in result ? (result.dataJson as string) : JSON.stringify(result.data), source: result.source };
+  });
+  return textResult<Op>(kept.text, kept.source as Result<Op>['source']);
 }
 
 /** bookAnswer's answer read from, or computed on, the stored book of the query's minute. */

@@ -8,9 +8,10 @@
  *   data load, a minute mapped to its book, a book's stored answers, a stored drift), which
  *   PostgreSQL sends to every process of every machine at the write's commit, and at this
  *   process's own such writes (bump), before their callers go on;
- * - NOW_ANSWER_TTL_MS after it was computed by the service clock, for what moves with the clock
- *   alone (a session opening or closing without a load, the grace a pending minute is left to the
- *   book valuer);
+ * - when the service clock leaves the minute it was computed in, or NOW_ANSWER_TTL_MS after it was
+ *   computed, or if the clock is set back: for what moves with the clock alone (the newest minute
+ *   of data at or before the clock, where more is stored; a session opening or closing without a
+ *   load; the grace a pending minute is left to the book valuer);
  * - while the process is not listening (not yet, or its notices connection was lost and is
  *   opened again): then nothing is kept, and every request reads the store.
  *
@@ -25,8 +26,19 @@ import type { Logger } from '../logging.js';
 /** How long an answer at "now" is kept at most, by the service clock (module comment). */
 export const NOW_ANSWER_TTL_MS = 1_000;
 
-/** Answers kept at most: each route, family, session and query asked at "now" in a second. */
-export const NOW_ANSWER_LIMITS = { maxEntries: 512 };
+/** Answers kept at most (each route, family, session and query asked at "now" within a second), and their JSON text's length in all. */
+export const NOW_ANSWER_LIMITS = { maxEntries: 512, maxChars: 32 * 2 ** 20 };
+
+/** An answer as kept: its data as JSON text (each request gets its own result of it: text-result.ts) and its source. */
+export interface NowAnswer {
+  text: string;
+  source: string | undefined;
+}
+
+/** The start of the minute after the instant's (the clock's next minute of data). */
+function nextMinute(instant: number): number {
+  return (Math.floor(instant / 60_000) + 1) * 60_000;
+}
 
 /** How long after its notices connection is lost a process listens again. */
 const LISTEN_AGAIN_MS = 1_000;
@@ -34,7 +46,8 @@ const LISTEN_AGAIN_MS = 1_000;
 export class NowAnswers {
   /** Changed by each notice and own write; null while not listening (nothing is kept then). */
   private generation: number | null = null;
-  private readonly kept = new Map<string, { generation: number; until: number; value: unknown }>();
+  private readonly kept = new Map<string, { generation: number; from: number; until: number; value: NowAnswer }>();
+  private chars = 0;
   private listener: AnswersListener | null = null;
   private stopped = false;
   private again: NodeJS.Timeout | null = null;
@@ -46,36 +59,45 @@ export class NowAnswers {
   }
 
   /** The answer kept for the key (module comment), else `compute`'s, kept unless a write was noticed while it was computed. */
-  async get<T>(key: string, now: number, compute: () => Promise<T>): Promise<T> {
+  async get(key: string, now: number, compute: () => Promise<NowAnswer>): Promise<NowAnswer> {
     const generation = this.generation;
     if (generation === null) return await compute();
     const held = this.kept.get(key);
-    if (held !== undefined && held.generation === generation && now < held.until) {
+    if (held !== undefined && held.generation === generation && held.from <= now && now < held.until) {
       this.counts.hits += 1;
-      return held.value as T;
+      return held.value;
     }
     this.counts.misses += 1;
     const value = await compute();
-    if (this.generation === generation) {
-      this.kept.delete(key);
-      this.kept.set(key, { generation, until: now + NOW_ANSWER_TTL_MS, value });
+    if (this.generation === generation && value.text.length <= NOW_ANSWER_LIMITS.maxChars) {
+      this.drop(key);
+      this.kept.set(key, { generation, from: now, until: Math.min(now + NOW_ANSWER_TTL_MS, nextMinute(now)), value });
+      this.chars += value.text.length;
       for (const oldest of this.kept.keys()) {
-        if (this.kept.size <= NOW_ANSWER_LIMITS.maxEntries) break;
-        this.kept.delete(oldest);
+        if (this.kept.size <= NOW_ANSWER_LIMITS.maxEntries && this.chars <= NOW_ANSWER_LIMITS.maxChars) break;
+        this.drop(oldest);
       }
     }
     return value;
   }
 
+  private drop(key: string): void {
+    const held = this.kept.get(key);
+    if (held === undefined) return;
+    this.kept.delete(key);
+    this.chars -= held.value.text.length;
+  }
+
   /** A write that can change an answer at "now": what is kept goes, and what is being computed is not kept. */
   bump(): void {
     if (this.generation !== null) this.generation += 1;
-    this.kept.clear();
+    this.clear();
   }
 
   /** Drops what is kept (benchmarks and tests that measure the computation). */
   clear(): void {
     this.kept.clear();
+    this.chars = 0;
   }
 
   /** Listens for the notices on a connection of its own, and again a second after it is lost, until stop. */
@@ -85,7 +107,7 @@ export class NowAnswers {
       if (this.generation !== null)
         logger.error('answer notices lost: answers at "now" are read from the store until they are back', { error: error.message });
       this.generation = null;
-      this.kept.clear();
+      this.clear();
       this.listener = null;
       if (!this.stopped && this.again === null)
         this.again = setTimeout(() => {
@@ -96,7 +118,7 @@ export class NowAnswers {
     let opened: AnswersListener | null = null;
     listenForAnswerChanges(connectionString, {
       onListening: () => {
-        this.kept.clear();
+        this.clear();
         this.generation = (this.generation ?? 0) + 1;
       },
       onChange: () => {
@@ -122,7 +144,7 @@ export class NowAnswers {
     if (this.again !== null) clearTimeout(this.again);
     this.again = null;
     this.generation = null;
-    this.kept.clear();
+    this.clear();
     const listener = this.listener;
     this.listener = null;
     await listener?.end().catch(() => undefined);

@@ -37,7 +37,7 @@ import {
 } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { changeLogPosition } from '../db/position-books.js';
-import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, nowAnswerKey, PREVIOUS_MINUTE_REACH_MS } from './books.js';
+import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, nowAnswer, PREVIOUS_MINUTE_REACH_MS } from './books.js';
 import { ApiError, noData } from '../errors.js';
 import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
@@ -73,8 +73,7 @@ const FIRST_DATE = '2000-01-01';
  */
 export async function getVolatilityDrift(ctx: ServiceContext, q: QueryOf<'getVolatilityDrift'>): Promise<Result<'getVolatilityDrift'>> {
   // At "now", the process's answer until a write that can change it (now-answers.ts).
-  if (q.at === undefined)
-    return await ctx.deps.memos.now.get(nowAnswerKey('getVolatilityDrift', q), ctx.now, async () => await driftAnswer(ctx, q));
+  if (q.at === undefined) return await nowAnswer(ctx, 'getVolatilityDrift', q, async () => await driftAnswer(ctx, q));
   return await driftAnswer(ctx, q);
 }
 
