@@ -10,8 +10,10 @@
  * transaction. An advisory lock per template keeps two files from building the same one.
  *
  * Nothing is copied (the caller loads the market itself) when the load changed a table that held
- * rows before it, created a table that is not a partition, or touched a table with triggers, or
- * when the caller's database does not look like a fresh test service's where the load writes.
+ * rows before it, created a table that is not a partition, or touched a table with triggers (but
+ * the answer notices' of migration 20261129T020000, which only send a notice: a copy fires them,
+ * and changes no row), or when the caller's database does not look like a fresh test service's
+ * where the load writes.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -238,7 +240,8 @@ async function tableStates(client: pg.Client, before: Map<string, TableState> | 
               from pg_inherits i join pg_class p on p.oid = i.inhparent join pg_namespace pn on pn.oid = p.relnamespace
              where i.inhrelid = c.oid and c.relispartition) as parent,
            case when c.relispartition then pg_get_expr(c.relpartbound, c.oid) end as bound,
-           (select count(*)::int from pg_trigger t where t.tgrelid = c.oid and not t.tgisinternal) as triggers
+           (select count(*)::int from pg_trigger t join pg_proc f on f.oid = t.tgfoid
+             where t.tgrelid = c.oid and not t.tgisinternal and f.proname <> 'oads_notify_answers') as triggers
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where c.relkind = 'r' and n.nspname <> 'information_schema' and n.nspname not like 'pg\\_%'`);
   const states = new Map<string, TableState>();
