@@ -44,7 +44,9 @@ function nextMinute(instant: number): number {
 const LISTEN_AGAIN_MS = 1_000;
 
 export class NowAnswers {
-  /** Changed by each notice and own write; null while not listening (nothing is kept then). */
+  /** Changed by each notice, own write and loss of the notices: never the same twice. */
+  private changes = 0;
+  /** `changes` while listening; null while not (nothing is kept then). */
   private generation: number | null = null;
   private readonly kept = new Map<string, { generation: number; from: number; until: number; value: NowAnswer }>();
   private chars = 0;
@@ -90,7 +92,8 @@ export class NowAnswers {
 
   /** A write that can change an answer at "now": what is kept goes, and what is being computed is not kept. */
   bump(): void {
-    if (this.generation !== null) this.generation += 1;
+    this.changes += 1;
+    if (this.generation !== null) this.generation = this.changes;
     this.clear();
   }
 
@@ -106,6 +109,7 @@ export class NowAnswers {
     const lost = (error: Error): void => {
       if (this.generation !== null)
         logger.error('answer notices lost: answers at "now" are read from the store until they are back', { error: error.message });
+      this.changes += 1;
       this.generation = null;
       this.clear();
       this.listener = null;
@@ -119,7 +123,8 @@ export class NowAnswers {
     listenForAnswerChanges(connectionString, {
       onListening: () => {
         this.clear();
-        this.generation = (this.generation ?? 0) + 1;
+        this.changes += 1;
+        this.generation = this.changes;
       },
       onChange: () => {
         this.counts.notices += 1;
