@@ -49,18 +49,28 @@ export class NowAnswers {
   /** `changes` while listening; null while not (nothing is kept then). */
   private generation: number | null = null;
   private readonly kept = new Map<string, { generation: number; from: number; until: number; value: NowAnswer }>();
+  /** Answers being computed, by key: the requests of the key that miss meanwhile wait for it (one read of the store a key and generation). */
+  private readonly computing = new Map<string, { generation: number; from: number; until: number; answer: Promise<NowAnswer> }>();
   private chars = 0;
   private listener: AnswersListener | null = null;
   private stopped = false;
   private again: NodeJS.Timeout | null = null;
-  private counts = { hits: 0, misses: 0, notices: 0 };
+  private counts = { hits: 0, joined: 0, misses: 0, notices: 0 };
 
-  /** Whether answers are kept (listening), what was answered from them and what was computed, and the notices received (tests, metrics). */
-  get state(): { listening: boolean; hits: number; misses: number; notices: number } {
+  /**
+   * Whether answers are kept (listening); the requests answered from them, those that waited for
+   * another's computation of the same answer, and those that computed it; the notices received
+   * (tests, metrics).
+   */
+  get state(): { listening: boolean; hits: number; joined: number; misses: number; notices: number } {
     return { listening: this.generation !== null, ...this.counts };
   }
 
-  /** The answer kept for the key (module comment), else `compute`'s, kept unless a write was noticed while it was computed. */
+  /**
+   * The answer kept for the key (module comment), else the one being computed for it under the
+   * same generation and clock minute, else `compute`'s, kept unless a write was noticed while it
+   * was computed.
+   */
   async get(key: string, now: number, compute: () => Promise<NowAnswer>): Promise<NowAnswer> {
     const generation = this.generation;
     if (generation === null) return await compute();
@@ -69,11 +79,25 @@ export class NowAnswers {
       this.counts.hits += 1;
       return held.value;
     }
+    const under = this.computing.get(key);
+    if (under !== undefined && under.generation === generation && under.from <= now && now < under.until) {
+      this.counts.joined += 1;
+      return await under.answer;
+    }
     this.counts.misses += 1;
-    const value = await compute();
+    const until = Math.min(now + NOW_ANSWER_TTL_MS, nextMinute(now));
+    const answer = compute();
+    const entry = { generation, from: now, until, answer };
+    this.computing.set(key, entry);
+    let value: NowAnswer;
+    try {
+      value = await answer;
+    } finally {
+      if (this.computing.get(key) === entry) this.computing.delete(key);
+    }
     if (this.generation === generation && value.text.length <= NOW_ANSWER_LIMITS.maxChars) {
       this.drop(key);
-      this.kept.set(key, { generation, from: now, until: Math.min(now + NOW_ANSWER_TTL_MS, nextMinute(now)), value });
+      this.kept.set(key, { generation, from: now, until, value });
       this.chars += value.text.length;
       for (const oldest of this.kept.keys()) {
         if (this.kept.size <= NOW_ANSWER_LIMITS.maxEntries && this.chars <= NOW_ANSWER_LIMITS.maxChars) break;

@@ -528,6 +528,14 @@ describe('valued books', () => {
     now += 1_000;
     expect(await ok('levels')).toStrictEqual(first);
     expect(kept.state.misses).toBe(state.misses + 1);
+    // The same answer asked four times at once, once the kept one is a second old: one request reads
+    // the store, the others wait for it or answer from it.
+    state = kept.state;
+    now += 1_000;
+    const together = await Promise.all([0, 1, 2, 3].map(async () => await ok('levels')));
+    for (const answer of together) expect(answer).toStrictEqual(together[0]);
+    expect(kept.state.misses).toBe(state.misses + 1);
+    expect(kept.state.hits + kept.state.joined).toBe(state.hits + state.joined + 3);
     // A minute loaded by this process (the live runner): the next request answers it, not the kept answer.
     const previous = await ok('levels');
     now = Math.floor(now / MINUTE) * MINUTE + MINUTE + 1_000;
