@@ -140,6 +140,9 @@ export class StreamHub {
   private async listen(connectionString: string): Promise<void> {
     this.listener = await listenForPrintsLoads(connectionString, {
       onLoaded: (loaded) => {
+        // A committed load can change the answers at "now" the levels channel is computed from: they
+        // are dropped before it is, whichever of this notice and the answers' own arrives first.
+        this.deps.memos.now.bump();
         const event: PrintsEvent = {
           tradingDate: loaded.trading_date,
           selection: { kind: 'load', xid: loaded.xid, from: loaded.from, to: loaded.to },
