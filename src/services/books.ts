@@ -37,6 +37,7 @@ import { addDays } from '../analytics/new-york-time.js';
 import { utcDate } from '../db/market-data-changes.js';
 import { OPEN_INTEREST_LOOKBACK_DAYS } from '../db/positioning.js';
 import { canonicalQuery } from './response-memo.js';
+import { nowAnswer } from './now-answers.js';
 import { textResult } from './text-result.js';
 import type { DataOf, Result, ServiceContext } from './types.js';
 import type { OperationId } from '../api-contract/openapi.js';
@@ -440,23 +441,6 @@ export async function bookAnswer<Op extends OperationId>(
   // At "now", the process's answer until a write that can change it (now-answers.ts).
   if (q.at === undefined) return await nowAnswer(ctx, operation, q, async () => await storedBookAnswer(ctx, operation, q, compute, source));
   return await storedBookAnswer(ctx, operation, q, compute, source);
-}
-
-/**
- * A route's answer at "now" (no `at`): the one the process keeps for the route and query
- * (now-answers.ts), else `answer`'s, kept as JSON text; each request gets a result of its own.
- */
-export async function nowAnswer<Op extends OperationId>(
-  ctx: ServiceContext,
-  operation: Op,
-  q: object,
-  answer: () => Promise<Result<Op>>,
-): Promise<Result<Op>> {
-  const kept = await ctx.deps.memos.now.get(JSON.stringify([operation, canonicalQuery(q)]), ctx.now, async () => {
-    const result = await answer();
-    return { text: 'dataJson' in result ? (result.dataJson as string) : JSON.stringify(result.data), source: result.source };
-  });
-  return textResult<Op>(kept.text, kept.source as Result<Op>['source']);
 }
 
 /** bookAnswer's answer read from, or computed on, the stored book of the query's minute. */

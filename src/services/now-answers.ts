@@ -20,8 +20,12 @@
  * computed right after a notice may read the replica before it has replayed the write, and is kept
  * for at most NOW_ANSWER_TTL_MS.
  */
+import type { OperationId } from '../api-contract/openapi.js';
 import { listenForAnswerChanges, type AnswersListener } from '../db/answer-notices.js';
 import type { Logger } from '../logging.js';
+import { canonicalQuery } from './response-memo.js';
+import { textResult } from './text-result.js';
+import type { Result, ServiceContext } from './types.js';
 
 /** How long an answer at "now" is kept at most, by the service clock (module comment). */
 export const NOW_ANSWER_TTL_MS = 1_000;
@@ -38,6 +42,11 @@ export interface NowAnswer {
 /** The start of the minute after the instant's (the clock's next minute of data). */
 function nextMinute(instant: number): number {
   return (Math.floor(instant / 60_000) + 1) * 60_000;
+}
+
+/** Whether an answer kept or being computed stands for the generation and the clock's instant (module comment). */
+function current(entry: { generation: number; from: number; until: number }, generation: number, now: number): boolean {
+  return entry.generation === generation && entry.from <= now && now < entry.until;
 }
 
 /** How long after its notices connection is lost a process listens again. */
@@ -75,12 +84,12 @@ export class NowAnswers {
     const generation = this.generation;
     if (generation === null) return await compute();
     const held = this.kept.get(key);
-    if (held !== undefined && held.generation === generation && held.from <= now && now < held.until) {
+    if (held !== undefined && current(held, generation, now)) {
       this.counts.hits += 1;
       return held.value;
     }
     const under = this.computing.get(key);
-    if (under !== undefined && under.generation === generation && under.from <= now && now < under.until) {
+    if (under !== undefined && current(under, generation, now)) {
       this.counts.joined += 1;
       return await under.answer;
     }
@@ -178,4 +187,21 @@ export class NowAnswers {
     this.listener = null;
     await listener?.end().catch(() => undefined);
   }
+}
+
+/**
+ * A route's answer at "now" (no `at`): the one the process keeps for the route and query
+ * (ServiceMemos.now), else `answer`'s, kept as JSON text; each request gets a result of its own.
+ */
+export async function nowAnswer<Op extends OperationId>(
+  ctx: ServiceContext,
+  operation: Op,
+  q: object,
+  answer: () => Promise<Result<Op>>,
+): Promise<Result<Op>> {
+  const kept = await ctx.deps.memos.now.get(JSON.stringify([operation, canonicalQuery(q)]), ctx.now, async () => {
+    const result = await answer();
+    return { text: 'dataJson' in result ? (result.dataJson as string) : JSON.stringify(result.data), source: result.source };
+  });
+  return textResult<Op>(kept.text, kept.source as Result<Op>['source']);
 }

@@ -37,7 +37,8 @@ import {
 } from '../db/volatility-drift.js';
 import { marketDataStamp, utcDate } from '../db/market-data-changes.js';
 import { changeLogPosition } from '../db/position-books.js';
-import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, nowAnswer, PREVIOUS_MINUTE_REACH_MS } from './books.js';
+import { answerQueryKey, BACKGROUND_VALUATION_GRACE_MS, PREVIOUS_MINUTE_REACH_MS } from './books.js';
+import { nowAnswer } from './now-answers.js';
 import { ApiError, noData } from '../errors.js';
 import { instantOfData, requestedInstant, tradingDateAt } from './chain-valuation.js';
 import { explainMissingPrints } from './session-data.js';
